@@ -1,0 +1,32 @@
+# Quick start: `make demo` runs the demo, `make test` runs the whole test suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.examples: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[examples]'
+	touch $@
+
+$(VENV)/.test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,examples]'
+	touch $@
+
+demo: $(VENV)/.examples
+	$(BIN)/python examples/demo.py
+
+test: $(VENV)/.test
+	$(BIN)/python -m pytest -q
+
+lint: $(VENV)/.test
+	$(BIN)/python -m ruff check .
+
+bench: $(VENV)/.test
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) build *.egg-info demo-out

@@ -1,0 +1,1 @@
+"""Layers and models (Layer, Parameter, Model, Linear, ...)."""

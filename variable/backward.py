@@ -1,0 +1,210 @@
+"""The backward pass: a priority queue of Functions, highest generation first."""
+
+import heapq
+
+import numpy as np
+
+from . import config
+from .forwarder import Variable, new_variable
+
+
+def _seed(y, gy, where):
+    """The incoming gradient for output `y`: ones when None, else `gy` checked."""
+    if gy is None:
+        return new_variable(np.ones_like(y.data))
+    if not isinstance(gy, Variable):
+        gy = new_variable(np.asarray(gy, dtype=y.data.dtype))
+    if gy.shape != y.shape:
+        raise ValueError(
+            f"{where}: grad_output of shape {gy.shape} does not match output of shape {y.shape}"
+        )
+    return gy
+
+
+def _as_list(xs, what, where):
+    items = [xs] if isinstance(xs, Variable) else list(xs)
+    for x in items:
+        if not isinstance(x, Variable):
+            raise TypeError(f"{where}: {what} must be Variables, got {type(x).__name__}")
+    return items
+
+
+def _functions_reaching(outputs, targets):
+    """The set of Functions that lie on a path from a target up to an output."""
+    target_ids = {id(x) for x in targets}
+    reaches = {}  # Function -> bool
+    stack = [y.creator for y in outputs if y.creator is not None]
+    while stack:
+        f = stack[-1]
+        if f in reaches:
+            stack.pop()
+            continue
+        pending = [
+            x.creator for x in f.inputs if x.creator is not None and x.creator not in reaches
+        ]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        reaches[f] = any(
+            id(x) in target_ids or (x.creator is not None and reaches[x.creator])
+            for x in f.inputs
+        )
+    return {f for f, r in reaches.items() if r}
+
+
+def _call_backward(f, grads, keep):
+    """Run one Function's backward; returns its input gradients as a tuple."""
+    outputs = [ref() for ref in f.outputs]
+    gys = []
+    for i, y in enumerate(outputs):
+        gy = None
+        if y is not None:
+            gy = grads.get(y) if y in keep else grads.pop(y, None)
+        if gy is None:  # an output nobody used contributes zero
+            shape, dtype = (y.shape, y.dtype) if y is not None else f.output_specs[i]
+            gy = new_variable(np.zeros(shape, dtype))
+        gys.append(gy)
+    forwarder = f.forwarder
+    forwarder.outputs = tuple(outputs)
+    try:
+        gxs = forwarder.backward(*gys)
+    finally:
+        forwarder.outputs = ()
+    if not isinstance(gxs, tuple):
+        gxs = (gxs,)
+    if len(gxs) != len(f.inputs):
+        raise ValueError(
+            f"{f.name}.backward returned {len(gxs)} gradients for {len(f.inputs)} inputs"
+        )
+    return outputs, gys, gxs
+
+
+def _check_gradient(f, x, gx):
+    if not isinstance(gx, Variable):
+        if config.is_backprop_enabled():
+            raise TypeError(
+                f"{f.name}.backward returned {type(gx).__name__}; with create_graph=True it "
+                f"must return Variables built from differentiable ops"
+            )
+        gx = new_variable(np.asarray(gx))
+    if gx.shape != x.shape:
+        raise ValueError(
+            f"{f.name}.backward returned a gradient of shape {gx.shape} "
+            f"for an input of shape {x.shape}"
+        )
+    return gx
+
+
+def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
+    """Propagate `seeds` from `outputs`; returns {Variable: gradient} of what remains.
+
+    relevant: when given, only these Functions are visited.
+    keep: Variables whose gradient must survive the pass (the targets of `grad`).
+    retain: store every intermediate gradient in `.grad` as it is consumed.
+    """
+    grads = {}
+    for y, gy in zip(outputs, seeds):
+        previous = grads.get(y)
+        grads[y] = gy if previous is None else previous + gy
+    heap = []
+    seen = set()
+    counter = 0
+    for y in outputs:
+        f = y.creator
+        if f is not None and f not in seen and (relevant is None or f in relevant):
+            seen.add(f)
+            heapq.heappush(heap, (-f.generation, counter, f))
+            counter += 1
+    with config._setting(config._enable_backprop, create_graph):
+        while heap:
+            f = heapq.heappop(heap)[2]
+            ys, gys, gxs = _call_backward(f, grads, keep)
+            if retain:
+                for y, gy in zip(ys, gys):
+                    if y is not None:
+                        y.grad = gy if y.grad is None else y.grad + gy
+            for x, gx in zip(f.inputs, gxs):
+                if gx is None or not x.requires_grad:
+                    continue
+                if type(gx) is not Variable or gx.shape != x.shape:
+                    gx = _check_gradient(f, x, gx)
+                previous = grads.get(x)
+                grads[x] = gx if previous is None else previous + gx
+                creator = x.creator
+                if creator is not None and creator not in seen:
+                    if relevant is None or creator in relevant:
+                        seen.add(creator)
+                        heapq.heappush(heap, (-creator.generation, counter, creator))
+                        counter += 1
+    return grads
+
+
+def backward(outputs, grad_outputs=None, retain_grad=False, create_graph=False):
+    """Accumulate the gradients of `outputs` into the `.grad` of every leaf."""
+    outputs = _as_list(outputs, "outputs", "backward")
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    seeds = [_seed(y, gy, "backward") for y, gy in zip(outputs, grad_outputs)]
+    grads = _run(outputs, seeds, create_graph, retain=retain_grad)
+    with config._setting(config._enable_backprop, create_graph):
+        for x, g in grads.items():
+            if x.creator is not None and not retain_grad:
+                continue
+            if g.dtype != x.dtype:
+                g = new_variable(g.data.astype(x.dtype)) if not create_graph else g
+            x.grad = g if x.grad is None else x.grad + g
+
+
+def grad(outputs, inputs, grad_outputs=None, create_graph=False, allow_unused=False):
+    """Gradients of `outputs` with respect to `inputs`, leaving every `.grad` untouched.
+
+    Parameters
+    ----------
+    outputs : Variable or sequence of Variables
+    inputs : Variable or sequence of Variables
+        Each must require grad.
+    grad_outputs : Variable, ndarray or sequence of them, optional
+        Incoming gradients (vector-Jacobian product); ones by default.
+    create_graph : bool
+        Record the pass so the returned gradients can be differentiated again.
+    allow_unused : bool
+        Return None for an input the outputs do not depend on instead of raising.
+
+    Returns
+    -------
+    Variable if `inputs` is one Variable, else a tuple (None where unused).
+
+    Raises
+    ------
+    ValueError
+        An input the outputs do not depend on (unless `allow_unused`), or a grad_output
+        whose shape differs from its output's.
+    """
+    single = isinstance(inputs, Variable)
+    outputs = _as_list(outputs, "outputs", "grad")
+    inputs = _as_list(inputs, "inputs", "grad")
+    for i, x in enumerate(inputs):
+        if not x.requires_grad:
+            raise ValueError(f"grad: input {i} does not require grad (it is a constant)")
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif isinstance(grad_outputs, (Variable, np.ndarray)):
+        grad_outputs = [grad_outputs]
+    if len(grad_outputs) != len(outputs):
+        raise ValueError(
+            f"grad: {len(grad_outputs)} grad_outputs given for {len(outputs)} outputs"
+        )
+    seeds = [_seed(y, gy, "grad") for y, gy in zip(outputs, grad_outputs)]
+    relevant = _functions_reaching(outputs, inputs)
+    grads = _run(outputs, seeds, create_graph, relevant=relevant, keep=set(inputs))
+    result = []
+    for i, x in enumerate(inputs):
+        g = grads.get(x)
+        if g is None and not allow_unused:
+            raise ValueError(
+                f"grad: the outputs do not depend on input {i} (shape {x.shape}); "
+                f"pass allow_unused=True to get None for it"
+            )
+        result.append(g)
+    return result[0] if single else tuple(result)

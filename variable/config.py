@@ -1,0 +1,48 @@
+"""Runtime configuration: whether graphs are recorded and whether we are training.
+
+Both settings live in context variables, so they are local to a thread and to an
+asyncio task, and every context manager restores the value it found.
+"""
+
+import contextlib
+import contextvars
+
+_enable_backprop = contextvars.ContextVar("gengrad_enable_backprop", default=True)
+_train = contextvars.ContextVar("gengrad_train", default=True)
+
+
+def is_backprop_enabled() -> bool:
+    """True when ops record the graph needed for backward."""
+    return _enable_backprop.get()
+
+
+def is_train() -> bool:
+    """True in training mode (dropout active, batch norm updates statistics)."""
+    return _train.get()
+
+
+@contextlib.contextmanager
+def _setting(var, value):
+    token = var.set(value)
+    try:
+        yield
+    finally:
+        var.reset(token)
+
+
+def no_grad():
+    """Context manager in which ops record no graph (inference, parameter updates)."""
+    return _setting(_enable_backprop, False)
+
+
+def enable_grad():
+    """Context manager that turns graph recording back on inside `no_grad()`."""
+    return _setting(_enable_backprop, True)
+
+
+def test_mode():
+    """Context manager for evaluation: dropout off, batch norm uses running statistics."""
+    return _setting(_train, False)
+
+
+test_mode.__test__ = False  # keep pytest from collecting it when a test imports it

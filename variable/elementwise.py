@@ -1,0 +1,472 @@
+"""Elementwise ops: arithmetic, powers, exponentials, trigonometry, comparisons.
+
+Binary ops broadcast like NumPy; each backward ends with `_reduce`, the one helper that
+sums a gradient back to its input's shape.
+"""
+
+import numpy as np
+
+from .forwarder import Forwarder, Function, Variable
+from .shape import broadcast_to, sum_to
+
+
+def _reduce(gx, x):
+    """Gradient `gx` summed back to the shape of input `x` (None if x needs none)."""
+    if not x.requires_grad:
+        return None
+    return gx if gx.shape == x.shape else sum_to(gx, x.shape)
+
+
+def _shape_of(x):
+    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
+
+
+def _binary(op, forwarder, x0, x1):
+    """Apply a binary forwarder, turning a broadcast failure into an error naming `op`."""
+    try:
+        return Function(forwarder)(x0, x1)
+    except ValueError:
+        s0, s1 = _shape_of(x0), _shape_of(x1)
+        try:
+            np.broadcast_shapes(s0, s1)
+        except ValueError:
+            raise ValueError(
+                f"{op}: shapes {s0} and {s1} cannot be broadcast together"
+            ) from None
+        raise
+
+
+# ----- arithmetic -------------------------------------------------------------
+class Add(Forwarder):
+    """x0 + x1."""
+
+    def forward(self, x0, x1):
+        return x0 + x1
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        return _reduce(gy, x0), _reduce(gy, x1)
+
+
+class Sub(Forwarder):
+    """x0 - x1."""
+
+    def forward(self, x0, x1):
+        return x0 - x1
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        return _reduce(gy, x0), (_reduce(-gy, x1) if x1.requires_grad else None)
+
+
+class Mul(Forwarder):
+    """x0 * x1."""
+
+    def forward(self, x0, x1):
+        return x0 * x1
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        gx0 = _reduce(gy * x1, x0) if x0.requires_grad else None
+        gx1 = _reduce(gy * x0, x1) if x1.requires_grad else None
+        return gx0, gx1
+
+
+class Div(Forwarder):
+    """x0 / x1."""
+
+    def forward(self, x0, x1):
+        return x0 / x1
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        y, = self.outputs
+        gx0 = gy / x1                                    # d/dx0 = 1/x1
+        gx1 = _reduce(-(gx0 * y), x1) if x1.requires_grad else None   # d/dx1 = -x0/x1^2
+        return _reduce(gx0, x0), gx1
+
+
+class Neg(Forwarder):
+    """-x."""
+
+    def forward(self, x):
+        return -x
+
+    def backward(self, gy):
+        return -gy
+
+
+def add(x0, x1):
+    """x0 + x1 with NumPy broadcasting."""
+    return _binary("add", Add(), x0, x1)
+
+
+def sub(x0, x1):
+    """x0 - x1 with NumPy broadcasting."""
+    return _binary("sub", Sub(), x0, x1)
+
+
+def mul(x0, x1):
+    """x0 * x1 with NumPy broadcasting."""
+    return _binary("mul", Mul(), x0, x1)
+
+
+def div(x0, x1):
+    """x0 / x1 with NumPy broadcasting."""
+    return _binary("div", Div(), x0, x1)
+
+
+def neg(x):
+    """-x."""
+    return Function(Neg())(x)
+
+
+# ----- powers -----------------------------------------------------------------
+class Pow(Forwarder):
+    """x ** c for a constant exponent c."""
+
+    def __init__(self, c):
+        self.c = c
+
+    def forward(self, x):
+        return x ** self.c
+
+    def backward(self, gy):
+        x, = self.inputs
+        c = self.c
+        return _reduce(gy * (c * x ** (c - 1)), x)     # d x^c = c x^(c-1)
+
+
+class PowVar(Forwarder):
+    """x0 ** x1 where the exponent is a Variable too."""
+
+    def forward(self, x0, x1):
+        self.positive = x0 > 0
+        return x0 ** x1
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        y, = self.outputs
+        gx0 = _reduce(gy * x1 * x0 ** (x1 - 1), x0) if x0.requires_grad else None
+        gx1 = None
+        if x1.requires_grad:
+            # d x0^x1 / d x1 = x0^x1 log x0, taken as 0 where x0 <= 0
+            log_x0 = log(where(self.positive, x0, 1))
+            gx1 = _reduce(gy * y * log_x0, x1)
+        return gx0, gx1
+
+
+class Square(Forwarder):
+    """x * x."""
+
+    def forward(self, x):
+        return x * x
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * (2 * x)                            # d x^2 = 2x
+
+
+class Sqrt(Forwarder):
+    """Square root."""
+
+    def forward(self, x):
+        return np.sqrt(x)
+
+    def backward(self, gy):
+        y, = self.outputs
+        return gy / (2 * y)                            # d sqrt x = 1 / (2 sqrt x)
+
+
+def pow(x, c):
+    """x ** c; `c` a number or array (a constant) or a Variable (differentiated too)."""
+    if isinstance(c, Variable) or not isinstance(x, Variable):
+        return _binary("pow", PowVar(), x, c)
+    if isinstance(c, (list, tuple)):
+        c = np.asarray(c, dtype=x.dtype)
+    if not isinstance(c, (int, float, np.number, np.ndarray)) or isinstance(c, bool):
+        raise TypeError(f"pow: exponent must be a number, ndarray or Variable, got {type(c).__name__}")
+    if isinstance(c, np.ndarray) and c.ndim:
+        return _binary("pow", PowVar(), x, c)
+    return Function(Pow(c))(x)
+
+
+def square(x):
+    """x squared, elementwise."""
+    return Function(Square())(x)
+
+
+def sqrt(x):
+    """Square root, elementwise."""
+    return Function(Sqrt())(x)
+
+
+# ----- exponentials -----------------------------------------------------------
+class Exp(Forwarder):
+    """Exponential."""
+
+    def forward(self, x):
+        return np.exp(x)
+
+    def backward(self, gy):
+        y, = self.outputs
+        return gy * y                                  # d e^x = e^x
+
+
+class Log(Forwarder):
+    """Natural logarithm."""
+
+    def forward(self, x):
+        return np.log(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy / x                                  # d log x = 1/x
+
+
+def exp(x):
+    """e ** x, elementwise."""
+    return Function(Exp())(x)
+
+
+def log(x):
+    """Natural logarithm, elementwise."""
+    return Function(Log())(x)
+
+
+# ----- trigonometric and hyperbolic -------------------------------------------
+class Sin(Forwarder):
+    """Sine."""
+
+    def forward(self, x):
+        return np.sin(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * cos(x)                             # d sin = cos
+
+
+class Cos(Forwarder):
+    """Cosine."""
+
+    def forward(self, x):
+        return np.cos(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * -sin(x)                            # d cos = -sin
+
+
+class Tan(Forwarder):
+    """Tangent."""
+
+    def forward(self, x):
+        return np.tan(x)
+
+    def backward(self, gy):
+        y, = self.outputs
+        return gy * (1 + y * y)                        # d tan = 1 + tan^2
+
+
+class Tanh(Forwarder):
+    """Hyperbolic tangent."""
+
+    def forward(self, x):
+        return np.tanh(x)
+
+    def backward(self, gy):
+        y, = self.outputs
+        return gy * (1 - y * y)                        # d tanh = 1 - tanh^2
+
+
+class Sinh(Forwarder):
+    """Hyperbolic sine."""
+
+    def forward(self, x):
+        return np.sinh(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * cosh(x)                            # d sinh = cosh
+
+
+class Cosh(Forwarder):
+    """Hyperbolic cosine."""
+
+    def forward(self, x):
+        return np.cosh(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * sinh(x)                            # d cosh = sinh
+
+
+def sin(x):
+    """Sine, elementwise."""
+    return Function(Sin())(x)
+
+
+def cos(x):
+    """Cosine, elementwise."""
+    return Function(Cos())(x)
+
+
+def tan(x):
+    """Tangent, elementwise."""
+    return Function(Tan())(x)
+
+
+def tanh(x):
+    """Hyperbolic tangent, elementwise."""
+    return Function(Tanh())(x)
+
+
+def sinh(x):
+    """Hyperbolic sine, elementwise."""
+    return Function(Sinh())(x)
+
+
+def cosh(x):
+    """Hyperbolic cosine, elementwise."""
+    return Function(Cosh())(x)
+
+
+# ----- piecewise ----------------------------------------------------------------
+class Abs(Forwarder):
+    """Absolute value; its derivative at 0 is taken as 0."""
+
+    def forward(self, x):
+        self.sign = np.sign(x)
+        return np.abs(x)
+
+    def backward(self, gy):
+        return gy * self.sign                          # d |x| = sign(x)
+
+
+class Maximum(Forwarder):
+    """Elementwise maximum; a tie sends half the gradient to each side."""
+
+    def forward(self, x0, x1):
+        self.share0 = (x0 > x1) + 0.5 * (x0 == x1)
+        return np.maximum(x0, x1)
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        share0 = self.share0.astype(gy.dtype, copy=False)
+        gx0 = _reduce(gy * share0, x0) if x0.requires_grad else None
+        gx1 = _reduce(gy * (1 - share0), x1) if x1.requires_grad else None
+        return gx0, gx1
+
+
+class Minimum(Maximum):
+    """Elementwise minimum; a tie sends half the gradient to each side."""
+
+    def forward(self, x0, x1):
+        self.share0 = (x0 < x1) + 0.5 * (x0 == x1)
+        return np.minimum(x0, x1)
+
+
+class Clip(Forwarder):
+    """Clip to [lo, hi]; the gradient passes where lo <= x <= hi."""
+
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+    def forward(self, x):
+        inside = np.ones(x.shape, dtype=bool)
+        if self.lo is not None:
+            inside &= x >= self.lo
+        if self.hi is not None:
+            inside &= x <= self.hi
+        self.inside = inside
+        return np.clip(x, self.lo, self.hi)
+
+    def backward(self, gy):
+        return gy * self.inside.astype(gy.dtype)
+
+
+class Where(Forwarder):
+    """Pick from x0 where the constant mask holds, from x1 elsewhere."""
+
+    def __init__(self, condition):
+        self.condition = condition
+
+    def forward(self, x0, x1):
+        return np.where(self.condition, x0, x1)
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        gx0 = _reduce(where(self.condition, gy, 0), x0) if x0.requires_grad else None
+        gx1 = _reduce(where(self.condition, 0, gy), x1) if x1.requires_grad else None
+        return gx0, gx1
+
+
+def abs(x):
+    """Absolute value, elementwise (gradient 0 at 0)."""
+    return Function(Abs())(x)
+
+
+def maximum(x0, x1):
+    """Elementwise maximum with broadcasting; ties split the gradient evenly."""
+    return _binary("maximum", Maximum(), x0, x1)
+
+
+def minimum(x0, x1):
+    """Elementwise minimum with broadcasting; ties split the gradient evenly."""
+    return _binary("minimum", Minimum(), x0, x1)
+
+
+def _bound(value, op, which):
+    if value is None or isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
+        return value
+    raise TypeError(f"{op}: {which} must be a number, a numeric ndarray or None, got {type(value).__name__}")
+
+
+def clip(x, lo, hi):
+    """Clip `x` to [lo, hi] (either may be None); gradient 1 inside, 0 outside.
+
+    Raises
+    ------
+    ValueError
+        If both bounds are None or an array bound does not broadcast to `x`.
+    """
+    lo, hi = _bound(lo, "clip", "lo"), _bound(hi, "clip", "hi")
+    if lo is None and hi is None:
+        raise ValueError("clip: at least one of lo and hi must be given")
+    x_shape = _shape_of(x)
+    for bound in (lo, hi):
+        if isinstance(bound, np.ndarray) and np.broadcast_shapes(bound.shape, x_shape) != x_shape:
+            raise ValueError(f"clip: bound of shape {bound.shape} does not broadcast to input {x_shape}")
+    return Function(Clip(lo, hi))(x)
+
+
+def where(condition, x0, x1):
+    """Elementwise `x0 if condition else x1`, broadcasting all three like np.where.
+
+    `condition` is a constant: a boolean ndarray, a Variable holding one, or a bool.
+    """
+    if isinstance(condition, Variable):
+        condition = condition.data
+    condition = np.asarray(condition)
+    if condition.dtype != bool:
+        raise TypeError(f"where: condition must be boolean, got dtype {condition.dtype}")
+    s0, s1 = _shape_of(x0), _shape_of(x1)
+    try:
+        shape = np.broadcast_shapes(condition.shape, s0, s1)
+    except ValueError:
+        raise ValueError(
+            f"where: condition {condition.shape}, x0 {s0} and x1 {s1} cannot be broadcast together"
+        ) from None
+    if shape != np.broadcast_shapes(s0, s1):
+        # the condition widens the result: broadcast an input so gradients keep shapes
+        x0 = x0 if isinstance(x0, Variable) else np.asarray(x0)
+        x0 = broadcast_to(x0, shape)
+    return Function(Where(condition))(x0, x1)
+
+
+__all__ = [
+    "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",
+    "sin", "cos", "tan", "tanh", "sinh", "cosh", "abs", "maximum", "minimum", "clip", "where",
+]

@@ -1,0 +1,166 @@
+"""Checking derivatives against central differences, to any order."""
+
+import numpy as np
+
+from . import config
+from .backward import grad
+from .forwarder import Variable, new_variable
+
+
+class GradcheckError(AssertionError):
+    """Raised by `gradcheck` when analytic and numerical derivatives disagree."""
+
+
+def _as_outputs(ys):
+    if isinstance(ys, Variable):
+        return [ys]
+    if isinstance(ys, (tuple, list)) and all(isinstance(y, Variable) for y in ys):
+        return list(ys)
+    raise TypeError(f"gradcheck: f must return a Variable or a tuple of Variables, got {type(ys).__name__}")
+
+
+def _arrays(xs):
+    return [np.array(x.data if isinstance(x, Variable) else x, dtype=None, copy=True) for x in xs]
+
+
+def numerical_grad(f, *xs, eps=1e-4):
+    """Central-difference gradient of sum(f(*xs)) with respect to every input.
+
+    Parameters
+    ----------
+    f : callable
+        Takes Variables, returns a Variable (non-scalar outputs are summed).
+    *xs : ndarray, Variable or number
+    eps : float
+        Step of the central difference.
+
+    Returns
+    -------
+    ndarray for one input, else a tuple of ndarrays (one per input, its shape).
+    """
+    arrays = [np.asarray(x, dtype=np.float64) if not isinstance(x, (np.ndarray, Variable)) else x
+              for x in xs]
+    arrays = _arrays(arrays)
+
+    def total(values):
+        with config.no_grad():
+            ys = _as_outputs(f(*[Variable(v) for v in values]))
+        return sum(float(np.sum(y.data)) for y in ys)
+
+    grads = _numerical(total, arrays, eps)
+    return grads[0] if len(grads) == 1 else tuple(grads)
+
+
+def _numerical(total, arrays, eps):
+    """Central differences of the scalar function `total(arrays)` at every entry."""
+    grads = []
+    for a in arrays:
+        g = np.zeros(a.shape, dtype=np.float64)
+        if a.dtype.kind in "fc":
+            flat, gflat = a.reshape(-1), g.reshape(-1)
+            for i in range(flat.size):
+                old = flat[i]
+                flat[i] = old + eps
+                plus = total(arrays)
+                flat[i] = old - eps
+                minus = total(arrays)
+                flat[i] = old
+                gflat[i] = (plus - minus) / (2 * eps)
+        grads.append(g)
+    return grads
+
+
+def gradcheck(f, *xs, order=1, eps=1e-6, rtol=1e-4, atol=1e-5, seed=0):
+    """Check the derivatives of `f` at `xs` against central differences, up to `order`.
+
+    Order 1 compares the vector-Jacobian product with a random incoming gradient u
+    against differences of <f(x), u>.  Order k > 1 then checks, to order k - 1, the
+    function (x, u) -> grad(<f(x), u>, x) built with create_graph=True, so the
+    derivatives with respect to the incoming gradient are checked too (as
+    gradgradcheck does).  Inputs that are not floating point are held constant.
+
+    Parameters
+    ----------
+    f : callable
+        Takes Variables, returns a Variable or a tuple of Variables.
+    *xs : ndarray, Variable or number
+        The point; checking in float64 is recommended.
+    order : int
+        Highest derivative order to check (1, 2, 3, ...).
+    eps, rtol, atol : float
+        Difference step and tolerances (|analytic - numerical| <= atol + rtol |numerical|).
+    seed : int
+        Seed of the random incoming gradients.
+
+    Returns
+    -------
+    True when every check passes.
+
+    Raises
+    ------
+    GradcheckError
+        Naming the order, the input and the worst entry when a check fails.
+    """
+    if not isinstance(order, int) or order < 1:
+        raise ValueError(f"gradcheck: order must be a positive int, got {order!r}")
+    rng = np.random.default_rng(seed)
+    arrays = _arrays([np.asarray(x, dtype=np.float64) if not isinstance(x, (np.ndarray, Variable))
+                      else x for x in xs])
+    _check(f, arrays, order, 1, eps, rtol, atol, rng)
+    return True
+
+
+def _check(f, arrays, order, level, eps, rtol, atol, rng):
+    """First-order check of `f` at `arrays`; then recurse on its gradient function."""
+    floating = [a.dtype.kind == "f" for a in arrays]
+    xs = [Variable(a.copy(), requires_grad=fl) for a, fl in zip(arrays, floating)]
+    ys = _as_outputs(f(*xs))
+    us = [rng.standard_normal(y.shape).astype(y.dtype) for y in ys]
+
+    wrt = [x for x, fl in zip(xs, floating) if fl]
+    differentiable = [(y, u) for y, u in zip(ys, us) if y.requires_grad]
+    if differentiable and wrt:
+        analytic = grad([y for y, _ in differentiable], wrt,
+                        grad_outputs=[new_variable(u) for _, u in differentiable],
+                        allow_unused=True)
+    else:
+        analytic = [None] * len(wrt)
+    analytic = [np.zeros(x.shape) if g is None else g.data for x, g in zip(wrt, analytic)]
+
+    def total(values):
+        if level == 1:  # plain evaluation: no graph needed
+            with config.no_grad():
+                outs = _as_outputs(f(*[Variable(v, requires_grad=False) for v in values]))
+        else:  # f itself differentiates, so its inputs must be recorded
+            outs = _as_outputs(f(*[Variable(v, requires_grad=fl) for v, fl in zip(values, floating)]))
+        return sum(float(np.sum(y.data * u)) for y, u in zip(outs, us))
+
+    numerical = _numerical(total, [a.copy() for a in arrays], eps)
+    numerical = [g for g, fl in zip(numerical, floating) if fl]
+    index = [i for i, fl in enumerate(floating) if fl]
+    for i, a, n in zip(index, analytic, numerical):
+        if a.shape != n.shape:
+            raise GradcheckError(f"order {level}, input {i}: gradient shape {a.shape}, expected {n.shape}")
+        if not np.allclose(a, n, rtol=rtol, atol=atol, equal_nan=False):
+            err = np.abs(a - n)
+            worst = np.unravel_index(np.argmax(err), err.shape) if err.ndim else ()
+            raise GradcheckError(
+                f"order {level}, input {i}: analytic and numerical derivatives differ "
+                f"(max abs error {err.max():.3g} at index {worst}: analytic {a[worst]!r}, "
+                f"numerical {n[worst]!r})"
+            )
+    if order > level:
+        n_in = len(arrays)
+
+        def gradient_of_f(*values):
+            inputs, seeds = values[:n_in], values[n_in:]
+            outs = _as_outputs(f(*inputs))
+            pairs = [(y, u) for y, u in zip(outs, seeds) if y.requires_grad]
+            targets = [x for x in inputs if x.requires_grad]
+            if not pairs or not targets:
+                return tuple(x * 0 for x in targets) or (inputs[0] * 0,)
+            gs = grad([y for y, _ in pairs], targets, grad_outputs=[u for _, u in pairs],
+                      create_graph=True, allow_unused=True)
+            return tuple(x * 0 if g is None else g for x, g in zip(targets, gs))
+
+        _check(gradient_of_f, arrays + us, order, level + 1, eps, rtol, atol, rng)

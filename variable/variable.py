@@ -1,0 +1,191 @@
+"""The Variable: an ndarray with a gradient and a link to the Function that made it."""
+
+import numpy as np
+
+
+def _as_data(data):
+    """Return `data` as an ndarray suitable for a Variable, or raise a clear TypeError."""
+    if isinstance(data, np.ndarray):
+        if data.dtype.kind not in "biufc":
+            raise TypeError(
+                f"Variable: data must be numeric, got an array of dtype {data.dtype}"
+            )
+        return data
+    if isinstance(data, Variable):
+        raise TypeError("Variable: data is already a Variable; use it directly")
+    if isinstance(data, (bool, np.bool_)):
+        return np.asarray(data)
+    if isinstance(data, (int, float, np.number)):
+        return np.asarray(data, dtype=np.result_type(data, np.float64))
+    if isinstance(data, (list, tuple)):
+        try:
+            array = np.asarray(data, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"Variable: cannot turn {data!r} into a float array ({error})") from None
+        return array
+    raise TypeError(
+        f"Variable: data must be an ndarray, a Python number or a list of numbers, "
+        f"got {type(data).__name__}"
+    )
+
+
+class Variable:
+    """A node of the graph holding `data` (an ndarray) and, after backward, `grad`.
+
+    Parameters
+    ----------
+    data : ndarray, Python number or (nested) list of numbers
+        An ndarray is kept as is, dtype included; numbers and lists become float64.
+    name : str, optional
+        Shown in graphs and reprs.
+    requires_grad : bool, optional
+        Defaults to True for floating-point data, False for integer and boolean data
+        (integer Variables are constants such as labels or indices).
+    """
+
+    __slots__ = ("data", "name", "grad", "creator", "generation", "requires_grad", "__weakref__")
+    __array_ufunc__ = None  # `ndarray + Variable` defers to Variable.__radd__
+
+    def __init__(self, data, name=None, requires_grad=None):
+        data = _as_data(data)
+        floating = data.dtype.kind in "fc"
+        if requires_grad is None:
+            requires_grad = floating
+        elif requires_grad and not floating:
+            raise TypeError(
+                f"Variable: only floating-point data can require grad, got dtype {data.dtype}"
+            )
+        self.data = data
+        self.name = name
+        self.grad = None
+        self.creator = None
+        self.generation = 0
+        self.requires_grad = bool(requires_grad)
+
+    # ----- array-like facts -------------------------------------------------
+    @property
+    def shape(self):
+        """Shape of `data`."""
+        return self.data.shape
+
+    @property
+    def ndim(self):
+        """Number of dimensions of `data`."""
+        return self.data.ndim
+
+    @property
+    def size(self):
+        """Number of elements of `data`."""
+        return self.data.size
+
+    @property
+    def dtype(self):
+        """dtype of `data`."""
+        return self.data.dtype
+
+    def __len__(self):
+        if self.data.ndim == 0:
+            raise TypeError("len() of a 0-d Variable")
+        return len(self.data)
+
+    def __repr__(self):
+        if self.data is None:
+            return "variable(None)"
+        body = str(self.data).replace("\n", "\n" + " " * 9)
+        return f"variable({body})"
+
+    def __bool__(self):
+        raise TypeError(
+            "the truth value of a Variable is ambiguous; compare its .data instead"
+        )
+
+    # ----- graph ------------------------------------------------------------
+    def set_creator(self, func):
+        """Record `func` as the Function that produced this Variable."""
+        self.creator = func
+        self.generation = func.generation + 1
+
+    def cleargrad(self):
+        """Forget the accumulated gradient."""
+        self.grad = None
+
+    def unchain(self):
+        """Cut the link to the creator: this Variable becomes a leaf."""
+        self.creator = None
+
+    def unchain_backward(self):
+        """Cut every creator link upstream of this Variable (truncated backprop)."""
+        seen = set()
+        stack = [self.creator] if self.creator is not None else []
+        while stack:
+            func = stack.pop()
+            for x in func.inputs:
+                f = x.creator
+                if f is not None and id(f) not in seen:
+                    seen.add(id(f))
+                    stack.append(f)
+                x.unchain()
+        self.unchain()
+
+    def backward(self, retain_grad=False, create_graph=False):
+        """Accumulate d(self)/d(leaf) into every leaf's `.grad`.
+
+        A non-scalar Variable is seeded with ones, as if it were summed first.
+        `create_graph=True` records the backward pass so the gradients are Variables
+        with a graph of their own and can be differentiated again.
+        """
+        backward_module.backward([self], None, retain_grad=retain_grad, create_graph=create_graph)
+
+    # ----- operators ----------------------------------------------------------
+    def __neg__(self):
+        return elementwise.neg(self)
+
+    def __abs__(self):
+        return elementwise.abs(self)
+
+    def __add__(self, other):
+        return elementwise.add(self, other)
+
+    def __radd__(self, other):
+        return elementwise.add(other, self)
+
+    def __sub__(self, other):
+        return elementwise.sub(self, other)
+
+    def __rsub__(self, other):
+        return elementwise.sub(other, self)
+
+    def __mul__(self, other):
+        return elementwise.mul(self, other)
+
+    def __rmul__(self, other):
+        return elementwise.mul(other, self)
+
+    def __truediv__(self, other):
+        return elementwise.div(self, other)
+
+    def __rtruediv__(self, other):
+        return elementwise.div(other, self)
+
+    def __pow__(self, other):
+        return elementwise.pow(self, other)
+
+    def __rpow__(self, other):
+        return elementwise.pow(other, self)
+
+    # ----- shape methods ------------------------------------------------------
+    def sum_to(self, shape):
+        """Sum over broadcast axes down to `shape`."""
+        return shape_ops.sum_to(self, shape)
+
+    def broadcast_to(self, shape):
+        """Broadcast to `shape`."""
+        return shape_ops.broadcast_to(self, shape)
+
+
+# The operators above call ops, and ops are built on Variable, so the op modules can
+# only be bound once Variable exists.  This is the package's single deliberate
+# late import; everything else imports strictly downwards.
+from . import backward as backward_module  # noqa: E402
+from . import elementwise  # noqa: E402
+from . import shape as shape_ops  # noqa: E402
