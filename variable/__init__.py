@@ -1,26 +1,61 @@
 """gengrad's core: Variable, Forwarder/Function, the backward engine and primitive ops."""
 
-from .variable import Variable  # first: the op modules below are bound to it
 from .backward import grad
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode
 from .elementwise import (
-    abs, add, clip, cos, cosh, div, exp, log, maximum, minimum, mul, neg, pow, sin, sinh,
-    sqrt, square, sub, tan, tanh, where,
+    abs,
+    add,
+    clip,
+    cos,
+    cosh,
+    div,
+    exp,
+    log,
+    maximum,
+    minimum,
+    mul,
+    neg,
+    pow,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    sub,
+    tan,
+    tanh,
+    where,
 )
 from .forwarder import Forwarder, Function, as_variable
+from .functional import hessian, hvp, jacobian
 from .gradcheck import GradcheckError, gradcheck, numerical_grad
 from .graph import get_dot_graph, plot_dot_graph
-from .shape import broadcast_to, sum_to
+from .indexing import get_item
+from .joining import concat, split, stack
+from .linalg import matmul, transpose_matmul
+from .reduction import logsumexp, max, mean, min, sum, variance
+from .shape import (
+    broadcast_to,
+    expand_dims,
+    flatten,
+    reshape,
+    squeeze,
+    sum_to,
+    transpose,
+)
+from .variable import Variable  # first: the op modules below are bound to it
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",
     "sin", "cos", "tan", "tanh", "sinh", "cosh", "abs", "maximum", "minimum", "clip", "where",
-    "broadcast_to", "sum_to",
+    "reshape", "transpose", "flatten", "expand_dims", "squeeze", "broadcast_to", "sum_to",
+    "get_item", "concat", "split", "stack",
+    "sum", "mean", "variance", "max", "min", "logsumexp",
+    "matmul", "transpose_matmul",
 )
 """Names of the primitive ops this package exports (also re-exported by `function`)."""
 
 __all__ = [
     "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
     "test_mode", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
-    "GradcheckError", "get_dot_graph", "plot_dot_graph", *OPS,
+    "GradcheckError", "get_dot_graph", "plot_dot_graph", "jacobian", "hessian", "hvp", *OPS,
 ]

@@ -1,8 +1,9 @@
-"""Shape ops: broadcasting and its adjoint, summing back to a shape."""
+"""Shape ops: reshape, transpose, squeeze and friends, broadcasting and its adjoint."""
 
 import numpy as np
 
-from .forwarder import Forwarder, Function, as_variable
+from .axes import normalize_axis, shape_tuple
+from .forwarder import Forwarder, Function, Variable, as_variable
 
 
 def _sum_to_array(x, shape):
@@ -45,15 +46,6 @@ class BroadcastTo(Forwarder):
         return sum_to(gy, x.shape)               # adjoint of a broadcast is a sum
 
 
-def _shape_tuple(shape, op):
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    try:
-        return tuple(int(n) for n in shape)
-    except TypeError:
-        raise TypeError(f"{op}: shape must be an int or a tuple of ints, got {shape!r}") from None
-
-
 def sum_to(x, shape):
     """Sum `x` over the axes along which `shape` was broadcast to `x.shape`.
 
@@ -62,7 +54,7 @@ def sum_to(x, shape):
     ValueError
         If `shape` does not broadcast to `x.shape`.
     """
-    shape = _shape_tuple(shape, "sum_to")
+    shape = shape_tuple(shape, "sum_to")
     x_shape = np.shape(x.data if hasattr(x, "data") else x)
     if x_shape == shape:
         return as_variable(x)
@@ -79,7 +71,7 @@ def broadcast_to(x, shape):
     ValueError
         If `x.shape` does not broadcast to `shape`.
     """
-    shape = _shape_tuple(shape, "broadcast_to")
+    shape = shape_tuple(shape, "broadcast_to")
     x_shape = np.shape(x.data if hasattr(x, "data") else x)
     if x_shape == shape:
         return as_variable(x)
@@ -93,3 +85,123 @@ def _broadcasts(small, big):
     if len(small) > len(big):
         return False
     return all(s == 1 or s == b for s, b in zip(small[::-1], big[::-1]))
+
+
+def _shape_of(x):
+    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
+
+
+class Reshape(Forwarder):
+    """Same data, new shape."""
+
+    def __init__(self, shape):
+        self.shape = shape
+
+    def forward(self, x):
+        return x.reshape(self.shape)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return reshape(gy, x.shape)
+
+
+class Transpose(Forwarder):
+    """Permute the axes."""
+
+    def __init__(self, axes):
+        self.axes = axes
+
+    def forward(self, x):
+        return x.transpose(self.axes)
+
+    def backward(self, gy):
+        inverse = tuple(int(i) for i in np.argsort(self.axes))
+        return transpose(gy, inverse)
+
+
+def reshape(x, *shape):
+    """`x` with a new shape of the same size (`reshape(x, 2, 3)` or `reshape(x, (2, 3))`).
+
+    Raises
+    ------
+    ValueError
+        If the new shape does not hold exactly `x.size` elements.
+    """
+    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+        shape = shape[0]
+    shape = shape_tuple(shape, "reshape")
+    x_shape = _shape_of(x)
+    if x_shape == shape:
+        return as_variable(x)
+    size = int(np.prod(x_shape))
+    known = int(np.prod([n for n in shape if n != -1]))
+    unknown = shape.count(-1)
+    if unknown > 1 or any(n < -1 for n in shape) or (
+        size != known if unknown == 0 else (known == 0 or size % known)
+    ):
+        raise ValueError(f"reshape: cannot reshape an input of shape {x_shape} into {shape}")
+    if unknown:
+        shape = tuple(size // known if n == -1 else n for n in shape)
+    return Function(Reshape(shape))(x)
+
+
+def transpose(x, axes=None):
+    """Permute the axes of `x`; `axes=None` reverses them, as in NumPy.
+
+    Raises
+    ------
+    ValueError
+        If `axes` is not a permutation of the input's axes.
+    """
+    ndim = len(_shape_of(x))
+    if axes is None:
+        axes = tuple(range(ndim))[::-1]
+    else:
+        axes = shape_tuple(axes, "transpose")
+        if sorted(a % ndim if -ndim <= a < ndim else a for a in axes) != list(range(ndim)):
+            raise ValueError(
+                f"transpose: axes {axes} are not a permutation of the {ndim} axes of the input"
+            )
+        axes = tuple(a % ndim for a in axes)
+    if axes == tuple(range(ndim)):
+        return as_variable(x)
+    return Function(Transpose(axes))(x)
+
+
+def flatten(x):
+    """Keep axis 0 and flatten the rest: shape (n, ...) becomes (n, m).
+
+    Raises
+    ------
+    ValueError
+        If `x` is 0-d.
+    """
+    x_shape = _shape_of(x)
+    if not x_shape:
+        raise ValueError("flatten: the input is 0-d; it needs at least one axis to keep")
+    return reshape(x, (x_shape[0], int(np.prod(x_shape[1:]))))
+
+
+def expand_dims(x, axis):
+    """Insert a size-1 axis at position `axis` (negative counts from the end of the result)."""
+    x_shape = _shape_of(x)
+    axis, = normalize_axis(axis, len(x_shape) + 1, "expand_dims")
+    return reshape(x, x_shape[:axis] + (1,) + x_shape[axis:])
+
+
+def squeeze(x, axis=None):
+    """Remove size-1 axes: all of them, or those in `axis`.
+
+    Raises
+    ------
+    ValueError
+        If an axis in `axis` does not have size 1.
+    """
+    x_shape = _shape_of(x)
+    axes = normalize_axis(axis, len(x_shape), "squeeze")
+    if axes is None:
+        axes = tuple(i for i, n in enumerate(x_shape) if n == 1)
+    for a in axes:
+        if x_shape[a] != 1:
+            raise ValueError(f"squeeze: axis {a} of the input of shape {x_shape} is not of size 1")
+    return reshape(x, tuple(n for i, n in enumerate(x_shape) if i not in axes))

@@ -173,7 +173,31 @@ class Variable:
     def __rpow__(self, other):
         return elementwise.pow(other, self)
 
-    # ----- shape methods ------------------------------------------------------
+    def __matmul__(self, other):
+        return linalg.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return linalg.matmul(other, self)
+
+    def __getitem__(self, index):
+        return indexing.get_item(self, index)
+
+    # ----- shape and reduction methods ----------------------------------------
+    def reshape(self, *shape):
+        """Same data in a new shape: `x.reshape(2, 3)` or `x.reshape((2, 3))`."""
+        return shape_ops.reshape(self, *shape)
+
+    def transpose(self, *axes):
+        """Permute axes: `x.transpose()` reverses, `x.transpose(1, 0, 2)` permutes."""
+        if len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
+            axes = axes[0]
+        return shape_ops.transpose(self, axes or None)
+
+    @property
+    def T(self):
+        """The transpose (axes reversed)."""
+        return shape_ops.transpose(self)
+
     def sum_to(self, shape):
         """Sum over broadcast axes down to `shape`."""
         return shape_ops.sum_to(self, shape)
@@ -182,10 +206,26 @@ class Variable:
         """Broadcast to `shape`."""
         return shape_ops.broadcast_to(self, shape)
 
+    def sum(self, axis=None, keepdims=False):
+        """Sum over `axis` (None: everything)."""
+        return reduction.sum(self, axis, keepdims)
+
+    def mean(self, axis=None, keepdims=False):
+        """Mean over `axis` (None: everything)."""
+        return reduction.mean(self, axis, keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        """Maximum over `axis` (None: everything)."""
+        return reduction.max(self, axis, keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        """Minimum over `axis` (None: everything)."""
+        return reduction.min(self, axis, keepdims)
+
 
 # The operators above call ops, and ops are built on Variable, so the op modules can
 # only be bound once Variable exists.  This is the package's single deliberate
 # late import; everything else imports strictly downwards.
 from . import backward as backward_module  # noqa: E402
-from . import elementwise  # noqa: E402
+from . import elementwise, indexing, linalg, reduction  # noqa: E402
 from . import shape as shape_ops  # noqa: E402

@@ -1,0 +1,52 @@
+"""Checking and normalising the `axis` and `shape` arguments of ops."""
+
+import numpy as np
+
+
+def normalize_axis(axis, ndim, op):
+    """`axis` (None, int or tuple of ints, negatives allowed) as a sorted tuple, or None.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple/list of ints.
+    ValueError
+        If an axis is out of range for `ndim` dimensions or repeated.
+    """
+    if axis is None:
+        return None
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else axis
+    if not isinstance(axes, (tuple, list)) or not all(
+        isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in axes
+    ):
+        raise TypeError(f"{op}: axis must be None, an int or a tuple of ints, got {axis!r}")
+    normal = []
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise ValueError(
+                f"{op}: axis {a} is out of range for an input with {ndim} dimension(s)"
+            )
+        normal.append(int(a) % ndim)
+    if len(set(normal)) != len(normal):
+        raise ValueError(f"{op}: repeated axis in {axis!r}")
+    return tuple(sorted(normal))
+
+
+def shape_tuple(shape, op):
+    """`shape` (an int or a sequence of ints) as a tuple of ints."""
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        return (int(shape),)
+    try:
+        dims = tuple(shape)
+    except TypeError:
+        raise TypeError(f"{op}: shape must be an int or a tuple of ints, got {shape!r}") from None
+    if not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in dims):
+        raise TypeError(f"{op}: shape must be an int or a tuple of ints, got {shape!r}")
+    return tuple(int(n) for n in dims)
+
+
+def kept_shape(shape, axes):
+    """The shape of a reduction over `axes` with keepdims=True (`axes` None: all)."""
+    if axes is None:
+        return (1,) * len(shape)
+    return tuple(1 if i in axes else n for i, n in enumerate(shape))

@@ -1,0 +1,90 @@
+"""Higher-order toolkit built on `grad`: jacobian, hessian, Hessian-vector products."""
+
+import numpy as np
+
+from .backward import grad
+from .forwarder import Variable, new_variable
+from .joining import stack
+from .shape import reshape
+
+
+def _leaf(x, op):
+    if isinstance(x, Variable):
+        if not x.requires_grad:
+            raise ValueError(f"{op}: x must require grad (a floating-point Variable)")
+        return x
+    x = Variable(x)
+    if not x.requires_grad:
+        raise ValueError(f"{op}: x must be floating point, got dtype {x.dtype}")
+    return x
+
+
+def _rows(y, x, create_graph):
+    """d y_i / d x for every element i of y, as a list of Variables of x's shape."""
+    rows = []
+    for i in range(y.size):
+        seed = np.zeros(y.size, dtype=y.dtype)
+        seed[i] = 1
+        g = grad(y, x, grad_outputs=new_variable(seed.reshape(y.shape)),
+                 create_graph=create_graph, allow_unused=True)
+        if g is None:
+            g = new_variable(np.zeros(x.shape, dtype=x.dtype))
+        rows.append(g)
+    return rows
+
+
+def jacobian(f, x, create_graph=False):
+    """Jacobian of `f` at `x`, a Variable of shape f(x).shape + x.shape.
+
+    One backward pass per element of f(x).  With create_graph=True the result can be
+    differentiated again.
+    """
+    x = _leaf(x, "jacobian")
+    y = f(x)
+    if not isinstance(y, Variable):
+        raise TypeError(f"jacobian: f must return a Variable, got {type(y).__name__}")
+    if not y.requires_grad:
+        return new_variable(np.zeros(y.shape + x.shape, dtype=x.dtype))
+    return reshape(stack(_rows(y, x, create_graph)), y.shape + x.shape)
+
+
+def hessian(f, x, create_graph=False):
+    """Hessian of a scalar-valued `f` at `x`, a Variable of shape x.shape + x.shape.
+
+    Raises
+    ------
+    ValueError
+        If f(x) is not a scalar (size 1).
+    """
+    x = _leaf(x, "hessian")
+    y = f(x)
+    if not isinstance(y, Variable) or y.size != 1:
+        shape = y.shape if isinstance(y, Variable) else type(y).__name__
+        raise ValueError(f"hessian: f must return a scalar Variable, got {shape}")
+    g = grad(y, x, create_graph=True, allow_unused=True)
+    if g is None or not g.requires_grad:
+        return new_variable(np.zeros(x.shape + x.shape, dtype=x.dtype))
+    return reshape(stack(_rows(g, x, create_graph)), x.shape + x.shape)
+
+
+def hvp(f, x, v, create_graph=False):
+    """Hessian of scalar `f` at `x` times `v`, by two backward passes (no full Hessian).
+
+    Raises
+    ------
+    ValueError
+        If f(x) is not a scalar or `v` does not have the shape of `x`.
+    """
+    x = _leaf(x, "hvp")
+    v_data = v.data if isinstance(v, Variable) else np.asarray(v, dtype=x.dtype)
+    if v_data.shape != x.shape:
+        raise ValueError(f"hvp: v of shape {v_data.shape} does not match x of shape {x.shape}")
+    y = f(x)
+    if not isinstance(y, Variable) or y.size != 1:
+        raise ValueError("hvp: f must return a scalar Variable")
+    g = grad(y, x, create_graph=True, allow_unused=True)
+    if g is None or not g.requires_grad:
+        return new_variable(np.zeros(x.shape, dtype=x.dtype))
+    v = v if isinstance(v, Variable) else new_variable(v_data)
+    hv = grad(g, x, grad_outputs=v, create_graph=create_graph, allow_unused=True)
+    return new_variable(np.zeros(x.shape, dtype=x.dtype)) if hv is None else hv

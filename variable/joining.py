@@ -1,0 +1,114 @@
+"""Joining and splitting along an axis: concat, stack, split."""
+
+import numpy as np
+
+from .axes import normalize_axis
+from .forwarder import Forwarder, Function, Variable
+from .shape import reshape
+
+
+def _shape_of(x):
+    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
+
+
+class Concat(Forwarder):
+    """Join inputs along an existing axis."""
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def forward(self, *xs):
+        return np.concatenate(xs, axis=self.axis)
+
+    def backward(self, gy):
+        bounds = np.cumsum([x.shape[self.axis] for x in self.inputs])[:-1]
+        return split(gy, [int(b) for b in bounds], self.axis)
+
+
+class Stack(Forwarder):
+    """Join inputs along a new axis."""
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def forward(self, *xs):
+        return np.stack(xs, axis=self.axis)
+
+    def backward(self, gy):
+        pieces = split(gy, len(self.inputs), self.axis)
+        return tuple(reshape(g, x.shape) for g, x in zip(pieces, self.inputs))
+
+
+class Split(Forwarder):
+    """Cut an input along an axis into several outputs."""
+
+    def __init__(self, sections, axis):
+        self.sections, self.axis = sections, axis
+
+    def forward(self, x):
+        return tuple(np.split(x, self.sections, axis=self.axis))
+
+    def backward(self, *gys):
+        return concat(gys, self.axis)
+
+
+def _check_sequence(xs, op):
+    if isinstance(xs, (Variable, np.ndarray)) or not hasattr(xs, "__len__") or len(xs) == 0:
+        raise TypeError(f"{op}: expects a non-empty list or tuple of arrays/Variables")
+    return [_shape_of(x) for x in xs]
+
+
+def concat(xs, axis=0):
+    """Join a sequence of arrays along an existing `axis`.
+
+    Raises
+    ------
+    ValueError
+        If the inputs differ in number of dimensions or in any axis but `axis`.
+    """
+    shapes = _check_sequence(xs, "concat")
+    ndim = len(shapes[0])
+    if any(len(s) != ndim for s in shapes) or ndim == 0:
+        raise ValueError(f"concat: inputs must share a number of dimensions >= 1, got {shapes}")
+    axis, = normalize_axis(axis, ndim, "concat")
+    if any(s[:axis] + s[axis + 1:] != shapes[0][:axis] + shapes[0][axis + 1:] for s in shapes):
+        raise ValueError(f"concat: shapes {shapes} differ outside axis {axis}")
+    return Function(Concat(axis))(*xs)
+
+
+def stack(xs, axis=0):
+    """Join a sequence of same-shaped arrays along a new `axis`.
+
+    Raises
+    ------
+    ValueError
+        If the inputs differ in shape.
+    """
+    shapes = _check_sequence(xs, "stack")
+    if any(s != shapes[0] for s in shapes):
+        raise ValueError(f"stack: all inputs must have the same shape, got {shapes}")
+    axis, = normalize_axis(axis, len(shapes[0]) + 1, "stack")
+    return Function(Stack(axis))(*xs)
+
+
+def split(x, sections, axis=0):
+    """Split `x` along `axis` into `sections` equal parts, or at the given indices.
+
+    Returns a tuple of Variables (one multi-output Function in the graph).
+
+    Raises
+    ------
+    ValueError
+        If an int `sections` does not divide the axis.
+    """
+    shape = _shape_of(x)
+    axis, = normalize_axis(axis, len(shape), "split")
+    if isinstance(sections, (int, np.integer)):
+        if sections <= 0 or shape[axis] % sections:
+            raise ValueError(
+                f"split: axis {axis} of length {shape[axis]} does not split into {sections} equal parts"
+            )
+        sections = int(sections)
+    else:
+        sections = [int(i) for i in sections]
+    return Function(Split(sections, axis))(x)

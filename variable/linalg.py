@@ -1,0 +1,114 @@
+"""Matrix products: matmul with NumPy semantics, and transpose_matmul."""
+
+import numpy as np
+
+from .forwarder import Forwarder, Function, Variable
+from .shape import reshape, sum_to, transpose
+
+
+class MatMul2D(Forwarder):
+    """op(a) @ op(b) for 2-D a and b, op transposing when asked (no copy is made)."""
+
+    def __init__(self, transpose_a=False, transpose_b=False):
+        self.ta, self.tb = transpose_a, transpose_b
+
+    def forward(self, a, b):
+        return (a.T if self.ta else a) @ (b.T if self.tb else b)
+
+    def backward(self, gy):
+        a, b = self.inputs
+        ga = gb = None
+        ta, tb = self.ta, self.tb
+        if a.requires_grad:
+            if not ta:
+                ga = _mm(gy, b, False, not tb)          # gy op(b)^T
+            else:
+                ga = _mm(b, gy, tb, True)               # (gy op(b)^T)^T = op(b) gy^T
+        if b.requires_grad:
+            if not tb:
+                gb = _mm(a, gy, not ta, False)          # op(a)^T gy
+            else:
+                gb = _mm(gy, a, True, ta)               # (op(a)^T gy)^T = gy^T op(a)
+        return ga, gb
+
+
+def _mm(a, b, transpose_a, transpose_b):
+    return Function(MatMul2D(transpose_a, transpose_b))(a, b)
+
+
+def _swap_last(x):
+    """Transpose the last two axes."""
+    axes = tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2)
+    return transpose(x, axes)
+
+
+class MatMul(Forwarder):
+    """np.matmul: 1-D operands, stacks of matrices and broadcast batch dimensions."""
+
+    def forward(self, a, b):
+        return np.matmul(a, b)
+
+    def backward(self, gy):
+        a, b = self.inputs
+        # promote 1-D operands to matrices, as matmul does, then undo it at the end
+        a2 = a if a.ndim > 1 else reshape(a, (1, a.shape[0]))
+        b2 = b if b.ndim > 1 else reshape(b, (b.shape[0], 1))
+        batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+        gy2 = reshape(gy, batch + (a2.shape[-2], b2.shape[-1]))
+        ga = gb = None
+        if a.requires_grad:
+            ga = reshape(sum_to(matmul(gy2, _swap_last(b2)), a2.shape), a.shape)   # gy b^T
+        if b.requires_grad:
+            gb = reshape(sum_to(matmul(_swap_last(a2), gy2), b2.shape), b.shape)   # a^T gy
+        return ga, gb
+
+
+def _shape_of(x):
+    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
+
+
+def _check_aligned(sa, sb, op):
+    """Raise a ValueError naming `op` unless shapes `sa` @ `sb` is a valid matmul."""
+    if not sa or not sb:
+        raise ValueError(f"{op}: operands must have at least one dimension, got shapes {sa} and {sb}")
+    k_a = sa[-1]
+    k_b = sb[-2] if len(sb) > 1 else sb[0]
+    if k_a != k_b:
+        raise ValueError(
+            f"{op}: shapes {sa} and {sb} are not aligned: {k_a} (last axis of the first) "
+            f"!= {k_b} ({'second-to-last' if len(sb) > 1 else 'only'} axis of the second)"
+        )
+    try:
+        np.broadcast_shapes(sa[:-2], sb[:-2])
+    except ValueError:
+        raise ValueError(f"{op}: batch dimensions of shapes {sa} and {sb} do not broadcast") from None
+
+
+def matmul(a, b):
+    """Matrix product with NumPy's semantics (1-D, batched and broadcast operands).
+
+    Raises
+    ------
+    ValueError
+        If the contracted dimensions differ, an operand is 0-d, or batch dimensions do
+        not broadcast.
+    """
+    sa, sb = _shape_of(a), _shape_of(b)
+    _check_aligned(sa, sb, "matmul")
+    if len(sa) == 2 and len(sb) == 2:
+        return Function(MatMul2D())(a, b)
+    return Function(MatMul())(a, b)
+
+
+def transpose_matmul(a, b):
+    """a^T @ b for 2-D a and b, without a separate transpose in the graph.
+
+    For operands of more dimensions the last two axes of `a` are swapped.
+    """
+    sa, sb = _shape_of(a), _shape_of(b)
+    if len(sa) < 2:
+        raise ValueError(f"transpose_matmul: the first operand must be at least 2-D, got shape {sa}")
+    _check_aligned(sa[:-2] + (sa[-1], sa[-2]), sb, "transpose_matmul")
+    if len(sa) == 2 and len(sb) == 2:
+        return Function(MatMul2D(transpose_a=True))(a, b)
+    return matmul(_swap_last(a), b)
