@@ -1,5 +1,8 @@
 """gengrad's core: Variable, Forwarder/Function, the backward engine and primitive ops."""
 
+# isort: off
+from .variable import Variable  # first: the op modules bind themselves to it
+# isort: on
 from .backward import grad
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode
 from .elementwise import (
@@ -42,7 +45,6 @@ from .shape import (
     sum_to,
     transpose,
 )
-from .variable import Variable  # first: the op modules below are bound to it
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

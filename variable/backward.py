@@ -1,10 +1,13 @@
 """The backward pass: a priority queue of Functions, highest generation first."""
 
-import heapq
+from heapq import heappop, heappush
 
 import numpy as np
 
-from . import config
+# `variable` first: variable.py binds its operators by importing the op modules at its
+# end, and those import `forwarder`, which must not be half-initialised at that point.
+# The package __init__ imports this module first, so this line fixes the load order.
+from . import config, variable  # noqa: F401
 from .forwarder import Variable, new_variable
 
 
@@ -53,31 +56,23 @@ def _functions_reaching(outputs, targets):
     return {f for f, r in reaches.items() if r}
 
 
-def _call_backward(f, grads, keep):
-    """Run one Function's backward; returns its input gradients as a tuple."""
+def _output_grads(f, grads, keep):
+    """The outputs of `f` and their gradients (zeros for an output nobody used)."""
     outputs = [ref() for ref in f.outputs]
     gys = []
     for i, y in enumerate(outputs):
         gy = None
         if y is not None:
             gy = grads.get(y) if y in keep else grads.pop(y, None)
-        if gy is None:  # an output nobody used contributes zero
+        if gy is None:
             shape, dtype = (y.shape, y.dtype) if y is not None else f.output_specs[i]
             gy = new_variable(np.zeros(shape, dtype))
         gys.append(gy)
-    forwarder = f.forwarder
-    forwarder.outputs = tuple(outputs)
-    try:
-        gxs = forwarder.backward(*gys)
-    finally:
-        forwarder.outputs = ()
-    if not isinstance(gxs, tuple):
-        gxs = (gxs,)
-    if len(gxs) != len(f.inputs):
-        raise ValueError(
-            f"{f.name}.backward returned {len(gxs)} gradients for {len(f.inputs)} inputs"
-        )
-    return outputs, gys, gxs
+    return outputs, gys
+
+
+def _wrong_count(f, gxs):
+    return ValueError(f"{f.name}.backward returned {len(gxs)} gradients for {len(f.inputs)} inputs")
 
 
 def _check_gradient(f, x, gx):
@@ -114,28 +109,46 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
         f = y.creator
         if f is not None and f not in seen and (relevant is None or f in relevant):
             seen.add(f)
-            heapq.heappush(heap, (-f.generation, counter, f))
+            heappush(heap, (-f.generation, counter, f))
             counter += 1
     with config._setting(config._enable_backprop, create_graph):
         while heap:
-            f = heapq.heappop(heap)[2]
-            ys, gys, gxs = _call_backward(f, grads, keep)
-            if retain:
-                for y, gy in zip(ys, gys):
-                    if y is not None:
-                        y.grad = gy if y.grad is None else y.grad + gy
-            for x, gx in zip(f.inputs, gxs):
+            f = heappop(heap)[2]
+            forwarder = f.forwarder
+            if f.output_specs is None and not retain:  # one output: the common, fast case
+                y = f.outputs[0]()
+                gy = grads.get(y) if y in keep else grads.pop(y)
+                forwarder.outputs = (y,)
+                gxs = forwarder.backward(gy)
+            else:
+                ys, gys = _output_grads(f, grads, keep)
+                if retain:
+                    for y, gy in zip(ys, gys):
+                        if y is not None:
+                            y.grad = gy if y.grad is None else y.grad + gy
+                forwarder.outputs = tuple(ys)
+                gxs = forwarder.backward(*gys)
+            forwarder.outputs = ()
+            inputs = f.inputs
+            if type(gxs) is not tuple:
+                gxs = (gxs,)
+            if len(gxs) != len(inputs):
+                raise _wrong_count(f, gxs)
+            for x, gx in zip(inputs, gxs):
                 if gx is None or not x.requires_grad:
                     continue
-                if type(gx) is not Variable or gx.shape != x.shape:
+                if type(gx) is not Variable or gx.data.shape != x.data.shape:
                     gx = _check_gradient(f, x, gx)
                 previous = grads.get(x)
-                grads[x] = gx if previous is None else previous + gx
+                if previous is None:
+                    grads[x] = gx
+                else:
+                    grads[x] = previous + gx
                 creator = x.creator
                 if creator is not None and creator not in seen:
                     if relevant is None or creator in relevant:
                         seen.add(creator)
-                        heapq.heappush(heap, (-creator.generation, counter, creator))
+                        heappush(heap, (-creator.generation, counter, creator))
                         counter += 1
     return grads
 

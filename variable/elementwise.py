@@ -6,7 +6,7 @@ sums a gradient back to its input's shape.
 
 import numpy as np
 
-from .forwarder import Forwarder, Function, Variable
+from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import broadcast_to, sum_to
 
 
@@ -461,8 +461,8 @@ def where(condition, x0, x1):
         ) from None
     if shape != np.broadcast_shapes(s0, s1):
         # the condition widens the result: broadcast an input so gradients keep shapes
-        x0 = x0 if isinstance(x0, Variable) else np.asarray(x0)
-        x0 = broadcast_to(x0, shape)
+        # (a Python number takes the dtype of x1, as it would in Function)
+        x0 = broadcast_to(as_variable(x0, like=x1), shape)
     return Function(Where(condition))(x0, x1)
 
 

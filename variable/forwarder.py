@@ -4,7 +4,7 @@ import weakref
 
 import numpy as np
 
-from . import config
+from .config import _enable_backprop
 from .variable import Variable
 
 _NUMERIC_KINDS = "biufc"
@@ -42,20 +42,48 @@ def new_variable(data, requires_grad=False):
     return v
 
 
+_FLOAT64 = np.dtype(np.float64)
+
+
 def _reference_dtype(inputs):
     """dtype that Python scalars among `inputs` should take: that of the first array."""
     for x in inputs:
-        if isinstance(x, Variable):
+        if type(x) is Variable:
             return x.data.dtype
-        if isinstance(x, np.ndarray):
+        if isinstance(x, (Variable, np.ndarray)):
             return x.dtype
-    return np.dtype(np.float64)
+    return _FLOAT64
+
+
+def _as_inputs(inputs, op):
+    """Turn every op input into a Variable; numbers take the dtype of the first array."""
+    dtype = _reference_dtype(inputs)
+    return tuple([x if type(x) is Variable else _as_input(x, dtype, op) for x in inputs])
+
+
+_constants = {}  # (float, dtype) -> constant Variable, so `x * 0.5` in a loop converts once
+
+
+def _float_constant(x, dtype):
+    """A shared constant Variable for a Python float in a floating dtype."""
+    key = (x, dtype)
+    v = _constants.get(key)
+    if v is None:
+        v = new_variable(np.array(x, dtype=dtype))
+        v.data.flags.writeable = False
+        if x != 0 and x == x:  # keep -0.0 apart from 0.0, and never cache NaN
+            if len(_constants) >= 4096:
+                _constants.clear()
+            _constants[key] = v
+    return v
 
 
 def _as_input(x, dtype, op):
     """Turn one op input into a Variable; constants do not require grad."""
     if isinstance(x, Variable):
         return x
+    if type(x) is float and dtype.kind in "fc":
+        return _float_constant(x, dtype)
     if isinstance(x, np.ndarray):
         if x.dtype.kind not in _NUMERIC_KINDS:
             raise TypeError(f"{op}: inputs must be numeric, got an array of dtype {x.dtype}")
@@ -112,36 +140,68 @@ class Function:
     def __call__(self, *inputs):
         for x in inputs:
             if type(x) is not Variable:
-                dtype = _reference_dtype(inputs)
-                name = type(self.forwarder).__name__
-                inputs = tuple(_as_input(x, dtype, name) for x in inputs)
+                inputs = _as_inputs(inputs, type(self.forwarder).__name__)
                 break
-        forwarder = self.forwarder
-        ys = forwarder.forward(*[x.data for x in inputs])
-        if isinstance(ys, tuple):
-            ys = [y if type(y) is np.ndarray else np.asarray(y) for y in ys]
-            single = False
+        # one and two inputs are spelled out: this is the hottest path of the library
+        n = len(inputs)
+        if n == 1:
+            x0, = inputs
+            ys = self.forwarder.forward(x0.data)
+        elif n == 2:
+            x0, x1 = inputs
+            ys = self.forwarder.forward(x0.data, x1.data)
         else:
-            ys = [ys if type(ys) is np.ndarray else np.asarray(ys)]
-            single = True
+            ys = self.forwarder.forward(*[x.data for x in inputs])
+        if type(ys) is tuple:
+            return self._outputs(inputs, ys)
+        if type(ys) is not np.ndarray:
+            ys = np.asarray(ys)  # NumPy returns scalars for 0-d results
+        y = Variable.__new__(Variable)
+        y.data = ys
+        y.name = y.grad = y.creator = None
+        y.generation = 0
+        y.requires_grad = False
+        if not _enable_backprop.get():
+            return y
+        if n == 1:
+            if not x0.requires_grad:
+                return y
+            generation = x0.generation
+        elif n == 2:
+            if not (x0.requires_grad or x1.requires_grad):
+                return y
+            generation = x0.generation if x0.generation > x1.generation else x1.generation
+        else:
+            if not any([x.requires_grad for x in inputs]):
+                return y
+            generation = max([x.generation for x in inputs])
+        self.generation = generation
+        self.inputs = self.forwarder.inputs = inputs
+        y.creator = self
+        y.generation = generation + 1
+        y.requires_grad = ys.dtype.kind in "fc"
+        self.outputs = (weakref.ref(y),)
+        self.output_specs = None
+        return y
 
-        recording = config._enable_backprop.get() and any(x.requires_grad for x in inputs)
+    def _outputs(self, inputs, ys):
+        """The general case of `__call__`: a forward that returned several arrays."""
+        ys = [y if type(y) is np.ndarray else np.asarray(y) for y in ys]
+        recording = _enable_backprop.get() and any(x.requires_grad for x in inputs)
         if not recording:
-            outputs = [new_variable(y) for y in ys]
-            return outputs[0] if single else tuple(outputs)
-
+            return tuple(new_variable(y) for y in ys)
         generation = max([x.generation for x in inputs])
         self.generation = generation
-        self.inputs = forwarder.inputs = inputs
+        self.inputs = self.forwarder.inputs = inputs
         outputs = []
         for y in ys:
             v = new_variable(y, y.dtype.kind in "fc")
             v.creator = self
             v.generation = generation + 1
             outputs.append(v)
-        self.outputs = [weakref.ref(v) for v in outputs]
-        self.output_specs = None if single else [(y.shape, y.dtype) for y in ys]
-        return outputs[0] if single else tuple(outputs)
+        self.outputs = tuple(weakref.ref(v) for v in outputs)
+        self.output_specs = [(y.shape, y.dtype) for y in ys]
+        return tuple(outputs)
 
     def __repr__(self):
         return f"<Function {self.name} generation={self.generation}>"

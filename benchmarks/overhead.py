@@ -1,0 +1,87 @@
+"""Per-op overhead: the chain y = sin(y) * 1.0001 + x on 0-d float64, forward + backward.
+
+Three ops a step.  Hand-written NumPy (the same forward and its backward, written out) is
+the floor; PyTorch eager runs the same chain when it is installed.
+"""
+
+import argparse
+
+import numpy as np
+
+import variable as V
+from benchmarks.timing import best_time, import_torch, ratio
+
+OPS_PER_STEP = 3
+
+
+def gengrad_chain(steps):
+    x = V.Variable(np.array(0.5))
+    y = x
+    for _ in range(steps):
+        y = V.sin(y) * 1.0001 + x
+    y.backward()
+    return x.grad.data
+
+
+def numpy_chain(steps):
+    x = np.array(0.5)
+    y = x
+    inputs = []
+    for _ in range(steps):
+        inputs.append(y)
+        y = np.sin(y) * 1.0001 + x
+    gy = np.ones_like(y)
+    gx = np.zeros_like(x)
+    for y_in in reversed(inputs):
+        gx = gx + gy                           # the "+ x" branch
+        gy = gy * 1.0001 * np.cos(y_in)        # through "* 1.0001" and sin
+    return gx + gy                             # the chain starts at y = x
+
+
+def torch_chain(torch, steps):
+    x = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+    y = x
+    for _ in range(steps):
+        y = torch.sin(y) * 1.0001 + x
+    y.backward()
+    return x.grad.item()
+
+
+def run(steps=2000, repeat=5):
+    """Time the chain in each framework; returns {name: microseconds per op}."""
+    expected = numpy_chain(steps)
+    np.testing.assert_allclose(gengrad_chain(steps), expected, rtol=1e-10)
+    n_ops = steps * OPS_PER_STEP
+    results = {
+        "numpy": best_time(lambda: numpy_chain(steps), repeat) / n_ops * 1e6,
+        "gengrad": best_time(lambda: gengrad_chain(steps), repeat) / n_ops * 1e6,
+    }
+    torch = import_torch()
+    if torch is not None:
+        np.testing.assert_allclose(torch_chain(torch, steps), expected, rtol=1e-10)
+        results["torch"] = best_time(lambda: torch_chain(torch, steps), repeat) / n_ops * 1e6
+    return results
+
+
+def report(results):
+    """Lines of a table: microseconds per op and ratios."""
+    g, n, t = results["gengrad"], results["numpy"], results.get("torch")
+    return [
+        "op overhead (sin/mul/add chain, 0-d float64, forward+backward, us per op)",
+        f"  numpy {n:7.2f}   gengrad {g:7.2f}   torch {'-' if t is None else f'{t:7.2f}'}",
+        f"  gengrad/numpy {ratio(g, n)}   gengrad/torch {ratio(g, t)}",
+    ]
+
+
+def main(argv=None):
+    """Run the overhead benchmark and print its table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    print("\n".join(report(run(args.steps, args.repeat))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
