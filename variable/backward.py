@@ -1,13 +1,11 @@
 """The backward pass: a priority queue of Functions, highest generation first."""
 
+import gc
 from heapq import heappop, heappush
 
 import numpy as np
 
-# `variable` first: variable.py binds its operators by importing the op modules at its
-# end, and those import `forwarder`, which must not be half-initialised at that point.
-# The package __init__ imports this module first, so this line fixes the load order.
-from . import config, variable  # noqa: F401
+from . import config
 from .forwarder import Variable, new_variable
 
 
@@ -111,24 +109,41 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
             seen.add(f)
             heappush(heap, (-f.generation, counter, f))
             counter += 1
+    # The pass allocates many objects and no reference cycles, so the cyclic collector
+    # would only rescan the heap; it is paused (if it was running) for the duration.
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
+    finally:
+        if collecting:
+            gc.enable()
+    return grads
+
+
+def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain):
+    """Pop Functions by generation and push gradients through them into `grads`."""
     with config._setting(config._enable_backprop, create_graph):
         while heap:
             f = heappop(heap)[2]
             forwarder = f.forwarder
-            if f.output_specs is None and not retain:  # one output: the common, fast case
-                y = f.outputs[0]()
-                gy = grads.get(y) if y in keep else grads.pop(y)
-                forwarder.outputs = (y,)
-                gxs = forwarder.backward(gy)
-            else:
-                ys, gys = _output_grads(f, grads, keep)
-                if retain:
-                    for y, gy in zip(ys, gys):
-                        if y is not None:
-                            y.grad = gy if y.grad is None else y.grad + gy
-                forwarder.outputs = tuple(ys)
-                gxs = forwarder.backward(*gys)
-            forwarder.outputs = ()
+            try:  # `finally`: a backward that raises must not leave outputs -> cycle
+                if f.output_specs is None and not retain:  # one output: the common, fast case
+                    y = f.outputs[0]()
+                    gy = grads.get(y) if y in keep else grads.pop(y)
+                    forwarder.outputs = (y,)
+                    gxs = forwarder.backward(gy)
+                else:
+                    ys, gys = _output_grads(f, grads, keep)
+                    if retain:
+                        for y, gy in zip(ys, gys):
+                            if y is not None:
+                                y.grad = gy if y.grad is None else y.grad + gy
+                    forwarder.outputs = tuple(ys)
+                    gxs = forwarder.backward(*gys)
+            finally:
+                forwarder.outputs = ()
             inputs = f.inputs
             if type(gxs) is not tuple:
                 gxs = (gxs,)
@@ -150,7 +165,6 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
                         seen.add(creator)
                         heappush(heap, (-creator.generation, counter, creator))
                         counter += 1
-    return grads
 
 
 def backward(outputs, grad_outputs=None, retain_grad=False, create_graph=False):

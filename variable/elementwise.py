@@ -265,7 +265,7 @@ class Tan(Forwarder):
 
     def backward(self, gy):
         y, = self.outputs
-        return gy * (1 + y * y)                        # d tan = 1 + tan^2
+        return gy * (1 + square(y))                    # d tan = 1 + tan^2
 
 
 class Tanh(Forwarder):
@@ -276,7 +276,7 @@ class Tanh(Forwarder):
 
     def backward(self, gy):
         y, = self.outputs
-        return gy * (1 - y * y)                        # d tanh = 1 - tanh^2
+        return gy * (1 - square(y))                    # d tanh = 1 - tanh^2
 
 
 class Sinh(Forwarder):

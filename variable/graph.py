@@ -13,6 +13,7 @@ def _variable_node(v, verbose):
     if verbose:
         label = f"{label}: " if label else ""
         label += f"{v.shape} {v.dtype}"
+    label = label.replace("\\", "\\\\").replace('"', '\\"')   # a DOT string literal
     return f'{id(v)} [label="{label}", color=orange, style=filled]\n'
 
 
