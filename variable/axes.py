@@ -3,8 +3,10 @@
 import numpy as np
 
 
-def normalize_axis(axis, ndim, op):
+def normalize_axis(axis, ndim, op, shape=None):
     """`axis` (None, int or tuple of ints, negatives allowed) as a sorted tuple, or None.
+
+    `shape`, the input's shape, only makes error messages more helpful.
 
     Raises
     ------
@@ -23,12 +25,14 @@ def normalize_axis(axis, ndim, op):
     normal = []
     for a in axes:
         if not -ndim <= a < ndim:
+            where = f"an input of shape {shape}" if shape is not None else f"{ndim} dimension(s)"
             raise ValueError(
-                f"{op}: axis {a} is out of range for an input with {ndim} dimension(s)"
+                f"{op}: axis {a} is out of range for {where} (valid: {-ndim} to {ndim - 1})"
             )
         normal.append(int(a) % ndim)
     if len(set(normal)) != len(normal):
-        raise ValueError(f"{op}: repeated axis in {axis!r}")
+        where = f" for an input of shape {shape}" if shape is not None else ""
+        raise ValueError(f"{op}: repeated axis in {axis!r}{where}")
     return tuple(sorted(normal))
 
 

@@ -6,7 +6,7 @@ from heapq import heappop, heappush
 import numpy as np
 
 from . import config
-from .forwarder import Variable, new_variable
+from .forwarder import Forwarder, Function, Variable, new_variable
 
 
 def _seed(y, gy, where):
@@ -167,6 +167,20 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                         counter += 1
 
 
+class _Cast(Forwarder):
+    """Convert to `dtype`; its gradient is converted back (keeps `.grad` in the leaf's dtype)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def forward(self, x):
+        self.source = x.dtype
+        return x.astype(self.dtype)
+
+    def backward(self, gy):
+        return Function(_Cast(self.source))(gy)
+
+
 def backward(outputs, grad_outputs=None, retain_grad=False, create_graph=False):
     """Accumulate the gradients of `outputs` into the `.grad` of every leaf."""
     outputs = _as_list(outputs, "outputs", "backward")
@@ -178,8 +192,8 @@ def backward(outputs, grad_outputs=None, retain_grad=False, create_graph=False):
         for x, g in grads.items():
             if x.creator is not None and not retain_grad:
                 continue
-            if g.dtype != x.dtype:
-                g = new_variable(g.data.astype(x.dtype)) if not create_graph else g
+            if g.dtype != x.dtype:  # e.g. a float32 leaf met a float64 array
+                g = Function(_Cast(x.dtype))(g)
             x.grad = g if x.grad is None else x.grad + g
 
 

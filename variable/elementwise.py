@@ -424,6 +424,14 @@ def _bound(value, op, which):
     raise TypeError(f"{op}: {which} must be a number, a numeric ndarray or None, got {type(value).__name__}")
 
 
+def _broadcasts_to(small, big):
+    """True when shape `small` broadcasts to exactly `big`."""
+    try:
+        return np.broadcast_shapes(small, big) == big
+    except ValueError:
+        return False
+
+
 def clip(x, lo, hi):
     """Clip `x` to [lo, hi] (either may be None); gradient 1 inside, 0 outside.
 
@@ -437,7 +445,7 @@ def clip(x, lo, hi):
         raise ValueError("clip: at least one of lo and hi must be given")
     x_shape = _shape_of(x)
     for bound in (lo, hi):
-        if isinstance(bound, np.ndarray) and np.broadcast_shapes(bound.shape, x_shape) != x_shape:
+        if isinstance(bound, np.ndarray) and not _broadcasts_to(bound.shape, x_shape):
             raise ValueError(f"clip: bound of shape {bound.shape} does not broadcast to input {x_shape}")
     return Function(Clip(lo, hi))(x)
 

@@ -70,7 +70,7 @@ def concat(xs, axis=0):
     ndim = len(shapes[0])
     if any(len(s) != ndim for s in shapes) or ndim == 0:
         raise ValueError(f"concat: inputs must share a number of dimensions >= 1, got {shapes}")
-    axis, = normalize_axis(axis, ndim, "concat")
+    axis, = normalize_axis(axis, ndim, "concat", shapes[0])
     if any(s[:axis] + s[axis + 1:] != shapes[0][:axis] + shapes[0][axis + 1:] for s in shapes):
         raise ValueError(f"concat: shapes {shapes} differ outside axis {axis}")
     return Function(Concat(axis))(*xs)
@@ -87,7 +87,7 @@ def stack(xs, axis=0):
     shapes = _check_sequence(xs, "stack")
     if any(s != shapes[0] for s in shapes):
         raise ValueError(f"stack: all inputs must have the same shape, got {shapes}")
-    axis, = normalize_axis(axis, len(shapes[0]) + 1, "stack")
+    axis, = normalize_axis(axis, len(shapes[0]) + 1, "stack", shapes[0])
     return Function(Stack(axis))(*xs)
 
 
@@ -102,11 +102,12 @@ def split(x, sections, axis=0):
         If an int `sections` does not divide the axis.
     """
     shape = _shape_of(x)
-    axis, = normalize_axis(axis, len(shape), "split")
+    axis, = normalize_axis(axis, len(shape), "split", shape)
     if isinstance(sections, (int, np.integer)):
         if sections <= 0 or shape[axis] % sections:
             raise ValueError(
-                f"split: axis {axis} of length {shape[axis]} does not split into {sections} equal parts"
+                f"split: axis {axis} of the input of shape {shape} does not split into "
+                f"{sections} equal parts"
             )
         sections = int(sections)
     else:

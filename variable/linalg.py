@@ -108,7 +108,18 @@ def transpose_matmul(a, b):
     sa, sb = _shape_of(a), _shape_of(b)
     if len(sa) < 2:
         raise ValueError(f"transpose_matmul: the first operand must be at least 2-D, got shape {sa}")
-    _check_aligned(sa[:-2] + (sa[-1], sa[-2]), sb, "transpose_matmul")
+    if sa[-2] != (sb[-2] if len(sb) > 1 else sb[0]):
+        raise ValueError(
+            f"transpose_matmul: shapes {sa} and {sb} are not aligned: a^T @ b contracts axis -2 "
+            f"of the first ({sa[-2]}) with the {'second-to-last' if len(sb) > 1 else 'only'} axis "
+            f"of the second"
+        )
+    try:
+        np.broadcast_shapes(sa[:-2], sb[:-2])
+    except ValueError:
+        raise ValueError(
+            f"transpose_matmul: batch dimensions of shapes {sa} and {sb} do not broadcast"
+        ) from None
     if len(sa) == 2 and len(sb) == 2:
         return Function(MatMul2D(transpose_a=True))(a, b)
     return matmul(_swap_last(a), b)

@@ -7,7 +7,7 @@ reshapes the incoming gradient to the kept-dims shape and broadcasts it back.
 import numpy as np
 
 from .axes import kept_shape, normalize_axis
-from .elementwise import exp
+from .elementwise import exp, where
 from .forwarder import Forwarder, Function, Variable
 from .shape import broadcast_to, reshape
 
@@ -105,13 +105,18 @@ class LogSumExp(Forwarder):
     def forward(self, x):
         m = x.max(axis=self.axes, keepdims=True)
         m = np.where(np.isfinite(m), m, 0)
-        y = m + np.log(np.exp(x - m).sum(axis=self.axes, keepdims=True))
+        with np.errstate(divide="ignore"):  # a slice of only -inf sums to 0: log gives -inf
+            y = m + np.log(np.exp(x - m).sum(axis=self.axes, keepdims=True))
+        self.finite = np.isfinite(y)          # where the result is infinite, the gradient is 0
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
 
     def backward(self, gy):
         x, = self.inputs
         y, = self.outputs
-        softmax = exp(x - _spread(y, x, self.axes))   # d lse = exp(x - lse)
+        lse = _spread(y, x, self.axes)
+        if not self.finite.all():
+            lse = where(np.broadcast_to(self.finite, x.shape), lse, np.inf)
+        softmax = exp(x - lse)                      # d lse = exp(x - lse)
         return _spread(gy, x, self.axes) * softmax
 
 
@@ -120,13 +125,13 @@ def _reduce(forwarder_class, op, x, axis, keepdims):
         x = np.asarray(x) if not isinstance(x, np.ndarray) else x
         if x.dtype.kind not in "biufc":
             raise TypeError(f"{op}: input must be numeric, got dtype {x.dtype}")
-    axes = normalize_axis(axis, x.ndim, op)
+    axes = normalize_axis(axis, x.ndim, op, x.shape)
     return Function(forwarder_class(axes, bool(keepdims)))(x)
 
 
 def _nonempty(x, axis, op):
     shape = x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
-    axes = normalize_axis(axis, len(shape), op)
+    axes = normalize_axis(axis, len(shape), op, shape)
     if _count(shape, axes) == 0:
         raise ValueError(f"{op}: cannot reduce over an empty axis (input of shape {shape})")
 

@@ -160,7 +160,8 @@ def transpose(x, axes=None):
         axes = shape_tuple(axes, "transpose")
         if sorted(a % ndim if -ndim <= a < ndim else a for a in axes) != list(range(ndim)):
             raise ValueError(
-                f"transpose: axes {axes} are not a permutation of the {ndim} axes of the input"
+                f"transpose: axes {axes} are not a permutation of the axes of an input "
+                f"of shape {_shape_of(x)}"
             )
         axes = tuple(a % ndim for a in axes)
     if axes == tuple(range(ndim)):
@@ -185,7 +186,7 @@ def flatten(x):
 def expand_dims(x, axis):
     """Insert a size-1 axis at position `axis` (negative counts from the end of the result)."""
     x_shape = _shape_of(x)
-    axis, = normalize_axis(axis, len(x_shape) + 1, "expand_dims")
+    axis, = normalize_axis(axis, len(x_shape) + 1, "expand_dims", x_shape)
     return reshape(x, x_shape[:axis] + (1,) + x_shape[axis:])
 
 
@@ -198,7 +199,7 @@ def squeeze(x, axis=None):
         If an axis in `axis` does not have size 1.
     """
     x_shape = _shape_of(x)
-    axes = normalize_axis(axis, len(x_shape), "squeeze")
+    axes = normalize_axis(axis, len(x_shape), "squeeze", x_shape)
     if axes is None:
         axes = tuple(i for i, n in enumerate(x_shape) if n == 1)
     for a in axes:

@@ -13,10 +13,10 @@ def _as_data(data):
         return data
     if isinstance(data, Variable):
         raise TypeError("Variable: data is already a Variable; use it directly")
-    if isinstance(data, (bool, np.bool_)):
+    if isinstance(data, (bool, np.generic)):  # NumPy scalars keep their dtype
         return np.asarray(data)
-    if isinstance(data, (int, float, np.number)):
-        return np.asarray(data, dtype=np.result_type(data, np.float64))
+    if isinstance(data, (int, float)):
+        return np.asarray(data, dtype=np.float64)
     if isinstance(data, (list, tuple)):
         try:
             array = np.asarray(data, dtype=np.float64)

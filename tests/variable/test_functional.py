@@ -1,0 +1,189 @@
+"""jacobian, hessian and hvp against closed forms."""
+
+import numpy as np
+import pytest
+
+import variable as V
+
+
+def _normal(shape, seed=0, dtype=np.float64):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def _diag_tensor(values):
+    """T[i..., j...] = values[i...] when i == j else 0, of shape values.shape * 2."""
+    n = values.size
+    return (np.eye(n) * values.ravel()).reshape(values.shape + values.shape)
+
+
+# ----- jacobian ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(), (4,), (2, 3)])
+def test_jacobian_of_elementwise_sin_is_diag_cos(shape):
+    x = _normal(shape)
+    J = V.jacobian(V.sin, x)
+    assert J.shape == shape + shape
+    np.testing.assert_allclose(J.data, _diag_tensor(np.cos(x)), rtol=1e-12, atol=1e-15)
+
+
+def test_jacobian_of_a_linear_map_is_its_matrix():
+    W = _normal((3, 4))
+    J = V.jacobian(lambda x: V.matmul(W, x), _normal((4,), seed=1))
+    np.testing.assert_allclose(J.data, W, rtol=1e-15)
+
+
+def test_jacobian_of_a_reduction_of_a_matrix():
+    """f(x) = sum(x^2, axis=0) for x of shape (2, 3): J[k, i, j] = 2 x[i, j] delta_jk."""
+    x = _normal((2, 3))
+    J = V.jacobian(lambda v: V.sum(v * v, axis=0), x)
+    assert J.shape == (3, 2, 3)
+    expected = np.zeros((3, 2, 3))
+    for k, i in np.ndindex(3, 2):
+        expected[k, i, k] = 2 * x[i, k]
+    np.testing.assert_allclose(J.data, expected, rtol=1e-12)
+
+
+def test_jacobian_of_a_matrix_valued_function_of_a_matrix():
+    """f(X) = X @ A: J[i, k, p, q] = delta_ip A[q, k]."""
+    A = _normal((3, 2), seed=1)
+    J = V.jacobian(lambda X: X @ A, _normal((4, 3)))
+    assert J.shape == (4, 2, 4, 3)
+    np.testing.assert_allclose(J.data, np.einsum("ip,qk->ikpq", np.eye(4), A), rtol=1e-15)
+
+
+def test_jacobian_of_a_constant_function_is_zero():
+    J = V.jacobian(lambda x: V.Variable(np.ones(2), requires_grad=False), _normal((3,)))
+    assert J.shape == (2, 3)
+    np.testing.assert_allclose(J.data, np.zeros((2, 3)))
+
+
+def test_jacobian_with_create_graph_is_differentiable():
+    """J of x^3 is diag(3 x^2); the sum of J differentiates to 6 x."""
+    x = V.Variable(_normal((3,)))
+    J = V.jacobian(lambda v: v ** 3, x, create_graph=True)
+    np.testing.assert_allclose(J.data, np.diag(3 * x.data ** 2), rtol=1e-12)
+    V.sum(J).backward()
+    np.testing.assert_allclose(x.grad.data, 6 * x.data, rtol=1e-12)
+
+
+def test_jacobian_rows_match_gradcheck_numerics():
+    f = lambda x: V.logsumexp(V.stack([x, x * x, V.sin(x)]), axis=0)
+    x = _normal((3,))
+    J = V.jacobian(f, x).data
+    for i in range(3):
+        row = V.numerical_grad(lambda v, i=i: f(v)[i], x)
+        np.testing.assert_allclose(J[i], row, rtol=1e-6, atol=1e-8)
+
+
+def test_jacobian_of_float32_stays_float32():
+    J = V.jacobian(V.tanh, _normal((3,), dtype=np.float32))
+    assert J.dtype == np.float32
+
+
+# ----- hessian -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(), (4,), (2, 3)])
+def test_hessian_of_sum_of_cubes_is_diag_6x(shape):
+    x = _normal(shape)
+    H = V.hessian(lambda v: V.sum(v ** 3), x)
+    assert H.shape == shape + shape
+    np.testing.assert_allclose(H.data, _diag_tensor(6 * x), rtol=1e-12, atol=1e-15)
+
+
+def test_hessian_of_a_quadratic_form_is_A_plus_A_T():
+    A = _normal((4, 4), seed=1)                 # not symmetric
+    H = V.hessian(lambda x: x @ (A @ x), _normal((4,)))
+    np.testing.assert_allclose(H.data, A + A.T, rtol=1e-12, atol=1e-14)
+
+
+def test_hessian_of_a_matrix_quadratic_form():
+    """f(X) = sum(X * (A @ X)) for X of shape (3, 2): H[i, j, k, l] = (A + A^T)[i, k] delta_jl."""
+    A = _normal((3, 3), seed=1)
+    H = V.hessian(lambda X: V.sum(X * (A @ X)), _normal((3, 2)))
+    assert H.shape == (3, 2, 3, 2)
+    np.testing.assert_allclose(H.data, np.einsum("ik,jl->ijkl", A + A.T, np.eye(2)), rtol=1e-12, atol=1e-14)
+
+
+def test_hessian_of_logsumexp_is_diag_p_minus_p_p_T():
+    x = _normal((5,))
+    p = np.exp(x) / np.exp(x).sum()
+    H = V.hessian(V.logsumexp, x)
+    np.testing.assert_allclose(H.data, np.diag(p) - np.outer(p, p), rtol=1e-10, atol=1e-14)
+
+
+def test_hessian_of_a_linear_function_is_zero():
+    H = V.hessian(lambda x: V.sum(x * 2.0), _normal((3,)))
+    np.testing.assert_allclose(H.data, np.zeros((3, 3)))
+
+
+def test_hessian_equals_jacobian_of_the_gradient():
+    f = lambda x: V.sum(V.tanh(x) * V.sin(x[::-1]))
+    x = _normal((4,))
+    H = V.hessian(f, x)
+    J = V.jacobian(lambda v: V.grad(f(v), v, create_graph=True), x)
+    np.testing.assert_allclose(H.data, J.data, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(H.data, H.data.T, rtol=1e-10, atol=1e-14)
+
+
+# ----- hvp ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        lambda x: V.sum(x ** 3),
+        lambda x: V.logsumexp(x) * V.sum(V.sin(x)),
+        lambda x: V.variance(V.tanh(x)),
+    ],
+    ids=["cubes", "lse-times-sin", "variance-of-tanh"],
+)
+@pytest.mark.parametrize("shape", [(5,), (2, 3)])
+def test_hvp_equals_hessian_times_v(f, shape):
+    x, v = _normal(shape), _normal(shape, seed=1)
+    n = int(np.prod(shape))
+    H = V.hessian(f, x).data.reshape(n, n)
+    hv = V.hvp(f, x, v)
+    assert hv.shape == shape
+    np.testing.assert_allclose(hv.data.ravel(), H @ v.ravel(), rtol=1e-10, atol=1e-12)
+
+
+def test_hvp_of_a_quadratic_form():
+    A = _normal((4, 4), seed=1)
+    x, v = _normal((4,)), _normal((4,), seed=2)
+    np.testing.assert_allclose(V.hvp(lambda z: z @ (A @ z), x, v).data, (A + A.T) @ v, rtol=1e-12)
+
+
+def test_hvp_of_a_linear_function_is_zero():
+    np.testing.assert_allclose(V.hvp(lambda x: V.sum(3.0 * x), _normal((3,)), np.ones(3)).data, np.zeros(3))
+
+
+# ----- bad input ---------------------------------------------------------------------
+
+def test_hessian_of_a_non_scalar_function():
+    with pytest.raises(ValueError) as error:
+        V.hessian(V.sin, _normal((3,)))
+    assert str(error.value).startswith("hessian:") and "(3,)" in str(error.value)
+
+
+def test_hvp_with_a_mismatched_vector():
+    with pytest.raises(ValueError) as error:
+        V.hvp(lambda x: V.sum(x * x), _normal((3,)), np.ones(4))
+    assert str(error.value).startswith("hvp:") and "(4,)" in str(error.value) and "(3,)" in str(error.value)
+
+
+def test_hvp_of_a_non_scalar_function():
+    with pytest.raises(ValueError) as error:
+        V.hvp(V.sin, _normal((3,)), np.ones(3))
+    assert str(error.value).startswith("hvp:")
+
+
+def test_jacobian_of_a_function_returning_an_array():
+    with pytest.raises(TypeError) as error:
+        V.jacobian(lambda x: np.sin(x.data), _normal((3,)))
+    assert str(error.value).startswith("jacobian:")
+
+
+@pytest.mark.parametrize("op", [V.jacobian, V.hessian])
+def test_integer_point(op):
+    with pytest.raises(ValueError) as error:
+        op(lambda x: V.sum(x), np.arange(3))
+    assert "floating point" in str(error.value)
