@@ -5,28 +5,25 @@ import numpy as np
 
 def _as_data(data):
     """Return `data` as an ndarray suitable for a Variable, or raise a clear TypeError."""
-    if isinstance(data, np.ndarray):
-        if data.dtype.kind not in "biufc":
-            raise TypeError(
-                f"Variable: data must be numeric, got an array of dtype {data.dtype}"
-            )
-        return data
     if isinstance(data, Variable):
         raise TypeError("Variable: data is already a Variable; use it directly")
-    if isinstance(data, (bool, np.generic)):  # NumPy scalars keep their dtype
-        return np.asarray(data)
-    if isinstance(data, (int, float)):
-        return np.asarray(data, dtype=np.float64)
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, (bool, int, float)) and not isinstance(data, np.generic):
+        data = np.asarray(data, dtype=bool if isinstance(data, bool) else np.float64)
+    elif isinstance(data, np.generic):  # NumPy scalars keep their dtype
+        data = np.asarray(data)
+    elif isinstance(data, (list, tuple)):
         try:
-            array = np.asarray(data, dtype=np.float64)
+            data = np.asarray(data, dtype=np.float64)
         except (TypeError, ValueError) as error:
             raise TypeError(f"Variable: cannot turn {data!r} into a float array ({error})") from None
-        return array
-    raise TypeError(
-        f"Variable: data must be an ndarray, a Python number or a list of numbers, "
-        f"got {type(data).__name__}"
-    )
+    elif not isinstance(data, np.ndarray):
+        raise TypeError(
+            f"Variable: data must be an ndarray, a Python number or a list of numbers, "
+            f"got {type(data).__name__}"
+        )
+    if data.dtype.kind not in "biufc":
+        raise TypeError(f"Variable: data must be numeric, got dtype {data.dtype}")
+    return data
 
 
 class Variable:

@@ -1,0 +1,518 @@
+"""The backward engine: backward(), grad(), higher orders, dtypes, errors, deep graphs."""
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import variable as V
+from variable.backward import backward as backward_all
+
+
+class Counted(V.Forwarder):
+    """2 * x, counting how often its backward runs (reset `calls` before use)."""
+
+    calls = 0
+
+    def forward(self, x):
+        return 2 * x
+
+    def backward(self, gy):
+        Counted.calls += 1
+        return 2 * gy
+
+
+def counted(x):
+    """2 * x through a Function whose backward calls are counted."""
+    return V.Function(Counted())(x)
+
+
+@pytest.fixture
+def count():
+    """Reset the backward-call counter of `Counted`, then read it via count()."""
+    Counted.calls = 0
+    return lambda: Counted.calls
+
+
+class TwoOutputs(V.Forwarder):
+    """(x * 2, x * 3): two outputs, each with its own gradient."""
+
+    def forward(self, x):
+        return 2 * x, 3 * x
+
+    def backward(self, g0, g1):
+        TwoOutputs.received = (g0, g1)
+        return 2 * g0 + 3 * g1
+
+
+class WrongShape(V.Forwarder):
+    """Identity whose backward returns a gradient of the wrong shape."""
+
+    def forward(self, x):
+        return x.copy()
+
+    def backward(self, gy):
+        return V.Variable(np.zeros(7))
+
+
+class WrongCount(V.Forwarder):
+    """Identity whose backward returns two gradients for one input."""
+
+    def forward(self, x):
+        return x.copy()
+
+    def backward(self, gy):
+        return gy, gy
+
+
+class Raises(V.Forwarder):
+    """Identity whose backward fails."""
+
+    def forward(self, x):
+        return x.copy()
+
+    def backward(self, gy):
+        raise RuntimeError("backward failed")
+
+
+class RawArray(V.Forwarder):
+    """Identity whose backward returns a bare ndarray."""
+
+    def forward(self, x):
+        return x.copy()
+
+    def backward(self, gy):
+        return gy.data
+
+
+# ----- backward() basics ------------------------------------------------------------------
+def test_non_scalar_output_is_seeded_with_ones():
+    x = V.Variable(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    (x * x).backward()
+    np.testing.assert_allclose(x.grad.data, 2 * x.data)
+
+
+def test_gradients_accumulate_until_cleargrad():
+    x = V.Variable(3.0)
+    y = x * x
+    y.backward()
+    y.backward()
+    np.testing.assert_allclose(x.grad.data, 12.0)
+    x.cleargrad()
+    assert x.grad is None
+    (x * x).backward()
+    np.testing.assert_allclose(x.grad.data, 6.0)
+
+
+def test_retain_grad_false_keeps_only_leaf_gradients():
+    x = V.Variable(2.0)
+    a = x * x
+    b = V.exp(a)
+    y = b + a
+    y.backward()
+    assert a.grad is None and b.grad is None and y.grad is None
+    np.testing.assert_allclose(x.grad.data, (np.exp(4.0) + 1) * 4.0)
+
+
+def test_retain_grad_true_keeps_intermediate_gradients():
+    x = V.Variable(2.0)
+    a = x * x
+    b = V.exp(a)
+    y = b + a
+    y.backward(retain_grad=True)
+    np.testing.assert_allclose(y.grad.data, 1.0)
+    np.testing.assert_allclose(b.grad.data, 1.0)
+    np.testing.assert_allclose(a.grad.data, np.exp(4.0) + 1)
+    np.testing.assert_allclose(x.grad.data, (np.exp(4.0) + 1) * 4.0)
+
+
+def test_constant_leaves_get_no_gradient():
+    x = V.Variable(2.0)
+    c = V.Variable(5.0, requires_grad=False)
+    (x * c).backward()
+    np.testing.assert_allclose(x.grad.data, 5.0)
+    assert c.grad is None
+
+
+def test_op_on_constants_records_no_graph():
+    c = V.Variable(np.array([1.0, 2.0]), requires_grad=False)
+    y = V.sin(c) * 2 + np.ones(2)
+    assert y.creator is None and not y.requires_grad
+    x = V.Variable(np.array([1.0, 2.0]))
+    z = x + y
+    assert z.creator.inputs[1] is y
+
+
+def test_graph_is_recorded_again_after_no_grad():
+    x = V.Variable(1.0)
+    with V.no_grad():
+        assert (x * 2).creator is None
+    assert (x * 2).creator is not None
+
+
+# ----- diamonds: each Function's backward runs once ------------------------------------------
+def test_same_variable_used_many_times():
+    x = V.Variable(3.0)
+    y = x * x + x                                      # dy/dx = 2x + 1
+    y.backward()
+    np.testing.assert_allclose(x.grad.data, 7.0)
+
+    x.cleargrad()
+    (x + x + x + x * x * x).backward()                 # 3 + 3x^2
+    np.testing.assert_allclose(x.grad.data, 30.0)
+
+
+def test_diamond_runs_each_backward_once(count):
+    x = V.Variable(1.5)
+    a = counted(x)                                     # a = 2x
+    y = a * a + a                                      # y = 4x^2 + 2x
+    y.backward()
+    np.testing.assert_allclose(x.grad.data, 8 * 1.5 + 2)
+    assert count() == 1
+
+
+def test_deep_diamonds_run_each_backward_once(count):
+    # Six stacked diamonds: b = 2a feeds four uses in a <- b * b + sin(b) + b.
+    x = V.Variable(np.array([0.3, -0.2]))
+    a, da = x, np.ones(2)
+    value = x.data.copy()
+    for _ in range(6):
+        b = counted(a)
+        a = b * b + V.sin(b) + b
+        v = 2 * value                                  # value of b
+        da = da * 2 * (2 * v + np.cos(v) + 1)          # chain rule, closed form
+        value = v * v + np.sin(v) + v
+    a.backward()
+    np.testing.assert_allclose(a.data, value)
+    np.testing.assert_allclose(x.grad.data, da)
+    assert count() == 6
+
+
+def test_backward_of_shared_subgraph_from_two_outputs(count):
+    x = V.Variable(2.0)
+    a = counted(x)
+    y0, y1 = a * 3, a * a
+    backward_all([y0, y1])                             # seeds ones for every output
+    np.testing.assert_allclose(x.grad.data, 2 * (3 + 2 * 4.0))
+    assert count() == 1
+
+
+# ----- multiple outputs -------------------------------------------------------------------------
+def test_unused_output_gets_a_zero_gradient():
+    x = V.Variable(np.array([1.0, 2.0]))
+    y0, y1 = V.Function(TwoOutputs())(x)
+    (y0 * y0).backward()                               # y1 is kept but not used
+    g0, g1 = TwoOutputs.received
+    np.testing.assert_allclose(g0.data, 2 * y0.data)
+    assert g1.shape == y1.shape and g1.dtype == y1.dtype
+    np.testing.assert_allclose(g1.data, 0.0)
+    np.testing.assert_allclose(x.grad.data, 2 * 2 * x.data * 2)
+
+
+def test_dropped_output_gets_a_zero_gradient():
+    x = V.Variable(np.array([1.0, 2.0], dtype=np.float32))
+    y0 = V.Function(TwoOutputs())(x)[0]                # the second output is freed at once
+    y0.backward()
+    g0, g1 = TwoOutputs.received
+    assert g1.shape == (2,) and g1.dtype == np.float32
+    np.testing.assert_allclose(g1.data, 0.0)
+    np.testing.assert_allclose(x.grad.data, 2.0)
+
+
+def test_both_outputs_used():
+    x = V.Variable(np.array([1.0, 2.0]))
+    y0, y1 = V.Function(TwoOutputs())(x)
+    (y0 + y1 * y1).backward()                          # 2x + 9x^2 -> 2 + 18x
+    np.testing.assert_allclose(x.grad.data, 2 + 18 * x.data)
+
+
+# ----- higher order -----------------------------------------------------------------------------
+def test_create_graph_to_third_order():
+    x = V.Variable(2.0)
+    y = x ** 4
+    y.backward(create_graph=True)
+    g1 = x.grad
+    np.testing.assert_allclose(g1.data, 4 * 2.0 ** 3)          # 32
+    x.cleargrad()
+    g1.backward(create_graph=True)
+    g2 = x.grad
+    np.testing.assert_allclose(g2.data, 12 * 2.0 ** 2)         # 48
+    x.cleargrad()
+    g2.backward(create_graph=True)
+    np.testing.assert_allclose(x.grad.data, 24 * 2.0)          # 48
+    # the same through V.grad, one order further: the fourth derivative is 24
+    g = x ** 4
+    for _ in range(4):
+        g = V.grad(g, x, create_graph=True)
+    np.testing.assert_allclose(g.data, 24.0)
+
+
+def test_without_create_graph_the_gradient_has_no_graph():
+    x = V.Variable(2.0)
+    (x ** 3).backward()
+    assert x.grad.creator is None
+
+
+def test_nth_derivative_of_tanh_closed_form():
+    # t = tanh x:  t' = 1 - t^2,  t'' = -2 t (1 - t^2),  t''' = (6 t^2 - 2)(1 - t^2)
+    xs = np.array([-1.2, -0.3, 0.0, 0.4, 1.5])
+    t = np.tanh(xs)
+    expected = [1 - t ** 2, -2 * t * (1 - t ** 2), (6 * t ** 2 - 2) * (1 - t ** 2)]
+    x = V.Variable(xs)
+    g = V.tanh(x)
+    for want in expected:
+        g = V.grad(g, x, create_graph=True)
+        np.testing.assert_allclose(g.data, want, atol=1e-12)
+
+
+def test_newton_method_with_second_derivative_from_double_backprop():
+    # f(x) = x^4 - 2x^2 has a minimum at x = 1; Newton: x <- x - f'(x) / f''(x)
+    x = V.Variable(2.0)
+    for _ in range(7):
+        y = x ** 4 - 2 * x ** 2
+        gx = V.grad(y, x, create_graph=True)
+        gx2 = V.grad(gx, x)
+        x = V.Variable(x.data - gx.data / gx2.data)
+    np.testing.assert_allclose(x.data, 1.0, atol=1e-12)
+
+
+# ----- V.grad -------------------------------------------------------------------------------------
+def test_grad_leaves_dot_grad_untouched():
+    x = V.Variable(np.array([1.0, 2.0]))
+    y = (x * x).sum_to(())
+    gx = V.grad(y, x)
+    np.testing.assert_allclose(gx.data, 2 * x.data)
+    assert x.grad is None
+
+
+def test_grad_of_several_inputs_returns_a_tuple():
+    x0, x1 = V.Variable(2.0), V.Variable(3.0)
+    g = V.grad(x0 * x1 + x1, [x0, x1])
+    assert isinstance(g, tuple)
+    np.testing.assert_allclose(g[0].data, 3.0)
+    np.testing.assert_allclose(g[1].data, 3.0)
+    assert x0.grad is None and x1.grad is None
+
+
+def test_grad_with_respect_to_intermediate_variables():
+    x = V.Variable(2.0)
+    a = x * x                                   # 4
+    b = V.sin(a)
+    y = b * a                                   # dy/da = cos(a) a + sin(a), dy/db = a
+    ga, gb, gx = V.grad(y, [a, b, x])
+    np.testing.assert_allclose(ga.data, np.cos(4.0) * 4.0 + np.sin(4.0))
+    np.testing.assert_allclose(gb.data, 4.0)
+    np.testing.assert_allclose(gx.data, ga.data * 2 * 2.0)
+    assert a.grad is None and b.grad is None and x.grad is None
+
+
+def test_grad_outputs_weights_the_outputs():
+    x = V.Variable(np.array([1.0, 2.0, 3.0]))
+    u = np.array([0.5, -1.0, 2.0])
+    gx = V.grad(x * x, x, grad_outputs=u)                      # vector-Jacobian product
+    np.testing.assert_allclose(gx.data, 2 * x.data * u)
+    gx = V.grad(x * x, x, grad_outputs=V.Variable(u))
+    np.testing.assert_allclose(gx.data, 2 * x.data * u)
+    g = V.grad([x * 2, x * x], x, grad_outputs=[np.ones(3), u])
+    np.testing.assert_allclose(g.data, 2 + 2 * x.data * u)
+
+
+def test_grad_output_of_wrong_shape_or_count_raises():
+    x = V.Variable(np.array([1.0, 2.0, 3.0]))
+    with pytest.raises(ValueError, match="shape"):
+        V.grad(x * x, x, grad_outputs=np.ones(2))
+    with pytest.raises(ValueError, match="grad_outputs"):
+        V.grad(x * x, x, grad_outputs=[np.ones(3), np.ones(3)])
+
+
+def test_grad_create_graph_gives_second_derivatives():
+    x, w = V.Variable(0.7), V.Variable(-1.3)
+    y = V.sin(x) * w * w
+    gx, gw = V.grad(y, [x, w], create_graph=True)
+    np.testing.assert_allclose(V.grad(gx, x).data, -np.sin(0.7) * 1.69)
+    np.testing.assert_allclose(V.grad(gx, w).data, np.cos(0.7) * 2 * -1.3)
+    np.testing.assert_allclose(V.grad(gw, w).data, 2 * np.sin(0.7))
+    assert x.grad is None and w.grad is None
+
+
+def test_grad_of_unused_input_raises_unless_allowed():
+    x, z = V.Variable(1.0), V.Variable(2.0)
+    y = x * 3
+    with pytest.raises(ValueError, match="do not depend on input 1"):
+        V.grad(y, [x, z])
+    gx, gz = V.grad(y, [x, z], allow_unused=True)
+    np.testing.assert_allclose(gx.data, 3.0)
+    assert gz is None
+
+
+def test_grad_of_constant_input_raises():
+    c = V.Variable(1.0, requires_grad=False)
+    with pytest.raises(ValueError, match="constant"):
+        V.grad(c * 2, c)
+
+
+def test_grad_rejects_non_variables():
+    x = V.Variable(1.0)
+    with pytest.raises(TypeError, match="grad"):
+        V.grad(x * 2, [np.ones(1)])
+
+
+def test_grad_visits_only_functions_on_a_path_to_the_inputs(count):
+    x, w = V.Variable(1.0), V.Variable(2.0)
+    side = counted(w)                            # leads to w only
+    y = x * 3 + side * side
+    np.testing.assert_allclose(V.grad(y, x).data, 3.0)
+    assert count() == 0
+    np.testing.assert_allclose(V.grad(y, w).data, 2 * side.data * 2)
+    assert count() == 1
+
+
+def test_grad_does_not_walk_past_the_inputs(count):
+    x = V.Variable(1.0)
+    a = counted(x)
+    y = a * a
+    np.testing.assert_allclose(V.grad(y, a).data, 4.0)
+    assert count() == 0
+
+
+# ----- dtypes -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("f", [
+    lambda x: x * 2.5 + 1,
+    lambda x: 2 / x - 1.5 ** x + x ** 2.5,
+    lambda x: V.maximum(x, 1.5) + V.clip(x, 0.5, 2.5) + V.where(x.data > 2, x, 0.5),
+    lambda x: V.sqrt(x) * V.log(x) + V.tanh(x) * abs(x) - V.exp(-x),
+    lambda x: V.sum_to(V.broadcast_to(x, (2, 3)) * np.float32(2.0), (3,)),
+], ids=["scale-shift", "powers", "piecewise", "transcendental", "broadcast"])
+def test_float32_stays_float32(f):
+    x = V.Variable(np.array([1.0, 2.0, 3.0], dtype=np.float32))
+    y = f(x)
+    assert y.dtype == np.float32
+    y.backward(create_graph=True)
+    assert x.grad.dtype == np.float32
+    assert V.grad(y, x).dtype == np.float32
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_float32_leaf_gets_a_float32_grad_when_mixed_with_float64(create_graph):
+    x = V.Variable(np.array([1.0, 2.0], dtype=np.float32))
+    c = np.array([3.0, 4.0])
+    y = x * x * c                               # NumPy promotes the product to float64
+    assert y.dtype == np.float64
+    y.backward(create_graph=create_graph)
+    assert x.grad.dtype == np.float32
+    np.testing.assert_allclose(x.grad.data, 2 * x.data * c)
+    if create_graph:                            # the cast back is differentiable
+        gx = x.grad
+        x.cleargrad()
+        gx.backward()
+        assert x.grad.dtype == np.float32
+        np.testing.assert_allclose(x.grad.data, 2 * c)
+
+
+# ----- errors -------------------------------------------------------------------------------------
+def test_shape_mismatch_names_the_op_and_both_shapes():
+    x0, x1 = V.Variable(np.ones((2, 3))), V.Variable(np.ones(4))
+    with pytest.raises(ValueError, match=r"add.*\(2, 3\).*\(4,\)"):
+        x0 + x1
+    with pytest.raises(ValueError, match=r"mul.*\(2, 3\).*\(4,\)"):
+        V.mul(x0, np.ones(4))
+
+
+def test_string_operand_names_the_op():
+    with pytest.raises(TypeError, match="(?i)add"):
+        V.Variable(1.0) + "a"
+    with pytest.raises(TypeError, match="(?i)mul"):
+        V.mul("a", V.Variable(1.0))
+
+
+def test_wrong_gradient_shape_names_the_forwarder():
+    y = V.Function(WrongShape())(V.Variable(np.ones(3)))
+    with pytest.raises(ValueError, match=r"WrongShape.*\(7,\).*\(3,\)"):
+        y.backward()
+
+
+def test_wrong_gradient_count_names_the_forwarder():
+    y = V.Function(WrongCount())(V.Variable(np.ones(3)))
+    with pytest.raises(ValueError, match="WrongCount.*2 gradients for 1 inputs"):
+        y.backward()
+
+
+def test_raw_array_gradient_is_accepted_without_create_graph_only():
+    x = V.Variable(np.ones(3))
+    V.Function(RawArray())(x).backward()
+    np.testing.assert_allclose(x.grad.data, 1.0)
+    with pytest.raises(TypeError, match="RawArray"):
+        V.Function(RawArray())(x).backward(create_graph=True)
+
+
+# ----- deep graphs and memory -----------------------------------------------------------------
+CHAIN = 100_000
+
+
+def test_long_chain_backward_without_recursion_error():
+    x = V.Variable(np.array(0.5))
+    y = x
+    for _ in range(CHAIN):
+        y = V.sin(y)
+    y.backward()
+    # d/dx sin(sin(...sin(x))) = prod_k cos(y_k) where y_0 = x, y_{k+1} = sin(y_k)
+    values, v = [], 0.5
+    for _ in range(CHAIN):
+        values.append(v)
+        v = np.sin(v)
+    np.testing.assert_allclose(y.data, v)
+    np.testing.assert_allclose(x.grad.data, np.prod(np.cos(values)), rtol=1e-8)
+    middle = weakref.ref(y.creator.inputs[0])
+    function = weakref.ref(y.creator.inputs[0].creator)
+    del y
+    gc.collect()
+    assert middle() is None and function() is None
+
+
+def test_graph_is_freed_after_del_with_gc():
+    x = V.Variable(np.ones(2))
+    y = x
+    for _ in range(1000):
+        y = y * 1.0 + 1.0
+    y.backward(create_graph=True)              # the gradient's graph refers back to x
+    middle = weakref.ref(y.creator.inputs[0])
+    function = weakref.ref(y.creator.inputs[0].creator)
+    del y
+    x.cleargrad()
+    gc.collect()
+    assert middle() is None and function() is None
+
+
+def test_chain_is_freed_by_refcount_alone():
+    gc.collect()
+    gc.disable()
+    try:
+        x = V.Variable(np.ones(2))
+        y = x
+        for _ in range(CHAIN):
+            y = y * 1.0
+        middle = weakref.ref(y.creator.inputs[0])
+        function = weakref.ref(y.creator.inputs[0].creator)
+        y.backward()
+        np.testing.assert_allclose(x.grad.data, 1.0)
+        del y
+        assert middle() is None and function() is None
+    finally:
+        gc.enable()
+
+
+def test_a_failing_backward_leaves_no_reference_cycle():
+    x = V.Variable(np.ones(2))
+    y = V.Function(Raises())(x)
+    forwarder = y.creator.forwarder
+    with pytest.raises(RuntimeError, match="backward failed"):
+        y.backward()
+    assert forwarder.outputs == ()
+    output = weakref.ref(y)
+    gc.disable()
+    try:
+        del y
+        assert output() is None
+    finally:
+        gc.enable()

@@ -1,0 +1,138 @@
+"""The gradient checker checks: it fails on wrong backwards, at the order they are wrong."""
+
+import numpy as np
+import pytest
+
+import variable as V
+
+
+class Cube(V.Forwarder):
+    """x ** 3 with a correct backward made of graph ops."""
+
+    def forward(self, x):
+        return x ** 3
+
+    def backward(self, gy):
+        x, = self.inputs
+        return 3 * x ** 2 * gy
+
+
+class WrongCube(Cube):
+    """First-order wrong: 2 x^2 instead of 3 x^2."""
+
+    def backward(self, gy):
+        x, = self.inputs
+        return 2 * x ** 2 * gy
+
+
+class RawArrayCube(Cube):
+    """Right value, but 3 x^2 is a fresh leaf, so its derivative in x is lost."""
+
+    def backward(self, gy):
+        x, = self.inputs
+        return V.Variable(3 * x.data ** 2) * gy
+
+
+class DetachedGyCube(Cube):
+    """Right value and right x-derivative, but the gradient's link to gy is cut."""
+
+    def backward(self, gy):
+        x, = self.inputs
+        return 3 * x ** 2 * V.Variable(gy.data)
+
+
+class SquaredGyCube(Cube):
+    """Nonlinear in the incoming gradient: gy * gy instead of gy."""
+
+    def backward(self, gy):
+        x, = self.inputs
+        return 3 * x ** 2 * gy * gy
+
+
+class WrongSecondInputMul(V.Forwarder):
+    """x0 * x1 whose gradient for x1 has the wrong sign."""
+
+    def forward(self, x0, x1):
+        return x0 * x1
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        return gy * x1, -gy * x0
+
+
+def apply(forwarder_cls):
+    """The op `x -> Function(forwarder_cls())(x)` as a plain function."""
+    return lambda *xs: V.Function(forwarder_cls())(*xs)
+
+
+X = np.array([[0.5, -1.2, 2.0], [1.5, -0.3, 0.8]])
+
+
+def test_correct_backward_passes_to_third_order():
+    assert V.gradcheck(apply(Cube), X, order=3)
+
+
+def test_wrong_first_order_backward_fails():
+    with pytest.raises(V.GradcheckError, match="order 1, input 0"):
+        V.gradcheck(apply(WrongCube), X)
+
+
+def test_wrong_gradient_of_second_input_names_it():
+    with pytest.raises(V.GradcheckError, match="order 1, input 1"):
+        V.gradcheck(apply(WrongSecondInputMul), X, X[::-1])
+
+
+def test_raw_array_backward_is_right_at_first_order_only():
+    assert V.gradcheck(apply(RawArrayCube), X, order=1)
+    with pytest.raises(V.GradcheckError, match="order 2, input 0"):
+        V.gradcheck(apply(RawArrayCube), X, order=2)
+
+
+def test_order_two_checks_the_derivative_in_the_incoming_gradient():
+    # The gradient function at order 2 is (x, u) -> grad(<f(x), u>, x): input 1 is u.
+    assert V.gradcheck(apply(DetachedGyCube), X, order=1)
+    with pytest.raises(V.GradcheckError, match="order 2, input 1"):
+        V.gradcheck(apply(DetachedGyCube), X, order=2)
+
+
+def test_backward_nonlinear_in_the_incoming_gradient_fails():
+    with pytest.raises(V.GradcheckError):
+        V.gradcheck(apply(SquaredGyCube), X, order=2)
+
+
+def test_order_must_be_a_positive_int():
+    with pytest.raises(ValueError, match="order"):
+        V.gradcheck(apply(Cube), X, order=0)
+
+
+def test_function_must_return_variables():
+    with pytest.raises(TypeError, match="gradcheck"):
+        V.gradcheck(lambda x: x.data, X)
+
+
+def test_multiple_outputs_and_integer_inputs():
+    # Integer inputs are held constant; every output's derivative is checked.
+    k = np.array([1, 2, 3])
+    assert V.gradcheck(lambda x, k: (V.sin(x) * k, V.exp(x).sum_to(())), X, k, order=2)
+
+
+def test_accepts_variables_and_numbers():
+    assert V.gradcheck(lambda x, y: x * V.cos(y), V.Variable(X), 0.7, order=2)
+
+
+def test_numerical_grad_of_one_input_is_an_array():
+    g = V.numerical_grad(V.sin, X)
+    assert isinstance(g, np.ndarray)
+    np.testing.assert_allclose(g, np.cos(X), rtol=1e-6)
+
+
+def test_numerical_grad_sums_outputs_and_returns_one_array_per_input():
+    # d/dx sum(x^2 y) = 2 x y,  d/dy sum(x^2 y) = sum over rows of x^2 (y broadcasts)
+    y = np.array([0.5, -2.0, 1.5])
+    gx, gy = V.numerical_grad(lambda x, y: x * x * y, X, y)
+    np.testing.assert_allclose(gx, 2 * X * y, rtol=1e-6)
+    np.testing.assert_allclose(gy, (X ** 2).sum(axis=0), rtol=1e-6)
+
+
+def test_numerical_grad_of_scalar_input():
+    np.testing.assert_allclose(V.numerical_grad(lambda x: x ** 3, 2.0), 12.0, rtol=1e-6)

@@ -1,0 +1,79 @@
+"""Drawing the graph: DOT text, and rendering it with Graphviz."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+import variable as V
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def small_graph():
+    """y = sin(x) * w + x, with names on the leaves and the output."""
+    x = V.Variable(np.ones((2, 3)), name="x")
+    w = V.Variable(np.ones(3), name="w")
+    y = V.sin(x) * w + x
+    y.name = "y"
+    return x, w, y
+
+
+def test_dot_graph_names_ops_variables_and_shapes():
+    x, w, y = small_graph()
+    dot = V.get_dot_graph(y)
+    assert dot.startswith("digraph")
+    for op in ("Sin", "Mul", "Add"):
+        assert f'label="{op}"' in dot
+    assert "x: (2, 3) float64" in dot
+    assert "w: (3,) float64" in dot
+    assert "y: (2, 3) float64" in dot
+    assert f"{id(x)} -> {id(y.creator)}" in dot       # x feeds the Add directly
+    assert dot.count(f"{id(x)} [") == 1               # each variable drawn once
+
+
+def test_dot_graph_without_verbose_shows_names_only():
+    _, _, y = small_graph()
+    dot = V.get_dot_graph(y, verbose=False)
+    assert 'label="x"' in dot and 'label="w"' in dot
+    assert "(2, 3)" not in dot
+
+
+def test_dot_graph_of_a_leaf_and_of_several_outputs():
+    x = V.Variable(1.0, name="x")
+    assert 'label="x: () float64"' in V.get_dot_graph(x)
+    a, b = V.sin(x), V.cos(x)
+    dot = V.get_dot_graph([a, b])
+    assert 'label="Sin"' in dot and 'label="Cos"' in dot
+    with pytest.raises(TypeError, match="get_dot_graph"):
+        V.get_dot_graph(np.ones(2))
+
+
+def test_plot_dot_graph_without_graphviz_raises(monkeypatch, tmp_path):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    _, _, y = small_graph()
+    with pytest.raises(RuntimeError, match="Graphviz"):
+        V.plot_dot_graph(y, to_file=str(tmp_path / "graph.png"))
+    assert not (tmp_path / "graph.png").exists()
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz 'dot' is not installed")
+def test_plot_dot_graph_writes_a_png(tmp_path):
+    _, _, y = small_graph()
+    path = tmp_path / "graph.png"
+    assert V.plot_dot_graph(y, to_file=str(path)) == str(path)
+    assert path.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def test_dot_graph_escapes_quotes_in_names():
+    x = V.Variable(1.0, name='say "hi"')
+    dot = V.get_dot_graph(x, verbose=False)
+    assert r'label="say \"hi\""' in dot
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz 'dot' is not installed")
+def test_plot_dot_graph_renders_names_with_quotes(tmp_path):
+    x = V.Variable(1.0, name='say "hi"')
+    path = tmp_path / "graph.png"
+    V.plot_dot_graph(V.sin(x), to_file=str(path))
+    assert path.read_bytes()[:8] == PNG_SIGNATURE

@@ -1,0 +1,303 @@
+"""Every primitive op, row by row: forward against NumPy, derivatives against gradcheck.
+
+`OP_TABLE` maps each name in `variable.OPS` to its rows: `ELEMENTWISE_ROWS` below (the
+elementwise ops, sum_to and broadcast_to, run here) merged with the dict of every other
+op family's table module (`TENSOR_OPS_COVERED` of test_tensor_table.py, run there).
+`test_every_op_has_rows` fails as soon as `variable.OPS` names an op without rows:
+whoever adds an op adds rows for it to its family's dict, or merges a new dict here.
+
+Smooth ops are checked to third order, piecewise ones (kinks, ties, masks) to second,
+all in float64 and at points away from kinks, ties, poles and domain edges.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from test_tensor_table import TENSOR_OPS_COVERED  # a sibling module: tests/variable is on sys.path
+
+import variable as V
+
+SMOOTH = 3      # derivative order checked for smooth ops
+PIECEWISE = 2   # ... and for piecewise ones (their higher derivatives are 0 a.e.)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One table entry: `fn` on Variables must equal `ref` on ndarrays at `sample(rng)`."""
+
+    label: str
+    fn: Callable
+    ref: Callable
+    sample: Callable   # rng -> tuple of float64 ndarrays, the point to check at
+    order: int
+
+
+# ----- samplers: points inside each op's domain, away from its kinks ----------------
+def normal(*shapes):
+    """Points in [-1.5, 1.5]: both signs, bounded so exp/sinh/cosh stay tame."""
+    return lambda rng: tuple(rng.uniform(-1.5, 1.5, s) for s in shapes)
+
+
+def positive(*shapes):
+    """Points in [0.5, 2]: inside the domain of log, sqrt and non-integer powers."""
+    return lambda rng: tuple(rng.uniform(0.5, 2.0, s) for s in shapes)
+
+
+def near_zero(*shapes):
+    """Points in [-1.2, 1.2]: tan stays well away from its poles at +-pi/2."""
+    return lambda rng: tuple(rng.uniform(-1.2, 1.2, s) for s in shapes)
+
+
+def nonzero(*shapes):
+    """Points with 0.3 <= |x| <= 2: away from the kink of abs and the pole of 1/x."""
+    return lambda rng: tuple(
+        rng.choice([-1.0, 1.0], s) * rng.uniform(0.3, 2.0, s) for s in shapes
+    )
+
+
+def positive_then_normal(s0, s1):
+    """A positive base and any exponent, for x0 ** x1 with a Variable exponent."""
+    return lambda rng: (rng.uniform(0.5, 2.0, s0), rng.uniform(-1.5, 1.5, s1))
+
+
+def normal_then_nonzero(s0, s1):
+    """Any numerator, a denominator away from zero."""
+    return lambda rng: normal(s0)(rng) + nonzero(s1)(rng)
+
+
+def untied(s0, s1, gap=0.2):
+    """Two operands whose broadcast entries all differ by more than `gap`."""
+
+    def sample(rng):
+        while True:
+            x0, x1 = rng.uniform(-1.5, 1.5, s0), rng.uniform(-1.5, 1.5, s1)
+            if np.all(np.abs(x0 - x1) > gap):
+                return x0, x1
+
+    return sample
+
+
+def away_from(points, *shapes, gap=0.1):
+    """Points in [-1.5, 1.5] at least `gap` away from each of `points`."""
+
+    def sample(rng):
+        out = []
+        for s in shapes:
+            while True:
+                x = rng.uniform(-1.5, 1.5, s)
+                if all(np.all(np.abs(x - p) > gap) for p in points):
+                    out.append(x)
+                    break
+        return tuple(out)
+
+    return sample
+
+
+# ----- shapes -------------------------------------------------------------------
+UNARY_SHAPES = [(), (3,), (2, 3)]
+BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (2, 3))] + [
+    pair
+    for s0, s1 in [((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 3))]
+    for pair in [(s0, s1), (s1, s0)]
+]
+
+
+def unary_rows(fn, ref, sampler, order):
+    """Rows of a unary op on every shape in UNARY_SHAPES."""
+    return [Row(str(s), fn, ref, sampler(s), order) for s in UNARY_SHAPES]
+
+
+def binary_rows(fn, ref, sampler, order):
+    """Rows of a binary op on equal shapes and on broadcast pairs in both orders."""
+    return [Row(f"{s0}x{s1}", fn, ref, sampler(s0, s1), order) for s0, s1 in BINARY_SHAPES]
+
+
+def where_rows():
+    """where(cond, x0, x1) with a fixed random mask of the broadcast shape."""
+    rows = []
+    for s0, s1 in BINARY_SHAPES:
+        cond = np.random.default_rng(1).random(np.broadcast_shapes(s0, s1)) < 0.5
+        rows.append(Row(
+            f"{s0}x{s1}",
+            lambda x0, x1, c=cond: V.where(c, x0, x1),
+            lambda x0, x1, c=cond: np.where(c, x0, x1),
+            normal(s0, s1),
+            PIECEWISE,
+        ))
+    # a condition wider than both operands widens the result
+    for sc, s0, s1 in [((2, 3), (), (3,)), ((2, 3), (2, 1), ())]:
+        cond = np.random.default_rng(2).random(sc) < 0.5
+        rows.append(Row(
+            f"cond {sc}, {s0}x{s1}",
+            lambda x0, x1, c=cond: V.where(c, x0, x1),
+            lambda x0, x1, c=cond: np.where(c, x0, x1),
+            normal(s0, s1),
+            PIECEWISE,
+        ))
+    return rows
+
+
+def sum_to_reference(x, shape):
+    """NumPy sum_to: sum the leading axes away, then the axes that are 1 in `shape`."""
+    y = x.sum(axis=tuple(range(x.ndim - len(shape))))
+    return y.sum(axis=tuple(i for i, n in enumerate(shape) if n == 1), keepdims=True)
+
+
+def sum_to_rows():
+    """sum_to from a shape down to every kind of shape that broadcasts to it."""
+    pairs = [((2, 3), (3,)), ((2, 3), (1, 3)), ((2, 3), (2, 1)), ((2, 3), ()),
+             ((3,), ()), ((2, 3), (2, 3)), ((4, 2, 3), (2, 1))]
+    return [
+        Row(f"{src}->{dst}",
+            lambda x, d=dst: V.sum_to(x, d),
+            lambda x, d=dst: sum_to_reference(x, d),
+            normal(src), SMOOTH)
+        for src, dst in pairs
+    ]
+
+
+def broadcast_to_rows():
+    """broadcast_to from a shape up to a bigger one, and to itself."""
+    pairs = [((), (2, 3)), ((3,), (2, 3)), ((2, 1), (2, 3)), ((1, 3), (2, 3)),
+             ((3,), (3,)), ((2, 1), (4, 2, 3))]
+    return [
+        Row(f"{src}->{dst}",
+            lambda x, d=dst: V.broadcast_to(x, d),
+            lambda x, d=dst: np.broadcast_to(x, d),
+            normal(src), SMOOTH)
+        for src, dst in pairs
+    ]
+
+
+# ----- the ops covered by this file (issue: core engine and elementwise ops) -------------
+ELEMENTWISE_ROWS = {
+    "add": binary_rows(V.add, np.add, normal, SMOOTH),
+    "sub": binary_rows(V.sub, np.subtract, normal, SMOOTH),
+    "mul": binary_rows(V.mul, np.multiply, normal, SMOOTH),
+    "div": binary_rows(V.div, np.divide, normal_then_nonzero, SMOOTH),
+    "pow": binary_rows(V.pow, np.power, positive_then_normal, SMOOTH) + [
+        Row(f"c={c}, {s}", lambda x, c=c: V.pow(x, c), lambda x, c=c: x ** c, sampler(s), SMOOTH)
+        for c, sampler in [(3, normal), (2.5, positive), (-1.5, positive), (0.5, positive)]
+        for s in UNARY_SHAPES
+    ],
+    "neg": unary_rows(V.neg, np.negative, normal, SMOOTH),
+    "square": unary_rows(V.square, np.square, normal, SMOOTH),
+    "sqrt": unary_rows(V.sqrt, np.sqrt, positive, SMOOTH),
+    "exp": unary_rows(V.exp, np.exp, normal, SMOOTH),
+    "log": unary_rows(V.log, np.log, positive, SMOOTH),
+    "sin": unary_rows(V.sin, np.sin, normal, SMOOTH),
+    "cos": unary_rows(V.cos, np.cos, normal, SMOOTH),
+    "tan": unary_rows(V.tan, np.tan, near_zero, SMOOTH),
+    "tanh": unary_rows(V.tanh, np.tanh, normal, SMOOTH),
+    "sinh": unary_rows(V.sinh, np.sinh, normal, SMOOTH),
+    "cosh": unary_rows(V.cosh, np.cosh, normal, SMOOTH),
+    "abs": unary_rows(V.abs, np.abs, nonzero, PIECEWISE),
+    "maximum": binary_rows(V.maximum, np.maximum, untied, PIECEWISE),
+    "minimum": binary_rows(V.minimum, np.minimum, untied, PIECEWISE),
+    "clip": unary_rows(
+        lambda x: V.clip(x, -0.5, 0.5), lambda x: np.clip(x, -0.5, 0.5),
+        lambda s: away_from([-0.5, 0.5], s), PIECEWISE,
+    ) + [
+        Row("lo only", lambda x: V.clip(x, 0.0, None), lambda x: np.maximum(x, 0.0),
+            away_from([0.0], (2, 3)), PIECEWISE),
+        Row("hi only", lambda x: V.clip(x, None, 0.0), lambda x: np.minimum(x, 0.0),
+            away_from([0.0], (2, 3)), PIECEWISE),
+    ],
+    "where": where_rows(),
+    "sum_to": sum_to_rows(),
+    "broadcast_to": broadcast_to_rows(),
+}
+
+# Every op family's rows.  A new family: import its dict of rows and merge it here.
+OP_TABLE = {**TENSOR_OPS_COVERED, **ELEMENTWISE_ROWS}
+
+CASES = [
+    pytest.param(name, row, id=f"{name}-{row.label}")
+    for name, rows in ELEMENTWISE_ROWS.items()
+    for row in rows
+]
+
+
+def test_every_op_has_rows():
+    missing = [name for name in V.OPS if not OP_TABLE.get(name)]
+    assert not missing, (
+        f"ops in variable.OPS without rows in OP_TABLE ({__file__}): {missing}; "
+        f"add a dict of rows for them and merge it into OP_TABLE"
+    )
+
+
+def test_every_row_names_a_public_op():
+    unknown = sorted(name for name in OP_TABLE if name not in V.OPS or not hasattr(V, name))
+    assert not unknown, f"OP_TABLE rows for names that are not public ops: {unknown}"
+
+
+@pytest.mark.parametrize("name, row", CASES)
+def test_forward_matches_numpy(name, row, rng):
+    xs = row.sample(rng)
+    y = row.fn(*[V.Variable(x) for x in xs])
+    expected = row.ref(*xs)
+    assert isinstance(y, V.Variable)
+    assert y.shape == np.shape(expected)
+    assert y.dtype == np.float64
+    np.testing.assert_allclose(y.data, expected)
+
+
+@pytest.mark.parametrize("name, row", CASES)
+def test_derivatives_match_gradcheck(name, row, rng):
+    assert V.gradcheck(row.fn, *row.sample(rng), order=row.order)
+
+
+# ----- Python scalars and ndarray constants on either side --------------------------------
+A = np.array([0.5, -1.25, 2.0])          # broadcasts against x of shape (2, 3)
+A_POS = np.array([0.5, 1.5, 2.0])
+B = np.array([[1.5, -0.75, 0.25], [2.0, -1.0, 0.5]])
+MASK = np.array([[True, False, True], [False, True, True]])
+
+CONSTANT_OPERANDS = [
+    ("x + 2.0", lambda x: x + 2.0, lambda x: x + 2.0, normal, SMOOTH),
+    ("2.0 + x", lambda x: 2.0 + x, lambda x: 2.0 + x, normal, SMOOTH),
+    ("x + 2", lambda x: x + 2, lambda x: x + 2, normal, SMOOTH),
+    ("x - 2.0", lambda x: x - 2.0, lambda x: x - 2.0, normal, SMOOTH),
+    ("2.0 - x", lambda x: 2.0 - x, lambda x: 2.0 - x, normal, SMOOTH),
+    ("x * 3.0", lambda x: x * 3.0, lambda x: x * 3.0, normal, SMOOTH),
+    ("3.0 * x", lambda x: 3.0 * x, lambda x: 3.0 * x, normal, SMOOTH),
+    ("x / 4.0", lambda x: x / 4.0, lambda x: x / 4.0, normal, SMOOTH),
+    ("4.0 / x", lambda x: 4.0 / x, lambda x: 4.0 / x, nonzero, SMOOTH),
+    ("x ** 2", lambda x: x ** 2, lambda x: x ** 2, normal, SMOOTH),
+    ("x ** 2.5", lambda x: x ** 2.5, lambda x: x ** 2.5, positive, SMOOTH),
+    ("x ** -1", lambda x: x ** -1, lambda x: 1.0 / x, nonzero, SMOOTH),
+    ("2 ** x", lambda x: 2 ** x, lambda x: 2.0 ** x, normal, SMOOTH),
+    ("2.5 ** x", lambda x: 2.5 ** x, lambda x: 2.5 ** x, normal, SMOOTH),
+    ("A + x", lambda x: A + x, lambda x: A + x, normal, SMOOTH),
+    ("x + A", lambda x: x + A, lambda x: x + A, normal, SMOOTH),
+    ("A - x", lambda x: A - x, lambda x: A - x, normal, SMOOTH),
+    ("x - B", lambda x: x - B, lambda x: x - B, normal, SMOOTH),
+    ("A * x", lambda x: A * x, lambda x: A * x, normal, SMOOTH),
+    ("x * B", lambda x: x * B, lambda x: x * B, normal, SMOOTH),
+    ("A / x", lambda x: A / x, lambda x: A / x, nonzero, SMOOTH),
+    ("x / A", lambda x: x / A, lambda x: x / A, normal, SMOOTH),
+    ("A_POS ** x", lambda x: A_POS ** x, lambda x: A_POS ** x, normal, SMOOTH),
+    ("x ** A", lambda x: x ** A, lambda x: x ** A, positive, SMOOTH),
+    ("maximum(x, 0.0)", lambda x: V.maximum(x, 0.0), lambda x: np.maximum(x, 0.0), nonzero,
+     PIECEWISE),
+    ("minimum(A, x)", lambda x: V.minimum(A, x), lambda x: np.minimum(A, x),
+     lambda s: away_from([A], s), PIECEWISE),
+    ("where(M, x, 0.0)", lambda x: V.where(MASK, x, 0.0), lambda x: np.where(MASK, x, 0.0),
+     normal, PIECEWISE),
+    ("where(M, 1.0, x)", lambda x: V.where(MASK, 1.0, x), lambda x: np.where(MASK, 1.0, x),
+     normal, PIECEWISE),
+]
+
+
+@pytest.mark.parametrize(
+    "fn, ref, sampler, order",
+    [pytest.param(*case[1:], id=case[0]) for case in CONSTANT_OPERANDS],
+)
+def test_constant_operands(fn, ref, sampler, order, rng):
+    x, = sampler((2, 3))(rng)
+    y = fn(V.Variable(x))
+    assert isinstance(y, V.Variable)
+    np.testing.assert_allclose(y.data, ref(x))
+    assert V.gradcheck(fn, x, order=order)

@@ -1,0 +1,207 @@
+"""Variable: construction, array facts, repr, operators, generations, unchaining."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import variable as V
+
+
+def test_package_imports_in_a_fresh_interpreter():
+    # the op modules bind themselves to Variable at import time: the load order matters
+    root = Path(__file__).resolve().parents[2]
+    for module in ("variable", "variable.forwarder"):
+        result = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root,
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+
+
+# ----- construction -------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_ndarray_is_kept_as_is(dtype):
+    a = np.array([1.0, 2.0], dtype=dtype)
+    x = V.Variable(a)
+    assert x.data is a
+    assert x.dtype == dtype
+    assert x.requires_grad
+
+
+@pytest.mark.parametrize("value, shape", [(0.5, ()), (3, ()), ([1, 2, 3], (3,)),
+                                          ([[1.0, 2.0], [3.0, 4.0]], (2, 2)), ((1, 2), (2,))])
+def test_numbers_and_lists_become_float64(value, shape):
+    x = V.Variable(value)
+    assert isinstance(x.data, np.ndarray)
+    assert x.dtype == np.float64
+    assert x.shape == shape
+    np.testing.assert_allclose(x.data, np.asarray(value, dtype=np.float64))
+    assert x.requires_grad
+
+
+def test_numpy_float32_scalar_keeps_its_dtype():
+    # float32 end to end: a NumPy float32 scalar is data of a dtype, like a 0-d array
+    assert V.Variable(np.float32(0.5)).dtype == np.float32
+
+
+@pytest.mark.parametrize("value", ["abc", None, object(), {"a": 1}, ["a", "b"],
+                                   np.array(["a", "b"]), np.array([object()])])
+def test_non_numeric_data_raises_type_error(value):
+    with pytest.raises(TypeError, match="Variable"):
+        V.Variable(value)
+
+
+def test_a_variable_is_not_wrapped_twice():
+    with pytest.raises(TypeError, match="already a Variable"):
+        V.Variable(V.Variable(1.0))
+
+
+@pytest.mark.parametrize("a", [np.array([1, 2, 3]), np.array([True, False])])
+def test_integer_and_boolean_arrays_are_constants(a):
+    x = V.Variable(a)
+    assert x.data is a
+    assert not x.requires_grad
+
+
+def test_integer_data_cannot_require_grad():
+    with pytest.raises(TypeError, match="floating-point"):
+        V.Variable(np.array([1, 2]), requires_grad=True)
+
+
+def test_requires_grad_can_be_turned_off():
+    x = V.Variable(np.ones(3), requires_grad=False)
+    assert not x.requires_grad
+
+
+def test_fresh_variable_state():
+    x = V.Variable(np.ones(3), name="x")
+    assert x.name == "x"
+    assert x.grad is None
+    assert x.creator is None
+    assert x.generation == 0
+    assert V.Variable(1.0).name is None
+
+
+# ----- array facts ------------------------------------------------------------------------
+def test_shape_ndim_size_dtype_len():
+    x = V.Variable(np.zeros((2, 3, 4), dtype=np.float32))
+    assert x.shape == (2, 3, 4)
+    assert x.ndim == 3
+    assert x.size == 24
+    assert x.dtype == np.float32
+    assert len(x) == 2
+
+
+def test_len_of_zero_dim_variable_raises():
+    with pytest.raises(TypeError, match="0-d"):
+        len(V.Variable(1.0))
+
+
+def test_truth_value_is_ambiguous():
+    with pytest.raises(TypeError, match="ambiguous"):
+        bool(V.Variable(1.0))
+
+
+def test_repr():
+    assert repr(V.Variable(np.array([1.0, 2.0]))) == "variable([1. 2.])"
+    assert repr(V.Variable(np.array(3.5))) == "variable(3.5)"
+    # continuation lines are indented under the first element
+    assert repr(V.Variable(np.array([[1.0, 2.0], [3.0, 4.0]]))) == (
+        "variable([[1. 2.]\n          [3. 4.]])"
+    )
+
+
+# ----- operators ------------------------------------------------------------------------
+X = np.array([[0.5, -1.0, 2.0], [1.5, 3.0, -0.25]])
+Y = np.array([2.0, -0.5, 4.0])
+
+BINARY = [
+    ("+", lambda a, b: a + b),
+    ("-", lambda a, b: a - b),
+    ("*", lambda a, b: a * b),
+    ("/", lambda a, b: a / b),
+]
+
+
+@pytest.mark.parametrize("symbol, op", BINARY, ids=[s for s, _ in BINARY])
+def test_binary_operators_between_variables(symbol, op):
+    z = op(V.Variable(X), V.Variable(Y))
+    assert isinstance(z, V.Variable)
+    np.testing.assert_allclose(z.data, op(X, Y))
+
+
+@pytest.mark.parametrize("symbol, op", BINARY, ids=[s for s, _ in BINARY])
+@pytest.mark.parametrize("other", [2.5, 3, Y], ids=["float", "int", "ndarray"])
+def test_operators_with_constants_on_either_side(symbol, op, other):
+    x = V.Variable(X)
+    for z, expected in [(op(x, other), op(X, other)), (op(other, x), op(other, X))]:
+        assert isinstance(z, V.Variable)  # ndarray (op) Variable too: no object array
+        np.testing.assert_allclose(z.data, expected)
+
+
+def test_numpy_scalar_on_the_left_gives_a_variable():
+    z = np.float64(2.0) * V.Variable(X)
+    assert isinstance(z, V.Variable)
+    np.testing.assert_allclose(z.data, 2.0 * X)
+
+
+def test_unary_operators_and_powers():
+    x = V.Variable(np.abs(X) + 0.5)
+    np.testing.assert_allclose((-x).data, -(np.abs(X) + 0.5))
+    np.testing.assert_allclose(abs(V.Variable(X)).data, np.abs(X))
+    np.testing.assert_allclose((x ** 2).data, (np.abs(X) + 0.5) ** 2)
+    np.testing.assert_allclose((2 ** x).data, 2 ** (np.abs(X) + 0.5))
+    np.testing.assert_allclose((x ** V.Variable(Y)).data, (np.abs(X) + 0.5) ** Y)
+    np.testing.assert_allclose((Y ** V.Variable(X)).data[:, 2], Y[2] ** X[:, 2])
+
+
+def test_operators_differentiate_with_reflected_constants():
+    # y = 2 / x + 3 - x * 4 + x ** 2  ->  dy/dx = -2 / x^2 - 4 + 2 x
+    x = V.Variable(X)
+    y = 2.0 / x + 3 - x * 4 + x ** 2
+    y.backward()
+    np.testing.assert_allclose(x.grad.data, -2 / X ** 2 - 4 + 2 * X)
+
+
+def test_sum_to_and_broadcast_to_methods():
+    x = V.Variable(X)
+    np.testing.assert_allclose(x.sum_to((3,)).data, X.sum(axis=0))
+    np.testing.assert_allclose(V.Variable(Y).broadcast_to((2, 3)).data, np.broadcast_to(Y, (2, 3)))
+
+
+# ----- generations and unchaining ---------------------------------------------------------
+def test_generation_stamping():
+    x = V.Variable(1.0)
+    a = V.sin(x)              # function generation 0, output 1
+    b = V.exp(a)              # 1, output 2
+    c = a + b                 # max(1, 2) = 2, output 3
+    d = c * x                 # max(3, 0) = 3, output 4
+    assert (x.generation, a.generation, b.generation, c.generation, d.generation) == (0, 1, 2, 3, 4)
+    assert a.creator.generation == 0
+    assert c.creator.generation == 2
+    assert d.creator.generation == 3
+
+
+def test_unchain_makes_a_leaf():
+    x = V.Variable(2.0)
+    y = x * 3
+    z = y * y
+    y.unchain()
+    assert y.creator is None
+    z.backward()
+    np.testing.assert_allclose(y.grad.data, 12.0)   # d(y^2)/dy at y = 6
+    assert x.grad is None
+
+
+def test_unchain_backward_cuts_everything_upstream():
+    x = V.Variable(2.0)
+    a = x * 3
+    b = V.sin(a)
+    c = b * b
+    c.unchain_backward()
+    assert c.creator is None
+    assert b.creator is None
+    assert a.creator is None
+    c.backward()
+    assert x.grad is None
