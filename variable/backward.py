@@ -157,8 +157,10 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                 previous = grads.get(x)
                 if previous is None:
                     grads[x] = gx
-                else:
+                elif create_graph:
                     grads[x] = previous + gx
+                else:  # nothing to record: add the arrays without building an op
+                    grads[x] = new_variable(previous.data + gx.data)
                 creator = x.creator
                 if creator is not None and creator not in seen:
                     if relevant is None or creator in relevant:
