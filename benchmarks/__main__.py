@@ -1,0 +1,25 @@
+"""Run every benchmark: `python -m benchmarks` (add --quick for a short smoke run)."""
+
+import argparse
+
+from benchmarks import higher_order, memory, mlp, overhead
+
+
+def main(argv=None):
+    """Run the overhead, higher-order, MLP and memory benchmarks in turn."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    overhead.main(["--steps", "200", "--repeat", "2"] if quick else [])
+    print()
+    higher_order.main(["--orders", "4", "--repeat", "1"] if quick else [])
+    print()
+    mlp.main(["--steps", "1", "--rounds", "1"] if quick else [])
+    print()
+    memory.main(["--steps", "120", "--warmup", "100"] if quick else [])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
