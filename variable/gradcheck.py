@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from . import config
 from .backward import grad
 from .forwarder import Variable, new_variable
 
@@ -43,8 +42,8 @@ def numerical_grad(f, *xs, eps=1e-4):
     arrays = _arrays(arrays)
 
     def total(values):
-        with config.no_grad():
-            ys = _as_outputs(f(*[Variable(v) for v in values]))
+        # inputs require grad, as for a user's call: f may differentiate inside
+        ys = _as_outputs(f(*[Variable(v) for v in values]))
         return sum(float(np.sum(y.data)) for y in ys)
 
     grads = _numerical(total, arrays, eps)
@@ -128,11 +127,8 @@ def _check(f, arrays, order, level, eps, rtol, atol, rng):
     analytic = [np.zeros(x.shape) if g is None else g.data for x, g in zip(wrt, analytic)]
 
     def total(values):
-        if level == 1:  # plain evaluation: no graph needed
-            with config.no_grad():
-                outs = _as_outputs(f(*[Variable(v, requires_grad=False) for v in values]))
-        else:  # f itself differentiates, so its inputs must be recorded
-            outs = _as_outputs(f(*[Variable(v, requires_grad=fl) for v, fl in zip(values, floating)]))
+        # inputs require grad, as in the analytic pass: f may differentiate inside
+        outs = _as_outputs(f(*[Variable(v, requires_grad=fl) for v, fl in zip(values, floating)]))
         return sum(float(np.sum(y.data * u)) for y, u in zip(outs, us))
 
     numerical = _numerical(total, [a.copy() for a in arrays], eps)
@@ -143,11 +139,11 @@ def _check(f, arrays, order, level, eps, rtol, atol, rng):
             raise GradcheckError(f"order {level}, input {i}: gradient shape {a.shape}, expected {n.shape}")
         if not np.allclose(a, n, rtol=rtol, atol=atol, equal_nan=False):
             err = np.abs(a - n)
-            worst = np.unravel_index(np.argmax(err), err.shape) if err.ndim else ()
+            worst = tuple(int(k) for k in np.unravel_index(np.argmax(err), err.shape))
             raise GradcheckError(
                 f"order {level}, input {i}: analytic and numerical derivatives differ "
-                f"(max abs error {err.max():.3g} at index {worst}: analytic {a[worst]!r}, "
-                f"numerical {n[worst]!r})"
+                f"(max abs error {float(err.max()):.3g} at index {worst}: "
+                f"analytic {float(a[worst])!r}, numerical {float(n[worst])!r})"
             )
     if order > level:
         n_in = len(arrays)

@@ -1,0 +1,252 @@
+"""Smoke tests of the maths examples: each main() runs on small settings and prints the truth.
+
+The printed numbers are parsed back and checked against formulas written here, not
+against the example's own helpers, so a wrong derivative in an example fails its test.
+Figure assertions skip when matplotlib is missing; everything else runs regardless.
+"""
+
+import re
+import shutil
+import sys
+
+import numpy as np
+import pytest
+
+import variable as V
+from examples import custom_function, derivatives, hessian, optimization, plotting, tanh_higher_order
+
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|[-+]?inf"
+
+
+def numbers(line):
+    """Every number on a printed line, in order."""
+    return [float(s) for s in re.findall(NUMBER, line)]
+
+
+def section(out, header):
+    """The lines printed after the line starting with `header`, up to the next unindented line."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    body = []
+    for line in lines[start + 1:]:
+        if not line.startswith(" "):
+            break
+        body.append(line)
+    return body
+
+
+def line_with(out, text):
+    """The first printed line containing `text`."""
+    return next(line for line in out.splitlines() if text in line)
+
+
+def assert_figure(path):
+    """The figure exists and is a small PNG (skips when matplotlib is not installed)."""
+    pytest.importorskip("matplotlib")
+    assert path.exists(), path
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert path.stat().st_size < 150_000
+
+
+# ----- derivatives.py ---------------------------------------------------------------
+def test_derivatives_prints_cos_and_the_composite_derivative(tmp_path, capsys):
+    assert derivatives.main(["--points", "3", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+
+    rows = [numbers(line) for line in section(out, "sin:")[1:]]
+    assert len(rows) == 3
+    for x, auto, numerical, exact, err_auto, err_num in rows:
+        assert auto == pytest.approx(np.cos(x), abs=1e-12)      # printed to 12 decimals
+        assert numerical == pytest.approx(np.cos(x), abs=1e-8)
+        assert exact == pytest.approx(np.cos(x), abs=1e-12)
+        assert err_auto < 1e-15 < err_num < 1e-8
+
+    rows = [numbers(line) for line in section(out, "f(x) = exp")[1:]]
+    assert len(rows) == 3
+    for x, auto, numerical, exact, err_auto, err_num in rows:
+        # d/dx exp(sin(x^2)) / (1 + x^2), by the quotient rule, written out independently
+        u, du = np.exp(np.sin(x * x)), np.exp(np.sin(x * x)) * np.cos(x * x) * 2 * x
+        w, dw = 1 + x * x, 2 * x
+        expected = (du * w - u * dw) / w ** 2
+        assert auto == pytest.approx(expected, abs=1e-12)
+        assert exact == pytest.approx(expected, abs=1e-12)
+        assert numerical == pytest.approx(expected, abs=1e-6)
+        assert err_auto < 1e-14 < err_num < 1e-6
+
+    best = numbers(line_with(out, "best step h"))
+    assert 1e-7 <= best[1] <= 1e-3 and best[2] < 1e-8          # optimum step ~ eps^(1/3)
+    assert numbers(line_with(out, "by autodiff: error"))[1] < 1e-14
+
+    value = numbers(line_with(out, "value    ="))
+    gradient = numbers(line_with(out, "gradient ="))
+    assert value[0] == pytest.approx(np.sin(np.pi / 4), abs=1e-4)
+    assert gradient[0] == pytest.approx(np.cos(np.pi / 4), abs=1e-4)
+    assert gradient[1] == pytest.approx(np.cos(np.pi / 4), abs=1e-12)
+    assert_figure(tmp_path / "derivatives.png")
+
+
+def test_taylor_sin_converges_to_sin_and_its_gradient_to_cos():
+    x = V.Variable(np.array([-2.0, 0.3, 1.0, 3.0]))
+    y, terms = derivatives.taylor_sin(x, threshold=1e-12)
+    np.testing.assert_allclose(y.data, np.sin(x.data), atol=1e-12)
+    np.testing.assert_allclose(V.grad(y.sum(), x).data, np.cos(x.data), atol=1e-11)
+    assert 5 < terms < 30
+    rough, rough_terms = derivatives.taylor_sin(x, threshold=1e-2)
+    assert rough_terms < terms and np.abs(rough.data - np.sin(x.data)).max() > 1e-10
+
+
+# ----- optimization.py --------------------------------------------------------------
+def test_optimization_newton_reaches_the_minima_and_beats_gradient_descent(tmp_path, capsys):
+    assert optimization.main(["--gd-steps", "300", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+
+    steps_1d = section(out, "Newton on f(x) = x^4")
+    for line in steps_1d:
+        if line.lstrip().startswith("step"):
+            _, x, d1, d2, _diff = numbers(line)
+            assert d1 == pytest.approx(4 * x ** 3 - 4 * x, rel=1e-6, abs=1e-12)
+            assert d2 == pytest.approx(12 * x ** 2 - 4, abs=1e-6)
+    assert numbers(line_with(out, "-> minimum at x"))[0] == pytest.approx(1.0, abs=1e-12)
+    assert len(steps_1d) <= 10                                    # quadratic convergence
+
+    hess = numbers(line_with(out, "Hessian of Rosenbrock"))
+    x0, x1, h00, h01, h10, h11 = hess[:6]
+    np.testing.assert_allclose([h00, h01, h10, h11],
+                               [1200 * x0 ** 2 - 400 * x1 + 2, -400 * x0, -400 * x0, 200])
+
+    gd_f = [numbers(line)[-1] for line in section(out, "gradient descent on Rosenbrock")]
+    assert len(gd_f) == 5 and gd_f[-1] < gd_f[0] < 24.2          # f(-1.2, 1) = 24.2
+    newton_rows = [numbers(line) for line in section(out, "Newton's method on Rosenbrock")]
+    assert newton_rows[-1][-1] < 1e-8                            # |grad f| at the last point
+    assert newton_rows[-1][1:3] == pytest.approx([1.0, 1.0], abs=1e-9)
+    gd_distance = numbers(line_with(out, "gradient descent:"))[-1]
+    newton_distance = numbers(line_with(out, "Newton:"))[-1]
+    assert newton_distance < 1e-8 < 1e-2 < gd_distance
+    assert_figure(tmp_path / "rosenbrock.png")
+
+
+def test_rosenbrock_hessian_by_double_backprop_matches_the_closed_form():
+    for point in ([-1.2, 1.0], [0.3, -0.7], [1.0, 1.0]):
+        x0, x1 = point
+        expected = [[1200 * x0 ** 2 - 400 * x1 + 2, -400 * x0], [-400 * x0, 200]]
+        H = V.hessian(optimization.rosenbrock, np.array(point)).data
+        np.testing.assert_allclose(H, expected, rtol=1e-12)
+
+
+# ----- tanh_higher_order.py ---------------------------------------------------------
+def test_tanh_derivatives_match_the_closed_forms_and_the_graph_is_written(tmp_path, capsys):
+    assert tanh_higher_order.main(["--order", "3", "--points", "21", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    rows = section(out, "derivatives of tanh")
+    assert len(rows) == 4
+    t = np.tanh(0.5)
+    expected = [t, 1 - t ** 2, -2 * t * (1 - t ** 2), (1 - t ** 2) * (6 * t ** 2 - 2)]
+    ops = []
+    for k, (line, value) in enumerate(zip(rows, expected)):
+        order, printed, closed, error, n_ops = numbers(line)
+        assert order == k
+        assert printed == pytest.approx(value, abs=1e-8)
+        assert closed == pytest.approx(value, abs=1e-8)
+        assert error < 1e-12
+        ops.append(n_ops)
+    assert ops == sorted(ops) and ops[-1] > ops[1]              # each order's graph is bigger
+    dot = (tmp_path / "tanh_derivative_3.dot").read_text()
+    assert dot.startswith("digraph") and 'label="Tanh"' in dot and "d3y/dx3" in dot
+    if shutil.which("dot"):
+        assert (tmp_path / "tanh_derivative_3.png").read_bytes()[:4] == b"\x89PNG"
+    assert_figure(tmp_path / "tanh_derivatives.png")
+
+
+def test_tanh_example_without_graphviz_writes_dot_and_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)        # `import matplotlib` fails
+    tanh_higher_order.main(["--order", "1", "--points", "5", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "Graphviz 'dot' not found" in out
+    assert "matplotlib is not installed" in out
+    assert (tmp_path / "tanh_derivative_3.dot").exists()
+    assert not list(tmp_path.glob("*.png"))
+
+
+def test_tanh_derivative_polynomials():
+    p = tanh_higher_order.tanh_derivative_polynomials(3)
+    np.testing.assert_allclose(p[2].coef, [0, -2, 0, 2])
+    np.testing.assert_allclose(p[3].coef, [-2, 0, 8, 0, -6])
+
+
+# ----- custom_function.py -----------------------------------------------------------
+def test_custom_function_example_checks_the_op_and_fits_the_model(tmp_path, capsys):
+    argv = ["--samples", "40", "--steps", "300", "--out", str(tmp_path)]
+    assert custom_function.main(argv) == 0
+    out = capsys.readouterr().out
+    table = {numbers(line)[0]: line for line in section(out, "softplus(x): literal")}
+    assert "literal = inf" in table[1000.0]
+    assert numbers(table[-40.0])[1:] == pytest.approx([0.0, 4.248e-18, 4.248e-18], rel=1e-3)
+    assert numbers(table[1000.0])[2:] == [1000.0, 1000.0]
+    d = numbers(line_with(out, "derivatives at x = 0"))
+    assert d[1] == pytest.approx(0.5) and d[4] == pytest.approx(0.25)
+    assert "gradcheck(softplus, order=3) passes" in out
+    assert "gradcheck(broken_softplus, order=1) passes" in out
+    assert "gradcheck(broken_softplus, order=2) fails: order 2" in out
+    losses = [numbers(line)[1] for line in section(out, "fitting y = a softplus")]
+    assert losses[-1] < 0.05 * losses[0] and losses[-1] < 0.05    # noise variance is 0.01
+    assert_figure(tmp_path / "softplus_fit.png")
+
+
+def test_custom_softplus_forward_and_gradients():
+    x = np.array([[-800.0, -40.0, -1.5], [0.0, 2.0, 800.0]])
+    np.testing.assert_allclose(custom_function.softplus(x).data, np.logaddexp(0, x), rtol=1e-15)
+    xv = V.Variable(x[:, 1:])
+    sig = 1 / (1 + np.exp(-xv.data))
+    np.testing.assert_allclose(V.grad(custom_function.softplus(xv).sum(), xv).data, sig)
+    V.gradcheck(custom_function.softplus, np.array([[-3.0, 0.2], [1.0, 4.0]]), order=3)
+    V.gradcheck(lambda a, b: custom_function.softplus(a * b),
+                np.array([0.5, -1.0, 2.0]), np.array([[1.5], [-0.5]]), order=2)
+    x32 = V.Variable(np.array([-1.0, 0.5], dtype=np.float32))
+    y32 = custom_function.softplus(x32)
+    assert y32.dtype == np.float32 and V.grad(y32.sum(), x32).dtype == np.float32
+    with pytest.raises(TypeError, match="softplus: x must be floating point"):
+        custom_function.softplus(np.array([1, 2]))
+    with pytest.raises(V.GradcheckError, match="order 2"):
+        V.gradcheck(custom_function.broken_softplus, np.array([-1.0, 0.5]), order=2)
+
+
+# ----- hessian.py -------------------------------------------------------------------
+def test_hessian_example_reports_tiny_errors(tmp_path, capsys):
+    argv = ["--dim", "3", "--rows", "5", "--big-dim", "12", "--out", str(tmp_path)]
+    assert hessian.main(argv) == 0
+    out = capsys.readouterr().out
+    assert numbers(line_with(out, "Jacobian of tanh"))[-1] < 1e-14
+    grad_error, n1, n2, hess_error = numbers(line_with(out, "f(x) = logsumexp"))
+    assert (n1, n2) == (3, 3) and grad_error < 1e-14 and hess_error < 1e-14
+    symmetric = numbers(line_with(out, "Hessian symmetric"))
+    assert symmetric[0] < 1e-14 and min(symmetric[1:4]) > 0    # 3 positive eigenvalues
+    assert numbers(line_with(out, "jacobian of the gradient"))[-1] < 1e-14
+    assert max(numbers(line_with(out, "Hessian-vector product"))) < 1e-14
+    assert numbers(line_with(out, "n = 12"))[-1] < 1e-12
+    assert_figure(tmp_path / "hessian.png")
+
+
+def test_logsumexp_hessian_closed_form_against_differences_of_the_gradient(rng):
+    A = rng.standard_normal((4, 3))
+    x = rng.standard_normal(3)
+
+    def gradient(z):
+        p = np.exp(A @ z - (A @ z).max())
+        return A.T @ (p / p.sum())
+
+    eps = 1e-6
+    numerical = np.stack([(gradient(x + eps * e) - gradient(x - eps * e)) / (2 * eps)
+                          for e in np.eye(3)], axis=1)
+    np.testing.assert_allclose(hessian.closed_form_hessian(A, x), numerical, atol=1e-8)
+
+
+# ----- plotting.py ------------------------------------------------------------------
+def test_plotting_helpers(tmp_path, capsys, monkeypatch):
+    x = V.Variable(np.array(0.3))
+    y = V.sin(x) * x + x
+    assert plotting.count_functions(y) == 3
+    assert plotting.count_functions(x) == 0
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert plotting.pyplot() is None
+    assert capsys.readouterr().out.count("\n") == 1              # a one-line notice
