@@ -1,1 +1,48 @@
-"""Layers and models (Layer, Parameter, Model, Linear, ...)."""
+"""Layers and models: Layer, Parameter, Model, Sequential, MLP, Linear, RNN, LSTM, ...
+
+    class MyNet(L.Model):
+        def __init__(self):
+            super().__init__()
+            self.l1 = L.Linear(100)        # in_size inferred on the first call
+            self.l2 = L.Linear(10)
+
+        def forward(self, x):
+            return self.l2(F.relu(self.l1(x)))
+
+Initial weights come from a generator: pass `rng=np.random.default_rng(seed)` to a
+layer, or call `L.seed(seed)` once to make every later initialisation reproducible.
+"""
+
+from .activation import (
+    ELU,
+    GELU,
+    HardSigmoid,
+    HardSwish,
+    LeakyReLU,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    Softmax,
+    SoftPlus,
+    Swish,
+    Tanh,
+)
+from .conv import Conv2d
+from .dropout import Dropout
+from .embedding import EmbedID
+from .initializers import seed
+from .layer import Layer
+from .linear import Linear
+from .model import MLP, Model, Sequential
+from .normalization import BatchNorm, LayerNorm
+from .parameter import Parameter
+from .recurrent import LSTM, RNN
+from .serialization import load_weights, save_weights
+
+__all__ = [
+    "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM",
+    "LayerNorm", "BatchNorm", "Dropout", "Conv2d",
+    "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "Swish", "Sigmoid", "Tanh", "HardSigmoid",
+    "HardSwish", "SoftPlus", "Softmax",
+    "seed", "save_weights", "load_weights",
+]

@@ -58,7 +58,7 @@ def _reference_dtype(inputs):
 def _as_inputs(inputs, op):
     """Turn every op input into a Variable; numbers take the dtype of the first array."""
     dtype = _reference_dtype(inputs)
-    return tuple([x if type(x) is Variable else _as_input(x, dtype, op) for x in inputs])
+    return tuple([_as_input(x, dtype, op) for x in inputs])
 
 
 _constants = {}  # (float, dtype) -> constant Variable, so `x * 0.5` in a loop converts once
@@ -139,7 +139,7 @@ class Function:
 
     def __call__(self, *inputs):
         for x in inputs:
-            if type(x) is not Variable:
+            if type(x) is not Variable and not isinstance(x, Variable):
                 inputs = _as_inputs(inputs, type(self.forwarder).__name__)
                 break
         # one and two inputs are spelled out: this is the hottest path of the library

@@ -1,0 +1,139 @@
+"""One layer class per activation function, for use in Sequential and as attributes."""
+
+import function as F
+
+from .layer import Layer
+
+
+class ReLU(Layer):
+    """max(x, 0), elementwise (`F.relu`)."""
+
+    def forward(self, x):
+        """Apply F.relu."""
+        return F.relu(x)
+
+
+class ReLU6(Layer):
+    """min(max(x, 0), 6), elementwise (`F.relu6`)."""
+
+    def forward(self, x):
+        """Apply F.relu6."""
+        return F.relu6(x)
+
+
+class LeakyReLU(Layer):
+    """x for x > 0, alpha * x otherwise (`F.leaky_relu`).
+
+    Parameters
+    ----------
+    alpha : float
+        Slope for negative inputs.
+    """
+
+    def __init__(self, alpha: float = 0.01):
+        super().__init__()
+        self.alpha = alpha
+
+    def forward(self, x):
+        """Apply F.leaky_relu."""
+        return F.leaky_relu(x, self.alpha)
+
+
+class ELU(Layer):
+    """x for x > 0, alpha * (exp(x) - 1) otherwise (`F.elu`).
+
+    Parameters
+    ----------
+    alpha : float
+    """
+
+    def __init__(self, alpha: float = 1.0):
+        super().__init__()
+        self.alpha = alpha
+
+    def forward(self, x):
+        """Apply F.elu."""
+        return F.elu(x, self.alpha)
+
+
+class GELU(Layer):
+    """Gaussian error linear unit (`F.gelu`).
+
+    Parameters
+    ----------
+    approximate : {"tanh", "none"}
+        "tanh" for the tanh approximation, "none" for the exact erf form.
+    """
+
+    def __init__(self, approximate: str = "tanh"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, x):
+        """Apply F.gelu."""
+        return F.gelu(x, approximate=self.approximate)
+
+
+class Swish(Layer):
+    """x * sigmoid(x), also called SiLU (`F.swish`)."""
+
+    def forward(self, x):
+        """Apply F.swish."""
+        return F.swish(x)
+
+
+class Sigmoid(Layer):
+    """1 / (1 + exp(-x)) (`F.sigmoid`)."""
+
+    def forward(self, x):
+        """Apply F.sigmoid."""
+        return F.sigmoid(x)
+
+
+class Tanh(Layer):
+    """Hyperbolic tangent (`F.tanh`)."""
+
+    def forward(self, x):
+        """Apply F.tanh."""
+        return F.tanh(x)
+
+
+class HardSigmoid(Layer):
+    """Piecewise-linear sigmoid (`F.hard_sigmoid`)."""
+
+    def forward(self, x):
+        """Apply F.hard_sigmoid."""
+        return F.hard_sigmoid(x)
+
+
+class HardSwish(Layer):
+    """x * hard_sigmoid(x) (`F.hard_swish`)."""
+
+    def forward(self, x):
+        """Apply F.hard_swish."""
+        return F.hard_swish(x)
+
+
+class SoftPlus(Layer):
+    """log(1 + exp(x)) (`F.softplus`)."""
+
+    def forward(self, x):
+        """Apply F.softplus."""
+        return F.softplus(x)
+
+
+class Softmax(Layer):
+    """exp(x) / sum(exp(x)) along `axis` (`F.softmax`).
+
+    Parameters
+    ----------
+    axis : int
+    """
+
+    def __init__(self, axis: int = -1):
+        super().__init__()
+        self.axis = axis
+
+    def forward(self, x):
+        """Apply F.softmax."""
+        return F.softmax(x, axis=self.axis)

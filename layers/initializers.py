@@ -1,0 +1,53 @@
+"""Random initialisation of parameters, and how to make it reproducible.
+
+Every layer with random weights takes a keyword-only `rng` (a `numpy.random.Generator`).
+Layers built without one draw from a module-level generator, which `seed(n)` resets:
+
+    L.seed(0)                       # every layer built (and lazily initialised) after
+    model = L.MLP((10, 3))          # this draws the same numbers on every run
+
+    model = L.MLP((10, 3), rng=np.random.default_rng(0))   # or pass your own generator
+
+Weights are drawn in float64 and then cast, so the same seed gives the same weights
+(up to rounding) in float32 and float64.
+"""
+
+import numpy as np
+
+_default = np.random.default_rng()
+
+
+def seed(value: int | None) -> None:
+    """Reset the generator that layers built without `rng` draw their weights from.
+
+    Parameters
+    ----------
+    value : int or None
+        Seed of a fresh `numpy.random.default_rng`; None draws fresh entropy.
+    """
+    global _default
+    _default = np.random.default_rng(value)
+
+
+def generator(rng: np.random.Generator | None = None) -> np.random.Generator:
+    """`rng` itself when given, else the module-level generator that `seed` resets.
+
+    Raises
+    ------
+    TypeError
+        If `rng` is neither None nor a `numpy.random.Generator`.
+    """
+    if rng is None:
+        return _default
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator (np.random.default_rng(seed)) or None, "
+            f"got {type(rng).__name__}"
+        )
+    return rng
+
+
+def scaled_normal(shape, fan_in: int, dtype, rng: np.random.Generator | None = None) -> np.ndarray:
+    """Standard normal entries times sqrt(1 / fan_in), drawn in float64, cast to `dtype`."""
+    values = generator(rng).standard_normal(shape) * np.sqrt(1.0 / fan_in)
+    return values.astype(dtype, copy=False)

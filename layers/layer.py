@@ -1,0 +1,208 @@
+"""Layer: a callable holding Parameters and sub-layers, found by attribute assignment."""
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from variable import Variable
+
+from . import serialization
+from .parameter import Parameter
+
+
+def _holds_layers(value):
+    return isinstance(value, (list, tuple, dict, set)) and any(
+        isinstance(v, (Layer, Parameter)) for v in (value.values() if isinstance(value, dict) else value)
+    )
+
+
+class Layer:
+    """Base class of layers and models: assign Parameters and Layers as attributes.
+
+    Every attribute whose value is a `Parameter` or a `Layer` is registered (in
+    assignment order), so `params()` finds it, nested layers included.  Subclasses
+    implement `forward`; calling the layer runs it.  Arrays that are state but not
+    trained (batch norm's running statistics) are registered with `register_buffer`
+    so that `save_weights` keeps them too.
+    """
+
+    def __init__(self):
+        self._ensure_registry()
+
+    # ----- registration ---------------------------------------------------------
+    def _ensure_registry(self):
+        d = self.__dict__
+        if "_children" not in d:
+            object.__setattr__(self, "_children", {})   # name -> None, an ordered set
+            object.__setattr__(self, "_buffers", {})
+
+    def __setattr__(self, name, value):
+        self._ensure_registry()
+        if isinstance(value, (Parameter, Layer)):
+            if value is self:
+                raise ValueError(f"{type(self).__name__}: a layer cannot contain itself (attribute {name!r})")
+            self._children[name] = None
+        else:
+            self._children.pop(name, None)
+            if name in self._buffers and value is not None and not isinstance(value, np.ndarray):
+                raise TypeError(
+                    f"{type(self).__name__}: buffer {name!r} must hold an ndarray or None, "
+                    f"got {type(value).__name__}"
+                )
+            if _holds_layers(value):
+                raise TypeError(
+                    f"{type(self).__name__}: attribute {name!r} is a {type(value).__name__} holding "
+                    f"layers or parameters, which would not be registered (their parameters would "
+                    f"not be trained or saved); assign each to its own attribute "
+                    f"(setattr(self, f'l{{i}}', layer)) or use L.Sequential"
+                )
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        self._ensure_registry()
+        self._children.pop(name, None)
+        self._buffers.pop(name, None)
+        object.__delattr__(self, name)
+
+    def register_buffer(self, name: str, value: np.ndarray | None) -> None:
+        """Keep `value` as attribute `name`: saved and loaded with the weights, never trained.
+
+        Raises
+        ------
+        TypeError
+            If `value` is neither an ndarray nor None.
+        """
+        self._ensure_registry()
+        if value is not None and not isinstance(value, np.ndarray):
+            raise TypeError(
+                f"{type(self).__name__}.register_buffer: {name!r} must be an ndarray or None, "
+                f"got {type(value).__name__}"
+            )
+        self._children.pop(name, None)
+        self._buffers[name] = None
+        object.__setattr__(self, name, value)
+
+    # ----- traversal ------------------------------------------------------------------
+    def _collect(self, prefix, seen_layers, seen_params, buffers, out):
+        """Append (path, value) for parameters (or buffers) to `out`, depth first, each once."""
+        seen_layers.add(id(self))
+        d = self.__dict__
+        for name in self._children:          # parameters and layers, in assignment order
+            value = d[name]
+            if isinstance(value, Layer):
+                if id(value) not in seen_layers:
+                    value._collect(prefix + name + "/", seen_layers, seen_params, buffers, out)
+            elif not buffers and id(value) not in seen_params:
+                seen_params.add(id(value))
+                out.append((prefix + name, value))
+        if buffers:
+            for name in self._buffers:
+                out.append((prefix + name, d.get(name)))
+        return out
+
+    def named_params(self) -> Iterator[tuple[str, Parameter]]:
+        """Yield (path, Parameter) pairs, nested layers included, each Parameter once.
+
+        The path joins attribute names with '/', e.g. 'l1/W'; a Parameter shared by
+        several layers appears once, under the first path that reaches it.
+        """
+        return iter(self._collect("", set(), set(), False, []))
+
+    def params(self) -> Iterator[Parameter]:
+        """Yield every Parameter of this layer and its sub-layers, each exactly once."""
+        return iter([param for _, param in self._collect("", set(), set(), False, [])])
+
+    def named_buffers(self) -> Iterator[tuple[str, np.ndarray | None]]:
+        """Yield (path, ndarray or None) for every buffer, nested layers included."""
+        return iter(self._collect("", set(), set(), True, []))
+
+    def layers(self) -> Iterator["Layer"]:
+        """Yield every sub-layer (not this one), depth first, each once."""
+        seen = {id(self)}
+        stack = [self]
+        while stack:
+            layer = stack.pop()
+            children = [layer.__dict__[n] for n in layer._children]
+            for child in reversed(children):
+                if isinstance(child, Layer) and id(child) not in seen:
+                    seen.add(id(child))
+                    stack.append(child)
+            if layer is not self:
+                yield layer
+
+    def cleargrads(self) -> None:
+        """Forget the gradient of every parameter (call before each backward)."""
+        for param in self.params():
+            param.cleargrad()
+
+    # ----- calling -----------------------------------------------------------------
+    def forward(self, *inputs):
+        """The computation of the layer; subclasses define it."""
+        raise NotImplementedError(f"{type(self).__name__}.forward is not defined")
+
+    def __call__(self, *inputs, **kwargs) -> Variable | tuple[Variable, ...]:
+        """Run `forward`; returns one Variable or a tuple of Variables."""
+        outputs = self.forward(*inputs, **kwargs)
+        if isinstance(outputs, list):
+            outputs = tuple(outputs)
+        if isinstance(outputs, tuple):
+            if not all(isinstance(y, Variable) for y in outputs):
+                kinds = ", ".join(type(y).__name__ for y in outputs)
+                raise TypeError(
+                    f"{type(self).__name__}.forward must return Variables, got a tuple of ({kinds})"
+                )
+        elif not isinstance(outputs, Variable):
+            raise TypeError(
+                f"{type(self).__name__}.forward must return a Variable or a tuple of Variables, "
+                f"got {type(outputs).__name__}"
+            )
+        return outputs
+
+    # ----- dtype of lazily built layers ----------------------------------------------
+    def _settle_dtype(self, x):
+        """On the first call, cast this layer's own parameters to the input's float dtype.
+
+        A layer built with `dtype=None` creates its parameters in float64 (or lazily);
+        the first input then fixes the dtype (non-float inputs fix float64).  A layer
+        built with an explicit `dtype` keeps it.
+        """
+        if self._dtype is not None:
+            return self._dtype
+        dtype = np.dtype(getattr(x, "dtype", np.float64))
+        if dtype.kind != "f":
+            dtype = np.dtype(np.float64)
+        for name in self._children:
+            value = self.__dict__[name]
+            if isinstance(value, Parameter) and value.data.dtype != dtype:
+                value.data = value.data.astype(dtype)
+        for name in self._buffers:
+            value = self.__dict__[name]
+            if value is not None and value.dtype.kind == "f" and value.dtype != dtype:
+                object.__setattr__(self, name, value.astype(dtype))
+        self._dtype = dtype
+        return dtype
+
+    # ----- weights on disk -----------------------------------------------------------
+    def save_weights(self, path) -> None:
+        """Write every parameter and buffer to the .npz file `path`, keyed by its path.
+
+        See `layers.serialization.save_weights`.
+        """
+        serialization.save_weights(self, path)
+
+    def load_weights(self, path) -> None:
+        """Read weights written by `save_weights`; all-or-nothing, see `layers.serialization`."""
+        serialization.load_weights(self, path)
+
+    def __repr__(self):
+        lines = [type(self).__name__ + "("]
+        for name in self._children:
+            value = self.__dict__[name]
+            if isinstance(value, Layer):
+                body = repr(value).replace("\n", "\n  ")
+                lines.append(f"  ({name}): {body}")
+            else:
+                lines.append(f"  ({name}): Parameter{value.shape} {value.dtype}")
+        if len(lines) == 1:
+            return type(self).__name__ + "()"
+        return "\n".join(lines) + "\n)"

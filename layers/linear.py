@@ -1,0 +1,86 @@
+"""Linear: y = x W + b, with W created lazily from the first input when in_size is None."""
+
+import numpy as np
+
+import function as F
+
+from .initializers import generator, scaled_normal
+from .layer import Layer
+from .parameter import Parameter
+
+
+def _positive_int(value, what, where):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value <= 0:
+        raise ValueError(f"{where}: {what} must be a positive int, got {value!r}")
+    return int(value)
+
+
+def _dtype_or_none(dtype, where):
+    if dtype is None:
+        return None
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        raise TypeError(f"{where}: dtype must be a floating-point dtype, got {dtype}")
+    return dtype
+
+
+class Linear(Layer):
+    """Fully connected layer: y = x @ W + b, W of shape (in_size, out_size).
+
+    W is drawn from N(0, 1) times sqrt(1 / in_size); b starts at zero.
+
+    Parameters
+    ----------
+    out_size : int
+    in_size : int, optional
+        When None, W and b are created on the first call from the last axis of the input.
+    nobias : bool
+        Leave out b.
+    dtype : dtype, optional
+        Parameter dtype.  By default the parameters take the (float) dtype of the first
+        input, so a float32 input gives a float32 layer.
+    rng : numpy.random.Generator, optional
+        Source of the initial W (default: the generator `layers.seed` resets).
+
+    Raises
+    ------
+    ValueError
+        If a size is not a positive int, or the input's last axis differs from in_size.
+    """
+
+    def __init__(self, out_size: int, in_size: int | None = None, nobias: bool = False,
+                 dtype=None, *, rng: np.random.Generator | None = None):
+        super().__init__()
+        self.out_size = _positive_int(out_size, "out_size", "Linear")
+        self.in_size = None if in_size is None else _positive_int(in_size, "in_size", "Linear")
+        self.nobias = bool(nobias)
+        self._dtype = _dtype_or_none(dtype, "Linear")
+        self._rng = rng
+        generator(rng)  # reject a bad rng now rather than on the first call
+        self.W = None
+        self.b = None
+        if self.in_size is not None:
+            self._create(self._dtype or np.float64)
+
+    def _create(self, dtype):
+        self.W = Parameter(scaled_normal((self.in_size, self.out_size), self.in_size, dtype, self._rng),
+                           name="W")
+        if not self.nobias:
+            self.b = Parameter(np.zeros(self.out_size, dtype=dtype), name="b")
+
+    def forward(self, x):
+        """x @ W + b over the last axis of `x`."""
+        shape = x.shape if hasattr(x, "shape") else np.shape(x)
+        if not shape:
+            raise ValueError("Linear: the input must have at least one axis, got a 0-d input")
+        if self.W is None:
+            self.in_size = int(shape[-1])
+            self._create(self._settle_dtype(x))
+        else:
+            self._settle_dtype(x)
+            if shape[-1] != self.in_size:
+                raise ValueError(
+                    f"Linear: input of shape {tuple(shape)} has {shape[-1]} features on its last "
+                    f"axis, but the layer was built for in_size={self.in_size}"
+                )
+        return F.linear(x, self.W, self.b)

@@ -1,0 +1,122 @@
+"""Model (a Layer that can draw its graph), Sequential and MLP."""
+
+from collections.abc import Callable
+
+import numpy as np
+
+import function as F
+import variable as V
+
+from .layer import Layer
+from .linear import Linear
+
+
+class Model(Layer):
+    """A Layer meant as the top of a network; adds `plot` to draw its computational graph."""
+
+    def plot(self, *inputs, to_file: str = "model.png", verbose: bool = True) -> str:
+        """Run the model on `inputs` and render the graph of its output with Graphviz.
+
+        Parameters
+        ----------
+        *inputs : Variable or ndarray
+            Passed to the model.
+        to_file : str
+            Output file; the format follows its extension ('.png', '.svg', '.pdf', ...).
+        verbose : bool
+            Label variables with shape and dtype.
+
+        Returns
+        -------
+        str
+            `to_file`.
+
+        Raises
+        ------
+        RuntimeError
+            If Graphviz's `dot` is not installed (see `variable.plot_dot_graph`).
+        """
+        y = self(*inputs)
+        return V.plot_dot_graph(y, verbose=verbose, to_file=to_file)
+
+
+class Sequential(Model):
+    """Layers (or plain functions such as `F.relu`) applied one after the other.
+
+    The i-th step is the attribute `l{i}`, so parameters are saved as 'l0/W', 'l2/b', ...
+
+    Raises
+    ------
+    TypeError
+        If a step is not callable.
+    """
+
+    def __init__(self, *layers: Layer | Callable):
+        super().__init__()
+        for i, layer in enumerate(layers):
+            if not callable(layer):
+                raise TypeError(
+                    f"Sequential: step {i} must be a Layer or a function of one Variable, "
+                    f"got {type(layer).__name__}"
+                )
+            setattr(self, f"l{i}", layer)
+        self._size = len(layers)
+
+    def __len__(self):
+        return self._size
+
+    def __getitem__(self, i: int):
+        """The i-th step (negative indices count from the end)."""
+        if not -self._size <= i < self._size:
+            raise IndexError(f"Sequential: index {i} out of range for {self._size} steps")
+        return getattr(self, f"l{i % self._size}")
+
+    def __iter__(self):
+        return (getattr(self, f"l{i}") for i in range(self._size))
+
+    def forward(self, x):
+        """Apply every step in order."""
+        for step in self:
+            x = step(x)
+        return x
+
+
+class MLP(Model):
+    """Fully connected network: Linear layers with `activation` between them (not after the last).
+
+    Parameters
+    ----------
+    sizes : sequence of int
+        Output size of each Linear layer; the input size is inferred on the first call.
+        `MLP((1000, 1000, 10))` maps inputs of any width to 10 outputs.
+    activation : callable
+        Applied after every layer but the last (default `F.sigmoid`).
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    rng : numpy.random.Generator, optional
+        Source of the initial weights (default: the generator `layers.seed` resets).
+
+    Raises
+    ------
+    ValueError
+        If `sizes` is empty or holds a non-positive size.
+    """
+
+    def __init__(self, sizes, activation: Callable = F.sigmoid, *, dtype=None,
+                 rng: np.random.Generator | None = None):
+        super().__init__()
+        sizes = tuple(sizes)
+        if not sizes:
+            raise ValueError("MLP: sizes must hold at least one layer size")
+        if not callable(activation):
+            raise TypeError(f"MLP: activation must be callable, got {type(activation).__name__}")
+        self.activation = activation
+        for i, size in enumerate(sizes):
+            setattr(self, f"l{i}", Linear(size, dtype=dtype, rng=rng))
+        self._depth = len(sizes)
+
+    def forward(self, x):
+        """Linear, activation, Linear, ..., Linear."""
+        for i in range(self._depth - 1):
+            x = self.activation(getattr(self, f"l{i}")(x))
+        return getattr(self, f"l{self._depth - 1}")(x)

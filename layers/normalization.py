@@ -1,0 +1,135 @@
+"""Normalisation layers: LayerNorm (per example) and BatchNorm (per feature, over the batch)."""
+
+import numpy as np
+
+import function as F
+
+from .layer import Layer
+from .linear import _dtype_or_none, _positive_int
+from .parameter import Parameter
+
+
+def _positive_float(value, name, where):
+    """`value` as a float > 0, else a TypeError/ValueError naming it."""
+    value = _float(value, name, where)
+    if value == 0:
+        raise ValueError(f"{where}: {name} must be positive, got 0")
+    return value
+
+
+def _float(value, name, where, high=None):
+    """`value` as a float in [0, inf) (or [0, high]), else a TypeError/ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{where}: {name} must be a number, got {type(value).__name__}")
+    value = float(value)
+    if not np.isfinite(value) or value < 0 or (high is not None and value > high):
+        raise ValueError(f"{where}: {name} must lie in [0, {high if high is not None else 'inf)'}"
+                         f"{']' if high is not None else ''}, got {value!r}")
+    return value
+
+
+class LayerNorm(Layer):
+    """Normalise each example over its last axis, then scale by gamma and shift by beta.
+
+    y = (x - mean) / sqrt(var + eps) * gamma + beta, statistics over the last axis;
+    gamma starts at one and beta at zero (`F.layer_norm`).
+
+    Parameters
+    ----------
+    size : int, optional
+        Length of the last axis; inferred from the first input when None.
+    eps : float
+        Added to the variance.
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    """
+
+    def __init__(self, size: int | None = None, eps: float = 1e-5, dtype=None):
+        super().__init__()
+        self.size = None if size is None else _positive_int(size, "size", "LayerNorm")
+        self.eps = _positive_float(eps, "eps", "LayerNorm")
+        self._dtype = _dtype_or_none(dtype, "LayerNorm")
+        self.gamma = None
+        self.beta = None
+        if self.size is not None:
+            self._create(self._dtype or np.float64)
+
+    def _create(self, dtype):
+        self.gamma = Parameter(np.ones(self.size, dtype=dtype), name="gamma")
+        self.beta = Parameter(np.zeros(self.size, dtype=dtype), name="beta")
+
+    def forward(self, x):
+        """Normalise `x` over its last axis."""
+        shape = x.shape if hasattr(x, "shape") else np.shape(x)
+        if not shape:
+            raise ValueError("LayerNorm: the input must have at least one axis, got a 0-d input")
+        if self.gamma is None:
+            self.size = int(shape[-1])
+            self._create(self._settle_dtype(x))
+        else:
+            self._settle_dtype(x)
+            if shape[-1] != self.size:
+                raise ValueError(f"LayerNorm: input of shape {tuple(shape)} does not end in size={self.size}")
+        return F.layer_norm(x, self.gamma, self.beta, eps=self.eps)
+
+
+class BatchNorm(Layer):
+    """Batch normalisation over every axis but the channel axis 1, with running statistics.
+
+    In training, each channel is normalised with the mean and variance of the batch and
+    the running statistics are updated: running = decay * running + (1 - decay) * batch
+    (the variance stored unbiased).  Inside `V.test_mode()` the running statistics are
+    used instead (`F.batch_norm`).  gamma starts at one, beta at zero, the running mean
+    at zero and the running variance at one.  The running statistics are buffers
+    (`avg_mean`, `avg_var`): saved with the weights, never trained.
+
+    Parameters
+    ----------
+    size : int, optional
+        Number of channels (axis 1); inferred from the first input when None.
+    decay : float
+        Weight of the old running value, in [0, 1].
+    eps : float
+        Added to the variance.
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    """
+
+    def __init__(self, size: int | None = None, decay: float = 0.9, eps: float = 2e-5, dtype=None):
+        super().__init__()
+        self.size = None if size is None else _positive_int(size, "size", "BatchNorm")
+        self.decay = _float(decay, "decay", "BatchNorm", high=1.0)
+        self.eps = _positive_float(eps, "eps", "BatchNorm")
+        self._dtype = _dtype_or_none(dtype, "BatchNorm")
+        self.gamma = None
+        self.beta = None
+        self.register_buffer("avg_mean", None)
+        self.register_buffer("avg_var", None)
+        if self.size is not None:
+            self._create(self._dtype or np.float64)
+
+    def _create(self, dtype):
+        self.gamma = Parameter(np.ones(self.size, dtype=dtype), name="gamma")
+        self.beta = Parameter(np.zeros(self.size, dtype=dtype), name="beta")
+        self.avg_mean = np.zeros(self.size, dtype=dtype)
+        self.avg_var = np.ones(self.size, dtype=dtype)
+
+    def forward(self, x):
+        """Normalise `x` of shape (N, C) or (N, C, ...) per channel."""
+        shape = x.shape if hasattr(x, "shape") else np.shape(x)
+        if len(shape) < 2:
+            raise ValueError(
+                f"BatchNorm: input must have a batch and a channel axis, got shape {tuple(shape)}"
+            )
+        if self.gamma is None:
+            self.size = int(shape[1])
+            self._create(self._settle_dtype(x))
+        else:
+            self._settle_dtype(x)
+            if shape[1] != self.size:
+                raise ValueError(
+                    f"BatchNorm: input of shape {tuple(shape)} has {shape[1]} channels on axis 1, "
+                    f"but the layer was built for size={self.size}"
+                )
+        return F.batch_norm(x, self.gamma, self.beta, self.avg_mean, self.avg_var,
+                            decay=self.decay, eps=self.eps)

@@ -1,0 +1,115 @@
+"""Recurrent layers that keep their state between calls: RNN and LSTM.
+
+Call the layer once per time step with a batch of inputs of shape (batch, in_size);
+it returns the new hidden state and keeps it for the next call.  `reset_state()`
+starts a new sequence.  For truncated backpropagation through time, call
+`unchain_backward()` on the loss (or on the state) after each backward.
+"""
+
+import numpy as np
+
+import function as F
+
+from .layer import Layer
+from .linear import Linear, _positive_int
+
+
+class RNN(Layer):
+    """Elman recurrent layer: h_t = tanh(x_t W_x + b + h_{t-1} W_h), h_0 = 0.
+
+    Parameters
+    ----------
+    hidden_size : int
+    in_size : int, optional
+        Inferred from the first input when None.
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    rng : numpy.random.Generator, optional
+        Source of the initial weights.
+
+    Attributes
+    ----------
+    x2h : Linear
+        Input-to-hidden weights W_x and bias b.
+    h2h : Linear
+        Hidden-to-hidden weights W_h (no bias).
+    h : Variable or None
+        The current hidden state.
+    """
+
+    def __init__(self, hidden_size: int, in_size: int | None = None, *, dtype=None,
+                 rng: np.random.Generator | None = None):
+        super().__init__()
+        self.hidden_size = _positive_int(hidden_size, "hidden_size", "RNN")
+        self.x2h = Linear(hidden_size, in_size, dtype=dtype, rng=rng)
+        self.h2h = Linear(hidden_size, hidden_size, nobias=True, dtype=dtype, rng=rng)
+        self.h = None
+
+    def reset_state(self) -> None:
+        """Forget the hidden state: the next call starts a new sequence."""
+        self.h = None
+
+    def forward(self, x):
+        """One time step: the new hidden state, shape (batch, hidden_size)."""
+        z = self.x2h(x)
+        self.h2h._settle_dtype(z)     # W_h takes the dtype of the state even before it is used
+        if self.h is not None:
+            z = z + self.h2h(self.h)
+        h = F.tanh(z)
+        self.h = h
+        return h
+
+
+class LSTM(Layer):
+    """Long short-term memory layer (Hochreiter and Schmidhuber, with a forget gate).
+
+    With z = x_t W_x + b + h_{t-1} W_h split into four blocks [i, f, o, g]:
+    i, f, o = sigmoid(.), g = tanh(.), c_t = f * c_{t-1} + i * g, h_t = o * tanh(c_t),
+    starting from h_0 = c_0 = 0.  The four gates share one matrix product.
+
+    Parameters
+    ----------
+    hidden_size : int
+    in_size : int, optional
+        Inferred from the first input when None.
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    rng : numpy.random.Generator, optional
+        Source of the initial weights.
+
+    Attributes
+    ----------
+    x2h : Linear
+        W_x of shape (in_size, 4 hidden_size) and the bias b.
+    h2h : Linear
+        W_h of shape (hidden_size, 4 hidden_size), no bias.
+    h, c : Variable or None
+        The current hidden and cell states.
+    """
+
+    def __init__(self, hidden_size: int, in_size: int | None = None, *, dtype=None,
+                 rng: np.random.Generator | None = None):
+        super().__init__()
+        self.hidden_size = _positive_int(hidden_size, "hidden_size", "LSTM")
+        self.x2h = Linear(4 * hidden_size, in_size, dtype=dtype, rng=rng)
+        self.h2h = Linear(4 * hidden_size, hidden_size, nobias=True, dtype=dtype, rng=rng)
+        self.h = None
+        self.c = None
+
+    def reset_state(self) -> None:
+        """Forget the hidden and cell states: the next call starts a new sequence."""
+        self.h = None
+        self.c = None
+
+    def forward(self, x):
+        """One time step: the new hidden state h, shape (batch, hidden_size)."""
+        z = self.x2h(x)
+        self.h2h._settle_dtype(z)     # W_h takes the dtype of the state even before it is used
+        if self.h is not None:
+            z = z + self.h2h(self.h)
+        i, f, o, g = F.split(z, 4, axis=-1)
+        i, f, o, g = F.sigmoid(i), F.sigmoid(f), F.sigmoid(o), F.tanh(g)
+        c = i * g if self.c is None else f * self.c + i * g
+        h = o * F.tanh(c)
+        self.h, self.c = h, c
+        return h

@@ -1,0 +1,170 @@
+"""Optimizers with per-parameter step sizes: AdaGrad, RMSprop, AdaDelta, Adam, AdamW.
+
+All state starts at zero; products and square roots are elementwise.
+"""
+
+import numpy as np
+
+from .optimizer import Optimizer, hyperparameter
+
+
+def _zeros(state, key, like):
+    array = state.get(key)
+    if array is None:
+        array = state[key] = np.zeros_like(like)
+    return array
+
+
+class AdaGrad(Optimizer):
+    """h <- h + g^2;  p <- p - lr * g / (sqrt(h) + eps).
+
+    Parameters
+    ----------
+    lr : float
+        Learning rate (>= 0).
+    eps : float
+        Added to the denominator (>= 0).
+    """
+
+    def __init__(self, lr: float = 0.01, eps: float = 1e-8):
+        super().__init__()
+        self.lr = hyperparameter(lr, "lr", "AdaGrad")
+        self.eps = hyperparameter(eps, "eps", "AdaGrad")
+
+    def update_one(self, param, grad):
+        """Accumulate squared gradients and scale the step by their root."""
+        h = _zeros(self.state_of(param), "h", param.data)
+        h += grad * grad
+        param.data -= self.lr * grad / (np.sqrt(h) + self.eps)
+
+
+class RMSprop(Optimizer):
+    """h <- alpha * h + (1 - alpha) * g^2;  p <- p - lr * g / (sqrt(h) + eps).
+
+    Parameters
+    ----------
+    lr : float
+        Learning rate (>= 0).
+    alpha : float
+        Decay of the running mean of squares, in [0, 1).
+    eps : float
+        Added to the denominator (>= 0).
+    """
+
+    def __init__(self, lr: float = 0.01, alpha: float = 0.99, eps: float = 1e-8):
+        super().__init__()
+        self.lr = hyperparameter(lr, "lr", "RMSprop")
+        self.alpha = hyperparameter(alpha, "alpha", "RMSprop", high=1.0)
+        self.eps = hyperparameter(eps, "eps", "RMSprop")
+
+    def update_one(self, param, grad):
+        """Running mean of squared gradients; the step is divided by its root."""
+        h = _zeros(self.state_of(param), "h", param.data)
+        h *= self.alpha
+        h += (1 - self.alpha) * grad * grad
+        param.data -= self.lr * grad / (np.sqrt(h) + self.eps)
+
+
+class AdaDelta(Optimizer):
+    """Zeiler's AdaDelta: steps scaled by the ratio of running RMS of updates and gradients.
+
+    msg <- rho * msg + (1 - rho) * g^2
+    dx  <- sqrt(msdx + eps) / sqrt(msg + eps) * g
+    msdx <- rho * msdx + (1 - rho) * dx^2
+    p   <- p - lr * dx
+
+    Parameters
+    ----------
+    lr : float
+        Scales the step (1.0 is the original method).
+    rho : float
+        Decay of both running means, in [0, 1).
+    eps : float
+        Keeps the roots away from zero (> 0).
+    """
+
+    def __init__(self, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6):
+        super().__init__()
+        self.lr = hyperparameter(lr, "lr", "AdaDelta")
+        self.rho = hyperparameter(rho, "rho", "AdaDelta", high=1.0)
+        self.eps = hyperparameter(eps, "eps", "AdaDelta", low_open=True)
+
+    def update_one(self, param, grad):
+        """One AdaDelta step."""
+        state = self.state_of(param)
+        msg = _zeros(state, "msg", param.data)
+        msdx = _zeros(state, "msdx", param.data)
+        rho, eps = self.rho, self.eps
+        msg *= rho
+        msg += (1 - rho) * grad * grad
+        dx = np.sqrt((msdx + eps) / (msg + eps)) * grad
+        msdx *= rho
+        msdx += (1 - rho) * dx * dx
+        param.data -= self.lr * dx
+
+
+class Adam(Optimizer):
+    """Adam with bias correction (Kingma and Ba).
+
+    t <- t + 1 (per parameter)
+    m <- beta1 * m + (1 - beta1) * g;   v <- beta2 * v + (1 - beta2) * g^2
+    m_hat = m / (1 - beta1^t);          v_hat = v / (1 - beta2^t)
+    p <- p - lr * m_hat / (sqrt(v_hat) + eps)
+
+    Parameters
+    ----------
+    lr : float
+        Learning rate (>= 0).
+    beta1, beta2 : float
+        Decays of the first and second moment estimates, in [0, 1).
+    eps : float
+        Added to the denominator (>= 0).
+    """
+
+    def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
+        super().__init__()
+        name = type(self).__name__
+        self.lr = hyperparameter(lr, "lr", name)
+        self.beta1 = hyperparameter(beta1, "beta1", name, high=1.0)
+        self.beta2 = hyperparameter(beta2, "beta2", name, high=1.0)
+        self.eps = hyperparameter(eps, "eps", name)
+
+    def update_one(self, param, grad):
+        """One bias-corrected Adam step."""
+        state = self.state_of(param)
+        m = _zeros(state, "m", param.data)
+        v = _zeros(state, "v", param.data)
+        t = state["t"] = state.get("t", 0) + 1
+        b1, b2 = self.beta1, self.beta2
+        m *= b1
+        m += (1 - b1) * grad
+        v *= b2
+        v += (1 - b2) * grad * grad
+        correction1 = 1 - b1 ** t                      # Python floats: the dtype of p is kept
+        correction2 = 1 - b2 ** t
+        param.data -= self.lr * (m / correction1) / (np.sqrt(v / correction2) + self.eps)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov and Hutter).
+
+    p <- p - lr * weight_decay * p, then the Adam step; the decay never enters m or v.
+
+    Parameters
+    ----------
+    lr, beta1, beta2, eps : float
+        As for Adam.
+    weight_decay : float
+        Decay rate (>= 0), multiplied by lr.
+    """
+
+    def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8,
+                 weight_decay: float = 0.01):
+        super().__init__(lr, beta1, beta2, eps)
+        self.weight_decay = hyperparameter(weight_decay, "weight_decay", "AdamW")
+
+    def update_one(self, param, grad):
+        """Decay p, then take the Adam step."""
+        param.data *= 1 - self.lr * self.weight_decay
+        super().update_one(param, grad)
+

@@ -1,0 +1,98 @@
+"""Gradient hooks for `Optimizer.add_hook`: WeightDecay, ClipGrad, FreezeParam.
+
+A hook is any callable taking the list of parameters that have a gradient; it runs
+before the update rule and replaces gradients with new arrays (it never writes into
+the old ones, which may be read-only broadcast views).
+"""
+
+import numpy as np
+
+from variable import Variable
+
+from .optimizer import hyperparameter, replace_grad
+
+
+class WeightDecay:
+    """L2 regularisation through the gradient: g <- g + rate * p.
+
+    Parameters
+    ----------
+    rate : float
+        Decay rate (>= 0); the same as adding rate/2 * ||p||^2 to the loss.
+    """
+
+    def __init__(self, rate: float):
+        self.rate = hyperparameter(rate, "rate", "WeightDecay")
+
+    def __call__(self, params):
+        """Add rate * p to every gradient."""
+        for param in params:
+            replace_grad(param, param.grad.data + self.rate * param.data)
+
+
+class ClipGrad:
+    """Rescale all gradients together when their global L2 norm exceeds `max_norm`.
+
+    norm = sqrt(sum over every parameter of sum(g^2)); when norm > max_norm every
+    gradient is multiplied by max_norm / (norm + 1e-6), as PyTorch's clip_grad_norm_ does.
+
+    Parameters
+    ----------
+    max_norm : float
+        Largest allowed global norm (> 0).
+    """
+
+    def __init__(self, max_norm: float):
+        self.max_norm = hyperparameter(max_norm, "max_norm", "ClipGrad", low_open=True)
+
+    def __call__(self, params):
+        """Scale the gradients down if their joint norm is too large."""
+        total = 0.0
+        for param in params:
+            g = param.grad.data
+            total += float(np.sum(np.square(g, dtype=np.float64)))
+        norm = total ** 0.5
+        rate = self.max_norm / (norm + 1e-6)
+        if rate < 1.0:
+            for param in params:
+                replace_grad(param, param.grad.data * rate)
+
+
+class FreezeParam:
+    """Keep the parameters of the given layers (or the given Parameters) fixed.
+
+    Their gradients are set to None before the update, so the optimizer skips them.
+
+    Parameters
+    ----------
+    *targets : Layer or Parameter
+
+    Raises
+    ------
+    TypeError
+        If a target is neither a Layer nor a Parameter.
+    """
+
+    def __init__(self, *targets):
+        for target in targets:
+            if not isinstance(target, Variable) and not callable(getattr(target, "params", None)):
+                raise TypeError(
+                    f"FreezeParam: targets must be Layers or Parameters, got {type(target).__name__}"
+                )
+        self.targets = targets
+
+    def _frozen(self):
+        frozen = set()
+        for target in self.targets:
+            if isinstance(target, Variable):
+                frozen.add(id(target))
+            else:  # a layer: its parameters now (lazy layers create theirs on the first call)
+                frozen.update(id(p) for p in target.params())
+        return frozen
+
+    def __call__(self, params):
+        """Drop the gradients of the frozen parameters."""
+        frozen = self._frozen()
+        for param in params:
+            if id(param) in frozen:
+                param.grad = None

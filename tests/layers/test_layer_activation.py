@@ -1,0 +1,80 @@
+"""Activation layers and Dropout: each against its NumPy formula, with working gradients."""
+
+import math
+
+import numpy as np
+import pytest
+
+import layers as L
+import variable as V
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+_erf = np.vectorize(math.erf)
+
+def _name(value):
+    return type(value).__name__ if isinstance(value, L.Layer) else ""
+
+
+TABLE = [
+    (L.ReLU(), lambda x: np.maximum(x, 0)),
+    (L.ReLU6(), lambda x: np.clip(x, 0, 6)),
+    (L.LeakyReLU(0.2), lambda x: np.where(x > 0, x, 0.2 * x)),
+    (L.LeakyReLU(), lambda x: np.where(x > 0, x, 0.01 * x)),
+    (L.ELU(0.5), lambda x: np.where(x > 0, x, 0.5 * (np.exp(x) - 1))),
+    (L.GELU(), lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))),
+    (L.GELU("none"), lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),
+    (L.Swish(), lambda x: x * _sigmoid(x)),
+    (L.Sigmoid(), _sigmoid),
+    (L.Tanh(), np.tanh),
+    (L.HardSigmoid(), lambda x: np.clip(x + 3, 0, 6) / 6),
+    (L.HardSwish(), lambda x: x * np.clip(x + 3, 0, 6) / 6),
+    (L.SoftPlus(), lambda x: np.log1p(np.exp(x))),
+    (L.Softmax(), lambda x: np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)),
+    (L.Softmax(axis=0), lambda x: np.exp(x) / np.exp(x).sum(axis=0, keepdims=True)),
+]
+
+
+@pytest.mark.parametrize("layer, formula", TABLE, ids=_name)
+def test_activation_layer_matches_its_formula(layer, formula, rng):
+    x = rng.uniform(-7, 7, size=(4, 5))
+    y = layer(V.Variable(x))
+    np.testing.assert_allclose(y.data, formula(x), rtol=1e-7, atol=1e-12)
+    assert list(layer.params()) == []
+
+
+@pytest.mark.parametrize("layer, formula", TABLE, ids=_name)
+def test_activation_layer_gradient_and_dtype(layer, formula, rng):
+    x = rng.uniform(-3, 3, size=(3, 4))
+    x = x[np.abs(x - np.round(x)) > 0.05].reshape(-1)[:8].reshape(2, 4)   # away from the kinks
+    V.gradcheck(lambda v: layer(v), x, order=2)
+    y = layer(V.Variable(x.astype(np.float32)))
+    assert y.dtype == np.float32
+
+
+def test_all_activation_layers_are_in_the_table():
+    names = {"ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "Swish", "Sigmoid", "Tanh", "HardSigmoid",
+             "HardSwish", "SoftPlus", "Softmax"}
+    assert {type(layer).__name__ for layer, _ in TABLE} == names
+    assert all(hasattr(L, n) for n in names)
+
+
+def test_dropout_layer_in_training_and_test_mode(rng):
+    layer = L.Dropout(0.25)
+    x = np.ones((200, 50))
+    y = layer(x).data
+    kept = y != 0
+    assert 0.72 < kept.mean() < 0.78                         # about 1 - p survive
+    np.testing.assert_allclose(y[kept], 1 / 0.75)           # scaled by 1 / (1 - p)
+    with V.test_mode():
+        np.testing.assert_array_equal(layer(x).data, x)
+
+
+def test_dropout_rejects_a_bad_p():
+    with pytest.raises(ValueError, match=r"Dropout: p must lie in \[0, 1\), got 1.5"):
+        L.Dropout(1.5)
+    with pytest.raises(TypeError, match="Dropout: p must be a number"):
+        L.Dropout("0.5")

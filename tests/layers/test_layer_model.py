@@ -1,0 +1,104 @@
+"""Model.plot, Sequential and MLP."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+import function as F
+import layers as L
+
+
+class TwoLayer(L.Model):
+    """A small user-defined model, as in the API example."""
+
+    def __init__(self):
+        super().__init__()
+        self.l1 = L.Linear(4)
+        self.l2 = L.Linear(2)
+
+    def forward(self, x):
+        return self.l2(F.relu(self.l1(x)))
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz 'dot' is not installed")
+def test_plot_renders_the_graph(tmp_path, rng):
+    target = tmp_path / "model.png"
+    out = TwoLayer().plot(rng.standard_normal((3, 5)), to_file=str(target))
+    assert out == str(target)
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = tmp_path / "model.svg"
+    TwoLayer().plot(rng.standard_normal((3, 5)), to_file=str(svg))
+    text = svg.read_text()
+    assert "Linear" in text and "ReLU" in text
+
+
+def test_plot_without_graphviz_says_what_to_install(monkeypatch, tmp_path, rng):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(RuntimeError, match="Graphviz 'dot' is not on PATH"):
+        TwoLayer().plot(rng.standard_normal((3, 5)), to_file=str(tmp_path / "m.png"))
+
+
+def test_sequential_applies_layers_and_functions_in_order(rng):
+    seq = L.Sequential(L.Linear(4, in_size=3), F.tanh, L.Linear(2), L.Sigmoid())
+    x = rng.standard_normal((5, 3))
+    y = seq(x)
+    h = np.tanh(x @ seq[0].W.data + seq[0].b.data)
+    expected = 1 / (1 + np.exp(-(h @ seq[2].W.data + seq[2].b.data)))
+    np.testing.assert_allclose(y.data, expected, rtol=1e-12)
+    assert len(seq) == 4 and seq[-1] is seq[3] and list(seq)[1] is F.tanh
+    assert [k for k, _ in seq.named_params()] == ["l0/W", "l0/b", "l2/W", "l2/b"]
+
+
+def test_sequential_errors():
+    with pytest.raises(TypeError, match="Sequential: step 1 must be a Layer or a function"):
+        L.Sequential(L.Linear(2), 3)
+    with pytest.raises(IndexError, match="Sequential: index 2 out of range for 2 steps"):
+        L.Sequential(L.Linear(2), L.ReLU())[2]
+
+
+def test_mlp_matches_numpy(rng):
+    mlp = L.MLP((5, 4, 3))
+    x = rng.standard_normal((6, 2))
+    y = mlp(x)
+    h = x
+    for i in range(3):
+        h = h @ getattr(mlp, f"l{i}").W.data + getattr(mlp, f"l{i}").b.data
+        if i < 2:
+            h = 1 / (1 + np.exp(-h))                 # default activation: sigmoid
+    np.testing.assert_allclose(y.data, h, rtol=1e-12)
+    assert [k for k, _ in mlp.named_params()] == ["l0/W", "l0/b", "l1/W", "l1/b", "l2/W", "l2/b"]
+
+
+def test_mlp_with_another_activation_and_dtype(rng):
+    mlp = L.MLP((3, 1), activation=F.relu, dtype=np.float32)
+    x = rng.standard_normal((4, 2))
+    y = mlp(x)
+    assert all(p.dtype == np.float32 for p in mlp.params())
+    h = np.maximum(x.astype(np.float32) @ mlp.l0.W.data + mlp.l0.b.data, 0)
+    np.testing.assert_allclose(y.data, h @ mlp.l1.W.data + mlp.l1.b.data, rtol=1e-5)
+
+
+def test_mlp_errors():
+    with pytest.raises(ValueError, match="MLP: sizes must hold at least one layer size"):
+        L.MLP(())
+    with pytest.raises(TypeError, match="MLP: activation must be callable"):
+        L.MLP((2,), activation="relu")
+
+
+def test_model_is_a_layer_and_trains_in_the_dezero_loop(rng):
+    import optimizers as O
+
+    model = TwoLayer()
+    opt = O.SGD(0.1).setup(model)
+    x = rng.standard_normal((8, 5))
+    t = rng.standard_normal((8, 2))
+    losses = []
+    for _ in range(20):
+        loss = F.mean_squared_error(model(x), t)
+        model.cleargrads()
+        loss.backward()
+        opt.update()
+        losses.append(float(loss.data))
+    assert isinstance(model, L.Layer)
+    assert losses[-1] < 0.7 * losses[0]

@@ -1,0 +1,247 @@
+"""save_weights / load_weights: round trip, keys, all-or-nothing loading, atomic saving."""
+
+import os
+import zipfile
+
+import numpy as np
+import pytest
+
+import function as F
+import layers as L
+import variable as V
+
+
+class Net(L.Model):
+    """Linear, BatchNorm (with buffers) and an LSTM, to cover every kind of state."""
+
+    def __init__(self, hidden=4):
+        super().__init__()
+        self.l1 = L.Linear(hidden)
+        self.bn = L.BatchNorm()
+        self.rnn = L.LSTM(3)
+        self.l2 = L.Linear(2)
+
+    def forward(self, x):
+        self.rnn.reset_state()
+        return self.l2(self.rnn(F.relu(self.bn(self.l1(x)))))
+
+
+def _built(seed, rng_data, hidden=4, dtype=np.float64):
+    L.seed(seed)
+    model = Net(hidden)
+    model(rng_data.standard_normal((5, 3)).astype(dtype))    # creates the lazy parameters
+    return model
+
+
+def _snapshot(model):
+    """Every array of the model, with its identity."""
+    state = {k: (p.data, p.data.copy()) for k, p in model.named_params()}
+    state.update({k: (b, b.copy()) for k, b in model.named_buffers()})
+    return state
+
+
+def _assert_unchanged(model, snapshot):
+    now = {k: p.data for k, p in model.named_params()}
+    now.update(dict(model.named_buffers()))
+    assert now.keys() == snapshot.keys()
+    for key, (array, copy) in snapshot.items():
+        assert now[key] is array, key
+        np.testing.assert_array_equal(now[key], copy, err_msg=key)
+
+
+KEYS = ["l1/W", "l1/b", "bn/gamma", "bn/beta", "rnn/h2h/W", "rnn/x2h/W", "rnn/x2h/b", "l2/W", "l2/b",
+        "bn/avg_mean", "bn/avg_var"]
+
+
+def test_round_trip_gives_identical_outputs(tmp_path, rng):
+    source = _built(0, rng)
+    path = tmp_path / "weights.npz"
+    source.save_weights(path)
+    with np.load(path, allow_pickle=False) as archive:
+        assert sorted(archive.files) == sorted(KEYS)
+        np.testing.assert_array_equal(archive["l1/W"], source.l1.W.data)
+    target = _built(1, rng)
+    assert not np.array_equal(target.l1.W.data, source.l1.W.data)
+    target.load_weights(str(path))
+    x = rng.standard_normal((4, 3))
+    with V.test_mode():                              # uses the loaded running statistics
+        np.testing.assert_array_equal(target(x).data, source(x).data)
+    np.testing.assert_array_equal(target(x).data, source(x).data)
+    for (k1, p1), (k2, p2) in zip(source.named_params(), target.named_params()):
+        assert k1 == k2 and p1 is not p2 and p1.data is not p2.data
+
+
+def test_module_functions_and_float32(tmp_path, rng):
+    source = _built(0, rng, dtype=np.float32)
+    L.save_weights(source, tmp_path / "w32.npz")
+    target = _built(3, rng, dtype=np.float32)
+    L.load_weights(target, tmp_path / "w32.npz")
+    assert all(p.dtype == np.float32 for p in target.params())
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+    np.testing.assert_array_equal(target(x).data, source(x).data)
+
+
+def _write_other(tmp_path, rng, **kwargs):
+    other = _built(5, rng, **kwargs)
+    path = tmp_path / "other.npz"
+    other.save_weights(path)
+    return path
+
+
+@pytest.mark.parametrize("make_file, match", [
+    (lambda tmp_path, rng: _write_other(tmp_path, rng, hidden=6),
+     r"parameter 'l1/W' is \(3, 4\) float64 in the model but \(3, 6\) float64"),
+    (lambda tmp_path, rng: _write_other(tmp_path, rng, dtype=np.float32),
+     r"parameter 'l1/W' is \(3, 4\) float64 in the model but \(3, 4\) float32"),
+])
+def test_shape_or_dtype_mismatch_raises_and_changes_nothing(tmp_path, rng, make_file, match):
+    model = _built(0, rng)
+    snapshot = _snapshot(model)
+    path = make_file(tmp_path, rng)
+    with pytest.raises(ValueError, match=match):
+        model.load_weights(path)
+    _assert_unchanged(model, snapshot)
+
+
+def _rewrite_without(path, drop=(), add=None):
+    with np.load(path) as archive:
+        arrays = {k: archive[k] for k in archive.files if k not in drop}
+    arrays.update(add or {})
+    with open(path, "wb") as handle:
+        np.savez(handle, **arrays)
+
+
+def test_missing_key_raises_and_changes_nothing(tmp_path, rng):
+    path = _write_other(tmp_path, rng)
+    _rewrite_without(path, drop=("rnn/x2h/b", "bn/avg_var"))
+    model = _built(0, rng)
+    snapshot = _snapshot(model)
+    with pytest.raises(ValueError, match=r"missing from the file: 'bn/avg_var', 'rnn/x2h/b'"):
+        model.load_weights(path)
+    _assert_unchanged(model, snapshot)
+
+
+def test_extra_key_raises_and_changes_nothing(tmp_path, rng):
+    path = _write_other(tmp_path, rng)
+    _rewrite_without(path, add={"l3/W": np.zeros((2, 2))})
+    model = _built(0, rng)
+    snapshot = _snapshot(model)
+    with pytest.raises(ValueError, match=r"in the file but not in the model: 'l3/W'"):
+        model.load_weights(path)
+    _assert_unchanged(model, snapshot)
+
+
+def test_a_model_that_has_not_run_yet_explains_the_extra_keys(tmp_path, rng):
+    path = _write_other(tmp_path, rng)
+    lazy = L.MLP((4, 2))
+    with pytest.raises(ValueError, match="has none until the model has run once"):
+        lazy.load_weights(path)
+    with pytest.raises(ValueError, match="save_weights: buffer 'bn/avg_mean' is not initialised yet"):
+        Net().save_weights(tmp_path / "never.npz")
+    assert not (tmp_path / "never.npz").exists()
+
+
+def _truncated(tmp_path, rng):
+    path = _write_other(tmp_path, rng)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    return path
+
+
+def _garbage(tmp_path, rng):
+    path = tmp_path / "garbage.npz"
+    path.write_bytes(rng.bytes(300))
+    return path
+
+
+def _empty(tmp_path, rng):
+    path = tmp_path / "empty.npz"
+    path.write_bytes(b"")
+    return path
+
+
+def _single_array(tmp_path, rng):
+    path = tmp_path / "single.npz"
+    with open(path, "wb") as handle:
+        np.save(handle, np.zeros(3))
+    return path
+
+
+def _pickled(tmp_path, rng):
+    path = _write_other(tmp_path, rng)
+    _rewrite_without(path, drop=("l1/W",), add={"l1/W": np.array([{"a": 1}], dtype=object)})
+    return path
+
+
+def _corrupted_member(tmp_path, rng):
+    path = _write_other(tmp_path, rng)
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo("l2/W.npy")
+    end = info.header_offset + 30 + len(info.filename) + len(info.extra) + info.compress_size
+    data[end - 3] ^= 0xFF                             # flip a byte of W's values: the CRC no longer matches
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("make_file, match", [
+    (_truncated, "is not a valid .npz weights archive"),
+    (_garbage, "is not a valid .npz weights archive"),
+    (_empty, "is not a valid .npz weights archive"),
+    (_single_array, "holds a single array, not an .npz archive"),
+    (_pickled, "entry 'l1/W' of .* cannot be read"),
+    (_corrupted_member, "entry 'l2/W' of .* cannot be read"),
+])
+def test_invalid_files_raise_and_change_nothing(tmp_path, rng, make_file, match):
+    model = _built(0, rng)
+    snapshot = _snapshot(model)
+    path = make_file(tmp_path, rng)
+    with pytest.raises(ValueError, match=match):
+        model.load_weights(path)
+    _assert_unchanged(model, snapshot)
+
+
+def test_missing_file_raises_file_not_found(tmp_path, rng):
+    with pytest.raises(FileNotFoundError):
+        _built(0, rng).load_weights(tmp_path / "nothing.npz")
+
+
+def test_interrupted_save_keeps_the_old_file(tmp_path, rng, monkeypatch):
+    path = tmp_path / "w.npz"
+    old = _built(0, rng)
+    old.save_weights(path)
+    before = path.read_bytes()
+    calls = []
+    write_array = np.lib.format.write_array
+
+    def dies_on_the_third_array(handle, array, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            handle.write(b"half an array")
+            raise KeyboardInterrupt("simulated interruption")
+        return write_array(handle, array, **kwargs)
+
+    monkeypatch.setattr(np.lib.format, "write_array", dies_on_the_third_array)
+    new = _built(1, rng)
+    with pytest.raises(KeyboardInterrupt, match="simulated interruption"):
+        new.save_weights(path)
+    assert len(calls) == 3
+    assert path.read_bytes() == before               # the old file, byte for byte
+    assert os.listdir(tmp_path) == ["w.npz"]         # and no temporary left behind
+    monkeypatch.undo()
+    check = _built(2, rng)
+    check.load_weights(path)
+    np.testing.assert_array_equal(check.l1.W.data, old.l1.W.data)
+
+
+def test_save_overwrites_and_fails_cleanly_in_a_missing_directory(tmp_path, rng):
+    path = tmp_path / "w.npz"
+    _built(0, rng).save_weights(path)
+    second = _built(1, rng)
+    second.save_weights(path)
+    third = _built(2, rng)
+    third.load_weights(path)
+    np.testing.assert_array_equal(third.l1.W.data, second.l1.W.data)
+    with pytest.raises(FileNotFoundError):
+        second.save_weights(tmp_path / "no" / "such" / "w.npz")
+    assert sorted(os.listdir(tmp_path)) == ["w.npz"]

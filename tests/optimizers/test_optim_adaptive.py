@@ -1,0 +1,131 @@
+"""AdaGrad, RMSprop, AdaDelta, Adam, AdamW: three steps against the formulas by hand."""
+
+import numpy as np
+import pytest
+from optim_problem import P0, Quadratic, grad_of, run_steps
+
+import optimizers as O
+
+
+def test_adagrad_three_steps(quadratic):
+    lr, eps = 0.1, 1e-8
+    got = run_steps(O.AdaGrad(lr, eps=eps), quadratic)
+    p, h = P0.copy(), np.zeros(3)
+    for step in range(3):
+        g = grad_of(p)
+        h = h + g * g                                    # h <- h + g^2
+        p = p - lr * g / (np.sqrt(h) + eps)              # p <- p - lr g / (sqrt h + eps)
+        np.testing.assert_allclose(got[step], p, rtol=1e-12)
+
+
+def test_adagrad_first_step_is_lr_times_sign(quadratic):
+    # h = g^2 after one step, so the step is lr g / |g| = lr sign(g)
+    got = run_steps(O.AdaGrad(0.1), quadratic, steps=1)
+    np.testing.assert_allclose(got[0], P0 - 0.1 * np.sign(grad_of(P0)), rtol=1e-7)
+
+
+def test_rmsprop_three_steps(quadratic):
+    lr, alpha, eps = 0.01, 0.9, 1e-8
+    got = run_steps(O.RMSprop(lr, alpha=alpha, eps=eps), quadratic)
+    p, h = P0.copy(), np.zeros(3)
+    for step in range(3):
+        g = grad_of(p)
+        h = alpha * h + (1 - alpha) * g * g              # running mean of g^2
+        p = p - lr * g / (np.sqrt(h) + eps)
+        np.testing.assert_allclose(got[step], p, rtol=1e-12)
+
+
+def test_adadelta_three_steps(quadratic):
+    rho, eps, lr = 0.9, 1e-6, 1.0
+    got = run_steps(O.AdaDelta(lr=lr, rho=rho, eps=eps), quadratic)
+    p, msg, msdx = P0.copy(), np.zeros(3), np.zeros(3)
+    for step in range(3):
+        g = grad_of(p)
+        msg = rho * msg + (1 - rho) * g * g
+        dx = np.sqrt(msdx + eps) / np.sqrt(msg + eps) * g     # RMS[dx]_{t-1} / RMS[g]_t * g
+        msdx = rho * msdx + (1 - rho) * dx * dx
+        p = p - lr * dx
+        np.testing.assert_allclose(got[step], p, rtol=1e-12)
+
+
+def _adam_by_hand(lr, b1, b2, eps, weight_decay=0.0, steps=3):
+    p, m, v = P0.copy(), np.zeros(3), np.zeros(3)
+    path = []
+    for t in range(1, steps + 1):
+        g = grad_of(p)
+        p = p - lr * weight_decay * p                    # AdamW: decay p, not the gradient
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        m_hat = m / (1 - b1 ** t)                        # bias corrections
+        v_hat = v / (1 - b2 ** t)
+        p = p - lr * m_hat / (np.sqrt(v_hat) + eps)
+        path.append(p)
+    return path
+
+
+def test_adam_three_steps(quadratic):
+    got = run_steps(O.Adam(lr=0.1, beta1=0.9, beta2=0.999, eps=1e-8), quadratic)
+    for step, expected in enumerate(_adam_by_hand(0.1, 0.9, 0.999, 1e-8)):
+        np.testing.assert_allclose(got[step], expected, rtol=1e-12)
+
+
+def test_adam_bias_correction_makes_the_first_step_lr_sized(quadratic):
+    # m_hat = g and v_hat = g^2 at t = 1, so p moves by lr * sign(g) exactly (up to eps);
+    # without the correction the step would be lr * 0.1 / sqrt(0.001) = 3.16 lr
+    got = run_steps(O.Adam(lr=0.01), quadratic, steps=1)
+    np.testing.assert_allclose(got[0], P0 - 0.01 * np.sign(grad_of(P0)), rtol=1e-9)
+
+
+def test_adam_default_hyperparameters():
+    opt = O.Adam()
+    assert (opt.lr, opt.beta1, opt.beta2, opt.eps) == (0.001, 0.9, 0.999, 1e-8)
+    assert O.AdamW().weight_decay == 0.01
+
+
+def test_adamw_three_steps(quadratic):
+    got = run_steps(O.AdamW(lr=0.1, weight_decay=0.5), quadratic)
+    for step, expected in enumerate(_adam_by_hand(0.1, 0.9, 0.999, 1e-8, weight_decay=0.5)):
+        np.testing.assert_allclose(got[step], expected, rtol=1e-12)
+
+
+def test_adamw_decay_is_decoupled_from_the_moments(quadratic):
+    # with g = 0 Adam does nothing, while AdamW still shrinks p by (1 - lr wd) per step
+    opt = O.AdamW(lr=0.1, weight_decay=0.5).setup(quadratic)
+    quadratic.p.grad = None
+    quadratic().backward()
+    quadratic.p.grad.data = np.zeros(3)
+    opt.update()
+    np.testing.assert_allclose(quadratic.p.data, P0 * (1 - 0.05), rtol=1e-12)
+    np.testing.assert_array_equal(opt.state_of(quadratic.p)["m"], 0)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: O.SGD(0.1), lambda: O.MomentumSGD(0.1), lambda: O.MomentumSGD(0.1, nesterov=True),
+    lambda: O.AdaGrad(0.1), lambda: O.RMSprop(0.01), lambda: O.AdaDelta(), lambda: O.Adam(0.01),
+    lambda: O.AdamW(0.01),
+])
+def test_float32_stays_float32_and_updates_in_place(make):
+    model = Quadratic(np.float32)
+    data = model.p.data
+    opt = make()
+    run_steps(opt, model)
+    assert model.p.data is data                     # the same array, updated in place
+    assert model.p.data.dtype == np.float32
+    assert all(a.dtype == np.float32 for a in opt.state_of(model.p).values() if isinstance(a, np.ndarray))
+    # and the float32 run follows the float64 one to float32 precision
+    reference = Quadratic()
+    run_steps(make(), reference)
+    np.testing.assert_allclose(model.p.data, reference.p.data, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: O.Adam(beta1=1.0), "Adam: beta1"),
+    (lambda: O.Adam(beta2=-0.5), "Adam: beta2"),
+    (lambda: O.AdamW(weight_decay=-1), "AdamW: weight_decay"),
+    (lambda: O.AdaDelta(eps=0), "AdaDelta: eps"),
+    (lambda: O.RMSprop(alpha=2), "RMSprop: alpha"),
+    (lambda: O.AdaGrad(lr=None), "AdaGrad: lr must be a number"),
+])
+def test_bad_hyperparameters_are_named(make, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        make()

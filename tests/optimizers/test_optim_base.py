@@ -1,0 +1,103 @@
+"""Optimizer base: setup, hooks order, skipping parameters without grad, read-only grads."""
+
+import numpy as np
+import pytest
+from optim_problem import P0
+
+import layers as L
+import optimizers as O
+import variable as V
+
+ALL = [O.SGD, O.MomentumSGD, O.AdaGrad, O.RMSprop, O.AdaDelta, O.Adam, O.AdamW]
+
+
+class Two(L.Model):
+    """Two parameters; the loss uses only `used`."""
+
+    def __init__(self):
+        super().__init__()
+        self.used = L.Parameter(np.array([1.0, 2.0, 3.0]))
+        self.unused = L.Parameter(np.array([4.0, 5.0]))
+
+    def forward(self):
+        return V.sum(self.used * self.used)
+
+
+def test_setup_returns_self_and_checks_its_target():
+    opt = O.SGD(0.1)
+    model = Two()
+    assert opt.setup(model) is opt
+    assert opt.target is model
+    with pytest.raises(TypeError, match="SGD.setup: target must be a Layer"):
+        O.SGD().setup([model.used])
+
+
+def test_update_before_setup_raises():
+    with pytest.raises(RuntimeError, match=r"Adam.update: call setup\(model\) first"):
+        O.Adam().update()
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_parameters_without_grad_are_skipped(cls):
+    model = Two()
+    opt = cls().setup(model)
+    model().backward()
+    assert model.unused.grad is None
+    opt.update()
+    np.testing.assert_array_equal(model.unused.data, [4.0, 5.0])
+    assert model.unused not in opt.state
+    assert not np.array_equal(model.used.data, [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_read_only_broadcast_gradients_are_never_written(cls):
+    # the gradient of sum(p) is a read-only broadcast view of a scalar 1
+    model = L.Model()
+    model.p = L.Parameter(np.array([1.0, -1.0, 2.0]))
+    V.sum(model.p).backward()
+    view = model.p.grad.data
+    assert not view.flags.writeable
+    opt = cls().setup(model)
+    opt.add_hook(O.WeightDecay(0.1)).add_hook(O.ClipGrad(0.5))
+    opt.update()                                     # must not try to write into the view
+    np.testing.assert_array_equal(view, [1.0, 1.0, 1.0])
+    assert np.all(model.p.data < [1.0, -1.0, 2.0])   # every entry moved against its gradient
+
+
+def test_hooks_run_in_order_before_the_update():
+    calls = []
+    model = Two()
+    opt = O.SGD(0.1).setup(model)
+    opt.add_hook(lambda params: calls.append(("first", [p.data.copy() for p in params])))
+    opt.add_hook(lambda params: calls.append(("second", len(params))))
+    model().backward()
+    opt.update()
+    assert [c[0] for c in calls] == ["first", "second"]
+    np.testing.assert_array_equal(calls[0][1][0], [1.0, 2.0, 3.0])   # p not yet updated
+    assert calls[1][1] == 1                                          # only `used` has a grad
+
+
+def test_add_hook_rejects_non_callables():
+    with pytest.raises(TypeError, match="SGD.add_hook: hook must be callable"):
+        O.SGD().add_hook(3)
+
+
+def test_lr_can_be_changed_between_updates():
+    model = L.Model()
+    model.p = L.Parameter(P0.copy())
+    opt = O.SGD(0.1).setup(model)
+    V.sum(model.p).backward()
+    opt.update()
+    opt.lr = 0.5
+    opt.update()
+    np.testing.assert_allclose(model.p.data, P0 - 0.1 - 0.5)
+
+
+def test_second_setup_switches_target():
+    first, second = Two(), Two()
+    opt = O.SGD(0.1).setup(first).setup(second)
+    first().backward()
+    second().backward()
+    opt.update()
+    np.testing.assert_array_equal(first.used.data, [1.0, 2.0, 3.0])
+    assert not np.array_equal(second.used.data, [1.0, 2.0, 3.0])
