@@ -1,0 +1,569 @@
+"""Activation functions: sigmoid, the ReLU family, GELU, swish, softplus, softmax.
+
+Each is one Forwarder: `forward` computes on ndarrays, stable for any finite input
+(no overflow, no NumPy warnings), and `backward` is written with differentiable ops, so
+every order of derivative works.  Piecewise-linear activations save their slope as a
+constant array; their second derivative is zero away from the kinks.  float32 inputs
+give float32 outputs and gradients; integer inputs are treated as float64 constants.
+"""
+
+import math
+
+import numpy as np
+
+import variable as V
+from variable import Forwarder, Function, Variable
+from variable.axes import normalize_axis
+
+ArrayLike = Variable | np.ndarray | float | list
+"""What the functions of this package accept as an array: Variables, ndarrays, numbers, lists."""
+Axis = int | tuple[int, ...] | None
+
+
+def as_float(x: ArrayLike, op: str) -> Variable:
+    """`x` as a floating-point Variable (package helper used by every nn function).
+
+    A Variable or ndarray of floating dtype is used as is; integer and boolean data
+    become float64 constants; Python numbers and lists become float64.
+
+    Raises
+    ------
+    TypeError
+        If `x` is complex, non-numeric or not array-like, naming `op`.
+    """
+    if isinstance(x, Variable):
+        if x.data.dtype.kind == "f":
+            return x
+        data = x.data
+    elif isinstance(x, np.ndarray):
+        if x.dtype.kind == "f":
+            return Variable(x, requires_grad=False)
+        data = x
+    elif isinstance(x, np.floating):
+        return Variable(np.asarray(x), requires_grad=False)   # a NumPy scalar keeps its dtype
+    elif isinstance(x, (bool, int, float, np.number, list, tuple)):
+        try:
+            data = np.asarray(x, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{op}: cannot turn {x!r} into a float array") from None
+    else:
+        raise TypeError(f"{op}: expects a Variable, ndarray or number, got {type(x).__name__}")
+    if data.dtype.kind not in "biuf":
+        raise TypeError(f"{op}: expects real numbers, got dtype {data.dtype}")
+    return Variable(data.astype(np.float64), requires_grad=False)
+
+
+_EXP_LIMITS = {}
+
+
+def _exp_limit(dtype):
+    """Largest whole t with exp(t) + 1 finite in `dtype` (708 for float64, 87 for float32)."""
+    limit = _EXP_LIMITS.get(dtype)
+    if limit is None:
+        limit = _EXP_LIMITS[dtype] = float(math.floor(math.log(float(np.finfo(dtype).max))) - 1)
+    return limit
+
+
+def _sigmoid(x):
+    """1 / (1 + exp(-x)) on an ndarray, to a few ulps everywhere, without overflow.
+
+    The exponent is capped so exp never overflows; below the cap, where 1 + exp(-x)
+    would, sigmoid(x) equals exp(x) to working precision and is computed as such.
+    One array is allocated and worked on in place (this op sits in every MLP).
+    """
+    limit = _exp_limit(x.dtype)
+    y = np.negative(x, out=np.empty_like(x))          # (out= keeps 0-d inputs arrays)
+    np.minimum(y, limit, out=y)
+    np.exp(y, out=y)
+    y += 1
+    np.reciprocal(y, out=y)                           # 1 / (1 + exp(-x))
+    tail = x < -limit
+    if tail.any():                                    # far left tail: sigmoid(x) = exp(x)
+        y[tail] = np.exp(x[tail])
+    return y
+
+
+# ----- sigmoid and tanh-like ------------------------------------------------------
+class Sigmoid(Forwarder):
+    """Logistic sigmoid."""
+
+    def forward(self, x):
+        return _sigmoid(x)
+
+    def backward(self, gy):
+        y, = self.outputs
+        return gy * y * (1 - y)                       # d sigmoid = y (1 - y)
+
+
+def sigmoid(x: ArrayLike) -> Variable:
+    """Logistic sigmoid 1 / (1 + exp(-x)), elementwise; exact and finite for any x.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(Sigmoid())(as_float(x, "sigmoid"))
+
+
+# ----- piecewise linear -----------------------------------------------------------
+class PiecewiseLinear(Forwarder):
+    """Base of activations whose gradient is a constant slope array saved in forward."""
+
+    def backward(self, gy):
+        return gy * self.slope                        # d f = slope (0 beyond the kinks)
+
+
+class ReLU(PiecewiseLinear):
+    """max(x, 0); the derivative at 0 is taken as 0."""
+
+    def forward(self, x):
+        self.slope = x > 0
+        return np.maximum(x, 0)
+
+
+class ReLU6(PiecewiseLinear):
+    """min(max(x, 0), 6)."""
+
+    def forward(self, x):
+        self.slope = (x > 0) & (x < 6)
+        return np.clip(x, 0, 6)
+
+
+class LeakyReLU(PiecewiseLinear):
+    """x for x > 0, alpha x otherwise."""
+
+    def __init__(self, alpha):
+        self.alpha = alpha
+
+    def forward(self, x):
+        self.slope = np.where(x > 0, 1, self.alpha).astype(x.dtype)
+        return x * self.slope
+
+
+class HardSigmoid(PiecewiseLinear):
+    """relu6(x + 3) / 6 = clip(x / 6 + 1/2, 0, 1)."""
+
+    def forward(self, x):
+        inside = (x > -3) & (x < 3)
+        self.slope = inside * np.asarray(1 / 6, x.dtype)
+        return np.clip(x / 6 + 0.5, 0, 1)
+
+
+def relu(x: ArrayLike) -> Variable:
+    """Rectified linear unit max(x, 0), elementwise (derivative 0 at 0).
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(ReLU())(as_float(x, "relu"))
+
+
+def relu6(x: ArrayLike) -> Variable:
+    """ReLU capped at 6: min(max(x, 0), 6), elementwise (derivative 0 at the kinks).
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(ReLU6())(as_float(x, "relu6"))
+
+
+def _number(value, op, name):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{op}: {name} must be a real number, got {type(value).__name__}")
+    if not math.isfinite(value):
+        raise ValueError(f"{op}: {name} must be finite, got {value!r}")
+    return float(value)
+
+
+def leaky_relu(x: ArrayLike, alpha: float = 0.01) -> Variable:
+    """Leaky ReLU: x where x > 0, `alpha` * x elsewhere.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+    alpha : float
+        Slope for x <= 0.
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `alpha` is not a real number.
+    """
+    alpha = _number(alpha, "leaky_relu", "alpha")
+    return Function(LeakyReLU(alpha))(as_float(x, "leaky_relu"))
+
+
+def hard_sigmoid(x: ArrayLike) -> Variable:
+    """Piecewise-linear sigmoid relu6(x + 3) / 6 (PyTorch's definition), elementwise.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(HardSigmoid())(as_float(x, "hard_sigmoid"))
+
+
+# ----- smooth and piecewise-smooth --------------------------------------------------
+class ELU(Forwarder):
+    """x for x > 0, alpha (exp(x) - 1) otherwise."""
+
+    def __init__(self, alpha):
+        self.alpha = alpha
+
+    def forward(self, x):
+        self.positive = x > 0
+        negative_part = self.alpha * np.expm1(np.minimum(x, 0))
+        return np.where(self.positive, x, negative_part).astype(x.dtype, copy=False)
+
+    def backward(self, gy):
+        y, = self.outputs
+        return gy * V.where(self.positive, 1, y + self.alpha)   # d elu = 1 | alpha e^x = y + alpha
+
+
+def elu(x: ArrayLike, alpha: float = 1.0) -> Variable:
+    """Exponential linear unit: x where x > 0, `alpha` * (exp(x) - 1) elsewhere.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+    alpha : float
+        Value approached as x -> -inf is -alpha.
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `alpha` is not a real number.
+    """
+    alpha = _number(alpha, "elu", "alpha")
+    return Function(ELU(alpha))(as_float(x, "elu"))
+
+
+class HardSwish(Forwarder):
+    """x relu6(x + 3) / 6."""
+
+    def forward(self, x):
+        self.middle = ((x > -3) & (x < 3)).astype(x.dtype)
+        self.upper = (x >= 3).astype(x.dtype)
+        return x * np.clip(x + 3, 0, 6) / 6
+
+    def backward(self, gy):
+        x, = self.inputs
+        # d hard_swish = (2x + 3) / 6 on (-3, 3), 1 above, 0 below
+        slope = x * (self.middle / 3) + (self.middle / 2 + self.upper)
+        return gy * slope
+
+
+def hard_swish(x: ArrayLike) -> Variable:
+    """Hard swish x * relu6(x + 3) / 6 (MobileNetV3), elementwise.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(HardSwish())(as_float(x, "hard_swish"))
+
+
+class Swish(Forwarder):
+    """x sigmoid(x)."""
+
+    def forward(self, x):
+        return x * _sigmoid(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        s = sigmoid(x)
+        return gy * (s * (1 + x * (1 - s)))           # d x s(x) = s + x s (1 - s)
+
+
+def swish(x: ArrayLike) -> Variable:
+    """Swish / SiLU x * sigmoid(x), elementwise (`silu` is the same function).
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(Swish())(as_float(x, "swish"))
+
+
+silu = swish
+
+
+class Softplus(Forwarder):
+    """log(1 + exp(x)) computed as max(x, 0) + log1p(exp(-|x|))."""
+
+    def forward(self, x):
+        return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * sigmoid(x)                        # d softplus = sigmoid
+
+
+def softplus(x: ArrayLike) -> Variable:
+    """Softplus log(1 + exp(x)), elementwise; linear (no overflow) for large x.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(Softplus())(as_float(x, "softplus"))
+
+
+# ----- GELU and the error function ------------------------------------------------------
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+_GELU_CUBIC = 0.044715
+
+
+def _erf_series(z):
+    """erf(z) for 0 <= z < 2 by a series of positive terms (no cancellation)."""
+    # erf(z) = 2/sqrt(pi) exp(-z^2) sum_n 2^n z^(2n+1) / (1 3 5 ... (2n+1)); the term
+    # ratio is 2 z^2 / (2n + 1), so 40 terms reach 1e-17 relative at z = 2
+    term = z.copy()
+    total = z.copy()
+    z2 = 2 * z * z
+    for n in range(1, 41):
+        term *= z2
+        term *= 1 / (2 * n + 1)
+        total += term
+    return _TWO_OVER_SQRT_PI * np.exp(-z * z) * total
+
+
+def _erfc_fraction(z):
+    """erfc(z) for z >= 2 from its continued fraction, to full relative precision.
+
+    erfc(z) = exp(-z^2)/sqrt(pi) / (z + (1/2)/(z + 1/(z + (3/2)/(z + ...)))), evaluated
+    bottom-up; 60 levels are exact to double precision from z = 2 on.
+    """
+    z = np.minimum(z, 40.0)                           # erfc(40) underflows to 0 anyway
+    fraction = z.copy()
+    for k in range(60, 0, -1):
+        fraction = z + (k / 2) / fraction
+    return np.exp(-z * z) / (math.sqrt(math.pi) * fraction)
+
+
+def _normal_cdf(x):
+    """Phi(x) = erfc(-x / sqrt 2) / 2 on an ndarray, to ~1e-15 absolute and ~1e-13
+    relative (the left tail keeps full relative precision: no 1 + erf cancellation)."""
+    z = np.asarray(x, dtype=np.float64) / math.sqrt(2)
+    a = np.abs(z)
+    out = np.empty_like(z)
+    middle = a < 2
+    zm = z[middle]
+    out[middle] = 0.5 + 0.5 * np.copysign(_erf_series(np.abs(zm)), zm)
+    lower, upper = z <= -2, z >= 2
+    out[lower] = 0.5 * _erfc_fraction(a[lower])
+    out[upper] = 1 - 0.5 * _erfc_fraction(a[upper])
+    out[np.isnan(z)] = np.nan
+    return out.astype(np.result_type(x, np.float32), copy=False)
+
+
+class NormalCDF(Forwarder):
+    """The standard normal CDF Phi (used by the exact GELU)."""
+
+    def forward(self, x):
+        return _normal_cdf(x).astype(x.dtype, copy=False)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * (V.exp(-0.5 * x * x) * _INV_SQRT_2PI)    # d Phi = phi = e^(-x^2/2)/sqrt(2 pi)
+
+
+_GELU_SATURATED = 50.0   # tanh(u(x)) is exactly +-1 for |x| >= 10; clipping keeps x^3 finite
+
+
+class GELUTanh(Forwarder):
+    """x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+
+    def forward(self, x):
+        xc = np.clip(x, -_GELU_SATURATED, _GELU_SATURATED)
+        u = _SQRT_2_OVER_PI * (xc + _GELU_CUBIC * xc ** 3)
+        return 0.5 * x * (1 + np.tanh(u))
+
+    def backward(self, gy):
+        x, = self.inputs
+        xc = V.clip(x, -_GELU_SATURATED, _GELU_SATURATED)
+        t = V.tanh(_SQRT_2_OVER_PI * (xc + _GELU_CUBIC * xc ** 3))
+        du = _SQRT_2_OVER_PI * (1 + (3 * _GELU_CUBIC) * xc * xc)
+        # d gelu = (1 + t)/2 + x/2 (1 - t^2) u'
+        return gy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du)
+
+
+class GELUErf(Forwarder):
+    """x Phi(x) with Phi(x) = (1 + erf(x / sqrt 2)) / 2 the normal CDF."""
+
+    def forward(self, x):
+        return x * _normal_cdf(x).astype(x.dtype, copy=False)
+
+    def backward(self, gy):
+        x, = self.inputs
+        cdf = Function(NormalCDF())(x)
+        pdf = V.exp(-0.5 * x * x) * _INV_SQRT_2PI
+        return gy * (cdf + x * pdf)                   # d x Phi(x) = Phi(x) + x phi(x)
+
+
+def gelu(x: ArrayLike, approximate: str = "tanh") -> Variable:
+    """Gaussian error linear unit x * Phi(x), elementwise.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+    approximate : {"tanh", "none"}
+        "tanh" (default): x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as in BERT/GPT-2;
+        "none": the exact x/2 (1 + erf(x / sqrt 2)), with an erf accurate to ~1e-15
+        (NumPy has none; see `_normal_cdf`).
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    ValueError
+        If `approximate` is neither "tanh" nor "none".
+    """
+    if approximate == "tanh":
+        forwarder = GELUTanh()
+    elif approximate == "none":
+        forwarder = GELUErf()
+    else:
+        raise ValueError(f'gelu: approximate must be "tanh" or "none", got {approximate!r}')
+    return Function(forwarder)(as_float(x, "gelu"))
+
+
+# ----- softmax ----------------------------------------------------------------------
+def _axes(x, axis, op):
+    if x.ndim == 0:
+        raise ValueError(f"{op}: the input is 0-d; it needs an axis to normalise over")
+    axes = normalize_axis(axis, x.ndim, op)
+    return tuple(range(x.ndim)) if axes is None else axes
+
+
+def _softmax(x, axes):
+    """exp(x - max) / sum, on an ndarray; the max is taken out so nothing overflows."""
+    e = x - x.max(axis=axes, keepdims=True)
+    np.exp(e, out=e)
+    e /= e.sum(axis=axes, keepdims=True)
+    return e
+
+
+class Softmax(Forwarder):
+    """exp(x) / sum(exp(x)) over axes."""
+
+    def __init__(self, axes):
+        self.axes = axes
+
+    def forward(self, x):
+        return _softmax(x, self.axes)
+
+    def backward(self, gy):
+        y, = self.outputs
+        gx = y * gy                                   # d softmax: y (gy - sum(y gy))
+        return gx - y * V.sum(gx, axis=self.axes, keepdims=True)
+
+
+class LogSoftmax(Forwarder):
+    """x - logsumexp(x) over axes."""
+
+    def __init__(self, axes):
+        self.axes = axes
+
+    def forward(self, x):
+        shifted = x - x.max(axis=self.axes, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=self.axes, keepdims=True))
+
+    def backward(self, gy):
+        y, = self.outputs
+        # d log_softmax: gy - softmax * sum(gy), softmax = exp(y)
+        return gy - V.exp(y) * V.sum(gy, axis=self.axes, keepdims=True)
+
+
+def softmax(x: ArrayLike, axis: Axis = -1) -> Variable:
+    """Softmax exp(x) / sum(exp(x)) over `axis`, stable for any finite logits.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+        At least 1-d.
+    axis : int, tuple of ints or None
+        Axis (or axes; None: all) to normalise over.
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`; it sums to 1 over `axis`.
+
+    Raises
+    ------
+    ValueError
+        If `x` is 0-d or `axis` is out of range.
+    """
+    x = as_float(x, "softmax")
+    return Function(Softmax(_axes(x, axis, "softmax")))(x)
+
+
+def log_softmax(x: ArrayLike, axis: Axis = -1) -> Variable:
+    """Logarithm of the softmax over `axis`, x - logsumexp(x), stable for any finite x.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+        At least 1-d.
+    axis : int, tuple of ints or None
+        Axis (or axes; None: all) to normalise over.
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    ValueError
+        If `x` is 0-d or `axis` is out of range.
+    """
+    x = as_float(x, "log_softmax")
+    return Function(LogSoftmax(_axes(x, axis, "log_softmax")))(x)
+
+
+__all__ = [
+    "sigmoid", "relu", "relu6", "leaky_relu", "elu", "gelu", "swish", "silu",
+    "hard_sigmoid", "hard_swish", "softplus", "softmax", "log_softmax",
+]

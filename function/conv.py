@@ -1,0 +1,279 @@
+"""Convolution and pooling on NCHW images, built on im2col and col2im.
+
+im2col copies every kernel-sized window of a padded image into a column array of shape
+(N, C, KH, KW, OH, OW); col2im adds such columns back into an image.  The two are
+linear and adjoint, so each is the other's backward and both are differentiable to any
+order.  conv2d is then a matrix product with the columns, pooling a max or mean over
+them, each a composition of differentiable ops (as fast as a fused op: the reshapes
+copy nothing).
+"""
+
+import numpy as np
+
+import variable as V
+from variable import Forwarder, Function, Variable
+
+from .activation import ArrayLike, as_float
+
+Size = int | tuple[int, int]
+"""A kernel size, stride or padding: one int for both axes or an (height, width) pair."""
+
+
+def _pair(value, op, name, minimum):
+    """An int or a pair of ints, each >= `minimum`, as a pair."""
+    pair = (value, value) if isinstance(value, (int, np.integer)) else value
+    if (
+        not isinstance(pair, (tuple, list)) or len(pair) != 2
+        or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in pair)
+    ):
+        raise TypeError(f"{op}: {name} must be an int or a pair of ints, got {value!r}")
+    if any(v < minimum for v in pair):
+        raise ValueError(f"{op}: {name} must be >= {minimum}, got {value!r}")
+    return int(pair[0]), int(pair[1])
+
+
+def _output_size(size, kernel, stride, pad):
+    return (size + 2 * pad - kernel) // stride + 1
+
+
+def _geometry(x_shape, kernel_size, stride, pad, op):
+    """Checked (kernel, stride, pad) pairs and the output size (OH, OW) for NCHW `x_shape`."""
+    if len(x_shape) != 4:
+        raise ValueError(f"{op}: x must be 4-d (N, C, H, W), got shape {x_shape}")
+    kernel = _pair(kernel_size, op, "kernel_size", 1)
+    stride = _pair(stride, op, "stride", 1)
+    pad = _pair(pad, op, "pad", 0)
+    out = tuple(_output_size(x_shape[2 + d], kernel[d], stride[d], pad[d]) for d in range(2))
+    if min(out) < 1:
+        raise ValueError(
+            f"{op}: kernel {kernel} does not fit the input of shape {x_shape} padded by {pad}"
+        )
+    return kernel, stride, pad, out
+
+
+class Im2col(Forwarder):
+    """Windows of a padded NCHW image as columns (N, C, KH, KW, OH, OW)."""
+
+    def __init__(self, kernel, stride, pad, out, pad_value=0.0):
+        self.kernel, self.stride, self.pad, self.out = kernel, stride, pad, out
+        self.pad_value = pad_value
+
+    def forward(self, x):
+        (kh, kw), (sh, sw), (ph, pw), (oh, ow) = self.kernel, self.stride, self.pad, self.out
+        if ph or pw:
+            x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=self.pad_value)
+        col = np.empty(x.shape[:2] + (kh, kw, oh, ow), dtype=x.dtype)
+        for i in range(kh):
+            for j in range(kw):
+                col[:, :, i, j] = x[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
+        return col
+
+    def backward(self, gcol):
+        x, = self.inputs
+        # the adjoint of copying windows out is adding them back (pad entries are dropped)
+        return Function(Col2im(x.shape, self.kernel, self.stride, self.pad, self.out))(gcol)
+
+
+class Col2im(Forwarder):
+    """Add columns (N, C, KH, KW, OH, OW) back into an NCHW image, dropping the padding."""
+
+    def __init__(self, x_shape, kernel, stride, pad, out):
+        self.x_shape, self.kernel, self.stride, self.pad, self.out = x_shape, kernel, stride, pad, out
+
+    def forward(self, col):
+        (kh, kw), (sh, sw), (ph, pw), (oh, ow) = self.kernel, self.stride, self.pad, self.out
+        n, c, h, w = self.x_shape
+        image = np.zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=col.dtype)
+        for i in range(kh):
+            for j in range(kw):
+                image[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw] += col[:, :, i, j]
+        if ph or pw:
+            image = np.ascontiguousarray(image[:, :, ph:ph + h, pw:pw + w])
+        return image
+
+    def backward(self, gx):
+        # the adjoint of adding windows up is copying them out, with zero padding
+        return Function(Im2col(self.kernel, self.stride, self.pad, self.out))(gx)
+
+
+def _shape_of(x):
+    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
+
+
+def im2col(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) -> Variable:
+    """Every window of the zero-padded NCHW image `x` as columns (N, C, KH, KW, OH, OW).
+
+    col[n, c, i, j, p, q] = x_padded[n, c, p * SH + i, q * SW + j]; OH = (H + 2 PH - KH)
+    // SH + 1 and likewise OW.  Its backward is `col2im`.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Images of shape (N, C, H, W).
+    kernel_size, stride, pad : int or pair of ints
+        Window size (>= 1), step (>= 1) and zero padding (>= 0), as (height, width).
+
+    Returns
+    -------
+    Variable of shape (N, C, KH, KW, OH, OW).
+
+    Raises
+    ------
+    ValueError
+        If `x` is not 4-d, a size is out of range or the window does not fit.
+    """
+    x = as_float(x, "im2col")
+    kernel, stride, pad, out = _geometry(x.shape, kernel_size, stride, pad, "im2col")
+    return Function(Im2col(kernel, stride, pad, out))(x)
+
+
+def col2im(col: ArrayLike, x_shape: tuple[int, int, int, int], kernel_size: Size, stride: Size = 1,
+           pad: Size = 0) -> Variable:
+    """Add columns (N, C, KH, KW, OH, OW) back into images of `x_shape` (the adjoint of im2col).
+
+    Entries that fall into the padding are dropped; overlapping windows add up.
+
+    Parameters
+    ----------
+    col : Variable or ndarray
+        Columns as `im2col` makes them.
+    x_shape : tuple of 4 ints
+        Shape (N, C, H, W) of the images.
+    kernel_size, stride, pad : int or pair of ints
+        As for `im2col`.
+
+    Returns
+    -------
+    Variable of shape `x_shape`.
+
+    Raises
+    ------
+    ValueError
+        If `col` does not have the shape im2col gives for `x_shape`.
+    """
+    op = "col2im"
+    col = as_float(col, op)
+    try:
+        x_shape = tuple(int(n) for n in x_shape)
+    except (TypeError, ValueError):
+        raise TypeError(f"{op}: x_shape must be a tuple of 4 ints (N, C, H, W), got {x_shape!r}") from None
+    kernel, stride, pad, out = _geometry(x_shape, kernel_size, stride, pad, op)
+    expected = x_shape[:2] + kernel + out
+    if col.shape != expected:
+        raise ValueError(
+            f"{op}: columns of shape {col.shape} do not fit images {x_shape}: expected {expected}"
+        )
+    return Function(Col2im(x_shape, kernel, stride, pad, out))(col)
+
+
+def conv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size = 1,
+           pad: Size = 0) -> Variable:
+    """2-D convolution (cross-correlation, as in every deep-learning library) of NCHW images.
+
+    y[n, o, p, q] = sum_{c,i,j} W[o, c, i, j] x_padded[n, c, p SH + i, q SW + j] + b[o],
+    computed as im2col followed by one batched matrix product.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Images of shape (N, C, H, W).
+    W : Variable or ndarray
+        Filters of shape (OC, C, KH, KW).
+    b : Variable, ndarray or None
+        Bias of shape (OC,).
+    stride, pad : int or pair of ints
+        Step (>= 1) and zero padding (>= 0), as (height, width).
+
+    Returns
+    -------
+    Variable of shape (N, OC, OH, OW).
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not fit together or the kernel does not fit the padded input.
+    """
+    op = "conv2d"
+    x, W = as_float(x, op), as_float(W, op)
+    if W.ndim != 4:
+        raise ValueError(f"{op}: W must be 4-d (OC, C, KH, KW), got shape {W.shape}")
+    if x.ndim != 4 or x.shape[1] != W.shape[1]:
+        raise ValueError(
+            f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
+            f"(N, C, H, W) with C = W.shape[1]"
+        )
+    oc, c, kh, kw = W.shape
+    kernel, stride, pad, (oh, ow) = _geometry(x.shape, (kh, kw), stride, pad, op)
+    if b is not None:
+        b = as_float(b, op)
+        if b.shape != (oc,):
+            raise ValueError(f"{op}: b must have shape ({oc},) for W of shape {W.shape}, got {b.shape}")
+    n = x.shape[0]
+    col = Function(Im2col(kernel, stride, pad, (oh, ow)))(x)
+    col = V.reshape(col, (n, c * kh * kw, oh * ow))
+    y = V.matmul(V.reshape(W, (oc, c * kh * kw)), col)         # (N, OC, OH*OW)
+    y = V.reshape(y, (n, oc, oh, ow))
+    if b is not None:
+        y = y + V.reshape(b, (1, oc, 1, 1))
+    return y
+
+
+def _windows(x, kernel_size, stride, pad, op, pad_value):
+    """Columns (N, C, KH*KW, OH, OW) of `x` for pooling."""
+    x = as_float(x, op)
+    kernel, stride, pad, out = _geometry(x.shape, kernel_size, stride, pad, op)
+    if pad[0] >= kernel[0] or pad[1] >= kernel[1]:
+        raise ValueError(f"{op}: pad {pad} must be smaller than kernel_size {kernel}")
+    col = Function(Im2col(kernel, stride, pad, out, pad_value))(x)
+    return V.reshape(col, x.shape[:2] + (kernel[0] * kernel[1],) + out)
+
+
+def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) -> Variable:
+    """Max pooling of NCHW images over kernel-sized windows; padding never wins the max.
+
+    Padding counts as -inf (as in PyTorch); tied maxima share the gradient evenly.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Images of shape (N, C, H, W).
+    kernel_size, stride, pad : int or pair of ints
+        Window size, step and padding (pad < kernel_size), as (height, width).
+
+    Returns
+    -------
+    Variable of shape (N, C, OH, OW).
+
+    Raises
+    ------
+    ValueError
+        If `x` is not 4-d, a size is out of range, pad >= kernel_size or the window does
+        not fit.
+    """
+    return V.max(_windows(x, kernel_size, stride, pad, "pooling", -np.inf), axis=2)
+
+
+def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) -> Variable:
+    """Average pooling of NCHW images; zero padding is counted in every mean.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Images of shape (N, C, H, W).
+    kernel_size, stride, pad : int or pair of ints
+        Window size, step and zero padding (pad < kernel_size), as (height, width).
+
+    Returns
+    -------
+    Variable of shape (N, C, OH, OW).
+
+    Raises
+    ------
+    ValueError
+        If `x` is not 4-d, a size is out of range, pad >= kernel_size or the window does
+        not fit.
+    """
+    return V.mean(_windows(x, kernel_size, stride, pad, "average_pooling", 0.0), axis=2)
+
+
+__all__ = ["im2col", "col2im", "conv2d", "pooling", "average_pooling"]

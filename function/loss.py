@@ -1,0 +1,525 @@
+"""Losses: regression, classification and similarity, each reduced to a scalar mean.
+
+Every loss is one Forwarder whose forward is stable (log-softmax and log1p forms, no
+overflow for logits of +-1000) and whose backward is written with differentiable ops,
+so losses can be differentiated to any order (gradient penalties, Hessians).  Targets
+given as arrays are constants; a target given as a Variable that requires grad is
+differentiated too.  Inputs must share a shape (no broadcasting), except class labels.
+"""
+
+import math
+
+import numpy as np
+
+import variable as V
+from variable import Forwarder, Function, Variable
+
+from .activation import ArrayLike, as_float, log_softmax, sigmoid, softmax
+
+
+def _target(t, x, op):
+    """Target `t` as a Variable of `x`'s dtype (constants are cast, Variables kept)."""
+    if isinstance(t, Variable) and t.requires_grad:
+        return t
+    t = as_float(t, op)
+    if t.dtype != x.dtype:
+        t = Variable(t.data.astype(x.dtype), requires_grad=False)
+    return t
+
+
+def _pair(x, t, op, names=("x", "t")):
+    """Check two loss inputs: floating Variables of one shape, the target cast to x's dtype."""
+    x = as_float(x, op)
+    t = _target(t, x, op)
+    if x.shape != t.shape:
+        raise ValueError(
+            f"{op}: {names[0]} of shape {x.shape} and {names[1]} of shape {t.shape} "
+            f"must have the same shape"
+        )
+    if x.size == 0:
+        raise ValueError(f"{op}: inputs are empty (shape {x.shape}); the mean is undefined")
+    return x, t
+
+
+def _scalar(value, like):
+    return np.asarray(value, dtype=like.dtype)
+
+
+# ----- regression -------------------------------------------------------------------
+class MeanSquaredError(Forwarder):
+    """mean((x0 - x1)^2)."""
+
+    def forward(self, x0, x1):
+        diff = x0 - x1
+        return _scalar(np.vdot(diff, diff) / diff.size, x0)
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        gx0 = (x0 - x1) * (gy * (2 / x0.size))        # d mean (x0 - x1)^2 = 2 (x0 - x1) / n
+        return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
+
+
+def mean_squared_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """Mean of the squared differences, mean((x0 - x1) ** 2).
+
+    Parameters
+    ----------
+    x0, x1 : Variable, ndarray or number
+        Same shape; either or both may require grad.
+
+    Returns
+    -------
+    0-d Variable of `x0`'s floating dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ or the inputs are empty.
+    """
+    x0, x1 = _pair(x0, x1, "mean_squared_error", ("x0", "x1"))
+    return Function(MeanSquaredError())(x0, x1)
+
+
+class MeanAbsoluteError(Forwarder):
+    """mean(|x0 - x1|); the derivative at a tie is taken as 0."""
+
+    def forward(self, x0, x1):
+        diff = x0 - x1
+        self.slope = np.sign(diff) * np.asarray(1 / diff.size, diff.dtype)
+        return _scalar(np.abs(diff).mean(), x0)
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        gx0 = gy * self.slope                          # d mean |d| = sign(d) / n
+        return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
+
+
+def mean_absolute_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """Mean of the absolute differences, mean(|x0 - x1|) (gradient 0 where x0 == x1).
+
+    Parameters
+    ----------
+    x0, x1 : Variable, ndarray or number
+        Same shape; either or both may require grad.
+
+    Returns
+    -------
+    0-d Variable of `x0`'s floating dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ or the inputs are empty.
+    """
+    x0, x1 = _pair(x0, x1, "mean_absolute_error", ("x0", "x1"))
+    return Function(MeanAbsoluteError())(x0, x1)
+
+
+class HuberLoss(Forwarder):
+    """mean of d^2/2 where |d| <= delta, delta (|d| - delta/2) elsewhere; d = x - t."""
+
+    def __init__(self, delta):
+        self.delta = delta
+
+    def forward(self, x, t):
+        a = np.abs(x - t)
+        delta = self.delta
+        quadratic = np.minimum(a, delta)              # a where |d| <= delta, else delta
+        return _scalar((quadratic * (a - 0.5 * quadratic)).mean(), x)
+
+    def backward(self, gy):
+        x, t = self.inputs
+        gx = V.clip(x - t, -self.delta, self.delta) * (gy * (1 / x.size))   # clip(d) / n
+        return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
+
+
+def huber_loss(x: ArrayLike, t: ArrayLike, delta: float = 1.0) -> Variable:
+    """Huber loss: mean of d**2/2 for |d| <= delta and delta*(|d| - delta/2) beyond; d = x - t.
+
+    Parameters
+    ----------
+    x, t : Variable, ndarray or number
+        Same shape.
+    delta : float
+        Positive threshold between the quadratic and the linear part.
+
+    Returns
+    -------
+    0-d Variable of `x`'s floating dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, the inputs are empty or `delta` is not positive.
+    """
+    if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)):
+        raise TypeError(f"huber_loss: delta must be a positive number, got {type(delta).__name__}")
+    if not (0 < delta < math.inf):
+        raise ValueError(f"huber_loss: delta must be positive and finite, got {delta!r}")
+    x, t = _pair(x, t, "huber_loss")
+    return Function(HuberLoss(float(delta)))(x, t)
+
+
+class LogCoshLoss(Forwarder):
+    """mean(log(cosh(x - t))) as |d| + log1p(exp(-2|d|)) - log 2."""
+
+    def forward(self, x, t):
+        a = np.abs(x - t)
+        return _scalar((a + np.log1p(np.exp(-2 * a)) - math.log(2)).mean(), x)
+
+    def backward(self, gy):
+        x, t = self.inputs
+        gx = V.tanh(x - t) * (gy * (1 / x.size))        # d log cosh d = tanh d
+        return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
+
+
+def log_cosh_loss(x: ArrayLike, t: ArrayLike) -> Variable:
+    """Mean of log(cosh(x - t)); stable (linear) for large differences.
+
+    Parameters
+    ----------
+    x, t : Variable, ndarray or number
+        Same shape.
+
+    Returns
+    -------
+    0-d Variable of `x`'s floating dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ or the inputs are empty.
+    """
+    x, t = _pair(x, t, "log_cosh_loss")
+    return Function(LogCoshLoss())(x, t)
+
+
+class PoissonNLLLoss(Forwarder):
+    """mean(exp(l) - t l) for log rates l (the constant log t! is left out)."""
+
+    def forward(self, log_rate, t):
+        return _scalar((np.exp(log_rate) - t * log_rate).mean(), log_rate)
+
+    def backward(self, gy):
+        log_rate, t = self.inputs
+        scale = gy * (1 / log_rate.size)
+        gl = (V.exp(log_rate) - t) * scale if log_rate.requires_grad else None   # e^l - t
+        gt = -log_rate * scale if t.requires_grad else None                      # -l
+        return gl, gt
+
+
+def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike) -> Variable:
+    """Poisson negative log-likelihood from log rates: mean(exp(log_rate) - t * log_rate).
+
+    The term log(t!), constant in the rate, is left out (PyTorch's default).  A log rate
+    above ~709 overflows exp in float64 (the loss is then inf).
+
+    Parameters
+    ----------
+    log_rate : Variable, ndarray or number
+        Logarithm of the predicted Poisson rate.
+    t : Variable, ndarray or number
+        Observed counts (non-negative), the shape of `log_rate`.
+
+    Returns
+    -------
+    0-d Variable of `log_rate`'s floating dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, the inputs are empty or a count is negative.
+    """
+    log_rate, t = _pair(log_rate, t, "poisson_nll_loss", ("log_rate", "t"))
+    if np.any(t.data < 0):
+        raise ValueError("poisson_nll_loss: counts t must be non-negative")
+    return Function(PoissonNLLLoss())(log_rate, t)
+
+
+# ----- classification ------------------------------------------------------------------
+class SoftmaxCrossEntropy(Forwarder):
+    """Mean over rows of -sum(t log softmax(x)) along the last axis; labels or probabilities."""
+
+    def __init__(self, labels=None):
+        self.labels = labels
+
+    def forward(self, x, *t):
+        shifted = x - x.max(axis=-1, keepdims=True)
+        log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+        self.rows = x.size // x.shape[-1]
+        if self.labels is not None:
+            labels = self.labels[..., None]
+            total = np.take_along_axis(log_p, labels, axis=-1).sum()
+            self.onehot = np.zeros_like(x)
+            np.put_along_axis(self.onehot, labels, 1, axis=-1)
+        else:
+            total = np.vdot(t[0], log_p)
+        return _scalar(-total / self.rows, x)
+
+    def backward(self, gy):
+        x = self.inputs[0]
+        scale = gy * (1 / self.rows)
+        if self.labels is not None:
+            return (softmax(x) - self.onehot) * scale             # (softmax - onehot) / n
+        t = self.inputs[1]
+        gx = gt = None
+        if x.requires_grad:
+            mass = V.sum(t, axis=-1, keepdims=True)              # 1 for probability rows
+            gx = (softmax(x) * mass - t) * scale                  # (softmax sum t - t) / n
+        if t.requires_grad:
+            gt = -log_softmax(x) * scale                          # -log softmax / n
+        return gx, gt
+
+
+def _labels(t, x_shape, op):
+    """Integer class labels as an int ndarray of shape x_shape[:-1], range-checked."""
+    data = t.data if isinstance(t, Variable) else np.asarray(t)
+    n_class = x_shape[-1]
+    if data.size and (data.min() < 0 or data.max() >= n_class):
+        bad = data[(data < 0) | (data >= n_class)].flat[0]
+        raise ValueError(f"{op}: label {bad} is out of range for {n_class} classes")
+    return data.astype(np.intp, copy=False)
+
+
+def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
+    """Cross-entropy of softmax(x) along the last axis against `t`, mean over rows.
+
+    With integer labels this is mean(-log softmax(x)[..., t]); with a probability array
+    of `x`'s shape it is mean over rows of -sum(t * log_softmax(x)).  The log-softmax
+    is computed inside, so logits of +-1000 give finite losses and gradients.
+
+    Parameters
+    ----------
+    x : Variable, ndarray
+        Logits, shape (..., C) (usually (N, C)).
+    t : Variable, ndarray or list
+        Integer class labels in [0, C) of shape x.shape[:-1], or probabilities of
+        shape x.shape (a Variable that requires grad is differentiated too).
+
+    Returns
+    -------
+    0-d Variable of `x`'s floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If labels of shape x.shape[:-1] are not integers.
+    ValueError
+        If `t` has neither shape, a label is out of range, or `x` is 0-d or empty.
+    """
+    op = "softmax_cross_entropy"
+    x = as_float(x, op)
+    if x.ndim == 0 or x.size == 0:
+        raise ValueError(f"{op}: logits must be at least 1-d and non-empty, got shape {x.shape}")
+    t_data = t.data if isinstance(t, Variable) else np.asarray(t)
+    if t_data.shape == x.shape[:-1]:
+        if t_data.dtype.kind not in "iu":
+            raise TypeError(
+                f"{op}: labels of shape {t_data.shape} must be integers, got dtype {t_data.dtype} "
+                f"(probability targets have the logits' shape {x.shape})"
+            )
+        return Function(SoftmaxCrossEntropy(_labels(t_data, x.shape, op)))(x)
+    if t_data.shape == x.shape:
+        return Function(SoftmaxCrossEntropy())(x, _target(t, x, op))
+    raise ValueError(
+        f"{op}: logits of shape {x.shape} need labels of shape {x.shape[:-1]} or "
+        f"probabilities of shape {x.shape}, got t of shape {t_data.shape}"
+    )
+
+
+class SigmoidCrossEntropy(Forwarder):
+    """mean(max(x, 0) - x t + log1p(exp(-|x|))) = mean of -t log s - (1-t) log(1-s)."""
+
+    def forward(self, x, t):
+        losses = np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
+        return _scalar(losses.mean(), x)
+
+    def backward(self, gy):
+        x, t = self.inputs
+        scale = gy * (1 / x.size)
+        gx = (sigmoid(x) - t) * scale if x.requires_grad else None   # (sigmoid(x) - t) / n
+        gt = -x * scale if t.requires_grad else None                # -x / n
+        return gx, gt
+
+
+def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
+    """Binary cross-entropy of sigmoid(x) against targets t, from logits; mean over elements.
+
+    Computed as max(x, 0) - x t + log(1 + exp(-|x|)), finite for logits of +-1000.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+        Logits.
+    t : Variable, ndarray or number
+        Targets in [0, 1] (labels 0/1 or probabilities), the shape of `x`.
+
+    Returns
+    -------
+    0-d Variable of `x`'s floating dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, the inputs are empty or a target lies outside [0, 1].
+    """
+    x, t = _pair(x, t, "sigmoid_cross_entropy")
+    if np.any((t.data < 0) | (t.data > 1)):
+        raise ValueError("sigmoid_cross_entropy: targets t must lie in [0, 1]")
+    return Function(SigmoidCrossEntropy())(x, t)
+
+
+class BinaryCrossEntropy(Forwarder):
+    """mean(-t log p - (1 - t) log(1 - p)), a term dropped where its weight t or 1-t is 0."""
+
+    def forward(self, p, t):
+        self.has_pos, self.has_neg = t != 0, t != 1
+        with np.errstate(divide="ignore"):            # log 0 = -inf only where t disagrees
+            pos = np.where(self.has_pos, t * np.log(np.where(self.has_pos, p, 1)), 0)
+            neg = np.where(self.has_neg, (1 - t) * np.log(np.where(self.has_neg, 1 - p, 1)), 0)
+        return _scalar(-(pos + neg).mean(), p)
+
+    def backward(self, gy):
+        p, t = self.inputs
+        scale = gy * (1 / p.size)
+        gp = gt = None
+        if p.requires_grad:
+            # d/dp = -t/p + (1-t)/(1-p); each quotient guarded where its weight is 0
+            pos = t / V.where(self.has_pos, p, 1)
+            neg = (1 - t) / V.where(self.has_neg, 1 - p, 1)
+            gp = (neg - pos) * scale
+        if t.requires_grad:
+            gt = (V.log(1 - p) - V.log(p)) * scale                # d/dt = log(1-p) - log p
+        return gp, gt
+
+
+def binary_cross_entropy(p: ArrayLike, t: ArrayLike) -> Variable:
+    """Binary cross-entropy of probabilities `p` against targets `t`, mean over elements.
+
+    mean(-t log p - (1 - t) log(1 - p)) without clipping: a term whose weight (t or
+    1 - t) is 0 is dropped, so p = 0 or 1 where t matches gives a finite loss and
+    gradient; where t disagrees the loss is inf.  Prefer `sigmoid_cross_entropy` on
+    logits, which is stable everywhere.
+
+    Parameters
+    ----------
+    p : Variable, ndarray or number
+        Probabilities in [0, 1].
+    t : Variable, ndarray or number
+        Targets in [0, 1], the shape of `p`.
+
+    Returns
+    -------
+    0-d Variable of `p`'s floating dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, the inputs are empty, or p or t leaves [0, 1].
+    """
+    op = "binary_cross_entropy"
+    p, t = _pair(p, t, op, ("p", "t"))
+    for name, v in (("p", p), ("t", t)):
+        if not np.all((v.data >= 0) & (v.data <= 1)):
+            raise ValueError(f"{op}: {name} must lie in [0, 1]")
+    return Function(BinaryCrossEntropy())(p, t)
+
+
+class HingeLoss(Forwarder):
+    """mean(max(0, 1 - t x)) for labels t in {-1, +1}."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def forward(self, x):
+        margin = 1 - self.t * x
+        active = margin > 0
+        self.slope = np.where(active, -self.t, 0).astype(x.dtype) / np.asarray(x.size, x.dtype)
+        return _scalar(np.where(active, margin, 0).mean(), x)
+
+    def backward(self, gy):
+        return gy * self.slope                        # d = -t / n where the margin is violated
+
+
+def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
+    """Hinge loss mean(max(0, 1 - t * x)) for labels t in {-1, +1} (a constant).
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+        Scores.
+    t : Variable, ndarray or number
+        Labels -1 or +1, the shape of `x`.
+
+    Returns
+    -------
+    0-d Variable of `x`'s floating dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, the inputs are empty or a label is not -1 or +1.
+    """
+    op = "hinge_loss"
+    x = as_float(x, op)
+    t_data = t.data if isinstance(t, Variable) else np.asarray(t)
+    if t_data.shape != x.shape:
+        raise ValueError(f"{op}: x of shape {x.shape} and t of shape {t_data.shape} must have the same shape")
+    if x.size == 0:
+        raise ValueError(f"{op}: inputs are empty (shape {x.shape}); the mean is undefined")
+    if t_data.dtype.kind not in "biuf" or not np.all((t_data == 1) | (t_data == -1)):
+        raise ValueError(f"{op}: labels t must be -1 or +1")
+    return Function(HingeLoss(t_data.astype(x.dtype)))(x)
+
+
+# ----- similarity ----------------------------------------------------------------------
+def cosine_similarity(x: ArrayLike, y: ArrayLike, axis: int = -1, eps: float = 1e-8) -> Variable:
+    """Cosine of the angle between `x` and `y` along `axis`: values, not a loss.
+
+    x.y / (max(|x|, eps) max(|y|, eps)); the eps clamp keeps a zero vector at
+    similarity 0 with finite gradients.  A composition of differentiable ops.
+
+    Parameters
+    ----------
+    x, y : Variable, ndarray
+        Shapes that broadcast together.
+    axis : int
+        Axis of the vectors.
+    eps : float
+        Smallest norm used in the denominator (non-negative).
+
+    Returns
+    -------
+    Variable of the broadcast shape without `axis`.
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not broadcast, `axis` is out of range or `eps` is negative.
+    """
+    op = "cosine_similarity"
+    x = as_float(x, op)
+    y = _target(y, x, op)
+    try:
+        shape = np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        raise ValueError(f"{op}: x of shape {x.shape} and y of shape {y.shape} do not broadcast") from None
+    if not shape:
+        raise ValueError(f"{op}: inputs are 0-d; they need an axis of vector entries")
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"{op}: axis must be an int, got {type(axis).__name__}")
+    if not -len(shape) <= axis < len(shape):
+        raise ValueError(f"{op}: axis {axis} is out of range for inputs of shape {shape}")
+    if isinstance(eps, bool) or not isinstance(eps, (int, float, np.floating)) or not eps >= 0:
+        raise ValueError(f"{op}: eps must be a non-negative number, got {eps!r}")
+    floor = eps * eps
+    norm_x = V.sqrt(V.maximum(V.sum(x * x, axis=axis), floor))   # max(|x|, eps)
+    norm_y = V.sqrt(V.maximum(V.sum(y * y, axis=axis), floor))
+    return V.sum(x * y, axis=axis) / (norm_x * norm_y)
+
+
+__all__ = [
+    "mean_squared_error", "mean_absolute_error", "huber_loss", "softmax_cross_entropy",
+    "binary_cross_entropy", "sigmoid_cross_entropy", "cosine_similarity", "hinge_loss",
+    "poisson_nll_loss", "log_cosh_loss",
+]

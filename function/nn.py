@@ -1,0 +1,372 @@
+"""Layers as functions: linear, dropout, layer_norm, batch_norm, embed_id, and accuracy.
+
+The parameters (weights, biases, running statistics) are arguments: the `layers`
+package owns them and calls these.  Backward passes are written with differentiable
+ops, so every function here can be differentiated to any order; `accuracy` alone has
+no gradient (it returns a plain number).
+"""
+
+import math
+
+import numpy as np
+
+import variable as V
+from variable import Forwarder, Function, Variable
+
+from .activation import ArrayLike, as_float
+
+
+def _shape_of(x):
+    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
+
+
+def _data(x):
+    return x.data if isinstance(x, Variable) else np.asarray(x)
+
+
+# ----- linear ---------------------------------------------------------------------------
+class Linear(Forwarder):
+    """x @ W (+ b) for x of shape (..., in), W (in, out), b (out,): one graph node."""
+
+    def forward(self, x, W, b=None):
+        x2 = x if x.ndim == 2 else x.reshape(-1, x.shape[-1])
+        y = x2 @ W
+        if b is not None:
+            if b.dtype == y.dtype:
+                y += b
+            else:
+                y = y + b
+        return y if x.ndim == 2 else y.reshape(x.shape[:-1] + (W.shape[1],))
+
+    def backward(self, gy):
+        x, W = self.inputs[:2]
+        n_out = W.shape[1]
+        gy2 = gy if gy.ndim == 2 else V.reshape(gy, (-1, n_out))
+        gx = gW = gb = None
+        if x.requires_grad:
+            gx = V.matmul(gy2, V.transpose(W))                  # gy W^T
+            if x.ndim != 2:
+                gx = V.reshape(gx, x.shape)
+        if W.requires_grad:
+            x2 = x if x.ndim == 2 else V.reshape(x, (-1, W.shape[0]))
+            gW = V.transpose_matmul(x2, gy2)                    # x^T gy
+        if len(self.inputs) == 3:
+            b = self.inputs[2]
+            if b.requires_grad:
+                gb = V.sum(gy2, axis=0)                         # sum of gy over rows
+            return gx, gW, gb
+        return gx, gW
+
+
+def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> Variable:
+    """Affine map x @ W + b over the last axis of `x`, as one fused op.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Inputs of shape (..., in_size), usually (N, in_size).
+    W : Variable or ndarray
+        Weights of shape (in_size, out_size) (DeZero's layout: y = x @ W).
+    b : Variable, ndarray or None
+        Bias of shape (out_size,).
+
+    Returns
+    -------
+    Variable of shape (..., out_size).
+
+    Raises
+    ------
+    ValueError
+        If `W` is not 2-D, `x`'s last axis is not W.shape[0], or `b` is not (out_size,).
+    """
+    op = "linear"
+    x, W = as_float(x, op), as_float(W, op)
+    if W.ndim != 2:
+        raise ValueError(f"{op}: W must be 2-D (in_size, out_size), got shape {W.shape}")
+    if x.ndim == 0 or x.shape[-1] != W.shape[0]:
+        raise ValueError(
+            f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: the last axis "
+            f"of x must equal W.shape[0] (W is (in_size, out_size))"
+        )
+    if b is None:
+        return Function(Linear())(x, W)
+    b = as_float(b, op)
+    if b.shape != (W.shape[1],):
+        raise ValueError(
+            f"{op}: b must have shape ({W.shape[1]},) to match W of shape {W.shape}, got {b.shape}"
+        )
+    return Function(Linear())(x, W, b)
+
+
+# ----- dropout ----------------------------------------------------------------------------
+class Dropout(Forwarder):
+    """x * mask / (1 - p) with a fresh Bernoulli(1 - p) mask (inverted dropout)."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def forward(self, x):
+        keep = np.random.random_sample(x.shape) >= self.p
+        self.scale = keep * np.asarray(1 / (1 - self.p), dtype=x.dtype)
+        return x * self.scale
+
+    def backward(self, gy):
+        return gy * self.scale                         # the same mask scales the gradient
+
+
+def dropout(x: ArrayLike, p: float = 0.5) -> Variable:
+    """Inverted dropout: zero each entry with probability `p`, scale the rest by 1/(1-p).
+
+    In `V.test_mode()` (and for p = 0) it is the identity and returns `x` itself.  The
+    mask is drawn from NumPy's global random state (`np.random.seed` reproduces it).
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+    p : float
+        Drop probability in [0, 1).
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    ValueError
+        If `p` is outside [0, 1).
+    """
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
+        raise TypeError(f"dropout: p must be a number in [0, 1), got {type(p).__name__}")
+    if not 0 <= p < 1:
+        raise ValueError(f"dropout: p must be in [0, 1), got {p!r}")
+    x = as_float(x, "dropout")
+    if p == 0 or not V.is_train():
+        return x
+    return Function(Dropout(float(p)))(x)
+
+
+# ----- normalisation -----------------------------------------------------------------------
+class Normalize(Forwarder):
+    """(x - mean) / sqrt(var + eps) with mean and (population) variance over `axes`."""
+
+    def __init__(self, axes, eps):
+        self.axes, self.eps = axes, eps
+
+    def forward(self, x):
+        self.mean = x.mean(axis=self.axes, keepdims=True)
+        centred = x - self.mean
+        self.var = np.mean(centred * centred, axis=self.axes, keepdims=True)
+        return centred / np.sqrt(self.var + self.eps)
+
+    def backward(self, gy):
+        x, = self.inputs
+        xhat, = self.outputs
+        axes = self.axes
+        inv_std = (V.variance(x, axis=axes, keepdims=True) + self.eps) ** -0.5
+        # d xhat: inv_std (gy - mean(gy) - xhat mean(gy xhat))
+        g_mean = V.mean(gy, axis=axes, keepdims=True)
+        g_proj = V.mean(gy * xhat, axis=axes, keepdims=True)
+        return inv_std * (gy - g_mean - xhat * g_proj)
+
+
+def _positive(value, op, name):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{op}: {name} must be a number, got {type(value).__name__}")
+    if not 0 < value < math.inf:
+        raise ValueError(f"{op}: {name} must be positive and finite, got {value!r}")
+    return float(value)
+
+
+def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-5) -> Variable:
+    """Layer normalisation over the last axis: gamma * (x - mean) / sqrt(var + eps) + beta.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Shape (..., D), at least 1-d.
+    gamma, beta : Variable or ndarray
+        Scale and shift of shape (D,).
+    eps : float
+        Added to the (population) variance.
+
+    Returns
+    -------
+    Variable of the shape of `x`.
+
+    Raises
+    ------
+    ValueError
+        If `x` is 0-d, gamma or beta is not (D,), or `eps` is not positive.
+    """
+    op = "layer_norm"
+    eps = _positive(eps, op, "eps")
+    x, gamma, beta = as_float(x, op), as_float(gamma, op), as_float(beta, op)
+    if x.ndim == 0:
+        raise ValueError(f"{op}: x must be at least 1-d, got a 0-d input")
+    d = x.shape[-1]
+    for name, v in (("gamma", gamma), ("beta", beta)):
+        if v.shape != (d,):
+            raise ValueError(f"{op}: {name} must have shape ({d},) for x of shape {x.shape}, got {v.shape}")
+    xhat = Function(Normalize((x.ndim - 1,), eps))(x)
+    return xhat * gamma + beta
+
+
+def _running(array, name, n_channel, op):
+    """The running-statistic array to update in place (None allowed in training)."""
+    if array is None:
+        return None
+    data = array.data if isinstance(array, Variable) else array
+    if not isinstance(data, np.ndarray) or data.dtype.kind != "f":
+        raise TypeError(
+            f"{op}: {name} must be a float ndarray (updated in place), got {type(array).__name__}"
+        )
+    if data.shape != (n_channel,):
+        raise ValueError(f"{op}: {name} must have shape ({n_channel},), got {data.shape}")
+    if not data.flags.writeable:
+        raise ValueError(f"{op}: {name} must be writeable: it is updated in place")
+    return data
+
+
+def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np.ndarray | None = None,
+               running_var: np.ndarray | None = None, decay: float = 0.9, eps: float = 2e-5) -> Variable:
+    """Batch normalisation over every axis but the channel axis 1.
+
+    Training (the default mode): normalise with the batch mean and (population)
+    variance, then update the running statistics in place,
+    running = decay * running + (1 - decay) * batch, where the variance stored is the
+    unbiased one (times m / (m - 1), m values per channel), as Chainer and PyTorch do.
+    In `V.test_mode()`: normalise with the running statistics instead.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Shape (N, C) or (N, C, ...) (e.g. NCHW).
+    gamma, beta : Variable or ndarray
+        Scale and shift of shape (C,).
+    running_mean, running_var : ndarray of shape (C,) or None
+        Updated in place in training; required in test mode.  None skips the update.
+    decay : float
+        Weight of the old running value, in [0, 1].
+    eps : float
+        Added to the variance (Chainer's default 2e-5).
+
+    Returns
+    -------
+    Variable of the shape of `x`.
+
+    Raises
+    ------
+    ValueError
+        If `x` has fewer than 2 axes, a parameter does not have shape (C,), a running
+        statistic is missing in test mode, or `decay`/`eps` is out of range.
+    """
+    op = "batch_norm"
+    eps = _positive(eps, op, "eps")
+    if isinstance(decay, bool) or not isinstance(decay, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{op}: decay must be a number in [0, 1], got {type(decay).__name__}")
+    if not 0 <= decay <= 1:
+        raise ValueError(f"{op}: decay must be in [0, 1], got {decay!r}")
+    x, gamma, beta = as_float(x, op), as_float(gamma, op), as_float(beta, op)
+    if x.ndim < 2:
+        raise ValueError(f"{op}: x must be (N, C) or (N, C, ...), got shape {x.shape}")
+    c = x.shape[1]
+    for name, v in (("gamma", gamma), ("beta", beta)):
+        if v.shape != (c,):
+            raise ValueError(f"{op}: {name} must have shape ({c},) for x of shape {x.shape}, got {v.shape}")
+    mean = _running(running_mean, "running_mean", c, op)
+    var = _running(running_var, "running_var", c, op)
+    param_shape = (1, c) + (1,) * (x.ndim - 2)
+    gamma, beta = V.reshape(gamma, param_shape), V.reshape(beta, param_shape)
+    if not V.is_train():
+        if mean is None or var is None:
+            raise ValueError(f"{op}: test mode needs running_mean and running_var")
+        inv_std = (1 / np.sqrt(var + eps)).astype(x.dtype).reshape(param_shape)
+        return (x - mean.astype(x.dtype).reshape(param_shape)) * (gamma * inv_std) + beta
+    axes = (0,) + tuple(range(2, x.ndim))
+    normalize = Normalize(axes, eps)
+    xhat = Function(normalize)(x)
+    m = x.size // c
+    if mean is not None:
+        mean *= decay
+        mean += (1 - decay) * normalize.mean.reshape(c)
+    if var is not None:
+        var *= decay
+        var += (1 - decay) * (m / max(m - 1, 1)) * normalize.var.reshape(c)
+    return xhat * gamma + beta
+
+
+# ----- embedding and accuracy ----------------------------------------------------------------
+def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
+    """Rows of the embedding matrix `W` picked by integer `ids`: W[ids].
+
+    Parameters
+    ----------
+    ids : ndarray, Variable or list of ints
+        Indices in [0, vocabulary size), any shape (a constant).
+    W : Variable or ndarray
+        Embedding matrix of shape (vocabulary size, D).
+
+    Returns
+    -------
+    Variable of shape ids.shape + (D,); repeated ids accumulate their gradients.
+
+    Raises
+    ------
+    TypeError
+        If `ids` are not integers.
+    ValueError
+        If `W` is not 2-D or an id is out of range (negative ids are not wrapped).
+    """
+    op = "embed_id"
+    W = as_float(W, op)
+    if W.ndim != 2:
+        raise ValueError(f"{op}: W must be 2-D (vocabulary size, D), got shape {W.shape}")
+    ids = _data(ids)
+    if ids.dtype.kind not in "iu":
+        raise TypeError(f"{op}: ids must be integers, got dtype {ids.dtype}")
+    n = W.shape[0]
+    if ids.size and (ids.min() < 0 or ids.max() >= n):
+        bad = ids[(ids < 0) | (ids >= n)].flat[0]
+        raise ValueError(f"{op}: id {bad} is out of range for W with {n} rows")
+    return V.get_item(W, ids.astype(np.intp, copy=False))
+
+
+def accuracy(y: ArrayLike, t: ArrayLike) -> float:
+    """Fraction of rows whose highest score is at the true label; a plain float, no gradient.
+
+    Accuracy is piecewise constant, so it has no useful gradient: it returns a Python
+    float and records no graph.
+
+    Parameters
+    ----------
+    y : Variable or ndarray
+        Scores of shape (..., C) (usually (N, C)).
+    t : Variable, ndarray or list of ints
+        Labels of shape y.shape[:-1].
+
+    Returns
+    -------
+    float in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not fit or `y` is empty.
+    TypeError
+        If `t` is not integer.
+    """
+    op = "accuracy"
+    scores, labels = _data(y), _data(t)
+    if scores.ndim == 0 or labels.shape != scores.shape[:-1]:
+        raise ValueError(
+            f"{op}: scores of shape {scores.shape} need labels of shape {scores.shape[:-1]}, "
+            f"got {labels.shape}"
+        )
+    if labels.dtype.kind not in "iu":
+        raise TypeError(f"{op}: labels must be integers, got dtype {labels.dtype}")
+    if scores.size == 0:
+        raise ValueError(f"{op}: no scores (shape {scores.shape})")
+    return float(np.mean(scores.argmax(axis=-1) == labels))
+
+
+__all__ = ["linear", "dropout", "layer_norm", "batch_norm", "embed_id", "accuracy"]

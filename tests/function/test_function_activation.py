@@ -1,0 +1,214 @@
+"""Activations: fused ops against compositions of primitives, extremes, closed forms, errors.
+
+The table test (test_function_table.py) checks every activation against a NumPy formula
+and gradcheck; here each fused Forwarder is compared, in value, gradient and second
+derivatives, with a `simple_*` composition of primitive ops, and pushed to +-1000.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from function_checks import assert_same_derivatives, erfc
+
+import function as F
+import variable as V
+
+
+# ----- compositions of primitives: the oracles -------------------------------------------
+def simple_sigmoid(x):
+    return 1 / (1 + V.exp(-x))
+
+
+def simple_swish(x):
+    return x * simple_sigmoid(x)
+
+
+def simple_softplus(x):
+    return V.log(1 + V.exp(x))
+
+
+def simple_gelu_tanh(x):
+    return 0.5 * x * (1 + V.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def simple_softmax(x, axis=-1):
+    return V.exp(x - V.logsumexp(x, axis=axis, keepdims=True))
+
+
+def simple_log_softmax(x, axis=-1):
+    return x - V.logsumexp(x, axis=axis, keepdims=True)
+
+
+def simple_elu(x, alpha):
+    return V.where(x.data > 0, x, alpha * (V.exp(x) - 1))
+
+
+@pytest.mark.parametrize("fused, simple", [
+    (F.sigmoid, simple_sigmoid),
+    (F.swish, simple_swish),
+    (F.softplus, simple_softplus),
+    (F.gelu, simple_gelu_tanh),
+    (F.softmax, simple_softmax),
+    (F.log_softmax, simple_log_softmax),
+    (lambda x: F.softmax(x, axis=0), lambda x: simple_softmax(x, axis=0)),
+    (lambda x: F.elu(x, 0.7), lambda x: simple_elu(x, 0.7)),
+], ids=["sigmoid", "swish", "softplus", "gelu", "softmax", "log_softmax", "softmax-axis0", "elu"])
+def test_fused_matches_composition_of_primitives(fused, simple, rng):
+    assert_same_derivatives(fused, simple, [rng.uniform(-3, 3, (3, 4))])
+
+
+def test_sigmoid_derivatives_have_their_closed_forms(rng):
+    x = V.Variable(rng.uniform(-4, 4, 7))
+    s = 1 / (1 + np.exp(-x.data))
+    d1 = V.grad(F.sigmoid(x), x, create_graph=True)
+    d2 = V.grad(d1, x, create_graph=True)
+    d3 = V.grad(d2, x)
+    np.testing.assert_allclose(d1.data, s * (1 - s), rtol=1e-12)
+    np.testing.assert_allclose(d2.data, s * (1 - s) * (1 - 2 * s), rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(d3.data, s * (1 - s) * (1 - 6 * s + 6 * s * s), rtol=1e-9, atol=1e-14)
+
+
+def test_softplus_derivative_is_sigmoid_and_second_is_its_derivative(rng):
+    x = V.Variable(rng.uniform(-5, 5, 6))
+    g = V.grad(F.softplus(x), x, create_graph=True)
+    s = 1 / (1 + np.exp(-x.data))
+    np.testing.assert_allclose(g.data, s, rtol=1e-12)
+    np.testing.assert_allclose(V.grad(g, x).data, s * (1 - s), rtol=1e-10)
+
+
+def test_exact_gelu_uses_an_erf_accurate_to_1e_12():
+    x = np.linspace(-20, 20, 40001)
+    cdf = 0.5 * erfc(-x / math.sqrt(2))
+    y = F.gelu(x, approximate="none").data
+    np.testing.assert_allclose(y, x * cdf, rtol=1e-12, atol=1e-300)   # relative, tails too
+    v = V.Variable(x)
+    gx = V.grad(F.gelu(v, approximate="none"), v).data
+    np.testing.assert_allclose(gx, cdf + x * np.exp(-x * x / 2) / math.sqrt(2 * math.pi),
+                               rtol=1e-12, atol=1e-15)
+    assert F.gelu(np.array(-1.5), approximate="none").shape == ()
+
+
+def test_gelu_approximations_are_close():
+    x = np.linspace(-5, 5, 101)
+    gap = F.gelu(x).data - F.gelu(x, approximate="none").data
+    assert np.max(np.abs(gap)) < 1e-3
+
+
+def test_silu_is_swish():
+    assert F.silu is F.swish
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("name, expected", [
+    ("sigmoid", [0.0, 1.0]),
+    ("relu", [0.0, 1000.0]),
+    ("relu6", [0.0, 6.0]),
+    ("leaky_relu", [-10.0, 1000.0]),
+    ("elu", [-1.0, 1000.0]),
+    ("gelu", [0.0, 1000.0]),
+    ("swish", [0.0, 1000.0]),
+    ("hard_sigmoid", [0.0, 1.0]),
+    ("hard_swish", [0.0, 1000.0]),
+    ("softplus", [0.0, 1000.0]),
+])
+def test_extreme_inputs_give_exact_finite_values_and_gradients(name, expected, dtype):
+    x = V.Variable(np.array([-1000.0, 1000.0], dtype=dtype))
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        y = getattr(F, name)(x)
+        g1 = V.grad(y, x, create_graph=True)
+        g2 = V.grad(g1, x, allow_unused=True)          # None: piecewise linear
+    np.testing.assert_allclose(y.data, expected, atol=1e-30)
+    assert y.dtype == g1.dtype == dtype
+    assert np.all(np.isfinite(g1.data))
+    assert g2 is None or (g2.dtype == dtype and np.all(np.isfinite(g2.data)))
+
+
+def test_exact_gelu_at_extremes():
+    x = V.Variable(np.array([-1000.0, -30.0, 30.0, 1000.0]))
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        y = F.gelu(x, approximate="none")
+        g = V.grad(y, x)
+    np.testing.assert_allclose(y.data, [0, 0, 30, 1000], atol=1e-30)
+    np.testing.assert_allclose(g.data, [0, 0, 1, 1], atol=1e-30)
+
+
+def test_sigmoid_keeps_relative_precision_far_in_the_left_tail():
+    x = np.array([-30.0, -300.0, -700.0])
+    np.testing.assert_allclose(F.sigmoid(x).data, np.exp(x) / (1 + np.exp(x)), rtol=1e-14)
+
+
+def test_sigmoid_float32_at_extremes_in_place():
+    y = F.sigmoid(np.array([-1e30, -88.0, 0.0, 88.0, 1e30], dtype=np.float32))
+    assert y.dtype == np.float32
+    np.testing.assert_allclose(y.data, [0, np.exp(-88.0), 0.5, 1, 1], rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn", [F.softmax, F.log_softmax])
+def test_softmax_family_is_stable_for_huge_logits(fn):
+    x = V.Variable(np.array([[1000.0, -1000.0, 0.0], [1e300, 1e300, -1e300]]))
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        y = fn(x)
+        g = V.grad(V.sum(y * np.arange(6.0).reshape(2, 3)), x, create_graph=True)
+        g2 = V.grad(V.sum(g * g), x)
+    assert np.all(np.isfinite(g.data)) and np.all(np.isfinite(g2.data))
+    if fn is F.softmax:
+        np.testing.assert_allclose(y.data, [[1, 0, 0], [0.5, 0.5, 0]], atol=1e-300)
+    else:
+        np.testing.assert_allclose(y.data[0], [0, -2000, -1000])
+
+
+def test_softmax_sums_to_one_and_log_softmax_is_its_log(rng):
+    x = rng.standard_normal((3, 4, 5)) * 10
+    for axis in (0, 1, -1, (0, 2)):
+        p = F.softmax(x, axis=axis).data
+        np.testing.assert_allclose(p.sum(axis=axis), 1, rtol=1e-12)
+        np.testing.assert_allclose(F.log_softmax(x, axis=axis).data, np.log(p), rtol=1e-10, atol=1e-12)
+
+
+def test_softmax_keeps_its_output_for_backward():
+    x = V.Variable(np.array([0.1, 0.2, 0.3]))
+    y = F.softmax(x)
+    assert y.creator.name == "Softmax" and y.creator.inputs == (x,)
+
+
+def test_piecewise_activations_take_derivative_zero_or_the_lower_slope_at_their_kinks():
+    x = V.Variable(np.array([0.0, 6.0, -3.0, 3.0]))
+    np.testing.assert_array_equal(V.grad(F.relu(x), x).data, [0, 1, 0, 1])
+    np.testing.assert_array_equal(V.grad(F.relu6(x), x).data, [0, 0, 0, 1])
+    np.testing.assert_allclose(V.grad(F.leaky_relu(x, 0.1), x).data, [0.1, 1, 0.1, 1])
+    np.testing.assert_allclose(V.grad(F.hard_sigmoid(x), x).data, [1 / 6, 0, 0, 0])
+
+
+def test_relu_saves_a_mask_and_its_second_derivative_is_zero(rng):
+    x = V.Variable(rng.standard_normal(10))
+    g = V.grad(F.relu(x) ** 2, x, create_graph=True)     # 2 relu(x) relu'(x)
+    np.testing.assert_allclose(g.data, 2 * np.maximum(x.data, 0))
+    np.testing.assert_allclose(V.grad(V.sum(g), x).data, 2.0 * (x.data > 0))
+
+
+def test_integer_inputs_become_float64_constants():
+    y = F.relu(np.array([-2, 3]))
+    assert y.dtype == np.float64 and not y.requires_grad
+    np.testing.assert_array_equal(y.data, [0, 3])
+    assert F.sigmoid(0).data == 0.5
+    assert F.sigmoid(np.float32(0.5)).dtype == np.float32          # a NumPy scalar keeps its dtype
+    np.testing.assert_allclose(F.softmax([1, 1]).data, [0.5, 0.5])
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: F.gelu(np.ones(2), approximate="erf"), ValueError, "gelu: approximate"),
+    (lambda: F.gelu(np.ones(2), approximate=None), ValueError, "gelu: approximate"),
+    (lambda: F.leaky_relu(np.ones(2), alpha="0.1"), TypeError, "leaky_relu: alpha"),
+    (lambda: F.elu(np.ones(2), alpha=float("nan")), ValueError, "elu: alpha must be finite"),
+    (lambda: F.softmax(np.array(1.0)), ValueError, "softmax: the input is 0-d"),
+    (lambda: F.log_softmax(np.ones((2, 3)), axis=2), ValueError, "log_softmax: axis 2 is out of range"),
+    (lambda: F.softmax(np.ones((2, 3)), axis=1.5), TypeError, "softmax: axis"),
+    (lambda: F.sigmoid("abc"), TypeError, "sigmoid: expects a Variable"),
+    (lambda: F.relu(np.array([1 + 2j])), TypeError, "relu: expects real numbers"),
+    (lambda: F.swish(np.array(["a"])), TypeError, "swish: expects real numbers"),
+    (lambda: F.softplus([[1.0], [2.0, 3.0]]), TypeError, "softplus: cannot turn"),
+])
+def test_bad_arguments_raise_clear_errors(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

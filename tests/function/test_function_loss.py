@@ -1,0 +1,268 @@
+"""Losses: fused ops against compositions of primitives, extreme inputs, targets, errors."""
+
+import math
+
+import numpy as np
+import pytest
+from function_checks import assert_same_derivatives, probabilities
+
+import function as F
+import variable as V
+
+RAISE = {"over": "raise", "invalid": "raise", "divide": "raise"}
+
+
+# ----- compositions of primitives: the oracles -------------------------------------------
+def simple_log_softmax(x):
+    return x - V.logsumexp(x, axis=-1, keepdims=True)
+
+
+def simple_softmax_cross_entropy(x, t):
+    """-mean of the log-softmax entries picked by the labels."""
+    return -V.mean(V.get_item(simple_log_softmax(x), (np.arange(len(t)), t)))
+
+
+def simple_soft_target_cross_entropy(x, t):
+    return -V.sum(t * simple_log_softmax(x)) / x.shape[0]
+
+
+def simple_mean_squared_error(x0, x1):
+    return V.mean(V.square(x0 - x1))
+
+
+def simple_sigmoid_cross_entropy(x, t):
+    s = 1 / (1 + V.exp(-x))
+    return -V.mean(t * V.log(s) + (1 - t) * V.log(1 - s))
+
+
+def simple_binary_cross_entropy(p, t):
+    return -V.mean(t * V.log(p) + (1 - t) * V.log(1 - p))
+
+
+def simple_log_cosh_loss(x, t):
+    return V.mean(V.log(V.cosh(x - t)))
+
+
+def simple_poisson_nll_loss(log_rate, t):
+    return V.mean(V.exp(log_rate) - t * log_rate)
+
+
+def simple_huber_loss(x, t, delta):
+    a = V.abs(x - t)
+    return V.mean(V.where(a.data <= delta, 0.5 * a * a, delta * (a - 0.5 * delta)))
+
+
+def simple_cosine_similarity(x, y):
+    return V.sum(x * y, axis=-1) / V.sqrt(V.sum(x * x, axis=-1) * V.sum(y * y, axis=-1))
+
+
+def test_softmax_cross_entropy_with_labels_matches_composition(rng):
+    t = rng.integers(0, 5, 4)
+    assert_same_derivatives(lambda x: F.softmax_cross_entropy(x, t),
+                            lambda x: simple_softmax_cross_entropy(x, t), [rng.standard_normal((4, 5))])
+
+
+def test_softmax_cross_entropy_with_probabilities_matches_composition(rng):
+    x, t = rng.standard_normal((4, 5)), probabilities(rng, (4, 5))
+    assert_same_derivatives(F.softmax_cross_entropy, simple_soft_target_cross_entropy, [x, t])
+
+
+@pytest.mark.parametrize("fused, simple, sample", [
+    (F.mean_squared_error, simple_mean_squared_error,
+     lambda r: [r.standard_normal((3, 4)), r.standard_normal((3, 4))]),
+    (F.sigmoid_cross_entropy, simple_sigmoid_cross_entropy,
+     lambda r: [r.standard_normal((3, 4)), r.uniform(0, 1, (3, 4))]),
+    (F.binary_cross_entropy, simple_binary_cross_entropy,
+     lambda r: [r.uniform(0.05, 0.95, (3, 4)), r.uniform(0, 1, (3, 4))]),
+    (F.log_cosh_loss, simple_log_cosh_loss,
+     lambda r: [r.standard_normal((3, 4)), r.standard_normal((3, 4))]),
+    (F.poisson_nll_loss, simple_poisson_nll_loss,
+     lambda r: [r.standard_normal((3, 4)), r.uniform(0, 5, (3, 4))]),
+    (lambda x, t: F.huber_loss(x, t, 0.8), lambda x, t: simple_huber_loss(x, t, 0.8),
+     lambda r: [r.standard_normal((3, 4)), r.standard_normal((3, 4))]),
+    (F.cosine_similarity, simple_cosine_similarity,
+     lambda r: [r.standard_normal((3, 4)), r.standard_normal((3, 4))]),
+], ids=["mse", "sigmoid_ce", "bce", "log_cosh", "poisson", "huber", "cosine"])
+def test_fused_loss_matches_composition_of_primitives(fused, simple, sample, rng):
+    assert_same_derivatives(fused, simple, sample(rng))
+
+
+def test_softmax_cross_entropy_gradient_is_softmax_minus_onehot_over_n(rng):
+    x, t = V.Variable(rng.standard_normal((6, 4))), rng.integers(0, 4, 6)
+    loss = F.softmax_cross_entropy(x, t)
+    loss.backward()
+    p = np.exp(x.data) / np.exp(x.data).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(x.grad.data, (p - np.eye(4)[t]) / 6, rtol=1e-12)
+    assert loss.creator.name == "SoftmaxCrossEntropy"                 # one fused node
+    assert loss.creator.inputs == (x,)
+
+
+# ----- extremes -------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_softmax_cross_entropy_is_finite_for_logits_of_1000(dtype):
+    x = V.Variable(np.array([[1000.0, -1000.0], [-1000.0, 1000.0], [1000.0, 1000.0]], dtype=dtype))
+    t = np.array([1, 1, 0])
+    with np.errstate(**RAISE):
+        loss = F.softmax_cross_entropy(x, t)
+        g = V.grad(loss, x, create_graph=True)
+        h = V.grad(V.sum(g * g), x)
+    assert loss.dtype == g.dtype == h.dtype == dtype
+    np.testing.assert_allclose(loss.data, (2000 + 0 + math.log(2)) / 3, rtol=1e-6)
+    np.testing.assert_allclose(g.data, [[1, -1], [0, 0], [-0.5, 0.5]] / np.float64(3), atol=1e-7)
+    assert np.all(np.isfinite(h.data))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sigmoid_cross_entropy_is_finite_for_logits_of_1000(dtype):
+    x = V.Variable(np.array([1000.0, -1000.0, 1000.0, -1000.0], dtype=dtype))
+    t = np.array([1.0, 0.0, 0.0, 1.0])
+    with np.errstate(**RAISE):
+        loss = F.sigmoid_cross_entropy(x, t)
+        g = V.grad(loss, x, create_graph=True)
+        h = V.grad(V.sum(g), x)
+    assert loss.dtype == dtype
+    np.testing.assert_allclose(loss.data, 2000 / 4)
+    np.testing.assert_allclose(g.data, [0, 0, 0.25, -0.25])
+    np.testing.assert_allclose(h.data, 0, atol=1e-30)
+
+
+def test_binary_cross_entropy_is_finite_at_p_0_and_1_where_t_matches():
+    p = V.Variable(np.array([0.0, 1.0, 0.0, 1.0, 0.5]))
+    t = np.array([0.0, 1.0, 0.0, 1.0, 1.0])
+    with np.errstate(**RAISE):
+        loss = F.binary_cross_entropy(p, t)
+        g = V.grad(loss, p, create_graph=True)
+        h = V.grad(V.sum(g), p)
+    np.testing.assert_allclose(loss.data, math.log(2) / 5)
+    np.testing.assert_allclose(g.data, [0.2, -0.2, 0.2, -0.2, -0.4])   # (-t/p + (1-t)/(1-p)) / n
+    np.testing.assert_allclose(h.data, [0.2, 0.2, 0.2, 0.2, 0.8])      # (t/p^2 + (1-t)/(1-p)^2) / n
+
+
+def test_binary_cross_entropy_is_inf_where_a_certain_prediction_is_wrong():
+    loss = F.binary_cross_entropy(np.array([0.0, 0.3]), np.array([1.0, 0.0]))
+    assert loss.data == np.inf
+
+
+def test_log_cosh_loss_is_linear_for_large_differences():
+    x = V.Variable(np.array([1e4, -1e6, 800.0]))
+    with np.errstate(**RAISE):
+        loss = F.log_cosh_loss(x, np.zeros(3))
+        g = V.grad(loss, x, create_graph=True)
+        h = V.grad(V.sum(g), x)
+    np.testing.assert_allclose(loss.data, (1e4 + 1e6 + 800 - 3 * math.log(2)) / 3)
+    np.testing.assert_allclose(g.data, [1 / 3, -1 / 3, 1 / 3])
+    np.testing.assert_allclose(h.data, 0, atol=1e-300)
+
+
+def test_huber_loss_is_quadratic_inside_and_linear_outside():
+    x = np.array([0.5, -0.5, 3.0, -3.0])
+    np.testing.assert_allclose(F.huber_loss(x, np.zeros(4)).data, (0.125 * 2 + 2.5 * 2) / 4)
+    v = V.Variable(x)
+    np.testing.assert_allclose(V.grad(F.huber_loss(v, np.zeros(4), delta=2.0), v).data,
+                               [0.125, -0.125, 0.5, -0.5])
+
+
+def test_cosine_similarity_values_and_zero_vectors():
+    x = V.Variable(np.array([[1.0, 2.0], [1.0, 0.0], [0.0, 0.0]]))
+    y = np.array([[2.0, 4.0], [-3.0, 0.0], [1.0, 1.0]])
+    with np.errstate(**RAISE):
+        c = F.cosine_similarity(x, y)
+        g = V.grad(V.sum(c), x, create_graph=True)
+        h = V.grad(V.sum(g * g), x)
+    np.testing.assert_allclose(c.data, [1, -1, 0], atol=1e-15)
+    assert np.all(np.isfinite(g.data)) and np.all(np.isfinite(h.data))
+    np.testing.assert_allclose(g.data[2], np.array([1.0, 1.0]) / math.sqrt(2) / 1e-8)
+
+
+def test_poisson_nll_loss_value():
+    log_rate, t = np.log(np.array([2.0, 0.5])), np.array([3.0, 0.0])
+    np.testing.assert_allclose(F.poisson_nll_loss(log_rate, t).data, ((2 - 3 * math.log(2)) + 0.5) / 2)
+
+
+def test_hinge_loss_value_and_gradient():
+    x = V.Variable(np.array([2.0, 0.5, -0.5, 0.3]))
+    t = np.array([1, 1, 1, -1])
+    loss = F.hinge_loss(x, t)
+    loss.backward()
+    np.testing.assert_allclose(loss.data, (0 + 0.5 + 1.5 + 1.3) / 4)
+    np.testing.assert_allclose(x.grad.data, [0, -0.25, -0.25, 0.25])
+
+
+# ----- targets ------------------------------------------------------------------------------
+def test_array_targets_are_constants_and_variable_targets_get_gradients(rng):
+    x, t = V.Variable(rng.standard_normal((2, 3))), rng.standard_normal((2, 3))
+    loss = F.mean_squared_error(x, t)
+    loss.backward()
+    np.testing.assert_allclose(x.grad.data, 2 * (x.data - t) / 6)
+    tv = V.Variable(t)
+    gx, gt = V.grad(F.mean_squared_error(x, tv), [x, tv])
+    np.testing.assert_allclose(gt.data, -gx.data)
+
+
+@pytest.mark.parametrize("fn", [F.sigmoid_cross_entropy, F.binary_cross_entropy, F.softmax_cross_entropy])
+def test_gradients_with_respect_to_soft_targets(fn, rng):
+    p = rng.uniform(0.1, 0.9, (3, 4)) if fn is F.binary_cross_entropy else rng.standard_normal((3, 4))
+    t = probabilities(rng, (3, 4))
+    assert V.gradcheck(fn, p, t, order=2)
+
+
+def test_labels_may_be_lists_or_integer_variables(rng):
+    x = rng.standard_normal((3, 4))
+    expected = F.softmax_cross_entropy(x, np.array([0, 3, 1])).data
+    assert F.softmax_cross_entropy(x, [0, 3, 1]).data == expected
+    assert F.softmax_cross_entropy(x, V.Variable(np.array([0, 3, 1]))).data == expected
+
+
+def test_float32_logits_with_integer_or_float64_targets_stay_float32(rng):
+    x = V.Variable(rng.standard_normal((3, 4)).astype(np.float32))
+    for loss in (F.mean_squared_error(x, np.ones((3, 4), dtype=np.int64)),
+                 F.sigmoid_cross_entropy(x, np.ones((3, 4))),
+                 F.softmax_cross_entropy(x, probabilities(rng, (3, 4))),
+                 F.hinge_loss(x, np.ones((3, 4), dtype=int))):
+        assert loss.dtype == np.float32
+        assert V.grad(loss, x).dtype == np.float32
+
+
+# ----- errors --------------------------------------------------------------------------------
+PAIRED = [F.mean_squared_error, F.mean_absolute_error, F.huber_loss, F.binary_cross_entropy,
+          F.sigmoid_cross_entropy, F.hinge_loss, F.poisson_nll_loss, F.log_cosh_loss]
+
+
+@pytest.mark.parametrize("fn", PAIRED, ids=lambda f: f.__name__)
+def test_shape_mismatch_names_both_shapes(fn):
+    with pytest.raises(ValueError, match=rf"{fn.__name__}: .*\(2, 3\).*\(3, 2\)"):
+        fn(np.full((2, 3), 0.5), np.ones((3, 2)))
+
+
+@pytest.mark.parametrize("fn", PAIRED, ids=lambda f: f.__name__)
+def test_empty_inputs_raise(fn):
+    with pytest.raises(ValueError, match=f"{fn.__name__}: inputs are empty"):
+        fn(np.ones((0, 3)), np.ones((0, 3)))
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 3])), ValueError,
+     "softmax_cross_entropy: label 3 is out of range for 3 classes"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([-1, 0])), ValueError, "label -1"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0.0, 1.0])), TypeError,
+     "labels of shape \\(2,\\) must be integers"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 1, 2])), ValueError,
+     r"logits of shape \(2, 3\) need labels of shape \(2,\) or probabilities of shape \(2, 3\)"),
+    (lambda: F.softmax_cross_entropy(np.array(1.0), np.array(0)), ValueError, "at least 1-d"),
+    (lambda: F.hinge_loss(np.ones(3), np.array([1, 0, -1])), ValueError, "hinge_loss: labels t must be"),
+    (lambda: F.binary_cross_entropy(np.array([1.2]), np.array([1.0])), ValueError, "p must lie in"),
+    (lambda: F.binary_cross_entropy(np.array([0.2]), np.array([-1.0])), ValueError, "t must lie in"),
+    (lambda: F.sigmoid_cross_entropy(np.array([0.2]), np.array([2.0])), ValueError, "targets t must lie"),
+    (lambda: F.poisson_nll_loss(np.array([0.2]), np.array([-1.0])), ValueError, "must be non-negative"),
+    (lambda: F.huber_loss(np.ones(2), np.ones(2), delta=0), ValueError, "delta must be positive"),
+    (lambda: F.huber_loss(np.ones(2), np.ones(2), delta="1"), TypeError, "delta must be a positive number"),
+    (lambda: F.cosine_similarity(np.ones((2, 3)), np.ones((2, 4))), ValueError,
+     r"cosine_similarity: x of shape \(2, 3\) and y of shape \(2, 4\) do not broadcast"),
+    (lambda: F.cosine_similarity(np.ones((2, 3)), np.ones((2, 3)), axis=2), ValueError, "axis 2"),
+    (lambda: F.cosine_similarity(np.ones(3), np.ones(3), eps=-1.0), ValueError, "eps must be"),
+    (lambda: F.cosine_similarity(np.array(1.0), np.array(1.0)), ValueError, "0-d"),
+    (lambda: F.mean_squared_error("a", np.ones(2)), TypeError, "mean_squared_error: expects"),
+])
+def test_bad_arguments_raise_clear_errors(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

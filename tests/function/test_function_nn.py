@@ -1,0 +1,238 @@
+"""Layers as functions: linear, dropout, layer_norm, batch_norm, embed_id, accuracy."""
+
+import numpy as np
+import pytest
+from function_checks import assert_same_derivatives
+
+import function as F
+import variable as V
+
+
+# ----- compositions of primitives: the oracles -------------------------------------------
+def simple_linear(x, W, b):
+    return V.matmul(x, W) + b
+
+
+def simple_layer_norm(x, gamma, beta, eps=1e-5):
+    centred = x - V.mean(x, axis=-1, keepdims=True)
+    return centred / V.sqrt(V.variance(x, axis=-1, keepdims=True) + eps) * gamma + beta
+
+
+def simple_batch_norm(x, gamma, beta, eps=2e-5):
+    axes = (0, 2, 3)
+    centred = x - V.mean(x, axis=axes, keepdims=True)
+    xhat = centred / V.sqrt(V.variance(x, axis=axes, keepdims=True) + eps)
+    return xhat * V.reshape(gamma, (1, -1, 1, 1)) + V.reshape(beta, (1, -1, 1, 1))
+
+
+# ----- linear ---------------------------------------------------------------------------------
+def test_linear_is_one_node_and_matches_matmul_plus_bias(rng):
+    xs = [rng.standard_normal((5, 4)), rng.standard_normal((4, 3)), rng.standard_normal(3)]
+    assert_same_derivatives(F.linear, simple_linear, xs)
+    x, W, b = (V.Variable(a) for a in xs)
+    y = F.linear(x, W, b)
+    assert y.creator.name == "Linear" and y.creator.inputs == (x, W, b)
+
+
+def test_linear_with_a_batch_of_sequences(rng):
+    xs = [rng.standard_normal((2, 5, 4)), rng.standard_normal((4, 3)), rng.standard_normal(3)]
+    assert_same_derivatives(F.linear, simple_linear, xs)
+
+
+def test_linear_gradients_only_where_needed(rng):
+    x, W = rng.standard_normal((5, 4)), V.Variable(rng.standard_normal((4, 3)))
+    gW = V.grad(F.linear(x, W), W)                     # x is a constant: no gx is formed
+    np.testing.assert_allclose(gW.data, x.T @ np.ones((5, 3)))
+
+
+@pytest.mark.parametrize("args, match", [
+    ((np.ones((2, 3)), np.ones((4, 5))), r"linear: x of shape \(2, 3\) does not match W of shape \(4, 5\)"),
+    ((np.ones((2, 3)), np.ones(3)), r"linear: W must be 2-D \(in_size, out_size\), got shape \(3,\)"),
+    ((np.ones((2, 3)), np.ones((3, 4)), np.ones(3)), r"linear: b must have shape \(4,\)"),
+    ((np.ones((2, 3)), np.ones((3, 4)), np.ones((1, 4))), r"got \(1, 4\)"),
+    ((np.array(1.0), np.ones((1, 4))), "linear: x of shape \\(\\)"),
+])
+def test_linear_rejects_bad_shapes(args, match):
+    with pytest.raises(ValueError, match=match):
+        F.linear(*args)
+
+
+# ----- dropout -----------------------------------------------------------------------------------
+def test_dropout_drops_a_fraction_p_and_rescales_the_rest():
+    x = V.Variable(np.ones((200, 500)))
+    y = F.dropout(x, p=0.3)
+    kept = y.data != 0
+    assert abs(kept.mean() - 0.7) < 0.01
+    np.testing.assert_allclose(y.data[kept], 1 / 0.7)
+    y.backward()
+    np.testing.assert_array_equal(x.grad.data, y.data)             # gradient: the same mask
+
+
+def test_dropout_mask_follows_numpys_global_seed(rng):
+    x = rng.standard_normal((4, 5))
+    np.random.seed(3)
+    a = F.dropout(x).data
+    np.random.seed(3)
+    np.testing.assert_array_equal(F.dropout(x).data, a)
+    assert not np.array_equal(F.dropout(x).data, a)
+
+
+def test_dropout_is_the_identity_in_test_mode_and_for_p_0(rng):
+    x = V.Variable(rng.standard_normal((3, 4)))
+    with V.test_mode():
+        assert F.dropout(x, 0.9) is x
+    assert F.dropout(x, 0.0) is x
+    assert F.dropout(x, 0.5) is not x
+
+
+def test_dropout_keeps_float32():
+    y = F.dropout(np.ones(1000, dtype=np.float32), 0.5)
+    assert y.dtype == np.float32
+    assert set(np.unique(y.data)) <= {0.0, 2.0}
+
+
+@pytest.mark.parametrize("p, error", [(1.0, ValueError), (-0.1, ValueError), (1.5, ValueError),
+                                      (float("nan"), ValueError), ("0.5", TypeError), (True, TypeError)])
+def test_dropout_rejects_p_outside_0_1(p, error):
+    with pytest.raises(error, match="dropout: p must"):
+        F.dropout(np.ones(3), p)
+
+
+# ----- layer_norm ------------------------------------------------------------------------------
+def test_layer_norm_normalises_the_last_axis(rng):
+    x = rng.standard_normal((4, 6)) * 5 + 3
+    y = F.layer_norm(x, np.ones(6), np.zeros(6)).data
+    np.testing.assert_allclose(y.mean(axis=-1), 0, atol=1e-12)
+    np.testing.assert_allclose(y.var(axis=-1), 1, rtol=1e-5)
+
+
+def test_layer_norm_matches_composition_of_primitives(rng):
+    xs = [rng.standard_normal((2, 3, 4)), rng.standard_normal(4), rng.standard_normal(4)]
+    assert_same_derivatives(F.layer_norm, simple_layer_norm, xs)
+
+
+def test_layer_norm_third_derivatives_through_the_normalisation(rng):
+    assert V.gradcheck(lambda x: F.layer_norm(x, np.full(5, 1.5), np.zeros(5), eps=1e-3),
+                       rng.standard_normal((2, 5)), order=3)
+
+
+@pytest.mark.parametrize("args, error, match", [
+    ((np.ones((2, 3)), np.ones(4), np.ones(3)), ValueError, r"layer_norm: gamma must have shape \(3,\)"),
+    ((np.ones((2, 3)), np.ones(3), np.ones((1, 3))), ValueError, r"layer_norm: beta must have shape \(3,\)"),
+    ((np.array(2.0), np.ones(1), np.ones(1)), ValueError, "layer_norm: x must be at least 1-d"),
+])
+def test_layer_norm_rejects_bad_shapes(args, error, match):
+    with pytest.raises(error, match=match):
+        F.layer_norm(*args)
+
+
+def test_layer_norm_rejects_bad_eps():
+    with pytest.raises(ValueError, match="layer_norm: eps must be positive"):
+        F.layer_norm(np.ones((2, 3)), np.ones(3), np.ones(3), eps=0.0)
+
+
+# ----- batch_norm --------------------------------------------------------------------------------
+def test_batch_norm_training_matches_composition_of_primitives(rng):
+    xs = [rng.standard_normal((3, 2, 2, 2)), rng.standard_normal(2), rng.standard_normal(2)]
+    assert_same_derivatives(F.batch_norm, simple_batch_norm, xs)
+
+
+def test_batch_norm_updates_running_statistics_in_place(rng):
+    x = rng.standard_normal((5, 3, 2, 2)) * 2 + 1
+    mean, var = np.zeros(3), np.ones(3)
+    mean_id, var_id = id(mean), id(var)
+    F.batch_norm(x, np.ones(3), np.zeros(3), mean, var, decay=0.8)
+    assert id(mean) == mean_id and id(var) == var_id
+    np.testing.assert_allclose(mean, 0.2 * x.mean(axis=(0, 2, 3)))
+    np.testing.assert_allclose(var, 0.8 + 0.2 * x.var(axis=(0, 2, 3), ddof=1))   # unbiased
+
+
+def test_batch_norm_updates_statistics_under_no_grad_but_not_in_test_mode(rng):
+    x = rng.standard_normal((4, 2))
+    mean, var = np.zeros(2), np.ones(2)
+    with V.no_grad():
+        F.batch_norm(x, np.ones(2), np.zeros(2), mean, var)
+    assert np.all(mean != 0)
+    before = mean.copy(), var.copy()
+    with V.test_mode():
+        y = F.batch_norm(x, np.full(2, 2.0), np.full(2, 0.5), mean, var)
+    np.testing.assert_array_equal(mean, before[0])
+    np.testing.assert_array_equal(var, before[1])
+    np.testing.assert_allclose(y.data, (x - mean) / np.sqrt(var + 2e-5) * 2 + 0.5)
+
+
+def test_batch_norm_in_test_mode_is_affine_in_x(rng):
+    x = V.Variable(rng.standard_normal((3, 2)))
+    mean, var = np.array([0.5, -1.0]), np.array([4.0, 0.25])
+    with V.test_mode():
+        g = V.grad(F.batch_norm(x, np.ones(2), np.zeros(2), mean, var), x)
+    np.testing.assert_allclose(g.data, np.broadcast_to(1 / np.sqrt(var + 2e-5), (3, 2)))
+
+
+def test_batch_norm_keeps_float32_statistics(rng):
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    mean, var = np.zeros(3, np.float32), np.ones(3, np.float32)
+    y = F.batch_norm(x, np.ones(3, np.float32), np.zeros(3, np.float32), mean, var)
+    assert y.dtype == mean.dtype == var.dtype == np.float32
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"x": np.ones(3)}, ValueError, r"batch_norm: x must be \(N, C\)"),
+    ({"gamma": np.ones(2)}, ValueError, r"batch_norm: gamma must have shape \(3,\)"),
+    ({"running_mean": np.zeros(2)}, ValueError, r"batch_norm: running_mean must have shape \(3,\)"),
+    ({"running_var": [1.0, 1.0, 1.0]}, TypeError, "batch_norm: running_var must be a float ndarray"),
+    ({"decay": 1.5}, ValueError, r"batch_norm: decay must be in \[0, 1\]"),
+    ({"eps": -1.0}, ValueError, "batch_norm: eps must be positive"),
+])
+def test_batch_norm_rejects_bad_arguments(kwargs, error, match):
+    args = {"x": np.ones((4, 3)), "gamma": np.ones(3), "beta": np.zeros(3),
+            "running_mean": np.zeros(3), "running_var": np.ones(3)}
+    args.update(kwargs)
+    with pytest.raises(error, match=match):
+        F.batch_norm(**args)
+
+
+def test_batch_norm_test_mode_needs_running_statistics():
+    with V.test_mode(), pytest.raises(ValueError, match="batch_norm: test mode needs running_mean"):
+        F.batch_norm(np.ones((2, 3)), np.ones(3), np.zeros(3))
+
+
+# ----- embed_id and accuracy ---------------------------------------------------------------------
+def test_embed_id_picks_rows_and_accumulates_gradients_of_repeated_ids(rng):
+    W = V.Variable(rng.standard_normal((5, 3)))
+    ids = np.array([[0, 2, 2], [4, 2, 0]])
+    y = F.embed_id(ids, W)
+    np.testing.assert_array_equal(y.data, W.data[ids])
+    gy = rng.standard_normal((2, 3, 3))
+    expected = np.zeros((5, 3))
+    np.add.at(expected, ids, gy)
+    np.testing.assert_allclose(V.grad(y, W, grad_outputs=gy).data, expected)
+
+
+@pytest.mark.parametrize("ids, W, error, match", [
+    (np.array([0.0, 1.0]), np.ones((3, 2)), TypeError, "embed_id: ids must be integers"),
+    (np.array([0, 3]), np.ones((3, 2)), ValueError, "embed_id: id 3 is out of range for W with 3 rows"),
+    (np.array([-1]), np.ones((3, 2)), ValueError, "embed_id: id -1 is out of range"),
+    (np.array([0]), np.ones(3), ValueError, r"embed_id: W must be 2-D"),
+])
+def test_embed_id_rejects_bad_ids(ids, W, error, match):
+    with pytest.raises(error, match=match):
+        F.embed_id(ids, W)
+
+
+def test_accuracy_is_a_plain_number_without_a_graph():
+    y = V.Variable(np.array([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7], [0.6, 0.4]]))
+    acc = F.accuracy(y, np.array([1, 0, 0, 0]))
+    assert type(acc) is float and acc == 0.75
+    assert F.accuracy(y, [1, 0, 1, 0]) == 1.0
+    assert F.accuracy(np.zeros((2, 3, 4)), np.zeros((2, 3), dtype=int)) == 1.0
+
+
+@pytest.mark.parametrize("y, t, error, match", [
+    (np.ones((3, 2)), np.zeros(2, dtype=int), ValueError, r"accuracy: scores of shape \(3, 2\) need labels"),
+    (np.ones((3, 2)), np.zeros(3), TypeError, "accuracy: labels must be integers"),
+    (np.ones((0, 2)), np.zeros(0, dtype=int), ValueError, "accuracy: no scores"),
+])
+def test_accuracy_rejects_bad_shapes(y, t, error, match):
+    with pytest.raises(error, match=match):
+        F.accuracy(y, t)

@@ -1,0 +1,398 @@
+"""Every neural-network function of `function`, row by row.
+
+`TABLE` maps each public name of `function.__all__` that is not a primitive of
+`variable.OPS` to its rows.  Each row is checked for: forward against an independent
+NumPy formula, derivatives against `V.gradcheck` in float64 (third order for smooth
+functions, second for piecewise ones, at points away from kinks), float32 kept float32
+in values and gradients, and no graph when no input requires grad.
+`test_every_function_has_rows` fails as soon as a public function has no row.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from function_checks import as_float32, away, erfc, float_inputs, probabilities
+
+import function as F
+import variable as V
+
+SMOOTH = 3      # derivative order checked for smooth functions
+PIECEWISE = 2   # ... and for piecewise ones (higher derivatives are 0 away from kinks)
+NO_GRADIENT = 0
+
+
+@dataclass(frozen=True)
+class Row:
+    """`fn` on Variables must equal `ref` on ndarrays at `sample(rng)`."""
+
+    label: str
+    fn: Callable
+    ref: Callable
+    sample: Callable   # rng -> tuple of ndarrays (float64 inputs, integer constants)
+    order: int
+
+
+# ----- NumPy formulas ---------------------------------------------------------------
+def np_sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def np_softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def np_log_softmax(x, axis=-1):
+    return np.log(np_softmax(x, axis))
+
+
+def np_gelu_tanh(x):
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+
+
+def np_conv2d(x, W, b=None, stride=(1, 1), pad=(0, 0)):
+    """Direct sum over output positions, channels and kernel offsets."""
+    n, c, h, w = x.shape
+    oc, _, kh, kw = W.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
+    oh = (h + 2 * pad[0] - kh) // stride[0] + 1
+    ow = (w + 2 * pad[1] - kw) // stride[1] + 1
+    y = np.zeros((n, oc, oh, ow))
+    for p in range(oh):
+        for q in range(ow):
+            window = xp[:, :, p * stride[0]:p * stride[0] + kh, q * stride[1]:q * stride[1] + kw]
+            y[:, :, p, q] = np.einsum("ncij,ocij->no", window, W)
+    return y if b is None else y + b[None, :, None, None]
+
+
+def np_pool(x, k, s, p, reduce, pad_value):
+    """Pooling by direct window reduction over the padded image."""
+    n, c, h, w = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), constant_values=pad_value)
+    oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+    y = np.empty((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            y[:, :, i, j] = reduce(xp[:, :, i * s:i * s + k, j * s:j * s + k], axis=(2, 3))
+    return y
+
+
+def np_im2col(x, k, s, p):
+    """col[n, c, i, j, a, b] = x_padded[n, c, a s + i, b s + j] by explicit loops."""
+    n, c, h, w = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
+    oh, ow = (h + 2 * p[0] - k[0]) // s[0] + 1, (w + 2 * p[1] - k[1]) // s[1] + 1
+    col = np.zeros((n, c, k[0], k[1], oh, ow))
+    for i in range(k[0]):
+        for j in range(k[1]):
+            for a in range(oh):
+                for b in range(ow):
+                    col[:, :, i, j, a, b] = xp[:, :, a * s[0] + i, b * s[1] + j]
+    return col
+
+
+def np_col2im(col, x_shape, k, s, p):
+    """Adds each column entry back at its image position, dropping the padding."""
+    n, c, h, w = x_shape
+    image = np.zeros((n, c, h + 2 * p[0], w + 2 * p[1]))
+    oh, ow = col.shape[4:]
+    for i in range(k[0]):
+        for j in range(k[1]):
+            for a in range(oh):
+                for b in range(ow):
+                    image[:, :, a * s[0] + i, b * s[1] + j] += col[:, :, i, j, a, b]
+    return image[:, :, p[0]:p[0] + h, p[1]:p[1] + w]
+
+
+def np_batch_norm(x, g, b, eps=2e-5):
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    mean, var = x.mean(axis=axes, keepdims=True), x.var(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * g.reshape(shape) + b.reshape(shape)
+
+
+def np_layer_norm(x, g, b, eps=1e-5):
+    mean, var = x.mean(axis=-1, keepdims=True), x.var(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * g + b
+
+
+# ----- samplers -------------------------------------------------------------------------
+def normal(*shapes):
+    return lambda rng: tuple(rng.uniform(-2, 2, s) for s in shapes)
+
+
+def kinked(shape, kinks, low=-3.0, high=3.0):
+    return lambda rng: (away(rng, shape, kinks, low, high),)
+
+
+def labelled(shape, n_class):
+    return lambda rng: (rng.standard_normal(shape + (n_class,)), rng.integers(0, n_class, shape))
+
+
+RUNNING_MEAN = np.array([0.3, -0.2, 0.1])
+RUNNING_VAR = np.array([0.5, 1.5, 2.0])
+
+
+def dropout_seeded(x):
+    """Dropout with a fixed mask (seeded before the draw), so the function is deterministic."""
+    np.random.seed(7)
+    return F.dropout(x, 0.4)
+
+
+def np_dropout_seeded(x):
+    np.random.seed(7)
+    return x * (np.random.random_sample(x.shape) >= 0.4) / 0.6
+
+
+def batch_norm_test_mode(x, g, b):
+    with V.test_mode():
+        return F.batch_norm(x, g, b, RUNNING_MEAN, RUNNING_VAR)
+
+
+def np_batch_norm_test_mode(x, g, b):
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    return ((x - RUNNING_MEAN.reshape(shape)) / np.sqrt(RUNNING_VAR.reshape(shape) + 2e-5)
+            * g.reshape(shape) + b.reshape(shape))
+
+
+def hinge_sample(rng):
+    t = rng.choice([-1, 1], (3, 4))
+    margin = away(rng, (3, 4), kinks=(0.0,), low=-2, high=2)   # 1 - t x away from 0
+    return (1 - margin) * t, t
+
+
+def huber_sample(rng):
+    t = rng.standard_normal((3, 4))
+    d = away(rng, (3, 4), kinks=(-0.7, 0.7), low=-2, high=2)
+    return t + d, t
+
+
+def untied_pair(rng):
+    t = rng.standard_normal((3, 4))
+    return t + away(rng, (3, 4), kinks=(0.0,), low=-2, high=2), t
+
+
+def ids_and_table(rng):
+    return np.array([[0, 3, 3], [1, 0, 4]]), rng.standard_normal((5, 2))
+
+
+# ----- the table ------------------------------------------------------------------------
+ACTIVATION_ROWS = {
+    "sigmoid": [
+        Row("(2,3)", F.sigmoid, np_sigmoid, normal((2, 3)), SMOOTH),
+        Row("scalar", F.sigmoid, np_sigmoid, normal(()), SMOOTH),
+    ],
+    "relu": [Row("(2,3)", F.relu, lambda x: np.maximum(x, 0), kinked((2, 3), (0,)), PIECEWISE)],
+    "relu6": [Row("(3,4)", F.relu6, lambda x: np.clip(x, 0, 6),
+                  kinked((3, 4), (0, 6), -2, 8), PIECEWISE)],
+    "leaky_relu": [
+        Row("alpha=0.01", F.leaky_relu, lambda x: np.where(x > 0, x, 0.01 * x),
+            kinked((2, 3), (0,)), PIECEWISE),
+        Row("alpha=0.3", lambda x: F.leaky_relu(x, alpha=0.3), lambda x: np.where(x > 0, x, 0.3 * x),
+            kinked((2, 3), (0,)), PIECEWISE),
+    ],
+    "elu": [
+        Row("alpha=1", F.elu, lambda x: np.where(x > 0, x, np.exp(x) - 1), kinked((2, 3), (0,)), SMOOTH),
+        Row("alpha=1.5", lambda x: F.elu(x, 1.5), lambda x: np.where(x > 0, x, 1.5 * (np.exp(x) - 1)),
+            kinked((2, 3), (0,)), SMOOTH),
+    ],
+    "gelu": [
+        Row("tanh", F.gelu, np_gelu_tanh, normal((2, 3)), SMOOTH),
+        Row("none", lambda x: F.gelu(x, approximate="none"), lambda x: 0.5 * x * erfc(-x / np.sqrt(2)),
+            normal((2, 3)), SMOOTH),
+    ],
+    "swish": [Row("(2,3)", F.swish, lambda x: x * np_sigmoid(x), normal((2, 3)), SMOOTH)],
+    "silu": [Row("(4,)", F.silu, lambda x: x / (1 + np.exp(-x)), normal((4,)), SMOOTH)],
+    "hard_sigmoid": [Row("(3,4)", F.hard_sigmoid, lambda x: np.clip(x / 6 + 0.5, 0, 1),
+                         kinked((3, 4), (-3, 3), -5, 5), PIECEWISE)],
+    "hard_swish": [Row("(3,4)", F.hard_swish, lambda x: x * np.clip(x + 3, 0, 6) / 6,
+                       kinked((3, 4), (-3, 3), -5, 5), SMOOTH)],
+    "softplus": [Row("(2,3)", F.softplus, lambda x: np.log1p(np.exp(x)), normal((2, 3)), SMOOTH)],
+    "softmax": [
+        Row("axis=-1", F.softmax, np_softmax, normal((2, 3)), SMOOTH),
+        Row("axis=0", lambda x: F.softmax(x, axis=0), lambda x: np_softmax(x, 0), normal((3, 2)), SMOOTH),
+        Row("axis=(1,2)", lambda x: F.softmax(x, axis=(1, 2)), lambda x: np_softmax(x, (1, 2)),
+            normal((2, 2, 2)), SMOOTH),
+    ],
+    "log_softmax": [
+        Row("axis=-1", F.log_softmax, np_log_softmax, normal((2, 3)), SMOOTH),
+        Row("axis=1 of 3-d", lambda x: F.log_softmax(x, axis=1), lambda x: np_log_softmax(x, 1),
+            normal((2, 3, 2)), SMOOTH),
+    ],
+}
+
+LOSS_ROWS = {
+    "mean_squared_error": [
+        Row("(3,4)", F.mean_squared_error, lambda a, b: np.mean((a - b) ** 2), normal((3, 4), (3, 4)),
+            SMOOTH),
+        Row("(5,)", F.mean_squared_error, lambda a, b: np.mean((a - b) ** 2), normal((5,), (5,)), SMOOTH),
+    ],
+    "mean_absolute_error": [Row("(3,4)", F.mean_absolute_error, lambda a, b: np.mean(np.abs(a - b)),
+                                untied_pair, PIECEWISE)],
+    "huber_loss": [Row("delta=0.7", lambda x, t: F.huber_loss(x, t, delta=0.7),
+                       lambda x, t: np.mean(np.where(np.abs(x - t) <= 0.7, 0.5 * (x - t) ** 2,
+                                                     0.7 * (np.abs(x - t) - 0.35))),
+                       huber_sample, PIECEWISE)],
+    "softmax_cross_entropy": [
+        Row("labels", F.softmax_cross_entropy,
+            lambda x, t: -np.mean(np_log_softmax(x)[np.arange(len(t)), t]), labelled((4,), 3), SMOOTH),
+        Row("labels (2,3,C)", F.softmax_cross_entropy,
+            lambda x, t: -np.mean(np.take_along_axis(np_log_softmax(x), t[..., None], -1)),
+            labelled((2, 3), 4), SMOOTH),
+        Row("probabilities", F.softmax_cross_entropy,
+            lambda x, t: -np.sum(t * np_log_softmax(x)) / len(x),
+            lambda rng: (rng.standard_normal((4, 3)), probabilities(rng, (4, 3))), SMOOTH),
+    ],
+    "binary_cross_entropy": [Row("(3,4)", F.binary_cross_entropy,
+                                 lambda p, t: -np.mean(t * np.log(p) + (1 - t) * np.log(1 - p)),
+                                 lambda rng: (rng.uniform(0.1, 0.9, (3, 4)), rng.uniform(0, 1, (3, 4))),
+                                 SMOOTH)],
+    "sigmoid_cross_entropy": [Row("(3,4)", F.sigmoid_cross_entropy,
+                                  lambda x, t: -np.mean(t * np.log(np_sigmoid(x))
+                                                        + (1 - t) * np.log(1 - np_sigmoid(x))),
+                                  lambda rng: (rng.standard_normal((3, 4)), rng.uniform(0, 1, (3, 4))),
+                                  SMOOTH)],
+    "cosine_similarity": [
+        Row("(3,4)", F.cosine_similarity,
+            lambda x, y: np.sum(x * y, -1) / np.linalg.norm(x, axis=-1) / np.linalg.norm(y, axis=-1),
+            normal((3, 4), (3, 4)), SMOOTH),
+        Row("axis=0 broadcast", lambda x, y: F.cosine_similarity(x, y, axis=0),
+            lambda x, y: np.sum(x * y, 0) / np.linalg.norm(x, axis=0) / np.linalg.norm(y, axis=0),
+            normal((4, 3), (4, 1)), SMOOTH),
+    ],
+    "hinge_loss": [Row("(3,4)", F.hinge_loss, lambda x, t: np.mean(np.maximum(0, 1 - t * x)),
+                       hinge_sample, PIECEWISE)],
+    "poisson_nll_loss": [Row("(3,4)", F.poisson_nll_loss, lambda lr, t: np.mean(np.exp(lr) - t * lr),
+                             lambda rng: (rng.uniform(-1, 1, (3, 4)), rng.uniform(0.2, 4.0, (3, 4))),
+                             SMOOTH)],
+    "log_cosh_loss": [Row("(3,4)", F.log_cosh_loss, lambda x, t: np.mean(np.log(np.cosh(x - t))),
+                          normal((3, 4), (3, 4)), SMOOTH)],
+}
+
+NN_ROWS = {
+    "linear": [
+        Row("with bias", F.linear, lambda x, W, b: x @ W + b, normal((3, 4), (4, 2), (2,)), PIECEWISE),
+        Row("no bias", F.linear, lambda x, W: x @ W, normal((3, 4), (4, 2)), PIECEWISE),
+        Row("3-d x", F.linear, lambda x, W, b: x @ W + b, normal((2, 3, 4), (4, 2), (2,)), PIECEWISE),
+        Row("1-d x", F.linear, lambda x, W, b: x @ W + b, normal((4,), (4, 2), (2,)), PIECEWISE),
+    ],
+    "dropout": [Row("p=0.4 seeded", dropout_seeded, np_dropout_seeded, normal((3, 4)), PIECEWISE)],
+    "layer_norm": [
+        Row("(3,4)", F.layer_norm, np_layer_norm, normal((3, 4), (4,), (4,)), SMOOTH),
+        Row("(2,2,3)", F.layer_norm, np_layer_norm, normal((2, 2, 3), (3,), (3,)), SMOOTH),
+    ],
+    "batch_norm": [
+        Row("(4,3) train", F.batch_norm, np_batch_norm, normal((4, 3), (3,), (3,)), SMOOTH),
+        Row("NCHW train", F.batch_norm, np_batch_norm, normal((2, 3, 2, 1), (3,), (3,)), SMOOTH),
+        Row("NCHW test mode", batch_norm_test_mode, np_batch_norm_test_mode,
+            normal((2, 3, 2, 2), (3,), (3,)), PIECEWISE),
+    ],
+    "embed_id": [Row("repeated ids", F.embed_id, lambda ids, W: W[ids], ids_and_table, PIECEWISE)],
+    "accuracy": [Row("(5,3)", F.accuracy, lambda y, t: np.mean(np.argmax(y, 1) == t),
+                     lambda rng: (rng.standard_normal((5, 3)), rng.integers(0, 3, 5)), NO_GRADIENT)],
+}
+
+CONV_ROWS = {
+    "im2col": [
+        Row("k=2", lambda x: F.im2col(x, 2), lambda x: np_im2col(x, (2, 2), (1, 1), (0, 0)),
+            normal((1, 2, 3, 3)), PIECEWISE),
+        Row("k=(2,3) s=(1,2) p=(1,0)", lambda x: F.im2col(x, (2, 3), (1, 2), (1, 0)),
+            lambda x: np_im2col(x, (2, 3), (1, 2), (1, 0)), normal((2, 1, 3, 5)), PIECEWISE),
+    ],
+    "col2im": [Row("k=2 s=2 p=1", lambda c: F.col2im(c, (1, 2, 3, 3), 2, 2, 1),
+                   lambda c: np_col2im(c, (1, 2, 3, 3), (2, 2), (2, 2), (1, 1)),
+                   normal((1, 2, 2, 2, 2, 2)), PIECEWISE)],
+    "conv2d": [
+        Row("bias", F.conv2d, np_conv2d, normal((2, 2, 4, 4), (3, 2, 3, 3), (3,)), PIECEWISE),
+        Row("stride 2 pad 1, no bias", lambda x, W: F.conv2d(x, W, stride=2, pad=1),
+            lambda x, W: np_conv2d(x, W, stride=(2, 2), pad=(1, 1)), normal((1, 2, 5, 5), (2, 2, 3, 3)),
+            PIECEWISE),
+        Row("pairs", lambda x, W, b: F.conv2d(x, W, b, stride=(1, 2), pad=(0, 1)),
+            lambda x, W, b: np_conv2d(x, W, b, stride=(1, 2), pad=(0, 1)),
+            normal((1, 1, 4, 3), (2, 1, 2, 2), (2,)), PIECEWISE),
+    ],
+    "pooling": [
+        Row("k=2 s=2", lambda x: F.pooling(x, 2, 2), lambda x: np_pool(x, 2, 2, 0, np.max, -np.inf),
+            normal((2, 2, 4, 4)), PIECEWISE),
+        Row("k=3 s=2 p=1", lambda x: F.pooling(x, 3, 2, 1), lambda x: np_pool(x, 3, 2, 1, np.max, -np.inf),
+            normal((1, 2, 5, 5)), PIECEWISE),
+    ],
+    "average_pooling": [
+        Row("k=2 s=1", lambda x: F.average_pooling(x, 2), lambda x: np_pool(x, 2, 1, 0, np.mean, 0),
+            normal((1, 2, 3, 3)), SMOOTH),
+        Row("k=3 s=2 p=1", lambda x: F.average_pooling(x, 3, 2, 1),
+            lambda x: np_pool(x, 3, 2, 1, np.mean, 0), normal((2, 1, 5, 5)), PIECEWISE),
+    ],
+}
+
+TABLE = {**ACTIVATION_ROWS, **LOSS_ROWS, **NN_ROWS, **CONV_ROWS}
+
+ROWS = [pytest.param(row, id=f"{name}-{row.label}") for name, rows in TABLE.items() for row in rows]
+GRADIENT_ROWS = [p for p in ROWS if p.values[0].order > 0]
+
+
+def nn_functions():
+    """The public names of `function` beyond the primitive ops of `variable`."""
+    return [name for name in F.__all__ if name not in V.OPS]
+
+
+# ----- meta-tests -----------------------------------------------------------------------
+def test_every_function_has_rows():
+    missing = [name for name in nn_functions() if not TABLE.get(name)]
+    assert not missing, f"public functions without a row in TABLE: {missing}"
+
+
+def test_every_row_names_a_public_function():
+    stale = [name for name in TABLE if name not in nn_functions()]
+    assert not stale, f"TABLE rows for names that function.__all__ does not export: {stale}"
+
+
+def test_function_reexports_every_primitive_op():
+    assert all(name in F.__all__ and getattr(F, name) is getattr(V, name) for name in V.OPS)
+    assert len(set(F.__all__)) == len(F.__all__)
+    assert all(callable(getattr(F, name)) for name in F.__all__)
+
+
+# ----- the row checks ---------------------------------------------------------------------
+@pytest.mark.parametrize("row", ROWS)
+def test_forward_matches_numpy(row, rng):
+    values = row.sample(rng)
+    y = row.fn(*values)
+    expected = row.ref(*values)
+    if row.order == NO_GRADIENT:
+        assert type(y) is float
+        assert y == pytest.approx(float(expected), rel=1e-12)
+        return
+    assert isinstance(y, V.Variable)
+    assert y.shape == np.shape(expected)
+    np.testing.assert_allclose(y.data, expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("row", GRADIENT_ROWS)
+def test_gradcheck(row, rng):
+    assert V.gradcheck(row.fn, *row.sample(rng), order=row.order)
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_float32_stays_float32(row, rng):
+    values = as_float32(row.sample(rng))
+    xs = float_inputs(values)
+    y = row.fn(*xs)
+    if row.order == NO_GRADIENT:
+        assert type(y) is float
+        return
+    assert y.dtype == np.float32
+    np.testing.assert_allclose(y.data, row.ref(*values), rtol=2e-4, atol=2e-5)
+    variables = [x for x in xs if isinstance(x, V.Variable)]
+    gs = V.grad(y, variables, create_graph=True, allow_unused=True)
+    assert all(g is None or g.dtype == np.float32 for g in gs)
+    y.backward()
+    assert all(x.grad.dtype == np.float32 for x in variables if x.grad is not None)
+
+
+@pytest.mark.parametrize("row", GRADIENT_ROWS)
+def test_constants_record_no_graph(row, rng):
+    y = row.fn(*row.sample(rng))
+    assert y.creator is None and not y.requires_grad
