@@ -32,26 +32,31 @@ def _as_list(xs, what, where):
 
 def _functions_reaching(outputs, targets):
     """The set of Functions that lie on a path from a target up to an output."""
-    target_ids = {id(x) for x in targets}
-    reaches = {}  # Function -> bool
+    functions, seen = [], set()
     stack = [y.creator for y in outputs if y.creator is not None]
     while stack:
-        f = stack[-1]
-        if f in reaches:
-            stack.pop()
+        f = stack.pop()
+        if f in seen:
             continue
-        pending = [
-            x.creator for x in f.inputs if x.creator is not None and x.creator not in reaches
-        ]
-        if pending:
-            stack.extend(pending)
-            continue
-        stack.pop()
-        reaches[f] = any(
-            id(x) in target_ids or (x.creator is not None and reaches[x.creator])
-            for x in f.inputs
-        )
-    return {f for f, r in reaches.items() if r}
+        seen.add(f)
+        functions.append(f)
+        for x in f.inputs:
+            if x.creator is not None and x.creator not in seen:
+                stack.append(x.creator)
+    # in generation order every Function comes after the creators of its inputs
+    functions.sort(key=_generation)
+    target_ids = {id(x) for x in targets}
+    relevant = set()
+    for f in functions:
+        for x in f.inputs:
+            if id(x) in target_ids or x.creator in relevant:
+                relevant.add(f)
+                break
+    return relevant
+
+
+def _generation(f):
+    return f.generation
 
 
 def _output_grads(f, grads, keep):
