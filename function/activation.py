@@ -67,19 +67,21 @@ def _exp_limit(dtype):
 def _sigmoid(x):
     """1 / (1 + exp(-x)) on an ndarray, to a few ulps everywhere, without overflow.
 
-    The exponent is capped so exp never overflows; below the cap, where 1 + exp(-x)
-    would, sigmoid(x) equals exp(x) to working precision and is computed as such.
-    One array is allocated and worked on in place (this op sits in every MLP).
+    Where x < -limit, exp(-x) + 1 would overflow: there the exponent is capped, and
+    sigmoid(x), equal to exp(x) to working precision, is computed as such.  The common
+    case costs one array and a pass more than the naive formula (this op sits in MLPs).
     """
     limit = _exp_limit(x.dtype)
+    far_left = x.size and not x.min() >= -limit       # (NaN also takes the careful path)
     y = np.negative(x, out=np.empty_like(x))          # (out= keeps 0-d inputs arrays)
-    np.minimum(y, limit, out=y)
+    if far_left:
+        np.minimum(y, limit, out=y)
     np.exp(y, out=y)
     y += 1
-    np.reciprocal(y, out=y)                           # 1 / (1 + exp(-x))
-    tail = x < -limit
-    if tail.any():                                    # far left tail: sigmoid(x) = exp(x)
-        y[tail] = np.exp(x[tail])
+    np.divide(1, y, out=y)                            # 1 / (1 + exp(-x))
+    if far_left:
+        tail = x < -limit
+        y[tail] = np.exp(x[tail])                     # sigmoid(x) = exp(x) out there
     return y
 
 
