@@ -1,0 +1,31 @@
+"""Every benchmark runs end to end on tiny settings (each checks gengrad's results against
+its hand-written NumPy before timing, so this also checks those agree); no timing is
+asserted here."""
+
+import numpy as np
+
+from benchmarks import higher_order, memory, mlp, overhead
+
+
+def test_overhead_chain_matches_numpy(capsys):
+    np.testing.assert_allclose(overhead.gengrad_chain(50), overhead.numpy_chain(50), rtol=1e-12)
+    assert overhead.main(["--steps", "20", "--repeat", "1"]) == 0
+    assert "us per op" in capsys.readouterr().out
+
+
+def test_higher_order_runs_and_counts_nodes(capsys):
+    assert higher_order.main(["--orders", "2", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "n= 2" in out and "hvp/grad" in out
+
+
+def test_mlp_benchmark_runs(capsys):
+    assert mlp.main(["--steps", "1", "--rounds", "1", "--warmup", "0", "--dtype", "float32",
+                     "--no-torch"]) == 0
+    assert "float32" in capsys.readouterr().out
+
+
+def test_memory_benchmark_runs(capsys):
+    assert memory.main(["--steps", "12", "--warmup", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "mlp" in out and "hvp" in out
