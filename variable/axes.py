@@ -17,6 +17,8 @@ def normalize_axis(axis, ndim, op, shape=None):
     """
     if axis is None:
         return None
+    if type(axis) is int and -ndim <= axis < ndim:  # the common case, quickly
+        return (axis % ndim,)
     axes = (axis,) if isinstance(axis, (int, np.integer)) else axis
     if not isinstance(axes, (tuple, list)) or not all(
         isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in axes

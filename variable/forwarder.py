@@ -61,11 +61,11 @@ def _as_inputs(inputs, op):
     return tuple([_as_input(x, dtype, op) for x in inputs])
 
 
-_constants = {}  # (float, dtype) -> constant Variable, so `x * 0.5` in a loop converts once
+_constants = {}  # (number, dtype) -> constant Variable, so `x * 0.5` in a loop converts once
 
 
 def _float_constant(x, dtype):
-    """A shared constant Variable for a Python float in a floating dtype."""
+    """A shared constant Variable for a Python number in a floating dtype."""
     key = (x, dtype)
     v = _constants.get(key)
     if v is None:
@@ -82,7 +82,7 @@ def _as_input(x, dtype, op):
     """Turn one op input into a Variable; constants do not require grad."""
     if isinstance(x, Variable):
         return x
-    if type(x) is float and dtype.kind in "fc":
+    if (type(x) is float or type(x) is int) and dtype.kind in "fc":
         return _float_constant(x, dtype)
     if isinstance(x, np.ndarray):
         if x.dtype.kind not in _NUMERIC_KINDS:

@@ -78,10 +78,13 @@ def _check_aligned(sa, sb, op):
             f"{op}: shapes {sa} and {sb} are not aligned: {k_a} (last axis of the first) "
             f"!= {k_b} ({'second-to-last' if len(sb) > 1 else 'only'} axis of the second)"
         )
-    try:
-        np.broadcast_shapes(sa[:-2], sb[:-2])
-    except ValueError:
-        raise ValueError(f"{op}: batch dimensions of shapes {sa} and {sb} do not broadcast") from None
+    if len(sa) > 2 or len(sb) > 2:
+        try:
+            np.broadcast_shapes(sa[:-2], sb[:-2])
+        except ValueError:
+            raise ValueError(
+                f"{op}: batch dimensions of shapes {sa} and {sb} do not broadcast"
+            ) from None
 
 
 def matmul(a, b):
@@ -114,12 +117,13 @@ def transpose_matmul(a, b):
             f"of the first ({sa[-2]}) with the {'second-to-last' if len(sb) > 1 else 'only'} axis "
             f"of the second"
         )
-    try:
-        np.broadcast_shapes(sa[:-2], sb[:-2])
-    except ValueError:
-        raise ValueError(
-            f"transpose_matmul: batch dimensions of shapes {sa} and {sb} do not broadcast"
-        ) from None
+    if len(sa) > 2 or len(sb) > 2:
+        try:
+            np.broadcast_shapes(sa[:-2], sb[:-2])
+        except ValueError:
+            raise ValueError(
+                f"transpose_matmul: batch dimensions of shapes {sa} and {sb} do not broadcast"
+            ) from None
     if len(sa) == 2 and len(sb) == 2:
         return Function(MatMul2D(transpose_a=True))(a, b)
     return matmul(_swap_last(a), b)

@@ -4,6 +4,8 @@ Each takes `axis=None | int | tuple` (negatives allowed) and `keepdims`.  Backwa
 reshapes the incoming gradient to the kept-dims shape and broadcasts it back.
 """
 
+import math
+
 import numpy as np
 
 from .axes import kept_shape, normalize_axis
@@ -23,8 +25,8 @@ def _reduced_shape(shape, axes):
 
 def _count(shape, axes):
     if axes is None:
-        return int(np.prod(shape))
-    return int(np.prod([shape[a] for a in axes]))
+        return math.prod(shape)
+    return math.prod([shape[a] for a in axes])
 
 
 class Sum(Forwarder):

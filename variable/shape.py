@@ -1,5 +1,7 @@
 """Shape ops: reshape, transpose, squeeze and friends, broadcasting and its adjoint."""
 
+import math
+
 import numpy as np
 
 from .axes import normalize_axis, shape_tuple
@@ -133,8 +135,8 @@ def reshape(x, *shape):
     x_shape = _shape_of(x)
     if x_shape == shape:
         return as_variable(x)
-    size = int(np.prod(x_shape))
-    known = int(np.prod([n for n in shape if n != -1]))
+    size = math.prod(x_shape)
+    known = math.prod([n for n in shape if n != -1])
     unknown = shape.count(-1)
     if unknown > 1 or any(n < -1 for n in shape) or (
         size != known if unknown == 0 else (known == 0 or size % known)
@@ -180,7 +182,7 @@ def flatten(x):
     x_shape = _shape_of(x)
     if not x_shape:
         raise ValueError("flatten: the input is 0-d; it needs at least one axis to keep")
-    return reshape(x, (x_shape[0], int(np.prod(x_shape[1:]))))
+    return reshape(x, (x_shape[0], math.prod(x_shape[1:])))
 
 
 def expand_dims(x, axis):
