@@ -115,6 +115,17 @@ def as_variable(x, like=None):
     return _as_input(x, dtype, "as_variable")
 
 
+def _forward_error(forwarder, inputs, error):
+    """`error` raised inside a forward, restated with the op's name and its inputs."""
+    name = type(forwarder).__name__
+    message = str(error)
+    if message.startswith(name) or message.lower().startswith(name.lower() + ":"):
+        return error
+    described = ", ".join(f"{x.data.dtype}{x.data.shape}" for x in inputs)
+    kind = TypeError if isinstance(error, TypeError) else ValueError
+    return kind(f"{name}: {message} (inputs: {described})")
+
+
 class Function:
     """Runs a Forwarder on Variables and, when a graph is wanted, records it.
 
@@ -144,14 +155,17 @@ class Function:
                 break
         # one and two inputs are spelled out: this is the hottest path of the library
         n = len(inputs)
-        if n == 1:
-            x0, = inputs
-            ys = self.forwarder.forward(x0.data)
-        elif n == 2:
-            x0, x1 = inputs
-            ys = self.forwarder.forward(x0.data, x1.data)
-        else:
-            ys = self.forwarder.forward(*[x.data for x in inputs])
+        try:
+            if n == 1:
+                x0, = inputs
+                ys = self.forwarder.forward(x0.data)
+            elif n == 2:
+                x0, x1 = inputs
+                ys = self.forwarder.forward(x0.data, x1.data)
+            else:
+                ys = self.forwarder.forward(*[x.data for x in inputs])
+        except (TypeError, ValueError) as error:
+            raise _forward_error(self.forwarder, inputs, error) from error
         if type(ys) is tuple:
             return self._outputs(inputs, ys)
         if type(ys) is not np.ndarray:
