@@ -1,14 +1,23 @@
-"""A first look at gengrad: a derivative, a second derivative, and the graph behind them.
+"""A first look at gengrad: a derivative, a second derivative, and a trained network.
 
-y = sin(x) is recorded as a graph while it is computed (define-by-run).  Backward walks
-that graph from y to x and gives dy/dx = cos(x).  With create_graph=True the backward
-pass is recorded too, so the gradient is itself a Variable with a graph, and
-differentiating it again gives d2y/dx2 = -sin(x).
+1. y = sin(x) is recorded as a graph while it is computed (define-by-run).  Backward
+   walks that graph from y to x and gives dy/dx = cos(x).  With create_graph=True the
+   backward pass is recorded too, so the gradient is itself a Variable with a graph, and
+   differentiating it again (double backprop) gives d2y/dx2 = -sin(x).
+2. Repeating that, tanh is differentiated four times; every derivative is a polynomial
+   in tanh(x) (examples/tanh_higher_order.py checks them), and the figure draws them.
+3. A 2-30-3 network learns to tell three interleaved spirals apart
+   (examples/spiral_mlp.py): cross-entropy, backprop, Adam, one line per epoch, and a
+   figure of its decision regions.
+4. The graph behind dy/dx is written as Graphviz DOT text, and drawn as PNG when the
+   `dot` program is installed.
+
+Everything goes to --out (default demo-out/); figures need matplotlib and are skipped
+with a notice without it.  Runs in a few seconds.
 """
 
 import argparse
 import os
-import shutil
 import sys
 
 import numpy as np
@@ -16,37 +25,67 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
+from examples import spiral_mlp  # noqa: E402
+from examples.plotting import pyplot, save_figure, write_graph  # noqa: E402
+from examples.tanh_higher_order import tanh_derivatives  # noqa: E402
 
 
-def main(argv=None):
-    """Print first and second derivatives of sin at x = pi/4 and write the graph."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="demo-out", help="directory for the graph files")
-    args = parser.parse_args(argv)
-    os.makedirs(args.out, exist_ok=True)
-
-    x = V.Variable(np.array(np.pi / 4), name="x")
+def sin_derivatives(x0):
+    """dy/dx (a Variable with its own graph) and d2y/dx2 of y = sin(x) at x0, by double backprop."""
+    x = V.Variable(np.array(x0), name="x")
     y = V.sin(x)
     y.name = "y"
     y.backward(create_graph=True)
     gx = x.grad
-    print(f"y = sin(x) at x = pi/4:   y = {y.data:.6f}")
-    print(f"dy/dx  (backward)          = {gx.data:.6f}   cos(x)  = {np.cos(np.pi / 4):.6f}")
-
     gx.name = "dy/dx"
     x.cleargrad()
     gx.backward()
-    print(f"d2y/dx2 (double backprop)  = {x.grad.data:.6f}   -sin(x) = {-np.sin(np.pi / 4):.6f}")
+    return y, gx, x.grad
 
-    dot_path = os.path.join(args.out, "sin_grad.dot")
-    with open(dot_path, "w") as handle:
-        handle.write(V.get_dot_graph(gx))
-    print(f"graph of dy/dx written to {dot_path}")
-    if shutil.which("dot"):
-        png = V.plot_dot_graph(gx, to_file=os.path.join(args.out, "sin_grad.png"))
-        print(f"rendered with Graphviz to {png}")
-    else:
-        print("Graphviz 'dot' not found: install it to render the graph as PNG")
+
+def plot_tanh(path, order=4):
+    """tanh and its derivatives of order 1..`order` on [-4, 4], by repeated backprop."""
+    plt = pyplot()
+    if plt is None:
+        return None
+    grid = np.linspace(-4.0, 4.0, 201)
+    ys = tanh_derivatives(V.Variable(grid, name="x"), order)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for k, y in enumerate(ys):
+        ax.plot(grid, y.data, lw=2 if k == 0 else 1.2, label="tanh x" if k == 0 else f"order {k}")
+    ax.set_xlabel("x")
+    ax.set_title(f"tanh and its derivatives of order 1 to {order} (repeated backprop)")
+    ax.legend(fontsize=8, ncol=2, loc="lower left")
+    ax.grid(alpha=0.3)
+    return save_figure(plt, fig, path)
+
+
+def main(argv=None):
+    """Print derivatives of sin, draw tanh's derivatives, train the spiral network, write the graph."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="demo-out", help="directory for the figures and the graph")
+    parser.add_argument("--epochs", type=int, default=50, help="training epochs of the spiral network")
+    args = parser.parse_args(argv)
+    if args.epochs < 1:
+        parser.error("--epochs must be positive")
+    os.makedirs(args.out, exist_ok=True)
+    np.random.seed(0)
+
+    print("1. derivatives of y = sin(x) at x = pi/4")
+    y, gx, gx2 = sin_derivatives(np.pi / 4)
+    print(f"   y = sin(x)                 = {y.data:.6f}")
+    print(f"   dy/dx   (backward)         = {gx.data:.6f}   cos(x)  = {np.cos(np.pi / 4):.6f}")
+    print(f"   d2y/dx2 (double backprop)  = {gx2.data:.6f}   -sin(x) = {-np.sin(np.pi / 4):.6f}")
+
+    print("2. tanh and its first four derivatives by repeated backprop")
+    plot_tanh(os.path.join(args.out, "tanh_derivatives.png"))
+
+    print("3. a small network learns three spirals")
+    spiral_mlp.main(["--epochs", str(args.epochs), "--out", args.out])
+
+    print("4. the graph that computes dy/dx")
+    write_graph(gx, args.out, "sin_grad")
+    print(f"done: everything is in {args.out}/")
     return 0
 
 

@@ -1,0 +1,85 @@
+"""examples/demo.py (what `make demo` runs): in-process into tmp_path, and as a script.
+
+The script test runs `python examples/demo.py` from the repository root in a fresh
+interpreter with no PYTHONPATH, as `make demo` does, so it also proves the demo finds the
+packages without pytest's path setup.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from examples import demo
+
+ROOT = Path(__file__).resolve().parents[2]
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?"
+
+
+def numbers(line):
+    """Every number on a printed line, in order."""
+    return [float(s) for s in re.findall(NUMBER, line)]
+
+
+def line_with(out, text):
+    """The first printed line containing `text`."""
+    return next(line for line in out.splitlines() if text in line)
+
+
+def check_output(out, out_dir, epochs):
+    """The derivatives are right, there is one progress line per epoch, the files exist."""
+    x = np.pi / 4
+    assert numbers(line_with(out, "y = sin(x)  "))[-1] == pytest.approx(np.sin(x), abs=1e-6)
+    auto, exact = numbers(line_with(out, "dy/dx   (backward)"))
+    assert auto == pytest.approx(np.cos(x), abs=1e-6) and exact == pytest.approx(np.cos(x), abs=1e-6)
+    *_, auto2, exact2 = numbers(line_with(out, "d2y/dx2 (double backprop)"))
+    assert auto2 == pytest.approx(-np.sin(x), abs=1e-6) and exact2 == pytest.approx(-np.sin(x), abs=1e-6)
+
+    epochs_seen = [int(m) for m in re.findall(rf"^epoch +(\d+)/{epochs} ", out, re.M)]
+    assert epochs_seen == list(range(1, epochs + 1))
+
+    dot = (out_dir / "sin_grad.dot").read_text()
+    assert dot.startswith("digraph") and "Cos" in dot and "dy/dx" in dot
+    if shutil.which("dot"):
+        assert (out_dir / "sin_grad.png").read_bytes()[:4] == b"\x89PNG"
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return
+    for name in ("tanh_derivatives.png", "spiral_boundary.png"):
+        assert (out_dir / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (out_dir / name).stat().st_size < 150_000
+
+
+def test_demo_main_writes_everything(tmp_path, capsys):
+    assert demo.main(["--out", str(tmp_path)]) == 0                 # defaults: 50 epochs
+    out = capsys.readouterr().out
+    check_output(out, tmp_path, 50)
+    assert numbers(line_with(out, "training accuracy after 50 epochs"))[-1] >= 0.95
+
+
+def test_demo_without_graphviz_or_matplotlib_still_runs(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert demo.main(["--out", str(tmp_path), "--epochs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Graphviz 'dot' not found" in out
+    assert out.count("matplotlib is not installed") == 2           # tanh figure, spiral figure
+    check_output(out, tmp_path, 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sin_grad.dot"]
+
+
+def test_demo_runs_as_a_script_from_the_repository_root(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run(
+        [sys.executable, "examples/demo.py", "--out", str(tmp_path), "--epochs", "3"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    check_output(result.stdout, tmp_path, 3)
+    assert result.stdout.rstrip().endswith(f"done: everything is in {tmp_path}/")
