@@ -38,6 +38,21 @@ def normalize_axis(axis, ndim, op, shape=None):
     return tuple(sorted(normal))
 
 
+def single_axis(axis, ndim, op, shape=None):
+    """One `axis` (an int, negatives allowed) as a non-negative int.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not an int (None and tuples are not accepted here).
+    ValueError
+        If it is out of range for `ndim` dimensions.
+    """
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"{op}: axis must be an int, got {axis!r}")
+    return normalize_axis(int(axis), ndim, op, shape)[0]
+
+
 def shape_tuple(shape, op):
     """`shape` (an int or a sequence of ints) as a tuple of ints."""
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):

@@ -14,6 +14,11 @@ def _seed(y, gy, where):
     if gy is None:
         return new_variable(np.ones_like(y.data))
     if not isinstance(gy, Variable):
+        if not isinstance(gy, (np.ndarray, int, float)) or isinstance(gy, bool):
+            raise TypeError(
+                f"{where}: a grad_output must be a Variable, an ndarray, a number or None, "
+                f"got {type(gy).__name__}"
+            )
         gy = new_variable(np.asarray(gy, dtype=y.data.dtype))
     if gy.shape != y.shape:
         raise ValueError(
@@ -23,7 +28,15 @@ def _seed(y, gy, where):
 
 
 def _as_list(xs, what, where):
-    items = [xs] if isinstance(xs, Variable) else list(xs)
+    if isinstance(xs, Variable):
+        items = [xs]
+    elif isinstance(xs, (list, tuple)):
+        items = list(xs)
+    else:
+        raise TypeError(
+            f"{where}: {what} must be a Variable or a list/tuple of Variables, "
+            f"got {type(xs).__name__}"
+        )
     for x in items:
         if not isinstance(x, Variable):
             raise TypeError(f"{where}: {what} must be Variables, got {type(x).__name__}")
@@ -239,6 +252,11 @@ def grad(outputs, inputs, grad_outputs=None, create_graph=False, allow_unused=Fa
         grad_outputs = [None] * len(outputs)
     elif isinstance(grad_outputs, (Variable, np.ndarray)):
         grad_outputs = [grad_outputs]
+    elif not isinstance(grad_outputs, (list, tuple)):
+        raise TypeError(
+            f"grad: grad_outputs must be a Variable, an ndarray or a list/tuple of them, "
+            f"got {type(grad_outputs).__name__}"
+        )
     if len(grad_outputs) != len(outputs):
         raise ValueError(
             f"grad: {len(grad_outputs)} grad_outputs given for {len(outputs)} outputs"

@@ -160,7 +160,7 @@ class Square(Forwarder):
     """x * x."""
 
     def forward(self, x):
-        return x * x
+        return np.square(x)
 
     def backward(self, gy):
         x, = self.inputs
@@ -183,7 +183,10 @@ def pow(x, c):
     if isinstance(c, Variable) or not isinstance(x, Variable):
         return _binary("pow", PowVar(), x, c)
     if isinstance(c, (list, tuple)):
-        c = np.asarray(c, dtype=x.dtype)
+        try:
+            c = np.asarray(c, dtype=x.dtype)
+        except (TypeError, ValueError):
+            raise TypeError(f"pow: a list exponent must hold numbers only, got {c!r}") from None
     if not isinstance(c, (int, float, np.number, np.ndarray)) or isinstance(c, bool):
         raise TypeError(f"pow: exponent must be a number, ndarray or Variable, got {type(c).__name__}")
     if isinstance(c, np.ndarray) and c.ndim:
@@ -443,7 +446,8 @@ def clip(x, lo, hi):
     lo, hi = _bound(lo, "clip", "lo"), _bound(hi, "clip", "hi")
     if lo is None and hi is None:
         raise ValueError("clip: at least one of lo and hi must be given")
-    x_shape = _shape_of(x)
+    x = as_variable(x, op="clip")
+    x_shape = x.shape
     for bound in (lo, hi):
         if isinstance(bound, np.ndarray) and not _broadcasts_to(bound.shape, x_shape):
             raise ValueError(f"clip: bound of shape {bound.shape} does not broadcast to input {x_shape}")
@@ -457,10 +461,15 @@ def where(condition, x0, x1):
     """
     if isinstance(condition, Variable):
         condition = condition.data
-    condition = np.asarray(condition)
+    try:
+        condition = np.asarray(condition)
+    except ValueError:
+        raise TypeError(f"where: condition must be a boolean array, got {condition!r}") from None
     if condition.dtype != bool:
         raise TypeError(f"where: condition must be boolean, got dtype {condition.dtype}")
-    s0, s1 = _shape_of(x0), _shape_of(x1)
+    # a Python number takes the dtype of the other input, as it would in Function
+    x0, x1 = as_variable(x0, like=x1, op="where"), as_variable(x1, like=x0, op="where")
+    s0, s1 = x0.shape, x1.shape
     try:
         shape = np.broadcast_shapes(condition.shape, s0, s1)
     except ValueError:
@@ -469,8 +478,7 @@ def where(condition, x0, x1):
         ) from None
     if shape != np.broadcast_shapes(s0, s1):
         # the condition widens the result: broadcast an input so gradients keep shapes
-        # (a Python number takes the dtype of x1, as it would in Function)
-        x0 = broadcast_to(as_variable(x0, like=x1), shape)
+        x0 = broadcast_to(x0, shape)
     return Function(Where(condition))(x0, x1)
 
 

@@ -107,12 +107,19 @@ def _as_input(x, dtype, op):
     )
 
 
-def as_variable(x, like=None):
-    """Return `x` as a Variable; numbers take the dtype of the array `like`."""
+def as_variable(x, like=None, op="as_variable"):
+    """Return `x` as a Variable; numbers take the dtype of the array `like`.
+
+    Raises
+    ------
+    TypeError
+        Naming `op`, if `x` is not a Variable, a numeric ndarray, a number or a
+        (rectangular) list of numbers.
+    """
     if isinstance(x, Variable):
         return x
-    dtype = np.dtype(np.float64) if like is None else _reference_dtype((like,))
-    return _as_input(x, dtype, "as_variable")
+    dtype = _FLOAT64 if like is None else _reference_dtype((like,))
+    return _as_input(x, dtype, op)
 
 
 def _forward_error(forwarder, inputs, error):

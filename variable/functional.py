@@ -8,12 +8,18 @@ from .joining import stack
 from .shape import reshape
 
 
-def _leaf(x, op):
+def _leaf(f, x, op):
+    """Check `f` and return `x` as a Variable that requires grad."""
+    if not callable(f):
+        raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
     if isinstance(x, Variable):
         if not x.requires_grad:
             raise ValueError(f"{op}: x must require grad (a floating-point Variable)")
         return x
-    x = Variable(x)
+    try:
+        x = Variable(x)
+    except TypeError as error:
+        raise TypeError(f"{op}: x: {error}") from None
     if not x.requires_grad:
         raise ValueError(f"{op}: x must be floating point, got dtype {x.dtype}")
     return x
@@ -39,11 +45,11 @@ def jacobian(f, x, create_graph=False):
     One backward pass per element of f(x).  With create_graph=True the result can be
     differentiated again.
     """
-    x = _leaf(x, "jacobian")
+    x = _leaf(f, x, "jacobian")
     y = f(x)
     if not isinstance(y, Variable):
         raise TypeError(f"jacobian: f must return a Variable, got {type(y).__name__}")
-    if not y.requires_grad:
+    if not y.requires_grad or y.size == 0 or x.size == 0:
         return new_variable(np.zeros(y.shape + x.shape, dtype=x.dtype))
     return reshape(stack(_rows(y, x, create_graph)), y.shape + x.shape)
 
@@ -56,13 +62,13 @@ def hessian(f, x, create_graph=False):
     ValueError
         If f(x) is not a scalar (size 1).
     """
-    x = _leaf(x, "hessian")
+    x = _leaf(f, x, "hessian")
     y = f(x)
     if not isinstance(y, Variable) or y.size != 1:
         shape = y.shape if isinstance(y, Variable) else type(y).__name__
         raise ValueError(f"hessian: f must return a scalar Variable, got {shape}")
     g = grad(y, x, create_graph=True, allow_unused=True)
-    if g is None or not g.requires_grad:
+    if g is None or not g.requires_grad or x.size == 0:
         return new_variable(np.zeros(x.shape + x.shape, dtype=x.dtype))
     return reshape(stack(_rows(g, x, create_graph)), x.shape + x.shape)
 
@@ -75,8 +81,16 @@ def hvp(f, x, v, create_graph=False):
     ValueError
         If f(x) is not a scalar or `v` does not have the shape of `x`.
     """
-    x = _leaf(x, "hvp")
-    v_data = v.data if isinstance(v, Variable) else np.asarray(v, dtype=x.dtype)
+    x = _leaf(f, x, "hvp")
+    if isinstance(v, Variable):
+        v_data = v.data
+    elif isinstance(v, (np.ndarray, list, tuple, int, float)) and not isinstance(v, bool):
+        try:
+            v_data = np.asarray(v, dtype=x.dtype)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"hvp: v must be numeric like x: {error}") from None
+    else:
+        raise TypeError(f"hvp: v must be a Variable or an array of x's shape, got {type(v).__name__}")
     if v_data.shape != x.shape:
         raise ValueError(f"hvp: v of shape {v_data.shape} does not match x of shape {x.shape}")
     y = f(x)

@@ -10,16 +10,48 @@ class GradcheckError(AssertionError):
     """Raised by `gradcheck` when analytic and numerical derivatives disagree."""
 
 
-def _as_outputs(ys):
+def _as_outputs(ys, op="gradcheck"):
     if isinstance(ys, Variable):
         return [ys]
     if isinstance(ys, (tuple, list)) and all(isinstance(y, Variable) for y in ys):
         return list(ys)
-    raise TypeError(f"gradcheck: f must return a Variable or a tuple of Variables, got {type(ys).__name__}")
+    raise TypeError(f"{op}: f must return a Variable or a tuple of Variables, got {type(ys).__name__}")
 
 
-def _arrays(xs):
-    return [np.array(x.data if isinstance(x, Variable) else x, dtype=None, copy=True) for x in xs]
+def _positive(value, name, op, allow_zero):
+    if not isinstance(value, (int, float, np.floating, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"{op}: {name} must be a number, got {type(value).__name__}")
+    if not np.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{op}: {name} must be a finite number {bound}, got {value!r}")
+
+
+def _prepare(f, xs, op):
+    """Check `f` and copy the points `xs` into fresh ndarrays (numbers become float64)."""
+    if not callable(f):
+        raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
+    if not xs:
+        raise TypeError(f"{op}: give at least one input point after f")
+    arrays = []
+    for i, x in enumerate(xs):
+        if isinstance(x, Variable):
+            a = x.data.copy()
+        elif isinstance(x, np.ndarray):
+            a = x.copy()
+        elif isinstance(x, (int, float, list, tuple)) and not isinstance(x, bool):
+            try:
+                a = np.array(x, dtype=np.float64)
+            except (TypeError, ValueError) as error:
+                raise TypeError(f"{op}: input {i} is not numeric ({error})") from None
+        else:
+            raise TypeError(f"{op}: input {i} must be an ndarray, Variable or number, got "
+                            f"{type(x).__name__}")
+        if a.dtype.kind not in "biuf":
+            raise TypeError(f"{op}: input {i} must be real numbers, got dtype {a.dtype}")
+        if a.dtype.kind == "f" and not np.isfinite(a).all():
+            raise ValueError(f"{op}: input {i} holds NaN or inf; derivatives there cannot be checked")
+        arrays.append(a)
+    return arrays
 
 
 def numerical_grad(f, *xs, eps=1e-4):
@@ -37,13 +69,12 @@ def numerical_grad(f, *xs, eps=1e-4):
     -------
     ndarray for one input, else a tuple of ndarrays (one per input, its shape).
     """
-    arrays = [np.asarray(x, dtype=np.float64) if not isinstance(x, (np.ndarray, Variable)) else x
-              for x in xs]
-    arrays = _arrays(arrays)
+    arrays = _prepare(f, xs, "numerical_grad")
+    _positive(eps, "eps", "numerical_grad", allow_zero=False)
 
     def total(values):
         # inputs require grad, as for a user's call: f may differentiate inside
-        ys = _as_outputs(f(*[Variable(v) for v in values]))
+        ys = _as_outputs(f(*[Variable(v) for v in values]), "numerical_grad")
         return sum(float(np.sum(y.data)) for y in ys)
 
     grads = _numerical(total, arrays, eps)
@@ -100,11 +131,13 @@ def gradcheck(f, *xs, order=1, eps=1e-6, rtol=1e-4, atol=1e-5, seed=0):
     GradcheckError
         Naming the order, the input and the worst entry when a check fails.
     """
-    if not isinstance(order, int) or order < 1:
+    if not isinstance(order, int) or isinstance(order, bool) or order < 1:
         raise ValueError(f"gradcheck: order must be a positive int, got {order!r}")
+    arrays = _prepare(f, xs, "gradcheck")
+    _positive(eps, "eps", "gradcheck", allow_zero=False)
+    _positive(rtol, "rtol", "gradcheck", allow_zero=True)
+    _positive(atol, "atol", "gradcheck", allow_zero=True)
     rng = np.random.default_rng(seed)
-    arrays = _arrays([np.asarray(x, dtype=np.float64) if not isinstance(x, (np.ndarray, Variable))
-                      else x for x in xs])
     _check(f, arrays, order, 1, eps, rtol, atol, rng)
     return True
 

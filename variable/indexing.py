@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .forwarder import Forwarder, Function, Variable
+from .forwarder import Forwarder, Function, Variable, as_variable
 
 
 def _plain_index(index):
@@ -10,7 +10,10 @@ def _plain_index(index):
     if isinstance(index, Variable):
         return index.data
     if isinstance(index, list):
-        return np.asarray(index)
+        try:
+            return np.asarray(index)
+        except ValueError:
+            raise IndexError(f"get_item: the index list {index!r} is not rectangular") from None
     if isinstance(index, tuple):
         return tuple(_plain_index(i) for i in index)
     return index
@@ -63,9 +66,9 @@ def get_item(x, index):
     IndexError
         If the index does not fit the input's shape.
     """
+    x = as_variable(x, op="get_item")
     index = _plain_index(index)
     try:
         return Function(GetItem(index))(x)
     except IndexError as error:
-        shape = x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
-        raise IndexError(f"get_item: {error} (input of shape {shape})") from None
+        raise IndexError(f"get_item: {error} (input of shape {x.shape})") from None

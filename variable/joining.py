@@ -1,14 +1,12 @@
 """Joining and splitting along an axis: concat, stack, split."""
 
+import operator
+
 import numpy as np
 
-from .axes import normalize_axis
-from .forwarder import Forwarder, Function, Variable
+from .axes import single_axis
+from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import reshape
-
-
-def _shape_of(x):
-    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
 
 
 class Concat(Forwarder):
@@ -52,10 +50,14 @@ class Split(Forwarder):
         return concat(gys, self.axis)
 
 
-def _check_sequence(xs, op):
-    if isinstance(xs, (Variable, np.ndarray)) or not hasattr(xs, "__len__") or len(xs) == 0:
-        raise TypeError(f"{op}: expects a non-empty list or tuple of arrays/Variables")
-    return [_shape_of(x) for x in xs]
+def _as_sequence(xs, op):
+    """The inputs of `op` as a list of Variables (numbers take the first array's dtype)."""
+    if not isinstance(xs, (list, tuple)) or len(xs) == 0:
+        raise TypeError(
+            f"{op}: expects a non-empty list or tuple of arrays/Variables, got {type(xs).__name__}"
+        )
+    like = next((x for x in xs if isinstance(x, (Variable, np.ndarray))), None)
+    return [as_variable(x, like=like, op=op) for x in xs]
 
 
 def concat(xs, axis=0):
@@ -66,11 +68,12 @@ def concat(xs, axis=0):
     ValueError
         If the inputs differ in number of dimensions or in any axis but `axis`.
     """
-    shapes = _check_sequence(xs, "concat")
+    xs = _as_sequence(xs, "concat")
+    shapes = [x.shape for x in xs]
     ndim = len(shapes[0])
     if any(len(s) != ndim for s in shapes) or ndim == 0:
         raise ValueError(f"concat: inputs must share a number of dimensions >= 1, got {shapes}")
-    axis, = normalize_axis(axis, ndim, "concat", shapes[0])
+    axis = single_axis(axis, ndim, "concat", shapes[0])
     if any(s[:axis] + s[axis + 1:] != shapes[0][:axis] + shapes[0][axis + 1:] for s in shapes):
         raise ValueError(f"concat: shapes {shapes} differ outside axis {axis}")
     return Function(Concat(axis))(*xs)
@@ -84,10 +87,11 @@ def stack(xs, axis=0):
     ValueError
         If the inputs differ in shape.
     """
-    shapes = _check_sequence(xs, "stack")
+    xs = _as_sequence(xs, "stack")
+    shapes = [x.shape for x in xs]
     if any(s != shapes[0] for s in shapes):
         raise ValueError(f"stack: all inputs must have the same shape, got {shapes}")
-    axis, = normalize_axis(axis, len(shapes[0]) + 1, "stack", shapes[0])
+    axis = single_axis(axis, len(shapes[0]) + 1, "stack", shapes[0])
     return Function(Stack(axis))(*xs)
 
 
@@ -101,9 +105,12 @@ def split(x, sections, axis=0):
     ValueError
         If an int `sections` does not divide the axis.
     """
-    shape = _shape_of(x)
-    axis, = normalize_axis(axis, len(shape), "split", shape)
-    if isinstance(sections, (int, np.integer)):
+    x = as_variable(x, op="split")
+    shape = x.shape
+    if not shape:
+        raise ValueError("split: the input is 0-d; it needs an axis to split along")
+    axis = single_axis(axis, len(shape), "split", shape)
+    if isinstance(sections, (int, np.integer)) and not isinstance(sections, bool):
         if sections <= 0 or shape[axis] % sections:
             raise ValueError(
                 f"split: axis {axis} of the input of shape {shape} does not split into "
@@ -111,5 +118,10 @@ def split(x, sections, axis=0):
             )
         sections = int(sections)
     else:
-        sections = [int(i) for i in sections]
+        try:
+            sections = [operator.index(i) for i in sections]
+        except TypeError:
+            raise TypeError(
+                f"split: sections must be an int or a sequence of ints, got {sections!r}"
+            ) from None
     return Function(Split(sections, axis))(x)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .forwarder import Forwarder, Function, Variable
+from .forwarder import Forwarder, Function, as_variable
 from .shape import reshape, sum_to, transpose
 
 
@@ -63,10 +63,6 @@ class MatMul(Forwarder):
         return ga, gb
 
 
-def _shape_of(x):
-    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
-
-
 def _check_aligned(sa, sb, op):
     """Raise a ValueError naming `op` unless shapes `sa` @ `sb` is a valid matmul."""
     if not sa or not sb:
@@ -96,7 +92,8 @@ def matmul(a, b):
         If the contracted dimensions differ, an operand is 0-d, or batch dimensions do
         not broadcast.
     """
-    sa, sb = _shape_of(a), _shape_of(b)
+    a, b = as_variable(a, like=b, op="matmul"), as_variable(b, like=a, op="matmul")
+    sa, sb = a.shape, b.shape
     _check_aligned(sa, sb, "matmul")
     if len(sa) == 2 and len(sb) == 2:
         return Function(MatMul2D())(a, b)
@@ -108,9 +105,14 @@ def transpose_matmul(a, b):
 
     For operands of more dimensions the last two axes of `a` are swapped.
     """
-    sa, sb = _shape_of(a), _shape_of(b)
-    if len(sa) < 2:
-        raise ValueError(f"transpose_matmul: the first operand must be at least 2-D, got shape {sa}")
+    a = as_variable(a, like=b, op="transpose_matmul")
+    b = as_variable(b, like=a, op="transpose_matmul")
+    sa, sb = a.shape, b.shape
+    if len(sa) < 2 or not sb:
+        raise ValueError(
+            f"transpose_matmul: the first operand must be at least 2-D and the second at least "
+            f"1-D, got shapes {sa} and {sb}"
+        )
     if sa[-2] != (sb[-2] if len(sb) > 1 else sb[0]):
         raise ValueError(
             f"transpose_matmul: shapes {sa} and {sb} are not aligned: a^T @ b contracts axis -2 "

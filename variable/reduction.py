@@ -10,7 +10,7 @@ import numpy as np
 
 from .axes import kept_shape, normalize_axis
 from .elementwise import exp, where
-from .forwarder import Forwarder, Function, Variable
+from .forwarder import Forwarder, Function, as_variable
 from .shape import broadcast_to, reshape
 
 
@@ -84,7 +84,11 @@ class Max(Forwarder):
     def forward(self, x):
         y = self.pick(x, axis=self.axes, keepdims=True)
         hit = x == y
-        self.share = hit / hit.sum(axis=self.axes, keepdims=True)
+        count = hit.sum(axis=self.axes, keepdims=True)
+        if not count.all():  # a slice whose extreme is NaN: the NaNs share the gradient
+            hit |= np.isnan(x) & np.isnan(y)
+            count = hit.sum(axis=self.axes, keepdims=True)
+        self.share = hit / count
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
 
     def backward(self, gy):
@@ -106,68 +110,58 @@ class LogSumExp(Forwarder):
 
     def forward(self, x):
         m = x.max(axis=self.axes, keepdims=True)
-        m = np.where(np.isfinite(m), m, 0)
-        with np.errstate(divide="ignore"):  # a slice of only -inf sums to 0: log gives -inf
-            y = m + np.log(np.exp(x - m).sum(axis=self.axes, keepdims=True))
-        self.finite = np.isfinite(y)          # where the result is infinite, the gradient is 0
+        self.shift = np.where(np.isfinite(m), m, 0)   # a constant: softmax ignores shifts
+        total = np.exp(x - self.shift).sum(axis=self.axes, keepdims=True)
+        self.empty = total == 0                        # slices of only -inf
+        with np.errstate(divide="ignore"):             # ... whose log is -inf
+            y = self.shift + np.log(total)
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
 
     def backward(self, gy):
         x, = self.inputs
-        y, = self.outputs
-        lse = _spread(y, x, self.axes)
-        if not self.finite.all():
-            lse = where(np.broadcast_to(self.finite, x.shape), lse, np.inf)
-        softmax = exp(x - lse)                      # d lse = exp(x - lse)
-        return _spread(gy, x, self.axes) * softmax
+        # d lse = softmax(x) = e / sum(e), e = exp(x - shift): exact even where lse has
+        # rounded away the log of the count (|x| ~ 1e17 and beyond)
+        e = exp(x - self.shift)
+        total = sum(e, self.axes, keepdims=True)
+        if self.empty.any():                           # all -inf: gradient 0, not 0/0
+            total = where(self.empty, 1, total)
+        return _spread(gy, x, self.axes) * (e / total)
 
 
-def _reduce(forwarder_class, op, x, axis, keepdims):
-    if not isinstance(x, Variable):
-        x = np.asarray(x) if not isinstance(x, np.ndarray) else x
-        if x.dtype.kind not in "biufc":
-            raise TypeError(f"{op}: input must be numeric, got dtype {x.dtype}")
+def _reduce(forwarder_class, op, x, axis, keepdims, nonempty=True):
+    """Check the arguments of reduction `op` and apply it."""
+    x = as_variable(x, op=op)
     axes = normalize_axis(axis, x.ndim, op, x.shape)
+    if nonempty and _count(x.shape, axes) == 0:
+        raise ValueError(f"{op}: cannot reduce over an empty axis (input of shape {x.shape})")
     return Function(forwarder_class(axes, bool(keepdims)))(x)
-
-
-def _nonempty(x, axis, op):
-    shape = x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
-    axes = normalize_axis(axis, len(shape), op, shape)
-    if _count(shape, axes) == 0:
-        raise ValueError(f"{op}: cannot reduce over an empty axis (input of shape {shape})")
 
 
 def sum(x, axis=None, keepdims=False):
     """Sum of `x` over `axis` (None: all axes)."""
-    return _reduce(Sum, "sum", x, axis, keepdims)
+    return _reduce(Sum, "sum", x, axis, keepdims, nonempty=False)
 
 
 def mean(x, axis=None, keepdims=False):
     """Mean of `x` over `axis` (None: all axes)."""
-    _nonempty(x, axis, "mean")
     return _reduce(Mean, "mean", x, axis, keepdims)
 
 
 def variance(x, axis=None, keepdims=False):
     """Population variance (mean squared deviation) of `x` over `axis`."""
-    _nonempty(x, axis, "variance")
     return _reduce(Variance, "variance", x, axis, keepdims)
 
 
 def max(x, axis=None, keepdims=False):
     """Maximum of `x` over `axis`; ties split the gradient evenly."""
-    _nonempty(x, axis, "max")
     return _reduce(Max, "max", x, axis, keepdims)
 
 
 def min(x, axis=None, keepdims=False):
     """Minimum of `x` over `axis`; ties split the gradient evenly."""
-    _nonempty(x, axis, "min")
     return _reduce(Min, "min", x, axis, keepdims)
 
 
 def logsumexp(x, axis=None, keepdims=False):
     """log(sum(exp(x))) over `axis`, stable for large inputs."""
-    _nonempty(x, axis, "logsumexp")
     return _reduce(LogSumExp, "logsumexp", x, axis, keepdims)

@@ -4,8 +4,8 @@ import math
 
 import numpy as np
 
-from .axes import normalize_axis, shape_tuple
-from .forwarder import Forwarder, Function, Variable, as_variable
+from .axes import normalize_axis, shape_tuple, single_axis
+from .forwarder import Forwarder, Function, as_variable
 
 
 def _sum_to_array(x, shape):
@@ -57,9 +57,10 @@ def sum_to(x, shape):
         If `shape` does not broadcast to `x.shape`.
     """
     shape = shape_tuple(shape, "sum_to")
-    x_shape = np.shape(x.data if hasattr(x, "data") else x)
+    x = as_variable(x, op="sum_to")
+    x_shape = x.shape
     if x_shape == shape:
-        return as_variable(x)
+        return x
     if not _broadcasts(shape, x_shape):
         raise ValueError(f"sum_to: shape {shape} does not broadcast to the input's {x_shape}")
     return Function(SumTo(shape))(x)
@@ -74,9 +75,10 @@ def broadcast_to(x, shape):
         If `x.shape` does not broadcast to `shape`.
     """
     shape = shape_tuple(shape, "broadcast_to")
-    x_shape = np.shape(x.data if hasattr(x, "data") else x)
+    x = as_variable(x, op="broadcast_to")
+    x_shape = x.shape
     if x_shape == shape:
-        return as_variable(x)
+        return x
     if not _broadcasts(x_shape, shape):
         raise ValueError(f"broadcast_to: input of shape {x_shape} does not broadcast to {shape}")
     return Function(BroadcastTo(shape))(x)
@@ -87,10 +89,6 @@ def _broadcasts(small, big):
     if len(small) > len(big):
         return False
     return all(s == 1 or s == b for s, b in zip(small[::-1], big[::-1]))
-
-
-def _shape_of(x):
-    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
 
 
 class Reshape(Forwarder):
@@ -132,9 +130,10 @@ def reshape(x, *shape):
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
         shape = shape[0]
     shape = shape_tuple(shape, "reshape")
-    x_shape = _shape_of(x)
+    x = as_variable(x, op="reshape")
+    x_shape = x.shape
     if x_shape == shape:
-        return as_variable(x)
+        return x
     size = math.prod(x_shape)
     known = math.prod([n for n in shape if n != -1])
     unknown = shape.count(-1)
@@ -155,7 +154,8 @@ def transpose(x, axes=None):
     ValueError
         If `axes` is not a permutation of the input's axes.
     """
-    ndim = len(_shape_of(x))
+    x = as_variable(x, op="transpose")
+    ndim = x.ndim
     if axes is None:
         axes = tuple(range(ndim))[::-1]
     else:
@@ -163,11 +163,11 @@ def transpose(x, axes=None):
         if sorted(a % ndim if -ndim <= a < ndim else a for a in axes) != list(range(ndim)):
             raise ValueError(
                 f"transpose: axes {axes} are not a permutation of the axes of an input "
-                f"of shape {_shape_of(x)}"
+                f"of shape {x.shape}"
             )
         axes = tuple(a % ndim for a in axes)
     if axes == tuple(range(ndim)):
-        return as_variable(x)
+        return x
     return Function(Transpose(axes))(x)
 
 
@@ -179,7 +179,8 @@ def flatten(x):
     ValueError
         If `x` is 0-d.
     """
-    x_shape = _shape_of(x)
+    x = as_variable(x, op="flatten")
+    x_shape = x.shape
     if not x_shape:
         raise ValueError("flatten: the input is 0-d; it needs at least one axis to keep")
     return reshape(x, (x_shape[0], math.prod(x_shape[1:])))
@@ -187,8 +188,9 @@ def flatten(x):
 
 def expand_dims(x, axis):
     """Insert a size-1 axis at position `axis` (negative counts from the end of the result)."""
-    x_shape = _shape_of(x)
-    axis, = normalize_axis(axis, len(x_shape) + 1, "expand_dims", x_shape)
+    x = as_variable(x, op="expand_dims")
+    x_shape = x.shape
+    axis = single_axis(axis, len(x_shape) + 1, "expand_dims", x_shape)
     return reshape(x, x_shape[:axis] + (1,) + x_shape[axis:])
 
 
@@ -200,7 +202,8 @@ def squeeze(x, axis=None):
     ValueError
         If an axis in `axis` does not have size 1.
     """
-    x_shape = _shape_of(x)
+    x = as_variable(x, op="squeeze")
+    x_shape = x.shape
     axes = normalize_axis(axis, len(x_shape), "squeeze", x_shape)
     if axes is None:
         axes = tuple(i for i, n in enumerate(x_shape) if n == 1)
