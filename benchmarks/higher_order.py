@@ -66,7 +66,7 @@ def numpy_hvp(a, x, v):
     return a.T @ (d2 * (a @ v)) + 3 * x ** 2 * v
 
 
-def run_tanh(orders=(8, 10), repeat=3):
+def run_tanh(orders=(8, 10), repeat=3, torch=True):
     """Time the nth derivatives; gengrad runs before torch is imported, as in a user's
     process that does not load it (torch's many objects slow Python's cyclic GC)."""
     x_data = np.linspace(-2, 2, 200)
@@ -76,7 +76,7 @@ def run_tanh(orders=(8, 10), repeat=3):
         rows.append({"n": n, "nodes": count_functions(y), "value": y.data})
         del y
         rows[-1]["gengrad"] = best_time(lambda n=n: tanh_nth_gengrad(x_data, n), repeat)
-    torch = import_torch()
+    torch = import_torch() if torch else None
     if torch is not None:
         for row in rows:
             n = row["n"]
@@ -122,8 +122,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--orders", type=int, nargs="+", default=[8, 10])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
     args = parser.parse_args(argv)
-    print("\n".join(report(run_tanh(args.orders, args.repeat), run_hvp(max(args.repeat, 5)))))
+    tanh_rows = run_tanh(args.orders, args.repeat, torch=not args.no_torch)
+    print("\n".join(report(tanh_rows, run_hvp(max(args.repeat, 5)))))
     return 0
 
 

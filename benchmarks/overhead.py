@@ -47,7 +47,7 @@ def torch_chain(torch, steps):
     return x.grad.item()
 
 
-def run(steps=2000, repeat=5):
+def run(steps=2000, repeat=5, torch=True):
     """Time the chain in each framework; returns {name: microseconds per op}."""
     expected = numpy_chain(steps)
     np.testing.assert_allclose(gengrad_chain(steps), expected, rtol=1e-10)
@@ -56,7 +56,7 @@ def run(steps=2000, repeat=5):
         "numpy": best_time(lambda: numpy_chain(steps), repeat) / n_ops * 1e6,
         "gengrad": best_time(lambda: gengrad_chain(steps), repeat) / n_ops * 1e6,
     }
-    torch = import_torch()
+    torch = import_torch() if torch else None
     if torch is not None:
         np.testing.assert_allclose(torch_chain(torch, steps), expected, rtol=1e-10)
         results["torch"] = best_time(lambda: torch_chain(torch, steps), repeat) / n_ops * 1e6
@@ -78,8 +78,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
     args = parser.parse_args(argv)
-    print("\n".join(report(run(args.steps, args.repeat))))
+    print("\n".join(report(run(args.steps, args.repeat, torch=not args.no_torch))))
     return 0
 
 
