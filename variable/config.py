@@ -21,13 +21,24 @@ def is_train() -> bool:
     return _train.get()
 
 
-@contextlib.contextmanager
-def _setting(var, value):
-    token = var.set(value)
-    try:
-        yield
-    finally:
-        var.reset(token)
+class _setting(contextlib.ContextDecorator):
+    """Set a context variable for the duration of a `with` block (or a decorated call)."""
+
+    __slots__ = ("var", "value", "token")
+
+    def __init__(self, var, value):
+        self.var, self.value = var, value
+
+    def __enter__(self):
+        self.token = self.var.set(self.value)
+        return self
+
+    def __exit__(self, *exc_info):
+        self.var.reset(self.token)
+        return False
+
+    def _recreate_cm(self):  # each decorated call gets its own token
+        return _setting(self.var, self.value)
 
 
 def no_grad():
