@@ -53,6 +53,37 @@ def as_float(x: ArrayLike, op: str) -> Variable:
     return Variable(data.astype(np.float64), requires_grad=False)
 
 
+def as_array(x: ArrayLike, op: str) -> np.ndarray:
+    """`x` as a constant ndarray of real numbers, its dtype kept (labels, ids, scores).
+
+    A Variable gives its data, an ndarray itself; numbers and rectangular lists are
+    converted by NumPy (a list of ints stays integer).
+
+    Raises
+    ------
+    TypeError
+        If `x` is not array-like (str, None, dict, ...), a ragged or mixed list, or not
+        real-valued, naming `op`.
+    """
+    if isinstance(x, Variable):
+        data = x.data
+    elif isinstance(x, np.ndarray):
+        data = x
+    elif isinstance(x, (bool, int, float, np.number, np.bool_, list, tuple)):
+        try:
+            data = np.asarray(x)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"{op}: cannot turn the {type(x).__name__} into an array: it is ragged (rows of "
+                f"different lengths) or mixes numbers with other objects"
+            ) from None
+    else:
+        raise TypeError(f"{op}: expects a Variable, ndarray, number or list, got {type(x).__name__}")
+    if data.dtype.kind not in "biuf":
+        raise TypeError(f"{op}: expects real numbers, got dtype {data.dtype}")
+    return data
+
+
 _EXP_LIMITS = {}
 
 
@@ -183,7 +214,16 @@ def relu6(x: ArrayLike) -> Variable:
     return Function(ReLU6())(as_float(x, "relu6"))
 
 
-def _number(value, op, name):
+def finite_number(value: float, op: str, name: str) -> float:
+    """`value` as a finite float (an activation parameter such as alpha), else an error naming `op`.
+
+    Raises
+    ------
+    TypeError
+        If `value` is not a real number (bools, strings, arrays and None are refused).
+    ValueError
+        If it is NaN or infinite.
+    """
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{op}: {name} must be a real number, got {type(value).__name__}")
     if not math.isfinite(value):
@@ -208,8 +248,10 @@ def leaky_relu(x: ArrayLike, alpha: float = 0.01) -> Variable:
     ------
     TypeError
         If `alpha` is not a real number.
+    ValueError
+        If `alpha` is NaN or infinite.
     """
-    alpha = _number(alpha, "leaky_relu", "alpha")
+    alpha = finite_number(alpha, "leaky_relu", "alpha")
     return Function(LeakyReLU(alpha))(as_float(x, "leaky_relu"))
 
 
@@ -261,8 +303,10 @@ def elu(x: ArrayLike, alpha: float = 1.0) -> Variable:
     ------
     TypeError
         If `alpha` is not a real number.
+    ValueError
+        If `alpha` is NaN or infinite.
     """
-    alpha = _number(alpha, "elu", "alpha")
+    alpha = finite_number(alpha, "elu", "alpha")
     return Function(ELU(alpha))(as_float(x, "elu"))
 
 
@@ -443,6 +487,28 @@ class GELUErf(Forwarder):
         return gy * (cdf + x * pdf)                   # d x Phi(x) = Phi(x) + x phi(x)
 
 
+GELU_FORMS = ("tanh", "none")
+"""The values of gelu's `approximate`."""
+
+
+def gelu_approximate(approximate: str, op: str = "gelu") -> str:
+    """`approximate` checked to be one of GELU_FORMS, else a ValueError naming `op`.
+
+    Anything else (another string, None, a bool, an array) is refused with a ValueError,
+    without comparing it to the strings (an array would compare elementwise).
+
+    Raises
+    ------
+    ValueError
+        If `approximate` is not the str "tanh" or "none".
+    """
+    if not (isinstance(approximate, str) and approximate in GELU_FORMS):
+        simple = approximate is None or isinstance(approximate, (str, bool, int, float))
+        got = repr(approximate) if simple else f"a value of type {type(approximate).__name__}"
+        raise ValueError(f'{op}: approximate must be "tanh" or "none", got {got}')
+    return approximate
+
+
 def gelu(x: ArrayLike, approximate: str = "tanh") -> Variable:
     """Gaussian error linear unit x * Phi(x), elementwise.
 
@@ -461,18 +527,31 @@ def gelu(x: ArrayLike, approximate: str = "tanh") -> Variable:
     Raises
     ------
     ValueError
-        If `approximate` is neither "tanh" nor "none".
+        If `approximate` is neither "tanh" nor "none" (None and non-strings included).
     """
-    if approximate == "tanh":
-        forwarder = GELUTanh()
-    elif approximate == "none":
-        forwarder = GELUErf()
-    else:
-        raise ValueError(f'gelu: approximate must be "tanh" or "none", got {approximate!r}')
+    forwarder = GELUTanh() if gelu_approximate(approximate) == "tanh" else GELUErf()
     return Function(forwarder)(as_float(x, "gelu"))
 
 
 # ----- softmax ----------------------------------------------------------------------
+def axis_type(axis: Axis, op: str) -> Axis:
+    """`axis` checked to be None, an int or a tuple of ints, before the input's ndim is known.
+
+    The range (and repetition) check needs the input; `normalize_axis` makes it at the call.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is anything else (a str, a float, a bool, ...), naming `op`.
+    """
+    def is_int(a):
+        return isinstance(a, (int, np.integer)) and not isinstance(a, bool)
+
+    if axis is None or is_int(axis) or isinstance(axis, (tuple, list)) and all(map(is_int, axis)):
+        return axis
+    raise TypeError(f"{op}: axis must be None, an int or a tuple of ints, got {axis!r}")
+
+
 def _axes(x, axis, op):
     if x.ndim == 0:
         raise ValueError(f"{op}: the input is 0-d; it needs an axis to normalise over")

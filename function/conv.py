@@ -19,8 +19,16 @@ Size = int | tuple[int, int]
 """A kernel size, stride or padding: one int for both axes or an (height, width) pair."""
 
 
-def _pair(value, op, name, minimum):
-    """An int or a pair of ints, each >= `minimum`, as a pair."""
+def int_pair(value: Size, op: str, name: str, minimum: int) -> tuple[int, int]:
+    """An int or a pair of ints, each >= `minimum`, as a pair (a kernel size, stride or pad).
+
+    Raises
+    ------
+    TypeError
+        If `value` is not an int or a pair of ints (bools refused), naming `op` and `name`.
+    ValueError
+        If an entry is below `minimum`.
+    """
     pair = (value, value) if isinstance(value, (int, np.integer)) else value
     if (
         not isinstance(pair, (tuple, list)) or len(pair) != 2
@@ -40,9 +48,9 @@ def _geometry(x_shape, kernel_size, stride, pad, op):
     """Checked (kernel, stride, pad) pairs and the output size (OH, OW) for NCHW `x_shape`."""
     if len(x_shape) != 4:
         raise ValueError(f"{op}: x must be 4-d (N, C, H, W), got shape {x_shape}")
-    kernel = _pair(kernel_size, op, "kernel_size", 1)
-    stride = _pair(stride, op, "stride", 1)
-    pad = _pair(pad, op, "pad", 0)
+    kernel = int_pair(kernel_size, op, "kernel_size", 1)
+    stride = int_pair(stride, op, "stride", 1)
+    pad = int_pair(pad, op, "pad", 0)
     out = tuple(_output_size(x_shape[2 + d], kernel[d], stride[d], pad[d]) for d in range(2))
     if min(out) < 1:
         raise ValueError(

@@ -14,7 +14,7 @@ import numpy as np
 import variable as V
 from variable import Forwarder, Function, Variable
 
-from .activation import ArrayLike, as_float, log_softmax, sigmoid, softmax
+from .activation import ArrayLike, as_array, as_float, log_softmax, sigmoid, softmax
 
 
 def _target(t, x, op):
@@ -273,7 +273,7 @@ class SoftmaxCrossEntropy(Forwarder):
 
 def _labels(t, x_shape, op):
     """Integer class labels as an int ndarray of shape x_shape[:-1], range-checked."""
-    data = t.data if isinstance(t, Variable) else np.asarray(t)
+    data = as_array(t, op)
     n_class = x_shape[-1]
     if data.size and (data.min() < 0 or data.max() >= n_class):
         bad = data[(data < 0) | (data >= n_class)].flat[0]
@@ -303,7 +303,8 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     Raises
     ------
     TypeError
-        If labels of shape x.shape[:-1] are not integers.
+        If `t` is not an array of real numbers (a str, None, a ragged list, ...), or
+        labels of shape x.shape[:-1] are not integers.
     ValueError
         If `t` has neither shape, a label is out of range, or `x` is 0-d or empty.
     """
@@ -311,7 +312,7 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     x = as_float(x, op)
     if x.ndim == 0 or x.size == 0:
         raise ValueError(f"{op}: logits must be at least 1-d and non-empty, got shape {x.shape}")
-    t_data = t.data if isinstance(t, Variable) else np.asarray(t)
+    t_data = as_array(t, op)
     if t_data.shape == x.shape[:-1]:
         if t_data.dtype.kind not in "iu":
             raise TypeError(
@@ -433,9 +434,10 @@ class HingeLoss(Forwarder):
 
     def forward(self, x):
         margin = 1 - self.t * x
-        active = margin > 0
-        self.slope = np.where(active, -self.t, 0).astype(x.dtype) / np.asarray(x.size, x.dtype)
-        return _scalar(np.where(active, margin, 0).mean(), x)
+        # slope -t where the margin is violated, 0 where it holds, NaN where x is NaN
+        slope = np.where(margin > 0, -self.t, np.where(np.isnan(margin), np.nan, 0))
+        self.slope = slope.astype(x.dtype) / np.asarray(x.size, x.dtype)
+        return _scalar(np.maximum(margin, 0).mean(), x)   # np.maximum keeps a NaN score NaN
 
     def backward(self, gy):
         return gy * self.slope                        # d = -t / n where the margin is violated
@@ -457,12 +459,14 @@ def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
 
     Raises
     ------
+    TypeError
+        If `x` or `t` is not an array of real numbers (a str, None, a ragged list, ...).
     ValueError
         If the shapes differ, the inputs are empty or a label is not -1 or +1.
     """
     op = "hinge_loss"
     x = as_float(x, op)
-    t_data = t.data if isinstance(t, Variable) else np.asarray(t)
+    t_data = as_array(t, op)
     if t_data.shape != x.shape:
         raise ValueError(f"{op}: x of shape {x.shape} and t of shape {t_data.shape} must have the same shape")
     if x.size == 0:
@@ -512,6 +516,10 @@ def cosine_similarity(x: ArrayLike, y: ArrayLike, axis: int = -1, eps: float = 1
         raise ValueError(f"{op}: axis {axis} is out of range for inputs of shape {shape}")
     if isinstance(eps, bool) or not isinstance(eps, (int, float, np.floating)) or not eps >= 0:
         raise ValueError(f"{op}: eps must be a non-negative number, got {eps!r}")
+    if x.shape != shape:                  # broadcast first: the norms are of the broadcast vectors
+        x = V.broadcast_to(x, shape)      # (broadcast_to's backward sums the gradient back)
+    if y.shape != shape:
+        y = V.broadcast_to(y, shape)
     floor = eps * eps
     norm_x = V.sqrt(V.maximum(V.sum(x * x, axis=axis), floor))   # max(|x|, eps)
     norm_y = V.sqrt(V.maximum(V.sum(y * y, axis=axis), floor))

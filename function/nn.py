@@ -13,15 +13,7 @@ import numpy as np
 import variable as V
 from variable import Forwarder, Function, Variable
 
-from .activation import ArrayLike, as_float
-
-
-def _shape_of(x):
-    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
-
-
-def _data(x):
-    return x.data if isinstance(x, Variable) else np.asarray(x)
+from .activation import ArrayLike, as_array, as_float
 
 
 # ----- linear ---------------------------------------------------------------------------
@@ -196,7 +188,8 @@ def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-
     Raises
     ------
     ValueError
-        If `x` is 0-d, gamma or beta is not (D,), or `eps` is not positive.
+        If `x` is 0-d or its last axis is empty, gamma or beta is not (D,), or `eps` is
+        not positive.
     """
     op = "layer_norm"
     eps = _positive(eps, op, "eps")
@@ -204,6 +197,8 @@ def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-
     if x.ndim == 0:
         raise ValueError(f"{op}: x must be at least 1-d, got a 0-d input")
     d = x.shape[-1]
+    if d == 0:
+        raise ValueError(f"{op}: x of shape {x.shape} has an empty last axis: nothing to normalise over")
     for name, v in (("gamma", gamma), ("beta", beta)):
         if v.shape != (d,):
             raise ValueError(f"{op}: {name} must have shape ({d},) for x of shape {x.shape}, got {v.shape}")
@@ -258,7 +253,8 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
     ------
     ValueError
         If `x` has fewer than 2 axes, a parameter does not have shape (C,), a running
-        statistic is missing in test mode, or `decay`/`eps` is out of range.
+        statistic is missing in test mode, `decay`/`eps` is out of range, or `x` is
+        empty in training mode (no batch statistics).
     """
     op = "batch_norm"
     eps = _positive(eps, op, "eps")
@@ -282,6 +278,11 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
             raise ValueError(f"{op}: test mode needs running_mean and running_var")
         inv_std = (1 / np.sqrt(var + eps)).astype(x.dtype).reshape(param_shape)
         return (x - mean.astype(x.dtype).reshape(param_shape)) * (gamma * inv_std) + beta
+    if x.size == 0:
+        raise ValueError(
+            f"{op}: x of shape {x.shape} is empty: training mode needs at least one value per "
+            f"channel (and at least one channel) for the batch statistics"
+        )
     axes = (0,) + tuple(range(2, x.ndim))
     normalize = Normalize(axes, eps)
     xhat = Function(normalize)(x)
@@ -313,7 +314,7 @@ def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
     Raises
     ------
     TypeError
-        If `ids` are not integers.
+        If `ids` are not an array of integers (a str, None, a ragged list, floats, ...).
     ValueError
         If `W` is not 2-D or an id is out of range (negative ids are not wrapped).
     """
@@ -321,7 +322,7 @@ def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
     W = as_float(W, op)
     if W.ndim != 2:
         raise ValueError(f"{op}: W must be 2-D (vocabulary size, D), got shape {W.shape}")
-    ids = _data(ids)
+    ids = as_array(ids, op)
     if ids.dtype.kind not in "iu":
         raise TypeError(f"{op}: ids must be integers, got dtype {ids.dtype}")
     n = W.shape[0]
@@ -353,10 +354,10 @@ def accuracy(y: ArrayLike, t: ArrayLike) -> float:
     ValueError
         If the shapes do not fit or `y` is empty.
     TypeError
-        If `t` is not integer.
+        If `y` or `t` is not an array of real numbers, or `t` is not integer.
     """
     op = "accuracy"
-    scores, labels = _data(y), _data(t)
+    scores, labels = as_array(y, op), as_array(t, op)
     if scores.ndim == 0 or labels.shape != scores.shape[:-1]:
         raise ValueError(
             f"{op}: scores of shape {scores.shape} need labels of shape {scores.shape[:-1]}, "

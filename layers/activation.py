@@ -1,6 +1,11 @@
-"""One layer class per activation function, for use in Sequential and as attributes."""
+"""One layer class per activation function, for use in Sequential and as attributes.
+
+A parameter (alpha, approximate, axis) is checked when the layer is built, by the same
+validator its function uses, so a bad value fails at once rather than on the first call.
+"""
 
 import function as F
+from function.activation import axis_type, finite_number, gelu_approximate
 
 from .layer import Layer
 
@@ -28,11 +33,18 @@ class LeakyReLU(Layer):
     ----------
     alpha : float
         Slope for negative inputs.
+
+    Raises
+    ------
+    TypeError
+        If `alpha` is not a real number.
+    ValueError
+        If `alpha` is NaN or infinite.
     """
 
     def __init__(self, alpha: float = 0.01):
         super().__init__()
-        self.alpha = alpha
+        self.alpha = finite_number(alpha, "LeakyReLU", "alpha")
 
     def forward(self, x):
         """Apply F.leaky_relu."""
@@ -45,11 +57,19 @@ class ELU(Layer):
     Parameters
     ----------
     alpha : float
+        -alpha is the limit as x -> -inf.
+
+    Raises
+    ------
+    TypeError
+        If `alpha` is not a real number.
+    ValueError
+        If `alpha` is NaN or infinite.
     """
 
     def __init__(self, alpha: float = 1.0):
         super().__init__()
-        self.alpha = alpha
+        self.alpha = finite_number(alpha, "ELU", "alpha")
 
     def forward(self, x):
         """Apply F.elu."""
@@ -63,11 +83,16 @@ class GELU(Layer):
     ----------
     approximate : {"tanh", "none"}
         "tanh" for the tanh approximation, "none" for the exact erf form.
+
+    Raises
+    ------
+    ValueError
+        If `approximate` is neither "tanh" nor "none" (None and non-strings included).
     """
 
     def __init__(self, approximate: str = "tanh"):
         super().__init__()
-        self.approximate = approximate
+        self.approximate = gelu_approximate(approximate, "GELU")
 
     def forward(self, x):
         """Apply F.gelu."""
@@ -127,12 +152,18 @@ class Softmax(Layer):
 
     Parameters
     ----------
-    axis : int
+    axis : int, tuple of ints or None
+        Axis (or axes; None: all) to normalise over; its range is checked on each call.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints.
     """
 
-    def __init__(self, axis: int = -1):
+    def __init__(self, axis: int | tuple[int, ...] | None = -1):
         super().__init__()
-        self.axis = axis
+        self.axis = axis_type(axis, "Softmax")
 
     def forward(self, x):
         """Apply F.softmax."""

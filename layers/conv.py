@@ -3,10 +3,12 @@
 import numpy as np
 
 import function as F
+import variable as V
+from function.conv import int_pair
 
 from .initializers import generator, scaled_normal
 from .layer import Layer
-from .linear import _dtype_or_none, _positive_int
+from .linear import _dtype_or_none, _inferred_size, _positive_int
 from .parameter import Parameter
 
 
@@ -41,8 +43,12 @@ class Conv2d(Layer):
 
     Raises
     ------
+    TypeError
+        If `stride` or `pad` is not an int or a pair of ints, `dtype` is not a floating
+        dtype, or an input is not array-like.
     ValueError
-        If a size is not a positive int, or the input is not 4-D with in_channels channels.
+        If a size or stride is not positive, a pad is negative, or the input is not 4-D
+        with in_channels (> 0) channels.
     """
 
     def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
@@ -51,8 +57,8 @@ class Conv2d(Layer):
         self.out_channels = _positive_int(out_channels, "out_channels", "Conv2d")
         kernel = _pair(kernel_size, "kernel_size")
         self.kernel_size = tuple(_positive_int(k, "kernel_size", "Conv2d") for k in kernel)
-        self.stride = stride
-        self.pad = pad
+        self.stride = int_pair(stride, "Conv2d", "stride", 1)
+        self.pad = int_pair(pad, "Conv2d", "pad", 0)
         self.in_channels = None if in_channels is None else _positive_int(in_channels, "in_channels",
                                                                           "Conv2d")
         self.nobias = bool(nobias)
@@ -74,12 +80,13 @@ class Conv2d(Layer):
 
     def forward(self, x):
         """Convolve `x` of shape (batch, in_channels, height, width)."""
-        shape = x.shape if hasattr(x, "shape") else np.shape(x)
+        x = V.as_variable(x, op="Conv2d")
+        shape = x.shape
         if len(shape) != 4:
             raise ValueError(f"Conv2d: input must be 4-D (batch, channels, height, width), got shape "
                              f"{tuple(shape)}")
         if self.W is None:
-            self.in_channels = int(shape[1])
+            self.in_channels = _inferred_size(shape[1], "in_channels", shape, "Conv2d")
             self._create(self._settle_dtype(x))
         else:
             self._settle_dtype(x)

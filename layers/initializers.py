@@ -23,9 +23,22 @@ def seed(value: int | None) -> None:
     Parameters
     ----------
     value : int or None
-        Seed of a fresh `numpy.random.default_rng`; None draws fresh entropy.
+        Non-negative seed of a fresh `numpy.random.default_rng`; None draws fresh entropy.
+
+    Raises
+    ------
+    TypeError
+        If `value` is neither None nor an int (a str, a float, a bool, an array, ...).
+    ValueError
+        If `value` is negative.
     """
     global _default
+    if value is not None:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"seed: value must be a non-negative int or None, got {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"seed: value must be a non-negative int, got {value}")
+        value = int(value)
     _default = np.random.default_rng(value)
 
 
@@ -48,6 +61,14 @@ def generator(rng: np.random.Generator | None = None) -> np.random.Generator:
 
 
 def scaled_normal(shape, fan_in: int, dtype, rng: np.random.Generator | None = None) -> np.ndarray:
-    """Standard normal entries times sqrt(1 / fan_in), drawn in float64, cast to `dtype`."""
+    """Standard normal entries times sqrt(1 / fan_in), drawn in float64, cast to `dtype`.
+
+    Raises
+    ------
+    ValueError
+        If `fan_in` is not positive (the layers check their sizes first, with better messages).
+    """
+    if not fan_in > 0:
+        raise ValueError(f"scaled_normal: fan_in must be positive, got {fan_in!r}")
     values = generator(rng).standard_normal(shape) * np.sqrt(1.0 / fan_in)
     return values.astype(dtype, copy=False)

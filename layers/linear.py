@@ -3,6 +3,7 @@
 import numpy as np
 
 import function as F
+import variable as V
 
 from .initializers import generator, scaled_normal
 from .layer import Layer
@@ -15,10 +16,23 @@ def _positive_int(value, what, where):
     return int(value)
 
 
+def _inferred_size(size, what, shape, where):
+    """A size read off the first input, refused when 0 (the layer would have no weights)."""
+    if size == 0:
+        raise ValueError(
+            f"{where}: cannot infer {what} from an input of shape {tuple(shape)}: that axis has "
+            f"size 0, and the layer needs at least one"
+        )
+    return int(size)
+
+
 def _dtype_or_none(dtype, where):
     if dtype is None:
         return None
-    dtype = np.dtype(dtype)
+    try:
+        dtype = np.dtype(dtype)
+    except (TypeError, ValueError):
+        raise TypeError(f"{where}: dtype must be a floating-point dtype, got {dtype!r}") from None
     if dtype.kind != "f":
         raise TypeError(f"{where}: dtype must be a floating-point dtype, got {dtype}")
     return dtype
@@ -44,8 +58,11 @@ class Linear(Layer):
 
     Raises
     ------
+    TypeError
+        If `dtype` is not a floating-point dtype, or an input is not array-like.
     ValueError
-        If a size is not a positive int, or the input's last axis differs from in_size.
+        If a size is not a positive int, the input's last axis differs from in_size, or
+        in_size is to be inferred from an input whose last axis is empty.
     """
 
     def __init__(self, out_size: int, in_size: int | None = None, nobias: bool = False,
@@ -70,11 +87,12 @@ class Linear(Layer):
 
     def forward(self, x):
         """x @ W + b over the last axis of `x`."""
-        shape = x.shape if hasattr(x, "shape") else np.shape(x)
+        x = V.as_variable(x, op="Linear")
+        shape = x.shape
         if not shape:
             raise ValueError("Linear: the input must have at least one axis, got a 0-d input")
         if self.W is None:
-            self.in_size = int(shape[-1])
+            self.in_size = _inferred_size(shape[-1], "in_size", shape, "Linear")
             self._create(self._settle_dtype(x))
         else:
             self._settle_dtype(x)

@@ -98,6 +98,8 @@ class MLP(Model):
 
     Raises
     ------
+    TypeError
+        If `sizes` is not a sequence (None, a str, a number) or `activation` is not callable.
     ValueError
         If `sizes` is empty or holds a non-positive size.
     """
@@ -105,6 +107,10 @@ class MLP(Model):
     def __init__(self, sizes, activation: Callable = F.sigmoid, *, dtype=None,
                  rng: np.random.Generator | None = None):
         super().__init__()
+        if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__"):
+            raise TypeError(
+                f"MLP: sizes must be a sequence of layer sizes such as (100, 10), got {type(sizes).__name__}"
+            )
         sizes = tuple(sizes)
         if not sizes:
             raise ValueError("MLP: sizes must hold at least one layer size")

@@ -3,9 +3,10 @@
 import numpy as np
 
 import function as F
+import variable as V
 
 from .layer import Layer
-from .linear import _dtype_or_none, _positive_int
+from .linear import _dtype_or_none, _inferred_size, _positive_int
 from .parameter import Parameter
 
 
@@ -60,11 +61,12 @@ class LayerNorm(Layer):
 
     def forward(self, x):
         """Normalise `x` over its last axis."""
-        shape = x.shape if hasattr(x, "shape") else np.shape(x)
+        x = V.as_variable(x, op="LayerNorm")
+        shape = x.shape
         if not shape:
             raise ValueError("LayerNorm: the input must have at least one axis, got a 0-d input")
         if self.gamma is None:
-            self.size = int(shape[-1])
+            self.size = _inferred_size(shape[-1], "size", shape, "LayerNorm")
             self._create(self._settle_dtype(x))
         else:
             self._settle_dtype(x)
@@ -116,13 +118,14 @@ class BatchNorm(Layer):
 
     def forward(self, x):
         """Normalise `x` of shape (N, C) or (N, C, ...) per channel."""
-        shape = x.shape if hasattr(x, "shape") else np.shape(x)
+        x = V.as_variable(x, op="BatchNorm")
+        shape = x.shape
         if len(shape) < 2:
             raise ValueError(
                 f"BatchNorm: input must have a batch and a channel axis, got shape {tuple(shape)}"
             )
         if self.gamma is None:
-            self.size = int(shape[1])
+            self.size = _inferred_size(shape[1], "size", shape, "BatchNorm")
             self._create(self._settle_dtype(x))
         else:
             self._settle_dtype(x)

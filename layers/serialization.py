@@ -115,12 +115,18 @@ def _read_archive(path):
     with loaded:
         for key in loaded.files:
             try:
-                arrays[key] = loaded[key]
+                value = loaded[key]
             except Exception as error:  # corrupt member, object array, bad CRC, ...
                 raise ValueError(
                     f"load_weights: entry {key!r} of {path!r} cannot be read "
                     f"({type(error).__name__}: {error})"
                 ) from None
+            if not isinstance(value, np.ndarray):  # np.load gives the raw bytes of a non-.npy member
+                raise ValueError(
+                    f"load_weights: entry {key!r} of {path!r} cannot be read as an array: it is "
+                    f"not a .npy member (write weights with save_weights)"
+                )
+            arrays[key] = value
     return arrays
 
 

@@ -1,0 +1,285 @@
+"""Independent NumPy formulas for every public op, the oracle of the reliability tests.
+
+A sibling module: the test modules of tests/reliability import it by name (pytest puts
+their folder on sys.path).  Each reference takes ndarrays and returns an ndarray (or a
+tuple of them, or a float), written from the op's definition with plain NumPy and the
+standard library, never with gengrad.  Where an op documents a convention NumPy has no
+opinion on (0 log 0 = 0 in binary_cross_entropy, the eps clamp of cosine_similarity,
+DeZero's flatten), the reference spells that convention out.
+"""
+
+import math
+
+import numpy as np
+
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def as_float(*arrays):
+    """Arrays as float64 (the `function` package treats integers and booleans so)."""
+    out = tuple(np.asarray(a, dtype=np.float64) for a in arrays)
+    return out[0] if len(out) == 1 else out
+
+
+# ----- shape helpers ----------------------------------------------------------------
+def sum_to(x, shape):
+    """Sum `x` down to `shape` one element at a time (no NumPy reduction logic reused)."""
+    x = np.asarray(x)
+    out = np.zeros(shape, dtype=np.sum(np.zeros(1, dtype=x.dtype)).dtype)    # the dtype np.sum gives
+    lead = x.ndim - len(shape)
+    for index in np.ndindex(*x.shape):
+        out[tuple(0 if n == 1 else i for i, n in zip(index[lead:], shape))] += x[index]
+    return out
+
+
+def flatten(x):
+    """DeZero's flatten: keep axis 0, merge the rest."""
+    return x.reshape(x.shape[0], int(np.prod(x.shape[1:])))
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """log(sum(exp(x))) with the maximum taken out."""
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    y = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return y if keepdims else np.squeeze(y, axis=axis if axis is not None else tuple(range(x.ndim)))
+
+
+# ----- activations (float64, as the `function` package computes integer inputs) -------------
+def sigmoid(x):
+    x = as_float(x)
+    return 0.5 * (1.0 + np.tanh(0.5 * x))                  # = 1 / (1 + e^-x), overflow-free
+
+
+def relu(x):
+    return np.maximum(as_float(x), 0.0)
+
+
+def relu6(x):
+    return np.minimum(np.maximum(as_float(x), 0.0), 6.0)
+
+
+def leaky_relu(x, alpha=0.01):
+    x = as_float(x)
+    return np.where(x > 0, x, alpha * x)
+
+
+def elu(x, alpha=1.0):
+    x = as_float(x)
+    return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0.0)))
+
+
+def gelu(x, approximate="tanh"):
+    x = as_float(x)
+    if approximate == "tanh":
+        return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+    return x * 0.5 * _erfc(-x / math.sqrt(2))
+
+
+def swish(x):
+    x = as_float(x)
+    return x * sigmoid(x)
+
+
+def hard_sigmoid(x):
+    return np.clip(as_float(x) / 6 + 0.5, 0.0, 1.0)
+
+
+def hard_swish(x):
+    x = as_float(x)
+    return x * np.clip(x + 3, 0.0, 6.0) / 6
+
+
+def softplus(x):
+    return np.logaddexp(0.0, as_float(x))
+
+
+def softmax(x, axis=-1):
+    x = as_float(x)
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis=-1):
+    x = as_float(x)
+    return x - logsumexp(x, axis=axis, keepdims=True)
+
+
+# ----- losses ------------------------------------------------------------------------
+def mean_squared_error(x0, x1):
+    x0, x1 = as_float(x0, x1)
+    return np.mean((x0 - x1) ** 2)
+
+
+def mean_absolute_error(x0, x1):
+    x0, x1 = as_float(x0, x1)
+    return np.mean(np.abs(x0 - x1))
+
+
+def huber_loss(x, t, delta=1.0):
+    x, t = as_float(x, t)
+    a = np.abs(x - t)
+    return np.mean(np.where(a <= delta, 0.5 * a * a, delta * (a - 0.5 * delta)))
+
+
+def log_cosh_loss(x, t):
+    x, t = as_float(x, t)
+    d = np.abs(x - t)
+    return np.mean(d + np.log1p(np.exp(-2 * d)) - math.log(2))       # log cosh d, overflow-free
+
+
+def poisson_nll_loss(log_rate, t):
+    log_rate, t = as_float(log_rate, t)
+    return np.mean(np.exp(log_rate) - t * log_rate)
+
+
+def softmax_cross_entropy(x, t):
+    """Mean over rows of -log softmax(x)[t] (labels) or -sum(t log softmax(x)) (probabilities)."""
+    x = as_float(x)
+    log_p = log_softmax(x, axis=-1)
+    t = np.asarray(t)
+    rows = x.size // x.shape[-1]
+    if t.shape == x.shape[:-1]:
+        picked = np.take_along_axis(log_p, t[..., None].astype(np.intp), axis=-1)
+        return -np.sum(picked) / rows
+    return -np.sum(as_float(t) * log_p) / rows
+
+
+def sigmoid_cross_entropy(x, t):
+    x, t = as_float(x, t)
+    return np.mean(np.logaddexp(0.0, x) - x * t)            # -t log s(x) - (1-t) log(1-s(x))
+
+
+def binary_cross_entropy(p, t):
+    """-mean(t log p + (1-t) log(1-p)), a term dropped where its weight is 0 (0 log 0 = 0)."""
+    p, t = as_float(p, t)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pos = np.where(t != 0, t * np.log(np.where(t != 0, p, 1.0)), 0.0)
+        neg = np.where(t != 1, (1 - t) * np.log(np.where(t != 1, 1 - p, 1.0)), 0.0)
+    return -np.mean(pos + neg)
+
+
+def hinge_loss(x, t):
+    x, t = as_float(x, t)
+    return np.mean(np.maximum(0.0, 1 - t * x))               # np.maximum propagates NaN
+
+
+def cosine_similarity(x, y, axis=-1, eps=1e-8):
+    """x.y / (max(|x|, eps) max(|y|, eps)) along `axis`, after broadcasting x against y."""
+    x, y = np.broadcast_arrays(*as_float(x, y))
+    dot = np.sum(x * y, axis=axis)
+    norm_x = np.maximum(np.sqrt(np.sum(x * x, axis=axis)), eps)
+    norm_y = np.maximum(np.sqrt(np.sum(y * y, axis=axis)), eps)
+    return dot / (norm_x * norm_y)
+
+
+# ----- layers as functions ---------------------------------------------------------------
+def linear(x, W, b=None):
+    x, W = as_float(x, W)
+    y = np.einsum("...i,io->...o", x, W)
+    return y if b is None else y + as_float(b)
+
+
+def layer_norm(x, gamma, beta, eps=1e-5):
+    x, gamma, beta = as_float(x, gamma, beta)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+def batch_norm(x, gamma, beta, eps=2e-5):
+    """Training-mode batch norm over every axis but axis 1 (no running statistics)."""
+    x, gamma, beta = as_float(x, gamma, beta)
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma.reshape(shape) + beta.reshape(shape)
+
+
+def embed_id(ids, W):
+    return as_float(W)[np.asarray(ids)]
+
+
+def accuracy(y, t):
+    return float(np.mean(np.argmax(y, axis=-1) == t))
+
+
+# ----- convolution and pooling, by explicit loops over output positions --------------------------
+def _pair(v):
+    return (v, v) if isinstance(v, int) else tuple(v)
+
+
+def _padded(x, pad, value):
+    ph, pw = _pair(pad)
+    return np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=value)
+
+
+def _out_size(h, w, k, s, p):
+    (kh, kw), (sh, sw), (ph, pw) = _pair(k), _pair(s), _pair(p)
+    return (h + 2 * ph - kh) // sh + 1, (w + 2 * pw - kw) // sw + 1
+
+
+def im2col(x, kernel_size, stride=1, pad=0):
+    x = as_float(x)
+    (kh, kw), (sh, sw) = _pair(kernel_size), _pair(stride)
+    n, c, h, w = x.shape
+    oh, ow = _out_size(h, w, kernel_size, stride, pad)
+    xp = _padded(x, pad, 0.0)
+    col = np.zeros((n, c, kh, kw, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            for p in range(oh):
+                for q in range(ow):
+                    col[:, :, i, j, p, q] = xp[:, :, p * sh + i, q * sw + j]
+    return col
+
+
+def col2im(col, x_shape, kernel_size, stride=1, pad=0):
+    col = as_float(col)
+    (kh, kw), (sh, sw), (ph, pw) = _pair(kernel_size), _pair(stride), _pair(pad)
+    n, c, h, w = x_shape
+    oh, ow = _out_size(h, w, kernel_size, stride, pad)
+    image = np.zeros((n, c, h + 2 * ph, w + 2 * pw))
+    for i in range(kh):
+        for j in range(kw):
+            for p in range(oh):
+                for q in range(ow):
+                    image[:, :, p * sh + i, q * sw + j] += col[:, :, i, j, p, q]
+    return image[:, :, ph:ph + h, pw:pw + w]
+
+
+def conv2d(x, W, b=None, stride=1, pad=0):
+    x, W = as_float(x, W)
+    oc, c, kh, kw = W.shape
+    (sh, sw) = _pair(stride)
+    n, _, h, w = x.shape
+    oh, ow = _out_size(h, w, (kh, kw), stride, pad)
+    xp = _padded(x, pad, 0.0)
+    y = np.zeros((n, oc, oh, ow))
+    for p in range(oh):
+        for q in range(ow):
+            window = xp[:, :, p * sh:p * sh + kh, q * sw:q * sw + kw]       # (n, c, kh, kw)
+            y[:, :, p, q] = np.tensordot(window, W, axes=([1, 2, 3], [1, 2, 3]))
+    return y if b is None else y + as_float(b).reshape(1, oc, 1, 1)
+
+
+def _pool(x, kernel_size, stride, pad, reduce, pad_value):
+    x = as_float(x)
+    (kh, kw), (sh, sw) = _pair(kernel_size), _pair(stride)
+    n, c, h, w = x.shape
+    oh, ow = _out_size(h, w, kernel_size, stride, pad)
+    xp = _padded(x, pad, pad_value)
+    y = np.zeros((n, c, oh, ow))
+    for p in range(oh):
+        for q in range(ow):
+            y[:, :, p, q] = reduce(xp[:, :, p * sh:p * sh + kh, q * sw:q * sw + kw], axis=(2, 3))
+    return y
+
+
+def pooling(x, kernel_size, stride=1, pad=0):
+    return _pool(x, kernel_size, stride, pad, np.max, -np.inf)
+
+
+def average_pooling(x, kernel_size, stride=1, pad=0):
+    return _pool(x, kernel_size, stride, pad, np.mean, 0.0)
