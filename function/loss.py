@@ -248,10 +248,11 @@ class SoftmaxCrossEntropy(Forwarder):
         log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
         self.rows = x.size // x.shape[-1]
         if self.labels is not None:
-            labels = self.labels[..., None]
-            total = np.take_along_axis(log_p, labels, axis=-1).sum()
+            rows = np.indices(self.labels.shape, sparse=True)   # index every row once
+            picked = (*rows, self.labels)
+            total = log_p[picked].sum()
             self.onehot = np.zeros_like(x)
-            np.put_along_axis(self.onehot, labels, 1, axis=-1)
+            self.onehot[picked] = 1
         else:
             total = np.vdot(t[0], log_p)
         return _scalar(-total / self.rows, x)

@@ -9,6 +9,10 @@ from variable import Variable
 from . import serialization
 from .parameter import Parameter
 
+# Bumped whenever any layer gains or loses a Parameter or sub-layer, so `params()` can
+# reuse its last answer (it runs twice per training step: cleargrads and update).
+_structure = {"version": 0}
+
 
 def _holds_layers(value):
     return isinstance(value, (list, tuple, dict, set)) and any(
@@ -42,8 +46,10 @@ class Layer:
             if value is self:
                 raise ValueError(f"{type(self).__name__}: a layer cannot contain itself (attribute {name!r})")
             self._children[name] = None
+            _structure["version"] += 1
         else:
-            self._children.pop(name, None)
+            if self._children.pop(name, False) is None:
+                _structure["version"] += 1
             if name in self._buffers and value is not None and not isinstance(value, np.ndarray):
                 raise TypeError(
                     f"{type(self).__name__}: buffer {name!r} must hold an ndarray or None, "
@@ -60,7 +66,8 @@ class Layer:
 
     def __delattr__(self, name):
         self._ensure_registry()
-        self._children.pop(name, None)
+        if self._children.pop(name, False) is None:
+            _structure["version"] += 1
         self._buffers.pop(name, None)
         object.__delattr__(self, name)
 
@@ -110,7 +117,12 @@ class Layer:
 
     def params(self) -> Iterator[Parameter]:
         """Yield every Parameter of this layer and its sub-layers, each exactly once."""
-        return iter([param for _, param in self._collect("", set(), set(), False, [])])
+        cached = self.__dict__.get("_params_cache")
+        if cached is None or cached[0] != _structure["version"]:
+            params = [param for _, param in self._collect("", set(), set(), False, [])]
+            cached = (_structure["version"], params)
+            object.__setattr__(self, "_params_cache", cached)
+        return iter(cached[1])
 
     def named_buffers(self) -> Iterator[tuple[str, np.ndarray | None]]:
         """Yield (path, ndarray or None) for every buffer, nested layers included."""
