@@ -72,14 +72,40 @@ def _generation(f):
     return f.generation
 
 
+class Accumulate(Forwarder):
+    """The sum of every gradient that reached one Variable, as one node.
+
+    With create_graph=True the contributions to a Variable used k times are summed by
+    one Accumulate instead of k - 1 Adds; its backward passes its gradient to each
+    contribution and creates nothing, which keeps nth-derivative graphs small.
+    """
+
+    def forward(self, *gs):
+        total = gs[0].astype(np.result_type(*gs), copy=True)
+        for g in gs[1:]:
+            total += g
+        return total
+
+    def backward(self, gy):
+        return (gy,) * len(self.inputs)
+
+
+def _take(grads, y, keep):
+    """The total gradient of `y` (None if it has none), removed unless `y` is kept."""
+    g = grads.get(y) if y in keep else grads.pop(y, None)
+    if type(g) is list:  # several contributions recorded with create_graph
+        g = Function(Accumulate())(*g)
+        if y in keep:
+            grads[y] = g
+    return g
+
+
 def _output_grads(f, grads, keep):
     """The outputs of `f` and their gradients (zeros for an output nobody used)."""
     outputs = [ref() for ref in f.outputs]
     gys = []
     for i, y in enumerate(outputs):
-        gy = None
-        if y is not None:
-            gy = grads.get(y) if y in keep else grads.pop(y, None)
+        gy = None if y is None else _take(grads, y, keep)
         if gy is None:
             shape, dtype = (y.shape, y.dtype) if y is not None else f.output_specs[i]
             gy = new_variable(np.zeros(shape, dtype))
@@ -150,6 +176,10 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                 if f.output_specs is None and not retain:  # one output: the common, fast case
                     y = f.outputs[0]()
                     gy = grads.get(y) if y in keep else grads.pop(y)
+                    if type(gy) is list:  # several contributions, recorded: sum them
+                        gy = Function(Accumulate())(*gy)
+                        if y in keep:
+                            grads[y] = gy
                     forwarder.outputs = (y,)
                     gxs = forwarder.backward(gy)
                 else:
@@ -175,16 +205,21 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                 previous = grads.get(x)
                 if previous is None:
                     grads[x] = gx
-                elif create_graph:
-                    grads[x] = previous + gx
-                else:  # nothing to record: add the arrays without building an op
+                elif not create_graph:  # nothing to record: add the arrays, build no op
                     grads[x] = new_variable(previous.data + gx.data)
+                elif type(previous) is list:  # summed by one Accumulate when taken
+                    previous.append(gx)
+                else:
+                    grads[x] = [previous, gx]
                 creator = x.creator
                 if creator is not None and creator not in seen:
                     if relevant is None or creator in relevant:
                         seen.add(creator)
                         heappush(heap, (-creator.generation, counter, creator))
                         counter += 1
+        for x, g in grads.items():  # leaves and targets: sum what reached them
+            if type(g) is list:
+                grads[x] = Function(Accumulate())(*g)
 
 
 class _Cast(Forwarder):
