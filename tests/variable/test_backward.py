@@ -516,3 +516,26 @@ def test_a_failing_backward_leaves_no_reference_cycle():
         assert output() is None
     finally:
         gc.enable()
+
+
+def test_create_graph_sums_many_contributions_with_one_node():
+    # x is used five times: its gradient is one Accumulate of five terms, not four Adds
+    x = V.Variable(np.array([0.3, -1.2]))
+    y = V.sin(x) + x * x + V.exp(x) + V.tanh(x) + x
+    (g,) = V.grad(y, [x], create_graph=True)
+    assert g.creator.name == "Accumulate" and len(g.creator.inputs) == 5
+    xv = x.data
+    np.testing.assert_allclose(
+        g.data, np.cos(xv) + 2 * xv + np.exp(xv) + 1 - np.tanh(xv) ** 2 + 1, rtol=1e-12)
+    (g2,) = V.grad(g.sum(), [x])
+    np.testing.assert_allclose(
+        g2.data, -np.sin(xv) + 2 + np.exp(xv) - 2 * np.tanh(xv) * (1 - np.tanh(xv) ** 2),
+        rtol=1e-12)
+
+
+def test_accumulated_gradient_keeps_float32():
+    x = V.Variable(np.array([0.5, 1.5], dtype=np.float32))
+    y = x * x * x + x
+    y.backward(create_graph=True)
+    assert x.grad.dtype == np.float32
+    np.testing.assert_allclose(x.grad.data, 3 * x.data ** 2 + 1, rtol=1e-6)
