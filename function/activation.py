@@ -12,12 +12,8 @@ import math
 import numpy as np
 
 import variable as V
-from variable import Forwarder, Function, Variable
+from variable import ArrayLike, Axis, Forwarder, Function, Variable
 from variable.axes import normalize_axis
-
-ArrayLike = Variable | np.ndarray | float | list
-"""What the functions of this package accept as an array: Variables, ndarrays, numbers, lists."""
-Axis = int | tuple[int, ...] | None
 
 
 def as_float(x: ArrayLike, op: str) -> Variable:

@@ -45,6 +45,7 @@ from .shape import (
     sum_to,
     transpose,
 )
+from .types import ArrayLike, Axis
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",
@@ -59,5 +60,6 @@ OPS = (
 __all__ = [
     "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
     "test_mode", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
-    "GradcheckError", "get_dot_graph", "plot_dot_graph", "jacobian", "hessian", "hvp", *OPS,
+    "GradcheckError", "get_dot_graph", "plot_dot_graph", "jacobian", "hessian", "hvp",
+    "ArrayLike", "Axis", *OPS,
 ]

@@ -1,9 +1,13 @@
 """Checking and normalising the `axis` and `shape` arguments of ops."""
 
+from collections.abc import Sequence
+
 import numpy as np
 
 
-def normalize_axis(axis, ndim, op, shape=None):
+def normalize_axis(
+    axis: int | Sequence[int] | None, ndim: int, op: str, shape: tuple[int, ...] | None = None
+) -> tuple[int, ...] | None:
     """`axis` (None, int or tuple of ints, negatives allowed) as a sorted tuple, or None.
 
     `shape`, the input's shape, only makes error messages more helpful.
@@ -38,7 +42,7 @@ def normalize_axis(axis, ndim, op, shape=None):
     return tuple(sorted(normal))
 
 
-def single_axis(axis, ndim, op, shape=None):
+def single_axis(axis: int, ndim: int, op: str, shape: tuple[int, ...] | None = None) -> int:
     """One `axis` (an int, negatives allowed) as a non-negative int.
 
     Raises
@@ -53,7 +57,7 @@ def single_axis(axis, ndim, op, shape=None):
     return normalize_axis(int(axis), ndim, op, shape)[0]
 
 
-def shape_tuple(shape, op):
+def shape_tuple(shape: int | Sequence[int], op: str) -> tuple[int, ...]:
     """`shape` (an int or a sequence of ints) as a tuple of ints."""
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         return (int(shape),)
@@ -66,7 +70,7 @@ def shape_tuple(shape, op):
     return tuple(int(n) for n in dims)
 
 
-def kept_shape(shape, axes):
+def kept_shape(shape: tuple[int, ...], axes: tuple[int, ...] | None) -> tuple[int, ...]:
     """The shape of a reduction over `axes` with keepdims=True (`axes` None: all)."""
     if axes is None:
         return (1,) * len(shape)

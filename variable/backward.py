@@ -1,6 +1,7 @@
 """The backward pass: a priority queue of Functions, highest generation first."""
 
 import gc
+from collections.abc import Sequence
 from heapq import heappop, heappush
 
 import numpy as np
@@ -25,6 +26,24 @@ def _seed(y, gy, where):
             f"{where}: grad_output of shape {gy.shape} does not match output of shape {y.shape}"
         )
     return gy
+
+
+def _seeds(outputs, grad_outputs, where):
+    """One checked incoming gradient per output (ones where none is given)."""
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif isinstance(grad_outputs, (Variable, np.ndarray)):
+        grad_outputs = [grad_outputs]
+    elif not isinstance(grad_outputs, (list, tuple)):
+        raise TypeError(
+            f"{where}: grad_outputs must be a Variable, an ndarray or a list/tuple of them, "
+            f"got {type(grad_outputs).__name__}"
+        )
+    if len(grad_outputs) != len(outputs):
+        raise ValueError(
+            f"{where}: {len(grad_outputs)} grad_outputs given for {len(outputs)} outputs"
+        )
+    return [_seed(y, gy, where) for y, gy in zip(outputs, grad_outputs)]
 
 
 def _as_list(xs, what, where):
@@ -236,12 +255,35 @@ class _Cast(Forwarder):
         return Function(_Cast(self.source))(gy)
 
 
-def backward(outputs, grad_outputs=None, retain_grad=False, create_graph=False):
-    """Accumulate the gradients of `outputs` into the `.grad` of every leaf."""
+def backward(
+    outputs: Variable | Sequence[Variable],
+    grad_outputs: Sequence[Variable | np.ndarray | float | None] | None = None,
+    retain_grad: bool = False,
+    create_graph: bool = False,
+) -> None:
+    """Accumulate the gradients of `outputs` into the `.grad` of every leaf.
+
+    Parameters
+    ----------
+    outputs : Variable or list/tuple of Variables
+    grad_outputs : list or tuple, optional
+        One incoming gradient per output: a Variable, an ndarray, a number, or None for
+        ones (the default for every output).
+    retain_grad : bool
+        Also store the gradients of intermediate Variables in their `.grad`.
+    create_graph : bool
+        Record the backward pass, so the gradients can be differentiated again.
+
+    Raises
+    ------
+    TypeError
+        If `outputs` is not a Variable or a list/tuple of Variables, or a grad_output is
+        not a Variable, an ndarray, a number or None.
+    ValueError
+        If a grad_output's shape differs from its output's.
+    """
     outputs = _as_list(outputs, "outputs", "backward")
-    if grad_outputs is None:
-        grad_outputs = [None] * len(outputs)
-    seeds = [_seed(y, gy, "backward") for y, gy in zip(outputs, grad_outputs)]
+    seeds = _seeds(outputs, grad_outputs, "backward")
     grads = _run(outputs, seeds, create_graph, retain=retain_grad)
     with config._setting(config._enable_backprop, create_graph):
         for x, g in grads.items():
@@ -252,16 +294,25 @@ def backward(outputs, grad_outputs=None, retain_grad=False, create_graph=False):
             x.grad = g if x.grad is None else x.grad + g
 
 
-def grad(outputs, inputs, grad_outputs=None, create_graph=False, allow_unused=False):
+def grad(
+    outputs: Variable | Sequence[Variable],
+    inputs: Variable | Sequence[Variable],
+    grad_outputs: Variable | np.ndarray | Sequence[Variable | np.ndarray | float | None] | None = None,
+    create_graph: bool = False,
+    allow_unused: bool = False,
+) -> Variable | tuple[Variable | None, ...] | None:
     """Gradients of `outputs` with respect to `inputs`, leaving every `.grad` untouched.
+
+    Only the part of the graph that lies between `inputs` and `outputs` is visited.
 
     Parameters
     ----------
-    outputs : Variable or sequence of Variables
-    inputs : Variable or sequence of Variables
+    outputs : Variable or list/tuple of Variables
+    inputs : Variable or list/tuple of Variables
         Each must require grad.
-    grad_outputs : Variable, ndarray or sequence of them, optional
-        Incoming gradients (vector-Jacobian product); ones by default.
+    grad_outputs : Variable, ndarray or list/tuple of them, optional
+        Incoming gradients (vector-Jacobian product), one per output; None, or a None
+        entry, means ones.
     create_graph : bool
         Record the pass so the returned gradients can be differentiated again.
     allow_unused : bool
@@ -273,9 +324,13 @@ def grad(outputs, inputs, grad_outputs=None, create_graph=False, allow_unused=Fa
 
     Raises
     ------
+    TypeError
+        If `outputs` or `inputs` is not a Variable or a list/tuple of Variables, or
+        `grad_outputs` or one of its entries has the wrong type.
     ValueError
-        An input the outputs do not depend on (unless `allow_unused`), or a grad_output
-        whose shape differs from its output's.
+        If an input does not require grad or (unless `allow_unused`) the outputs do not
+        depend on it, the numbers of grad_outputs and outputs differ, or a grad_output's
+        shape differs from its output's.
     """
     single = isinstance(inputs, Variable)
     outputs = _as_list(outputs, "outputs", "grad")
@@ -283,20 +338,7 @@ def grad(outputs, inputs, grad_outputs=None, create_graph=False, allow_unused=Fa
     for i, x in enumerate(inputs):
         if not x.requires_grad:
             raise ValueError(f"grad: input {i} does not require grad (it is a constant)")
-    if grad_outputs is None:
-        grad_outputs = [None] * len(outputs)
-    elif isinstance(grad_outputs, (Variable, np.ndarray)):
-        grad_outputs = [grad_outputs]
-    elif not isinstance(grad_outputs, (list, tuple)):
-        raise TypeError(
-            f"grad: grad_outputs must be a Variable, an ndarray or a list/tuple of them, "
-            f"got {type(grad_outputs).__name__}"
-        )
-    if len(grad_outputs) != len(outputs):
-        raise ValueError(
-            f"grad: {len(grad_outputs)} grad_outputs given for {len(outputs)} outputs"
-        )
-    seeds = [_seed(y, gy, "grad") for y, gy in zip(outputs, grad_outputs)]
+    seeds = _seeds(outputs, grad_outputs, "grad")
     relevant = _functions_reaching(outputs, inputs)
     grads = _run(outputs, seeds, create_graph, relevant=relevant, keep=set(inputs))
     result = []

@@ -41,18 +41,39 @@ class _setting(contextlib.ContextDecorator):
         return _setting(self.var, self.value)
 
 
-def no_grad():
-    """Context manager in which ops record no graph (inference, parameter updates)."""
+def no_grad() -> _setting:
+    """Context manager in which ops record no graph (inference, parameter updates).
+
+    Returns
+    -------
+    _setting
+        A context manager, also usable as a function decorator; on exit it restores
+        the setting it found, so blocks nest.
+    """
     return _setting(_enable_backprop, False)
 
 
-def enable_grad():
-    """Context manager that turns graph recording back on inside `no_grad()`."""
+def enable_grad() -> _setting:
+    """Context manager that turns graph recording back on inside `no_grad()`.
+
+    Returns
+    -------
+    _setting
+        A context manager, also usable as a function decorator; on exit it restores
+        the setting it found.
+    """
     return _setting(_enable_backprop, True)
 
 
-def test_mode():
-    """Context manager for evaluation: dropout off, batch norm uses running statistics."""
+def test_mode() -> _setting:
+    """Context manager for evaluation: dropout off, batch norm uses running statistics.
+
+    Returns
+    -------
+    _setting
+        A context manager, also usable as a function decorator; on exit it restores
+        the mode it found.
+    """
     return _setting(_train, False)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import broadcast_to, sum_to
+from .types import ArrayLike
 
 
 def _reduce(gx, x):
@@ -96,28 +97,115 @@ class Neg(Forwarder):
         return -gy
 
 
-def add(x0, x1):
-    """x0 + x1 with NumPy broadcasting."""
+def add(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """x0 + x1 with NumPy broadcasting.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        The operands; a Python number takes the dtype of the other operand's array.
+
+    Returns
+    -------
+    Variable
+        The sum, of the operands' broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
     return _binary("add", Add(), x0, x1)
 
 
-def sub(x0, x1):
-    """x0 - x1 with NumPy broadcasting."""
+def sub(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """x0 - x1 with NumPy broadcasting.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        The operands; a Python number takes the dtype of the other operand's array.
+
+    Returns
+    -------
+    Variable
+        The difference, of the operands' broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
     return _binary("sub", Sub(), x0, x1)
 
 
-def mul(x0, x1):
-    """x0 * x1 with NumPy broadcasting."""
+def mul(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """x0 * x1 with NumPy broadcasting.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        The operands; a Python number takes the dtype of the other operand's array.
+
+    Returns
+    -------
+    Variable
+        The product, of the operands' broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
     return _binary("mul", Mul(), x0, x1)
 
 
-def div(x0, x1):
-    """x0 / x1 with NumPy broadcasting."""
+def div(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """x0 / x1 with NumPy broadcasting.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        The operands; a Python number takes the dtype of the other operand's array.
+
+    Returns
+    -------
+    Variable
+        The quotient, of the operands' broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
     return _binary("div", Div(), x0, x1)
 
 
-def neg(x):
-    """-x."""
+def neg(x: ArrayLike) -> Variable:
+    """-x.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Neg())(x)
 
 
@@ -178,8 +266,29 @@ class Sqrt(Forwarder):
         return gy / (2 * y)                            # d sqrt x = 1 / (2 sqrt x)
 
 
-def pow(x, c):
-    """x ** c; `c` a number or array (a constant) or a Variable (differentiated too)."""
+def pow(x: ArrayLike, c: ArrayLike) -> Variable:
+    """x ** c; `c` a number or array (a constant) or a Variable (differentiated too).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        The base.
+    c : ArrayLike
+        The exponent: a number, list or ndarray is a constant, a Variable is
+        differentiated too. An array exponent broadcasts with `x`.
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape of `x` and `c`.
+
+    Raises
+    ------
+    TypeError
+        If `x` or `c` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If the shapes of `x` and `c` do not broadcast together.
+    """
     if isinstance(c, Variable) or not isinstance(x, Variable):
         return _binary("pow", PowVar(), x, c)
     if isinstance(c, (list, tuple)):
@@ -194,13 +303,45 @@ def pow(x, c):
     return Function(Pow(c))(x)
 
 
-def square(x):
-    """x squared, elementwise."""
+def square(x: ArrayLike) -> Variable:
+    """x squared, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Square())(x)
 
 
-def sqrt(x):
-    """Square root, elementwise."""
+def sqrt(x: ArrayLike) -> Variable:
+    """Square root, elementwise.
+
+    Negative entries give NaN, as in NumPy.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Sqrt())(x)
 
 
@@ -227,13 +368,45 @@ class Log(Forwarder):
         return gy / x                                  # d log x = 1/x
 
 
-def exp(x):
-    """e ** x, elementwise."""
+def exp(x: ArrayLike) -> Variable:
+    """e ** x, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Exp())(x)
 
 
-def log(x):
-    """Natural logarithm, elementwise."""
+def log(x: ArrayLike) -> Variable:
+    """Natural logarithm, elementwise.
+
+    Zero gives -inf and negative entries NaN, as in NumPy.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Log())(x)
 
 
@@ -304,33 +477,123 @@ class Cosh(Forwarder):
         return gy * sinh(x)                            # d cosh = sinh
 
 
-def sin(x):
-    """Sine, elementwise."""
+def sin(x: ArrayLike) -> Variable:
+    """Sine, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Sin())(x)
 
 
-def cos(x):
-    """Cosine, elementwise."""
+def cos(x: ArrayLike) -> Variable:
+    """Cosine, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Cos())(x)
 
 
-def tan(x):
-    """Tangent, elementwise."""
+def tan(x: ArrayLike) -> Variable:
+    """Tangent, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Tan())(x)
 
 
-def tanh(x):
-    """Hyperbolic tangent, elementwise."""
+def tanh(x: ArrayLike) -> Variable:
+    """Hyperbolic tangent, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Tanh())(x)
 
 
-def sinh(x):
-    """Hyperbolic sine, elementwise."""
+def sinh(x: ArrayLike) -> Variable:
+    """Hyperbolic sine, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Sinh())(x)
 
 
-def cosh(x):
-    """Hyperbolic cosine, elementwise."""
+def cosh(x: ArrayLike) -> Variable:
+    """Hyperbolic cosine, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Cosh())(x)
 
 
@@ -404,18 +667,69 @@ class Where(Forwarder):
         return gx0, gx1
 
 
-def abs(x):
-    """Absolute value, elementwise (gradient 0 at 0)."""
+def abs(x: ArrayLike) -> Variable:
+    """Absolute value, elementwise (gradient 0 at 0).
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
     return Function(Abs())(x)
 
 
-def maximum(x0, x1):
-    """Elementwise maximum with broadcasting; ties split the gradient evenly."""
+def maximum(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """Elementwise maximum with broadcasting; ties split the gradient evenly.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        The operands; a Python number takes the dtype of the other operand's array.
+
+    Returns
+    -------
+    Variable
+        The larger entries, of the operands' broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
     return _binary("maximum", Maximum(), x0, x1)
 
 
-def minimum(x0, x1):
-    """Elementwise minimum with broadcasting; ties split the gradient evenly."""
+def minimum(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """Elementwise minimum with broadcasting; ties split the gradient evenly.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        The operands; a Python number takes the dtype of the other operand's array.
+
+    Returns
+    -------
+    Variable
+        The smaller entries, of the operands' broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
     return _binary("minimum", Minimum(), x0, x1)
 
 
@@ -435,11 +749,26 @@ def _broadcasts_to(small, big):
         return False
 
 
-def clip(x, lo, hi):
+def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | None) -> Variable:
     """Clip `x` to [lo, hi] (either may be None); gradient 1 inside, 0 outside.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    lo, hi : float, ndarray or None
+        Constant bounds; an array bound must broadcast to the shape of `x`. None leaves
+        that side open.
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
 
     Raises
     ------
+    TypeError
+        If a bound is not a number, a real ndarray or None, or `x` is not a Variable, a
+        numeric ndarray, a number or a list of numbers.
     ValueError
         If both bounds are None or an array bound does not broadcast to `x`.
     """
@@ -454,10 +783,29 @@ def clip(x, lo, hi):
     return Function(Clip(lo, hi))(x)
 
 
-def where(condition, x0, x1):
+def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: ArrayLike) -> Variable:
     """Elementwise `x0 if condition else x1`, broadcasting all three like np.where.
 
-    `condition` is a constant: a boolean ndarray, a Variable holding one, or a bool.
+    Parameters
+    ----------
+    condition : ndarray, Variable, bool or list of bools
+        A constant boolean mask: no gradient flows into it.
+    x0, x1 : ArrayLike
+        Values taken where `condition` holds and where it does not; a Python number takes
+        the dtype of the other input when that is a floating array.
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape of the three arguments.
+
+    Raises
+    ------
+    TypeError
+        If `condition` is not boolean, or `x0` or `x1` is not a Variable, a numeric
+        ndarray, a number or a list of numbers.
+    ValueError
+        If the three shapes do not broadcast together.
     """
     if isinstance(condition, Variable):
         condition = condition.data

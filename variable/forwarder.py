@@ -5,6 +5,7 @@ import weakref
 import numpy as np
 
 from .config import _enable_backprop
+from .types import ArrayLike
 from .variable import Variable
 
 _NUMERIC_KINDS = "biufc"
@@ -21,16 +22,16 @@ class Forwarder:
     inputs = ()
     outputs = ()
 
-    def forward(self, *xs):
+    def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
         """Compute the outputs (ndarray or tuple of ndarrays) from input ndarrays."""
         raise NotImplementedError(f"{type(self).__name__}.forward is not defined")
 
-    def backward(self, *gys):
+    def backward(self, *gys: Variable) -> Variable | tuple[Variable | None, ...] | None:
         """Gradients of the inputs (Variable, tuple, None for no gradient) from the outputs'."""
         raise NotImplementedError(f"{type(self).__name__}.backward is not defined")
 
 
-def new_variable(data, requires_grad=False):
+def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
     """Make a Variable from an ndarray we already trust (no validation, no copy)."""
     v = Variable.__new__(Variable)
     v.data = data
@@ -107,8 +108,23 @@ def _as_input(x, dtype, op):
     )
 
 
-def as_variable(x, like=None, op="as_variable"):
+def as_variable(x: ArrayLike, like: ArrayLike | None = None, op: str = "as_variable") -> Variable:
     """Return `x` as a Variable; numbers take the dtype of the array `like`.
+
+    Parameters
+    ----------
+    x : ArrayLike
+        A Variable is returned as is; anything else becomes a constant Variable
+        (one that does not require grad), an ndarray without a copy.
+    like : ArrayLike, optional
+        If a Variable or ndarray of floating dtype, a Python number or a list of
+        integers `x` takes its dtype; without `like` they become float64.
+    op : str
+        Name of the calling op, used in error messages.
+
+    Returns
+    -------
+    Variable
 
     Raises
     ------
@@ -143,7 +159,7 @@ class Function:
 
     __slots__ = ("forwarder", "inputs", "outputs", "generation", "output_specs", "__weakref__")
 
-    def __init__(self, forwarder):
+    def __init__(self, forwarder: Forwarder) -> None:
         if not isinstance(forwarder, Forwarder):
             raise TypeError(
                 f"Function wraps a Forwarder instance, got {type(forwarder).__name__}"
@@ -151,7 +167,7 @@ class Function:
         self.forwarder = forwarder
 
     @property
-    def name(self):
+    def name(self) -> str:
         """Name of the op (the Forwarder's class name)."""
         return type(self.forwarder).__name__
 
@@ -224,5 +240,5 @@ class Function:
         self.output_specs = [(y.shape, y.dtype) for y in ys]
         return tuple(outputs)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Function {self.name} generation={self.generation}>"

@@ -1,11 +1,14 @@
 """Higher-order toolkit built on `grad`: jacobian, hessian, Hessian-vector products."""
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .backward import grad
 from .forwarder import Variable, new_variable
 from .joining import stack
 from .shape import reshape
+from .types import ArrayLike
 
 
 def _leaf(f, x, op):
@@ -39,11 +42,34 @@ def _rows(y, x, create_graph):
     return rows
 
 
-def jacobian(f, x, create_graph=False):
+def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False) -> Variable:
     """Jacobian of `f` at `x`, a Variable of shape f(x).shape + x.shape.
 
-    One backward pass per element of f(x).  With create_graph=True the result can be
-    differentiated again.
+    One backward pass per element of f(x).
+
+    Parameters
+    ----------
+    f : callable
+        Takes a Variable of the shape of `x` and returns a Variable.
+    x : ArrayLike
+        The point, floating point; a Variable is used as is, anything else becomes a new
+        Variable.
+    create_graph : bool
+        Record the backward passes, so the result can be differentiated again.
+
+    Returns
+    -------
+    Variable
+        Entry (i, j) is d f(x)[i] / d x[j]; zeros where f(x) does not depend on `x`.
+
+    Raises
+    ------
+    TypeError
+        If `f` is not callable, or `x` is not a Variable, a numeric ndarray, a number or a list of
+        numbers, or `f` does not return a Variable.
+    ValueError
+        If `x` does not require grad (integer data, or a Variable made with
+        requires_grad=False).
     """
     x = _leaf(f, x, "jacobian")
     y = f(x)
@@ -54,13 +80,31 @@ def jacobian(f, x, create_graph=False):
     return reshape(stack(_rows(y, x, create_graph)), y.shape + x.shape)
 
 
-def hessian(f, x, create_graph=False):
+def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False) -> Variable:
     """Hessian of a scalar-valued `f` at `x`, a Variable of shape x.shape + x.shape.
+
+    Parameters
+    ----------
+    f : callable
+        Takes a Variable of the shape of `x` and returns a Variable of size 1.
+    x : ArrayLike
+        The point, floating point; a Variable is used as is, anything else becomes a new
+        Variable.
+    create_graph : bool
+        Record the backward passes, so the result can be differentiated again.
+
+    Returns
+    -------
+    Variable
+        Entry (i, j) is d^2 f / d x[i] d x[j]; zeros where the gradient does not depend on `x`.
 
     Raises
     ------
+    TypeError
+        If `f` is not callable, or `x` is not a Variable, a numeric ndarray, a number or a list of
+        numbers.
     ValueError
-        If f(x) is not a scalar (size 1).
+        If f(x) is not a scalar Variable (size 1), or `x` does not require grad.
     """
     x = _leaf(f, x, "hessian")
     y = f(x)
@@ -73,13 +117,36 @@ def hessian(f, x, create_graph=False):
     return reshape(stack(_rows(g, x, create_graph)), x.shape + x.shape)
 
 
-def hvp(f, x, v, create_graph=False):
+def hvp(
+    f: Callable[[Variable], Variable], x: ArrayLike, v: ArrayLike, create_graph: bool = False
+) -> Variable:
     """Hessian of scalar `f` at `x` times `v`, by two backward passes (no full Hessian).
+
+    Parameters
+    ----------
+    f : callable
+        Takes a Variable of the shape of `x` and returns a Variable of size 1.
+    x : ArrayLike
+        The point, floating point; a Variable is used as is, anything else becomes a new
+        Variable.
+    v : ArrayLike
+        The vector, of the shape of `x`; a non-Variable is converted to the dtype of `x`.
+    create_graph : bool
+        Record the second pass, so the result can be differentiated again.
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`; zeros where the gradient does not depend on `x`.
 
     Raises
     ------
+    TypeError
+        If `f` is not callable, or `x` is not a Variable, a numeric ndarray, a number or a list of
+        numbers, or `v` is not numeric.
     ValueError
-        If f(x) is not a scalar or `v` does not have the shape of `x`.
+        If f(x) is not a scalar Variable, `v` does not have the shape of `x`, or `x` does
+        not require grad.
     """
     x = _leaf(f, x, "hvp")
     if isinstance(v, Variable):

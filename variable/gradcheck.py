@@ -1,9 +1,12 @@
 """Checking derivatives against central differences, to any order."""
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from .backward import grad
 from .forwarder import Variable, new_variable
+from .types import ArrayLike
 
 
 class GradcheckError(AssertionError):
@@ -54,20 +57,33 @@ def _prepare(f, xs, op):
     return arrays
 
 
-def numerical_grad(f, *xs, eps=1e-4):
+def numerical_grad(
+    f: Callable[..., Variable | Sequence[Variable]], *xs: ArrayLike, eps: float = 1e-4
+) -> np.ndarray | tuple[np.ndarray, ...]:
     """Central-difference gradient of sum(f(*xs)) with respect to every input.
 
     Parameters
     ----------
     f : callable
-        Takes Variables, returns a Variable (non-scalar outputs are summed).
-    *xs : ndarray, Variable or number
+        Takes Variables, returns a Variable or a tuple of Variables (non-scalar outputs
+        are summed, as are several outputs).
+    *xs : ArrayLike
+        The point. Inputs that are not floating point get a zero gradient.
     eps : float
         Step of the central difference.
 
     Returns
     -------
-    ndarray for one input, else a tuple of ndarrays (one per input, its shape).
+    ndarray for one input, else a tuple of ndarrays (one per input, its shape), float64.
+
+    Raises
+    ------
+    TypeError
+        If `f` is not callable or does not return a Variable or a tuple of Variables, no point is
+        given, an input is not real (a Variable, ndarray, number or list of numbers), or `eps` is
+        not a number.
+    ValueError
+        If an input holds NaN or inf, or `eps` is not a finite number > 0.
     """
     arrays = _prepare(f, xs, "numerical_grad")
     _positive(eps, "eps", "numerical_grad", allow_zero=False)
@@ -100,7 +116,15 @@ def _numerical(total, arrays, eps):
     return grads
 
 
-def gradcheck(f, *xs, order=1, eps=1e-6, rtol=1e-4, atol=1e-5, seed=0):
+def gradcheck(
+    f: Callable[..., Variable | Sequence[Variable]],
+    *xs: ArrayLike,
+    order: int = 1,
+    eps: float = 1e-6,
+    rtol: float = 1e-4,
+    atol: float = 1e-5,
+    seed: int = 0,
+) -> bool:
     """Check the derivatives of `f` at `xs` against central differences, up to `order`.
 
     Order 1 compares the vector-Jacobian product with a random incoming gradient u
@@ -113,7 +137,7 @@ def gradcheck(f, *xs, order=1, eps=1e-6, rtol=1e-4, atol=1e-5, seed=0):
     ----------
     f : callable
         Takes Variables, returns a Variable or a tuple of Variables.
-    *xs : ndarray, Variable or number
+    *xs : ArrayLike
         The point; checking in float64 is recommended.
     order : int
         Highest derivative order to check (1, 2, 3, ...).
@@ -130,6 +154,13 @@ def gradcheck(f, *xs, order=1, eps=1e-6, rtol=1e-4, atol=1e-5, seed=0):
     ------
     GradcheckError
         Naming the order, the input and the worst entry when a check fails.
+    TypeError
+        If `f` is not callable or does not return a Variable or a tuple of Variables, no point is
+        given, an input is not real (a Variable, ndarray, number or list of numbers), or `eps`,
+        `rtol` or `atol` is not a number.
+    ValueError
+        If `order` is not a positive int, an input holds NaN or inf, `eps` is not a finite
+        number > 0, or `rtol` or `atol` is not a finite number >= 0.
     """
     if not isinstance(order, int) or isinstance(order, bool) or order < 1:
         raise ValueError(f"gradcheck: order must be a positive int, got {order!r}")

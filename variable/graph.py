@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 
 from .forwarder import Variable
 
@@ -28,7 +29,7 @@ def _function_nodes(f, verbose):
     return lines
 
 
-def get_dot_graph(output, verbose=True):
+def get_dot_graph(output: Variable | Sequence[Variable], verbose: bool = True) -> str:
     """DOT text of the graph that produced `output` (variables as ellipses, ops as boxes).
 
     Parameters
@@ -36,6 +37,16 @@ def get_dot_graph(output, verbose=True):
     output : Variable or sequence of Variables
     verbose : bool
         Label variables with shape and dtype as well as name.
+
+    Returns
+    -------
+    str
+        A `digraph` in the DOT language, for Graphviz.
+
+    Raises
+    ------
+    TypeError
+        If `output` is not a Variable or a sequence of Variables.
     """
     outputs = [output] if isinstance(output, Variable) else list(output)
     for y in outputs:
@@ -69,13 +80,32 @@ def get_dot_graph(output, verbose=True):
     return "digraph g {\n" + "".join(lines) + "}\n"
 
 
-def plot_dot_graph(output, verbose=True, to_file="graph.png"):
+def plot_dot_graph(
+    output: Variable | Sequence[Variable], verbose: bool = True, to_file: str = "graph.png"
+) -> str:
     """Render the graph of `output` to `to_file` (format from its extension) with `dot`.
+
+    Parameters
+    ----------
+    output : Variable or sequence of Variables
+    verbose : bool
+        Label variables with shape and dtype as well as name.
+    to_file : str
+        Path of the image; its extension (png when there is none) is the format passed
+        to `dot -T`.
+
+    Returns
+    -------
+    str
+        `to_file`.
 
     Raises
     ------
+    TypeError
+        If `output` is not a Variable or a sequence of Variables.
     RuntimeError
-        If Graphviz's `dot` is not on PATH (install the `graphviz` system package).
+        If Graphviz's `dot` is not on PATH (install the `graphviz` system package), or
+        it fails.
     """
     dot = get_dot_graph(output, verbose)
     if shutil.which("dot") is None:

@@ -1,8 +1,11 @@
 """Indexing: get_item with NumPy's rules; its backward scatters with accumulation."""
 
+from typing import Any
+
 import numpy as np
 
 from .forwarder import Forwarder, Function, Variable, as_variable
+from .types import ArrayLike
 
 
 def _plain_index(index):
@@ -57,14 +60,28 @@ class GetItemGrad(Forwarder):
         return get_item(ggx, self.index)           # the adjoint of a scatter is a gather
 
 
-def get_item(x, index):
-    """x[index] with NumPy's indexing: ints, slices, Ellipsis, None, boolean masks and
-    integer arrays.  Repeated integer indices accumulate their gradients.
+def get_item(x: ArrayLike, index: Any) -> Variable:
+    """x[index] with NumPy's indexing; repeated integer indices accumulate their gradients.
+
+    Ints, slices, Ellipsis, None, boolean masks and integer arrays all work as in NumPy.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    index : int, slice, Ellipsis, None, ndarray, list, Variable or a tuple of these
+        Any NumPy index; lists and Variables in it are constants, taken as ndarrays.
+
+    Returns
+    -------
+    Variable
+        x[index].
 
     Raises
     ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
     IndexError
-        If the index does not fit the input's shape.
+        If the index does not fit the input's shape (or a list in it is ragged).
     """
     x = as_variable(x, op="get_item")
     index = _plain_index(index)

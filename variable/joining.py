@@ -1,12 +1,14 @@
 """Joining and splitting along an axis: concat, stack, split."""
 
 import operator
+from collections.abc import Sequence
 
 import numpy as np
 
 from .axes import single_axis
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import reshape
+from .types import ArrayLike
 
 
 class Concat(Forwarder):
@@ -60,13 +62,29 @@ def _as_sequence(xs, op):
     return [as_variable(x, like=like, op=op) for x in xs]
 
 
-def concat(xs, axis=0):
+def concat(xs: Sequence[ArrayLike], axis: int = 0) -> Variable:
     """Join a sequence of arrays along an existing `axis`.
+
+    Parameters
+    ----------
+    xs : list or tuple of ArrayLike
+        Non-empty; Python numbers take the dtype of the first array among them.
+    axis : int
+        The axis to join along (negatives allowed).
+
+    Returns
+    -------
+    Variable
+        The joined array; its length along `axis` is the sum of the inputs'.
 
     Raises
     ------
+    TypeError
+        If `xs` is not a non-empty list or tuple, an input is not array-like, or `axis` is
+        not an int.
     ValueError
-        If the inputs differ in number of dimensions or in any axis but `axis`.
+        If the inputs are 0-d, differ in number of dimensions or in any axis but `axis`,
+        or `axis` is out of range.
     """
     xs = _as_sequence(xs, "concat")
     shapes = [x.shape for x in xs]
@@ -79,13 +97,28 @@ def concat(xs, axis=0):
     return Function(Concat(axis))(*xs)
 
 
-def stack(xs, axis=0):
+def stack(xs: Sequence[ArrayLike], axis: int = 0) -> Variable:
     """Join a sequence of same-shaped arrays along a new `axis`.
+
+    Parameters
+    ----------
+    xs : list or tuple of ArrayLike
+        Non-empty; Python numbers take the dtype of the first array among them.
+    axis : int
+        Position of the new axis in the result, from -(ndim + 1) to ndim.
+
+    Returns
+    -------
+    Variable
+        With one more axis than the inputs, of length `len(xs)`.
 
     Raises
     ------
+    TypeError
+        If `xs` is not a non-empty list or tuple, an input is not array-like, or `axis` is
+        not an int.
     ValueError
-        If the inputs differ in shape.
+        If the inputs differ in shape or `axis` is out of range.
     """
     xs = _as_sequence(xs, "stack")
     shapes = [x.shape for x in xs]
@@ -95,15 +128,33 @@ def stack(xs, axis=0):
     return Function(Stack(axis))(*xs)
 
 
-def split(x, sections, axis=0):
+def split(x: ArrayLike, sections: int | Sequence[int], axis: int = 0) -> tuple[Variable, ...]:
     """Split `x` along `axis` into `sections` equal parts, or at the given indices.
 
     Returns a tuple of Variables (one multi-output Function in the graph).
 
+    Parameters
+    ----------
+    x : ArrayLike
+        At least 1-D.
+    sections : int or sequence of ints
+        The number of equal parts, or the indices along `axis` at which to cut (as in
+        np.split).
+    axis : int
+        The axis to split along (negatives allowed).
+
+    Returns
+    -------
+    tuple of Variable
+        The parts, in order.
+
     Raises
     ------
+    TypeError
+        If `sections` is not an int or a sequence of ints, `axis` is not an int, or `x` is not a
+        Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an int `sections` does not divide the axis.
+        If `x` is 0-d, `axis` is out of range, or an int `sections` does not divide the axis.
     """
     x = as_variable(x, op="split")
     shape = x.shape

@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from .forwarder import Forwarder, Function, as_variable
+from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import reshape, sum_to, transpose
+from .types import ArrayLike
 
 
 class MatMul2D(Forwarder):
@@ -83,11 +84,24 @@ def _check_aligned(sa, sb, op):
             ) from None
 
 
-def matmul(a, b):
+def matmul(a: ArrayLike, b: ArrayLike) -> Variable:
     """Matrix product with NumPy's semantics (1-D, batched and broadcast operands).
+
+    Parameters
+    ----------
+    a, b : ArrayLike
+        At least 1-D. A 1-D `a` is a row vector, a 1-D `b` a column vector (the added
+        axis is removed from the result); leading axes are batch axes and broadcast.
+
+    Returns
+    -------
+    Variable
+        As np.matmul(a, b).
 
     Raises
     ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
         If the contracted dimensions differ, an operand is 0-d, or batch dimensions do
         not broadcast.
@@ -100,10 +114,30 @@ def matmul(a, b):
     return Function(MatMul())(a, b)
 
 
-def transpose_matmul(a, b):
+def transpose_matmul(a: ArrayLike, b: ArrayLike) -> Variable:
     """a^T @ b for 2-D a and b, without a separate transpose in the graph.
 
     For operands of more dimensions the last two axes of `a` are swapped.
+
+    Parameters
+    ----------
+    a : ArrayLike
+        At least 2-D.
+    b : ArrayLike
+        At least 1-D.
+
+    Returns
+    -------
+    Variable
+        As np.matmul(np.swapaxes(a, -1, -2), b).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If `a` is not at least 2-D or `b` is 0-d, the contracted dimensions differ, or
+        batch dimensions do not broadcast.
     """
     a = as_variable(a, like=b, op="transpose_matmul")
     b = as_variable(b, like=a, op="transpose_matmul")

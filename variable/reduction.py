@@ -10,8 +10,9 @@ import numpy as np
 
 from .axes import kept_shape, normalize_axis
 from .elementwise import exp, where
-from .forwarder import Forwarder, Function, as_variable
+from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import broadcast_to, reshape
+from .types import ArrayLike, Axis
 
 
 def _spread(gy, x, axes):
@@ -137,31 +138,163 @@ def _reduce(forwarder_class, op, x, axis, keepdims, nonempty=True):
     return Function(forwarder_class(axes, bool(keepdims)))(x)
 
 
-def sum(x, axis=None, keepdims=False):
-    """Sum of `x` over `axis` (None: all axes)."""
+def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+    """Sum of `x` over `axis` (None: all axes).
+
+    Parameters
+    ----------
+    x : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `x`.
+
+    Returns
+    -------
+    Variable
+        The sums; 0 over an empty axis.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
+        ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated.
+    """
     return _reduce(Sum, "sum", x, axis, keepdims, nonempty=False)
 
 
-def mean(x, axis=None, keepdims=False):
-    """Mean of `x` over `axis` (None: all axes)."""
+def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+    """Mean of `x` over `axis` (None: all axes).
+
+    Parameters
+    ----------
+    x : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `x`.
+
+    Returns
+    -------
+    Variable
+        The means.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
+        ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated, or an axis reduced over has length 0.
+    """
     return _reduce(Mean, "mean", x, axis, keepdims)
 
 
-def variance(x, axis=None, keepdims=False):
-    """Population variance (mean squared deviation) of `x` over `axis`."""
+def variance(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+    """Population variance (mean squared deviation) of `x` over `axis`.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `x`.
+
+    Returns
+    -------
+    Variable
+        The variances (ddof = 0).
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
+        ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated, or an axis reduced over has length 0.
+    """
     return _reduce(Variance, "variance", x, axis, keepdims)
 
 
-def max(x, axis=None, keepdims=False):
-    """Maximum of `x` over `axis`; ties split the gradient evenly."""
+def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+    """Maximum of `x` over `axis`; ties split the gradient evenly.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `x`.
+
+    Returns
+    -------
+    Variable
+        The maxima; a slice holding NaN gives NaN, and its NaNs share the gradient.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
+        ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated, or an axis reduced over has length 0.
+    """
     return _reduce(Max, "max", x, axis, keepdims)
 
 
-def min(x, axis=None, keepdims=False):
-    """Minimum of `x` over `axis`; ties split the gradient evenly."""
+def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+    """Minimum of `x` over `axis`; ties split the gradient evenly.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `x`.
+
+    Returns
+    -------
+    Variable
+        The minima; a slice holding NaN gives NaN, and its NaNs share the gradient.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
+        ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated, or an axis reduced over has length 0.
+    """
     return _reduce(Min, "min", x, axis, keepdims)
 
 
-def logsumexp(x, axis=None, keepdims=False):
-    """log(sum(exp(x))) over `axis`, stable for large inputs."""
+def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+    """log(sum(exp(x))) over `axis`, stable for large inputs.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `x`.
+
+    Returns
+    -------
+    Variable
+        The values; -inf for a slice of only -inf (whose gradient is 0).
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
+        ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated, or an axis reduced over has length 0.
+    """
     return _reduce(LogSumExp, "logsumexp", x, axis, keepdims)

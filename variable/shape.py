@@ -1,11 +1,13 @@
 """Shape ops: reshape, transpose, squeeze and friends, broadcasting and its adjoint."""
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
 from .axes import normalize_axis, shape_tuple, single_axis
-from .forwarder import Forwarder, Function, as_variable
+from .forwarder import Forwarder, Function, Variable, as_variable
+from .types import ArrayLike, Axis
 
 
 def _sum_to_array(x, shape):
@@ -48,11 +50,27 @@ class BroadcastTo(Forwarder):
         return sum_to(gy, x.shape)               # adjoint of a broadcast is a sum
 
 
-def sum_to(x, shape):
+def sum_to(x: ArrayLike, shape: int | Sequence[int]) -> Variable:
     """Sum `x` over the axes along which `shape` was broadcast to `x.shape`.
+
+    The adjoint of `broadcast_to`; `x` itself is returned when it already has `shape`.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    shape : int or sequence of ints
+        The target shape; it must broadcast to `x.shape`.
+
+    Returns
+    -------
+    Variable
+        Of shape `shape`.
 
     Raises
     ------
+    TypeError
+        If `shape` is not an int or a sequence of ints, or `x` is not a Variable, a numeric ndarray,
+        a number or a list of numbers.
     ValueError
         If `shape` does not broadcast to `x.shape`.
     """
@@ -66,11 +84,27 @@ def sum_to(x, shape):
     return Function(SumTo(shape))(x)
 
 
-def broadcast_to(x, shape):
+def broadcast_to(x: ArrayLike, shape: int | Sequence[int]) -> Variable:
     """Broadcast `x` to `shape` as NumPy does.
+
+    `x` itself is returned when it already has `shape`.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    shape : int or sequence of ints
+        The target shape; `x.shape` must broadcast to it.
+
+    Returns
+    -------
+    Variable
+        Of shape `shape`.
 
     Raises
     ------
+    TypeError
+        If `shape` is not an int or a sequence of ints, or `x` is not a Variable, a numeric ndarray,
+        a number or a list of numbers.
     ValueError
         If `x.shape` does not broadcast to `shape`.
     """
@@ -119,11 +153,27 @@ class Transpose(Forwarder):
         return transpose(gy, inverse)
 
 
-def reshape(x, *shape):
+def reshape(x: ArrayLike, *shape: int | Sequence[int]) -> Variable:
     """`x` with a new shape of the same size (`reshape(x, 2, 3)` or `reshape(x, (2, 3))`).
+
+    `x` itself is returned when it already has the shape.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    *shape : ints, or one sequence of ints
+        The new shape; one entry may be -1, inferred from the size of `x`.
+
+    Returns
+    -------
+    Variable
+        The data of `x` in the new shape.
 
     Raises
     ------
+    TypeError
+        If the shape is not made of ints, or `x` is not a Variable, a numeric ndarray, a number or a
+        list of numbers.
     ValueError
         If the new shape does not hold exactly `x.size` elements.
     """
@@ -146,11 +196,28 @@ def reshape(x, *shape):
     return Function(Reshape(shape))(x)
 
 
-def transpose(x, axes=None):
+def transpose(x: ArrayLike, axes: Sequence[int] | None = None) -> Variable:
     """Permute the axes of `x`; `axes=None` reverses them, as in NumPy.
+
+    `x` itself is returned when the permutation is the identity.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    axes : sequence of ints, optional
+        A permutation of the axes of `x` (negatives allowed): axis i of the result is
+        axis `axes[i]` of `x`.
+
+    Returns
+    -------
+    Variable
+        The data of `x` with its axes permuted.
 
     Raises
     ------
+    TypeError
+        If `axes` is not made of ints, or `x` is not a Variable, a numeric ndarray, a number or a
+        list of numbers.
     ValueError
         If `axes` is not a permutation of the input's axes.
     """
@@ -171,11 +238,23 @@ def transpose(x, axes=None):
     return Function(Transpose(axes))(x)
 
 
-def flatten(x):
+def flatten(x: ArrayLike) -> Variable:
     """Keep axis 0 and flatten the rest: shape (n, ...) becomes (n, m).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        At least 1-D; a 1-D input of length n becomes (n, 1).
+
+    Returns
+    -------
+    Variable
+        Of shape (x.shape[0], product of the other dimensions).
 
     Raises
     ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
         If `x` is 0-d.
     """
@@ -186,21 +265,55 @@ def flatten(x):
     return reshape(x, (x_shape[0], math.prod(x_shape[1:])))
 
 
-def expand_dims(x, axis):
-    """Insert a size-1 axis at position `axis` (negative counts from the end of the result)."""
+def expand_dims(x: ArrayLike, axis: int) -> Variable:
+    """Insert a size-1 axis at position `axis` (negative counts from the end of the result).
+
+    Parameters
+    ----------
+    x : ArrayLike
+    axis : int
+        Position of the new axis in the result, from -(x.ndim + 1) to x.ndim.
+
+    Returns
+    -------
+    Variable
+        The data of `x` with one more axis.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not an int, or `x` is not a Variable, a numeric ndarray, a number or a list of
+        numbers.
+    ValueError
+        If `axis` is out of range.
+    """
     x = as_variable(x, op="expand_dims")
     x_shape = x.shape
     axis = single_axis(axis, len(x_shape) + 1, "expand_dims", x_shape)
     return reshape(x, x_shape[:axis] + (1,) + x_shape[axis:])
 
 
-def squeeze(x, axis=None):
+def squeeze(x: ArrayLike, axis: Axis = None) -> Variable:
     """Remove size-1 axes: all of them, or those in `axis`.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    axis : int, tuple of ints or None
+        The axes to remove (negatives allowed); None removes every size-1 axis.
+
+    Returns
+    -------
+    Variable
+        The data of `x` without those axes.
 
     Raises
     ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
+        ndarray, a number or a list of numbers.
     ValueError
-        If an axis in `axis` does not have size 1.
+        If an axis in `axis` is out of range, repeated or not of size 1.
     """
     x = as_variable(x, op="squeeze")
     x_shape = x.shape

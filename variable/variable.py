@@ -1,5 +1,10 @@
 """The Variable: an ndarray with a gradient and a link to the Function that made it."""
 
+from __future__ import annotations  # the methods return Variable, defined below them
+
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 
@@ -43,7 +48,12 @@ class Variable:
     __slots__ = ("data", "name", "grad", "creator", "generation", "requires_grad", "__weakref__")
     __array_ufunc__ = None  # `ndarray + Variable` defers to Variable.__radd__
 
-    def __init__(self, data, name=None, requires_grad=None):
+    def __init__(
+        self,
+        data: np.ndarray | np.generic | float | int | list | tuple,
+        name: str | None = None,
+        requires_grad: bool | None = None,
+    ) -> None:
         data = _as_data(data)
         floating = data.dtype.kind in "fc"
         if requires_grad is None:
@@ -61,56 +71,56 @@ class Variable:
 
     # ----- array-like facts -------------------------------------------------
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
         """Shape of `data`."""
         return self.data.shape
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         """Number of dimensions of `data`."""
         return self.data.ndim
 
     @property
-    def size(self):
+    def size(self) -> int:
         """Number of elements of `data`."""
         return self.data.size
 
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype:
         """dtype of `data`."""
         return self.data.dtype
 
-    def __len__(self):
+    def __len__(self) -> int:
         if self.data.ndim == 0:
             raise TypeError("len() of a 0-d Variable")
         return len(self.data)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.data is None:
             return "variable(None)"
         body = str(self.data).replace("\n", "\n" + " " * 9)
         return f"variable({body})"
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         raise TypeError(
             "the truth value of a Variable is ambiguous; compare its .data instead"
         )
 
     # ----- graph ------------------------------------------------------------
-    def set_creator(self, func):
+    def set_creator(self, func: Function) -> None:
         """Record `func` as the Function that produced this Variable."""
         self.creator = func
         self.generation = func.generation + 1
 
-    def cleargrad(self):
+    def cleargrad(self) -> None:
         """Forget the accumulated gradient."""
         self.grad = None
 
-    def unchain(self):
+    def unchain(self) -> None:
         """Cut the link to the creator: this Variable becomes a leaf."""
         self.creator = None
 
-    def unchain_backward(self):
+    def unchain_backward(self) -> None:
         """Cut every creator link upstream of this Variable (truncated backprop)."""
         seen = set()
         stack = [self.creator] if self.creator is not None else []
@@ -124,98 +134,104 @@ class Variable:
                 x.unchain()
         self.unchain()
 
-    def backward(self, retain_grad=False, create_graph=False):
+    def backward(self, retain_grad: bool = False, create_graph: bool = False) -> None:
         """Accumulate d(self)/d(leaf) into every leaf's `.grad`.
 
         A non-scalar Variable is seeded with ones, as if it were summed first.
-        `create_graph=True` records the backward pass so the gradients are Variables
-        with a graph of their own and can be differentiated again.
+
+        Parameters
+        ----------
+        retain_grad : bool
+            Also keep the gradients of intermediate Variables in their `.grad`.
+        create_graph : bool
+            Record the backward pass, so the gradients are Variables with a graph of
+            their own and can be differentiated again.
         """
         backward_module.backward([self], None, retain_grad=retain_grad, create_graph=create_graph)
 
     # ----- operators ----------------------------------------------------------
-    def __neg__(self):
+    def __neg__(self) -> Variable:
         return elementwise.neg(self)
 
-    def __abs__(self):
+    def __abs__(self) -> Variable:
         return elementwise.abs(self)
 
-    def __add__(self, other):
+    def __add__(self, other: ArrayLike) -> Variable:
         return elementwise.add(self, other)
 
-    def __radd__(self, other):
+    def __radd__(self, other: ArrayLike) -> Variable:
         return elementwise.add(other, self)
 
-    def __sub__(self, other):
+    def __sub__(self, other: ArrayLike) -> Variable:
         return elementwise.sub(self, other)
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: ArrayLike) -> Variable:
         return elementwise.sub(other, self)
 
-    def __mul__(self, other):
+    def __mul__(self, other: ArrayLike) -> Variable:
         return elementwise.mul(self, other)
 
-    def __rmul__(self, other):
+    def __rmul__(self, other: ArrayLike) -> Variable:
         return elementwise.mul(other, self)
 
-    def __truediv__(self, other):
+    def __truediv__(self, other: ArrayLike) -> Variable:
         return elementwise.div(self, other)
 
-    def __rtruediv__(self, other):
+    def __rtruediv__(self, other: ArrayLike) -> Variable:
         return elementwise.div(other, self)
 
-    def __pow__(self, other):
+    def __pow__(self, other: ArrayLike) -> Variable:
         return elementwise.pow(self, other)
 
-    def __rpow__(self, other):
+    def __rpow__(self, other: ArrayLike) -> Variable:
         return elementwise.pow(other, self)
 
-    def __matmul__(self, other):
+    def __matmul__(self, other: ArrayLike) -> Variable:
         return linalg.matmul(self, other)
 
-    def __rmatmul__(self, other):
+    def __rmatmul__(self, other: ArrayLike) -> Variable:
         return linalg.matmul(other, self)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Variable:
         return indexing.get_item(self, index)
 
     # ----- shape and reduction methods ----------------------------------------
-    def reshape(self, *shape):
+    def reshape(self, *shape: int | Sequence[int]) -> Variable:
         """Same data in a new shape: `x.reshape(2, 3)` or `x.reshape((2, 3))`."""
         return shape_ops.reshape(self, *shape)
 
-    def transpose(self, *axes):
+    def transpose(self, *axes: int | Sequence[int]) -> Variable:
         """Permute axes: `x.transpose()` reverses, `x.transpose(1, 0, 2)` permutes."""
         if len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
             axes = axes[0]
         return shape_ops.transpose(self, axes or None)
 
     @property
-    def T(self):
+    def T(self) -> Variable:
         """The transpose (axes reversed)."""
         return shape_ops.transpose(self)
 
-    def sum_to(self, shape):
+    def sum_to(self, shape: int | Sequence[int]) -> Variable:
         """Sum over broadcast axes down to `shape`."""
         return shape_ops.sum_to(self, shape)
 
-    def broadcast_to(self, shape):
+    def broadcast_to(self, shape: int | Sequence[int]) -> Variable:
         """Broadcast to `shape`."""
         return shape_ops.broadcast_to(self, shape)
 
-    def sum(self, axis=None, keepdims=False):
+    def sum(self, axis: Axis = None, keepdims: bool = False) -> Variable:
         """Sum over `axis` (None: everything)."""
         return reduction.sum(self, axis, keepdims)
 
-    def mean(self, axis=None, keepdims=False):
+    def mean(self, axis: Axis = None, keepdims: bool = False) -> Variable:
         """Mean over `axis` (None: everything)."""
         return reduction.mean(self, axis, keepdims)
 
-    def max(self, axis=None, keepdims=False):
+    def max(self, axis: Axis = None, keepdims: bool = False) -> Variable:
         """Maximum over `axis` (None: everything)."""
         return reduction.max(self, axis, keepdims)
 
-    def min(self, axis=None, keepdims=False):
+    def min(self, axis: Axis = None, keepdims: bool = False) -> Variable:
         """Minimum over `axis` (None: everything)."""
         return reduction.min(self, axis, keepdims)
 
@@ -226,3 +242,5 @@ class Variable:
 from . import backward as backward_module  # noqa: E402
 from . import elementwise, indexing, linalg, reduction  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
+from .forwarder import Function  # noqa: E402  (this and the aliases: names for the annotations)
+from .types import ArrayLike, Axis  # noqa: E402

@@ -539,3 +539,16 @@ def test_accumulated_gradient_keeps_float32():
     y.backward(create_graph=True)
     assert x.grad.dtype == np.float32
     np.testing.assert_allclose(x.grad.data, 3 * x.data ** 2 + 1, rtol=1e-6)
+
+
+def test_module_backward_checks_grad_outputs_like_grad():
+    from variable.backward import backward
+
+    x = V.Variable(np.ones(2))
+    a, b = x * 2, x * 3
+    with pytest.raises(ValueError, match=r"backward: 1 grad_outputs given for 2 outputs"):
+        backward([a, b], [None])
+    with pytest.raises(TypeError, match="backward: grad_outputs"):
+        backward([a, b], "ab")
+    backward([a, b], [np.full(2, 0.5), None])
+    np.testing.assert_allclose(x.grad.data, [4.0, 4.0])        # 2 * 0.5 + 3 * 1
