@@ -15,18 +15,6 @@ import variable as V
 from benchmarks.timing import best_time, import_torch, ratio
 
 
-def count_functions(y):
-    """Number of Functions in the graph that produced `y`."""
-    seen, stack = set(), [y.creator] if y.creator is not None else []
-    while stack:
-        f = stack.pop()
-        if f in seen:
-            continue
-        seen.add(f)
-        stack.extend(x.creator for x in f.inputs if x.creator is not None)
-    return len(seen)
-
-
 def tanh_nth_gengrad(x_data, n):
     x = V.Variable(x_data)
     y = V.tanh(x)
@@ -73,7 +61,7 @@ def run_tanh(orders=(8, 10), repeat=3, torch=True):
     rows = []
     for n in orders:
         y = tanh_nth_gengrad(x_data, n)
-        rows.append({"n": n, "nodes": count_functions(y), "value": y.data})
+        rows.append({"n": n, "nodes": len(V.graph_functions(y)), "value": y.data})
         del y
         rows[-1]["gengrad"] = best_time(lambda n=n: tanh_nth_gengrad(x_data, n), repeat)
     torch = import_torch() if torch else None

@@ -55,12 +55,4 @@ def write_graph(output, out_dir, stem, verbose=False):
 
 def count_functions(output):
     """Number of Functions (ops) in the graph that produced `output`."""
-    seen = set()
-    stack = [output.creator] if output.creator is not None else []
-    while stack:
-        f = stack.pop()
-        if f in seen:
-            continue
-        seen.add(f)
-        stack.extend(x.creator for x in f.inputs if x.creator is not None)
-    return len(seen)
+    return len(V.graph_functions(output))

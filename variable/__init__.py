@@ -31,7 +31,7 @@ from .elementwise import (
 from .forwarder import Forwarder, Function, as_variable
 from .functional import hessian, hvp, jacobian
 from .gradcheck import GradcheckError, gradcheck, numerical_grad
-from .graph import get_dot_graph, plot_dot_graph
+from .graph import get_dot_graph, graph_functions, plot_dot_graph
 from .indexing import get_item
 from .joining import concat, split, stack
 from .linalg import matmul, transpose_matmul
@@ -60,6 +60,6 @@ OPS = (
 __all__ = [
     "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
     "test_mode", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
-    "GradcheckError", "get_dot_graph", "plot_dot_graph", "jacobian", "hessian", "hvp",
+    "GradcheckError", "get_dot_graph", "graph_functions", "plot_dot_graph", "jacobian", "hessian", "hvp",
     "ArrayLike", "Axis", *OPS,
 ]

@@ -29,6 +29,28 @@ def _function_nodes(f, verbose):
     return lines
 
 
+def graph_functions(output: Variable) -> list:
+    """Every Function in the graph that produced `output`, each once (outputs first).
+
+    Raises
+    ------
+    TypeError
+        If `output` is not a Variable.
+    """
+    if not isinstance(output, Variable):
+        raise TypeError(f"graph_functions: expected a Variable, got {type(output).__name__}")
+    functions, seen = [], set()
+    stack = [output.creator] if output.creator is not None else []
+    while stack:
+        f = stack.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        functions.append(f)
+        stack.extend(x.creator for x in f.inputs if x.creator is not None)
+    return functions
+
+
 def get_dot_graph(output: Variable | Sequence[Variable], verbose: bool = True) -> str:
     """DOT text of the graph that produced `output` (variables as ellipses, ops as boxes).
 

@@ -77,3 +77,14 @@ def test_plot_dot_graph_renders_names_with_quotes(tmp_path):
     path = tmp_path / "graph.png"
     V.plot_dot_graph(V.sin(x), to_file=str(path))
     assert path.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def test_graph_functions_lists_each_op_once():
+    x = V.Variable(np.array([0.5, 1.0]))
+    a = V.sin(x)
+    y = a * a + a                       # a feeds three inputs; Sin appears once
+    names = sorted(f.name for f in V.graph_functions(y))
+    assert names == ["Add", "Mul", "Sin"]
+    assert V.graph_functions(x) == []
+    with pytest.raises(TypeError, match="graph_functions"):
+        V.graph_functions(np.ones(2))
