@@ -283,6 +283,11 @@ def backward(
         If a grad_output's shape differs from its output's.
     """
     outputs = _as_list(outputs, "outputs", "backward")
+    if not any(y.requires_grad for y in outputs):
+        raise ValueError(
+            "backward: the output does not require grad, so there is nothing to differentiate "
+            "(it was computed from constants only, under no_grad(), or from integer data)"
+        )
     seeds = _seeds(outputs, grad_outputs, "backward")
     grads = _run(outputs, seeds, create_graph, retain=retain_grad)
     with config._setting(config._enable_backprop, create_graph):

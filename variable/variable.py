@@ -146,6 +146,11 @@ class Variable:
         create_graph : bool
             Record the backward pass, so the gradients are Variables with a graph of
             their own and can be differentiated again.
+
+        Raises
+        ------
+        ValueError
+            If this Variable does not require grad (it depends on no Variable that does).
         """
         backward_module.backward([self], None, retain_grad=retain_grad, create_graph=create_graph)
 

@@ -552,3 +552,21 @@ def test_module_backward_checks_grad_outputs_like_grad():
         backward([a, b], "ab")
     backward([a, b], [np.full(2, 0.5), None])
     np.testing.assert_allclose(x.grad.data, [4.0, 4.0])        # 2 * 0.5 + 3 * 1
+
+
+@pytest.mark.parametrize("make", [
+    lambda: V.Variable(np.array([1, 2])) * 2,                     # integer data: a constant
+    lambda: V.sin(np.ones(2)),                                    # constants only
+])
+def test_backward_of_something_that_does_not_require_grad_raises(make):
+    with pytest.raises(ValueError, match="backward: the output does not require grad"):
+        make().backward()
+
+
+def test_backward_under_no_grad_raises_instead_of_doing_nothing():
+    x = V.Variable(np.ones(2))
+    with V.no_grad():
+        y = (x * 3).sum()
+    with pytest.raises(ValueError, match="does not require grad"):
+        y.backward()
+    assert x.grad is None
