@@ -280,7 +280,8 @@ def backward(
         If `outputs` is not a Variable or a list/tuple of Variables, or a grad_output is
         not a Variable, an ndarray, a number or None.
     ValueError
-        If a grad_output's shape differs from its output's.
+        If no output requires grad, the numbers of grad_outputs and outputs differ, or a
+        grad_output's shape differs from its output's.
     """
     outputs = _as_list(outputs, "outputs", "backward")
     if not any(y.requires_grad for y in outputs):
