@@ -3,9 +3,13 @@
 from __future__ import annotations  # the methods return Variable, defined below them
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:  # names used only in annotations
+    from .forwarder import Function
+    from .types import ArrayLike, Axis
 
 
 def _as_data(data):
@@ -247,5 +251,3 @@ class Variable:
 from . import backward as backward_module  # noqa: E402
 from . import elementwise, indexing, linalg, reduction  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
-from .forwarder import Function  # noqa: E402  (this and the aliases: names for the annotations)
-from .types import ArrayLike, Axis  # noqa: E402
