@@ -35,6 +35,18 @@ def _as_data(data):
     return data
 
 
+def _compared(other):
+    """The array a Variable is compared with."""
+    if isinstance(other, Variable):
+        return other.data
+    if isinstance(other, (np.ndarray, int, float, np.number)) and not isinstance(other, bool):
+        return other
+    raise TypeError(
+        f"comparison: a Variable compares with a Variable, an ndarray or a number, "
+        f"got {type(other).__name__}"
+    )
+
+
 class Variable:
     """A node of the graph holding `data` (an ndarray) and, after backward, `grad`.
 
@@ -194,6 +206,20 @@ class Variable:
 
     def __rpow__(self, other: ArrayLike) -> Variable:
         return elementwise.pow(other, self)
+
+    # comparisons give plain boolean arrays (masks for `where`), not Variables: they have
+    # no gradient.  `==` and `!=` keep their identity meaning (Variables are dict keys).
+    def __lt__(self, other: ArrayLike) -> np.ndarray:
+        return self.data < _compared(other)
+
+    def __le__(self, other: ArrayLike) -> np.ndarray:
+        return self.data <= _compared(other)
+
+    def __gt__(self, other: ArrayLike) -> np.ndarray:
+        return self.data > _compared(other)
+
+    def __ge__(self, other: ArrayLike) -> np.ndarray:
+        return self.data >= _compared(other)
 
     def __matmul__(self, other: ArrayLike) -> Variable:
         return linalg.matmul(self, other)

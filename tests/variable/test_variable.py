@@ -205,3 +205,18 @@ def test_unchain_backward_cuts_everything_upstream():
     assert a.creator is None
     c.backward()
     assert x.grad is None
+
+
+def test_comparisons_give_boolean_masks_without_gradient():
+    x = V.Variable(np.array([-1.0, 0.0, 2.0]))
+    np.testing.assert_array_equal(x > 0, [False, False, True])
+    np.testing.assert_array_equal(x <= 0, [True, True, False])
+    np.testing.assert_array_equal(x < V.Variable(np.ones(3)), [True, True, False])
+    np.testing.assert_array_equal(np.zeros(3) >= x, [True, True, False])   # reflected
+    assert isinstance(x > 0, np.ndarray)
+    y = V.where(x > 0, x, 0.0)                     # the usual use: a mask for where
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.data, [0.0, 0.0, 1.0])
+    with pytest.raises(TypeError, match="comparison"):
+        _ = x < "a"
+    assert (x == x) is True and (x != V.Variable(x.data)) is True  # identity, as dict keys need
