@@ -2,12 +2,9 @@
 
 import numpy as np
 import pytest
+from variable_checks import normal as _normal
 
 import variable as V
-
-
-def _normal(shape, seed=0, dtype=np.float64):
-    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
 
 
 def _scatter_add(shape, index, gy):

@@ -2,20 +2,10 @@
 
 import numpy as np
 import pytest
+from variable_checks import assert_message as _assert_message
+from variable_checks import normal as _normal
 
 import variable as V
-
-
-def _normal(shape, seed=0, dtype=np.float64):
-    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
-
-
-def _assert_message(error, op, *parts):
-    message = str(error.value)
-    assert message.startswith(f"{op}:"), message
-    for part in parts:
-        assert str(part) in message, (part, message)
-
 
 # (shape a, shape b, einsum of the product, einsum of grad a from (gy, b), of grad b from (a, gy))
 CASES = [
