@@ -326,7 +326,8 @@ def grad(
 
     Returns
     -------
-    Variable if `inputs` is one Variable, else a tuple (None where unused).
+    Variable if `inputs` is one Variable, else a tuple (None where unused); each
+    gradient has its input's dtype.
 
     Raises
     ------
@@ -355,5 +356,8 @@ def grad(
                 f"grad: the outputs do not depend on input {i} (shape {x.shape}); "
                 f"pass allow_unused=True to get None for it"
             )
+        if g is not None and g.dtype != x.dtype:  # e.g. a float32 input met a float64 array
+            with config._setting(config._enable_backprop, create_graph):
+                g = Function(_Cast(x.dtype))(g)
         result.append(g)
     return result[0] if single else tuple(result)

@@ -570,3 +570,12 @@ def test_backward_under_no_grad_raises_instead_of_doing_nothing():
     with pytest.raises(ValueError, match="does not require grad"):
         y.backward()
     assert x.grad is None
+
+
+def test_grad_returns_gradients_in_the_inputs_dtype():
+    x = V.Variable(np.array([0.5, 1.5], dtype=np.float32))
+    y = (x * np.array([2.0, 3.0])).sum()           # a float64 array upcasts the graph
+    g = V.grad(y, x, create_graph=True)
+    assert g.dtype == np.float32
+    np.testing.assert_allclose(g.data, [2.0, 3.0])
+    assert V.grad((g * g).sum(), x, allow_unused=True) is None   # g is constant in x
