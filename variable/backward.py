@@ -195,10 +195,9 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                 if f.output_specs is None and not retain:  # one output: the common, fast case
                     y = f.outputs[0]()
                     gy = grads.get(y) if y in keep else grads.pop(y)
-                    if type(gy) is list:  # several contributions, recorded: sum them
-                        gy = Function(Accumulate())(*gy)
-                        if y in keep:
-                            grads[y] = gy
+                    if type(gy) is list:  # several recorded contributions: let _take sum them
+                        grads[y] = gy     # (the common case above skips the call: hot path)
+                        gy = _take(grads, y, keep)
                     forwarder.outputs = (y,)
                     gxs = forwarder.backward(gy)
                 else:
@@ -236,9 +235,8 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                         seen.add(creator)
                         heappush(heap, (-creator.generation, counter, creator))
                         counter += 1
-        for x, g in grads.items():  # leaves and targets: sum what reached them
-            if type(g) is list:
-                grads[x] = Function(Accumulate())(*g)
+        for x in [x for x, g in grads.items() if type(g) is list]:
+            _take(grads, x, grads)  # leaves and targets: sum what reached them, keep it
 
 
 class _Cast(Forwarder):
