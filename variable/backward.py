@@ -8,6 +8,7 @@ import numpy as np
 
 from . import config
 from .forwarder import Forwarder, Function, Variable, new_variable
+from .graph import graph_functions
 
 
 def _seed(y, gy, where):
@@ -64,17 +65,7 @@ def _as_list(xs, what, where):
 
 def _functions_reaching(outputs, targets):
     """The set of Functions that lie on a path from a target up to an output."""
-    functions, seen = [], set()
-    stack = [y.creator for y in outputs if y.creator is not None]
-    while stack:
-        f = stack.pop()
-        if f in seen:
-            continue
-        seen.add(f)
-        functions.append(f)
-        for x in f.inputs:
-            if x.creator is not None and x.creator not in seen:
-                stack.append(x.creator)
+    functions = graph_functions(outputs)
     # in generation order every Function comes after the creators of its inputs
     functions.sort(key=_generation)
     target_ids = {id(x) for x in targets}

@@ -29,18 +29,19 @@ def _function_nodes(f, verbose):
     return lines
 
 
-def graph_functions(output: Variable) -> list:
-    """Every Function in the graph that produced `output`, each once (outputs first).
+def graph_functions(output: Variable | Sequence[Variable]) -> list:
+    """Every Function in the graph that produced `output` (one or several), each once.
 
     Raises
     ------
     TypeError
-        If `output` is not a Variable.
+        If `output` is not a Variable or a list/tuple of Variables.
     """
-    if not isinstance(output, Variable):
-        raise TypeError(f"graph_functions: expected a Variable, got {type(output).__name__}")
+    outputs = [output] if isinstance(output, Variable) else output
+    if not isinstance(outputs, (list, tuple)) or not all(isinstance(y, Variable) for y in outputs):
+        raise TypeError(f"graph_functions: expected Variables, got {type(output).__name__}")
     functions, seen = [], set()
-    stack = [output.creator] if output.creator is not None else []
+    stack = [y.creator for y in outputs if y.creator is not None]
     while stack:
         f = stack.pop()
         if f in seen:
