@@ -15,26 +15,7 @@ def _reduce(gx, x):
     """Gradient `gx` summed back to the shape of input `x` (None if x needs none)."""
     if not x.requires_grad:
         return None
-    return gx if gx.shape == x.shape else sum_to(gx, x.shape)
-
-
-def _shape_of(x):
-    return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
-
-
-def _binary(op, forwarder, x0, x1):
-    """Apply a binary forwarder, turning a broadcast failure into an error naming `op`."""
-    try:
-        return Function(forwarder)(x0, x1)
-    except ValueError:
-        s0, s1 = _shape_of(x0), _shape_of(x1)
-        try:
-            np.broadcast_shapes(s0, s1)
-        except ValueError:
-            raise ValueError(
-                f"{op}: shapes {s0} and {s1} cannot be broadcast together"
-            ) from None
-        raise
+    return gx if gx.data.shape == x.data.shape else sum_to(gx, x.data.shape)
 
 
 # ----- arithmetic -------------------------------------------------------------
@@ -117,7 +98,7 @@ def add(x0: ArrayLike, x1: ArrayLike) -> Variable:
     ValueError
         If the shapes of `x0` and `x1` do not broadcast together.
     """
-    return _binary("add", Add(), x0, x1)
+    return Function(Add())(x0, x1)
 
 
 def sub(x0: ArrayLike, x1: ArrayLike) -> Variable:
@@ -140,7 +121,7 @@ def sub(x0: ArrayLike, x1: ArrayLike) -> Variable:
     ValueError
         If the shapes of `x0` and `x1` do not broadcast together.
     """
-    return _binary("sub", Sub(), x0, x1)
+    return Function(Sub())(x0, x1)
 
 
 def mul(x0: ArrayLike, x1: ArrayLike) -> Variable:
@@ -163,7 +144,7 @@ def mul(x0: ArrayLike, x1: ArrayLike) -> Variable:
     ValueError
         If the shapes of `x0` and `x1` do not broadcast together.
     """
-    return _binary("mul", Mul(), x0, x1)
+    return Function(Mul())(x0, x1)
 
 
 def div(x0: ArrayLike, x1: ArrayLike) -> Variable:
@@ -186,7 +167,7 @@ def div(x0: ArrayLike, x1: ArrayLike) -> Variable:
     ValueError
         If the shapes of `x0` and `x1` do not broadcast together.
     """
-    return _binary("div", Div(), x0, x1)
+    return Function(Div())(x0, x1)
 
 
 def neg(x: ArrayLike) -> Variable:
@@ -290,7 +271,7 @@ def pow(x: ArrayLike, c: ArrayLike) -> Variable:
         If the shapes of `x` and `c` do not broadcast together.
     """
     if isinstance(c, Variable) or not isinstance(x, Variable):
-        return _binary("pow", PowVar(), x, c)
+        return Function(PowVar())(x, c)
     if isinstance(c, (list, tuple)):
         try:
             c = np.asarray(c, dtype=x.dtype)
@@ -299,7 +280,7 @@ def pow(x: ArrayLike, c: ArrayLike) -> Variable:
     if not isinstance(c, (int, float, np.number, np.ndarray)) or isinstance(c, bool):
         raise TypeError(f"pow: exponent must be a number, ndarray or Variable, got {type(c).__name__}")
     if isinstance(c, np.ndarray) and c.ndim:
-        return _binary("pow", PowVar(), x, c)
+        return Function(PowVar())(x, c)
     return Function(Pow(c))(x)
 
 
@@ -707,7 +688,7 @@ def maximum(x0: ArrayLike, x1: ArrayLike) -> Variable:
     ValueError
         If the shapes of `x0` and `x1` do not broadcast together.
     """
-    return _binary("maximum", Maximum(), x0, x1)
+    return Function(Maximum())(x0, x1)
 
 
 def minimum(x0: ArrayLike, x1: ArrayLike) -> Variable:
@@ -730,7 +711,7 @@ def minimum(x0: ArrayLike, x1: ArrayLike) -> Variable:
     ValueError
         If the shapes of `x0` and `x1` do not broadcast together.
     """
-    return _binary("minimum", Minimum(), x0, x1)
+    return Function(Minimum())(x0, x1)
 
 
 def _bound(value, op, which):

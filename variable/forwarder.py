@@ -56,12 +56,6 @@ def _reference_dtype(inputs):
     return _FLOAT64
 
 
-def _as_inputs(inputs, op):
-    """Turn every op input into a Variable; numbers take the dtype of the first array."""
-    dtype = _reference_dtype(inputs)
-    return tuple([_as_input(x, dtype, op) for x in inputs])
-
-
 _constants = {}  # (number, dtype) -> constant Variable, so `x * 0.5` in a loop converts once
 
 
@@ -77,6 +71,23 @@ def _float_constant(x, dtype):
                 _constants.clear()
             _constants[key] = v
     return v
+
+
+def _as_inputs(inputs, forwarder):
+    """Turn every op input into a Variable; numbers take the dtype of the first array."""
+    if len(inputs) == 2:  # the common case first: `x * 0.5` and `1 - x`, a cached constant
+        x0, x1 = inputs
+        if type(x0) is Variable and (type(x1) is float or type(x1) is int):
+            constant = _constants.get((x1, x0.data.dtype))
+            if constant is not None:
+                return x0, constant
+        elif type(x1) is Variable and (type(x0) is float or type(x0) is int):
+            constant = _constants.get((x0, x1.data.dtype))
+            if constant is not None:
+                return constant, x1
+    dtype = _reference_dtype(inputs)
+    op = type(forwarder).__name__
+    return tuple([x if type(x) is Variable else _as_input(x, dtype, op) for x in inputs])
 
 
 def _as_input(x, dtype, op):
@@ -144,6 +155,9 @@ def _forward_error(forwarder, inputs, error):
     message = str(error)
     if message.startswith(name) or message.lower().startswith(name.lower() + ":"):
         return error
+    if isinstance(error, ValueError) and "broadcast" in message and len(inputs) == 2:
+        s0, s1 = inputs[0].data.shape, inputs[1].data.shape
+        return ValueError(f"{name}: shapes {s0} and {s1} cannot be broadcast together")
     described = ", ".join(f"{x.data.dtype}{x.data.shape}" for x in inputs)
     kind = TypeError if isinstance(error, TypeError) else ValueError
     return kind(f"{name}: {message} (inputs: {described})")
@@ -172,62 +186,63 @@ class Function:
         return type(self.forwarder).__name__
 
     def __call__(self, *inputs):
-        for x in inputs:
-            if type(x) is not Variable and not isinstance(x, Variable):
-                inputs = _as_inputs(inputs, type(self.forwarder).__name__)
-                break
+        forwarder = self.forwarder
         # one and two inputs are spelled out: this is the hottest path of the library
         n = len(inputs)
-        try:
-            if n == 1:
-                x0, = inputs
-                ys = self.forwarder.forward(x0.data)
-            elif n == 2:
-                x0, x1 = inputs
-                ys = self.forwarder.forward(x0.data, x1.data)
-            else:
-                ys = self.forwarder.forward(*[x.data for x in inputs])
-        except (TypeError, ValueError) as error:
-            raise _forward_error(self.forwarder, inputs, error) from error
-        if type(ys) is tuple:
-            return self._outputs(inputs, ys)
+        if n == 1:
+            x0, = inputs
+            if type(x0) is not Variable:
+                x0, = inputs = _as_inputs(inputs, forwarder)
+            try:
+                ys = forwarder.forward(x0.data)
+            except (TypeError, ValueError) as error:
+                raise _forward_error(forwarder, inputs, error) from error
+            recording = x0.requires_grad
+            generation = x0.generation
+        elif n == 2:
+            x0, x1 = inputs
+            if type(x0) is not Variable or type(x1) is not Variable:
+                x0, x1 = inputs = _as_inputs(inputs, forwarder)
+            try:
+                ys = forwarder.forward(x0.data, x1.data)
+            except (TypeError, ValueError) as error:
+                raise _forward_error(forwarder, inputs, error) from error
+            recording = x0.requires_grad or x1.requires_grad
+            generation = x0.generation if x0.generation > x1.generation else x1.generation
+        else:
+            inputs = _as_inputs(inputs, forwarder)
+            try:
+                ys = forwarder.forward(*[x.data for x in inputs])
+            except (TypeError, ValueError) as error:
+                raise _forward_error(forwarder, inputs, error) from error
+            recording = any([x.requires_grad for x in inputs])
+            generation = max([x.generation for x in inputs], default=0)
         if type(ys) is not np.ndarray:
+            if type(ys) is tuple:
+                return self._outputs(inputs, ys, recording, generation)
             ys = np.asarray(ys)  # NumPy returns scalars for 0-d results
         y = Variable.__new__(Variable)
         y.data = ys
-        y.name = y.grad = y.creator = None
-        y.generation = 0
-        y.requires_grad = False
-        if not _enable_backprop.get():
-            return y
-        if n == 1:
-            if not x0.requires_grad:
-                return y
-            generation = x0.generation
-        elif n == 2:
-            if not (x0.requires_grad or x1.requires_grad):
-                return y
-            generation = x0.generation if x0.generation > x1.generation else x1.generation
+        y.name = y.grad = None
+        if recording and _enable_backprop.get():
+            self.generation = generation
+            self.inputs = forwarder.inputs = inputs
+            self.outputs = (weakref.ref(y),)
+            self.output_specs = None
+            y.creator = self
+            y.generation = generation + 1
+            y.requires_grad = ys.dtype.kind in "fc"
         else:
-            if not any([x.requires_grad for x in inputs]):
-                return y
-            generation = max([x.generation for x in inputs])
-        self.generation = generation
-        self.inputs = self.forwarder.inputs = inputs
-        y.creator = self
-        y.generation = generation + 1
-        y.requires_grad = ys.dtype.kind in "fc"
-        self.outputs = (weakref.ref(y),)
-        self.output_specs = None
+            y.creator = None
+            y.generation = 0
+            y.requires_grad = False
         return y
 
-    def _outputs(self, inputs, ys):
+    def _outputs(self, inputs, ys, recording, generation):
         """The general case of `__call__`: a forward that returned several arrays."""
         ys = [y if type(y) is np.ndarray else np.asarray(y) for y in ys]
-        recording = _enable_backprop.get() and any(x.requires_grad for x in inputs)
-        if not recording:
+        if not (recording and _enable_backprop.get()):
             return tuple(new_variable(y) for y in ys)
-        generation = max([x.generation for x in inputs])
         self.generation = generation
         self.inputs = self.forwarder.inputs = inputs
         outputs = []

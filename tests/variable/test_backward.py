@@ -413,9 +413,9 @@ def test_float32_leaf_gets_a_float32_grad_when_mixed_with_float64(create_graph):
 # ----- errors -------------------------------------------------------------------------------------
 def test_shape_mismatch_names_the_op_and_both_shapes():
     x0, x1 = V.Variable(np.ones((2, 3))), V.Variable(np.ones(4))
-    with pytest.raises(ValueError, match=r"add.*\(2, 3\).*\(4,\)"):
+    with pytest.raises(ValueError, match=r"(?i)add.*\(2, 3\).*\(4,\)"):
         x0 + x1
-    with pytest.raises(ValueError, match=r"mul.*\(2, 3\).*\(4,\)"):
+    with pytest.raises(ValueError, match=r"(?i)mul.*\(2, 3\).*\(4,\)"):
         V.mul(x0, np.ones(4))
 
 

@@ -104,5 +104,5 @@ def test_pow_rejects_non_numeric_exponents():
 
 @pytest.mark.parametrize("op", [V.add, V.sub, V.mul, V.div, V.maximum, V.minimum])
 def test_binary_shape_errors_name_the_op(op):
-    with pytest.raises(ValueError, match=rf"{op.__name__}.*\(2, 3\).*\(4,\)"):
+    with pytest.raises(ValueError, match=rf"(?i){op.__name__}.*\(2, 3\).*\(4,\)"):
         op(V.Variable(np.ones((2, 3))), V.Variable(np.ones(4)))
