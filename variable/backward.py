@@ -212,14 +212,15 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                 if type(gx) is not Variable or gx.data.shape != x.data.shape:
                     gx = _check_gradient(f, x, gx)
                 previous = grads.get(x)
-                if previous is None:
-                    grads[x] = gx
-                elif not create_graph:  # nothing to record: add the arrays, build no op
-                    grads[x] = new_variable(previous.data + gx.data)
-                elif type(previous) is list:  # summed by one Accumulate when taken
-                    previous.append(gx)
-                else:
-                    grads[x] = [previous, gx]
+                if previous is not None:  # x's creator was queued with its first gradient
+                    if not create_graph:  # nothing to record: add the arrays, build no op
+                        grads[x] = new_variable(previous.data + gx.data)
+                    elif type(previous) is list:  # summed by one Accumulate when taken
+                        previous.append(gx)
+                    else:
+                        grads[x] = [previous, gx]
+                    continue
+                grads[x] = gx
                 creator = x.creator
                 if creator is not None and creator not in seen:
                     if relevant is None or creator in relevant:
