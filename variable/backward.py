@@ -90,10 +90,13 @@ class Accumulate(Forwarder):
     contribution and creates nothing, which keeps nth-derivative graphs small.
     """
 
-    def forward(self, *gs):
-        total = gs[0].astype(np.result_type(*gs), copy=True)
-        for g in gs[1:]:
-            total += g
+    def forward(self, *gs):  # (always two or more: a single gradient needs no node)
+        total = gs[0] + gs[1]  # a new array, of the promoted dtype
+        for g in gs[2:]:
+            if g.dtype == total.dtype:
+                total += g
+            else:
+                total = total + g
         return total
 
     def backward(self, gy):

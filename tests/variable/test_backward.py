@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import variable as V
+from variable.backward import Accumulate
 from variable.backward import backward as backward_all
 
 
@@ -579,3 +580,14 @@ def test_grad_returns_gradients_in_the_inputs_dtype():
     assert g.dtype == np.float32
     np.testing.assert_allclose(g.data, [2.0, 3.0])
     assert V.grad((g * g).sum(), x, allow_unused=True) is None   # g is constant in x
+
+
+@pytest.mark.parametrize(
+    "order", [(np.float32, np.float32, np.float64), (np.float64, np.float32, np.float32)]
+)
+def test_accumulate_promotes_mixed_dtypes_in_any_order(order):
+    values = [np.array([0.1, 0.2], dtype=d) * (i + 1) for i, d in enumerate(order)]
+    total = V.Function(Accumulate())(*[V.Variable(v) for v in values])
+    assert total.dtype == np.float64
+    np.testing.assert_allclose(total.data, sum(v.astype(np.float64) for v in values), rtol=1e-7)
+    np.testing.assert_array_equal(values[0], np.array([0.1, 0.2], dtype=order[0]))  # not in place
