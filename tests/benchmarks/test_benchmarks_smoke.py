@@ -4,12 +4,18 @@ asserted here, and torch is never imported (it would slow the rest of the suite)
 
 import numpy as np
 
-from benchmarks import higher_order, memory, mlp, overhead
+from benchmarks import engine_floor, higher_order, memory, mlp, overhead
 
 
 def test_overhead_chain_matches_numpy(capsys):
     np.testing.assert_allclose(overhead.gengrad_chain(50), overhead.numpy_chain(50), rtol=1e-12)
     assert overhead.main(["--steps", "20", "--repeat", "1", "--no-torch"]) == 0
+    assert "us per op" in capsys.readouterr().out
+
+
+def test_minimal_engine_chain_matches_numpy(capsys):
+    np.testing.assert_allclose(engine_floor.chain(50), overhead.numpy_chain(50), rtol=1e-12)
+    assert engine_floor.main(["--steps", "20", "--repeat", "1"]) == 0
     assert "us per op" in capsys.readouterr().out
 
 
