@@ -3,6 +3,7 @@
 import gc
 from collections.abc import Sequence
 from heapq import heappop, heappush
+from operator import attrgetter
 
 import numpy as np
 
@@ -63,11 +64,14 @@ def _as_list(xs, what, where):
     return items
 
 
+_by_generation = attrgetter("generation")
+
+
 def _functions_reaching(outputs, targets):
     """The set of Functions that lie on a path from a target up to an output."""
     functions = graph_functions(outputs)
     # in generation order every Function comes after the creators of its inputs
-    functions.sort(key=_generation)
+    functions.sort(key=_by_generation)
     target_ids = {id(x) for x in targets}
     relevant = set()
     for f in functions:
@@ -76,10 +80,6 @@ def _functions_reaching(outputs, targets):
                 relevant.add(f)
                 break
     return relevant
-
-
-def _generation(f):
-    return f.generation
 
 
 class Accumulate(Forwarder):
