@@ -12,6 +12,7 @@ import numpy as np
 
 import variable as V
 from variable import Forwarder, Function, Variable
+from variable.linalg import MatMul2D
 
 from .activation import ArrayLike, as_array, as_float
 
@@ -36,12 +37,12 @@ class Linear(Forwarder):
         gy2 = gy if gy.ndim == 2 else V.reshape(gy, (-1, n_out))
         gx = gW = gb = None
         if x.requires_grad:
-            gx = V.matmul(gy2, V.transpose(W))                  # gy W^T
+            gx = Function(MatMul2D(transpose_b=True))(gy2, W)   # gy W^T
             if x.ndim != 2:
                 gx = V.reshape(gx, x.shape)
         if W.requires_grad:
             x2 = x if x.ndim == 2 else V.reshape(x, (-1, W.shape[0]))
-            gW = V.transpose_matmul(x2, gy2)                    # x^T gy
+            gW = Function(MatMul2D(transpose_a=True))(x2, gy2)  # x^T gy
         if len(self.inputs) == 3:
             b = self.inputs[2]
             if b.requires_grad:

@@ -87,7 +87,7 @@ def _as_inputs(inputs, forwarder):
                 return constant, x1
     dtype = _reference_dtype(inputs)
     op = type(forwarder).__name__
-    return tuple([x if type(x) is Variable else _as_input(x, dtype, op) for x in inputs])
+    return tuple([x if isinstance(x, Variable) else _as_input(x, dtype, op) for x in inputs])
 
 
 def _as_input(x, dtype, op):
@@ -191,7 +191,7 @@ class Function:
         n = len(inputs)
         if n == 1:
             x0, = inputs
-            if type(x0) is not Variable:
+            if type(x0) is not Variable and not isinstance(x0, Variable):  # (a Parameter is one)
                 x0, = inputs = _as_inputs(inputs, forwarder)
             try:
                 ys = forwarder.forward(x0.data)
@@ -202,7 +202,8 @@ class Function:
         elif n == 2:
             x0, x1 = inputs
             if type(x0) is not Variable or type(x1) is not Variable:
-                x0, x1 = inputs = _as_inputs(inputs, forwarder)
+                if not (isinstance(x0, Variable) and isinstance(x1, Variable)):
+                    x0, x1 = inputs = _as_inputs(inputs, forwarder)
             try:
                 ys = forwarder.forward(x0.data, x1.data)
             except (TypeError, ValueError) as error:
@@ -210,13 +211,18 @@ class Function:
             recording = x0.requires_grad or x1.requires_grad
             generation = x0.generation if x0.generation > x1.generation else x1.generation
         else:
-            inputs = _as_inputs(inputs, forwarder)
+            recording, generation, arrays = False, 0, []
+            for x in inputs:
+                if type(x) is not Variable and not isinstance(x, Variable):
+                    return self(*_as_inputs(inputs, forwarder))
+                recording = recording or x.requires_grad
+                if x.generation > generation:
+                    generation = x.generation
+                arrays.append(x.data)
             try:
-                ys = forwarder.forward(*[x.data for x in inputs])
+                ys = forwarder.forward(*arrays)
             except (TypeError, ValueError) as error:
                 raise _forward_error(forwarder, inputs, error) from error
-            recording = any([x.requires_grad for x in inputs])
-            generation = max([x.generation for x in inputs], default=0)
         if type(ys) is not np.ndarray:
             if type(ys) is tuple:
                 return self._outputs(inputs, ys, recording, generation)
