@@ -149,13 +149,21 @@ def as_variable(x: ArrayLike, like: ArrayLike | None = None, op: str = "as_varia
     return _as_input(x, dtype, op)
 
 
+def _broadcastable(x0, x1):
+    try:
+        np.broadcast_shapes(x0.data.shape, x1.data.shape)
+    except ValueError:
+        return False
+    return True
+
+
 def _forward_error(forwarder, inputs, error):
     """`error` raised inside a forward, restated with the op's name and its inputs."""
     name = type(forwarder).__name__
     message = str(error)
     if message.startswith(name) or message.lower().startswith(name.lower() + ":"):
         return error
-    if isinstance(error, ValueError) and "broadcast" in message and len(inputs) == 2:
+    if isinstance(error, ValueError) and len(inputs) == 2 and not _broadcastable(*inputs):
         s0, s1 = inputs[0].data.shape, inputs[1].data.shape
         return ValueError(f"{name}: shapes {s0} and {s1} cannot be broadcast together")
     described = ", ".join(f"{x.data.dtype}{x.data.shape}" for x in inputs)
