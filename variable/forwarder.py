@@ -163,7 +163,8 @@ def _forward_error(forwarder, inputs, error):
     message = str(error)
     if message.startswith(name) or message.lower().startswith(name.lower() + ":"):
         return error
-    if isinstance(error, ValueError) and len(inputs) == 2 and not _broadcastable(*inputs):
+    broadcast = "broadcast" in message and len(inputs) == 2
+    if isinstance(error, ValueError) and broadcast and not _broadcastable(*inputs):
         s0, s1 = inputs[0].data.shape, inputs[1].data.shape
         return ValueError(f"{name}: shapes {s0} and {s1} cannot be broadcast together")
     described = ", ".join(f"{x.data.dtype}{x.data.shape}" for x in inputs)
