@@ -161,3 +161,25 @@ def test_as_variable():
     assert V.as_variable(2.5, like=like).dtype == np.float32
     with pytest.raises(TypeError, match="as_variable"):
         V.as_variable("2.5")
+
+
+class Glue(V.Forwarder):
+    """Two inputs of any shapes; refuses when they differ in size, in its own words."""
+
+    def forward(self, x0, x1):
+        if x0.size != x1.size:
+            raise ValueError("the two parts must have the same size")
+        return x0.ravel() + x1.ravel()
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        return V.reshape(gy, x0.shape), V.reshape(gy, x1.shape)
+
+
+def test_a_forward_error_is_restated_with_the_op_and_its_inputs():
+    x0, x1 = V.Variable(np.ones((2, 3))), V.Variable(np.ones(4))
+    with pytest.raises(ValueError, match=r"^Glue: the two parts must have the same size "
+                                         r"\(inputs: float64\(2, 3\), float64\(4,\)\)$"):
+        V.Function(Glue())(x0, x1)         # shapes that do not broadcast: not a broadcast error
+    with pytest.raises(ValueError, match=r"^Times: shapes \(2, 3\) and \(4,\) cannot be broadcast"):
+        V.Function(Times())(x0, x1)        # NumPy's broadcast failure, said plainly
