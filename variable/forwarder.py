@@ -202,10 +202,6 @@ class Function:
             x0, = inputs
             if type(x0) is not Variable and not isinstance(x0, Variable):  # (a Parameter is one)
                 x0, = inputs = _as_inputs(inputs, forwarder)
-            try:
-                ys = forwarder.forward(x0.data)
-            except (TypeError, ValueError) as error:
-                raise _forward_error(forwarder, inputs, error) from error
             recording = x0.requires_grad
             generation = x0.generation
         elif n == 2:
@@ -213,25 +209,27 @@ class Function:
             if type(x0) is not Variable or type(x1) is not Variable:
                 if not (isinstance(x0, Variable) and isinstance(x1, Variable)):
                     x0, x1 = inputs = _as_inputs(inputs, forwarder)
-            try:
-                ys = forwarder.forward(x0.data, x1.data)
-            except (TypeError, ValueError) as error:
-                raise _forward_error(forwarder, inputs, error) from error
             recording = x0.requires_grad or x1.requires_grad
             generation = x0.generation if x0.generation > x1.generation else x1.generation
         else:
-            recording, generation, arrays = False, 0, []
             for x in inputs:
-                if type(x) is not Variable and not isinstance(x, Variable):
-                    return self(*_as_inputs(inputs, forwarder))
+                if not isinstance(x, Variable):
+                    inputs = _as_inputs(inputs, forwarder)
+                    break
+            recording, generation = False, 0
+            for x in inputs:
                 recording = recording or x.requires_grad
                 if x.generation > generation:
                     generation = x.generation
-                arrays.append(x.data)
-            try:
-                ys = forwarder.forward(*arrays)
-            except (TypeError, ValueError) as error:
-                raise _forward_error(forwarder, inputs, error) from error
+        try:
+            if n == 1:
+                ys = forwarder.forward(x0.data)
+            elif n == 2:
+                ys = forwarder.forward(x0.data, x1.data)
+            else:
+                ys = forwarder.forward(*[x.data for x in inputs])
+        except (TypeError, ValueError) as error:
+            raise _forward_error(forwarder, inputs, error) from error
         if type(ys) is not np.ndarray:
             if type(ys) is tuple:
                 return self._outputs(inputs, ys, recording, generation)
