@@ -75,3 +75,10 @@ def kept_shape(shape: tuple[int, ...], axes: tuple[int, ...] | None) -> tuple[in
     if axes is None:
         return (1,) * len(shape)
     return tuple(1 if i in axes else n for i, n in enumerate(shape))
+
+
+def broadcasts_to(small: tuple[int, ...], big: tuple[int, ...]) -> bool:
+    """True when an array of shape `small` broadcasts to exactly `big`."""
+    if len(small) > len(big):
+        return False
+    return all(s == 1 or s == b for s, b in zip(small[::-1], big[::-1]))

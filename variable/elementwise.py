@@ -6,6 +6,7 @@ sums a gradient back to its input's shape.
 
 import numpy as np
 
+from .axes import broadcasts_to
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import broadcast_to, sum_to
 from .types import ArrayLike
@@ -722,14 +723,6 @@ def _bound(value, op, which):
     raise TypeError(f"{op}: {which} must be a number, a numeric ndarray or None, got {type(value).__name__}")
 
 
-def _broadcasts_to(small, big):
-    """True when shape `small` broadcasts to exactly `big`."""
-    try:
-        return np.broadcast_shapes(small, big) == big
-    except ValueError:
-        return False
-
-
 def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | None) -> Variable:
     """Clip `x` to [lo, hi] (either may be None); gradient 1 inside, 0 outside.
 
@@ -759,7 +752,7 @@ def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | N
     x = as_variable(x, op="clip")
     x_shape = x.shape
     for bound in (lo, hi):
-        if isinstance(bound, np.ndarray) and not _broadcasts_to(bound.shape, x_shape):
+        if isinstance(bound, np.ndarray) and not broadcasts_to(bound.shape, x_shape):
             raise ValueError(f"clip: bound of shape {bound.shape} does not broadcast to input {x_shape}")
     return Function(Clip(lo, hi))(x)
 

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .axes import normalize_axis, shape_tuple, single_axis
+from .axes import broadcasts_to, normalize_axis, shape_tuple, single_axis
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .types import ArrayLike, Axis
 
@@ -79,7 +79,7 @@ def sum_to(x: ArrayLike, shape: int | Sequence[int]) -> Variable:
     x_shape = x.shape
     if x_shape == shape:
         return x
-    if not _broadcasts(shape, x_shape):
+    if not broadcasts_to(shape, x_shape):
         raise ValueError(f"sum_to: shape {shape} does not broadcast to the input's {x_shape}")
     return Function(SumTo(shape))(x)
 
@@ -113,16 +113,9 @@ def broadcast_to(x: ArrayLike, shape: int | Sequence[int]) -> Variable:
     x_shape = x.shape
     if x_shape == shape:
         return x
-    if not _broadcasts(x_shape, shape):
+    if not broadcasts_to(x_shape, shape):
         raise ValueError(f"broadcast_to: input of shape {x_shape} does not broadcast to {shape}")
     return Function(BroadcastTo(shape))(x)
-
-
-def _broadcasts(small, big):
-    """True when an array of shape `small` broadcasts to exactly `big`."""
-    if len(small) > len(big):
-        return False
-    return all(s == 1 or s == b for s, b in zip(small[::-1], big[::-1]))
 
 
 class Reshape(Forwarder):
