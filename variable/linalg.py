@@ -64,6 +64,17 @@ class MatMul(Forwarder):
         return ga, gb
 
 
+def _check_batch(sa, sb, op):
+    """Raise a ValueError naming `op` unless the batch axes of `sa` and `sb` broadcast."""
+    if len(sa) > 2 or len(sb) > 2:
+        try:
+            np.broadcast_shapes(sa[:-2], sb[:-2])
+        except ValueError:
+            raise ValueError(
+                f"{op}: batch dimensions of shapes {sa} and {sb} do not broadcast"
+            ) from None
+
+
 def _check_aligned(sa, sb, op):
     """Raise a ValueError naming `op` unless shapes `sa` @ `sb` is a valid matmul."""
     if not sa or not sb:
@@ -75,13 +86,7 @@ def _check_aligned(sa, sb, op):
             f"{op}: shapes {sa} and {sb} are not aligned: {k_a} (last axis of the first) "
             f"!= {k_b} ({'second-to-last' if len(sb) > 1 else 'only'} axis of the second)"
         )
-    if len(sa) > 2 or len(sb) > 2:
-        try:
-            np.broadcast_shapes(sa[:-2], sb[:-2])
-        except ValueError:
-            raise ValueError(
-                f"{op}: batch dimensions of shapes {sa} and {sb} do not broadcast"
-            ) from None
+    _check_batch(sa, sb, op)
 
 
 def matmul(a: ArrayLike, b: ArrayLike) -> Variable:
@@ -153,13 +158,7 @@ def transpose_matmul(a: ArrayLike, b: ArrayLike) -> Variable:
             f"of the first ({sa[-2]}) with the {'second-to-last' if len(sb) > 1 else 'only'} axis "
             f"of the second"
         )
-    if len(sa) > 2 or len(sb) > 2:
-        try:
-            np.broadcast_shapes(sa[:-2], sb[:-2])
-        except ValueError:
-            raise ValueError(
-                f"transpose_matmul: batch dimensions of shapes {sa} and {sb} do not broadcast"
-            ) from None
+    _check_batch(sa, sb, "transpose_matmul")
     if len(sa) == 2 and len(sb) == 2:
         return Function(MatMul2D(transpose_a=True))(a, b)
     return matmul(_swap_last(a), b)
