@@ -16,7 +16,7 @@ def _reduce(gx, x):
     """Gradient `gx` summed back to the shape of input `x` (None if x needs none)."""
     if not x.requires_grad:
         return None
-    return gx if gx.data.shape == x.data.shape else sum_to(gx, x.data.shape)
+    return gx if gx.shape == x.shape else sum_to(gx, x.shape)
 
 
 # ----- arithmetic -------------------------------------------------------------
