@@ -32,7 +32,6 @@ import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
 from examples import mnist  # noqa: E402
-from examples.datasets import DataLoader  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 DEFAULT_MNIST_DIR = os.environ.get("MNIST_DIR", "mnist")
@@ -119,7 +118,7 @@ def evaluate(model, x, t, batch_size=1000):
 def train(model, x, t, x_test, t_test, epochs, batch_size, lr, seed):
     """Adam on minibatches; prints one line per epoch, returns the per-epoch history."""
     optimizer = O.Adam(lr=lr).setup(model)
-    loader = DataLoader(x, t, batch_size=batch_size, seed=seed)
+    loader = L.DataLoader(x, t, batch_size=batch_size, seed=seed)
     history = []
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):

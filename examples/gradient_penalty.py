@@ -48,7 +48,6 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
-from examples.datasets import DataLoader  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 
@@ -83,7 +82,7 @@ def penalised_loss(model, x, t, lam):
 def train(model, x, t, lam, epochs, batch_size, lr, seed):
     """Adam on the penalised loss; one progress line per epoch."""
     optimizer = O.Adam(lr=lr).setup(model)
-    loader = DataLoader(x, t, batch_size=batch_size, seed=seed)
+    loader = L.DataLoader(x, t, batch_size=batch_size, seed=seed)
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):
         sums = np.zeros(3)

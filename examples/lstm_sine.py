@@ -1,9 +1,10 @@
 """An LSTM that predicts the next value of a sine wave, trained by truncated backprop through time.
 
 Data: a noisy sine y_k = sin(2 pi k / 25) + u_k, u_k uniform on [-0.05, 0.05]
-(examples/datasets.py), as one-step-ahead pairs (input y_k, target y_{k+1}).  The
-series is cut into B contiguous streams that are read side by side, so every time step
-is a minibatch of B values.
+(`L.datasets.sine_curve`), as one-step-ahead pairs (input y_k, target y_{k+1}).
+`L.SeqDataLoader` reads the series as B contiguous streams side by side (stream j
+starts at j * (n // B)), so every time step is a minibatch of B values and row j of
+consecutive minibatches walks through one unbroken piece of the wave.
 
 Model: an LSTM layer (layers/recurrent.py)
 
@@ -39,7 +40,6 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
-from examples.datasets import sine_curve  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 PERIOD = 25.0
@@ -62,20 +62,17 @@ class SineLSTM(L.Model):
         return self.out(self.lstm(x))
 
 
-def streams(series, n_streams):
-    """Cut `series` (shape (n, 1)) into `n_streams` contiguous pieces read side by side: (steps, B, 1)."""
-    steps = len(series) // n_streams
-    return series[:steps * n_streams].reshape(n_streams, steps).T[:, :, None]
+def train_epoch(model, optimizer, loader, bptt):
+    """One pass over the streams of `loader` (batches (x_t, t_t)) with truncated BPTT.
 
-
-def train_epoch(model, optimizer, xs, ts, bptt):
-    """One pass over the streams with truncated BPTT; returns the mean loss per time step."""
+    Returns the mean loss per time step.
+    """
     model.reset_state()
     loss, count, total = 0, 0, 0.0
-    for k in range(len(xs)):
-        loss = loss + F.mean_squared_error(model(xs[k]), ts[k])
+    for k, (x, t) in enumerate(loader):
+        loss = loss + F.mean_squared_error(model(x), t)
         count += 1
-        if count == bptt or k == len(xs) - 1:
+        if count == bptt or k == len(loader) - 1:
             loss = loss / count
             model.cleargrads()
             loss.backward()
@@ -83,7 +80,7 @@ def train_epoch(model, optimizer, xs, ts, bptt):
             optimizer.update()
             total += float(loss.data) * count
             loss, count = 0, 0
-    return total / len(xs)
+    return total / len(loader)
 
 
 def one_step_predictions(model, series):
@@ -124,15 +121,15 @@ def main(argv=None):
     np.random.seed(args.seed)
     L.seed(args.seed)
 
-    x, t = sine_curve(n=args.samples, period=PERIOD, noise=0.05, seed=args.seed)
-    xs, ts = streams(x, args.streams), streams(t, args.streams)
+    x, t = L.datasets.sine_curve(n=args.samples, period=PERIOD, noise=0.05, seed=args.seed)
+    loader = L.SeqDataLoader(x, t, batch_size=args.streams)
     model = SineLSTM(args.hidden)
     optimizer = O.Adam(lr=args.lr).setup(model)
     print(f"{args.samples} samples of a noisy sine (period {PERIOD:g}) in {args.streams} streams of "
-          f"{len(xs)} steps; LSTM({args.hidden}), truncated BPTT every {args.bptt} steps")
+          f"{len(loader)} steps; LSTM({args.hidden}), truncated BPTT every {args.bptt} steps")
     start = time.perf_counter()
     for epoch in range(1, args.epochs + 1):
-        loss = train_epoch(model, optimizer, xs, ts, args.bptt)
+        loss = train_epoch(model, optimizer, loader, args.bptt)
         print(f"epoch {epoch:3d}/{args.epochs}  loss {loss:.5f}  time {time.perf_counter() - start:.2f}s")
 
     k = np.arange(4 * int(PERIOD) + 1)

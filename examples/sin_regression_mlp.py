@@ -32,7 +32,6 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
-from examples.datasets import DataLoader  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 NOISE_FLOOR = 1.0 / 12.0   # variance of the uniform noise on [-0.5, 0.5)
@@ -48,7 +47,7 @@ def make_data(n, seed):
 
 def train(model, optimizer, x, y, epochs, batch_size, seed):
     """Minibatch SGD on the mean squared error; one progress line per epoch; returns the losses."""
-    loader = DataLoader(x, y, batch_size=batch_size, seed=seed)
+    loader = L.DataLoader(x, y, batch_size=batch_size, seed=seed)
     losses = []
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):

@@ -1,6 +1,6 @@
 """Classifying three interleaved spirals with a two-layer network, and its decision boundary.
 
-The data (examples/datasets.py) are points x in the plane on three spiral arms, one
+The data (`L.datasets.spiral`) are points x in the plane on three spiral arms, one
 class per arm; no straight line separates them.  The network
 
     h = act(x W1 + b1),    z = h W2 + b2    (three class scores)
@@ -33,7 +33,6 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
-from examples.datasets import DataLoader, spiral  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 LIGHT = ["#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94"]  # pale C0, C1, ...
@@ -47,7 +46,7 @@ def train(model, optimizer, x, t, epochs, batch_size, seed=0):
     Returns the history as a list of (loss, accuracy) per epoch, both averaged over the
     epoch's minibatches (weighted by their sizes).
     """
-    loader = DataLoader(x, t, batch_size=batch_size, seed=seed)
+    loader = L.DataLoader(x, t, batch_size=batch_size, seed=seed)
     history = []
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):
@@ -134,7 +133,7 @@ def main(argv=None):
     np.random.seed(args.seed)
     L.seed(args.seed)
 
-    x, t = spiral(n_per_class=args.points, n_classes=3, seed=args.seed)
+    x, t = L.datasets.spiral(n_per_class=args.points, n_classes=3, seed=args.seed)
     model = L.MLP((args.hidden, 3), activation=ACTIVATIONS[args.activation])
     optimizer = OPTIMIZERS[args.optimizer](lr=args.lr).setup(model)
     print(f"spiral: {len(x)} points in 3 classes; 2-{args.hidden}-3 network with {args.activation}, "

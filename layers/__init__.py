@@ -13,6 +13,7 @@ Initial weights come from a generator: pass `rng=np.random.default_rng(seed)` to
 layer, or call `L.seed(seed)` once to make every later initialisation reproducible.
 """
 
+from . import datasets
 from .activation import (
     ELU,
     GELU,
@@ -28,6 +29,7 @@ from .activation import (
     Tanh,
 )
 from .conv import Conv2d
+from .dataloader import DataLoader, SeqDataLoader
 from .dropout import Dropout
 from .embedding import EmbedID
 from .initializers import seed
@@ -45,4 +47,5 @@ __all__ = [
     "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "Swish", "Sigmoid", "Tanh", "HardSigmoid",
     "HardSwish", "SoftPlus", "Softmax",
     "seed", "save_weights", "load_weights",
+    "DataLoader", "SeqDataLoader", "datasets",
 ]

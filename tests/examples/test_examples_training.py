@@ -30,7 +30,6 @@ from examples import (
     sin_regression_mlp,
     spiral_mlp,
 )
-from examples.datasets import spiral
 
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?"
 EPOCH = re.compile(r"\bepoch +(\d+)/(\d+)\b")
@@ -150,7 +149,7 @@ def test_spiral_defaults_reach_95_percent(tmp_path, capsys):
 
 
 def test_spiral_training_accuracy_checked_by_hand(capsys):
-    x, t = spiral(seed=0)
+    x, t = L.datasets.spiral(seed=0)
     model = L.MLP((30, 3), activation=F.tanh)
     spiral_mlp.train(model, O.Adam(lr=0.05).setup(model), x, t, epochs=50, batch_size=30)
     assert len(capsys.readouterr().out.splitlines()) == 50
@@ -330,12 +329,22 @@ def test_lstm_learns_the_sine(tmp_path, capsys):
     assert_figure(tmp_path / "lstm_sine.png")
 
 
-def test_lstm_streams_and_truncation():
+def test_lstm_reads_contiguous_streams_and_truncates():
+    class Recorder(lstm_sine.SineLSTM):
+        """SineLSTM that records the inputs it is fed."""
+
+        def forward(self, x):
+            self.seen.append(np.asarray(x.data if hasattr(x, "data") else x)[:, 0].copy())
+            return super().forward(x)
+
     series = np.arange(12.0).reshape(-1, 1)
-    s = lstm_sine.streams(series, 3)
-    assert s.shape == (4, 3, 1)
-    np.testing.assert_array_equal(s[:, 1, 0], [4, 5, 6, 7])         # stream 1 is contiguous
-    np.testing.assert_array_equal(s[2, :, 0], [2, 6, 10])           # step 2 of every stream
+    model = Recorder(3)
+    model.seen = []
+    loader = L.SeqDataLoader(series[:-1], series[1:], batch_size=3)   # 11 steps: 3 streams of 3
+    lstm_sine.train_epoch(model, O.SGD(lr=0.0).setup(model), loader, bptt=2)
+    seen = np.array(model.seen)
+    np.testing.assert_array_equal(seen[:, 1], [3, 4, 5])            # stream 1 is contiguous
+    np.testing.assert_array_equal(seen[2], [2, 5, 8])               # step 2 of every stream
 
     class Spy(O.Adam):
         """Adam that records, at every update, whether the carried state is already a leaf."""
@@ -348,8 +357,8 @@ def test_lstm_streams_and_truncation():
     model = lstm_sine.SineLSTM(4)
     optimizer = Spy(lr=0.01).setup(model)
     optimizer.leaves = []
-    xs = np.sin(np.arange(23.0) / 3).reshape(23, 1, 1)
-    lstm_sine.train_epoch(model, optimizer, xs[:-1], xs[1:], bptt=5)
+    xs = np.sin(np.arange(23.0) / 3).reshape(23, 1)
+    lstm_sine.train_epoch(model, optimizer, L.SeqDataLoader(xs[:-1], xs[1:], batch_size=1), bptt=5)
     assert optimizer.leaves == [True] * 5                           # 22 steps: 5+5+5+5+2
     assert all(p.grad is not None for p in model.params())
 

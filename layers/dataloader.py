@@ -1,0 +1,182 @@
+"""Minibatches for training: DataLoader (shuffled examples) and SeqDataLoader (time series).
+
+Both take one or more arrays whose first axis indexes the examples, cut them with the
+same indices, and walk through the data once per `for` loop (one epoch):
+
+    loader = L.DataLoader(x, t, batch_size=32)
+    for epoch in range(10):
+        for xb, tb in loader:          # a new order every epoch
+            ...
+
+With one array each batch is an array, with several a tuple of arrays.
+"""
+
+import numpy as np
+
+from .initializers import generator
+
+
+def _positive_int(value, name, where):
+    """`value` as an int, refused with a TypeError/ValueError naming `where` unless a positive int."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{where}: {name} must be an int, got {type(value).__name__}")
+    if value <= 0:
+        raise ValueError(f"{where}: {name} must be a positive int, got {value!r}")
+    return int(value)
+
+
+def _flag(value, name, where):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{where}: {name} must be True or False, got {type(value).__name__}")
+    return bool(value)
+
+
+def _data_arrays(arrays, where):
+    """The arrays as ndarrays with a first axis of one common length."""
+    if not arrays:
+        raise ValueError(f"{where}: give at least one array")
+    arrays = tuple(np.asarray(a) for a in arrays)
+    if any(a.ndim == 0 for a in arrays):
+        raise ValueError(f"{where}: arrays must have a first axis indexing the examples, got a 0-d array")
+    lengths = [len(a) for a in arrays]
+    if len(set(lengths)) != 1:
+        raise ValueError(f"{where}: arrays must have the same length, got lengths {lengths}")
+    return arrays
+
+
+class DataLoader:
+    """Minibatches of one or more equally long arrays, reshuffled every epoch.
+
+    `for batch in loader` walks through the data once (one epoch); every new `for`
+    loop is a new epoch with a new order.  With one array each batch is an array, with
+    several it is a tuple of arrays cut with the same indices.  An epoch has
+    `len(loader)` batches: ceil(size / batch_size), or floor with `drop_last=True`.
+
+    Parameters
+    ----------
+    *arrays : ndarray
+        Data; the first axis indexes examples and must have the same length in all.
+    batch_size : int
+        Examples per batch (the last batch of an epoch may be smaller).
+    shuffle : bool
+        Draw a new random order every epoch (otherwise keep the given order).
+    drop_last : bool
+        Leave out a last batch smaller than `batch_size`.
+    seed : int, numpy.random.Generator or None
+        Source of the shuffling order.  None: the generator that `L.seed` resets, looked
+        up at the start of every epoch, so `L.seed(n)` makes the order reproducible.
+
+    Raises
+    ------
+    TypeError
+        If batch_size is not an int, shuffle or drop_last not a bool, or seed neither an
+        int, a Generator nor None.
+    ValueError
+        If no array is given, an array is 0-d, the arrays differ in length, or
+        batch_size is not positive.
+    """
+
+    def __init__(self, *arrays, batch_size: int = 32, shuffle: bool = True, drop_last: bool = False,
+                 seed: int | np.random.Generator | None = None):
+        self.arrays = _data_arrays(arrays, "DataLoader")
+        self.batch_size = _positive_int(batch_size, "batch_size", "DataLoader")
+        self.shuffle = _flag(shuffle, "shuffle", "DataLoader")
+        self.drop_last = _flag(drop_last, "drop_last", "DataLoader")
+        if seed is None or isinstance(seed, np.random.Generator):
+            self.rng = seed
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+            self.rng = np.random.default_rng(seed)
+        else:
+            raise TypeError(
+                f"DataLoader: seed must be an int, a numpy.random.Generator or None, "
+                f"got {type(seed).__name__}"
+            )
+        self.epoch = 0  # completed epochs
+
+    @property
+    def size(self) -> int:
+        """Number of examples."""
+        return len(self.arrays[0])
+
+    def __len__(self) -> int:
+        """Number of batches per epoch."""
+        full, rest = divmod(self.size, self.batch_size)
+        return full + (1 if rest and not self.drop_last else 0)
+
+    def __iter__(self):
+        """One epoch of batches; `epoch` counts up when it has been walked to the end."""
+        if self.shuffle:
+            order = (generator() if self.rng is None else self.rng).permutation(self.size)
+        else:
+            order = np.arange(self.size)
+        for i in range(len(self)):
+            index = order[i * self.batch_size:(i + 1) * self.batch_size]
+            batch = tuple(a[index] for a in self.arrays)
+            yield batch[0] if len(batch) == 1 else batch
+        self.epoch += 1
+
+
+class SeqDataLoader:
+    """Batches of parallel contiguous streams through a time series, for truncated BPTT.
+
+    The series (length n) is read as `batch_size` streams side by side.  Stream k starts
+    at offset k * (n // batch_size), and batch i holds, for every stream k, the element
+    at offset_k + i.  So row k of consecutive batches walks through one contiguous piece
+    of the series, and a recurrent net that keeps its state from batch to batch sees an
+    unbroken sequence in every row.  For n = 10 and batch_size = 3 the streams start at
+    0, 3 and 6, and the batches are the elements [0, 3, 6], [1, 4, 7], [2, 5, 8].
+
+    An epoch has n // batch_size batches, which read each stream to its end; the last
+    n % batch_size elements (9 above) are in no stream and never appear.  The order is
+    the same every epoch (no shuffling: that would break the streams), and the next
+    `for` loop starts again at offsets 0, n // batch_size, ...  Each batch has shape
+    (batch_size, *array.shape[1:]); with several arrays (inputs and targets) it is a
+    tuple cut with the same indices.
+
+    Parameters
+    ----------
+    *arrays : ndarray
+        Series of equal length; the first axis is time.
+    batch_size : int
+        Number of streams, at most the length of the series.
+
+    Raises
+    ------
+    TypeError
+        If batch_size is not an int.
+    ValueError
+        If no array is given, an array is 0-d, the arrays differ in length, or
+        batch_size is not positive or exceeds the length of the series.
+    """
+
+    def __init__(self, *arrays, batch_size: int):
+        self.arrays = _data_arrays(arrays, "SeqDataLoader")
+        self.batch_size = _positive_int(batch_size, "batch_size", "SeqDataLoader")
+        if self.batch_size > self.size:
+            raise ValueError(
+                f"SeqDataLoader: batch_size {self.batch_size} exceeds the length {self.size} of the "
+                f"series, so a stream would have no element; use at most {self.size} streams"
+            )
+        self.epoch = 0  # completed epochs
+
+    @property
+    def size(self) -> int:
+        """Length of the series."""
+        return len(self.arrays[0])
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """Where each stream starts: k * (size // batch_size) for k = 0 .. batch_size - 1."""
+        return np.arange(self.batch_size) * (self.size // self.batch_size)
+
+    def __len__(self) -> int:
+        """Number of batches per epoch: the length of each stream, size // batch_size."""
+        return self.size // self.batch_size
+
+    def __iter__(self):
+        """One epoch: batch i holds element offset_k + i of every stream k."""
+        offsets = self.offsets
+        for i in range(len(self)):
+            batch = tuple(a[offsets + i] for a in self.arrays)
+            yield batch[0] if len(batch) == 1 else batch
+        self.epoch += 1
