@@ -78,6 +78,15 @@ class Conv2d(Layer):
         if not self.nobias:
             self.b = Parameter(np.zeros(self.out_channels, dtype=dtype), name="b")
 
+    def _lazy_shapes(self):
+        """('in_channels', shapes of W and b) until W exists (see `Layer._lazy_shapes`)."""
+        if self.W is not None:
+            return None
+        shapes = {"W": (self.out_channels, None, *self.kernel_size)}
+        if not self.nobias:
+            shapes["b"] = (self.out_channels,)
+        return "in_channels", shapes
+
     def forward(self, x):
         """Convolve `x` of shape (batch, in_channels, height, width)."""
         x = V.as_variable(x, op="Conv2d")

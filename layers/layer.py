@@ -128,6 +128,17 @@ class Layer:
         """Yield (path, ndarray or None) for every buffer, nested layers included."""
         return iter(self._collect("", set(), set(), True, []))
 
+    def _named_layers(self, prefix="", seen=None):
+        """Yield (path prefix, layer) for this layer and each sub-layer, once, in `named_params` order."""
+        seen = set() if seen is None else seen
+        seen.add(id(self))
+        yield prefix, self
+        d = self.__dict__
+        for name in self._children:
+            value = d[name]
+            if isinstance(value, Layer) and id(value) not in seen:
+                yield from value._named_layers(prefix + name + "/", seen)
+
     def layers(self) -> Iterator["Layer"]:
         """Yield every sub-layer (not this one), depth first, each once."""
         seen = {id(self)}
@@ -193,6 +204,29 @@ class Layer:
                 object.__setattr__(self, name, value.astype(dtype))
         self._dtype = dtype
         return dtype
+
+    # ----- parameters created on the first call -------------------------------------
+    def _lazy_shapes(self) -> tuple[str, dict[str, tuple]] | None:
+        """What the first call would create, while a lazily sized layer has not created it yet.
+
+        A layer that reads a size off its first input returns, until then, the name of
+        that size and the shape of every parameter and buffer it will create (in creation
+        order), None standing for the size: `Linear(10)` gives
+        `('in_size', {'W': (None, 10), 'b': (10,)})`.  `load_weights` builds the layer
+        from a file's arrays with it, so a fresh model loads without a forward pass.  A
+        custom lazy layer may define it too; every other layer returns None.
+        """
+        return None
+
+    def _build_from(self, size_name: str, size: int, arrays: dict) -> None:
+        """Create the arrays `_lazy_shapes` announced, holding `arrays` (already checked)."""
+        setattr(self, size_name, size)
+        for name, array in arrays.items():
+            if name in self._buffers:
+                setattr(self, name, array)
+            else:
+                setattr(self, name, Parameter(array, name=name))
+        self._dtype = next(iter(arrays.values())).dtype
 
     # ----- weights on disk -----------------------------------------------------------
     def save_weights(self, path) -> None:

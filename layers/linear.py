@@ -70,6 +70,7 @@ class Linear(Layer):
         super().__init__()
         self.out_size = _positive_int(out_size, "out_size", "Linear")
         self.in_size = None if in_size is None else _positive_int(in_size, "in_size", "Linear")
+        self._in_size_given = in_size is not None
         self.nobias = bool(nobias)
         self._dtype = _dtype_or_none(dtype, "Linear")
         self._rng = rng
@@ -79,11 +80,35 @@ class Linear(Layer):
         if self.in_size is not None:
             self._create(self._dtype or np.float64)
 
+    def _width_error(self, shape):
+        """Why an input of `shape` does not fit, naming the (out_size, in_size) argument order."""
+        message = (f"Linear: input of shape {tuple(shape)} has {shape[-1]} features on its last axis, "
+                   f"but the layer was built for in_size={self.in_size}")
+        out, given = self.out_size, self.in_size
+        if not self._in_size_given:
+            return message + " (read off its first input or from loaded weights)"
+        message += (f"; Linear({out}, {given}) means out_size={out}, in_size={given} (gengrad's order is "
+                    f"Linear(out_size, in_size=None))")
+        if shape[-1] == out and out != given:     # most likely PyTorch's order, nn.Linear(in, out)
+            return message + (f"; for PyTorch's nn.Linear({out}, {given}) write "
+                              f"L.Linear({given}, in_size={out}) or just L.Linear({given})")
+        return message + (f"; for PyTorch's nn.Linear({given}, {out}) write L.Linear({out}, in_size={given}) "
+                          f"or just L.Linear({out})")
+
     def _create(self, dtype):
         self.W = Parameter(scaled_normal((self.in_size, self.out_size), self.in_size, dtype, self._rng),
                            name="W")
         if not self.nobias:
             self.b = Parameter(np.zeros(self.out_size, dtype=dtype), name="b")
+
+    def _lazy_shapes(self):
+        """('in_size', shapes of W and b) until W exists (see `Layer._lazy_shapes`)."""
+        if self.W is not None:
+            return None
+        shapes = {"W": (None, self.out_size)}
+        if not self.nobias:
+            shapes["b"] = (self.out_size,)
+        return "in_size", shapes
 
     def forward(self, x):
         """x @ W + b over the last axis of `x`."""
@@ -97,8 +122,5 @@ class Linear(Layer):
         else:
             self._settle_dtype(x)
             if shape[-1] != self.in_size:
-                raise ValueError(
-                    f"Linear: input of shape {tuple(shape)} has {shape[-1]} features on its last "
-                    f"axis, but the layer was built for in_size={self.in_size}"
-                )
+                raise ValueError(self._width_error(shape))
         return F.linear(x, self.W, self.b)

@@ -59,6 +59,12 @@ class LayerNorm(Layer):
         self.gamma = Parameter(np.ones(self.size, dtype=dtype), name="gamma")
         self.beta = Parameter(np.zeros(self.size, dtype=dtype), name="beta")
 
+    def _lazy_shapes(self):
+        """('size', shapes of gamma and beta) until they exist (see `Layer._lazy_shapes`)."""
+        if self.gamma is not None:
+            return None
+        return "size", {"gamma": (None,), "beta": (None,)}
+
     def forward(self, x):
         """Normalise `x` over its last axis."""
         x = V.as_variable(x, op="LayerNorm")
@@ -115,6 +121,12 @@ class BatchNorm(Layer):
         self.beta = Parameter(np.zeros(self.size, dtype=dtype), name="beta")
         self.avg_mean = np.zeros(self.size, dtype=dtype)
         self.avg_var = np.ones(self.size, dtype=dtype)
+
+    def _lazy_shapes(self):
+        """('size', shapes of gamma, beta and the running statistics) until they exist."""
+        if self.gamma is not None:
+            return None
+        return "size", {"gamma": (None,), "beta": (None,), "avg_mean": (None,), "avg_var": (None,)}
 
     def forward(self, x):
         """Normalise `x` of shape (N, C) or (N, C, ...) per channel."""
