@@ -29,4 +29,4 @@ bench: $(VENV)/.test
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) build *.egg-info demo-out
+	rm -rf $(VENV) build *.egg-info out

@@ -29,7 +29,6 @@ is fitted to noisy data by plain gradient descent on the mean squared error, wit
 gradients of the four parameters from one `V.grad` call per step.
 """
 
-import argparse
 import os
 import sys
 
@@ -38,6 +37,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 
@@ -95,13 +95,12 @@ def smooth_hinge(params, x):
 
 def main(argv=None):
     """Show the stable forward, gradcheck the op to order 3, catch a broken one, fit a model."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = example_parser(__doc__, __file__, "the figure")
     parser.add_argument("--samples", type=int, default=100, help="data points for the fit")
     parser.add_argument("--steps", type=int, default=1000, help="gradient-descent steps")
     parser.add_argument("--lr", type=float, default=0.05, help="gradient-descent step size")
     parser.add_argument("--noise", type=float, default=0.1, help="noise on the targets")
     parser.add_argument("--seed", type=int, default=0, help="seed of the data")
-    parser.add_argument("--out", default="custom-function-out", help="directory for the figure")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     rng = np.random.default_rng(args.seed)

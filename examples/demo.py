@@ -12,11 +12,10 @@
 4. The graph behind dy/dx is written as Graphviz DOT text, and drawn as PNG when the
    `dot` program is installed.
 
-Everything goes to --out (default demo-out/); figures need matplotlib and are skipped
+Everything goes to --out (default out/demo/); figures need matplotlib and are skipped
 with a notice without it.  Runs in a few seconds.
 """
 
-import argparse
 import os
 import sys
 
@@ -26,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
 from examples import spiral_mlp  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure, write_graph  # noqa: E402
 from examples.tanh_higher_order import tanh_derivatives  # noqa: E402
 
@@ -62,8 +62,7 @@ def plot_tanh(path, order=4):
 
 def main(argv=None):
     """Print derivatives of sin, draw tanh's derivatives, train the spiral network, write the graph."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="demo-out", help="directory for the figures and the graph")
+    parser = example_parser(__doc__, __file__, "the figures and the graph")
     parser.add_argument("--epochs", type=int, default=50, help="training epochs of the spiral network")
     args = parser.parse_args(argv)
     if args.epochs < 1:

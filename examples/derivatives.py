@@ -28,7 +28,6 @@ sum differentiates the polynomial, giving the Taylor polynomial of cos, so the g
 approaches cos x as the threshold shrinks.
 """
 
-import argparse
 import math
 import os
 import sys
@@ -38,6 +37,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 
@@ -93,14 +93,13 @@ def derivative_table(name, f, exact, xs, h):
 
 def main(argv=None):
     """Compare numerical and automatic derivatives, then differentiate a Taylor series."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = example_parser(__doc__, __file__, "the figure")
     parser.add_argument("--points", type=int, default=5, help="points in each derivative table")
     parser.add_argument("--h", type=float, default=1e-4, help="step of the central difference")
-    parser.add_argument("--x", type=float, default=np.pi / 4, help="point of the Taylor series")
+    parser.add_argument("--x", type=float, default=np.pi / 4, help="point of the Taylor series (pi/4)")
     parser.add_argument("--threshold", type=float, default=1e-4,
                         help="stop the Taylor series when a term is below this")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random table points")
-    parser.add_argument("--out", default="derivatives-out", help="directory for the figure")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     rng = np.random.default_rng(args.seed)

@@ -12,13 +12,13 @@ simply p - onehot(t), which backprop carries through W2, relu (a 0/1 mask) and W
 Accuracy, the fraction of images whose highest score is the true digit, is measured
 on the training batches during the epoch and on held-out test images after it.
 
-Data: scikit-learn's digits (1797 images, 20% held out) when scikit-learn is
-installed; otherwise MNIST read from --mnist-dir, a directory with the four standard
-IDX files (see examples/mnist.py; nothing is downloaded).  When neither is there the
-script says so and exits.  --source picks one explicitly.
+Data: scikit-learn's digits (1797 images shipped with scikit-learn, 20% held out);
+scikit-learn comes with the examples extra (`pip install -e '.[examples]'`, which
+`make demo` runs).  Without it, MNIST is read from --mnist-dir, a directory with the
+four standard IDX files (see examples/mnist.py; nothing is downloaded).  When neither
+is there the script says so and exits.  --source picks one explicitly.
 """
 
-import argparse
 import os
 import sys
 import time
@@ -32,6 +32,7 @@ import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
 from examples import mnist  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 DEFAULT_MNIST_DIR = os.environ.get("MNIST_DIR", "mnist")
@@ -164,20 +165,20 @@ def plot_predictions(model, x_test, t_test, image_shape, path, count=32):
 
 def main(argv=None):
     """Train the digit classifier on whichever data set is available and report test accuracy."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = example_parser(__doc__, __file__, "the figure")
     parser.add_argument("--source", choices=("auto", "sklearn", "mnist"), default="auto",
                         help="data set: scikit-learn's digits if installed, else MNIST (auto)")
     parser.add_argument("--mnist-dir", default=DEFAULT_MNIST_DIR,
-                        help="directory with the MNIST IDX files (default: $MNIST_DIR or ./mnist)")
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--batch-size", type=int, default=32)
+                        help="directory with the MNIST IDX files (the default is $MNIST_DIR when set)")
+    parser.add_argument("--epochs", type=int, default=10, help="passes over the training images")
+    parser.add_argument("--batch-size", type=int, default=32, help="images per minibatch")
     parser.add_argument("--hidden", type=int, default=64, help="hidden units")
     parser.add_argument("--lr", type=float, default=0.005, help="Adam learning rate")
     parser.add_argument("--train-limit", type=int, default=10000,
                         help="use at most this many training images (MNIST has 60000)")
     parser.add_argument("--test-limit", type=int, default=2000, help="at most this many test images")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="digits-out", help="directory for the figure")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the test split, the initial weights and the shuffling")
     args = parser.parse_args(argv)
     if min(args.epochs, args.batch_size, args.hidden, args.train_limit, args.test_limit) < 1:
         parser.error("--epochs, --batch-size, --hidden and the limits must be positive")

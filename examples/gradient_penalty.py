@@ -35,7 +35,6 @@ push change by about +-0.02 either way: on these 100 points it is a smoother, fl
 classifier rather than a reliably more accurate one.
 """
 
-import argparse
 import os
 import sys
 import time
@@ -48,6 +47,7 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 
@@ -134,17 +134,18 @@ def plot(models, x, t, path):
 
 def main(argv=None):
     """Train with and without the input-gradient penalty and compare the two classifiers."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=100)
+    parser = example_parser(__doc__, __file__, "the figure")
+    parser.add_argument("--epochs", type=int, default=100,
+                        help="passes over the training data, in each of the two runs")
     parser.add_argument("--penalty", type=float, default=0.1, help="lambda, weight of the penalty")
     parser.add_argument("--hidden", type=int, default=50, help="units in each of two hidden layers")
     parser.add_argument("--lr", type=float, default=0.02, help="Adam learning rate")
-    parser.add_argument("--batch-size", type=int, default=25)
+    parser.add_argument("--batch-size", type=int, default=25, help="points per minibatch")
     parser.add_argument("--samples", type=int, default=50, help="training points per ring")
     parser.add_argument("--noise", type=float, default=0.35, help="radial noise of the rings")
     parser.add_argument("--eps", type=float, default=0.2, help="size of the sign-gradient push")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="gradient-penalty-out", help="directory for the figure")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the data, the initial weights and the shuffling")
     args = parser.parse_args(argv)
     if min(args.epochs, args.hidden, args.batch_size, args.samples) < 1 or args.penalty < 0:
         parser.error("--epochs, --hidden, --batch-size, --samples must be positive, --penalty >= 0")

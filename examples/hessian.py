@@ -21,7 +21,6 @@ Hessian takes n of them (and n^2 memory).  `V.hvp` does exactly that; the script
 does it by hand with two `V.grad` calls and times both approaches on a larger problem.
 """
 
-import argparse
 import os
 import sys
 import time
@@ -31,6 +30,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 
@@ -60,12 +60,11 @@ def hvp_by_hand(f, x, v):
 
 def main(argv=None):
     """Check jacobian, hessian and hvp against closed forms; time hvp against the full Hessian."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = example_parser(__doc__, __file__, "the figure")
     parser.add_argument("--dim", type=int, default=4, help="dimension n of x")
     parser.add_argument("--rows", type=int, default=6, help="rows m of A")
     parser.add_argument("--big-dim", type=int, default=200, help="dimension of the timing problem")
     parser.add_argument("--seed", type=int, default=0, help="seed of A, x and v")
-    parser.add_argument("--out", default="hessian-out", help="directory for the figure")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     rng = np.random.default_rng(args.seed)

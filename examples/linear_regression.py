@@ -20,7 +20,6 @@ solutions, the eigenvalues and that rate measured against theory, and draws the 
 and the convergence.
 """
 
-import argparse
 import os
 import sys
 import time
@@ -31,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import function as F  # noqa: E402
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 
@@ -74,13 +74,12 @@ def fit(x, y, lr, epochs):
 
 def main(argv=None):
     """Fit y = w x + b by gradient descent and compare with the least-squares solution."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = example_parser(__doc__, __file__, "the figure")
     parser.add_argument("--epochs", type=int, default=100, help="full-batch gradient steps")
     parser.add_argument("--lr", type=float, default=0.5, help="learning rate")
-    parser.add_argument("--samples", type=int, default=100)
+    parser.add_argument("--samples", type=int, default=100, help="number of (x, y) points")
     parser.add_argument("--noise", type=float, default=0.1, help="std of the noise on y")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="linear-regression-out", help="directory for the figure")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the data")
     args = parser.parse_args(argv)
     if args.epochs < 1 or args.samples < 2:
         parser.error("--epochs must be positive and --samples at least 2")

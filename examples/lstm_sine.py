@@ -27,7 +27,6 @@ a cosine (a shifted input the network never saw) and (b) free running: after a w
 on the clean sine the network is fed its own predictions for one period.
 """
 
-import argparse
 import os
 import sys
 import time
@@ -40,6 +39,7 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 PERIOD = 25.0
@@ -105,15 +105,14 @@ def free_run(model, warmup, steps):
 
 def main(argv=None):
     """Train the LSTM on the noisy sine, then test one-step and free-running prediction."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=20)
+    parser = example_parser(__doc__, __file__, "the figure")
+    parser.add_argument("--epochs", type=int, default=20, help="passes over the series")
     parser.add_argument("--hidden", type=int, default=32, help="LSTM units")
     parser.add_argument("--bptt", type=int, default=20, help="time steps per truncated segment")
     parser.add_argument("--streams", type=int, default=10, help="parallel streams (batch size)")
     parser.add_argument("--samples", type=int, default=1000, help="length of the training series")
     parser.add_argument("--lr", type=float, default=0.01, help="Adam learning rate")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="lstm-out", help="directory for the figure")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the noise and the initial weights")
     args = parser.parse_args(argv)
     if min(args.epochs, args.hidden, args.bptt, args.streams) < 1 or args.samples < 2 * args.streams:
         parser.error("--epochs, --hidden, --bptt, --streams must be positive and --samples >= 2 * --streams")

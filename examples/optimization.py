@@ -25,7 +25,6 @@ thousands of steps get close to (1, 1) but not onto it.  Newton rescales by H an
 on the minimum in a handful of steps, the path drawn over the contours shows both.
 """
 
-import argparse
 import os
 import sys
 
@@ -34,6 +33,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 
@@ -113,13 +113,12 @@ def newton(start, steps, tol=1e-10):
 
 def main(argv=None):
     """Run Newton in 1-D, then gradient descent and Newton on Rosenbrock, and plot the paths."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = example_parser(__doc__, __file__, "the figure")
     parser.add_argument("--start", type=float, nargs=2, default=[-1.2, 1.0],
                         help="starting point on Rosenbrock")
     parser.add_argument("--lr", type=float, default=1e-3, help="gradient-descent step size")
     parser.add_argument("--gd-steps", type=int, default=5000, help="gradient-descent steps")
     parser.add_argument("--newton-steps", type=int, default=20, help="most Newton steps")
-    parser.add_argument("--out", default="optimization-out", help="directory for the figure")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     np.random.seed(0)  # nothing here is random; fixed anyway so every run prints the same

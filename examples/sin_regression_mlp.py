@@ -19,7 +19,6 @@ DeZero's original run is `--batch-size 100 --momentum 0 --lr 0.2 --epochs 10000`
 (full-batch gradient descent, 10000 steps).
 """
 
-import argparse
 import os
 import sys
 import time
@@ -32,6 +31,7 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 NOISE_FLOOR = 1.0 / 12.0   # variance of the uniform noise on [-0.5, 0.5)
@@ -65,15 +65,15 @@ def train(model, optimizer, x, y, epochs, batch_size, seed):
 
 def main(argv=None):
     """Train the 1-10-1 network on the noisy sine and report how close it gets."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=300)
-    parser.add_argument("--batch-size", type=int, default=10)
+    parser = example_parser(__doc__, __file__, "the figure")
+    parser.add_argument("--epochs", type=int, default=300, help="passes over the data")
+    parser.add_argument("--batch-size", type=int, default=10, help="points per minibatch")
     parser.add_argument("--lr", type=float, default=0.05, help="learning rate")
     parser.add_argument("--momentum", type=float, default=0.9, help="0 for plain SGD")
     parser.add_argument("--hidden", type=int, default=10, help="hidden sigmoid units")
-    parser.add_argument("--samples", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="sin-regression-out", help="directory for the figure")
+    parser.add_argument("--samples", type=int, default=100, help="number of (x, y) points")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the data, the initial weights and the shuffling")
     args = parser.parse_args(argv)
     if min(args.epochs, args.batch_size, args.hidden, args.samples) < 1:
         parser.error("--epochs, --batch-size, --hidden and --samples must be positive")

@@ -20,7 +20,6 @@ about 0.98 in well under a second.  DeZero's original setting is
 `--hidden 10 --activation sigmoid --optimizer sgd --lr 1.0 --epochs 300` (about 0.98).
 """
 
-import argparse
 import os
 import sys
 import time
@@ -33,6 +32,7 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 LIGHT = ["#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94"]  # pale C0, C1, ...
@@ -116,16 +116,18 @@ def plot_spiral(model, x, t, history, path):
 
 def main(argv=None):
     """Train the spiral classifier, print per-epoch progress, draw its decision regions."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=50)
-    parser.add_argument("--batch-size", type=int, default=30)
+    parser = example_parser(__doc__, __file__, "the figure")
+    parser.add_argument("--epochs", type=int, default=50, help="passes over the data")
+    parser.add_argument("--batch-size", type=int, default=30, help="points per minibatch")
     parser.add_argument("--hidden", type=int, default=30, help="hidden units")
-    parser.add_argument("--activation", choices=sorted(ACTIVATIONS), default="tanh")
-    parser.add_argument("--optimizer", choices=sorted(OPTIMIZERS), default="adam")
+    parser.add_argument("--activation", choices=sorted(ACTIVATIONS), default="tanh",
+                        help="activation of the hidden layer")
+    parser.add_argument("--optimizer", choices=sorted(OPTIMIZERS), default="adam",
+                        help="optimizer of the weights")
     parser.add_argument("--lr", type=float, default=0.05, help="learning rate")
     parser.add_argument("--points", type=int, default=100, help="points per spiral arm")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="spiral-out", help="directory for the figure")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the data, the initial weights and the shuffling")
     args = parser.parse_args(argv)
     if min(args.epochs, args.batch_size, args.hidden, args.points) < 1:
         parser.error("--epochs, --batch-size, --hidden and --points must be positive")

@@ -19,7 +19,6 @@ ops grows quickly; the graph of the third derivative is written as DOT text and,
 Graphviz is installed, drawn as a PNG.
 """
 
-import argparse
 import os
 import sys
 
@@ -29,6 +28,7 @@ from numpy.polynomial import Polynomial
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
+from examples.cli import example_parser  # noqa: E402
 from examples.plotting import count_functions, pyplot, save_figure, write_graph  # noqa: E402
 
 
@@ -51,12 +51,11 @@ def tanh_derivatives(x, n):
 
 def main(argv=None):
     """Differentiate tanh n times, check against the polynomials, plot, draw the 3rd's graph."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = example_parser(__doc__, __file__, "the figure and the graph")
     parser.add_argument("--order", type=int, default=4, help="highest derivative order n")
     parser.add_argument("--points", type=int, default=201, help="grid points on [-4, 4]")
     parser.add_argument("--x", type=float, default=0.5, help="point at which values are printed")
     parser.add_argument("--graph-order", type=int, default=3, help="order whose graph is drawn")
-    parser.add_argument("--out", default="tanh-out", help="directory for the figure and graph")
     args = parser.parse_args(argv)
     if args.order < 1 or args.graph_order < 1:
         parser.error("--order and --graph-order must be at least 1")
