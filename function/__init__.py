@@ -19,7 +19,7 @@ from .activation import (
     softplus,
     swish,
 )
-from .conv import average_pooling, col2im, conv2d, im2col, pooling
+from .conv import average_pooling, col2im, conv2d, deconv2d, im2col, pooling
 from .loss import (
     binary_cross_entropy,
     cosine_similarity,

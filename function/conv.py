@@ -3,9 +3,9 @@
 im2col copies every kernel-sized window of a padded image into a column array of shape
 (N, C, KH, KW, OH, OW); col2im adds such columns back into an image.  The two are
 linear and adjoint, so each is the other's backward and both are differentiable to any
-order.  conv2d is then a matrix product with the columns, pooling a max or mean over
-them, each a composition of differentiable ops (as fast as a fused op: the reshapes
-copy nothing).
+order.  conv2d is then a matrix product with the columns, deconv2d (its transpose) a
+matrix product whose columns col2im adds up, pooling a max or mean over them, each a
+composition of differentiable ops (as fast as a fused op: the reshapes copy nothing).
 """
 
 import numpy as np
@@ -226,6 +226,105 @@ def conv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size 
     return y
 
 
+def _deconv_size(size, kernel, stride, pad, outsize, op, x_shape, W_shape):
+    """(OH, OW) of deconv2d: `outsize` once checked, else the smallest size conv2d maps to `size`.
+
+    With stride S, the S consecutive sizes from there on all map back to `size` under conv2d.
+    """
+    low = tuple(stride[d] * (size[d] - 1) + kernel[d] - 2 * pad[d] for d in range(2))
+    high = tuple(low[d] + stride[d] - 1 for d in range(2))
+    if (outsize is None and min(low) < 1) or min(high) < 1:
+        raise ValueError(
+            f"{op}: pad {pad} is too large for x of shape {x_shape} and W of shape {W_shape}: "
+            f"the output would be {low}; use a smaller pad"
+            + (" or give outsize" if min(high) >= 1 else "")
+        )
+    if outsize is None:
+        return low
+    out = int_pair(outsize, op, "outsize", 1)
+    for d in range(2):
+        if not low[d] <= out[d] <= high[d]:
+            first = max(low[d], 1)
+            allowed = f"{first}" if first == high[d] else f"between {first} and {high[d]}"
+            raise ValueError(
+                f"{op}: outsize {out} does not fit x of shape {x_shape} with kernel {kernel}, "
+                f"stride {stride} and pad {pad}: conv2d would not take an image of that size "
+                f"back to {tuple(size)}; axis {d} of outsize must be {allowed}"
+            )
+    return out
+
+
+def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size = 1, pad: Size = 0,
+             outsize: Size | None = None) -> Variable:
+    """2-D transposed convolution of NCHW images: the adjoint (and gradient) of conv2d.
+
+    Each input pixel spreads a kernel-sized patch into the output:
+    y_padded[n, o, p SH + i, q SW + j] += sum_c x[n, c, p, q] W[c, o, i, j], the padding is
+    then cut off and b[o] added.  Computed as one batched matrix product W^T x giving the
+    columns (N, OC, KH, KW, H, W), which col2im adds into the image; both are
+    differentiable, so every order of derivative works.  For matching shapes
+    <conv2d(y, W), x> = <y, deconv2d(x, W)>.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Images of shape (N, C, H, W).
+    W : Variable or ndarray
+        Filters of shape (C, OC, KH, KW): input channels first, the layout of transposed
+        convolutions (DeZero, PyTorch's conv_transpose2d), the transpose of conv2d's.
+    b : Variable, ndarray or None
+        Bias of shape (OC,).
+    stride, pad : int or pair of ints
+        Step (>= 1) and padding (>= 0) of the convolution this op transposes.
+    outsize : int, pair of ints or None
+        Output size (OH, OW).  By default OH = SH (H - 1) + KH - 2 PH and likewise OW; with
+        a stride > 1 up to SH - 1 more rows (and SW - 1 more columns) also map back to H
+        under conv2d, and `outsize` picks one of them.
+
+    Returns
+    -------
+    Variable of shape (N, OC, OH, OW).
+
+    Raises
+    ------
+    TypeError
+        If an input is not array-like, or a size, stride, pad or outsize is not an int or a
+        pair of ints.
+    ValueError
+        If the shapes do not fit together, pad leaves no output, or `outsize` is not an image
+        that conv2d with the same kernel, stride and pad takes back to (H, W).
+    """
+    op = "deconv2d"
+    x, W = as_float(x, op), as_float(W, op)
+    if W.ndim != 4:
+        raise ValueError(
+            f"{op}: W must be 4-d (C, OC, KH, KW), input channels first (the transpose of "
+            f"conv2d's layout), got shape {W.shape}"
+        )
+    if x.ndim != 4 or x.shape[1] != W.shape[0]:
+        raise ValueError(
+            f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
+            f"(N, C, H, W) with C = W.shape[0] (W is (C, OC, KH, KW), input channels first)"
+        )
+    c, oc, kh, kw = W.shape
+    kernel = (kh, kw)
+    stride = int_pair(stride, op, "stride", 1)
+    pad = int_pair(pad, op, "pad", 0)
+    n, _, h, w = x.shape
+    oh, ow = _deconv_size((h, w), kernel, stride, pad, outsize, op, x.shape, W.shape)
+    if b is not None:
+        b = as_float(b, op)
+        if b.shape != (oc,):
+            raise ValueError(f"{op}: b must have shape ({oc},) for W of shape {W.shape}, got {b.shape}")
+    # col[n, (o, i, j), (p, q)] = sum_c W[c, (o, i, j)] x[n, c, (p, q)]
+    col = V.transpose_matmul(V.reshape(W, (c, oc * kh * kw)), V.reshape(x, (n, c, h * w)))
+    col = V.reshape(col, (n, oc, kh, kw, h, w))
+    y = Function(Col2im((n, oc, oh, ow), kernel, stride, pad, (h, w)))(col)
+    if b is not None:
+        y = y + V.reshape(b, (1, oc, 1, 1))
+    return y
+
+
 def _windows(x, kernel_size, stride, pad, op, pad_value):
     """Columns (N, C, KH*KW, OH, OW) of `x` for pooling."""
     x = as_float(x, op)
@@ -284,4 +383,4 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
     return V.mean(_windows(x, kernel_size, stride, pad, "average_pooling", 0.0), axis=2)
 
 
-__all__ = ["im2col", "col2im", "conv2d", "pooling", "average_pooling"]
+__all__ = ["im2col", "col2im", "conv2d", "deconv2d", "pooling", "average_pooling"]

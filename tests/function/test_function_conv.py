@@ -1,4 +1,4 @@
-"""im2col/col2im, conv2d and pooling: adjointness, padding semantics, ties, errors.
+"""im2col/col2im, conv2d, deconv2d and pooling: adjointness, padding semantics, ties, errors.
 
 The table test checks each of them against a direct NumPy loop and gradcheck; here are
 the properties that make them correct by construction.
@@ -81,6 +81,87 @@ def test_conv2d_gradients_for_float32_stay_float32(rng):
     np.testing.assert_allclose(gb.data, y.shape[0] * y.shape[2] * y.shape[3])
 
 
+def deconv2d_by_loops(x, W, b, stride, pad, outsize=None):
+    """Transposed convolution one scalar at a time: pixel (p, q) adds W[c, o] at (p S + i, q S + j)."""
+    n, c, h, w = x.shape
+    _, oc, kh, kw = W.shape
+    oh, ow = outsize or (stride * (h - 1) + kh - 2 * pad, stride * (w - 1) + kw - 2 * pad)
+    y = np.zeros((n, oc, oh, ow))
+    for m, ci, p, q, o, i, j in np.ndindex(n, c, h, w, oc, kh, kw):
+        r, s = p * stride + i - pad, q * stride + j - pad       # position in the unpadded output
+        if 0 <= r < oh and 0 <= s < ow:
+            y[m, o, r, s] += x[m, ci, p, q] * W[ci, o, i, j]
+    return y + b[None, :, None, None]
+
+
+DECONV_CASES = [(s, p) for s in (1, 2) for p in (0, 1)]   # stride, pad
+
+
+@pytest.mark.parametrize("stride, pad", DECONV_CASES)
+def test_deconv2d_matches_a_scalar_loop(stride, pad, rng):
+    x, W, b = rng.standard_normal((2, 3, 3, 4)), rng.standard_normal((3, 2, 3, 2)), rng.standard_normal(2)
+    y = F.deconv2d(x, W, b, stride=stride, pad=pad)
+    assert y.shape == (2, 2, stride * 2 + 3 - 2 * pad, stride * 3 + 2 - 2 * pad)
+    np.testing.assert_allclose(y.data, deconv2d_by_loops(x, W, b, stride, pad), rtol=1e-12, atol=1e-12)
+
+
+def test_deconv2d_outsize_adds_rows_that_only_the_bias_reaches(rng):
+    x, W, b = rng.standard_normal((1, 2, 3, 3)), rng.standard_normal((2, 1, 3, 3)), rng.standard_normal(1)
+    y = F.deconv2d(x, W, b, stride=2, outsize=(8, 7))              # default would be (7, 7)
+    np.testing.assert_allclose(y.data, deconv2d_by_loops(x, W, b, 2, 0, (8, 7)), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(y.data[0, 0, 7], b[0])              # the extra row gets only the bias
+    assert F.conv2d(y, W, stride=2).shape == x.shape                # conv2d takes (8, 7) back to (3, 3)
+
+
+@pytest.mark.parametrize("shape, k, s, p", GEOMETRIES)
+def test_deconv2d_is_the_adjoint_of_conv2d(shape, k, s, p, rng):
+    kh, kw = (k, k) if isinstance(k, int) else k
+    y = rng.standard_normal(shape)                                  # conv2d's input
+    W = rng.standard_normal((4, shape[1], kh, kw))       # conv2d (OC, C, ..) = deconv2d (C, OC, ..)
+    conv = F.conv2d(y, W, stride=s, pad=p)
+    x = rng.standard_normal(conv.shape)
+    back = F.deconv2d(x, W, stride=s, pad=p, outsize=shape[2:])
+    assert back.shape == shape
+    np.testing.assert_allclose(np.vdot(conv.data, x), np.vdot(y, back.data), rtol=1e-12)
+
+
+def test_deconv2d_is_the_gradient_of_conv2d_with_respect_to_its_input(rng):
+    y, W = V.Variable(rng.standard_normal((2, 3, 5, 5))), rng.standard_normal((2, 3, 3, 3))
+    conv = F.conv2d(y, W, stride=2, pad=1)
+    g = rng.standard_normal(conv.shape)
+    gy = V.grad(conv, y, grad_outputs=g)
+    np.testing.assert_allclose(gy.data, F.deconv2d(g, W, stride=2, pad=1).data, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("stride, pad", DECONV_CASES)
+def test_deconv2d_gradcheck_to_second_order(stride, pad, rng):
+    x, W, b = rng.standard_normal((2, 2, 2, 3)), rng.standard_normal((2, 3, 2, 3)), rng.standard_normal(3)
+    assert V.gradcheck(lambda x, W, b: F.deconv2d(x, W, b, stride=stride, pad=pad), x, W, b, order=2)
+
+
+def test_deconv2d_third_order_through_a_nonlinearity(rng):
+    x, W = rng.standard_normal((1, 2, 2, 2)), rng.standard_normal((2, 1, 2, 2))
+    assert V.gradcheck(lambda x, W: V.tanh(F.deconv2d(x, W, stride=2, pad=1)), x, W, order=3)
+
+
+def test_deconv2d_is_a_composition_through_col2im(rng):
+    x, W = V.Variable(rng.standard_normal((1, 2, 3, 3))), V.Variable(rng.standard_normal((2, 3, 2, 2)))
+    y = F.deconv2d(x, W)
+    assert y.creator.name == "Col2im" and y.shape == (1, 3, 4, 4)
+    gx = V.grad(V.sum(y * y), x, create_graph=True)                # and its backward records a graph
+    assert gx.creator is not None
+
+
+def test_deconv2d_float32_stays_float32_and_empty_batches_work(rng):
+    x = V.Variable(rng.standard_normal((2, 2, 3, 3)).astype(np.float32))
+    W = V.Variable(rng.standard_normal((2, 4, 3, 3)).astype(np.float32))
+    b = V.Variable(np.zeros(4, np.float32))
+    y = F.deconv2d(x, W, b, stride=2, pad=1)
+    gx, gW, gb = V.grad(y, [x, W, b])
+    assert y.dtype == gx.dtype == gW.dtype == gb.dtype == np.float32
+    assert F.deconv2d(np.zeros((0, 2, 3, 3)), W.data).shape == (0, 4, 5, 5)
+
+
 def test_max_pooling_never_picks_the_padding():
     x = -np.arange(1.0, 17.0).reshape(1, 1, 4, 4)     # all negative: zero padding would win
     y = F.pooling(x, 2, stride=2, pad=1)
@@ -125,6 +206,25 @@ def test_max_pooling_routes_the_gradient_to_each_windows_maximum(rng):
     (lambda: F.conv2d(np.ones((1, 2, 4, 4)), np.ones((3, 2, 2, 2)), np.ones(2)), ValueError,
      r"conv2d: b must have shape \(3,\)"),
     (lambda: F.conv2d(np.ones((1, 2, 2, 2)), np.ones((3, 2, 3, 3))), ValueError, "conv2d: kernel"),
+    (lambda: F.deconv2d(np.ones((1, 2, 4, 4)), np.ones((3, 2, 2, 2))), ValueError,
+     r"deconv2d: x of shape \(1, 2, 4, 4\) does not match W of shape \(3, 2, 2, 2\): .* C = W.shape\[0\]"),
+    (lambda: F.deconv2d(np.ones((2, 4, 4)), np.ones((2, 3, 2, 2))), ValueError,
+     r"deconv2d: x of shape \(2, 4, 4\) does not match .* must be \(N, C, H, W\)"),
+    (lambda: F.deconv2d(np.ones((1, 2, 4, 4)), np.ones((2, 3, 2))), ValueError,
+     r"deconv2d: W must be 4-d \(C, OC, KH, KW\), input channels first"),
+    (lambda: F.deconv2d(np.ones((1, 2, 4, 4)), np.ones((2, 3, 2, 2)), np.ones(2)), ValueError,
+     r"deconv2d: b must have shape \(3,\)"),
+    (lambda: F.deconv2d(np.ones((1, 1, 1, 1)), np.ones((1, 1, 2, 2)), pad=1), ValueError,
+     r"deconv2d: pad \(1, 1\) is too large .* the output would be \(0, 0\)"),
+    (lambda: F.deconv2d(np.ones((1, 1, 3, 3)), np.ones((1, 1, 3, 3)), stride=2, outsize=(9, 7)), ValueError,
+     r"deconv2d: outsize \(9, 7\) does not fit .* axis 0 of outsize must be between 7 and 8"),
+    (lambda: F.deconv2d(np.ones((1, 1, 3, 3)), np.ones((1, 1, 3, 3)), outsize=(5, 6)), ValueError,
+     "deconv2d: outsize .* axis 1 of outsize must be 5"),
+    (lambda: F.deconv2d(np.ones((1, 1, 3, 3)), np.ones((1, 1, 3, 3)), outsize="5"), TypeError,
+     "deconv2d: outsize must be an int or a pair of ints"),
+    (lambda: F.deconv2d(np.ones((1, 1, 3, 3)), np.ones((1, 1, 3, 3)), stride=0), ValueError,
+     "deconv2d: stride must be >= 1"),
+    (lambda: F.deconv2d("x", np.ones((1, 1, 3, 3))), TypeError, "deconv2d"),
     (lambda: F.pooling(np.ones((1, 1, 4, 4)), 2, pad=2), ValueError,
      r"pooling: pad \(2, 2\) must be smaller than kernel_size \(2, 2\)"),
     (lambda: F.average_pooling(np.ones((1, 4, 4)), 2), ValueError, "average_pooling: x must be 4-d"),

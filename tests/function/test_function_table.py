@@ -67,6 +67,20 @@ def np_conv2d(x, W, b=None, stride=(1, 1), pad=(0, 0)):
     return y if b is None else y + b[None, :, None, None]
 
 
+def np_deconv2d(x, W, b=None, stride=(1, 1), pad=(0, 0), outsize=None):
+    """Each input pixel adds its kernel-weighted patch into the padded output, then the pad is cut."""
+    n, c, h, w = x.shape
+    _, oc, kh, kw = W.shape
+    oh, ow = outsize or (stride[0] * (h - 1) + kh - 2 * pad[0], stride[1] * (w - 1) + kw - 2 * pad[1])
+    y = np.zeros((n, oc, oh + 2 * pad[0] + stride[0], ow + 2 * pad[1] + stride[1]))
+    for p in range(h):
+        for q in range(w):
+            patch = np.einsum("nc,coij->noij", x[:, :, p, q], W)
+            y[:, :, p * stride[0]:p * stride[0] + kh, q * stride[1]:q * stride[1] + kw] += patch
+    y = y[:, :, pad[0]:pad[0] + oh, pad[1]:pad[1] + ow]
+    return y if b is None else y + b[None, :, None, None]
+
+
 def np_pool(x, k, s, p, reduce, pad_value):
     """Pooling by direct window reduction over the padded image."""
     n, c, h, w = x.shape
@@ -312,6 +326,15 @@ CONV_ROWS = {
         Row("pairs", lambda x, W, b: F.conv2d(x, W, b, stride=(1, 2), pad=(0, 1)),
             lambda x, W, b: np_conv2d(x, W, b, stride=(1, 2), pad=(0, 1)),
             normal((1, 1, 4, 3), (2, 1, 2, 2), (2,)), PIECEWISE),
+    ],
+    "deconv2d": [
+        Row("bias", F.deconv2d, np_deconv2d, normal((2, 2, 3, 3), (2, 3, 2, 2), (3,)), PIECEWISE),
+        Row("stride 2 pad 1, no bias", lambda x, W: F.deconv2d(x, W, stride=2, pad=1),
+            lambda x, W: np_deconv2d(x, W, stride=(2, 2), pad=(1, 1)), normal((1, 2, 3, 3), (2, 2, 3, 3)),
+            PIECEWISE),
+        Row("pairs, outsize", lambda x, W, b: F.deconv2d(x, W, b, stride=(2, 1), pad=(0, 1), outsize=(6, 3)),
+            lambda x, W, b: np_deconv2d(x, W, b, stride=(2, 1), pad=(0, 1), outsize=(6, 3)),
+            normal((1, 1, 2, 3), (1, 2, 3, 3), (2,)), PIECEWISE),
     ],
     "pooling": [
         Row("k=2 s=2", lambda x: F.pooling(x, 2, 2), lambda x: np_pool(x, 2, 2, 0, np.max, -np.inf),
