@@ -10,19 +10,20 @@ import numpy as np
 from . import config
 from .forwarder import Forwarder, Function, Variable, new_variable
 from .graph import graph_functions
+from .variable import _clock
 
 
 def _seed(y, gy, where):
     """The incoming gradient for output `y`: ones when None, else `gy` checked."""
     if gy is None:
-        return new_variable(np.ones_like(y.data))
+        return new_variable(np.ones_like(y._data))
     if not isinstance(gy, Variable):
         if not isinstance(gy, (np.ndarray, int, float)) or isinstance(gy, bool):
             raise TypeError(
                 f"{where}: a grad_output must be a Variable, an ndarray, a number or None, "
                 f"got {type(gy).__name__}"
             )
-        gy = new_variable(np.asarray(gy, dtype=y.data.dtype))
+        gy = new_variable(np.asarray(gy, dtype=y._data.dtype))
     if gy.shape != y.shape:
         raise ValueError(
             f"{where}: grad_output of shape {gy.shape} does not match output of shape {y.shape}"
@@ -130,6 +131,30 @@ def _wrong_count(f, gxs):
     return ValueError(f"{f.name}.backward returned {len(gxs)} gradients for {len(f.inputs)} inputs")
 
 
+def _returned_none(f):
+    return TypeError(
+        f"{f.name}.backward returned None, but its input requires grad: did it forget `return`? "
+        f"It must return the gradient of each input (a Variable, or a tuple with one entry per "
+        f"input, None inside the tuple for an input that gets no gradient)"
+    )
+
+
+def _check_unchanged(f):
+    """Raise if data that `f` saw in the forward pass was assigned since it was recorded."""
+    outputs = [ref() for ref in f.outputs]
+    for role, variables in (("an input", f.inputs), ("an output", outputs)):
+        for x in variables:
+            if x is not None and getattr(x, "_assigned", -1) > f.stamp:
+                name = f"{x.name!r}" if x.name else f"of shape {x.shape}"
+                raise ValueError(
+                    f"backward: the data of Variable {name} ({role} of {f.name}) was assigned "
+                    f"after {f.name} was recorded, so this graph would differentiate values the "
+                    f"forward pass never saw; run the forward pass again after changing the "
+                    f"data, or change it after backward() (an optimizer step belongs after "
+                    f"backward)"
+                )
+
+
 def _check_gradient(f, x, gx):
     if not isinstance(gx, Variable):
         if config.is_backprop_enabled():
@@ -181,9 +206,12 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
 
 def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain):
     """Pop Functions by generation and push gradients through them into `grads`."""
+    now = _clock[0]  # data assigned after a Function was recorded invalidates it
     with config._setting(config._enable_backprop, create_graph):
         while heap:
             f = heappop(heap)[2]
+            if f.stamp < now:
+                _check_unchanged(f)
             forwarder = f.forwarder
             try:  # `finally`: a backward that raises must not leave outputs -> cycle
                 if f.output_specs is None and not retain:  # one output: the common, fast case
@@ -196,28 +224,30 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                     gxs = forwarder.backward(gy)
                 else:
                     ys, gys = _output_grads(f, grads, keep)
-                    if retain:
+                    if retain:  # a copy: no two Variables share a gradient
                         for y, gy in zip(ys, gys):
                             if y is not None:
-                                y.grad = gy if y.grad is None else y.grad + gy
+                                y.grad = _copy(gy, create_graph) if y.grad is None else y.grad + gy
                     forwarder.outputs = tuple(ys)
                     gxs = forwarder.backward(*gys)
             finally:
                 forwarder.outputs = ()
             inputs = f.inputs
             if type(gxs) is not tuple:
+                if gxs is None and any(x.requires_grad for x in inputs):
+                    raise _returned_none(f)
                 gxs = (gxs,)
             if len(gxs) != len(inputs):
                 raise _wrong_count(f, gxs)
             for x, gx in zip(inputs, gxs):
                 if gx is None or not x.requires_grad:
                     continue
-                if type(gx) is not Variable or gx.data.shape != x.data.shape:
+                if type(gx) is not Variable or gx._data.shape != x._data.shape:
                     gx = _check_gradient(f, x, gx)
                 previous = grads.get(x)
                 if previous is not None:  # x's creator was queued with its first gradient
                     if not create_graph:  # nothing to record: add the arrays, build no op
-                        grads[x] = new_variable(previous.data + gx.data)
+                        grads[x] = new_variable(previous._data + gx._data)
                     elif type(previous) is list:  # summed by one Accumulate when taken
                         previous.append(gx)
                     else:
@@ -246,6 +276,74 @@ class _Cast(Forwarder):
 
     def backward(self, gy):
         return Function(_Cast(self.source))(gy)
+
+
+def _copy(g, create_graph):
+    """A copy of the gradient `g` in a new buffer (recorded when `create_graph`)."""
+    if create_graph:
+        return Function(_Cast(g.dtype))(g)  # astype copies; its backward passes gy through
+    return new_variable(g._data.copy())
+
+
+def _buffer(array):
+    """id of the ndarray that owns `array`'s memory (views share it)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return id(array)
+
+
+class _Handout:
+    """Gives each Variable its gradient: in its dtype, never shared with another.
+
+    A gradient object (or writable buffer) already handed to another Variable, or given
+    by the user as a grad_output, is copied first, as PyTorch's AccumulateGrad does, so
+    `for p in params: p.grad.data *= s` scales each gradient once.  Without create_graph
+    the gradients are marked as having no graph, so that differentiating one again
+    names the missing create_graph=True.
+    """
+
+    def __init__(self, create_graph, grad_outputs):
+        self.create_graph = create_graph
+        self.taken = set()
+        given = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs]
+        for g in given:
+            if isinstance(g, Variable):
+                self.taken.add(id(g))
+                self.taken.add(_buffer(g._data))
+
+    def __call__(self, x, g):
+        create_graph = self.create_graph
+        if g.dtype != x.dtype:  # e.g. a float32 leaf met a float64 array
+            g = Function(_Cast(x.dtype))(g)
+        else:
+            buffer = _buffer(g._data) if g._data.flags.writeable else None
+            if id(g) in self.taken or buffer in self.taken:
+                g = _copy(g, create_graph)
+        self.taken.add(id(g))
+        if g._data.flags.writeable:
+            self.taken.add(_buffer(g._data))
+        if not create_graph:
+            g._graphless = True
+        return g
+
+
+def _no_graph_reason(y):
+    """Why the Variable `y` has no graph to differentiate, naming the fix."""
+    if getattr(y, "_graphless", False):
+        return (
+            "it is a gradient computed by backward() or grad() without create_graph=True, so "
+            "that pass recorded no graph; pass create_graph=True to the call that computed it "
+            "(y.backward(create_graph=True) or V.grad(y, x, create_graph=True))"
+        )
+    if y.dtype.kind in "biu":
+        return (
+            f"it holds integer data ({y.dtype}), and integer Variables are constants; make the "
+            f"inputs floating point, e.g. V.Variable(np.array(2.0)) or V.Variable(a.astype(float))"
+        )
+    return (
+        "it was computed from constants only, under no_grad(), from integer data, or it is a "
+        "gradient computed without create_graph=True"
+    )
 
 
 def backward(
@@ -279,18 +377,17 @@ def backward(
     outputs = _as_list(outputs, "outputs", "backward")
     if not any(y.requires_grad for y in outputs):
         raise ValueError(
-            "backward: the output does not require grad, so there is nothing to differentiate "
-            "(it was computed from constants only, under no_grad(), or from integer data)"
+            f"backward: the output does not require grad, so there is nothing to "
+            f"differentiate: {_no_graph_reason(outputs[0])}"
         )
     seeds = _seeds(outputs, grad_outputs, "backward")
     grads = _run(outputs, seeds, create_graph, retain=retain_grad)
+    handout = _Handout(create_graph, grad_outputs)
     with config._setting(config._enable_backprop, create_graph):
         for x, g in grads.items():
             if x.creator is not None and not retain_grad:
                 continue
-            if g.dtype != x.dtype:  # e.g. a float32 leaf met a float64 array
-                g = Function(_Cast(x.dtype))(g)
-            x.grad = g if x.grad is None else x.grad + g
+            x.grad = handout(x, g) if x.grad is None else handout(x, x.grad + g)
 
 
 def grad(
@@ -299,6 +396,7 @@ def grad(
     grad_outputs: Variable | np.ndarray | Sequence[Variable | np.ndarray | float | None] | None = None,
     create_graph: bool = False,
     allow_unused: bool = False,
+    materialize_grads: bool = False,
 ) -> Variable | tuple[Variable | None, ...] | None:
     """Gradients of `outputs` with respect to `inputs`, leaving every `.grad` untouched.
 
@@ -316,11 +414,15 @@ def grad(
         Record the pass so the returned gradients can be differentiated again.
     allow_unused : bool
         Return None for an input the outputs do not depend on instead of raising.
+    materialize_grads : bool
+        Return zeros (of the input's shape and dtype) instead of None for an input the
+        outputs do not depend on, as for derivatives that are structurally zero (x**2 at
+        order 3); implies `allow_unused`. An nth-derivative loop then needs no special case.
 
     Returns
     -------
     Variable if `inputs` is one Variable, else a tuple (None where unused); each
-    gradient has its input's dtype.
+    gradient has its input's dtype and its own buffer.
 
     Raises
     ------
@@ -328,29 +430,60 @@ def grad(
         If `outputs` or `inputs` is not a Variable or a list/tuple of Variables, or
         `grad_outputs` or one of its entries has the wrong type.
     ValueError
-        If an input does not require grad or (unless `allow_unused`) the outputs do not
-        depend on it, the numbers of grad_outputs and outputs differ, or a grad_output's
-        shape differs from its output's.
+        If an input does not require grad, no output requires grad (unless `allow_unused`
+        or `materialize_grads`; the message says why: a gradient computed without
+        create_graph=True, integer data, ...), or (unless `allow_unused` or
+        `materialize_grads`) the outputs do not depend on an input, the numbers of
+        grad_outputs and outputs differ, or a grad_output's shape differs from its output's.
     """
     single = isinstance(inputs, Variable)
     outputs = _as_list(outputs, "outputs", "grad")
     inputs = _as_list(inputs, "inputs", "grad")
     for i, x in enumerate(inputs):
         if not x.requires_grad:
-            raise ValueError(f"grad: input {i} does not require grad (it is a constant)")
+            raise ValueError(f"grad: input {i} does not require grad: {_constant_reason(x)}")
+    unused_ok = allow_unused or materialize_grads
+    if not unused_ok and not any(y.requires_grad for y in outputs):
+        raise ValueError(
+            f"grad: the output does not require grad, so there is nothing to differentiate: "
+            f"{_no_graph_reason(outputs[0])}"
+        )
     seeds = _seeds(outputs, grad_outputs, "grad")
     relevant = _functions_reaching(outputs, inputs)
     grads = _run(outputs, seeds, create_graph, relevant=relevant, keep=set(inputs))
+    handout = _Handout(create_graph, grad_outputs)
     result = []
-    for i, x in enumerate(inputs):
-        g = grads.get(x)
-        if g is None and not allow_unused:
-            raise ValueError(
-                f"grad: the outputs do not depend on input {i} (shape {x.shape}); "
-                f"pass allow_unused=True to get None for it"
-            )
-        if g is not None and g.dtype != x.dtype:  # e.g. a float32 input met a float64 array
-            with config._setting(config._enable_backprop, create_graph):
-                g = Function(_Cast(x.dtype))(g)
-        result.append(g)
+    with config._setting(config._enable_backprop, create_graph):
+        for i, x in enumerate(inputs):
+            g = grads.get(x)
+            if g is None:
+                if not unused_ok:
+                    raise ValueError(
+                        f"grad: the outputs do not depend on input {i} (shape {x.shape}); pass "
+                        f"allow_unused=True to get None for it, or materialize_grads=True for zeros"
+                    )
+                if materialize_grads:
+                    g = new_variable(np.zeros_like(x._data))
+            if g is not None:
+                g = handout(x, g)
+            result.append(g)
     return result[0] if single else tuple(result)
+
+
+def _constant_reason(x):
+    """Why the Variable `x` does not require grad, naming the fix."""
+    if x.dtype.kind in "biu":
+        return (
+            f"it holds integer data ({x.dtype}), and integer Variables are constants (labels, "
+            f"indices); make it floating point: V.Variable(np.array(2.0)), or "
+            f"V.Variable(a.astype(np.float64)) for an integer array a"
+        )
+    if getattr(x, "_graphless", False):
+        return (
+            "it is a gradient computed without create_graph=True (so it has no graph); pass "
+            "create_graph=True to the call that computed it"
+        )
+    return (
+        "it is a constant (made with requires_grad=False, by detach(), or by an op under "
+        "no_grad() or from constants only)"
+    )

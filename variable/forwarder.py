@@ -1,12 +1,13 @@
 """Forwarder (what an op computes) and Function (how it joins the graph)."""
 
 import weakref
+from typing import Any
 
 import numpy as np
 
 from .config import _enable_backprop
 from .types import ArrayLike
-from .variable import Variable
+from .variable import Variable, _clock, _refuse_variables_inside
 
 _NUMERIC_KINDS = "biufc"
 
@@ -22,6 +23,22 @@ class Forwarder:
     inputs = ()
     outputs = ()
 
+    @classmethod
+    def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
+        """Run a fresh `cls(**params)` on `inputs`: `Cube.apply(x)` is `Function(Cube())(x)`.
+
+        The shortest safe way to call a custom op: every call gets its own Forwarder,
+        which holds that call's inputs and saved state.
+        """
+        return Function(cls(**params))(*inputs)
+
+    def __call__(self, *inputs: Any) -> None:
+        name = type(self).__name__
+        raise TypeError(
+            f"{name}: a Forwarder is not called directly; wrap a fresh instance in a Function "
+            f"for each call: V.Function({name}())(x), or {name}.apply(x)"
+        )
+
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
         """Compute the outputs (ndarray or tuple of ndarrays) from input ndarrays."""
         raise NotImplementedError(f"{type(self).__name__}.forward is not defined")
@@ -34,7 +51,7 @@ class Forwarder:
 def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
     """Make a Variable from an ndarray we already trust (no validation, no copy)."""
     v = Variable.__new__(Variable)
-    v.data = data
+    v._data = data
     v.name = None
     v.grad = None
     v.creator = None
@@ -50,7 +67,7 @@ def _reference_dtype(inputs):
     """dtype that Python scalars among `inputs` should take: that of the first array."""
     for x in inputs:
         if type(x) is Variable:
-            return x.data.dtype
+            return x._data.dtype
         if isinstance(x, (Variable, np.ndarray)):
             return x.dtype
     return _FLOAT64
@@ -65,7 +82,7 @@ def _float_constant(x, dtype):
     v = _constants.get(key)
     if v is None:
         v = new_variable(np.array(x, dtype=dtype))
-        v.data.flags.writeable = False
+        v._data.flags.writeable = False
         if x != 0 and x == x:  # keep -0.0 apart from 0.0, and never cache NaN
             if len(_constants) >= 4096:
                 _constants.clear()
@@ -78,11 +95,11 @@ def _as_inputs(inputs, forwarder):
     if len(inputs) == 2:  # the common case first: `x * 0.5` and `1 - x`, a cached constant
         x0, x1 = inputs
         if type(x0) is Variable and (type(x1) is float or type(x1) is int):
-            constant = _constants.get((x1, x0.data.dtype))
+            constant = _constants.get((x1, x0._data.dtype))
             if constant is not None:
                 return x0, constant
         elif type(x1) is Variable and (type(x0) is float or type(x0) is int):
-            constant = _constants.get((x0, x1.data.dtype))
+            constant = _constants.get((x0, x1._data.dtype))
             if constant is not None:
                 return constant, x1
     dtype = _reference_dtype(inputs)
@@ -105,6 +122,7 @@ def _as_input(x, dtype, op):
             return new_variable(np.asarray(x, dtype=np.result_type(dtype, x)))
         return new_variable(np.asarray(x, dtype=np.float64))
     if isinstance(x, (list, tuple)):
+        _refuse_variables_inside(x, op)
         try:
             array = np.asarray(x)
         except ValueError as error:
@@ -151,7 +169,7 @@ def as_variable(x: ArrayLike, like: ArrayLike | None = None, op: str = "as_varia
 
 def _broadcastable(x0, x1):
     try:
-        np.broadcast_shapes(x0.data.shape, x1.data.shape)
+        np.broadcast_shapes(x0._data.shape, x1._data.shape)
     except ValueError:
         return False
     return True
@@ -165,11 +183,20 @@ def _forward_error(forwarder, inputs, error):
         return error
     broadcast = "broadcast" in message and len(inputs) == 2
     if isinstance(error, ValueError) and broadcast and not _broadcastable(*inputs):
-        s0, s1 = inputs[0].data.shape, inputs[1].data.shape
+        s0, s1 = inputs[0]._data.shape, inputs[1]._data.shape
         return ValueError(f"{name}: shapes {s0} and {s1} cannot be broadcast together")
-    described = ", ".join(f"{x.data.dtype}{x.data.shape}" for x in inputs)
+    described = ", ".join(f"{x._data.dtype}{x._data.shape}" for x in inputs)
     kind = TypeError if isinstance(error, TypeError) else ValueError
     return kind(f"{name}: {message} (inputs: {described})")
+
+
+def _reused(forwarder):
+    name = type(forwarder).__name__
+    return ValueError(
+        f"{name}: this Forwarder instance was already used in a recorded call, and it holds "
+        f"that call's inputs and saved state; make a new one per call: "
+        f"V.Function({name}(...))(x), or {name}.apply(x)"
+    )
 
 
 class Function:
@@ -180,10 +207,22 @@ class Function:
     soon as the user drops its last Variable.
     """
 
-    __slots__ = ("forwarder", "inputs", "outputs", "generation", "output_specs", "__weakref__")
+    __slots__ = ("forwarder", "inputs", "outputs", "generation", "output_specs", "stamp", "__weakref__")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(
+            f"class {cls.__name__}(Function): in gengrad an op subclasses V.Forwarder (forward on "
+            f"arrays, backward on Variables) and is called as V.Function({cls.__name__}())(x), "
+            f"or {cls.__name__}.apply(x)"
+        )
 
     def __init__(self, forwarder: Forwarder) -> None:
         if not isinstance(forwarder, Forwarder):
+            if isinstance(forwarder, type) and issubclass(forwarder, Forwarder):
+                raise TypeError(
+                    f"Function wraps a Forwarder instance, got the class {forwarder.__name__}; "
+                    f"write V.Function({forwarder.__name__}())(x)"
+                )
             raise TypeError(
                 f"Function wraps a Forwarder instance, got {type(forwarder).__name__}"
             )
@@ -196,6 +235,8 @@ class Function:
 
     def __call__(self, *inputs):
         forwarder = self.forwarder
+        if forwarder.inputs:  # recorded once already: its saved state belongs to that call
+            raise _reused(forwarder)
         # one and two inputs are spelled out: this is the hottest path of the library
         n = len(inputs)
         if n == 1:
@@ -223,11 +264,11 @@ class Function:
                     generation = x.generation
         try:
             if n == 1:
-                ys = forwarder.forward(x0.data)
+                ys = forwarder.forward(x0._data)
             elif n == 2:
-                ys = forwarder.forward(x0.data, x1.data)
+                ys = forwarder.forward(x0._data, x1._data)
             else:
-                ys = forwarder.forward(*[x.data for x in inputs])
+                ys = forwarder.forward(*[x._data for x in inputs])
         except (TypeError, ValueError) as error:
             raise _forward_error(forwarder, inputs, error) from error
         if type(ys) is not np.ndarray:
@@ -235,10 +276,11 @@ class Function:
                 return self._outputs(inputs, ys, recording, generation)
             ys = np.asarray(ys)  # NumPy returns scalars for 0-d results
         y = Variable.__new__(Variable)
-        y.data = ys
+        y._data = ys
         y.name = y.grad = None
         if recording and _enable_backprop.get():
             self.generation = generation
+            self.stamp = _clock[0]
             self.inputs = forwarder.inputs = inputs
             self.outputs = (weakref.ref(y),)
             self.output_specs = None
@@ -257,6 +299,7 @@ class Function:
         if not (recording and _enable_backprop.get()):
             return tuple(new_variable(y) for y in ys)
         self.generation = generation
+        self.stamp = _clock[0]
         self.inputs = self.forwarder.inputs = inputs
         outputs = []
         for y in ys:

@@ -21,6 +21,7 @@ def _as_data(data):
     elif isinstance(data, np.generic):  # NumPy scalars keep their dtype
         data = np.asarray(data)
     elif isinstance(data, (list, tuple)):
+        _refuse_variables_inside(data, "Variable")
         try:
             data = np.asarray(data, dtype=np.float64)
         except (TypeError, ValueError) as error:
@@ -35,16 +36,77 @@ def _as_data(data):
     return data
 
 
+def _refuse_variables_inside(items, op):
+    """Raise if the list `items` holds a Variable: turning it into an array drops its graph."""
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            _refuse_variables_inside(item, op)
+        elif isinstance(item, Variable):
+            raise TypeError(
+                f"{op}: got a list holding Variables; an array made from it would have no "
+                f"graph. Join Variables with V.stack(list) or V.concat(list) instead"
+            )
+
+
 def _compared(other):
     """The array a Variable is compared with."""
     if isinstance(other, Variable):
-        return other.data
+        return other._data
     if isinstance(other, (np.ndarray, int, float, np.number)) and not isinstance(other, bool):
         return other
     raise TypeError(
         f"comparison: a Variable compares with a Variable, an ndarray or a number, "
         f"got {type(other).__name__}"
     )
+
+
+def _equatable(other):
+    """What `==` and `!=` compare elementwise, or None (then Python falls back to identity)."""
+    if isinstance(other, Variable):
+        return other._data
+    if isinstance(other, (np.ndarray, int, float, np.number, np.bool_)):
+        return other
+    return None
+
+
+# Every assignment to a Variable's `.data` ticks this clock and stamps the Variable with
+# the new time; every recorded Function is stamped with the time it was recorded.  A
+# backward pass that meets a Function older than one of its Variables' last assignment
+# knows the data it would differentiate is not the data the forward pass saw.
+_clock = [0]
+
+
+def _checked_data(variable, value):
+    """`value` if it may replace `variable.data`, else a TypeError naming the fix."""
+    if type(value) is not np.ndarray:
+        if isinstance(value, Variable):
+            raise TypeError(
+                "Variable.data: assign an ndarray, not a Variable (use other.data, or "
+                "other.data.copy() for an independent copy)"
+            )
+        if not isinstance(value, np.ndarray) or isinstance(value, (np.matrix, np.ma.MaskedArray)):
+            raise TypeError(
+                f"Variable.data: assign a NumPy ndarray, got {type(value).__name__}; "
+                f"write x.data = np.asarray(value, dtype=x.dtype)"
+            )
+    if value.dtype.kind not in "biuf":
+        raise TypeError(f"Variable.data: data must be real numbers, got dtype {value.dtype}")
+    if variable.requires_grad and value.dtype.kind != "f":
+        raise TypeError(
+            f"Variable.data: this Variable requires grad, so its data must be floating point, "
+            f"got dtype {value.dtype}; cast it first, e.g. value.astype({variable._data.dtype.name})"
+        )
+    return value
+
+
+def _one_element(variable, what):
+    """The single element of `variable` as a Python number, or a ValueError."""
+    if variable._data.size != 1:
+        raise ValueError(
+            f"{what}: only a one-element Variable converts to a Python scalar, this one has "
+            f"shape {variable._data.shape}; use .data (an ndarray) or reduce it first (x.sum())"
+        )
+    return variable._data.item()
 
 
 class Variable:
@@ -61,8 +123,10 @@ class Variable:
         (integer Variables are constants such as labels or indices).
     """
 
-    __slots__ = ("data", "name", "grad", "creator", "generation", "requires_grad", "__weakref__")
+    __slots__ = ("_data", "name", "grad", "creator", "generation", "requires_grad",
+                 "_assigned", "_graphless", "__weakref__")
     __array_ufunc__ = None  # `ndarray + Variable` defers to Variable.__radd__
+    __hash__ = object.__hash__  # `==` is elementwise; Variables stay dict keys by identity
 
     def __init__(
         self,
@@ -78,49 +142,112 @@ class Variable:
             raise TypeError(
                 f"Variable: only floating-point data can require grad, got dtype {data.dtype}"
             )
-        self.data = data
+        self._data = data
         self.name = name
         self.grad = None
         self.creator = None
         self.generation = 0
         self.requires_grad = bool(requires_grad)
 
+    # ----- data -------------------------------------------------------------
+    @property
+    def data(self) -> np.ndarray:
+        """The ndarray this Variable holds.
+
+        Assigning it (`x.data = array`, and `x.data -= step`, which assigns the updated
+        array) is checked: it must be a real ndarray, floating point if `x` requires grad.
+        A graph recorded before the assignment can no longer be differentiated: its
+        backward raises, naming `x` and the op that used it.
+        """
+        return self._data
+
+    @data.setter
+    def data(self, value: np.ndarray) -> None:
+        self._data = _checked_data(self, value)
+        _clock[0] += 1
+        self._assigned = _clock[0]
+
     # ----- array-like facts -------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
         """Shape of `data`."""
-        return self.data.shape
+        return self._data.shape
 
     @property
     def ndim(self) -> int:
         """Number of dimensions of `data`."""
-        return self.data.ndim
+        return self._data.ndim
 
     @property
     def size(self) -> int:
         """Number of elements of `data`."""
-        return self.data.size
+        return self._data.size
 
     @property
     def dtype(self) -> np.dtype:
         """dtype of `data`."""
-        return self.data.dtype
+        return self._data.dtype
 
     def __len__(self) -> int:
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("len() of a 0-d Variable")
-        return len(self.data)
+        return len(self._data)
 
     def __repr__(self) -> str:
-        if self.data is None:
-            return "variable(None)"
-        body = str(self.data).replace("\n", "\n" + " " * 9)
+        body = str(self._data).replace("\n", "\n" + " " * 9)
         return f"variable({body})"
 
+    # ----- conversions, as in PyTorch -------------------------------------------
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        """`np.asarray(x)`: the data (no graph), so plotting and NumPy calls take Variables."""
+        if dtype is None or dtype == self._data.dtype:
+            return self._data.copy() if copy else self._data
+        if copy is False:
+            raise ValueError(f"Variable: converting {self._data.dtype} data to {dtype} needs a copy")
+        return self._data.astype(dtype)
+
+    def item(self) -> float | int | bool:
+        """The value of a one-element Variable as a Python number (no graph).
+
+        Raises
+        ------
+        ValueError
+            If the Variable has more than one element.
+        """
+        return _one_element(self, "item")
+
+    def __float__(self) -> float:
+        return float(_one_element(self, "float"))
+
+    def __int__(self) -> int:
+        return int(_one_element(self, "int"))
+
     def __bool__(self) -> bool:
-        raise TypeError(
-            "the truth value of a Variable is ambiguous; compare its .data instead"
-        )
+        return bool(_one_element(self, "bool"))
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return str(self)
+        if self._data.size != 1:
+            raise TypeError(
+                f"format: the spec {spec!r} needs a one-element Variable, this one has shape "
+                f"{self._data.shape}; format its elements, e.g. np.array2string(x.data)"
+            )
+        return format(self._data.item(), spec)
+
+    def numpy(self) -> np.ndarray:
+        """The data as an ndarray (the same array, not a copy), like `tensor.numpy()`."""
+        return self._data
+
+    def detach(self) -> Variable:
+        """A Variable sharing this one's data, cut from the graph: no creator, no gradient."""
+        v = Variable.__new__(Variable)
+        v._data = self._data
+        v.name = self.name
+        v.grad = v.creator = None
+        v.generation = 0
+        v.requires_grad = False
+        return v
 
     # ----- graph ------------------------------------------------------------
     def set_creator(self, func: Function) -> None:
@@ -208,18 +335,26 @@ class Variable:
         return elementwise.pow(other, self)
 
     # comparisons give plain boolean arrays (masks for `where`), not Variables: they have
-    # no gradient.  `==` and `!=` keep their identity meaning (Variables are dict keys).
+    # no gradient.  `==` and `!=` are elementwise too; hashing stays by identity.
     def __lt__(self, other: ArrayLike) -> np.ndarray:
-        return self.data < _compared(other)
+        return self._data < _compared(other)
 
     def __le__(self, other: ArrayLike) -> np.ndarray:
-        return self.data <= _compared(other)
+        return self._data <= _compared(other)
 
     def __gt__(self, other: ArrayLike) -> np.ndarray:
-        return self.data > _compared(other)
+        return self._data > _compared(other)
 
     def __ge__(self, other: ArrayLike) -> np.ndarray:
-        return self.data >= _compared(other)
+        return self._data >= _compared(other)
+
+    def __eq__(self, other: object) -> np.ndarray:
+        value = _equatable(other)
+        return NotImplemented if value is None else self._data == value
+
+    def __ne__(self, other: object) -> np.ndarray:
+        value = _equatable(other)
+        return NotImplemented if value is None else self._data != value
 
     def __matmul__(self, other: ArrayLike) -> Variable:
         return linalg.matmul(self, other)

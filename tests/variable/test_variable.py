@@ -98,9 +98,10 @@ def test_len_of_zero_dim_variable_raises():
         len(V.Variable(1.0))
 
 
-def test_truth_value_is_ambiguous():
-    with pytest.raises(TypeError, match="ambiguous"):
-        bool(V.Variable(1.0))
+def test_truth_value_of_one_element_only():
+    assert bool(V.Variable(1.0)) is True and bool(V.Variable(np.array([0.0]))) is False
+    with pytest.raises(ValueError, match="one-element"):
+        bool(V.Variable(np.array([1.0, 2.0])))
 
 
 def test_repr():
@@ -219,4 +220,10 @@ def test_comparisons_give_boolean_masks_without_gradient():
     np.testing.assert_allclose(x.grad.data, [0.0, 0.0, 1.0])
     with pytest.raises(TypeError, match="comparison"):
         _ = x < "a"
-    assert (x == x) is True and (x != V.Variable(x.data)) is True  # identity, as dict keys need
+    # == and != are elementwise too; hashing stays by identity, so Variables are dict keys
+    np.testing.assert_array_equal(x == 0.0, [False, True, False])
+    np.testing.assert_array_equal(x != V.Variable(np.zeros(3)), [True, False, True])
+    np.testing.assert_array_equal(np.zeros(3) == x, [False, True, False])  # reflected
+    twin = V.Variable(x.data)
+    assert hash(x) == object.__hash__(x) and {x: 1, twin: 2}[twin] == 2
+    assert (x == None) is False and (x != "a") is True  # noqa: E711  other types: identity
