@@ -174,6 +174,20 @@ def _loss(fn, ref, domain=("real", "real"), floats=None):
 
 COND = np.array([True, False, True])           # broadcasts against every shape used with where
 IMAGE, KERNEL = (1, 2, 4, 4), (3, 2, 2, 2)
+DECONV_KERNEL = (2, 3, 2, 2)                  # deconv2d's W: input channels first
+
+
+def _np_deconv2d(x, W, b=None):
+    """Transposed convolution, stride 1 and no pad: each pixel of x adds its W-weighted patch."""
+    x, W = R.as_float(x, W)
+    n, c, h, w = x.shape
+    _, oc, kh, kw = W.shape
+    y = np.zeros((n, oc, h + kh - 1, w + kw - 1))
+    for p in range(h):
+        for q in range(w):
+            y[:, :, p:p + kh, q:q + kw] += np.einsum("nc,coij->noij", x[:, :, p, q], W)
+    return y if b is None else y + R.as_float(b).reshape(1, oc, 1, 1)
+
 
 OPS = [
     # ----- variable: elementwise --------------------------------------------------------
@@ -250,6 +264,8 @@ OPS = [
        empty=((0, 3), (0,))),
     Op("conv2d", F.conv2d, R.conv2d, (IMAGE, KERNEL, (3,)), nullable=(2,),
        empty=((0,) + IMAGE[1:], KERNEL, (3,))),
+    Op("deconv2d", F.deconv2d, _np_deconv2d, (IMAGE, DECONV_KERNEL, (3,)), nullable=(2,),
+       empty=((0,) + IMAGE[1:], DECONV_KERNEL, (3,))),
     Op("pooling", lambda x: F.pooling(x, 2), lambda x: R.pooling(x, 2), (IMAGE,),
        empty=((0,) + IMAGE[1:],)),
     Op("average_pooling", lambda x: F.average_pooling(x, 2), lambda x: R.average_pooling(x, 2),
@@ -468,8 +484,20 @@ EXTRA = [
     Case("conv2d", "channels 2 vs 3", lambda: F.conv2d(_x(1, 2, 4, 4), _x(1, 3, 2, 2))),
     Case("conv2d", "3-D x", lambda: F.conv2d(_x(2, 4, 4), _x(1, 2, 2, 2))),
     Case("conv2d", "b of shape (2,)", lambda: F.conv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2), _x(2))),
+    Case("deconv2d", "W in conv2d's layout (3, 2, ..) for 2 channels",
+         lambda: F.deconv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2))),
+    Case("deconv2d", "3-D x", lambda: F.deconv2d(_x(2, 4, 4), _x(2, 1, 2, 2))),
+    Case("deconv2d", "3-D W", lambda: F.deconv2d(_x(1, 2, 4, 4), _x(2, 2, 2))),
+    Case("deconv2d", "b of shape (2,)", lambda: F.deconv2d(_x(1, 2, 4, 4), _x(2, 3, 2, 2), _x(2))),
+    Case("deconv2d", "pad leaves no output", lambda: F.deconv2d(_x(1, 1, 1, 1), _x(1, 1, 2, 2), pad=1)),
+    *[Case("deconv2d", f"outsize {label}", lambda v=v: F.deconv2d(_x(1, 2, 3, 3), _x(2, 1, 3, 3), stride=2,
+                                                                  outsize=v), raises=r)
+      for label, v, r in [("too large", (9, 7), ARG_ERRORS), ("too small", (7, 6), ARG_ERRORS),
+                          ("0", 0, ARG_ERRORS), ("str", "7", (TypeError,)), ("1.5", 1.5, (TypeError,)),
+                          ("triple", (7, 7, 7), ARG_ERRORS)]],
     *[Case(n, f"{param} {label}", lambda f=f, param=param, v=v: f(param, v), raises=r)
       for n, f in [("conv2d", lambda param, v: F.conv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2), **{param: v})),
+                   ("deconv2d", lambda param, v: F.deconv2d(_x(1, 2, 4, 4), _x(2, 3, 2, 2), **{param: v})),
                    ("pooling", lambda param, v: F.pooling(_x(1, 2, 4, 4), **{"kernel_size": 2, param: v})),
                    ("average_pooling",
                     lambda param, v: F.average_pooling(_x(1, 2, 4, 4), **{"kernel_size": 2, param: v})),
@@ -478,6 +506,7 @@ EXTRA = [
       for label, v, r in [("-1", -1, ARG_ERRORS), ("1.5", 1.5, (TypeError,)), ("str", "1", (TypeError,)),
                           ("triple", (1, 1, 1), ARG_ERRORS), ("True", True, ARG_ERRORS)]],
     Case("conv2d", "stride 0", lambda: F.conv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2), stride=0)),
+    Case("deconv2d", "stride 0", lambda: F.deconv2d(_x(1, 2, 4, 4), _x(2, 3, 2, 2), stride=0)),
     *[Case(n, f"kernel_size {label}", lambda f=f, k=k: f(_x(1, 2, 4, 4), k), raises=r)
       for n, f in [("pooling", F.pooling), ("average_pooling", F.average_pooling), ("im2col", F.im2col)]
       for label, k, r in [("0", 0, ARG_ERRORS), ("5 > image", 5, ARG_ERRORS), ("None", None, (TypeError,)),
@@ -603,6 +632,12 @@ LAYER_CTORS = [
                   "stride": {**BAD_SIZES, "triple": (1, 1, 1)},
                   "pad": {"-1": -1, "1.5": 1.5, "str": "1", "None": None},
                   "in_channels": BAD_SIZES}, skip={("in_channels", "None")}),
+    *_ctor_cases("Deconv2d", lambda p, v: L.Deconv2d(**{"out_channels": 2, "kernel_size": 3, p: v}),
+                 {"out_channels": BAD_SIZES, "kernel_size": {**BAD_SIZES, "triple": (1, 1, 1)},
+                  "stride": {**BAD_SIZES, "triple": (1, 1, 1)},
+                  "pad": {"-1": -1, "1.5": 1.5, "str": "1", "None": None},
+                  "in_channels": BAD_SIZES, "dtype": {"int": np.int64, "not a dtype": "abc"}},
+                 skip={("in_channels", "None")}),
     *_ctor_cases("MLP", lambda p, v: L.MLP(**{"sizes": (3,), p: v}),
                  {"sizes": {"empty": (), "zero": (3, 0), "str": "abc", "None": None, "float": (3, 1.5)},
                   "activation": {"str": "relu", "None": None}}, names=("Linear",)),
@@ -648,6 +683,10 @@ LAYER_ROWS = [
     LayerRow("BatchNorm", lambda: L.BatchNorm(), (4, 3), lambda s: s, ("batch_norm",), ((4, 0),)),
     LayerRow("Conv2d", lambda: L.Conv2d(2, 2), (1, 2, 4, 4), lambda s: (s[0], 2, 3, 3), ("conv2d",),
              ((0, 2, 4, 4),)),
+    LayerRow("Deconv2d", lambda: L.Deconv2d(3, 2), (1, 2, 4, 4), lambda s: (s[0], 3, 5, 5), ("deconv2d",),
+             ((0, 2, 4, 4),)),
+    LayerRow("Deconv2d", lambda: L.Deconv2d(3, 3, stride=2, pad=1, in_channels=2), (1, 2, 4, 4),
+             lambda s: (s[0], 3, 7, 7), ("deconv2d",), ((0, 2, 4, 4),), "stride 2 pad 1"),
     LayerRow("Dropout", lambda: L.Dropout(), (2, 3), lambda s: s, ("dropout",), ((2, 0),)),
     *[LayerRow(cls, lambda cls=cls: getattr(L, cls)(), (2, 3), lambda s: s, (fn,), ((2, 0),))
       for cls, fn in [("ReLU", "relu"), ("ReLU6", "relu6"), ("LeakyReLU", "leaky_relu"), ("ELU", "elu"),
@@ -688,6 +727,11 @@ LAYER_CALLS = [c for row in LAYER_ROWS for c in _layer_cases(row)] + [
     Case("Conv2d", "3 channels for in_channels 2",
          lambda: _built(lambda: L.Conv2d(2, 2), (1, 2, 4, 4))(np.ones((1, 3, 4, 4)))),
     Case("Conv2d", "3-D input", lambda: L.Conv2d(2, 2)(np.ones((2, 4, 4)))),
+    Case("Deconv2d", "3 channels for in_channels 2",
+         lambda: _built(lambda: L.Deconv2d(2, 2), (1, 2, 4, 4))(np.ones((1, 3, 4, 4)))),
+    Case("Deconv2d", "3-D input", lambda: L.Deconv2d(2, 2)(np.ones((2, 4, 4)))),
+    Case("Deconv2d", "an outsize that does not fit",
+         lambda: L.Deconv2d(2, 2)(np.ones((1, 2, 4, 4)), outsize=9), names=("Deconv2d", "deconv2d")),
     Case("BatchNorm", "1-D input", lambda: L.BatchNorm()(np.ones(3))),
     Case("LayerNorm", "4 features for size 3", lambda: L.LayerNorm(3)(np.ones((2, 4)))),
     Case("EmbedID", "id 6 of 6", lambda: L.EmbedID(6, 2)(np.array([0, 6])), names=("EmbedID", "embed_id")),
