@@ -28,7 +28,7 @@ from .activation import (
     Swish,
     Tanh,
 )
-from .conv import Conv2d
+from .conv import Conv2d, Deconv2d
 from .dataloader import DataLoader, SeqDataLoader
 from .dropout import Dropout
 from .embedding import EmbedID
@@ -43,7 +43,7 @@ from .serialization import load_weights, save_weights
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM",
-    "LayerNorm", "BatchNorm", "Dropout", "Conv2d",
+    "LayerNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d",
     "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "Swish", "Sigmoid", "Tanh", "HardSigmoid",
     "HardSwish", "SoftPlus", "Softmax",
     "seed", "save_weights", "load_weights",

@@ -1,9 +1,10 @@
-"""Conv2d against a direct loop, and EmbedID as a table lookup; both with gradients."""
+"""Conv2d and Deconv2d against direct loops, and EmbedID as a table lookup; all with gradients."""
 
 import numpy as np
 import pytest
-from layer_checks import assert_param_grads_match
+from layer_checks import assert_param_grads_match, substituted
 
+import function as F
 import layers as L
 import variable as V
 
@@ -54,6 +55,102 @@ def test_conv2d_errors():
         L.Conv2d(2, 0)
     with pytest.raises(ValueError, match="Conv2d: kernel_size must be an int or a pair of ints"):
         L.Conv2d(2, (1, 2, 3))
+
+
+def _deconv_by_hand(x, W, b, stride, pad):
+    """Each input pixel adds its W-weighted kernel patch into the padded output; the pad is cut."""
+    n, c, h, w = x.shape
+    _, oc, kh, kw = W.shape
+    y = np.zeros((n, oc, stride * (h - 1) + kh, stride * (w - 1) + kw))
+    for i in range(h):
+        for j in range(w):
+            y[:, :, i * stride:i * stride + kh, j * stride:j * stride + kw] += np.einsum("nc,cokl->nokl",
+                                                                                     x[:, :, i, j], W)
+    return y[:, :, pad:y.shape[2] - pad, pad:y.shape[3] - pad] + b[None, :, None, None]
+
+
+@pytest.mark.parametrize("stride, pad", [(1, 0), (2, 1)])
+def test_deconv2d_matches_a_direct_loop(stride, pad, rng):
+    layer = L.Deconv2d(4, 3, stride=stride, pad=pad)
+    x = rng.standard_normal((2, 3, 4, 5))
+    y = layer(x)
+    assert layer.W.shape == (3, 4, 3, 3) and layer.in_channels == 3     # (in, out, kh, kw)
+    assert y.shape == (2, 4, stride * 3 + 3 - 2 * pad, stride * 4 + 3 - 2 * pad)
+    layer.b.data = rng.standard_normal(4)
+    np.testing.assert_allclose(layer(x).data, _deconv_by_hand(x, layer.W.data, layer.b.data, stride, pad),
+                               rtol=1e-10, atol=1e-12)
+
+
+def test_deconv2d_undoes_the_shape_of_conv2d(rng):
+    x = rng.standard_normal((1, 2, 7, 6))
+    down = L.Conv2d(3, 3, stride=2, pad=1)
+    up = L.Deconv2d(2, 3, stride=2, pad=1)
+    h = down(x)                                                 # (1, 3, 4, 3)
+    assert up(h).shape == (1, 2, 7, 5)                          # the default size
+    assert up(h, outsize=(7, 6)).shape == x.shape               # outsize picks the other one
+    with pytest.raises(ValueError, match=r"deconv2d: outsize \(9, 6\) does not fit"):
+        up(h, outsize=(9, 6))
+
+
+def test_deconv2d_gradients_initial_scale_and_dtype(rng):
+    layer = L.Deconv2d(2, (2, 3), in_channels=2, stride=(2, 1), pad=(0, 1))
+    x = rng.standard_normal((2, 2, 3, 3))
+    w = rng.standard_normal(layer(x).shape)
+    assert_param_grads_match(layer, lambda: V.sum(layer(x) * w))
+    big = L.Deconv2d(64, 3, in_channels=32)
+    assert big.W.shape == (32, 64, 3, 3)
+    np.testing.assert_allclose(big.W.data.std(), np.sqrt(1 / (32 * 9)), rtol=0.03)
+    lazy = L.Deconv2d(2, 1, nobias=True)
+    assert lazy(x.astype(np.float32)).dtype == np.float32 and lazy.b is None
+    assert lazy.W.dtype == np.float32
+    fixed = L.Deconv2d(2, 2, dtype=np.float32)
+    fixed(x)                                                    # a float64 input keeps float32 weights
+    assert fixed.W.dtype == fixed.b.dtype == np.float32
+
+
+def test_deconv2d_second_order_through_the_layer(rng):
+    layer = L.Deconv2d(2, 2, stride=2, pad=1, in_channels=2)
+    x = rng.standard_normal((1, 2, 2, 3))
+    layer.b.data = rng.standard_normal(2)
+    values = [p.data.copy() for p in layer.params()]
+
+    def f(x, *params):
+        with substituted(layer, params):
+            return V.tanh(layer(x))
+
+    assert V.gradcheck(f, x, *values, order=2)
+
+    def input_penalty(*params):                                 # |d loss / d x|^2, WGAN-GP style
+        with substituted(layer, params):
+            xv = V.Variable(x)
+            gx = V.grad(V.sum(V.tanh(layer(xv))), xv, create_graph=True)
+            return V.sum(gx * gx)
+
+    assert V.gradcheck(input_penalty, *values, order=1)
+
+
+def test_deconv2d_errors():
+    layer = L.Deconv2d(2, 3, in_channels=1)
+    with pytest.raises(ValueError, match=r"Deconv2d: input must be 4-D \(batch, channels, height, width\)"):
+        layer(np.ones((3, 4, 4)))
+    with pytest.raises(ValueError, match=r"Deconv2d: input of shape \(1, 2, 4, 4\) has 2 channels"):
+        layer(np.ones((1, 2, 4, 4)))
+    with pytest.raises(ValueError, match="Deconv2d: kernel_size must be >= 1"):
+        L.Deconv2d(2, 0)
+    with pytest.raises(TypeError, match="Deconv2d: kernel_size must be an int or a pair of ints"):
+        L.Deconv2d(2, (1, 2, 3))
+    with pytest.raises(ValueError, match="Deconv2d: out_channels must be a positive int"):
+        L.Deconv2d(0, 2)
+    with pytest.raises(ValueError, match="Deconv2d: pad must be >= 0"):
+        L.Deconv2d(2, 2, pad=-1)
+    with pytest.raises(ValueError, match="Deconv2d: cannot infer in_channels"):
+        L.Deconv2d(2, 2)(np.ones((1, 0, 3, 3)))
+
+
+def test_deconv2d_is_the_functional_op(rng):
+    layer = L.Deconv2d(3, 2, stride=2, in_channels=2)
+    x = rng.standard_normal((1, 2, 3, 3))
+    np.testing.assert_array_equal(layer(x).data, F.deconv2d(x, layer.W, layer.b, stride=2).data)
 
 
 def test_embed_id_is_a_table_lookup(rng):
