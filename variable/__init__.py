@@ -4,7 +4,7 @@
 from .variable import Variable  # first: the op modules bind themselves to it
 # isort: on
 from .backward import grad
-from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode
+from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode, using_config
 from .elementwise import (
     abs,
     add,
@@ -59,7 +59,7 @@ OPS = (
 
 __all__ = [
     "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
-    "test_mode", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
+    "test_mode", "using_config", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
     "GradcheckError", "get_dot_graph", "graph_functions", "plot_dot_graph", "jacobian", "hessian", "hvp",
     "ArrayLike", "Axis", *OPS,
 ]

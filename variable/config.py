@@ -77,4 +77,41 @@ def test_mode() -> _setting:
     return _setting(_train, False)
 
 
+_SETTINGS = {"enable_backprop": _enable_backprop, "train": _train}
+
+
+def using_config(name: str, value: bool) -> _setting:
+    """Context manager that sets the setting `name` to `value` (DeZero's `using_config`).
+
+    `using_config("enable_backprop", False)` is `no_grad()`, and
+    `using_config("train", False)` is `test_mode()`.
+
+    Parameters
+    ----------
+    name : str
+        "enable_backprop" (record graphs) or "train" (dropout on, batch norm updates
+        its statistics).
+    value : bool
+
+    Returns
+    -------
+    _setting
+        A context manager, also usable as a function decorator; on exit it restores
+        the value it found.
+
+    Raises
+    ------
+    ValueError
+        If `name` is not a known setting.
+    TypeError
+        If `value` is not a bool.
+    """
+    var = _SETTINGS.get(name)
+    if var is None:
+        raise ValueError(f"using_config: unknown setting {name!r}; the settings are {sorted(_SETTINGS)}")
+    if not isinstance(value, bool):
+        raise TypeError(f"using_config: {name} must be True or False, got {value!r}")
+    return _setting(var, value)
+
+
 test_mode.__test__ = False  # keep pytest from collecting it when a test imports it
