@@ -146,7 +146,7 @@ def main(argv=None):
             break
         grads = V.grad(loss, params)
         for p, g in zip(params, grads):
-            p.data = p.data - args.lr * g.data
+            p.data -= args.lr * g.data
     print(f"final mean squared error {losses[-1]:.5f} (noise variance {args.noise ** 2:.5f})")
 
     plt = pyplot()

@@ -55,7 +55,7 @@ def newton_1d(x0, steps, tol=1e-12):
               f"   (closed forms differ by {max(abs(gx.data - d1), abs(gx2.data - d2)):.0e})")
         if abs(gx.data) < tol:
             break
-        x.data = x.data - gx.data / gx2.data
+        x.data -= gx.data / gx2.data           # in place: x.data stays an ndarray
     return float(x.data)
 
 
