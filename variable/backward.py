@@ -306,10 +306,12 @@ class _Handout:
         self.create_graph = create_graph
         self.taken = set()
         given = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs]
-        for g in given:
+        for g in given:  # the user's own arrays stay theirs
             if isinstance(g, Variable):
                 self.taken.add(id(g))
                 self.taken.add(_buffer(g._data))
+            elif isinstance(g, np.ndarray):
+                self.taken.add(_buffer(g))
 
     def __call__(self, x, g):
         create_graph = self.create_graph

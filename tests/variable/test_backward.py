@@ -591,3 +591,47 @@ def test_accumulate_promotes_mixed_dtypes_in_any_order(order):
     assert total.dtype == np.float64
     np.testing.assert_allclose(total.data, sum(v.astype(np.float64) for v in values), rtol=1e-7)
     np.testing.assert_array_equal(values[0], np.array([0.1, 0.2], dtype=order[0]))  # not in place
+
+
+# ----- gradients are never shared between Variables -------------------------------------
+def _assert_unshared(grads):
+    for i, a in enumerate(grads):
+        for b in grads[i + 1:]:
+            assert a is not b and not np.shares_memory(a.data, b.data)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_leaves_of_an_add_get_their_own_gradients(create_graph):
+    a, b = V.Variable(np.array([1.0, 2.0])), V.Variable(np.array([3.0, 4.0]))
+    (a + b).backward(create_graph=create_graph)
+    _assert_unshared([a.grad, b.grad])
+    for p in (a, b):                    # clipping by hand: each gradient is scaled once
+        p.grad.data *= 0.5
+    np.testing.assert_array_equal(a.grad.data, [0.5, 0.5])
+    np.testing.assert_array_equal(b.grad.data, [0.5, 0.5])
+
+
+def test_gradients_through_reshapes_and_sums_are_unshared():
+    a, b, c = V.Variable(np.ones((2, 3))), V.Variable(np.ones(6)), V.Variable(np.ones((2, 3)))
+    y = a + b.reshape(2, 3) + c
+    y.backward(retain_grad=True)
+    _assert_unshared([a.grad, b.grad, c.grad, y.grad])
+
+
+def test_grad_results_and_user_seeds_are_unshared():
+    a, b = V.Variable(np.array([1.0, 2.0])), V.Variable(np.array([3.0, 4.0]))
+    seed = np.array([1.0, -1.0])
+    ga, gb = V.grad(a + b, [a, b], grad_outputs=seed)
+    _assert_unshared([ga, gb])
+    assert not np.shares_memory(ga.data, seed) and not np.shares_memory(gb.data, seed)
+    u = V.Variable(np.array([2.0, 2.0]))
+    assert V.grad(a, a, grad_outputs=u) is not u      # the output is the input itself
+    np.testing.assert_array_equal(u.data, [2.0, 2.0])
+
+
+def test_unsharing_keeps_second_order_right():
+    a, b = V.Variable(np.array(1.5)), V.Variable(np.array(-0.5))
+    ga, gb = V.grad((a + b) * (a + b), [a, b], create_graph=True)
+    _assert_unshared([ga, gb])
+    (ga + gb).backward()
+    assert a.grad.item() == 4.0 and b.grad.item() == 4.0     # d/da of 4(a + b)

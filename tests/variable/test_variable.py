@@ -227,3 +227,84 @@ def test_comparisons_give_boolean_masks_without_gradient():
     twin = V.Variable(x.data)
     assert hash(x) == object.__hash__(x) and {x: 1, twin: 2}[twin] == 2
     assert (x == None) is False and (x != "a") is True  # noqa: E711  other types: identity
+
+
+# ----- what PyTorch users reach for -----------------------------------------------------
+def test_where_with_equality_mask():
+    x = V.Variable(np.array([0.0, 2.0, -3.0]))
+    y = V.where(x == 0, 1.0, x)  # was silently `x` when == meant identity
+    np.testing.assert_array_equal(y.data, [1.0, 2.0, -3.0])
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.data, [0.0, 1.0, 1.0])
+
+
+def test_conversions_of_one_element_variables():
+    loss = V.Variable(np.array(0.123456))
+    assert float(loss) == 0.123456 and isinstance(float(loss), float)
+    assert int(V.Variable(np.array([3.7]))) == 3
+    assert loss.item() == 0.123456 and type(loss.item()) is float
+    assert f"{loss:.3f}" == "0.123" and f"{loss}" == "variable(0.123456)"
+    assert f"{V.Variable(np.array([[2.5]])):>6.2f}" == "  2.50"
+
+
+def test_numpy_sees_the_data():
+    x = V.Variable(np.array([1.0, 2.0], dtype=np.float32))
+    a = np.array(x)
+    assert a.dtype == np.float32 and a.tolist() == [1.0, 2.0]  # was an object array
+    assert np.asarray(x) is x.data and x.numpy() is x.data
+    np.testing.assert_array_equal(np.asarray(x, dtype=np.float64), [1.0, 2.0])
+    assert not np.shares_memory(np.array(x, copy=True), x.data)
+    y = np.ones(2) * x                  # an ndarray on the left still defers to the Variable
+    assert isinstance(y, V.Variable) and y.requires_grad
+
+
+def test_detach_shares_data_and_cuts_the_graph():
+    x = V.Variable(np.array([1.0, 2.0]))
+    y = x * 3
+    d = y.detach()
+    assert d.data is y.data and d.creator is None and not d.requires_grad
+    (x * d).sum().backward()
+    np.testing.assert_array_equal(x.grad.data, [3.0, 6.0])  # d is a constant
+
+
+def test_matplotlib_plots_variables(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    x = V.Variable(np.linspace(-1, 1, 5))
+    y = V.tanh(x)
+    figure, axes = plt.subplots()
+    (line,) = axes.plot(x, y)          # "setting an array element with a sequence" before
+    np.testing.assert_allclose(line.get_ydata(), np.tanh(x.data))
+    figure.savefig(tmp_path / "plot.png")
+    plt.close(figure)
+
+
+def test_data_assignment_is_checked():
+    x = V.Variable(np.array([1.0, 2.0]))
+    x.data = np.array([3.0, 4.0, 5.0])        # a new array, even of a new shape, is fine
+    x.data -= 1.0                             # and in-place updates, which assign x.data
+    np.testing.assert_array_equal(x.data, [2.0, 3.0, 4.0])
+    for bad in ([1.0, 2.0], 3.0, None, np.ones((1, 1)).view(np.matrix), np.array(["a"]), np.array([1j])):
+        with pytest.raises(TypeError, match="Variable.data"):
+            x.data = bad
+    np.testing.assert_array_equal(x.data, [2.0, 3.0, 4.0])  # unchanged by the refusals
+    labels = V.Variable(np.array([1, 2]))     # integer Variables may take integer data
+    labels.data = np.array([0, 1, 2])
+    assert labels.shape == (3,)
+
+
+def test_a_graph_recorded_before_a_data_assignment_refuses_backward():
+    x = V.Variable(np.array([1.0, 2.0]), name="x")
+    y = V.tanh(x)                             # tanh's backward needs its output y too
+    y.data = np.zeros(2)
+    with pytest.raises(ValueError, match=r"'x'|Tanh"):
+        y.sum().backward()
+    x2 = V.Variable(np.array([1.0, 2.0]))
+    z = (x2 * x2).sum()
+    z.backward()                              # first backward, then the update: the usual order
+    x2.data -= 0.1 * x2.grad.data
+    x2.cleargrad()
+    (x2 * x2).sum().backward()                # a new forward pass records a new graph
+    np.testing.assert_allclose(x2.grad.data, 2 * np.array([0.8, 1.6]))

@@ -1,0 +1,285 @@
+"""The catalogue of user mistakes: each slip is refused where it is made, with the fix.
+
+Every case is a slip that students and authors of custom functions make (DeZero and
+PyTorch habits included).  Each must raise a TypeError or ValueError whose message names
+the op or object involved and the likely fix, never compute a wrong number.  A new slip
+met anywhere becomes a row here.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+import function as F
+import layers as L
+import variable as V
+
+
+class Cube(V.Forwarder):
+    def forward(self, x):
+        return x ** 3
+
+    def backward(self, gy):
+        x, = self.inputs
+        return 3 * x ** 2 * gy
+
+
+class NoReturn(V.Forwarder):
+    def forward(self, x):
+        return x * 2
+
+    def backward(self, gy):
+        gy * 2  # noqa: B018  the slip: no `return`
+
+
+def _reuse_forwarder():
+    c = Cube()
+    V.Function(c)(V.Variable(2.0))
+    V.Function(c)(V.Variable(3.0))
+
+
+def _reuse_function():
+    f = V.Function(Cube())
+    f(V.Variable(2.0))
+    f(V.Variable(3.0))
+
+
+def _reuse_forwarder_under_no_grad():
+    c = Cube()
+    V.Function(c)(V.Variable(2.0))
+    with V.no_grad():
+        V.Function(c)(V.Variable(3.0))  # would overwrite state the first call's backward needs
+
+
+def _backward_without_return():
+    x = V.Variable(2.0)
+    V.Function(NoReturn())(x).backward()
+
+
+def _grad_without_return():
+    x = V.Variable(2.0)
+    V.grad(V.Function(NoReturn())(x), x)
+
+
+def _subclass_function():
+    class Square(V.Function):  # DeZero's spelling
+        def forward(self, x):
+            return x ** 2
+
+
+def _call_forwarder():
+    Cube()(V.Variable(2.0))  # DeZero's spelling
+
+
+def _function_of_class():
+    V.Function(Cube)(V.Variable(2.0))
+
+
+def _backward_of_graphless_gradient():
+    x = V.Variable(np.array(2.0))
+    y = x ** 3
+    y.backward()  # no create_graph=True
+    gx = x.grad
+    x.cleargrad()
+    gx.backward()
+
+
+def _grad_of_graphless_gradient():
+    x = V.Variable(np.array(2.0))
+    V.grad(V.grad(x ** 3, x), x)
+
+
+def _grad_wrt_integer():
+    x = V.Variable(np.array(2))
+    V.grad(x ** 2, x)
+
+
+def _backward_of_integer():
+    (V.Variable(np.array(2)) ** 2).backward()
+
+
+def _data_from_list():
+    V.Variable(np.array([1.0, 2.0])).data = [1.0, 2.0]
+
+
+def _data_from_variable():
+    V.Variable(np.array([1.0, 2.0])).data = V.Variable(np.array([3.0, 4.0]))
+
+
+def _integer_data_on_trainable():
+    V.Variable(np.array([1.0, 2.0])).data = np.array([1, 2])
+
+
+def _data_reshaped_before_backward():
+    x = V.Variable(np.array([1.0, 2.0]), name="x")
+    y = (x * x).sum()
+    x.data = np.ones((3,))
+    y.backward()
+
+
+def _data_changed_before_backward():
+    w, z = V.Variable(np.array(2.0), name="w"), V.Variable(np.array(3.0))
+    d = V.tanh(w * z)
+    w.data -= 1.0
+    d.backward()
+
+
+def _linear_in_pytorch_order():
+    layer = L.Linear(3, 5)  # PyTorch's nn.Linear(in=3, out=5) habit
+    layer(np.ones((2, 3)))
+
+
+def _float_of_vector():
+    float(V.Variable(np.array([1.0, 2.0])))
+
+
+def _format_vector():
+    return f"{V.Variable(np.array([1.0, 2.0])):.3f}"
+
+
+def _item_of_vector():
+    V.Variable(np.array([1.0, 2.0])).item()
+
+
+def _variable_of_variables():
+    x, y = V.Variable(1.0), V.Variable(2.0)
+    V.Variable([x, y])
+
+
+def _op_on_list_of_variables():
+    x, y = V.Variable(1.0), V.Variable(2.0)
+    x + [x, y]  # noqa: B018
+
+
+def _using_config_unknown():
+    V.using_config("enable_grad", False)
+
+
+@dataclass
+class Mistake:
+    label: str
+    run: Callable[[], object]
+    error: type
+    words: tuple  # regexes the message must match: what is wrong and the fix
+
+    def __repr__(self):
+        return self.label
+
+
+CATALOGUE = [
+    Mistake("reuse a Forwarder instance", _reuse_forwarder, ValueError,
+            (r"\bCube\b", r"new one per call", r"V\.Function\(Cube\(\.\.\.\)\)\(x\)")),
+    Mistake("reuse a Function object", _reuse_function, ValueError, (r"\bCube\b", r"new one per call")),
+    Mistake("reuse a Forwarder, second call under no_grad", _reuse_forwarder_under_no_grad, ValueError,
+            (r"\bCube\b", r"new one per call")),
+    Mistake("backward forgets return", _backward_without_return, TypeError,
+            (r"NoReturn\.backward returned None", r"forget `return`")),
+    Mistake("backward forgets return (grad)", _grad_without_return, TypeError,
+            (r"NoReturn\.backward returned None", r"forget `return`")),
+    Mistake("subclass Function (DeZero)", _subclass_function, TypeError,
+            (r"\bSquare\b", r"V\.Forwarder", r"V\.Function\(Square\(\)\)\(x\)")),
+    Mistake("call a Forwarder directly (DeZero)", _call_forwarder, TypeError,
+            (r"\bCube\b", r"V\.Function\(Cube\(\)\)\(x\)", r"Cube\.apply\(x\)")),
+    Mistake("wrap the Forwarder class", _function_of_class, TypeError,
+            (r"\bCube\b", r"V\.Function\(Cube\(\)\)\(x\)")),
+    Mistake("backward of a gradient without create_graph", _backward_of_graphless_gradient, ValueError,
+            (r"backward", r"without create_graph=True", r"create_graph=True")),
+    Mistake("grad of a gradient without create_graph", _grad_of_graphless_gradient, ValueError,
+            (r"grad", r"without create_graph=True")),
+    Mistake("grad with respect to integer data", _grad_wrt_integer, ValueError,
+            (r"grad", r"integer", r"np\.array\(2\.0\)")),
+    Mistake("backward of integer data", _backward_of_integer, ValueError,
+            (r"backward", r"integer", r"floating point")),
+    Mistake("assign a list to .data", _data_from_list, TypeError, (r"Variable\.data", r"np\.asarray")),
+    Mistake("assign a Variable to .data", _data_from_variable, TypeError,
+            (r"Variable\.data", r"other\.data")),
+    Mistake("assign integer data to a trainable Variable", _integer_data_on_trainable, TypeError,
+            (r"Variable\.data", r"floating point", r"astype")),
+    Mistake("reshape .data between forward and backward", _data_reshaped_before_backward, ValueError,
+            (r"backward", r"'x'", r"\bMul\b", r"forward pass again")),
+    Mistake("change .data between forward and backward", _data_changed_before_backward, ValueError,
+            (r"'w'", r"\bMul\b", r"forward pass again", r"after backward")),
+    Mistake("Linear in PyTorch's (in, out) order", _linear_in_pytorch_order, ValueError,
+            (r"Linear", r"out_size", r"in_size")),
+    Mistake("float() of a vector", _float_of_vector, ValueError, (r"float", r"one-element", r"\.sum\(\)")),
+    Mistake("format spec on a vector", _format_vector, TypeError, (r"format", r"one-element")),
+    Mistake("item() of a vector", _item_of_vector, ValueError, (r"item", r"one-element")),
+    Mistake("Variable of a list of Variables", _variable_of_variables, TypeError,
+            (r"Variable", r"V\.stack")),
+    Mistake("op on a list of Variables", _op_on_list_of_variables, TypeError, (r"\bAdd\b", r"V\.stack")),
+    Mistake("using_config with a PyTorch name", _using_config_unknown, ValueError,
+            (r"using_config", r"enable_backprop")),
+]
+
+
+@pytest.mark.parametrize("mistake", CATALOGUE, ids=repr)
+def test_mistake_is_refused_with_its_fix(mistake):
+    with pytest.raises((TypeError, ValueError)) as caught:
+        mistake.run()
+    got = caught.value
+    assert type(got) is mistake.error, f"{mistake.label}: {type(got).__name__}: {got}"
+    message = str(caught.value)
+    for word in mistake.words:
+        assert re.search(word, message), f"{mistake.label}: {word!r} not in: {message}"
+
+
+def test_a_reused_forwarder_leaves_the_first_call_right():
+    # the reproducer: the first graph must not be silently corrupted by the second call
+    x1, x2 = V.Variable(2.0), V.Variable(3.0)
+    c = Cube()
+    y1 = V.Function(c)(x1)
+    with pytest.raises(ValueError):
+        V.Function(c)(x2)
+    y1.backward()
+    assert x1.grad.item() == 12.0
+
+
+def test_apply_makes_a_fresh_forwarder_per_call():
+    x1, x2 = V.Variable(2.0), V.Variable(3.0)
+    y1, y2 = Cube.apply(x1), Cube.apply(x2)
+    (y1 + y2).backward()
+    assert (x1.grad.item(), x2.grad.item()) == (12.0, 27.0)
+    assert V.gradcheck(Cube.apply, np.array([0.5, -1.5]), order=3)
+
+
+def test_a_backward_may_return_none_for_inputs_that_need_no_gradient():
+    class Scale(V.Forwarder):  # None inside a tuple is deliberate: no gradient for that input
+        def forward(self, x, s):
+            return x * s
+
+        def backward(self, gy):
+            x, s = self.inputs
+            return gy * s, None
+
+    x, s = V.Variable(2.0), V.Variable(5.0)
+    V.Function(Scale())(x, s).backward()
+    assert x.grad.item() == 5.0 and s.grad is None
+
+
+def test_gradcheck_in_float32_warns_and_explains_its_failure():
+    with pytest.warns(UserWarning, match="float64"), pytest.raises(V.GradcheckError) as caught:
+        V.gradcheck(V.sin, np.linspace(-1, 1, 5).astype(np.float32))
+    message = str(caught.value)
+    assert "from backward" in message and "central differences" in message and "float64" in message
+    assert V.gradcheck(V.sin, np.linspace(-1, 1, 5), order=3)  # float64 passes
+
+
+def test_nth_derivative_loop_with_materialized_zeros():
+    x = V.Variable(np.array([0.5, -1.0, 2.0]))
+    g, derivatives = x ** 2, []
+    for _ in range(4):
+        g = V.grad(F.sum(g), x, create_graph=True, materialize_grads=True)
+        derivatives.append(g.data.copy())
+    np.testing.assert_allclose(derivatives[0], 2 * x.data)
+    np.testing.assert_allclose(derivatives[1], [2.0, 2.0, 2.0])
+    np.testing.assert_array_equal(derivatives[2], np.zeros(3))  # x**2 at order 3
+    np.testing.assert_array_equal(derivatives[3], np.zeros(3))
+    g = V.grad(F.sum(F.relu(x)), x, create_graph=True)
+    second = V.grad(F.sum(g), x, materialize_grads=True)      # relu at order 2
+    assert second.shape == x.shape and second.dtype == x.dtype and not second.data.any()
+    assert V.grad(F.sum(g), x, allow_unused=True) is None
+    with pytest.raises(ValueError, match="materialize_grads=True"):
+        V.grad(F.sum(x * 1.0), [x, V.Variable(1.0)])
