@@ -371,37 +371,53 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     return Function(SigmoidCrossEntropy())(x, t)
 
 
+LOG_CLAMP = -100.0
+"""The floor of each log term of binary_cross_entropy, as in PyTorch: log 0 counts as -100."""
+
+
+def _clamped_log(x, live):
+    """log x where `live` (log x > LOG_CLAMP), else LOG_CLAMP, a constant: its derivative is 0."""
+    return V.where(live, V.log(V.where(live, x, 1)), LOG_CLAMP)
+
+
 class BinaryCrossEntropy(Forwarder):
-    """mean(-t log p - (1 - t) log(1 - p)), a term dropped where its weight t or 1-t is 0."""
+    """mean(-t max(log p, -100) - (1 - t) max(log(1 - p), -100)), PyTorch's clamped form."""
 
     def forward(self, p, t):
-        self.has_pos, self.has_neg = t != 0, t != 1
-        with np.errstate(divide="ignore"):            # log 0 = -inf only where t disagrees
-            pos = np.where(self.has_pos, t * np.log(np.where(self.has_pos, p, 1)), 0)
-            neg = np.where(self.has_neg, (1 - t) * np.log(np.where(self.has_neg, 1 - p, 1)), 0)
-        return _scalar(-(pos + neg).mean(), p)
+        with np.errstate(divide="ignore"):            # log 0 = -inf, floored just below
+            log_p, log_q = np.log(p), np.log(1 - p)
+        # where each log is above the floor; elsewhere the term is the constant -100 t (or (1 - t))
+        self.live_p, self.live_q = log_p > LOG_CLAMP, log_q > LOG_CLAMP
+        log_p = np.where(self.live_p, log_p, LOG_CLAMP)
+        log_q = np.where(self.live_q, log_q, LOG_CLAMP)
+        return _scalar(-(t * log_p + (1 - t) * log_q).mean(), p)
 
     def backward(self, gy):
         p, t = self.inputs
         scale = gy * (1 / p.size)
         gp = gt = None
         if p.requires_grad:
-            # d/dp = -t/p + (1-t)/(1-p); each quotient guarded where its weight is 0
-            pos = t / V.where(self.has_pos, p, 1)
-            neg = (1 - t) / V.where(self.has_neg, 1 - p, 1)
+            # d/dp = -t/p + (1-t)/(1-p), each quotient 0 where its log is floored (a constant)
+            pos = V.where(self.live_p, t / V.where(self.live_p, p, 1), 0)
+            neg = V.where(self.live_q, (1 - t) / V.where(self.live_q, 1 - p, 1), 0)
             gp = (neg - pos) * scale
         if t.requires_grad:
-            gt = (V.log(1 - p) - V.log(p)) * scale                # d/dt = log(1-p) - log p
+            # d/dt = log(1-p) - log p, with the logs floored as in forward
+            gt = (_clamped_log(1 - p, self.live_q) - _clamped_log(p, self.live_p)) * scale
         return gp, gt
 
 
 def binary_cross_entropy(p: ArrayLike, t: ArrayLike) -> Variable:
     """Binary cross-entropy of probabilities `p` against targets `t`, mean over elements.
 
-    mean(-t log p - (1 - t) log(1 - p)) without clipping: a term whose weight (t or
-    1 - t) is 0 is dropped, so p = 0 or 1 where t matches gives a finite loss and
-    gradient; where t disagrees the loss is inf.  Prefer `sigmoid_cross_entropy` on
-    logits, which is stable everywhere.
+    mean(-t log p - (1 - t) log(1 - p)) with each log clamped at -100, as PyTorch's
+    BCELoss does, so the loss is finite for every p in [0, 1]: p = 0 with t = 1 (or p = 1
+    with t = 0) costs 100 per element, and p = 0 or 1 where t matches costs 0.  A clamped
+    log is a constant, so its gradient is 0 (where log p <= -100, i.e. p <= e^-100, and
+    likewise for 1 - p); elsewhere the value and every derivative are those of the
+    unclamped formula.  Gradients are thus finite at p = 0 and 1 too (PyTorch instead
+    divides p - t by max(p (1 - p), 1e-12)).  Prefer `sigmoid_cross_entropy` on logits,
+    which is stable everywhere and never saturates.
 
     Parameters
     ----------

@@ -138,9 +138,57 @@ def test_binary_cross_entropy_is_finite_at_p_0_and_1_where_t_matches():
     np.testing.assert_allclose(h.data, [0.2, 0.2, 0.2, 0.2, 0.8])      # (t/p^2 + (1-t)/(1-p)^2) / n
 
 
-def test_binary_cross_entropy_is_inf_where_a_certain_prediction_is_wrong():
-    loss = F.binary_cross_entropy(np.array([0.0, 0.3]), np.array([1.0, 0.0]))
-    assert loss.data == np.inf
+# p exactly 0 or 1 against targets 0, 1 and soft ones.  PyTorch's BCELoss floors each log at
+# -100 (its documented behaviour), so its per-element losses (reduction="none") are
+# 0, 100, 100, 0, 0.5 * 100 and 0.75 * 100
+EDGE_P = [0.0, 0.0, 1.0, 1.0, 0.0, 1.0]
+EDGE_T = [0.0, 1.0, 0.0, 1.0, 0.5, 0.25]
+EDGE_LOSS = [0.0, 100.0, 100.0, 0.0, 50.0, 75.0]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_binary_cross_entropy_clamps_each_log_at_minus_100_as_pytorch(dtype):
+    p = V.Variable(np.array(EDGE_P, dtype=dtype))
+    t = V.Variable(np.array(EDGE_T, dtype=dtype))
+    n = len(EDGE_P)
+    with np.errstate(**RAISE):
+        loss = F.binary_cross_entropy(p, t)
+        gp, gt = V.grad(loss, [p, t], create_graph=True)
+        gpp, gpt = V.grad(V.sum(gp), [p, t])
+    assert loss.dtype == gp.dtype == gt.dtype == gpp.dtype == dtype
+    np.testing.assert_allclose(loss.data, sum(EDGE_LOSS) / n, rtol=1e-6)
+    for g in (gp, gt, gpp, gpt):
+        assert np.all(np.isfinite(g.data))
+    # d/dp = -t/p + (1-t)/(1-p), a floored log contributing 0 (it is the constant -100)
+    np.testing.assert_allclose(gp.data, np.array([1, 0, 0, -1, 0.5, -0.25]) / n, rtol=1e-6)
+    # d/dt = log(1-p) - log p, floored: +100 at p = 0, -100 at p = 1
+    np.testing.assert_allclose(gt.data, np.array([100, 100, -100, -100, 100, -100]) / n, rtol=1e-6)
+    # d2/dp2 = t/p^2 + (1-t)/(1-p)^2 and d2/dp dt = -1/p - 1/(1-p), floored terms 0
+    np.testing.assert_allclose(gpp.data, np.array([1, 0, 0, 1, 0.5, 0.25]) / n, rtol=1e-6)
+    np.testing.assert_allclose(gpt.data, np.full(n, -1.0) / n, rtol=1e-6)
+
+
+def test_binary_cross_entropy_per_element_matches_the_pytorch_values():
+    for p, t, expected in zip(EDGE_P, EDGE_T, EDGE_LOSS):
+        assert F.binary_cross_entropy(np.array([p]), np.array([t])).data == expected
+
+
+def test_binary_cross_entropy_floor_starts_at_exp_minus_100():
+    p = V.Variable(np.array([1e-50, 1e-40]))            # log p = -115.1 (floored) and -92.1 (not)
+    loss = F.binary_cross_entropy(p, np.ones(2))
+    np.testing.assert_allclose(loss.data, (100 + 40 * math.log(10)) / 2, rtol=1e-12)
+    np.testing.assert_allclose(V.grad(loss, p).data, [0.0, -1e40 / 2], rtol=1e-12)
+
+
+def test_binary_cross_entropy_is_unchanged_inside_the_interval(rng):
+    p = np.concatenate([rng.uniform(0.01, 0.99, 8), [1e-30, 1 - 1e-12]])
+    t = rng.uniform(0, 1, p.shape)
+    y = F.binary_cross_entropy(p, t)
+    np.testing.assert_allclose(y.data, -np.mean(t * np.log(p) + (1 - t) * np.log(1 - p)), rtol=1e-12)
+    pv = V.Variable(p)
+    g = V.grad(F.binary_cross_entropy(pv, t), pv)
+    np.testing.assert_allclose(g.data, (-t / p + (1 - t) / (1 - p)) / p.size, rtol=1e-12)
+    assert V.gradcheck(F.binary_cross_entropy, p[:8].reshape(2, 4), t[:8].reshape(2, 4), order=2)
 
 
 def test_log_cosh_loss_is_linear_for_large_differences():
