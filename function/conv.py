@@ -270,8 +270,8 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
     x : Variable or ndarray
         Images of shape (N, C, H, W).
     W : Variable or ndarray
-        Filters of shape (C, OC, KH, KW): input channels first, the layout of transposed
-        convolutions (DeZero, PyTorch's conv_transpose2d), the transpose of conv2d's.
+        Filters of shape (C, OC, KH, KW), input channels first as in DeZero and PyTorch's
+        conv_transpose2d: the very W that conv2d takes from OC channels to C, used as is.
     b : Variable, ndarray or None
         Bias of shape (OC,).
     stride, pad : int or pair of ints
@@ -298,8 +298,8 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
     x, W = as_float(x, op), as_float(W, op)
     if W.ndim != 4:
         raise ValueError(
-            f"{op}: W must be 4-d (C, OC, KH, KW), input channels first (the transpose of "
-            f"conv2d's layout), got shape {W.shape}"
+            f"{op}: W must be 4-d (C, OC, KH, KW), input channels first (the layout of "
+            f"transposed convolutions in DeZero and PyTorch), got shape {W.shape}"
         )
     if x.ndim != 4 or x.shape[1] != W.shape[0]:
         raise ValueError(
