@@ -4,8 +4,10 @@ Keys are the attribute paths of `Layer.named_params()` and `Layer.named_buffers(
 e.g. 'l1/W', 'bn/avg_mean'.  Saving writes a temporary file beside the target and
 renames it over the target only once it is complete, so an interrupted save leaves the
 previous file as it was.  Loading reads and checks the whole archive (keys, shapes,
-dtypes) before it changes anything, so a failed load leaves the model untouched.
-Arrays are stored without pickling and loaded with `allow_pickle=False`.
+dtypes) before it changes anything, so a failed load leaves the model untouched.  A
+layer that sizes itself on its first call and has not run yet is built from the file's
+shapes and dtypes (see `Layer._lazy_shapes`), so a freshly built model loads without a
+dummy forward pass.  Arrays are stored without pickling and loaded with `allow_pickle=False`.
 """
 
 import contextlib
@@ -14,6 +16,8 @@ import secrets
 import zipfile
 
 import numpy as np
+
+from .parameter import Parameter
 
 
 def _model_arrays(layer, where):
@@ -39,24 +43,8 @@ def _write_archive(handle, arrays):
                 np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
 
 
-def save_weights(layer, path) -> None:
-    """Write every parameter and buffer of `layer` to the .npz file `path` (used as given).
-
-    Parameters
-    ----------
-    layer : Layer
-    path : str or os.PathLike
-        Written exactly at this path (no '.npz' is appended).
-
-    Raises
-    ------
-    ValueError
-        If a buffer is not initialised yet (call the model once first).
-    OSError
-        If the directory cannot be written; any previous file at `path` is kept.
-    """
-    path = os.fspath(path)
-    arrays = _model_arrays(layer, "save_weights")
+def _save_atomically(path, arrays):
+    """Write `arrays` to `path` through a temporary file renamed over it once complete."""
     directory = os.path.dirname(os.path.abspath(path))
     temporary = os.path.join(
         directory, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
@@ -81,7 +69,27 @@ def save_weights(layer, path) -> None:
                 os.close(fd)
 
 
-def _read_archive(path):
+def save_weights(layer, path) -> None:
+    """Write every parameter and buffer of `layer` to the .npz file `path` (used as given).
+
+    Parameters
+    ----------
+    layer : Layer
+    path : str or os.PathLike
+        Written exactly at this path (no '.npz' is appended).
+
+    Raises
+    ------
+    ValueError
+        If a buffer is not initialised yet (call the model once first).
+    OSError
+        If the directory cannot be written; any previous file at `path` is kept.
+    """
+    path = os.fspath(path)
+    _save_atomically(path, _model_arrays(layer, "save_weights"))
+
+
+def _read_archive(path, where="load_weights", kind="weights archive"):
     """{key: ndarray} of the whole archive at `path`, or a ValueError saying what is wrong."""
     if zipfile.is_zipfile(path):
         try:  # np.load does not verify checksums: read every member once to catch corruption
@@ -89,12 +97,11 @@ def _read_archive(path):
                 bad = archive.testzip()
         except Exception as error:
             raise ValueError(
-                f"load_weights: {path!r} is not a valid .npz weights archive "
-                f"({type(error).__name__}: {error})"
+                f"{where}: {path!r} is not a valid .npz {kind} ({type(error).__name__}: {error})"
             ) from None
         if bad is not None:
             raise ValueError(
-                f"load_weights: entry {bad.removesuffix('.npy')!r} of {path!r} cannot be read "
+                f"{where}: entry {bad.removesuffix('.npy')!r} of {path!r} cannot be read "
                 f"(its checksum does not match: the file is corrupted)"
             )
     try:
@@ -103,12 +110,11 @@ def _read_archive(path):
         raise
     except Exception as error:  # bad magic, truncated zip, pickled data, ...
         raise ValueError(
-            f"load_weights: {path!r} is not a valid .npz weights archive "
-            f"({type(error).__name__}: {error})"
+            f"{where}: {path!r} is not a valid .npz {kind} ({type(error).__name__}: {error})"
         ) from None
     if not isinstance(loaded, np.lib.npyio.NpzFile):
         raise ValueError(
-            f"load_weights: {path!r} holds a single array, not an .npz archive of named weights "
+            f"{where}: {path!r} holds a single array, not an .npz archive of named arrays "
             f"(write it with save_weights)"
         )
     arrays = {}
@@ -118,14 +124,16 @@ def _read_archive(path):
                 value = loaded[key]
             except Exception as error:  # corrupt member, object array, bad CRC, ...
                 raise ValueError(
-                    f"load_weights: entry {key!r} of {path!r} cannot be read "
+                    f"{where}: entry {key!r} of {path!r} cannot be read "
                     f"({type(error).__name__}: {error})"
                 ) from None
             if not isinstance(value, np.ndarray):  # np.load gives the raw bytes of a non-.npy member
                 raise ValueError(
-                    f"load_weights: entry {key!r} of {path!r} cannot be read as an array: it is "
+                    f"{where}: entry {key!r} of {path!r} cannot be read as an array: it is "
                     f"not a .npy member (write weights with save_weights)"
                 )
+            if not value.flags.writeable:
+                value = value.copy()
             arrays[key] = value
     return arrays
 
@@ -134,11 +142,178 @@ def _describe(keys):
     return ", ".join(repr(k) for k in sorted(keys))
 
 
+def _shape_text(shape, size_name):
+    """A shape with its unknown size written as that size's name: (in_size, 10)."""
+    items = [size_name if n is None else str(n) for n in shape]
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+class _Entry:
+    """One array the model will hold after loading: where it goes and what it must look like."""
+
+    __slots__ = ("layer", "name", "current", "group")
+
+    def __init__(self, layer, name, current, group):
+        self.layer = layer        # the layer owning the attribute
+        self.name = name          # the attribute name
+        self.current = current    # the Parameter, the buffer's ndarray, or None when to be created
+        self.group = group        # the arrays of one layer that share its (still open) dtype, or None
+
+
+def _plan_model(layer, arrays, path, where):
+    """Check `arrays` against `layer`; return (apply, {param path: (shape, dtype)}).
+
+    Nothing changes until `apply()` is called, and `apply()` cannot fail.  Each layer
+    still waiting for its first call (`_lazy_shapes`) takes its size from the file and
+    must hold the shapes its configuration allows; each layer whose dtype is still open
+    (`dtype=None`, never called) takes the file's floating dtype; every other array must
+    match the model's shape and dtype exactly.
+    """
+    entries = {}      # file key -> _Entry
+    lazy = []         # (prefix, layer, size name, {attribute: shape with None for the size})
+    seen_params = set()
+    for prefix, sub in layer._named_layers():
+        plan = sub._lazy_shapes()
+        open_dtype = getattr(sub, "_dtype", np.float64) is None
+        group = [] if open_dtype or plan else None
+        if plan is not None:
+            lazy.append((prefix, sub, *plan))
+            for name in plan[1]:
+                entries[prefix + name] = _Entry(sub, name, None, group)
+        d = sub.__dict__
+        for name in sub._children:
+            value = d[name]
+            if isinstance(value, Parameter) and id(value) not in seen_params:
+                seen_params.add(id(value))
+                entries[prefix + name] = _Entry(sub, name, value, group)
+        for name in sub._buffers:
+            if plan is not None and name in plan[1]:
+                continue
+            buffer = d.get(name)
+            if buffer is None:
+                raise ValueError(
+                    f"{where}: buffer {prefix + name!r} is not initialised yet and its layer "
+                    f"({type(sub).__name__}) cannot build it from a file; run the model once first"
+                )
+            float_buffer = group is not None and buffer.dtype.kind == "f"
+            entries[prefix + name] = _Entry(sub, name, buffer, group if float_buffer else None)
+
+    missing = entries.keys() - arrays.keys()
+    extra = arrays.keys() - entries.keys()
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"missing from the file: {_describe(missing)}")
+        if extra:
+            parts.append(f"in the file but not in the model: {_describe(extra)}{_extra_hint(layer, extra)}")
+        raise ValueError(f"{where}: {path!r} does not match the model; " + "; ".join(parts))
+
+    sizes = {}
+    for prefix, sub, size_name, shapes in lazy:
+        size, source = None, None
+        for name, shape in shapes.items():
+            key, new = prefix + name, arrays[prefix + name]
+            if size is None and None in shape and new.ndim == len(shape):
+                size, source = new.shape[shape.index(None)], key
+                if size == 0:
+                    raise ValueError(
+                        f"{where}: parameter {key!r} is {new.shape} {new.dtype} in {path!r}, which "
+                        f"gives {type(sub).__name__} {size_name}=0; it needs at least 1"
+                    )
+            wanted = tuple(size if n is None else n for n in shape)
+            if new.shape != wanted:
+                needed = _shape_text(shape, size_name)
+                if source not in (None, key):
+                    needed = f"{wanted} ({size_name}={size}, as {source!r} in the file says)"
+                raise ValueError(
+                    f"{where}: parameter {key!r} is {new.shape} {new.dtype} in {path!r}, but the "
+                    f"model's {type(sub).__name__} (not run yet) needs shape {needed}"
+                )
+        sizes[id(sub)] = size
+
+    groups = {}       # id(group) -> (dtype, the key that fixed it)
+    for key, entry in entries.items():
+        new = arrays[key]
+        current = entry.current
+        if isinstance(current, Parameter):
+            current = current.data
+        if current is not None and new.shape != current.shape:
+            raise ValueError(
+                f"{where}: parameter {key!r} is {current.shape} {current.dtype} in the model "
+                f"but {new.shape} {new.dtype} in {path!r}"
+            )
+        if entry.group is None:
+            if new.dtype != current.dtype:
+                raise ValueError(
+                    f"{where}: parameter {key!r} is {current.shape} {current.dtype} in the model "
+                    f"but {new.shape} {new.dtype} in {path!r}"
+                )
+            continue
+        fixed = entry.layer._dtype
+        if fixed is not None and new.dtype != fixed:
+            raise ValueError(
+                f"{where}: parameter {key!r} is {new.dtype} in {path!r}, but the model's "
+                f"{type(entry.layer).__name__} was built with dtype={fixed}"
+            )
+        if new.dtype.kind != "f":
+            raise ValueError(
+                f"{where}: parameter {key!r} is {new.shape} {new.dtype} in {path!r}; "
+                f"parameters must be floating point"
+            )
+        dtype, first = groups.setdefault(id(entry.group), (new.dtype, key))
+        if new.dtype != dtype:
+            raise ValueError(
+                f"{where}: parameter {key!r} is {new.dtype} in {path!r} but {first!r} of the same "
+                f"layer is {dtype}; a layer's parameters share one dtype"
+            )
+
+    specs = {}
+    for key, entry in entries.items():
+        if entry.current is None:
+            if entry.name not in entry.layer._buffers:
+                specs[key] = (arrays[key].shape, arrays[key].dtype)
+        elif isinstance(entry.current, Parameter):
+            specs[key] = (arrays[key].shape, arrays[key].dtype)
+
+    def apply():
+        """Change the model (everything has been checked: nothing here can fail)."""
+        for prefix, sub, size_name, shapes in lazy:
+            sub._build_from(size_name, sizes[id(sub)], {name: arrays[prefix + name] for name in shapes})
+        for key, entry in entries.items():
+            if entry.current is None:
+                continue
+            new = arrays[key]
+            if isinstance(entry.current, Parameter):
+                entry.current.data = new
+            else:
+                object.__setattr__(entry.layer, entry.name, new)
+            if entry.group is not None:       # a dtype left open is now the file's
+                entry.layer._dtype = new.dtype
+
+    return apply, specs
+
+
+def _extra_hint(layer, extra):
+    """Why file keys have no place in the model, when something can be said."""
+    owners = {prefix: sub for prefix, sub in layer._named_layers()
+              if not any(isinstance(sub.__dict__[n], Parameter) for n in sub._children)}
+    custom = sorted({k.rsplit("/", 1)[0] + "/" if "/" in k else "" for k in extra} & owners.keys())
+    if custom:   # keys of a layer that has no parameters yet: perhaps a custom lazy one
+        names = ", ".join(type(owners[p]).__name__ + (f" at {p[:-1]!r}" if p else "") for p in custom)
+        return (f" (no such parameter in {names}; a custom layer that creates its parameters on "
+                f"its first call has none before it runs, unless it defines _lazy_shapes)")
+    return " (no layer of the model has that name)"
+
+
 def load_weights(layer, path) -> None:
     """Replace the weights of `layer` by those in the .npz file `path`, all or nothing.
 
     Every key, shape and dtype is checked before any weight changes: on any error the
-    layer is left exactly as it was.
+    layer is left exactly as it was.  Layers that size themselves on their first call and
+    have not run yet (`Linear(10)`, `LayerNorm()`, `BatchNorm()`, `Conv2d` without
+    in_channels) are built from the file's shapes and dtypes, so a fresh model loads
+    without a dummy forward pass and then computes what the saved model computed.  A layer
+    whose dtype was left open (`dtype=None`, never called) takes the file's dtype.
 
     Parameters
     ----------
@@ -149,43 +324,12 @@ def load_weights(layer, path) -> None:
     ------
     ValueError
         If the file is not a valid .npz archive, a parameter is missing from it, it holds
-        a key the model does not have, or a shape or dtype differs (the message names
-        the parameter).
+        a key the model does not have, or a shape or dtype differs from what the model has
+        or (for a layer not run yet) can hold; the message names the parameter.
     FileNotFoundError
         If there is no file at `path`.
     """
     path = os.fspath(path)
-    expected = _model_arrays(layer, "load_weights")
     arrays = _read_archive(path)
-    missing = expected.keys() - arrays.keys()
-    extra = arrays.keys() - expected.keys()
-    if missing or extra:
-        parts = []
-        if missing:
-            parts.append(f"missing from the file: {_describe(missing)}")
-        if extra:
-            parts.append(
-                f"in the file but not in the model: {_describe(extra)} (a layer that creates its "
-                f"parameters on the first call has none until the model has run once)"
-            )
-        raise ValueError(f"load_weights: {path!r} does not match the model; " + "; ".join(parts))
-    for key, current in expected.items():
-        new = arrays[key]
-        if new.shape != current.shape or new.dtype != current.dtype:
-            raise ValueError(
-                f"load_weights: parameter {key!r} is {current.shape} {current.dtype} in the model "
-                f"but {new.shape} {new.dtype} in {path!r}"
-            )
-    # everything checked: now change the model (nothing below can fail)
-    params = dict(layer.named_params())
-    for key, new in arrays.items():
-        if not new.flags.writeable:
-            new = new.copy()
-        if key in params:
-            params[key].data = new
-        else:
-            owner = layer
-            *parents, name = key.split("/")
-            for part in parents:
-                owner = getattr(owner, part)
-            object.__setattr__(owner, name, new)
+    apply, _ = _plan_model(layer, arrays, path, "load_weights")
+    apply()

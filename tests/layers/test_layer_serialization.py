@@ -131,11 +131,24 @@ def test_extra_key_raises_and_changes_nothing(tmp_path, rng):
     _assert_unchanged(model, snapshot)
 
 
-def test_a_model_that_has_not_run_yet_explains_the_extra_keys(tmp_path, rng):
+def test_a_model_that_has_not_run_yet_loads_without_a_forward_pass(tmp_path, rng):
+    source = _built(0, rng)
+    path = tmp_path / "w.npz"
+    source.save_weights(path)
+    fresh = Net()                                   # l1, bn and rnn/x2h have no parameters yet
+    fresh.load_weights(path)
+    assert [k for k, _ in fresh.named_params()] == [k for k, _ in source.named_params()]
+    x = rng.standard_normal((4, 3))
+    np.testing.assert_array_equal(fresh(x).data, source(x).data)
+
+
+def test_another_architecture_is_refused_by_name_and_unsaved_buffers_are_explained(tmp_path, rng):
     path = _write_other(tmp_path, rng)
     lazy = L.MLP((4, 2))
-    with pytest.raises(ValueError, match="has none until the model has run once"):
+    with pytest.raises(ValueError, match=r"missing from the file: 'l0/W', 'l0/b'; in the file but not in "
+                                         r"the model: 'bn/avg_mean'.*\(no layer of the model has that"):
         lazy.load_weights(path)
+    assert lazy.l0.W is None and lazy.l1.W is None
     with pytest.raises(ValueError, match="save_weights: buffer 'bn/avg_mean' is not initialised yet"):
         Net().save_weights(tmp_path / "never.npz")
     assert not (tmp_path / "never.npz").exists()
