@@ -39,13 +39,13 @@ from .model import MLP, Model, Sequential
 from .normalization import BatchNorm, LayerNorm
 from .parameter import Parameter
 from .recurrent import LSTM, RNN
-from .serialization import load_weights, save_weights
+from .serialization import load_checkpoint, load_weights, save_checkpoint, save_weights
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM",
     "LayerNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d",
     "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "Swish", "Sigmoid", "Tanh", "HardSigmoid",
     "HardSwish", "SoftPlus", "Softmax",
-    "seed", "save_weights", "load_weights",
+    "seed", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
     "DataLoader", "SeqDataLoader", "datasets",
 ]

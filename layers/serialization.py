@@ -1,13 +1,17 @@
-"""Saving and loading a layer's weights as an .npz archive keyed by parameter path.
+"""Weights and training checkpoints on disk, as .npz archives keyed by parameter path.
 
-Keys are the attribute paths of `Layer.named_params()` and `Layer.named_buffers()`,
-e.g. 'l1/W', 'bn/avg_mean'.  Saving writes a temporary file beside the target and
-renames it over the target only once it is complete, so an interrupted save leaves the
-previous file as it was.  Loading reads and checks the whole archive (keys, shapes,
-dtypes) before it changes anything, so a failed load leaves the model untouched.  A
-layer that sizes itself on its first call and has not run yet is built from the file's
-shapes and dtypes (see `Layer._lazy_shapes`), so a freshly built model loads without a
-dummy forward pass.  Arrays are stored without pickling and loaded with `allow_pickle=False`.
+Weight files (`save_weights`) hold one array per key, the attribute paths of
+`Layer.named_params()` and `Layer.named_buffers()`, e.g. 'l1/W', 'bn/avg_mean'.
+Checkpoints (`save_checkpoint`) hold the same arrays under 'model/' and the optimizer's
+state under 'optimizer/' (see `Optimizer.state_dict`).
+
+Saving writes a temporary file beside the target and renames it over the target only
+once it is complete, so an interrupted save leaves the previous file as it was.  Loading
+reads and checks the whole archive (keys, shapes, dtypes) before it changes anything, so
+a failed load leaves the model (and the optimizer) untouched.  A layer that sizes itself
+on its first call and has not run yet is built from the file's shapes and dtypes (see
+`Layer._lazy_shapes`), so a freshly built model loads without a dummy forward pass.
+Arrays are stored without pickling and loaded with `allow_pickle=False`.
 """
 
 import contextlib
@@ -115,7 +119,7 @@ def _read_archive(path, where="load_weights", kind="weights archive"):
     if not isinstance(loaded, np.lib.npyio.NpzFile):
         raise ValueError(
             f"{where}: {path!r} holds a single array, not an .npz archive of named arrays "
-            f"(write it with save_weights)"
+            f"(write it with {'save_weights' if kind == 'weights archive' else 'save_checkpoint'})"
         )
     arrays = {}
     with loaded:
@@ -130,7 +134,7 @@ def _read_archive(path, where="load_weights", kind="weights archive"):
             if not isinstance(value, np.ndarray):  # np.load gives the raw bytes of a non-.npy member
                 raise ValueError(
                     f"{where}: entry {key!r} of {path!r} cannot be read as an array: it is "
-                    f"not a .npy member (write weights with save_weights)"
+                    f"not a .npy member (write it with save_weights or save_checkpoint)"
                 )
             if not value.flags.writeable:
                 value = value.copy()
@@ -295,6 +299,8 @@ def _plan_model(layer, arrays, path, where):
 
 def _extra_hint(layer, extra):
     """Why file keys have no place in the model, when something can be said."""
+    if "optimizer/class" in extra and all(k.startswith(("model/", "optimizer/")) for k in extra):
+        return " (the file is a checkpoint written by save_checkpoint: read it with load_checkpoint)"
     owners = {prefix: sub for prefix, sub in layer._named_layers()
               if not any(isinstance(sub.__dict__[n], Parameter) for n in sub._children)}
     custom = sorted({k.rsplit("/", 1)[0] + "/" if "/" in k else "" for k in extra} & owners.keys())
@@ -333,3 +339,99 @@ def load_weights(layer, path) -> None:
     arrays = _read_archive(path)
     apply, _ = _plan_model(layer, arrays, path, "load_weights")
     apply()
+
+
+def _check_pair(model, optimizer, where):
+    if not callable(getattr(model, "named_params", None)):
+        raise TypeError(f"{where}: model must be a Layer, got {type(model).__name__}")
+    if not callable(getattr(optimizer, "state_dict", None)):
+        raise TypeError(f"{where}: optimizer must be an Optimizer, got {type(optimizer).__name__}")
+    if optimizer.target is not model:
+        raise ValueError(
+            f"{where}: the {type(optimizer).__name__} is "
+            f"{'not set up' if optimizer.target is None else 'set up on another model'}; "
+            f"call optimizer.setup(model) with this model first"
+        )
+
+
+def save_checkpoint(path, model, optimizer) -> None:
+    """Write the model's weights and the optimizer's state to the .npz file `path`, atomically.
+
+    The file holds every parameter and buffer under 'model/<path>', and under
+    'optimizer/' the optimizer's class name, its hyperparameters and its per-parameter
+    state (moments, step counts, velocities; see `Optimizer.state_dict`), so that
+    `load_checkpoint` into a fresh model and optimizer continues training bit for bit.
+    Optimizer hooks, random generators and recurrent layers' hidden states are not saved.
+    As with `save_weights`, the file is written exactly at `path` and replaces any previous
+    file only once complete.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    model : Layer
+    optimizer : Optimizer
+        Set up on `model` (`optimizer.setup(model)`).
+
+    Raises
+    ------
+    TypeError
+        If `model` is not a Layer or `optimizer` not an Optimizer.
+    ValueError
+        If the optimizer is not set up on `model`, or a buffer is not initialised yet.
+    OSError
+        If the directory cannot be written; any previous file at `path` is kept.
+    """
+    _check_pair(model, optimizer, "save_checkpoint")
+    path = os.fspath(path)
+    arrays = {"model/" + k: v for k, v in _model_arrays(model, "save_checkpoint").items()}
+    arrays.update({"optimizer/" + k: v for k, v in optimizer.state_dict().items()})
+    _save_atomically(path, arrays)
+
+
+def load_checkpoint(path, model, optimizer) -> None:
+    """Restore the model's weights and the optimizer's state from `path`, all or nothing.
+
+    The whole file is checked first: the weights as by `load_weights` (a lazily sized
+    model is built from the file, without a dummy forward), then the optimizer's class,
+    hyperparameters and the name, shape and dtype of every state array.  On any error
+    neither the model nor the optimizer changes.  Hooks are not state: add them to the
+    fresh optimizer as before.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file written by `save_checkpoint`.
+    model : Layer
+    optimizer : Optimizer
+        Of the class that was saved, with the same hyperparameters, set up on `model`.
+
+    Raises
+    ------
+    TypeError
+        If `model` is not a Layer or `optimizer` not an Optimizer.
+    ValueError
+        If the optimizer is not set up on `model`, the file is not a valid checkpoint, or
+        its weights or optimizer state do not fit (the message names what differs).
+    FileNotFoundError
+        If there is no file at `path`.
+    """
+    where = "load_checkpoint"
+    _check_pair(model, optimizer, where)
+    path = os.fspath(path)
+    arrays = _read_archive(path, where, "checkpoint")
+    weights = {k[len("model/"):]: v for k, v in arrays.items() if k.startswith("model/")}
+    state = {k[len("optimizer/"):]: v for k, v in arrays.items() if k.startswith("optimizer/")}
+    other = arrays.keys() - {"model/" + k for k in weights} - {"optimizer/" + k for k in state}
+    if not state:
+        raise ValueError(
+            f"{where}: {path!r} holds no optimizer state, so it is not a checkpoint"
+            f"{' (it looks like a weights file: read it with load_weights)' if other else ''}"
+        )
+    if other:
+        raise ValueError(
+            f"{where}: {path!r} holds keys outside 'model/' and 'optimizer/': {_describe(other)}"
+        )
+    apply_weights, specs = _plan_model(model, weights, path, where)
+    apply_state = optimizer._plan_state(state, specs, where)
+    apply_weights()
+    apply_state()

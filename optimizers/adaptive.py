@@ -26,6 +26,8 @@ class AdaGrad(Optimizer):
         Added to the denominator (>= 0).
     """
 
+    state_kinds = {"h": "array"}
+
     def __init__(self, lr: float = 0.01, eps: float = 1e-8):
         super().__init__()
         self.lr = hyperparameter(lr, "lr", "AdaGrad")
@@ -50,6 +52,8 @@ class RMSprop(Optimizer):
     eps : float
         Added to the denominator (>= 0).
     """
+
+    state_kinds = {"h": "array"}
 
     def __init__(self, lr: float = 0.01, alpha: float = 0.99, eps: float = 1e-8):
         super().__init__()
@@ -82,6 +86,8 @@ class AdaDelta(Optimizer):
     eps : float
         Keeps the roots away from zero (> 0).
     """
+
+    state_kinds = {"msg": "array", "msdx": "array"}
 
     def __init__(self, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6):
         super().__init__()
@@ -120,6 +126,8 @@ class Adam(Optimizer):
     eps : float
         Added to the denominator (>= 0).
     """
+
+    state_kinds = {"m": "array", "v": "array", "t": "count"}
 
     def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
         super().__init__()

@@ -34,8 +34,19 @@ class Optimizer:
     grad to None to exclude its parameter), then applies `update_one` to each.  Updates
     are made in place on `param.data`, keep its dtype, and never write into
     `param.grad.data` (which may be a read-only broadcast view).  Per-parameter state
-    (momentum, moment estimates, step count) lives in `self.state[param]`.
+    (momentum, moment estimates, step count) lives in `self.state[param]`; `state_dict()`
+    and `load_state_dict()` save and restore it by parameter path, for checkpoints
+    (`layers.save_checkpoint`).  Hooks are not state: they are neither saved nor restored.
+
+    Attributes
+    ----------
+    state_kinds : dict
+        Class attribute naming each entry of the per-parameter state and its kind:
+        'array' (an array of the parameter's shape and dtype) or 'count' (a Python int
+        >= 0).  An optimizer with state declares it here so that it can be checkpointed.
     """
+
+    state_kinds: dict[str, str] = {}
 
     def __init__(self):
         self.target = None
@@ -105,3 +116,164 @@ class Optimizer:
     def update_one(self, param, grad: np.ndarray) -> None:
         """Update `param.data` in place from the gradient array `grad` (read only)."""
         raise NotImplementedError(f"{type(self).__name__}.update_one is not defined")
+
+    # ----- checkpoints ------------------------------------------------------------------------
+    def hyperparameters(self) -> dict:
+        """The settings of the update rule: every public number or bool attribute (lr, beta1, ...)."""
+        return {name: value for name, value in vars(self).items()
+                if not name.startswith("_") and isinstance(value, (bool, int, float))}
+
+    def _named_state(self, where):
+        """[(parameter path, its state dict)] of the parameters of the target that have state."""
+        if self.target is None:
+            raise RuntimeError(f"{where}: call setup(model) first")
+        named = []
+        for path, param in self.target.named_params():
+            state = self.state.get(param)
+            if state:
+                named.append((path, state))
+        return named
+
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """The optimizer as arrays, keyed by name, to save beside the model's weights.
+
+        'class' holds the class name, 'hyperparameters/<name>' each hyperparameter and
+        'state/<parameter path>/<name>' each entry of the per-parameter state (a copy),
+        the parameter named by its path in `target.named_params()` (e.g. 'l1/W').  Hooks
+        are not included.
+
+        Raises
+        ------
+        RuntimeError
+            If `setup` was not called.
+        TypeError
+            If the state holds an entry that `state_kinds` does not declare.
+        """
+        name = type(self).__name__
+        arrays = {"class": np.array(name)}
+        for key, value in self.hyperparameters().items():
+            arrays["hyperparameters/" + key] = np.array(value)
+        for path, state in self._named_state(f"{name}.state_dict"):
+            for key, value in state.items():
+                kind = self.state_kinds.get(key)
+                if kind is None:
+                    raise TypeError(
+                        f"{name}.state_dict: state {key!r} of parameter {path!r} is not declared in "
+                        f"{name}.state_kinds; declare it as {{{key!r}: 'array'}} (or 'count' for an int)"
+                    )
+                arrays[f"state/{path}/{key}"] = np.array(value, dtype=np.int64 if kind == "count" else None)
+        return arrays
+
+    def load_state_dict(self, arrays: dict) -> None:
+        """Restore what `state_dict()` gave, all or nothing, onto the parameters of `target`.
+
+        The class, every hyperparameter, and the name, shape and dtype of every state
+        array are checked first; on any error nothing changes.  Parameters without state in
+        `arrays` start afresh, as they would in a new optimizer.
+
+        Parameters
+        ----------
+        arrays : dict of str to ndarray
+            As returned by `state_dict()` (for this optimizer or an identical one).
+
+        Raises
+        ------
+        RuntimeError
+            If `setup` was not called.
+        ValueError
+            If the class or a hyperparameter differs, a state entry is missing, unknown, or
+            of the wrong shape or dtype, or names a parameter the target does not have.
+        """
+        where = f"{type(self).__name__}.load_state_dict"
+        if self.target is None:
+            raise RuntimeError(f"{where}: call setup(model) first")
+        specs = {path: (p.shape, p.dtype) for path, p in self.target.named_params()}
+        self._plan_state(dict(arrays), specs, where)()
+
+    def _plan_state(self, arrays, specs, where):
+        """Check `arrays` (as from `state_dict`) against parameter specs {path: (shape, dtype)}.
+
+        Returns a function that installs the state, looking the parameters up by path in
+        `target` when called (so a lazily sized model may be built in between); nothing
+        changes before that, and it cannot fail.
+        """
+        name = type(self).__name__
+        saved = arrays.get("class")
+        if saved is None or not isinstance(saved, np.ndarray) or saved.dtype.kind != "U" or saved.ndim:
+            raise ValueError(f"{where}: the optimizer state has no 'class' entry naming the optimizer")
+        if str(saved) != name:
+            raise ValueError(
+                f"{where}: the file holds the state of a {saved}, not of a {name}; load it into "
+                f"a {saved} set up on the same model"
+            )
+        own = self.hyperparameters()
+        prefix = "hyperparameters/"
+        given = {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
+        if given.keys() != own.keys():
+            raise ValueError(
+                f"{where}: the {name} in the file has hyperparameters {sorted(given)}, this one "
+                f"{sorted(own)}"
+            )
+        for key, value in own.items():
+            stored = given[key]
+            stored = stored.item() if isinstance(stored, np.ndarray) and stored.ndim == 0 else stored
+            if isinstance(stored, bool) != isinstance(value, bool) or stored != value:
+                raise ValueError(
+                    f"{where}: {name} has {key}={value!r} but the file was saved with "
+                    f"{key}={stored!r}; build the optimizer with the saved hyperparameters (and change "
+                    f"opt.{key} after loading if you mean to)"
+                )
+        by_path = {}
+        for key, value in arrays.items():
+            if key == "class" or key.startswith("hyperparameters/"):
+                continue
+            if not key.startswith("state/") or key.count("/") < 2:
+                raise ValueError(f"{where}: unexpected optimizer entry {key!r}")
+            path, entry = key[len("state/"):].rsplit("/", 1)
+            if path not in specs:
+                raise ValueError(
+                    f"{where}: optimizer entry {key!r} is for parameter {path!r}, which the model "
+                    f"does not have"
+                )
+            kind = self.state_kinds.get(entry)
+            if kind is None:
+                raise ValueError(
+                    f"{where}: optimizer entry {key!r}: {name} keeps no state named {entry!r} "
+                    f"(it keeps {sorted(self.state_kinds)})"
+                )
+            by_path.setdefault(path, {})[entry] = _state_value(key, value, kind, specs[path], where)
+        for path, state in by_path.items():
+            lacking = sorted(self.state_kinds.keys() - state.keys())
+            if lacking:
+                raise ValueError(
+                    f"{where}: the optimizer state of parameter {path!r} lacks "
+                    f"{', '.join(repr(k) for k in lacking)}"
+                )
+
+        def apply():
+            params = dict(self.target.named_params())
+            self.state.clear()
+            for path, state in by_path.items():
+                self.state[params[path]] = state
+
+        return apply
+
+
+def _state_value(key, value, kind, spec, where):
+    """The state entry to install from the stored array `value`, or a ValueError naming `key`."""
+    shape, dtype = spec
+    if not isinstance(value, np.ndarray):
+        raise ValueError(f"{where}: optimizer entry {key!r} is a {type(value).__name__}, not an array")
+    if kind == "count":
+        if value.ndim != 0 or value.dtype.kind not in "iu" or value < 0:
+            raise ValueError(
+                f"{where}: optimizer entry {key!r} must be a count (a 0-d integer >= 0), got "
+                f"{value.shape} {value.dtype}"
+            )
+        return int(value)
+    if value.shape != tuple(shape) or value.dtype != dtype:
+        raise ValueError(
+            f"{where}: optimizer entry {key!r} is {value.shape} {value.dtype}, but its parameter "
+            f"is {tuple(shape)} {dtype}"
+        )
+    return value.copy()

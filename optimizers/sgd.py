@@ -40,6 +40,8 @@ class MomentumSGD(Optimizer):
         Use Nesterov's accelerated gradient.
     """
 
+    state_kinds = {"v": "array"}
+
     def __init__(self, lr: float = 0.01, momentum: float = 0.9, nesterov: bool = False):
         super().__init__()
         self.lr = hyperparameter(lr, "lr", "MomentumSGD")
