@@ -79,6 +79,8 @@ _clock = [0]
 def _checked_data(variable, value):
     """`value` if it may replace `variable.data`, else a TypeError naming the fix."""
     if type(value) is not np.ndarray:
+        if isinstance(value, np.generic):  # what NumPy arithmetic on 0-d arrays returns
+            return _checked_data(variable, np.asarray(value))
         if isinstance(value, Variable):
             raise TypeError(
                 "Variable.data: assign an ndarray, not a Variable (use other.data, or "

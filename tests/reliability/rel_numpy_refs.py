@@ -4,7 +4,7 @@ A sibling module: the test modules of tests/reliability import it by name (pytes
 their folder on sys.path).  Each reference takes ndarrays and returns an ndarray (or a
 tuple of them, or a float), written from the op's definition with plain NumPy and the
 standard library, never with gengrad.  Where an op documents a convention NumPy has no
-opinion on (0 log 0 = 0 in binary_cross_entropy, the eps clamp of cosine_similarity,
+opinion on (PyTorch's floor of -100 on each log in binary_cross_entropy, the eps clamp of cosine_similarity,
 DeZero's flatten), the reference spells that convention out.
 """
 
@@ -151,12 +151,12 @@ def sigmoid_cross_entropy(x, t):
 
 
 def binary_cross_entropy(p, t):
-    """-mean(t log p + (1-t) log(1-p)), a term dropped where its weight is 0 (0 log 0 = 0)."""
+    """-mean(t max(log p, -100) + (1-t) max(log(1-p), -100)): each log floored, as in PyTorch."""
     p, t = as_float(p, t)
     with np.errstate(divide="ignore", invalid="ignore"):
-        pos = np.where(t != 0, t * np.log(np.where(t != 0, p, 1.0)), 0.0)
-        neg = np.where(t != 1, (1 - t) * np.log(np.where(t != 1, 1 - p, 1.0)), 0.0)
-    return -np.mean(pos + neg)
+        log_p = np.maximum(np.log(p), -100.0)                   # np.maximum keeps NaN
+        log_q = np.maximum(np.log(1 - p), -100.0)
+    return -np.mean(t * log_p + (1 - t) * log_q)
 
 
 def hinge_loss(x, t):
@@ -261,6 +261,20 @@ def conv2d(x, W, b=None, stride=1, pad=0):
         for q in range(ow):
             window = xp[:, :, p * sh:p * sh + kh, q * sw:q * sw + kw]       # (n, c, kh, kw)
             y[:, :, p, q] = np.tensordot(window, W, axes=([1, 2, 3], [1, 2, 3]))
+    return y if b is None else y + as_float(b).reshape(1, oc, 1, 1)
+
+
+def deconv2d(x, W, b=None, stride=1, pad=0):
+    """Transposed convolution: each input pixel adds its kernel-weighted copy; then crop pad."""
+    x, W = as_float(x, W)
+    _, oc, kh, kw = W.shape
+    (sh, sw), (ph, pw) = _pair(stride), _pair(pad)
+    n, _, h, w = x.shape
+    full = np.zeros((n, oc, sh * (h - 1) + kh, sw * (w - 1) + kw))
+    for i in range(h):
+        for j in range(w):
+            full[:, :, i * sh:i * sh + kh, j * sw:j * sw + kw] += np.tensordot(x[:, :, i, j], W, axes=(1, 0))
+    y = full[:, :, ph:full.shape[2] - ph, pw:full.shape[3] - pw]
     return y if b is None else y + as_float(b).reshape(1, oc, 1, 1)
 
 

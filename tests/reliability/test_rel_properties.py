@@ -384,6 +384,19 @@ def conv2d_draw(data, rng):
     return arrays, {"stride": stride, "pad": pad}
 
 
+def deconv2d_draw(data, rng):
+    x = _image(data, rng, min_side=1)
+    kernel, stride, pad = _geometry(data, 3, 3)
+    (kh, kw), (sh, sw), (ph, pw) = (np.broadcast_to(v, 2) for v in (kernel, stride, pad))
+    if sh * (x.shape[2] - 1) + kh <= 2 * ph or sw * (x.shape[3] - 1) + kw <= 2 * pw:
+        pad = 0                                          # the padding would crop everything
+    oc = data.draw(st.integers(1, 2))
+    arrays = [x, rng.uniform(-1, 1, (x.shape[1], oc) + kernel)]
+    if data.draw(st.booleans()):
+        arrays.append(rng.uniform(-1, 1, oc))
+    return arrays, {"stride": stride, "pad": pad}
+
+
 def pooling_draw(data, rng):
     x = _image(data, rng, values=distinct)
     kernel, stride, pad = _geometry(data, *x.shape[2:])
@@ -495,6 +508,7 @@ PROPS = [
     Prop("batch_norm", batch_norm_draw, F.batch_norm, R.batch_norm),
     Prop("embed_id", embed_id_draw, F.embed_id, R.embed_id),
     Prop("conv2d", conv2d_draw, lambda x, W, b=None, **kw: F.conv2d(x, W, b, **kw), R.conv2d),
+    Prop("deconv2d", deconv2d_draw, lambda x, W, b=None, **kw: F.deconv2d(x, W, b, **kw), R.deconv2d),
     Prop("pooling", pooling_draw, F.pooling, R.pooling),
     Prop("average_pooling", pooling_draw, F.average_pooling, R.average_pooling),
     Prop("im2col", im2col_draw, F.im2col, R.im2col),

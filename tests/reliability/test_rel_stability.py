@@ -1,7 +1,8 @@
 """Numerical stability at extreme inputs: +-1e3 and +-1e30, in float64 and float32.
 
 For sigmoid, softplus, log_softmax, logsumexp, softmax_cross_entropy,
-sigmoid_cross_entropy, binary_cross_entropy (probabilities at and next to 0 and 1) and
+sigmoid_cross_entropy, binary_cross_entropy (probabilities at and next to 0 and 1, each log
+floored at -100 as in PyTorch) and
 log_cosh_loss, each case checks, with every warning an error and NumPy's overflow,
 divide-by-zero and invalid-value floating-point errors raised:
 
@@ -180,17 +181,22 @@ def test_sigmoid_cross_entropy(dtype):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_binary_cross_entropy(dtype):
     eps = float(np.finfo(dtype).eps)
-    tiny = 1e-150 if dtype == np.float64 else 1e-15     # 1/p^2, the second derivative, stays finite
-    p = np.array([0.0, 1.0, tiny, 1 - eps, 0.5, tiny, 1 - eps], dtype=dtype)
-    t = np.array([0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0], dtype=dtype)
+    tiny = 1e-40 if dtype == np.float64 else 1e-15     # above the floor; 1/p^2 stays finite
+    below = 1e-150 if dtype == np.float64 else 1e-45   # log p < -100: floored
+    p = np.array([0.0, 1.0, tiny, 1 - eps, 0.5, tiny, 1 - eps, 0.0, 1.0, below], dtype=dtype)
+    t = np.array([0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0], dtype=dtype)
     n = p.size
     y, g, g2 = _value_grad_second(F.binary_cross_entropy, p, t, constant=(1,))
 
-    def term(a, b):                              # a term whose weight is 0 is dropped (0 log 0 = 0)
-        return -((b * math.log(a) if b else 0.0) + ((1 - b) * math.log(1 - a) if b != 1 else 0.0))
+    def floored_log(v):                          # PyTorch's floor: log 0 counts as -100
+        return max(math.log(v), -100.0) if v > 0 else -100.0
 
-    def slope(a, b):
-        return ((-b / a) if b else 0.0) + (((1 - b) / (1 - a)) if b != 1 else 0.0)
+    def term(a, b):
+        return -(b * floored_log(a) + (1 - b) * floored_log(1 - a))
+
+    def slope(a, b):                             # a floored log is a constant: slope 0
+        return ((-b / a) if floored_log(a) > -100 else 0.0) + \
+            (((1 - b) / (1 - a)) if floored_log(1 - a) > -100 else 0.0)
 
     pairs = [(float(a), float(b)) for a, b in zip(p, t)]
     _check(y, g, g2, sum(term(a, b) for a, b in pairs) / n, [slope(a, b) / n for a, b in pairs], dtype)

@@ -286,6 +286,9 @@ def test_data_assignment_is_checked():
     x.data = np.array([3.0, 4.0, 5.0])        # a new array, even of a new shape, is fine
     x.data -= 1.0                             # and in-place updates, which assign x.data
     np.testing.assert_array_equal(x.data, [2.0, 3.0, 4.0])
+    s = V.Variable(np.array(1.0))
+    s.data = s.data - 0.5                     # a NumPy scalar (0-d arithmetic) becomes 0-d
+    assert type(s.data) is np.ndarray and s.data.shape == () and s.item() == 0.5
     for bad in ([1.0, 2.0], 3.0, None, np.ones((1, 1)).view(np.matrix), np.array(["a"]), np.array([1j])):
         with pytest.raises(TypeError, match="Variable.data"):
             x.data = bad
