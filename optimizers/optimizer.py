@@ -203,8 +203,8 @@ class Optimizer:
             raise ValueError(f"{where}: the optimizer state has no 'class' entry naming the optimizer")
         if str(saved) != name:
             raise ValueError(
-                f"{where}: the file holds the state of a {saved}, not of a {name}; load it into "
-                f"a {saved} set up on the same model"
+                f"{where}: the state was saved from {saved}, but this optimizer is {name}; load it "
+                f"into {saved}(...) with the saved hyperparameters, set up on the same model"
             )
         own = self.hyperparameters()
         prefix = "hyperparameters/"
