@@ -15,6 +15,17 @@ import numpy as np
 from .dataloader import _positive_int
 
 
+def _real(value, name, where, positive):
+    """`value` as a float: finite, and > 0 (`positive`) or >= 0; else a clear error."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{where}: {name} must be a number, got {type(value).__name__}")
+    value = float(value)
+    if not np.isfinite(value) or value < 0 or (positive and value == 0):
+        bound = "> 0" if positive else ">= 0"
+        raise ValueError(f"{where}: {name} must be a finite number {bound}, got {value!r}")
+    return value
+
+
 def spiral(n_per_class: int = 100, n_classes: int = 3, noise: float = 0.2, seed: int | None = 0,
            dtype=np.float64) -> tuple[np.ndarray, np.ndarray]:
     """Points on `n_classes` spiral arms and their arm index.
@@ -42,10 +53,11 @@ def spiral(n_per_class: int = 100, n_classes: int = 3, noise: float = 0.2, seed:
     Raises
     ------
     TypeError, ValueError
-        If n_per_class or n_classes is not a positive int.
+        If n_per_class or n_classes is not a positive int, or noise is not a number >= 0.
     """
     n = _positive_int(n_per_class, "n_per_class", "spiral")
     k = _positive_int(n_classes, "n_classes", "spiral")
+    noise = _real(noise, "noise", "spiral", positive=False)
     rng = np.random.default_rng(seed)
     radius = np.tile(np.arange(n) / n, k)
     t = np.repeat(np.arange(k), n)
@@ -79,9 +91,11 @@ def sine_curve(n: int = 1000, period: float = 25.0, noise: float = 0.05, seed: i
     Raises
     ------
     TypeError, ValueError
-        If n is not a positive int.
+        If n is not a positive int, period is not a number > 0, or noise not one >= 0.
     """
     n = _positive_int(n, "n", "sine_curve")
+    period = _real(period, "period", "sine_curve", positive=True)
+    noise = _real(noise, "noise", "sine_curve", positive=False)
     rng = np.random.default_rng(seed)
     k = np.arange(n + 1)
     y = np.sin(2.0 * np.pi * k / period) + rng.uniform(-noise, noise, size=n + 1)

@@ -651,6 +651,31 @@ LAYER_CTORS = [
       for k, b in {**NOT_ARRAYS, **JUNK_LISTS, "int array": np.arange(3)}.items()],
     *[Case("seed", f"value {k}", lambda b=b: L.seed(b)) for k, b in
       {"str": "abc", "object": object(), "1.5": 1.5, "-1": -1, "array of floats": np.ones(2)}.items()],
+    *[Case("DataLoader", label, call) for label, call in {
+        "no arrays": lambda: L.DataLoader(),
+        "lengths differ": lambda: L.DataLoader(np.ones(3), np.ones(4)),
+        "0-d array": lambda: L.DataLoader(np.array(1.0)),
+        "batch_size 0": lambda: L.DataLoader(np.ones(3), batch_size=0),
+        "batch_size 1.5": lambda: L.DataLoader(np.ones(3), batch_size=1.5),
+        "shuffle 'yes'": lambda: L.DataLoader(np.ones(3), shuffle="yes"),
+    }.items()],
+    *[Case("SeqDataLoader", label, call) for label, call in {
+        "no arrays": lambda: L.SeqDataLoader(batch_size=2),
+        "lengths differ": lambda: L.SeqDataLoader(np.ones(3), np.ones(4), batch_size=1),
+        "more streams than steps": lambda: L.SeqDataLoader(np.ones(3), batch_size=5),
+        "batch_size 0": lambda: L.SeqDataLoader(np.ones(3), batch_size=0),
+        "batch_size str": lambda: L.SeqDataLoader(np.ones(3), batch_size="2"),
+    }.items()],
+    *[Case("datasets", label, call, names=(name,)) for label, name, call in [
+        ("spiral n_per_class -1", "spiral", lambda: L.datasets.spiral(n_per_class=-1)),
+        ("spiral n_classes 0", "spiral", lambda: L.datasets.spiral(n_classes=0)),
+        ("spiral noise str", "spiral", lambda: L.datasets.spiral(noise="a")),
+        ("sine_curve n str", "sine_curve", lambda: L.datasets.sine_curve(n="a")),
+        ("sine_curve n 0", "sine_curve", lambda: L.datasets.sine_curve(n=0)),
+        ("sine_curve period 0", "sine_curve", lambda: L.datasets.sine_curve(period=0.0)),
+        ("sine_curve noise nan", "sine_curve", lambda: L.datasets.sine_curve(noise=math.nan)),
+        ("spiral noise -1", "spiral", lambda: L.datasets.spiral(noise=-1.0)),
+    ]],
 ]
 
 
