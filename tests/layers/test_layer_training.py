@@ -10,7 +10,8 @@ import function as F
 import layers as L
 import optimizers as O
 import variable as V
-from examples.datasets import DataLoader, sine_curve, spiral
+from layers import DataLoader
+from layers.datasets import sine_curve, spiral
 
 
 def test_mlp_learns_the_spiral():
