@@ -137,10 +137,11 @@ class Optimizer:
     def state_dict(self) -> dict[str, np.ndarray]:
         """The optimizer as arrays, keyed by name, to save beside the model's weights.
 
-        'class' holds the class name, 'hyperparameters/<name>' each hyperparameter and
-        'state/<parameter path>/<name>' each entry of the per-parameter state (a copy),
-        the parameter named by its path in `target.named_params()` (e.g. 'l1/W').  Hooks
-        are not included.
+        'class' holds the class name, 'hyperparameters/<name>' each hyperparameter,
+        'params_with_state' the paths of the parameters that have state (so that a
+        state lost from a damaged file is noticed), and 'state/<parameter path>/<name>'
+        each entry of their state (a copy), the parameter named by its path in
+        `target.named_params()` (e.g. 'l1/W').  Hooks are not included.
 
         Raises
         ------
@@ -153,7 +154,9 @@ class Optimizer:
         arrays = {"class": np.array(name)}
         for key, value in self.hyperparameters().items():
             arrays["hyperparameters/" + key] = np.array(value)
-        for path, state in self._named_state(f"{name}.state_dict"):
+        named = self._named_state(f"{name}.state_dict")
+        arrays["params_with_state"] = np.array([path for path, _ in named], dtype=str)
+        for path, state in named:
             for key, value in state.items():
                 kind = self.state_kinds.get(key)
                 if kind is None:
@@ -223,9 +226,15 @@ class Optimizer:
                     f"{key}={stored!r}; build the optimizer with the saved hyperparameters (and change "
                     f"opt.{key} after loading if you mean to)"
                 )
+        listed = arrays.get("params_with_state")
+        if not isinstance(listed, np.ndarray) or listed.dtype.kind != "U" or listed.ndim != 1:
+            raise ValueError(
+                f"{where}: the optimizer state has no 'params_with_state' entry (a 1-d array of "
+                f"parameter paths) saying which parameters have state"
+            )
         by_path = {}
         for key, value in arrays.items():
-            if key == "class" or key.startswith("hyperparameters/"):
+            if key in ("class", "params_with_state") or key.startswith("hyperparameters/"):
                 continue
             if not key.startswith("state/") or key.count("/") < 2:
                 raise ValueError(f"{where}: unexpected optimizer entry {key!r}")
@@ -242,6 +251,15 @@ class Optimizer:
                     f"(it keeps {sorted(self.state_kinds)})"
                 )
             by_path.setdefault(path, {})[entry] = _state_value(key, value, kind, specs[path], where)
+        listed = set(listed.tolist())
+        lost, unlisted = sorted(listed - by_path.keys()), sorted(by_path.keys() - listed)
+        if lost or unlisted:
+            raise ValueError(
+                f"{where}: the optimizer state of "
+                + (f"parameters {lost} is missing, though the file lists them as having state"
+                   if lost else f"parameters {unlisted} is in the file, which does not list them as "
+                                f"having state")
+            )
         for path, state in by_path.items():
             lacking = sorted(self.state_kinds.keys() - state.keys())
             if lacking:

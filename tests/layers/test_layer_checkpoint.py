@@ -220,6 +220,13 @@ BAD = {
     "flipped byte": (_flipped, r"entry 'optimizer/state/l1/W/m' of .* cannot be read"),
     "missing state key": (lambda p: _rewrite(p, drop=("optimizer/state/l1/b/v",)),
                           r"optimizer state of parameter 'l1/b' lacks 'v'"),
+    "all state of a parameter lost": (
+        lambda p: _rewrite(p, drop=[f"optimizer/state/l1/b/{name}" for name in "mvt"]),
+        r"the optimizer state of parameters \['l1/b'\] is missing, though the file lists them"),
+    "unlisted state": (lambda p: _rewrite(p, optimizer__params_with_state=np.array(["l1/W"])),
+                       r"parameters \['bn/beta', 'bn/gamma', 'l1/b', .*, 'ln/gamma'\] is in the file, which"),
+    "no list of parameters with state": (lambda p: _rewrite(p, drop=("optimizer/params_with_state",)),
+                                         r"has no 'params_with_state' entry"),
     "state of wrong shape": (lambda p: _rewrite(p, optimizer__state__l2__W__m=np.zeros((6, 2))),
                              r"entry 'state/l2/W/m' is \(6, 2\) float64, but its parameter is \(6, 3\)"),
     "state of wrong dtype": (lambda p: _rewrite(p, optimizer__state__l2__b__v=np.zeros(3, np.float32)),

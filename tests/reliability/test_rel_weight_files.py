@@ -11,7 +11,10 @@ missing and an extra key, and a shape or dtype mismatch of a parameter.  Added h
 - a text file, a zip of text files, another model's weights, a compressed archive (which
   loads) and a corrupted one (which does not), a buffer of the wrong shape, a 0-d array
   for a vector, a directory;
-- after any failed load the model still loads a good file.
+- after any failed load the model still loads a good file;
+- the same corruptions and truncations of a checkpoint, loaded into a model that has not
+  run yet: refused with neither model nor optimizer changed (no layer half built), or
+  loaded with exactly the saved weights and optimizer state.
 """
 
 import zipfile
@@ -20,6 +23,7 @@ import numpy as np
 import pytest
 
 import layers as L
+import optimizers as O
 
 
 def small_model(seed):
@@ -210,3 +214,75 @@ def test_a_directory_raises_an_os_error_and_changes_nothing(tmp_path):
     with pytest.raises(OSError):
         model.load_weights(tmp_path)
     assert_unchanged(model, before)
+
+
+# ----- checkpoints: the same file checks, and the optimizer untouched too -------------------------
+def _lazy_pair():
+    """A small model not run yet (sized by whatever it loads) with an Adam set up on it."""
+    model = L.Sequential(L.Linear(2, rng=np.random.default_rng(9)), L.BatchNorm())
+    return model, O.Adam(lr=0.01).setup(model)
+
+
+@pytest.fixture
+def checkpoint(tmp_path):
+    """(path, bytes, state) of small_model(1) after two Adam steps; state: every saved array."""
+    model = small_model(1)
+    opt = O.Adam(lr=0.01).setup(model)
+    for _ in range(2):
+        loss = (model(np.random.default_rng(2).standard_normal((4, 3))) ** 2).sum()
+        model.cleargrads()
+        loss.backward()
+        opt.update()
+    path = tmp_path / "checkpoint.npz"
+    L.save_checkpoint(path, model, opt)
+    state = {"model/" + k: a for k, a in arrays_of(model).items()}
+    state.update({"optimizer/" + k: a for k, a in opt.state_dict().items()})
+    return path, path.read_bytes(), state
+
+
+def _checkpoint_outcome(model, opt, path):
+    """'refused' (a ValueError naming load_checkpoint, nothing changed) or 'loaded'."""
+    try:
+        L.load_checkpoint(path, model, opt)
+    except ValueError as error:
+        assert "load_checkpoint" in str(error), error
+        assert not list(model.params()) and model.l1.avg_mean is None and not opt.state
+        return "refused"
+    return "loaded"
+
+
+def _assert_checkpoint_equals(model, opt, state):
+    now = {"model/" + k: a for k, a in arrays_of(model).items()}
+    now.update({"optimizer/" + k: a for k, a in opt.state_dict().items()})
+    assert now.keys() == state.keys()
+    for key, array in state.items():
+        np.testing.assert_array_equal(now[key], array, err_msg=key)
+        assert now[key].dtype == array.dtype, key
+
+
+def test_every_single_byte_corruption_of_a_checkpoint_is_refused_or_harmless(tmp_path, checkpoint):
+    path, data, state = checkpoint
+    model, opt = _lazy_pair()
+    target = tmp_path / "flipped.npz"
+    loaded = []
+    for offset in range(len(data)):
+        corrupted = bytearray(data)
+        corrupted[offset] ^= 0x55
+        target.write_bytes(bytes(corrupted))
+        if _checkpoint_outcome(model, opt, target) == "loaded":
+            _assert_checkpoint_equals(model, opt, state)
+            loaded.append(offset)
+            model, opt = _lazy_pair()
+    assert not _member_bytes(path) & set(loaded), "a corrupted array or .npy header was loaded"
+
+
+def test_every_truncation_of_a_checkpoint_is_refused(tmp_path, checkpoint):
+    _, data, state = checkpoint
+    model, opt = _lazy_pair()
+    target = tmp_path / "cut.npz"
+    for length in range(len(data)):
+        target.write_bytes(data[:length])
+        assert _checkpoint_outcome(model, opt, target) == "refused", length
+    target.write_bytes(data)
+    L.load_checkpoint(target, model, opt)
+    _assert_checkpoint_equals(model, opt, state)
