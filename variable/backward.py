@@ -145,9 +145,9 @@ def _check_unchanged(f):
     for role, variables in (("an input", f.inputs), ("an output", outputs)):
         for x in variables:
             if x is not None and getattr(x, "_assigned", -1) > f.stamp:
-                name = f"{x.name!r}" if x.name else f"of shape {x.shape}"
+                which = f"Variable {x.name!r}" if x.name else f"a Variable of shape {x.shape} (unnamed)"
                 raise ValueError(
-                    f"backward: the data of Variable {name} ({role} of {f.name}) was assigned "
+                    f"backward: the data of {which}, {role} of {f.name}, was assigned "
                     f"after {f.name} was recorded, so this graph would differentiate values the "
                     f"forward pass never saw; run the forward pass again after changing the "
                     f"data, or change it after backward() (an optimizer step belongs after "
@@ -295,11 +295,11 @@ def _buffer(array):
 class _Handout:
     """Gives each Variable its gradient: in its dtype, never shared with another.
 
-    A gradient object (or writable buffer) already handed to another Variable, or given
-    by the user as a grad_output, is copied first, as PyTorch's AccumulateGrad does, so
-    `for p in params: p.grad.data *= s` scales each gradient once.  Without create_graph
-    the gradients are marked as having no graph, so that differentiating one again
-    names the missing create_graph=True.
+    A gradient object (or buffer) already handed to another Variable, given by the user
+    as a grad_output, or read-only (a broadcast view), is copied first, as PyTorch's
+    AccumulateGrad does, so `for p in params: p.grad.data *= s` scales each gradient
+    once.  Without create_graph the gradients are marked as having no graph, so that
+    differentiating one again names the missing create_graph=True.
     """
 
     def __init__(self, create_graph, grad_outputs):
@@ -317,13 +317,10 @@ class _Handout:
         create_graph = self.create_graph
         if g.dtype != x.dtype:  # e.g. a float32 leaf met a float64 array
             g = Function(_Cast(x.dtype))(g)
-        else:
-            buffer = _buffer(g._data) if g._data.flags.writeable else None
-            if id(g) in self.taken or buffer in self.taken:
-                g = _copy(g, create_graph)
+        elif not g._data.flags.writeable or id(g) in self.taken or _buffer(g._data) in self.taken:
+            g = _copy(g, create_graph)  # (a broadcast view is read-only: `*=` must work)
         self.taken.add(id(g))
-        if g._data.flags.writeable:
-            self.taken.add(_buffer(g._data))
+        self.taken.add(_buffer(g._data))
         if not create_graph:
             g._graphless = True
         return g

@@ -611,6 +611,18 @@ def test_leaves_of_an_add_get_their_own_gradients(create_graph):
     np.testing.assert_array_equal(b.grad.data, [0.5, 0.5])
 
 
+def test_gradients_are_writable_even_from_a_broadcast():
+    a, b = V.Variable(np.ones(3)), V.Variable(np.ones(3))
+    (a + b).sum().backward()                    # sum's backward broadcasts a read-only view
+    for p in (a, b):
+        p.grad.data *= 0.5
+    np.testing.assert_array_equal(a.grad.data, [0.5] * 3)
+    np.testing.assert_array_equal(b.grad.data, [0.5] * 3)
+    ga = V.grad((a * 2).sum(), a)
+    ga.data += 1.0
+    np.testing.assert_array_equal(ga.data, [3.0] * 3)
+
+
 def test_gradients_through_reshapes_and_sums_are_unshared():
     a, b, c = V.Variable(np.ones((2, 3))), V.Variable(np.ones(6)), V.Variable(np.ones((2, 3)))
     y = a + b.reshape(2, 3) + c
