@@ -184,3 +184,22 @@ def test_a_custom_lazy_layer_without_the_hook_is_explained(tmp_path, rng):
     source.save_weights(tmp_path / "w.npz")
     with pytest.raises(ValueError, match=r"'l0/w' \(no such parameter in Scale at 'l0'; .*_lazy_shapes"):
         L.Sequential(Scale()).load_weights(tmp_path / "w.npz")
+
+
+def test_deconv2d_and_a_float32_conv_net_load_without_a_forward_pass(tmp_path, rng):
+    def net():
+        return L.Sequential(L.Conv2d(4, 3, pad=1), F.relu, L.Deconv2d(2, 2, stride=2))
+
+    source = net()
+    x = rng.standard_normal((1, 3, 5, 5)).astype(np.float32)
+    y = source(x)
+    source.save_weights(tmp_path / "conv.npz")
+    fresh = net()
+    fresh.load_weights(tmp_path / "conv.npz")
+    assert fresh.l0.in_channels == 3 and fresh.l2.in_channels == 4
+    assert fresh.l2.W.shape == (4, 2, 2, 2) and fresh.l2.W.dtype == np.float32
+    np.testing.assert_array_equal(fresh(x).data, y.data)
+    wrong = L.Sequential(L.Conv2d(4, 3, pad=1), F.relu, L.Deconv2d(2, 3, stride=2))
+    with pytest.raises(ValueError, match=r"'l2/W' is \(4, 2, 2, 2\) float32 .* shape \(in_channels, 2, 3, 3\)"):
+        wrong.load_weights(tmp_path / "conv.npz")
+    assert wrong.l0.W is None
