@@ -155,13 +155,13 @@ def _shape_text(shape, size_name):
 class _Entry:
     """One array the model will hold after loading: where it goes and what it must look like."""
 
-    __slots__ = ("layer", "name", "current", "group")
+    __slots__ = ("layer", "name", "current", "open_dtype")
 
-    def __init__(self, layer, name, current, group):
-        self.layer = layer        # the layer owning the attribute
-        self.name = name          # the attribute name
-        self.current = current    # the Parameter, the buffer's ndarray, or None when to be created
-        self.group = group        # the arrays of one layer that share its (still open) dtype, or None
+    def __init__(self, layer, name, current, open_dtype):
+        self.layer = layer            # the layer owning the attribute
+        self.name = name              # the attribute name
+        self.current = current        # the Parameter, the buffer's ndarray, or None when to be created
+        self.open_dtype = open_dtype  # takes the file's float dtype, shared by its layer's open arrays
 
 
 def _plan_model(layer, arrays, path, where):
@@ -178,18 +178,17 @@ def _plan_model(layer, arrays, path, where):
     seen_params = set()
     for prefix, sub in layer._named_layers():
         plan = sub._lazy_shapes()
-        open_dtype = getattr(sub, "_dtype", np.float64) is None
-        group = [] if open_dtype or plan else None
+        open_dtype = plan is not None or getattr(sub, "_dtype", np.float64) is None
         if plan is not None:
             lazy.append((prefix, sub, *plan))
             for name in plan[1]:
-                entries[prefix + name] = _Entry(sub, name, None, group)
+                entries[prefix + name] = _Entry(sub, name, None, True)
         d = sub.__dict__
         for name in sub._children:
             value = d[name]
             if isinstance(value, Parameter) and id(value) not in seen_params:
                 seen_params.add(id(value))
-                entries[prefix + name] = _Entry(sub, name, value, group)
+                entries[prefix + name] = _Entry(sub, name, value, open_dtype)
         for name in sub._buffers:
             if plan is not None and name in plan[1]:
                 continue
@@ -199,8 +198,7 @@ def _plan_model(layer, arrays, path, where):
                     f"{where}: buffer {prefix + name!r} is not initialised yet and its layer "
                     f"({type(sub).__name__}) cannot build it from a file; run the model once first"
                 )
-            float_buffer = group is not None and buffer.dtype.kind == "f"
-            entries[prefix + name] = _Entry(sub, name, buffer, group if float_buffer else None)
+            entries[prefix + name] = _Entry(sub, name, buffer, open_dtype and buffer.dtype.kind == "f")
 
     missing = entries.keys() - arrays.keys()
     extra = arrays.keys() - entries.keys()
@@ -235,7 +233,7 @@ def _plan_model(layer, arrays, path, where):
                 )
         sizes[id(sub)] = size
 
-    groups = {}       # id(group) -> (dtype, the key that fixed it)
+    dtypes = {}       # id(layer) -> (the dtype its open arrays take, the key that fixed it)
     for key, entry in entries.items():
         new = arrays[key]
         current = entry.current
@@ -246,7 +244,7 @@ def _plan_model(layer, arrays, path, where):
                 f"{where}: parameter {key!r} is {current.shape} {current.dtype} in the model "
                 f"but {new.shape} {new.dtype} in {path!r}"
             )
-        if entry.group is None:
+        if not entry.open_dtype:
             if new.dtype != current.dtype:
                 raise ValueError(
                     f"{where}: parameter {key!r} is {current.shape} {current.dtype} in the model "
@@ -264,20 +262,15 @@ def _plan_model(layer, arrays, path, where):
                 f"{where}: parameter {key!r} is {new.shape} {new.dtype} in {path!r}; "
                 f"parameters must be floating point"
             )
-        dtype, first = groups.setdefault(id(entry.group), (new.dtype, key))
+        dtype, first = dtypes.setdefault(id(entry.layer), (new.dtype, key))
         if new.dtype != dtype:
             raise ValueError(
                 f"{where}: parameter {key!r} is {new.dtype} in {path!r} but {first!r} of the same "
                 f"layer is {dtype}; a layer's parameters share one dtype"
             )
 
-    specs = {}
-    for key, entry in entries.items():
-        if entry.current is None:
-            if entry.name not in entry.layer._buffers:
-                specs[key] = (arrays[key].shape, arrays[key].dtype)
-        elif isinstance(entry.current, Parameter):
-            specs[key] = (arrays[key].shape, arrays[key].dtype)
+    specs = {key: (arrays[key].shape, arrays[key].dtype) for key, entry in entries.items()
+             if entry.name not in entry.layer._buffers}
 
     def apply():
         """Change the model (everything has been checked: nothing here can fail)."""
@@ -291,7 +284,7 @@ def _plan_model(layer, arrays, path, where):
                 entry.current.data = new
             else:
                 object.__setattr__(entry.layer, entry.name, new)
-            if entry.group is not None:       # a dtype left open is now the file's
+            if entry.open_dtype:              # a dtype left open is now the file's
                 entry.layer._dtype = new.dtype
 
     return apply, specs
