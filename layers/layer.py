@@ -237,7 +237,10 @@ class Layer:
         serialization.save_weights(self, path)
 
     def load_weights(self, path) -> None:
-        """Read weights written by `save_weights`; all-or-nothing, see `layers.serialization`."""
+        """Read weights written by `save_weights`, all or nothing; layers not run yet are built from the file.
+
+        See `layers.serialization.load_weights`.
+        """
         serialization.load_weights(self, path)
 
     def __repr__(self):
