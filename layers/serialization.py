@@ -335,10 +335,15 @@ def load_weights(layer, path) -> None:
 
 
 def _check_pair(model, optimizer, where):
-    if not callable(getattr(model, "named_params", None)):
-        raise TypeError(f"{where}: model must be a Layer, got {type(model).__name__}")
-    if not callable(getattr(optimizer, "state_dict", None)):
-        raise TypeError(f"{where}: optimizer must be an Optimizer, got {type(optimizer).__name__}")
+    for name, value, method, kind in (("model", model, "named_params", "Layer"),
+                                      ("optimizer", optimizer, "state_dict", "Optimizer")):
+        if isinstance(value, type):
+            raise TypeError(
+                f"{where}: {name} must be a {kind} instance, got the class {value.__name__}; "
+                f"build one first, e.g. {value.__name__}(...)"
+            )
+        if not callable(getattr(value, method, None)):
+            raise TypeError(f"{where}: {name} must be a {kind}, got {type(value).__name__}")
     if optimizer.target is not model:
         raise ValueError(
             f"{where}: the {type(optimizer).__name__} is "

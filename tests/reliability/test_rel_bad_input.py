@@ -651,6 +651,13 @@ LAYER_CTORS = [
       for k, b in {**NOT_ARRAYS, **JUNK_LISTS, "int array": np.arange(3)}.items()],
     *[Case("seed", f"value {k}", lambda b=b: L.seed(b)) for k, b in
       {"str": "abc", "object": object(), "1.5": 1.5, "-1": -1, "array of floats": np.ones(2)}.items()],
+    *[Case(name, label, call) for name, label, call in [
+        ("save_checkpoint", "model not a Layer", lambda: L.save_checkpoint("c.npz", object(), O.SGD())),
+        ("save_checkpoint", "optimizer not set up", lambda: L.save_checkpoint("c.npz", L.MLP((2,)), O.SGD())),
+        ("save_checkpoint", "optimizer a class", lambda: L.save_checkpoint("c.npz", L.MLP((2,)), O.SGD)),
+        ("load_checkpoint", "model not a Layer", lambda: L.load_checkpoint("c.npz", object(), O.SGD())),
+        ("load_checkpoint", "optimizer not set up", lambda: L.load_checkpoint("c.npz", L.MLP((2,)), O.SGD())),
+    ]],
     *[Case("DataLoader", label, call) for label, call in {
         "no arrays": lambda: L.DataLoader(),
         "lengths differ": lambda: L.DataLoader(np.ones(3), np.ones(4)),
