@@ -335,15 +335,15 @@ def load_weights(layer, path) -> None:
 
 
 def _check_pair(model, optimizer, where):
-    for name, value, method, kind in (("model", model, "named_params", "Layer"),
-                                      ("optimizer", optimizer, "state_dict", "Optimizer")):
+    for name, value, method, kind in (("model", model, "named_params", "a Layer"),
+                                      ("optimizer", optimizer, "state_dict", "an Optimizer")):
         if isinstance(value, type):
             raise TypeError(
-                f"{where}: {name} must be a {kind} instance, got the class {value.__name__}; "
+                f"{where}: {name} must be {kind} instance, got the class {value.__name__}; "
                 f"build one first, e.g. {value.__name__}(...)"
             )
         if not callable(getattr(value, method, None)):
-            raise TypeError(f"{where}: {name} must be a {kind}, got {type(value).__name__}")
+            raise TypeError(f"{where}: {name} must be {kind}, got {type(value).__name__}")
     if optimizer.target is not model:
         raise ValueError(
             f"{where}: the {type(optimizer).__name__} is "
