@@ -50,14 +50,17 @@ def _seeds(outputs, grad_outputs, where):
 
 
 def _as_list(xs, what, where):
+    """`xs` (a Variable, or any iterable of them, e.g. model.params()) as a list."""
     if isinstance(xs, Variable):
         items = [xs]
     elif isinstance(xs, (list, tuple)):
         items = list(xs)
+    elif hasattr(xs, "__iter__") and not isinstance(xs, (str, bytes, np.ndarray, dict)):
+        items = list(xs)
     else:
         raise TypeError(
-            f"{where}: {what} must be a Variable or a list/tuple of Variables, "
-            f"got {type(xs).__name__}"
+            f"{where}: {what} must be a Variable or an iterable of Variables (a list, a tuple, "
+            f"model.params()), got {type(xs).__name__}"
         )
     for x in items:
         if not isinstance(x, Variable):
@@ -137,6 +140,17 @@ def _returned_none(f):
         f"It must return the gradient of each input (a Variable, or a tuple with one entry per "
         f"input, None inside the tuple for an input that gets no gradient)"
     )
+
+
+def _backward_error(f, error):
+    """A TypeError raised inside `f`'s backward, restated where a DeZero habit explains it."""
+    if "'Variable' object is not callable" in str(error):
+        return TypeError(
+            f"{f.name}.backward: a Variable was called; in gengrad self.outputs holds the output "
+            f"Variables themselves, not weak references as in DeZero: write y, = self.outputs "
+            f"(or y = self.outputs[0]) instead of self.outputs[0]()"
+        )
+    return error
 
 
 def _check_unchanged(f):
@@ -227,15 +241,25 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                     if retain:  # a copy: no two Variables share a gradient
                         for y, gy in zip(ys, gys):
                             if y is not None:
-                                y.grad = _copy(gy, create_graph) if y.grad is None else y.grad + gy
+                                y._grad = _copy(gy, create_graph) if y._grad is None else y._grad + gy
                     forwarder.outputs = tuple(ys)
                     gxs = forwarder.backward(*gys)
+            except TypeError as error:
+                restated = _backward_error(f, error)
+                if restated is error:
+                    raise
+                raise restated from error
             finally:
                 forwarder.outputs = ()
             inputs = f.inputs
             if type(gxs) is not tuple:
                 if gxs is None and any(x.requires_grad for x in inputs):
                     raise _returned_none(f)
+                if isinstance(gxs, list):
+                    raise TypeError(
+                        f"{f.name}.backward returned a list; return a tuple, one gradient per "
+                        f"input: return (gx0, gx1)"
+                    )
                 gxs = (gxs,)
             if len(gxs) != len(inputs):
                 raise _wrong_count(f, gxs)
@@ -386,7 +410,7 @@ def backward(
         for x, g in grads.items():
             if x.creator is not None and not retain_grad:
                 continue
-            x.grad = handout(x, g) if x.grad is None else handout(x, x.grad + g)
+            x._grad = handout(x, g) if x._grad is None else handout(x, x._grad + g)
 
 
 def grad(
@@ -404,7 +428,7 @@ def grad(
     Parameters
     ----------
     outputs : Variable or list/tuple of Variables
-    inputs : Variable or list/tuple of Variables
+    inputs : Variable or iterable of Variables (a list, a tuple, model.params())
         Each must require grad.
     grad_outputs : Variable, ndarray or list/tuple of them, optional
         Incoming gradients (vector-Jacobian product), one per output; None, or a None

@@ -6,6 +6,7 @@ asyncio task, and every context manager restores the value it found.
 
 import contextlib
 import contextvars
+from typing import Any
 
 _enable_backprop = contextvars.ContextVar("gengrad_enable_backprop", default=True)
 _train = contextvars.ContextVar("gengrad_train", default=True)
@@ -41,7 +42,18 @@ class _setting(contextlib.ContextDecorator):
         return _setting(self.var, self.value)
 
 
-def no_grad() -> _setting:
+def _no_arguments(given, name):
+    """Refuse `@V.no_grad` without parentheses (which passes the decorated function)."""
+    if given:
+        first = given[0]
+        what = f"the function {getattr(first, '__name__', '?')!r}" if callable(first) else repr(first)
+        raise TypeError(
+            f"{name} takes no arguments, got {what}: to decorate a function write "
+            f"@V.{name}() with parentheses, or use `with V.{name}():` around the code"
+        )
+
+
+def no_grad(*function: Any) -> _setting:
     """Context manager in which ops record no graph (inference, parameter updates).
 
     Returns
@@ -50,10 +62,11 @@ def no_grad() -> _setting:
         A context manager, also usable as a function decorator; on exit it restores
         the setting it found, so blocks nest.
     """
+    _no_arguments(function, "no_grad")
     return _setting(_enable_backprop, False)
 
 
-def enable_grad() -> _setting:
+def enable_grad(*function: Any) -> _setting:
     """Context manager that turns graph recording back on inside `no_grad()`.
 
     Returns
@@ -62,10 +75,11 @@ def enable_grad() -> _setting:
         A context manager, also usable as a function decorator; on exit it restores
         the setting it found.
     """
+    _no_arguments(function, "enable_grad")
     return _setting(_enable_backprop, True)
 
 
-def test_mode() -> _setting:
+def test_mode(*function: Any) -> _setting:
     """Context manager for evaluation: dropout off, batch norm uses running statistics.
 
     Returns
@@ -74,6 +88,7 @@ def test_mode() -> _setting:
         A context manager, also usable as a function decorator; on exit it restores
         the mode it found.
     """
+    _no_arguments(function, "test_mode")
     return _setting(_train, False)
 
 

@@ -7,9 +7,7 @@ import numpy as np
 
 from .config import _enable_backprop
 from .types import ArrayLike
-from .variable import Variable, _clock, _refuse_variables_inside
-
-_NUMERIC_KINDS = "biufc"
+from .variable import _COMPLEX, Variable, _clock, _plain_array, _refuse_variables_inside
 
 
 class Forwarder:
@@ -53,7 +51,7 @@ def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
     v = Variable.__new__(Variable)
     v._data = data
     v.name = None
-    v.grad = None
+    v._grad = None
     v.creator = None
     v.generation = 0
     v.requires_grad = requires_grad
@@ -114,9 +112,11 @@ def _as_input(x, dtype, op):
     if (type(x) is float or type(x) is int) and dtype.kind in "fc":
         return _float_constant(x, dtype)
     if isinstance(x, np.ndarray):
-        if x.dtype.kind not in _NUMERIC_KINDS:
+        if x.dtype.kind not in "biufc":
             raise TypeError(f"{op}: inputs must be numeric, got an array of dtype {x.dtype}")
-        return new_variable(x)
+        return new_variable(_plain_array(x, op))
+    if isinstance(x, (complex, np.complexfloating)):
+        raise TypeError(_COMPLEX.format(op=op))
     if isinstance(x, (bool, int, float, complex, np.number, np.bool_)):
         if dtype.kind in "fc" or isinstance(x, (bool, int, np.bool_, np.integer)):
             return new_variable(np.asarray(x, dtype=np.result_type(dtype, x)))
@@ -127,7 +127,9 @@ def _as_input(x, dtype, op):
             array = np.asarray(x)
         except ValueError as error:
             raise TypeError(f"{op}: cannot turn {x!r} into an array ({error})") from None
-        if array.dtype.kind not in _NUMERIC_KINDS:
+        if array.dtype.kind not in "biuf":
+            if array.dtype.kind == "c":
+                raise TypeError(_COMPLEX.format(op=op))
             raise TypeError(f"{op}: a list input must hold numbers only, got {x!r}")
         if array.dtype.kind in "iub" and dtype.kind in "fc":
             array = array.astype(dtype)
@@ -188,6 +190,34 @@ def _forward_error(forwarder, inputs, error):
     described = ", ".join(f"{x._data.dtype}{x._data.shape}" for x in inputs)
     kind = TypeError if isinstance(error, TypeError) else ValueError
     return kind(f"{name}: {message} (inputs: {described})")
+
+
+def _forward_result(forwarder, y, index=None):
+    """The output `y` of a forward as an ndarray, or a TypeError naming the slip."""
+    if isinstance(y, np.generic):
+        return np.asarray(y)
+    name = type(forwarder).__name__
+    what = f"{name}.forward returned" if index is None else f"{name}.forward's output {index} is"
+    if y is None:
+        raise TypeError(
+            f"{what} None: did it forget `return`? It must return an array "
+            f"(or a tuple of arrays for several outputs)"
+        )
+    if isinstance(y, list):
+        raise TypeError(
+            f"{what} a list; return one array, or a tuple of arrays for several outputs "
+            f"(np.stack(list) makes one array of a list)"
+        )
+    if isinstance(y, Variable):
+        raise TypeError(
+            f"{what} a Variable: forward works on NumPy arrays (its inputs are arrays); use "
+            f"NumPy there, and gengrad ops only in backward"
+        )
+    if isinstance(y, (bool, int, float)):
+        return np.asarray(y)
+    if not isinstance(y, np.ndarray):
+        raise TypeError(f"{what} {type(y).__name__}; it must return an ndarray (or a tuple of them)")
+    return _plain_array(y, name)
 
 
 def _reused(forwarder):
@@ -274,10 +304,10 @@ class Function:
         if type(ys) is not np.ndarray:
             if type(ys) is tuple:
                 return self._outputs(inputs, ys, recording, generation)
-            ys = np.asarray(ys)  # NumPy returns scalars for 0-d results
+            ys = _forward_result(forwarder, ys)  # NumPy returns scalars for 0-d results
         y = Variable.__new__(Variable)
         y._data = ys
-        y.name = y.grad = None
+        y.name = y._grad = None
         if recording and _enable_backprop.get():
             self.generation = generation
             self.stamp = _clock[0]
@@ -295,7 +325,7 @@ class Function:
 
     def _outputs(self, inputs, ys, recording, generation):
         """The general case of `__call__`: a forward that returned several arrays."""
-        ys = [y if type(y) is np.ndarray else np.asarray(y) for y in ys]
+        ys = [y if type(y) is np.ndarray else _forward_result(self.forwarder, y, i) for i, y in enumerate(ys)]
         if not (recording and _enable_backprop.get()):
             return tuple(new_variable(y) for y in ys)
         self.generation = generation

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .config import _enable_backprop
+
 if TYPE_CHECKING:  # names used only in annotations
     from .forwarder import Function
     from .types import ArrayLike, Axis
@@ -27,13 +29,40 @@ def _as_data(data):
         except (TypeError, ValueError) as error:
             raise TypeError(f"Variable: cannot turn {data!r} into a float array ({error})") from None
     elif not isinstance(data, np.ndarray):
+        if isinstance(data, complex):
+            raise TypeError(_COMPLEX.format(op="Variable"))
         raise TypeError(
             f"Variable: data must be an ndarray, a Python number or a list of numbers, "
             f"got {type(data).__name__}"
         )
-    if data.dtype.kind not in "biufc":
-        raise TypeError(f"Variable: data must be numeric, got dtype {data.dtype}")
-    return data
+    return _plain_array(data, "Variable")
+
+
+_COMPLEX = (
+    "{op}: complex data is not differentiated by gengrad; keep the real and imaginary "
+    "parts as two float Variables (np.real(z), np.imag(z))"
+)
+
+
+def _plain_array(array, op):
+    """`array` as a plain real ndarray, or a TypeError saying what to pass instead."""
+    if type(array) is not np.ndarray:
+        if isinstance(array, np.matrix):
+            raise TypeError(
+                f"{op}: np.matrix is not supported (its * is a matrix product, so gradients "
+                f"would be wrong); pass np.asarray(m) and use @ for matrix products"
+            )
+        if isinstance(array, np.ma.MaskedArray):
+            raise TypeError(
+                f"{op}: masked arrays are not supported (the mask would be silently lost); "
+                f"pass m.filled(value), or the data with a 0/1 weight array you multiply by"
+            )
+        array = np.asarray(array)  # other subclasses (memmap, ...) as plain ndarrays
+    if array.dtype.kind not in "biuf":
+        if array.dtype.kind == "c":
+            raise TypeError(_COMPLEX.format(op=op))
+        raise TypeError(f"{op}: data must be real numbers, got dtype {array.dtype}")
+    return array
 
 
 def _refuse_variables_inside(items, op):
@@ -78,25 +107,41 @@ _clock = [0]
 
 def _checked_data(variable, value):
     """`value` if it may replace `variable.data`, else a TypeError naming the fix."""
-    if type(value) is not np.ndarray:
+    if type(value) is not np.ndarray or value.dtype.kind not in "biuf":
         if isinstance(value, np.generic):  # what NumPy arithmetic on 0-d arrays returns
-            return _checked_data(variable, np.asarray(value))
-        if isinstance(value, Variable):
+            value = np.asarray(value)
+        elif isinstance(value, Variable):
             raise TypeError(
                 "Variable.data: assign an ndarray, not a Variable (use other.data, or "
                 "other.data.copy() for an independent copy)"
             )
-        if not isinstance(value, np.ndarray) or isinstance(value, (np.matrix, np.ma.MaskedArray)):
+        elif not isinstance(value, np.ndarray):
             raise TypeError(
                 f"Variable.data: assign a NumPy ndarray, got {type(value).__name__}; "
                 f"write x.data = np.asarray(value, dtype=x.dtype)"
             )
-    if value.dtype.kind not in "biuf":
-        raise TypeError(f"Variable.data: data must be real numbers, got dtype {value.dtype}")
+        value = _plain_array(value, "Variable.data")
     if variable.requires_grad and value.dtype.kind != "f":
         raise TypeError(
             f"Variable.data: this Variable requires grad, so its data must be floating point, "
             f"got dtype {value.dtype}; cast it first, e.g. value.astype({variable._data.dtype.name})"
+        )
+    return value
+
+
+def _checked_grad(variable, value):
+    """`value` as a gradient for `variable`: a Variable of its shape, or a TypeError/ValueError."""
+    if not isinstance(value, Variable):
+        if not isinstance(value, (np.ndarray, np.generic)):
+            raise TypeError(
+                f"Variable.grad: assign a Variable, an ndarray or None, got {type(value).__name__}"
+            )
+        array = np.asarray(value) if isinstance(value, np.generic) else value
+        value = Variable(_plain_array(array, "Variable.grad"), requires_grad=False)
+    if value.shape != variable.shape:
+        raise ValueError(
+            f"Variable.grad: a gradient of shape {value.shape} for a Variable of shape "
+            f"{variable.shape}; a gradient has its Variable's shape"
         )
     return value
 
@@ -125,9 +170,8 @@ class Variable:
         (integer Variables are constants such as labels or indices).
     """
 
-    __slots__ = ("_data", "name", "grad", "creator", "generation", "requires_grad",
+    __slots__ = ("_data", "name", "_grad", "creator", "generation", "requires_grad",
                  "_assigned", "_graphless", "__weakref__")
-    __array_ufunc__ = None  # `ndarray + Variable` defers to Variable.__radd__
     __hash__ = object.__hash__  # `==` is elementwise; Variables stay dict keys by identity
 
     def __init__(
@@ -146,7 +190,7 @@ class Variable:
             )
         self._data = data
         self.name = name
-        self.grad = None
+        self._grad = None
         self.creator = None
         self.generation = 0
         self.requires_grad = bool(requires_grad)
@@ -168,6 +212,21 @@ class Variable:
         self._data = _checked_data(self, value)
         _clock[0] += 1
         self._assigned = _clock[0]
+
+    @property
+    def grad(self) -> Variable | None:
+        """The gradient accumulated by `backward()`: a Variable of this one's shape, or None.
+
+        It may be assigned a Variable or an ndarray (wrapped in a constant Variable) of
+        this Variable's shape, or None.
+        """
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Variable | np.ndarray | None) -> None:
+        if value is not None:
+            value = _checked_grad(self, value)
+        self._grad = value
 
     # ----- array-like facts -------------------------------------------------
     @property
@@ -198,6 +257,29 @@ class Variable:
     def __repr__(self) -> str:
         body = str(self._data).replace("\n", "\n" + " " * 9)
         return f"variable({body})"
+
+    # ----- NumPy's functions meet a Variable --------------------------------------
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """`ndarray + Variable` and friends run gengrad's op; `np.cos(x)` says to use V.cos."""
+        if method == "__call__" and not kwargs and len(inputs) == 2:
+            op = _operator_ops().get(ufunc)
+            if op is not None:
+                return op(*inputs)
+            if ufunc in _COMPARISONS:  # masks, as the comparison operators give
+                return ufunc(*[x._data if isinstance(x, Variable) else x for x in inputs])
+        name = ufunc.__name__
+        if "out" in kwargs:
+            raise TypeError(
+                f"np.{name}(..., out=...): an array cannot be written in place from a Variable; "
+                f"use its .data (no gradient), or write a = a + x for a Variable"
+            )
+        spelling = _GENGRAD_SPELLING.get(name, name)
+        fix = (f"use V.{spelling}(x), which records the op" if spelling in _gengrad_ops()
+               else f"gengrad has no {name} op; write it with gengrad ops in a Forwarder")
+        raise TypeError(
+            f"np.{name} does not take Variables (it would drop the graph): {fix}, or "
+            f"np.{name}(x.data) for a plain array without gradient"
+        )
 
     # ----- conversions, as in PyTorch -------------------------------------------
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
@@ -246,7 +328,7 @@ class Variable:
         v = Variable.__new__(Variable)
         v._data = self._data
         v.name = self.name
-        v.grad = v.creator = None
+        v._grad = v.creator = None
         v.generation = 0
         v.requires_grad = False
         return v
@@ -259,7 +341,7 @@ class Variable:
 
     def cleargrad(self) -> None:
         """Forget the accumulated gradient."""
-        self.grad = None
+        self._grad = None
 
     def unchain(self) -> None:
         """Cut the link to the creator: this Variable becomes a leaf."""
@@ -336,6 +418,45 @@ class Variable:
     def __rpow__(self, other: ArrayLike) -> Variable:
         return elementwise.pow(other, self)
 
+    # In-place operators, as in PyTorch: under no_grad() they change the data in place
+    # (`p -= lr * p.grad` in a hand-written update); while a graph is recorded they are
+    # refused on a leaf that requires grad, and elsewhere give a new Variable, so
+    # `total += loss` keeps working.
+    def __iadd__(self, other: ArrayLike) -> Variable:
+        return self if self._in_place(other, np.add, "+=") else elementwise.add(self, other)
+
+    def __isub__(self, other: ArrayLike) -> Variable:
+        return self if self._in_place(other, np.subtract, "-=") else elementwise.sub(self, other)
+
+    def __imul__(self, other: ArrayLike) -> Variable:
+        return self if self._in_place(other, np.multiply, "*=") else elementwise.mul(self, other)
+
+    def __itruediv__(self, other: ArrayLike) -> Variable:
+        return self if self._in_place(other, np.true_divide, "/=") else elementwise.div(self, other)
+
+    def _in_place(self, other, ufunc, symbol):
+        """True once self is updated in place (under no_grad()); False: make a new Variable."""
+        if _enable_backprop.get():
+            if self.requires_grad and self.creator is None:
+                raise ValueError(
+                    f"x {symbol} ...: x is a leaf Variable that requires grad, and a graph is "
+                    f"being recorded, so changing it in place would corrupt the gradients; "
+                    f"update parameters under `with V.no_grad():` (as in PyTorch), or write "
+                    f"x = x {symbol[0]} ... for a new Variable"
+                )
+            return False
+        value = other._data if isinstance(other, Variable) else other
+        try:
+            ufunc(self._data, value, out=self._data, casting="same_kind")
+        except (TypeError, ValueError) as error:
+            kind = TypeError if isinstance(error, TypeError) else ValueError
+            raise kind(
+                f"x {symbol} ... in place (under no_grad) on data of shape {self._data.shape} and "
+                f"dtype {self._data.dtype}: {error}"
+            ) from None
+        self.data = self._data  # an assignment: graphs recorded before it are invalidated
+        return True
+
     # comparisons give plain boolean arrays (masks for `where`), not Variables: they have
     # no gradient.  `==` and `!=` are elementwise too; hashing stays by identity.
     def __lt__(self, other: ArrayLike) -> np.ndarray:
@@ -406,6 +527,22 @@ class Variable:
     def min(self, axis: Axis = None, keepdims: bool = False) -> Variable:
         """Minimum over `axis` (None: everything)."""
         return reduction.min(self, axis, keepdims)
+
+
+_COMPARISONS = frozenset([np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal])
+_GENGRAD_SPELLING = {"absolute": "abs", "negative": "neg", "true_divide": "div", "divide": "div",
+                     "multiply": "mul", "subtract": "sub", "power": "pow"}
+
+
+def _operator_ops():
+    """{ufunc: gengrad op} for the ufuncs that Python's operators call on an ndarray."""
+    return {np.add: elementwise.add, np.subtract: elementwise.sub, np.multiply: elementwise.mul,
+            np.true_divide: elementwise.div, np.power: elementwise.pow, np.matmul: linalg.matmul}
+
+
+def _gengrad_ops():
+    from . import OPS  # the package's op names, known once the package is imported
+    return OPS
 
 
 # The operators above call ops, and ops are built on Variable, so the op modules can

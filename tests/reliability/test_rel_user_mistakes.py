@@ -215,6 +215,118 @@ CATALOGUE = [
 ]
 
 
+# ----- slips from training and derivative scripts (DeZero, PyTorch and NumPy habits) -------------
+class ReturnsNothing(V.Forwarder):
+    def forward(self, x):
+        x * 2  # noqa: B018  the slip: no `return`
+
+
+class ReturnsList(V.Forwarder):
+    def forward(self, x):
+        return [x, 2 * x]
+
+
+class ReturnsVariable(V.Forwarder):
+    def forward(self, x):
+        return V.sin(V.Variable(x))
+
+
+class CallsOutput(V.Forwarder):  # DeZero keeps weak references in self.outputs
+    def forward(self, x):
+        return np.tanh(x)
+
+    def backward(self, gy):
+        y = self.outputs[0]()
+        return gy * (1 - y * y)
+
+
+class ListOfGradients(V.Forwarder):
+    def forward(self, x0, x1):
+        return x0 * x1
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        return [gy * x1, gy * x0]
+
+
+class NumpyInBackward(V.Forwarder):
+    def forward(self, x):
+        return np.sin(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * np.cos(x)
+
+
+def _run_forwarder(cls, *values):
+    def run():
+        xs = [V.Variable(np.array(v)) for v in values]
+        y = V.Function(cls())(*xs)
+        y.backward()
+    return run
+
+
+def _in_place_on_leaf_while_recording():
+    p = V.Variable(np.array([1.0, 2.0]))
+    p -= 0.1 * p
+
+
+def _no_grad_without_parentheses():
+    @V.no_grad
+    def evaluate():
+        pass
+
+
+def _grad_of_a_list_assigned():
+    V.Variable(np.array([1.0, 2.0])).grad = [0.1, 0.2]
+
+
+def _grad_of_another_shape_assigned():
+    V.Variable(np.array([1.0, 2.0])).grad = np.zeros(3)
+
+
+def _ndarray_updated_in_place_from_variable():
+    a = np.zeros(2)
+    a += V.Variable(np.array([1.0, 2.0]))
+
+
+CATALOGUE += [
+    Mistake("Variable of an np.matrix", lambda: V.Variable(np.ones((1, 2)).view(np.matrix)), TypeError,
+            (r"Variable", r"np\.matrix", r"np\.asarray")),
+    Mistake("Variable of a masked array", lambda: V.Variable(np.ma.masked_array([1.0, 2.0], mask=[0, 1])),
+            TypeError, (r"Variable", r"masked", r"filled")),
+    Mistake("Variable of complex data", lambda: V.Variable(np.array([1j])), TypeError,
+            (r"Variable", r"complex", r"np\.real")),
+    Mistake("op with a complex array", lambda: V.Variable(np.ones(2)) * np.array([1j, 2j]), TypeError,
+            (r"\bMul\b", r"complex")),
+    Mistake("-= on a leaf while recording", _in_place_on_leaf_while_recording, ValueError,
+            (r"-=", r"leaf", r"V\.no_grad\(\)", r"x = x - \.\.\.")),
+    Mistake("forward forgets return", _run_forwarder(ReturnsNothing, 1.0), TypeError,
+            (r"ReturnsNothing\.forward returned None", r"forget `return`")),
+    Mistake("forward returns a list", _run_forwarder(ReturnsList, 1.0), TypeError,
+            (r"ReturnsList\.forward returned a list", r"tuple of arrays")),
+    Mistake("forward returns a Variable", _run_forwarder(ReturnsVariable, 1.0), TypeError,
+            (r"ReturnsVariable\.forward returned a Variable", r"NumPy")),
+    Mistake("self.outputs[0]() in backward (DeZero)", _run_forwarder(CallsOutput, 0.5), TypeError,
+            (r"CallsOutput\.backward", r"y, = self\.outputs", r"DeZero")),
+    Mistake("backward returns a list", _run_forwarder(ListOfGradients, 1.0, 2.0), TypeError,
+            (r"ListOfGradients\.backward returned a list", r"tuple")),
+    Mistake("np.cos on a Variable in backward", _run_forwarder(NumpyInBackward, 0.5), TypeError,
+            (r"np\.cos", r"V\.cos\(x\)", r"x\.data")),
+    Mistake("np.exp on a Variable", lambda: np.exp(V.Variable(np.ones(2))), TypeError,
+            (r"np\.exp", r"V\.exp\(x\)")),
+    Mistake("@V.no_grad without parentheses", _no_grad_without_parentheses, TypeError,
+            (r"no_grad", r"'evaluate'", r"@V\.no_grad\(\)")),
+    Mistake("assign a list as .grad", _grad_of_a_list_assigned, TypeError, (r"Variable\.grad", r"ndarray")),
+    Mistake("assign a gradient of another shape", _grad_of_another_shape_assigned, ValueError,
+            (r"Variable\.grad", r"\(3,\)", r"\(2,\)")),
+    Mistake("grad with a number as inputs", lambda: V.grad(V.Variable(1.0) * 2, 5), TypeError,
+            (r"grad", r"iterable of Variables")),
+    Mistake("update an ndarray in place from a Variable", _ndarray_updated_in_place_from_variable, TypeError,
+            (r"np\.add", r"\.data", r"a = a \+ x")),
+]
+
+
 @pytest.mark.parametrize("mistake", CATALOGUE, ids=repr)
 def test_mistake_is_refused_with_its_fix(mistake):
     with pytest.raises((TypeError, ValueError)) as caught:
@@ -283,3 +395,96 @@ def test_nth_derivative_loop_with_materialized_zeros():
     assert V.grad(F.sum(g), x, allow_unused=True) is None
     with pytest.raises(ValueError, match="materialize_grads=True"):
         V.grad(F.sum(x * 1.0), [x, V.Variable(1.0)])
+
+
+# ----- the habits that now work ------------------------------------------------------------------
+def _regression_problem():
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1, 1, (32, 2))
+    return x, x @ np.array([[1.5], [-2.0]]) + 0.5
+
+
+def test_pytorch_style_sgd_step_trains():
+    # `p -= lr * p.grad` under no_grad: it used to rebind the loop variable, and nothing trained
+    L.seed(0)
+    x, t = _regression_problem()
+    model = L.Linear(1)
+    losses = []
+    for _ in range(50):
+        loss = F.mean_squared_error(model(x), t)
+        model.cleargrads()
+        loss.backward()
+        with V.no_grad():
+            for p in model.params():
+                p -= 0.1 * p.grad
+        losses.append(loss.item())
+    assert losses[-1] < 0.1 * losses[0]
+    assert [name for name, _ in model.named_params()] == ["W", "b"]
+
+
+def test_in_place_operators_keep_their_meaning_elsewhere():
+    x = V.Variable(np.array([1.0, 2.0]))
+    total = 0
+    for _ in range(3):
+        total += (x * x).sum()                  # a new Variable each time, graph kept
+    total.backward()
+    np.testing.assert_array_equal(x.grad.data, [6.0, 12.0])
+    y = x * 1.0
+    y += 1.0                                    # not a leaf: a new Variable
+    assert y.creator is not None and y.creator.name == "Add"
+    with V.no_grad():
+        data = x.data
+        x *= 2.0
+    assert x.data is data and x.data.tolist() == [2.0, 4.0]
+
+
+def test_data_changed_between_forward_and_backward_names_the_variable():
+    w, z = V.Variable(np.array(2.0), name="w"), V.Variable(np.array(3.0))
+    d = V.tanh(w * z)
+    w.data -= 1.0                               # gave z.grad = 2.46e-05, neither value's gradient
+    with pytest.raises(ValueError, match=r"'w', an input of Mul.*forward pass again"):
+        d.backward()
+    d = V.tanh(w * z)                           # recomputed: the gradient at w = 1
+    d.backward()
+    np.testing.assert_allclose(z.grad.data, 1 - np.tanh(3.0) ** 2)
+
+
+def test_an_optimizer_step_before_backward_is_refused():
+    L.seed(0)
+    x, t = _regression_problem()
+    model = L.Linear(1)
+    opt = __import__("optimizers").SGD(0.1).setup(model)
+    F.mean_squared_error(model(x), t).backward()
+    opt.update()
+    stale = F.mean_squared_error(model(x), t)
+    F.mean_squared_error(model(x), t).backward()
+    opt.update()                                # updates W and b: `stale` saw the old ones
+    with pytest.raises(ValueError, match=r"an optimizer step belongs after backward"):
+        stale.backward()
+
+
+def test_a_gradient_may_be_assigned_an_array():
+    model = L.Linear(1, in_size=2)
+    opt = __import__("optimizers").SGD(0.5).setup(model)
+    model.W.grad = np.ones((2, 1))              # "'memoryview' object has no attribute 'dtype'"
+    model.b.grad = np.float64(2.0) * np.ones(1)
+    W, b = model.W.data.copy(), model.b.data.copy()
+    opt.update()
+    np.testing.assert_allclose(model.W.data, W - 0.5)
+    np.testing.assert_allclose(model.b.data, b - 1.0)
+
+
+def test_grad_takes_any_iterable_of_variables():
+    model = L.MLP((3, 1))
+    loss = F.sum(model(np.ones((2, 2))) ** 2)
+    grads = V.grad(loss, model.params(), create_graph=True)   # a generator
+    assert len(grads) == len(list(model.params()))
+    assert all(g.shape == p.shape for g, p in zip(grads, model.params()))
+
+
+def test_ndarray_operators_with_a_variable_record_the_op():
+    x = V.Variable(np.array([1.0, 2.0]))
+    y = np.array([3.0, 4.0]) * x + np.ones(2) / x - np.float64(1.0) ** x
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.data, [3.0 - 1.0, 4.0 - 0.25])
+    np.testing.assert_array_equal(np.zeros(2) < x, [True, True])
