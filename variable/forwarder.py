@@ -112,6 +112,8 @@ def _as_input(x, dtype, op):
     if (type(x) is float or type(x) is int) and dtype.kind in "fc":
         return _float_constant(x, dtype)
     if isinstance(x, np.ndarray):
+        if type(x) is np.ndarray and x.dtype.kind in "biuf":  # the common case: a plain array
+            return new_variable(x)
         if x.dtype.kind not in "biufc":
             raise TypeError(f"{op}: inputs must be numeric, got an array of dtype {x.dtype}")
         return new_variable(_plain_array(x, op))
