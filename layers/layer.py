@@ -28,6 +28,11 @@ class Layer:
     implement `forward`; calling the layer runs it.  Arrays that are state but not
     trained (batch norm's running statistics) are registered with `register_buffer`
     so that `save_weights` keeps them too.
+
+    An attribute that holds a Parameter takes only another Parameter: assigning an
+    array, a computed Variable or None to it raises a TypeError rather than quietly
+    dropping the parameter from `params()` (change its values with `layer.W.data[...] =
+    ...`).  `del layer.W` removes a parameter on purpose.
     """
 
     def __init__(self):
@@ -42,6 +47,8 @@ class Layer:
 
     def __setattr__(self, name, value):
         self._ensure_registry()
+        if not isinstance(value, Parameter) and isinstance(self.__dict__.get(name), Parameter):
+            raise TypeError(self._replaced_parameter_message(name, value))
         if isinstance(value, (Parameter, Layer)):
             if value is self:
                 raise ValueError(f"{type(self).__name__}: a layer cannot contain itself (attribute {name!r})")
@@ -63,6 +70,19 @@ class Layer:
                     f"(setattr(self, f'l{{i}}', layer)) or use L.Sequential"
                 )
         object.__setattr__(self, name, value)
+
+    def _replaced_parameter_message(self, name, value):
+        """Why `value` may not take the place of the Parameter `name`, and what to write instead."""
+        where = f"cannot assign {type(value).__name__} as parameter {name!r} of {type(self).__name__}"
+        why = "it would unregister the parameter, so the optimizer would never update it again"
+        fix = (f"use layer.{name}.data[...] = ... (or layer.{name}.data = array), or assign a Parameter "
+               f"(layer.{name} = L.Parameter(array))")
+        if isinstance(value, Variable):    # e.g. layer.W = layer.W - lr * layer.W.grad
+            fix = (f"update it in place with layer.{name}.data -= lr * layer.{name}.grad.data "
+                   f"(or layer.{name} -= ... inside V.no_grad()), or assign a Parameter")
+        elif value is None or isinstance(value, Layer):
+            fix += f"; to remove the parameter on purpose, write del layer.{name} first"
+        return f"{where}: {why}; {fix}"
 
     def __delattr__(self, name):
         self._ensure_registry()

@@ -68,7 +68,7 @@ def test_a_shared_parameter_appears_once():
 
 def test_reassigning_or_deleting_an_attribute_unregisters_it():
     model = Outer()
-    model.scale = 3.0
+    del model.scale                              # a parameter leaves only by del
     del model.first                              # still reachable as inner/again
     assert [p for p, _ in model.named_params()] == ["inner/deep/w", "inner/deep/c",
                                                     "inner/again/w", "inner/again/c"]
@@ -76,6 +76,55 @@ def test_reassigning_or_deleting_an_attribute_unregisters_it():
     assert [p for p, _ in model.named_params()] == ["inner/deep/w", "inner/deep/c"]
     model.first = Affine()
     assert [p for p, _ in model.named_params()][-2:] == ["first/w", "first/c"]
+
+
+@pytest.mark.parametrize("value, kind", [
+    (np.ones((2, 3)), "ndarray"),
+    (None, "NoneType"),
+    (3.0, "float"),
+    (L.ReLU(), "ReLU"),
+])
+def test_a_parameter_is_not_replaced_by_what_is_not_a_parameter(value, kind):
+    layer = L.Linear(3, in_size=2)
+    W = layer.W
+    with pytest.raises(TypeError) as info:
+        layer.W = value
+    message = str(info.value)
+    assert message.startswith(f"cannot assign {kind} as parameter 'W' of Linear: it would unregister")
+    assert "use layer.W.data[...] = ... (or layer.W.data = array), or assign a Parameter" in message
+    assert ("del layer.W" in message) == (value is None or kind == "ReLU")
+    assert layer.W is W and [k for k, _ in layer.named_params()] == ["W", "b"]
+
+
+def test_a_computed_variable_in_place_of_a_parameter_points_to_in_place_updates():
+    layer = L.Linear(3, in_size=2)
+    layer(np.ones((1, 2))).sum().backward()
+    with pytest.raises(TypeError, match=r"cannot assign Variable as parameter 'W' of Linear: .* update it "
+                                        r"in place with layer\.W\.data -= lr \* layer\.W\.grad\.data"):
+        layer.W = layer.W - 0.1 * layer.W.grad
+    assert isinstance(layer.W, L.Parameter)
+
+
+def test_a_parameter_may_be_replaced_by_a_parameter_or_deleted():
+    layer = L.Linear(3, in_size=2)
+    new = L.Parameter(np.zeros((2, 3)))
+    layer.W = new
+    assert layer.W is new and [p for p in layer.params()][0] is new
+    del layer.W
+    assert [k for k, _ in layer.named_params()] == ["b"]
+    layer.W = np.ones((2, 3))                        # no parameter there any more: a plain attribute
+    assert [k for k, _ in layer.named_params()] == ["b"]
+
+
+def test_an_optimizer_keeps_updating_a_weight_changed_through_data():
+    import optimizers as O
+
+    layer = L.Linear(1, in_size=1)
+    opt = O.SGD(lr=0.5).setup(layer)
+    layer.W.data[...] = 2.0                          # the fix the error names
+    layer(np.ones((1, 1))).sum().backward()
+    opt.update()
+    np.testing.assert_allclose(layer.W.data, [[1.5]])
 
 
 def test_layers_yields_every_sublayer_once():
