@@ -2,7 +2,8 @@
 
 Call the layer once per time step with a batch of inputs of shape (batch, in_size);
 it returns the new hidden state and keeps it for the next call.  `reset_state()`
-starts a new sequence.  For truncated backpropagation through time, call
+starts a new sequence; an input whose batch size differs from the kept state's is
+refused (ValueError) rather than broadcast against it.  For truncated backpropagation through time, call
 `unchain_backward()` on the loss (or on the state) after each backward.
 """
 
@@ -12,6 +13,20 @@ import function as F
 
 from .layer import Layer
 from .linear import Linear, _positive_int
+
+
+def _check_batch(layer, z, x):
+    """Refuse an input whose batch differs from the state's (it would broadcast or fail in Add)."""
+    kept, new = layer.h.shape[:-1], z.shape[:-1]
+    if kept == new:
+        return
+    what = "size" if len(kept) == len(new) == 1 else "shape"
+    kept, new = (kept[0], new[0]) if what == "size" else (kept, new)
+    raise ValueError(
+        f"{type(layer).__name__}: the state kept from the previous batch has batch {what} {kept}, "
+        f"this input has {new} (input shape {tuple(x.shape)}); call reset_state() between sequences "
+        f"(or keep the batch size fixed, e.g. DataLoader(..., drop_last=True))"
+    )
 
 
 class RNN(Layer):
@@ -54,6 +69,7 @@ class RNN(Layer):
         z = self.x2h(x)
         self.h2h._settle_dtype(z)     # W_h takes the dtype of the state even before it is used
         if self.h is not None:
+            _check_batch(self, z, x)
             z = z + self.h2h(self.h)
         h = F.tanh(z)
         self.h = h
@@ -106,6 +122,7 @@ class LSTM(Layer):
         z = self.x2h(x)
         self.h2h._settle_dtype(z)     # W_h takes the dtype of the state even before it is used
         if self.h is not None:
+            _check_batch(self, z, x)
             z = z + self.h2h(self.h)
         i, f, o, g = F.split(z, 4, axis=-1)
         i, f, o, g = F.sigmoid(i), F.sigmoid(f), F.sigmoid(o), F.tanh(g)

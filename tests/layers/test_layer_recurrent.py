@@ -127,3 +127,28 @@ def test_unchain_backward_truncates_the_history(rng):
 def test_bad_hidden_size(cls):
     with pytest.raises(ValueError, match=f"{cls.__name__}: hidden_size must be a positive int"):
         cls(0)
+
+
+@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+@pytest.mark.parametrize("first, then", [(2, 4), (4, 1), (1, 3)])
+def test_a_new_batch_size_without_reset_state_is_refused(cls, first, then, rng):
+    layer = cls(5)
+    layer(rng.standard_normal((first, 3)))
+    state = layer.h
+    with pytest.raises(ValueError) as info:              # a batch of 1 would broadcast silently
+        layer(rng.standard_normal((then, 3)))
+    message = str(info.value)
+    assert message.startswith(f"{cls.__name__}: the state kept from the previous batch has batch size "
+                              f"{first}, this input has {then} (input shape ({then}, 3))")
+    assert "call reset_state() between sequences (or keep the batch size fixed" in message
+    assert layer.h is state                              # nothing changed
+    layer.reset_state()
+    assert layer(rng.standard_normal((then, 3))).shape == (then, 5)
+
+
+@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+def test_a_new_batch_shape_is_refused_too(cls, rng):
+    layer = cls(2)
+    layer(rng.standard_normal((4, 3)))
+    with pytest.raises(ValueError, match=r"batch shape \(4,\), this input has \(4, 2\)"):
+        layer(rng.standard_normal((4, 2, 3)))
