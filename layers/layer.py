@@ -250,14 +250,16 @@ class Layer:
 
     # ----- weights on disk -----------------------------------------------------------
     def save_weights(self, path) -> None:
-        """Write every parameter and buffer to the .npz file `path`, keyed by its path.
+        """Write every parameter and buffer to the .npz file `path` ('.npz' appended unless there).
 
         See `layers.serialization.save_weights`.
         """
         serialization.save_weights(self, path)
 
     def load_weights(self, path) -> None:
-        """Read weights written by `save_weights`, all or nothing; layers not run yet are built from the file.
+        """Read weights written by `save_weights` (same name, same '.npz' rule), all or nothing.
+
+        Layers not run yet are built from the file.
 
         See `layers.serialization.load_weights`.
         """

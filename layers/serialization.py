@@ -5,13 +5,15 @@ Weight files (`save_weights`) hold one array per key, the attribute paths of
 Checkpoints (`save_checkpoint`) hold the same arrays under 'model/' and the optimizer's
 state under 'optimizer/' (see `Optimizer.state_dict`).
 
-Saving writes a temporary file beside the target and renames it over the target only
-once it is complete, so an interrupted save leaves the previous file as it was.  Loading
-reads and checks the whole archive (keys, shapes, dtypes) before it changes anything, so
-a failed load leaves the model (and the optimizer) untouched.  A layer that sizes itself
-on its first call and has not run yet is built from the file's shapes and dtypes (see
-`Layer._lazy_shapes`), so a freshly built model loads without a dummy forward pass.
-Arrays are stored without pickling and loaded with `allow_pickle=False`.
+As with `np.savez`, '.npz' is appended to a file name that does not end with it, and
+loading follows the same rule: `save_weights(model, "m")` writes 'm.npz', which
+`load_weights(model, "m")` reads.  Saving writes a temporary file beside the target and
+renames it over the target only once it is complete, so an interrupted save leaves the
+previous file as it was.  Loading reads and checks the whole archive (keys, shapes,
+dtypes) before it changes anything, so a failed load leaves the model (and the optimizer)
+untouched.  A layer that sizes itself on its first call and has not run yet is built
+from the file's shapes and dtypes (see `Layer._lazy_shapes`), so a freshly built model
+loads without a dummy forward pass.  Arrays are stored without pickling and loaded with `allow_pickle=False`.
 """
 
 import contextlib
@@ -47,13 +49,42 @@ def _write_archive(handle, arrays):
                 np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
 
 
-def _save_atomically(path, arrays):
+def npz_path(path) -> str:
+    """`path` as a str, with '.npz' appended unless it ends with it (np.savez's rule)."""
+    path = os.fsdecode(path)
+    return path if path.endswith(".npz") else path + ".npz"
+
+
+def _check_target(path, where):
+    """Refuse, naming it, a directory to write into that is missing, or a target that is a directory."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"{where}: cannot write {path!r}: it is a directory")
+    if os.path.isdir(directory):
+        return
+    if os.path.exists(directory):
+        raise NotADirectoryError(f"{where}: cannot write {path!r}: {directory!r} is a file, not a directory")
+    missing = directory                    # the outermost directory that is missing
+    while not os.path.exists(os.path.dirname(missing)) and os.path.dirname(missing) != missing:
+        missing = os.path.dirname(missing)
+    raise FileNotFoundError(
+        f"{where}: cannot write {path!r}: the directory {directory!r} does not exist"
+        + (f" ({missing!r} is missing)" if missing != directory else "")
+        + f"; create it first: os.makedirs({os.path.dirname(path)!r}, exist_ok=True)"
+    )
+
+
+def _save_atomically(path, arrays, where):
     """Write `arrays` to `path` through a temporary file renamed over it once complete."""
+    _check_target(path, where)
     directory = os.path.dirname(os.path.abspath(path))
     temporary = os.path.join(
         directory, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     )
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as error:               # name the target, not the hidden temporary file
+        raise type(error)(f"{where}: cannot write {path!r} in {directory!r}: {error.strerror}") from None
     try:
         with os.fdopen(descriptor, "wb") as handle:
             _write_archive(handle, arrays)
@@ -74,27 +105,37 @@ def _save_atomically(path, arrays):
 
 
 def save_weights(layer, path) -> None:
-    """Write every parameter and buffer of `layer` to the .npz file `path` (used as given).
+    """Write every parameter and buffer of `layer` to the .npz file `path`.
 
     Parameters
     ----------
     layer : Layer
     path : str or os.PathLike
-        Written exactly at this path (no '.npz' is appended).
+        '.npz' is appended unless the name ends with it, as `np.savez` does (and as
+        `load_weights` does): `save_weights(model, "m")` writes 'm.npz'.
 
     Raises
     ------
     ValueError
         If a buffer is not initialised yet (call the model once first).
+    FileNotFoundError
+        If the directory to write into does not exist (the message names it).
     OSError
         If the directory cannot be written; any previous file at `path` is kept.
     """
-    path = os.fspath(path)
-    _save_atomically(path, _model_arrays(layer, "save_weights"))
+    path = npz_path(path)
+    _save_atomically(path, _model_arrays(layer, "save_weights"), "save_weights")
 
 
 def _read_archive(path, where="load_weights", kind="weights archive"):
     """{key: ndarray} of the whole archive at `path`, or a ValueError saying what is wrong."""
+    if not os.path.exists(path):
+        given = path[:-4]                  # the name without the '.npz' that npz_path added
+        hint = ""
+        if os.path.isfile(given):
+            hint = (f"; {given!r} exists without the suffix: '.npz' is appended to a name that does "
+                    f"not end with it, as np.savez does, so rename it to {path!r}")
+        raise FileNotFoundError(f"{where}: no such file: {path!r}{hint}")
     if zipfile.is_zipfile(path):
         try:  # np.load does not verify checksums: read every member once to catch corruption
             with zipfile.ZipFile(path) as archive:
@@ -318,6 +359,7 @@ def load_weights(layer, path) -> None:
     ----------
     layer : Layer
     path : str or os.PathLike
+        '.npz' is appended unless the name ends with it, as `save_weights` does.
 
     Raises
     ------
@@ -328,7 +370,7 @@ def load_weights(layer, path) -> None:
     FileNotFoundError
         If there is no file at `path`.
     """
-    path = os.fspath(path)
+    path = npz_path(path)
     arrays = _read_archive(path)
     apply, _ = _plan_model(layer, arrays, path, "load_weights")
     apply()
@@ -360,12 +402,13 @@ def save_checkpoint(path, model, optimizer) -> None:
     state (moments, step counts, velocities; see `Optimizer.state_dict`), so that
     `load_checkpoint` into a fresh model and optimizer continues training bit for bit.
     Optimizer hooks, random generators and recurrent layers' hidden states are not saved.
-    As with `save_weights`, the file is written exactly at `path` and replaces any previous
-    file only once complete.
+    As with `save_weights`, '.npz' is appended unless the name ends with it, and the file
+    replaces any previous file only once complete.
 
     Parameters
     ----------
     path : str or os.PathLike
+        '.npz' is appended unless the name ends with it.
     model : Layer
     optimizer : Optimizer
         Set up on `model` (`optimizer.setup(model)`).
@@ -376,14 +419,16 @@ def save_checkpoint(path, model, optimizer) -> None:
         If `model` is not a Layer or `optimizer` not an Optimizer.
     ValueError
         If the optimizer is not set up on `model`, or a buffer is not initialised yet.
+    FileNotFoundError
+        If the directory to write into does not exist (the message names it).
     OSError
         If the directory cannot be written; any previous file at `path` is kept.
     """
     _check_pair(model, optimizer, "save_checkpoint")
-    path = os.fspath(path)
+    path = npz_path(path)
     arrays = {"model/" + k: v for k, v in _model_arrays(model, "save_checkpoint").items()}
     arrays.update({"optimizer/" + k: v for k, v in optimizer.state_dict().items()})
-    _save_atomically(path, arrays)
+    _save_atomically(path, arrays, "save_checkpoint")
 
 
 def load_checkpoint(path, model, optimizer) -> None:
@@ -398,7 +443,7 @@ def load_checkpoint(path, model, optimizer) -> None:
     Parameters
     ----------
     path : str or os.PathLike
-        A file written by `save_checkpoint`.
+        A file written by `save_checkpoint`; '.npz' is appended unless the name ends with it.
     model : Layer
     optimizer : Optimizer
         Of the class that was saved, with the same hyperparameters, set up on `model`.
@@ -415,7 +460,7 @@ def load_checkpoint(path, model, optimizer) -> None:
     """
     where = "load_checkpoint"
     _check_pair(model, optimizer, where)
-    path = os.fspath(path)
+    path = npz_path(path)
     arrays = _read_archive(path, where, "checkpoint")
     weights = {k[len("model/"):]: v for k, v in arrays.items() if k.startswith("model/")}
     state = {k[len("optimizer/"):]: v for k, v in arrays.items() if k.startswith("optimizer/")}

@@ -339,3 +339,19 @@ def test_an_interrupted_checkpoint_keeps_the_old_file(tmp_path, monkeypatch):
         L.save_checkpoint(path, model, opt)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["ckpt.npz"]
+
+
+def test_checkpoints_follow_the_npz_suffix_rule_and_name_a_missing_directory(tmp_path):
+    model, opt = _trained_pair()
+    L.save_checkpoint(tmp_path / "run", model, opt)          # writes run.npz, as np.savez would
+    assert os.listdir(tmp_path) == ["run.npz"]
+    fresh = Net()
+    opt2 = O.Adam(lr=0.01).setup(fresh)
+    L.load_checkpoint(str(tmp_path / "run"), fresh, opt2)    # reads run.npz
+    np.testing.assert_array_equal(fresh.l1.W.data, model.l1.W.data)
+    with pytest.raises(FileNotFoundError, match=r"save_checkpoint: cannot write .*: the directory .*'"
+                                                r" does not exist; create it first: os\.makedirs\("):
+        L.save_checkpoint(tmp_path / "missing" / "run", model, opt)
+    with pytest.raises(FileNotFoundError, match=r"load_checkpoint: no such file: .*other\.npz'"):
+        L.load_checkpoint(tmp_path / "other", fresh, opt2)
+    assert os.listdir(tmp_path) == ["run.npz"]

@@ -258,3 +258,46 @@ def test_save_overwrites_and_fails_cleanly_in_a_missing_directory(tmp_path, rng)
     with pytest.raises(FileNotFoundError):
         second.save_weights(tmp_path / "no" / "such" / "w.npz")
     assert sorted(os.listdir(tmp_path)) == ["w.npz"]
+
+
+def test_a_missing_directory_is_named_not_the_temporary_file(tmp_path, rng):
+    model = _built(0, rng)
+    with pytest.raises(FileNotFoundError) as info:
+        model.save_weights(tmp_path / "no" / "such" / "w")
+    message = str(info.value)
+    assert message.startswith("save_weights: cannot write ")
+    assert f"the directory {str(tmp_path / 'no' / 'such')!r} does not exist" in message
+    assert f"({str(tmp_path / 'no')!r} is missing)" in message
+    assert "os.makedirs(" in message and ".tmp" not in message
+    (tmp_path / "file").write_text("not a directory")
+    with pytest.raises(NotADirectoryError, match="save_weights: cannot write .* is a file, not a directory"):
+        model.save_weights(tmp_path / "file" / "w.npz")
+    (tmp_path / "d.npz").mkdir()
+    with pytest.raises(IsADirectoryError, match=r"save_weights: cannot write .*d\.npz': it is a directory"):
+        model.save_weights(tmp_path / "d")
+    assert sorted(os.listdir(tmp_path)) == ["d.npz", "file"]
+
+
+@pytest.mark.parametrize("name", ["w", "w.npz", "w.weights"])
+def test_npz_is_appended_on_save_and_on_load_alike(tmp_path, rng, name):
+    source = _built(0, rng)
+    source.save_weights(str(tmp_path / name))           # np.savez's rule: '.npz' unless already there
+    expected = name if name.endswith(".npz") else name + ".npz"
+    assert os.listdir(tmp_path) == [expected]
+    target = _built(1, rng)
+    target.load_weights(tmp_path / name)                 # the same name reads the same file
+    np.testing.assert_array_equal(target.l1.W.data, source.l1.W.data)
+    L.load_weights(_built(2, rng), tmp_path / expected)
+    with np.load(tmp_path / expected) as archive:       # what np.load reads too
+        assert sorted(archive.files) == sorted(KEYS)
+
+
+def test_a_file_saved_without_the_suffix_is_pointed_at(tmp_path, rng):
+    source = _built(0, rng)
+    source.save_weights(tmp_path / "m")
+    (tmp_path / "m.npz").rename(tmp_path / "m")         # a file named as given, by hand or by np.save
+    with pytest.raises(FileNotFoundError, match=r"load_weights: no such file: '.*m\.npz'; '.*m' exists "
+                                                r"without the suffix: .*rename it to '.*m\.npz'"):
+        _built(1, rng).load_weights(tmp_path / "m")
+    with pytest.raises(FileNotFoundError, match=r"load_weights: no such file: '.*other\.npz'$"):
+        _built(1, rng).load_weights(tmp_path / "other")

@@ -10,7 +10,7 @@ missing and an extra key, and a shape or dtype mismatch of a parameter.  Added h
 - every truncation length;
 - a text file, a zip of text files, another model's weights, a compressed archive (which
   loads) and a corrupted one (which does not), a buffer of the wrong shape, a 0-d array
-  for a vector, a directory;
+  for a vector, a directory (under either name the '.npz' rule leads to it);
 - after any failed load the model still loads a good file;
 - the same corruptions and truncations of a checkpoint, loaded into a model that has not
   run yet: refused with neither model nor optimizer changed (no layer half built), or
@@ -212,8 +212,15 @@ def test_a_directory_raises_an_os_error_and_changes_nothing(tmp_path):
     model = small_model(0)
     before = snapshot(model)
     with pytest.raises(OSError):
-        model.load_weights(tmp_path)
+        model.load_weights(tmp_path)             # reads tmp_path + '.npz', which is missing
+    (tmp_path / "weights.npz").mkdir()
+    for name in ("weights", "weights.npz"):      # the '.npz' rule leads both names to the directory
+        with pytest.raises(IsADirectoryError):
+            model.load_weights(tmp_path / name)
+    with pytest.raises(IsADirectoryError, match="save_weights: cannot write .*: it is a directory"):
+        model.save_weights(tmp_path / "weights")
     assert_unchanged(model, before)
+    assert [p.name for p in tmp_path.iterdir()] == ["weights.npz"]
 
 
 # ----- checkpoints: the same file checks, and the optimizer untouched too -------------------------
