@@ -204,25 +204,37 @@ class Pow(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         c = self.c
-        return _reduce(gy * (c * x ** (c - 1)), x)     # d x^c = c x^(c-1)
+        if c == 0:                                     # x^0 = 1 everywhere: d = 0, even at x = 0
+            return Variable(np.zeros(x.shape, dtype=x.dtype), requires_grad=False)
+        # d x^c = c x^(c-1); for a whole c >= 1 the chain of derivatives ends in c = 0 above,
+        # so polynomials have exact derivatives of every order, at x = 0 too
+        return _reduce(gy * (c * x ** (c - 1)), x)
 
 
 class PowVar(Forwarder):
-    """x0 ** x1 where the exponent is a Variable too."""
+    """x0 ** x1 where the exponent is a Variable too (PyTorch's conventions at x0 = 0)."""
 
     def forward(self, x0, x1):
-        self.positive = x0 > 0
+        self.positive, zero = x0 > 0, x0 == 0
+        self.zero_power = zero & (x1 == 0)            # x0^0 = 1 for all x0: d/dx0 = 0 at 0^0 too
+        # log x0 where x0 <= 0, for d/dx1 = x0^x1 log x0: 0 where 0 <= x1 (0^x1 is constant
+        # there), -inf where x1 < 0 (0^x1 = inf), NaN where x0 < 0 (no real log); a float dtype
+        fill = np.where(zero, np.where(x1 >= 0, 0.0, -np.inf), np.nan)
+        self.log_fill = fill.astype(np.result_type(x0, x1, np.float16), copy=False)
         return x0 ** x1
 
     def backward(self, gy):
         x0, x1 = self.inputs
         y, = self.outputs
-        gx0 = _reduce(gy * x1 * x0 ** (x1 - 1), x0) if x0.requires_grad else None
-        gx1 = None
+        gx0 = gx1 = None
+        if x0.requires_grad:
+            masked = self.zero_power.any()
+            base = where(self.zero_power, 1, x0) if masked else x0    # no 0^-1 at 0^0
+            gx0 = gy * x1 * base ** (x1 - 1)                          # d/dx0 = x1 x0^(x1-1)
+            gx0 = _reduce(where(self.zero_power, 0, gx0) if masked else gx0, x0)
         if x1.requires_grad:
-            # d x0^x1 / d x1 = x0^x1 log x0, taken as 0 where x0 <= 0
-            log_x0 = log(where(self.positive, x0, 1))
-            gx1 = _reduce(gy * y * log_x0, x1)
+            log_x0 = where(self.positive, log(where(self.positive, x0, 1)), self.log_fill)
+            gx1 = _reduce(gy * y * log_x0, x1)                        # d/dx1 = x0^x1 log x0
         return gx0, gx1
 
 
@@ -270,6 +282,14 @@ def pow(x: ArrayLike, c: ArrayLike) -> Variable:
         If `x` or `c` is not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
         If the shapes of `x` and `c` do not broadcast together.
+
+    Notes
+    -----
+    Where the derivative formulas meet 0 * inf, the values are PyTorch's: d/dx x**0 = 0
+    everywhere, x = 0 included, so powers with whole exponents have exact derivatives of
+    every order at 0 (d^n x^c = c! at n = c, else 0). With a Variable exponent, d/dx is 0
+    where c == 0, and d/dc = x**c log x is 0 where x == 0 <= c, -inf where x == 0 > c and
+    NaN where x < 0 (no real logarithm).
     """
     if isinstance(c, Variable) or not isinstance(x, Variable):
         return Function(PowVar())(x, c)

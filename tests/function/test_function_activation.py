@@ -77,6 +77,39 @@ def test_softplus_derivative_is_sigmoid_and_second_is_its_derivative(rng):
     np.testing.assert_allclose(V.grad(g, x).data, s * (1 - s), rtol=1e-10)
 
 
+# d^n f / dx^n at 0, n = 1..5, from each Taylor series f(x) = sum f^(n)(0) x^n / n!
+_A = math.sqrt(2 / math.pi)                      # tanh-GELU: u = A (x + B x^3); also 2 phi(0)
+_B = 0.044715
+DERIVATIVES_AT_ZERO = {
+    # 1/2 + x/4 - x^3/48 + x^5/480
+    "sigmoid": (F.sigmoid, [1 / 4, 0, -1 / 8, 0, 1 / 4]),
+    # x/2 + x^2/4 - x^4/48 + ...
+    "swish": (F.swish, [1 / 2, 1 / 2, 0, -1 / 2, 0]),
+    # log 2 + x/2 + x^2/8 - x^4/192 + ...
+    "softplus": (F.softplus, [1 / 2, 1 / 4, 0, -1 / 8, 0]),
+    # x/2 + A x^2/2 + (A B - A^3/3) x^4/2 + O(x^6): x^3 in backward reaches x^0 at order 5
+    "gelu tanh": (F.gelu, [1 / 2, _A, 0, 12 * (_A * _B - _A ** 3 / 3), 0]),
+    # x/2 + phi(0) (x^2 - x^4/6 + x^6/40 - ...)
+    "gelu none": (lambda x: F.gelu(x, approximate="none"), [1 / 2, _A, 0, -2 * _A, 0]),
+    # log cosh d = d^2/2 - d^4/12 + ...
+    "log_cosh_loss": (lambda x: F.log_cosh_loss(x, np.zeros(())), [0, 1, 0, -2, 0]),
+    # softplus(x) - x t at t = 1
+    "sigmoid_cross_entropy": (lambda x: F.sigmoid_cross_entropy(x, np.ones(())),
+                              [-1 / 2, 1 / 4, 0, -1 / 8, 0]),
+}
+
+
+@pytest.mark.parametrize("name", list(DERIVATIVES_AT_ZERO))
+def test_derivatives_at_zero_to_order_5(name):
+    """Smooth activations and losses at 0, where a power in a backward met 0 ** -1 (NaN)."""
+    fn, expected = DERIVATIVES_AT_ZERO[name]
+    x = V.Variable(np.array(0.0))
+    g = fn(x)
+    for n, value in enumerate(expected, start=1):
+        g = V.grad(g, x, create_graph=True, materialize_grads=True)
+        np.testing.assert_allclose(g.data, value, rtol=1e-12, atol=1e-14, err_msg=f"order {n}")
+
+
 def test_exact_gelu_uses_an_erf_accurate_to_1e_12():
     x = np.linspace(-20, 20, 40001)
     cdf = 0.5 * erfc(-x / math.sqrt(2))

@@ -1,5 +1,7 @@
 """Elementwise ops where the table cannot look: ties, kinks, domain edges, argument errors."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -48,15 +50,85 @@ def test_clip_with_array_bounds():
     np.testing.assert_allclose(x.grad.data, [[1.0, 0.0], [0.0, 1.0]])
 
 
-def test_power_of_non_positive_base_has_zero_exponent_gradient():
-    # d x0^x1 / d x1 = x0^x1 log x0 is taken as 0 where x0 <= 0 (and no warning is raised)
-    x0 = V.Variable(np.array([-2.0, 0.0, 2.0]))
-    x1 = V.Variable(np.array([2.0, 2.0, 2.0]))
+def test_exponent_gradient_follows_pytorch_at_non_positive_bases():
+    # d x0^x1 / d x1 = x0^x1 log x0: 0 where x0 = 0 <= x1 (0^x1 is constant there), NaN
+    # where x0 < 0 (no real logarithm), and no warning is raised
+    x0 = V.Variable(np.array([-2.0, 0.0, 0.0, 2.0]))
+    x1 = V.Variable(np.array([2.0, 2.0, 0.0, 2.0]))
     y = x0 ** x1
-    np.testing.assert_allclose(y.data, [4.0, 0.0, 4.0])
+    np.testing.assert_allclose(y.data, [4.0, 0.0, 1.0, 4.0])
     y.backward()
-    np.testing.assert_allclose(x1.grad.data, [0.0, 0.0, 4.0 * np.log(2.0)])
-    np.testing.assert_allclose(x0.grad.data, [-4.0, 0.0, 4.0])
+    np.testing.assert_allclose(x1.grad.data, [np.nan, 0.0, 0.0, 4.0 * np.log(2.0)])
+    np.testing.assert_allclose(x0.grad.data, [-4.0, 0.0, 0.0, 4.0])
+
+
+def test_exponent_gradient_at_zero_base_and_negative_exponent_is_minus_infinity():
+    # 0^x1 = inf for x1 < 0, so x0^x1 log x0 is inf * -inf (PyTorch's value); forward warns as NumPy does
+    x1 = V.Variable(np.array([-1.0]))
+    with np.errstate(divide="ignore"):
+        y = 0.0 ** x1
+        g = V.grad(y, x1)
+    np.testing.assert_array_equal(g.data, [-np.inf])
+
+
+# ----- powers at 0 ---------------------------------------------------------------------------------
+def test_constant_term_of_a_polynomial_has_zero_gradient_at_zero():
+    """The issue's example: d/dx (1 x^0 + 2 x + 3 x^2) = 2 at x = 0 (it was 0 * inf = NaN)."""
+    x = V.Variable(np.array(0.0))
+    g = V.grad(1.0 * x ** 0 + 2.0 * x + 3.0 * x ** 2, x)
+    np.testing.assert_array_equal(g.data, 2.0)
+
+
+@pytest.mark.parametrize("c", [0, 0.0, np.float64(0.0), np.array(0.0)], ids=repr)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_zero_exponent_gives_zeros_of_the_input_shape_and_dtype(c, dtype):
+    x = V.Variable(np.array([[0.0, -1.5, np.inf], [2.0, np.nan, 0.0]], dtype=dtype))
+    g = V.grad(V.sum(x ** c), x)
+    assert g.shape == x.shape
+    assert g.dtype == dtype
+    np.testing.assert_array_equal(g.data, np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("c", [0, 1, 2, 3, 4, 2.0, np.float64(3.0)], ids=repr)
+def test_whole_powers_have_exact_derivatives_at_zero_to_order_5(c):
+    """d^n x^c at 0 is c! where n == c, else 0 (n <= 5); never NaN."""
+    x = V.Variable(np.array([0.0, 0.0]))
+    g = V.sum(x ** c)
+    for n in range(1, 6):
+        g = V.grad(g, x, create_graph=True, materialize_grads=True)
+        expected = math.factorial(int(c)) if n == c else 0.0
+        np.testing.assert_array_equal(g.data, [expected, expected], err_msg=f"order {n}")
+        g = V.sum(g)
+
+
+def test_array_exponent_with_a_zero_at_zero_base():
+    """x ** [0, 1, 2, 3] at x = 0: first derivatives 0, 1, 0, 0; second 0, 0, 2, 0; third 0, 0, 0, 6."""
+    x = V.Variable(np.zeros(4))
+    g = V.sum(x ** np.array([0.0, 1.0, 2.0, 3.0]))
+    for expected in ([0, 1, 0, 0], [0, 0, 2, 0], [0, 0, 0, 6], [0, 0, 0, 0]):
+        g = V.grad(g, x, create_graph=True, materialize_grads=True)
+        np.testing.assert_array_equal(g.data, expected)
+        g = V.sum(g)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_variable_exponent_at_zero_base(dtype):
+    """x0^x1 at x0 = 0 for x1 = 0, 1, 2: d/dx0 = 0, 1, 0 and d/dx1 = 0 (PyTorch's values)."""
+    x0 = V.Variable(np.zeros(3, dtype=dtype))
+    x1 = V.Variable(np.array([0.0, 1.0, 2.0], dtype=dtype))
+    g0, g1 = V.grad(V.sum(x0 ** x1), [x0, x1])
+    assert g0.dtype == g1.dtype == dtype
+    np.testing.assert_array_equal(g0.data, [0.0, 1.0, 0.0])
+    np.testing.assert_array_equal(g1.data, [0.0, 0.0, 0.0])
+
+
+def test_mixed_second_derivative_at_a_zero_exponent():
+    """d/dx1 d/dx0 x0^x1 = x0^(x1-1) (1 + x1 log x0) is 1/x0 at x1 = 0 (a mask there would give 0)."""
+    x0 = V.Variable(np.array([0.5, 2.0]))
+    x1 = V.Variable(np.array([0.0, 0.0]))
+    g0 = V.grad(V.sum(x0 ** x1), x0, create_graph=True)
+    np.testing.assert_array_equal(g0.data, [0.0, 0.0])
+    np.testing.assert_allclose(V.grad(V.sum(g0), x1).data, [2.0, 0.5], rtol=1e-15)
 
 
 def test_integer_power_of_negative_base():

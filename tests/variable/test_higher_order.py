@@ -50,6 +50,36 @@ def test_nth_derivative_of_tanh_by_backward():
         np.testing.assert_allclose(y.data, expected, rtol=1e-10, atol=1e-12, err_msg=f"order {n}")
 
 
+DERIVATIVES_AT_ZERO = {       # d^n f / dx^n at 0, n = 1..5, from each Taylor series
+    "exp": (V.exp, [1, 1, 1, 1, 1]),
+    "sin": (V.sin, [1, 0, -1, 0, 1]),
+    "cos": (V.cos, [0, -1, 0, 1, 0]),
+    "tan": (V.tan, [1, 0, 2, 0, 16]),                  # x + x^3/3 + 2 x^5/15
+    "tanh": (V.tanh, [1, 0, -2, 0, 16]),               # x - x^3/3 + 2 x^5/15
+    "sinh": (V.sinh, [1, 0, 1, 0, 1]),
+    "cosh": (V.cosh, [0, 1, 0, 1, 0]),
+    "square": (V.square, [0, 2, 0, 0, 0]),
+    "x ** 4": (lambda x: x ** 4, [0, 0, 0, 24, 0]),
+    "polynomial": (lambda x: 1.0 * x ** 0 + 2.0 * x + 3.0 * x ** 2 - x ** 5, [2, 6, 0, 0, -120]),
+    "log(1 + x)": (lambda x: V.log(1 + x), [1, -1, 2, -6, 24]),
+    "1 / (1 - x)": (lambda x: 1 / (1 - x), [1, 2, 6, 24, 120]),
+    "(1 + x) ** 0.5": (lambda x: (1 + x) ** 0.5, [1 / 2, -1 / 4, 3 / 8, -15 / 16, 105 / 32]),
+    "sqrt(1 + x)": (lambda x: V.sqrt(1 + x), [1 / 2, -1 / 4, 3 / 8, -15 / 16, 105 / 32]),
+    "2 ** x": (lambda x: 2 ** x, [np.log(2) ** n for n in range(1, 6)]),
+}
+
+
+@pytest.mark.parametrize("name", list(DERIVATIVES_AT_ZERO))
+def test_derivatives_at_zero_to_order_5(name):
+    """Smooth primitives at 0, where a power in a backward used to meet 0 ** -1 (NaN)."""
+    fn, expected = DERIVATIVES_AT_ZERO[name]
+    x = V.Variable(np.array(0.0))
+    g = fn(x)
+    for n, value in enumerate(expected, start=1):
+        g = V.grad(g, x, create_graph=True, materialize_grads=True)
+        np.testing.assert_allclose(g.data, value, rtol=1e-12, atol=1e-14, err_msg=f"order {n}")
+
+
 @pytest.mark.parametrize("method", ["grad", "backward"])
 def test_newton_method_by_double_backprop(method):
     """Minimise f(x) = x^4 - 2x^2 from x = 2 with x <- x - f'(x) / f''(x); the minimum is at 1."""

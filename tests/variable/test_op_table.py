@@ -21,6 +21,7 @@ import variable as V
 
 SMOOTH = 3      # derivative order checked for smooth ops
 PIECEWISE = 2   # ... and for piecewise ones (their higher derivatives are 0 a.e.)
+POWERS = 4      # ... and for powers, at 0 where they are defined there (the chain to x^0)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,20 @@ def nonzero(*shapes):
     return lambda rng: tuple(
         rng.choice([-1.0, 1.0], s) * rng.uniform(0.3, 2.0, s) for s in shapes
     )
+
+
+def with_zeros(*shapes):
+    """Points in [-1.5, 1.5] with every other entry exactly 0 (a 0-d point is 0)."""
+
+    def sample(rng):
+        out = []
+        for s in shapes:
+            x = rng.uniform(-1.5, 1.5, s)
+            x.reshape(-1)[::2] = 0.0
+            out.append(x)
+        return tuple(out)
+
+    return sample
 
 
 def positive_then_normal(s0, s1):
@@ -112,6 +127,30 @@ def unary_rows(fn, ref, sampler, order):
 def binary_rows(fn, ref, sampler, order):
     """Rows of a binary op on equal shapes and on broadcast pairs in both orders."""
     return [Row(f"{s0}x{s1}", fn, ref, sampler(s0, s1), order) for s0, s1 in BINARY_SHAPES]
+
+
+def power_rows():
+    """x ** c to order POWERS: whole c at points that include 0 (central differences are
+    exact there for polynomials), c = 0.5 where it is defined (x > 0), negative c away from
+    the pole; and an array exponent holding 0, 1, 2 and 3 at x = 0."""
+    rows = [
+        Row(f"c={c!r} {where}, {s}", lambda x, c=c: V.pow(x, c), lambda x, c=c: x ** c, sampler(s), POWERS)
+        for c, sampler, where in [
+            (0, with_zeros, "at 0"), (1, with_zeros, "at 0"), (2, with_zeros, "at 0"),
+            (3, with_zeros, "at 0"), (3.0, with_zeros, "at 0"), (0.5, positive, "x > 0"),
+            (-1, nonzero, "x != 0"), (-2, nonzero, "x != 0"),
+        ]
+        for s in UNARY_SHAPES
+    ]
+    c = np.array([[0.0, 1.0, 2.0], [3.0, 0.0, 2.0]])
+    rows += [
+        Row(f"c=[[0 1 2] [3 0 2]] at 0, {s}", lambda x: V.pow(x, c), lambda x: x ** c, sampler(s), POWERS)
+        for s, sampler in [((2, 3), lambda s: lambda rng: (np.zeros(s),)), ((3,), with_zeros)]
+    ]
+    # a Variable exponent holding exact zeros: the mixed derivatives there are x0^-1, not 0
+    rows.append(Row("x1 with zeros, x0 > 0", V.pow, np.power,
+                    lambda rng: positive((2, 3))(rng) + with_zeros((2, 3))(rng), POWERS))
+    return rows
 
 
 def where_rows():
@@ -181,7 +220,7 @@ ELEMENTWISE_ROWS = {
         Row(f"c={c}, {s}", lambda x, c=c: V.pow(x, c), lambda x, c=c: x ** c, sampler(s), SMOOTH)
         for c, sampler in [(3, normal), (2.5, positive), (-1.5, positive), (0.5, positive)]
         for s in UNARY_SHAPES
-    ],
+    ] + power_rows(),
     "neg": unary_rows(V.neg, np.negative, normal, SMOOTH),
     "square": unary_rows(V.square, np.square, normal, SMOOTH),
     "sqrt": unary_rows(V.sqrt, np.sqrt, positive, SMOOTH),
