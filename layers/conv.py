@@ -20,6 +20,76 @@ def _pair(value, name):
     return (value, value)
 
 
+def _one(pair):
+    """A size pair as written in a call: 3 for (3, 3), (3, 5) otherwise."""
+    return str(pair[0]) if pair[0] == pair[1] else str(tuple(pair))
+
+
+def _order_note(layer, torch_name):
+    """What the layer's arguments mean in gengrad's order, and the call PyTorch's order needs.
+
+    `Conv2d(3, 8, 3)` is out_channels=3, kernel_size=8, stride=3; written with PyTorch's
+    nn.Conv2d(in_channels, out_channels, kernel_size, stride, padding) in mind, it wants
+    `L.Conv2d(8, 3, in_channels=3)`.  A pad of 0 cannot be a PyTorch stride, so it (and an
+    in_channels after it) counts as not written positionally.  The PyTorch reading is
+    offered when the kernel, stride and pad are square (PyTorch's channels are numbers).
+    """
+    name = type(layer).__name__
+    given = layer._in_channels_given
+    padded = layer.pad != (0, 0)
+    values = [str(layer.out_channels), _one(layer.kernel_size), _one(layer.stride)]
+    names = ["out_channels", "kernel_size", "stride"]
+    if padded:
+        values.append(_one(layer.pad))
+        names.append("pad")
+    positional = ", ".join(values)
+    call = positional
+    if given:
+        values.append(str(layer.in_channels))
+        names.append("in_channels")
+        call += f", {layer.in_channels}" if padded else f", in_channels={layer.in_channels}"
+    meaning = ", ".join(f"{n}={v}" for n, v in zip(names, values))
+    note = (f"{name}({call}) means {meaning} (gengrad's order is {name}(out_channels, kernel_size, "
+            f"stride, pad, in_channels))")
+    (kh, kw), (sh, sw), (ph, pw) = layer.kernel_size, layer.stride, layer.pad
+    if kh != kw or sh != sw or ph != pw:
+        return note
+    # the same numbers in PyTorch's order: (in, out, kernel, stride, padding)
+    torch_call = call if padded else positional
+    torch_stride = ph if padded else 1
+    torch_padding = layer.in_channels if given and padded else 0
+    fix = [str(kh), str(sh)]
+    if torch_stride != 1:
+        fix.append(f"stride={torch_stride}")
+    if torch_padding:
+        fix.append(f"pad={torch_padding}")
+    short = ", ".join(fix)
+    fix.append(f"in_channels={layer.out_channels}")
+    return note + (f"; for PyTorch's nn.{torch_name}({torch_call}) write L.{name}({', '.join(fix)}) "
+                   f"or just L.{name}({short})")
+
+
+def _check_pytorch_order(layer, shape, torch_name):
+    """At the first call, refuse arguments that read like PyTorch's order and would run silently.
+
+    With in_channels left to the input, an input of as many channels as `out_channels`
+    and a square stride of 3 or more below a larger kernel is what PyTorch's
+    nn.Conv2d(in, out, kernel) gives when typed into gengrad's Conv2d(out, kernel,
+    stride): Conv2d(3, 8, 3) on an RGB image.  A channel-preserving convolution with a
+    stride of 3 or more and a larger kernel is rare enough to ask for in_channels.
+    """
+    (kh, kw), (sh, sw) = layer.kernel_size, layer.stride
+    if layer._in_channels_given or shape[1] != layer.out_channels:
+        return
+    if kh == kw and sh == sw and 3 <= sh < kh:
+        name = type(layer).__name__
+        raise ValueError(
+            f"{name}: input of shape {tuple(shape)} has {shape[1]} channels, as many as "
+            f"out_channels={layer.out_channels}, and {_order_note(layer, torch_name)}; if you do mean "
+            f"kernel_size={kh} with stride={sh}, pass in_channels={shape[1]} to say so"
+        )
+
+
 class Conv2d(Layer):
     """2-D convolution (cross-correlation, as in every deep-learning library).
 
@@ -47,8 +117,13 @@ class Conv2d(Layer):
         If `stride` or `pad` is not an int or a pair of ints, `dtype` is not a floating
         dtype, or an input is not array-like.
     ValueError
-        If a size or stride is not positive, a pad is negative, or the input is not 4-D
-        with in_channels (> 0) channels.
+        If a size or stride is not positive, a pad is negative, the input is not 4-D
+        with in_channels (> 0) channels, or the kernel does not fit the padded input.  At
+        the first call, with in_channels left to the input, an input with out_channels
+        channels under a square stride of 3 or more below the kernel size is refused:
+        that is PyTorch's nn.Conv2d(in, out, kernel) typed as Conv2d(3, 8, 3) (write
+        `Conv2d(8, 3)`; pass in_channels to mean the unusual layer).  Errors at the first
+        call name the argument order.
     """
 
     def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
@@ -61,6 +136,7 @@ class Conv2d(Layer):
         self.pad = int_pair(pad, "Conv2d", "pad", 0)
         self.in_channels = None if in_channels is None else _positive_int(in_channels, "in_channels",
                                                                           "Conv2d")
+        self._in_channels_given = in_channels is not None
         self.nobias = bool(nobias)
         self._dtype = _dtype_or_none(dtype, "Conv2d")
         self._rng = rng
@@ -95,16 +171,36 @@ class Conv2d(Layer):
             raise ValueError(f"Conv2d: input must be 4-D (batch, channels, height, width), got shape "
                              f"{tuple(shape)}")
         if self.W is None:
+            _check_pytorch_order(self, shape, "Conv2d")
+            self._check_kernel_fits(shape)
             self.in_channels = _inferred_size(shape[1], "in_channels", shape, "Conv2d")
             self._create(self._settle_dtype(x))
         else:
             self._settle_dtype(x)
             if shape[1] != self.in_channels:
-                raise ValueError(
-                    f"Conv2d: input of shape {tuple(shape)} has {shape[1]} channels, but the layer "
-                    f"was built for in_channels={self.in_channels}"
-                )
+                raise ValueError(_channels_error(self, shape, "Conv2d"))
+            self._check_kernel_fits(shape)
         return F.conv2d(x, self.W, self.b, stride=self.stride, pad=self.pad)
+
+    def _check_kernel_fits(self, shape):
+        """Refuse an input smaller than the kernel, naming the argument order on a first call."""
+        (kh, kw), (ph, pw) = self.kernel_size, self.pad
+        if kh <= shape[2] + 2 * ph and kw <= shape[3] + 2 * pw:
+            return
+        message = (f"Conv2d: kernel {self.kernel_size} does not fit the input of shape {tuple(shape)} "
+                   f"padded by {self.pad}")
+        if self.W is None or self._in_channels_given:    # never run on an input of this size yet
+            message += "; " + _order_note(self, "Conv2d")
+        raise ValueError(message)
+
+
+def _channels_error(layer, shape, torch_name):
+    """Why an input of `shape` has the wrong number of channels, naming the argument order when given."""
+    message = (f"{type(layer).__name__}: input of shape {tuple(shape)} has {shape[1]} channels, but the "
+               f"layer was built for in_channels={layer.in_channels}")
+    if not layer._in_channels_given:
+        return message + " (read off its first input or from loaded weights)"
+    return message + "; " + _order_note(layer, torch_name)
 
 
 class Deconv2d(Layer):
@@ -137,7 +233,10 @@ class Deconv2d(Layer):
         floating dtype, or an input is not array-like.
     ValueError
         If a size or stride is not positive, a pad is negative, or the input is not 4-D
-        with in_channels (> 0) channels.
+        with in_channels (> 0) channels.  As for Conv2d, PyTorch's
+        nn.ConvTranspose2d(in, out, kernel) order typed as Deconv2d(3, 8, 3) is refused
+        at the first call when the input has out_channels channels under a square stride
+        of 3 or more below the kernel size, and channel errors name the argument order.
     """
 
     def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
@@ -149,6 +248,7 @@ class Deconv2d(Layer):
         self.pad = int_pair(pad, "Deconv2d", "pad", 0)
         self.in_channels = None if in_channels is None else _positive_int(in_channels, "in_channels",
                                                                           "Deconv2d")
+        self._in_channels_given = in_channels is not None
         self.nobias = bool(nobias)
         self._dtype = _dtype_or_none(dtype, "Deconv2d")
         self._rng = rng
@@ -183,13 +283,11 @@ class Deconv2d(Layer):
             raise ValueError(f"Deconv2d: input must be 4-D (batch, channels, height, width), got shape "
                              f"{tuple(shape)}")
         if self.W is None:
+            _check_pytorch_order(self, shape, "ConvTranspose2d")
             self.in_channels = _inferred_size(shape[1], "in_channels", shape, "Deconv2d")
             self._create(self._settle_dtype(x))
         else:
             self._settle_dtype(x)
             if shape[1] != self.in_channels:
-                raise ValueError(
-                    f"Deconv2d: input of shape {tuple(shape)} has {shape[1]} channels, but the layer "
-                    f"was built for in_channels={self.in_channels}"
-                )
+                raise ValueError(_channels_error(self, shape, "ConvTranspose2d"))
         return F.deconv2d(x, self.W, self.b, stride=self.stride, pad=self.pad, outsize=outsize)
