@@ -1,5 +1,6 @@
 """Model (a Layer that can draw its graph), Sequential and MLP."""
 
+import inspect
 from collections.abc import Callable
 
 import numpy as np
@@ -40,20 +41,38 @@ class Model(Layer):
         return V.plot_dot_graph(y, verbose=verbose, to_file=to_file)
 
 
+def _class_step_message(i, cls):
+    """Why the class `cls` cannot be step `i` of a Sequential, showing the instance to write."""
+    prefix = "L." if cls.__module__.split(".")[0] == "layers" else ""
+    try:
+        required = any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                       for p in inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):     # no signature to read
+        required = False
+    call = f"{prefix}{cls.__name__}({'...' if required else ''})"
+    return (f"Sequential: step {i} is the class {cls.__name__}, not a layer: pass an instance, "
+            f"{call}, as in L.Sequential(L.Linear(10), L.ReLU())")
+
+
 class Sequential(Model):
     """Layers (or plain functions such as `F.relu`) applied one after the other.
 
     The i-th step is the attribute `l{i}`, so parameters are saved as 'l0/W', 'l2/b', ...
+    As in PyTorch, `len(seq)` counts the steps, `seq[i]` (negative `i` counting from the
+    end) is a step, and `seq[a:b]` is a new Sequential of the same step objects (sharing
+    their parameters).
 
     Raises
     ------
     TypeError
-        If a step is not callable.
+        If a step is not callable, or is a class (`L.ReLU` where `L.ReLU()` is meant).
     """
 
     def __init__(self, *layers: Layer | Callable):
         super().__init__()
         for i, layer in enumerate(layers):
+            if isinstance(layer, type):
+                raise TypeError(_class_step_message(i, layer))
             if not callable(layer):
                 raise TypeError(
                     f"Sequential: step {i} must be a Layer or a function of one Variable, "
@@ -65,8 +84,20 @@ class Sequential(Model):
     def __len__(self):
         return self._size
 
-    def __getitem__(self, i: int):
-        """The i-th step (negative indices count from the end)."""
+    def __getitem__(self, i: int | slice):
+        """The i-th step (negative indices count from the end); a slice gives a new Sequential.
+
+        Raises
+        ------
+        IndexError
+            If the index is out of range.
+        TypeError
+            If the index is neither an int nor a slice.
+        """
+        if isinstance(i, slice):
+            return Sequential(*(getattr(self, f"l{k}") for k in range(*i.indices(self._size))))
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"Sequential: indices must be ints or slices, got {type(i).__name__}")
         if not -self._size <= i < self._size:
             raise IndexError(f"Sequential: index {i} out of range for {self._size} steps")
         return getattr(self, f"l{i % self._size}")

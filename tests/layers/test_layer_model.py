@@ -102,3 +102,29 @@ def test_model_is_a_layer_and_trains_in_the_dezero_loop(rng):
         losses.append(float(loss.data))
     assert isinstance(model, L.Layer)
     assert losses[-1] < 0.7 * losses[0]
+
+
+@pytest.mark.parametrize("step, shown", [(L.ReLU, r"L\.ReLU\(\)"), (L.Linear, r"L\.Linear\(\.\.\.\)"),
+                                         (TwoLayer, r"TwoLayer\(\)")])
+def test_a_layer_class_instead_of_a_layer_is_refused(step, shown):
+    with pytest.raises(TypeError, match=rf"Sequential: step 1 is the class {step.__name__}, not a layer: "
+                                        rf"pass an instance, {shown}"):
+        L.Sequential(L.Linear(3), step)
+
+
+def test_sequential_len_indexing_and_slicing_like_pytorch(rng):
+    first, second, last = L.Linear(4, in_size=3), L.Linear(2), L.Tanh()
+    seq = L.Sequential(first, F.relu, second, last)
+    assert len(seq) == 4 and seq[0] is first and seq[-2] is second and seq[np.int64(3)] is last
+    head = seq[:2]
+    assert isinstance(head, L.Sequential) and len(head) == 2
+    assert head[0] is first and head[1] is F.relu            # the same objects, parameters shared
+    x = rng.standard_normal((5, 3))
+    np.testing.assert_array_equal(seq[2:](head(x)).data, seq(x).data)
+    assert [s for s in seq[::-1]] == [last, second, F.relu, first]
+    assert len(seq[10:]) == 0 and len(seq[-3:-1]) == 2 and seq[-3:-1][0] is F.relu
+    assert [k for k, _ in seq[:1].named_params()] == ["l0/W", "l0/b"]
+    with pytest.raises(IndexError, match="Sequential: index -5 out of range for 4 steps"):
+        seq[-5]
+    with pytest.raises(TypeError, match="Sequential: indices must be ints or slices, got str"):
+        seq["l0"]
