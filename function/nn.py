@@ -111,7 +111,8 @@ def dropout(x: ArrayLike, p: float = 0.5) -> Variable:
     """Inverted dropout: zero each entry with probability `p`, scale the rest by 1/(1-p).
 
     In `V.test_mode()` (and for p = 0) it is the identity and returns `x` itself.  The
-    mask is drawn from NumPy's global random state (`np.random.seed` reproduces it).
+    mask is drawn from NumPy's global random state: `L.seed(n)`, which seeds the initial
+    weights too, or `np.random.seed(n)` reproduces it.
 
     Parameters
     ----------

@@ -10,7 +10,8 @@
             return self.l2(F.relu(self.l1(x)))
 
 Initial weights come from a generator: pass `rng=np.random.default_rng(seed)` to a
-layer, or call `L.seed(seed)` once to make every later initialisation reproducible.
+layer, or call `L.seed(seed)` once to make every later initialisation, data loader
+order and dropout mask reproducible.
 """
 
 from . import datasets

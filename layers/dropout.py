@@ -10,7 +10,9 @@ from .layer import Layer
 class Dropout(Layer):
     """Zero each input with probability `p` during training, scaling survivors by 1/(1-p).
 
-    Inside `V.test_mode()` it passes its input through unchanged (`F.dropout`).
+    Inside `V.test_mode()` it passes its input through unchanged (`F.dropout`).  The
+    masks come from NumPy's global random state, which `L.seed(n)` reseeds along with the
+    initial weights, so one `L.seed(n)` makes a run with dropout reproducible.
 
     Parameters
     ----------

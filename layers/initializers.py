@@ -1,4 +1,4 @@
-"""Random initialisation of parameters, and how to make it reproducible.
+"""Random initialisation of parameters, and how to make everything random reproducible.
 
 Every layer with random weights takes a keyword-only `rng` (a `numpy.random.Generator`).
 Layers built without one draw from a module-level generator, which `seed(n)` resets:
@@ -7,6 +7,12 @@ Layers built without one draw from a module-level generator, which `seed(n)` res
     model = L.MLP((10, 3))          # this draws the same numbers on every run
 
     model = L.MLP((10, 3), rng=np.random.default_rng(0))   # or pass your own generator
+
+`seed(n)` is the one call that seeds everything random in gengrad, like
+`torch.manual_seed`: initial weights, the shuffling of data loaders built without `seed=`
+(both from the generator above) and dropout masks, which come from NumPy's global random
+state (as in DeZero and Chainer) and which `seed(n)` therefore reseeds too, from the same
+`n`.  `np.random.seed` alone reaches the dropout masks but not the weights.
 
 Weights are drawn in float64 and then cast, so the same seed gives the same weights
 (up to rounding) in float32 and float64.
@@ -18,12 +24,19 @@ _default = np.random.default_rng()
 
 
 def seed(value: int | None) -> None:
-    """Reset the generator that layers built without `rng` draw their weights from.
+    """Seed everything random in gengrad: initial weights, data loaders' order, dropout masks.
+
+    Resets the generator that layers built without `rng` (and data loaders built without
+    `seed`) draw from, and reseeds NumPy's global random state, which dropout masks are
+    drawn from (so code of yours that uses `np.random` is reseeded too, as with Keras's
+    `set_random_seed`).  Two runs after the same `seed(n)` draw the same weights and the
+    same masks.
 
     Parameters
     ----------
     value : int or None
-        Non-negative seed of a fresh `numpy.random.default_rng`; None draws fresh entropy.
+        Non-negative seed of a fresh `numpy.random.default_rng`, and (through
+        `np.random.SeedSequence(value)`) of NumPy's global state; None draws fresh entropy.
 
     Raises
     ------
@@ -40,6 +53,7 @@ def seed(value: int | None) -> None:
             raise ValueError(f"seed: value must be a non-negative int, got {value}")
         value = int(value)
     _default = np.random.default_rng(value)
+    np.random.seed(None if value is None else np.random.SeedSequence(value).generate_state(4))
 
 
 def generator(rng: np.random.Generator | None = None) -> np.random.Generator:
