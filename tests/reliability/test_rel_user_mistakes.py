@@ -1,12 +1,15 @@
 """The catalogue of user mistakes: each slip is refused where it is made, with the fix.
 
 Every case is a slip that students and authors of custom functions make (DeZero and
-PyTorch habits included).  Each must raise a TypeError or ValueError whose message names
-the op or object involved and the likely fix, never compute a wrong number.  A new slip
-met anywhere becomes a row here.
+PyTorch habits included).  Each must raise a TypeError or ValueError (an OSError such as
+FileNotFoundError for a slip with files) whose message names the op or object involved
+and the likely fix, never compute a wrong number.  A new slip met anywhere becomes a row
+here.
 """
 
+import os
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -327,9 +330,74 @@ CATALOGUE += [
 ]
 
 
+# ----- slips with layers, recurrent state and weight files (issue 16) ------------------------------
+def _assign_array_to_parameter():
+    layer = L.Linear(3, in_size=2)
+    layer.W = np.ones((2, 3))
+
+
+def _assign_computed_variable_to_parameter():
+    layer = L.Linear(3, in_size=2)
+    layer.W = layer.W - 0.1 * layer.W
+
+
+def _assign_none_to_parameter():
+    L.Linear(3, in_size=2).b = None
+
+
+def _new_batch_size_without_reset(cls, first, then):
+    def run():
+        layer = cls(32)
+        layer(np.ones((first, 3)))
+        layer(np.ones((then, 3)))
+    return run
+
+
+def _save_into_missing_directory():
+    with tempfile.TemporaryDirectory() as directory:
+        L.Linear(2, in_size=2).save_weights(f"{directory}/checkpoints/w.npz")
+
+
+def _load_a_file_saved_without_the_suffix():
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "m")
+        layer = L.Linear(2, in_size=2)
+        layer.save_weights(path)                  # writes m.npz
+        os.rename(path + ".npz", path)            # a file kept under the bare name
+        layer.load_weights(path)
+
+
+CATALOGUE += [
+    Mistake("assign an array to a layer's parameter", _assign_array_to_parameter, TypeError,
+            (r"cannot assign ndarray as parameter 'W' of Linear", r"layer\.W\.data\[\.\.\.\] = ",
+             r"assign a Parameter")),
+    Mistake("assign a computed Variable to a layer's parameter", _assign_computed_variable_to_parameter,
+            TypeError, (r"cannot assign Variable as parameter 'W' of Linear", r"layer\.W\.data -=",
+                        r"V\.no_grad\(\)")),
+    Mistake("assign None to a layer's parameter", _assign_none_to_parameter, TypeError,
+            (r"parameter 'b' of Linear", r"del layer\.b")),
+    Mistake("LSTM fed a new batch size without reset_state", _new_batch_size_without_reset(L.LSTM, 2, 4),
+            ValueError, (r"LSTM", r"batch size 2, this input has 4", r"reset_state\(\)")),
+    Mistake("RNN fed a batch of 1 after a batch of 4", _new_batch_size_without_reset(L.RNN, 4, 1),
+            ValueError, (r"RNN", r"batch size 4, this input has 1", r"reset_state\(\)")),
+    Mistake("a layer class as a Sequential step", lambda: L.Sequential(L.Linear(3), L.ReLU), TypeError,
+            (r"Sequential", r"class ReLU", r"L\.ReLU\(\)")),
+    Mistake("Conv2d in PyTorch's (in, out, kernel) order", lambda: L.Conv2d(3, 8, 3)(np.ones((1, 3, 28, 28))),
+            ValueError, (r"Conv2d\(3, 8, 3\) means out_channels=3, kernel_size=8, stride=3",
+                         r"nn\.Conv2d\(3, 8, 3\) write L\.Conv2d\(8, 3, in_channels=3\)")),
+    Mistake("Deconv2d in PyTorch's (in, out, kernel) order",
+            lambda: L.Deconv2d(3, 8, 3)(np.ones((1, 3, 4, 4))), ValueError,
+            (r"Deconv2d\(3, 8, 3\) means out_channels=3", r"L\.Deconv2d\(8, 3, in_channels=3\)")),
+    Mistake("save_weights into a missing directory", _save_into_missing_directory, FileNotFoundError,
+            (r"save_weights", r"checkpoints' does not exist", r"os\.makedirs")),
+    Mistake("load a weights file kept without its .npz", _load_a_file_saved_without_the_suffix,
+            FileNotFoundError, (r"load_weights", r"exists without the suffix", r"rename it to '.*m\.npz'")),
+]
+
+
 @pytest.mark.parametrize("mistake", CATALOGUE, ids=repr)
 def test_mistake_is_refused_with_its_fix(mistake):
-    with pytest.raises((TypeError, ValueError)) as caught:
+    with pytest.raises((TypeError, ValueError, OSError)) as caught:
         mistake.run()
     got = caught.value
     assert type(got) is mistake.error, f"{mistake.label}: {type(got).__name__}: {got}"
