@@ -49,9 +49,24 @@ def _write_archive(handle, arrays):
                 np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
 
 
-def npz_path(path) -> str:
-    """`path` as a str, with '.npz' appended unless it ends with it (np.savez's rule)."""
-    path = os.fsdecode(path)
+def npz_path(path, where: str = "npz_path") -> str:
+    """`path` as a str, with '.npz' appended unless it ends with it (np.savez's rule).
+
+    Raises
+    ------
+    TypeError
+        If `path` is not a str, bytes or os.PathLike (naming `where`; a layer or optimizer
+        in its place is PyTorch's torch.save(obj, path) order).
+    """
+    try:
+        path = os.fsdecode(path)
+    except TypeError:
+        order = ""
+        if hasattr(path, "named_params") or hasattr(path, "state_dict"):
+            order = (f" (the path comes first: {where}(path, model, optimizer))" if "checkpoint" in where
+                     else f" (write model.{where}(path) or L.{where}(model, path))")
+        kind = type(path).__name__
+        raise TypeError(f"{where}: path must be a str or os.PathLike, got {kind}{order}") from None
     return path if path.endswith(".npz") else path + ".npz"
 
 
@@ -116,6 +131,8 @@ def save_weights(layer, path) -> None:
 
     Raises
     ------
+    TypeError
+        If `path` is not a str or os.PathLike.
     ValueError
         If a buffer is not initialised yet (call the model once first).
     FileNotFoundError
@@ -123,7 +140,7 @@ def save_weights(layer, path) -> None:
     OSError
         If the directory cannot be written; any previous file at `path` is kept.
     """
-    path = npz_path(path)
+    path = npz_path(path, "save_weights")
     _save_atomically(path, _model_arrays(layer, "save_weights"), "save_weights")
 
 
@@ -363,6 +380,8 @@ def load_weights(layer, path) -> None:
 
     Raises
     ------
+    TypeError
+        If `path` is not a str or os.PathLike.
     ValueError
         If the file is not a valid .npz archive, a parameter is missing from it, it holds
         a key the model does not have, or a shape or dtype differs from what the model has
@@ -370,7 +389,7 @@ def load_weights(layer, path) -> None:
     FileNotFoundError
         If there is no file at `path`.
     """
-    path = npz_path(path)
+    path = npz_path(path, "load_weights")
     arrays = _read_archive(path)
     apply, _ = _plan_model(layer, arrays, path, "load_weights")
     apply()
@@ -416,7 +435,8 @@ def save_checkpoint(path, model, optimizer) -> None:
     Raises
     ------
     TypeError
-        If `model` is not a Layer or `optimizer` not an Optimizer.
+        If `path` is not a str or os.PathLike, `model` is not a Layer or `optimizer` not
+        an Optimizer.
     ValueError
         If the optimizer is not set up on `model`, or a buffer is not initialised yet.
     FileNotFoundError
@@ -424,8 +444,8 @@ def save_checkpoint(path, model, optimizer) -> None:
     OSError
         If the directory cannot be written; any previous file at `path` is kept.
     """
+    path = npz_path(path, "save_checkpoint")
     _check_pair(model, optimizer, "save_checkpoint")
-    path = npz_path(path)
     arrays = {"model/" + k: v for k, v in _model_arrays(model, "save_checkpoint").items()}
     arrays.update({"optimizer/" + k: v for k, v in optimizer.state_dict().items()})
     _save_atomically(path, arrays, "save_checkpoint")
@@ -451,7 +471,8 @@ def load_checkpoint(path, model, optimizer) -> None:
     Raises
     ------
     TypeError
-        If `model` is not a Layer or `optimizer` not an Optimizer.
+        If `path` is not a str or os.PathLike, `model` is not a Layer or `optimizer` not
+        an Optimizer.
     ValueError
         If the optimizer is not set up on `model`, the file is not a valid checkpoint, or
         its weights or optimizer state do not fit (the message names what differs).
@@ -459,8 +480,8 @@ def load_checkpoint(path, model, optimizer) -> None:
         If there is no file at `path`.
     """
     where = "load_checkpoint"
+    path = npz_path(path, where)
     _check_pair(model, optimizer, where)
-    path = npz_path(path)
     arrays = _read_archive(path, where, "checkpoint")
     weights = {k[len("model/"):]: v for k, v in arrays.items() if k.startswith("model/")}
     state = {k[len("optimizer/"):]: v for k, v in arrays.items() if k.startswith("optimizer/")}

@@ -355,3 +355,11 @@ def test_checkpoints_follow_the_npz_suffix_rule_and_name_a_missing_directory(tmp
     with pytest.raises(FileNotFoundError, match=r"load_checkpoint: no such file: .*other\.npz'"):
         L.load_checkpoint(tmp_path / "other", fresh, opt2)
     assert os.listdir(tmp_path) == ["run.npz"]
+
+
+def test_the_path_comes_first_in_checkpoint_calls(tmp_path):
+    model, opt = _trained_pair()
+    with pytest.raises(TypeError, match=r"save_checkpoint: path must be a str or os\.PathLike, got Net \(the "
+                                        r"path comes first: save_checkpoint\(path, model, optimizer\)\)"):
+        L.save_checkpoint(model, opt, tmp_path / "c.npz")              # torch.save(obj, path) habit
+    assert os.listdir(tmp_path) == []

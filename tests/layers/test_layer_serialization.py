@@ -301,3 +301,12 @@ def test_a_file_saved_without_the_suffix_is_pointed_at(tmp_path, rng):
         _built(1, rng).load_weights(tmp_path / "m")
     with pytest.raises(FileNotFoundError, match=r"load_weights: no such file: '.*other\.npz'$"):
         _built(1, rng).load_weights(tmp_path / "other")
+
+
+def test_a_path_that_is_not_a_path_names_the_function_and_the_order(rng):
+    model = _built(0, rng)
+    with pytest.raises(TypeError, match=r"^save_weights: path must be a str or os\.PathLike, got int$"):
+        model.save_weights(3)
+    with pytest.raises(TypeError, match=r"save_weights: .* got Net \(write model\.save_weights\(path\) "
+                                        r"or L\.save_weights\(model, path\)\)"):
+        L.save_weights("w.npz", model)
