@@ -557,10 +557,23 @@ def _axes(x, axis, op):
 
 def _softmax(x, axes):
     """exp(x - max) / sum, on an ndarray; the max is taken out so nothing overflows."""
+    if x.size == 0:                       # an empty axis (or batch): nothing to normalise
+        return x.copy()
     e = x - x.max(axis=axes, keepdims=True)
     np.exp(e, out=e)
     e /= e.sum(axis=axes, keepdims=True)
     return e
+
+
+def log_softmax_array(x: np.ndarray, axes: Axis) -> np.ndarray:
+    """x - logsumexp(x) over `axes` on an ndarray, the max taken out first (package helper).
+
+    Nothing overflows; an empty input (an empty axis or batch) gives an empty copy.
+    """
+    if x.size == 0:
+        return x.copy()
+    shifted = x - x.max(axis=axes, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axes, keepdims=True))
 
 
 class Softmax(Forwarder):
@@ -585,8 +598,7 @@ class LogSoftmax(Forwarder):
         self.axes = axes
 
     def forward(self, x):
-        shifted = x - x.max(axis=self.axes, keepdims=True)
-        return shifted - np.log(np.exp(shifted).sum(axis=self.axes, keepdims=True))
+        return log_softmax_array(x, self.axes)
 
     def backward(self, gy):
         y, = self.outputs
@@ -606,7 +618,8 @@ def softmax(x: ArrayLike, axis: Axis = -1) -> Variable:
 
     Returns
     -------
-    Variable of the shape and floating dtype of `x`; it sums to 1 over `axis`.
+    Variable of the shape and floating dtype of `x`; it sums to 1 over `axis`. An empty
+    axis gives an empty result of that shape (as in PyTorch).
 
     Raises
     ------
@@ -629,7 +642,8 @@ def log_softmax(x: ArrayLike, axis: Axis = -1) -> Variable:
 
     Returns
     -------
-    Variable of the shape and floating dtype of `x`.
+    Variable of the shape and floating dtype of `x`. An empty axis gives an empty result
+    of that shape (as in PyTorch).
 
     Raises
     ------

@@ -2,6 +2,11 @@
 
 Each takes `axis=None | int | tuple` (negatives allowed) and `keepdims`.  Backward
 reshapes the incoming gradient to the kept-dims shape and broadcasts it back.
+
+Over an empty axis (length 0) they answer as PyTorch does, without NumPy's warnings: a
+sum is 0, a mean or variance NaN, a logsumexp -inf (the log of an empty sum), and max and
+min raise a ValueError (an empty slice has no extreme).  Gradients are then empty arrays
+of the input's shape.
 """
 
 import math
@@ -30,6 +35,17 @@ def _count(shape, axes):
     return math.prod([shape[a] for a in axes])
 
 
+def _per_entry(shape, axes):
+    """1/n, the weight of each of the n entries in a mean (none to weigh when n is 0)."""
+    return 1 / (_count(shape, axes) or 1)
+
+
+def _mean_of_nothing(x, axes, keepdims):
+    """The mean (or variance) over an empty axis: NaN, as in PyTorch, without NumPy's warning."""
+    with np.errstate(invalid="ignore"):               # 0 / 0, meant
+        return x.sum(axis=axes, keepdims=keepdims) / 0
+
+
 class Sum(Forwarder):
     """Sum over axes."""
 
@@ -51,11 +67,13 @@ class Mean(Forwarder):
         self.axes, self.keepdims = axes, keepdims
 
     def forward(self, x):
+        if _count(x.shape, self.axes) == 0:
+            return _mean_of_nothing(x, self.axes, self.keepdims)
         return x.mean(axis=self.axes, keepdims=self.keepdims)
 
     def backward(self, gy):
         x, = self.inputs
-        return _spread(gy, x, self.axes) * (1 / _count(x.shape, self.axes))   # d mean = 1/n
+        return _spread(gy, x, self.axes) * _per_entry(x.shape, self.axes)   # d mean = 1/n
 
 
 class Variance(Forwarder):
@@ -65,12 +83,14 @@ class Variance(Forwarder):
         self.axes, self.keepdims = axes, keepdims
 
     def forward(self, x):
+        if _count(x.shape, self.axes) == 0:
+            return _mean_of_nothing(x, self.axes, self.keepdims)
         return x.var(axis=self.axes, keepdims=self.keepdims)
 
     def backward(self, gy):
         x, = self.inputs
         centred = x - mean(x, self.axes, keepdims=True)
-        scale = 2 / _count(x.shape, self.axes)
+        scale = 2 * _per_entry(x.shape, self.axes)
         return _spread(gy, x, self.axes) * centred * scale    # d var = 2 (x - m) / n
 
 
@@ -110,10 +130,13 @@ class LogSumExp(Forwarder):
         self.axes, self.keepdims = axes, keepdims
 
     def forward(self, x):
-        m = x.max(axis=self.axes, keepdims=True)
+        if x.size:
+            m = x.max(axis=self.axes, keepdims=True)
+        else:                                          # no entries: an empty sum is 0, its log -inf
+            m = np.zeros(kept_shape(x.shape, self.axes), x.dtype)
         self.shift = np.where(np.isfinite(m), m, 0)   # a constant: softmax ignores shifts
         total = np.exp(x - self.shift).sum(axis=self.axes, keepdims=True)
-        self.empty = total == 0                        # slices of only -inf
+        self.empty = total == 0                        # slices empty or of only -inf
         with np.errstate(divide="ignore"):             # ... whose log is -inf
             y = self.shift + np.log(total)
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
@@ -129,12 +152,15 @@ class LogSumExp(Forwarder):
         return _spread(gy, x, self.axes) * (e / total)
 
 
-def _reduce(forwarder_class, op, x, axis, keepdims, nonempty=True):
+def _reduce(forwarder_class, op, x, axis, keepdims, nonempty=False):
     """Check the arguments of reduction `op` and apply it."""
     x = as_variable(x, op=op)
     axes = normalize_axis(axis, x.ndim, op, x.shape)
     if nonempty and _count(x.shape, axes) == 0:
-        raise ValueError(f"{op}: cannot reduce over an empty axis (input of shape {x.shape})")
+        raise ValueError(
+            f"{op}: cannot reduce over an empty axis (input of shape {x.shape}): an empty slice "
+            f"has no extreme value; reduce over non-empty axes, or check the size first"
+        )
     return Function(forwarder_class(axes, bool(keepdims)))(x)
 
 
@@ -162,7 +188,7 @@ def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
     ValueError
         If an axis is out of range or repeated.
     """
-    return _reduce(Sum, "sum", x, axis, keepdims, nonempty=False)
+    return _reduce(Sum, "sum", x, axis, keepdims)
 
 
 def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
@@ -179,7 +205,7 @@ def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
     Returns
     -------
     Variable
-        The means.
+        The means; NaN over an empty axis (as in PyTorch; NumPy also warns).
 
     Raises
     ------
@@ -187,7 +213,7 @@ def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
         If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
         ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or an axis reduced over has length 0.
+        If an axis is out of range or repeated.
     """
     return _reduce(Mean, "mean", x, axis, keepdims)
 
@@ -206,7 +232,7 @@ def variance(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variabl
     Returns
     -------
     Variable
-        The variances (ddof = 0).
+        The variances (ddof = 0); NaN over an empty axis (as in PyTorch; NumPy also warns).
 
     Raises
     ------
@@ -214,7 +240,7 @@ def variance(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variabl
         If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
         ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or an axis reduced over has length 0.
+        If an axis is out of range or repeated.
     """
     return _reduce(Variance, "variance", x, axis, keepdims)
 
@@ -241,9 +267,10 @@ def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
         If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
         ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or an axis reduced over has length 0.
+        If an axis is out of range or repeated, or an axis reduced over has length 0
+        (NumPy and PyTorch refuse too).
     """
-    return _reduce(Max, "max", x, axis, keepdims)
+    return _reduce(Max, "max", x, axis, keepdims, nonempty=True)
 
 
 def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
@@ -268,9 +295,10 @@ def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
         If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
         ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or an axis reduced over has length 0.
+        If an axis is out of range or repeated, or an axis reduced over has length 0
+        (NumPy and PyTorch refuse too).
     """
-    return _reduce(Min, "min", x, axis, keepdims)
+    return _reduce(Min, "min", x, axis, keepdims, nonempty=True)
 
 
 def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
@@ -287,7 +315,8 @@ def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variab
     Returns
     -------
     Variable
-        The values; -inf for a slice of only -inf (whose gradient is 0).
+        The values; -inf for a slice of only -inf (whose gradient is 0) and over an empty
+        axis (the log of an empty sum, as in PyTorch).
 
     Raises
     ------
@@ -295,6 +324,6 @@ def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variab
         If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
         ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or an axis reduced over has length 0.
+        If an axis is out of range or repeated.
     """
     return _reduce(LogSumExp, "logsumexp", x, axis, keepdims)

@@ -6,6 +6,7 @@ derivatives, with a `simple_*` composition of primitive ops, and pushed to +-100
 """
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -197,6 +198,22 @@ def test_softmax_sums_to_one_and_log_softmax_is_its_log(rng):
         p = F.softmax(x, axis=axis).data
         np.testing.assert_allclose(p.sum(axis=axis), 1, rtol=1e-12)
         np.testing.assert_allclose(F.log_softmax(x, axis=axis).data, np.log(p), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, axis", [((3, 0), 1), ((3, 0), -1), ((0, 3), 1), ((0, 3), 0),
+                                         ((3, 0), None), ((0,), -1), ((2, 0, 4), (0, 2))], ids=repr)
+@pytest.mark.parametrize("fn", [F.softmax, F.log_softmax])
+def test_softmax_family_over_an_empty_axis_is_empty(fn, shape, axis, dtype):
+    """An empty result of the input's shape and dtype (PyTorch), empty gradients to order 2, no warning."""
+    x = V.Variable(np.zeros(shape, dtype=dtype))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = fn(x, axis=axis)
+        g = V.grad(V.sum(y * y), x, create_graph=True)
+        g2 = V.grad(V.sum(g * g), x, materialize_grads=True)
+    assert y.shape == g.shape == g2.shape == shape
+    assert y.dtype == g.dtype == g2.dtype == dtype
 
 
 def test_softmax_keeps_its_output_for_backward():

@@ -5,7 +5,8 @@ their folder on sys.path).  Each reference takes ndarrays and returns an ndarray
 tuple of them, or a float), written from the op's definition with plain NumPy and the
 standard library, never with gengrad.  Where an op documents a convention NumPy has no
 opinion on (PyTorch's floor of -100 on each log in binary_cross_entropy, the eps clamp of cosine_similarity,
-DeZero's flatten), the reference spells that convention out.
+DeZero's flatten, PyTorch's logsumexp and softmax over an empty axis), the reference spells
+that convention out.
 """
 
 import math
@@ -38,8 +39,9 @@ def flatten(x):
 
 
 def logsumexp(x, axis=None, keepdims=False):
-    """log(sum(exp(x))) with the maximum taken out."""
-    m = np.max(x, axis=axis, keepdims=True)
+    """log(sum(exp(x))) with the maximum taken out; -inf over an empty axis (PyTorch's value)."""
+    x = np.asarray(x)
+    m = np.max(x, axis=axis, keepdims=True) if x.size else np.zeros(np.sum(x, axis, keepdims=True).shape)
     m = np.where(np.isfinite(m), m, 0.0)
     y = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
     return y if keepdims else np.squeeze(y, axis=axis if axis is not None else tuple(range(x.ndim)))
@@ -95,7 +97,10 @@ def softplus(x):
 
 
 def softmax(x, axis=-1):
+    """exp(x) / sum(exp(x)); an empty axis gives an empty array (PyTorch's value)."""
     x = as_float(x)
+    if x.size == 0:
+        return x.copy()
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
 

@@ -18,6 +18,7 @@ from the domain's edges that the differences stay inside it (counts >= 1, target
 deadline=None, and `EXAMPLES` examples per op.
 """
 
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -270,6 +271,14 @@ def draw_pow_constant(data, rng):
     return [positive(rng, data.draw(SHAPES))], {"c": c}
 
 
+def draw_whole_power_at_zero(data, rng):
+    """A whole exponent 0..4 (int or float) at points where some entries are exactly 0."""
+    c = data.draw(st.sampled_from([0, 1, 2, 3, 4, 0.0, 2.0]))
+    x = rng.uniform(-2, 2, data.draw(SHAPES))
+    x[rng.random(x.shape) < 0.5] = 0.0
+    return [x], {"c": c}
+
+
 # ----- neural-net functions ------------------------------------------------------------------------
 def with_param(draw, **choices):
     """`draw`, plus one parameter of each name drawn from its choices."""
@@ -434,6 +443,7 @@ PROPS = [
     Prop("minimum", binary(untied=True), V.minimum, np.minimum),
     Prop("pow", binary(positive), V.pow, np.power, label="Variable exponent"),
     Prop("pow", draw_pow_constant, V.pow, lambda x, c: np.power(x, c), label="constant exponent"),
+    Prop("pow", draw_whole_power_at_zero, V.pow, lambda x, c: np.power(x, c), label="whole exponent at 0"),
     Prop("neg", unary(), V.neg, np.negative), Prop("square", unary(), V.square, np.square),
     Prop("sqrt", unary(positive), V.sqrt, np.sqrt), Prop("exp", unary(), V.exp, np.exp),
     Prop("log", unary(positive), V.log, np.log), Prop("sin", unary(), V.sin, np.sin),
@@ -588,6 +598,45 @@ def test_forward_matches_numpy_and_gradient_matches_differences(prop):
         _check_gradient(prop, arrays, params, y, rng)
 
     check()
+
+
+# ----- empty axes: PyTorch's answers -----------------------------------------------------------------
+EMPTY_SHAPES = shapes(min_dims=1, min_side=0).filter(lambda s: 0 in s)
+EMPTY_SUM_VALUE = {"sum": 0.0, "mean": np.nan, "variance": np.nan, "logsumexp": -np.inf}
+
+
+@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None)
+@given(data=st.data(), name=st.sampled_from([*EMPTY_SUM_VALUE, "max", "min"]), keepdims=st.booleans())
+def test_reductions_of_empty_arrays(data, name, keepdims):
+    """Over an empty axis: sum 0, mean and variance NaN, logsumexp -inf, max and min a
+    ValueError naming the op; an empty array reduced over non-empty axes gives an empty
+    result. The gradient is an empty array of the input's shape."""
+    shape = data.draw(EMPTY_SHAPES)
+    axis = _axis(data, len(shape))
+    x = V.Variable(np.zeros(shape))
+    expected_shape = np.sum(x.data, axis=axis, keepdims=keepdims).shape
+    reduced = range(len(shape)) if axis is None else np.atleast_1d(np.array(axis, dtype=int))
+    per_slice = math.prod(shape[a] for a in reduced)     # entries in each slice reduced over
+    op = getattr(V, name)
+    if name in ("max", "min") and per_slice == 0:        # (as NumPy, even when there is no slice)
+        with pytest.raises(ValueError, match=f"^{name}: .*empty axis"):
+            op(x, axis=axis, keepdims=keepdims)
+        return
+    y = op(x, axis=axis, keepdims=keepdims)
+    assert y.shape == expected_shape
+    np.testing.assert_array_equal(y.data, np.full(expected_shape, EMPTY_SUM_VALUE.get(name, 0.0)))
+    assert V.grad(V.sum(y * 2.0), x).shape == shape
+
+
+@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None)
+@given(data=st.data(), op=st.sampled_from([F.softmax, F.log_softmax]))
+def test_softmax_family_of_empty_arrays(data, op):
+    """An empty result of the input's shape (PyTorch), and an empty gradient."""
+    shape = data.draw(EMPTY_SHAPES)
+    x = V.Variable(np.zeros(shape))
+    y = op(x, axis=_axis(data, len(shape)))
+    assert y.shape == shape
+    assert V.grad(V.sum(y * 2.0), x).shape == shape
 
 
 # ----- the two ops without a numerical gradient -----------------------------------------------------

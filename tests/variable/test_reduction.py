@@ -266,12 +266,65 @@ def test_axis_of_a_wrong_type(name, axis):
     _assert_message(error, name)
 
 
-@pytest.mark.parametrize("name", ["mean", "variance", "max", "min", "logsumexp"])
-def test_reducing_an_empty_axis(name):
+# ----- empty axes: PyTorch's answers, without NumPy's warnings ------------------------------
+EMPTY_CASES = [((0, 3), 0, False), ((0, 3), 0, True), ((3, 0), 1, False), ((3, 0), -1, True),
+               ((3, 0), None, False), ((2, 0, 4), (0, 1), False), ((2, 0, 4), None, True)]
+EMPTY_VALUE = {"sum": 0.0, "mean": np.nan, "variance": np.nan, "logsumexp": -np.inf}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, axis, keepdims", EMPTY_CASES, ids=repr)
+@pytest.mark.parametrize("name", list(EMPTY_VALUE))
+def test_reducing_an_empty_axis(name, shape, axis, keepdims, dtype):
+    """sum 0, mean and variance NaN, logsumexp -inf (PyTorch); empty gradients to order 2."""
+    op = REDUCTIONS[name][0]
+    x = V.Variable(np.zeros(shape, dtype=dtype))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = op(x, axis=axis, keepdims=keepdims)
+        g = V.grad(V.sum(y * 2.0), x, create_graph=True)
+        g2 = V.grad(V.sum(g * g), x, materialize_grads=True)
+    expected_shape = np.sum(np.zeros(shape), axis=axis, keepdims=keepdims).shape   # NumPy's shape
+    assert y.shape == expected_shape and y.dtype == dtype
+    np.testing.assert_array_equal(y.data, np.full(expected_shape, EMPTY_VALUE[name]))
+    assert g.shape == g2.shape == shape and g.dtype == g2.dtype == dtype
+
+
+@pytest.mark.parametrize("name", ["mean", "variance", "logsumexp"])
+def test_an_empty_axis_elsewhere_leaves_the_others_alone(name):
+    """Reducing a non-empty axis of an array with an empty one gives an empty result."""
+    op = REDUCTIONS[name][0]
+    x = V.Variable(np.zeros((0, 3)))
+    y = op(x, axis=1)
+    assert y.shape == (0,)
+    y.backward()
+    assert x.grad.shape == (0, 3)
+
+
+def test_mean_of_nothing_is_nan_for_integer_data_too():
+    y = V.mean(V.Variable(np.zeros((2, 0), dtype=np.int64), requires_grad=False), axis=1)
+    assert y.dtype == np.float64
+    np.testing.assert_array_equal(y.data, [np.nan, np.nan])
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("shape, axis", [((0, 3), 0), ((3, 0), 1), ((3, 0), None), ((2, 0, 4), (1, 2))])
+def test_max_and_min_over_an_empty_axis_raise(name, shape, axis):
+    """An empty slice has no extreme: a ValueError naming op and shape (NumPy, PyTorch refuse too)."""
     op, _ = REDUCTIONS[name]
     with pytest.raises(ValueError) as error:
-        op(V.Variable(np.zeros((0, 3))), axis=0)
-    _assert_message(error, name, (0, 3))
+        op(V.Variable(np.zeros(shape)), axis=axis)
+    _assert_message(error, name, shape, "empty axis")
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_max_and_min_along_a_non_empty_axis_of_an_empty_array(name):
+    op, _ = REDUCTIONS[name]
+    x = V.Variable(np.zeros((0, 3)))
+    y = op(x, axis=1, keepdims=True)
+    assert y.shape == (0, 1)
+    y.backward()
+    assert x.grad.shape == (0, 3)
 
 
 def test_sum_of_an_empty_axis_is_zero():
