@@ -5,6 +5,8 @@ overflow for logits of +-1000) and whose backward is written with differentiable
 so losses can be differentiated to any order (gradient penalties, Hessians).  Targets
 given as arrays are constants; a target given as a Variable that requires grad is
 differentiated too.  Inputs must share a shape (no broadcasting), except class labels.
+Empty inputs (an empty batch) give NaN, the mean of nothing, as PyTorch's mean
+reductions do, without NumPy's warnings; their gradients are empty arrays.
 """
 
 import math
@@ -14,7 +16,7 @@ import numpy as np
 import variable as V
 from variable import Forwarder, Function, Variable
 
-from .activation import ArrayLike, as_array, as_float, log_softmax, sigmoid, softmax
+from .activation import ArrayLike, as_array, as_float, log_softmax, log_softmax_array, sigmoid, softmax
 
 
 def _target(t, x, op):
@@ -36,13 +38,21 @@ def _pair(x, t, op, names=("x", "t")):
             f"{op}: {names[0]} of shape {x.shape} and {names[1]} of shape {t.shape} "
             f"must have the same shape"
         )
-    if x.size == 0:
-        raise ValueError(f"{op}: inputs are empty (shape {x.shape}); the mean is undefined")
     return x, t
 
 
 def _scalar(value, like):
     return np.asarray(value, dtype=like.dtype)
+
+
+def _mean(total, n, like):
+    """total / n as a 0-d array of `like`'s dtype; NaN for n = 0 (a mean of nothing, as in PyTorch)."""
+    return _scalar(total / n if n else np.nan, like)
+
+
+def _per_entry(n):
+    """1/n, the weight of each of the n entries in a mean (none to weigh when n is 0)."""
+    return 1 / (n or 1)
 
 
 # ----- regression -------------------------------------------------------------------
@@ -51,11 +61,11 @@ class MeanSquaredError(Forwarder):
 
     def forward(self, x0, x1):
         diff = x0 - x1
-        return _scalar(np.vdot(diff, diff) / diff.size, x0)
+        return _mean(np.vdot(diff, diff), diff.size, x0)
 
     def backward(self, gy):
         x0, x1 = self.inputs
-        gx0 = (x0 - x1) * (gy * (2 / x0.size))        # d mean (x0 - x1)^2 = 2 (x0 - x1) / n
+        gx0 = (x0 - x1) * (gy * (2 * _per_entry(x0.size)))   # d mean (x0 - x1)^2 = 2 (x0 - x1) / n
         return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
 
 
@@ -69,12 +79,12 @@ def mean_squared_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
 
     Returns
     -------
-    0-d Variable of `x0`'s floating dtype.
+    0-d Variable of `x0`'s floating dtype; NaN for empty inputs.
 
     Raises
     ------
     ValueError
-        If the shapes differ or the inputs are empty.
+        If the shapes differ.
     """
     x0, x1 = _pair(x0, x1, "mean_squared_error", ("x0", "x1"))
     return Function(MeanSquaredError())(x0, x1)
@@ -85,8 +95,8 @@ class MeanAbsoluteError(Forwarder):
 
     def forward(self, x0, x1):
         diff = x0 - x1
-        self.slope = np.sign(diff) * np.asarray(1 / diff.size, diff.dtype)
-        return _scalar(np.abs(diff).mean(), x0)
+        self.slope = np.sign(diff) * np.asarray(_per_entry(diff.size), diff.dtype)
+        return _mean(np.abs(diff).sum(), diff.size, x0)
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -104,12 +114,12 @@ def mean_absolute_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
 
     Returns
     -------
-    0-d Variable of `x0`'s floating dtype.
+    0-d Variable of `x0`'s floating dtype; NaN for empty inputs.
 
     Raises
     ------
     ValueError
-        If the shapes differ or the inputs are empty.
+        If the shapes differ.
     """
     x0, x1 = _pair(x0, x1, "mean_absolute_error", ("x0", "x1"))
     return Function(MeanAbsoluteError())(x0, x1)
@@ -125,11 +135,11 @@ class HuberLoss(Forwarder):
         a = np.abs(x - t)
         delta = self.delta
         quadratic = np.minimum(a, delta)              # a where |d| <= delta, else delta
-        return _scalar((quadratic * (a - 0.5 * quadratic)).mean(), x)
+        return _mean((quadratic * (a - 0.5 * quadratic)).sum(), a.size, x)
 
     def backward(self, gy):
         x, t = self.inputs
-        gx = V.clip(x - t, -self.delta, self.delta) * (gy * (1 / x.size))   # clip(d) / n
+        gx = V.clip(x - t, -self.delta, self.delta) * (gy * _per_entry(x.size))   # clip(d) / n
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
 
@@ -145,12 +155,12 @@ def huber_loss(x: ArrayLike, t: ArrayLike, delta: float = 1.0) -> Variable:
 
     Returns
     -------
-    0-d Variable of `x`'s floating dtype.
+    0-d Variable of `x`'s floating dtype; NaN for empty inputs.
 
     Raises
     ------
     ValueError
-        If the shapes differ, the inputs are empty or `delta` is not positive.
+        If the shapes differ or `delta` is not positive.
     """
     if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)):
         raise TypeError(f"huber_loss: delta must be a positive number, got {type(delta).__name__}")
@@ -165,11 +175,11 @@ class LogCoshLoss(Forwarder):
 
     def forward(self, x, t):
         a = np.abs(x - t)
-        return _scalar((a + np.log1p(np.exp(-2 * a)) - math.log(2)).mean(), x)
+        return _mean((a + np.log1p(np.exp(-2 * a)) - math.log(2)).sum(), a.size, x)
 
     def backward(self, gy):
         x, t = self.inputs
-        gx = V.tanh(x - t) * (gy * (1 / x.size))        # d log cosh d = tanh d
+        gx = V.tanh(x - t) * (gy * _per_entry(x.size))   # d log cosh d = tanh d
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
 
@@ -183,12 +193,12 @@ def log_cosh_loss(x: ArrayLike, t: ArrayLike) -> Variable:
 
     Returns
     -------
-    0-d Variable of `x`'s floating dtype.
+    0-d Variable of `x`'s floating dtype; NaN for empty inputs.
 
     Raises
     ------
     ValueError
-        If the shapes differ or the inputs are empty.
+        If the shapes differ.
     """
     x, t = _pair(x, t, "log_cosh_loss")
     return Function(LogCoshLoss())(x, t)
@@ -198,11 +208,11 @@ class PoissonNLLLoss(Forwarder):
     """mean(exp(l) - t l) for log rates l (the constant log t! is left out)."""
 
     def forward(self, log_rate, t):
-        return _scalar((np.exp(log_rate) - t * log_rate).mean(), log_rate)
+        return _mean((np.exp(log_rate) - t * log_rate).sum(), log_rate.size, log_rate)
 
     def backward(self, gy):
         log_rate, t = self.inputs
-        scale = gy * (1 / log_rate.size)
+        scale = gy * _per_entry(log_rate.size)
         gl = (V.exp(log_rate) - t) * scale if log_rate.requires_grad else None   # e^l - t
         gt = -log_rate * scale if t.requires_grad else None                      # -l
         return gl, gt
@@ -223,12 +233,12 @@ def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike) -> Variable:
 
     Returns
     -------
-    0-d Variable of `log_rate`'s floating dtype.
+    0-d Variable of `log_rate`'s floating dtype; NaN for empty inputs.
 
     Raises
     ------
     ValueError
-        If the shapes differ, the inputs are empty or a count is negative.
+        If the shapes differ or a count is negative.
     """
     log_rate, t = _pair(log_rate, t, "poisson_nll_loss", ("log_rate", "t"))
     if np.any(t.data < 0):
@@ -244,9 +254,8 @@ class SoftmaxCrossEntropy(Forwarder):
         self.labels = labels
 
     def forward(self, x, *t):
-        shifted = x - x.max(axis=-1, keepdims=True)
-        log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-        self.rows = x.size // x.shape[-1]
+        log_p = log_softmax_array(x, -1)
+        self.rows = math.prod(x.shape[:-1])
         if self.labels is not None:
             rows = np.indices(self.labels.shape, sparse=True)   # index every row once
             picked = (*rows, self.labels)
@@ -255,11 +264,11 @@ class SoftmaxCrossEntropy(Forwarder):
             self.onehot[picked] = 1
         else:
             total = np.vdot(t[0], log_p)
-        return _scalar(-total / self.rows, x)
+        return _mean(-total, self.rows, x)
 
     def backward(self, gy):
         x = self.inputs[0]
-        scale = gy * (1 / self.rows)
+        scale = gy * _per_entry(self.rows)
         if self.labels is not None:
             return (softmax(x) - self.onehot) * scale             # (softmax - onehot) / n
         t = self.inputs[1]
@@ -299,7 +308,9 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
 
     Returns
     -------
-    0-d Variable of `x`'s floating dtype.
+    0-d Variable of `x`'s floating dtype; NaN for no rows (an empty batch). With no
+    classes (C = 0), probability targets give 0 per row (an empty sum) and any label is
+    out of range.
 
     Raises
     ------
@@ -307,15 +318,15 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
         If `t` is not an array of real numbers (a str, None, a ragged list, ...), or
         labels of shape x.shape[:-1] are not integers.
     ValueError
-        If `t` has neither shape, a label is out of range, or `x` is 0-d or empty.
+        If `t` has neither shape, a label is out of range, or `x` is 0-d.
     """
     op = "softmax_cross_entropy"
     x = as_float(x, op)
-    if x.ndim == 0 or x.size == 0:
-        raise ValueError(f"{op}: logits must be at least 1-d and non-empty, got shape {x.shape}")
+    if x.ndim == 0:
+        raise ValueError(f"{op}: logits must be at least 1-d, got shape {x.shape}")
     t_data = as_array(t, op)
     if t_data.shape == x.shape[:-1]:
-        if t_data.dtype.kind not in "iu":
+        if t_data.dtype.kind not in "iu" and t_data.size:       # (no labels: any dtype will do)
             raise TypeError(
                 f"{op}: labels of shape {t_data.shape} must be integers, got dtype {t_data.dtype} "
                 f"(probability targets have the logits' shape {x.shape})"
@@ -334,11 +345,11 @@ class SigmoidCrossEntropy(Forwarder):
 
     def forward(self, x, t):
         losses = np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
-        return _scalar(losses.mean(), x)
+        return _mean(losses.sum(), losses.size, x)
 
     def backward(self, gy):
         x, t = self.inputs
-        scale = gy * (1 / x.size)
+        scale = gy * _per_entry(x.size)
         gx = (sigmoid(x) - t) * scale if x.requires_grad else None   # (sigmoid(x) - t) / n
         gt = -x * scale if t.requires_grad else None                # -x / n
         return gx, gt
@@ -358,12 +369,12 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
 
     Returns
     -------
-    0-d Variable of `x`'s floating dtype.
+    0-d Variable of `x`'s floating dtype; NaN for empty inputs.
 
     Raises
     ------
     ValueError
-        If the shapes differ, the inputs are empty or a target lies outside [0, 1].
+        If the shapes differ or a target lies outside [0, 1].
     """
     x, t = _pair(x, t, "sigmoid_cross_entropy")
     if np.any((t.data < 0) | (t.data > 1)):
@@ -390,11 +401,11 @@ class BinaryCrossEntropy(Forwarder):
         self.live_p, self.live_q = log_p > LOG_CLAMP, log_q > LOG_CLAMP
         log_p = np.where(self.live_p, log_p, LOG_CLAMP)
         log_q = np.where(self.live_q, log_q, LOG_CLAMP)
-        return _scalar(-(t * log_p + (1 - t) * log_q).mean(), p)
+        return _mean(-(t * log_p + (1 - t) * log_q).sum(), p.size, p)
 
     def backward(self, gy):
         p, t = self.inputs
-        scale = gy * (1 / p.size)
+        scale = gy * _per_entry(p.size)
         gp = gt = None
         if p.requires_grad:
             # d/dp = -t/p + (1-t)/(1-p), each quotient 0 where its log is floored (a constant)
@@ -428,12 +439,12 @@ def binary_cross_entropy(p: ArrayLike, t: ArrayLike) -> Variable:
 
     Returns
     -------
-    0-d Variable of `p`'s floating dtype.
+    0-d Variable of `p`'s floating dtype; NaN for empty inputs.
 
     Raises
     ------
     ValueError
-        If the shapes differ, the inputs are empty, or p or t leaves [0, 1].
+        If the shapes differ, or p or t leaves [0, 1].
     """
     op = "binary_cross_entropy"
     p, t = _pair(p, t, op, ("p", "t"))
@@ -453,8 +464,8 @@ class HingeLoss(Forwarder):
         margin = 1 - self.t * x
         # slope -t where the margin is violated, 0 where it holds, NaN where x is NaN
         slope = np.where(margin > 0, -self.t, np.where(np.isnan(margin), np.nan, 0))
-        self.slope = slope.astype(x.dtype) / np.asarray(x.size, x.dtype)
-        return _scalar(np.maximum(margin, 0).mean(), x)   # np.maximum keeps a NaN score NaN
+        self.slope = slope.astype(x.dtype) / np.asarray(x.size or 1, x.dtype)
+        return _mean(np.maximum(margin, 0).sum(), x.size, x)   # np.maximum keeps a NaN score NaN
 
     def backward(self, gy):
         return gy * self.slope                        # d = -t / n where the margin is violated
@@ -472,22 +483,20 @@ def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
 
     Returns
     -------
-    0-d Variable of `x`'s floating dtype.
+    0-d Variable of `x`'s floating dtype; NaN for empty inputs.
 
     Raises
     ------
     TypeError
         If `x` or `t` is not an array of real numbers (a str, None, a ragged list, ...).
     ValueError
-        If the shapes differ, the inputs are empty or a label is not -1 or +1.
+        If the shapes differ or a label is not -1 or +1.
     """
     op = "hinge_loss"
     x = as_float(x, op)
     t_data = as_array(t, op)
     if t_data.shape != x.shape:
         raise ValueError(f"{op}: x of shape {x.shape} and t of shape {t_data.shape} must have the same shape")
-    if x.size == 0:
-        raise ValueError(f"{op}: inputs are empty (shape {x.shape}); the mean is undefined")
     if t_data.dtype.kind not in "biuf" or not np.all((t_data == 1) | (t_data == -1)):
         raise ValueError(f"{op}: labels t must be -1 or +1")
     return Function(HingeLoss(t_data.astype(x.dtype)))(x)

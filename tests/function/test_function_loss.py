@@ -1,6 +1,7 @@
 """Losses: fused ops against compositions of primitives, extreme inputs, targets, errors."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -282,10 +283,65 @@ def test_shape_mismatch_names_both_shapes(fn):
         fn(np.full((2, 3), 0.5), np.ones((3, 2)))
 
 
+# ----- empty batches: NaN, the mean of nothing (PyTorch), with empty gradients ----------------
+def _empty_pair(fn, shape, dtype):
+    """A valid empty call of `fn`: x requires grad; t does too unless it is a constant (hinge)."""
+    x = V.Variable(np.zeros(shape, dtype=dtype))
+    t = np.ones(shape) if fn is F.hinge_loss else V.Variable(np.ones(shape, dtype=dtype))
+    return x, t
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(0,), (0, 3), (3, 0)], ids=repr)
 @pytest.mark.parametrize("fn", PAIRED, ids=lambda f: f.__name__)
-def test_empty_inputs_raise(fn):
-    with pytest.raises(ValueError, match=f"{fn.__name__}: inputs are empty"):
-        fn(np.ones((0, 3)), np.ones((0, 3)))
+def test_empty_inputs_give_nan_and_empty_gradients(fn, shape, dtype):
+    x, t = _empty_pair(fn, shape, dtype)
+    wrt = [v for v in (x, t) if isinstance(v, V.Variable)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss = fn(x, t)
+        grads = V.grad(loss, wrt, create_graph=True)
+        second = V.grad(V.sum(grads[0] * grads[0]), x, materialize_grads=True)
+    assert loss.shape == () and loss.dtype == dtype
+    assert np.isnan(loss.data)
+    for v, g in zip(wrt, grads):
+        assert g.shape == v.shape and g.dtype == dtype
+    assert second.shape == shape
+
+
+@pytest.mark.parametrize("x_shape, t", [
+    ((0, 3), np.zeros(0, dtype=int)),        # no rows, labels
+    ((0, 3), np.zeros((0, 3))),              # no rows, probabilities
+    ((2, 0, 3), np.zeros((2, 0), dtype=int)),
+    ((0, 3), np.array([])),                  # an empty label list of any dtype
+], ids=["labels", "probabilities", "3-d labels", "float []"])
+def test_softmax_cross_entropy_of_an_empty_batch_is_nan(x_shape, t):
+    x = V.Variable(np.zeros(x_shape))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss = F.softmax_cross_entropy(x, t)
+        g = V.grad(loss, x, create_graph=True)
+    assert np.isnan(loss.data)
+    assert g.shape == x_shape
+
+
+def test_softmax_cross_entropy_without_classes():
+    """C = 0: a probability row holds nothing (loss 0, empty gradient); any label is out of range."""
+    x = V.Variable(np.zeros((3, 0)))
+    loss = F.softmax_cross_entropy(x, np.zeros((3, 0)))
+    np.testing.assert_array_equal(loss.data, 0.0)
+    assert V.grad(loss, x).shape == (3, 0)
+    with pytest.raises(ValueError, match="softmax_cross_entropy: label 0 is out of range for 0 classes"):
+        F.softmax_cross_entropy(x, np.zeros(3, dtype=int))
+
+
+@pytest.mark.parametrize("shape, axis, expected", [((0, 3), -1, np.zeros(0)), ((3, 0), -1, np.zeros(3))])
+def test_cosine_similarity_of_empty_inputs(shape, axis, expected):
+    """No vectors: an empty result; vectors of length 0: similarity 0 (0 / eps^2)."""
+    x = V.Variable(np.zeros(shape))
+    y = F.cosine_similarity(x, np.zeros(shape), axis=axis)
+    np.testing.assert_array_equal(y.data, expected)
+    assert V.grad(V.sum(y), x).shape == shape
 
 
 @pytest.mark.parametrize("call, error, match", [
