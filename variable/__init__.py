@@ -9,8 +9,6 @@ from .elementwise import (
     abs,
     add,
     clip,
-    cos,
-    cosh,
     div,
     exp,
     log,
@@ -19,13 +17,9 @@ from .elementwise import (
     mul,
     neg,
     pow,
-    sin,
-    sinh,
     sqrt,
     square,
     sub,
-    tan,
-    tanh,
     where,
 )
 from .forwarder import Forwarder, Function, as_variable
@@ -45,6 +39,7 @@ from .shape import (
     sum_to,
     transpose,
 )
+from .trigonometric import cos, cosh, sin, sinh, tan, tanh
 from .types import ArrayLike, Axis
 
 OPS = (

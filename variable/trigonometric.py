@@ -1,0 +1,200 @@
+"""Elementwise trigonometric and hyperbolic functions: sin, cos, tan, tanh, sinh, cosh.
+
+Each backward is made of gengrad ops (often the op's own family: d sin = cos), so every
+order of derivative works.
+"""
+
+import numpy as np
+
+from .elementwise import square
+from .forwarder import Forwarder, Function, Variable
+from .types import ArrayLike
+
+
+class Sin(Forwarder):
+    """Sine."""
+
+    def forward(self, x):
+        return np.sin(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * cos(x)                             # d sin = cos
+
+
+class Cos(Forwarder):
+    """Cosine."""
+
+    def forward(self, x):
+        return np.cos(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * -sin(x)                            # d cos = -sin
+
+
+class Tan(Forwarder):
+    """Tangent."""
+
+    def forward(self, x):
+        return np.tan(x)
+
+    def backward(self, gy):
+        y, = self.outputs
+        return gy * (1 + square(y))                    # d tan = 1 + tan^2
+
+
+class Tanh(Forwarder):
+    """Hyperbolic tangent."""
+
+    def forward(self, x):
+        return np.tanh(x)
+
+    def backward(self, gy):
+        y, = self.outputs
+        return gy * (1 - square(y))                    # d tanh = 1 - tanh^2
+
+
+class Sinh(Forwarder):
+    """Hyperbolic sine."""
+
+    def forward(self, x):
+        return np.sinh(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * cosh(x)                            # d sinh = cosh
+
+
+class Cosh(Forwarder):
+    """Hyperbolic cosine."""
+
+    def forward(self, x):
+        return np.cosh(x)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * sinh(x)                            # d cosh = sinh
+
+
+def sin(x: ArrayLike) -> Variable:
+    """Sine, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
+    return Function(Sin())(x)
+
+
+def cos(x: ArrayLike) -> Variable:
+    """Cosine, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
+    return Function(Cos())(x)
+
+
+def tan(x: ArrayLike) -> Variable:
+    """Tangent, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
+    return Function(Tan())(x)
+
+
+def tanh(x: ArrayLike) -> Variable:
+    """Hyperbolic tangent, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
+    return Function(Tanh())(x)
+
+
+def sinh(x: ArrayLike) -> Variable:
+    """Hyperbolic sine, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
+    return Function(Sinh())(x)
+
+
+def cosh(x: ArrayLike) -> Variable:
+    """Hyperbolic cosine, elementwise.
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
+    return Function(Cosh())(x)
+
+
+__all__ = ["sin", "cos", "tan", "tanh", "sinh", "cosh"]
