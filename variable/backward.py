@@ -134,12 +134,19 @@ def _wrong_count(f, gxs):
     return ValueError(f"{f.name}.backward returned {len(gxs)} gradients for {len(f.inputs)} inputs")
 
 
-def _returned_none(f):
-    return TypeError(
-        f"{f.name}.backward returned None, but its input requires grad: did it forget `return`? "
-        f"It must return the gradient of each input (a Variable, or a tuple with one entry per "
-        f"input, None inside the tuple for an input that gets no gradient)"
-    )
+def _check_single(f, gx):
+    """Refuse what a backward returned in place of a gradient or a tuple of them."""
+    if gx is None and any(x.requires_grad for x in f.inputs):
+        raise TypeError(
+            f"{f.name}.backward returned None, but its input requires grad: did it forget "
+            f"`return`? It must return the gradient of each input (a Variable, or a tuple with "
+            f"one entry per input, None inside the tuple for an input that gets no gradient)"
+        )
+    if isinstance(gx, list):
+        raise TypeError(
+            f"{f.name}.backward returned a list; return a tuple, one gradient per input: "
+            f"return (gx0, gx1)"
+        )
 
 
 def _backward_error(f, error):
@@ -253,13 +260,8 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                 forwarder.outputs = ()
             inputs = f.inputs
             if type(gxs) is not tuple:
-                if gxs is None and any(x.requires_grad for x in inputs):
-                    raise _returned_none(f)
-                if isinstance(gxs, list):
-                    raise TypeError(
-                        f"{f.name}.backward returned a list; return a tuple, one gradient per "
-                        f"input: return (gx0, gx1)"
-                    )
+                if type(gxs) is not Variable:
+                    _check_single(f, gxs)
                 gxs = (gxs,)
             if len(gxs) != len(inputs):
                 raise _wrong_count(f, gxs)

@@ -59,6 +59,7 @@ def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
 
 
 _FLOAT64 = np.dtype(np.float64)
+_SCALAR = np.float64  # the type of most 0-d results
 
 
 def _reference_dtype(inputs):
@@ -267,8 +268,6 @@ class Function:
 
     def __call__(self, *inputs):
         forwarder = self.forwarder
-        if forwarder.inputs:  # recorded once already: its saved state belongs to that call
-            raise _reused(forwarder)
         # one and two inputs are spelled out: this is the hottest path of the library
         n = len(inputs)
         if n == 1:
@@ -294,6 +293,10 @@ class Function:
                 recording = recording or x.requires_grad
                 if x.generation > generation:
                     generation = x.generation
+        if forwarder.inputs:  # recorded once already: its saved state belongs to that call
+            raise _reused(forwarder)
+        if not (recording and _enable_backprop.get()):
+            recording = False
         try:
             if n == 1:
                 ys = forwarder.forward(x0._data)
@@ -306,11 +309,14 @@ class Function:
         if type(ys) is not np.ndarray:
             if type(ys) is tuple:
                 return self._outputs(inputs, ys, recording, generation)
-            ys = _forward_result(forwarder, ys)  # NumPy returns scalars for 0-d results
+            if type(ys) is _SCALAR or isinstance(ys, np.generic):  # NumPy's 0-d results
+                ys = np.asarray(ys)
+            else:
+                ys = _forward_result(forwarder, ys)
         y = Variable.__new__(Variable)
         y._data = ys
         y.name = y._grad = None
-        if recording and _enable_backprop.get():
+        if recording:
             self.generation = generation
             self.stamp = _clock[0]
             self.inputs = forwarder.inputs = inputs
@@ -328,7 +334,7 @@ class Function:
     def _outputs(self, inputs, ys, recording, generation):
         """The general case of `__call__`: a forward that returned several arrays."""
         ys = [y if type(y) is np.ndarray else _forward_result(self.forwarder, y, i) for i, y in enumerate(ys)]
-        if not (recording and _enable_backprop.get()):
+        if not recording:
             return tuple(new_variable(y) for y in ys)
         self.generation = generation
         self.stamp = _clock[0]
