@@ -10,7 +10,7 @@ import numpy as np
 from . import config
 from .forwarder import Forwarder, Function, Variable, new_variable
 from .graph import graph_functions
-from .variable import _clock
+from .variable import _GRAPHLESS, _clock
 
 
 def _seed(y, gy, where):
@@ -259,8 +259,9 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
             finally:
                 forwarder.outputs = ()
             inputs = f.inputs
-            if type(gxs) is not tuple:
-                if type(gxs) is not Variable:
+            kind = type(gxs)
+            if kind is not tuple:
+                if kind is not Variable:
                     _check_single(f, gxs)
                 gxs = (gxs,)
             if len(gxs) != len(inputs):
@@ -348,13 +349,13 @@ class _Handout:
         self.taken.add(id(g))
         self.taken.add(_buffer(g._data))
         if not create_graph:
-            g._graphless = True
+            g._assigned = _GRAPHLESS
         return g
 
 
 def _no_graph_reason(y):
     """Why the Variable `y` has no graph to differentiate, naming the fix."""
-    if getattr(y, "_graphless", False):
+    if getattr(y, "_assigned", None) == _GRAPHLESS:
         return (
             "it is a gradient computed by backward() or grad() without create_graph=True, so "
             "that pass recorded no graph; pass create_graph=True to the call that computed it "
@@ -503,7 +504,7 @@ def _constant_reason(x):
             f"indices); make it floating point: V.Variable(np.array(2.0)), or "
             f"V.Variable(a.astype(np.float64)) for an integer array a"
         )
-    if getattr(x, "_graphless", False):
+    if getattr(x, "_assigned", None) == _GRAPHLESS:
         return (
             "it is a gradient computed without create_graph=True (so it has no graph); pass "
             "create_graph=True to the call that computed it"

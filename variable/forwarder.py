@@ -306,11 +306,12 @@ class Function:
                 ys = forwarder.forward(*[x._data for x in inputs])
         except (TypeError, ValueError) as error:
             raise _forward_error(forwarder, inputs, error) from error
-        if type(ys) is not np.ndarray:
-            if type(ys) is tuple:
+        kind = type(ys)
+        if kind is not np.ndarray:
+            if kind is _SCALAR or isinstance(ys, np.generic):  # NumPy's 0-d results
+                ys = ys.__array__()  # (a 0-d array of the same dtype, faster than np.asarray)
+            elif kind is tuple:
                 return self._outputs(inputs, ys, recording, generation)
-            if type(ys) is _SCALAR or isinstance(ys, np.generic):  # NumPy's 0-d results
-                ys = np.asarray(ys)
             else:
                 ys = _forward_result(forwarder, ys)
         y = Variable.__new__(Variable)

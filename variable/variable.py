@@ -103,6 +103,9 @@ def _equatable(other):
 # backward pass that meets a Function older than one of its Variables' last assignment
 # knows the data it would differentiate is not the data the forward pass saw.
 _clock = [0]
+# `_assigned` of a gradient computed without create_graph (and not assigned since): the
+# marker that lets "differentiate it again" name the missing create_graph=True.
+_GRAPHLESS = -1
 
 
 def _checked_data(variable, value):
@@ -171,7 +174,7 @@ class Variable:
     """
 
     __slots__ = ("_data", "name", "_grad", "creator", "generation", "requires_grad",
-                 "_assigned", "_graphless", "__weakref__")
+                 "_assigned", "__weakref__")
     __hash__ = object.__hash__  # `==` is elementwise; Variables stay dict keys by identity
 
     def __init__(
