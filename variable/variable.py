@@ -149,6 +149,18 @@ def _checked_grad(variable, value):
     return value
 
 
+def _numpy_keywords(op, keywords):
+    """Accept what `np.sum(x)` and friends pass to `x.sum` (dtype=None, out=None), or refuse."""
+    for key, value in keywords.items():
+        if key not in ("dtype", "out", "initial", "where"):
+            raise TypeError(f"{op}() got an unexpected keyword argument {key!r}")
+        if value is not None and not (key == "where" and value is True):
+            raise TypeError(
+                f"np.{op}(x, {key}=...) on a Variable: {key} is not supported; call "
+                f"np.{op}(x.data, {key}=...) for a plain array, or V.{op}(x, axis, keepdims)"
+            )
+
+
 def _one_element(variable, what):
     """The single element of `variable` as a Python number, or a ValueError."""
     if variable._data.size != 1:
@@ -515,20 +527,28 @@ class Variable:
         """Broadcast to `shape`."""
         return shape_ops.broadcast_to(self, shape)
 
-    def sum(self, axis: Axis = None, keepdims: bool = False) -> Variable:
-        """Sum over `axis` (None: everything)."""
+    def sum(self, axis: Axis = None, keepdims: bool = False, **numpy: Any) -> Variable:
+        """Sum over `axis` (None: everything); `np.sum(x)` calls it too."""
+        if numpy:
+            _numpy_keywords("sum", numpy)
         return reduction.sum(self, axis, keepdims)
 
-    def mean(self, axis: Axis = None, keepdims: bool = False) -> Variable:
-        """Mean over `axis` (None: everything)."""
+    def mean(self, axis: Axis = None, keepdims: bool = False, **numpy: Any) -> Variable:
+        """Mean over `axis` (None: everything); `np.mean(x)` calls it too."""
+        if numpy:
+            _numpy_keywords("mean", numpy)
         return reduction.mean(self, axis, keepdims)
 
-    def max(self, axis: Axis = None, keepdims: bool = False) -> Variable:
-        """Maximum over `axis` (None: everything)."""
+    def max(self, axis: Axis = None, keepdims: bool = False, **numpy: Any) -> Variable:
+        """Maximum over `axis` (None: everything); `np.max(x)` calls it too."""
+        if numpy:
+            _numpy_keywords("max", numpy)
         return reduction.max(self, axis, keepdims)
 
-    def min(self, axis: Axis = None, keepdims: bool = False) -> Variable:
-        """Minimum over `axis` (None: everything)."""
+    def min(self, axis: Axis = None, keepdims: bool = False, **numpy: Any) -> Variable:
+        """Minimum over `axis` (None: everything); `np.min(x)` calls it too."""
+        if numpy:
+            _numpy_keywords("min", numpy)
         return reduction.min(self, axis, keepdims)
 
 

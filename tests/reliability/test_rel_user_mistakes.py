@@ -325,6 +325,8 @@ CATALOGUE += [
             (r"Variable\.grad", r"\(3,\)", r"\(2,\)")),
     Mistake("grad with a number as inputs", lambda: V.grad(V.Variable(1.0) * 2, 5), TypeError,
             (r"grad", r"iterable of Variables")),
+    Mistake("np.sum(x, dtype=...) on a Variable", lambda: np.sum(V.Variable(np.ones(2)), dtype=np.float32),
+            TypeError, (r"np\.sum", r"dtype", r"x\.data")),
     Mistake("update an ndarray in place from a Variable", _ndarray_updated_in_place_from_variable, TypeError,
             (r"np\.add", r"\.data", r"a = a \+ x")),
 ]
@@ -556,3 +558,11 @@ def test_ndarray_operators_with_a_variable_record_the_op():
     y.sum().backward()
     np.testing.assert_allclose(x.grad.data, [3.0 - 1.0, 4.0 - 0.25])
     np.testing.assert_array_equal(np.zeros(2) < x, [True, True])
+
+
+def test_numpy_reductions_take_variables_and_keep_the_graph():
+    x = V.Variable(np.array([1.0, -2.0, 3.0]))
+    y = np.sum(x * x) + np.mean(x) + np.max(x) - np.min(x, axis=0, keepdims=True).sum()
+    assert isinstance(y, V.Variable)
+    y.backward()
+    np.testing.assert_allclose(x.grad.data, 2 * x.data + 1 / 3 + np.array([0.0, -1.0, 1.0]))
