@@ -90,7 +90,75 @@ def _check_pytorch_order(layer, shape, torch_name):
         )
 
 
-class Conv2d(Layer):
+class _Convolution(Layer):
+    """What Conv2d and Deconv2d share: arguments, lazy in_channels, W and b, input checks.
+
+    A subclass says how it reads `kernel_size`, how W is laid out (`_w_shape`) and which
+    PyTorch class its argument order is confused with (`TORCH_NAME`).
+    """
+
+    TORCH_NAME = ""
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
+                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
+        super().__init__()
+        name = type(self).__name__
+        self.out_channels = _positive_int(out_channels, "out_channels", name)
+        self.kernel_size = self._kernel(kernel_size)
+        self.stride = int_pair(stride, name, "stride", 1)
+        self.pad = int_pair(pad, name, "pad", 0)
+        self.in_channels = None if in_channels is None else _positive_int(in_channels, "in_channels", name)
+        self._in_channels_given = in_channels is not None
+        self.nobias = bool(nobias)
+        self._dtype = _dtype_or_none(dtype, name)
+        self._rng = rng
+        generator(rng)
+        self.W = None
+        self.b = None
+        if self.in_channels is not None:
+            self._create(self._dtype or np.float64)
+
+    def _create(self, dtype):
+        kh, kw = self.kernel_size
+        c = self.in_channels
+        self.W = Parameter(scaled_normal(self._w_shape(c), c * kh * kw, dtype, self._rng), name="W")
+        if not self.nobias:
+            self.b = Parameter(np.zeros(self.out_channels, dtype=dtype), name="b")
+
+    def _lazy_shapes(self):
+        """('in_channels', shapes of W and b) until W exists (see `Layer._lazy_shapes`)."""
+        if self.W is not None:
+            return None
+        shapes = {"W": self._w_shape(None)}
+        if not self.nobias:
+            shapes["b"] = (self.out_channels,)
+        return "in_channels", shapes
+
+    def _checked_input(self, x):
+        """`x` as a 4-D Variable with in_channels channels; the first call builds W and b."""
+        name = type(self).__name__
+        x = V.as_variable(x, op=name)
+        shape = x.shape
+        if len(shape) != 4:
+            raise ValueError(f"{name}: input must be 4-D (batch, channels, height, width), got shape "
+                             f"{tuple(shape)}")
+        if self.W is None:
+            _check_pytorch_order(self, shape, self.TORCH_NAME)
+            self._check_fits(shape)
+            self.in_channels = _inferred_size(shape[1], "in_channels", shape, name)
+            self._create(self._settle_dtype(x))
+        else:
+            self._settle_dtype(x)
+            if shape[1] != self.in_channels:
+                raise ValueError(_channels_error(self, shape, self.TORCH_NAME))
+            self._check_fits(shape)
+        return x
+
+    def _check_fits(self, shape):
+        """Refuse an input the layer cannot take (nothing to refuse by default)."""
+
+
+class Conv2d(_Convolution):
     """2-D convolution (cross-correlation, as in every deep-learning library).
 
     W has shape (out_channels, in_channels, kh, kw) and starts as N(0, 1) times
@@ -126,63 +194,21 @@ class Conv2d(Layer):
         call name the argument order.
     """
 
-    def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
-                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
-        super().__init__()
-        self.out_channels = _positive_int(out_channels, "out_channels", "Conv2d")
-        kernel = _pair(kernel_size, "kernel_size")
-        self.kernel_size = tuple(_positive_int(k, "kernel_size", "Conv2d") for k in kernel)
-        self.stride = int_pair(stride, "Conv2d", "stride", 1)
-        self.pad = int_pair(pad, "Conv2d", "pad", 0)
-        self.in_channels = None if in_channels is None else _positive_int(in_channels, "in_channels",
-                                                                          "Conv2d")
-        self._in_channels_given = in_channels is not None
-        self.nobias = bool(nobias)
-        self._dtype = _dtype_or_none(dtype, "Conv2d")
-        self._rng = rng
-        generator(rng)
-        self.W = None
-        self.b = None
-        if self.in_channels is not None:
-            self._create(self._dtype or np.float64)
+    TORCH_NAME = "Conv2d"
 
-    def _create(self, dtype):
-        kh, kw = self.kernel_size
-        c = self.in_channels
-        self.W = Parameter(scaled_normal((self.out_channels, c, kh, kw), c * kh * kw, dtype, self._rng),
-                           name="W")
-        if not self.nobias:
-            self.b = Parameter(np.zeros(self.out_channels, dtype=dtype), name="b")
+    @staticmethod
+    def _kernel(kernel_size):
+        return tuple(_positive_int(k, "kernel_size", "Conv2d") for k in _pair(kernel_size, "kernel_size"))
 
-    def _lazy_shapes(self):
-        """('in_channels', shapes of W and b) until W exists (see `Layer._lazy_shapes`)."""
-        if self.W is not None:
-            return None
-        shapes = {"W": (self.out_channels, None, *self.kernel_size)}
-        if not self.nobias:
-            shapes["b"] = (self.out_channels,)
-        return "in_channels", shapes
+    def _w_shape(self, in_channels):
+        return (self.out_channels, in_channels, *self.kernel_size)
 
     def forward(self, x):
         """Convolve `x` of shape (batch, in_channels, height, width)."""
-        x = V.as_variable(x, op="Conv2d")
-        shape = x.shape
-        if len(shape) != 4:
-            raise ValueError(f"Conv2d: input must be 4-D (batch, channels, height, width), got shape "
-                             f"{tuple(shape)}")
-        if self.W is None:
-            _check_pytorch_order(self, shape, "Conv2d")
-            self._check_kernel_fits(shape)
-            self.in_channels = _inferred_size(shape[1], "in_channels", shape, "Conv2d")
-            self._create(self._settle_dtype(x))
-        else:
-            self._settle_dtype(x)
-            if shape[1] != self.in_channels:
-                raise ValueError(_channels_error(self, shape, "Conv2d"))
-            self._check_kernel_fits(shape)
+        x = self._checked_input(x)
         return F.conv2d(x, self.W, self.b, stride=self.stride, pad=self.pad)
 
-    def _check_kernel_fits(self, shape):
+    def _check_fits(self, shape):
         """Refuse an input smaller than the kernel, naming the argument order on a first call."""
         (kh, kw), (ph, pw) = self.kernel_size, self.pad
         if kh <= shape[2] + 2 * ph and kw <= shape[3] + 2 * pw:
@@ -203,7 +229,7 @@ def _channels_error(layer, shape, torch_name):
     return message + "; " + _order_note(layer, torch_name)
 
 
-class Deconv2d(Layer):
+class Deconv2d(_Convolution):
     """2-D transposed convolution (PyTorch's ConvTranspose2d), the adjoint of Conv2d.
 
     W has shape (in_channels, out_channels, kh, kw), input channels first as
@@ -239,55 +265,16 @@ class Deconv2d(Layer):
         of 3 or more below the kernel size, and channel errors name the argument order.
     """
 
-    def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
-                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
-        super().__init__()
-        self.out_channels = _positive_int(out_channels, "out_channels", "Deconv2d")
-        self.kernel_size = int_pair(kernel_size, "Deconv2d", "kernel_size", 1)
-        self.stride = int_pair(stride, "Deconv2d", "stride", 1)
-        self.pad = int_pair(pad, "Deconv2d", "pad", 0)
-        self.in_channels = None if in_channels is None else _positive_int(in_channels, "in_channels",
-                                                                          "Deconv2d")
-        self._in_channels_given = in_channels is not None
-        self.nobias = bool(nobias)
-        self._dtype = _dtype_or_none(dtype, "Deconv2d")
-        self._rng = rng
-        generator(rng)
-        self.W = None
-        self.b = None
-        if self.in_channels is not None:
-            self._create(self._dtype or np.float64)
+    TORCH_NAME = "ConvTranspose2d"
 
-    def _create(self, dtype):
-        kh, kw = self.kernel_size
-        c = self.in_channels
-        self.W = Parameter(scaled_normal((c, self.out_channels, kh, kw), c * kh * kw, dtype, self._rng),
-                           name="W")
-        if not self.nobias:
-            self.b = Parameter(np.zeros(self.out_channels, dtype=dtype), name="b")
+    @staticmethod
+    def _kernel(kernel_size):
+        return int_pair(kernel_size, "Deconv2d", "kernel_size", 1)
 
-    def _lazy_shapes(self):
-        """('in_channels', shapes of W and b) until W exists (see `Layer._lazy_shapes`)."""
-        if self.W is not None:
-            return None
-        shapes = {"W": (None, self.out_channels) + self.kernel_size}
-        if not self.nobias:
-            shapes["b"] = (self.out_channels,)
-        return "in_channels", shapes
+    def _w_shape(self, in_channels):
+        return (in_channels, self.out_channels, *self.kernel_size)
 
     def forward(self, x, outsize=None):
         """Transposed convolution of `x` (batch, in_channels, height, width); `outsize` as in F.deconv2d."""
-        x = V.as_variable(x, op="Deconv2d")
-        shape = x.shape
-        if len(shape) != 4:
-            raise ValueError(f"Deconv2d: input must be 4-D (batch, channels, height, width), got shape "
-                             f"{tuple(shape)}")
-        if self.W is None:
-            _check_pytorch_order(self, shape, "ConvTranspose2d")
-            self.in_channels = _inferred_size(shape[1], "in_channels", shape, "Deconv2d")
-            self._create(self._settle_dtype(x))
-        else:
-            self._settle_dtype(x)
-            if shape[1] != self.in_channels:
-                raise ValueError(_channels_error(self, shape, "ConvTranspose2d"))
+        x = self._checked_input(x)
         return F.deconv2d(x, self.W, self.b, stride=self.stride, pad=self.pad, outsize=outsize)
