@@ -353,23 +353,31 @@ class _Handout:
         return g
 
 
-def _no_graph_reason(y):
-    """Why the Variable `y` has no graph to differentiate, naming the fix."""
-    if getattr(y, "_assigned", None) == _GRAPHLESS:
+def _no_gradient_reason(v, otherwise):
+    """Why the Variable `v` has no graph to differentiate, naming the fix (`otherwise`: the rest)."""
+    if getattr(v, "_assigned", None) == _GRAPHLESS:
         return (
             "it is a gradient computed by backward() or grad() without create_graph=True, so "
             "that pass recorded no graph; pass create_graph=True to the call that computed it "
             "(y.backward(create_graph=True) or V.grad(y, x, create_graph=True))"
         )
-    if y.dtype.kind in "biu":
+    if v.dtype.kind in "biu":
         return (
-            f"it holds integer data ({y.dtype}), and integer Variables are constants; make the "
-            f"inputs floating point, e.g. V.Variable(np.array(2.0)) or V.Variable(a.astype(float))"
+            f"it holds integer data ({v.dtype}), and integer Variables are constants (labels, "
+            f"indices); make it floating point: V.Variable(np.array(2.0)), or "
+            f"V.Variable(a.astype(np.float64)) for an integer array a"
         )
-    return (
-        "it was computed from constants only, under no_grad(), from integer data, or it is a "
-        "gradient computed without create_graph=True"
-    )
+    return otherwise
+
+
+_OUTPUT_OTHERWISE = (
+    "it was computed from constants only, under no_grad(), from integer data, or it is a "
+    "gradient computed without create_graph=True"
+)
+_INPUT_OTHERWISE = (
+    "it is a constant (made with requires_grad=False, by detach(), or by an op under "
+    "no_grad() or from constants only)"
+)
 
 
 def backward(
@@ -404,7 +412,7 @@ def backward(
     if not any(y.requires_grad for y in outputs):
         raise ValueError(
             f"backward: the output does not require grad, so there is nothing to "
-            f"differentiate: {_no_graph_reason(outputs[0])}"
+            f"differentiate: {_no_gradient_reason(outputs[0], _OUTPUT_OTHERWISE)}"
         )
     seeds = _seeds(outputs, grad_outputs, "backward")
     grads = _run(outputs, seeds, create_graph, retain=retain_grad)
@@ -467,12 +475,13 @@ def grad(
     inputs = _as_list(inputs, "inputs", "grad")
     for i, x in enumerate(inputs):
         if not x.requires_grad:
-            raise ValueError(f"grad: input {i} does not require grad: {_constant_reason(x)}")
+            reason = _no_gradient_reason(x, _INPUT_OTHERWISE)
+            raise ValueError(f"grad: input {i} does not require grad: {reason}")
     unused_ok = allow_unused or materialize_grads
     if not unused_ok and not any(y.requires_grad for y in outputs):
         raise ValueError(
             f"grad: the output does not require grad, so there is nothing to differentiate: "
-            f"{_no_graph_reason(outputs[0])}"
+            f"{_no_gradient_reason(outputs[0], _OUTPUT_OTHERWISE)}"
         )
     seeds = _seeds(outputs, grad_outputs, "grad")
     relevant = _functions_reaching(outputs, inputs)
@@ -494,22 +503,3 @@ def grad(
                 g = handout(x, g)
             result.append(g)
     return result[0] if single else tuple(result)
-
-
-def _constant_reason(x):
-    """Why the Variable `x` does not require grad, naming the fix."""
-    if x.dtype.kind in "biu":
-        return (
-            f"it holds integer data ({x.dtype}), and integer Variables are constants (labels, "
-            f"indices); make it floating point: V.Variable(np.array(2.0)), or "
-            f"V.Variable(a.astype(np.float64)) for an integer array a"
-        )
-    if getattr(x, "_assigned", None) == _GRAPHLESS:
-        return (
-            "it is a gradient computed without create_graph=True (so it has no graph); pass "
-            "create_graph=True to the call that computed it"
-        )
-    return (
-        "it is a constant (made with requires_grad=False, by detach(), or by an op under "
-        "no_grad() or from constants only)"
-    )
