@@ -3,6 +3,7 @@
 # isort: off
 from .variable import Variable  # first: the op modules bind themselves to it
 # isort: on
+from . import series
 from .backward import grad
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode, using_config
 from .elementwise import (
@@ -22,9 +23,10 @@ from .elementwise import (
     sub,
     where,
 )
+from .forward_mode import jvp, taylor
 from .forwarder import Forwarder, Function, as_variable
 from .functional import hessian, hvp, jacobian
-from .gradcheck import GradcheckError, gradcheck, numerical_grad
+from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylorcheck
 from .graph import get_dot_graph, graph_functions, plot_dot_graph
 from .indexing import get_item
 from .joining import concat, split, stack
@@ -55,6 +57,7 @@ OPS = (
 __all__ = [
     "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
     "test_mode", "using_config", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
-    "GradcheckError", "get_dot_graph", "graph_functions", "plot_dot_graph", "jacobian", "hessian", "hvp",
+    "GradcheckError", "jvp", "taylor", "taylorcheck", "series",
+    "get_dot_graph", "graph_functions", "plot_dot_graph", "jacobian", "hessian", "hvp",
     "ArrayLike", "Axis", *OPS,
 ]

@@ -1,5 +1,6 @@
 """The backward pass: a priority queue of Functions, highest generation first."""
 
+import functools
 import gc
 from collections.abc import Sequence
 from heapq import heappop, heappush
@@ -7,10 +8,10 @@ from operator import attrgetter
 
 import numpy as np
 
-from . import config
+from . import config, series
 from .forwarder import Forwarder, Function, Variable, new_variable
 from .graph import graph_functions
-from .variable import _GRAPHLESS, _clock
+from .variable import _FORWARD_MODE, _GRAPHLESS, _clock
 
 
 def _seed(y, gy, where):
@@ -105,6 +106,9 @@ class Accumulate(Forwarder):
 
     def backward(self, gy):
         return (gy,) * len(self.inputs)
+
+    def taylor(self, *gs):
+        return functools.reduce(series.add, gs)        # a sum: y_k = sum of the inputs' k-th
 
 
 def _take(grads, y, keep):
@@ -304,6 +308,9 @@ class _Cast(Forwarder):
     def backward(self, gy):
         return Function(_Cast(self.source))(gy)
 
+    def taylor(self, x):
+        return [c.astype(self.dtype) for c in x]       # linear: each coefficient converted
+
 
 def _copy(g, create_graph):
     """A copy of the gradient `g` in a new buffer (recorded when `create_graph`)."""
@@ -360,6 +367,12 @@ def _no_gradient_reason(v, otherwise):
             "it is a gradient computed by backward() or grad() without create_graph=True, so "
             "that pass recorded no graph; pass create_graph=True to the call that computed it "
             "(y.backward(create_graph=True) or V.grad(y, x, create_graph=True))"
+        )
+    if getattr(v, "_assigned", None) == _FORWARD_MODE:
+        return (
+            "it is a derivative computed by V.jvp or V.taylor, whose rules work on arrays and "
+            "record no graph; ask V.taylor for a higher order instead, or compute the inner "
+            "derivative with V.grad(..., create_graph=True)"
         )
     if v.dtype.kind in "biu":
         return (

@@ -6,6 +6,7 @@ sums a gradient back to its input's shape.
 
 import numpy as np
 
+from . import series
 from .axes import broadcasts_to
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import broadcast_to, sum_to
@@ -30,6 +31,9 @@ class Add(Forwarder):
         x0, x1 = self.inputs
         return _reduce(gy, x0), _reduce(gy, x1)
 
+    def taylor(self, x0, x1):
+        return series.add(x0, x1)                    # (x0 + x1)_k = x0_k + x1_k
+
 
 class Sub(Forwarder):
     """x0 - x1."""
@@ -40,6 +44,9 @@ class Sub(Forwarder):
     def backward(self, gy):
         x0, x1 = self.inputs
         return _reduce(gy, x0), (_reduce(-gy, x1) if x1.requires_grad else None)
+
+    def taylor(self, x0, x1):
+        return series.sub(x0, x1)                    # (x0 - x1)_k = x0_k - x1_k
 
 
 class Mul(Forwarder):
@@ -53,6 +60,9 @@ class Mul(Forwarder):
         gx0 = _reduce(gy * x1, x0) if x0.requires_grad else None
         gx1 = _reduce(gy * x0, x1) if x1.requires_grad else None
         return gx0, gx1
+
+    def taylor(self, x0, x1):
+        return series.mul(x0, x1)                    # Cauchy product: sum_j x0_j x1_(k-j)
 
 
 class Div(Forwarder):
@@ -68,6 +78,9 @@ class Div(Forwarder):
         gx1 = _reduce(-(gx0 * y), x1) if x1.requires_grad else None   # d/dx1 = -x0/x1^2
         return _reduce(gx0, x0), gx1
 
+    def taylor(self, x0, x1):
+        return series.div(x0, x1)                    # y x1 = x0: y_k = (x0_k - sum_j>0 x1_j y_(k-j)) / x1_0
+
 
 class Neg(Forwarder):
     """-x."""
@@ -77,6 +90,9 @@ class Neg(Forwarder):
 
     def backward(self, gy):
         return -gy
+
+    def taylor(self, x):
+        return series.neg(x)
 
 
 def add(x0: ArrayLike, x1: ArrayLike) -> Variable:
@@ -357,6 +373,10 @@ class Exp(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return gy * y                                  # d e^x = e^x
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.exp(x, y._data)                # y' = y x'
 
 
 class Log(Forwarder):

@@ -20,6 +20,12 @@ class Forwarder:
 
     inputs = ()
     outputs = ()
+    _short_constants = True  # built-in Taylor rules take an input constant along t as [x_0]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # a rule written outside gengrad gets every input's full series (zeros for a constant)
+        cls._short_constants = cls.__module__.partition(".")[0] in _BUILT_IN_PACKAGES
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -45,6 +51,17 @@ class Forwarder:
         """Gradients of the inputs (Variable, tuple, None for no gradient) from the outputs'."""
         raise NotImplementedError(f"{type(self).__name__}.backward is not defined")
 
+    def taylor(self, *xs: list[np.ndarray]) -> list[np.ndarray] | tuple[list[np.ndarray], ...]:
+        """Output Taylor coefficients from the inputs' (optional; used by V.jvp and V.taylor).
+
+        Each argument is one input's list [x_0, x_1, ..., x_K] of ndarrays: the path
+        x(t) = x_0 + x_1 t + ... + x_K t^K, x_0 being the value `forward` saw.  Return the
+        output's [y_0, ..., y_K] (a tuple of such lists for several outputs), each array of
+        the output's shape.  `self.outputs` holds the output Variables meanwhile, as during
+        `backward`; y_0 is their data.  Order 1 alone is forward-mode AD.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no Taylor rule")
+
 
 def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
     """Make a Variable from an ndarray we already trust (no validation, no copy)."""
@@ -57,6 +74,8 @@ def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
     v.requires_grad = requires_grad
     return v
 
+
+_BUILT_IN_PACKAGES = ("variable", "function", "layers", "optimizers")
 
 _FLOAT64 = np.dtype(np.float64)
 _SCALAR = np.float64  # the type of most 0-d results

@@ -247,3 +247,107 @@ def _check(f, arrays, order, level, eps, rtol, atol, rng):
             return tuple(x * 0 if g is None else g for x, g in zip(targets, gs))
 
         _check(gradient_of_f, arrays + us, order, level + 1, eps, rtol, atol, rng)
+
+
+def taylorcheck(
+    f: Callable[..., Variable | Sequence[Variable]],
+    *xs: ArrayLike,
+    order: int = 3,
+    rtol: float = 1e-8,
+    atol: float = 1e-12,
+    seed: int = 0,
+) -> bool:
+    """Check `V.taylor` and `V.jvp` of `f` at `xs` against reverse mode, up to `order`.
+
+    Along a random direction v (one per floating-point input), the k-th derivative that
+    Taylor mode gives must match k nested V.grad(create_graph=True) calls through a
+    scalar t, of <w, f(x + t v)> for random weights w of the outputs; and for a single
+    output, the jvp must match J v with J from V.jacobian.  Inputs that are not floating
+    point are held constant.  This is how to test a custom Forwarder's `taylor` rule.
+
+    Parameters
+    ----------
+    f : callable
+        Takes Variables, returns a Variable or a tuple of Variables.
+    *xs : ArrayLike
+        The point (use float64).
+    order : int
+        Highest derivative order to check (1, 2, 3, ...).
+    rtol, atol : float
+        Tolerances: |taylor - nested| <= atol + rtol (|w| . |D^k f| + |nested|).
+    seed : int
+        Seed of the random direction and weights.
+
+    Returns
+    -------
+    True when every check passes.
+
+    Raises
+    ------
+    GradcheckError
+        Naming the order and both values when a check fails.
+    TypeError
+        As gradcheck, for `f` and the point.
+    ValueError
+        If `order` is not a positive int, or an input holds NaN or inf.
+    NotImplementedError
+        If an op of `f` has no Taylor rule.
+    """
+    from .forward_mode import jvp, taylor  # (forward_mode imports nothing from here)
+    from .functional import jacobian
+
+    if not isinstance(order, int) or isinstance(order, bool) or order < 1:
+        raise ValueError(f"taylorcheck: order must be a positive int, got {order!r}")
+    arrays = _prepare(f, xs, "taylorcheck")
+    _positive(rtol, "rtol", "taylorcheck", allow_zero=True)
+    _positive(atol, "atol", "taylorcheck", allow_zero=True)
+    rng = np.random.default_rng(seed)
+    floating = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]
+    vs = [rng.standard_normal(arrays[i].shape).astype(arrays[i].dtype) for i in floating]
+
+    def along(*points):
+        """f with its floating-point inputs given, the others held at their values."""
+        values = [Variable(a, requires_grad=False) for a in arrays]
+        for i, p in zip(floating, points):
+            values[i] = p
+        return f(*values)
+
+    points = tuple(Variable(arrays[i].copy()) for i in floating)
+    coefficients = taylor(along, points, tuple(vs), order)
+    ys = _as_outputs(coefficients[0], "taylorcheck")
+    ws = [rng.standard_normal(y.shape) for y in ys]
+
+    # the reference: k nested reverse passes through a scalar t, at x + t v
+    t = Variable(np.array(0.0))
+    moved = along(*[Variable(arrays[i].copy(), requires_grad=False) + t * v for i, v in zip(floating, vs)])
+    projected = sum(
+        (y * w).sum() for y, w in zip(_as_outputs(moved, "taylorcheck"), ws) if y.requires_grad
+    )
+    for k in range(1, order + 1):
+        derivatives = _as_outputs(coefficients[k], "taylorcheck")
+        got = sum(float(np.sum(d.data * w)) for d, w in zip(derivatives, ws))
+        scale = sum(float(np.sum(np.abs(d.data * w))) for d, w in zip(derivatives, ws))
+        if isinstance(projected, Variable) and projected.requires_grad:
+            projected = grad(projected, t, create_graph=True, allow_unused=True)
+        else:
+            projected = None
+        expected = 0.0 if projected is None else float(projected.data)
+        if not abs(got - expected) <= atol + rtol * (scale + abs(expected)):
+            raise GradcheckError(
+                f"order {k}: Taylor mode gives {got!r} for <w, D_v^{k} f>, nested reverse mode "
+                f"(V.grad with create_graph=True, {k} times) gives {expected!r}"
+            )
+    if len(ys) == 1 and floating:
+        _, tangent = jvp(along, points, tuple(vs))
+        expected = np.zeros(ys[0].shape)
+        for i, v in zip(floating, vs):
+            def single(p, i=i):
+                return along(*[p if j == i else Variable(arrays[j]) for j in floating])
+            J = jacobian(single, Variable(arrays[i].copy())).data
+            expected = expected + np.tensordot(J, v, axes=v.ndim)
+        if not np.allclose(tangent.data, expected, rtol=1e-7, atol=atol * 100):
+            raise GradcheckError(
+                f"jvp: J v from forward mode {tangent.data!r} differs from J v with J from "
+                f"V.jacobian {expected!r}"
+            )
+    return True

@@ -6,6 +6,7 @@ order of derivative works.
 
 import numpy as np
 
+from . import series
 from .elementwise import square
 from .forwarder import Forwarder, Function, Variable
 from .types import ArrayLike
@@ -53,6 +54,10 @@ class Tanh(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return gy * (1 - square(y))                    # d tanh = 1 - tanh^2
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.tanh(x, y._data)               # y' = (1 - y^2) x'
 
 
 class Sinh(Forwarder):

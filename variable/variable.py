@@ -106,6 +106,8 @@ _clock = [0]
 # `_assigned` of a gradient computed without create_graph (and not assigned since): the
 # marker that lets "differentiate it again" name the missing create_graph=True.
 _GRAPHLESS = -1
+# `_assigned` of a derivative computed by V.jvp or V.taylor (arrays, no graph).
+_FORWARD_MODE = -2
 
 
 def _checked_data(variable, value):

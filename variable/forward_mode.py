@@ -1,0 +1,320 @@
+"""Forward mode (`jvp`) and Taylor mode (`taylor`): series pushed through a recorded graph.
+
+`f` runs once, define-by-run, recording its graph as usual.  Its Functions are then visited
+in increasing generation order (the mirror of the backward queue: every Function comes
+after the creators of its inputs), and each Forwarder's `taylor` rule turns its inputs'
+truncated Taylor series into its outputs' (see variable/series.py for the representation).
+Seeding an input x with the path x + t v makes coefficient k of an output its k-th
+derivative along v divided by k!; order 1 is forward-mode AD.
+"""
+
+import contextvars
+import math
+from collections.abc import Callable
+from operator import attrgetter
+
+import numpy as np
+
+from .config import enable_grad
+from .forwarder import Forwarder, Variable, new_variable
+from .types import ArrayLike
+from .variable import _FORWARD_MODE
+
+_by_generation = attrgetter("generation")
+_inside_f = contextvars.ContextVar("gengrad_inside_forward_mode", default=None)
+
+
+def _no_rule(f, op):
+    name = f.name
+    return NotImplementedError(
+        f"{op}: the op {name} lies between the inputs and the outputs, and its Forwarder has no "
+        f"Taylor rule, so forward mode cannot push derivatives through it; use V.grad (reverse "
+        f"mode) for this function, or, for a custom op, define {name}.taylor(self, *xs): it "
+        f"gets each input's coefficients [x_0, ..., x_K] and returns the output's "
+        f"[y_0, ..., y_K] (docs/custom_functions.md)"
+    )
+
+
+def _functions_between(outputs, seeds):
+    """Every Function that made `outputs`, not looking past the seeded Variables."""
+    functions, seen = [], set()
+    stack = [y.creator for y in outputs if y.creator is not None and y not in seeds]
+    while stack:
+        f = stack.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        functions.append(f)
+        stack.extend(x.creator for x in f.inputs if x.creator is not None and x not in seeds)
+    return functions
+
+
+def _zeros(x):
+    z = np.zeros(x._data.shape, dtype=x._data.dtype)
+    z.flags.writeable = False
+    return z
+
+
+def _rule_result(f, result, outputs, order):
+    """The series a rule returned, one list per output, after checking count and shapes."""
+    name = f.name
+    lists = [result] if len(outputs) == 1 else result
+    if len(outputs) > 1 and (not isinstance(result, tuple) or len(result) != len(outputs)):
+        raise TypeError(
+            f"{name}.taylor must return a tuple of {len(outputs)} lists (one per output), got "
+            f"{type(result).__name__}"
+        )
+    for y, coefficients in zip(outputs, lists):
+        if not isinstance(coefficients, list) or len(coefficients) != order + 1:
+            got = type(coefficients).__name__
+            if isinstance(coefficients, list):
+                got = f"a list of {len(coefficients)}"
+            raise TypeError(
+                f"{name}.taylor must return a list of {order + 1} arrays [y_0, ..., y_{order}] "
+                f"for each output, got {got}"
+            )
+        if y is None:
+            continue
+        for k, c in enumerate(coefficients[1:], 1):
+            if not isinstance(c, np.ndarray) or c.shape != y._data.shape:
+                what = f"shape {c.shape}" if isinstance(c, np.ndarray) else type(c).__name__
+                raise ValueError(
+                    f"{name}.taylor: coefficient {k} of its output has {what}, but the output "
+                    f"has shape {y._data.shape}; every coefficient has the shape of the output"
+                )
+    return lists
+
+
+def push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor") -> dict:
+    """Push the series `seeds` ({Variable: [x_0, ..., x_order]}) through the graph of `outputs`.
+
+    Returns {Variable: series} for every Variable that depends on a seed.
+    """
+    functions = _functions_between(outputs, seeds)
+    functions.sort(key=_by_generation)
+    varying = set(seeds)
+    todo = []
+    for f in functions:  # first find every op on a path from a seed: a missing rule fails here
+        for x in f.inputs:
+            if x in varying:
+                if type(f.forwarder).taylor is Forwarder.taylor:
+                    raise _no_rule(f, op)
+                todo.append(f)
+                varying.update(y for y in (ref() for ref in f.outputs) if y is not None)
+                break
+    series = dict(seeds)
+    for f in todo:
+        forwarder = f.forwarder
+        short = forwarder._short_constants
+        xs = []
+        for x in f.inputs:
+            s = series.get(x)
+            if s is None:  # constant along t: [x_0] for built-in rules, zeros padded for others
+                s = [x._data] if short else [x._data] + [_zeros(x)] * order
+            xs.append(s)
+        outputs_f = tuple(ref() for ref in f.outputs)
+        forwarder.outputs = outputs_f
+        try:
+            result = forwarder.taylor(*xs)
+        finally:
+            forwarder.outputs = ()
+        for y, coefficients in zip(outputs_f, _rule_result(f, result, outputs_f, order)):
+            if y is not None:
+                series[y] = [y._data, *coefficients[1:]]
+    return series
+
+
+def _point(x, i, op):
+    """Input `i` as a Variable the graph can be recorded from."""
+    if isinstance(x, Variable):
+        if x.requires_grad:
+            return x
+        data = x._data
+    else:
+        try:
+            data = Variable(x)._data
+        except TypeError as error:
+            raise TypeError(f"{op}: input {i}: {error}") from None
+    if data.dtype.kind not in "f":
+        raise TypeError(
+            f"{op}: input {i} has dtype {data.dtype}; derivatives need floating point "
+            f"(np.array(2.0), or a.astype(np.float64))"
+        )
+    return new_variable(data, True)
+
+
+def _direction(v, x, i, op):
+    """The direction for input `i`: an ndarray of x's shape and dtype."""
+    if isinstance(v, Variable):
+        v = v._data
+    try:
+        data = np.asarray(v, dtype=x._data.dtype)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{op}: direction {i} must be numeric like its input ({error})") from None
+    if data.shape != x._data.shape:
+        raise ValueError(
+            f"{op}: direction {i} has shape {data.shape} but input {i} has shape "
+            f"{x._data.shape}; v holds one direction per input, each of its input's shape"
+        )
+    return data
+
+
+def _as_outputs(ys, op):
+    if isinstance(ys, Variable):
+        return [ys], False
+    if isinstance(ys, tuple) and ys and all(isinstance(y, Variable) for y in ys):
+        return list(ys), True
+    raise TypeError(
+        f"{op}: f must return a Variable or a tuple of Variables, got {type(ys).__name__}"
+        + (": did it forget `return`?" if ys is None else "")
+    )
+
+
+def _evaluate(f, x, v, order, op):
+    """Run `f` at `x` and push the path x + t v through it: (outputs, their series, tuple?)."""
+    if not callable(f):
+        raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
+    if _inside_f.get() is not None:
+        raise ValueError(
+            f"{op} was called inside the function given to {_inside_f.get()}: the inner "
+            f"derivatives are arrays with no graph, so the outer pass would treat them as "
+            f"constants and return wrong numbers; ask one V.taylor for a higher order instead, "
+            f"or use V.grad(..., create_graph=True) for the inner derivative"
+        )
+    several = isinstance(x, (tuple, list))
+    xs = list(x) if several else [x]
+    vs = list(v) if isinstance(v, (tuple, list)) and several else [v]
+    if several and not isinstance(v, (tuple, list)):
+        raise TypeError(f"{op}: x is a tuple of {len(xs)} inputs, so v must be a tuple of as many directions")
+    if len(vs) != len(xs):
+        raise ValueError(f"{op}: {len(xs)} inputs but {len(vs)} directions; give one direction per input")
+    xs = [_point(xi, i, op) for i, xi in enumerate(xs)]
+    if len({id(xi) for xi in xs}) != len(xs):
+        raise ValueError(f"{op}: the same Variable appears twice among the inputs; pass it once")
+    vs = [_direction(vi, xi, i, op) for i, (vi, xi) in enumerate(zip(vs, xs))]
+    token = _inside_f.set(f"V.{op}")
+    try:
+        with enable_grad():
+            ys = f(*xs)
+    finally:
+        _inside_f.reset(token)
+    outputs, several_outputs = _as_outputs(ys, op)
+    seeds = {}
+    for xi, vi in zip(xs, vs):
+        zero = _zeros(xi)
+        seeds[xi] = [xi._data, vi] + [zero] * (order - 1) if order else [xi._data]
+    series = push(outputs, seeds, order, op) if order else seeds
+    out = []
+    for y in outputs:
+        s = series.get(y)
+        out.append(s if s is not None else [y._data] + [_zeros(y)] * order)
+    return outputs, out, several_outputs
+
+
+def _derivative(coefficient, k, dtype):
+    """A Variable holding k! times `coefficient` (a k-th derivative), with no graph."""
+    scale = math.factorial(k)
+    data = np.array(coefficient * scale if scale != 1 else coefficient, dtype=dtype)
+    v = new_variable(data)
+    v._assigned = _FORWARD_MODE
+    return v
+
+
+def jvp(
+    f: Callable[..., Variable | tuple[Variable, ...]],
+    x: ArrayLike | tuple[ArrayLike, ...],
+    v: ArrayLike | tuple[ArrayLike, ...],
+) -> tuple:
+    """(f(x), J v): the value of `f` at `x` and its derivative along `v`, by forward mode.
+
+    Like torch.func.jvp: one pass through f's graph, whatever the number of outputs.
+
+    Parameters
+    ----------
+    f : callable
+        Takes one Variable (or one per input when `x` is a tuple), returns a Variable or a
+        tuple of Variables.
+    x : ArrayLike or tuple of ArrayLike
+        The point, floating point.  A Variable that requires grad is used as is (f(x) stays
+        connected to its graph); anything else becomes a new Variable.
+    v : ArrayLike or tuple of ArrayLike
+        The direction: one array of each input's shape.
+
+    Returns
+    -------
+    (Variable, Variable), or (tuple, tuple) when f returns a tuple
+        f(x), recorded as usual, and J v, the derivative of f(x + t v) at t = 0 (a Variable
+        with no graph: reverse mode cannot differentiate it further).
+
+    Raises
+    ------
+    TypeError
+        If `f` is not callable or returns no Variable, or an input is not floating point.
+    ValueError
+        If a direction's shape differs from its input's, or `jvp` is called inside the `f`
+        of another jvp or taylor.
+    NotImplementedError
+        If an op between the inputs and the outputs has no Taylor rule (naming it).
+    """
+    outputs, series, several = _evaluate(f, x, v, 1, "jvp")
+    tangents = [_derivative(s[1], 1, y.dtype) for y, s in zip(outputs, series)]
+    if several:
+        return tuple(outputs), tuple(tangents)
+    return outputs[0], tangents[0]
+
+
+def taylor(
+    f: Callable[..., Variable | tuple[Variable, ...]],
+    x: ArrayLike | tuple[ArrayLike, ...],
+    v: ArrayLike | tuple[ArrayLike, ...],
+    order: int,
+) -> list:
+    """[f(x), D_v f(x), D_v^2 f(x), ..., D_v^order f(x)]: derivatives along `v`, by Taylor mode.
+
+    D_v^k f(x) is the k-th derivative of f(x + t v) at t = 0.  For an elementwise f and v
+    of ones these are the ordinary nth derivatives at every point.  One pass pushes
+    truncated Taylor series through f's graph at a cost of O(order^2) array operations
+    per op, where nested V.grad(create_graph=True) grows exponentially with the order.
+
+    Parameters
+    ----------
+    f : callable
+        Takes one Variable (or one per input when `x` is a tuple), returns a Variable or a
+        tuple of Variables.
+    x : ArrayLike or tuple of ArrayLike
+        The point, floating point.  A Variable that requires grad is used as is.
+    v : ArrayLike or tuple of ArrayLike
+        The direction: one array of each input's shape.
+    order : int
+        The highest derivative wanted, >= 0.
+
+    Returns
+    -------
+    list of order + 1 entries
+        Entry k is D_v^k f(x): a Variable, or a tuple of them when f returns a tuple.
+        Entry 0 is f(x) as recorded; the derivatives are Variables with no graph.
+
+    Raises
+    ------
+    TypeError
+        If `f` is not callable or returns no Variable, an input is not floating point, or
+        `order` is not an int.
+    ValueError
+        If `order` is negative, a direction's shape differs from its input's, or `taylor`
+        is called inside the `f` of another jvp or taylor.
+    NotImplementedError
+        If an op between the inputs and the outputs has no Taylor rule (naming it).
+    """
+    if not isinstance(order, (int, np.integer)) or isinstance(order, bool):
+        raise TypeError(f"taylor: order must be an int, got {type(order).__name__}")
+    if order < 0:
+        raise ValueError(f"taylor: order must be >= 0, got {order}")
+    outputs, series, several = _evaluate(f, x, v, int(order), "taylor")
+    result = []
+    for k in range(order + 1):
+        entry = [y if k == 0 else _derivative(s[k], k, y.dtype) for y, s in zip(outputs, series)]
+        result.append(tuple(entry) if several else entry[0])
+    return result
+
+
+__all__ = ["jvp", "taylor"]

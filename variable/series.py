@@ -1,0 +1,256 @@
+"""Truncated Taylor series as lists of arrays, and the recurrences that push them through ops.
+
+A series is a list `[x_0, x_1, ..., x_K]` of arrays of one shape: the path
+x(t) = x_0 + x_1 t + x_2 t^2 + ... + x_K t^K, so x_k is the k-th derivative along t divided
+by k! (x_0 is the value).  A list shorter than the others stands for a series whose missing
+coefficients are zero: the engine passes an input that does not depend on t to built-in
+rules as `[x_0]` alone, and these helpers accept that.
+
+Every helper costs O(K^2) array operations for order K, from the standard recurrences:
+the Cauchy product for products, and for an elementary function y = g(x) the ODE it
+satisfies, y' = h(y) x', solved coefficient by coefficient:
+
+    k y_k = sum_{j=1..k} j x_j h_{k-j}        (h_m needs y_0 .. y_m only)
+
+Custom Forwarders may use them in their own `taylor` rule (see docs/custom_functions.md).
+"""
+
+import numpy as np
+
+
+def _broadcast(c, shape):
+    return c if c.shape == shape else np.broadcast_to(c, shape)
+
+
+def _shape(*series):
+    return np.broadcast_shapes(*[s[0].shape for s in series])
+
+
+def add(a: list, b: list) -> list:
+    """Series of a + b (broadcasting like NumPy)."""
+    shape = _shape(a, b)
+    n = max(len(a), len(b))
+    return [
+        a[k] + b[k] if k < len(a) and k < len(b) else _broadcast(a[k] if k < len(a) else b[k], shape)
+        for k in range(n)
+    ]
+
+
+def neg(a: list) -> list:
+    """Series of -a."""
+    return [-c for c in a]
+
+
+def sub(a: list, b: list) -> list:
+    """Series of a - b (broadcasting like NumPy)."""
+    return add(a, neg(b))
+
+
+def scale(a: list, c) -> list:
+    """Series of a * c for a constant (number or array) c."""
+    return [ak * c for ak in a]
+
+
+def cauchy(a: list, b: list, k: int, product=np.multiply):
+    """Coefficient k of a * b: sum_{j=0..k} a_j b_{k-j}, over the terms both series hold.
+
+    `product` may be any bilinear map of two arrays, e.g. np.matmul.
+    """
+    lo, hi = max(0, k - len(b) + 1), min(k, len(a) - 1)
+    total = product(a[lo], b[k - lo])
+    for j in range(lo + 1, hi + 1):
+        total = total + product(a[j], b[k - j])
+    return total
+
+
+def mul(a: list, b: list, product=np.multiply) -> list:
+    """Series of a * b (or of any bilinear `product`, e.g. np.matmul): Cauchy products."""
+    n = max(len(a), len(b))
+    return [cauchy(a, b, k, product) for k in range(n)]
+
+
+def square(a: list) -> list:
+    """Series of a * a; each coefficient sums half the terms of a Cauchy product twice."""
+    return [_square_coefficient(a, k) for k in range(len(a))]
+
+
+def _square_coefficient(a, k):
+    """Coefficient k of a * a: 2 sum_{j < k/2} a_j a_{k-j} (+ a_{k/2}^2 for even k)."""
+    total = None
+    for j in range((k + 1) // 2):
+        term = a[j] * a[k - j]
+        total = term if total is None else total + term
+    total = None if total is None else 2 * total
+    if k % 2 == 0:
+        middle = a[k // 2] * a[k // 2]
+        total = middle if total is None else total + middle
+    return total
+
+
+def div(a: list, b: list) -> list:
+    """Series of a / b: y_k = (a_k - sum_{j=1..k} b_j y_{k-j}) / b_0."""
+    n = max(len(a), len(b))
+    if len(b) == 1:
+        return [ak / b[0] for ak in a]
+    y = [a[0] / b[0]]
+    for k in range(1, n):
+        total = cauchy(b[1:], y, k - 1)  # sum_{j=1..k} b_j y_{k-j}
+        y.append(((a[k] - total) if k < len(a) else -total) / b[0])
+    return y
+
+
+def reciprocal(b: list) -> list:
+    """Series of 1 / b."""
+    return div([np.ones_like(b[0])], b)
+
+
+def _stacked(x):
+    """The coefficients 1..K of a (full) series, stacked, each times its index: (j x_j)_j."""
+    stack = np.stack(x[1:])
+    return stack * np.arange(1, len(x), dtype=stack.dtype).reshape((-1,) + (1,) * x[0].ndim)
+
+
+def ode(x: list, y0: np.ndarray, h) -> list:
+    """Series of y = g(x) where y' = h x' and `h(y, m)` gives h_m from y_0 .. y_m.
+
+    k y_k = sum_{j=1..k} j x_j h_{k-j}, so order K costs O(K^2) array operations.
+    """
+    n = len(x)
+    y = [y0]
+    if n == 1:
+        return y
+    jx = _stacked(x)                                 # row j-1 holds j x_j
+    hs = np.empty((n - 1,) + np.broadcast_shapes(y0.shape, x[0].shape), dtype=jx.dtype)
+    for k in range(1, n):
+        hs[k - 1] = h(y, k - 1)
+        # sum_{j=1..k} j x_j h_{k-j}: rows 0..k-1 of jx against h_{k-1} .. h_0
+        y.append(np.einsum("j...,j...->...", jx[:k], hs[k - 1::-1]) / k)
+    return y
+
+
+def exp(x: list, y0: np.ndarray | None = None) -> list:
+    """Series of e^x: y' = y x'."""
+    return ode(x, np.exp(x[0]) if y0 is None else y0, lambda y, m: y[m])
+
+
+def log(x: list, y0: np.ndarray | None = None) -> list:
+    """Series of log x: x y' = x', so k y_k x_0 = k x_k - sum_{j=1..k-1} j y_j x_{k-j}."""
+    y = [np.log(x[0]) if y0 is None else y0]
+    for k in range(1, len(x)):
+        total = x[k]
+        if k > 1:
+            total = total - sum(j * y[j] * x[k - j] for j in range(1, k)) / k
+        y.append(total / x[0])
+    return y
+
+
+def sqrt(x: list, y0: np.ndarray | None = None) -> list:
+    """Series of sqrt x: y^2 = x, so 2 y_0 y_k = x_k - sum_{j=1..k-1} y_j y_{k-j}."""
+    y = [np.sqrt(x[0]) if y0 is None else y0]
+    twice = 2 * y[0]
+    for k in range(1, len(x)):
+        total = x[k]
+        if k > 1:
+            total = total - sum(y[j] * y[k - j] for j in range(1, k))
+        y.append(total / twice)
+    return y
+
+
+def power(x: list, c, y0: np.ndarray | None = None) -> list:
+    """Series of x^c for a constant c (a number or an array broadcasting with x).
+
+    A whole c >= 0 (the same everywhere) takes repeated squaring, exact where x_0 = 0;
+    otherwise x y' = c y x' gives k x_0 y_k = sum_{j=1..k} (c j - (k - j)) x_j y_{k-j}.
+    """
+    y0 = x[0] ** c if y0 is None else y0
+    if np.ndim(c) == 0 and np.isfinite(c) and float(c) == int(c) and c >= 0:
+        return _whole_power(x, int(c), y0)
+    y = [y0]
+    for k in range(1, len(x)):
+        total = sum((c * j - (k - j)) * x[j] * y[k - j] for j in range(1, k + 1))
+        y.append(total / (k * x[0]))
+    return y
+
+
+def _whole_power(x, c, y0):
+    if c == 0:
+        return [y0] + [np.zeros_like(y0) for _ in x[1:]]
+    result, base = None, x
+    while c:
+        if c & 1:
+            result = base if result is None else mul(result, base)
+        c >>= 1
+        if c:
+            base = square(base)
+    return [y0] + result[1:]
+
+
+def sin_cos(x: list, s0: np.ndarray | None = None, c0: np.ndarray | None = None) -> tuple[list, list]:
+    """Series of sin x and cos x together: s' = c x', c' = -s x'."""
+    return _rotation(x, np.sin(x[0]) if s0 is None else s0, np.cos(x[0]) if c0 is None else c0, -1)
+
+
+def sinh_cosh(x: list, s0: np.ndarray | None = None, c0: np.ndarray | None = None) -> tuple[list, list]:
+    """Series of sinh x and cosh x together: s' = c x', c' = s x'."""
+    return _rotation(x, np.sinh(x[0]) if s0 is None else s0, np.cosh(x[0]) if c0 is None else c0, 1)
+
+
+def _rotation(x, s0, c0, sign):
+    """s' = c x', c' = sign s x': k s_k = sum j x_j c_{k-j}, k c_k = sign sum j x_j s_{k-j}."""
+    s, c = [s0], [c0]
+    n = len(x)
+    if n == 1:
+        return s, c
+    jx = _stacked(x)
+    shape = (n,) + np.broadcast_shapes(s0.shape, x[0].shape)
+    ss, cs = np.empty(shape, dtype=jx.dtype), np.empty(shape, dtype=jx.dtype)
+    ss[0], cs[0] = s0, c0
+    for k in range(1, n):
+        ss[k] = np.einsum("j...,j...->...", jx[:k], cs[k - 1::-1]) / k
+        cs[k] = sign * np.einsum("j...,j...->...", jx[:k], ss[k - 1::-1]) / k
+        s.append(ss[k])
+        c.append(cs[k])
+    return s, c
+
+
+def _one_minus_square(y, m, sign=-1):
+    """Coefficient m of 1 + sign y^2."""
+    square_m = _square_coefficient(y, m)
+    return (1 + sign * square_m) if m == 0 else sign * square_m
+
+
+def tanh(x: list, y0: np.ndarray | None = None) -> list:
+    """Series of tanh x: y' = (1 - y^2) x'."""
+    return ode(x, np.tanh(x[0]) if y0 is None else y0, _one_minus_square)
+
+
+def tan(x: list, y0: np.ndarray | None = None) -> list:
+    """Series of tan x: y' = (1 + y^2) x'."""
+    return ode(x, np.tan(x[0]) if y0 is None else y0, lambda y, m: _one_minus_square(y, m, 1))
+
+
+def sigmoid(x: list, y0: np.ndarray | None = None) -> list:
+    """Series of 1 / (1 + e^-x): y' = (y - y^2) x'."""
+    if y0 is None:
+        y0 = 1 / (1 + np.exp(-x[0]))
+    return ode(x, y0, lambda y, m: y[m] - _square_coefficient(y, m))
+
+
+def integral(x: list, y0: np.ndarray, g: list) -> list:
+    """Series of y with y(0) = y0 and y' = g x', for a known series g of dg/dx at x(t).
+
+    k y_k = sum_{j=1..k} j x_j g_{k-j}: softplus from sigmoid, the normal CDF from its density.
+    """
+    return ode(x, y0, lambda y, m: g[m])
+
+
+def map_linear(x: list, f) -> list:
+    """Series of f(x) for a linear map f (reshape, sum, indexing...): f applied to each x_k."""
+    return [f(c) for c in x]
+
+
+__all__ = [
+    "add", "sub", "neg", "scale", "cauchy", "mul", "square", "div", "reciprocal", "ode", "exp",
+    "log", "sqrt", "power", "sin_cos", "sinh_cosh", "tanh", "tan", "sigmoid", "integral",
+    "map_linear",
+]
