@@ -76,6 +76,8 @@ def _rule_result(f, result, outputs, order):
         if y is None:
             continue
         for k, c in enumerate(coefficients[1:], 1):
+            if type(c) is not np.ndarray and isinstance(c, np.generic):  # NumPy's 0-d results
+                c = coefficients[k] = c.__array__()
             if not isinstance(c, np.ndarray) or c.shape != y._data.shape:
                 what = f"shape {c.shape}" if isinstance(c, np.ndarray) else type(c).__name__
                 raise ValueError(

@@ -21,6 +21,7 @@ import variable as V
 SMOOTH = 3      # derivative order checked for smooth functions
 PIECEWISE = 2   # ... and for piecewise ones (higher derivatives are 0 away from kinks)
 NO_GRADIENT = 0
+TAYLOR = 6      # order of Taylor mode checked against nested reverse mode (V.taylorcheck)
 
 
 @dataclass(frozen=True)
@@ -396,6 +397,12 @@ def test_forward_matches_numpy(row, rng):
 @pytest.mark.parametrize("row", GRADIENT_ROWS)
 def test_gradcheck(row, rng):
     assert V.gradcheck(row.fn, *row.sample(rng), order=row.order)
+
+
+@pytest.mark.parametrize("row", GRADIENT_ROWS)
+def test_taylor_matches_nested_reverse(row, rng):
+    # every function with a gradient has a Taylor rule: V.taylor to order 6, V.jvp vs V.jacobian
+    assert V.taylorcheck(row.fn, *row.sample(rng), order=TAYLOR)
 
 
 @pytest.mark.parametrize("row", ROWS)

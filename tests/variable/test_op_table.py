@@ -22,6 +22,7 @@ import variable as V
 SMOOTH = 3      # derivative order checked for smooth ops
 PIECEWISE = 2   # ... and for piecewise ones (their higher derivatives are 0 a.e.)
 POWERS = 4      # ... and for powers, at 0 where they are defined there (the chain to x^0)
+TAYLOR = 6      # order of Taylor mode checked against nested reverse mode (V.taylorcheck)
 
 
 @dataclass(frozen=True)
@@ -288,6 +289,12 @@ def test_derivatives_match_gradcheck(name, row, rng):
     assert V.gradcheck(row.fn, *row.sample(rng), order=row.order)
 
 
+@pytest.mark.parametrize("name, row", CASES)
+def test_taylor_matches_nested_reverse(name, row, rng):
+    # every op has a Taylor rule: V.taylor to order 6 and V.jvp against V.jacobian
+    assert V.taylorcheck(row.fn, *row.sample(rng), order=TAYLOR)
+
+
 # ----- Python scalars and ndarray constants on either side --------------------------------
 A = np.array([0.5, -1.25, 2.0])          # broadcasts against x of shape (2, 3)
 A_POS = np.array([0.5, 1.5, 2.0])
@@ -340,3 +347,4 @@ def test_constant_operands(fn, ref, sampler, order, rng):
     assert isinstance(y, V.Variable)
     np.testing.assert_allclose(y.data, ref(x))
     assert V.gradcheck(fn, x, order=order)
+    assert V.taylorcheck(fn, x, order=TAYLOR)

@@ -302,6 +302,13 @@ def test_gradcheck(name, case):
 
 
 @pytest.mark.parametrize(("name", "case"), _ROWS, ids=_IDS)
+def test_taylor_matches_nested_reverse(name, case):
+    # every op has a Taylor rule: V.taylor to order 6 and V.jvp against V.jacobian
+    xs = _inputs(name, case, np.float64)
+    assert V.taylorcheck(case.f, *xs, order=6)
+
+
+@pytest.mark.parametrize(("name", "case"), _ROWS, ids=_IDS)
 def test_float32_preserved(name, case):
     xs = [V.Variable(x) for x in _inputs(name, case, np.float32)]
     ys = _as_tuple(case.f(*xs))
