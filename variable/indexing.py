@@ -4,6 +4,7 @@ from typing import Any
 
 import numpy as np
 
+from . import series
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .types import ArrayLike
 
@@ -41,6 +42,9 @@ class GetItem(Forwarder):
         x, = self.inputs
         return Function(GetItemGrad(self.index, x.shape))(gy)
 
+    def taylor(self, x):
+        return series.map_linear(x, lambda c: c[self.index])   # linear: each coefficient indexed
+
 
 class GetItemGrad(Forwarder):
     """Scatter gy into zeros of the input's shape; repeated indices add up."""
@@ -58,6 +62,9 @@ class GetItemGrad(Forwarder):
 
     def backward(self, ggx):
         return get_item(ggx, self.index)           # the adjoint of a scatter is a gather
+
+    def taylor(self, gy):
+        return series.map_linear(gy, self.forward)  # linear: each coefficient scattered (no state saved)
 
 
 def get_item(x: ArrayLike, index: Any) -> Variable:

@@ -5,10 +5,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import series
 from .axes import single_axis
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import reshape
 from .types import ArrayLike
+
+
+def _coefficients(xs):
+    """Coefficient k of every input, for each k: zeros for an input constant along t."""
+    n = max(len(x) for x in xs)
+    return [[x[k] if k < len(x) else np.zeros_like(x[0]) for x in xs] for k in range(n)]
 
 
 class Concat(Forwarder):
@@ -24,6 +31,9 @@ class Concat(Forwarder):
         bounds = np.cumsum([x.shape[self.axis] for x in self.inputs])[:-1]
         return split(gy, [int(b) for b in bounds], self.axis)
 
+    def taylor(self, *xs):
+        return [np.concatenate(c, axis=self.axis) for c in _coefficients(xs)]   # linear: joined per k
+
 
 class Stack(Forwarder):
     """Join inputs along a new axis."""
@@ -38,6 +48,9 @@ class Stack(Forwarder):
         pieces = split(gy, len(self.inputs), self.axis)
         return tuple(reshape(g, x.shape) for g, x in zip(pieces, self.inputs))
 
+    def taylor(self, *xs):
+        return [np.stack(c, axis=self.axis) for c in _coefficients(xs)]   # linear: stacked per k
+
 
 class Split(Forwarder):
     """Cut an input along an axis into several outputs."""
@@ -50,6 +63,11 @@ class Split(Forwarder):
 
     def backward(self, *gys):
         return concat(gys, self.axis)
+
+    def taylor(self, x):
+        pieces = series.map_linear(x, lambda c: np.split(c, self.sections, axis=self.axis))
+        ys = tuple(list(y) for y in zip(*pieces))   # linear: each cut, regrouped per output
+        return ys if len(ys) > 1 else ys[0]         # the engine wants a bare list for one output
 
 
 def _as_sequence(xs, op):

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from . import series
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import reshape, sum_to, transpose
 from .types import ArrayLike
@@ -31,6 +32,9 @@ class MatMul2D(Forwarder):
             else:
                 gb = _mm(gy, a, True, ta)               # (op(a)^T gy)^T = gy^T op(a)
         return ga, gb
+
+    def taylor(self, a, b):
+        return series.mul(a, b, product=self.forward)  # bilinear: Cauchy product of op(a) @ op(b)
 
 
 def _mm(a, b, transpose_a, transpose_b):
@@ -62,6 +66,9 @@ class MatMul(Forwarder):
         if b.requires_grad:
             gb = reshape(sum_to(matmul(_swap_last(a2), gy2), b2.shape), b.shape)   # a^T gy
         return ga, gb
+
+    def taylor(self, a, b):
+        return series.mul(a, b, product=np.matmul)   # bilinear: Cauchy product with matmul
 
 
 def _check_batch(sa, sb, op):

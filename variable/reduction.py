@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from . import series
 from .axes import kept_shape, normalize_axis
 from .elementwise import exp, where
 from .forwarder import Forwarder, Function, Variable, as_variable
@@ -46,6 +47,13 @@ def _mean_of_nothing(x, axes, keepdims):
         return x.sum(axis=axes, keepdims=keepdims) / 0
 
 
+def _mean_array(x, axes, keepdims):
+    """The mean of ndarray `x` over `axes`, NaN over an empty axis (as Mean.forward)."""
+    if _count(x.shape, axes) == 0:
+        return _mean_of_nothing(x, axes, keepdims)
+    return x.mean(axis=axes, keepdims=keepdims)
+
+
 class Sum(Forwarder):
     """Sum over axes."""
 
@@ -58,6 +66,9 @@ class Sum(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return _spread(gy, x, self.axes)                # d sum = 1 for every element
+
+    def taylor(self, x):
+        return series.map_linear(x, lambda c: c.sum(axis=self.axes, keepdims=self.keepdims))  # linear
 
 
 class Mean(Forwarder):
@@ -74,6 +85,9 @@ class Mean(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return _spread(gy, x, self.axes) * _per_entry(x.shape, self.axes)   # d mean = 1/n
+
+    def taylor(self, x):
+        return series.map_linear(x, lambda c: _mean_array(c, self.axes, self.keepdims))  # linear
 
 
 class Variance(Forwarder):
@@ -92,6 +106,13 @@ class Variance(Forwarder):
         centred = x - mean(x, self.axes, keepdims=True)
         scale = 2 * _per_entry(x.shape, self.axes)
         return _spread(gy, x, self.axes) * centred * scale    # d var = 2 (x - m) / n
+
+    def taylor(self, x):
+        # y = mean((x - mean x)^2): centring is linear, then a square series, then a mean
+        centred = series.map_linear(x, lambda c: c - _mean_array(c, self.axes, True))
+        return series.map_linear(
+            series.square(centred), lambda c: _mean_array(c, self.axes, self.keepdims)
+        )
 
 
 class Max(Forwarder):
@@ -115,6 +136,11 @@ class Max(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return _spread(gy, x, self.axes) * self.share.astype(gy.dtype, copy=False)
+
+    def taylor(self, x):
+        # y_k = x_k at the extreme, ties (and NaNs) averaged with backward's shares
+        share = self.share.astype(x[0].dtype, copy=False)
+        return series.map_linear(x, lambda c: (c * share).sum(axis=self.axes, keepdims=self.keepdims))
 
 
 class Min(Max):
@@ -150,6 +176,15 @@ class LogSumExp(Forwarder):
         if self.empty.any():                           # all -inf: gradient 0, not 0/0
             total = where(self.empty, 1, total)
         return _spread(gy, x, self.axes) * (e / total)
+
+    def taylor(self, x):
+        # y = shift + log sum exp(x - shift): exp series, summed, then a log series
+        e = series.exp([x[0] - self.shift, *x[1:]])
+        total = series.map_linear(e, lambda c: c.sum(axis=self.axes, keepdims=True))
+        total[0] = np.where(self.empty, 1, total[0])   # all -inf: every coefficient 0, not 0/0
+        y, = self.outputs
+        shape = y._data.shape
+        return [y._data] + series.map_linear(series.log(total)[1:], lambda c: c.reshape(shape))
 
 
 def _reduce(forwarder_class, op, x, axis, keepdims, nonempty=False):

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import series
 from .axes import broadcasts_to, normalize_axis, shape_tuple, single_axis
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .types import ArrayLike, Axis
@@ -35,6 +36,9 @@ class SumTo(Forwarder):
         x, = self.inputs
         return broadcast_to(gy, x.shape)         # adjoint of a sum is a broadcast
 
+    def taylor(self, x):
+        return series.map_linear(x, lambda c: _sum_to_array(c, self.shape))   # linear: each summed
+
 
 class BroadcastTo(Forwarder):
     """Broadcast to a target shape (a read-only view, nothing copied)."""
@@ -48,6 +52,9 @@ class BroadcastTo(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return sum_to(gy, x.shape)               # adjoint of a broadcast is a sum
+
+    def taylor(self, x):
+        return series.map_linear(x, lambda c: np.broadcast_to(c, self.shape))  # linear: each broadcast
 
 
 def sum_to(x: ArrayLike, shape: int | Sequence[int]) -> Variable:
@@ -131,6 +138,9 @@ class Reshape(Forwarder):
         x, = self.inputs
         return reshape(gy, x.shape)
 
+    def taylor(self, x):
+        return series.map_linear(x, lambda c: c.reshape(self.shape))   # linear: each reshaped
+
 
 class Transpose(Forwarder):
     """Permute the axes."""
@@ -144,6 +154,9 @@ class Transpose(Forwarder):
     def backward(self, gy):
         inverse = tuple(int(i) for i in np.argsort(self.axes))
         return transpose(gy, inverse)
+
+    def taylor(self, x):
+        return series.map_linear(x, lambda c: c.transpose(self.axes))  # linear: each transposed
 
 
 def reshape(x: ArrayLike, *shape: int | Sequence[int]) -> Variable:
