@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 import variable as V
-from variable import ArrayLike, Axis, Forwarder, Function, Variable
+from variable import ArrayLike, Axis, Forwarder, Function, Variable, series
 from variable.axes import normalize_axis
 
 
@@ -112,6 +112,11 @@ def _sigmoid(x):
     return y
 
 
+def sigmoid_series(x: list) -> list:
+    """Series of sigmoid(x) along the series `x`, its value from `_sigmoid` (package helper)."""
+    return series.sigmoid(x, _sigmoid(x[0]))
+
+
 # ----- sigmoid and tanh-like ------------------------------------------------------
 class Sigmoid(Forwarder):
     """Logistic sigmoid."""
@@ -122,6 +127,10 @@ class Sigmoid(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return gy * y * (1 - y)                       # d sigmoid = y (1 - y)
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.sigmoid(x, y._data)            # y' = y (1 - y) x'
 
 
 def sigmoid(x: ArrayLike) -> Variable:
@@ -144,6 +153,10 @@ class PiecewiseLinear(Forwarder):
 
     def backward(self, gy):
         return gy * self.slope                        # d f = slope (0 beyond the kinks)
+
+    def taylor(self, x):
+        y, = self.outputs
+        return [y._data] + [self.slope * c for c in x[1:]]   # y_k = slope x_k
 
 
 class ReLU(PiecewiseLinear):
@@ -281,6 +294,13 @@ class ELU(Forwarder):
         y, = self.outputs
         return gy * V.where(self.positive, 1, y + self.alpha)   # d elu = 1 | alpha e^x = y + alpha
 
+    def taylor(self, x):
+        def h(ys, m):                                 # y' = h x': h = 1 | y + alpha = alpha e^x
+            return np.where(self.positive, m == 0, ys[m] + self.alpha * (m == 0))
+
+        y, = self.outputs
+        return series.ode(x, y._data, h)
+
 
 def elu(x: ArrayLike, alpha: float = 1.0) -> Variable:
     """Exponential linear unit: x where x > 0, `alpha` * (exp(x) - 1) elsewhere.
@@ -320,6 +340,12 @@ class HardSwish(Forwarder):
         slope = x * (self.middle / 3) + (self.middle / 2 + self.upper)
         return gy * slope
 
+    def taylor(self, x):
+        y, = self.outputs
+        square = series.square(x)                    # y = (x^2 + 3x) / 6 on (-3, 3), x above
+        return [y._data] + [(square[k] + 3 * x[k]) * (self.middle / 6) + self.upper * x[k]
+                            for k in range(1, len(x))]
+
 
 def hard_swish(x: ArrayLike) -> Variable:
     """Hard swish x * relu6(x + 3) / 6 (MobileNetV3), elementwise.
@@ -345,6 +371,9 @@ class Swish(Forwarder):
         x, = self.inputs
         s = sigmoid(x)
         return gy * (s * (1 + x * (1 - s)))           # d x s(x) = s + x s (1 - s)
+
+    def taylor(self, x):
+        return series.mul(x, sigmoid_series(x))       # y = x sigmoid(x)
 
 
 def swish(x: ArrayLike) -> Variable:
@@ -373,6 +402,10 @@ class Softplus(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy * sigmoid(x)                        # d softplus = sigmoid
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.integral(x, y._data, sigmoid_series(x))   # y' = sigmoid(x) x'
 
 
 def softplus(x: ArrayLike) -> Variable:
@@ -423,6 +456,11 @@ def _erfc_fraction(z):
     return np.exp(-z * z) / (math.sqrt(math.pi) * fraction)
 
 
+def _normal_pdf_series(x):
+    """Series of phi(x) = exp(-x^2/2) / sqrt(2 pi) along the series `x`."""
+    return series.scale(series.exp(series.scale(series.square(x), -0.5)), _INV_SQRT_2PI)
+
+
 def _normal_cdf(x):
     """Phi(x) = erfc(-x / sqrt 2) / 2 on an ndarray, to ~1e-15 absolute and ~1e-13
     relative (the left tail keeps full relative precision: no 1 + erf cancellation)."""
@@ -449,6 +487,10 @@ class NormalCDF(Forwarder):
         x, = self.inputs
         return gy * (V.exp(-0.5 * x * x) * _INV_SQRT_2PI)    # d Phi = phi = e^(-x^2/2)/sqrt(2 pi)
 
+    def taylor(self, x):
+        y, = self.outputs
+        return series.integral(x, y._data, _normal_pdf_series(x))   # y' = phi(x) x'
+
 
 _GELU_SATURATED = 50.0   # tanh(u(x)) is exactly +-1 for |x| >= 10; clipping keeps x^3 finite
 
@@ -469,6 +511,14 @@ class GELUTanh(Forwarder):
         # d gelu = (1 + t)/2 + x/2 (1 - t^2) u'
         return gy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du)
 
+    def taylor(self, x):
+        # y = x/2 (1 + tanh(u)), u = sqrt(2/pi) (xc + 0.044715 xc^3); xc is constant where clipped
+        inside = np.abs(x[0]) <= _GELU_SATURATED
+        xc = [np.clip(x[0], -_GELU_SATURATED, _GELU_SATURATED)] + [c * inside for c in x[1:]]
+        u = series.scale(series.add(xc, series.scale(series.power(xc, 3), _GELU_CUBIC)), _SQRT_2_OVER_PI)
+        t = series.tanh(u)
+        return [0.5 * (x[k] + series.cauchy(x, t, k)) for k in range(len(x))]
+
 
 class GELUErf(Forwarder):
     """x Phi(x) with Phi(x) = (1 + erf(x / sqrt 2)) / 2 the normal CDF."""
@@ -481,6 +531,10 @@ class GELUErf(Forwarder):
         cdf = Function(NormalCDF())(x)
         pdf = V.exp(-0.5 * x * x) * _INV_SQRT_2PI
         return gy * (cdf + x * pdf)                   # d x Phi(x) = Phi(x) + x phi(x)
+
+    def taylor(self, x):
+        cdf = series.integral(x, _normal_cdf(x[0]).astype(x[0].dtype, copy=False), _normal_pdf_series(x))
+        return series.mul(x, cdf)                    # y = x Phi(x), Phi' = phi
 
 
 GELU_FORMS = ("tanh", "none")
@@ -576,6 +630,19 @@ def log_softmax_array(x: np.ndarray, axes: Axis) -> np.ndarray:
     return shifted - np.log(np.exp(shifted).sum(axis=axes, keepdims=True))
 
 
+def log_softmax_series(x: list, axes: Axis) -> list:
+    """Series of x - logsumexp(x) over `axes` along the series `x` (package helper).
+
+    logsumexp = m + log(sum(exp(x - m))) with m the (constant) max of x_0, so the sum's
+    value is >= 1 and nothing overflows.
+    """
+    if x[0].size == 0:
+        return [c.copy() for c in x]
+    m = x[0].max(axis=axes, keepdims=True)
+    total = series.map_linear(series.exp(series.sub(x, [m])), lambda c: c.sum(axis=axes, keepdims=True))
+    return series.sub(x, series.add([m], series.log(total)))
+
+
 class Softmax(Forwarder):
     """exp(x) / sum(exp(x)) over axes."""
 
@@ -589,6 +656,10 @@ class Softmax(Forwarder):
         y, = self.outputs
         gx = y * gy                                   # d softmax: y (gy - sum(y gy))
         return gx - y * V.sum(gx, axis=self.axes, keepdims=True)
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.exp(log_softmax_series(x, self.axes), y._data)   # y = exp(log_softmax(x))
 
 
 class LogSoftmax(Forwarder):
@@ -604,6 +675,9 @@ class LogSoftmax(Forwarder):
         y, = self.outputs
         # d log_softmax: gy - softmax * sum(gy), softmax = exp(y)
         return gy - V.exp(y) * V.sum(gy, axis=self.axes, keepdims=True)
+
+    def taylor(self, x):
+        return log_softmax_series(x, self.axes)      # y = x - m - log(sum(exp(x - m)))
 
 
 def softmax(x: ArrayLike, axis: Axis = -1) -> Variable:

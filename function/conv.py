@@ -81,6 +81,12 @@ class Im2col(Forwarder):
         # the adjoint of copying windows out is adding them back (pad entries are dropped)
         return Function(Col2im(x.shape, self.kernel, self.stride, self.pad, self.out))(gcol)
 
+    def taylor(self, x):
+        y, = self.outputs
+        # linear: y_k = im2col(x_k), padded with zeros (a -inf pad is a constant of x_0 alone)
+        zero_pad = self if self.pad_value == 0 else Im2col(self.kernel, self.stride, self.pad, self.out)
+        return [y._data] + [zero_pad.forward(c) for c in x[1:]]
+
 
 class Col2im(Forwarder):
     """Add columns (N, C, KH, KW, OH, OW) back into an NCHW image, dropping the padding."""
@@ -102,6 +108,10 @@ class Col2im(Forwarder):
     def backward(self, gx):
         # the adjoint of adding windows up is copying them out, with zero padding
         return Function(Im2col(self.kernel, self.stride, self.pad, self.out))(gx)
+
+    def taylor(self, col):
+        y, = self.outputs
+        return [y._data] + [self.forward(c) for c in col[1:]]   # linear: y_k = col2im(col_k)
 
 
 def _shape_of(x):

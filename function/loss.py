@@ -14,9 +14,19 @@ import math
 import numpy as np
 
 import variable as V
-from variable import Forwarder, Function, Variable
+from variable import Forwarder, Function, Variable, series
 
-from .activation import ArrayLike, as_array, as_float, log_softmax, log_softmax_array, sigmoid, softmax
+from .activation import (
+    ArrayLike,
+    as_array,
+    as_float,
+    log_softmax,
+    log_softmax_array,
+    log_softmax_series,
+    sigmoid,
+    sigmoid_series,
+    softmax,
+)
 
 
 def _target(t, x, op):
@@ -55,6 +65,16 @@ def _per_entry(n):
     return 1 / (n or 1)
 
 
+def _mean_series(y, terms, n):
+    """Series of a loss y: y._data, then sum(terms_k) / n for k >= 1 (terms_0 is not read)."""
+    return [y._data] + [np.sum(c) * _per_entry(n) for c in terms[1:]]
+
+
+def _antiderivative(x, g):
+    """Series, from coefficient 1 on, of elementwise terms whose derivative along x is g."""
+    return series.integral(x, np.zeros_like(x[0]), g)
+
+
 # ----- regression -------------------------------------------------------------------
 class MeanSquaredError(Forwarder):
     """mean((x0 - x1)^2)."""
@@ -67,6 +87,11 @@ class MeanSquaredError(Forwarder):
         x0, x1 = self.inputs
         gx0 = (x0 - x1) * (gy * (2 * _per_entry(x0.size)))   # d mean (x0 - x1)^2 = 2 (x0 - x1) / n
         return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        d = series.sub(x0, x1)
+        return _mean_series(y, series.square(d), d[0].size)   # y = mean(d^2)
 
 
 def mean_squared_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
@@ -102,6 +127,10 @@ class MeanAbsoluteError(Forwarder):
         x0, x1 = self.inputs
         gx0 = gy * self.slope                          # d mean |d| = sign(d) / n
         return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        return [y._data] + [np.vdot(self.slope, c) for c in series.sub(x0, x1)[1:]]   # y_k = sign(d) d_k / n
 
 
 def mean_absolute_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
@@ -141,6 +170,14 @@ class HuberLoss(Forwarder):
         x, t = self.inputs
         gx = V.clip(x - t, -self.delta, self.delta) * (gy * _per_entry(x.size))   # clip(d) / n
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
+
+    def taylor(self, x, t):
+        y, = self.outputs
+        d = series.sub(x, t)
+        inside, slope = np.abs(d[0]) <= self.delta, np.clip(d[0], -self.delta, self.delta)
+        square = series.square(d)                    # d^2/2 where |d| <= delta, linear beyond
+        terms = [None] + [np.where(inside, 0.5 * square[k], slope * d[k]) for k in range(1, len(d))]
+        return _mean_series(y, terms, d[0].size)
 
 
 def huber_loss(x: ArrayLike, t: ArrayLike, delta: float = 1.0) -> Variable:
@@ -182,6 +219,11 @@ class LogCoshLoss(Forwarder):
         gx = V.tanh(x - t) * (gy * _per_entry(x.size))   # d log cosh d = tanh d
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
+    def taylor(self, x, t):
+        y, = self.outputs
+        d = series.sub(x, t)
+        return _mean_series(y, _antiderivative(d, series.tanh(d)), d[0].size)   # (log cosh d)' = tanh(d) d'
+
 
 def log_cosh_loss(x: ArrayLike, t: ArrayLike) -> Variable:
     """Mean of log(cosh(x - t)); stable (linear) for large differences.
@@ -216,6 +258,11 @@ class PoissonNLLLoss(Forwarder):
         gl = (V.exp(log_rate) - t) * scale if log_rate.requires_grad else None   # e^l - t
         gt = -log_rate * scale if t.requires_grad else None                      # -l
         return gl, gt
+
+    def taylor(self, log_rate, t):
+        y, = self.outputs
+        terms = series.sub(series.exp(log_rate), series.mul(t, log_rate))   # e^l - t l
+        return _mean_series(y, terms, log_rate[0].size)
 
 
 def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike) -> Variable:
@@ -279,6 +326,12 @@ class SoftmaxCrossEntropy(Forwarder):
         if t.requires_grad:
             gt = -log_softmax(x) * scale                          # -log softmax / n
         return gx, gt
+
+    def taylor(self, x, *t):
+        y, = self.outputs
+        log_p = log_softmax_series(x, -1)
+        terms = series.neg(series.mul(t[0], log_p) if t else series.scale(log_p, self.onehot))
+        return _mean_series(y, terms, self.rows)     # y = -sum(t log softmax(x)) / rows
 
 
 def _labels(t, x_shape, op):
@@ -354,6 +407,11 @@ class SigmoidCrossEntropy(Forwarder):
         gt = -x * scale if t.requires_grad else None                # -x / n
         return gx, gt
 
+    def taylor(self, x, t):
+        y, = self.outputs
+        softplus = _antiderivative(x, sigmoid_series(x))   # softplus' = sigmoid
+        return _mean_series(y, series.sub(softplus, series.mul(x, t)), x[0].size)   # softplus(x) - x t
+
 
 def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     """Binary cross-entropy of sigmoid(x) against targets t, from logits; mean over elements.
@@ -386,6 +444,12 @@ LOG_CLAMP = -100.0
 """The floor of each log term of binary_cross_entropy, as in PyTorch: log 0 counts as -100."""
 
 
+def _clamped_log_series(x, live):
+    """Series of log x where `live`, of the constant LOG_CLAMP elsewhere."""
+    logs = series.log([np.where(live, x[0], 1)] + [np.where(live, c, 0) for c in x[1:]])
+    return [np.where(live, logs[0], LOG_CLAMP)] + [np.where(live, c, 0) for c in logs[1:]]
+
+
 def _clamped_log(x, live):
     """log x where `live` (log x > LOG_CLAMP), else LOG_CLAMP, a constant: its derivative is 0."""
     return V.where(live, V.log(V.where(live, x, 1)), LOG_CLAMP)
@@ -416,6 +480,14 @@ class BinaryCrossEntropy(Forwarder):
             # d/dt = log(1-p) - log p, with the logs floored as in forward
             gt = (_clamped_log(1 - p, self.live_q) - _clamped_log(p, self.live_p)) * scale
         return gp, gt
+
+    def taylor(self, p, t):
+        y, = self.outputs
+        one = [np.ones_like(p[0])]                   # y = -mean(t log p + (1 - t) log(1 - p))
+        log_p = _clamped_log_series(p, self.live_p)
+        log_q = _clamped_log_series(series.sub(one, p), self.live_q)
+        terms = series.add(series.mul(t, log_p), series.mul(series.sub(one, t), log_q))
+        return _mean_series(y, series.neg(terms), p[0].size)
 
 
 def binary_cross_entropy(p: ArrayLike, t: ArrayLike) -> Variable:
@@ -469,6 +541,10 @@ class HingeLoss(Forwarder):
 
     def backward(self, gy):
         return gy * self.slope                        # d = -t / n where the margin is violated
+
+    def taylor(self, x):
+        y, = self.outputs
+        return [y._data] + [np.vdot(self.slope, c) for c in x[1:]]   # y_k = sum(slope x_k)
 
 
 def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:

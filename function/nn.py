@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 import variable as V
-from variable import Forwarder, Function, Variable
+from variable import Forwarder, Function, Variable, series
 from variable.linalg import MatMul2D
 
 from .activation import ArrayLike, as_array, as_float
@@ -49,6 +49,10 @@ class Linear(Forwarder):
                 gb = V.sum(gy2, axis=0)                         # sum of gy over rows
             return gx, gW, gb
         return gx, gW
+
+    def taylor(self, x, W, b=None):
+        y = series.mul(x, W, product=np.matmul)      # Cauchy product: sum_j x_j W_(k-j) (+ b_k)
+        return y if b is None else series.add(y, b)
 
 
 def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> Variable:
@@ -106,6 +110,10 @@ class Dropout(Forwarder):
     def backward(self, gy):
         return gy * self.scale                         # the same mask scales the gradient
 
+    def taylor(self, x):
+        y, = self.outputs
+        return [y._data] + [c * self.scale for c in x[1:]]   # y_k = mask x_k / (1 - p)
+
 
 def dropout(x: ArrayLike, p: float = 0.5) -> Variable:
     """Inverted dropout: zero each entry with probability `p`, scale the rest by 1/(1-p).
@@ -161,6 +169,15 @@ class Normalize(Forwarder):
         g_mean = V.mean(gy, axis=axes, keepdims=True)
         g_proj = V.mean(gy * xhat, axis=axes, keepdims=True)
         return inv_std * (gy - g_mean - xhat * g_proj)
+
+    def taylor(self, x):
+        y, = self.outputs
+        axes = self.axes
+        # y = c (v + eps)^(-1/2), c = x - mean(x), v = mean(c^2)
+        centred = [x[0] - self.mean] + [c - c.mean(axis=axes, keepdims=True) for c in x[1:]]
+        var = series.map_linear(series.square(centred), lambda c: c.mean(axis=axes, keepdims=True))
+        inv_std = series.power([self.var + self.eps] + var[1:], -0.5)
+        return [y._data] + series.mul(centred, inv_std)[1:]
 
 
 def _positive(value, op, name):
