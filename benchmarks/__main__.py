@@ -2,11 +2,11 @@
 
 import argparse
 
-from benchmarks import higher_order, memory, mlp, overhead
+from benchmarks import higher_order, memory, mlp, overhead, taylor_mode
 
 
 def main(argv=None):
-    """Run the overhead, higher-order, MLP and memory benchmarks in turn."""
+    """Run the overhead, higher-order, Taylor-mode, MLP and memory benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
     args = parser.parse_args(argv)
@@ -17,6 +17,8 @@ def main(argv=None):
     overhead.main(["--steps", "200", "--repeat", "2"] if quick else [])
     print()
     higher_order.main(["--orders", "4", "--repeat", "1"] if quick else [])
+    print()
+    taylor_mode.main(["--orders", "4", "10", "--nested-up-to", "4", "--repeat", "1"] if quick else [])
     print()
     mlp.main(["--steps", "1", "--rounds", "1"] if quick else [])
     return 0

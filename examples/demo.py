@@ -11,6 +11,9 @@
    figure of its decision regions.
 4. The graph behind dy/dx is written as Graphviz DOT text, and drawn as PNG when the
    `dot` program is installed.
+5. Taylor mode (examples/taylor_series.py): one pass of truncated Taylor series gives
+   tanh's first 25 derivatives at a point, the figure draws its Taylor polynomials, and
+   a second one times Taylor mode against nested reverse mode order by order.
 
 Everything goes to --out (default out/demo/); figures need matplotlib and are skipped
 with a notice without it.  Runs in a few seconds.
@@ -24,7 +27,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
-from examples import spiral_mlp  # noqa: E402
+from examples import spiral_mlp, taylor_series  # noqa: E402
 from examples.cli import example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure, write_graph  # noqa: E402
 from examples.tanh_higher_order import tanh_derivatives  # noqa: E402
@@ -84,6 +87,8 @@ def main(argv=None):
 
     print("4. the graph that computes dy/dx")
     write_graph(gx, args.out, "sin_grad")
+    print("5. Taylor mode: tanh's Taylor polynomials to order 25, and the cost per order")
+    taylor_series.main(["--out", args.out, "--nested-up-to", "7"])
     print(f"done: everything is in {args.out}/")
     return 0
 

@@ -26,12 +26,17 @@ _inside_f = contextvars.ContextVar("gengrad_inside_forward_mode", default=None)
 
 def _no_rule(f, op):
     name = f.name
+    if f.forwarder._short_constants:  # a built-in op
+        how = "gengrad has no rule for it; use V.grad (reverse mode) for this function"
+    else:
+        how = (
+            f"define {name}.taylor(self, *xs): it gets each input's coefficients [x_0, ..., x_K] "
+            f"and returns the output's [y_0, ..., y_K] (docs/custom_functions.md), or use V.grad "
+            f"(reverse mode) for this function"
+        )
     return NotImplementedError(
         f"{op}: the op {name} lies between the inputs and the outputs, and its Forwarder has no "
-        f"Taylor rule, so forward mode cannot push derivatives through it; use V.grad (reverse "
-        f"mode) for this function, or, for a custom op, define {name}.taylor(self, *xs): it "
-        f"gets each input's coefficients [x_0, ..., x_K] and returns the output's "
-        f"[y_0, ..., y_K] (docs/custom_functions.md)"
+        f"Taylor rule, so forward mode cannot push derivatives through it; {how}"
     )
 
 
@@ -58,8 +63,9 @@ def _zeros(x):
 def _rule_result(f, result, outputs, order):
     """The series a rule returned, one list per output, after checking count and shapes."""
     name = f.name
-    lists = [result] if len(outputs) == 1 else result
-    if len(outputs) > 1 and (not isinstance(result, tuple) or len(result) != len(outputs)):
+    several = f.output_specs is not None  # its forward returned a tuple (even of one array)
+    lists = result if several else [result]
+    if several and (not isinstance(result, tuple) or len(result) != len(outputs)):
         raise TypeError(
             f"{name}.taylor must return a tuple of {len(outputs)} lists (one per output), got "
             f"{type(result).__name__}"

@@ -66,8 +66,7 @@ class Split(Forwarder):
 
     def taylor(self, x):
         pieces = series.map_linear(x, lambda c: np.split(c, self.sections, axis=self.axis))
-        ys = tuple(list(y) for y in zip(*pieces))   # linear: each cut, regrouped per output
-        return ys if len(ys) > 1 else ys[0]         # the engine wants a bare list for one output
+        return tuple(list(y) for y in zip(*pieces))  # linear: each cut, regrouped per output
 
 
 def _as_sequence(xs, op):

@@ -119,6 +119,8 @@ def ode(x: list, y0: np.ndarray, h) -> list:
     y = [y0]
     if n == 1:
         return y
+    if n == 2:                                       # forward mode: y_1 = h_0 x_1
+        return [y0, h(y, 0) * x[1]]
     jx = _stacked(x)                                 # row j-1 holds j x_j
     hs = np.empty((n - 1,) + np.broadcast_shapes(y0.shape, x[0].shape), dtype=jx.dtype)
     for k in range(1, n):

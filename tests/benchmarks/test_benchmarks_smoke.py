@@ -4,7 +4,7 @@ asserted here, and torch is never imported (it would slow the rest of the suite)
 
 import numpy as np
 
-from benchmarks import engine_floor, higher_order, memory, mlp, overhead
+from benchmarks import engine_floor, higher_order, memory, mlp, overhead, taylor_mode
 
 
 def test_overhead_chain_matches_numpy(capsys):
@@ -23,6 +23,20 @@ def test_higher_order_runs_and_counts_nodes(capsys):
     assert higher_order.main(["--orders", "2", "--repeat", "1", "--no-torch"]) == 0
     out = capsys.readouterr().out
     assert "n= 2" in out and "hvp/grad" in out
+
+
+def test_taylor_mode_matches_nested_and_numpy(capsys):
+    # run_tanh checks Taylor mode against the derivative polynomial and nested reverse
+    # mode, run_jvp both tangents against the hand-written NumPy ones, before timing
+    assert taylor_mode.main(["--orders", "3", "12", "--nested-up-to", "3", "--repeat", "1",
+                             "--no-torch"]) == 0
+    out = capsys.readouterr().out
+    assert "n=12" in out and "jvp along the input" in out
+
+
+def test_tanh_polynomial_is_the_derivative_polynomial():
+    assert taylor_mode.tanh_polynomial(1) == [1, 0, -1]           # 1 - t^2
+    assert taylor_mode.tanh_polynomial(2) == [0, -2, 0, 2]        # -2t + 2t^3
 
 
 def test_mlp_benchmark_runs(capsys):

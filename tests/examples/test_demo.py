@@ -40,6 +40,7 @@ def check_output(out, out_dir, epochs):
     *_, auto2, exact2 = numbers(line_with(out, "d2y/dx2 (double backprop)"))
     assert auto2 == pytest.approx(-np.sin(x), abs=1e-6) and exact2 == pytest.approx(-np.sin(x), abs=1e-6)
 
+    assert "against nested reverse mode: largest relative difference" in out   # step 5 ran
     epochs_seen = [int(m) for m in re.findall(rf"^epoch +(\d+)/{epochs} ", out, re.M)]
     assert epochs_seen == list(range(1, epochs + 1))
 
@@ -51,7 +52,8 @@ def check_output(out, out_dir, epochs):
         import matplotlib  # noqa: F401
     except ImportError:
         return
-    for name in ("tanh_derivatives.png", "spiral_boundary.png"):
+    figures = ("tanh_derivatives.png", "spiral_boundary.png", "taylor_polynomials.png", "time_per_order.png")
+    for name in figures:
         assert (out_dir / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert (out_dir / name).stat().st_size < 150_000
 

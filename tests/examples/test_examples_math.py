@@ -13,7 +13,15 @@ import numpy as np
 import pytest
 
 import variable as V
-from examples import custom_function, derivatives, hessian, optimization, plotting, tanh_higher_order
+from examples import (
+    custom_function,
+    derivatives,
+    hessian,
+    optimization,
+    plotting,
+    tanh_higher_order,
+    taylor_series,
+)
 
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|[-+]?inf"
 
@@ -250,3 +258,29 @@ def test_plotting_helpers(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     assert plotting.pyplot() is None
     assert capsys.readouterr().out.count("\n") == 1              # a one-line notice
+
+
+# ----- taylor_series.py ---------------------------------------------------------------
+def test_taylor_series_derivatives_polynomials_and_timings(tmp_path, capsys):
+    assert taylor_series.main(["--order", "25", "--nested-up-to", "4", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    t = np.tanh(0.5)
+    printed = {int(numbers(line)[0]): numbers(line)[1] for line in section(out, "derivatives of tanh")}
+    assert printed[1] == pytest.approx(1 - t ** 2, rel=1e-9)
+    assert printed[2] == pytest.approx(-2 * t * (1 - t ** 2), rel=1e-9)
+    assert set(printed) == {0, 1, 2, 3, 5, 10, 25}
+    assert numbers(line_with(out, "against nested reverse mode"))[-1] < 1e-12
+    errors = [numbers(line)[-1] for line in out.splitlines() if line.lstrip().startswith("T_")]
+    assert errors == sorted(errors, reverse=True) and errors[-1] < 1e-2      # T_n closes in on tanh
+    radius = numbers(line_with(out, "radius of convergence"))[-1]
+    assert radius == pytest.approx(np.hypot(0.5, np.pi / 2), abs=1e-4)
+    assert_figure(tmp_path / "taylor_polynomials.png")
+    assert_figure(tmp_path / "time_per_order.png")
+
+
+def test_taylor_polynomial_of_sin_is_its_series():
+    derivatives = taylor_series.derivatives_at(V.sin, 0.0, 7)
+    np.testing.assert_allclose(derivatives, [0, 1, 0, -1, 0, 1, 0, -1], atol=1e-15)
+    x = np.array([0.3])
+    np.testing.assert_allclose(taylor_series.taylor_polynomial(derivatives, 0.0, x, 7),
+                               x - x ** 3 / 6 + x ** 5 / 120 - x ** 7 / 5040, rtol=1e-15)

@@ -1,0 +1,201 @@
+"""Taylor mode and forward mode: nth derivatives of tanh, and the jvp of an MLP.
+
+- tanh: the nth derivative on 200 points, n = 10, 20, 30, by `V.taylor` (one pass of
+  truncated Taylor series, O(n^2)) and by nested `V.grad(create_graph=True)` (whose graph
+  grows about 3x per order: only the lower orders are timed), next to hand-written NumPy
+  (the derivative polynomial P_n(tanh x), P_{k+1}(t) = (1 - t^2) P_k'(t), evaluated by
+  Horner) and PyTorch's nested autograd up to order 10 when torch is installed.
+- jvp: `V.jvp` of the 784-1000-1000-10 sigmoid MLP's loss (benchmarks/mlp.py's network,
+  batch 100), along a direction in the input and along one in all six parameters, each
+  against the forward pass alone and against the same tangent written by hand in NumPy.
+"""
+
+import argparse
+
+import numpy as np
+
+import function as F
+import layers as L
+import variable as V
+from benchmarks import mlp
+from benchmarks.higher_order import tanh_nth_gengrad, tanh_nth_torch
+from benchmarks.timing import best_time, import_torch, ratio
+
+POINTS = np.linspace(-2, 2, 200)
+
+
+# ----- nth derivative of tanh ------------------------------------------------------------
+def tanh_nth_taylor(x_data, n):
+    return V.taylor(V.tanh, x_data, np.ones_like(x_data), n)[n]
+
+
+def tanh_polynomial(n):
+    """Coefficients (lowest power first, Python ints) of P_n with d^n tanh = P_n(tanh)."""
+    p = [0, 1]
+    for _ in range(n):
+        dp = [i * c for i, c in enumerate(p)][1:] or [0]
+        p = [0] * (len(dp) + 2)
+        for i, c in enumerate(dp):
+            p[i] += c
+            p[i + 2] -= c
+    return p
+
+
+def tanh_nth_numpy(x_data, coefficients):
+    """P_n(tanh x) by Horner's rule (the coefficients computed once, outside the timing)."""
+    t = np.tanh(x_data)
+    total = np.zeros_like(t)
+    for c in reversed(coefficients):
+        total = total * t + c
+    return total
+
+
+def run_tanh(orders=(10, 20, 30), nested_up_to=10, repeat=5, torch=True):
+    rows = []
+    for n in orders:
+        row = {"n": n}
+        value = tanh_nth_taylor(POINTS, n).data
+        coefficients = [float(c) for c in tanh_polynomial(n)]
+        reference = tanh_nth_numpy(POINTS, coefficients)
+        # the polynomial's terms cancel near its zeros: compare against its scale
+        np.testing.assert_allclose(value, reference, rtol=1e-6, atol=1e-9 * np.abs(reference).max())
+        row["taylor"] = best_time(lambda n=n: tanh_nth_taylor(POINTS, n), repeat)
+        row["numpy"] = best_time(lambda c=coefficients: tanh_nth_numpy(POINTS, c), repeat)
+        if n <= nested_up_to:
+            np.testing.assert_allclose(tanh_nth_gengrad(POINTS, n).data, value, rtol=1e-8, atol=1e-8)
+            row["nested"] = best_time(lambda n=n: tanh_nth_gengrad(POINTS, n), max(1, repeat // 2))
+        rows.append(row)
+    torch = import_torch() if torch else None
+    if torch is not None:
+        for row in rows:
+            n = row["n"]
+            if n <= nested_up_to:
+                expected = tanh_nth_torch(torch, POINTS, n).detach().numpy()
+                np.testing.assert_allclose(tanh_nth_taylor(POINTS, n).data, expected, rtol=1e-8, atol=1e-8)
+                row["torch"] = best_time(lambda n=n: tanh_nth_torch(torch, POINTS, n), max(1, repeat // 2))
+    return rows
+
+
+# ----- jvp of the MLP ----------------------------------------------------------------------
+def _sigmoid(a):
+    return 1 / (1 + np.exp(-a))
+
+
+def numpy_loss_and_tangent(weights, x, t, dweights, dx):
+    """Loss of the MLP and its derivative along (dweights, dx), written out by hand."""
+    h, dh = x, dx
+    for i in range(0, len(weights), 2):
+        W, b, dW, db = weights[i], weights[i + 1], dweights[i], dweights[i + 1]
+        z = h @ W + b
+        dz = h @ dW + db if dh is None else h @ dW + dh @ W + db
+        if i + 2 < len(weights):
+            h = _sigmoid(z)
+            dh = h * (1 - h) * dz                       # sigmoid' = s (1 - s)
+        else:
+            h, dh = z, dz
+    shifted = h - h.max(axis=1, keepdims=True)
+    e = np.exp(shifted)
+    p = e / e.sum(axis=1, keepdims=True)
+    rows = np.arange(len(t))
+    loss = np.mean(np.log(e.sum(axis=1)) - shifted[rows, t])
+    dloss = np.mean((p * dh).sum(axis=1) - dh[rows, t])  # d logsumexp = softmax . dlogits
+    return loss, dloss
+
+
+def make_mlp(dtype=np.float32):
+    weights, x, t = mlp._problem(dtype)
+    model = L.MLP(mlp.SIZES[1:], activation=F.sigmoid, dtype=dtype)
+    model(x[:1])
+    for param, value in zip(model.params(), weights):
+        param.data = value.copy()
+    return model, weights, x, t
+
+
+def run_jvp(repeat=5, dtype=np.float32):
+    model, weights, x, t = make_mlp(dtype)
+    rng = np.random.default_rng(1)
+    dweights = [rng.standard_normal(w.shape).astype(dtype) for w in weights]
+    dx = rng.standard_normal(x.shape).astype(dtype)
+    zeros = [np.zeros_like(w) for w in weights]
+
+    def forward():
+        return F.softmax_cross_entropy(model(x), t)
+
+    def loss_of_input(xv):
+        return F.softmax_cross_entropy(model(xv), t)
+
+    def jvp_input():
+        return V.jvp(loss_of_input, x, dx)
+
+    def jvp_params():
+        return V.jvp(lambda *ws: _apply(ws, x, t), tuple(weights), tuple(dweights))
+
+    _, dy_input = jvp_input()
+    _, dy_params = jvp_params()
+    _, expected_input = numpy_loss_and_tangent(weights, x, t, zeros, dx)
+    _, expected_params = numpy_loss_and_tangent(weights, x, t, dweights, None)
+    tolerance = 1e-4 if dtype == np.float32 else 1e-9
+    np.testing.assert_allclose(float(dy_input.data), expected_input, rtol=tolerance, atol=tolerance)
+    np.testing.assert_allclose(float(dy_params.data), expected_params, rtol=tolerance, atol=tolerance)
+    return {
+        "forward": best_time(forward, repeat),
+        "jvp_input": best_time(jvp_input, repeat),
+        "jvp_params": best_time(jvp_params, repeat),
+        "numpy_forward": best_time(lambda: numpy_loss_and_tangent(weights, x, t, zeros, None)[0], repeat),
+        "numpy_input": best_time(lambda: numpy_loss_and_tangent(weights, x, t, zeros, dx), repeat),
+        "numpy_params": best_time(lambda: numpy_loss_and_tangent(weights, x, t, dweights, None), repeat),
+    }
+
+
+def _apply(ws, x, t):
+    """The MLP's loss with its weights given as Variables (W, b, W, b, ...), as L.MLP computes it."""
+    h = x
+    for i in range(0, len(ws), 2):
+        h = F.linear(h, ws[i], ws[i + 1])
+        if i + 2 < len(ws):
+            h = F.sigmoid(h)
+    return F.softmax_cross_entropy(h, t)
+
+
+def report(tanh_rows, jvp):
+    lines = ["nth derivative of tanh on 200 points (ms)"]
+    for r in tanh_rows:
+        nested, torch = r.get("nested"), r.get("torch")
+        lines.append(
+            f"  n={r['n']:2d}  taylor {r['taylor'] * 1e3:7.3f}  numpy {r['numpy'] * 1e3:7.3f}  "
+            f"nested {'-' if nested is None else f'{nested * 1e3:8.2f}'}  "
+            f"torch {'-' if torch is None else f'{torch * 1e3:8.2f}'}  "
+            f"taylor/numpy {ratio(r['taylor'], r['numpy'])}  nested/taylor {ratio(nested, r['taylor'])}  "
+            f"torch/taylor {ratio(torch, r['taylor'])}"
+        )
+    f = jvp["forward"]
+    lines += [
+        "jvp of the 784-1000-1000-10 MLP loss, batch 100, float32 (ms)",
+        f"  forward {f * 1e3:.2f}  jvp along the input {jvp['jvp_input'] * 1e3:.2f} "
+        f"({ratio(jvp['jvp_input'], f)} forward)  along the parameters {jvp['jvp_params'] * 1e3:.2f} "
+        f"({ratio(jvp['jvp_params'], f)} forward)",
+        f"  numpy by hand: forward {jvp['numpy_forward'] * 1e3:.2f}  input {jvp['numpy_input'] * 1e3:.2f} "
+        f"({ratio(jvp['numpy_input'], jvp['numpy_forward'])})  parameters {jvp['numpy_params'] * 1e3:.2f} "
+        f"({ratio(jvp['numpy_params'], jvp['numpy_forward'])})",
+        f"  gengrad/numpy: input {ratio(jvp['jvp_input'], jvp['numpy_input'])}, "
+        f"parameters {ratio(jvp['jvp_params'], jvp['numpy_params'])}",
+    ]
+    return lines
+
+
+def main(argv=None):
+    """Run the Taylor-mode benchmarks and print their table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--orders", type=int, nargs="+", default=[10, 20, 30])
+    parser.add_argument("--nested-up-to", type=int, default=10,
+                        help="highest order also timed by nested reverse mode (about 3x per order)")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
+    args = parser.parse_args(argv)
+    rows = run_tanh(args.orders, args.nested_up_to, args.repeat, torch=not args.no_torch)
+    print("\n".join(report(rows, run_jvp(args.repeat))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

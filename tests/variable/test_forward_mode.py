@@ -1,0 +1,299 @@
+"""Forward mode and Taylor mode: V.jvp, V.taylor, V.taylorcheck and Forwarder.taylor.
+
+Every op's rule is checked in the op tables (test_op_table.py, test_tensor_table.py,
+tests/function/test_function_table.py); here: the pass itself, exact references to order
+30, a composite program, forward-over-reverse, custom rules and the mistakes refused.
+"""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import function as F
+import variable as V
+
+ORDER = 30
+
+
+# ----- exact references to high order --------------------------------------------------
+def tanh_derivative_polynomials(n):
+    """Integer coefficients of P_0 .. P_n, d^k tanh = P_k(tanh): P_{k+1} = (1 - t^2) P_k'."""
+    polys = [[0, 1]]                                   # P_0(t) = t, lowest power first
+    for _ in range(n):
+        p = polys[-1]
+        dp = [i * c for i, c in enumerate(p)][1:] or [0]
+        q = [0] * (len(dp) + 2)
+        for i, c in enumerate(dp):
+            q[i] += c
+            q[i + 2] -= c
+        polys.append(q)
+    return polys
+
+
+def exact_tanh_derivative(p, x):
+    """P(tanh x), summed in exact rationals from the float tanh(x): no cancellation error."""
+    t = Fraction(float(np.tanh(x)))
+    return float(sum(c * t ** i for i, c in enumerate(p)))
+
+
+def test_tanh_polynomials_start_right():
+    polys = tanh_derivative_polynomials(3)
+    assert polys[1] == [1, 0, -1]                      # 1 - t^2
+    assert polys[2] == [0, -2, 0, 2]                   # -2t + 2t^3
+
+
+def test_tanh_to_order_30_matches_its_derivative_polynomials():
+    x = np.linspace(-0.9, 0.9, 13)
+    derivatives = V.taylor(V.tanh, x, np.ones_like(x), ORDER)
+    polys = tanh_derivative_polynomials(ORDER)
+    for n in (1, 2, 5, 10, 20, 29, 30):
+        expected = np.array([exact_tanh_derivative(polys[n], xi) for xi in x])
+        # the n-th derivative is a sum of terms far larger than itself near its zeros:
+        # relative to the largest value of this order over the points
+        scale = np.abs(expected).max()
+        np.testing.assert_allclose(derivatives[n].data, expected, rtol=1e-9, atol=1e-9 * scale)
+
+
+def geometric(n, x):
+    """d^n/dx^n 1/(1 - x) = n! / (1 - x)^(n+1)."""
+    return math.factorial(n) / (1 - x) ** (n + 1)
+
+
+@pytest.mark.parametrize(
+    "f, nth, x",
+    [
+        (V.exp, lambda n, x: np.exp(x), np.linspace(-1.5, 1.5, 7)),
+        (lambda x: 1 / (1 - x), geometric, np.linspace(-0.5, 0.5, 7)),
+        (lambda x: V.pow(1 - x, -1), geometric, np.linspace(-0.5, 0.5, 7)),
+        (lambda x: V.log(1 + x),
+         lambda n, x: (-1) ** (n - 1) * math.factorial(n - 1) / (1 + x) ** n, np.linspace(-0.5, 1.5, 7)),
+    ],
+    ids=["exp", "1/(1-x)", "(1-x)**-1", "log(1+x)"],
+)
+def test_closed_forms_to_order_30(f, nth, x):
+    derivatives = V.taylor(f, x, np.ones_like(x), ORDER)
+    for n in range(1, ORDER + 1):
+        np.testing.assert_allclose(derivatives[n].data, nth(n, x), rtol=1e-9, err_msg=f"order {n}")
+
+
+def test_sin_to_order_30():
+    x = np.linspace(-2, 2, 9)
+    derivatives = V.taylor(V.sin, x, np.ones_like(x), ORDER)
+    for n in range(ORDER + 1):
+        # d^n sin x = sin(x + n pi / 2), bounded by 1: compare absolutely
+        np.testing.assert_allclose(derivatives[n].data, np.sin(x + n * np.pi / 2), rtol=0, atol=1e-12)
+
+
+def test_polynomial_derivatives_are_exact_at_zero():
+    # x^5 + 3 x^2: whole powers by repeated squaring, exact where x = 0
+    x = np.array([0.0, 1.0, -2.0])
+    d = V.taylor(lambda x: x ** 5 + 3 * x ** 2, x, np.ones(3), 7)
+    assert [float(d[n].data[0]) for n in range(8)] == [0, 0, 6, 0, 0, 120, 0, 0]
+    np.testing.assert_allclose(d[3].data, 60 * x ** 2)
+
+
+# ----- a composite program against nested reverse mode --------------------------------
+def mlp_loss(x, W1, b1, W2, b2, W3):
+    h = V.tanh(F.linear(x, W1, b1))
+    h = F.softplus(F.linear(h, W2, b2))
+    return F.softmax_cross_entropy(V.matmul(h, W3), np.array([0, 2, 1, 2]))
+
+
+def test_mlp_to_order_4_matches_nested_reverse(rng):
+    params = [rng.standard_normal(s) * 0.7 for s in [(4, 3), (3, 5), (5,), (5, 4), (4,), (4, 3)]]
+    assert V.taylorcheck(mlp_loss, *params, order=4)
+
+
+def test_forward_over_reverse_is_a_hessian_vector_product(rng):
+    def f(x):
+        return V.sum(V.tanh(x) * V.sin(x[::-1]) + F.softplus(x) ** 2)
+
+    x, v = rng.standard_normal(5), rng.standard_normal(5)
+    _, hv = V.jvp(lambda x: V.grad(f(x), x, create_graph=True), x, v)
+    np.testing.assert_allclose(hv.data, V.hvp(f, x, v).data, rtol=1e-10, atol=1e-12)
+
+
+# ----- the public functions -------------------------------------------------------------
+def test_jvp_returns_value_and_directional_derivative(rng):
+    x, v = rng.standard_normal(4), rng.standard_normal(4)
+    y, dy = V.jvp(lambda x: x * V.exp(x), x, v)
+    np.testing.assert_allclose(y.data, x * np.exp(x))
+    np.testing.assert_allclose(dy.data, (1 + x) * np.exp(x) * v)
+    assert dy.creator is None and not dy.requires_grad
+
+
+def test_several_inputs_and_outputs(rng):
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal(3)
+    da, db = rng.standard_normal((2, 3)), rng.standard_normal(3)
+    (s, p), (ds, dp) = V.jvp(lambda a, b: (a + b, a * b), (a, b), (da, db))
+    np.testing.assert_allclose(ds.data, da + db)
+    np.testing.assert_allclose(dp.data, da * b + a * db)
+    series = V.taylor(lambda a, b: (a + b, a * b), (a, b), (da, db), 2)
+    assert isinstance(series[2], tuple) and len(series[2]) == 2
+    np.testing.assert_allclose(series[2][1].data, 2 * da * db)
+
+
+def test_order_0_and_float32(rng):
+    x = rng.standard_normal(3).astype(np.float32)
+    only = V.taylor(V.tanh, x, np.ones(3), 0)
+    assert len(only) == 1 and only[0].dtype == np.float32
+    d = V.taylor(V.tanh, x, np.ones(3), 3)
+    assert all(c.dtype == np.float32 for c in d)
+    np.testing.assert_allclose(d[1].data, 1 - np.tanh(x) ** 2, rtol=1e-6)
+
+
+def test_output_not_depending_on_x_has_zero_derivatives():
+    y, dy = V.jvp(lambda x: V.Variable(np.array([1.0, 2.0])) * 3, np.zeros(2), np.ones(2))
+    np.testing.assert_array_equal(dy.data, [0.0, 0.0])
+
+
+def test_a_variable_that_requires_grad_stays_connected(rng):
+    x = V.Variable(rng.standard_normal(3))
+    y, _ = V.jvp(lambda x: V.sum(x * x), x, np.ones(3))
+    y.backward()
+    np.testing.assert_allclose(x.grad.data, 2 * x.data)
+
+
+def test_works_under_no_grad(rng):
+    x = rng.standard_normal(3)
+    with V.no_grad():
+        _, dy = V.jvp(V.sin, x, np.ones(3))
+    np.testing.assert_allclose(dy.data, np.cos(x))
+
+
+def test_ops_outside_the_path_need_no_rule(rng):
+    class NoRule(V.Forwarder):
+        def forward(self, x):
+            return x * 2
+
+        def backward(self, gy):
+            return gy * 2
+
+    c = NoRule.apply(np.ones(3))        # a constant: no derivative to push through it
+    _, dy = V.jvp(lambda x: x * c, rng.standard_normal(3), np.ones(3))
+    np.testing.assert_allclose(dy.data, 2 * np.ones(3))
+
+
+# ----- custom rules -----------------------------------------------------------------------
+class Cube(V.Forwarder):
+    def forward(self, x):
+        return x ** 3
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * 3 * x ** 2
+
+    def taylor(self, x):
+        return V.series.mul(V.series.mul(x, x), x)      # x^3: two Cauchy products
+
+
+class ScaledBy(V.Forwarder):
+    """x0 * x1 with a rule that indexes every coefficient of both inputs."""
+
+    def forward(self, x0, x1):
+        return x0 * x1
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        return gy * x1, gy * x0
+
+    def taylor(self, x0, x1):
+        K = len(x0) - 1
+        return [sum(x0[j] * x1[k - j] for j in range(k + 1)) for k in range(K + 1)]
+
+
+def test_custom_rule_and_taylorcheck(rng):
+    x = rng.standard_normal(4)
+    assert V.taylorcheck(Cube.apply, x, order=5)
+    d = V.taylor(Cube.apply, x, np.ones(4), 4)
+    np.testing.assert_allclose(d[3].data, 6 * np.ones(4))
+    np.testing.assert_allclose(d[4].data, np.zeros(4), atol=1e-12)
+
+
+def test_custom_rule_gets_a_constant_as_its_full_series(rng):
+    x, c = rng.standard_normal(3), rng.standard_normal(3)
+    d = V.taylor(lambda x: ScaledBy.apply(x, c), x, np.ones(3), 3)
+    np.testing.assert_allclose(d[1].data, c)
+    np.testing.assert_allclose(d[2].data, 0 * c)
+
+
+def test_taylorcheck_fails_on_a_wrong_rule(rng):
+    class WrongCube(Cube):
+        def taylor(self, x):
+            y = V.series.mul(V.series.mul(x, x), x)
+            return y[:2] + [2 * c for c in y[2:]]       # order 2 and up doubled
+
+    with pytest.raises(V.GradcheckError, match="order 2"):
+        V.taylorcheck(WrongCube.apply, rng.standard_normal(3), order=3)
+
+
+# ----- mistakes refused, naming the fix ----------------------------------------------
+def test_op_without_rule_is_named():
+    class Square2(V.Forwarder):
+        def forward(self, x):
+            return x * x
+
+        def backward(self, gy):
+            x, = self.inputs
+            return gy * 2 * x
+
+    with pytest.raises(NotImplementedError, match=r"Square2.*no Taylor rule.*Square2\.taylor\(self"):
+        V.jvp(Square2.apply, np.ones(3), np.ones(3))
+
+
+def test_rule_returning_wrong_length_or_shape_is_named():
+    class Short(Cube):
+        def taylor(self, x):
+            return V.series.mul(x, x)[:2]
+
+    class Flat(Cube):
+        def taylor(self, x):
+            return [c.reshape(-1) for c in V.series.mul(V.series.mul(x, x), x)]
+
+    with pytest.raises(TypeError, match=r"Short.taylor must return a list of 4 arrays"):
+        V.taylor(Short.apply, np.ones(2), np.ones(2), 3)
+    with pytest.raises(ValueError, match=r"Flat.taylor: coefficient 1 .* shape \(2,\),.* shape \(1, 2\)"):
+        V.jvp(Flat.apply, np.ones((1, 2)), np.ones((1, 2)))
+
+
+def test_nested_forward_mode_is_refused():
+    with pytest.raises(ValueError, match=r"inside the function given to V.jvp.*higher order"):
+        V.jvp(lambda x: V.jvp(V.sin, x, np.ones(2))[1], np.ones(2), np.ones(2))
+
+
+def test_reverse_mode_through_a_forward_derivative_names_why():
+    x = V.Variable(np.ones(2))
+    _, dy = V.jvp(lambda x: V.sum(V.sin(x)), x, np.ones(2))
+    with pytest.raises(ValueError, match=r"computed by V.jvp or V.taylor.*higher order"):
+        V.grad(dy, x)
+    with pytest.raises(ValueError, match=r"computed by V.jvp or V.taylor"):
+        dy.backward()
+
+
+@pytest.mark.parametrize(
+    "call, error, pattern",
+    [
+        (lambda: V.jvp(V.sin, np.ones(3), np.ones(2)), ValueError,
+         r"jvp: direction 0 has shape \(2,\).*\(3,\)"),
+        (lambda: V.jvp(V.add, (np.ones(2), np.ones(2)), np.ones(2)), TypeError, r"v must be a tuple"),
+        (lambda: V.jvp(V.add, (np.ones(2), np.ones(2)), (np.ones(2),)), ValueError, r"2 inputs but 1"),
+        (lambda: V.jvp(V.sin, np.arange(3), np.ones(3)), TypeError, r"input 0 has dtype int.*floating"),
+        (lambda: V.taylor(V.sin, np.ones(2), np.ones(2), -1), ValueError, r"order must be >= 0"),
+        (lambda: V.taylor(V.sin, np.ones(2), np.ones(2), 2.0), TypeError, r"order must be an int"),
+        (lambda: V.jvp(lambda x: None, np.ones(2), np.ones(2)), TypeError, r"forget `return`"),
+        (lambda: V.jvp(np.sin(np.ones(2)), np.ones(2), np.ones(2)), TypeError, r"f must be callable"),
+    ],
+    ids=["shape", "tuple-v", "count", "integer", "negative-order", "float-order", "no-return",
+         "not-callable"],
+)
+def test_bad_arguments_are_refused(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()
+
+
+def test_same_variable_twice_is_refused():
+    x = V.Variable(np.ones(2))
+    with pytest.raises(ValueError, match="same Variable appears twice"):
+        V.jvp(V.mul, (x, x), (np.ones(2), np.ones(2)))
