@@ -208,6 +208,31 @@ def neg(x: ArrayLike) -> Variable:
 
 
 # ----- powers -----------------------------------------------------------------
+def _power(x, c, y0):
+    """Series of x^c for a constant array c: series.power, but the entries of c that are whole
+    and >= 0 by repeated squaring bit by bit (exact at x_0 = 0, as series.power for a number)."""
+    if np.ndim(c) == 0:
+        return series.power(x, c, y0)
+    whole = np.isfinite(c) & (c >= 0) & (c == np.floor(c))
+    if not whole.any():
+        return series.power(x, c, y0)
+    bits = np.where(whole, c, 0).astype(np.int64)
+    one = np.ones(y0.shape, dtype=y0.dtype)
+    exact, base = [one] + [np.zeros_like(one) for _ in x[1:]], x
+    while True:                                      # x^c = prod over the set bits b of x^(2^b)
+        odd = (bits & 1).astype(bool)
+        if odd.any():
+            exact = [np.where(odd, p, e) for p, e in zip(series.mul(exact, base), exact)]
+        bits >>= 1
+        if not bits.any():
+            break
+        base = series.square(base)
+    if whole.all():
+        return [y0] + exact[1:]
+    general = series.power([np.where(whole, 1, x[0])] + x[1:], c, y0)   # x_0 = 1 where unused
+    return [y0] + [np.where(whole, e, g) for e, g in zip(exact[1:], general[1:])]
+
+
 class Pow(Forwarder):
     """x ** c for a constant exponent c."""
 
@@ -225,6 +250,10 @@ class Pow(Forwarder):
         # d x^c = c x^(c-1); for a whole c >= 1 the chain of derivatives ends in c = 0 above,
         # so polynomials have exact derivatives of every order, at x = 0 too
         return _reduce(gy * (c * x ** (c - 1)), x)
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.power(x, self.c, y._data)      # x y' = c y x'; a whole c >= 0 by squaring
 
 
 class PowVar(Forwarder):
@@ -253,6 +282,16 @@ class PowVar(Forwarder):
             gx1 = _reduce(gy * y * log_x0, x1)                        # d/dx1 = x0^x1 log x0
         return gx0, gx1
 
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        if len(x1) == 1:                             # a constant exponent c: x0 y' = c y x0'
+            return _power(x0, x1[0], y._data)
+        positive = self.positive                     # log x0, with backward's values where x0 <= 0
+        log_x0 = np.where(positive, np.log(np.where(positive, x0[0], 1)), self.log_fill)
+        if len(x0) == 1:                             # a constant base: y = e^(x1 log x0)
+            return series.exp(series.scale(x1, log_x0), y._data)
+        return series.exp(series.mul(x1, series.log(x0, log_x0)), y._data)   # y = e^(x1 log x0)
+
 
 class Square(Forwarder):
     """x * x."""
@@ -264,6 +303,9 @@ class Square(Forwarder):
         x, = self.inputs
         return gy * (2 * x)                            # d x^2 = 2x
 
+    def taylor(self, x):
+        return series.square(x)                      # (x^2)_k = sum_j x_j x_(k-j)
+
 
 class Sqrt(Forwarder):
     """Square root."""
@@ -274,6 +316,10 @@ class Sqrt(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return gy / (2 * y)                            # d sqrt x = 1 / (2 sqrt x)
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.sqrt(x, y._data)               # y^2 = x: 2 y_0 y_k = x_k - sum_0<j<k y_j y_(k-j)
 
 
 def pow(x: ArrayLike, c: ArrayLike) -> Variable:
@@ -389,6 +435,10 @@ class Log(Forwarder):
         x, = self.inputs
         return gy / x                                  # d log x = 1/x
 
+    def taylor(self, x):
+        y, = self.outputs
+        return series.log(x, y._data)                # x y' = x', solved for each y_k in turn
+
 
 def exp(x: ArrayLike) -> Variable:
     """e ** x, elementwise.
@@ -433,6 +483,17 @@ def log(x: ArrayLike) -> Variable:
 
 
 # ----- piecewise ----------------------------------------------------------------
+def _choose(y0, x0, x1, pick):
+    """[y0, pick(x0_1, x1_1), ...] for a piecewise op whose choice is constant along t; a short
+    list's missing coefficients are 0, and each coefficient is broadcast to y0's shape."""
+    zero = np.zeros((), dtype=y0.dtype)
+    out = [y0]
+    for k in range(1, max(len(x0), len(x1))):
+        yk = pick(x0[k] if k < len(x0) else zero, x1[k] if k < len(x1) else zero)
+        out.append(yk if yk.shape == y0.shape else np.broadcast_to(yk, y0.shape))
+    return out
+
+
 class Abs(Forwarder):
     """Absolute value; its derivative at 0 is taken as 0."""
 
@@ -442,6 +503,10 @@ class Abs(Forwarder):
 
     def backward(self, gy):
         return gy * self.sign                          # d |x| = sign(x)
+
+    def taylor(self, x):
+        y, = self.outputs
+        return [y._data] + [self.sign * xk for xk in x[1:]]   # |x| = sign(x) x near x_0 != 0
 
 
 class Maximum(Forwarder):
@@ -457,6 +522,11 @@ class Maximum(Forwarder):
         gx0 = _reduce(gy * share0, x0) if x0.requires_grad else None
         gx1 = _reduce(gy * (1 - share0), x1) if x1.requires_grad else None
         return gx0, gx1
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        share0 = self.share0.astype(y.dtype, copy=False)   # y_k = share0 x0_k + (1 - share0) x1_k
+        return _choose(y._data, x0, x1, lambda a, b: share0 * a + (1 - share0) * b)
 
 
 class Minimum(Maximum):
@@ -485,6 +555,10 @@ class Clip(Forwarder):
     def backward(self, gy):
         return gy * self.inside.astype(gy.dtype)
 
+    def taylor(self, x):
+        y, = self.outputs
+        return [y._data] + [xk * self.inside for xk in x[1:]]   # y_k = x_k inside, 0 at a bound
+
 
 class Where(Forwarder):
     """Pick from x0 where the constant mask holds, from x1 elsewhere."""
@@ -500,6 +574,11 @@ class Where(Forwarder):
         gx0 = _reduce(where(self.condition, gy, 0), x0) if x0.requires_grad else None
         gx1 = _reduce(where(self.condition, 0, gy), x1) if x1.requires_grad else None
         return gx0, gx1
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        condition = self.condition                   # y_k = x0_k where the mask holds, else x1_k
+        return _choose(y._data, x0, x1, lambda a, b: np.where(condition, a, b))
 
 
 def abs(x: ArrayLike) -> Variable:

@@ -22,6 +22,10 @@ class Sin(Forwarder):
         x, = self.inputs
         return gy * cos(x)                             # d sin = cos
 
+    def taylor(self, x):
+        y, = self.outputs
+        return series.sin_cos(x, y._data)[0]         # s' = c x', c' = -s x', solved together
+
 
 class Cos(Forwarder):
     """Cosine."""
@@ -33,6 +37,10 @@ class Cos(Forwarder):
         x, = self.inputs
         return gy * -sin(x)                            # d cos = -sin
 
+    def taylor(self, x):
+        y, = self.outputs
+        return series.sin_cos(x, c0=y._data)[1]      # s' = c x', c' = -s x', solved together
+
 
 class Tan(Forwarder):
     """Tangent."""
@@ -43,6 +51,10 @@ class Tan(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return gy * (1 + square(y))                    # d tan = 1 + tan^2
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.tan(x, y._data)                # y' = (1 + y^2) x'
 
 
 class Tanh(Forwarder):
@@ -70,6 +82,10 @@ class Sinh(Forwarder):
         x, = self.inputs
         return gy * cosh(x)                            # d sinh = cosh
 
+    def taylor(self, x):
+        y, = self.outputs
+        return series.sinh_cosh(x, y._data)[0]       # s' = c x', c' = s x', solved together
+
 
 class Cosh(Forwarder):
     """Hyperbolic cosine."""
@@ -80,6 +96,10 @@ class Cosh(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy * sinh(x)                            # d cosh = sinh
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.sinh_cosh(x, c0=y._data)[1]    # s' = c x', c' = s x', solved together
 
 
 def sin(x: ArrayLike) -> Variable:
