@@ -140,7 +140,9 @@ class Max(Forwarder):
     def taylor(self, x):
         # y_k = x_k at the extreme, ties (and NaNs) averaged with backward's shares
         share = self.share.astype(x[0].dtype, copy=False)
-        return series.map_linear(x, lambda c: (c * share).sum(axis=self.axes, keepdims=self.keepdims))
+        y, = self.outputs                              # (not x_0 * share: -inf * 0 is NaN)
+        picked = series.map_linear(x[1:], lambda c: (c * share).sum(axis=self.axes, keepdims=self.keepdims))
+        return [y._data, *picked]
 
 
 class Min(Max):

@@ -71,7 +71,7 @@ def test_demo_without_graphviz_or_matplotlib_still_runs(tmp_path, capsys, monkey
     assert demo.main(["--out", str(tmp_path), "--epochs", "2"]) == 0
     out = capsys.readouterr().out
     assert "Graphviz 'dot' not found" in out
-    assert out.count("matplotlib is not installed") == 2           # tanh figure, spiral figure
+    assert out.count("matplotlib is not installed") == 3           # tanh, spiral, Taylor figures
     check_output(out, tmp_path, 2)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sin_grad.dot"]
 
