@@ -4,13 +4,17 @@
   truncated Taylor series, O(n^2)) and by nested `V.grad(create_graph=True)` (whose graph
   grows about 3x per order: only the lower orders are timed), next to hand-written NumPy
   (the derivative polynomial P_n(tanh x), P_{k+1}(t) = (1 - t^2) P_k'(t), evaluated by
-  Horner) and PyTorch's nested autograd up to order 10 when torch is installed.
+  Horner) and PyTorch's nested autograd up to order 10 when torch is installed.  Every
+  result is checked against the same polynomial summed in exact rationals; the errors of
+  Taylor mode and of the float Horner sum (whose alternating coefficients cancel) are
+  printed next to the times.
 - jvp: `V.jvp` of the 784-1000-1000-10 sigmoid MLP's loss (benchmarks/mlp.py's network,
   batch 100), along a direction in the input and along one in all six parameters, each
   against the forward pass alone and against the same tangent written by hand in NumPy.
 """
 
 import argparse
+from fractions import Fraction
 
 import numpy as np
 
@@ -50,15 +54,27 @@ def tanh_nth_numpy(x_data, coefficients):
     return total
 
 
+def tanh_nth_exact(x_data, coefficients):
+    """P_n(tanh x) summed in exact rationals from the float tanh x (the reference)."""
+    out = []
+    for t in np.tanh(x_data):
+        t = Fraction(float(t))
+        out.append(float(sum(c * t ** i for i, c in enumerate(coefficients))))
+    return np.array(out)
+
+
 def run_tanh(orders=(10, 20, 30), nested_up_to=10, repeat=5, torch=True):
     rows = []
     for n in orders:
         row = {"n": n}
         value = tanh_nth_taylor(POINTS, n).data
+        exact = tanh_nth_exact(POINTS, tanh_polynomial(n))
+        np.testing.assert_allclose(value, exact, rtol=1e-9, atol=1e-12 * np.abs(exact).max())
         coefficients = [float(c) for c in tanh_polynomial(n)]
-        reference = tanh_nth_numpy(POINTS, coefficients)
-        # the polynomial's terms cancel near its zeros: compare against its scale
-        np.testing.assert_allclose(value, reference, rtol=1e-6, atol=1e-9 * np.abs(reference).max())
+        # the polynomial's large alternating coefficients cancel in floating point: its error
+        row["taylor_error"] = float(np.abs(value - exact).max() / np.abs(exact).max())
+        numpy_error = np.abs(tanh_nth_numpy(POINTS, coefficients) - exact).max()
+        row["numpy_error"] = float(numpy_error / np.abs(exact).max())
         row["taylor"] = best_time(lambda n=n: tanh_nth_taylor(POINTS, n), repeat)
         row["numpy"] = best_time(lambda c=coefficients: tanh_nth_numpy(POINTS, c), repeat)
         if n <= nested_up_to:
@@ -81,13 +97,30 @@ def _sigmoid(a):
     return 1 / (1 + np.exp(-a))
 
 
+def numpy_loss(weights, x, t):
+    """Loss of the MLP, written out by hand (the forward pass alone)."""
+    h = x
+    for i in range(0, len(weights), 2):
+        h = h @ weights[i] + weights[i + 1]
+        if i + 2 < len(weights):
+            h = _sigmoid(h)
+    shifted = h - h.max(axis=1, keepdims=True)
+    return np.mean(np.log(np.exp(shifted).sum(axis=1)) - shifted[np.arange(len(t)), t])
+
+
 def numpy_loss_and_tangent(weights, x, t, dweights, dx):
-    """Loss of the MLP and its derivative along (dweights, dx), written out by hand."""
+    """Loss of the MLP and its derivative along (dweights, dx), written out by hand.
+
+    dweights=None: along the input alone; dx=None: along the parameters alone.
+    """
     h, dh = x, dx
     for i in range(0, len(weights), 2):
-        W, b, dW, db = weights[i], weights[i + 1], dweights[i], dweights[i + 1]
+        W, b = weights[i], weights[i + 1]
         z = h @ W + b
-        dz = h @ dW + db if dh is None else h @ dW + dh @ W + db
+        if dweights is None:                            # along the input only
+            dz = dh @ W
+        else:
+            dz = h @ dweights[i] + dweights[i + 1] + (0 if dh is None else dh @ W)
         if i + 2 < len(weights):
             h = _sigmoid(z)
             dh = h * (1 - h) * dz                       # sigmoid' = s (1 - s)
@@ -116,7 +149,6 @@ def run_jvp(repeat=5, dtype=np.float32):
     rng = np.random.default_rng(1)
     dweights = [rng.standard_normal(w.shape).astype(dtype) for w in weights]
     dx = rng.standard_normal(x.shape).astype(dtype)
-    zeros = [np.zeros_like(w) for w in weights]
 
     def forward():
         return F.softmax_cross_entropy(model(x), t)
@@ -132,7 +164,8 @@ def run_jvp(repeat=5, dtype=np.float32):
 
     _, dy_input = jvp_input()
     _, dy_params = jvp_params()
-    _, expected_input = numpy_loss_and_tangent(weights, x, t, zeros, dx)
+    loss, expected_input = numpy_loss_and_tangent(weights, x, t, None, dx)
+    np.testing.assert_allclose(numpy_loss(weights, x, t), loss, rtol=1e-6)
     _, expected_params = numpy_loss_and_tangent(weights, x, t, dweights, None)
     tolerance = 1e-4 if dtype == np.float32 else 1e-9
     np.testing.assert_allclose(float(dy_input.data), expected_input, rtol=tolerance, atol=tolerance)
@@ -141,8 +174,8 @@ def run_jvp(repeat=5, dtype=np.float32):
         "forward": best_time(forward, repeat),
         "jvp_input": best_time(jvp_input, repeat),
         "jvp_params": best_time(jvp_params, repeat),
-        "numpy_forward": best_time(lambda: numpy_loss_and_tangent(weights, x, t, zeros, None)[0], repeat),
-        "numpy_input": best_time(lambda: numpy_loss_and_tangent(weights, x, t, zeros, dx), repeat),
+        "numpy_forward": best_time(lambda: numpy_loss(weights, x, t), repeat),
+        "numpy_input": best_time(lambda: numpy_loss_and_tangent(weights, x, t, None, dx), repeat),
         "numpy_params": best_time(lambda: numpy_loss_and_tangent(weights, x, t, dweights, None), repeat),
     }
 
@@ -166,7 +199,8 @@ def report(tanh_rows, jvp):
             f"nested {'-' if nested is None else f'{nested * 1e3:8.2f}'}  "
             f"torch {'-' if torch is None else f'{torch * 1e3:8.2f}'}  "
             f"taylor/numpy {ratio(r['taylor'], r['numpy'])}  nested/taylor {ratio(nested, r['taylor'])}  "
-            f"torch/taylor {ratio(torch, r['taylor'])}"
+            f"torch/taylor {ratio(torch, r['taylor'])}  error vs exact: taylor {r['taylor_error']:.1e}, "
+            f"numpy {r['numpy_error']:.1e}"
         )
     f = jvp["forward"]
     lines += [

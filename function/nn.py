@@ -51,8 +51,10 @@ class Linear(Forwarder):
         return gx, gW
 
     def taylor(self, x, W, b=None):
-        y = series.mul(x, W, product=np.matmul)      # Cauchy product: sum_j x_j W_(k-j) (+ b_k)
-        return y if b is None else series.add(y, b)
+        y, = self.outputs                            # y_k = sum_j x_j W_(k-j) + b_k
+        if b is None or len(b) == 1:                 # a constant bias is in y_0 alone
+            return series.mul(x, W, product=np.matmul, y0=y._data)   # (y_0 known: no matmul)
+        return series.add(series.mul(x, W, product=np.matmul, y0=y._data - b[0]), b)
 
 
 def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> Variable:

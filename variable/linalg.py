@@ -34,7 +34,8 @@ class MatMul2D(Forwarder):
         return ga, gb
 
     def taylor(self, a, b):
-        return series.mul(a, b, product=self.forward)  # bilinear: Cauchy product of op(a) @ op(b)
+        y, = self.outputs                               # bilinear: Cauchy product of op(a) @ op(b)
+        return series.mul(a, b, product=self.forward, y0=y._data)
 
 
 def _mm(a, b, transpose_a, transpose_b):
@@ -68,7 +69,8 @@ class MatMul(Forwarder):
         return ga, gb
 
     def taylor(self, a, b):
-        return series.mul(a, b, product=np.matmul)   # bilinear: Cauchy product with matmul
+        y, = self.outputs
+        return series.mul(a, b, product=np.matmul, y0=y._data)   # bilinear: Cauchy product
 
 
 def _check_batch(sa, sb, op):

@@ -63,10 +63,15 @@ def cauchy(a: list, b: list, k: int, product=np.multiply):
     return total
 
 
-def mul(a: list, b: list, product=np.multiply) -> list:
-    """Series of a * b (or of any bilinear `product`, e.g. np.matmul): Cauchy products."""
+def mul(a: list, b: list, product=np.multiply, y0: np.ndarray | None = None) -> list:
+    """Series of a * b (or of any bilinear `product`, e.g. np.matmul): Cauchy products.
+
+    `y0`, when given, is the product's value already computed (an op's forward output), so
+    coefficient 0 costs nothing: for a matrix product that is one matmul saved.
+    """
     n = max(len(a), len(b))
-    return [cauchy(a, b, k, product) for k in range(n)]
+    first = cauchy(a, b, 0, product) if y0 is None else y0
+    return [first] + [cauchy(a, b, k, product) for k in range(1, n)]
 
 
 def square(a: list) -> list:
