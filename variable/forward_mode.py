@@ -71,6 +71,11 @@ def _rule_result(f, result, outputs, order):
             f"{type(result).__name__}"
         )
     for y, coefficients in zip(outputs, lists):
+        if coefficients is None:
+            raise TypeError(
+                f"{name}.taylor returned None: did it forget `return`? It must return the "
+                f"output's coefficients [y_0, ..., y_{order}], a list of arrays"
+            )
         if not isinstance(coefficients, list) or len(coefficients) != order + 1:
             got = type(coefficients).__name__
             if isinstance(coefficients, list):
@@ -84,6 +89,12 @@ def _rule_result(f, result, outputs, order):
         for k, c in enumerate(coefficients[1:], 1):
             if type(c) is not np.ndarray and isinstance(c, np.generic):  # NumPy's 0-d results
                 c = coefficients[k] = c.__array__()
+            if isinstance(c, Variable):
+                raise TypeError(
+                    f"{name}.taylor returned Variables; like forward, it works on NumPy arrays "
+                    f"(its inputs are lists of arrays): compute the coefficients with NumPy and "
+                    f"V.series, not with gengrad ops"
+                )
             if not isinstance(c, np.ndarray) or c.shape != y._data.shape:
                 what = f"shape {c.shape}" if isinstance(c, np.ndarray) else type(c).__name__
                 raise ValueError(

@@ -397,6 +397,65 @@ CATALOGUE += [
 ]
 
 
+# ----- forward mode and Taylor mode -----------------------------------------------------
+class TaylorForgetsValue(Cube):  # returns y_1 .. y_K, forgetting y_0
+    def taylor(self, x):
+        return V.series.mul(V.series.mul(x, x), x)[1:]
+
+
+class TaylorWithoutReturn(Cube):
+    def taylor(self, x):
+        V.series.mul(V.series.mul(x, x), x)  # noqa: B018  the slip: no `return`
+
+
+class TaylorOnVariables(Cube):  # written like backward, with gengrad ops
+    def taylor(self, x):
+        return [V.Variable(c) ** 3 for c in x]
+
+
+def _jvp_inside_jvp():
+    V.jvp(lambda x: V.jvp(V.sin, x, np.ones(2))[1], np.ones(2), np.ones(2))
+
+
+def _grad_of_jvp_result():
+    x = V.Variable(np.array(1.0))
+    _, dy = V.jvp(V.sin, x, np.array(1.0))
+    V.grad(dy, x)
+
+
+def _jvp_direction_of_another_shape():
+    V.jvp(V.sin, np.ones((2, 3)), np.ones(3))
+
+
+def _jvp_tuple_point_bare_direction():  # torch.func.jvp(f, (x,), (v,)) wants tuples for both
+    V.jvp(V.sin, (np.ones(2),), np.ones(2))
+
+
+def _taylor_rule(cls):
+    return lambda: V.taylor(cls.apply, np.ones(2), np.ones(2), 3)
+
+
+CATALOGUE += [
+    Mistake("jvp inside the f of another jvp", _jvp_inside_jvp, ValueError,
+            (r"inside the function given to V\.jvp", r"constants", r"V\.taylor for a higher order")),
+    Mistake("V.grad of a derivative from V.jvp", _grad_of_jvp_result, ValueError,
+            (r"computed by V\.jvp or V\.taylor", r"no graph", r"create_graph=True")),
+    Mistake("jvp direction of another shape", _jvp_direction_of_another_shape, ValueError,
+            (r"jvp: direction 0 has shape \(3,\)", r"input 0 has shape \(2, 3\)")),
+    Mistake("jvp with a tuple point and a bare direction", _jvp_tuple_point_bare_direction, TypeError,
+            (r"jvp", r"v must be a tuple")),
+    Mistake("jvp at an integer point", lambda: V.jvp(V.sin, np.arange(3), np.ones(3)), TypeError,
+            (r"jvp: input 0 has dtype int", r"np\.array\(2\.0\)")),
+    Mistake("taylor rule forgets y_0", _taylor_rule(TaylorForgetsValue), TypeError,
+            (r"TaylorForgetsValue\.taylor must return a list of 4 arrays", r"\[y_0, \.\.\., y_3\]",
+             r"a list of 3")),
+    Mistake("taylor rule without return", _taylor_rule(TaylorWithoutReturn), TypeError,
+            (r"TaylorWithoutReturn\.taylor returned None", r"forget `return`")),
+    Mistake("taylor rule on Variables", _taylor_rule(TaylorOnVariables), TypeError,
+            (r"TaylorOnVariables\.taylor returned Variables", r"NumPy", r"V\.series")),
+]
+
+
 @pytest.mark.parametrize("mistake", CATALOGUE, ids=repr)
 def test_mistake_is_refused_with_its_fix(mistake):
     with pytest.raises((TypeError, ValueError, OSError)) as caught:
