@@ -186,6 +186,7 @@ def _as_outputs(ys, op):
     raise TypeError(
         f"{op}: f must return a Variable or a tuple of Variables, got {type(ys).__name__}"
         + (": did it forget `return`?" if ys is None else "")
+        + ("; return a tuple, not a list" if isinstance(ys, list) else "")
     )
 
 
