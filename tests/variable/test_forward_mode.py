@@ -297,3 +297,34 @@ def test_same_variable_twice_is_refused():
     x = V.Variable(np.ones(2))
     with pytest.raises(ValueError, match="same Variable appears twice"):
         V.jvp(V.mul, (x, x), (np.ones(2), np.ones(2)))
+
+
+def test_every_built_in_forwarder_has_a_taylor_rule():
+    import function  # noqa: F401  (its Forwarders register as subclasses on import)
+    import layers  # noqa: F401
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    packages = ("variable", "function", "layers")
+    built_in = [c for c in subclasses(V.Forwarder) if c.__module__.split(".")[0] in packages]
+    assert len(built_in) > 60
+    missing = sorted(c.__name__ for c in built_in if c.taylor is V.Forwarder.taylor)
+    assert not missing, f"Forwarders without a taylor rule: {missing}"
+
+
+def test_forward_over_reverse_through_the_backward_pass_own_ops(rng):
+    # a float32 leaf meeting float64 data: its gradient is cast back (_Cast), and x used
+    # three times sums its contributions with one Accumulate; both have rules
+    x = rng.standard_normal(4).astype(np.float32)
+    c = rng.standard_normal(4)
+
+    def f(x):
+        return V.sum(x * c) + V.sum(V.sin(x) * x) + V.sum(x ** 3)
+
+    _, hv = V.jvp(lambda x: V.grad(f(x), x, create_graph=True), x, np.ones(4, dtype=np.float32))
+    assert hv.dtype == np.float32
+    np.testing.assert_allclose(hv.data, V.hvp(f, x, np.ones(4, dtype=np.float32)).data, rtol=1e-5)
+    np.testing.assert_allclose(hv.data, 2 * np.cos(x) - x * np.sin(x) + 6 * x, rtol=1e-5)
