@@ -220,9 +220,8 @@ def _evaluate(f, x, v, order, op):
         _inside_f.reset(token)
     outputs, several_outputs = _as_outputs(ys, op)
     seeds = {}
-    for xi, vi in zip(xs, vs):
-        zero = _zeros(xi)
-        seeds[xi] = [xi._data, vi] + [zero] * (order - 1) if order else [xi._data]
+    for xi, vi in zip(xs, vs):  # the path x + t v: coefficients x, v, then zeros
+        seeds[xi] = [xi._data, vi] + [_zeros(xi)] * (order - 1) if order > 1 else [xi._data, vi][:order + 1]
     series = push(outputs, seeds, order, op) if order else seeds
     out = []
     for y in outputs:
