@@ -28,6 +28,10 @@ min too (they refuse an empty axis), so any exception is a failure.
 A failure names the chain: its inputs (shapes and values) and each op with the shape it
 gave.  test_a_broken_backward_is_caught and test_the_random_chains_catch_a_broken_backward
 show that the same machinery fails a subtly wrong backward, at the order where it is wrong.
+
+Taylor mode runs on the same chains: for a quarter as many, `check_chain_taylor` runs
+V.taylorcheck to order 4 (each derivative along a random direction against nested reverse
+mode, the jvp against V.jacobian), and a tanh rule wrong from order 3 on is caught.
 """
 
 import itertools
@@ -43,7 +47,7 @@ from hypothesis import strategies as st
 
 import function as F
 import variable as V
-from variable import elementwise, trigonometric
+from variable import elementwise, series, trigonometric
 
 EXAMPLES = int(os.environ.get("GENGRAD_CHAIN_EXAMPLES", "1000"))
 """Random chains checked (about 5 s on one core)."""
@@ -666,5 +670,47 @@ def test_the_random_chains_catch_a_broken_backward(monkeypatch):
         check_random_chain(data, seed)
 
     with pytest.raises(AssertionError, match="order 2, input .: analytic and numerical") as error:
+        random_chains()
+    assert "tanh" in str(error.value).partition("chain [")[2].partition("]")[0]
+
+
+# ----- Taylor mode on the same chains ----------------------------------------------------------
+TAYLOR_EXAMPLES = max(1, EXAMPLES // 4)
+"""Random chains whose Taylor mode is checked (V.taylorcheck to order 4, about 5 s)."""
+
+
+def check_chain_taylor(steps, arrays):
+    """V.taylorcheck to order 4 of the chain at `arrays`: each derivative along a random
+    direction against nested reverse mode, and the jvp against V.jacobian."""
+    try:
+        V.taylorcheck(lambda *xs: run(steps, xs), *arrays, order=4)
+    except Exception as error:
+        raise AssertionError(f"{type(error).__name__}: {error}\n{describe(steps, arrays)}") from error
+
+
+@settings(SETTINGS, max_examples=TAYLOR_EXAMPLES)
+@given(data=st.data(), seed=SEEDS)
+def test_random_chains_taylor_mode_matches_nested_reverse_mode(data, seed):
+    steps, arrays = draw_example(data, seed)
+    check_chain_taylor(steps, arrays)
+
+
+def tanh_taylor_wrong_at_order_3(self, x):
+    """Tanh's rule with its third coefficient doubled: orders 1 and 2 stay right."""
+    y = series.tanh(x, self.outputs[0].data)
+    return y[:3] + [2 * y[3]] + y[4:]
+
+
+def test_the_random_chains_catch_a_broken_taylor_rule(monkeypatch):
+    """The random Taylor property fails when tanh's rule is wrong from order 3 on."""
+    monkeypatch.setattr(trigonometric.Tanh, "taylor", tanh_taylor_wrong_at_order_3)
+
+    @settings(SETTINGS, max_examples=TAYLOR_EXAMPLES, phases=[Phase.generate])
+    @given(data=st.data(), seed=SEEDS)
+    def random_chains(data, seed):
+        steps, arrays = draw_example(data, seed)
+        check_chain_taylor(steps, arrays)
+
+    with pytest.raises(AssertionError, match="order 3: Taylor mode gives") as error:
         random_chains()
     assert "tanh" in str(error.value).partition("chain [")[2].partition("]")[0]
