@@ -208,31 +208,6 @@ def neg(x: ArrayLike) -> Variable:
 
 
 # ----- powers -----------------------------------------------------------------
-def _power(x, c, y0):
-    """Series of x^c for a constant array c: series.power, but the entries of c that are whole
-    and >= 0 by repeated squaring bit by bit (exact at x_0 = 0, as series.power for a number)."""
-    if np.ndim(c) == 0:
-        return series.power(x, c, y0)
-    whole = np.isfinite(c) & (c >= 0) & (c == np.floor(c))
-    if not whole.any():
-        return series.power(x, c, y0)
-    bits = np.where(whole, c, 0).astype(np.int64)
-    one = np.ones(y0.shape, dtype=y0.dtype)
-    exact, base = [one] + [np.zeros_like(one) for _ in x[1:]], x
-    while True:                                      # x^c = prod over the set bits b of x^(2^b)
-        odd = (bits & 1).astype(bool)
-        if odd.any():
-            exact = [np.where(odd, p, e) for p, e in zip(series.mul(exact, base), exact)]
-        bits >>= 1
-        if not bits.any():
-            break
-        base = series.square(base)
-    if whole.all():
-        return [y0] + exact[1:]
-    general = series.power([np.where(whole, 1, x[0])] + x[1:], c, y0)   # x_0 = 1 where unused
-    return [y0] + [np.where(whole, e, g) for e, g in zip(exact[1:], general[1:])]
-
-
 class Pow(Forwarder):
     """x ** c for a constant exponent c."""
 
@@ -285,7 +260,7 @@ class PowVar(Forwarder):
     def taylor(self, x0, x1):
         y, = self.outputs
         if len(x1) == 1:                             # a constant exponent c: x0 y' = c y x0'
-            return _power(x0, x1[0], y._data)
+            return series.power(x0, x1[0], y._data)
         positive = self.positive                     # log x0, with backward's values where x0 <= 0
         log_x0 = np.where(positive, np.log(np.where(positive, x0[0], 1)), self.log_fill)
         if len(x0) == 1:                             # a constant base: y = e^(x1 log x0)

@@ -48,7 +48,7 @@ def _mean_of_nothing(x, axes, keepdims):
 
 
 def _mean_array(x, axes, keepdims):
-    """The mean of ndarray `x` over `axes`, NaN over an empty axis (as Mean.forward)."""
+    """The mean of ndarray `x` over `axes`, NaN over an empty axis (Mean's forward and Taylor rule)."""
     if _count(x.shape, axes) == 0:
         return _mean_of_nothing(x, axes, keepdims)
     return x.mean(axis=axes, keepdims=keepdims)
@@ -78,9 +78,7 @@ class Mean(Forwarder):
         self.axes, self.keepdims = axes, keepdims
 
     def forward(self, x):
-        if _count(x.shape, self.axes) == 0:
-            return _mean_of_nothing(x, self.axes, self.keepdims)
-        return x.mean(axis=self.axes, keepdims=self.keepdims)
+        return _mean_array(x, self.axes, self.keepdims)
 
     def backward(self, gy):
         x, = self.inputs

@@ -166,30 +166,49 @@ def sqrt(x: list, y0: np.ndarray | None = None) -> list:
 def power(x: list, c, y0: np.ndarray | None = None) -> list:
     """Series of x^c for a constant c (a number or an array broadcasting with x).
 
-    A whole c >= 0 (the same everywhere) takes repeated squaring, exact where x_0 = 0;
-    otherwise x y' = c y x' gives k x_0 y_k = sum_{j=1..k} (c j - (k - j)) x_j y_{k-j}.
+    Where c is whole and >= 0, repeated squaring, exact at x_0 = 0; elsewhere x y' = c y x'
+    gives k x_0 y_k = sum_{j=1..k} (c j - (k - j)) x_j y_{k-j}.
     """
     y0 = x[0] ** c if y0 is None else y0
-    if np.ndim(c) == 0 and np.isfinite(c) and float(c) == int(c) and c >= 0:
-        return _whole_power(x, int(c), y0)
+    c = np.asarray(c)
+    whole = np.isfinite(c) & (c >= 0) & (c == np.floor(c))
+    if whole.all():
+        return [y0] + _whole_power(x, c.astype(np.int64))[1:]
+    base = x if not whole.any() else [np.where(whole, 1, x[0])] + x[1:]   # x_0 = 1 where unused
     y = [y0]
     for k in range(1, len(x)):
-        total = sum((c * j - (k - j)) * x[j] * y[k - j] for j in range(1, k + 1))
-        y.append(total / (k * x[0]))
-    return y
+        total = sum((c * j - (k - j)) * base[j] * y[k - j] for j in range(1, k + 1))
+        y.append(total / (k * base[0]))
+    if not whole.any():
+        return y
+    exact = _whole_power(x, np.where(whole, c, 0).astype(np.int64))
+    return [y0] + [np.where(whole, e, g) for e, g in zip(exact[1:], y[1:])]
 
 
-def _whole_power(x, c, y0):
-    if c == 0:
-        return [y0] + [np.zeros_like(y0) for _ in x[1:]]
-    result, base = None, x
-    while c:
-        if c & 1:
-            result = base if result is None else mul(result, base)
-        c >>= 1
-        if c:
-            base = square(base)
-    return [y0] + result[1:]
+def _whole_power(x, c):
+    """Series of x^c for whole c >= 0 by repeated squaring; an array c, entry by entry."""
+    if c.ndim == 0:
+        c = int(c)
+        if c == 0:
+            return [np.ones_like(x[0])] + [np.zeros_like(x[0]) for _ in x[1:]]
+        result, base = None, x
+        while c:
+            if c & 1:
+                result = base if result is None else mul(result, base)
+            c >>= 1
+            if c:
+                base = square(base)
+        return result
+    one = np.ones(np.broadcast_shapes(x[0].shape, c.shape), dtype=x[0].dtype)
+    result, base = [one] + [np.zeros_like(one) for _ in x[1:]], x
+    while True:                                      # x^c = product over c's set bits b of x^(2^b)
+        odd = (c & 1).astype(bool)
+        if odd.any():
+            result = [np.where(odd, p, r) for p, r in zip(mul(result, base), result)]
+        c = c >> 1
+        if not c.any():
+            return result
+        base = square(base)
 
 
 def sin_cos(x: list, s0: np.ndarray | None = None, c0: np.ndarray | None = None) -> tuple[list, list]:
