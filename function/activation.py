@@ -112,11 +112,6 @@ def _sigmoid(x):
     return y
 
 
-def sigmoid_series(x: list) -> list:
-    """Series of sigmoid(x) along the series `x`, its value from `_sigmoid` (package helper)."""
-    return series.sigmoid(x, _sigmoid(x[0]))
-
-
 # ----- sigmoid and tanh-like ------------------------------------------------------
 class Sigmoid(Forwarder):
     """Logistic sigmoid."""
@@ -373,7 +368,7 @@ class Swish(Forwarder):
         return gy * (s * (1 + x * (1 - s)))           # d x s(x) = s + x s (1 - s)
 
     def taylor(self, x):
-        return series.mul(x, sigmoid_series(x))       # y = x sigmoid(x)
+        return series.mul(x, series.sigmoid(x))       # y = x sigmoid(x)
 
 
 def swish(x: ArrayLike) -> Variable:
@@ -405,7 +400,7 @@ class Softplus(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs
-        return series.integral(x, y._data, sigmoid_series(x))   # y' = sigmoid(x) x'
+        return series.integral(x, y._data, series.sigmoid(x))   # y' = sigmoid(x) x'
 
 
 def softplus(x: ArrayLike) -> Variable:

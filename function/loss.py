@@ -24,7 +24,6 @@ from .activation import (
     log_softmax_array,
     log_softmax_series,
     sigmoid,
-    sigmoid_series,
     softmax,
 )
 
@@ -409,7 +408,7 @@ class SigmoidCrossEntropy(Forwarder):
 
     def taylor(self, x, t):
         y, = self.outputs
-        softplus = _antiderivative(x, sigmoid_series(x))   # softplus' = sigmoid
+        softplus = _antiderivative(x, series.sigmoid(x))   # softplus' = sigmoid
         return _mean_series(y, series.sub(softplus, series.mul(x, t)), x[0].size)   # softplus(x) - x t
 
 

@@ -258,7 +258,7 @@ def tan(x: list, y0: np.ndarray | None = None) -> list:
 def sigmoid(x: list, y0: np.ndarray | None = None) -> list:
     """Series of 1 / (1 + e^-x): y' = (y - y^2) x'."""
     if y0 is None:
-        y0 = 1 / (1 + np.exp(-x[0]))
+        y0 = np.exp(-np.logaddexp(0, -x[0]))         # 1 / (1 + e^-x) without overflow
     return ode(x, y0, lambda y, m: y[m] - _square_coefficient(y, m))
 
 
