@@ -11,16 +11,16 @@ derivative along v divided by k!; order 1 is forward-mode AD.
 import contextvars
 import math
 from collections.abc import Callable
-from operator import attrgetter
 
 import numpy as np
 
+from .backward import _by_generation
 from .config import enable_grad
 from .forwarder import Forwarder, Variable, new_variable
+from .graph import _functions_behind
 from .types import ArrayLike
 from .variable import _FORWARD_MODE
 
-_by_generation = attrgetter("generation")
 _inside_f = contextvars.ContextVar("gengrad_inside_forward_mode", default=None)
 
 
@@ -38,20 +38,6 @@ def _no_rule(f, op):
         f"{op}: the op {name} lies between the inputs and the outputs, and its Forwarder has no "
         f"Taylor rule, so forward mode cannot push derivatives through it; {how}"
     )
-
-
-def _functions_between(outputs, seeds):
-    """Every Function that made `outputs`, not looking past the seeded Variables."""
-    functions, seen = [], set()
-    stack = [y.creator for y in outputs if y.creator is not None and y not in seeds]
-    while stack:
-        f = stack.pop()
-        if f in seen:
-            continue
-        seen.add(f)
-        functions.append(f)
-        stack.extend(x.creator for x in f.inputs if x.creator is not None and x not in seeds)
-    return functions
 
 
 def _zeros(x):
@@ -104,12 +90,12 @@ def _rule_result(f, result, outputs, order):
     return lists
 
 
-def push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor") -> dict:
+def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor") -> dict:
     """Push the series `seeds` ({Variable: [x_0, ..., x_order]}) through the graph of `outputs`.
 
     Returns {Variable: series} for every Variable that depends on a seed.
     """
-    functions = _functions_between(outputs, seeds)
+    functions = _functions_behind(outputs, seeds)  # a seed is an input: what made it is not
     functions.sort(key=_by_generation)
     varying = set(seeds)
     todo = []
@@ -221,8 +207,8 @@ def _evaluate(f, x, v, order, op):
     outputs, several_outputs = _as_outputs(ys, op)
     seeds = {}
     for xi, vi in zip(xs, vs):  # the path x + t v: coefficients x, v, then zeros
-        seeds[xi] = [xi._data, vi] + [_zeros(xi)] * (order - 1) if order > 1 else [xi._data, vi][:order + 1]
-    series = push(outputs, seeds, order, op) if order else seeds
+        seeds[xi] = [xi._data, vi][:order + 1] + [_zeros(xi)] * (order - 1)
+    series = _push(outputs, seeds, order, op) if order else seeds
     out = []
     for y in outputs:
         s = series.get(y)

@@ -40,15 +40,21 @@ def graph_functions(output: Variable | Sequence[Variable]) -> list:
     outputs = [output] if isinstance(output, Variable) else output
     if not isinstance(outputs, (list, tuple)) or not all(isinstance(y, Variable) for y in outputs):
         raise TypeError(f"graph_functions: expected Variables, got {type(output).__name__}")
+    return _functions_behind(outputs)
+
+
+def _functions_behind(outputs, stop=frozenset()):
+    """Every Function that made `outputs`, each once, not looking past the Variables in `stop`
+    (a set or dict of Variables)."""
     functions, seen = [], set()
-    stack = [y.creator for y in outputs if y.creator is not None]
+    stack = [y.creator for y in outputs if y.creator is not None and y not in stop]
     while stack:
         f = stack.pop()
         if f in seen:
             continue
         seen.add(f)
         functions.append(f)
-        stack.extend(x.creator for x in f.inputs if x.creator is not None)
+        stack.extend(x.creator for x in f.inputs if x.creator is not None and x not in stop)
     return functions
 
 
