@@ -98,12 +98,21 @@ class Layer:
         ------
         TypeError
             If `value` is neither an ndarray nor None.
+        ValueError
+            If `name` is already a parameter or a sub-layer (it would be unregistered).
         """
         self._ensure_registry()
         if value is not None and not isinstance(value, np.ndarray):
             raise TypeError(
                 f"{type(self).__name__}.register_buffer: {name!r} must be an ndarray or None, "
                 f"got {type(value).__name__}"
+            )
+        if isinstance(self.__dict__.get(name), (Parameter, Layer)):
+            what = "parameter" if isinstance(self.__dict__[name], Parameter) else "sub-layer"
+            raise ValueError(
+                f"{type(self).__name__}.register_buffer: {name!r} is already a {what}, and a buffer "
+                f"of that name would unregister it (it would no longer be trained or saved); pick "
+                f"another name, or remove it on purpose with del layer.{name} first"
             )
         self._children.pop(name, None)
         self._buffers[name] = None

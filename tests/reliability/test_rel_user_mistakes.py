@@ -397,6 +397,18 @@ CATALOGUE += [
 ]
 
 
+def _register_buffer_over_parameter():
+    layer = L.Linear(2, in_size=3)
+    layer.register_buffer("W", np.zeros((3, 2)))  # torch refuses this too (KeyError)
+
+
+CATALOGUE += [
+    Mistake("register_buffer over a parameter", _register_buffer_over_parameter, ValueError,
+            (r"Linear\.register_buffer: 'W' is already a parameter", r"unregister",
+             r"del layer\.W")),
+]
+
+
 # ----- forward mode and Taylor mode -----------------------------------------------------
 class TaylorForgetsValue(Cube):  # returns y_1 .. y_K, forgetting y_0
     def taylor(self, x):
