@@ -1,13 +1,121 @@
-"""Fixtures shared by the whole suite."""
+"""Fixtures shared by the whole suite, and the device switch.
+
+GENGRAD_DEVICE=gpu runs the tests listed in DEVICE_READY with every Variable made from host
+data put on the GPU (V.backend.set_default_device), through CuPy; without CuPy or a GPU
+they are skipped, saying which is missing.  GENGRAD_DEVICE=fake runs them on
+tests/device/fake_gpu.py, a CPU stand-in that refuses what CuPy refuses (host arrays mixed
+into device operations, implicit conversion to NumPy), so the device code paths are
+exercised on any machine.  The default, cpu, runs everything on NumPy.
+"""
+
+import functools
+import importlib.util
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
+
+from variable import backend
+
+DEVICE = os.environ.get("GENGRAD_DEVICE", "cpu")
+HERE = Path(__file__).resolve().parent
+
+DEVICE_READY = (
+    "device/",
+    "variable/test_op_table.py",
+    "variable/test_tensor_table.py",
+    "variable/test_forward_mode.py",
+)
+"""Test files (relative to tests/) that run on the device under GENGRAD_DEVICE."""
+
+_unavailable = []  # why the device switch cannot run here, if it cannot
+
+
+def load_fake_gpu():
+    """tests/device/fake_gpu.py as a module (tests/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("fake_gpu", HERE / "device" / "fake_gpu.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _host(value):
+    """A device array as a NumPy copy, for NumPy's testing functions (CuPy refuses np.asarray)."""
+    return backend.to_cpu(value) if backend.is_device_array(value) else value
+
+
+def _on_host(function):
+    @functools.wraps(function)
+    def compare(*args, **kwargs):
+        return function(*[_host(a) for a in args], **{k: _host(v) for k, v in kwargs.items()})
+    return compare
+
+
+def pytest_configure(config):
+    if DEVICE == "cpu":
+        return
+    if DEVICE == "fake":
+        fake = load_fake_gpu()
+        backend.register_device_module(fake.DeviceArray, fake.module)
+    elif DEVICE == "gpu":
+        try:
+            backend.gpu_module("GENGRAD_DEVICE=gpu")
+        except (ImportError, RuntimeError) as error:
+            _unavailable.append(str(error))
+            return
+    else:
+        raise pytest.UsageError(f"GENGRAD_DEVICE must be cpu, gpu or fake, got {DEVICE!r}")
+    for name in ("assert_allclose", "assert_array_equal", "assert_array_almost_equal", "assert_equal"):
+        setattr(np.testing, name, _on_host(getattr(np.testing, name)))
+
+
+def pytest_collection_modifyitems(config, items):
+    if DEVICE == "cpu":
+        return
+    for item in items:
+        relative = Path(str(item.fspath)).resolve().relative_to(HERE).as_posix()
+        if _unavailable:
+            item.add_marker(pytest.mark.skip(reason=_unavailable[0]))
+        elif not relative.startswith(DEVICE_READY):
+            item.add_marker(pytest.mark.skip(reason=f"GENGRAD_DEVICE={DEVICE}: not among DEVICE_READY"))
+
+
+def uses_host_constants(fn) -> bool:
+    """Whether `fn` (a table row's function) holds a NumPy array of its own: in a default
+    argument, a closure cell or a global it names.  Next to GPU data such a constant is
+    refused, as CuPy and PyTorch refuse it, so the row cannot run on the device as written."""
+    cells = [c.cell_contents for c in (fn.__closure__ or ()) if c.cell_contents is not None]
+    names = [fn.__globals__.get(n) for n in fn.__code__.co_names] if hasattr(fn, "__code__") else []
+    held = list(fn.__defaults__ or ()) + cells + names
+    return any(type(v) is np.ndarray and v.ndim > 0 for v in held)
+
+
+@pytest.fixture
+def device_row():
+    """A check a table test calls with its row's function: under GENGRAD_DEVICE it skips a
+    row whose function holds a constant NumPy array (nothing to do on the CPU)."""
+    def check(fn):
+        if DEVICE != "cpu" and uses_host_constants(fn):
+            pytest.skip("the row holds a constant NumPy array, refused next to GPU data (as in CuPy)")
+    return check
 
 
 @pytest.fixture(autouse=True)
 def _seed_global_rng():
     """Seed NumPy's global RNG so any code that uses it is reproducible."""
     np.random.seed(0)
+
+
+@pytest.fixture(autouse=True)
+def _default_device():
+    """Under GENGRAD_DEVICE, new Variables start on the device."""
+    if DEVICE == "cpu" or _unavailable:
+        yield
+        return
+    backend.set_default_device("gpu")
+    yield
+    backend.set_default_device("cpu")
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@
 # isort: off
 from .variable import Variable  # first: the op modules bind themselves to it
 # isort: on
-from . import series
+from . import backend, series
+from .backend import get_array_module
 from .backward import grad
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode, using_config
 from .elementwise import (
@@ -57,7 +58,7 @@ OPS = (
 __all__ = [
     "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
     "test_mode", "using_config", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
-    "GradcheckError", "jvp", "taylor", "taylorcheck", "series",
+    "GradcheckError", "jvp", "taylor", "taylorcheck", "series", "backend", "get_array_module",
     "get_dot_graph", "graph_functions", "plot_dot_graph", "jacobian", "hessian", "hvp",
     "ArrayLike", "Axis", *OPS,
 ]

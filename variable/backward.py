@@ -8,7 +8,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from . import config, series
+from . import backend, config, series
 from .forwarder import Forwarder, Function, Variable, new_variable
 from .graph import graph_functions
 from .variable import _FORWARD_MODE, _GRAPHLESS, _clock
@@ -18,7 +18,9 @@ def _seed(y, gy, where):
     """The incoming gradient for output `y`: ones when None, else `gy` checked."""
     if gy is None:
         return new_variable(np.ones_like(y._data))
-    if not isinstance(gy, Variable):
+    if backend.is_device_array(gy):
+        gy = new_variable(gy.astype(y._data.dtype, copy=False))
+    elif not isinstance(gy, Variable):
         if not isinstance(gy, (np.ndarray, int, float)) or isinstance(gy, bool):
             raise TypeError(
                 f"{where}: a grad_output must be a Variable, an ndarray, a number or None, "
@@ -36,7 +38,7 @@ def _seeds(outputs, grad_outputs, where):
     """One checked incoming gradient per output (ones where none is given)."""
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
-    elif isinstance(grad_outputs, (Variable, np.ndarray)):
+    elif isinstance(grad_outputs, (Variable, np.ndarray)) or backend.is_device_array(grad_outputs):
         grad_outputs = [grad_outputs]
     elif not isinstance(grad_outputs, (list, tuple)):
         raise TypeError(
@@ -129,7 +131,7 @@ def _output_grads(f, grads, keep):
         gy = None if y is None else _take(grads, y, keep)
         if gy is None:
             shape, dtype = (y.shape, y.dtype) if y is not None else f.output_specs[i]
-            gy = new_variable(np.zeros(shape, dtype))
+            gy = new_variable(backend.get_array_module(*f.inputs).zeros(shape, dtype))
         gys.append(gy)
     return outputs, gys
 
@@ -187,7 +189,7 @@ def _check_gradient(f, x, gx):
                 f"{f.name}.backward returned {type(gx).__name__}; with create_graph=True it "
                 f"must return Variables built from differentiable ops"
             )
-        gx = new_variable(np.asarray(gx))
+        gx = new_variable(gx if backend.is_device_array(gx) else np.asarray(gx))
     if gx.shape != x.shape:
         raise ValueError(
             f"{f.name}.backward returned a gradient of shape {gx.shape} "
@@ -321,7 +323,8 @@ def _copy(g, create_graph):
 
 def _buffer(array):
     """id of the ndarray that owns `array`'s memory (views share it)."""
-    while isinstance(array.base, np.ndarray):
+    kind = type(array)
+    while type(array.base) is kind:
         array = array.base
     return id(array)
 
@@ -351,7 +354,7 @@ class _Handout:
         create_graph = self.create_graph
         if g.dtype != x.dtype:  # e.g. a float32 leaf met a float64 array
             g = Function(_Cast(x.dtype))(g)
-        elif not g._data.flags.writeable or id(g) in self.taken or _buffer(g._data) in self.taken:
+        elif backend.writes_through(g._data) or id(g) in self.taken or _buffer(g._data) in self.taken:
             g = _copy(g, create_graph)  # (a broadcast view is read-only: `*=` must work)
         self.taken.add(id(g))
         self.taken.add(_buffer(g._data))

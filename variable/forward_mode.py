@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from . import backend
 from .backward import _by_generation
 from .config import enable_grad
 from .forwarder import Forwarder, Variable, new_variable
@@ -41,8 +42,9 @@ def _no_rule(f, op):
 
 
 def _zeros(x):
-    z = np.zeros(x._data.shape, dtype=x._data.dtype)
-    z.flags.writeable = False
+    z = backend.get_array_module(x).zeros(x._data.shape, dtype=x._data.dtype)
+    if type(z) is np.ndarray:
+        z.flags.writeable = False
     return z
 
 
@@ -75,6 +77,8 @@ def _rule_result(f, result, outputs, order):
         for k, c in enumerate(coefficients[1:], 1):
             if type(c) is not np.ndarray and isinstance(c, np.generic):  # NumPy's 0-d results
                 c = coefficients[k] = c.__array__()
+            if backend.is_device_array(c) and c.shape == y._data.shape:
+                continue
             if isinstance(c, Variable):
                 raise TypeError(
                     f"{name}.taylor returned Variables; like forward, it works on NumPy arrays "
@@ -153,7 +157,7 @@ def _direction(v, x, i, op):
     if isinstance(v, Variable):
         v = v._data
     try:
-        data = np.asarray(v, dtype=x._data.dtype)
+        data = backend.get_array_module(x).asarray(v, dtype=x._data.dtype)   # on x's device
     except (TypeError, ValueError) as error:
         raise TypeError(f"{op}: direction {i} must be numeric like its input ({error})") from None
     if data.shape != x._data.shape:
@@ -219,7 +223,7 @@ def _evaluate(f, x, v, order, op):
 def _derivative(coefficient, k, dtype):
     """A Variable holding k! times `coefficient` (a k-th derivative), with no graph."""
     scale = math.factorial(k)
-    data = np.array(coefficient * scale if scale != 1 else coefficient, dtype=dtype)
+    data = (coefficient * scale if scale != 1 else coefficient).astype(dtype)   # (a copy)
     v = new_variable(data)
     v._assigned = _FORWARD_MODE
     return v

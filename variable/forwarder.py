@@ -5,6 +5,7 @@ from typing import Any
 
 import numpy as np
 
+from . import backend
 from .config import _enable_backprop
 from .types import ArrayLike
 from .variable import _COMPLEX, Variable, _clock, _plain_array, _refuse_variables_inside
@@ -86,7 +87,7 @@ def _reference_dtype(inputs):
     for x in inputs:
         if type(x) is Variable:
             return x._data.dtype
-        if isinstance(x, (Variable, np.ndarray)):
+        if isinstance(x, (Variable, np.ndarray)) or backend.is_device_array(x):
             return x.dtype
     return _FLOAT64
 
@@ -111,18 +112,44 @@ def _float_constant(x, dtype):
 def _as_inputs(inputs, forwarder):
     """Turn every op input into a Variable; numbers take the dtype of the first array."""
     if len(inputs) == 2:  # the common case first: `x * 0.5` and `1 - x`, a cached constant
-        x0, x1 = inputs
+        x0, x1 = inputs    # (NumPy data only: a constant on the host would not meet GPU data)
         if type(x0) is Variable and (type(x1) is float or type(x1) is int):
-            constant = _constants.get((x1, x0._data.dtype))
-            if constant is not None:
-                return x0, constant
+            if type(x0._data) is np.ndarray:
+                constant = _constants.get((x1, x0._data.dtype))
+                if constant is not None:
+                    return x0, constant
         elif type(x1) is Variable and (type(x0) is float or type(x0) is int):
-            constant = _constants.get((x0, x1._data.dtype))
-            if constant is not None:
-                return constant, x1
+            if type(x1._data) is np.ndarray:
+                constant = _constants.get((x0, x1._data.dtype))
+                if constant is not None:
+                    return constant, x1
     dtype = _reference_dtype(inputs)
     op = type(forwarder).__name__
+    xp = backend.get_array_module(*inputs)
+    if xp is not np:
+        return tuple([x if isinstance(x, Variable) else _on_device(x, dtype, op, xp) for x in inputs])
     return tuple([x if isinstance(x, Variable) else _as_input(x, dtype, op) for x in inputs])
+
+
+def _on_device(x, dtype, op, xp):
+    """An op input next to GPU data, as a Variable on the GPU: numbers become constants there,
+    a NumPy array is refused (it would be copied to the device on every call)."""
+    if isinstance(x, np.ndarray):
+        raise TypeError(
+            f"{op}: expected all inputs on one device, got GPU data and a NumPy array of shape "
+            f"{x.shape} (on the CPU); move it once with xp.asarray(a) or V.Variable(a).to_gpu(), "
+            f"or bring the data back with x.to_cpu()"
+        )
+    if backend.is_device_array(x):
+        return _as_input(x, dtype, op)
+    cached = (type(x) is float or type(x) is int) and x != 0 and x == x   # as _float_constant
+    key = (x, dtype, xp.__name__)
+    constant = _constants.get(key) if cached else None
+    if constant is None:  # numbers and lists, checked as on the CPU, then moved once
+        constant = new_variable(xp.asarray(_as_input(x, dtype, op)._data))
+        if cached:
+            _constants[key] = constant
+    return constant
 
 
 def _as_input(x, dtype, op):
@@ -131,7 +158,7 @@ def _as_input(x, dtype, op):
         return x
     if (type(x) is float or type(x) is int) and dtype.kind in "fc":
         return _float_constant(x, dtype)
-    if isinstance(x, np.ndarray):
+    if isinstance(x, np.ndarray) or backend.is_device_array(x):
         if type(x) is np.ndarray and x.dtype.kind in "biuf":  # the common case: a plain array
             return new_variable(x)
         if x.dtype.kind not in "biufc":
@@ -205,6 +232,13 @@ def _forward_error(forwarder, inputs, error):
     message = str(error)
     if message.startswith(name) or message.lower().startswith(name.lower() + ":"):
         return error
+    devices = [backend.device_of(x) for x in inputs]
+    if "gpu" in devices and "cpu" in devices:
+        where = ", ".join(f"input {i} on the {d.upper()}" for i, d in enumerate(devices))
+        return TypeError(
+            f"{name}: expected all inputs on one device, got {where}; move them with "
+            f"x.to_gpu() (layer.to_gpu() for a model's parameters) or x.to_cpu()"
+        )
     broadcast = "broadcast" in message and len(inputs) == 2
     if isinstance(error, ValueError) and broadcast and not _broadcastable(*inputs):
         s0, s1 = inputs[0]._data.shape, inputs[1]._data.shape
@@ -237,7 +271,7 @@ def _forward_result(forwarder, y, index=None):
         )
     if isinstance(y, (bool, int, float)):
         return np.asarray(y)
-    if not isinstance(y, np.ndarray):
+    if not isinstance(y, np.ndarray) and not backend.is_device_array(y):
         raise TypeError(f"{what} {type(y).__name__}; it must return an ndarray (or a tuple of them)")
     return _plain_array(y, name)
 

@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .backend import get_array_module, is_device_array
 from .backward import grad
 from .forwarder import Variable, new_variable
 from .joining import stack
@@ -32,12 +33,12 @@ def _rows(y, x, create_graph):
     """d y_i / d x for every element i of y, as a list of Variables of x's shape."""
     rows = []
     for i in range(y.size):
-        seed = np.zeros(y.size, dtype=y.dtype)
+        seed = get_array_module(y).zeros(y.size, dtype=y.dtype)
         seed[i] = 1
         g = grad(y, x, grad_outputs=new_variable(seed.reshape(y.shape)),
                  create_graph=create_graph, allow_unused=True)
         if g is None:
-            g = new_variable(np.zeros(x.shape, dtype=x.dtype))
+            g = new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype))
         rows.append(g)
     return rows
 
@@ -76,7 +77,7 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
     if not isinstance(y, Variable):
         raise TypeError(f"jacobian: f must return a Variable, got {type(y).__name__}")
     if not y.requires_grad or y.size == 0 or x.size == 0:
-        return new_variable(np.zeros(y.shape + x.shape, dtype=x.dtype))
+        return new_variable(get_array_module(x).zeros(y.shape + x.shape, dtype=x.dtype))
     return reshape(stack(_rows(y, x, create_graph)), y.shape + x.shape)
 
 
@@ -113,7 +114,7 @@ def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool 
         raise ValueError(f"hessian: f must return a scalar Variable, got {shape}")
     g = grad(y, x, create_graph=True, allow_unused=True)
     if g is None or not g.requires_grad or x.size == 0:
-        return new_variable(np.zeros(x.shape + x.shape, dtype=x.dtype))
+        return new_variable(get_array_module(x).zeros(x.shape + x.shape, dtype=x.dtype))
     return reshape(stack(_rows(g, x, create_graph)), x.shape + x.shape)
 
 
@@ -151,9 +152,11 @@ def hvp(
     x = _leaf(f, x, "hvp")
     if isinstance(v, Variable):
         v_data = v.data
-    elif isinstance(v, (np.ndarray, list, tuple, int, float)) and not isinstance(v, bool):
+    elif isinstance(v, (np.ndarray, list, tuple, int, float)) and not isinstance(v, bool) or (
+        is_device_array(v)
+    ):
         try:
-            v_data = np.asarray(v, dtype=x.dtype)
+            v_data = get_array_module(x).asarray(v, dtype=x.dtype)   # on x's device
         except (TypeError, ValueError) as error:
             raise TypeError(f"hvp: v must be numeric like x: {error}") from None
     else:
@@ -165,7 +168,7 @@ def hvp(
         raise ValueError("hvp: f must return a scalar Variable")
     g = grad(y, x, create_graph=True, allow_unused=True)
     if g is None or not g.requires_grad:
-        return new_variable(np.zeros(x.shape, dtype=x.dtype))
+        return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype))
     v = v if isinstance(v, Variable) else new_variable(v_data)
     hv = grad(g, x, grad_outputs=v, create_graph=create_graph, allow_unused=True)
-    return new_variable(np.zeros(x.shape, dtype=x.dtype)) if hv is None else hv
+    return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype)) if hv is None else hv

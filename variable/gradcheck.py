@@ -1,10 +1,12 @@
 """Checking derivatives against central differences, to any order."""
 
+import contextlib
 import warnings
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import backend
 from .backward import grad
 from .forwarder import Variable, new_variable
 from .types import ArrayLike
@@ -39,7 +41,9 @@ def _prepare(f, xs, op):
     arrays = []
     for i, x in enumerate(xs):
         if isinstance(x, Variable):
-            a = x.data.copy()
+            x = x.data
+        if backend.is_device_array(x):  # checked on the host copy, its Variables on the GPU
+            a = backend.to_cpu(x).copy()
         elif isinstance(x, np.ndarray):
             a = x.copy()
         elif isinstance(x, (int, float, list, tuple)) and not isinstance(x, bool):
@@ -185,8 +189,22 @@ def gradcheck(
             stacklevel=2,
         )
     rng = np.random.default_rng(seed)
-    _check(f, arrays, order, 1, eps, rtol, atol, rng)
+    with _on_device_of(xs):
+        _check(f, arrays, order, 1, eps, rtol, atol, rng)
     return True
+
+
+@contextlib.contextmanager
+def _on_device_of(xs):
+    """While checking: Variables made from host copies go to the GPU if an input was there."""
+    moved = any(backend.device_of(x) == "gpu" for x in xs) and not backend._DEFAULT["gpu"]
+    if moved:
+        backend.set_default_device("gpu")
+    try:
+        yield
+    finally:
+        if moved:
+            backend.set_default_device("cpu")
 
 
 def _check(f, arrays, order, level, eps, rtol, atol, rng):
@@ -195,21 +213,23 @@ def _check(f, arrays, order, level, eps, rtol, atol, rng):
     xs = [Variable(a.copy(), requires_grad=fl) for a, fl in zip(arrays, floating)]
     ys = _as_outputs(f(*xs))
     us = [rng.standard_normal(y.shape).astype(y.dtype) for y in ys]
+    xp = backend.get_array_module(*ys)
+    seeds = [xp.asarray(u) for u in us]  # on the outputs' device
 
     wrt = [x for x, fl in zip(xs, floating) if fl]
-    differentiable = [(y, u) for y, u in zip(ys, us) if y.requires_grad]
+    differentiable = [(y, u) for y, u in zip(ys, seeds) if y.requires_grad]
     if differentiable and wrt:
         analytic = grad([y for y, _ in differentiable], wrt,
                         grad_outputs=[new_variable(u) for _, u in differentiable],
                         allow_unused=True)
     else:
         analytic = [None] * len(wrt)
-    analytic = [np.zeros(x.shape) if g is None else g.data for x, g in zip(wrt, analytic)]
+    analytic = [np.zeros(x.shape) if g is None else backend.to_cpu(g.data) for x, g in zip(wrt, analytic)]
 
     def total(values):
         # inputs require grad, as in the analytic pass: f may differentiate inside
         outs = _as_outputs(f(*[Variable(v, requires_grad=fl) for v, fl in zip(values, floating)]))
-        return sum(float(np.sum(y.data * u)) for y, u in zip(outs, us))
+        return sum(float(np.sum(y.data * u)) for y, u in zip(outs, seeds))
 
     numerical = _numerical(total, [a.copy() for a in arrays], eps)
     numerical = [g for g, fl in zip(numerical, floating) if fl]
@@ -293,15 +313,21 @@ def taylorcheck(
     NotImplementedError
         If an op of `f` has no Taylor rule.
     """
-    from .forward_mode import jvp, taylor  # (forward_mode imports nothing from here)
-    from .functional import jacobian
-
     if not isinstance(order, int) or isinstance(order, bool) or order < 1:
         raise ValueError(f"taylorcheck: order must be a positive int, got {order!r}")
     arrays = _prepare(f, xs, "taylorcheck")
     _positive(rtol, "rtol", "taylorcheck", allow_zero=True)
     _positive(atol, "atol", "taylorcheck", allow_zero=True)
     rng = np.random.default_rng(seed)
+    with _on_device_of(xs):
+        _check_taylor(f, arrays, order, rtol, atol, rng)
+    return True
+
+
+def _check_taylor(f, arrays, order, rtol, atol, rng):
+    from .forward_mode import jvp, taylor  # (forward_mode imports nothing from here)
+    from .functional import jacobian
+
     floating = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]
     vs = [rng.standard_normal(arrays[i].shape).astype(arrays[i].dtype) for i in floating]
 
@@ -315,7 +341,9 @@ def taylorcheck(
     points = tuple(Variable(arrays[i].copy()) for i in floating)
     coefficients = taylor(along, points, tuple(vs), order)
     ys = _as_outputs(coefficients[0], "taylorcheck")
-    ws = [rng.standard_normal(y.shape) for y in ys]
+    xp = backend.get_array_module(*ys)
+    ws = [xp.asarray(rng.standard_normal(y.shape)) for y in ys]
+    vs = [xp.asarray(v) for v in vs]
 
     # the reference: k nested reverse passes through a scalar t, at x + t v
     t = Variable(np.array(0.0))
@@ -340,14 +368,14 @@ def taylorcheck(
     if len(ys) == 1 and floating:
         _, tangent = jvp(along, points, tuple(vs))
         tangent = tangent[0] if isinstance(tangent, tuple) else tangent  # f returned a 1-tuple
-        expected = np.zeros(ys[0].shape)
+        expected = xp.zeros(ys[0].shape)
         for i, v in zip(floating, vs):
             def single(p, i=i):
                 y = along(*[p if j == i else Variable(arrays[j]) for j in floating])
                 return y[0] if isinstance(y, tuple) else y
             J = jacobian(single, Variable(arrays[i].copy())).data
             expected = expected + np.tensordot(J, v, axes=v.ndim)
-        if not np.allclose(tangent.data, expected, rtol=1e-7, atol=atol * 100):
+        if not bool(np.allclose(tangent.data, expected, rtol=1e-7, atol=atol * 100)):
             raise GradcheckError(
                 f"jvp: J v from forward mode {tangent.data!r} differs from J v with J from "
                 f"V.jacobian {expected!r}"

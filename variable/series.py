@@ -17,6 +17,8 @@ Custom Forwarders may use them in their own `taylor` rule (see docs/custom_funct
 
 import numpy as np
 
+from .backend import get_array_module
+
 
 def _broadcast(c, shape):
     return c if c.shape == shape else np.broadcast_to(c, shape)
@@ -112,7 +114,8 @@ def reciprocal(b: list) -> list:
 def _stacked(x):
     """The coefficients 1..K of a (full) series, stacked, each times its index: (j x_j)_j."""
     stack = np.stack(x[1:])
-    return stack * np.arange(1, len(x), dtype=stack.dtype).reshape((-1,) + (1,) * x[0].ndim)
+    weights = get_array_module(stack).arange(1, len(x), dtype=stack.dtype)
+    return stack * weights.reshape((-1,) + (1,) * x[0].ndim)
 
 
 def ode(x: list, y0: np.ndarray, h) -> list:
@@ -127,7 +130,7 @@ def ode(x: list, y0: np.ndarray, h) -> list:
     if n == 2:                                       # forward mode: y_1 = h_0 x_1
         return [y0, h(y, 0) * x[1]]
     jx = _stacked(x)                                 # row j-1 holds j x_j
-    hs = np.empty((n - 1,) + np.broadcast_shapes(y0.shape, x[0].shape), dtype=jx.dtype)
+    hs = get_array_module(jx).empty((n - 1,) + np.broadcast_shapes(y0.shape, x[0].shape), dtype=jx.dtype)
     for k in range(1, n):
         hs[k - 1] = h(y, k - 1)
         # sum_{j=1..k} j x_j h_{k-j}: rows 0..k-1 of jx against h_{k-1} .. h_0
@@ -170,7 +173,7 @@ def power(x: list, c, y0: np.ndarray | None = None) -> list:
     gives k x_0 y_k = sum_{j=1..k} (c j - (k - j)) x_j y_{k-j}.
     """
     y0 = x[0] ** c if y0 is None else y0
-    c = np.asarray(c)
+    c = get_array_module(x[0]).asarray(c)          # (an array exponent goes where x is)
     whole = np.isfinite(c) & (c >= 0) & (c == np.floor(c))
     if whole.all():
         return [y0] + _whole_power(x, c.astype(np.int64))[1:]
@@ -199,7 +202,7 @@ def _whole_power(x, c):
             if c:
                 base = square(base)
         return result
-    one = np.ones(np.broadcast_shapes(x[0].shape, c.shape), dtype=x[0].dtype)
+    one = get_array_module(x[0]).ones(np.broadcast_shapes(x[0].shape, c.shape), dtype=x[0].dtype)
     result, base = [one] + [np.zeros_like(one) for _ in x[1:]], x
     while True:                                      # x^c = product over c's set bits b of x^(2^b)
         odd = (c & 1).astype(bool)
@@ -229,7 +232,8 @@ def _rotation(x, s0, c0, sign):
         return s, c
     jx = _stacked(x)
     shape = (n,) + np.broadcast_shapes(s0.shape, x[0].shape)
-    ss, cs = np.empty(shape, dtype=jx.dtype), np.empty(shape, dtype=jx.dtype)
+    xp = get_array_module(jx)
+    ss, cs = xp.empty(shape, dtype=jx.dtype), xp.empty(shape, dtype=jx.dtype)
     ss[0], cs[0] = s0, c0
     for k in range(1, n):
         ss[k] = np.einsum("j...,j...->...", jx[:k], cs[k - 1::-1]) / k

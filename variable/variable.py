@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import backend
 from .config import _enable_backprop
 
 if TYPE_CHECKING:  # names used only in annotations
@@ -28,7 +29,7 @@ def _as_data(data):
             data = np.asarray(data, dtype=np.float64)
         except (TypeError, ValueError) as error:
             raise TypeError(f"Variable: cannot turn {data!r} into a float array ({error})") from None
-    elif not isinstance(data, np.ndarray):
+    elif not isinstance(data, np.ndarray) and not backend.is_device_array(data):
         if isinstance(data, complex):
             raise TypeError(_COMPLEX.format(op="Variable"))
         raise TypeError(
@@ -45,8 +46,8 @@ _COMPLEX = (
 
 
 def _plain_array(array, op):
-    """`array` as a plain real ndarray, or a TypeError saying what to pass instead."""
-    if type(array) is not np.ndarray:
+    """`array` as a plain real ndarray (or device array), or a TypeError saying what to pass instead."""
+    if type(array) is not np.ndarray and not backend.is_device_array(array):
         if isinstance(array, np.matrix):
             raise TypeError(
                 f"{op}: np.matrix is not supported (its * is a matrix product, so gradients "
@@ -63,6 +64,13 @@ def _plain_array(array, op):
             raise TypeError(_COMPLEX.format(op=op))
         raise TypeError(f"{op}: data must be real numbers, got dtype {array.dtype}")
     return array
+
+
+def _on_gpu(what):
+    return (
+        f"{what}: the data is on the GPU, and a NumPy array lives on the host; call "
+        f"x.to_cpu() first (or use V.backend.to_cpu(x.data) for a host copy)"
+    )
 
 
 def _refuse_variables_inside(items, op):
@@ -83,6 +91,8 @@ def _compared(other):
         return other._data
     if isinstance(other, (np.ndarray, int, float, np.number)) and not isinstance(other, bool):
         return other
+    if backend.is_device_array(other):
+        return other
     raise TypeError(
         f"comparison: a Variable compares with a Variable, an ndarray or a number, "
         f"got {type(other).__name__}"
@@ -93,7 +103,7 @@ def _equatable(other):
     """What `==` and `!=` compare elementwise, or None (then Python falls back to identity)."""
     if isinstance(other, Variable):
         return other._data
-    if isinstance(other, (np.ndarray, int, float, np.number, np.bool_)):
+    if isinstance(other, (np.ndarray, int, float, np.number, np.bool_)) or backend.is_device_array(other):
         return other
     return None
 
@@ -120,7 +130,7 @@ def _checked_data(variable, value):
                 "Variable.data: assign an ndarray, not a Variable (use other.data, or "
                 "other.data.copy() for an independent copy)"
             )
-        elif not isinstance(value, np.ndarray):
+        elif not isinstance(value, np.ndarray) and not backend.is_device_array(value):
             raise TypeError(
                 f"Variable.data: assign a NumPy ndarray, got {type(value).__name__}; "
                 f"write x.data = np.asarray(value, dtype=x.dtype)"
@@ -137,7 +147,7 @@ def _checked_data(variable, value):
 def _checked_grad(variable, value):
     """`value` as a gradient for `variable`: a Variable of its shape, or a TypeError/ValueError."""
     if not isinstance(value, Variable):
-        if not isinstance(value, (np.ndarray, np.generic)):
+        if not isinstance(value, (np.ndarray, np.generic)) and not backend.is_device_array(value):
             raise TypeError(
                 f"Variable.grad: assign a Variable, an ndarray or None, got {type(value).__name__}"
             )
@@ -198,6 +208,8 @@ class Variable:
         requires_grad: bool | None = None,
     ) -> None:
         data = _as_data(data)
+        if backend._DEFAULT["gpu"] and type(data) is np.ndarray:  # set_default_device("gpu")
+            data = backend.to_gpu(data)
         floating = data.dtype.kind in "fc"
         if requires_grad is None:
             requires_grad = floating
@@ -301,6 +313,8 @@ class Variable:
     # ----- conversions, as in PyTorch -------------------------------------------
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         """`np.asarray(x)`: the data (no graph), so plotting and NumPy calls take Variables."""
+        if backend.is_device_array(self._data):
+            raise TypeError(_on_gpu("np.asarray(x)"))
         if dtype is None or dtype == self._data.dtype:
             return self._data.copy() if copy else self._data
         if copy is False:
@@ -337,8 +351,45 @@ class Variable:
         return format(self._data.item(), spec)
 
     def numpy(self) -> np.ndarray:
-        """The data as an ndarray (the same array, not a copy), like `tensor.numpy()`."""
+        """The data as an ndarray (the same array, not a copy), like `tensor.numpy()`.
+
+        Raises
+        ------
+        TypeError
+            If the data is on the GPU (x.to_cpu() first, as PyTorch's x.cpu().numpy()).
+        """
+        if backend.is_device_array(self._data):
+            raise TypeError(_on_gpu("x.numpy()"))
         return self._data
+
+    # ----- devices, as in DeZero ----------------------------------------------
+    @property
+    def device(self) -> str:
+        """'cpu' for NumPy data, 'gpu' for CuPy data."""
+        return backend.device_of(self._data)
+
+    def to_gpu(self) -> Variable:
+        """Move the data (and the gradient) to the GPU, in place; returns this Variable.
+
+        Raises
+        ------
+        ModuleNotFoundError
+            If CuPy is not installed.
+        RuntimeError
+            If CuPy finds no GPU.
+        """
+        self.data = backend.to_gpu(self._data, "Variable.to_gpu")
+        if self._grad is not None:
+            self._grad.to_gpu()
+        return self
+
+    def to_cpu(self) -> Variable:
+        """Move the data (and the gradient) to the host as NumPy arrays, in place; returns this Variable."""
+        if backend.is_device_array(self._data):
+            self.data = backend.to_cpu(self._data)
+        if self._grad is not None:
+            self._grad.to_cpu()
+        return self
 
     def detach(self) -> Variable:
         """A Variable sharing this one's data, cut from the graph: no creator, no gradient."""

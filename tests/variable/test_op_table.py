@@ -274,7 +274,8 @@ def test_every_row_names_a_public_op():
 
 
 @pytest.mark.parametrize("name, row", CASES)
-def test_forward_matches_numpy(name, row, rng):
+def test_forward_matches_numpy(name, row, rng, device_row):
+    device_row(row.fn)
     xs = row.sample(rng)
     y = row.fn(*[V.Variable(x) for x in xs])
     expected = row.ref(*xs)
@@ -285,12 +286,14 @@ def test_forward_matches_numpy(name, row, rng):
 
 
 @pytest.mark.parametrize("name, row", CASES)
-def test_derivatives_match_gradcheck(name, row, rng):
+def test_derivatives_match_gradcheck(name, row, rng, device_row):
+    device_row(row.fn)
     assert V.gradcheck(row.fn, *row.sample(rng), order=row.order)
 
 
 @pytest.mark.parametrize("name, row", CASES)
-def test_taylor_matches_nested_reverse(name, row, rng):
+def test_taylor_matches_nested_reverse(name, row, rng, device_row):
+    device_row(row.fn)
     # every op has a Taylor rule: V.taylor to order 6 and V.jvp against V.jacobian
     assert V.taylorcheck(row.fn, *row.sample(rng), order=TAYLOR)
 
@@ -341,7 +344,8 @@ CONSTANT_OPERANDS = [
     "fn, ref, sampler, order",
     [pytest.param(*case[1:], id=case[0]) for case in CONSTANT_OPERANDS],
 )
-def test_constant_operands(fn, ref, sampler, order, rng):
+def test_constant_operands(fn, ref, sampler, order, rng, device_row):
+    device_row(fn)
     x, = sampler((2, 3))(rng)
     y = fn(V.Variable(x))
     assert isinstance(y, V.Variable)
