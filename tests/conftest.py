@@ -26,6 +26,11 @@ DEVICE_READY = (
     "variable/test_op_table.py",
     "variable/test_tensor_table.py",
     "variable/test_forward_mode.py",
+    "variable/test_functional.py",
+    "variable/test_higher_order.py",
+    "function/test_function_table.py",
+    "layers/",
+    "optimizers/",
 )
 """Test files (relative to tests/) that run on the device under GENGRAD_DEVICE."""
 
@@ -99,6 +104,19 @@ def device_row():
         if DEVICE != "cpu" and uses_host_constants(fn):
             pytest.skip("the row holds a constant NumPy array, refused next to GPU data (as in CuPy)")
     return check
+
+
+@pytest.fixture
+def on_device():
+    """Moves a test's NumPy inputs where GENGRAD_DEVICE puts data (a tuple, list or one
+    array; anything else unchanged); on the CPU it returns them as they are."""
+    def move(values):
+        if DEVICE == "cpu" or _unavailable:
+            return values
+        if isinstance(values, (tuple, list)):
+            return type(values)(move(v) for v in values)
+        return backend.to_gpu(values) if type(values) is np.ndarray else values
+    return move
 
 
 @pytest.fixture(autouse=True)
