@@ -1,0 +1,169 @@
+"""The engine on a device: Variables holding device arrays, moving them, and mixing refused.
+
+Runs on the CPU with tests/device/fake_gpu.py standing in for CuPy (registered for each
+test and removed after it), so these checks hold on every machine; the same code on a
+real GPU is checked by the switched suite (GENGRAD_DEVICE=gpu, README).
+"""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import variable as V
+from variable import backend
+
+
+def load_fake():
+    spec = importlib.util.spec_from_file_location("fake_gpu", Path(__file__).with_name("fake_gpu.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+FAKE = load_fake()
+
+
+@pytest.fixture
+def gpu():
+    """The fake device registered as the GPU for one test, then removed."""
+    modules, registered = dict(backend._MODULES), dict(backend._GPU)
+    backend.register_device_module(FAKE.DeviceArray, FAKE.module)
+    yield FAKE.module
+    backend._MODULES.clear()
+    backend._MODULES.update(modules)
+    backend._GPU.update(registered)
+    backend.set_default_device("cpu")
+
+
+def test_without_cupy_to_gpu_names_what_is_missing():
+    if backend._GPU["module"] is not None:
+        pytest.skip("a GPU module is registered in this session")
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("CuPy is installed here")
+    x = V.Variable(np.ones(2))
+    with pytest.raises(ModuleNotFoundError, match=r"Variable\.to_gpu: CuPy is not installed.*cupy-cuda1"):
+        x.to_gpu()
+    assert x.device == "cpu" and type(x.data) is np.ndarray       # nothing moved
+
+
+def test_cupy_without_a_gpu_says_so(monkeypatch):
+    def no_device():
+        raise RuntimeError("cudaErrorNoDevice: no CUDA-capable device is detected")
+
+    fake_cupy = type("M", (), {"cuda": type("C", (), {"runtime": type("R", (), {
+        "getDeviceCount": staticmethod(no_device)})})})
+    monkeypatch.setitem(backend._GPU, "module", None)
+    monkeypatch.setattr(backend, "_cupy", lambda: fake_cupy)
+    with pytest.raises(RuntimeError, match=r"to_gpu: CuPy is installed but finds no usable GPU.*nvidia-smi"):
+        backend.gpu_module()
+
+
+def test_to_gpu_and_back(gpu):
+    x = V.Variable(np.array([1.0, 2.0]), name="x")
+    assert x.to_gpu() is x and x.device == "gpu" and isinstance(x.data, gpu.ndarray)
+    assert x.to_cpu() is x and x.device == "cpu" and type(x.data) is np.ndarray
+    np.testing.assert_array_equal(x.data, [1.0, 2.0])
+
+
+def test_backward_and_higher_order_stay_on_the_device(gpu):
+    x = V.Variable(np.array([0.5, -1.0, 2.0])).to_gpu()
+    y = V.sum(V.tanh(x) * x + 2.0 * V.exp(x) / 3)
+    assert y.device == "gpu"
+    y.backward(create_graph=True)
+    gx = x.grad
+    assert gx.device == "gpu"
+    host = np.array([0.5, -1.0, 2.0])
+    t = np.tanh(host)
+    np.testing.assert_allclose(backend.to_cpu(gx.data), t + host * (1 - t * t) + 2 * np.exp(host) / 3)
+    x.cleargrad()
+    gx.backward()
+    d2 = 2 * (1 - t * t) - 2 * host * t * (1 - t * t) + 2 * np.exp(host) / 3
+    np.testing.assert_allclose(backend.to_cpu(x.grad.data), d2)
+
+
+def test_results_match_numpy(gpu):
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal(3)
+
+    def f(x0, x1):
+        return V.sum(V.logsumexp(V.matmul(x0, V.reshape(x1, (3, 1))) * x0, axis=1) ** 2)
+
+    host = [V.Variable(a), V.Variable(b)]
+    device = [V.Variable(a).to_gpu(), V.Variable(b).to_gpu()]
+    gh = V.grad(f(*host), host)
+    gd = V.grad(f(*device), device)
+    for h, d in zip(gh, gd):
+        assert d.device == "gpu"
+        np.testing.assert_allclose(backend.to_cpu(d.data), h.data, rtol=1e-12)
+
+
+def test_numbers_become_constants_on_the_device(gpu):
+    x = V.Variable(np.array([1.0, 2.0])).to_gpu()
+    for y in (x * 0.5, 0.5 * x, x + 3, 1 - x, x ** 2, 2.0 ** x):
+        assert y.device == "gpu"
+    z = x * 0.5                                     # the cached device constant, twice
+    np.testing.assert_allclose(backend.to_cpu(z.data), [0.5, 1.0])
+    h = V.Variable(np.array([1.0, 2.0])) * 0.5      # and the host one stays on the host
+    assert h.device == "cpu"
+
+
+def test_mixing_devices_names_both(gpu):
+    x = V.Variable(np.ones(3)).to_gpu()
+    with pytest.raises(TypeError, match=r"Add: expected all inputs on one device, got input 0 on the GPU, "
+                                        r"input 1 on the CPU.*to_gpu\(\)"):
+        x + V.Variable(np.ones(3))
+    with pytest.raises(TypeError, match=r"Mul: expected all inputs on one device, got GPU data and a NumPy "
+                                        r"array of shape \(3,\)"):
+        x * np.ones(3)
+
+
+def test_no_silent_trip_to_the_host(gpu):
+    x = V.Variable(np.ones(2)).to_gpu()
+    for call in (lambda: np.asarray(x), x.numpy):
+        with pytest.raises(TypeError, match=r"the data is on the GPU.*x\.to_cpu\(\)"):
+            call()
+    assert float(V.sum(x)) == 2.0 and V.sum(x).item() == 2.0     # a Python number is fine
+
+
+def test_gradients_handed_out_are_never_shared(gpu):
+    # broadcast_to's backward hands out a zero-stride view: writing to it must not write
+    # every element at once, and two leaves never share one gradient buffer
+    x = V.Variable(np.array(2.0)).to_gpu()
+    w = V.Variable(np.array([1.0, 1.0, 1.0])).to_gpu()
+    V.sum(V.broadcast_to(x, (3,)) + w).backward()
+    w.grad.data[0] = 5.0
+    np.testing.assert_array_equal(backend.to_cpu(w.grad.data), [5.0, 1.0, 1.0])
+    np.testing.assert_array_equal(backend.to_cpu(x.grad.data), 3.0)
+
+
+def test_forward_mode_on_the_device(gpu):
+    x = np.linspace(-1, 1, 5)
+    d = V.taylor(V.tanh, V.Variable(x).to_gpu(), np.ones(5), 6)
+    reference = V.taylor(V.tanh, x, np.ones(5), 6)
+    for k in range(7):
+        assert d[k].device == "gpu"
+        np.testing.assert_allclose(backend.to_cpu(d[k].data), reference[k].data, rtol=1e-12, atol=1e-12)
+
+
+def test_checkers_run_on_the_device(gpu):
+    x = V.Variable(np.array([0.3, -0.7])).to_gpu()
+    assert V.gradcheck(lambda a: V.sin(a) * a, x, order=2)
+    assert V.taylorcheck(lambda a: V.sin(a) * a, x, order=3)
+    hv = V.hvp(lambda a: V.sum(a ** 3), x, np.ones(2))
+    assert hv.device == "gpu"
+    np.testing.assert_allclose(backend.to_cpu(hv.data), 6 * np.array([0.3, -0.7]))
+
+
+def test_default_device(gpu):
+    backend.set_default_device("gpu")
+    assert V.Variable(np.ones(2)).device == "gpu"
+    backend.set_default_device("cpu")
+    assert V.Variable(np.ones(2)).device == "cpu"
+    with pytest.raises(ValueError, match="'cpu' or 'gpu'"):
+        backend.set_default_device("cuda:0")
