@@ -2,15 +2,20 @@
 
 import argparse
 
-from benchmarks import higher_order, memory, mlp, overhead, taylor_mode
+from benchmarks import gpu, higher_order, memory, mlp, overhead, taylor_mode
 
 
 def main(argv=None):
     """Run the overhead, higher-order, Taylor-mode, MLP and memory benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
+    parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
+                        help="gpu: the GPU benchmarks (CuPy, next to PyTorch CUDA) instead")
     args = parser.parse_args(argv)
     quick = args.quick
+    if args.device == "gpu":
+        return gpu.main(["--repeat", "1", "--number", "2", "--points", "10000", "--memory-steps", "20"]
+                        if quick else [])
     # memory first: its peak RSS would otherwise be the peak of the benchmarks before it
     memory.main(["--steps", "120", "--warmup", "100"] if quick else [])
     print()
