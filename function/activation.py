@@ -12,15 +12,17 @@ import math
 import numpy as np
 
 import variable as V
-from variable import ArrayLike, Axis, Forwarder, Function, Variable, series
+from variable import ArrayLike, Axis, Forwarder, Function, Variable, backend, series
 from variable.axes import normalize_axis
+from variable.backend import get_array_module, is_device_array
 
 
-def as_float(x: ArrayLike, op: str) -> Variable:
+def as_float(x: ArrayLike, op: str, like: ArrayLike | None = None) -> Variable:
     """`x` as a floating-point Variable (package helper used by every nn function).
 
-    A Variable or ndarray of floating dtype is used as is; integer and boolean data
-    become float64 constants; Python numbers and lists become float64.
+    A Variable or array (NumPy or GPU) of floating dtype is used as is; integer and
+    boolean data become float64 constants; Python numbers and lists become float64, made
+    on the device of `like` when given (constants follow the data, as in the engine).
 
     Raises
     ------
@@ -31,17 +33,18 @@ def as_float(x: ArrayLike, op: str) -> Variable:
         if x.data.dtype.kind == "f":
             return x
         data = x.data
-    elif isinstance(x, np.ndarray):
+    elif isinstance(x, np.ndarray) or is_device_array(x):
         if x.dtype.kind == "f":
             return Variable(x, requires_grad=False)
         data = x
     elif isinstance(x, np.floating):
-        return Variable(np.asarray(x), requires_grad=False)   # a NumPy scalar keeps its dtype
+        return Variable(_made_like(np.asarray(x), like), requires_grad=False)   # keeps its dtype
     elif isinstance(x, (bool, int, float, np.number, list, tuple)):
         try:
             data = np.asarray(x, dtype=np.float64)
         except (TypeError, ValueError):
             raise TypeError(f"{op}: cannot turn {x!r} into a float array") from None
+        return Variable(_made_like(data, like), requires_grad=False)
     else:
         raise TypeError(f"{op}: expects a Variable, ndarray or number, got {type(x).__name__}")
     if data.dtype.kind not in "biuf":
@@ -49,21 +52,36 @@ def as_float(x: ArrayLike, op: str) -> Variable:
     return Variable(data.astype(np.float64), requires_grad=False)
 
 
-def as_array(x: ArrayLike, op: str) -> np.ndarray:
-    """`x` as a constant ndarray of real numbers, its dtype kept (labels, ids, scores).
+def _made_like(data, like):
+    """`data`, a NumPy array just made from numbers or a list, on the device of `like`."""
+    if like is None or type(getattr(like, "_data", like)) is np.ndarray:
+        return data
+    return get_array_module(like).asarray(data)
 
-    A Variable gives its data, an ndarray itself; numbers and rectangular lists are
-    converted by NumPy (a list of ints stays integer).
+
+def as_array(x: ArrayLike, op: str, like: ArrayLike | None = None, name: str = "t",
+             like_name: str = "x") -> np.ndarray:
+    """`x` as a constant array of real numbers, its dtype kept (labels, ids, scores).
+
+    A Variable gives its data, an array (NumPy or GPU) itself; numbers and rectangular
+    lists are converted by NumPy (a list of ints stays integer).  Given `like` (the
+    Variable or array the result is used with), the result is on like's device:
+    numbers and lists are made there; a NumPy array next to GPU data goes there only
+    under `set_default_device("gpu")` (where V.Variable would put it), and is refused
+    otherwise, as the engine refuses it (PyTorch too): it would cross to the device on
+    every call.
 
     Raises
     ------
     TypeError
         If `x` is not array-like (str, None, dict, ...), a ragged or mixed list, or not
-        real-valued, naming `op`.
+        real-valued, or (with `like`) it is on the other device, naming `op`, `name` and
+        `like_name`.
     """
+    made = False
     if isinstance(x, Variable):
         data = x.data
-    elif isinstance(x, np.ndarray):
+    elif isinstance(x, np.ndarray) or is_device_array(x):
         data = x
     elif isinstance(x, (bool, int, float, np.number, np.bool_, list, tuple)):
         try:
@@ -73,11 +91,36 @@ def as_array(x: ArrayLike, op: str) -> np.ndarray:
                 f"{op}: cannot turn the {type(x).__name__} into an array: it is ragged (rows of "
                 f"different lengths) or mixes numbers with other objects"
             ) from None
+        made = True
     else:
         raise TypeError(f"{op}: expects a Variable, ndarray, number or list, got {type(x).__name__}")
     if data.dtype.kind not in "biuf":
         raise TypeError(f"{op}: expects real numbers, got dtype {data.dtype}")
+    if like is not None:
+        target = getattr(like, "_data", like)
+        if type(data) is not type(target):       # (both NumPy arrays: the common case)
+            data = _on_device_of(data, target, made, op, name, like_name)
     return data
+
+
+def _on_device_of(data, target, made, op, name, like_name):
+    """`data` on the device of the array `target`, or a TypeError naming both (see as_array)."""
+    on_gpu, target_on_gpu = is_device_array(data), is_device_array(target)
+    if on_gpu == target_on_gpu:
+        return data
+    if target_on_gpu and (made or backend._DEFAULT["gpu"]):
+        return get_array_module(target).asarray(data)
+    if target_on_gpu:
+        raise TypeError(
+            f"{op}: expected {name} on the device of {like_name}, got {like_name} on the GPU and "
+            f"{name} a NumPy array of shape {data.shape} (on the CPU); move it once with "
+            f"xp.asarray({name}) or V.Variable({name}).to_gpu() (or V.backend.set_default_device"
+            f'("gpu"), which puts new arrays there), or bring the data back with {like_name}.to_cpu()'
+        )
+    raise TypeError(
+        f"{op}: expected {name} on the device of {like_name}, got {like_name} on the CPU and {name} "
+        f"on the GPU; move {name} with V.backend.to_cpu({name}) or {like_name} with .to_gpu()"
+    )
 
 
 _EXP_LIMITS = {}
@@ -186,7 +229,7 @@ class HardSigmoid(PiecewiseLinear):
 
     def forward(self, x):
         inside = (x > -3) & (x < 3)
-        self.slope = inside * np.asarray(1 / 6, x.dtype)
+        self.slope = np.multiply(inside, 1 / 6, dtype=x.dtype)
         return np.clip(x / 6 + 0.5, 0, 1)
 
 
@@ -459,7 +502,7 @@ def _normal_pdf_series(x):
 def _normal_cdf(x):
     """Phi(x) = erfc(-x / sqrt 2) / 2 on an ndarray, to ~1e-15 absolute and ~1e-13
     relative (the left tail keeps full relative precision: no 1 + erf cancellation)."""
-    z = np.asarray(x, dtype=np.float64) / math.sqrt(2)
+    z = x.astype(np.float64, copy=False) / math.sqrt(2)
     a = np.abs(z)
     out = np.empty_like(z)
     middle = a < 2
@@ -469,7 +512,7 @@ def _normal_cdf(x):
     out[lower] = 0.5 * _erfc_fraction(a[lower])
     out[upper] = 1 - 0.5 * _erfc_fraction(a[upper])
     out[np.isnan(z)] = np.nan
-    return out.astype(np.result_type(x, np.float32), copy=False)
+    return out.astype(np.result_type(x.dtype, np.float32), copy=False)
 
 
 class NormalCDF(Forwarder):
