@@ -12,6 +12,7 @@ import numpy as np
 
 import variable as V
 from variable import Forwarder, Function, Variable
+from variable.backend import get_array_module
 
 from .activation import ArrayLike, as_float
 
@@ -70,7 +71,7 @@ class Im2col(Forwarder):
         (kh, kw), (sh, sw), (ph, pw), (oh, ow) = self.kernel, self.stride, self.pad, self.out
         if ph or pw:
             x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=self.pad_value)
-        col = np.empty(x.shape[:2] + (kh, kw, oh, ow), dtype=x.dtype)
+        col = get_array_module(x).empty(x.shape[:2] + (kh, kw, oh, ow), dtype=x.dtype)
         for i in range(kh):
             for j in range(kw):
                 col[:, :, i, j] = x[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
@@ -97,12 +98,12 @@ class Col2im(Forwarder):
     def forward(self, col):
         (kh, kw), (sh, sw), (ph, pw), (oh, ow) = self.kernel, self.stride, self.pad, self.out
         n, c, h, w = self.x_shape
-        image = np.zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=col.dtype)
+        image = get_array_module(col).zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=col.dtype)
         for i in range(kh):
             for j in range(kw):
                 image[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw] += col[:, :, i, j]
         if ph or pw:
-            image = np.ascontiguousarray(image[:, :, ph:ph + h, pw:pw + w])
+            image = image[:, :, ph:ph + h, pw:pw + w].copy()   # (a C-contiguous copy)
         return image
 
     def backward(self, gx):
