@@ -15,6 +15,7 @@ import numpy as np
 
 import variable as V
 from variable import Forwarder, Function, Variable, series
+from variable.backend import errstate, get_array_module
 
 from .activation import (
     ArrayLike,
@@ -32,7 +33,7 @@ def _target(t, x, op):
     """Target `t` as a Variable of `x`'s dtype (constants are cast, Variables kept)."""
     if isinstance(t, Variable) and t.requires_grad:
         return t
-    t = as_float(t, op)
+    t = as_float(t, op, like=x)                     # (numbers and lists made on x's device)
     if t.dtype != x.dtype:
         t = Variable(t.data.astype(x.dtype), requires_grad=False)
     return t
@@ -51,7 +52,7 @@ def _pair(x, t, op, names=("x", "t")):
 
 
 def _scalar(value, like):
-    return np.asarray(value, dtype=like.dtype)
+    return get_array_module(like).asarray(value, dtype=like.dtype)
 
 
 def _mean(total, n, like):
@@ -119,7 +120,7 @@ class MeanAbsoluteError(Forwarder):
 
     def forward(self, x0, x1):
         diff = x0 - x1
-        self.slope = np.sign(diff) * np.asarray(_per_entry(diff.size), diff.dtype)
+        self.slope = np.sign(diff) * _per_entry(diff.size)     # (a Python float keeps the dtype)
         return _mean(np.abs(diff).sum(), diff.size, x0)
 
     def backward(self, gy):
@@ -303,8 +304,7 @@ class SoftmaxCrossEntropy(Forwarder):
         log_p = log_softmax_array(x, -1)
         self.rows = math.prod(x.shape[:-1])
         if self.labels is not None:
-            rows = np.indices(self.labels.shape, sparse=True)   # index every row once
-            picked = (*rows, self.labels)
+            picked = (*_row_indices(self.labels), self.labels)   # every row once, its label
             total = log_p[picked].sum()
             self.onehot = np.zeros_like(x)
             self.onehot[picked] = 1
@@ -333,12 +333,21 @@ class SoftmaxCrossEntropy(Forwarder):
         return _mean_series(y, terms, self.rows)     # y = -sum(t log softmax(x)) / rows
 
 
+def _row_indices(labels):
+    """Index arrays, one per axis of `labels`, that broadcast to pick every row once
+    (np.indices(labels.shape, sparse=True), made on the labels' device)."""
+    xp = get_array_module(labels)
+    ndim = labels.ndim
+    return [xp.arange(n).reshape((1,) * d + (n,) + (1,) * (ndim - d - 1))
+            for d, n in enumerate(labels.shape)]
+
+
 def _labels(t, x_shape, op):
     """Integer class labels as an int ndarray of shape x_shape[:-1], range-checked."""
     data = as_array(t, op)
     n_class = x_shape[-1]
     if data.size and (data.min() < 0 or data.max() >= n_class):
-        bad = data[(data < 0) | (data >= n_class)].flat[0]
+        bad = int(data[(data < 0) | (data >= n_class)].ravel()[0])
         raise ValueError(f"{op}: label {bad} is out of range for {n_class} classes")
     return data.astype(np.intp, copy=False)
 
@@ -376,7 +385,7 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     x = as_float(x, op)
     if x.ndim == 0:
         raise ValueError(f"{op}: logits must be at least 1-d, got shape {x.shape}")
-    t_data = as_array(t, op)
+    t_data = as_array(t, op, like=x, like_name="the logits x")   # (on x's device, see as_array)
     if t_data.shape == x.shape[:-1]:
         if t_data.dtype.kind not in "iu" and t_data.size:       # (no labels: any dtype will do)
             raise TypeError(
@@ -385,7 +394,7 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
             )
         return Function(SoftmaxCrossEntropy(_labels(t_data, x.shape, op)))(x)
     if t_data.shape == x.shape:
-        return Function(SoftmaxCrossEntropy())(x, _target(t, x, op))
+        return Function(SoftmaxCrossEntropy())(x, _target(t if isinstance(t, Variable) else t_data, x, op))
     raise ValueError(
         f"{op}: logits of shape {x.shape} need labels of shape {x.shape[:-1]} or "
         f"probabilities of shape {x.shape}, got t of shape {t_data.shape}"
@@ -458,7 +467,7 @@ class BinaryCrossEntropy(Forwarder):
     """mean(-t max(log p, -100) - (1 - t) max(log(1 - p), -100)), PyTorch's clamped form."""
 
     def forward(self, p, t):
-        with np.errstate(divide="ignore"):            # log 0 = -inf, floored just below
+        with errstate(p, divide="ignore"):            # log 0 = -inf, floored just below
             log_p, log_q = np.log(p), np.log(1 - p)
         # where each log is above the floor; elsewhere the term is the constant -100 t (or (1 - t))
         self.live_p, self.live_q = log_p > LOG_CLAMP, log_q > LOG_CLAMP
@@ -535,7 +544,7 @@ class HingeLoss(Forwarder):
         margin = 1 - self.t * x
         # slope -t where the margin is violated, 0 where it holds, NaN where x is NaN
         slope = np.where(margin > 0, -self.t, np.where(np.isnan(margin), np.nan, 0))
-        self.slope = slope.astype(x.dtype) / np.asarray(x.size or 1, x.dtype)
+        self.slope = slope.astype(x.dtype) / (x.size or 1)
         return _mean(np.maximum(margin, 0).sum(), x.size, x)   # np.maximum keeps a NaN score NaN
 
     def backward(self, gy):
@@ -569,7 +578,7 @@ def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
     """
     op = "hinge_loss"
     x = as_float(x, op)
-    t_data = as_array(t, op)
+    t_data = as_array(t, op, like=x)
     if t_data.shape != x.shape:
         raise ValueError(f"{op}: x of shape {x.shape} and t of shape {t_data.shape} must have the same shape")
     if t_data.dtype.kind not in "biuf" or not np.all((t_data == 1) | (t_data == -1)):
