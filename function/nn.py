@@ -12,6 +12,7 @@ import numpy as np
 
 import variable as V
 from variable import Forwarder, Function, Variable, series
+from variable.backend import get_array_module, is_device_array, writes_through
 from variable.linalg import MatMul2D
 
 from .activation import ArrayLike, as_array, as_float
@@ -105,8 +106,8 @@ class Dropout(Forwarder):
         self.p = p
 
     def forward(self, x):
-        keep = np.random.random_sample(x.shape) >= self.p
-        self.scale = keep * np.asarray(1 / (1 - self.p), dtype=x.dtype)
+        keep = get_array_module(x).random.random_sample(x.shape) >= self.p   # on x's device
+        self.scale = np.multiply(keep, 1 / (1 - self.p), dtype=x.dtype)
         return x * self.scale
 
     def backward(self, gy):
@@ -121,8 +122,9 @@ def dropout(x: ArrayLike, p: float = 0.5) -> Variable:
     """Inverted dropout: zero each entry with probability `p`, scale the rest by 1/(1-p).
 
     In `V.test_mode()` (and for p = 0) it is the identity and returns `x` itself.  The
-    mask is drawn from NumPy's global random state: `L.seed(n)`, which seeds the initial
-    weights too, or `np.random.seed(n)` reproduces it.
+    mask is drawn on x's device from its library's global random state: on the CPU
+    NumPy's, which `L.seed(n)` (it seeds the initial weights too) or `np.random.seed(n)`
+    reproduces; on a GPU CuPy's (`cupy.random.seed(n)`).
 
     Parameters
     ----------
@@ -227,19 +229,26 @@ def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-
     return xhat * gamma + beta
 
 
-def _running(array, name, n_channel, op):
+def _running(array, name, n_channel, op, x_data):
     """The running-statistic array to update in place (None allowed in training)."""
     if array is None:
         return None
     data = array.data if isinstance(array, Variable) else array
-    if not isinstance(data, np.ndarray) or data.dtype.kind != "f":
+    if not (isinstance(data, np.ndarray) or is_device_array(data)) or data.dtype.kind != "f":
         raise TypeError(
             f"{op}: {name} must be a float ndarray (updated in place), got {type(array).__name__}"
         )
     if data.shape != (n_channel,):
         raise ValueError(f"{op}: {name} must have shape ({n_channel},), got {data.shape}")
-    if not data.flags.writeable:
+    if writes_through(data):
         raise ValueError(f"{op}: {name} must be writeable: it is updated in place")
+    if type(data) is not type(x_data) and is_device_array(data) != is_device_array(x_data):
+        where = ("x", "GPU", name, "CPU") if is_device_array(x_data) else (name, "GPU", "x", "CPU")
+        raise TypeError(
+            f"{op}: expected {name} on the device of x, got {where[0]} on the {where[1]} and "
+            f"{where[2]} on the {where[3]}; {name} is updated in place, so keep it where x is "
+            f"(layer.to_gpu() moves a BatchNorm layer's running statistics with its parameters)"
+        )
     return data
 
 
@@ -290,8 +299,8 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
     for name, v in (("gamma", gamma), ("beta", beta)):
         if v.shape != (c,):
             raise ValueError(f"{op}: {name} must have shape ({c},) for x of shape {x.shape}, got {v.shape}")
-    mean = _running(running_mean, "running_mean", c, op)
-    var = _running(running_var, "running_var", c, op)
+    mean = _running(running_mean, "running_mean", c, op, x.data)
+    var = _running(running_var, "running_var", c, op, x.data)
     param_shape = (1, c) + (1,) * (x.ndim - 2)
     gamma, beta = V.reshape(gamma, param_shape), V.reshape(beta, param_shape)
     if not V.is_train():
@@ -343,12 +352,12 @@ def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
     W = as_float(W, op)
     if W.ndim != 2:
         raise ValueError(f"{op}: W must be 2-D (vocabulary size, D), got shape {W.shape}")
-    ids = as_array(ids, op)
+    ids = as_array(ids, op, like=W, name="ids", like_name="W")
     if ids.dtype.kind not in "iu":
         raise TypeError(f"{op}: ids must be integers, got dtype {ids.dtype}")
     n = W.shape[0]
     if ids.size and (ids.min() < 0 or ids.max() >= n):
-        bad = ids[(ids < 0) | (ids >= n)].flat[0]
+        bad = int(ids[(ids < 0) | (ids >= n)].ravel()[0])
         raise ValueError(f"{op}: id {bad} is out of range for W with {n} rows")
     return V.get_item(W, ids.astype(np.intp, copy=False))
 
@@ -378,7 +387,8 @@ def accuracy(y: ArrayLike, t: ArrayLike) -> float:
         If `y` or `t` is not an array of real numbers, or `t` is not integer.
     """
     op = "accuracy"
-    scores, labels = as_array(y, op), as_array(t, op)
+    scores = as_array(y, op)
+    labels = as_array(t, op, like=scores, like_name="the scores y")
     if scores.ndim == 0 or labels.shape != scores.shape[:-1]:
         raise ValueError(
             f"{op}: scores of shape {scores.shape} need labels of shape {scores.shape[:-1]}, "
