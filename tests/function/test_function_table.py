@@ -381,7 +381,8 @@ def test_function_reexports_every_primitive_op():
 
 # ----- the row checks ---------------------------------------------------------------------
 @pytest.mark.parametrize("row", ROWS)
-def test_forward_matches_numpy(row, rng):
+def test_forward_matches_numpy(row, rng, device_row):
+    device_row(row.fn)
     values = row.sample(rng)
     y = row.fn(*values)
     expected = row.ref(*values)
@@ -395,18 +396,21 @@ def test_forward_matches_numpy(row, rng):
 
 
 @pytest.mark.parametrize("row", GRADIENT_ROWS)
-def test_gradcheck(row, rng):
+def test_gradcheck(row, rng, device_row):
+    device_row(row.fn)
     assert V.gradcheck(row.fn, *row.sample(rng), order=row.order)
 
 
 @pytest.mark.parametrize("row", GRADIENT_ROWS)
-def test_taylor_matches_nested_reverse(row, rng):
+def test_taylor_matches_nested_reverse(row, rng, device_row):
+    device_row(row.fn)
     # every function with a gradient has a Taylor rule: V.taylor to order 6, V.jvp vs V.jacobian
     assert V.taylorcheck(row.fn, *row.sample(rng), order=TAYLOR)
 
 
 @pytest.mark.parametrize("row", ROWS)
-def test_float32_stays_float32(row, rng):
+def test_float32_stays_float32(row, rng, device_row):
+    device_row(row.fn)
     values = as_float32(row.sample(rng))
     xs = float_inputs(values)
     y = row.fn(*xs)
@@ -423,6 +427,7 @@ def test_float32_stays_float32(row, rng):
 
 
 @pytest.mark.parametrize("row", GRADIENT_ROWS)
-def test_constants_record_no_graph(row, rng):
+def test_constants_record_no_graph(row, rng, device_row):
+    device_row(row.fn)
     y = row.fn(*row.sample(rng))
     assert y.creator is None and not y.requires_grad
