@@ -1,0 +1,284 @@
+"""The nn functions on a device: what `function` creates lands there, and labels meet their logits.
+
+Runs on the CPU with tests/device/fake_gpu.py standing in for CuPy (registered for each
+test and removed after it, the default device set to the CPU inside), so these checks
+hold on every machine.  Each function is checked against itself on NumPy: same values,
+results (and gradients) on the device.  Integer labels, ids and targets follow the rule
+of `function.activation.as_array`: numbers and lists are made on the logits' device, a
+NumPy array next to GPU data moves there only under set_default_device("gpu") and is
+refused otherwise, naming the op and the fix.
+"""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import function as F
+import variable as V
+from variable import backend
+
+
+def load_fake():
+    spec = importlib.util.spec_from_file_location("fake_gpu", Path(__file__).with_name("fake_gpu.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+FAKE = load_fake()
+
+
+@pytest.fixture
+def gpu():
+    """The fake device registered as the GPU for one test (new data on the CPU), then removed."""
+    modules, registered = dict(backend._MODULES), dict(backend._GPU)
+    default = dict(backend._DEFAULT)
+    backend.register_device_module(FAKE.DeviceArray, FAKE.module)
+    backend.set_default_device("cpu")
+    yield FAKE.module
+    backend._MODULES.clear()
+    backend._MODULES.update(modules)
+    backend._GPU.update(registered)
+    backend._DEFAULT.update(default)
+
+
+def on_gpu(a, requires_grad=None):
+    return V.Variable(np.asarray(a), requires_grad=requires_grad).to_gpu()
+
+
+def host(a):
+    """A Variable's data (or an array) on the host, for comparisons."""
+    return backend.to_cpu(getattr(a, "data", a))
+
+
+def assert_on_gpu(*values):
+    for v in values:
+        assert backend.is_device_array(getattr(v, "data", v)), f"{type(v).__name__} left the device"
+
+
+def same_on_both(fn, *arrays, grad=True, rtol=1e-12, atol=1e-14):
+    """fn on GPU Variables equals fn on CPU Variables, in value and (with `grad`) gradient."""
+    cpu = [V.Variable(a) if a.dtype.kind == "f" else a for a in arrays]
+    dev = [on_gpu(a) if a.dtype.kind == "f" else backend.to_gpu(a) for a in arrays]
+    y_cpu, y_dev = fn(*cpu), fn(*dev)
+    assert_on_gpu(y_dev)
+    assert y_dev.dtype == y_cpu.dtype and y_dev.shape == y_cpu.shape
+    np.testing.assert_allclose(host(y_dev), y_cpu.data, rtol=rtol, atol=atol)
+    if grad:
+        V.sum(y_cpu).backward()
+        V.sum(y_dev).backward()
+        for c, d in zip(cpu, dev):
+            if isinstance(c, V.Variable):
+                assert_on_gpu(d.grad)
+                np.testing.assert_allclose(host(d.grad), c.grad.data, rtol=rtol, atol=atol)
+    return y_dev
+
+
+@pytest.fixture
+def data():
+    return np.random.default_rng(0)
+
+
+# ----- activations ---------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_hard_sigmoid_slope_is_made_on_the_device(gpu, data, dtype):
+    x = data.uniform(-5, 5, (3, 4)).astype(dtype)
+    same_on_both(F.hard_sigmoid, x)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), ()])
+def test_exact_gelu_stays_on_the_device(gpu, data, shape):
+    x = np.asarray(data.uniform(-4, 4, shape))   # both sides of |x| = 2 sqrt 2 (series and fraction)
+    same_on_both(lambda v: F.gelu(v, approximate="none"), x)
+
+
+def test_exact_gelu_tails_and_nan_on_the_device(gpu):
+    x = np.array([-40.0, -3.0, -0.5, 0.0, 0.5, 3.0, 40.0, np.nan])
+    same_on_both(lambda v: F.gelu(v, approximate="none"), x, grad=False)
+
+
+def test_sigmoid_far_left_on_the_device(gpu):
+    same_on_both(F.sigmoid, np.array([-800.0, -30.0, 0.0, 30.0]))
+
+
+def test_as_float_takes_device_arrays_and_makes_lists_on_a_given_device(gpu):
+    from function.activation import as_float
+    x = on_gpu([1.0, 2.0])
+    assert_on_gpu(as_float(x.data, "op"), as_float(backend.to_gpu(np.array([1, 2])), "op"))
+    t = as_float([0.5, 1.5], "op", like=x)
+    assert_on_gpu(t)
+    assert type(as_float([0.5, 1.5], "op").data) is np.ndarray     # no `like`: on the host
+
+
+# ----- losses -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("loss", [F.mean_squared_error, F.mean_absolute_error, F.huber_loss,
+                                  F.log_cosh_loss, F.sigmoid_cross_entropy, F.poisson_nll_loss])
+def test_regression_losses_give_device_scalars(gpu, data, loss):
+    x, t = data.uniform(-1, 1, (3, 4)), data.uniform(0.1, 0.9, (3, 4))
+    same_on_both(loss, x, t, grad=loss in (F.mean_squared_error, F.mean_absolute_error))
+
+
+def test_mean_absolute_error_keeps_float32(gpu, data):
+    x, t = data.standard_normal((3, 4)).astype(np.float32), data.standard_normal((3, 4)).astype(np.float32)
+    y = same_on_both(F.mean_absolute_error, x, t, rtol=1e-6)
+    assert y.dtype == np.float32
+
+
+def test_empty_loss_is_a_device_nan(gpu):
+    y = F.mean_squared_error(on_gpu(np.zeros((0, 3))), on_gpu(np.zeros((0, 3))))
+    assert_on_gpu(y)
+    assert np.isnan(host(y))
+
+
+def test_binary_cross_entropy_at_zero_and_one_on_the_device(gpu):
+    p, t = np.array([0.0, 1.0, 0.3, 1.0]), np.array([1.0, 0.0, 0.5, 1.0])
+    with np.errstate(divide="ignore"):   # the fake computes with NumPy, which warns; CuPy does not
+        y = same_on_both(F.binary_cross_entropy, p, t, grad=False)
+    assert host(y) == pytest.approx((100 + 100 - 0.5 * np.log(0.3) - 0.5 * np.log(0.7)) / 4)
+
+
+@pytest.mark.parametrize("shape", [(4,), (2, 3), ()])
+def test_softmax_cross_entropy_labels_on_the_device(gpu, data, shape):
+    x, t = data.standard_normal(shape + (5,)), data.integers(0, 5, shape)
+    same_on_both(F.softmax_cross_entropy, x, t)
+
+
+def test_softmax_cross_entropy_probabilities_on_the_device(gpu, data):
+    x, p = data.standard_normal((4, 3)), data.dirichlet(np.ones(3), 4)
+    same_on_both(F.softmax_cross_entropy, x, p)
+
+
+def test_hinge_loss_on_the_device(gpu, data):
+    x, t = data.uniform(-2, 2, (3, 4)), data.choice([-1, 1], (3, 4))
+    same_on_both(F.hinge_loss, x, t)
+
+
+def test_label_out_of_range_on_the_device_names_it(gpu):
+    with pytest.raises(ValueError, match="label 7 is out of range for 3 classes"):
+        F.softmax_cross_entropy(on_gpu(np.zeros((2, 3))), backend.to_gpu(np.array([0, 7])))
+
+
+# ----- labels, ids and targets next to GPU data ----------------------------------------------------
+def refusing(op, name):
+    return pytest.raises(TypeError, match=rf"{op}: expected {name} on the device of .*xp\.asarray\({name}\)")
+
+
+def test_numpy_labels_next_to_gpu_logits_are_refused(gpu):
+    x = on_gpu(np.zeros((2, 3)))
+    labels = np.array([0, 2])
+    with refusing("softmax_cross_entropy", "t"):
+        F.softmax_cross_entropy(x, labels)
+    with refusing("accuracy", "t"):
+        F.accuracy(x, labels)
+    with refusing("hinge_loss", "t"):
+        F.hinge_loss(x, np.ones((2, 3)))
+    with refusing("embed_id", "ids"):
+        F.embed_id(labels, on_gpu(np.zeros((4, 2))))
+
+
+def test_gpu_labels_next_to_cpu_logits_are_refused(gpu):
+    labels = backend.to_gpu(np.array([0, 2]))
+    with pytest.raises(TypeError, match=r"softmax_cross_entropy: expected t on the device of .* on the CPU"):
+        F.softmax_cross_entropy(V.Variable(np.zeros((2, 3))), labels)
+    with pytest.raises(TypeError, match=r"embed_id: expected ids on the device of W"):
+        F.embed_id(labels, np.zeros((4, 2)))
+
+
+def test_list_labels_are_made_on_the_logits_device(gpu, data):
+    x = data.standard_normal((2, 3))
+    expected = F.softmax_cross_entropy(x, np.array([0, 2])).data
+    y = F.softmax_cross_entropy(on_gpu(x), [0, 2])
+    assert_on_gpu(y)
+    np.testing.assert_allclose(host(y), expected, rtol=1e-12)
+    assert F.accuracy(on_gpu(x), [int(np.argmax(x[0])), 0]) in (0.5, 1.0)
+    assert_on_gpu(F.embed_id([1, 1], on_gpu(np.eye(3))))
+    assert_on_gpu(F.mean_squared_error(on_gpu([1.0, 2.0]), [0.0, 1.0]))
+
+
+def test_numpy_labels_follow_the_default_device(gpu, data):
+    x = data.standard_normal((4, 3))
+    t = data.integers(0, 3, 4)
+    expected = F.softmax_cross_entropy(x, t).data
+    backend.set_default_device("gpu")
+    y = F.softmax_cross_entropy(on_gpu(x), t)
+    assert_on_gpu(y)
+    np.testing.assert_allclose(host(y), expected, rtol=1e-12)
+    assert F.accuracy(on_gpu(x), t) == F.accuracy(x, t)
+    W = on_gpu(data.standard_normal((5, 2)))
+    np.testing.assert_array_equal(host(F.embed_id(np.array([4, 0]), W)), host(W)[[4, 0]])
+    cpu = F.softmax_cross_entropy(V.Variable(x).to_cpu(), t)   # CPU logits: the labels stay
+    assert type(cpu.data) is np.ndarray
+
+
+def test_accuracy_on_the_device_is_a_float(gpu, data):
+    y, t = data.standard_normal((6, 4)), data.integers(0, 4, 6)
+    got = F.accuracy(on_gpu(y), backend.to_gpu(t))
+    assert type(got) is float and got == F.accuracy(y, t)
+
+
+def test_embed_id_forward_on_the_device(gpu, data):
+    W, ids = data.standard_normal((5, 2)), np.array([[0, 3], [4, 0]])
+    y = F.embed_id(backend.to_gpu(ids), on_gpu(W))
+    assert_on_gpu(y)
+    np.testing.assert_array_equal(host(y), W[ids])
+
+
+# ----- nn -----------------------------------------------------------------------------------------
+def test_dropout_mask_is_drawn_on_the_device(gpu, data):
+    x = data.standard_normal((3, 4)).astype(np.float32)
+
+    def seeded(v):
+        np.random.seed(3)        # the fake device draws from NumPy's global state (CuPy: its own)
+        return F.dropout(v, 0.4)
+
+    y = same_on_both(seeded, x, rtol=1e-6)
+    assert y.dtype == np.float32
+
+
+def test_linear_and_layer_norm_on_the_device(gpu, data):
+    same_on_both(F.linear, data.standard_normal((2, 3, 4)), data.standard_normal((4, 2)),
+                 data.standard_normal(2))
+    same_on_both(F.layer_norm, data.standard_normal((3, 4)), data.standard_normal(4),
+                 data.standard_normal(4), rtol=1e-10)
+
+
+def test_batch_norm_updates_device_running_statistics_in_place(gpu, data):
+    x, g, b = data.standard_normal((4, 3, 2, 2)), data.standard_normal(3), data.standard_normal(3)
+    mean, var = np.zeros(3), np.ones(3)
+    expected = F.batch_norm(x, g, b, mean, var).data
+    mean_dev, var_dev = backend.to_gpu(np.zeros(3)), backend.to_gpu(np.ones(3))
+    y = F.batch_norm(on_gpu(x), on_gpu(g), on_gpu(b), mean_dev, var_dev)
+    assert_on_gpu(y)
+    np.testing.assert_allclose(host(y), expected, rtol=1e-10)
+    np.testing.assert_allclose(host(mean_dev), mean, rtol=1e-12)
+    np.testing.assert_allclose(host(var_dev), var, rtol=1e-12)
+    with V.test_mode():
+        z = F.batch_norm(on_gpu(x), on_gpu(g), on_gpu(b), mean_dev, var_dev)
+        np.testing.assert_allclose(host(z), F.batch_norm(x, g, b, mean, var).data, rtol=1e-12)
+    assert_on_gpu(z)
+
+
+def test_batch_norm_refuses_running_statistics_on_the_other_device(gpu):
+    x = on_gpu(np.ones((2, 3)))
+    with pytest.raises(TypeError, match=r"batch_norm: expected running_mean on the device of x.*to_gpu"):
+        F.batch_norm(x, on_gpu(np.ones(3)), on_gpu(np.zeros(3)), np.zeros(3), None)
+    with pytest.raises(TypeError, match=r"batch_norm: expected running_var on the device of x"):
+        F.batch_norm(np.ones((2, 3)), np.ones(3), np.zeros(3), None, backend.to_gpu(np.ones(3)))
+
+
+# ----- convolution and pooling -----------------------------------------------------------------------
+def test_im2col_and_col2im_on_the_device(gpu, data):
+    same_on_both(lambda x: F.im2col(x, (2, 3), (1, 2), (1, 0)), data.standard_normal((2, 1, 3, 5)))
+    same_on_both(lambda c: F.col2im(c, (1, 2, 3, 3), 2, 2, 1), data.standard_normal((1, 2, 2, 2, 2, 2)))
+
+
+def test_conv_and_pooling_on_the_device(gpu, data):
+    x = data.standard_normal((2, 2, 5, 5))
+    same_on_both(lambda x, W, b: F.conv2d(x, W, b, stride=2, pad=1), x,
+                 data.standard_normal((3, 2, 3, 3)), data.standard_normal(3), rtol=1e-10)
+    same_on_both(lambda x, W: F.deconv2d(x, W, stride=2, pad=1, outsize=(10, 10)), x,
+                 data.standard_normal((2, 3, 3, 3)), rtol=1e-10)
+    same_on_both(lambda x: F.pooling(x, 3, 2, 1), x)
+    same_on_both(lambda x: F.average_pooling(x, 3, 2, 1), x)
