@@ -143,7 +143,7 @@ def _on_device(x, dtype, op, xp):
     if backend.is_device_array(x):
         return _as_input(x, dtype, op)
     cached = (type(x) is float or type(x) is int) and x != 0 and x == x   # as _float_constant
-    key = (x, dtype, xp.__name__)
+    key = (x, dtype, xp)
     constant = _constants.get(key) if cached else None
     if constant is None:  # numbers and lists, checked as on the CPU, then moved once
         constant = new_variable(xp.asarray(_as_input(x, dtype, op)._data))
