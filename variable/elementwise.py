@@ -6,9 +6,10 @@ sums a gradient back to its input's shape.
 
 import numpy as np
 
-from . import series
+from . import backend, series
 from .axes import broadcasts_to
-from .forwarder import Forwarder, Function, Variable, as_variable
+from .backend import get_array_module
+from .forwarder import Forwarder, Function, Variable, _on_device, _reference_dtype, as_variable
 from .shape import broadcast_to, sum_to
 from .types import ArrayLike
 
@@ -18,6 +19,31 @@ def _reduce(gx, x):
     if not x.requires_grad:
         return None
     return gx if gx.shape == x.shape else sum_to(gx, x.shape)
+
+
+def _constant_like(a, data, op, name):
+    """Constant array parameter `a` of `op` (a mask, a bound, an exponent) on the device of
+    the Variable `data`, by the rule of the nn functions' labels: a 0-d NumPy array counts as
+    a number (as PyTorch takes a 0-d CPU tensor); a larger one goes to the GPU only under
+    set_default_device("gpu") (where V.Variable(a) would put it) and is refused otherwise,
+    as the engine refuses it (it would cross to the device on every call); a GPU array
+    next to CPU data is refused."""
+    on_gpu, data_on_gpu = backend.is_device_array(a), type(data._data) is not np.ndarray
+    if on_gpu == data_on_gpu:
+        return a
+    if data_on_gpu and (a.ndim == 0 or backend._DEFAULT["gpu"]):
+        return get_array_module(data).asarray(a)
+    if data_on_gpu:
+        raise TypeError(
+            f"{op}: expected all inputs on one device, got GPU data and {name} a NumPy array of "
+            f"shape {a.shape} (on the CPU); move it once with xp.asarray({name}) (or "
+            f'V.backend.set_default_device("gpu"), which puts new arrays there), or bring the '
+            f"data back with x.to_cpu()"
+        )
+    raise TypeError(
+        f"{op}: expected all inputs on one device, got CPU data and {name} on the GPU; move "
+        f"{name} with V.backend.to_cpu({name}), or the data with x.to_gpu()"
+    )
 
 
 # ----- arithmetic -------------------------------------------------------------
@@ -221,7 +247,7 @@ class Pow(Forwarder):
         x, = self.inputs
         c = self.c
         if c == 0:                                     # x^0 = 1 everywhere: d = 0, even at x = 0
-            return Variable(np.zeros(x.shape, dtype=x.dtype), requires_grad=False)
+            return Variable(get_array_module(x).zeros(x.shape, dtype=x.dtype), requires_grad=False)
         # d x^c = c x^(c-1); for a whole c >= 1 the chain of derivatives ends in c = 0 above,
         # so polynomials have exact derivatives of every order, at x = 0 too
         return _reduce(gy * (c * x ** (c - 1)), x)
@@ -240,7 +266,7 @@ class PowVar(Forwarder):
         # log x0 where x0 <= 0, for d/dx1 = x0^x1 log x0: 0 where 0 <= x1 (0^x1 is constant
         # there), -inf where x1 < 0 (0^x1 = inf), NaN where x0 < 0 (no real log); a float dtype
         fill = np.where(zero, np.where(x1 >= 0, 0.0, -np.inf), np.nan)
-        self.log_fill = fill.astype(np.result_type(x0, x1, np.float16), copy=False)
+        self.log_fill = fill.astype(np.result_type(x0.dtype, x1.dtype, np.float16), copy=False)
         return x0 ** x1
 
     def backward(self, gy):
@@ -330,16 +356,18 @@ def pow(x: ArrayLike, c: ArrayLike) -> Variable:
     """
     if isinstance(c, Variable) or not isinstance(x, Variable):
         return Function(PowVar())(x, c)
+    if isinstance(c, (int, float, np.number)) and not isinstance(c, bool):
+        return Function(Pow(c))(x)
     if isinstance(c, (list, tuple)):
         try:
-            c = np.asarray(c, dtype=x.dtype)
+            c = get_array_module(x).asarray(np.asarray(c, dtype=x.dtype))   # made on x's device
         except (TypeError, ValueError):
             raise TypeError(f"pow: a list exponent must hold numbers only, got {c!r}") from None
-    if not isinstance(c, (int, float, np.number, np.ndarray)) or isinstance(c, bool):
+    if not (isinstance(c, np.ndarray) or backend.is_device_array(c)):
         raise TypeError(f"pow: exponent must be a number, ndarray or Variable, got {type(c).__name__}")
-    if isinstance(c, np.ndarray) and c.ndim:
-        return Function(PowVar())(x, c)
-    return Function(Pow(c))(x)
+    if c.ndim:                                         # an array exponent, on x's device
+        return Function(PowVar())(x, _constant_like(c, x, "pow", "c"))
+    return Function(Pow(c[()] if type(c) is np.ndarray else c.item()))(x)   # 0-d: a number
 
 
 def square(x: ArrayLike) -> Variable:
@@ -461,7 +489,7 @@ def log(x: ArrayLike) -> Variable:
 def _choose(y0, x0, x1, pick):
     """[y0, pick(x0_1, x1_1), ...] for a piecewise op whose choice is constant along t; a short
     list's missing coefficients are 0, and each coefficient is broadcast to y0's shape."""
-    zero = np.zeros((), dtype=y0.dtype)
+    zero = get_array_module(y0).zeros((), dtype=y0.dtype)
     out = [y0]
     for k in range(1, max(len(x0), len(x1))):
         yk = pick(x0[k] if k < len(x0) else zero, x1[k] if k < len(x1) else zero)
@@ -519,13 +547,14 @@ class Clip(Forwarder):
         self.lo, self.hi = lo, hi
 
     def forward(self, x):
-        inside = np.ones(x.shape, dtype=bool)
-        if self.lo is not None:
-            inside &= x >= self.lo
-        if self.hi is not None:
-            inside &= x <= self.hi
-        self.inside = inside
-        return np.clip(x, self.lo, self.hi)
+        lo, hi = self.lo, self.hi                     # (a bound broadcasts to x's shape)
+        if lo is None:
+            self.inside = x <= hi
+        elif hi is None:
+            self.inside = x >= lo
+        else:
+            self.inside = (x >= lo) & (x <= hi)
+        return np.clip(x, lo, hi)
 
     def backward(self, gy):
         return gy * self.inside.astype(gy.dtype)
@@ -625,7 +654,7 @@ def minimum(x0: ArrayLike, x1: ArrayLike) -> Variable:
 def _bound(value, op, which):
     if value is None or isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
         return value
-    if isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
+    if (isinstance(value, np.ndarray) or backend.is_device_array(value)) and value.dtype.kind in "iuf":
         return value
     raise TypeError(f"{op}: {which} must be a number, a numeric ndarray or None, got {type(value).__name__}")
 
@@ -658,10 +687,13 @@ def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | N
         raise ValueError("clip: at least one of lo and hi must be given")
     x = as_variable(x, op="clip")
     x_shape = x.shape
-    for bound in (lo, hi):
-        if isinstance(bound, np.ndarray) and not broadcasts_to(bound.shape, x_shape):
-            raise ValueError(f"clip: bound of shape {bound.shape} does not broadcast to input {x_shape}")
-    return Function(Clip(lo, hi))(x)
+    bounds = [lo, hi]
+    for i, (bound, which) in enumerate(zip(bounds, ("lo", "hi"))):
+        if isinstance(bound, np.ndarray) or backend.is_device_array(bound):
+            if not broadcasts_to(bound.shape, x_shape):
+                raise ValueError(f"clip: bound of shape {bound.shape} does not broadcast to input {x_shape}")
+            bounds[i] = _constant_like(bound, x, "clip", which)
+    return Function(Clip(*bounds))(x)
 
 
 def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: ArrayLike) -> Variable:
@@ -690,14 +722,22 @@ def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: Arr
     """
     if isinstance(condition, Variable):
         condition = condition.data
-    try:
-        condition = np.asarray(condition)
-    except ValueError:
-        raise TypeError(f"where: condition must be a boolean array, got {condition!r}") from None
+    xp = get_array_module(x0, x1, condition)
+    if not (isinstance(condition, np.ndarray) or backend.is_device_array(condition)):
+        try:                                           # a bool or a list: made where the data is
+            condition = xp.asarray(np.asarray(condition)) if xp is not np else np.asarray(condition)
+        except ValueError:
+            raise TypeError(f"where: condition must be a boolean array, got {condition!r}") from None
     if condition.dtype != bool:
         raise TypeError(f"where: condition must be boolean, got dtype {condition.dtype}")
-    # a Python number takes the dtype of the other input, as it would in Function
-    x0, x1 = as_variable(x0, like=x1, op="where"), as_variable(x1, like=x0, op="where")
+    if xp is np:
+        # a Python number takes the dtype of the other input, as it would in Function
+        x0, x1 = as_variable(x0, like=x1, op="where"), as_variable(x1, like=x0, op="where")
+    else:                                              # numbers and lists made on the GPU
+        dtype = _reference_dtype((x0, x1))
+        x0, x1 = [x if isinstance(x, Variable) else _on_device(x, dtype, "where", xp) for x in (x0, x1)]
+        data = x0 if backend.is_device_array(x0._data) else x1
+        condition = _constant_like(condition, data, "where", "condition")
     s0, s1 = x0.shape, x1.shape
     try:
         shape = np.broadcast_shapes(condition.shape, s0, s1)

@@ -5,28 +5,42 @@ from typing import Any
 import numpy as np
 
 from . import series
+from .backend import get_array_module, is_device_array, scatter_add
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .types import ArrayLike
 
 
-def _plain_index(index):
-    """Replace Variables and lists inside an index by ndarrays (constants)."""
+def _plain_index(index, x):
+    """Replace Variables and lists inside an index by arrays (constants) on the device of
+    the input `x`: a NumPy index array goes to the GPU with GPU data, as CuPy itself moves
+    one; a GPU index array with CPU data is refused."""
     if isinstance(index, Variable):
-        return index.data
+        index = index.data
     if isinstance(index, list):
         try:
-            return np.asarray(index)
+            index = np.asarray(index)
         except ValueError:
             raise IndexError(f"get_item: the index list {index!r} is not rectangular") from None
     if isinstance(index, tuple):
-        return tuple(_plain_index(i) for i in index)
+        return tuple(_plain_index(i, x) for i in index)
+    if type(index) is np.ndarray:
+        if type(x._data) is not np.ndarray:
+            return get_array_module(x).asarray(index)
+    elif not isinstance(index, (int, slice)) and type(x._data) is np.ndarray and is_device_array(index):
+        raise TypeError(
+            "get_item: expected the index on the device of the input, got an input on the CPU "
+            "and an index array on the GPU; move the index with V.backend.to_cpu(index), or "
+            "the input with x.to_gpu()"
+        )
     return index
 
 
 def _may_repeat(index):
     """True when the index holds integer arrays, which may pick an element twice."""
     parts = index if isinstance(index, tuple) else (index,)
-    return any(isinstance(i, np.ndarray) and i.dtype.kind in "iu" for i in parts)
+    return any(
+        (isinstance(i, np.ndarray) or is_device_array(i)) and i.dtype.kind in "iu" for i in parts
+    )
 
 
 class GetItem(Forwarder):
@@ -53,9 +67,9 @@ class GetItemGrad(Forwarder):
         self.index, self.shape = index, shape
 
     def forward(self, gy):
-        gx = np.zeros(self.shape, dtype=gy.dtype)
+        gx = get_array_module(gy).zeros(self.shape, dtype=gy.dtype)
         if _may_repeat(self.index):
-            np.add.at(gx, self.index, gy)
+            scatter_add(gx, self.index, gy)
         else:
             gx[self.index] = gy
         return gx
@@ -91,7 +105,7 @@ def get_item(x: ArrayLike, index: Any) -> Variable:
         If the index does not fit the input's shape (or a list in it is ragged).
     """
     x = as_variable(x, op="get_item")
-    index = _plain_index(index)
+    index = _plain_index(index, x)
     try:
         return Function(GetItem(index))(x)
     except IndexError as error:

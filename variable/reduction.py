@@ -15,6 +15,7 @@ import numpy as np
 
 from . import series
 from .axes import kept_shape, normalize_axis
+from .backend import errstate, get_array_module
 from .elementwise import exp, where
 from .forwarder import Forwarder, Function, Variable, as_variable
 from .shape import broadcast_to, reshape
@@ -43,7 +44,7 @@ def _per_entry(shape, axes):
 
 def _mean_of_nothing(x, axes, keepdims):
     """The mean (or variance) over an empty axis: NaN, as in PyTorch, without NumPy's warning."""
-    with np.errstate(invalid="ignore"):               # 0 / 0, meant
+    with errstate(x, invalid="ignore"):               # 0 / 0, meant
         return x.sum(axis=axes, keepdims=keepdims) / 0
 
 
@@ -159,11 +160,11 @@ class LogSumExp(Forwarder):
         if x.size:
             m = x.max(axis=self.axes, keepdims=True)
         else:                                          # no entries: an empty sum is 0, its log -inf
-            m = np.zeros(kept_shape(x.shape, self.axes), x.dtype)
+            m = get_array_module(x).zeros(kept_shape(x.shape, self.axes), x.dtype)
         self.shift = np.where(np.isfinite(m), m, 0)   # a constant: softmax ignores shifts
         total = np.exp(x - self.shift).sum(axis=self.axes, keepdims=True)
         self.empty = total == 0                        # slices empty or of only -inf
-        with np.errstate(divide="ignore"):             # ... whose log is -inf
+        with errstate(x, divide="ignore"):             # ... whose log is -inf
             y = self.shift + np.log(total)
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
 
