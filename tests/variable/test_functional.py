@@ -23,8 +23,8 @@ def test_jacobian_of_elementwise_sin_is_diag_cos(shape):
     np.testing.assert_allclose(J.data, _diag_tensor(np.cos(x)), rtol=1e-12, atol=1e-15)
 
 
-def test_jacobian_of_a_linear_map_is_its_matrix():
-    W = _normal((3, 4))
+def test_jacobian_of_a_linear_map_is_its_matrix(on_device):
+    W = on_device(_normal((3, 4)))
     J = V.jacobian(lambda x: V.matmul(W, x), _normal((4,), seed=1))
     np.testing.assert_allclose(J.data, W, rtol=1e-15)
 
@@ -40,10 +40,11 @@ def test_jacobian_of_a_reduction_of_a_matrix():
     np.testing.assert_allclose(J.data, expected, rtol=1e-12)
 
 
-def test_jacobian_of_a_matrix_valued_function_of_a_matrix():
+def test_jacobian_of_a_matrix_valued_function_of_a_matrix(on_device):
     """f(X) = X @ A: J[i, k, p, q] = delta_ip A[q, k]."""
     A = _normal((3, 2), seed=1)
-    J = V.jacobian(lambda X: X @ A, _normal((4, 3)))
+    A_data = on_device(A)                       # where the data is (A stays for the reference)
+    J = V.jacobian(lambda X: X @ A_data, _normal((4, 3)))
     assert J.shape == (4, 2, 4, 3)
     np.testing.assert_allclose(J.data, np.einsum("ip,qk->ikpq", np.eye(4), A), rtol=1e-15)
 
@@ -87,16 +88,18 @@ def test_hessian_of_sum_of_cubes_is_diag_6x(shape):
     np.testing.assert_allclose(H.data, _diag_tensor(6 * x), rtol=1e-12, atol=1e-15)
 
 
-def test_hessian_of_a_quadratic_form_is_A_plus_A_T():
-    A = _normal((4, 4), seed=1)                 # not symmetric
-    H = V.hessian(lambda x: x @ (A @ x), _normal((4,)))
+def test_hessian_of_a_quadratic_form_is_A_plus_A_T(on_device):
+    A = on_device(_normal((4, 4), seed=1))      # not symmetric
+    # V.matmul(A, x), not A @ x: with A a GPU array, `@` would be the GPU array's own operator
+    H = V.hessian(lambda x: x @ V.matmul(A, x), _normal((4,)))
     np.testing.assert_allclose(H.data, A + A.T, rtol=1e-12, atol=1e-14)
 
 
-def test_hessian_of_a_matrix_quadratic_form():
+def test_hessian_of_a_matrix_quadratic_form(on_device):
     """f(X) = sum(X * (A @ X)) for X of shape (3, 2): H[i, j, k, l] = (A + A^T)[i, k] delta_jl."""
     A = _normal((3, 3), seed=1)
-    H = V.hessian(lambda X: V.sum(X * (A @ X)), _normal((3, 2)))
+    A_data = on_device(A)                       # where the data is (A stays for the reference)
+    H = V.hessian(lambda X: V.sum(X * V.matmul(A_data, X)), _normal((3, 2)))
     assert H.shape == (3, 2, 3, 2)
     np.testing.assert_allclose(H.data, np.einsum("ik,jl->ijkl", A + A.T, np.eye(2)), rtol=1e-12, atol=1e-14)
 
@@ -134,8 +137,8 @@ def test_hessian_equals_jacobian_of_the_gradient():
     ids=["cubes", "lse-times-sin", "variance-of-tanh"],
 )
 @pytest.mark.parametrize("shape", [(5,), (2, 3)])
-def test_hvp_equals_hessian_times_v(f, shape):
-    x, v = _normal(shape), _normal(shape, seed=1)
+def test_hvp_equals_hessian_times_v(f, shape, on_device):
+    x, v = _normal(shape), on_device(_normal(shape, seed=1))
     n = int(np.prod(shape))
     H = V.hessian(f, x).data.reshape(n, n)
     hv = V.hvp(f, x, v)
@@ -143,10 +146,10 @@ def test_hvp_equals_hessian_times_v(f, shape):
     np.testing.assert_allclose(hv.data.ravel(), H @ v.ravel(), rtol=1e-10, atol=1e-12)
 
 
-def test_hvp_of_a_quadratic_form():
-    A = _normal((4, 4), seed=1)
-    x, v = _normal((4,)), _normal((4,), seed=2)
-    np.testing.assert_allclose(V.hvp(lambda z: z @ (A @ z), x, v).data, (A + A.T) @ v, rtol=1e-12)
+def test_hvp_of_a_quadratic_form(on_device):
+    A = on_device(_normal((4, 4), seed=1))
+    x, v = _normal((4,)), on_device(_normal((4,), seed=2))
+    np.testing.assert_allclose(V.hvp(lambda z: z @ V.matmul(A, z), x, v).data, (A + A.T) @ v, rtol=1e-12)
 
 
 def test_hvp_of_a_linear_function_is_zero():

@@ -120,12 +120,12 @@ def test_softplus_derivatives_through_stack_and_logsumexp():
         np.testing.assert_allclose(y.data, expected[n], rtol=1e-10, atol=1e-14, err_msg=f"order {n + 1}")
 
 
-def test_derivatives_of_a_power_through_broadcast_matmul_and_reductions():
+def test_derivatives_of_a_power_through_broadcast_matmul_and_reductions(on_device):
     """f(x) = (w . x)^5, computed as a mean over a broadcast batch of matmuls.
 
     The k-th derivative contracted k - 1 times with w is 5!/(5-k)! (w . x)^(5-k) |w|^(2(k-1)) w.
     """
-    w = np.array([0.5, -1.0, 2.0])
+    w = on_device(np.array([0.5, -1.0, 2.0]))
     x = V.Variable(np.array([0.3, 0.2, 0.4]))
     batch = V.broadcast_to(x, (4, 3))                      # four copies of x
     z = V.mean(V.matmul(batch, w) ** 5)                    # = (w . x)^5
