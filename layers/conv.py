@@ -147,6 +147,7 @@ class _Convolution(Layer):
             self._check_fits(shape)
             self.in_channels = _inferred_size(shape[1], "in_channels", shape, name)
             self._create(self._settle_dtype(x))
+            self._settle_device(x)
         else:
             self._settle_dtype(x)
             if shape[1] != self.in_channels:

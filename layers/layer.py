@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from variable import Variable
+from variable import Variable, backend
 
 from . import serialization
 from .parameter import Parameter
@@ -12,6 +12,11 @@ from .parameter import Parameter
 # Bumped whenever any layer gains or loses a Parameter or sub-layer, so `params()` can
 # reuse its last answer (it runs twice per training step: cleargrads and update).
 _structure = {"version": 0}
+
+
+def _is_array(value):
+    """Whether `value` is an ndarray or a device array (a CuPy array)."""
+    return isinstance(value, np.ndarray) or backend.is_device_array(value)
 
 
 def _holds_layers(value):
@@ -57,7 +62,7 @@ class Layer:
         else:
             if self._children.pop(name, False) is None:
                 _structure["version"] += 1
-            if name in self._buffers and value is not None and not isinstance(value, np.ndarray):
+            if name in self._buffers and value is not None and not _is_array(value):
                 raise TypeError(
                     f"{type(self).__name__}: buffer {name!r} must hold an ndarray or None, "
                     f"got {type(value).__name__}"
@@ -102,7 +107,7 @@ class Layer:
             If `name` is already a parameter or a sub-layer (it would be unregistered).
         """
         self._ensure_registry()
-        if value is not None and not isinstance(value, np.ndarray):
+        if value is not None and not _is_array(value):
             raise TypeError(
                 f"{type(self).__name__}.register_buffer: {name!r} must be an ndarray or None, "
                 f"got {type(value).__name__}"
@@ -234,6 +239,64 @@ class Layer:
         self._dtype = dtype
         return dtype
 
+    # ----- devices, as in DeZero --------------------------------------------------------
+    def to_gpu(self) -> "Layer":
+        """Move every parameter (with its gradient) and buffer to the GPU, sub-layers too; returns self.
+
+        A layer not run yet remembers the GPU and creates its parameters there on the
+        first call (or when `load_weights` builds it).
+
+        Raises
+        ------
+        ModuleNotFoundError
+            If CuPy is not installed.
+        RuntimeError
+            If CuPy finds no GPU.
+        """
+        op = f"{type(self).__name__}.to_gpu"
+        backend.gpu_module(op)
+        for _, layer in self._named_layers():
+            object.__setattr__(layer, "_device", "gpu")
+            layer._move_own("gpu", op)
+        return self
+
+    def to_cpu(self) -> "Layer":
+        """Move every parameter (with its gradient) and buffer to the host, sub-layers too; returns self.
+
+        A layer not run yet remembers the CPU and creates its parameters there.
+        """
+        for _, layer in self._named_layers():
+            object.__setattr__(layer, "_device", "cpu")
+            layer._move_own("cpu", f"{type(self).__name__}.to_cpu")
+        return self
+
+    def _move_own(self, device, op):
+        """Move this layer's own parameters and buffers (not its sub-layers') to `device`."""
+        d = self.__dict__
+
+        def move(a):   # the array itself when already there: no copy, and no new data
+            if backend.device_of(a) == device:
+                return a
+            return backend.to_gpu(a, op) if device == "gpu" else backend.to_cpu(a)
+
+        for name in self._children:
+            value = d[name]
+            if isinstance(value, Parameter):
+                if backend.device_of(value.data) != device:
+                    value.data = move(value.data)
+                if value.grad is not None and backend.device_of(value.grad.data) != device:
+                    value.grad.data = move(value.grad.data)
+        for name in self._buffers:
+            value = d.get(name)
+            if value is not None:
+                object.__setattr__(self, name, move(value))
+
+    def _settle_device(self, x):
+        """Put the parameters and buffers just created on this layer's device: the one
+        `to_gpu`/`to_cpu` chose, else that of its first input `x`."""
+        device = self.__dict__.get("_device") or backend.device_of(x)
+        self._move_own(device, type(self).__name__)
+
     # ----- parameters created on the first call -------------------------------------
     def _lazy_shapes(self) -> tuple[str, dict[str, tuple]] | None:
         """What the first call would create, while a lazily sized layer has not created it yet.
@@ -256,6 +319,8 @@ class Layer:
             else:
                 setattr(self, name, Parameter(array, name=name))
         self._dtype = next(iter(arrays.values())).dtype
+        first = getattr(self, next(iter(arrays)))   # where the new Parameters went
+        self._settle_device(first)
 
     # ----- weights on disk -----------------------------------------------------------
     def save_weights(self, path) -> None:

@@ -119,6 +119,7 @@ class Linear(Layer):
         if self.W is None:
             self.in_size = _inferred_size(shape[-1], "in_size", shape, "Linear")
             self._create(self._settle_dtype(x))
+            self._settle_device(x)
         else:
             self._settle_dtype(x)
             if shape[-1] != self.in_size:

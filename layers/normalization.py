@@ -4,6 +4,7 @@ import numpy as np
 
 import function as F
 import variable as V
+from variable.backend import get_array_module
 
 from .layer import Layer
 from .linear import _dtype_or_none, _inferred_size, _positive_int
@@ -74,6 +75,7 @@ class LayerNorm(Layer):
         if self.gamma is None:
             self.size = _inferred_size(shape[-1], "size", shape, "LayerNorm")
             self._create(self._settle_dtype(x))
+            self._settle_device(x)
         else:
             self._settle_dtype(x)
             if shape[-1] != self.size:
@@ -119,8 +121,9 @@ class BatchNorm(Layer):
     def _create(self, dtype):
         self.gamma = Parameter(np.ones(self.size, dtype=dtype), name="gamma")
         self.beta = Parameter(np.zeros(self.size, dtype=dtype), name="beta")
-        self.avg_mean = np.zeros(self.size, dtype=dtype)
-        self.avg_var = np.ones(self.size, dtype=dtype)
+        xp = get_array_module(self.gamma)   # where the parameters went (set_default_device)
+        self.avg_mean = xp.zeros(self.size, dtype=dtype)
+        self.avg_var = xp.ones(self.size, dtype=dtype)
 
     def _lazy_shapes(self):
         """('size', shapes of gamma, beta and the running statistics) until they exist."""
@@ -139,6 +142,7 @@ class BatchNorm(Layer):
         if self.gamma is None:
             self.size = _inferred_size(shape[1], "size", shape, "BatchNorm")
             self._create(self._settle_dtype(x))
+            self._settle_device(x)
         else:
             self._settle_dtype(x)
             if shape[1] != self.size:
