@@ -8,10 +8,14 @@ same indices, and walk through the data once per `for` loop (one epoch):
         for xb, tb in loader:          # a new order every epoch
             ...
 
-With one array each batch is an array, with several a tuple of arrays.
+With one array each batch is an array, with several a tuple of arrays.  `loader.to_gpu()`
+moves the data to the GPU once (as DeZero's loaders), so the batches come out as CuPy
+arrays; `to_cpu()` brings it back.
 """
 
 import numpy as np
+
+from variable import backend
 
 from .initializers import generator
 
@@ -35,7 +39,7 @@ def _data_arrays(arrays, where):
     """The arrays as ndarrays with a first axis of one common length."""
     if not arrays:
         raise ValueError(f"{where}: give at least one array")
-    arrays = tuple(np.asarray(a) for a in arrays)
+    arrays = tuple(a if backend.is_device_array(a) else np.asarray(a) for a in arrays)
     if any(a.ndim == 0 for a in arrays):
         raise ValueError(f"{where}: arrays must have a first axis indexing the examples, got a 0-d array")
     lengths = [len(a) for a in arrays]
@@ -44,7 +48,37 @@ def _data_arrays(arrays, where):
     return arrays
 
 
-class DataLoader:
+class _Loader:
+    """What both loaders share: the arrays, and moving them between host and GPU."""
+
+    arrays: tuple
+
+    def to_gpu(self):
+        """Move the data to the GPU, so that batches are GPU arrays; returns the loader.
+
+        Raises
+        ------
+        ModuleNotFoundError
+            If CuPy is not installed.
+        RuntimeError
+            If CuPy finds no GPU.
+        """
+        op = f"{type(self).__name__}.to_gpu"
+        self.arrays = tuple(backend.to_gpu(a, op) for a in self.arrays)
+        return self
+
+    def to_cpu(self):
+        """Move the data to the host, so that batches are NumPy arrays; returns the loader."""
+        self.arrays = tuple(backend.to_cpu(a) for a in self.arrays)
+        return self
+
+    @property
+    def device(self) -> str:
+        """'gpu' when the data is on the GPU (after `to_gpu()`), 'cpu' otherwise."""
+        return backend.device_of(self.arrays[0])
+
+
+class DataLoader(_Loader):
     """Minibatches of one or more equally long arrays, reshuffled every epoch.
 
     `for batch in loader` walks through the data once (one epoch); every new `for`
@@ -109,6 +143,7 @@ class DataLoader:
             order = (generator() if self.rng is None else self.rng).permutation(self.size)
         else:
             order = np.arange(self.size)
+        order = backend.get_array_module(self.arrays[0]).asarray(order)  # GPU data: a GPU index
         for i in range(len(self)):
             index = order[i * self.batch_size:(i + 1) * self.batch_size]
             batch = tuple(a[index] for a in self.arrays)
@@ -116,7 +151,7 @@ class DataLoader:
         self.epoch += 1
 
 
-class SeqDataLoader:
+class SeqDataLoader(_Loader):
     """Batches of parallel contiguous streams through a time series, for truncated BPTT.
 
     The series (length n) is read as `batch_size` streams side by side.  Stream k starts
@@ -175,7 +210,7 @@ class SeqDataLoader:
 
     def __iter__(self):
         """One epoch: batch i holds element offset_k + i of every stream k."""
-        offsets = self.offsets
+        offsets = backend.get_array_module(self.arrays[0]).asarray(self.offsets)
         for i in range(len(self)):
             batch = tuple(a[offsets + i] for a in self.arrays)
             yield batch[0] if len(batch) == 1 else batch
