@@ -14,6 +14,10 @@ dtypes) before it changes anything, so a failed load leaves the model (and the o
 untouched.  A layer that sizes itself on its first call and has not run yet is built
 from the file's shapes and dtypes (see `Layer._lazy_shapes`), so a freshly built model
 loads without a dummy forward pass.  Arrays are stored without pickling and loaded with `allow_pickle=False`.
+
+Files hold NumPy arrays whatever the device: saving a model on the GPU copies its arrays
+to the host, and loading puts each array on the device of the parameter (or buffer) it
+fills, so a file saved from a GPU loads into a CPU model and the other way round.
 """
 
 import contextlib
@@ -22,6 +26,8 @@ import secrets
 import zipfile
 
 import numpy as np
+
+from variable import backend
 
 from .parameter import Parameter
 
@@ -46,7 +52,7 @@ def _write_archive(handle, arrays):
     with zipfile.ZipFile(handle, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
         for key, array in arrays.items():
             with archive.open(key + ".npy", mode="w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+                np.lib.format.write_array(member, backend.to_cpu(array), allow_pickle=False)
 
 
 def npz_path(path, where: str = "npz_path") -> str:
@@ -330,14 +336,25 @@ def _plan_model(layer, arrays, path, where):
     specs = {key: (arrays[key].shape, arrays[key].dtype) for key, entry in entries.items()
              if entry.name not in entry.layer._buffers}
 
+    # each array on the device of what it fills (copied to a GPU before anything changes);
+    # a layer not built yet: its to_gpu/to_cpu choice, else where new Parameters go
+    placed = {}
+    for key, entry in entries.items():
+        current = entry.current
+        if isinstance(current, Parameter):
+            current = current.data
+        device = (entry.layer.__dict__.get("_device") if current is None
+                  else backend.device_of(current))
+        placed[key] = backend.to_gpu(arrays[key], where) if device == "gpu" else arrays[key]
+
     def apply():
         """Change the model (everything has been checked: nothing here can fail)."""
         for prefix, sub, size_name, shapes in lazy:
-            sub._build_from(size_name, sizes[id(sub)], {name: arrays[prefix + name] for name in shapes})
+            sub._build_from(size_name, sizes[id(sub)], {name: placed[prefix + name] for name in shapes})
         for key, entry in entries.items():
             if entry.current is None:
                 continue
-            new = arrays[key]
+            new = placed[key]
             if isinstance(entry.current, Parameter):
                 entry.current.data = new
             else:
