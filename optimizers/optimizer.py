@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from variable import Variable
+from variable import Variable, backend
 
 
 def hyperparameter(value, name, where, low=0.0, high=None, low_open=False):
@@ -164,7 +164,9 @@ class Optimizer:
                         f"{name}.state_dict: state {key!r} of parameter {path!r} is not declared in "
                         f"{name}.state_kinds; declare it as {{{key!r}: 'array'}} (or 'count' for an int)"
                     )
-                arrays[f"state/{path}/{key}"] = np.array(value, dtype=np.int64 if kind == "count" else None)
+                # an array is copied on the parameter's device (save_checkpoint writes host copies)
+                copy = np.array(value, dtype=np.int64) if kind == "count" else value.copy()
+                arrays[f"state/{path}/{key}"] = copy
         return arrays
 
     def load_state_dict(self, arrays: dict) -> None:
@@ -197,8 +199,9 @@ class Optimizer:
         """Check `arrays` (as from `state_dict`) against parameter specs {path: (shape, dtype)}.
 
         Returns a function that installs the state, looking the parameters up by path in
-        `target` when called (so a lazily sized model may be built in between); nothing
-        changes before that, and it cannot fail.
+        `target` when called (so a lazily sized model may be built in between), and puts
+        every array on its parameter's device; nothing changes before that, and it cannot
+        fail (short of GPU memory).
         """
         name = type(self).__name__
         saved = arrays.get("class")
@@ -272,15 +275,24 @@ class Optimizer:
             params = dict(self.target.named_params())
             self.state.clear()
             for path, state in by_path.items():
-                self.state[params[path]] = state
+                param = params[path]
+                self.state[param] = {entry: _on_device_of(param, value, where)
+                                     for entry, value in state.items()}
 
         return apply
+
+
+def _on_device_of(param, value, where):
+    """A state entry (a count, or an array from a file or a state_dict) on `param`'s device."""
+    if isinstance(value, int) or backend.device_of(value) == param.device:
+        return value
+    return backend.to_gpu(value, where) if param.device == "gpu" else backend.to_cpu(value)
 
 
 def _state_value(key, value, kind, spec, where):
     """The state entry to install from the stored array `value`, or a ValueError naming `key`."""
     shape, dtype = spec
-    if not isinstance(value, np.ndarray):
+    if not isinstance(value, np.ndarray) and not backend.is_device_array(value):
         raise ValueError(f"{where}: optimizer entry {key!r} is a {type(value).__name__}, not an array")
     if kind == "count":
         if value.ndim != 0 or value.dtype.kind not in "iu" or value < 0:
