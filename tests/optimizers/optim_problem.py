@@ -27,8 +27,9 @@ class Quadratic(L.Model):
         self.p = L.Parameter(P0.astype(dtype))
 
     def forward(self):
-        a = A.astype(self.p.dtype)
-        b = B.astype(self.p.dtype)
+        # constant Variables: where V.Variable puts host data (the device under GENGRAD_DEVICE)
+        a = V.Variable(A.astype(self.p.dtype), requires_grad=False)
+        b = V.Variable(B.astype(self.p.dtype), requires_grad=False)
         return V.sum(0.5 * a * self.p ** 2 + b * self.p)
 
 

@@ -29,7 +29,9 @@ class Pair(L.Model):
         self.q = L.Parameter(np.array([0.5]))
 
     def forward(self):
-        return V.sum(np.array([3.0, 0.0]) * self.p) + V.sum(np.array([4.0]) * self.q)
+        a = V.Variable(np.array([3.0, 0.0]), requires_grad=False)   # where V.Variable puts data
+        b = V.Variable(np.array([4.0]), requires_grad=False)
+        return V.sum(a * self.p) + V.sum(b * self.q)
 
 
 def test_clip_grad_uses_the_global_norm():
@@ -95,12 +97,12 @@ class Net(L.Model):
         return V.sum(self.l2(self.l1(x)) ** 2)
 
 
-def test_freeze_param_keeps_a_layer_fixed():
+def test_freeze_param_keeps_a_layer_fixed(on_device):
     model = Net()
     before = {k: p.data.copy() for k, p in model.named_params()}
     opt = O.SGD(0.1).setup(model)
     opt.add_hook(O.FreezeParam(model.l1))
-    model(np.ones((4, 2))).backward()
+    model(on_device(np.ones((4, 2)))).backward()
     opt.update()
     after = dict(model.named_params())
     for key in ("l1/W", "l1/b"):
