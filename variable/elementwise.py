@@ -23,12 +23,12 @@ def _reduce(gx, x):
 
 def _constant_like(a, data, op, name):
     """Constant array parameter `a` of `op` (a mask, a bound, an exponent) on the device of
-    the Variable `data`, by the rule of the nn functions' labels: a 0-d NumPy array counts as
+    `data` (an array or Variable), by the rule of the nn functions' labels: a 0-d NumPy array counts as
     a number (as PyTorch takes a 0-d CPU tensor); a larger one goes to the GPU only under
     set_default_device("gpu") (where V.Variable(a) would put it) and is refused otherwise,
     as the engine refuses it (it would cross to the device on every call); a GPU array
     next to CPU data is refused."""
-    on_gpu, data_on_gpu = backend.is_device_array(a), type(data._data) is not np.ndarray
+    on_gpu, data_on_gpu = backend.is_device_array(a), type(getattr(data, "_data", data)) is not np.ndarray
     if on_gpu == data_on_gpu:
         return a
     if data_on_gpu and (a.ndim == 0 or backend._DEFAULT["gpu"]):
@@ -734,9 +734,10 @@ def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: Arr
         # a Python number takes the dtype of the other input, as it would in Function
         x0, x1 = as_variable(x0, like=x1, op="where"), as_variable(x1, like=x0, op="where")
     else:                                              # numbers and lists made on the GPU
+        host = next((x for x in (x0, x1) if type(getattr(x, "_data", x)) is np.ndarray), None)
         dtype = _reference_dtype((x0, x1))
         x0, x1 = [x if isinstance(x, Variable) else _on_device(x, dtype, "where", xp) for x in (x0, x1)]
-        data = x0 if backend.is_device_array(x0._data) else x1
+        data = host if host is not None else x0 if backend.is_device_array(x0._data) else x1
         condition = _constant_like(condition, data, "where", "condition")
     s0, s1 = x0.shape, x1.shape
     try:

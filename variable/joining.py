@@ -7,7 +7,8 @@ import numpy as np
 
 from . import series
 from .axes import single_axis
-from .forwarder import Forwarder, Function, Variable, as_variable
+from .backend import get_array_module, is_device_array
+from .forwarder import Forwarder, Function, Variable, _on_device, _reference_dtype, as_variable
 from .shape import reshape
 from .types import ArrayLike
 
@@ -75,7 +76,11 @@ def _as_sequence(xs, op):
         raise TypeError(
             f"{op}: expects a non-empty list or tuple of arrays/Variables, got {type(xs).__name__}"
         )
-    like = next((x for x in xs if isinstance(x, (Variable, np.ndarray))), None)
+    like = next((x for x in xs if isinstance(x, (Variable, np.ndarray)) or is_device_array(x)), None)
+    if like is not None and type(getattr(like, "_data", like)) is not np.ndarray:
+        # GPU data: numbers and lists are made there, a NumPy array is refused (as in Function)
+        xp, dtype = get_array_module(like), _reference_dtype((like,))
+        return [x if isinstance(x, Variable) else _on_device(x, dtype, op, xp) for x in xs]
     return [as_variable(x, like=like, op=op) for x in xs]
 
 
