@@ -5,6 +5,7 @@ import pytest
 
 import layers as L
 import variable as V
+from variable.backend import to_cpu
 
 
 class Affine(L.Layer):
@@ -96,9 +97,9 @@ def test_a_parameter_is_not_replaced_by_what_is_not_a_parameter(value, kind):
     assert layer.W is W and [k for k, _ in layer.named_params()] == ["W", "b"]
 
 
-def test_a_computed_variable_in_place_of_a_parameter_points_to_in_place_updates():
+def test_a_computed_variable_in_place_of_a_parameter_points_to_in_place_updates(on_device):
     layer = L.Linear(3, in_size=2)
-    layer(np.ones((1, 2))).sum().backward()
+    layer(on_device(np.ones((1, 2)))).sum().backward()
     with pytest.raises(TypeError, match=r"cannot assign Variable as parameter 'W' of Linear: .* update it "
                                         r"in place with layer\.W\.data -= lr \* layer\.W\.grad\.data"):
         layer.W = layer.W - 0.1 * layer.W.grad
@@ -116,13 +117,13 @@ def test_a_parameter_may_be_replaced_by_a_parameter_or_deleted():
     assert [k for k, _ in layer.named_params()] == ["b"]
 
 
-def test_an_optimizer_keeps_updating_a_weight_changed_through_data():
+def test_an_optimizer_keeps_updating_a_weight_changed_through_data(on_device):
     import optimizers as O
 
     layer = L.Linear(1, in_size=1)
     opt = O.SGD(lr=0.5).setup(layer)
     layer.W.data[...] = 2.0                          # the fix the error names
-    layer(np.ones((1, 1))).sum().backward()
+    layer(on_device(np.ones((1, 1)))).sum().backward()
     opt.update()
     np.testing.assert_allclose(layer.W.data, [[1.5]])
 
@@ -145,7 +146,7 @@ def test_cleargrads_clears_every_parameter():
 def test_call_runs_forward_and_backward_reaches_nested_parameters():
     model = Outer()
     x = np.array([1.0, 2.0])
-    y = model(x)
+    y = model(V.Variable(x))                         # where V.Variable puts data (GENGRAD_DEVICE)
     # y = ((x * 2 + 1) * 3 + 0) * 0.5
     np.testing.assert_allclose(y.data, ((x * 2 + 1) * 3) * 0.5)
     V.sum(y).backward()
@@ -165,7 +166,7 @@ def test_call_returns_tuples_for_several_outputs():
 def test_forward_must_return_variables():
     class Bad(L.Layer):
         def forward(self, x):
-            return x.data
+            return to_cpu(x.data)        # an ndarray, on every device
 
     class BadTuple(L.Layer):
         def forward(self, x):

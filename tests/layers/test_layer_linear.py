@@ -6,34 +6,36 @@ from layer_checks import assert_param_grads_match, substituted
 
 import layers as L
 import variable as V
+from variable.backend import to_cpu
 
 
-def test_forward_is_x_at_w_plus_b(rng):
+def test_forward_is_x_at_w_plus_b(rng, on_device):
     layer = L.Linear(4, in_size=3)
-    layer.b.data = rng.standard_normal(4)
+    layer.b.data = on_device(rng.standard_normal(4))
     x = rng.standard_normal((5, 3))
-    np.testing.assert_allclose(layer(x).data, x @ layer.W.data + layer.b.data, rtol=1e-12)
+    np.testing.assert_allclose(layer(on_device(x)).data, x @ to_cpu(layer.W.data) + to_cpu(layer.b.data),
+                               rtol=1e-12)
 
 
-def test_batch_dimensions_use_the_last_axis(rng):
+def test_batch_dimensions_use_the_last_axis(rng, on_device):
     layer = L.Linear(2)
     x = rng.standard_normal((2, 3, 4))
-    y = layer(x)
+    y = layer(on_device(x))
     assert y.shape == (2, 3, 2) and layer.W.shape == (4, 2)
-    np.testing.assert_allclose(y.data, x @ layer.W.data, rtol=1e-12)
+    np.testing.assert_allclose(y.data, x @ to_cpu(layer.W.data), rtol=1e-12)
 
 
-def test_lazy_creation_on_the_first_call(rng):
+def test_lazy_creation_on_the_first_call(rng, on_device):
     layer = L.Linear(3)
     assert layer.W is None and list(layer.params()) == []
-    layer(rng.standard_normal((2, 5)))
+    layer(on_device(rng.standard_normal((2, 5))))
     assert layer.in_size == 5
     assert [(k, p.shape) for k, p in layer.named_params()] == [("W", (5, 3)), ("b", (3,))]
 
 
-def test_parameters_take_the_dtype_of_the_first_input(rng):
+def test_parameters_take_the_dtype_of_the_first_input(rng, on_device):
     lazy = L.Linear(3)
-    y = lazy(rng.standard_normal((2, 4)).astype(np.float32))
+    y = lazy(on_device(rng.standard_normal((2, 4)).astype(np.float32)))
     assert lazy.W.dtype == np.float32 and lazy.b.dtype == np.float32 and y.dtype == np.float32
     V.sum(y).backward()
     assert lazy.W.grad.dtype == np.float32
@@ -41,7 +43,7 @@ def test_parameters_take_the_dtype_of_the_first_input(rng):
     eager = L.Linear(3, in_size=4)                  # created in float64 ...
     w64 = eager.W.data.copy()
     assert eager.W.dtype == np.float64
-    eager(rng.standard_normal((2, 4)).astype(np.float32))
+    eager(on_device(rng.standard_normal((2, 4)).astype(np.float32)))
     assert eager.W.dtype == np.float32              # ... and cast by the first input
     np.testing.assert_allclose(eager.W.data, w64, rtol=1e-6)
 
@@ -52,9 +54,9 @@ def test_integer_inputs_give_float64_parameters():
     assert layer.W.dtype == np.float64 and y.dtype == np.float64
 
 
-def test_explicit_dtype_wins(rng):
+def test_explicit_dtype_wins(rng, on_device):
     layer = L.Linear(3, dtype=np.float32)
-    layer(rng.standard_normal((2, 4)))              # a float64 input does not change it
+    layer(on_device(rng.standard_normal((2, 4))))              # a float64 input does not change it
     assert layer.W.dtype == np.float32
     assert L.Linear(3, in_size=2, dtype="float32").W.dtype == np.float32
 
@@ -78,26 +80,26 @@ def test_seed_makes_initialisation_reproducible(rng):
     assert not np.array_equal(a, c)
 
 
-def test_generator_argument_makes_initialisation_reproducible(rng):
-    w1 = L.Linear(3, in_size=2, rng=np.random.default_rng(5)).W.data
-    w2 = L.Linear(3, rng=np.random.default_rng(5))(np.ones((1, 2))).data  # lazy: drawn on call
+def test_generator_argument_makes_initialisation_reproducible(rng, on_device):
+    w1 = to_cpu(L.Linear(3, in_size=2, rng=np.random.default_rng(5)).W.data)
+    w2 = L.Linear(3, rng=np.random.default_rng(5))(on_device(np.ones((1, 2)))).data  # lazy: drawn on call
     lazy = L.Linear(3, rng=np.random.default_rng(5))
-    lazy(np.ones((1, 2), dtype=np.float32))
+    lazy(on_device(np.ones((1, 2), dtype=np.float32)))
     np.testing.assert_array_equal(w2, np.ones((1, 2)) @ w1)
     np.testing.assert_array_equal(lazy.W.data, w1.astype(np.float32))   # same draw in float32
 
 
-def test_nobias():
+def test_nobias(on_device):
     layer = L.Linear(2, in_size=3, nobias=True)
     assert layer.b is None and [k for k, _ in layer.named_params()] == ["W"]
     x = np.ones((1, 3))
-    np.testing.assert_allclose(layer(x).data, x @ layer.W.data)
+    np.testing.assert_allclose(layer(on_device(x)).data, x @ to_cpu(layer.W.data))
 
 
-def test_parameter_gradients_match_numerical(rng):
+def test_parameter_gradients_match_numerical(rng, on_device):
     layer = L.Linear(3, in_size=4)
-    layer.b.data = rng.standard_normal(3)
-    x = rng.standard_normal((5, 4))
+    layer.b.data = on_device(rng.standard_normal(3))
+    x = on_device(rng.standard_normal((5, 4)))
     assert_param_grads_match(layer, lambda: V.sum(V.tanh(layer(x)) ** 2))
 
 

@@ -23,9 +23,9 @@ def test_other_widths_still_name_the_order():
         L.Linear(3, in_size=5)(np.ones((2, 7)))
 
 
-def test_an_inferred_in_size_says_where_it_came_from():
+def test_an_inferred_in_size_says_where_it_came_from(on_device):
     layer = L.Linear(3)
-    layer(np.ones((2, 4)))
+    layer(on_device(np.ones((2, 4))))
     with pytest.raises(ValueError, match=r"built for in_size=4 \(read off its first input") as info:
-        layer(np.ones((2, 5)))
+        layer(on_device(np.ones((2, 5))))
     assert "means out_size" not in str(info.value)

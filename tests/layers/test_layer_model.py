@@ -7,6 +7,7 @@ import pytest
 
 import function as F
 import layers as L
+from variable.backend import to_cpu
 
 
 class TwoLayer(L.Model):
@@ -22,29 +23,29 @@ class TwoLayer(L.Model):
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz 'dot' is not installed")
-def test_plot_renders_the_graph(tmp_path, rng):
+def test_plot_renders_the_graph(tmp_path, rng, on_device):
     target = tmp_path / "model.png"
-    out = TwoLayer().plot(rng.standard_normal((3, 5)), to_file=str(target))
+    out = TwoLayer().plot(on_device(rng.standard_normal((3, 5))), to_file=str(target))
     assert out == str(target)
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = tmp_path / "model.svg"
-    TwoLayer().plot(rng.standard_normal((3, 5)), to_file=str(svg))
+    TwoLayer().plot(on_device(rng.standard_normal((3, 5))), to_file=str(svg))
     text = svg.read_text()
     assert "Linear" in text and "ReLU" in text
 
 
-def test_plot_without_graphviz_says_what_to_install(monkeypatch, tmp_path, rng):
+def test_plot_without_graphviz_says_what_to_install(monkeypatch, tmp_path, rng, on_device):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(RuntimeError, match="Graphviz 'dot' is not on PATH"):
-        TwoLayer().plot(rng.standard_normal((3, 5)), to_file=str(tmp_path / "m.png"))
+        TwoLayer().plot(on_device(rng.standard_normal((3, 5))), to_file=str(tmp_path / "m.png"))
 
 
-def test_sequential_applies_layers_and_functions_in_order(rng):
+def test_sequential_applies_layers_and_functions_in_order(rng, on_device):
     seq = L.Sequential(L.Linear(4, in_size=3), F.tanh, L.Linear(2), L.Sigmoid())
     x = rng.standard_normal((5, 3))
-    y = seq(x)
-    h = np.tanh(x @ seq[0].W.data + seq[0].b.data)
-    expected = 1 / (1 + np.exp(-(h @ seq[2].W.data + seq[2].b.data)))
+    y = seq(on_device(x))
+    h = np.tanh(x @ to_cpu(seq[0].W.data) + to_cpu(seq[0].b.data))
+    expected = 1 / (1 + np.exp(-(h @ to_cpu(seq[2].W.data) + to_cpu(seq[2].b.data))))
     np.testing.assert_allclose(y.data, expected, rtol=1e-12)
     assert len(seq) == 4 and seq[-1] is seq[3] and list(seq)[1] is F.tanh
     assert [k for k, _ in seq.named_params()] == ["l0/W", "l0/b", "l2/W", "l2/b"]
@@ -57,26 +58,26 @@ def test_sequential_errors():
         L.Sequential(L.Linear(2), L.ReLU())[2]
 
 
-def test_mlp_matches_numpy(rng):
+def test_mlp_matches_numpy(rng, on_device):
     mlp = L.MLP((5, 4, 3))
     x = rng.standard_normal((6, 2))
-    y = mlp(x)
+    y = mlp(on_device(x))
     h = x
     for i in range(3):
-        h = h @ getattr(mlp, f"l{i}").W.data + getattr(mlp, f"l{i}").b.data
+        h = h @ to_cpu(getattr(mlp, f"l{i}").W.data) + to_cpu(getattr(mlp, f"l{i}").b.data)
         if i < 2:
             h = 1 / (1 + np.exp(-h))                 # default activation: sigmoid
     np.testing.assert_allclose(y.data, h, rtol=1e-12)
     assert [k for k, _ in mlp.named_params()] == ["l0/W", "l0/b", "l1/W", "l1/b", "l2/W", "l2/b"]
 
 
-def test_mlp_with_another_activation_and_dtype(rng):
+def test_mlp_with_another_activation_and_dtype(rng, on_device):
     mlp = L.MLP((3, 1), activation=F.relu, dtype=np.float32)
     x = rng.standard_normal((4, 2))
-    y = mlp(x)
+    y = mlp(on_device(x))
     assert all(p.dtype == np.float32 for p in mlp.params())
-    h = np.maximum(x.astype(np.float32) @ mlp.l0.W.data + mlp.l0.b.data, 0)
-    np.testing.assert_allclose(y.data, h @ mlp.l1.W.data + mlp.l1.b.data, rtol=1e-5)
+    h = np.maximum(x.astype(np.float32) @ to_cpu(mlp.l0.W.data) + to_cpu(mlp.l0.b.data), 0)
+    np.testing.assert_allclose(y.data, h @ to_cpu(mlp.l1.W.data) + to_cpu(mlp.l1.b.data), rtol=1e-5)
 
 
 def test_mlp_errors():
@@ -86,13 +87,13 @@ def test_mlp_errors():
         L.MLP((2,), activation="relu")
 
 
-def test_model_is_a_layer_and_trains_in_the_dezero_loop(rng):
+def test_model_is_a_layer_and_trains_in_the_dezero_loop(rng, on_device):
     import optimizers as O
 
     model = TwoLayer()
     opt = O.SGD(0.1).setup(model)
-    x = rng.standard_normal((8, 5))
-    t = rng.standard_normal((8, 2))
+    x = on_device(rng.standard_normal((8, 5)))
+    t = on_device(rng.standard_normal((8, 2)))
     losses = []
     for _ in range(20):
         loss = F.mean_squared_error(model(x), t)
@@ -112,14 +113,14 @@ def test_a_layer_class_instead_of_a_layer_is_refused(step, shown):
         L.Sequential(L.Linear(3), step)
 
 
-def test_sequential_len_indexing_and_slicing_like_pytorch(rng):
+def test_sequential_len_indexing_and_slicing_like_pytorch(rng, on_device):
     first, second, last = L.Linear(4, in_size=3), L.Linear(2), L.Tanh()
     seq = L.Sequential(first, F.relu, second, last)
     assert len(seq) == 4 and seq[0] is first and seq[-2] is second and seq[np.int64(3)] is last
     head = seq[:2]
     assert isinstance(head, L.Sequential) and len(head) == 2
     assert head[0] is first and head[1] is F.relu            # the same objects, parameters shared
-    x = rng.standard_normal((5, 3))
+    x = on_device(rng.standard_normal((5, 3)))
     np.testing.assert_array_equal(seq[2:](head(x)).data, seq(x).data)
     assert [s for s in seq[::-1]] == [last, second, F.relu, first]
     assert len(seq[10:]) == 0 and len(seq[-3:-1]) == 2 and seq[-3:-1][0] is F.relu
