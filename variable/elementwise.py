@@ -723,9 +723,9 @@ def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: Arr
     if isinstance(condition, Variable):
         condition = condition.data
     xp = get_array_module(x0, x1, condition)
-    if not (isinstance(condition, np.ndarray) or backend.is_device_array(condition)):
+    if xp is np or not (isinstance(condition, np.ndarray) or backend.is_device_array(condition)):
         try:                                           # a bool or a list: made where the data is
-            condition = xp.asarray(np.asarray(condition)) if xp is not np else np.asarray(condition)
+            condition = np.asarray(condition) if xp is np else xp.asarray(np.asarray(condition))
         except ValueError:
             raise TypeError(f"where: condition must be a boolean array, got {condition!r}") from None
     if condition.dtype != bool:
