@@ -172,7 +172,7 @@ def report(mlp_rows, tanh, memory, order, points):
         )
     torch = "-" if tanh["torch"] is None else f"{tanh['torch']:8.2f}"
     lines += [
-        f"{order}th derivative of tanh on {points:,} points on the GPU (ms)",
+        f"derivative of order {order} of tanh on {points:,} points on the GPU (ms)",
         f"  nested grad {tanh['nested']:8.2f}  Taylor mode {tanh['taylor']:8.2f}  "
         f"torch nested {torch}  nested/torch {ratio(tanh['nested'], tanh['torch'])}",
     ]
