@@ -332,7 +332,9 @@ def pow(x: ArrayLike, c: ArrayLike) -> Variable:
         The base.
     c : ArrayLike
         The exponent: a number, list or ndarray is a constant, a Variable is
-        differentiated too. An array exponent broadcasts with `x`.
+        differentiated too. An array exponent broadcasts with `x`; next to GPU data a
+        list is made there, and a NumPy array moves there only under
+        V.backend.set_default_device("gpu") (a 0-d one counts as a number).
 
     Returns
     -------
@@ -342,7 +344,8 @@ def pow(x: ArrayLike, c: ArrayLike) -> Variable:
     Raises
     ------
     TypeError
-        If `x` or `c` is not a Variable, a numeric ndarray, a number or a list of numbers.
+        If `x` or `c` is not a Variable, a numeric ndarray, a number or a list of numbers,
+        or an array `c` is on the other device than `x` (see above).
     ValueError
         If the shapes of `x` and `c` do not broadcast together.
 
@@ -667,7 +670,8 @@ def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | N
     x : ArrayLike
     lo, hi : float, ndarray or None
         Constant bounds; an array bound must broadcast to the shape of `x`. None leaves
-        that side open.
+        that side open. Next to GPU data a NumPy bound moves there only under
+        V.backend.set_default_device("gpu") (a 0-d one counts as a number).
 
     Returns
     -------
@@ -678,7 +682,8 @@ def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | N
     ------
     TypeError
         If a bound is not a number, a real ndarray or None, or `x` is not a Variable, a
-        numeric ndarray, a number or a list of numbers.
+        numeric ndarray, a number or a list of numbers, or an array bound is on the other
+        device than `x` (see above).
     ValueError
         If both bounds are None or an array bound does not broadcast to `x`.
     """
@@ -702,7 +707,9 @@ def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: Arr
     Parameters
     ----------
     condition : ndarray, Variable, bool or list of bools
-        A constant boolean mask: no gradient flows into it.
+        A constant boolean mask: no gradient flows into it. Next to GPU data a bool or
+        list is made there, and a NumPy mask moves there only under
+        V.backend.set_default_device("gpu") (a 0-d one always).
     x0, x1 : ArrayLike
         Values taken where `condition` holds and where it does not; a Python number takes
         the dtype of the other input when that is a floating array.
@@ -716,7 +723,8 @@ def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: Arr
     ------
     TypeError
         If `condition` is not boolean, or `x0` or `x1` is not a Variable, a numeric
-        ndarray, a number or a list of numbers.
+        ndarray, a number or a list of numbers, or the condition is on the other device
+        than the data (see above).
     ValueError
         If the three shapes do not broadcast together.
     """

@@ -90,7 +90,8 @@ def get_item(x: ArrayLike, index: Any) -> Variable:
     ----------
     x : ArrayLike
     index : int, slice, Ellipsis, None, ndarray, list, Variable or a tuple of these
-        Any NumPy index; lists and Variables in it are constants, taken as ndarrays.
+        Any NumPy index; lists and Variables in it are constants, taken as ndarrays
+        (on the GPU with GPU data, where a NumPy index array goes too, as in CuPy).
 
     Returns
     -------
@@ -100,7 +101,8 @@ def get_item(x: ArrayLike, index: Any) -> Variable:
     Raises
     ------
     TypeError
-        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers, or an
+        index array is on the GPU and `x` on the CPU.
     IndexError
         If the index does not fit the input's shape (or a list in it is ragged).
     """
