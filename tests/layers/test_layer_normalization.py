@@ -6,25 +6,27 @@ from layer_checks import assert_param_grads_match
 
 import layers as L
 import variable as V
+from variable.backend import to_cpu
 
 
-def test_layer_norm_matches_numpy(rng):
+def test_layer_norm_matches_numpy(rng, on_device):
     layer = L.LayerNorm()
     x = rng.standard_normal((3, 5)) * 2 + 1
-    y = layer(x)
+    y = layer(on_device(x))
     assert layer.gamma.shape == (5,) and layer.size == 5
     z = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5)
     np.testing.assert_allclose(y.data, z, rtol=1e-10)
-    layer.gamma.data = rng.standard_normal(5)
-    layer.beta.data = rng.standard_normal(5)
-    np.testing.assert_allclose(layer(x).data, z * layer.gamma.data + layer.beta.data, rtol=1e-10)
+    layer.gamma.data = on_device(rng.standard_normal(5))
+    layer.beta.data = on_device(rng.standard_normal(5))
+    np.testing.assert_allclose(layer(on_device(x)).data, z * to_cpu(layer.gamma.data) + to_cpu(layer.beta.data),
+                               rtol=1e-10)
 
 
-def test_layer_norm_gradients_and_dtype(rng):
+def test_layer_norm_gradients_and_dtype(rng, on_device):
     layer = L.LayerNorm(4)
-    layer.gamma.data = rng.standard_normal(4)
-    x = rng.standard_normal((3, 4))
-    w = rng.standard_normal((3, 4))
+    layer.gamma.data = on_device(rng.standard_normal(4))
+    x = on_device(rng.standard_normal((3, 4)))
+    w = on_device(rng.standard_normal((3, 4)))
     assert_param_grads_match(layer, lambda: V.sum(layer(x) * w))
     lazy = L.LayerNorm()
     assert lazy(x.astype(np.float32)).dtype == np.float32 and lazy.gamma.dtype == np.float32
@@ -37,10 +39,10 @@ def test_layer_norm_errors():
         L.LayerNorm(eps=0)
 
 
-def test_batch_norm_training_step_and_running_statistics(rng):
+def test_batch_norm_training_step_and_running_statistics(rng, on_device):
     layer = L.BatchNorm(decay=0.8)
     x = rng.standard_normal((6, 3)) * 3 + 2
-    y = layer(x)
+    y = layer(on_device(x))
     mean, var = x.mean(0), x.var(0)
     np.testing.assert_allclose(y.data, (x - mean) / np.sqrt(var + 2e-5), rtol=1e-10)
     # running = decay * running + (1 - decay) * batch, starting at mean 0 and variance 1,
@@ -48,39 +50,39 @@ def test_batch_norm_training_step_and_running_statistics(rng):
     np.testing.assert_allclose(layer.avg_mean, 0.2 * mean, rtol=1e-12)
     np.testing.assert_allclose(layer.avg_var, 0.8 + 0.2 * var * 6 / 5, rtol=1e-12)
     x2 = rng.standard_normal((6, 3))
-    layer(x2)
+    layer(on_device(x2))
     np.testing.assert_allclose(layer.avg_mean, 0.8 * 0.2 * mean + 0.2 * x2.mean(0), rtol=1e-12)
 
 
-def test_batch_norm_test_mode_uses_running_statistics(rng):
+def test_batch_norm_test_mode_uses_running_statistics(rng, on_device):
     layer = L.BatchNorm(3)
     for _ in range(5):
-        layer(rng.standard_normal((8, 3)) + 4)
-    layer.gamma.data = np.array([1.0, 2.0, 0.5])
-    layer.beta.data = np.array([0.0, -1.0, 1.0])
-    mean, var = layer.avg_mean.copy(), layer.avg_var.copy()
+        layer(on_device(rng.standard_normal((8, 3)) + 4))
+    layer.gamma.data = on_device(np.array([1.0, 2.0, 0.5]))
+    layer.beta.data = on_device(np.array([0.0, -1.0, 1.0]))
+    mean, var = to_cpu(layer.avg_mean.copy()), to_cpu(layer.avg_var.copy())
     x = rng.standard_normal((2, 3))
     with V.test_mode():
-        y = layer(x)
-    np.testing.assert_allclose(y.data, (x - mean) / np.sqrt(var + 2e-5) * layer.gamma.data + layer.beta.data,
-                               rtol=1e-10)
+        y = layer(on_device(x))
+    gamma, beta = to_cpu(layer.gamma.data), to_cpu(layer.beta.data)
+    np.testing.assert_allclose(y.data, (x - mean) / np.sqrt(var + 2e-5) * gamma + beta, rtol=1e-10)
     np.testing.assert_array_equal(layer.avg_mean, mean)       # no update in test mode
 
 
-def test_batch_norm_images_are_normalised_per_channel(rng):
+def test_batch_norm_images_are_normalised_per_channel(rng, on_device):
     layer = L.BatchNorm()
     x = rng.standard_normal((4, 2, 3, 3)) + np.array([1.0, -5.0]).reshape(1, 2, 1, 1)
-    y = layer(x).data
+    y = layer(on_device(x)).data
     assert layer.size == 2
     np.testing.assert_allclose(y.mean(axis=(0, 2, 3)), 0, atol=1e-12)
     np.testing.assert_allclose(y.var(axis=(0, 2, 3)), 1, rtol=1e-3)
 
 
-def test_batch_norm_gradients_buffers_and_dtype(rng):
+def test_batch_norm_gradients_buffers_and_dtype(rng, on_device):
     layer = L.BatchNorm(3)
-    layer.gamma.data = rng.standard_normal(3)
-    x = rng.standard_normal((5, 3))
-    w = rng.standard_normal((5, 3))
+    layer.gamma.data = on_device(rng.standard_normal(3))
+    x = on_device(rng.standard_normal((5, 3)))
+    w = on_device(rng.standard_normal((5, 3)))
     assert_param_grads_match(layer, lambda: V.sum(layer(x) * w))
     assert [k for k, _ in layer.named_params()] == ["gamma", "beta"]
     assert [k for k, _ in layer.named_buffers()] == ["avg_mean", "avg_var"]
