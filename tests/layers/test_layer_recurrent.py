@@ -6,6 +6,7 @@ from layer_checks import assert_param_grads_match, substituted
 
 import layers as L
 import variable as V
+from variable.backend import to_cpu
 
 
 def _sigmoid(x):
@@ -13,7 +14,7 @@ def _sigmoid(x):
 
 
 def _rnn_by_hand(layer, xs):
-    Wx, b, Wh = layer.x2h.W.data, layer.x2h.b.data, layer.h2h.W.data
+    Wx, b, Wh = (to_cpu(p.data) for p in (layer.x2h.W, layer.x2h.b, layer.h2h.W))
     h = np.zeros((xs[0].shape[0], Wh.shape[0]))
     out = []
     for x in xs:
@@ -23,7 +24,7 @@ def _rnn_by_hand(layer, xs):
 
 
 def _lstm_by_hand(layer, xs):
-    Wx, b, Wh = layer.x2h.W.data, layer.x2h.b.data, layer.h2h.W.data
+    Wx, b, Wh = (to_cpu(p.data) for p in (layer.x2h.W, layer.x2h.b, layer.h2h.W))
     n = Wh.shape[0]
     h = np.zeros((xs[0].shape[0], n))
     c = np.zeros_like(h)
@@ -39,20 +40,20 @@ def _lstm_by_hand(layer, xs):
 
 
 @pytest.mark.parametrize("cls, by_hand", [(L.RNN, _rnn_by_hand), (L.LSTM, _lstm_by_hand)])
-def test_steps_match_numpy(cls, by_hand, rng):
+def test_steps_match_numpy(cls, by_hand, rng, on_device):
     layer = cls(4, in_size=3)
-    layer.x2h.b.data = rng.standard_normal(layer.x2h.b.shape)
+    layer.x2h.b.data = on_device(rng.standard_normal(layer.x2h.b.shape))
     xs = [rng.standard_normal((2, 3)) for _ in range(3)]
-    hs = [layer(x) for x in xs]
+    hs = [layer(on_device(x)) for x in xs]
     for got, expected in zip(hs, by_hand(layer, xs)):
         assert got.shape == (2, 4)
         np.testing.assert_allclose(got.data, expected, rtol=1e-12, atol=1e-14)
 
 
 @pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
-def test_reset_state_starts_a_new_sequence(cls, rng):
+def test_reset_state_starts_a_new_sequence(cls, rng, on_device):
     layer = cls(3)
-    x = rng.standard_normal((1, 2))
+    x = on_device(rng.standard_normal((1, 2)))
     first = layer(x).data
     second = layer(x).data
     assert not np.allclose(first, second)           # the state carried over
@@ -61,22 +62,22 @@ def test_reset_state_starts_a_new_sequence(cls, rng):
 
 
 @pytest.mark.parametrize("cls, width", [(L.RNN, 1), (L.LSTM, 4)])
-def test_parameters_and_lazy_input_size(cls, width, rng):
+def test_parameters_and_lazy_input_size(cls, width, rng, on_device):
     layer = cls(3)
     assert [k for k, _ in layer.named_params()] == ["h2h/W"]   # W_h is known from the start
-    layer(rng.standard_normal((2, 5)).astype(np.float32))
+    layer(on_device(rng.standard_normal((2, 5)).astype(np.float32)))
     shapes = {k: p.shape for k, p in layer.named_params()}
     assert shapes == {"h2h/W": (3, 3 * width), "x2h/W": (5, 3 * width), "x2h/b": (3 * width,)}
     assert all(p.dtype == np.float32 for p in layer.params())   # W_h too, before its first use
-    layer(rng.standard_normal((2, 5)).astype(np.float32))
+    layer(on_device(rng.standard_normal((2, 5)).astype(np.float32)))
     assert layer.h.dtype == np.float32
 
 
 @pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
-def test_backprop_through_time_matches_numerical(cls, rng):
+def test_backprop_through_time_matches_numerical(cls, rng, on_device):
     layer = cls(2, in_size=3)
-    xs = [rng.standard_normal((2, 3)) for _ in range(3)]
-    target = rng.standard_normal((2, 2))
+    xs = on_device([rng.standard_normal((2, 3)) for _ in range(3)])
+    target = on_device(rng.standard_normal((2, 2)))
 
     def loss():
         layer.reset_state()
@@ -103,16 +104,16 @@ def test_gradcheck_second_order_over_two_steps(cls, rng):
     V.gradcheck(f, x0, x1, *values, order=2)
 
 
-def test_unchain_backward_truncates_the_history(rng):
+def test_unchain_backward_truncates_the_history(rng, on_device):
     layer = L.LSTM(2, in_size=1)
     for _ in range(3):
-        layer(rng.standard_normal((1, 1)))
+        layer(on_device(rng.standard_normal((1, 1))))
     loss = V.sum(layer.h)
     loss.backward()
     loss.unchain_backward()                          # truncated BPTT: the state becomes a leaf
     assert layer.h.creator is None and layer.c.creator is None
     h, c = layer.h, layer.c
-    x = rng.standard_normal((1, 1))
+    x = on_device(rng.standard_normal((1, 1)))
 
     def one_step():
         layer.h, layer.c = h, c
@@ -131,24 +132,24 @@ def test_bad_hidden_size(cls):
 
 @pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
 @pytest.mark.parametrize("first, then", [(2, 4), (4, 1), (1, 3)])
-def test_a_new_batch_size_without_reset_state_is_refused(cls, first, then, rng):
+def test_a_new_batch_size_without_reset_state_is_refused(cls, first, then, rng, on_device):
     layer = cls(5)
-    layer(rng.standard_normal((first, 3)))
+    layer(on_device(rng.standard_normal((first, 3))))
     state = layer.h
     with pytest.raises(ValueError) as info:              # a batch of 1 would broadcast silently
-        layer(rng.standard_normal((then, 3)))
+        layer(on_device(rng.standard_normal((then, 3))))
     message = str(info.value)
     assert message.startswith(f"{cls.__name__}: the state kept from the previous batch has batch size "
                               f"{first}, this input has {then} (input shape ({then}, 3))")
     assert "call reset_state() between sequences (or keep the batch size fixed" in message
     assert layer.h is state                              # nothing changed
     layer.reset_state()
-    assert layer(rng.standard_normal((then, 3))).shape == (then, 5)
+    assert layer(on_device(rng.standard_normal((then, 3)))).shape == (then, 5)
 
 
 @pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
-def test_a_new_batch_shape_is_refused_too(cls, rng):
+def test_a_new_batch_shape_is_refused_too(cls, rng, on_device):
     layer = cls(2)
-    layer(rng.standard_normal((4, 3)))
+    layer(on_device(rng.standard_normal((4, 3))))
     with pytest.raises(ValueError, match=r"batch shape \(4,\), this input has \(4, 2\)"):
-        layer(rng.standard_normal((4, 2, 3)))
+        layer(on_device(rng.standard_normal((4, 2, 3))))
