@@ -41,3 +41,21 @@ def example_parser(doc: str, script_file: str, writes: str = "the figure") -> ar
     )
     parser.add_argument("--out", default=default_out_dir(script_file), help=f"directory for {writes}")
     return parser
+
+
+def add_device_option(parser: argparse.ArgumentParser) -> None:
+    """--device cpu|gpu: where the example trains (gpu: through CuPy, on a CUDA GPU)."""
+    parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu",
+                        help="where to train: gpu needs CuPy and a CUDA GPU "
+                             "(pip install -e '.[gpu-cuda13]', or gpu-cuda12)")
+
+
+def check_device(parser: argparse.ArgumentParser, device: str) -> None:
+    """Exit with the reason (no CuPy, or no GPU) when --device gpu cannot run here."""
+    if device == "gpu":
+        from variable import backend
+
+        try:
+            backend.gpu_module("--device gpu")
+        except (ImportError, RuntimeError) as error:
+            parser.error(str(error))

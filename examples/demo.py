@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
 from examples import spiral_mlp, taylor_series  # noqa: E402
-from examples.cli import example_parser  # noqa: E402
+from examples.cli import add_device_option, check_device, example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure, write_graph  # noqa: E402
 from examples.tanh_higher_order import tanh_derivatives  # noqa: E402
 
@@ -67,9 +67,11 @@ def main(argv=None):
     """Print derivatives of sin, draw tanh's derivatives, train the spiral network, write the graph."""
     parser = example_parser(__doc__, __file__, "the figures and the graph")
     parser.add_argument("--epochs", type=int, default=50, help="training epochs of the spiral network")
+    add_device_option(parser)
     args = parser.parse_args(argv)
     if args.epochs < 1:
         parser.error("--epochs must be positive")
+    check_device(parser, args.device)
     os.makedirs(args.out, exist_ok=True)
     np.random.seed(0)
 
@@ -83,7 +85,7 @@ def main(argv=None):
     plot_tanh(os.path.join(args.out, "tanh_derivatives.png"))
 
     print("3. a small network learns three spirals")
-    spiral_mlp.main(["--epochs", str(args.epochs), "--out", args.out])
+    spiral_mlp.main(["--epochs", str(args.epochs), "--out", args.out, "--device", args.device])
 
     print("4. the graph that computes dy/dx")
     write_graph(gx, args.out, "sin_grad")

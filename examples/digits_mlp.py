@@ -32,7 +32,7 @@ import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
 from examples import mnist  # noqa: E402
-from examples.cli import example_parser  # noqa: E402
+from examples.cli import add_device_option, check_device, example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 DEFAULT_MNIST_DIR = os.environ.get("MNIST_DIR", "mnist")
@@ -116,10 +116,16 @@ def evaluate(model, x, t, batch_size=1000):
     return correct / len(x)
 
 
-def train(model, x, t, x_test, t_test, epochs, batch_size, lr, seed):
-    """Adam on minibatches; prints one line per epoch, returns the per-epoch history."""
+def train(model, x, t, x_test, t_test, epochs, batch_size, lr, seed, device="cpu"):
+    """Adam on minibatches; prints one line per epoch, returns the per-epoch history.
+
+    device="gpu": the batches and the test set go to the GPU (the model must be there).
+    """
     optimizer = O.Adam(lr=lr).setup(model)
     loader = L.DataLoader(x, t, batch_size=batch_size, seed=seed)
+    if device == "gpu":
+        loader.to_gpu()
+        x_test, t_test = V.backend.to_gpu(x_test), V.backend.to_gpu(t_test)
     history = []
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):
@@ -179,9 +185,11 @@ def main(argv=None):
     parser.add_argument("--test-limit", type=int, default=2000, help="at most this many test images")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the test split, the initial weights and the shuffling")
+    add_device_option(parser)
     args = parser.parse_args(argv)
     if min(args.epochs, args.batch_size, args.hidden, args.train_limit, args.test_limit) < 1:
         parser.error("--epochs, --batch-size, --hidden and the limits must be positive")
+    check_device(parser, args.device)
 
     try:
         data = load_data(args.source, args.mnist_dir, args.seed)
@@ -200,7 +208,11 @@ def main(argv=None):
     np.random.seed(args.seed)
     L.seed(args.seed)
     model = DigitsMLP(args.hidden)
-    history = train(model, x, t, x_test, t_test, args.epochs, args.batch_size, args.lr, args.seed)
+    if args.device == "gpu":
+        model.to_gpu()
+    history = train(model, x, t, x_test, t_test, args.epochs, args.batch_size, args.lr, args.seed,
+                    args.device)
+    model.to_cpu()                           # the figure is drawn on the host
     print(f"final test accuracy {history[-1][2]:.3f} ({len(x_test)} images)")
     plot_predictions(model, x_test, t_test, image_shape, os.path.join(args.out, "digits.png"))
     return 0

@@ -39,7 +39,7 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
-from examples.cli import example_parser  # noqa: E402
+from examples.cli import add_device_option, check_device, example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 PERIOD = 25.0
@@ -113,9 +113,11 @@ def main(argv=None):
     parser.add_argument("--samples", type=int, default=1000, help="length of the training series")
     parser.add_argument("--lr", type=float, default=0.01, help="Adam learning rate")
     parser.add_argument("--seed", type=int, default=0, help="seed of the noise and the initial weights")
+    add_device_option(parser)
     args = parser.parse_args(argv)
     if min(args.epochs, args.hidden, args.bptt, args.streams) < 1 or args.samples < 2 * args.streams:
         parser.error("--epochs, --hidden, --bptt, --streams must be positive and --samples >= 2 * --streams")
+    check_device(parser, args.device)
     os.makedirs(args.out, exist_ok=True)
     np.random.seed(args.seed)
     L.seed(args.seed)
@@ -123,6 +125,9 @@ def main(argv=None):
     x, t = L.datasets.sine_curve(n=args.samples, period=PERIOD, noise=0.05, seed=args.seed)
     loader = L.SeqDataLoader(x, t, batch_size=args.streams)
     model = SineLSTM(args.hidden)
+    if args.device == "gpu":                 # the streams and the weights on the GPU
+        loader.to_gpu()
+        model.to_gpu()
     optimizer = O.Adam(lr=args.lr).setup(model)
     print(f"{args.samples} samples of a noisy sine (period {PERIOD:g}) in {args.streams} streams of "
           f"{len(loader)} steps; LSTM({args.hidden}), truncated BPTT every {args.bptt} steps")
@@ -130,6 +135,7 @@ def main(argv=None):
     for epoch in range(1, args.epochs + 1):
         loss = train_epoch(model, optimizer, loader, args.bptt)
         print(f"epoch {epoch:3d}/{args.epochs}  loss {loss:.5f}  time {time.perf_counter() - start:.2f}s")
+    model.to_cpu()                           # predictions and the figure on the host
 
     k = np.arange(4 * int(PERIOD) + 1)
     sine, cosine = np.sin(2 * np.pi * k / PERIOD), np.cos(2 * np.pi * k / PERIOD)

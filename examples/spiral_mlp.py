@@ -32,7 +32,7 @@ import function as F  # noqa: E402
 import layers as L  # noqa: E402
 import optimizers as O  # noqa: E402
 import variable as V  # noqa: E402
-from examples.cli import example_parser  # noqa: E402
+from examples.cli import add_device_option, check_device, example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure  # noqa: E402
 
 LIGHT = ["#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94"]  # pale C0, C1, ...
@@ -40,13 +40,16 @@ ACTIVATIONS = {"tanh": F.tanh, "sigmoid": F.sigmoid, "relu": F.relu}
 OPTIMIZERS = {"adam": O.Adam, "sgd": O.SGD}
 
 
-def train(model, optimizer, x, t, epochs, batch_size, seed=0):
+def train(model, optimizer, x, t, epochs, batch_size, seed=0, device="cpu"):
     """Minibatch training with softmax cross-entropy; one progress line per epoch.
 
     Returns the history as a list of (loss, accuracy) per epoch, both averaged over the
-    epoch's minibatches (weighted by their sizes).
+    epoch's minibatches (weighted by their sizes).  device="gpu": the batches go to the
+    GPU (the model must be there already).
     """
     loader = L.DataLoader(x, t, batch_size=batch_size, seed=seed)
+    if device == "gpu":
+        loader.to_gpu()
     history = []
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):
@@ -128,9 +131,11 @@ def main(argv=None):
     parser.add_argument("--points", type=int, default=100, help="points per spiral arm")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the data, the initial weights and the shuffling")
+    add_device_option(parser)
     args = parser.parse_args(argv)
     if min(args.epochs, args.batch_size, args.hidden, args.points) < 1:
         parser.error("--epochs, --batch-size, --hidden and --points must be positive")
+    check_device(parser, args.device)
     os.makedirs(args.out, exist_ok=True)
     np.random.seed(args.seed)
     L.seed(args.seed)
@@ -140,7 +145,10 @@ def main(argv=None):
     optimizer = OPTIMIZERS[args.optimizer](lr=args.lr).setup(model)
     print(f"spiral: {len(x)} points in 3 classes; 2-{args.hidden}-3 network with {args.activation}, "
           f"{args.optimizer} lr={args.lr:g}, batch size {args.batch_size}")
-    history = train(model, optimizer, x, t, args.epochs, args.batch_size, seed=args.seed)
+    if args.device == "gpu":
+        model.to_gpu()                       # its weights are made there at the first batch
+    history = train(model, optimizer, x, t, args.epochs, args.batch_size, args.seed, args.device)
+    model.to_cpu()                           # evaluated and drawn on the host
     with V.no_grad():
         accuracy = F.accuracy(model(x), t)
     print(f"training accuracy after {args.epochs} epochs: {accuracy:.3f}")

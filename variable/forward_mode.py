@@ -77,16 +77,15 @@ def _rule_result(f, result, outputs, order):
         for k, c in enumerate(coefficients[1:], 1):
             if type(c) is not np.ndarray and isinstance(c, np.generic):  # NumPy's 0-d results
                 c = coefficients[k] = c.__array__()
-            if backend.is_device_array(c) and c.shape == y._data.shape:
-                continue
             if isinstance(c, Variable):
                 raise TypeError(
                     f"{name}.taylor returned Variables; like forward, it works on NumPy arrays "
                     f"(its inputs are lists of arrays): compute the coefficients with NumPy and "
                     f"V.series, not with gengrad ops"
                 )
-            if not isinstance(c, np.ndarray) or c.shape != y._data.shape:
-                what = f"shape {c.shape}" if isinstance(c, np.ndarray) else type(c).__name__
+            array = isinstance(c, np.ndarray) or backend.is_device_array(c)
+            if not array or c.shape != y._data.shape:
+                what = f"shape {c.shape}" if array else type(c).__name__
                 raise ValueError(
                     f"{name}.taylor: coefficient {k} of its output has {what}, but the output "
                     f"has shape {y._data.shape}; every coefficient has the shape of the output"

@@ -163,7 +163,7 @@ def test_works_under_no_grad(rng):
     np.testing.assert_allclose(dy.data, np.cos(x))
 
 
-def test_ops_outside_the_path_need_no_rule(rng):
+def test_ops_outside_the_path_need_no_rule(rng, on_device):
     class NoRule(V.Forwarder):
         def forward(self, x):
             return x * 2
@@ -171,7 +171,7 @@ def test_ops_outside_the_path_need_no_rule(rng):
         def backward(self, gy):
             return gy * 2
 
-    c = NoRule.apply(np.ones(3))        # a constant: no derivative to push through it
+    c = NoRule.apply(on_device(np.ones(3)))   # a constant: no derivative to push through it
     _, dy = V.jvp(lambda x: x * c, rng.standard_normal(3), np.ones(3))
     np.testing.assert_allclose(dy.data, 2 * np.ones(3))
 
@@ -212,9 +212,9 @@ def test_custom_rule_and_taylorcheck(rng):
     np.testing.assert_allclose(d[4].data, np.zeros(4), atol=1e-12)
 
 
-def test_custom_rule_gets_a_constant_as_its_full_series(rng):
+def test_custom_rule_gets_a_constant_as_its_full_series(rng, on_device):
     x, c = rng.standard_normal(3), rng.standard_normal(3)
-    d = V.taylor(lambda x: ScaledBy.apply(x, c), x, np.ones(3), 3)
+    d = V.taylor(lambda x: ScaledBy.apply(x, on_device(c)), x, np.ones(3), 3)
     np.testing.assert_allclose(d[1].data, c)
     np.testing.assert_allclose(d[2].data, 0 * c)
 
@@ -315,11 +315,11 @@ def test_every_built_in_forwarder_has_a_taylor_rule():
     assert not missing, f"Forwarders without a taylor rule: {missing}"
 
 
-def test_forward_over_reverse_through_the_backward_pass_own_ops(rng):
+def test_forward_over_reverse_through_the_backward_pass_own_ops(rng, on_device):
     # a float32 leaf meeting float64 data: its gradient is cast back (_Cast), and x used
     # three times sums its contributions with one Accumulate; both have rules
     x = rng.standard_normal(4).astype(np.float32)
-    c = rng.standard_normal(4)
+    c = on_device(rng.standard_normal(4))
 
     def f(x):
         return V.sum(x * c) + V.sum(V.sin(x) * x) + V.sum(x ** 3)

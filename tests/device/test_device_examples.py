@@ -1,0 +1,69 @@
+"""The training examples with --device gpu, on the CPU stand-in for CuPy: the same losses
+as on the CPU, epoch by epoch (the timings aside), and without a GPU a clear exit."""
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from examples import digits_mlp, lstm_sine, spiral_mlp
+from variable import backend
+
+
+def load_fake():
+    spec = importlib.util.spec_from_file_location("fake_gpu", Path(__file__).with_name("fake_gpu.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+FAKE = load_fake()
+
+
+@pytest.fixture
+def gpu():
+    if backend._GPU["module"] is not None:          # under the GENGRAD_DEVICE switch
+        yield backend._GPU["module"]
+        return
+    modules, registered = dict(backend._MODULES), dict(backend._GPU)
+    backend.register_device_module(FAKE.DeviceArray, FAKE.module)
+    yield FAKE.module
+    backend._MODULES.clear()
+    backend._MODULES.update(modules)
+    backend._GPU.update(registered)
+
+
+def progress(out):
+    """The printed lines without their timings."""
+    return [re.sub(r"time [0-9.]+s", "", line) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize("example, argv", [
+    (spiral_mlp, ["--epochs", "3"]),
+    (digits_mlp, ["--epochs", "1", "--train-limit", "200", "--test-limit", "100"]),
+    (lstm_sine, ["--epochs", "2", "--samples", "200"]),
+], ids=["spiral_mlp", "digits_mlp", "lstm_sine"])
+def test_training_on_the_device_prints_what_the_cpu_prints(example, argv, gpu, tmp_path, capsys):
+    assert example.main(argv + ["--out", str(tmp_path / "cpu")]) == 0
+    on_cpu = progress(capsys.readouterr().out)
+    assert example.main(argv + ["--out", str(tmp_path / "gpu"), "--device", "gpu"]) == 0
+    on_gpu = progress(capsys.readouterr().out)
+    assert any(line.startswith("epoch") for line in on_cpu)
+    assert [line.replace(str(tmp_path / "gpu"), "") for line in on_gpu] == \
+           [line.replace(str(tmp_path / "cpu"), "") for line in on_cpu]
+
+
+def test_without_cupy_the_example_exits_naming_it(capsys):
+    if backend._GPU["module"] is not None:
+        pytest.skip("a GPU module is registered in this session")
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("CuPy is installed here")
+    with pytest.raises(SystemExit) as exit_info:
+        spiral_mlp.main(["--device", "gpu"])
+    assert exit_info.value.code == 2
+    assert "--device gpu: CuPy is not installed" in capsys.readouterr().err
