@@ -293,13 +293,9 @@ class Layer:
 
     def _settle_device(self, x):
         """Put the parameters and buffers just created on this layer's device: the one
-        `to_gpu`/`to_cpu` chose, else the GPU when its first input `x` is there (else they
-        stay where they were made: the host, or the GPU under set_default_device('gpu'))."""
-        device = self.__dict__.get("_device")
-        if device is None and backend.device_of(x) == "gpu":
-            device = "gpu"
-        if device is not None:
-            self._move_own(device, type(self).__name__)
+        `to_gpu`/`to_cpu` chose, else that of its first input `x` (a no-op on the CPU)."""
+        device = self.__dict__.get("_device") or backend.device_of(x)
+        self._move_own(device, type(self).__name__)
 
     # ----- parameters created on the first call -------------------------------------
     def _lazy_shapes(self) -> tuple[str, dict[str, tuple]] | None:

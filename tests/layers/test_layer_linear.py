@@ -48,9 +48,9 @@ def test_parameters_take_the_dtype_of_the_first_input(rng, on_device):
     np.testing.assert_allclose(eager.W.data, w64, rtol=1e-6)
 
 
-def test_integer_inputs_give_float64_parameters():
+def test_integer_inputs_give_float64_parameters(on_device):
     layer = L.Linear(2)
-    y = layer(np.arange(6).reshape(2, 3))
+    y = layer(on_device(np.arange(6).reshape(2, 3)))
     assert layer.W.dtype == np.float64 and y.dtype == np.float64
 
 

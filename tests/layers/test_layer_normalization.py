@@ -18,8 +18,8 @@ def test_layer_norm_matches_numpy(rng, on_device):
     np.testing.assert_allclose(y.data, z, rtol=1e-10)
     layer.gamma.data = on_device(rng.standard_normal(5))
     layer.beta.data = on_device(rng.standard_normal(5))
-    np.testing.assert_allclose(layer(on_device(x)).data, z * to_cpu(layer.gamma.data) + to_cpu(layer.beta.data),
-                               rtol=1e-10)
+    gamma, beta = to_cpu(layer.gamma.data), to_cpu(layer.beta.data)
+    np.testing.assert_allclose(layer(on_device(x)).data, z * gamma + beta, rtol=1e-10)
 
 
 def test_layer_norm_gradients_and_dtype(rng, on_device):
