@@ -9,6 +9,7 @@ import pytest
 import function as F
 import layers as L
 import optimizers as O
+import variable as V
 
 
 class Net(L.Model):
@@ -58,8 +59,8 @@ def _setup(make_opt, seed, hooks):
 
 
 def _train(model, opt, batches):
-    for x, t in batches:
-        loss = F.softmax_cross_entropy(model(x), t)
+    for x, t in batches:      # V.Variable: the inputs where new Variables go (GENGRAD_DEVICE)
+        loss = F.softmax_cross_entropy(model(V.Variable(x)), t)
         model.cleargrads()
         loss.backward()
         opt.update()
@@ -104,7 +105,7 @@ def test_ten_steps_saved_and_resumed_equal_twenty_steps(tmp_path, make_opt, hook
     _train(resumed, opt2, batches[10:])
 
     _assert_same(_state(resumed, opt2), _state(straight, opt))
-    x = batches[0][0]
+    x = V.Variable(batches[0][0])
     np.testing.assert_array_equal(resumed(x).data, straight(x).data)
 
 
