@@ -64,9 +64,13 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
     # --- NumPy's protocols --------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         args = _unwrap(inputs, f"np.{ufunc.__name__}")
-        if "out" in kwargs:
-            kwargs["out"] = _unwrap(kwargs["out"], f"np.{ufunc.__name__}")
-        return _wrap(getattr(ufunc, method)(*args, **kwargs))
+        out = kwargs.get("out")
+        if out is not None:
+            kwargs["out"] = _unwrap(out, f"np.{ufunc.__name__}")
+        result = getattr(ufunc, method)(*args, **kwargs)
+        if out is not None:            # in place (a -= b): the same array object, as CuPy returns
+            return out[0] if len(out) == 1 else out
+        return _wrap(result)
 
     def __array_function__(self, func, types_, args, kwargs):
         name = func.__name__

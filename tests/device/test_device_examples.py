@@ -23,8 +23,10 @@ FAKE = load_fake()
 
 @pytest.fixture
 def gpu():
-    if backend._GPU["module"] is not None:          # under the GENGRAD_DEVICE switch
+    if backend._GPU["module"] is not None:          # under the GENGRAD_DEVICE switch:
+        backend.set_default_device("cpu")           # the CPU run must run on the CPU
         yield backend._GPU["module"]
+        backend.set_default_device("gpu")
         return
     modules, registered = dict(backend._MODULES), dict(backend._GPU)
     backend.register_device_module(FAKE.DeviceArray, FAKE.module)
