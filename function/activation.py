@@ -108,7 +108,7 @@ def _on_device_of(data, target, made, op, name, like_name):
     on_gpu, target_on_gpu = is_device_array(data), is_device_array(target)
     if on_gpu == target_on_gpu:
         return data
-    if target_on_gpu and (made or backend._DEFAULT["gpu"]):
+    if target_on_gpu and (made or backend.default_device() == "gpu"):
         return get_array_module(target).asarray(data)
     if target_on_gpu:
         raise TypeError(

@@ -274,22 +274,17 @@ class Layer:
         """Move this layer's own parameters and buffers (not its sub-layers') to `device`."""
         d = self.__dict__
 
-        def move(a):   # the array itself when already there: no copy, and no new data
-            if backend.device_of(a) == device:
-                return a
-            return backend.to_gpu(a, op) if device == "gpu" else backend.to_cpu(a)
-
-        for name in self._children:
+        for name in self._children:   # (assigned only when moved: no new data otherwise)
             value = d[name]
             if isinstance(value, Parameter):
                 if backend.device_of(value.data) != device:
-                    value.data = move(value.data)
+                    value.data = backend.to_device(value.data, device, op)
                 if value.grad is not None and backend.device_of(value.grad.data) != device:
-                    value.grad.data = move(value.grad.data)
+                    value.grad.data = backend.to_device(value.grad.data, device, op)
         for name in self._buffers:
             value = d.get(name)
             if value is not None:
-                object.__setattr__(self, name, move(value))
+                object.__setattr__(self, name, backend.to_device(value, device, op))
 
     def _settle_device(self, x):
         """Put the parameters and buffers just created on this layer's device: the one

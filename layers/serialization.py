@@ -345,7 +345,7 @@ def _plan_model(layer, arrays, path, where):
             current = current.data
         device = (entry.layer.__dict__.get("_device") if current is None
                   else backend.device_of(current))
-        placed[key] = backend.to_gpu(arrays[key], where) if device == "gpu" else arrays[key]
+        placed[key] = backend.to_device(arrays[key], device or "cpu", where)
 
     def apply():
         """Change the model (everything has been checked: nothing here can fail)."""

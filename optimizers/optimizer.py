@@ -284,9 +284,7 @@ class Optimizer:
 
 def _on_device_of(param, value, where):
     """A state entry (a count, or an array from a file or a state_dict) on `param`'s device."""
-    if isinstance(value, int) or backend.device_of(value) == param.device:
-        return value
-    return backend.to_gpu(value, where) if param.device == "gpu" else backend.to_cpu(value)
+    return value if isinstance(value, int) else backend.to_device(value, param.device, where)
 
 
 def _state_value(key, value, kind, spec, where):

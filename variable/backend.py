@@ -108,6 +108,13 @@ def to_gpu(a, op: str = "to_gpu"):
     return module.asarray(a)
 
 
+def to_device(a, device: str, op: str = "to_gpu"):
+    """`a` on `device` ('cpu' or 'gpu'): the array itself when it is there already."""
+    if device_of(a) == device:
+        return a
+    return to_gpu(a, op) if device == "gpu" else to_cpu(a)
+
+
 def device_of(a) -> str:
     """'gpu' for a device array (or a Variable holding one), 'cpu' otherwise."""
     return "gpu" if is_device_array(getattr(a, "_data", a)) else "cpu"
@@ -135,6 +142,11 @@ def set_default_device(device: str) -> None:
     if device == "gpu":
         gpu_module("set_default_device")
     _DEFAULT["gpu"] = device == "gpu"
+
+
+def default_device() -> str:
+    """Where `V.Variable(data)` puts host data: 'cpu', or 'gpu' after set_default_device('gpu')."""
+    return "gpu" if _DEFAULT["gpu"] else "cpu"
 
 
 def scatter_add(target, index, values) -> None:
@@ -167,7 +179,7 @@ def writes_through(a) -> bool:
 
 
 __all__ = [
-    "get_array_module", "is_device_array", "to_cpu", "to_gpu", "device_of", "gpu_module",
+    "get_array_module", "is_device_array", "to_cpu", "to_gpu", "to_device", "device_of", "gpu_module",
     "scatter_add", "as_strided", "errstate", "writes_through", "register_device_module",
-    "set_default_device",
+    "set_default_device", "default_device",
 ]

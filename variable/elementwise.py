@@ -31,7 +31,7 @@ def _constant_like(a, data, op, name):
     on_gpu, data_on_gpu = backend.is_device_array(a), type(getattr(data, "_data", data)) is not np.ndarray
     if on_gpu == data_on_gpu:
         return a
-    if data_on_gpu and (a.ndim == 0 or backend._DEFAULT["gpu"]):
+    if data_on_gpu and (a.ndim == 0 or backend.default_device() == "gpu"):
         return get_array_module(data).asarray(a)
     if data_on_gpu:
         raise TypeError(

@@ -197,7 +197,7 @@ def gradcheck(
 @contextlib.contextmanager
 def _on_device_of(xs):
     """While checking: Variables made from host copies go to the GPU if an input was there."""
-    moved = any(backend.device_of(x) == "gpu" for x in xs) and not backend._DEFAULT["gpu"]
+    moved = any(backend.device_of(x) == "gpu" for x in xs) and backend.default_device() == "cpu"
     if moved:
         backend.set_default_device("gpu")
     try:

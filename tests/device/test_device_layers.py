@@ -22,7 +22,7 @@ from variable import backend
 @pytest.fixture
 def fake():
     """The stand-in's array module (playing cupy), registered for one test; the backend restored after."""
-    modules, gpu, default = dict(backend._MODULES), dict(backend._GPU), dict(backend._DEFAULT)
+    modules, gpu, default = dict(backend._MODULES), dict(backend._GPU), backend.default_device()
     module = gpu["module"]                           # under GENGRAD_DEVICE=fake: the one registered
     if module is None:
         spec = importlib.util.spec_from_file_location("fake_gpu", Path(__file__).with_name("fake_gpu.py"))
@@ -30,12 +30,12 @@ def fake():
         spec.loader.exec_module(loaded)
         module = loaded.module                       # plays `cupy`
         backend.register_device_module(loaded.DeviceArray, module)
-    backend._DEFAULT["gpu"] = False                  # explicit to_gpu only, even under the switch
+    backend.set_default_device("cpu")                # explicit to_gpu only, even under the switch
     yield module
     backend._MODULES.clear()
     backend._MODULES.update(modules)
     backend._GPU.update(gpu)
-    backend._DEFAULT.update(default)
+    backend.set_default_device(default)
 
 
 def _on_gpu(a):
