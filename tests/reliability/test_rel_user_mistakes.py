@@ -409,6 +409,56 @@ CATALOGUE += [
 ]
 
 
+# ----- devices (on the CPU stand-in for CuPy, tests/device/fake_gpu.py) -------------------
+def _on_stand_in_gpu(slip):
+    """Run `slip` with the stand-in device registered as the GPU, then remove it."""
+    def run():
+        import importlib.util
+        from pathlib import Path
+
+        from variable import backend
+        if backend._GPU["module"] is not None:       # under GENGRAD_DEVICE: already there
+            return slip()
+        path = Path(__file__).resolve().parents[1] / "device" / "fake_gpu.py"
+        spec = importlib.util.spec_from_file_location("fake_gpu", path)
+        fake = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(fake)
+        modules, registered = dict(backend._MODULES), dict(backend._GPU)
+        backend.register_device_module(fake.DeviceArray, fake.module)
+        try:
+            return slip()
+        finally:
+            backend._MODULES.clear()
+            backend._MODULES.update(modules)
+            backend._GPU.update(registered)
+    return run
+
+
+def _gpu_variable_plus_cpu_variable():
+    V.Variable(np.ones(3)).to_gpu() + V.Variable(np.ones(3)).to_cpu()
+
+
+def _gpu_model_on_numpy_batch():
+    model = L.Linear(2, in_size=3).to_gpu()
+    model(np.ones((4, 3)))
+
+
+def _numpy_of_gpu_data():
+    np.asarray(V.Variable(np.ones(2)).to_gpu())
+
+
+CATALOGUE += [
+    Mistake("add a GPU Variable and a CPU Variable", _on_stand_in_gpu(_gpu_variable_plus_cpu_variable),
+            TypeError, (r"Add: expected all inputs on one device", r"input 0 on the GPU, input 1 on the CPU",
+                        r"to_gpu\(\)")),
+    Mistake("a NumPy batch into a model on the GPU", _on_stand_in_gpu(_gpu_model_on_numpy_batch), TypeError,
+            (r"Linear", r"expected all inputs on one device|on the other device|NumPy array",
+             r"to_gpu|xp\.asarray")),
+    Mistake("np.asarray of GPU data", _on_stand_in_gpu(_numpy_of_gpu_data), TypeError,
+            (r"the data is on the GPU", r"x\.to_cpu\(\)")),
+]
+
+
 # ----- forward mode and Taylor mode -----------------------------------------------------
 class TaylorForgetsValue(Cube):  # returns y_1 .. y_K, forgetting y_0
     def taylor(self, x):
