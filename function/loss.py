@@ -52,7 +52,8 @@ def _pair(x, t, op, names=("x", "t")):
 
 
 def _scalar(value, like):
-    return get_array_module(like).asarray(value, dtype=like.dtype)
+    xp = np if type(like) is np.ndarray else get_array_module(like)
+    return xp.asarray(value, dtype=like.dtype)
 
 
 def _mean(total, n, like):
@@ -336,6 +337,8 @@ class SoftmaxCrossEntropy(Forwarder):
 def _row_indices(labels):
     """Index arrays, one per axis of `labels`, that broadcast to pick every row once
     (np.indices(labels.shape, sparse=True), made on the labels' device)."""
+    if type(labels) is np.ndarray:
+        return np.indices(labels.shape, sparse=True)
     xp = get_array_module(labels)
     ndim = labels.ndim
     return [xp.arange(n).reshape((1,) * d + (n,) + (1,) * (ndim - d - 1))

@@ -38,11 +38,13 @@ def get_array_module(*arrays):
     Variables count by their data; numbers, lists and None count as NumPy.
     """
     for a in arrays:
-        data = getattr(a, "_data", a)
-        kind = type(data)
+        kind = type(a)
         if kind is np.ndarray:
             continue
-        module = _module_of_type(kind)
+        kind = type(getattr(a, "_data", a))
+        if kind is np.ndarray:
+            continue
+        module = _MODULES.get(kind) or _module_of_type(kind)
         if module is not np:
             return module
     return np

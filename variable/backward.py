@@ -354,7 +354,8 @@ class _Handout:
         create_graph = self.create_graph
         if g.dtype != x.dtype:  # e.g. a float32 leaf met a float64 array
             g = Function(_Cast(x.dtype))(g)
-        elif backend.writes_through(g._data) or id(g) in self.taken or _buffer(g._data) in self.taken:
+        elif (not data.flags.writeable if type(data := g._data) is np.ndarray
+              else backend.writes_through(data)) or id(g) in self.taken or _buffer(data) in self.taken:
             g = _copy(g, create_graph)  # (a broadcast view is read-only: `*=` must work)
         self.taken.add(id(g))
         self.taken.add(_buffer(g._data))
