@@ -99,28 +99,8 @@ def as_array(x: ArrayLike, op: str, like: ArrayLike | None = None, name: str = "
     if like is not None:
         target = getattr(like, "_data", like)
         if type(data) is not type(target):       # (both NumPy arrays: the common case)
-            data = _on_device_of(data, target, made, op, name, like_name)
+            data = backend.constant_like(data, target, op, name, like_name, made)
     return data
-
-
-def _on_device_of(data, target, made, op, name, like_name):
-    """`data` on the device of the array `target`, or a TypeError naming both (see as_array)."""
-    on_gpu, target_on_gpu = is_device_array(data), is_device_array(target)
-    if on_gpu == target_on_gpu:
-        return data
-    if target_on_gpu and (made or backend.default_device() == "gpu"):
-        return get_array_module(target).asarray(data)
-    if target_on_gpu:
-        raise TypeError(
-            f"{op}: expected {name} on the device of {like_name}, got {like_name} on the GPU and "
-            f"{name} a NumPy array of shape {data.shape} (on the CPU); move it once with "
-            f"xp.asarray({name}) or V.Variable({name}).to_gpu() (or V.backend.set_default_device"
-            f'("gpu"), which puts new arrays there), or bring the data back with {like_name}.to_cpu()'
-        )
-    raise TypeError(
-        f"{op}: expected {name} on the device of {like_name}, got {like_name} on the CPU and {name} "
-        f"on the GPU; move {name} with V.backend.to_cpu({name}) or {like_name} with .to_gpu()"
-    )
 
 
 _EXP_LIMITS = {}

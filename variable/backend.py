@@ -117,6 +117,35 @@ def to_device(a, device: str, op: str = "to_gpu"):
     return to_gpu(a, op) if device == "gpu" else to_cpu(a)
 
 
+def constant_like(a, like, op: str, name: str = "an input", like_name: str = "the data", made: bool = False):
+    """A constant array `a` of `op` (labels, a mask, a bound) on the device of `like`, by one rule.
+
+    Numbers and lists made into `a` by the op (`made`) and 0-d NumPy arrays go where `like`
+    is, as numbers do; a larger NumPy array goes to the GPU only under
+    set_default_device("gpu") (where V.Variable(a) would put it), and is refused otherwise
+    (it would cross to the device on every call, as CuPy and PyTorch refuse it); a GPU
+    array next to CPU data is refused.
+    """
+    target = getattr(like, "_data", like)
+    on_gpu, target_on_gpu = is_device_array(a), is_device_array(target)
+    if on_gpu == target_on_gpu:
+        return a
+    if target_on_gpu and (made or a.ndim == 0 or _DEFAULT["gpu"]):
+        return get_array_module(target).asarray(a)
+    if target_on_gpu:
+        code = name if name.isidentifier() else "a"
+        raise TypeError(
+            f"{op}: expected {name} on the device of {like_name}, got {like_name} on the GPU and "
+            f"{name} on the CPU (a NumPy array of shape {a.shape}); move it once with "
+            f"xp.asarray({code}) or V.Variable({code}).to_gpu() (or V.backend.set_default_device"
+            f'("gpu"), which puts new arrays there), or bring the data back with x.to_cpu()'
+        )
+    raise TypeError(
+        f"{op}: expected {name} on the device of {like_name}, got {like_name} on the CPU and {name} "
+        f"on the GPU; move {name} with V.backend.to_cpu({name}), or the data with .to_gpu()"
+    )
+
+
 def device_of(a) -> str:
     """'gpu' for a device array (or a Variable holding one), 'cpu' otherwise."""
     return "gpu" if is_device_array(getattr(a, "_data", a)) else "cpu"
@@ -183,5 +212,5 @@ def writes_through(a) -> bool:
 __all__ = [
     "get_array_module", "is_device_array", "to_cpu", "to_gpu", "to_device", "device_of", "gpu_module",
     "scatter_add", "as_strided", "errstate", "writes_through", "register_device_module",
-    "set_default_device", "default_device",
+    "set_default_device", "default_device", "constant_like",
 ]

@@ -21,31 +21,6 @@ def _reduce(gx, x):
     return gx if gx.shape == x.shape else sum_to(gx, x.shape)
 
 
-def _constant_like(a, data, op, name):
-    """Constant array parameter `a` of `op` (a mask, a bound, an exponent) on the device of
-    `data` (an array or Variable), by the rule of the nn functions' labels: a 0-d NumPy array counts as
-    a number (as PyTorch takes a 0-d CPU tensor); a larger one goes to the GPU only under
-    set_default_device("gpu") (where V.Variable(a) would put it) and is refused otherwise,
-    as the engine refuses it (it would cross to the device on every call); a GPU array
-    next to CPU data is refused."""
-    on_gpu, data_on_gpu = backend.is_device_array(a), type(getattr(data, "_data", data)) is not np.ndarray
-    if on_gpu == data_on_gpu:
-        return a
-    if data_on_gpu and (a.ndim == 0 or backend.default_device() == "gpu"):
-        return get_array_module(data).asarray(a)
-    if data_on_gpu:
-        raise TypeError(
-            f"{op}: expected all inputs on one device, got GPU data and {name} a NumPy array of "
-            f"shape {a.shape} (on the CPU); move it once with xp.asarray({name}) (or "
-            f'V.backend.set_default_device("gpu"), which puts new arrays there), or bring the '
-            f"data back with x.to_cpu()"
-        )
-    raise TypeError(
-        f"{op}: expected all inputs on one device, got CPU data and {name} on the GPU; move "
-        f"{name} with V.backend.to_cpu({name}), or the data with x.to_gpu()"
-    )
-
-
 # ----- arithmetic -------------------------------------------------------------
 class Add(Forwarder):
     """x0 + x1."""
@@ -369,7 +344,7 @@ def pow(x: ArrayLike, c: ArrayLike) -> Variable:
     if not (isinstance(c, np.ndarray) or backend.is_device_array(c)):
         raise TypeError(f"pow: exponent must be a number, ndarray or Variable, got {type(c).__name__}")
     if c.ndim:                                         # an array exponent, on x's device
-        return Function(PowVar())(x, _constant_like(c, x, "pow", "c"))
+        return Function(PowVar())(x, backend.constant_like(c, x, "pow", "c", "x"))
     return Function(Pow(c[()] if type(c) is np.ndarray else c.item()))(x)   # 0-d: a number
 
 
@@ -697,7 +672,7 @@ def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | N
         if isinstance(bound, np.ndarray) or backend.is_device_array(bound):
             if not broadcasts_to(bound.shape, x_shape):
                 raise ValueError(f"clip: bound of shape {bound.shape} does not broadcast to input {x_shape}")
-            bounds[i] = _constant_like(bound, x, "clip", which)
+            bounds[i] = backend.constant_like(bound, x, "clip", which, "x")
     return Function(Clip(*bounds))(x)
 
 
@@ -743,10 +718,12 @@ def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: Arr
         x0, x1 = as_variable(x0, like=x1, op="where"), as_variable(x1, like=x0, op="where")
     else:                                              # numbers and lists made on the GPU
         host = next((x for x in (x0, x1) if type(getattr(x, "_data", x)) is np.ndarray), None)
+        on_gpu = next(x for x in (x0, x1, condition) if backend.device_of(x) == "gpu")
         dtype = _reference_dtype((x0, x1))
-        x0, x1 = [x if isinstance(x, Variable) else _on_device(x, dtype, "where", xp) for x in (x0, x1)]
+        x0, x1 = [x if isinstance(x, Variable) else _on_device(x, dtype, "where", xp, on_gpu)
+                  for x in (x0, x1)]
         data = host if host is not None else x0 if backend.is_device_array(x0._data) else x1
-        condition = _constant_like(condition, data, "where", "condition")
+        condition = backend.constant_like(condition, data, "where", "condition", "x0 and x1")
     s0, s1 = x0.shape, x1.shape
     try:
         shape = np.broadcast_shapes(condition.shape, s0, s1)

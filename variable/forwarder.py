@@ -127,19 +127,17 @@ def _as_inputs(inputs, forwarder):
     op = type(forwarder).__name__
     xp = backend.get_array_module(*inputs)
     if xp is not np:
-        return tuple([x if isinstance(x, Variable) else _on_device(x, dtype, op, xp) for x in inputs])
+        like = next(x for x in inputs if backend.device_of(x) == "gpu")
+        return tuple([x if isinstance(x, Variable) else _on_device(x, dtype, op, xp, like) for x in inputs])
     return tuple([x if isinstance(x, Variable) else _as_input(x, dtype, op) for x in inputs])
 
 
-def _on_device(x, dtype, op, xp):
+def _on_device(x, dtype, op, xp, like):
     """An op input next to GPU data, as a Variable on the GPU: numbers become constants there,
-    a NumPy array is refused (it would be copied to the device on every call)."""
+    a NumPy array follows backend.constant_like's rule (refused unless it is 0-d or
+    set_default_device("gpu") is on: it would cross to the device on every call)."""
     if isinstance(x, np.ndarray):
-        raise TypeError(
-            f"{op}: expected all inputs on one device, got GPU data and a NumPy array of shape "
-            f"{x.shape} (on the CPU); move it once with xp.asarray(a) or V.Variable(a).to_gpu(), "
-            f"or bring the data back with x.to_cpu()"
-        )
+        x = backend.constant_like(_as_input(x, dtype, op)._data, like, op, "the NumPy array", "the GPU data")
     if backend.is_device_array(x):
         return _as_input(x, dtype, op)
     cached = (type(x) is float or type(x) is int) and x != 0 and x == x   # as _float_constant

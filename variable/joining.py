@@ -78,9 +78,9 @@ def _as_sequence(xs, op):
         )
     like = next((x for x in xs if isinstance(x, (Variable, np.ndarray)) or is_device_array(x)), None)
     if like is not None and type(getattr(like, "_data", like)) is not np.ndarray:
-        # GPU data: numbers and lists are made there, a NumPy array is refused (as in Function)
+        # GPU data: numbers and lists are made there, a NumPy array as in Function
         xp, dtype = get_array_module(like), _reference_dtype((like,))
-        return [x if isinstance(x, Variable) else _on_device(x, dtype, op, xp) for x in xs]
+        return [x if isinstance(x, Variable) else _on_device(x, dtype, op, xp, like) for x in xs]
     return [as_variable(x, like=like, op=op) for x in xs]
 
 

@@ -122,9 +122,16 @@ def test_mixing_devices_names_both(gpu):
     with pytest.raises(TypeError, match=r"Add: expected all inputs on one device, got input 0 on the GPU, "
                                         r"input 1 on the CPU.*to_gpu\(\)"):
         x + V.Variable(np.ones(3)).to_cpu()
-    with pytest.raises(TypeError, match=r"Mul: expected all inputs on one device, got GPU data and a "
-                                        r"NumPy array of shape \(3,\)"):
+    if backend.default_device() == "gpu":   # (under the switch NumPy arrays go to the GPU)
+        assert (x * np.ones(3)).device == "gpu"
+        return
+    with pytest.raises(TypeError, match=r"Mul: expected the NumPy array on the device of the GPU data, "
+                                        r"got the GPU data on the GPU and the NumPy array on the CPU "
+                                        r"\(a NumPy array of shape \(3,\)\)"):
         x * np.ones(3)
+    backend.set_default_device("gpu")       # where V.Variable(a) would put it, so goes an op's input
+    assert (x * np.ones(3)).device == "gpu" and (x * np.array(2.0)).device == "gpu"
+    backend.set_default_device("cpu")
 
 
 def test_no_silent_trip_to_the_host(gpu):
