@@ -7,6 +7,7 @@ from layer_checks import assert_param_grads_match, substituted
 import function as F
 import layers as L
 import variable as V
+from variable.backend import to_cpu
 
 
 def _conv_by_hand(x, W, b, stride, pad):
@@ -23,21 +24,21 @@ def _conv_by_hand(x, W, b, stride, pad):
 
 
 @pytest.mark.parametrize("stride, pad", [(1, 0), (2, 1)])
-def test_conv2d_matches_a_direct_loop(stride, pad, rng):
+def test_conv2d_matches_a_direct_loop(stride, pad, rng, on_device):
     layer = L.Conv2d(4, 3, stride=stride, pad=pad)
     x = rng.standard_normal((2, 3, 6, 5))
-    y = layer(x)
+    y = layer(on_device(x))
     assert layer.W.shape == (4, 3, 3, 3) and layer.in_channels == 3
-    layer.b.data = rng.standard_normal(4)
-    expected = _conv_by_hand(x, layer.W.data, layer.b.data, stride, pad)
+    layer.b.data = on_device(rng.standard_normal(4))
+    expected = _conv_by_hand(x, to_cpu(layer.W.data), to_cpu(layer.b.data), stride, pad)
     assert y.shape == expected.shape
-    np.testing.assert_allclose(layer(x).data, expected, rtol=1e-10)
+    np.testing.assert_allclose(layer(on_device(x)).data, expected, rtol=1e-10)
 
 
-def test_conv2d_gradients_initial_scale_and_dtype(rng):
+def test_conv2d_gradients_initial_scale_and_dtype(rng, on_device):
     layer = L.Conv2d(2, (2, 3), in_channels=2, pad=1)
-    x = rng.standard_normal((2, 2, 3, 3))
-    w = rng.standard_normal(layer(x).shape)
+    x = on_device(rng.standard_normal((2, 2, 3, 3)))
+    w = on_device(rng.standard_normal(layer(x).shape))
     assert_param_grads_match(layer, lambda: V.sum(layer(x) * w))
     big = L.Conv2d(64, 3, in_channels=32)
     np.testing.assert_allclose(big.W.data.std(), np.sqrt(1 / (32 * 9)), rtol=0.03)
@@ -45,12 +46,12 @@ def test_conv2d_gradients_initial_scale_and_dtype(rng):
     assert lazy(x.astype(np.float32)).dtype == np.float32 and lazy.b is None
 
 
-def test_conv2d_errors():
+def test_conv2d_errors(on_device):
     layer = L.Conv2d(2, 3, in_channels=1)
     with pytest.raises(ValueError, match=r"Conv2d: input must be 4-D \(batch, channels, height, width\)"):
-        layer(np.ones((3, 4, 4)))
+        layer(on_device(np.ones((3, 4, 4))))
     with pytest.raises(ValueError, match=r"Conv2d: input of shape \(1, 2, 4, 4\) has 2 channels"):
-        layer(np.ones((1, 2, 4, 4)))
+        layer(on_device(np.ones((1, 2, 4, 4))))
     with pytest.raises(ValueError, match="Conv2d: kernel_size must be a positive int"):
         L.Conv2d(2, 0)
     with pytest.raises(ValueError, match="Conv2d: kernel_size must be an int or a pair of ints"):
@@ -70,19 +71,20 @@ def _deconv_by_hand(x, W, b, stride, pad):
 
 
 @pytest.mark.parametrize("stride, pad", [(1, 0), (2, 1)])
-def test_deconv2d_matches_a_direct_loop(stride, pad, rng):
+def test_deconv2d_matches_a_direct_loop(stride, pad, rng, on_device):
     layer = L.Deconv2d(4, 3, stride=stride, pad=pad)
     x = rng.standard_normal((2, 3, 4, 5))
-    y = layer(x)
+    y = layer(on_device(x))
     assert layer.W.shape == (3, 4, 3, 3) and layer.in_channels == 3     # (in, out, kh, kw)
     assert y.shape == (2, 4, stride * 3 + 3 - 2 * pad, stride * 4 + 3 - 2 * pad)
-    layer.b.data = rng.standard_normal(4)
-    np.testing.assert_allclose(layer(x).data, _deconv_by_hand(x, layer.W.data, layer.b.data, stride, pad),
+    layer.b.data = on_device(rng.standard_normal(4))
+    np.testing.assert_allclose(layer(on_device(x)).data,
+                               _deconv_by_hand(x, to_cpu(layer.W.data), to_cpu(layer.b.data), stride, pad),
                                rtol=1e-10, atol=1e-12)
 
 
-def test_deconv2d_undoes_the_shape_of_conv2d(rng):
-    x = rng.standard_normal((1, 2, 7, 6))
+def test_deconv2d_undoes_the_shape_of_conv2d(rng, on_device):
+    x = on_device(rng.standard_normal((1, 2, 7, 6)))
     down = L.Conv2d(3, 3, stride=2, pad=1)
     up = L.Deconv2d(2, 3, stride=2, pad=1)
     h = down(x)                                                 # (1, 3, 4, 3)
@@ -92,10 +94,10 @@ def test_deconv2d_undoes_the_shape_of_conv2d(rng):
         up(h, outsize=(9, 6))
 
 
-def test_deconv2d_gradients_initial_scale_and_dtype(rng):
+def test_deconv2d_gradients_initial_scale_and_dtype(rng, on_device):
     layer = L.Deconv2d(2, (2, 3), in_channels=2, stride=(2, 1), pad=(0, 1))
-    x = rng.standard_normal((2, 2, 3, 3))
-    w = rng.standard_normal(layer(x).shape)
+    x = on_device(rng.standard_normal((2, 2, 3, 3)))
+    w = on_device(rng.standard_normal(layer(x).shape))
     assert_param_grads_match(layer, lambda: V.sum(layer(x) * w))
     big = L.Deconv2d(64, 3, in_channels=32)
     assert big.W.shape == (32, 64, 3, 3)
@@ -108,10 +110,10 @@ def test_deconv2d_gradients_initial_scale_and_dtype(rng):
     assert fixed.W.dtype == fixed.b.dtype == np.float32
 
 
-def test_deconv2d_second_order_through_the_layer(rng):
+def test_deconv2d_second_order_through_the_layer(rng, on_device):
     layer = L.Deconv2d(2, 2, stride=2, pad=1, in_channels=2)
-    x = rng.standard_normal((1, 2, 2, 3))
-    layer.b.data = rng.standard_normal(2)
+    x = on_device(rng.standard_normal((1, 2, 2, 3)))
+    layer.b.data = on_device(rng.standard_normal(2))
     values = [p.data.copy() for p in layer.params()]
 
     def f(x, *params):
@@ -129,12 +131,12 @@ def test_deconv2d_second_order_through_the_layer(rng):
     assert V.gradcheck(input_penalty, *values, order=1)
 
 
-def test_deconv2d_errors():
+def test_deconv2d_errors(on_device):
     layer = L.Deconv2d(2, 3, in_channels=1)
     with pytest.raises(ValueError, match=r"Deconv2d: input must be 4-D \(batch, channels, height, width\)"):
-        layer(np.ones((3, 4, 4)))
+        layer(on_device(np.ones((3, 4, 4))))
     with pytest.raises(ValueError, match=r"Deconv2d: input of shape \(1, 2, 4, 4\) has 2 channels"):
-        layer(np.ones((1, 2, 4, 4)))
+        layer(on_device(np.ones((1, 2, 4, 4))))
     with pytest.raises(ValueError, match="Deconv2d: kernel_size must be >= 1"):
         L.Deconv2d(2, 0)
     with pytest.raises(TypeError, match="Deconv2d: kernel_size must be an int or a pair of ints"):
@@ -144,38 +146,39 @@ def test_deconv2d_errors():
     with pytest.raises(ValueError, match="Deconv2d: pad must be >= 0"):
         L.Deconv2d(2, 2, pad=-1)
     with pytest.raises(ValueError, match="Deconv2d: cannot infer in_channels"):
-        L.Deconv2d(2, 2)(np.ones((1, 0, 3, 3)))
+        L.Deconv2d(2, 2)(on_device(np.ones((1, 0, 3, 3))))
 
 
-def test_deconv2d_is_the_functional_op(rng):
+def test_deconv2d_is_the_functional_op(rng, on_device):
     layer = L.Deconv2d(3, 2, stride=2, in_channels=2)
-    x = rng.standard_normal((1, 2, 3, 3))
+    x = on_device(rng.standard_normal((1, 2, 3, 3)))
     np.testing.assert_array_equal(layer(x).data, F.deconv2d(x, layer.W, layer.b, stride=2).data)
 
 
-def test_embed_id_is_a_table_lookup(rng):
+def test_embed_id_is_a_table_lookup(rng, on_device):
     layer = L.EmbedID(5, 3)
-    ids = np.array([[0, 4], [2, 2]])
+    ids = on_device(np.array([[0, 4], [2, 2]]))
     y = layer(ids)
     assert y.shape == (2, 2, 3)
     np.testing.assert_array_equal(y.data, layer.W.data[ids])
 
 
-def test_embed_id_gradient_accumulates_repeated_ids(rng):
+def test_embed_id_gradient_accumulates_repeated_ids(rng, on_device):
     layer = L.EmbedID(4, 2)
     ids = np.array([1, 3, 1])
     w = rng.standard_normal((3, 2))
-    V.sum(layer(ids) * w).backward()
     expected = np.zeros((4, 2))
     np.add.at(expected, ids, w)
+    ids, w = on_device((ids, w))
+    V.sum(layer(ids) * w).backward()
     np.testing.assert_allclose(layer.W.grad.data, expected)
     assert_param_grads_match(layer, lambda: V.sum(V.tanh(layer(ids)) * w))
 
 
-def test_embed_id_dtype_and_errors():
+def test_embed_id_dtype_and_errors(on_device):
     assert L.EmbedID(3, 2).W.dtype == np.float64
-    assert L.EmbedID(3, 2, dtype=np.float32)(np.array([0, 1])).dtype == np.float32
+    assert L.EmbedID(3, 2, dtype=np.float32)(on_device(np.array([0, 1]))).dtype == np.float32
     with pytest.raises(ValueError, match="EmbedID: in_size must be a positive int"):
         L.EmbedID(0, 2)
     with pytest.raises(ValueError, match="embed_id"):
-        L.EmbedID(3, 2)(np.array([3]))
+        L.EmbedID(3, 2)(on_device(np.array([3])))

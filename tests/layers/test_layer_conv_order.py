@@ -16,11 +16,11 @@ ORDER = "(gengrad's order is {0}(out_channels, kernel_size, stride, pad, in_chan
 
 
 @pytest.mark.parametrize("cls, torch", [(L.Conv2d, "Conv2d"), (L.Deconv2d, "ConvTranspose2d")])
-def test_pytorch_order_on_an_image_is_refused_with_the_fix(cls, torch):
+def test_pytorch_order_on_an_image_is_refused_with_the_fix(cls, torch, on_device):
     layer = cls(3, 8, 3)                                   # meant as nn.Conv2d(3, 8, 3)
     name = cls.__name__
     with pytest.raises(ValueError) as info:
-        layer(np.ones((2, 3, 28, 28)))
+        layer(on_device(np.ones((2, 3, 28, 28))))
     message = str(info.value)
     assert message.startswith(f"{name}: input of shape (2, 3, 28, 28) has 3 channels, as many as "
                               f"out_channels=3, and ")
@@ -30,12 +30,12 @@ def test_pytorch_order_on_an_image_is_refused_with_the_fix(cls, torch):
     assert "pass in_channels=3 to say so" in message
     assert layer.W is None and layer.in_channels is None       # nothing was built
     fixed = cls(8, 3, in_channels=3)
-    assert fixed(np.ones((2, 3, 28, 28))).shape[1] == 8
+    assert fixed(on_device(np.ones((2, 3, 28, 28)))).shape[1] == 8
 
 
 @pytest.mark.parametrize("cls", [L.Conv2d, L.Deconv2d])
-def test_in_channels_given_says_the_unusual_configuration_is_meant(cls):
-    y = cls(3, 8, 3, in_channels=3)(np.ones((1, 3, 28, 28)))
+def test_in_channels_given_says_the_unusual_configuration_is_meant(cls, on_device):
+    y = cls(3, 8, 3, in_channels=3)(on_device(np.ones((1, 3, 28, 28))))
     assert y.shape[1] == 3
 
 
@@ -46,14 +46,14 @@ def test_in_channels_given_says_the_unusual_configuration_is_meant(cls):
     ((16, 3, 3), 16),          # stride 3 with kernel 3
     ((3, 8, 3), 1),            # other channels than out_channels
 ])
-def test_ordinary_configurations_still_run(args, channels):
-    assert L.Conv2d(*args)(np.ones((1, channels, 20, 20))).shape[1] == args[0]
+def test_ordinary_configurations_still_run(args, channels, on_device):
+    assert L.Conv2d(*args)(on_device(np.ones((1, channels, 20, 20)))).shape[1] == args[0]
 
 
-def test_pytorch_padding_in_the_in_channels_slot_is_explained():
+def test_pytorch_padding_in_the_in_channels_slot_is_explained(on_device):
     layer = L.Conv2d(3, 16, 3, 1, 1)                       # nn.Conv2d(3, 16, 3, 1, 1): stride 1, padding 1
     with pytest.raises(ValueError) as info:
-        layer(np.ones((2, 3, 28, 28)))
+        layer(on_device(np.ones((2, 3, 28, 28))))
     message = str(info.value)
     assert "has 3 channels, but the layer was built for in_channels=1; " in message
     assert ("Conv2d(3, 16, 3, 1, 1) means out_channels=3, kernel_size=16, stride=3, pad=1, in_channels=1 "
@@ -61,15 +61,15 @@ def test_pytorch_padding_in_the_in_channels_slot_is_explained():
     assert "for PyTorch's nn.Conv2d(3, 16, 3, 1, 1) write L.Conv2d(16, 3, pad=1, in_channels=3)" in message
 
 
-def test_deconv_pytorch_stride_and_padding_are_mapped():
+def test_deconv_pytorch_stride_and_padding_are_mapped(on_device):
     with pytest.raises(ValueError, match=r"for PyTorch's nn\.ConvTranspose2d\(3, 16, 4, 2, 1\) write "
                                          r"L\.Deconv2d\(16, 4, stride=2, pad=1, in_channels=3\)"):
-        L.Deconv2d(3, 16, 4, 2, 1)(np.ones((1, 3, 8, 8)))
+        L.Deconv2d(3, 16, 4, 2, 1)(on_device(np.ones((1, 3, 8, 8))))
 
 
-def test_a_kernel_larger_than_the_image_names_the_order():
+def test_a_kernel_larger_than_the_image_names_the_order(on_device):
     with pytest.raises(ValueError) as info:
-        L.Conv2d(8, 32, 3, in_channels=1)(np.ones((1, 1, 28, 28)))
+        L.Conv2d(8, 32, 3, in_channels=1)(on_device(np.ones((1, 1, 28, 28))))
     message = str(info.value)
     assert message.startswith("Conv2d: kernel (32, 32) does not fit the input of shape (1, 1, 28, 28) "
                               "padded by (0, 0); ")
@@ -78,19 +78,19 @@ def test_a_kernel_larger_than_the_image_names_the_order():
     assert "for PyTorch's nn.Conv2d(8, 32, 3) write L.Conv2d(32, 3, in_channels=8)" in message
 
 
-def test_later_errors_of_a_layer_that_ran_do_not_blame_the_order():
+def test_later_errors_of_a_layer_that_ran_do_not_blame_the_order(on_device):
     layer = L.Conv2d(4, 3)
-    layer(np.ones((1, 2, 8, 8)))
+    layer(on_device(np.ones((1, 2, 8, 8))))
     with pytest.raises(ValueError, match=r"built for in_channels=2 \(read off its first input") as info:
-        layer(np.ones((1, 5, 8, 8)))
+        layer(on_device(np.ones((1, 5, 8, 8))))
     assert "means out_channels" not in str(info.value)
     with pytest.raises(ValueError, match=r"kernel \(3, 3\) does not fit .*padded by \(0, 0\)$"):
-        layer(np.ones((1, 2, 2, 2)))
+        layer(on_device(np.ones((1, 2, 2, 2))))
 
 
-def test_rectangular_kernels_get_the_meaning_without_a_pytorch_reading():
+def test_rectangular_kernels_get_the_meaning_without_a_pytorch_reading(on_device):
     with pytest.raises(ValueError) as info:
-        L.Conv2d(8, (3, 5), in_channels=2)(np.ones((1, 3, 9, 9)))
+        L.Conv2d(8, (3, 5), in_channels=2)(on_device(np.ones((1, 3, 9, 9))))
     message = str(info.value)
     assert "Conv2d(8, (3, 5), 1, in_channels=2) means out_channels=8, kernel_size=(3, 5), stride=1" in message
     assert "PyTorch" not in message

@@ -27,14 +27,15 @@ class Lazy(L.Model):
         return self.head(self.rnn(h))
 
 
-def _input(rng, dtype=np.float64):
-    return rng.standard_normal((2, 1, 4, 4)).astype(dtype)
+def _input(rng, move, dtype=np.float64):
+    """A batch for Lazy, put where `move` (the on_device fixture) puts data."""
+    return move(rng.standard_normal((2, 1, 4, 4)).astype(dtype))
 
 
-def _source(tmp_path, rng, dtype=np.float64, seed=1):
+def _source(tmp_path, rng, move, dtype=np.float64, seed=1):
     L.seed(seed)
     model = Lazy()
-    model(_input(rng, dtype))
+    model(_input(rng, move, dtype))
     for _, buffer in model.named_buffers():
         buffer += 0.25                               # running statistics that differ from a fresh start
     path = tmp_path / "lazy.npz"
@@ -54,8 +55,8 @@ def _unbuilt(model):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_a_fresh_model_loads_and_computes_what_the_saved_one_computed(tmp_path, rng, dtype):
-    source, path = _source(tmp_path, rng, dtype)
+def test_a_fresh_model_loads_and_computes_what_the_saved_one_computed(tmp_path, rng, dtype, on_device):
+    source, path = _source(tmp_path, rng, on_device, dtype)
     L.seed(7)
     fresh = Lazy()
     assert _unbuilt(fresh)
@@ -68,47 +69,47 @@ def test_a_fresh_model_loads_and_computes_what_the_saved_one_computed(tmp_path, 
     for (key, b), (_, c) in zip(fresh.named_buffers(), source.named_buffers()):
         np.testing.assert_array_equal(b, c, err_msg=key)
     assert (fresh.conv.in_channels, fresh.bn.size, fresh.fc.in_size, fresh.ln.size) == (1, 3, 27, 6)
-    x = _input(rng, dtype)
+    x = _input(rng, on_device, dtype)
     with V.test_mode():                              # uses the loaded running statistics
         np.testing.assert_array_equal(fresh(x).data, source(x).data)
     np.testing.assert_array_equal(fresh(x).data, source(x).data)
     np.testing.assert_array_equal(fresh.bn.avg_mean, source.bn.avg_mean)
 
 
-def test_the_size_and_dtype_taken_from_the_file_stay_fixed(tmp_path, rng):
-    source, path = _source(tmp_path, rng, np.float32)
+def test_the_size_and_dtype_taken_from_the_file_stay_fixed(tmp_path, rng, on_device):
+    source, path = _source(tmp_path, rng, on_device, np.float32)
     fresh = Lazy()
     fresh.load_weights(path)
-    x = _input(rng, np.float64)                      # a float64 input no longer changes the dtype
+    x = _input(rng, on_device, np.float64)                      # a float64 input no longer changes the dtype
     np.testing.assert_array_equal(fresh(x).data, source(x).data)
     assert all(p.dtype == np.float32 for p in fresh.params())
     with pytest.raises(ValueError, match="Linear: input of shape .* built for in_size=27"):
-        fresh.fc(np.ones((2, 5)))
+        fresh.fc(on_device(np.ones((2, 5))))
 
 
-def test_a_built_layer_whose_dtype_is_open_takes_the_files(tmp_path, rng):
+def test_a_built_layer_whose_dtype_is_open_takes_the_files(tmp_path, rng, on_device):
     source = L.RNN(3, in_size=2)                     # h2h is built at once, in float64, dtype still open
-    source(rng.standard_normal((4, 2)).astype(np.float32))
+    source(on_device(rng.standard_normal((4, 2)).astype(np.float32)))
     source.save_weights(tmp_path / "rnn.npz")
     fresh = L.RNN(3, in_size=2)
     assert fresh.h2h.W.dtype == np.float64
     fresh.load_weights(tmp_path / "rnn.npz")
     assert all(p.dtype == np.float32 for p in fresh.params())
-    x = rng.standard_normal((4, 2))
+    x = on_device(rng.standard_normal((4, 2)))
     source.reset_state()
     np.testing.assert_array_equal(fresh(x).data, source(x).data)
 
 
-def test_a_layer_shared_by_two_paths_is_built_once(tmp_path, rng):
+def test_a_layer_shared_by_two_paths_is_built_once(tmp_path, rng, on_device):
     shared = L.Linear(3)
     source = L.Sequential(shared, F.tanh, shared)
-    source(rng.standard_normal((2, 3)))
+    source(on_device(rng.standard_normal((2, 3))))
     source.save_weights(tmp_path / "shared.npz")
     again = L.Linear(3)
     fresh = L.Sequential(again, F.tanh, again)
     fresh.load_weights(tmp_path / "shared.npz")
     assert [k for k, _ in fresh.named_params()] == ["l0/W", "l0/b"]
-    x = rng.standard_normal((2, 3))
+    x = on_device(rng.standard_normal((2, 3)))
     np.testing.assert_array_equal(fresh(x).data, source(x).data)
 
 
@@ -138,8 +139,8 @@ def _rewritten(tmp_path, path, drop=(), **replace):
 ], ids=["wider than out_size", "1-d W", "in_size 0", "beta unlike gamma", "buffer unlike gamma",
         "conv out_channels", "mixed dtypes", "integer weights", "eager h2h", "mixed dtypes in MLP",
         "bias of a nobias layer", "unknown layer"])
-def test_a_file_the_model_cannot_hold_is_refused_and_builds_nothing(tmp_path, rng, change, match):
-    _, path = _source(tmp_path, rng)
+def test_a_file_the_model_cannot_hold_is_refused_and_builds_nothing(tmp_path, rng, change, match, on_device):
+    _, path = _source(tmp_path, rng, on_device)
     fresh = Lazy()
     h2h = fresh.rnn.h2h.W.data
     with pytest.raises(ValueError, match=match):
@@ -150,17 +151,17 @@ def test_a_file_the_model_cannot_hold_is_refused_and_builds_nothing(tmp_path, rn
     assert not _unbuilt(fresh)
 
 
-def test_a_missing_key_of_a_lazy_layer_is_named(tmp_path, rng):
-    _, path = _source(tmp_path, rng)
+def test_a_missing_key_of_a_lazy_layer_is_named(tmp_path, rng, on_device):
+    _, path = _source(tmp_path, rng, on_device)
     fresh = Lazy()
     with pytest.raises(ValueError, match=r"missing from the file: 'bn/avg_mean'"):
         fresh.load_weights(_rewritten(tmp_path, path, drop=("bn/avg_mean",)))
     assert _unbuilt(fresh)
 
 
-def test_an_explicit_dtype_is_kept(tmp_path, rng):
+def test_an_explicit_dtype_is_kept(tmp_path, rng, on_device):
     source = L.Linear(3)
-    source(np.ones((2, 4)))
+    source(on_device(np.ones((2, 4))))
     source.save_weights(tmp_path / "w.npz")
     fresh = L.Linear(3, dtype=np.float32)
     with pytest.raises(ValueError, match=r"'W' is float64 .* built with dtype=float32"):
@@ -168,7 +169,7 @@ def test_an_explicit_dtype_is_kept(tmp_path, rng):
     assert fresh.W is None and fresh.in_size is None
 
 
-def test_a_custom_lazy_layer_without_the_hook_is_explained(tmp_path, rng):
+def test_a_custom_lazy_layer_without_the_hook_is_explained(tmp_path, rng, on_device):
     class Scale(L.Layer):
         def __init__(self):
             super().__init__()
@@ -180,18 +181,18 @@ def test_a_custom_lazy_layer_without_the_hook_is_explained(tmp_path, rng):
             return x * self.w
 
     source = L.Sequential(Scale())
-    source(np.ones((2, 3)))
+    source(on_device(np.ones((2, 3))))
     source.save_weights(tmp_path / "w.npz")
     with pytest.raises(ValueError, match=r"'l0/w' \(no such parameter in Scale at 'l0'; .*_lazy_shapes"):
         L.Sequential(Scale()).load_weights(tmp_path / "w.npz")
 
 
-def test_deconv2d_and_a_float32_conv_net_load_without_a_forward_pass(tmp_path, rng):
+def test_deconv2d_and_a_float32_conv_net_load_without_a_forward_pass(tmp_path, rng, on_device):
     def net():
         return L.Sequential(L.Conv2d(4, 3, pad=1), F.relu, L.Deconv2d(2, 2, stride=2))
 
     source = net()
-    x = rng.standard_normal((1, 3, 5, 5)).astype(np.float32)
+    x = on_device(rng.standard_normal((1, 3, 5, 5)).astype(np.float32))
     y = source(x)
     source.save_weights(tmp_path / "conv.npz")
     fresh = net()

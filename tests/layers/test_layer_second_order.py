@@ -13,13 +13,14 @@ import optimizers as O
 import variable as V
 
 
-def _tiny(rng):
+def _tiny(rng, move):
+    """A small model with its data, put where `move` (the on_device fixture) puts data."""
     model = L.MLP((3, 1), activation=F.tanh)
-    x = rng.standard_normal((4, 2))
-    t = rng.standard_normal((4, 1))
+    x = move(rng.standard_normal((4, 2)))
+    t = move(rng.standard_normal((4, 1)))
     model(x)
     for p in model.params():
-        p.data = rng.standard_normal(p.shape) * 0.8
+        p.data = move(rng.standard_normal(p.shape) * 0.8)
     return model, x, t
 
 
@@ -44,8 +45,8 @@ def _param_penalty(model, x, t, params):
     return loss + 0.5 * penalty
 
 
-def test_input_gradient_penalty_passes_gradcheck(rng):
-    model, x, t = _tiny(rng)
+def test_input_gradient_penalty_passes_gradcheck(rng, on_device):
+    model, x, t = _tiny(rng, on_device)
     values = [p.data.copy() for p in model.params()]
 
     def f(x, *params):
@@ -55,8 +56,8 @@ def test_input_gradient_penalty_passes_gradcheck(rng):
     V.gradcheck(f, x, *values, order=2)
 
 
-def test_parameter_gradient_penalty_passes_gradcheck(rng):
-    model, x, t = _tiny(rng)
+def test_parameter_gradient_penalty_passes_gradcheck(rng, on_device):
+    model, x, t = _tiny(rng, on_device)
     values = [p.data.copy() for p in model.params()]
 
     def f(*params):
@@ -65,15 +66,15 @@ def test_parameter_gradient_penalty_passes_gradcheck(rng):
     V.gradcheck(f, *values, order=2)
 
 
-def test_penalties_backpropagate_into_the_real_parameters(rng):
-    model, x, t = _tiny(rng)
+def test_penalties_backpropagate_into_the_real_parameters(rng, on_device):
+    model, x, t = _tiny(rng, on_device)
     assert_param_grads_match(model, lambda: _input_penalty(model, x, t), rtol=1e-5, atol=1e-8)
     assert_param_grads_match(model, lambda: _param_penalty(model, x, t, list(model.params())),
                              rtol=1e-5, atol=1e-8)
 
 
-def test_training_with_a_gradient_penalty_lowers_it(rng):
-    model, x, t = _tiny(rng)
+def test_training_with_a_gradient_penalty_lowers_it(rng, on_device):
+    model, x, t = _tiny(rng, on_device)
     opt = O.Adam(0.01).setup(model)
     first = float(_input_penalty(model, x, t).data)
     for _ in range(50):

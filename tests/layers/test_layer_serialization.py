@@ -29,7 +29,8 @@ class Net(L.Model):
 def _built(seed, rng_data, hidden=4, dtype=np.float64):
     L.seed(seed)
     model = Net(hidden)
-    model(rng_data.standard_normal((5, 3)).astype(dtype))    # creates the lazy parameters
+    x = V.Variable(rng_data.standard_normal((5, 3)).astype(dtype))  # where GENGRAD_DEVICE puts data
+    model(x)                                                        # creates the lazy parameters
     return model
 
 
@@ -53,7 +54,7 @@ KEYS = ["l1/W", "l1/b", "bn/gamma", "bn/beta", "rnn/h2h/W", "rnn/x2h/W", "rnn/x2
         "bn/avg_mean", "bn/avg_var"]
 
 
-def test_round_trip_gives_identical_outputs(tmp_path, rng):
+def test_round_trip_gives_identical_outputs(tmp_path, rng, on_device):
     source = _built(0, rng)
     path = tmp_path / "weights.npz"
     source.save_weights(path)
@@ -63,7 +64,7 @@ def test_round_trip_gives_identical_outputs(tmp_path, rng):
     target = _built(1, rng)
     assert not np.array_equal(target.l1.W.data, source.l1.W.data)
     target.load_weights(str(path))
-    x = rng.standard_normal((4, 3))
+    x = on_device(rng.standard_normal((4, 3)))
     with V.test_mode():                              # uses the loaded running statistics
         np.testing.assert_array_equal(target(x).data, source(x).data)
     np.testing.assert_array_equal(target(x).data, source(x).data)
@@ -71,13 +72,13 @@ def test_round_trip_gives_identical_outputs(tmp_path, rng):
         assert k1 == k2 and p1 is not p2 and p1.data is not p2.data
 
 
-def test_module_functions_and_float32(tmp_path, rng):
+def test_module_functions_and_float32(tmp_path, rng, on_device):
     source = _built(0, rng, dtype=np.float32)
     L.save_weights(source, tmp_path / "w32.npz")
     target = _built(3, rng, dtype=np.float32)
     L.load_weights(target, tmp_path / "w32.npz")
     assert all(p.dtype == np.float32 for p in target.params())
-    x = rng.standard_normal((2, 3)).astype(np.float32)
+    x = on_device(rng.standard_normal((2, 3)).astype(np.float32))
     np.testing.assert_array_equal(target(x).data, source(x).data)
 
 
@@ -131,14 +132,14 @@ def test_extra_key_raises_and_changes_nothing(tmp_path, rng):
     _assert_unchanged(model, snapshot)
 
 
-def test_a_model_that_has_not_run_yet_loads_without_a_forward_pass(tmp_path, rng):
+def test_a_model_that_has_not_run_yet_loads_without_a_forward_pass(tmp_path, rng, on_device):
     source = _built(0, rng)
     path = tmp_path / "w.npz"
     source.save_weights(path)
     fresh = Net()                                   # l1, bn and rnn/x2h have no parameters yet
     fresh.load_weights(path)
     assert [k for k, _ in fresh.named_params()] == [k for k, _ in source.named_params()]
-    x = rng.standard_normal((4, 3))
+    x = on_device(rng.standard_normal((4, 3)))
     np.testing.assert_array_equal(fresh(x).data, source(x).data)
 
 

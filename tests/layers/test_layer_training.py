@@ -14,8 +14,8 @@ from layers import DataLoader
 from layers.datasets import sine_curve, spiral
 
 
-def test_mlp_learns_the_spiral():
-    x, t = spiral(n_per_class=100, n_classes=3, seed=0, dtype=np.float32)
+def test_mlp_learns_the_spiral(on_device):
+    x, t = on_device(spiral(n_per_class=100, n_classes=3, seed=0, dtype=np.float32))
     assert x.shape == (300, 2)
     model = L.MLP((30, 3), activation=F.tanh)
     opt = O.Adam(0.03).setup(model)
@@ -58,8 +58,8 @@ class SineNet(L.Model):
         return self.out(self.rnn(x))
 
 
-def test_lstm_fits_a_noisy_sine_curve():
-    x, t = sine_curve(n=1000, period=25.0, noise=0.05, seed=0)
+def test_lstm_fits_a_noisy_sine_curve(on_device):
+    x, t = on_device(sine_curve(n=1000, period=25.0, noise=0.05, seed=0))
     # predicting "no change" is far off at 25 samples per period: the net must learn the dynamics
     assert np.mean((x - t) ** 2) > 0.03
     model = SineNet()
@@ -67,7 +67,7 @@ def test_lstm_fits_a_noisy_sine_curve():
     rng = np.random.default_rng(0)
     batch, length = 16, 25
     for _ in range(80):                            # BPTT over random windows, in parallel
-        starts = rng.integers(0, len(x) - length, size=batch)
+        starts = on_device(rng.integers(0, len(x) - length, size=batch))
         model.reset_state()
         loss = 0
         for k in range(length):
@@ -83,11 +83,11 @@ def test_lstm_fits_a_noisy_sine_curve():
     assert mse < 0.01, mse
 
 
-def test_linear_regression_recovers_known_weights(rng):
+def test_linear_regression_recovers_known_weights(rng, on_device):
     W_true = np.array([[1.5, -2.0], [0.5, 3.0], [-1.0, 0.25]])
     b_true = np.array([0.3, -0.7])
     x = rng.standard_normal((200, 3))
-    t = x @ W_true + b_true
+    x, t = on_device((x, x @ W_true + b_true))
     model = L.Linear(2)
     opt = O.SGD(0.1).setup(model)
     for _ in range(300):
