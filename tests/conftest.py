@@ -29,20 +29,9 @@ DEVICE_READY = (
     "variable/test_functional.py",
     "variable/test_higher_order.py",
     "function/test_function_table.py",
-    "layers/test_layer_activation.py",
-    "layers/test_layer_checkpoint.py",
-    "layers/test_layer_core.py",
-    "layers/test_layer_data.py",
-    "layers/test_layer_linear.py",
-    "layers/test_layer_linear_order.py",
-    "layers/test_layer_model.py",
-    "layers/test_layer_normalization.py",
-    "layers/test_layer_recurrent.py",
-    "layers/test_layer_seed.py",
+    "layers/",
     "optimizers/",
 )
-"""Not yet: layers/test_layer_conv_embed, conv_order, lazy_load, second_order, serialization
-and training, which pass NumPy arrays next to a model on the device (they need on_device)."""
 """Test files (relative to tests/) that run on the device under GENGRAD_DEVICE."""
 
 _unavailable = []  # why the device switch cannot run here, if it cannot
