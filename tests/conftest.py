@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from variable import backend
+from variable import backend, forwarder
 
 DEVICE = os.environ.get("GENGRAD_DEVICE", "cpu")
 HERE = Path(__file__).resolve().parent
@@ -45,6 +45,10 @@ def load_fake_gpu():
     return module
 
 
+FAKE_GPU = load_fake_gpu()
+"""The one loaded copy of the stand-in, for the switch and the `gpu` fixture alike."""
+
+
 def _host(value):
     """A device array as a NumPy copy, for NumPy's testing functions (CuPy refuses np.asarray)."""
     return backend.to_cpu(value) if backend.is_device_array(value) else value
@@ -61,8 +65,7 @@ def pytest_configure(config):
     if DEVICE == "cpu":
         return
     if DEVICE == "fake":
-        fake = load_fake_gpu()
-        backend.register_device_module(fake.DeviceArray, fake.module)
+        backend.register_device_module(FAKE_GPU.DeviceArray, FAKE_GPU.module)
     elif DEVICE == "gpu":
         try:
             backend.gpu_module("GENGRAD_DEVICE=gpu")
@@ -104,6 +107,25 @@ def device_row():
         if DEVICE != "cpu" and uses_host_constants(fn):
             pytest.skip("the row holds a constant NumPy array, refused next to GPU data (as in CuPy)")
     return check
+
+
+@pytest.fixture
+def gpu():
+    """A GPU module for one test: the one registered (GENGRAD_DEVICE=gpu or fake), else the
+    CPU stand-in registered for the test.  New Variables start on the CPU inside (to_gpu is
+    explicit); the backend's registry, default device and the engine's constant cache are
+    restored after."""
+    modules, registered, default = dict(backend._MODULES), dict(backend._GPU), backend.default_device()
+    forwarder._constants.clear()
+    if registered["module"] is None:
+        backend.register_device_module(FAKE_GPU.DeviceArray, FAKE_GPU.module)
+    backend.set_default_device("cpu")
+    yield backend._GPU["module"]
+    forwarder._constants.clear()
+    backend._MODULES.clear()
+    backend._MODULES.update(modules)
+    backend._GPU.update(registered)
+    backend.set_default_device(default)
 
 
 @pytest.fixture

@@ -1,44 +1,15 @@
 """The engine on a device: Variables holding device arrays, moving them, and mixing refused.
 
-Runs on the CPU with tests/device/fake_gpu.py standing in for CuPy (registered for each
-test and removed after it), so these checks hold on every machine; the same code on a
-real GPU is checked by the switched suite (GENGRAD_DEVICE=gpu, README).
+Runs on the CPU with tests/device/fake_gpu.py standing in for CuPy (the `gpu` fixture of
+tests/conftest.py), so these checks hold on every machine; with GENGRAD_DEVICE=gpu they run
+on the GPU itself.
 """
-
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import variable as V
 from variable import backend
-
-
-def load_fake():
-    spec = importlib.util.spec_from_file_location("fake_gpu", Path(__file__).with_name("fake_gpu.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-FAKE = load_fake()
-
-
-@pytest.fixture
-def gpu():
-    """The fake device registered as the GPU for one test, then removed (under the
-    GENGRAD_DEVICE switch, the device already registered)."""
-    if backend._GPU["module"] is not None:
-        yield backend._GPU["module"]
-        return
-    modules, registered = dict(backend._MODULES), dict(backend._GPU)
-    backend.register_device_module(FAKE.DeviceArray, FAKE.module)
-    yield FAKE.module
-    backend._MODULES.clear()
-    backend._MODULES.update(modules)
-    backend._GPU.update(registered)
-    backend.set_default_device("cpu")
 
 
 def test_without_cupy_to_gpu_names_what_is_missing():

@@ -1,39 +1,12 @@
 """The training examples with --device gpu, on the CPU stand-in for CuPy: the same losses
 as on the CPU, epoch by epoch (the timings aside), and without a GPU a clear exit."""
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
 from examples import digits_mlp, lstm_sine, spiral_mlp
 from variable import backend
-
-
-def load_fake():
-    spec = importlib.util.spec_from_file_location("fake_gpu", Path(__file__).with_name("fake_gpu.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-FAKE = load_fake()
-
-
-@pytest.fixture
-def gpu():
-    if backend._GPU["module"] is not None:          # under the GENGRAD_DEVICE switch:
-        backend.set_default_device("cpu")           # the CPU run must run on the CPU
-        yield backend._GPU["module"]
-        backend.set_default_device("gpu")
-        return
-    modules, registered = dict(backend._MODULES), dict(backend._GPU)
-    backend.register_device_module(FAKE.DeviceArray, FAKE.module)
-    yield FAKE.module
-    backend._MODULES.clear()
-    backend._MODULES.update(modules)
-    backend._GPU.update(registered)
 
 
 def progress(out):

@@ -9,46 +9,12 @@ NumPy array next to GPU data moves there only under set_default_device("gpu") an
 refused otherwise, naming the op and the fix.
 """
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import function as F
 import variable as V
-from variable import backend, forwarder
-
-
-def load_fake():
-    spec = importlib.util.spec_from_file_location("fake_gpu", Path(__file__).with_name("fake_gpu.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-FAKE = load_fake()
-
-
-@pytest.fixture
-def gpu():
-    """The fake device registered as the GPU for one test (new data on the CPU), then removed.
-
-    The engine caches number constants per device module name; every loaded copy of the
-    fake is named fake_gpu, so the cache is emptied on both sides of the test (a constant
-    of another copy's array type is not a device array to this one).
-    """
-    modules, registered = dict(backend._MODULES), dict(backend._GPU)
-    default = dict(backend._DEFAULT)
-    forwarder._constants.clear()
-    backend.register_device_module(FAKE.DeviceArray, FAKE.module)
-    backend.set_default_device("cpu")
-    yield FAKE.module
-    forwarder._constants.clear()
-    backend._MODULES.clear()
-    backend._MODULES.update(modules)
-    backend._GPU.update(registered)
-    backend._DEFAULT.update(default)
+from variable import backend
 
 
 def on_gpu(a, requires_grad=None):

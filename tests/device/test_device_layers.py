@@ -6,9 +6,6 @@ and loaded into either device, data loaders on the device, and the error of to_g
 without CuPy.  These run in the ordinary CPU suite too: the fake is registered by a fixture.
 """
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -17,25 +14,6 @@ import layers as L
 import optimizers as O
 import variable as V
 from variable import backend
-
-
-@pytest.fixture
-def fake():
-    """The stand-in's array module (playing cupy), registered for one test; the backend restored after."""
-    modules, gpu, default = dict(backend._MODULES), dict(backend._GPU), backend.default_device()
-    module = gpu["module"]                           # under GENGRAD_DEVICE=fake: the one registered
-    if module is None:
-        spec = importlib.util.spec_from_file_location("fake_gpu", Path(__file__).with_name("fake_gpu.py"))
-        loaded = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(loaded)
-        module = loaded.module                       # plays `cupy`
-        backend.register_device_module(loaded.DeviceArray, module)
-    backend.set_default_device("cpu")                # explicit to_gpu only, even under the switch
-    yield module
-    backend._MODULES.clear()
-    backend._MODULES.update(modules)
-    backend._GPU.update(gpu)
-    backend.set_default_device(default)
 
 
 def _on_gpu(a):
@@ -68,7 +46,7 @@ class Net(L.Model):
         return self.l2(self.drop(self.ln(F.relu(self.bn(self.l1(x))))))
 
 
-def test_to_gpu_and_back_moves_parameters_gradients_and_buffers(fake, rng):
+def test_to_gpu_and_back_moves_parameters_gradients_and_buffers(gpu, rng):
     model = Net()
     x = rng.standard_normal((5, 4))
     V.sum(model(x)).backward()
@@ -87,7 +65,7 @@ def test_to_gpu_and_back_moves_parameters_gradients_and_buffers(fake, rng):
         np.testing.assert_array_equal(p.data, old)
 
 
-def test_lazy_layers_build_on_the_device_they_were_sent_to(fake, rng):
+def test_lazy_layers_build_on_the_device_they_were_sent_to(gpu, rng):
     mlp = L.MLP((5, 3)).to_gpu()                    # no weights yet: the device is remembered
     assert list(mlp.params()) == []
     y = mlp(V.Variable(rng.standard_normal((4, 2))).to_gpu())
@@ -103,14 +81,14 @@ def test_lazy_layers_build_on_the_device_they_were_sent_to(fake, rng):
     assert cpu.W.device == "cpu"
 
 
-def test_rnn_and_embedding_and_conv_run_on_the_device(fake, rng):
+def test_rnn_and_embedding_and_conv_run_on_the_device(gpu, rng):
     rnn = L.LSTM(4).to_gpu()
     for _ in range(2):
         h = rnn(V.Variable(rng.standard_normal((3, 2))).to_gpu())
     V.sum(h).backward()
     assert all(p.grad.device == "gpu" for p in rnn.params())
     embed = L.EmbedID(5, 3).to_gpu()
-    assert embed(fake.asarray(np.array([0, 4, 4]))).device == "gpu"
+    assert embed(gpu.asarray(np.array([0, 4, 4]))).device == "gpu"
     conv = L.Conv2d(2, 3, pad=1).to_gpu()
     assert conv(V.Variable(rng.standard_normal((1, 1, 4, 4))).to_gpu()).shape == (1, 2, 4, 4)
 
@@ -128,7 +106,7 @@ def _train(model, loader, optimizer, steps):
 
 
 @pytest.mark.parametrize("make", [lambda: O.SGD(0.1), lambda: O.MomentumSGD(0.1), lambda: O.Adam(0.01)])
-def test_training_on_the_device_gives_the_cpu_losses(fake, rng, make):
+def test_training_on_the_device_gives_the_cpu_losses(gpu, rng, make):
     x, t = rng.standard_normal((20, 3)), rng.standard_normal((20, 2))
     runs = []
     for device in ("cpu", "gpu"):
@@ -146,7 +124,7 @@ def test_training_on_the_device_gives_the_cpu_losses(fake, rng, make):
     np.testing.assert_allclose(runs[1], runs[0], rtol=1e-12, atol=0)
 
 
-def test_weights_saved_from_the_device_load_into_either_device(fake, rng, tmp_path):
+def test_weights_saved_from_the_device_load_into_either_device(gpu, rng, tmp_path):
     model = Net().to_gpu()
     x = V.Variable(rng.standard_normal((5, 4))).to_gpu()
     y = model(x).data
@@ -176,7 +154,7 @@ def test_weights_saved_from_the_device_load_into_either_device(fake, rng, tmp_pa
     assert y.shape == expected.shape
 
 
-def test_checkpoint_round_trip_on_the_device(fake, rng, tmp_path):
+def test_checkpoint_round_trip_on_the_device(gpu, rng, tmp_path):
     x, t = rng.standard_normal((12, 3)), rng.standard_normal((12, 2))
 
     def fresh():
@@ -208,7 +186,7 @@ def test_checkpoint_round_trip_on_the_device(fake, rng, tmp_path):
     assert all(_on_gpu(v) for k, v in state.items() if k.startswith("state/") and not k.endswith("/t"))
 
 
-def test_data_loaders_on_the_device(fake, rng):
+def test_data_loaders_on_the_device(gpu, rng):
     x, t = rng.standard_normal((10, 3)), np.arange(10)
     loader = L.DataLoader(x, t, batch_size=4, seed=0)
     host = list(loader)

@@ -12,41 +12,11 @@ otherwise, naming the op; lists are made on the data's device.  Index arrays go 
 input's device, as CuPy moves a NumPy index itself.
 """
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import variable as V
-from variable import backend, forwarder
-
-
-def load_fake():
-    spec = importlib.util.spec_from_file_location("fake_gpu", Path(__file__).with_name("fake_gpu.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-FAKE = load_fake()
-
-
-@pytest.fixture
-def gpu():
-    """The fake device registered as the GPU for one test (new data on the CPU), then removed;
-    the engine's constant cache emptied on both sides (see test_device_functions.py)."""
-    modules, registered = dict(backend._MODULES), dict(backend._GPU)
-    default = dict(backend._DEFAULT)
-    forwarder._constants.clear()
-    backend.register_device_module(FAKE.DeviceArray, FAKE.module)
-    backend.set_default_device("cpu")
-    yield FAKE.module
-    forwarder._constants.clear()
-    backend._MODULES.clear()
-    backend._MODULES.update(modules)
-    backend._GPU.update(registered)
-    backend._DEFAULT.update(default)
+from variable import backend
 
 
 def on_gpu(a, requires_grad=None):

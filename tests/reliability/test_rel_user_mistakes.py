@@ -167,6 +167,7 @@ class Mistake:
     run: Callable[[], object]
     error: type
     words: tuple  # regexes the message must match: what is wrong and the fix
+    gpu: bool = False  # made on a GPU module (the `gpu` fixture: the CPU stand-in for CuPy here)
 
     def __repr__(self):
         return self.label
@@ -409,31 +410,7 @@ CATALOGUE += [
 ]
 
 
-# ----- devices (on the CPU stand-in for CuPy, tests/device/fake_gpu.py) -------------------
-def _on_stand_in_gpu(slip):
-    """Run `slip` with the stand-in device registered as the GPU, then remove it."""
-    def run():
-        import importlib.util
-        from pathlib import Path
-
-        from variable import backend
-        if backend._GPU["module"] is not None:       # under GENGRAD_DEVICE: already there
-            return slip()
-        path = Path(__file__).resolve().parents[1] / "device" / "fake_gpu.py"
-        spec = importlib.util.spec_from_file_location("fake_gpu", path)
-        fake = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(fake)
-        modules, registered = dict(backend._MODULES), dict(backend._GPU)
-        backend.register_device_module(fake.DeviceArray, fake.module)
-        try:
-            return slip()
-        finally:
-            backend._MODULES.clear()
-            backend._MODULES.update(modules)
-            backend._GPU.update(registered)
-    return run
-
-
+# ----- devices (on a GPU module: the `gpu` fixture, the CPU stand-in for CuPy here) --------
 def _gpu_variable_plus_cpu_variable():
     V.Variable(np.ones(3)).to_gpu() + V.Variable(np.ones(3)).to_cpu()
 
@@ -448,14 +425,14 @@ def _numpy_of_gpu_data():
 
 
 CATALOGUE += [
-    Mistake("add a GPU Variable and a CPU Variable", _on_stand_in_gpu(_gpu_variable_plus_cpu_variable),
+    Mistake("add a GPU Variable and a CPU Variable", _gpu_variable_plus_cpu_variable,
             TypeError, (r"Add: expected all inputs on one device", r"input 0 on the GPU, input 1 on the CPU",
-                        r"to_gpu\(\)")),
-    Mistake("a NumPy batch into a model on the GPU", _on_stand_in_gpu(_gpu_model_on_numpy_batch), TypeError,
+                        r"to_gpu\(\)"), gpu=True),
+    Mistake("a NumPy batch into a model on the GPU", _gpu_model_on_numpy_batch, TypeError,
             (r"Linear", r"expected all inputs on one device|on the other device|NumPy array",
-             r"to_gpu|xp\.asarray")),
-    Mistake("np.asarray of GPU data", _on_stand_in_gpu(_numpy_of_gpu_data), TypeError,
-            (r"the data is on the GPU", r"x\.to_cpu\(\)")),
+             r"to_gpu|xp\.asarray"), gpu=True),
+    Mistake("np.asarray of GPU data", _numpy_of_gpu_data, TypeError,
+            (r"the data is on the GPU", r"x\.to_cpu\(\)"), gpu=True),
 ]
 
 
@@ -519,7 +496,9 @@ CATALOGUE += [
 
 
 @pytest.mark.parametrize("mistake", CATALOGUE, ids=repr)
-def test_mistake_is_refused_with_its_fix(mistake):
+def test_mistake_is_refused_with_its_fix(mistake, request):
+    if mistake.gpu:
+        request.getfixturevalue("gpu")
     with pytest.raises((TypeError, ValueError, OSError)) as caught:
         mistake.run()
     got = caught.value
