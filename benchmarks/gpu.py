@@ -4,7 +4,9 @@
 GPU; PyTorch's CUDA eager mode runs the same computations when torch sees the GPU.
 
 - MLP step: benchmarks/mlp.py's 784-1000-1000-10 sigmoid network, float32, softmax cross
-  entropy, SGD, at batch 100 and 4096; the model and data moved with `model.to_gpu()`.
+  entropy, SGD, at batch 100 and 4096, its steps (mlp.GengradStep, mlp.TorchStep) on the
+  GPU: the model and data moved with `model.to_gpu()`.  Each step reads its loss as a
+  Python float, in both frameworks (one sync per step, as a training loop that logs).
 - nth derivative of tanh on 10^6 points: nested `V.grad(create_graph=True)` (as PyTorch's
   nested autograd) and Taylor mode (`V.taylor`).
 - memory: the device memory in use after each of 2,000 MLP steps (CuPy's pool), its peak
@@ -19,9 +21,6 @@ import time
 
 import numpy as np
 
-import function as F
-import layers as L
-import optimizers as O
 import variable as V
 from benchmarks import mlp
 from benchmarks.higher_order import tanh_nth_gengrad
@@ -49,48 +48,14 @@ def best_ms(fn, xp, repeat, number):
     return best * 1e3
 
 
-class GengradGpuStep:
-    """mlp.GengradStep's network and SGD, on the GPU."""
+class GengradGpuStep(mlp.GengradStep):
+    """mlp.GengradStep's network, SGD and data, moved to the GPU (before any update, so an
+    optimizer's state would be made there too)."""
 
     def __init__(self, weights, x, t):
-        self.model = L.MLP(mlp.SIZES[1:], activation=F.sigmoid, dtype=x.dtype)
-        self.model(x[:1])
-        for param, value in zip(self.model.params(), weights):
-            param.data = value.copy()
+        super().__init__(weights, x, t)
         self.model.to_gpu()
-        self.optimizer = O.SGD(mlp.LR).setup(self.model)
         self.x, self.t = backend.to_gpu(x), backend.to_gpu(t)
-
-    def __call__(self):
-        loss = F.softmax_cross_entropy(self.model(self.x), self.t)
-        self.model.cleargrads()
-        loss.backward()
-        self.optimizer.update()
-        return loss
-
-
-class TorchGpuStep:
-    """mlp.TorchStep on CUDA."""
-
-    def __init__(self, torch, weights, x, t):
-        self.torch = torch
-        self.params = [torch.tensor(w.copy(), requires_grad=True, device="cuda") for w in weights]
-        self.x = torch.from_numpy(x).cuda()
-        self.t = torch.from_numpy(t).cuda()
-
-    def __call__(self):
-        torch = self.torch
-        W1, b1, W2, b2, W3, b3 = self.params
-        h1 = torch.sigmoid(self.x @ W1 + b1)
-        h2 = torch.sigmoid(h1 @ W2 + b2)
-        loss = torch.nn.functional.cross_entropy(h2 @ W3 + b3, self.t)
-        for p in self.params:
-            p.grad = None
-        loss.backward()
-        with torch.no_grad():
-            for p in self.params:
-                p -= mlp.LR * p.grad
-        return loss
 
 
 def cuda_torch():
@@ -111,11 +76,11 @@ def run_mlp(xp, torch, batches=(100, 4096), repeat=5, number=20):
         t = rng.integers(0, mlp.SIZES[-1], size=batch)
         ours = GengradGpuStep(weights, x, t)
         row = {"batch": batch, "gengrad": None, "torch": None}
-        first = float(ours())
+        first = ours()
         row["gengrad"] = best_ms(ours, xp, repeat, number)
         if torch is not None:
-            theirs = TorchGpuStep(torch, weights, x, t)
-            np.testing.assert_allclose(float(theirs()), first, rtol=1e-4)
+            theirs = mlp.TorchStep(torch, weights, x, t, device="cuda")
+            np.testing.assert_allclose(theirs(), first, rtol=1e-4)
             row["torch"] = best_ms(theirs, xp, repeat, number)
         rows.append(row)
     return rows

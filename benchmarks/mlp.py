@@ -101,13 +101,16 @@ class NumpyStep:
 
 # ----- PyTorch ------------------------------------------------------------------------
 class TorchStep:
-    """The same step in PyTorch eager mode (autograd, then an in-place SGD update)."""
+    """The same step in PyTorch eager mode (autograd, then an in-place SGD update).
 
-    def __init__(self, torch, weights, x, t):
+    device="cuda": on the GPU (benchmarks/gpu.py).
+    """
+
+    def __init__(self, torch, weights, x, t, device="cpu"):
         self.torch = torch
-        self.params = [torch.tensor(w.copy(), requires_grad=True) for w in weights]
-        self.x = torch.from_numpy(x)
-        self.t = torch.from_numpy(t)
+        self.params = [torch.tensor(w.copy(), requires_grad=True, device=device) for w in weights]
+        self.x = torch.from_numpy(x).to(device)
+        self.t = torch.from_numpy(t).to(device)
 
     def __call__(self):
         torch = self.torch
@@ -124,7 +127,7 @@ class TorchStep:
         return float(loss.detach())
 
     def weights(self):
-        return [p.detach().numpy() for p in self.params]
+        return [p.detach().cpu().numpy() for p in self.params]
 
 
 def steady_malloc() -> bool:
