@@ -14,23 +14,10 @@ input's device, as CuPy moves a NumPy index itself.
 
 import numpy as np
 import pytest
+from device_checks import assert_on_gpu, host, on_gpu
 
 import variable as V
 from variable import backend
-
-
-def on_gpu(a, requires_grad=None):
-    return V.Variable(np.asarray(a), requires_grad=requires_grad).to_gpu()
-
-
-def host(a):
-    """A Variable's data (or an array) on the host, for comparisons."""
-    return backend.to_cpu(getattr(a, "data", a))
-
-
-def assert_on_gpu(*values):
-    for v in values:
-        assert backend.is_device_array(getattr(v, "data", v)), f"{type(v).__name__} left the device"
 
 
 def _outputs(y):
