@@ -2,16 +2,18 @@
 
 import functools
 import gc
+import weakref
 from collections.abc import Sequence
 from heapq import heappop, heappush
 from operator import attrgetter
 
 import numpy as np
 
-from . import backend, config, series
+from . import backend, config, saving, series
 from . import variable as _variable
 from .forwarder import Forwarder, Function, Variable, new_variable
 from .graph import graph_functions
+from .saving import key as _key
 from .variable import _FORWARD_MODE, _GRAPHLESS, _clock, _watched
 
 
@@ -80,11 +82,11 @@ def _functions_reaching(outputs, targets):
     functions = graph_functions(outputs)
     # in generation order every Function comes after the creators of its inputs
     functions.sort(key=_by_generation)
-    target_ids = {id(x) for x in targets}
+    target_keys = {_key(x) for x in targets}
     relevant = set()
     for f in functions:
         for x in f.inputs:
-            if id(x) in target_ids or x.creator in relevant:
+            if x.creator in relevant or _key(x) in target_keys:
                 relevant.add(f)
                 break
     return relevant
@@ -97,6 +99,8 @@ class Accumulate(Forwarder):
     one Accumulate instead of k - 1 Adds; its backward passes its gradient to each
     contribution and creates nothing, which keeps nth-derivative graphs small.
     """
+
+    save_for_backward = ()  # gy goes to every input: shapes only
 
     def forward(self, *gs):  # (always two or more: a single gradient needs no node)
         total = gs[0] + gs[1]  # a new array, of the promoted dtype
@@ -114,27 +118,53 @@ class Accumulate(Forwarder):
         return functools.reduce(series.add, gs)        # a sum: y_k = sum of the inputs' k-th
 
 
-def _take(grads, y, keep):
-    """The total gradient of `y` (None if it has none), removed unless `y` is kept."""
-    g = grads.get(y) if y in keep else grads.pop(y, None)
+def _take(grads, k, keep):
+    """The total gradient filed under the key `k` (None if none), removed unless kept."""
+    g = grads.get(k) if k in keep else grads.pop(k, None)
     if type(g) is list:  # several contributions recorded with create_graph
         g = Function(Accumulate())(*g)
-        if y in keep:
-            grads[y] = g
+        if k in keep:
+            grads[k] = g
     return g
 
 
 def _output_grads(f, grads, keep):
-    """The outputs of `f` and their gradients (zeros for an output nobody used)."""
-    outputs = [ref() for ref in f.outputs]
-    gys = []
-    for i, y in enumerate(outputs):
-        gy = None if y is None else _take(grads, y, keep)
-        if gy is None:
-            shape, dtype = (y.shape, y.dtype) if y is not None else f.output_specs[i]
+    """The outputs of `f` as its backward sees them, and their gradients (zeros for an
+    output nobody used)."""
+    several = f.output_specs is not None
+    outputs, gys = [], []
+    for i in range(len(f.outputs)):
+        gy = _take(grads, (f, i) if several else f, keep)
+        if gy is None:  # (only an output among several can have none)
+            shape, dtype = f.output_specs[i]
             gy = new_variable(backend.get_array_module(*f.inputs).zeros(shape, dtype))
+        outputs.append(_output_seen(f, i, gy))
         gys.append(gy)
     return outputs, gys
+
+
+def _output_seen(f, i, gy):
+    """Output `i` of `f` as its backward sees it: the caller's Variable while it lives (or
+    the kept array, as a Variable made by `f`); a stand-in for an array not kept."""
+    forwarder = f.forwarder
+    y = f.outputs[i]()
+    keeps = forwarder._keeps_outputs
+    if keeps is True or i in keeps:
+        if y is None:
+            data = f.saved if f.output_specs is None else f.saved[i]
+            y = new_variable(data, data.dtype.kind in "fc")
+            y.creator = f
+            y.generation = f.generation + 1
+            outputs = list(f.outputs)  # it is output i from now on (saving.output_index)
+            outputs[i] = weakref.ref(y)
+            f.outputs = tuple(outputs)
+        return y
+    if y is not None and not forwarder._strict:
+        return y
+    standing = new_variable(gy._data, True)  # (for its shape, dtype and device)
+    standing.creator = f
+    standing.generation = f.generation + 1
+    return saving.stand_in(standing, type(forwarder), -1 - i, i)
 
 
 def _wrong_count(f, gxs):
@@ -182,6 +212,24 @@ def _backward_error(f, error):
     return error
 
 
+def _cut(f, grads):
+    """Move the gradients of `f`'s outputs that were unchained (now leaves) onto those
+    Variables; True when every output was, so `f` has nothing left to do."""
+    several = f.output_specs is not None
+    for i, ref in f.cut.items():
+        g = grads.pop((f, i) if several else f, None)
+        y = ref()
+        if g is not None and y is not None:
+            previous = grads.get(y)
+            if previous is None:
+                grads[y] = g
+            elif type(previous) is list:
+                previous.extend(g if type(g) is list else [g])
+            else:
+                grads[y] = [previous, *(g if type(g) is list else [g])]
+    return len(f.cut) == len(f.outputs)
+
+
 def _check_unchanged(f):
     """Raise if data that `f` saw in the forward pass was assigned since it was recorded."""
     outputs = [ref() for ref in f.outputs]
@@ -223,8 +271,9 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
     """
     grads = {}
     for y, gy in zip(outputs, seeds):
-        previous = grads.get(y)
-        grads[y] = gy if previous is None else previous + gy
+        k = _key(y)
+        previous = grads.get(k)
+        grads[k] = gy if previous is None else previous + gy
     heap = []
     seen = set()
     counter = 0
@@ -255,24 +304,31 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
             f = heappop(heap)[2]
             if f.stamp < now:
                 _check_unchanged(f)
+                if getattr(f, "cut", None) and _cut(f, grads):
+                    continue
             forwarder = f.forwarder
             try:  # `finally`: a backward that raises must not leave outputs -> cycle
                 if f.output_specs is None and not retain:  # one output: the common, fast case
-                    y = f.outputs[0]()
-                    gy = grads.get(y) if y in keep else grads.pop(y)
+                    gy = grads.get(f) if f in keep else grads.pop(f)
                     if type(gy) is list:  # several recorded contributions: let _take sum them
-                        grads[y] = gy     # (the common case above skips the call: hot path)
-                        gy = _take(grads, y, keep)
+                        grads[f] = gy     # (the common case above skips the call: hot path)
+                        gy = _take(grads, f, keep)
+                    y = f.outputs[0]()
+                    if y is None or forwarder._strict:
+                        y = _output_seen(f, 0, gy)
                     forwarder.outputs = (y,)
                     gxs = forwarder.backward(gy) if not create_graph else _recorded(f, (gy,))
                 else:
                     ys, gys = _output_grads(f, grads, keep)
                     if retain:  # a copy: no two Variables share a gradient
-                        for y, gy in zip(ys, gys):
+                        for ref, gy in zip(f.outputs, gys):
+                            y = ref()  # (the caller's own Variables: those still alive)
                             if y is not None:
                                 y._grad = _copy(gy, create_graph) if y._grad is None else y._grad + gy
                     forwarder.outputs = tuple(ys)
                     gxs = forwarder.backward(*gys) if not create_graph else _recorded(f, gys)
+            except saving.NotKept:
+                raise
             except TypeError as error:
                 restated = _backward_error(f, error)
                 if restated is error:
@@ -293,17 +349,19 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                     continue
                 if type(gx) is not Variable or gx._data.shape != x._data.shape:
                     gx = _check_gradient(f, x, gx)
-                previous = grads.get(x)
+                creator = x.creator  # gradients are filed by where a Variable was made (_key)
+                k = x if creator is None else (
+                    creator if creator.output_specs is None else (creator, saving.output_index(creator, x)))
+                previous = grads.get(k)
                 if previous is not None:  # x's creator was queued with its first gradient
                     if not create_graph:  # nothing to record: add the arrays, build no op
-                        grads[x] = new_variable(previous._data + gx._data)
+                        grads[k] = new_variable(previous._data + gx._data)
                     elif type(previous) is list:  # summed by one Accumulate when taken
                         previous.append(gx)
                     else:
-                        grads[x] = [previous, gx]
+                        grads[k] = [previous, gx]
                     continue
-                grads[x] = gx
-                creator = x.creator
+                grads[k] = gx
                 if creator is not None and creator not in seen:
                     if relevant is None or creator in relevant:
                         seen.add(creator)
@@ -452,8 +510,8 @@ def backward(
     handout = _Handout(create_graph, grad_outputs)
     with config._setting(config._enable_backprop, create_graph):
         for x, g in grads.items():
-            if x.creator is not None and not retain_grad:
-                continue
+            if not isinstance(x, Variable):
+                continue  # intermediates are filed under their creator (saving.key)
             x._grad = handout(x, g) if x._grad is None else handout(x, x._grad + g)
 
 
@@ -518,12 +576,12 @@ def grad(
         )
     seeds = _seeds(outputs, grad_outputs, "grad")
     relevant = _functions_reaching(outputs, inputs)
-    grads = _run(outputs, seeds, create_graph, relevant=relevant, keep=set(inputs))
+    grads = _run(outputs, seeds, create_graph, relevant=relevant, keep={_key(x) for x in inputs})
     handout = _Handout(create_graph, grad_outputs)
     result = []
     with config._setting(config._enable_backprop, create_graph):
         for i, x in enumerate(inputs):
-            g = grads.get(x)
+            g = grads.get(_key(x))
             if g is None:
                 if not unused_ok:
                     raise ValueError(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import backend
+from . import backend, saving
 from .backward import _by_generation
 from .config import enable_grad, is_backprop_enabled
 from .forwarder import Forwarder, Function, Variable, new_variable
@@ -203,10 +203,12 @@ def _evaluate(f, x, v, order, op):
         raise ValueError(f"{op}: the same Variable appears twice among the inputs; pass it once")
     vs = [_direction(vi, xi, i, op) for i, (vi, xi) in enumerate(zip(vs, xs))]
     token = _inside_f.set(f"V.{op}")
+    saving.keeping_all[0] += 1  # the pass below reads every array f's graph made
     try:
         with enable_grad():
             ys = f(*xs)
     finally:
+        saving.keeping_all[0] -= 1
         _inside_f.reset(token)
     outputs, several_outputs = _as_outputs(ys, op)
     seeds = {}

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from . import backend
+from . import backend, saving
 from .config import _enable_backprop
 from .types import ArrayLike
 from .variable import _COMPLEX, Variable, _clock, _plain_array, _refuse_variables_inside
@@ -21,12 +21,22 @@ class Forwarder:
 
     inputs = ()
     outputs = ()
+    save_for_backward: tuple[str, ...] | None = None
+    """The arrays `backward` reads: names "x0", "x1", ... ("x": "x0") of inputs, "y0", ...
+    ("y": "y0") of outputs, or "inputs"/"outputs" for all; () for none (shapes and dtypes
+    are always kept).  None, the default, keeps everything.  See variable/saving.py."""
     _short_constants = True  # built-in Taylor rules take an input constant along t as [x_0]
+    _drops_inputs, _kept_inputs, _keeps_outputs = False, frozenset(), True
+    _strict = False  # stand-ins for every undeclared array, leaves and live outputs too
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # a rule written outside gengrad gets every input's full series (zeros for a constant)
-        cls._short_constants = cls.__module__.partition(".")[0] in _BUILT_IN_PACKAGES
+        built_in = cls.__module__.partition(".")[0] in _BUILT_IN_PACKAGES
+        cls._short_constants = built_in
+        cls._drops_inputs, cls._kept_inputs, cls._keeps_outputs = saving.declaration(cls)
+        declared = cls.save_for_backward is not None
+        cls._strict = declared and (not built_in or saving.strict_built_ins())
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -226,6 +236,8 @@ def _broadcastable(x0, x1):
 
 def _forward_error(forwarder, inputs, error):
     """`error` raised inside a forward, restated with the op's name and its inputs."""
+    if isinstance(error, saving.NotKept):  # a backward read an array not kept: said there
+        return error
     name = type(forwarder).__name__
     message = str(error)
     if message.startswith(name) or message.lower().startswith(name.lower() + ":"):
@@ -283,15 +295,45 @@ def _reused(forwarder):
     )
 
 
+def _recorded_inputs(forwarder, inputs):
+    """(the Function's record of `inputs`, what its backward sees as `self.inputs`).
+
+    An input whose array the backward does not read is recorded as a stand-in (same
+    creator, no data), so the caller's Variable and its array are not held by the graph.
+    A leaf stays in the record (its gradient lands on it); a strict Forwarder's backward
+    sees a stand-in for it too, so an undeclared read fails whatever the input.
+    """
+    op = type(forwarder)
+    kept = forwarder._kept_inputs
+    strict = forwarder._strict
+    links = list(inputs)
+    view = list(inputs) if strict else links
+    for i, x in enumerate(inputs):
+        if i in kept:
+            continue
+        creator = x.creator
+        if creator is None:
+            if strict:
+                view[i] = saving.stand_in(x, op, i)
+        else:
+            index = 0 if creator.output_specs is None else saving.output_index(creator, x)
+            links[i] = view[i] = saving.stand_in(x, op, i, index)
+    links = tuple(links)
+    return links, (tuple(view) if strict else links)
+
+
 class Function:
     """Runs a Forwarder on Variables and, when a graph is wanted, records it.
 
-    The outputs get this Function as their creator and generation + 1; the Function
-    keeps its inputs and only weak references to its outputs, so a graph is freed as
-    soon as the user drops its last Variable.
+    The outputs get this Function as their creator and generation + 1.  The Function
+    keeps weak references to its outputs and, of its inputs' and outputs' arrays, only
+    those its Forwarder's `save_for_backward` names (variable/saving.py): an
+    intermediate array no backward reads is freed as soon as the user drops its
+    Variable, and a whole graph as soon as the user drops its last Variable.
     """
 
-    __slots__ = ("forwarder", "inputs", "outputs", "generation", "output_specs", "stamp", "__weakref__")
+    __slots__ = ("forwarder", "inputs", "outputs", "generation", "output_specs", "stamp", "saved",
+                 "cut", "__weakref__")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError(
@@ -371,9 +413,13 @@ class Function:
         if recording:
             self.generation = generation
             self.stamp = _clock[0]
-            self.inputs = forwarder.inputs = inputs
+            if forwarder._drops_inputs and not saving.keeping_all[0]:
+                self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs)
+            else:
+                self.inputs = forwarder.inputs = inputs
             self.outputs = (weakref.ref(y),)
             self.output_specs = None
+            self.saved = ys if forwarder._keeps_outputs else None
             y.creator = self
             y.generation = generation + 1
             y.requires_grad = ys.dtype.kind in "fc"
@@ -390,7 +436,12 @@ class Function:
             return tuple(new_variable(y) for y in ys)
         self.generation = generation
         self.stamp = _clock[0]
-        self.inputs = self.forwarder.inputs = inputs
+        forwarder = self.forwarder
+        if forwarder._drops_inputs and not saving.keeping_all[0]:
+            self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs)
+        else:
+            self.inputs = forwarder.inputs = inputs
+        self.saved = tuple(ys) if forwarder._keeps_outputs else None
         outputs = []
         for y in ys:
             v = new_variable(y, y.dtype.kind in "fc")

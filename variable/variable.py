@@ -4,6 +4,7 @@ from __future__ import annotations  # the methods return Variable, defined below
 
 import contextvars
 import warnings
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -476,7 +477,21 @@ class Variable:
         self._grad = None
 
     def unchain(self) -> None:
-        """Cut the link to the creator: this Variable becomes a leaf."""
+        """Cut the link to the creator: this Variable becomes a leaf.
+
+        Ops recorded from it earlier may hold a stand-in for it (variable/saving.py); the
+        creator is told, so a backward pass files their gradients under this Variable and
+        goes no further.
+        """
+        f = self.creator
+        if f is None:
+            return
+        if not saving.is_stand_in(self):
+            index = 0 if f.output_specs is None else saving.output_index(f, self)
+            cut = getattr(f, "cut", None) or {}
+            cut[index] = weakref.ref(self)
+            f.cut = cut
+            _clock[0] += 1  # a backward pass looks at Functions recorded before a tick first
         self.creator = None
 
     def unchain_backward(self) -> None:
@@ -485,6 +500,10 @@ class Variable:
         stack = [self.creator] if self.creator is not None else []
         while stack:
             func = stack.pop()
+            for ref in func.outputs:  # the caller's Variables made here, if still alive
+                y = ref()
+                if y is not None and y is not self:
+                    y.unchain()
             for x in func.inputs:
                 f = x.creator
                 if f is not None and id(f) not in seen:
@@ -786,7 +805,7 @@ def _operator_ops():
 # only be bound once Variable exists.  This is the package's single deliberate
 # late import; everything else imports strictly downwards.
 from . import backward as backward_module  # noqa: E402
-from . import numpy_dispatch  # noqa: E402
+from . import numpy_dispatch, saving  # noqa: E402
 from .ops import (  # noqa: E402
     contraction,
     elementwise,

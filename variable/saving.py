@@ -1,0 +1,208 @@
+"""What a recorded Function keeps: its Forwarder's `save_for_backward`, and stand-ins for the rest.
+
+A Forwarder declares which of its inputs' and outputs' arrays its `backward` reads:
+
+    save_for_backward = ("x0", "x1")    # Mul: gy * x1, gy * x0
+    save_for_backward = ("y",)          # Tanh: gy * (1 - y^2)
+    save_for_backward = ()              # Add: shapes only
+
+Names: "x0", "x1", ... for inputs ("x" is "x0"), "y0", "y1", ... for outputs ("y" is
+"y0"), "inputs" and "outputs" for all of them.  A Forwarder that declares nothing
+(`save_for_backward = None`, the default) keeps everything, as a custom op always did.
+
+When a Function is recorded, an input whose array its backward does not read is replaced,
+in the Function's record, by a *stand-in*: a Variable with the same creator, generation,
+shape and dtype whose data is a `_Released` placeholder.  The caller's own Variable is no
+longer held by the graph, so its array is freed as soon as the caller drops it (as in
+PyTorch, whose autograd nodes keep only their saved tensors).  An output the backward
+reads is kept as an array (a Variable would make a reference cycle with its creator) and
+given back to `backward` as a Variable with the same creator.  Gradients are routed by
+the producing Function and output position (variable/backward.py's `_key`), so a
+stand-in and the Variable it stands for receive one and the same gradient.
+
+Reading a placeholder's data raises `NotKept`, naming the op and the declaration to change.
+"""
+
+import os
+
+import numpy as np
+
+from . import backend
+from .variable import Variable
+
+_ALL_INPUTS, _ALL_OUTPUTS = "inputs", "outputs"
+
+
+class NotKept(TypeError):
+    """A backward read an array that its Forwarder's save_for_backward does not keep."""
+
+
+def declaration(cls):
+    """(drops inputs, kept input indices, kept outputs) from `cls.save_for_backward`.
+
+    kept input indices: a frozenset (all inputs when the first item is False); kept
+    outputs: True for every output, else a frozenset of indices.
+    """
+    spec = cls.save_for_backward
+    if spec is None:
+        return False, frozenset(), True
+    if isinstance(spec, str):
+        spec = (spec,)
+    if not isinstance(spec, (tuple, list)):
+        raise TypeError(
+            f"{cls.__name__}.save_for_backward must be a tuple of names such as ('x0', 'y'), "
+            f"got {type(spec).__name__}"
+        )
+    inputs, outputs, drops, all_outputs = set(), set(), True, False
+    for name in spec:
+        if name == _ALL_INPUTS:
+            drops = False
+        elif name == _ALL_OUTPUTS:
+            all_outputs = True
+        elif isinstance(name, str) and name[:1] in ("x", "y") and (name[1:] == "" or name[1:].isdigit()):
+            (inputs if name[0] == "x" else outputs).add(int(name[1:] or 0))
+        else:
+            raise TypeError(
+                f"{cls.__name__}.save_for_backward: {name!r} is not a name of an input or "
+                f"output; use 'x0', 'x1', ... (inputs, 'x' for 'x0'), 'y0', 'y1', ... "
+                f"(outputs, 'y' for 'y0'), 'inputs' or 'outputs'"
+            )
+    return drops, frozenset(inputs), True if all_outputs else frozenset(outputs)
+
+
+def strict_built_ins():
+    """Whether built-in ops hand their backward stand-ins for every undeclared array, as
+    custom ops always do (the test suite's setting: GENGRAD_STRICT_SAVES=1)."""
+    return os.environ.get("GENGRAD_STRICT_SAVES", "") not in ("", "0")
+
+
+def _describe(op, role):
+    return f"{op.__name__}.backward reads the data of its {role}"
+
+
+class _Released:
+    """The shape, dtype and device of an array a recorded Function did not keep; any use
+    of its values raises NotKept."""
+
+    __slots__ = ("shape", "dtype", "op", "role", "index")
+    __array_priority__ = 1e9  # `ndarray * placeholder` asks the placeholder first
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for k in self.shape:
+            n *= k
+        return n
+
+    @property
+    def T(self):
+        raise self._error()
+
+    def _error(self):
+        op = self.op
+        role, name = (f"input {self.role}", f"x{self.role}") if self.role >= 0 else (
+            f"output {-1 - self.role}", f"y{-1 - self.role}")
+        return NotKept(
+            f"{_describe(op, role)} (shape {self.shape}, dtype {self.dtype}), which "
+            f"{op.__name__} does not keep: add {name!r} to {op.__name__}.save_for_backward "
+            f"(its backward may read only the arrays it declares; 'inputs' or 'outputs' keeps "
+            f"them all). Shapes and dtypes are always there"
+        )
+
+    def __array__(self, *args, **kwargs):
+        raise self._error()
+
+    def __array_ufunc__(self, *args, **kwargs):
+        raise self._error()
+
+    def __array_function__(self, *args, **kwargs):
+        raise self._error()
+
+    def __getattr__(self, name):  # .astype, .sum, .copy, ... of an array
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise self._error()
+
+    def __repr__(self):
+        return f"<array not kept by {self.op.__name__}: shape {self.shape}, dtype {self.dtype}>"
+
+    def _refuse(self, *args):
+        raise self._error()
+
+    __getitem__ = __setitem__ = __iter__ = __len__ = __bool__ = __float__ = __int__ = _refuse
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = _refuse
+    __rtruediv__ = __pow__ = __rpow__ = __neg__ = __matmul__ = __rmatmul__ = __abs__ = _refuse
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _refuse
+    __hash__ = object.__hash__
+
+
+class _ReleasedOnDevice(_Released):
+    """A placeholder for an array that lived on the GPU (its array module is the GPU's)."""
+
+    __slots__ = ()
+
+
+backend._MODULES[_Released] = np
+
+
+keeping_all = [0]
+"""Above 0 while V.jvp / V.taylor run f: their pass, right after f, reads every array."""
+
+
+def stand_in(x, op, role, index=0):
+    """A Variable standing for `x` in a Function's record: same links, no data.
+
+    role: i for input i of `op` (a Forwarder class), -1 - i for its output i.
+    """
+    data = x._data
+    if type(data) is np.ndarray:
+        released = _Released.__new__(_Released)
+    elif isinstance(data, _Released):
+        released = data.__class__.__new__(data.__class__)
+    else:
+        backend._MODULES.setdefault(_ReleasedOnDevice, backend.get_array_module(data))
+        released = _ReleasedOnDevice.__new__(_ReleasedOnDevice)
+    released.shape = data.shape
+    released.dtype = data.dtype
+    released.op = op
+    released.role = role
+    released.index = index
+    v = Variable.__new__(Variable)
+    v._data = released
+    v.name = x.name
+    v._grad = None
+    v.creator = x.creator
+    v.generation = x.generation
+    v.requires_grad = x.requires_grad
+    return v
+
+
+def is_stand_in(x):
+    """Whether the Variable `x` is a stand-in (its data was not kept)."""
+    return isinstance(x._data, _Released)
+
+
+def output_index(f, x):
+    """The position of `x` among the outputs of its creator `f` (several outputs)."""
+    data = x._data
+    if isinstance(data, _Released):
+        return data.index
+    for i, ref in enumerate(f.outputs):
+        if ref() is x:
+            return i
+    raise ValueError(f"{f.name}: a Variable claims {f.name} as its creator but is not one of its outputs")
+
+
+def key(x):
+    """What gradients of `x` are filed under: the leaf itself, or where it was made (its
+    creator, with the output position when there are several)."""
+    f = x.creator
+    if f is None:
+        return x
+    if f.output_specs is None:
+        return f
+    return (f, output_index(f, x))
