@@ -138,14 +138,15 @@ def _output_grads(f, grads, keep):
         if gy is None:  # (only an output among several can have none)
             shape, dtype = f.output_specs[i]
             gy = new_variable(backend.get_array_module(*f.inputs).zeros(shape, dtype))
-        outputs.append(_output_seen(f, i, gy))
+        outputs.append(_output_seen(f, i))
         gys.append(gy)
     return outputs, gys
 
 
-def _output_seen(f, i, gy):
-    """Output `i` of `f` as its backward sees it: the caller's Variable while it lives (or
-    the kept array, as a Variable made by `f`); a stand-in for an array not kept."""
+def _output_seen(f, i):
+    """Output `i` of `f` as its backward sees it: the caller's Variable while it lives, the
+    kept array (as a Variable made by `f`) when its backward reads it, else None (a strict
+    op gets a stand-in for a live one)."""
     forwarder = f.forwarder
     y = f.outputs[i]()
     keeps = forwarder._keeps_outputs
@@ -159,12 +160,9 @@ def _output_seen(f, i, gy):
             outputs[i] = weakref.ref(y)
             f.outputs = tuple(outputs)
         return y
-    if y is not None and not forwarder._strict:
+    if y is None or not forwarder._strict:  # (None: dropped by the caller, as documented)
         return y
-    standing = new_variable(gy._data, True)  # (for its shape, dtype and device)
-    standing.creator = f
-    standing.generation = f.generation + 1
-    return saving.stand_in(standing, type(forwarder), -1 - i, i)
+    return saving.stand_in(y, i)  # a strict op sees no undeclared array, even a live one
 
 
 def _wrong_count(f, gxs):
@@ -314,8 +312,8 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                         grads[f] = gy     # (the common case above skips the call: hot path)
                         gy = _take(grads, f, keep)
                     y = f.outputs[0]()
-                    if y is None or forwarder._strict:
-                        y = _output_seen(f, 0, gy)
+                    if y is None and forwarder._keeps_outputs or forwarder._strict:
+                        y = _output_seen(f, 0)
                     forwarder.outputs = (y,)
                     gxs = forwarder.backward(gy) if not create_graph else _recorded(f, (gy,))
                 else:
@@ -327,7 +325,8 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                                 y._grad = _copy(gy, create_graph) if y._grad is None else y._grad + gy
                     forwarder.outputs = tuple(ys)
                     gxs = forwarder.backward(*gys) if not create_graph else _recorded(f, gys)
-            except saving.NotKept:
+            except saving.NotKept as error:
+                saving.restate(error, f)  # (the message only: the traceback shows the line)
                 raise
             except TypeError as error:
                 restated = _backward_error(f, error)
@@ -380,6 +379,8 @@ class _Cast(Forwarder):
     def forward(self, x):
         self.source = x.dtype
         return x.astype(self.dtype)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         return Function(_Cast(self.source))(gy)

@@ -87,6 +87,10 @@ def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
 
 
 _BUILT_IN_PACKAGES = ("variable", "function", "layers", "optimizers")
+_keeping_all = saving.keeping_all
+_stand_in = saving.stand_in
+output_index = saving.output_index
+_SMALL = saving.SMALL
 
 _FLOAT64 = np.dtype(np.float64)
 _SCALAR = np.float64  # the type of most 0-d results
@@ -299,11 +303,12 @@ def _recorded_inputs(forwarder, inputs):
     """(the Function's record of `inputs`, what its backward sees as `self.inputs`).
 
     An input whose array the backward does not read is recorded as a stand-in (same
-    creator, no data), so the caller's Variable and its array are not held by the graph.
-    A leaf stays in the record (its gradient lands on it); a strict Forwarder's backward
-    sees a stand-in for it too, so an undeclared read fails whatever the input.
+    creator, no data: saving.stand_in), so the caller's Variable and its array are not
+    held by the graph; an array of at most saving.SMALL entries stays (a stand-in would
+    cost more than it frees), except for a strict Forwarder.  A leaf stays in the record
+    (its gradient lands on it); a strict Forwarder's backward sees a stand-in for it too,
+    so an undeclared read fails whatever the input.
     """
-    op = type(forwarder)
     kept = forwarder._kept_inputs
     strict = forwarder._strict
     links = list(inputs)
@@ -314,10 +319,13 @@ def _recorded_inputs(forwarder, inputs):
         creator = x.creator
         if creator is None:
             if strict:
-                view[i] = saving.stand_in(x, op, i)
+                view[i] = saving.stand_in(x)
+        elif not strict and x._data.size <= _SMALL:
+            continue  # a stand-in would cost more than the array it frees
+        elif creator.output_specs is None:
+            links[i] = view[i] = saving.stand_in(x)
         else:
-            index = 0 if creator.output_specs is None else saving.output_index(creator, x)
-            links[i] = view[i] = saving.stand_in(x, op, i, index)
+            links[i] = view[i] = saving.stand_in(x, saving.output_index(creator, x))
     links = tuple(links)
     return links, (tuple(view) if strict else links)
 
@@ -413,8 +421,23 @@ class Function:
         if recording:
             self.generation = generation
             self.stamp = _clock[0]
-            if forwarder._drops_inputs and not saving.keeping_all[0]:
-                self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs)
+            if forwarder._drops_inputs and not _keeping_all[0]:  # (saving.py)
+                if n <= 2 and not forwarder._strict:  # the common cases, spelled out
+                    kept = forwarder._kept_inputs
+                    c = x0.creator
+                    if c is not None and 0 not in kept and x0._data.size > _SMALL:
+                        x0 = _stand_in(x0) if c.output_specs is None else _stand_in(x0, output_index(c, x0))
+                    if n == 1:
+                        inputs = (x0,)
+                    else:
+                        c = x1.creator
+                        if c is not None and 1 not in kept and x1._data.size > _SMALL:
+                            x1 = _stand_in(x1) if c.output_specs is None else (
+                                _stand_in(x1, output_index(c, x1)))
+                        inputs = (x0, x1)
+                    self.inputs = forwarder.inputs = inputs
+                else:
+                    self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs)
             else:
                 self.inputs = forwarder.inputs = inputs
             self.outputs = (weakref.ref(y),)

@@ -20,9 +20,11 @@ given back to `backward` as a Variable with the same creator.  Gradients are rou
 the producing Function and output position (variable/backward.py's `_key`), so a
 stand-in and the Variable it stands for receive one and the same gradient.
 
-Reading a placeholder's data raises `NotKept`, naming the op and the declaration to change.
+Reading a placeholder's data raises `NotKept`; the backward pass restates it naming the op,
+the array and the declaration to change.
 """
 
+import inspect
 import os
 
 import numpy as np
@@ -67,7 +69,21 @@ def declaration(cls):
                 f"output; use 'x0', 'x1', ... (inputs, 'x' for 'x0'), 'y0', 'y1', ... "
                 f"(outputs, 'y' for 'y0'), 'inputs' or 'outputs'"
             )
+    arity = _arity(cls.forward)
+    if drops and arity is not None and all(i in inputs for i in range(arity)):
+        drops = False  # every input of its forward(self, x0, x1) is named: nothing to drop
     return drops, frozenset(inputs), True if all_outputs else frozenset(outputs)
+
+
+def _arity(forward):
+    """The number of inputs `forward` takes, or None when it takes *xs."""
+    try:
+        parameters = list(inspect.signature(forward).parameters.values())[1:]  # (less self)
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return None
+    return len(parameters)
 
 
 def strict_built_ins():
@@ -76,15 +92,11 @@ def strict_built_ins():
     return os.environ.get("GENGRAD_STRICT_SAVES", "") not in ("", "0")
 
 
-def _describe(op, role):
-    return f"{op.__name__}.backward reads the data of its {role}"
-
-
 class _Released:
-    """The shape, dtype and device of an array a recorded Function did not keep; any use
-    of its values raises NotKept."""
+    """The shape and dtype of an array a recorded Function did not keep (and, for one of
+    several outputs, its position); any use of its values raises NotKept."""
 
-    __slots__ = ("shape", "dtype", "op", "role", "index")
+    __slots__ = ("shape", "dtype", "index")
     __array_priority__ = 1e9  # `ndarray * placeholder` asks the placeholder first
 
     @property
@@ -98,20 +110,14 @@ class _Released:
             n *= k
         return n
 
-    @property
-    def T(self):
-        raise self._error()
-
     def _error(self):
-        op = self.op
-        role, name = (f"input {self.role}", f"x{self.role}") if self.role >= 0 else (
-            f"output {-1 - self.role}", f"y{-1 - self.role}")
-        return NotKept(
-            f"{_describe(op, role)} (shape {self.shape}, dtype {self.dtype}), which "
-            f"{op.__name__} does not keep: add {name!r} to {op.__name__}.save_for_backward "
-            f"(its backward may read only the arrays it declares; 'inputs' or 'outputs' keeps "
-            f"them all). Shapes and dtypes are always there"
+        error = NotKept(
+            f"a backward reads the data of an array of shape {self.shape} and dtype "
+            f"{self.dtype} that the op which recorded it does not keep; add it to that op's "
+            f"save_for_backward"
         )
+        error.placeholder = self
+        return error
 
     def __array__(self, *args, **kwargs):
         raise self._error()
@@ -122,13 +128,13 @@ class _Released:
     def __array_function__(self, *args, **kwargs):
         raise self._error()
 
-    def __getattr__(self, name):  # .astype, .sum, .copy, ... of an array
-        if name.startswith("__"):
+    def __getattr__(self, name):  # .astype, .sum, .copy, .T, ... of an array
+        if name.startswith("__") or name == "index":
             raise AttributeError(name)
         raise self._error()
 
     def __repr__(self):
-        return f"<array not kept by {self.op.__name__}: shape {self.shape}, dtype {self.dtype}>"
+        return f"<array not kept: shape {self.shape}, dtype {self.dtype}>"
 
     def _refuse(self, *args):
         raise self._error()
@@ -148,16 +154,18 @@ class _ReleasedOnDevice(_Released):
 
 backend._MODULES[_Released] = np
 
+SMALL = 128
+"""An array of at most this many entries stays with the graph although its backward does
+not read it: its stand-in (two small objects) would cost about as much as it frees.  A
+strict Forwarder (any custom op that declares save_for_backward) gets stand-ins always."""
 
 keeping_all = [0]
 """Above 0 while V.jvp / V.taylor run f: their pass, right after f, reads every array."""
 
 
-def stand_in(x, op, role, index=0):
-    """A Variable standing for `x` in a Function's record: same links, no data.
-
-    role: i for input i of `op` (a Forwarder class), -1 - i for its output i.
-    """
+def stand_in(x, index=0):
+    """A Variable standing for `x` in a Function's record: same links, no data; `index`:
+    its position among the outputs of its creator, when that made several."""
     data = x._data
     if type(data) is np.ndarray:
         released = _Released.__new__(_Released)
@@ -168,9 +176,8 @@ def stand_in(x, op, role, index=0):
         released = _ReleasedOnDevice.__new__(_ReleasedOnDevice)
     released.shape = data.shape
     released.dtype = data.dtype
-    released.op = op
-    released.role = role
-    released.index = index
+    if index:
+        released.index = index
     v = Variable.__new__(Variable)
     v._data = released
     v.name = x.name
@@ -179,6 +186,30 @@ def stand_in(x, op, role, index=0):
     v.generation = x.generation
     v.requires_grad = x.requires_grad
     return v
+
+
+def restate(error, f):
+    """Restate `error` (NotKept, raised in `f`'s backward) naming the op, which array and the
+    declaration to change; re-raised as it is, its traceback points at the line that read it."""
+    placeholder = getattr(error, "placeholder", None)
+    forwarder = f.forwarder
+    op = f.name
+    role = None
+    for i, x in enumerate(forwarder.inputs):
+        if x is not None and x._data is placeholder:
+            role, name = f"input {i}", f"x{i}"
+    for i, y in enumerate(forwarder.outputs):
+        if y is not None and y._data is placeholder:
+            role, name = f"output {i}", f"y{i}"
+    if role is None:
+        return
+    declared = forwarder.save_for_backward
+    error.args = (
+        f"{op}.backward reads the data of its {role} (shape {placeholder.shape}, dtype "
+        f"{placeholder.dtype}), which {op} does not keep: its save_for_backward is "
+        f"{tuple(declared)!r}; add {name!r} there (a backward may read only the arrays it "
+        f"declares; 'inputs' or 'outputs' keeps them all; shapes and dtypes are always kept)",
+    )
 
 
 def is_stand_in(x):
@@ -190,7 +221,7 @@ def output_index(f, x):
     """The position of `x` among the outputs of its creator `f` (several outputs)."""
     data = x._data
     if isinstance(data, _Released):
-        return data.index
+        return getattr(data, "index", 0)
     for i, ref in enumerate(f.outputs):
         if ref() is x:
             return i

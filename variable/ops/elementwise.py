@@ -28,6 +28,8 @@ class Add(Forwarder):
     def forward(self, x0, x1):
         return x0 + x1
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x0, x1 = self.inputs
         return _reduce(gy, x0), _reduce(gy, x1)
@@ -42,6 +44,8 @@ class Sub(Forwarder):
     def forward(self, x0, x1):
         return x0 - x1
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x0, x1 = self.inputs
         return _reduce(gy, x0), (_reduce(-gy, x1) if x1.requires_grad else None)
@@ -55,6 +59,8 @@ class Mul(Forwarder):
 
     def forward(self, x0, x1):
         return x0 * x1
+
+    save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -72,6 +78,8 @@ class Div(Forwarder):
     def forward(self, x0, x1):
         return x0 / x1
 
+    save_for_backward = ("x1", "y")
+
     def backward(self, gy):
         x0, x1 = self.inputs
         y, = self.outputs
@@ -88,6 +96,8 @@ class Neg(Forwarder):
 
     def forward(self, x):
         return -x
+
+    save_for_backward = ()
 
     def backward(self, gy):
         return -gy
@@ -218,6 +228,8 @@ class Pow(Forwarder):
     def forward(self, x):
         return x ** self.c
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         c = self.c
@@ -243,6 +255,8 @@ class PowVar(Forwarder):
         fill = np.where(zero, np.where(x1 >= 0, 0.0, -np.inf), np.nan)
         self.log_fill = fill.astype(np.result_type(x0.dtype, x1.dtype, np.float16), copy=False)
         return x0 ** x1
+
+    save_for_backward = ("x0", "x1", "y")
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -275,6 +289,8 @@ class Square(Forwarder):
     def forward(self, x):
         return np.square(x)
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         return gy * (2 * x)                            # d x^2 = 2x
@@ -288,6 +304,8 @@ class Sqrt(Forwarder):
 
     def forward(self, x):
         return np.sqrt(x)
+
+    save_for_backward = ("y",)
 
     def backward(self, gy):
         y, = self.outputs
@@ -397,6 +415,8 @@ class Exp(Forwarder):
     def forward(self, x):
         return np.exp(x)
 
+    save_for_backward = ("y",)
+
     def backward(self, gy):
         y, = self.outputs
         return gy * y                                  # d e^x = e^x
@@ -411,6 +431,8 @@ class Log(Forwarder):
 
     def forward(self, x):
         return np.log(x)
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -482,6 +504,8 @@ class Abs(Forwarder):
         self.sign = np.sign(x)
         return np.abs(x)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         return gy * self.sign                          # d |x| = sign(x)
 
@@ -496,6 +520,8 @@ class Maximum(Forwarder):
     def forward(self, x0, x1):
         self.share0 = (x0 > x1) + 0.5 * (x0 == x1)
         return np.maximum(x0, x1)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -534,6 +560,8 @@ class Clip(Forwarder):
             self.inside = (x >= lo) & (x <= hi)
         return np.clip(x, lo, hi)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         return gy * self.inside.astype(gy.dtype)
 
@@ -550,6 +578,8 @@ class Where(Forwarder):
 
     def forward(self, x0, x1):
         return np.where(self.condition, x0, x1)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x0, x1 = self.inputs

@@ -52,6 +52,8 @@ class GetItem(Forwarder):
     def forward(self, x):
         return x[self.index]
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x, = self.inputs
         return Function(GetItemGrad(self.index, x.shape))(gy)
@@ -73,6 +75,8 @@ class GetItemGrad(Forwarder):
         else:
             gx[self.index] = gy
         return gx
+
+    save_for_backward = ()
 
     def backward(self, ggx):
         return get_item(ggx, self.index)           # the adjoint of a scatter is a gather

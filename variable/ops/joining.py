@@ -28,6 +28,8 @@ class Concat(Forwarder):
     def forward(self, *xs):
         return np.concatenate(xs, axis=self.axis)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         bounds = np.cumsum([x.shape[self.axis] for x in self.inputs])[:-1]
         return split(gy, [int(b) for b in bounds], self.axis)
@@ -45,6 +47,8 @@ class Stack(Forwarder):
     def forward(self, *xs):
         return np.stack(xs, axis=self.axis)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         pieces = split(gy, len(self.inputs), self.axis)
         return tuple(reshape(g, x.shape) for g, x in zip(pieces, self.inputs))
@@ -61,6 +65,8 @@ class Split(Forwarder):
 
     def forward(self, x):
         return tuple(np.split(x, self.sections, axis=self.axis))
+
+    save_for_backward = ()
 
     def backward(self, *gys):
         return concat(gys, self.axis)

@@ -17,6 +17,8 @@ class MatMul2D(Forwarder):
     def forward(self, a, b):
         return (a.T if self.ta else a) @ (b.T if self.tb else b)
 
+    save_for_backward = ("x0", "x1")
+
     def backward(self, gy):
         a, b = self.inputs
         ga = gb = None
@@ -53,6 +55,8 @@ class MatMul(Forwarder):
 
     def forward(self, a, b):
         return np.matmul(a, b)
+
+    save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         a, b = self.inputs

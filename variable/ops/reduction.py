@@ -64,6 +64,8 @@ class Sum(Forwarder):
     def forward(self, x):
         return x.sum(axis=self.axes, keepdims=self.keepdims)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x, = self.inputs
         return _spread(gy, x, self.axes)                # d sum = 1 for every element
@@ -80,6 +82,8 @@ class Mean(Forwarder):
 
     def forward(self, x):
         return _mean_array(x, self.axes, self.keepdims)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x, = self.inputs
@@ -99,6 +103,8 @@ class Variance(Forwarder):
         if _count(x.shape, self.axes) == 0:
             return _mean_of_nothing(x, self.axes, self.keepdims)
         return x.var(axis=self.axes, keepdims=self.keepdims)
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -131,6 +137,8 @@ class Max(Forwarder):
             count = hit.sum(axis=self.axes, keepdims=True)
         self.share = hit / count
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x, = self.inputs
@@ -167,6 +175,8 @@ class LogSumExp(Forwarder):
         with errstate(x, divide="ignore"):             # ... whose log is -inf
             y = self.shift + np.log(total)
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs

@@ -32,6 +32,8 @@ class SumTo(Forwarder):
     def forward(self, x):
         return _sum_to_array(x, self.shape)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x, = self.inputs
         return broadcast_to(gy, x.shape)         # adjoint of a sum is a broadcast
@@ -48,6 +50,8 @@ class BroadcastTo(Forwarder):
 
     def forward(self, x):
         return np.broadcast_to(x, self.shape)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x, = self.inputs
@@ -134,6 +138,8 @@ class Reshape(Forwarder):
     def forward(self, x):
         return x.reshape(self.shape)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x, = self.inputs
         return reshape(gy, x.shape)
@@ -150,6 +156,8 @@ class Transpose(Forwarder):
 
     def forward(self, x):
         return x.transpose(self.axes)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         inverse = tuple(int(i) for i in np.argsort(self.axes))

@@ -18,6 +18,8 @@ class Sin(Forwarder):
     def forward(self, x):
         return np.sin(x)
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         return gy * cos(x)                             # d sin = cos
@@ -32,6 +34,8 @@ class Cos(Forwarder):
 
     def forward(self, x):
         return np.cos(x)
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -48,6 +52,8 @@ class Tan(Forwarder):
     def forward(self, x):
         return np.tan(x)
 
+    save_for_backward = ("y",)
+
     def backward(self, gy):
         y, = self.outputs
         return gy * (1 + square(y))                    # d tan = 1 + tan^2
@@ -62,6 +68,8 @@ class Tanh(Forwarder):
 
     def forward(self, x):
         return np.tanh(x)
+
+    save_for_backward = ("y",)
 
     def backward(self, gy):
         y, = self.outputs
@@ -78,6 +86,8 @@ class Sinh(Forwarder):
     def forward(self, x):
         return np.sinh(x)
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         return gy * cosh(x)                            # d sinh = cosh
@@ -92,6 +102,8 @@ class Cosh(Forwarder):
 
     def forward(self, x):
         return np.cosh(x)
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
