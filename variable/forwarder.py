@@ -24,9 +24,11 @@ class Forwarder:
     save_for_backward: tuple[str, ...] | None = None
     """The arrays `backward` reads: names "x0", "x1", ... ("x": "x0") of inputs, "y0", ...
     ("y": "y0") of outputs, or "inputs"/"outputs" for all; () for none (shapes and dtypes
-    are always kept).  None, the default, keeps everything.  See variable/saving.py."""
+    are always kept); or, per input, what its gradient reads ({"x0": ("x1",), "x1":
+    ("x0",)} for a product), so nothing is kept for an input that needs no gradient.
+    None, the default, keeps everything.  See variable/saving.py."""
     _short_constants = True  # built-in Taylor rules take an input constant along t as [x_0]
-    _drops_inputs, _kept_inputs, _keeps_outputs = False, frozenset(), True
+    _drops_inputs, _kept_inputs, _keeps_outputs, _by_grad = False, frozenset(), True, None
     _strict = False  # stand-ins for every undeclared array, leaves and live outputs too
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -34,7 +36,7 @@ class Forwarder:
         # a rule written outside gengrad gets every input's full series (zeros for a constant)
         built_in = cls.__module__.partition(".")[0] in _BUILT_IN_PACKAGES
         cls._short_constants = built_in
-        cls._drops_inputs, cls._kept_inputs, cls._keeps_outputs = saving.declaration(cls)
+        cls._drops_inputs, cls._kept_inputs, cls._keeps_outputs, cls._by_grad = saving.declaration(cls)
         declared = cls.save_for_backward is not None
         cls._strict = declared and (not built_in or saving.strict_built_ins())
 
@@ -299,7 +301,7 @@ def _reused(forwarder):
     )
 
 
-def _recorded_inputs(forwarder, inputs):
+def _recorded_inputs(forwarder, inputs, kept):
     """(the Function's record of `inputs`, what its backward sees as `self.inputs`).
 
     An input whose array the backward does not read is recorded as a stand-in (same
@@ -309,7 +311,6 @@ def _recorded_inputs(forwarder, inputs):
     (its gradient lands on it); a strict Forwarder's backward sees a stand-in for it too,
     so an undeclared read fails whatever the input.
     """
-    kept = forwarder._kept_inputs
     strict = forwarder._strict
     links = list(inputs)
     view = list(inputs) if strict else links
@@ -317,12 +318,12 @@ def _recorded_inputs(forwarder, inputs):
         if i in kept:
             continue
         creator = x.creator
-        if creator is None:
+        if creator is None and x.requires_grad:
             if strict:
                 view[i] = saving.stand_in(x)
         elif not strict and x._data.size <= _SMALL:
             continue  # a stand-in would cost more than the array it frees
-        elif creator.output_specs is None:
+        elif creator is None or creator.output_specs is None:
             links[i] = view[i] = saving.stand_in(x)
         else:
             links[i] = view[i] = saving.stand_in(x, saving.output_index(creator, x))
@@ -421,28 +422,35 @@ class Function:
         if recording:
             self.generation = generation
             self.stamp = _clock[0]
+            keeps_outputs = forwarder._keeps_outputs
             if forwarder._drops_inputs and not _keeping_all[0]:  # (saving.py)
+                kept, by_grad = forwarder._kept_inputs, forwarder._by_grad
+                if by_grad is not None:  # what it keeps depends on which inputs need gradients
+                    kept, keeps_outputs = by_grad[
+                        x0.requires_grad if n == 1 else x0.requires_grad + 2 * x1.requires_grad
+                        if n == 2 else sum(x.requires_grad << i for i, x in enumerate(inputs))]
                 if n <= 2 and not forwarder._strict:  # the common cases, spelled out
-                    kept = forwarder._kept_inputs
                     c = x0.creator
-                    if c is not None and 0 not in kept and x0._data.size > _SMALL:
-                        x0 = _stand_in(x0) if c.output_specs is None else _stand_in(x0, output_index(c, x0))
+                    if (c is not None or not x0.requires_grad) and 0 not in kept and x0._data.size > _SMALL:
+                        x0 = _stand_in(x0) if c is None or c.output_specs is None else (
+                            _stand_in(x0, output_index(c, x0)))
                     if n == 1:
                         inputs = (x0,)
                     else:
                         c = x1.creator
-                        if c is not None and 1 not in kept and x1._data.size > _SMALL:
-                            x1 = _stand_in(x1) if c.output_specs is None else (
+                        if ((c is not None or not x1.requires_grad) and 1 not in kept
+                                and x1._data.size > _SMALL):
+                            x1 = _stand_in(x1) if c is None or c.output_specs is None else (
                                 _stand_in(x1, output_index(c, x1)))
                         inputs = (x0, x1)
                     self.inputs = forwarder.inputs = inputs
                 else:
-                    self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs)
+                    self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs, kept)
             else:
                 self.inputs = forwarder.inputs = inputs
             self.outputs = (weakref.ref(y),)
             self.output_specs = None
-            self.saved = ys if forwarder._keeps_outputs else None
+            self.saved = ys if keeps_outputs else None
             y.creator = self
             y.generation = generation + 1
             y.requires_grad = ys.dtype.kind in "fc"
@@ -460,11 +468,16 @@ class Function:
         self.generation = generation
         self.stamp = _clock[0]
         forwarder = self.forwarder
+        keeps_outputs = forwarder._keeps_outputs
         if forwarder._drops_inputs and not saving.keeping_all[0]:
-            self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs)
+            kept = forwarder._kept_inputs
+            if forwarder._by_grad is not None:
+                mask = sum(x.requires_grad << i for i, x in enumerate(inputs))
+                kept, keeps_outputs = forwarder._by_grad[mask]
+            self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs, kept)
         else:
             self.inputs = forwarder.inputs = inputs
-        self.saved = tuple(ys) if forwarder._keeps_outputs else None
+        self.saved = tuple(ys) if keeps_outputs else None
         outputs = []
         for y in ys:
             v = new_variable(y, y.dtype.kind in "fc")

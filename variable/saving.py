@@ -5,6 +5,8 @@ A Forwarder declares which of its inputs' and outputs' arrays its `backward` rea
     save_for_backward = ("x0", "x1")    # Mul: gy * x1, gy * x0
     save_for_backward = ("y",)          # Tanh: gy * (1 - y^2)
     save_for_backward = ()              # Add: shapes only
+    save_for_backward = {"x0": ("x1",), "x1": ("x0",)}   # Mul, per input: what its gradient
+                                        # reads, so a constant factor keeps nothing
 
 Names: "x0", "x1", ... for inputs ("x" is "x0"), "y0", "y1", ... for outputs ("y" is
 "y0"), "inputs" and "outputs" for all of them.  A Forwarder that declares nothing
@@ -40,20 +42,70 @@ class NotKept(TypeError):
 
 
 def declaration(cls):
-    """(drops inputs, kept input indices, kept outputs) from `cls.save_for_backward`.
+    """(drops inputs, kept input indices, kept outputs, by_grad) from `cls.save_for_backward`.
 
     kept input indices: a frozenset (all inputs when the first item is False); kept
-    outputs: True for every output, else a frozenset of indices.
+    outputs: True for every output, else a frozenset of indices; by_grad: None, or for a
+    per-input declaration a tuple indexed by the bit mask of the inputs that require grad
+    (bit i: input i) of (kept input indices, kept outputs).
     """
     spec = cls.save_for_backward
     if spec is None:
-        return False, frozenset(), True
+        return False, frozenset(), True, None
+    if isinstance(spec, dict):
+        return _per_input(cls, spec)
+    drops, inputs, outputs = _names(cls, spec)
+    arity = _arity(cls.forward)
+    if drops and arity is not None and all(i in inputs for i in range(arity)):
+        drops = False  # every input of its forward(self, x0, x1) is named: nothing to drop
+    return drops, inputs, outputs, None
+
+
+def _per_input(cls, spec):
+    """The declaration {"x0": names its gradient reads, ...}, tabulated by which inputs need one."""
+    arity = _arity(cls.forward)
+    if arity is None or arity > 8:
+        raise TypeError(
+            f"{cls.__name__}.save_for_backward: a declaration per input needs a forward with "
+            f"named inputs (forward(self, x0, x1)); for forward(self, *xs) list the names"
+        )
+    needs = {}
+    for name, reads in spec.items():
+        index = _input_index(cls, name)
+        if index is None or index >= arity:
+            raise TypeError(
+                f"{cls.__name__}.save_for_backward: the key {name!r} is not one of its "
+                f"{arity} inputs; keys are 'x0', 'x1', ... and each value names what that "
+                f"input's gradient reads"
+            )
+        needs[index] = _names(cls, reads)
+    table = []
+    for mask in range(2 ** arity):
+        inputs, outputs = set(), set()
+        for i, (drops, kept, out) in needs.items():
+            if mask >> i & 1:
+                inputs |= set(range(arity)) if not drops else kept
+                outputs |= {0} if out is True else out  # (one output: a dict declares one)
+        table.append((frozenset(inputs), frozenset(outputs)))
+    inputs = frozenset().union(*(t[0] for t in table))
+    outputs = frozenset().union(*(t[1] for t in table))
+    return True, inputs, outputs, tuple(table)
+
+
+def _input_index(cls, name):
+    if isinstance(name, str) and name[:1] == "x" and (name[1:] == "" or name[1:].isdigit()):
+        return int(name[1:] or 0)
+    return None
+
+
+def _names(cls, spec):
+    """(drops inputs, kept input indices, kept outputs) of a tuple of names."""
     if isinstance(spec, str):
         spec = (spec,)
     if not isinstance(spec, (tuple, list)):
         raise TypeError(
             f"{cls.__name__}.save_for_backward must be a tuple of names such as ('x0', 'y'), "
-            f"got {type(spec).__name__}"
+            f"or a dict from each input to what its gradient reads, got {type(spec).__name__}"
         )
     inputs, outputs, drops, all_outputs = set(), set(), True, False
     for name in spec:
@@ -69,9 +121,6 @@ def declaration(cls):
                 f"output; use 'x0', 'x1', ... (inputs, 'x' for 'x0'), 'y0', 'y1', ... "
                 f"(outputs, 'y' for 'y0'), 'inputs' or 'outputs'"
             )
-    arity = _arity(cls.forward)
-    if drops and arity is not None and all(i in inputs for i in range(arity)):
-        drops = False  # every input of its forward(self, x0, x1) is named: nothing to drop
     return drops, frozenset(inputs), True if all_outputs else frozenset(outputs)
 
 

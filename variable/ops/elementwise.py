@@ -60,7 +60,7 @@ class Mul(Forwarder):
     def forward(self, x0, x1):
         return x0 * x1
 
-    save_for_backward = ("x0", "x1")
+    save_for_backward = {"x0": ("x1",), "x1": ("x0",)}   # gx0 reads x1, gx1 reads x0
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -78,7 +78,7 @@ class Div(Forwarder):
     def forward(self, x0, x1):
         return x0 / x1
 
-    save_for_backward = ("x1", "y")
+    save_for_backward = {"x0": ("x1",), "x1": ("x1", "y")}   # gx0 reads x1, gx1 x1 and y
 
     def backward(self, gy):
         x0, x1 = self.inputs

@@ -17,7 +17,7 @@ class MatMul2D(Forwarder):
     def forward(self, a, b):
         return (a.T if self.ta else a) @ (b.T if self.tb else b)
 
-    save_for_backward = ("x0", "x1")
+    save_for_backward = {"x0": ("x1",), "x1": ("x0",)}   # ga reads b, gb reads a
 
     def backward(self, gy):
         a, b = self.inputs
@@ -56,7 +56,7 @@ class MatMul(Forwarder):
     def forward(self, a, b):
         return np.matmul(a, b)
 
-    save_for_backward = ("x0", "x1")
+    save_for_backward = {"x0": ("x1",), "x1": ("x0",)}   # ga reads b, gb reads a
 
     def backward(self, gy):
         a, b = self.inputs
