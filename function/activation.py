@@ -142,6 +142,8 @@ class Sigmoid(Forwarder):
     def forward(self, x):
         return _sigmoid(x)
 
+    save_for_backward = ("y",)
+
     def backward(self, gy):
         y, = self.outputs
         return gy * y * (1 - y)                       # d sigmoid = y (1 - y)
@@ -168,6 +170,8 @@ def sigmoid(x: ArrayLike) -> Variable:
 # ----- piecewise linear -----------------------------------------------------------
 class PiecewiseLinear(Forwarder):
     """Base of activations whose gradient is a constant slope array saved in forward."""
+
+    save_for_backward = ()
 
     def backward(self, gy):
         return gy * self.slope                        # d f = slope (0 beyond the kinks)
@@ -308,6 +312,8 @@ class ELU(Forwarder):
         negative_part = self.alpha * np.expm1(np.minimum(x, 0))
         return np.where(self.positive, x, negative_part).astype(x.dtype, copy=False)
 
+    save_for_backward = ("y",)
+
     def backward(self, gy):
         y, = self.outputs
         return gy * V.where(self.positive, 1, y + self.alpha)   # d elu = 1 | alpha e^x = y + alpha
@@ -352,6 +358,8 @@ class HardSwish(Forwarder):
         self.upper = (x >= 3).astype(x.dtype)
         return x * np.clip(x + 3, 0, 6) / 6
 
+    save_for_backward = ("x0",)
+
     def backward(self, gy):
         x, = self.inputs
         # d hard_swish = (2x + 3) / 6 on (-3, 3), 1 above, 0 below
@@ -385,6 +393,8 @@ class Swish(Forwarder):
     def forward(self, x):
         return x * _sigmoid(x)
 
+    save_for_backward = ("x0",)
+
     def backward(self, gy):
         x, = self.inputs
         s = sigmoid(x)
@@ -416,6 +426,8 @@ class Softplus(Forwarder):
 
     def forward(self, x):
         return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+    save_for_backward = ("x0",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -501,6 +513,8 @@ class NormalCDF(Forwarder):
     def forward(self, x):
         return _normal_cdf(x).astype(x.dtype, copy=False)
 
+    save_for_backward = ("x0",)
+
     def backward(self, gy):
         x, = self.inputs
         return gy * (V.exp(-0.5 * x * x) * _INV_SQRT_2PI)    # d Phi = phi = e^(-x^2/2)/sqrt(2 pi)
@@ -520,6 +534,8 @@ class GELUTanh(Forwarder):
         xc = np.clip(x, -_GELU_SATURATED, _GELU_SATURATED)
         u = _SQRT_2_OVER_PI * (xc + _GELU_CUBIC * xc ** 3)
         return 0.5 * x * (1 + np.tanh(u))
+
+    save_for_backward = ("x0",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -543,6 +559,8 @@ class GELUErf(Forwarder):
 
     def forward(self, x):
         return x * _normal_cdf(x).astype(x.dtype, copy=False)
+
+    save_for_backward = ("x0",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -670,6 +688,8 @@ class Softmax(Forwarder):
     def forward(self, x):
         return _softmax(x, self.axes)
 
+    save_for_backward = ("y",)
+
     def backward(self, gy):
         y, = self.outputs
         gx = y * gy                                   # d softmax: y (gy - sum(y gy))
@@ -688,6 +708,8 @@ class LogSoftmax(Forwarder):
 
     def forward(self, x):
         return log_softmax_array(x, self.axes)
+
+    save_for_backward = ("y",)
 
     def backward(self, gy):
         y, = self.outputs

@@ -77,6 +77,8 @@ class Im2col(Forwarder):
                 col[:, :, i, j] = x[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
         return col
 
+    save_for_backward = ()
+
     def backward(self, gcol):
         x, = self.inputs
         # the adjoint of copying windows out is adding them back (pad entries are dropped)
@@ -105,6 +107,8 @@ class Col2im(Forwarder):
         if ph or pw:
             image = image[:, :, ph:ph + h, pw:pw + w].copy()   # (a C-contiguous copy)
         return image
+
+    save_for_backward = ()
 
     def backward(self, gx):
         # the adjoint of adding windows up is copying them out, with zero padding

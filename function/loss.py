@@ -84,6 +84,8 @@ class MeanSquaredError(Forwarder):
         diff = x0 - x1
         return _mean(np.vdot(diff, diff), diff.size, x0)
 
+    save_for_backward = ("x0", "x1")
+
     def backward(self, gy):
         x0, x1 = self.inputs
         gx0 = (x0 - x1) * (gy * (2 * _per_entry(x0.size)))   # d mean (x0 - x1)^2 = 2 (x0 - x1) / n
@@ -123,6 +125,8 @@ class MeanAbsoluteError(Forwarder):
         diff = x0 - x1
         self.slope = np.sign(diff) * _per_entry(diff.size)     # (a Python float keeps the dtype)
         return _mean(np.abs(diff).sum(), diff.size, x0)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -166,6 +170,8 @@ class HuberLoss(Forwarder):
         delta = self.delta
         quadratic = np.minimum(a, delta)              # a where |d| <= delta, else delta
         return _mean((quadratic * (a - 0.5 * quadratic)).sum(), a.size, x)
+
+    save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         x, t = self.inputs
@@ -215,6 +221,8 @@ class LogCoshLoss(Forwarder):
         a = np.abs(x - t)
         return _mean((a + np.log1p(np.exp(-2 * a)) - math.log(2)).sum(), a.size, x)
 
+    save_for_backward = ("x0", "x1")
+
     def backward(self, gy):
         x, t = self.inputs
         gx = V.tanh(x - t) * (gy * _per_entry(x.size))   # d log cosh d = tanh d
@@ -252,6 +260,8 @@ class PoissonNLLLoss(Forwarder):
 
     def forward(self, log_rate, t):
         return _mean((np.exp(log_rate) - t * log_rate).sum(), log_rate.size, log_rate)
+
+    save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         log_rate, t = self.inputs
@@ -312,6 +322,8 @@ class SoftmaxCrossEntropy(Forwarder):
         else:
             total = np.vdot(t[0], log_p)
         return _mean(-total, self.rows, x)
+
+    save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         x = self.inputs[0]
@@ -411,6 +423,8 @@ class SigmoidCrossEntropy(Forwarder):
         losses = np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
         return _mean(losses.sum(), losses.size, x)
 
+    save_for_backward = ("x0", "x1")
+
     def backward(self, gy):
         x, t = self.inputs
         scale = gy * _per_entry(x.size)
@@ -477,6 +491,8 @@ class BinaryCrossEntropy(Forwarder):
         log_p = np.where(self.live_p, log_p, LOG_CLAMP)
         log_q = np.where(self.live_q, log_q, LOG_CLAMP)
         return _mean(-(t * log_p + (1 - t) * log_q).sum(), p.size, p)
+
+    save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         p, t = self.inputs
@@ -549,6 +565,8 @@ class HingeLoss(Forwarder):
         slope = np.where(margin > 0, -self.t, np.where(np.isnan(margin), np.nan, 0))
         self.slope = slope.astype(x.dtype) / (x.size or 1)
         return _mean(np.maximum(margin, 0).sum(), x.size, x)   # np.maximum keeps a NaN score NaN
+
+    save_for_backward = ()
 
     def backward(self, gy):
         return gy * self.slope                        # d = -t / n where the margin is violated

@@ -23,7 +23,8 @@ class Linear(Forwarder):
     """x @ W (+ b) for x of shape (..., in), W (in, out), b (out,): one graph node."""
 
     def forward(self, x, W, b=None):
-        x2 = x if x.ndim == 2 else x.reshape(-1, x.shape[-1])
+        # (rows counted, not -1: reshape cannot infer them when an axis is empty, as x of (0,))
+        x2 = x if x.ndim == 2 else x.reshape(math.prod(x.shape[:-1]), x.shape[-1])
         y = x2 @ W
         if b is not None:
             if b.dtype == y.dtype:
@@ -32,17 +33,19 @@ class Linear(Forwarder):
                 y = y + b
         return y if x.ndim == 2 else y.reshape(x.shape[:-1] + (W.shape[1],))
 
+    save_for_backward = ("x0", "x1")
+
     def backward(self, gy):
         x, W = self.inputs[:2]
-        n_out = W.shape[1]
-        gy2 = gy if gy.ndim == 2 else V.reshape(gy, (-1, n_out))
+        rows = math.prod(x.shape[:-1])
+        gy2 = gy if gy.ndim == 2 else V.reshape(gy, (rows, W.shape[1]))
         gx = gW = gb = None
         if x.requires_grad:
             gx = Function(MatMul2D(transpose_b=True))(gy2, W)   # gy W^T
             if x.ndim != 2:
                 gx = V.reshape(gx, x.shape)
         if W.requires_grad:
-            x2 = x if x.ndim == 2 else V.reshape(x, (-1, W.shape[0]))
+            x2 = x if x.ndim == 2 else V.reshape(x, (rows, W.shape[0]))
             gW = Function(MatMul2D(transpose_a=True))(x2, gy2)  # x^T gy
         if len(self.inputs) == 3:
             b = self.inputs[2]
@@ -110,6 +113,8 @@ class Dropout(Forwarder):
         self.scale = np.multiply(keep, 1 / (1 - self.p), dtype=x.dtype)
         return x * self.scale
 
+    save_for_backward = ()
+
     def backward(self, gy):
         return gy * self.scale                         # the same mask scales the gradient
 
@@ -163,6 +168,8 @@ class Normalize(Forwarder):
         centred = x - self.mean
         self.var = np.mean(centred * centred, axis=self.axes, keepdims=True)
         return centred / np.sqrt(self.var + self.eps)
+
+    save_for_backward = ("x0", "y")
 
     def backward(self, gy):
         x, = self.inputs

@@ -150,8 +150,8 @@ def _output_seen(f, i):
     forwarder = f.forwarder
     y = f.outputs[i]()
     keeps = forwarder._keeps_outputs
-    if keeps is True or i in keeps:
-        if y is None:
+    if f.saved is not None and (keeps is True or i in keeps):  # (a per-input declaration may
+        if y is None:                                           # keep it for some calls only)
             data = f.saved if f.output_specs is None else f.saved[i]
             y = new_variable(data, data.dtype.kind in "fc")
             y.creator = f
@@ -312,7 +312,7 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                         grads[f] = gy     # (the common case above skips the call: hot path)
                         gy = _take(grads, f, keep)
                     y = f.outputs[0]()
-                    if y is None and forwarder._keeps_outputs or forwarder._strict:
+                    if y is None and f.saved is not None or forwarder._strict:
                         y = _output_seen(f, 0)
                     forwarder.outputs = (y,)
                     gxs = forwarder.backward(gy) if not create_graph else _recorded(f, (gy,))

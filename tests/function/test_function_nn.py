@@ -45,6 +45,29 @@ def test_linear_gradients_only_where_needed(rng):
     np.testing.assert_allclose(gW.data, x.T @ np.ones((5, 3)))
 
 
+def test_linear_of_an_empty_vector_gives_zeros_as_numpy(rng):
+    x, W = V.Variable(np.zeros(0)), V.Variable(rng.standard_normal((0, 3)))
+    b = V.Variable(rng.standard_normal(3))
+    y = F.linear(x, W)                                  # NumPy: zeros(0) @ W is zeros(3)
+    assert y.shape == (3,)
+    np.testing.assert_array_equal(y.data, np.zeros(0) @ W.data)
+    gx, gW = V.grad(V.sum(y * np.arange(3.0)), [x, W])
+    assert gx.shape == (0,) and gW.shape == (0, 3)
+    y = F.linear(x, W, b)
+    np.testing.assert_array_equal(y.data, b.data)
+    gx, gW, gb = V.grad(V.sum(y * np.arange(3.0)), [x, W, b])
+    assert gx.shape == (0,) and gW.shape == (0, 3)
+    np.testing.assert_array_equal(gb.data, np.arange(3.0))
+    y = F.linear(V.Variable(np.zeros((2, 0, 4))), V.Variable(rng.standard_normal((4, 0))))
+    assert y.shape == (2, 0, 0)                         # (empty batch and no outputs: -1 cannot be inferred)
+
+
+def test_linear_of_a_vector_gradcheck(rng):
+    x, W, b = rng.standard_normal(4), rng.standard_normal((4, 3)), rng.standard_normal(3)
+    assert V.gradcheck(F.linear, x, W, b, order=2)
+    np.testing.assert_allclose(F.linear(x, W, b).data, x @ W + b)
+
+
 @pytest.mark.parametrize("args, match", [
     ((np.ones((2, 3)), np.ones((4, 5))), r"linear: x of shape \(2, 3\) does not match W of shape \(4, 5\)"),
     ((np.ones((2, 3)), np.ones(3)), r"linear: W must be 2-D \(in_size, out_size\), got shape \(3,\)"),

@@ -180,6 +180,8 @@ class _Inverse(Forwarder):
     def forward(self, a):
         return get_array_module(a).linalg.inv(a)
 
+    save_for_backward = ("y",)
+
     def backward(self, gy):
         a, = self.inputs
         y, = _alive(self, lambda: (_inv(a),))
@@ -214,6 +216,8 @@ class Cholesky(Forwarder):
             ) from None
         self.eye, self.strict = _masks(a.shape[-1], lower.dtype, xp)
         return _mT(lower) if self.upper else lower
+
+    save_for_backward = ("y",)
 
     def backward(self, gy):
         y, = _alive(self, lambda: (cholesky(self.inputs[0], upper=self.upper),))
@@ -277,6 +281,8 @@ class Eigh(Forwarder):
         self.w, self.v = w, v                                    # (for the Taylor rule)
         return w, v
 
+    save_for_backward = ("outputs",)
+
     def backward(self, gw, gv):
         w, v = _alive(self, lambda: eigh(self.inputs[0], "L" if self.lower else "U"))
         inner = gw[..., :, None] * self.eye                          # diag(gw)
@@ -310,6 +316,8 @@ class Eigvalsh(Forwarder):
         w = xp.linalg.eigvalsh(a, UPLO="L" if self.lower else "U")
         self.eye, self.strict = _masks(a.shape[-1], w.dtype, xp, self.lower)
         return w
+
+    save_for_backward = ("x0",)
 
     def backward(self, gw):
         _, v = eigh(self.inputs[0], "L" if self.lower else "U")      # the eigenvectors, as a graph
@@ -438,6 +446,8 @@ class Svd(Forwarder):
             vh, gvh = vh[..., :k, :], gvh[..., :k, :]
         return u, gu, vh, gvh
 
+    save_for_backward = ("outputs",)
+
     def backward(self, gu, gs, gvh):
         a, = self.inputs
         u, s, vh = _alive(self, lambda: svd(a, self.full, True, self.hermitian))
@@ -506,6 +516,8 @@ class SvdValues(Forwarder):
         self.eye, self.strict = _masks(a.shape[-1], s.dtype, xp)
         self.k_eye = xp.eye(s.shape[-1], dtype=s.dtype)
         return s
+
+    save_for_backward = ("x0",)
 
     def backward(self, gs):
         a, = self.inputs
@@ -602,6 +614,8 @@ class Qr(Forwarder):
         self.upper = 1 - self.strict
         self.q, self.r = q, r                         # (for the Taylor rule)
         return q, r
+
+    save_for_backward = ("x0", "outputs")
 
     def backward(self, gq, gr):
         a, = self.inputs

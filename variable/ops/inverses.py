@@ -146,6 +146,8 @@ class Inv(Forwarder):
         with _named("inv"):
             return get_array_module(a).linalg.inv(a)
 
+    save_for_backward = ("y",)
+
     def backward(self, gy):
         y, = self.outputs
         yt = _swap_last(y)
@@ -174,6 +176,8 @@ class Solve(Forwarder):
             if self.vector:
                 return get_array_module(a).linalg.solve(a, b[..., None])[..., 0]
             return get_array_module(a).linalg.solve(a, b)
+
+    save_for_backward = ("x0", "y")
 
     def backward(self, gy):
         a, b = self.inputs
@@ -206,6 +210,8 @@ class Det(Forwarder):
     def forward(self, a):
         return get_array_module(a).linalg.det(a)
 
+    save_for_backward = ("x0", "y")
+
     def backward(self, gy):
         a, = self.inputs
         y, = self.outputs
@@ -227,6 +233,8 @@ class SlogDet(Forwarder):
         sign, logabsdet = get_array_module(a).linalg.slogdet(a)
         return sign, logabsdet
 
+    save_for_backward = ("x0",)
+
     def backward(self, gsign, glogabsdet):
         a, = self.inputs
         return _scale_matrices(glogabsdet, _inverse_transposed(a, "slogdet"))   # d log|det| = tr(A^-1 dA)
@@ -246,6 +254,8 @@ class MatrixPower(Forwarder):
 
     def forward(self, a):
         return get_array_module(a).linalg.matrix_power(a, self.n)
+
+    save_for_backward = ("x0",)
 
     def backward(self, gy):
         a, = self.inputs
@@ -299,6 +309,8 @@ class PInv(Forwarder):
             rcond = self.rtol
         return float(rcond) if np.ndim(rcond) == 0 else xp.asarray(rcond)
 
+    save_for_backward = ("x0", "y")
+
     def backward(self, gy):
         a, = self.inputs
         p, = self.outputs
@@ -319,6 +331,8 @@ class Lstsq(Forwarder):
         with _named("lstsq"):
             x, _, self.rank, self.s = get_array_module(a).linalg.lstsq(a, b, rcond=self.rcond)
         return x
+
+    save_for_backward = ("x0", "x1")
 
     def backward(self, gx):
         a, b = self.inputs

@@ -34,6 +34,8 @@ class Euclid(Forwarder):
         self.live = 1 - self.dead
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
 
+    save_for_backward = ("x0", "y")
+
     def backward(self, gy):
         x, = self.inputs
         y, = self.outputs
@@ -61,6 +63,8 @@ class CountNonzero(Forwarder):
 
     def forward(self, x):
         return (x != 0).astype(x.dtype).sum(axis=self.axes, keepdims=self.keepdims)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x, = self.inputs
