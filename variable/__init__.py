@@ -3,7 +3,7 @@
 # isort: off
 from .variable import Variable  # first: the op modules bind themselves to it
 # isort: on
-from . import backend, series
+from . import backend, saving, series
 from .backend import get_array_module
 from .backward import grad
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode, using_config

@@ -7,6 +7,16 @@ import tempfile
 from collections.abc import Sequence
 
 from .forwarder import Variable
+from .saving import key
+
+
+def _node(v):
+    """The DOT name of a Variable: a leaf by identity, any other by where it was made, so a
+    stand-in in a Function's record (variable/saving.py) is drawn as the Variable it stands for."""
+    k = key(v)
+    if type(k) is tuple:
+        return f'"{id(k[0])}.{k[1]}"'
+    return f'"{id(k)}.0"' if k is not v else str(id(v))
 
 
 def _variable_node(v, verbose):
@@ -15,17 +25,17 @@ def _variable_node(v, verbose):
         label = f"{label}: " if label else ""
         label += f"{v.shape} {v.dtype}"
     label = label.replace("\\", "\\\\").replace('"', '\\"')   # a DOT string literal
-    return f'{id(v)} [label="{label}", color=orange, style=filled]\n'
+    return f'{_node(v)} [label="{label}", color=orange, style=filled]\n'
 
 
 def _function_nodes(f, verbose):
     lines = [f'{id(f)} [label="{f.name}", color=lightblue, style=filled, shape=box]\n']
     for x in f.inputs:
-        lines.append(f"{id(x)} -> {id(f)}\n")
+        lines.append(f"{_node(x)} -> {id(f)}\n")
     for ref in f.outputs:
         y = ref()
         if y is not None:
-            lines.append(f"{id(f)} -> {id(y)}\n")
+            lines.append(f"{id(f)} -> {_node(y)}\n")
     return lines
 
 
@@ -87,7 +97,7 @@ def get_dot_graph(output: Variable | Sequence[Variable], verbose: bool = True) -
     seen = set()
     for y in outputs:
         lines.append(_variable_node(y, verbose))
-        drawn.add(id(y))
+        drawn.add(_node(y))
         if y.creator is not None and y.creator not in seen:
             seen.add(y.creator)
             funcs.append(y.creator)
@@ -95,18 +105,20 @@ def get_dot_graph(output: Variable | Sequence[Variable], verbose: bool = True) -
         f = funcs.pop()
         lines.extend(_function_nodes(f, verbose))
         for x in f.inputs:
-            if id(x) not in drawn:
-                drawn.add(id(x))
+            if _node(x) not in drawn:
+                drawn.add(_node(x))
                 lines.append(_variable_node(x, verbose))
+                if x.creator is not None:  # (an output its caller dropped: drawn from here)
+                    lines.append(f"{id(x.creator)} -> {_node(x)}\n")
             if x.creator is not None and x.creator not in seen:
                 seen.add(x.creator)
                 funcs.append(x.creator)
         for ref in f.outputs:
             y = ref()
-            if y is not None and id(y) not in drawn:
-                drawn.add(id(y))
+            if y is not None and _node(y) not in drawn:
+                drawn.add(_node(y))
                 lines.append(_variable_node(y, verbose))
-    return "digraph g {\n" + "".join(lines) + "}\n"
+    return "digraph g {\n" + "".join(dict.fromkeys(lines)) + "}\n"   # (each line once)
 
 
 def plot_dot_graph(

@@ -543,6 +543,41 @@ CATALOGUE += [
 ]
 
 
+# ----- what a backward reads (save_for_backward) ------------------------------------------
+class KeepsOutputReadsInput(V.Forwarder):  # declares its output, then reads its input
+    save_for_backward = ("y",)
+
+    def forward(self, x):
+        return x ** 3
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * 3 * x ** 2
+
+
+def _backward_reads_what_it_did_not_keep():
+    x = V.Variable(np.array([1.0, 2.0]))
+    V.sum(KeepsOutputReadsInput.apply(x)).backward()
+
+
+def _misnamed_declaration():
+    class Misnamed(V.Forwarder):
+        save_for_backward = ("self", "result")  # PyTorch's derivatives.yaml names
+
+        def forward(self, x):
+            return x
+
+
+CATALOGUE += [
+    Mistake("backward reads an input its declaration does not keep",
+            _backward_reads_what_it_did_not_keep, V.saving.NotKept,
+            (r"KeepsOutputReadsInput\.backward reads the data of its input 0",
+             r"save_for_backward is \('y',\)", r"add 'x0' there")),
+    Mistake("save_for_backward with PyTorch's names", _misnamed_declaration, TypeError,
+            (r"Misnamed\.save_for_backward: 'self' is not a name", r"'x0'", r"'y0'")),
+]
+
+
 @pytest.mark.parametrize("mistake", CATALOGUE, ids=repr)
 def test_mistake_is_refused_with_its_fix(mistake, request):
     if mistake.gpu:
