@@ -13,6 +13,7 @@ from . import backend, config, saving, series
 from . import variable as _variable
 from .forwarder import Forwarder, Function, Variable, new_variable
 from .graph import graph_functions
+from .ops.indexing import Slice, summed
 from .saving import key as _key
 from .variable import _FORWARD_MODE, _GRAPHLESS, _clock, _watched
 
@@ -121,8 +122,8 @@ class Accumulate(Forwarder):
 def _take(grads, k, keep):
     """The total gradient filed under the key `k` (None if none), removed unless kept."""
     g = grads.get(k) if k in keep else grads.pop(k, None)
-    if type(g) is list:  # several contributions recorded with create_graph
-        g = Function(Accumulate())(*g)
+    if type(g) is list:  # several contributions recorded with create_graph (or one slice)
+        g = Function(Accumulate())(*g) if all(type(c) is Variable for c in g) else summed(g)
         if k in keep:
             grads[k] = g
     return g
@@ -208,6 +209,21 @@ def _backward_error(f, error):
             f"(or y = self.outputs[0]) instead of self.outputs[0]()"
         )
     return error
+
+
+def _add_slice(previous, part, own):
+    """The gradient `previous` (None: zeros) plus the Slice `part`, added in place into a
+    buffer this pass made (`own`), else into a new one."""
+    data = part.gy._data
+    if previous is None:
+        buffer = backend.get_array_module(data).zeros(part.shape, dtype=data.dtype)
+    elif own and previous._data.dtype == data.dtype:
+        part.add_into(previous._data)
+        return previous
+    else:
+        buffer = previous._data.astype(np.result_type(previous._data, data))   # (a copy)
+    part.add_into(buffer)
+    return new_variable(buffer)
 
 
 def _cut(f, grads):
@@ -297,6 +313,7 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
 def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain):
     """Pop Functions by generation and push gradients through them into `grads`."""
     now = _clock[0]  # data assigned after a Function was recorded invalidates it
+    owned = set()  # keys whose gradient is an array this pass made (added into in place)
     with config._setting(config._enable_backprop, create_graph):
         while heap:
             f = heappop(heap)[2]
@@ -347,20 +364,31 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                 if gx is None or not x.requires_grad:
                     continue
                 if type(gx) is not Variable or gx._data.shape != x._data.shape:
-                    gx = _check_gradient(f, x, gx)
+                    if type(gx) is not Slice:  # (a Slice: x[index]'s gradient, gy at index)
+                        gx = _check_gradient(f, x, gx)
                 creator = x.creator  # gradients are filed by where a Variable was made (_key)
                 k = x if creator is None else (
                     creator if creator.output_specs is None else (creator, saving.output_index(creator, x)))
                 previous = grads.get(k)
-                if previous is not None:  # x's creator was queued with its first gradient
+                if type(gx) is Slice and not create_graph:  # added into x's one buffer in place
+                    grads[k] = _add_slice(previous, gx, k in owned)
+                    owned.add(k)
+                    if previous is not None:
+                        continue
+                elif previous is not None:  # x's creator was queued with its first gradient
                     if not create_graph:  # nothing to record: add the arrays, build no op
-                        grads[k] = new_variable(previous._data + gx._data)
-                    elif type(previous) is list:  # summed by one Accumulate when taken
+                        if k in owned and previous._data.dtype == gx._data.dtype:
+                            previous._data += gx._data  # an array this pass made: add in place
+                        else:
+                            grads[k] = new_variable(previous._data + gx._data)
+                            owned.add(k)
+                    elif type(previous) is list:  # summed by one Accumulate (ScatterSum) when taken
                         previous.append(gx)
                     else:
                         grads[k] = [previous, gx]
                     continue
-                grads[k] = gx
+                else:
+                    grads[k] = gx if type(gx) is not Slice else [gx]  # (a slice: summed when taken)
                 if creator is not None and creator not in seen:
                     if relevant is None or creator in relevant:
                         seen.add(creator)

@@ -43,6 +43,27 @@ def _may_repeat(index):
     )
 
 
+class Slice:
+    """The gradient of x from one x[index]: gy at `index`, zeros elsewhere, not yet built.
+
+    The backward pass adds it into x's one gradient buffer in place (the cost of gy, not of
+    x), and with create_graph sums every slice of x in one ScatterSum node, so T slices of
+    one array (an RNN's x[:, t], a loop over g[:, i]) cost linear time, not T full arrays.
+    """
+
+    __slots__ = ("index", "gy", "shape")
+
+    def __init__(self, index, gy, shape):
+        self.index, self.gy, self.shape = index, gy, shape
+
+    def add_into(self, buffer):
+        """buffer[index] += gy, repeated indices adding up."""
+        if _may_repeat(self.index):
+            scatter_add(buffer, self.index, self.gy._data)
+        else:
+            buffer[self.index] += self.gy._data
+
+
 class GetItem(Forwarder):
     """x[index]."""
 
@@ -56,7 +77,7 @@ class GetItem(Forwarder):
 
     def backward(self, gy):
         x, = self.inputs
-        return Function(GetItemGrad(self.index, x.shape))(gy)
+        return Slice(self.index, gy, x.shape)          # gy scattered at index (by the engine)
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: c[self.index])   # linear: each coefficient indexed
@@ -83,6 +104,52 @@ class GetItemGrad(Forwarder):
 
     def taylor(self, gy):
         return series.map_linear(gy, self.forward)  # linear: each coefficient scattered (no state saved)
+
+
+class ScatterSum(Forwarder):
+    """Dense gradients plus slices scattered at their indices: one buffer for every gradient
+    that reached one Variable (the engine makes it; see Slice)."""
+
+    def __init__(self, shape, indices, dense):
+        self.shape, self.indices, self.dense = shape, indices, dense
+
+    def forward(self, *gs):
+        dense, parts = gs[:self.dense], gs[self.dense:]
+        if dense:
+            total = dense[0].astype(parts[0].dtype if parts else dense[0].dtype, copy=True)
+            for g in dense[1:]:
+                total += g
+        else:
+            total = get_array_module(parts[0]).zeros(self.shape, dtype=parts[0].dtype)
+        for index, part in zip(self.indices, parts):
+            if _may_repeat(index):
+                scatter_add(total, index, part)
+            else:
+                total[index] += part
+        return total
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        return (gy,) * self.dense + tuple(get_item(gy, index) for index in self.indices)
+
+    def taylor(self, *gs):                              # linear: each coefficient summed
+        order = max(len(g) for g in gs) - 1
+        zero = [None] * len(gs)
+        for i, g in enumerate(gs):
+            if len(g) <= order:
+                zero[i] = get_array_module(g[0]).zeros_like(g[0])
+        return [self.forward(*[g[k] if k < len(g) else zero[i] for i, g in enumerate(gs)])
+                for k in range(order + 1)]
+
+
+def summed(contributions):
+    """One Variable for a list of gradients of one Variable, Variables and at least one
+    Slice, recorded (it runs while create_graph records)."""
+    dense = [g for g in contributions if type(g) is not Slice]
+    parts = [g for g in contributions if type(g) is Slice]
+    op = ScatterSum(parts[0].shape, [p.index for p in parts], len(dense))
+    return Function(op)(*dense, *[p.gy for p in parts])
 
 
 def get_item(x: ArrayLike, index: Any) -> Variable:
