@@ -167,7 +167,11 @@ def _output_seen(f, i):
 
 
 def _wrong_count(f, gxs):
-    return ValueError(f"{f.name}.backward returned {len(gxs)} gradients for {len(f.inputs)} inputs")
+    n = len(f.inputs)
+    fix = ", ".join(["gx"] + ["None"] * (n - 1)) if n > len(gxs) else None
+    hint = (f"; return one per input, None for an input that gets no gradient: return {fix}"
+            if fix else "; return one per input")
+    return ValueError(f"{f.name}.backward returned {len(gxs)} gradients for {n} inputs{hint}")
 
 
 def _check_single(f, gx):
@@ -198,6 +202,13 @@ def _recorded(f, gys):
     finally:
         _variable._watching -= 1
         _watched.reset(token)
+
+
+def _unrecorded(forwarder, gys):
+    """A once-differentiable backward, run with no graph recorded (its results get a creator
+    that refuses a second differentiation: _check_gradient)."""
+    with config._setting(config._enable_backprop, False):
+        return forwarder.backward(*gys)
 
 
 def _backward_error(f, error):
@@ -260,14 +271,59 @@ def _check_unchanged(f):
                 )
 
 
+class _OnceOnly(Forwarder):
+    """The creator of a gradient from a once-differentiable op's backward (arrays, no graph):
+    a second differentiation through it is refused, naming the op."""
+
+    save_for_backward = ()
+
+    def __init__(self, op):
+        self.op = op
+
+    def backward(self, gy):
+        raise ValueError(
+            f"backward: a second derivative would pass through {self.op}, which declares "
+            f"once_differentiable = True (its backward computes on arrays, with no graph); "
+            f"write {self.op}.backward with gengrad ops and drop the declaration to "
+            f"differentiate it again"
+        )
+
+    def taylor(self, *xs):
+        raise NotImplementedError(f"{self.op} is once differentiable: forward mode cannot push its gradient")
+
+
+def _once_only(f, gx):
+    """`gx` (an array or Variable) as a Variable whose creator refuses differentiation."""
+    data = gx._data if isinstance(gx, Variable) else (gx if backend.is_device_array(gx) else np.asarray(gx))
+    depends = tuple(x for x in f.inputs if x.requires_grad)
+    v = new_variable(data)
+    if depends:
+        with config._setting(config._enable_backprop, True):
+            creator = Function(_OnceOnly(f.name))
+            creator.generation = max(x.generation for x in depends)
+            creator.stamp = _clock[0]
+            creator.inputs = creator.forwarder.inputs = depends
+            creator.outputs = (weakref.ref(v),)
+            creator.output_specs = None
+            creator.saved = None
+        v.requires_grad = True
+        v.set_creator(creator)
+    return v
+
+
 def _check_gradient(f, x, gx):
-    if not isinstance(gx, Variable):
+    if not isinstance(gx, Variable) or f.forwarder.once_differentiable and config.is_backprop_enabled():
         if config.is_backprop_enabled():
-            raise TypeError(
-                f"{f.name}.backward returned {type(gx).__name__}; with create_graph=True it "
-                f"must return Variables built from differentiable ops"
-            )
-        gx = new_variable(gx if backend.is_device_array(gx) else np.asarray(gx))
+            if f.forwarder.once_differentiable:
+                gx = _once_only(f, gx)
+            else:
+                raise TypeError(
+                    f"{f.name}.backward returned {type(gx).__name__}; with create_graph=True it "
+                    f"must return Variables built from differentiable ops (or, if it is meant to "
+                    f"be differentiated once only, declare once_differentiable = True in {f.name})"
+                )
+        else:
+            gx = new_variable(gx if backend.is_device_array(gx) else np.asarray(gx))
     if gx.shape != x.shape:
         raise ValueError(
             f"{f.name}.backward returned a gradient of shape {gx.shape} "
@@ -332,7 +388,12 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                     if y is None and f.saved is not None or forwarder._strict:
                         y = _output_seen(f, 0)
                     forwarder.outputs = (y,)
-                    gxs = forwarder.backward(gy) if not create_graph else _recorded(f, (gy,))
+                    if not create_graph:
+                        gxs = forwarder.backward(gy)
+                    elif forwarder.once_differentiable:  # arrays: run unrecorded, checked below
+                        gxs = _unrecorded(forwarder, (gy,))
+                    else:
+                        gxs = _recorded(f, (gy,))
                 else:
                     ys, gys = _output_grads(f, grads, keep)
                     if retain:  # a copy: no two Variables share a gradient
@@ -341,7 +402,12 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                             if y is not None:
                                 y._grad = _copy(gy, create_graph) if y._grad is None else y._grad + gy
                     forwarder.outputs = tuple(ys)
-                    gxs = forwarder.backward(*gys) if not create_graph else _recorded(f, gys)
+                    if not create_graph:
+                        gxs = forwarder.backward(*gys)
+                    elif forwarder.once_differentiable:
+                        gxs = _unrecorded(forwarder, gys)
+                    else:
+                        gxs = _recorded(f, gys)
             except saving.NotKept as error:
                 saving.restate(error, f)  # (the message only: the traceback shows the line)
                 raise
@@ -353,6 +419,7 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
             finally:
                 forwarder.outputs = ()
             inputs = f.inputs
+            once = create_graph and forwarder.once_differentiable
             kind = type(gxs)
             if kind is not tuple:
                 if kind is not Variable:
@@ -363,7 +430,7 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
             for x, gx in zip(inputs, gxs):
                 if gx is None or not x.requires_grad:
                     continue
-                if type(gx) is not Variable or gx._data.shape != x._data.shape:
+                if type(gx) is not Variable or gx._data.shape != x._data.shape or once:
                     if type(gx) is not Slice:  # (a Slice: x[index]'s gradient, gy at index)
                         gx = _check_gradient(f, x, gx)
                 creator = x.creator  # gradients are filed by where a Variable was made (_key)

@@ -27,6 +27,13 @@ class Forwarder:
     are always kept); or, per input, what its gradient reads ({"x0": ("x1",), "x1":
     ("x0",)} for a product), so nothing is kept for an input that needs no gradient.
     None, the default, keeps everything.  See variable/saving.py."""
+    _custom = False  # a Forwarder written outside gengrad: read-only inputs, strict reads
+    once_differentiable = False
+    """True: `backward` may compute on arrays (an adjoint solver); its gradients are right to
+    first order, and a second differentiation through them is refused (create_graph=True
+    alone is fine)."""
+    non_differentiable = ()
+    """Names of float outputs that get no gradient ("y1", ...): they do not require grad."""
     _short_constants = True  # built-in Taylor rules take an input constant along t as [x_0]
     _drops_inputs, _kept_inputs, _keeps_outputs, _by_grad = False, frozenset(), True, None
     _strict = False  # stand-ins for every undeclared array, leaves and live outputs too
@@ -39,6 +46,8 @@ class Forwarder:
         cls._drops_inputs, cls._kept_inputs, cls._keeps_outputs, cls._by_grad = saving.declaration(cls)
         declared = cls.save_for_backward is not None
         cls._strict = declared and (not built_in or saving.strict_built_ins())
+        cls._custom = not built_in
+        cls._no_gradient = frozenset(_output_indices(cls, cls.non_differentiable))
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -74,6 +83,59 @@ class Forwarder:
         `backward`; y_0 is their data.  Order 1 alone is forward-mode AD.
         """
         raise NotImplementedError(f"{type(self).__name__} has no Taylor rule")
+
+
+def _output_indices(cls, names):
+    """Output positions named by `names` ("y", "y0", "y1", ...)."""
+    names = (names,) if isinstance(names, str) else names
+    indices = []
+    for name in names:
+        if not (isinstance(name, str) and name[:1] == "y" and (name[1:] == "" or name[1:].isdigit())):
+            raise TypeError(
+                f"{cls.__name__}.non_differentiable: {name!r} is not an output name ('y0', 'y1', ...)"
+            )
+        indices.append(int(name[1:] or 0))
+    return indices
+
+
+def _read_only(forwarder, arrays):
+    """A custom forward's input arrays as read-only views: writing into one (np.log(x, out=x))
+    would change the caller's data and every gradient that reads it."""
+    views = []
+    for a in arrays:
+        if type(a) is np.ndarray:
+            a = a.view()
+            a.flags.writeable = False
+        views.append(a)
+    return views
+
+
+def _custom_forward(forwarder, inputs):
+    """Run a custom op's forward on read-only views of its inputs, restating the slips."""
+    views = _read_only(forwarder, [x._data for x in inputs])
+    name = type(forwarder).__name__
+    try:
+        ys = forwarder.forward(*views)
+    except ValueError as error:
+        if "read-only" in str(error):
+            raise ValueError(
+                f"{name}.forward writes into one of its input arrays ({error}); that would change "
+                f"the caller's data and the gradients that read it: compute into a new array "
+                f"(np.log(x) rather than np.log(x, out=x); x = x.copy() first to edit in place)"
+            ) from None
+        raise
+    except TypeError as error:
+        if "positional argument" in str(error) and "forward()" in str(error):
+            raise TypeError(
+                f"{name}.forward got {len(inputs)} inputs ({error}); an op's parameters are "
+                f"keyword arguments: {name}.apply(x, c=3.0) passes c to {name}.__init__, "
+                f"V.Function({name}(c=3.0))(x) too"
+            ) from None
+        raise
+    outputs = ys if type(ys) is tuple else (ys,)
+    if any(any(y is v or (type(y) is np.ndarray and y.base is v) for v in views) for y in outputs):
+        ys = tuple(y.copy() for y in outputs) if type(ys) is tuple else ys.copy()  # (identity)
+    return ys
 
 
 def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
@@ -400,7 +462,9 @@ class Function:
         if not (recording and _enable_backprop.get()):
             recording = False
         try:
-            if n == 1:
+            if forwarder._custom:  # read-only views of its inputs, slips restated
+                ys = _custom_forward(forwarder, inputs)
+            elif n == 1:
                 ys = forwarder.forward(x0._data)
             elif n == 2:
                 ys = forwarder.forward(x0._data, x1._data)
@@ -453,7 +517,7 @@ class Function:
             self.saved = ys if keeps_outputs else None
             y.creator = self
             y.generation = generation + 1
-            y.requires_grad = ys.dtype.kind in "fc"
+            y.requires_grad = ys.dtype.kind in "fc" and not forwarder._no_gradient
         else:
             y.creator = None
             y.generation = 0
@@ -479,8 +543,8 @@ class Function:
             self.inputs = forwarder.inputs = inputs
         self.saved = tuple(ys) if keeps_outputs else None
         outputs = []
-        for y in ys:
-            v = new_variable(y, y.dtype.kind in "fc")
+        for i, y in enumerate(ys):
+            v = new_variable(y, y.dtype.kind in "fc" and i not in forwarder._no_gradient)
             v.creator = self
             v.generation = generation + 1
             outputs.append(v)

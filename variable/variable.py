@@ -202,7 +202,9 @@ class _ReadInBackward(np.ndarray):
             f"create_graph=True records the backward pass: the result is a constant to that "
             f"graph, so the derivatives of this gradient would be silently wrong. Use gengrad "
             f"ops on the Variable itself (V.cos(x) instead of np.cos(x.data), gy * x instead of "
-            f"gy * x.data); masks and shapes from .data (x.data > 0) are fine"
+            f"gy * x.data); masks and shapes from .data (x.data > 0) are fine. A backward meant "
+            f"to be differentiated once only (an adjoint solver on arrays) declares "
+            f"once_differentiable = True in its Forwarder"
         )
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):

@@ -578,6 +578,105 @@ CATALOGUE += [
 ]
 
 
+# ----- a custom op's author (beside torch.autograd.Function's habits) -----------------------
+class LogInPlace(V.Forwarder):
+    def forward(self, x):
+        return np.log(x, out=x)  # the slip: writes into the caller's array
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy / x
+
+
+class ScaleBy(V.Forwarder):
+    def __init__(self, c=1.0):
+        self.c = c
+
+    def forward(self, x):
+        return x * self.c
+
+    def backward(self, gy):
+        return gy * self.c
+
+
+class ProductOneGradient(V.Forwarder):
+    def forward(self, a, b):
+        return a * b
+
+    def backward(self, gy):
+        return gy * self.inputs[1]  # the slip: one gradient for two inputs
+
+
+class AdjointOnArrays(V.Forwarder):  # an adjoint solver's habit: arrays in backward
+    def forward(self, x):
+        return np.sin(x)
+
+    def backward(self, gy):
+        return gy.data * np.cos(self.inputs[0].data)
+
+
+def _arrays_in_a_recorded_backward():
+    x = V.Variable(np.ones(2))
+    V.grad(V.sum(AdjointOnArrays.apply(x)), x, create_graph=True)
+
+
+def _second_derivative_of_once_differentiable():
+    class Adjoint(AdjointOnArrays):
+        once_differentiable = True
+
+    x = V.Variable(np.array([0.5, 1.0]))
+    g = V.grad(V.sum(Adjoint.apply(x)), x, create_graph=True)   # fine: first order
+    V.grad(V.sum(g), x)                                          # refused: second order
+
+
+CATALOGUE += [
+    Mistake("custom forward writes into its input", lambda: LogInPlace.apply(V.Variable(np.array([2.0]))),
+            ValueError, (r"LogInPlace\.forward writes into one of its input arrays", r"x\.copy\(\)")),
+    Mistake("op parameter passed to apply as an input", lambda: ScaleBy.apply(V.Variable(np.ones(2)), 3.0),
+            TypeError, (r"ScaleBy\.forward got 2 inputs", r"keyword arguments",
+                        r"ScaleBy\.apply\(x, c=3\.0\)")),
+    Mistake("backward returns one gradient for two inputs",
+            lambda: V.sum(ProductOneGradient.apply(V.Variable(np.ones(2)), V.Variable(np.ones(2))))
+            .backward(), ValueError, (r"returned 1 gradients for 2 inputs", r"return gx, None")),
+    Mistake("backward on arrays with create_graph=True", _arrays_in_a_recorded_backward, TypeError,
+            (r"AdjointOnArrays\.backward", r"once_differentiable = True")),
+    Mistake("second derivative through a once-differentiable op", _second_derivative_of_once_differentiable,
+            ValueError, (r"once_differentiable = True", r"gengrad ops")),
+]
+
+
+def test_an_identity_forward_does_not_hand_out_its_input():
+    class Identity(V.Forwarder):
+        def forward(self, x):
+            return x
+
+        def backward(self, gy):
+            return gy
+
+    x = V.Variable(np.array([1.0, 2.0]))
+    y = Identity.apply(x)
+    y.data[0] = 5.0          # the output is its own array, writeable
+    assert x.data[0] == 1.0
+
+
+def test_a_non_differentiable_output_requires_no_grad():
+    class MaxAndWhere(V.Forwarder):
+        non_differentiable = ("y1",)
+
+        def forward(self, x):
+            return x.max(), np.asarray(float(x.argmax()))
+
+        def backward(self, gy, gi):
+            x, = self.inputs
+            return gy * (x == x.data.max())
+
+    x = V.Variable(np.array([1.0, 3.0, 2.0]))
+    m, i = MaxAndWhere.apply(x)
+    assert m.requires_grad and not i.requires_grad
+    m.backward()
+    np.testing.assert_array_equal(x.grad.data, [0.0, 1.0, 0.0])
+
+
 @pytest.mark.parametrize("mistake", CATALOGUE, ids=repr)
 def test_mistake_is_refused_with_its_fix(mistake, request):
     if mistake.gpu:

@@ -62,6 +62,8 @@ class Einsum(Forwarder):
     def forward(self, *xs):
         return _einsum_array(self.subscripts, *xs, optimize=self.optimize)
 
+    save_for_backward = ("inputs",)
+
     def backward(self, gy):
         return tuple(self._grad(i, gy) if x.requires_grad else None for i, x in enumerate(self.inputs))
 

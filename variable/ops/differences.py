@@ -43,6 +43,8 @@ class Diff(Forwarder):
     def forward(self, x):
         return np.diff(x, self.n, self.axis)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x, = self.inputs
         widths = [(0, 0)] * x.ndim                        # D^T = -D Z (Z pads one zero each side),
@@ -158,6 +160,8 @@ class Gradient(Forwarder):
         # a tap of weight 0 (the middle one of a central difference) reads 0, not 0 * inf = NaN
         return sum(w * xp.where(w != 0, c[index], 0) for index, w in zip(self.index, self.weights))
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x, = self.inputs
         return Function(GradientGrad(self.index, self.weights, x.shape))(gy)   # the transposed taps
@@ -177,6 +181,8 @@ class GradientGrad(Forwarder):
         for index, w in zip(self.index, self.weights):
             scatter_add(gx, index, w * gy)
         return gx
+
+    save_for_backward = ()
 
     def backward(self, ggx):
         return sum(self.weights[r] * get_item(ggx, self.index[r]) for r in range(3))   # the taps again
@@ -299,6 +305,8 @@ class Pad(Forwarder):
 
     def forward(self, x):
         return get_array_module(x).pad(x, self.pad_width, mode=self.mode, **self.options)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x, = self.inputs

@@ -52,6 +52,8 @@ class Log1p(Forwarder):
     def forward(self, x):
         return np.log1p(x)
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         return gy / (1 + x)                            # d log1p = 1 / (1 + x)
@@ -68,6 +70,8 @@ class Expm1(Forwarder):
     def forward(self, x):
         return np.expm1(x)
 
+    save_for_backward = ("y",)
+
     def backward(self, gy):
         y, = self.outputs
         return gy * (y + 1)                            # d expm1 = e^x = expm1 + 1
@@ -82,6 +86,8 @@ class Log2(Forwarder):
 
     def forward(self, x):
         return np.log2(x)
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -98,6 +104,8 @@ class Log10(Forwarder):
     def forward(self, x):
         return np.log10(x)
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         return gy / (_LN10 * x)                        # d log10 = 1 / (x ln 10)
@@ -113,6 +121,8 @@ class Exp2(Forwarder):
     def forward(self, x):
         return np.exp2(x)
 
+    save_for_backward = ("y",)
+
     def backward(self, gy):
         y, = self.outputs
         return gy * (_LN2 * y)                         # d 2^x = 2^x ln 2
@@ -127,6 +137,8 @@ class Reciprocal(Forwarder):
 
     def forward(self, x):
         return np.reciprocal(x)
+
+    save_for_backward = ("y",)
 
     def backward(self, gy):
         y, = self.outputs
@@ -153,6 +165,8 @@ class LogAddExp(Forwarder):
     def forward(self, x0, x1):
         return np.logaddexp(x0, x1)
 
+    save_for_backward = ("x0", "x1", "y")
+
     def backward(self, gy):
         x0, x1 = self.inputs
         y, = self.outputs
@@ -171,6 +185,8 @@ class LogAddExp2(Forwarder):
 
     def forward(self, x0, x1):
         return np.logaddexp2(x0, x1)
+
+    save_for_backward = ("x0", "x1", "y")
 
     def backward(self, gy):
         x0, x1 = self.inputs

@@ -57,6 +57,8 @@ class Arcsin(Forwarder):
     def forward(self, x):
         return np.arcsin(x)
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         return gy / sqrt(1 - square(x))                # d arcsin = 1 / sqrt(1 - x^2)
@@ -71,6 +73,8 @@ class Arccos(Forwarder):
 
     def forward(self, x):
         return np.arccos(x)
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -87,6 +91,8 @@ class Arctan(Forwarder):
     def forward(self, x):
         return np.arctan(x)
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         return gy / (1 + square(x))                    # d arctan = 1 / (1 + x^2)
@@ -101,6 +107,8 @@ class Arcsinh(Forwarder):
 
     def forward(self, x):
         return np.arcsinh(x)
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -117,6 +125,8 @@ class Arccosh(Forwarder):
     def forward(self, x):
         return np.arccosh(x)
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         return gy / sqrt(square(x) - 1)                # d arccosh = 1 / sqrt(x^2 - 1)
@@ -131,6 +141,8 @@ class Arctanh(Forwarder):
 
     def forward(self, x):
         return np.arctanh(x)
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -148,6 +160,8 @@ class Arctan2(Forwarder):
     def forward(self, x1, x2):
         self.zero = (x1 == 0) & (x2 == 0)
         return np.arctan2(x1, x2)
+
+    save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         x1, x2 = self.inputs
@@ -182,6 +196,8 @@ class Hypot(Forwarder):
         y = np.hypot(x1, x2)
         self.zero = y == 0
         return y
+
+    save_for_backward = ("x0", "x1", "y")
 
     def backward(self, gy):
         x1, x2 = self.inputs
@@ -233,6 +249,8 @@ class Sinc(Forwarder):
     def forward(self, x):
         return _sinc_family(self.n, x)
 
+    save_for_backward = ("x",)
+
     def backward(self, gy):
         x, = self.inputs
         below = Function(Sinc(self.n + 1))(x)           # f_n'(u) = -u f_(n+1)(u), u = pi x
@@ -259,6 +277,8 @@ class Deg2rad(Forwarder):
     def forward(self, x):
         return np.deg2rad(x)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         return gy * _DEGREE                            # d (x pi/180) = pi/180
 
@@ -272,6 +292,8 @@ class Rad2deg(Forwarder):
 
     def forward(self, x):
         return np.rad2deg(x)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         return gy * (1 / _DEGREE)                      # d (x 180/pi) = 180/pi

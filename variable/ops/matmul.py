@@ -60,16 +60,19 @@ class MatMul(Forwarder):
 
     def backward(self, gy):
         a, b = self.inputs
-        # promote 1-D operands to matrices, as matmul does, then undo it at the end
-        a2 = a if a.ndim > 1 else reshape(a, (1, a.shape[0]))
-        b2 = b if b.ndim > 1 else reshape(b, (b.shape[0], 1))
-        batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
-        gy2 = reshape(gy, batch + (a2.shape[-2], b2.shape[-1]))
+        # promote 1-D operands to matrices, as matmul does, then undo it at the end (each
+        # operand is reshaped only for the other's gradient: only then is its array kept)
+        shape_a = a.shape if a.ndim > 1 else (1, a.shape[0])
+        shape_b = b.shape if b.ndim > 1 else (b.shape[0], 1)
+        batch = np.broadcast_shapes(shape_a[:-2], shape_b[:-2])
+        gy2 = reshape(gy, batch + (shape_a[-2], shape_b[-1]))
         ga = gb = None
         if a.requires_grad:
-            ga = reshape(sum_to(matmul(gy2, _swap_last(b2)), a2.shape), a.shape)   # gy b^T
+            b2 = b if b.ndim > 1 else reshape(b, shape_b)
+            ga = reshape(sum_to(matmul(gy2, _swap_last(b2)), shape_a), a.shape)   # gy b^T
         if b.requires_grad:
-            gb = reshape(sum_to(matmul(_swap_last(a2), gy2), b2.shape), b.shape)   # a^T gy
+            a2 = a if a.ndim > 1 else reshape(a, shape_a)
+            gb = reshape(sum_to(matmul(_swap_last(a2), gy2), shape_b), b.shape)   # a^T gy
         return ga, gb
 
     def taylor(self, a, b):

@@ -118,6 +118,8 @@ class Shift(Forwarder):
     def forward(self, x):
         return _shifted(x, self.axis, self.reverse, self.fill)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         return _shift(gy, self.axis, not self.reverse, 0)    # adjoint: shift back, 0 coming in
 
@@ -139,6 +141,8 @@ class Recurrence(Forwarder):
 
     def forward(self, a, b):
         return _scan(a, b, self.axis, self.reverse)
+
+    save_for_backward = ("x0", "y")
 
     def backward(self, gh):
         a, b = self.inputs
@@ -171,6 +175,8 @@ class Cumsum(Forwarder):
         xp = get_array_module(x)
         return xp.flip(np.cumsum(xp.flip(x, self.axis), axis=self.axis), self.axis)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         return Function(Cumsum(self.axis, not self.reverse))(gy)   # dy_i/dx_k = [k <= i]: sum from the end
 
@@ -189,6 +195,8 @@ class Cumprod(Forwarder):
             return np.cumprod(x, axis=self.axis)
         xp = get_array_module(x)
         return xp.flip(np.cumprod(xp.flip(x, self.axis), axis=self.axis), self.axis)
+
+    save_for_backward = ("x", "y")
 
     def backward(self, gy):
         x, = self.inputs
@@ -215,6 +223,8 @@ class Prod(Forwarder):
 
     def forward(self, x):
         return x.prod(axis=self.axes, keepdims=self.keepdims)
+
+    save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
@@ -269,6 +279,8 @@ class Trace(Forwarder):
         shape[self.axis1], shape[self.axis2] = n1, n2
         self.diagonal = diagonal.reshape(shape)              # a constant: 1 on the summed diagonal
         return x.trace(offset=self.offset, axis1=self.axis1, axis2=self.axis2)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x, = self.inputs

@@ -57,6 +57,8 @@ class Repeat(Forwarder):
             self.index = (slice(None),) * self.axis + (xp.arange(x.shape[self.axis]).repeat(self.repeats),)
         return x.repeat(self.repeats, self.axis)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x, = self.inputs
         axis, shape = self.axis, x.shape
@@ -77,6 +79,8 @@ class Tile(Forwarder):
 
     def forward(self, x):
         return get_array_module(x).tile(x, self.reps)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x, = self.inputs
@@ -172,6 +176,8 @@ class Roll(Forwarder):
     def forward(self, x):
         return get_array_module(x).roll(x, self.shift, self.axis)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         back = -self.shift if self.axis is None else tuple(-s for s in self.shift)
         return Function(Roll(back, self.axis))(gy)   # d roll = roll back
@@ -190,6 +196,8 @@ class Flip(Forwarder):
         self.index = tuple(slice(None, None, -1) if i in self.axes else slice(None) for i in range(x.ndim))
         return x[self.index]
 
+    save_for_backward = ()
+
     def backward(self, gy):
         return Function(Flip(self.axes))(gy)    # d flip = flip again
 
@@ -205,6 +213,8 @@ class Rot90(Forwarder):
 
     def forward(self, x):
         return get_array_module(x).rot90(x, self.k, self.axes)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         return Function(Rot90(4 - self.k, self.axes))(gy)   # d rot90 = rotate back

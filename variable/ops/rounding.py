@@ -28,6 +28,8 @@ def _zeros(x):
 class _Flat(Forwarder):
     """Base of the ops that are constant almost everywhere (their forward differs)."""
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x, = self.inputs
         return _zeros(x)                               # dy/dx = 0 between jumps (0 taken at one too)
@@ -319,6 +321,8 @@ class Mod(Forwarder):
             q = np.floor_divide(x0, x1)
         return q.astype(y.dtype, copy=False)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x0, x1 = self.inputs
         gx0 = _reduce(gy, x0)                                  # d/dx0 (x0 - q x1) = 1
@@ -503,6 +507,8 @@ class NanToNum(Forwarder):
         return get_array_module(x).nan_to_num(x, copy=True, nan=self.nan, posinf=self.posinf,
                                               neginf=self.neginf)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         return gy * self.finite.astype(gy.dtype)        # d = 1 where x is finite, 0 where replaced
 
@@ -556,6 +562,8 @@ class Positive(Forwarder):
 
     def forward(self, x):
         return np.positive(x)
+
+    save_for_backward = ()
 
     def backward(self, gy):
         return gy                                      # d x = 1
@@ -715,6 +723,8 @@ class Copysign(Forwarder):
         sign0 = np.sign(x0.astype(y.dtype, copy=False))        # (in y's float type: bool has no sign)
         self.factor = (sign0 * np.copysign(1, x1)).astype(y.dtype, copy=False)
         return y
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x0, x1 = self.inputs

@@ -68,6 +68,8 @@ class TakeAlongAxis(Forwarder):
     def forward(self, x):
         return get_array_module(x).take_along_axis(x, self.indices, axis=self.axis)
 
+    save_for_backward = ()
+
     def backward(self, gy):
         x, = self.inputs
         index = _along_axis(self.indices, x.shape, self.axis)
@@ -314,6 +316,8 @@ class Select(Forwarder):
             y = xp.where(self.chosen == i, xs[i], y)
         return y
 
+    save_for_backward = ()
+
     def backward(self, gy):
         return tuple(                                          # dy/dx_i = 1 where x_i was chosen
             _reduce(where(self.chosen == i, gy, 0), x) if x.requires_grad else None
@@ -489,6 +493,8 @@ class Tril(Forwarder):
         rows, cols = x.shape[-2:] if x.ndim > 1 else x.shape * 2   # (1-D: the rows of a square)
         self.mask = self.keep(xp.arange(rows).reshape(-1, 1), xp.arange(cols))   # a constant mask
         return xp.where(self.mask, x, xp.zeros((), dtype=x.dtype))
+
+    save_for_backward = ()
 
     def backward(self, gy):
         x, = self.inputs

@@ -57,6 +57,8 @@ class Std(Forwarder):
         self.flat = y == 0                                     # constant slices: subgradient 0
         return y
 
+    save_for_backward = ("x", "y")
+
     def backward(self, gy):
         x, = self.inputs
         y, = self.outputs
