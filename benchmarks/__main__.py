@@ -17,7 +17,7 @@ def main(argv=None):
         return gpu.main(["--repeat", "1", "--number", "2", "--points", "10000", "--memory-steps", "20"]
                         if quick else [])
     # memory first: its peak RSS would otherwise be the peak of the benchmarks before it
-    memory.main(["--steps", "120", "--warmup", "100"] if quick else [])
+    memory.main(["--quick", "--steps", "120", "--warmup", "100"] if quick else [])
     print()
     overhead.main(["--steps", "200", "--repeat", "2"] if quick else [])
     print()

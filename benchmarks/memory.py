@@ -1,15 +1,31 @@
-"""Memory over long runs: MLP training steps and Hessian-vector products must not leak.
+"""Memory: no leaks over long runs, and what a recorded graph keeps alive, next to PyTorch.
 
-Peak RSS (resource.getrusage) and the memory traced by tracemalloc are read after the
-first 100 steps and again at the end; growth beyond a few percent would mean the
-graph, gradients or optimizer state pile up from step to step.
+- leaks: MLP training steps and Hessian-vector products; peak RSS (resource.getrusage)
+  and the memory traced by tracemalloc after the first 100 steps and at the end; growth
+  beyond a few percent would mean the graph, gradients or optimizer state pile up.
+- nested: the nth derivative of tanh on N points by nested V.grad(create_graph=True);
+  the memory alive after the loop and the peak during it (tracemalloc), in input arrays
+  (N float64).  PyTorch's count is the distinct tensors its autograd saves
+  (saved_tensors_hooks) that are still alive, plus what the user holds (x and the result).
+- mlp: peak memory above resting of one training step of benchmarks/mlp.py's network at
+  batch 4096, gengrad next to hand-written NumPy (the floor), and the time per step.
+- slices: backward through T column slices x[:, t] of one array, ms in all and per slice.
+- gp: a WGAN-GP critic step (gradient penalty by double backward), memory and time.
+PyTorch is skipped when not installed; tracemalloc sees NumPy's arrays, not torch's.
+
+    python -m benchmarks.memory            # everything (a minute or two)
+    python -m benchmarks.memory --quick    # small sizes, a smoke run
+    python -m benchmarks.memory --big      # only: 10th derivative of tanh on 10**6 points
 """
 
 import argparse
 import gc
 import resource
 import sys
+import time
 import tracemalloc
+import weakref
+from unittest import mock
 
 import numpy as np
 
@@ -17,6 +33,13 @@ import function as F
 import layers as L
 import optimizers as O
 import variable as V
+from benchmarks import mlp
+from benchmarks.taylor_mode import tanh_nth_numpy, tanh_polynomial
+from benchmarks.timing import best_time, import_torch, ratio
+
+MIB = 2 ** 20
+PARTS = ("leaks", "nested", "mlp", "slices", "gp")
+CRITIC = (64, 128, 128, 1)                            # the gradient-penalty critic's sizes
 
 
 def peak_rss_mib():
@@ -25,6 +48,7 @@ def peak_rss_mib():
     return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
 
 
+# ----- leaks over long runs -----------------------------------------------------------
 def mlp_steps(steps, warmup, seed=0):
     """Train a small MLP for `steps` steps; returns memory at `warmup` and at the end."""
     rng = np.random.default_rng(seed)
@@ -83,15 +107,342 @@ def report(name, m):
             f"   peak RSS {m['rss_early']:7.1f} MiB -> {m['rss_late']:7.1f} MiB ({growth:+.1f}%)")
 
 
+# ----- measuring helpers -----------------------------------------------------------------
+def peak_above_resting(make_step):
+    """Bytes: (traced peak of a step above the memory held between steps, what the step
+    holds between steps beyond what it held when built).  Tracing starts before the build
+    and a warm-up step runs first, so what a step frees (old gradients) counts too."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        step = make_step()
+        built = tracemalloc.get_traced_memory()[0]
+        step()
+        gc.collect()
+        resting = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        step()
+        return tracemalloc.get_traced_memory()[1] - resting, resting - built
+    finally:
+        tracemalloc.stop()
+
+
+class SavedTensors:
+    """Within `with saved.hooks`: records every tensor torch autograd saves (pack hook;
+    unpack returns it as is).  live_bytes() counts the distinct storages still alive, once each."""
+
+    def __init__(self, torch):
+        self.hooks = torch.autograd.graph.saved_tensors_hooks(self._pack, lambda t: t)
+        self.saved = {}                  # (data_ptr, nbytes) -> weak references to tensors
+
+    def _pack(self, t):
+        storage = t.untyped_storage()
+        self.saved.setdefault((storage.data_ptr(), storage.nbytes()), []).append(weakref.ref(t))
+        return t
+
+    def live_bytes(self, held=(), resting=()):
+        """Saved storages still alive, plus those of `held`, minus those of `resting`."""
+        gc.collect()
+        keys = {key for key, refs in self.saved.items() if any(r() is not None for r in refs)}
+        keys |= {(t.untyped_storage().data_ptr(), t.untyped_storage().nbytes()) for t in held}
+        keys -= {(t.untyped_storage().data_ptr(), t.untyped_storage().nbytes()) for t in resting}
+        return sum(nbytes for _, nbytes in keys)
+
+
+# ----- nested derivatives of tanh ----------------------------------------------------------
+def tanh_nested(x, order):
+    g = V.tanh(x)
+    for _ in range(order):
+        g = V.grad(V.sum(g), x, create_graph=True)
+    return g
+
+
+def nested_gengrad(n, order):
+    """d^order tanh on n points by nested V.grad: (bytes alive after, peak bytes, values)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        g = tanh_nested(V.Variable(np.linspace(-2, 2, n)), order)
+        gc.collect()
+        live, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return live - base, peak - base, g.data
+
+
+def nested_torch(torch, n, order):
+    """The same loop in PyTorch: (saved tensors alive + x + the result, in bytes; values)."""
+    x = torch.linspace(-2, 2, n, dtype=torch.float64, requires_grad=True)
+    saved = SavedTensors(torch)
+    with saved.hooks:
+        g = torch.tanh(x)
+        for _ in range(order):
+            (g,) = torch.autograd.grad(g.sum(), x, create_graph=True)
+    return saved.live_bytes(held=(x, g)), g.detach().numpy()
+
+
+def run_nested(n, orders, torch=None):
+    """One row per order: live and peak in input arrays, or 'does not fit' (MemoryError)."""
+    rows = []
+    for order in orders:
+        row = {"order": order}
+        try:
+            live, peak, value = nested_gengrad(n, order)
+            row.update(live=live / (8 * n), peak=peak / (8 * n))
+            if order <= 6:                 # the derivative polynomial, exact enough here
+                closed = tanh_nth_numpy(np.linspace(-2, 2, n), [float(c) for c in tanh_polynomial(order)])
+                np.testing.assert_allclose(value, closed, rtol=1e-9, atol=1e-9)
+            if torch is not None:
+                torch_live, expected = nested_torch(torch, n, order)
+                row["torch"] = torch_live / (8 * n)
+                np.testing.assert_allclose(value, expected, rtol=1e-8, atol=1e-8 * np.abs(expected).max())
+        except MemoryError:
+            row["fail"] = True
+        rows.append(row)
+    return rows
+
+
+def report_nested(n, rows):
+    lines = [f"nth derivative of tanh on {n:,} float64 points, nested grad (memory in input arrays)",
+             "  torch live = saved tensors + what the user holds (x and the result)",
+             f"  {'order':>5s} | {'gengrad live':>12s} | {'gengrad peak':>12s} | {'torch live (saved)':>18s}"
+             " | ratio gengrad/torch live"]
+    for r in rows:
+        if r.get("fail"):
+            lines.append(f"  {r['order']:5d} | does not fit")
+            continue
+        t = r.get("torch")
+        lines.append(f"  {r['order']:5d} | {r['live']:12.1f} | {r['peak']:12.1f} | "
+                     f"{'-' if t is None else f'{t:.1f}':>18s} | {ratio(r['live'], t)}")
+    return lines
+
+
+def nested_big(n=10 ** 6, order=10):
+    """Only gengrad: a line with the seconds for d^order tanh on n points, and peak RSS."""
+    x = V.Variable(np.linspace(-2, 2, n))
+    start = time.perf_counter()
+    tanh_nested(x, order)
+    seconds, rss = time.perf_counter() - start, peak_rss_mib()
+    return (f"derivative of order {order} of tanh on {n:,} float64 points (gengrad): {seconds:.2f} s, "
+            f"peak RSS {rss:.0f} MiB ({rss * MIB / (8 * n):.0f} input arrays)")
+
+
+# ----- MLP training step ---------------------------------------------------------------------
+def mlp_problem(dtype, batch):
+    """mlp._problem (same seed, same draws) at another batch size."""
+    with mock.patch.object(mlp, "BATCH", batch):
+        return mlp._problem(np.dtype(dtype))
+
+
+def run_mlp_step(batch, dtype, repeat=3):
+    """{name: (peak bytes above resting, bytes kept between steps, best seconds per step)}."""
+    weights, x, t = mlp_problem(dtype, batch)
+    makers = {"numpy": mlp.NumpyStep, "gengrad": mlp.GengradStep}
+    steps = {name: make(weights, x, t) for name, make in makers.items()}
+    mlp._check_agreement(steps, np.dtype(dtype))          # one step each: also the warm-up
+    return {name: (*peak_above_resting(lambda make=make: make(weights, x, t)), best_time(steps[name], repeat))
+            for name, make in makers.items()}
+
+
+def report_mlp(batch, results):
+    lines = [f"MLP 784-1000-1000-10 training step, batch {batch} (MiB; ms per step, best of 3)",
+             "  peak = traced peak of a step above resting; kept = held between steps beyond the"
+             " weights (gengrad: the gradients)",
+             f"  {'dtype':8s} {'numpy':>7s} {'gengrad':>7s} {'ratio':>6s} | {'kept':>4s} {'peak+kept':>9s}"
+             f" {'ratio':>6s} | {'numpy ms':>8s} {'gengrad ms':>10s} {'ratio':>6s}"]
+    for dtype, r in results.items():
+        (np_peak, np_kept, np_s), (gg_peak, gg_kept, gg_s) = r["numpy"], r["gengrad"]
+        lines.append(f"  {dtype:8s} {np_peak / MIB:7.1f} {gg_peak / MIB:7.1f} {ratio(gg_peak, np_peak):>6s}"
+                     f" | {gg_kept / MIB:4.1f} {(gg_peak + gg_kept) / MIB:9.1f} "
+                     f"{ratio(gg_peak + gg_kept, np_peak + np_kept):>6s} | "
+                     f"{np_s * 1e3:8.1f} {gg_s * 1e3:10.1f} {ratio(gg_s, np_s):>6s}")
+    return lines
+
+
+# ----- backward through T slices -------------------------------------------------------------
+def slices_loss(x, tanh, total):
+    """sum over t of total(tanh(x[:, t]) ** 2), for gengrad (V.tanh, V.sum) or torch."""
+    loss = total(tanh(x[:, 0]) ** 2)
+    for t in range(1, x.shape[1]):
+        loss = loss + total(tanh(x[:, t]) ** 2)
+    return x, loss
+
+
+def time_backward(build, backward, repeat):
+    """Best seconds of `backward(*build())`, a fresh forward each time (not timed)."""
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        args = build()
+        start = time.perf_counter()
+        result = backward(*args)
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def run_slices(widths, repeat=3, torch=None, rows=256, seed=0):
+    """For each T: seconds of backward (gengrad, gengrad create_graph, torch)."""
+    out = []
+    for width in widths:
+        x_data = np.random.default_rng(seed).standard_normal((rows, width))
+        expected, row = 2 * np.tanh(x_data) * (1 - np.tanh(x_data) ** 2), {"T": width}
+        build = lambda x_data=x_data: slices_loss(V.Variable(x_data), V.tanh, V.sum)
+        row["gengrad"], grad = time_backward(build, lambda x, loss: (loss.backward(), x.grad.data)[1], repeat)
+        np.testing.assert_allclose(grad, expected, rtol=1e-12, atol=1e-14)
+        row["create_graph"], grad = time_backward(build, lambda x, loss: V.grad(loss, x, create_graph=True),
+                                                  repeat)
+        np.testing.assert_allclose(grad.data, expected, rtol=1e-12, atol=1e-14)
+        if torch is not None:
+            build = lambda x_data=x_data: slices_loss(torch.tensor(x_data, requires_grad=True),
+                                                      torch.tanh, torch.sum)
+            row["torch"], grad = time_backward(build, lambda x, loss: (loss.backward(), x.grad)[1], repeat)
+            np.testing.assert_allclose(grad.numpy(), expected, rtol=1e-12, atol=1e-14)
+        out.append(row)
+    return out
+
+
+def report_slices(rows):
+    lines = ["backward through T slices: loss = sum_t sum(tanh(x[:, t])**2), x (256, T) float64 (ms)",
+             f"  {'T':>5s} {'gengrad':>9s} {'per slice':>9s} {'torch':>9s} {'per slice':>9s} {'ratio':>7s}"
+             f"   {'create_graph':>12s} {'per slice':>9s}"]
+    for r in rows:
+        per = lambda s, r=r: "-" if s is None else f"{s * 1e3 / r['T']:.4f}"
+        t = r.get("torch")
+        lines.append(f"  {r['T']:5d} {r['gengrad'] * 1e3:9.2f} {per(r['gengrad']):>9s} "
+                     f"{'-' if t is None else f'{t * 1e3:.2f}':>9s} {per(t):>9s} {ratio(r['gengrad'], t):>7s}"
+                     f"   {r['create_graph'] * 1e3:12.2f} {per(r['create_graph']):>9s}")
+    return lines
+
+
+# ----- gradient penalty ------------------------------------------------------------------------
+def gp_problem(seed=0, batch=512):
+    """Critic weights (W of shape (in, out), b) and a batch of inputs, all float64."""
+    rng = np.random.default_rng(seed)
+    weights = []
+    for n_in, n_out in zip(CRITIC[:-1], CRITIC[1:]):
+        weights += [rng.standard_normal((n_in, n_out)) / np.sqrt(n_in), rng.standard_normal(n_out) / 10]
+    return weights, rng.standard_normal((batch, CRITIC[0]))
+
+
+def gp_loss_numpy(weights, x):
+    """mean(D(x)) + 10 * mean((|grad_x D|_2 - 1)^2), the input gradient written by hand."""
+    W1, b1, W2, b2, W3, b3 = weights
+    h1 = np.tanh(x @ W1 + b1)
+    h2 = np.tanh(h1 @ W2 + b2)
+    d = h2 @ W3 + b3
+    g2 = W3[:, 0] * (1 - h2 * h2)
+    g1 = (g2 @ W2.T) * (1 - h1 * h1)
+    gx = g1 @ W1.T
+    return d.mean() + 10 * np.mean((np.sqrt((gx * gx).sum(axis=1)) - 1) ** 2)
+
+
+def gp_loss(params, x, torch=None):
+    """mean(D(x)) + 10 * mean((|grad_x D(x)|_2 - 1)^2), in gengrad or (given torch) PyTorch."""
+    W1, b1, W2, b2, W3, b3 = params
+    linear, tanh = (F.linear, F.tanh) if torch is None else (lambda x, W, b: x @ W + b, torch.tanh)
+    d = linear(tanh(linear(tanh(linear(x, W1, b1)), W2, b2)), W3, b3)
+    if torch is None:
+        g = V.grad(V.sum(d), x, create_graph=True)
+    else:
+        (g,) = torch.autograd.grad(d.sum(), x, create_graph=True)
+    return d.mean() + 10 * (((g * g).sum(axis=1) ** 0.5 - 1) ** 2).mean()
+
+
+class GPStep:
+    """A critic step: loss with gradient penalty, backward to the weights (gengrad, or torch)."""
+
+    def __init__(self, weights, x, torch=None):
+        self.torch = torch
+        make = V.Variable if torch is None else lambda a: torch.tensor(a, requires_grad=True)
+        self.params, self.x = [make(w.copy()) for w in weights], make(x)
+
+    def loss(self):
+        return gp_loss(self.params, self.x, self.torch)
+
+    def __call__(self):
+        for p in self.params:
+            p.grad = None
+        loss = self.loss()
+        loss.backward()
+        return float(loss.data if self.torch is None else loss.detach())
+
+
+def run_gp(repeat=3, torch=None, batch=512):
+    """Memory (bytes) and best seconds of a critic step, gengrad and torch."""
+    weights, x = gp_problem(batch=batch)
+    gengrad = GPStep(weights, x)
+    np.testing.assert_allclose(gengrad(), gp_loss_numpy(weights, x), rtol=1e-10)
+    peak, kept = peak_above_resting(lambda: GPStep(weights, x))
+    out = {"gengrad_peak": peak, "gengrad_kept": kept, "gengrad": best_time(gengrad, repeat)}
+    gc.collect()
+    tracemalloc.start()           # what the graph holds once the loss is formed (from zero)
+    loss = gengrad.loss()
+    gc.collect()
+    out["gengrad_held"] = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    if torch is not None:
+        step = GPStep(weights, x, torch)
+        np.testing.assert_allclose(step(), gengrad(), rtol=1e-8)
+        for p, q in zip(step.params, gengrad.params):
+            np.testing.assert_allclose(p.grad.numpy(), q.grad.data, rtol=1e-8, atol=1e-12)
+        saved = SavedTensors(torch)
+        with saved.hooks:
+            loss = step.loss()
+        out["torch_held"] = saved.live_bytes(held=(loss,), resting=(step.x, *step.params))
+        out["torch"] = best_time(step, repeat)
+    return out
+
+
+def report_gp(batch, r):
+    th, tt = r.get("torch_held"), r.get("torch")
+    return [f"gradient-penalty critic step (64-128-128-1 tanh, x ({batch}, 64) float64)",
+            "  held = graph memory once the loss is formed (gengrad: traced; torch: saved tensors)",
+            f"  gengrad: peak above resting {r['gengrad_peak'] / MIB:.2f} MiB (gradients kept between "
+            f"steps {r['gengrad_kept'] / MIB:.2f})   held {r['gengrad_held'] / MIB:.2f} MiB   "
+            f"{r['gengrad'] * 1e3:.2f} ms/step",
+            f"  torch:   held {'-' if th is None else f'{th / MIB:.2f}'} MiB   "
+            f"{'-' if tt is None else f'{tt * 1e3:.2f}'} ms/step   "
+            f"ratio gengrad/torch: held {ratio(r['gengrad_held'], th)}  time {ratio(r['gengrad'], tt)}"]
+
+
+# ----- main --------------------------------------------------------------------------------------
 def main(argv=None):
-    """Run both long loops and print their memory."""
+    """Run the leak loops and the memory comparisons, and print their tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=2000)
-    parser.add_argument("--warmup", type=int, default=100)
+    parser.add_argument("--steps", type=int, help="leak loops: steps (default 2000; quick 120)")
+    parser.add_argument("--warmup", type=int, help="leak loops: first reading (default 100)")
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument("--parts", nargs="+", choices=PARTS, default=PARTS, help="default: all")
+    parser.add_argument("--big", action="store_true", help="only: d^10 tanh on 10**6 points (GiBs)")
+    parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
     args = parser.parse_args(argv)
-    print(f"memory over {args.steps} steps (after {args.warmup} steps -> at the end)")
-    print(report("mlp", mlp_steps(args.steps, args.warmup)))
-    print(report("hvp", hvp_steps(args.steps, args.warmup)))
+    if args.big:
+        print(nested_big())
+        return 0
+    quick, parts, repeat = args.quick, args.parts, 1 if args.quick else 3
+    if "leaks" in parts:
+        steps = args.steps if args.steps is not None else 120 if quick else 2000
+        warmup = args.warmup if args.warmup is not None else min(100, steps // 2)
+        print(f"memory over {steps} steps (after {warmup} steps -> at the end)")
+        print(report("mlp", mlp_steps(steps, warmup)))
+        print(report("hvp", hvp_steps(steps, warmup)))
+    torch = None if args.no_torch else import_torch()
+    gc.freeze()                   # what is loaded now (torch's many objects) stays out of GC passes
+    if torch is None:
+        print("(torch columns: skipped, --no-torch or torch not installed)")
+    if "nested" in parts:
+        n = 2_000 if quick else 20_000
+        print("\n".join(report_nested(n, run_nested(n, (4, 6) if quick else (4, 6, 8, 10, 12), torch))))
+    if "mlp" in parts:
+        batch = 256 if quick else 4096
+        results = {dtype: run_mlp_step(batch, dtype, repeat) for dtype in ("float32", "float64")}
+        print("\n".join(report_mlp(batch, results)))
+    if "slices" in parts:
+        print("\n".join(report_slices(run_slices((20, 40) if quick else (100, 400, 1600), repeat, torch))))
+    if "gp" in parts:
+        batch = 64 if quick else 512
+        print("\n".join(report_gp(batch, run_gp(repeat, torch, batch))))
+    gc.unfreeze()
     return 0
 
 

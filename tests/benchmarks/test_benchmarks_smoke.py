@@ -1,8 +1,15 @@
 """Every benchmark runs end to end on tiny settings (each checks gengrad's results against
 its hand-written NumPy before timing, so this also checks those agree); no timing is
-asserted here, and torch is never imported (it would slow the rest of the suite)."""
+asserted here, and torch is never imported (it would slow the rest of the suite; the one
+test of the torch columns runs the benchmark in a child process)."""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from benchmarks import engine_floor, higher_order, memory, mlp, numpy_calls, overhead, taylor_mode
 
@@ -52,10 +59,32 @@ def test_mlp_benchmark_runs(capsys):
     assert "float32" in capsys.readouterr().out
 
 
-def test_memory_benchmark_runs(capsys):
-    assert memory.main(["--steps", "12", "--warmup", "10"]) == 0
+MEMORY_HEADERS = ("order | gengrad live | gengrad peak | torch live (saved) | ratio gengrad/torch live",
+                  "dtype      numpy gengrad  ratio | kept peak+kept", "create_graph per slice",
+                  "gradient-penalty critic step")
+
+
+def test_memory_benchmark_runs_without_torch(capsys, monkeypatch):
+    """--quick, as without torch installed: every table, with the NumPy and closed-form checks."""
+    monkeypatch.setattr(memory, "import_torch", lambda: None)
+    assert memory.main(["--quick", "--steps", "12", "--warmup", "10"]) == 0
     out = capsys.readouterr().out
-    assert "mlp" in out and "hvp" in out
+    assert "mlp  traced" in out and "hvp  traced" in out and "torch columns: skipped" in out
+    for header in MEMORY_HEADERS:
+        assert header in out
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_memory_benchmark_runs_against_torch():
+    """--quick with torch (the parts that use it), in a child process; gengrad's values are
+    checked against torch's there."""
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, "-m", "benchmarks.memory", "--quick", "--parts", "nested",
+                          "slices", "gp"], cwd=root, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "torch columns: skipped" not in run.stdout and "torch:   held" in run.stdout
+    for header in MEMORY_HEADERS[:1] + MEMORY_HEADERS[2:]:
+        assert header in run.stdout
 
 
 def test_gpu_benchmark_runs_on_the_stand_in_device(capsys, gpu):
