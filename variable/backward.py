@@ -11,7 +11,7 @@ import numpy as np
 
 from . import backend, config, saving, series
 from . import variable as _variable
-from .forwarder import Forwarder, Function, Variable, new_variable
+from .forwarder import Forwarder, Function, Variable, new_variable, record_by_hand
 from .graph import graph_functions
 from .ops.indexing import Slice, summed
 from .saving import key as _key
@@ -296,18 +296,9 @@ def _once_only(f, gx):
     """`gx` (an array or Variable) as a Variable whose creator refuses differentiation."""
     data = gx._data if isinstance(gx, Variable) else (gx if backend.is_device_array(gx) else np.asarray(gx))
     depends = tuple(x for x in f.inputs if x.requires_grad)
-    v = new_variable(data)
+    v = new_variable(data, bool(depends))
     if depends:
-        with config._setting(config._enable_backprop, True):
-            creator = Function(_OnceOnly(f.name))
-            creator.generation = max(x.generation for x in depends)
-            creator.stamp = _clock[0]
-            creator.inputs = creator.forwarder.inputs = depends
-            creator.outputs = (weakref.ref(v),)
-            creator.output_specs = None
-            creator.saved = None
-        v.requires_grad = True
-        v.set_creator(creator)
+        record_by_hand(_OnceOnly(f.name), v, depends)
     return v
 
 

@@ -10,7 +10,6 @@ derivative along v divided by k!; order 1 is forward-mode AD.
 
 import contextvars
 import math
-import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -18,10 +17,10 @@ import numpy as np
 from . import backend, saving
 from .backward import _by_generation
 from .config import enable_grad, is_backprop_enabled
-from .forwarder import Forwarder, Function, Variable, new_variable
+from .forwarder import Forwarder, Variable, new_variable, record_by_hand
 from .graph import _functions_behind
 from .types import ArrayLike
-from .variable import _FORWARD_MODE, _clock
+from .variable import _FORWARD_MODE
 
 _inside_f = contextvars.ContextVar("gengrad_inside_forward_mode", default=None)
 
@@ -299,13 +298,7 @@ def _derivative(coefficient, k, dtype, depends, op):
         v._assigned = _FORWARD_MODE
         return v
     v = new_variable(data, data.dtype.kind == "f")
-    creator = Function(_NoGraph(op, k))
-    creator.generation = max(x.generation for x in depends)
-    creator.stamp = _clock[0]
-    creator.inputs = creator.forwarder.inputs = depends
-    creator.outputs = (weakref.ref(v),)
-    creator.output_specs = None
-    v.set_creator(creator)
+    record_by_hand(_NoGraph(op, k), v, depends)
     v._assigned = _FORWARD_MODE
     return v
 

@@ -98,7 +98,7 @@ def _output_indices(cls, names):
     return indices
 
 
-def _read_only(forwarder, arrays):
+def _read_only(arrays):
     """A custom forward's input arrays as read-only views: writing into one (np.log(x, out=x))
     would change the caller's data and every gradient that reads it."""
     views = []
@@ -112,7 +112,7 @@ def _read_only(forwarder, arrays):
 
 def _custom_forward(forwarder, inputs):
     """Run a custom op's forward on read-only views of its inputs, restating the slips."""
-    views = _read_only(forwarder, [x._data for x in inputs])
+    views = _read_only([x._data for x in inputs])
     name = type(forwarder).__name__
     try:
         ys = forwarder.forward(*views)
@@ -136,6 +136,20 @@ def _custom_forward(forwarder, inputs):
     if any(any(y is v or (type(y) is np.ndarray and y.base is v) for v in views) for y in outputs):
         ys = tuple(y.copy() for y in outputs) if type(ys) is tuple else ys.copy()  # (identity)
     return ys
+
+
+def record_by_hand(forwarder: Forwarder, v: Variable, depends: tuple[Variable, ...]) -> None:
+    """Record `v` as the one output of `forwarder` over `depends`, with no forward run: for a
+    result computed elsewhere (forward mode, a once-differentiable backward) whose creator's
+    backward explains why no gradient passes through it."""
+    f = Function(forwarder)
+    f.generation = max(x.generation for x in depends)
+    f.stamp = _clock[0]
+    f.inputs = forwarder.inputs = depends
+    f.outputs = (weakref.ref(v),)
+    f.output_specs = None
+    f.saved = None
+    v.set_creator(f)
 
 
 def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
