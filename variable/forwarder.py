@@ -47,7 +47,7 @@ class Forwarder:
         declared = cls.save_for_backward is not None
         cls._strict = declared and (not built_in or saving.strict_built_ins())
         cls._custom = not built_in
-        cls._no_gradient = frozenset(_output_indices(cls, cls.non_differentiable))
+        cls._no_gradient = saving.output_names(cls, cls.non_differentiable)
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -83,19 +83,6 @@ class Forwarder:
         `backward`; y_0 is their data.  Order 1 alone is forward-mode AD.
         """
         raise NotImplementedError(f"{type(self).__name__} has no Taylor rule")
-
-
-def _output_indices(cls, names):
-    """Output positions named by `names` ("y", "y0", "y1", ...)."""
-    names = (names,) if isinstance(names, str) else names
-    indices = []
-    for name in names:
-        if not (isinstance(name, str) and name[:1] == "y" and (name[1:] == "" or name[1:].isdigit())):
-            raise TypeError(
-                f"{cls.__name__}.non_differentiable: {name!r} is not an output name ('y0', 'y1', ...)"
-            )
-        indices.append(int(name[1:] or 0))
-    return indices
 
 
 def _read_only(arrays):
@@ -377,16 +364,20 @@ def _reused(forwarder):
     )
 
 
-def _recorded_inputs(forwarder, inputs, kept):
-    """(the Function's record of `inputs`, what its backward sees as `self.inputs`).
+def _recorded_inputs(forwarder, inputs):
+    """(the Function's record of `inputs`, what its backward sees as `self.inputs`, whether
+    it keeps its outputs), for a Forwarder that drops some of its inputs.
 
     An input whose array the backward does not read is recorded as a stand-in (same
     creator, no data: saving.stand_in), so the caller's Variable and its array are not
     held by the graph; an array of at most saving.SMALL entries stays (a stand-in would
-    cost more than it frees), except for a strict Forwarder.  A leaf stays in the record
-    (its gradient lands on it); a strict Forwarder's backward sees a stand-in for it too,
-    so an undeclared read fails whatever the input.
+    cost more than it frees), except for a strict Forwarder.  A leaf that requires grad
+    stays in the record (its gradient lands on it); a strict Forwarder's backward sees a
+    stand-in for it too, so an undeclared read fails whatever the input.
     """
+    kept, keeps_outputs = forwarder._kept_inputs, forwarder._keeps_outputs
+    if forwarder._by_grad is not None:  # it keeps what the gradients of inputs needing one read
+        kept, keeps_outputs = forwarder._by_grad[sum(x.requires_grad << i for i, x in enumerate(inputs))]
     strict = forwarder._strict
     links = list(inputs)
     view = list(inputs) if strict else links
@@ -404,7 +395,7 @@ def _recorded_inputs(forwarder, inputs, kept):
         else:
             links[i] = view[i] = saving.stand_in(x, saving.output_index(creator, x))
     links = tuple(links)
-    return links, (tuple(view) if strict else links)
+    return links, (tuple(view) if strict else links), keeps_outputs
 
 
 class Function:
@@ -502,12 +493,11 @@ class Function:
             self.stamp = _clock[0]
             keeps_outputs = forwarder._keeps_outputs
             if forwarder._drops_inputs and not _keeping_all[0]:  # (saving.py)
-                kept, by_grad = forwarder._kept_inputs, forwarder._by_grad
-                if by_grad is not None:  # what it keeps depends on which inputs need gradients
-                    kept, keeps_outputs = by_grad[
-                        x0.requires_grad if n == 1 else x0.requires_grad + 2 * x1.requires_grad
-                        if n == 2 else sum(x.requires_grad << i for i, x in enumerate(inputs))]
                 if n <= 2 and not forwarder._strict:  # the common cases, spelled out
+                    kept = forwarder._kept_inputs
+                    if forwarder._by_grad is not None:  # it keeps what the needed gradients read
+                        kept, keeps_outputs = forwarder._by_grad[
+                            x0.requires_grad if n == 1 else x0.requires_grad + 2 * x1.requires_grad]
                     c = x0.creator
                     if (c is not None or not x0.requires_grad) and 0 not in kept and x0._data.size > _SMALL:
                         x0 = _stand_in(x0) if c is None or c.output_specs is None else (
@@ -523,7 +513,7 @@ class Function:
                         inputs = (x0, x1)
                     self.inputs = forwarder.inputs = inputs
                 else:
-                    self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs, kept)
+                    self.inputs, forwarder.inputs, keeps_outputs = _recorded_inputs(forwarder, inputs)
             else:
                 self.inputs = forwarder.inputs = inputs
             self.outputs = (weakref.ref(y),)
@@ -547,12 +537,8 @@ class Function:
         self.stamp = _clock[0]
         forwarder = self.forwarder
         keeps_outputs = forwarder._keeps_outputs
-        if forwarder._drops_inputs and not saving.keeping_all[0]:
-            kept = forwarder._kept_inputs
-            if forwarder._by_grad is not None:
-                mask = sum(x.requires_grad << i for i, x in enumerate(inputs))
-                kept, keeps_outputs = forwarder._by_grad[mask]
-            self.inputs, forwarder.inputs = _recorded_inputs(forwarder, inputs, kept)
+        if forwarder._drops_inputs and not _keeping_all[0]:
+            self.inputs, forwarder.inputs, keeps_outputs = _recorded_inputs(forwarder, inputs)
         else:
             self.inputs = forwarder.inputs = inputs
         self.saved = tuple(ys) if keeps_outputs else None

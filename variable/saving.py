@@ -71,7 +71,7 @@ def _per_input(cls, spec):
         )
     needs = {}
     for name, reads in spec.items():
-        index = _input_index(cls, name)
+        index = _index(name, "x")
         if index is None or index >= arity:
             raise TypeError(
                 f"{cls.__name__}.save_for_backward: the key {name!r} is not one of its "
@@ -92,10 +92,23 @@ def _per_input(cls, spec):
     return True, inputs, outputs, tuple(table)
 
 
-def _input_index(cls, name):
-    if isinstance(name, str) and name[:1] == "x" and (name[1:] == "" or name[1:].isdigit()):
+def _index(name, letter):
+    """The position `name` gives for `letter` ("x" or "x0": 0, "x1": 1, ...), or None."""
+    if isinstance(name, str) and name[:1] == letter and (name[1:] == "" or name[1:].isdigit()):
         return int(name[1:] or 0)
     return None
+
+
+def output_names(cls, names):
+    """The output positions named by `names` ("y", "y0", "y1", ...: non_differentiable)."""
+    indices = []
+    for name in (names,) if isinstance(names, str) else names:
+        if _index(name, "y") is None:
+            raise TypeError(
+                f"{cls.__name__}.non_differentiable: {name!r} is not an output name ('y0', 'y1', ...)"
+            )
+        indices.append(_index(name, "y"))
+    return frozenset(indices)
 
 
 def _names(cls, spec):
@@ -113,8 +126,10 @@ def _names(cls, spec):
             drops = False
         elif name == _ALL_OUTPUTS:
             all_outputs = True
-        elif isinstance(name, str) and name[:1] in ("x", "y") and (name[1:] == "" or name[1:].isdigit()):
-            (inputs if name[0] == "x" else outputs).add(int(name[1:] or 0))
+        elif _index(name, "x") is not None:
+            inputs.add(_index(name, "x"))
+        elif _index(name, "y") is not None:
+            outputs.add(_index(name, "y"))
         else:
             raise TypeError(
                 f"{cls.__name__}.save_for_backward: {name!r} is not a name of an input or "
