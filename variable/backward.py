@@ -11,7 +11,16 @@ import numpy as np
 
 from . import backend, config, saving, series
 from . import variable as _variable
-from .forwarder import Forwarder, Function, Variable, new_variable, record_by_hand
+from .forwarder import (
+    KEEPS_OUTPUTS,
+    ONCE,
+    STRICT,
+    Forwarder,
+    Function,
+    Variable,
+    new_variable,
+    record_by_hand,
+)
 from .graph import graph_functions
 from .ops.indexing import Slice, summed
 from .saving import key as _key
@@ -148,12 +157,11 @@ def _output_seen(f, i):
     """Output `i` of `f` as its backward sees it: the caller's Variable while it lives, the
     kept array (as a Variable made by `f`) when its backward reads it, else None (a strict
     op gets a stand-in for a live one)."""
-    forwarder = f.forwarder
     y = f.outputs[i]()
-    keeps = forwarder._keeps_outputs
-    if f.saved is not None and (keeps is True or i in keeps):  # (a per-input declaration may
-        if y is None:                                           # keep it for some calls only)
-            data = f.saved if f.output_specs is None else f.saved[i]
+    keeps, saved = f.plan[KEEPS_OUTPUTS], f.saved
+    if saved is not None and saved is not saving.NOTHING and (keeps is True or i in keeps):
+        if y is None:  # (a per-input declaration may keep it for some calls only: saved tells)
+            data = saved if f.output_specs is None else saved[i]
             y = new_variable(data, data.dtype.kind in "fc")
             y.creator = f
             y.generation = f.generation + 1
@@ -161,7 +169,7 @@ def _output_seen(f, i):
             outputs[i] = weakref.ref(y)
             f.outputs = tuple(outputs)
         return y
-    if y is None or not forwarder._strict:  # (None: dropped by the caller, as documented)
+    if y is None or not f.plan[STRICT]:  # (None: dropped by the caller, as documented)
         return y
     return saving.stand_in(y, i)  # a strict op sees no undeclared array, even a live one
 
@@ -376,12 +384,12 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                         grads[f] = gy     # (the common case above skips the call: hot path)
                         gy = _take(grads, f, keep)
                     y = f.outputs[0]()
-                    if y is None and f.saved is not None or forwarder._strict:
+                    if f.saved is not None and (y is None or f.plan[STRICT]):  # (kept, or strict)
                         y = _output_seen(f, 0)
                     forwarder.outputs = (y,)
                     if not create_graph:
                         gxs = forwarder.backward(gy)
-                    elif forwarder.once_differentiable:  # arrays: run unrecorded, checked below
+                    elif f.plan[ONCE]:  # arrays: run unrecorded, checked below
                         gxs = _unrecorded(forwarder, (gy,))
                     else:
                         gxs = _recorded(f, (gy,))
@@ -395,7 +403,7 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                     forwarder.outputs = tuple(ys)
                     if not create_graph:
                         gxs = forwarder.backward(*gys)
-                    elif forwarder.once_differentiable:
+                    elif f.plan[ONCE]:
                         gxs = _unrecorded(forwarder, gys)
                     else:
                         gxs = _recorded(f, gys)
@@ -410,7 +418,7 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
             finally:
                 forwarder.outputs = ()
             inputs = f.inputs
-            once = create_graph and forwarder.once_differentiable
+            once = create_graph and f.plan[ONCE]
             kind = type(gxs)
             if kind is not tuple:
                 if kind is not Variable:
@@ -421,14 +429,17 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
             for x, gx in zip(inputs, gxs):
                 if gx is None or not x.requires_grad:
                     continue
+                sliced = False  # a Slice: x[index]'s gradient, gy at index
                 if type(gx) is not Variable or gx._data.shape != x._data.shape or once:
-                    if type(gx) is not Slice:  # (a Slice: x[index]'s gradient, gy at index)
+                    if type(gx) is Slice:
+                        sliced = True
+                    else:
                         gx = _check_gradient(f, x, gx)
                 creator = x.creator  # gradients are filed by where a Variable was made (_key)
                 k = x if creator is None else (
                     creator if creator.output_specs is None else (creator, saving.output_index(creator, x)))
                 previous = grads.get(k)
-                if type(gx) is Slice and not create_graph:  # added into x's one buffer in place
+                if sliced and not create_graph:  # added into x's one buffer in place
                     grads[k] = _add_slice(previous, gx, k in owned)
                     owned.add(k)
                     if previous is not None:
@@ -446,7 +457,7 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                         grads[k] = [previous, gx]
                     continue
                 else:
-                    grads[k] = gx if type(gx) is not Slice else [gx]  # (a slice: summed when taken)
+                    grads[k] = [gx] if sliced else gx  # (a slice: summed when taken)
                 if creator is not None and creator not in seen:
                     if relevant is None or creator in relevant:
                         seen.add(creator)

@@ -1,5 +1,6 @@
 """Forwarder (what an op computes) and Function (how it joins the graph)."""
 
+import functools
 import weakref
 from typing import Any
 
@@ -37,6 +38,13 @@ class Forwarder:
     _short_constants = True  # built-in Taylor rules take an input constant along t as [x_0]
     _drops_inputs, _kept_inputs, _keeps_outputs, _by_grad = False, frozenset(), True, None
     _strict = False  # stand-ins for every undeclared array, leaves and live outputs too
+    _no_gradient = frozenset()
+    _plan = (False, None, frozenset(), True, None, False, frozenset(), False)
+    """The attributes above in one tuple (custom, what it drops as saving.fast_table gives,
+    kept inputs, keeps outputs, by_grad, strict, no gradient, once differentiable), indexed
+    by CUSTOM, DROPS, ...: the recording path reads it with one lookup (a class attribute
+    read through an instance costs about twice a slot's), and a recorded Function holds it
+    for the backward pass."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -47,7 +55,11 @@ class Forwarder:
         declared = cls.save_for_backward is not None
         cls._strict = declared and (not built_in or saving.strict_built_ins())
         cls._custom = not built_in
+        if not built_in and not getattr(cls.forward, "_guarded", False):
+            cls.forward = _guarded(cls.forward)
         cls._no_gradient = saving.output_names(cls, cls.non_differentiable)
+        cls._plan = (cls._custom, saving.fast_table(cls), cls._kept_inputs, cls._keeps_outputs,
+                     cls._by_grad, cls._strict, cls._no_gradient, bool(cls.once_differentiable))
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -97,32 +109,40 @@ def _read_only(arrays):
     return views
 
 
-def _custom_forward(forwarder, inputs):
-    """Run a custom op's forward on read-only views of its inputs, restating the slips."""
-    views = _read_only([x._data for x in inputs])
-    name = type(forwarder).__name__
-    try:
-        ys = forwarder.forward(*views)
-    except ValueError as error:
-        if "read-only" in str(error):
-            raise ValueError(
-                f"{name}.forward writes into one of its input arrays ({error}); that would change "
-                f"the caller's data and the gradients that read it: compute into a new array "
-                f"(np.log(x) rather than np.log(x, out=x); x = x.copy() first to edit in place)"
-            ) from None
-        raise
-    except TypeError as error:
-        if "positional argument" in str(error) and "forward()" in str(error):
-            raise TypeError(
-                f"{name}.forward got {len(inputs)} inputs ({error}); an op's parameters are "
-                f"keyword arguments: {name}.apply(x, c=3.0) passes c to {name}.__init__, "
-                f"V.Function({name}(c=3.0))(x) too"
-            ) from None
-        raise
-    outputs = ys if type(ys) is tuple else (ys,)
-    if any(any(y is v or (type(y) is np.ndarray and y.base is v) for v in views) for y in outputs):
-        ys = tuple(y.copy() for y in outputs) if type(ys) is tuple else ys.copy()  # (identity)
-    return ys
+def _guarded(forward):
+    """A custom op's `forward`, run on read-only views of its input arrays with its slips
+    restated (wrapped once, when the class is made, so Function.__call__ pays nothing)."""
+
+    @functools.wraps(forward)
+    def guarded(self, *xs):
+        views = _read_only(xs)
+        name = type(self).__name__
+        try:
+            ys = forward(self, *views)
+        except ValueError as error:
+            if "read-only" in str(error):
+                raise ValueError(
+                    f"{name}.forward writes into one of its input arrays ({error}); that would "
+                    f"change the caller's data and the gradients that read it: compute into a "
+                    f"new array (np.log(x) rather than np.log(x, out=x); x = x.copy() first to "
+                    f"edit in place)"
+                ) from None
+            raise
+        except TypeError as error:
+            if "positional argument" in str(error) and "forward()" in str(error):
+                raise TypeError(
+                    f"{name}.forward got {len(xs)} inputs ({error}); an op's parameters are "
+                    f"keyword arguments: {name}.apply(x, c=3.0) passes c to {name}.__init__, "
+                    f"V.Function({name}(c=3.0))(x) too"
+                ) from None
+            raise
+        outputs = ys if type(ys) is tuple else (ys,)
+        if any(any(y is v or (type(y) is np.ndarray and y.base is v) for v in views) for y in outputs):
+            ys = tuple(y.copy() for y in outputs) if type(ys) is tuple else ys.copy()  # (identity)
+        return ys
+
+    guarded._guarded = True
+    return guarded
 
 
 def record_by_hand(forwarder: Forwarder, v: Variable, depends: tuple[Variable, ...]) -> None:
@@ -136,6 +156,7 @@ def record_by_hand(forwarder: Forwarder, v: Variable, depends: tuple[Variable, .
     f.outputs = (weakref.ref(v),)
     f.output_specs = None
     f.saved = None
+    f.plan = forwarder._plan
     v.set_creator(f)
 
 
@@ -151,11 +172,13 @@ def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
     return v
 
 
+CUSTOM, DROPS, KEPT, KEEPS_OUTPUTS, BY_GRAD, STRICT, NO_GRADIENT, ONCE = range(8)  # Forwarder._plan
 _BUILT_IN_PACKAGES = ("variable", "function", "layers", "optimizers")
 _keeping_all = saving.keeping_all
 _stand_in = saving.stand_in
 output_index = saving.output_index
 _SMALL = saving.SMALL
+_NOTHING = saving.NOTHING
 
 _FLOAT64 = np.dtype(np.float64)
 _SCALAR = np.float64  # the type of most 0-d results
@@ -409,7 +432,7 @@ class Function:
     """
 
     __slots__ = ("forwarder", "inputs", "outputs", "generation", "output_specs", "stamp", "saved",
-                 "cut", "__weakref__")
+                 "plan", "cut", "__weakref__")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError(
@@ -466,10 +489,8 @@ class Function:
             raise _reused(forwarder)
         if not (recording and _enable_backprop.get()):
             recording = False
-        try:
-            if forwarder._custom:  # read-only views of its inputs, slips restated
-                ys = _custom_forward(forwarder, inputs)
-            elif n == 1:
+        try:  # (a custom op's forward is _guarded: read-only views, slips restated)
+            if n == 1:
                 ys = forwarder.forward(x0._data)
             elif n == 2:
                 ys = forwarder.forward(x0._data, x1._data)
@@ -491,37 +512,36 @@ class Function:
         if recording:
             self.generation = generation
             self.stamp = _clock[0]
-            keeps_outputs = forwarder._keeps_outputs
-            if forwarder._drops_inputs and not _keeping_all[0]:  # (saving.py)
-                if n <= 2 and not forwarder._strict:  # the common cases, spelled out
-                    kept = forwarder._kept_inputs
-                    if forwarder._by_grad is not None:  # it keeps what the needed gradients read
-                        kept, keeps_outputs = forwarder._by_grad[
-                            x0.requires_grad if n == 1 else x0.requires_grad + 2 * x1.requires_grad]
+            self.plan = plan = forwarder._plan  # (one lookup: see Forwarder._plan)
+            table = plan[DROPS]  # None: it keeps every input (saving.fast_table)
+            if table is None or _keeping_all[0]:
+                self.inputs = forwarder.inputs = inputs
+                keeps_outputs = plan[KEEPS_OUTPUTS]
+            elif n > 2 or plan[STRICT]:
+                self.inputs, forwarder.inputs, keeps_outputs = _recorded_inputs(forwarder, inputs)
+            else:  # one or two inputs, spelled out: a stand-in for one whose array is not kept
+                if plan[BY_GRAD] is not None:  # what it keeps depends on which need a gradient
+                    table = table[x1.requires_grad if n == 2 else False][x0.requires_grad]
+                drop0, drop1, keeps_outputs = table
+                if drop0:
                     c = x0.creator
-                    if (c is not None or not x0.requires_grad) and 0 not in kept and x0._data.size > _SMALL:
+                    if (c is not None or not x0.requires_grad) and x0._data.size > _SMALL:
                         x0 = _stand_in(x0) if c is None or c.output_specs is None else (
                             _stand_in(x0, output_index(c, x0)))
-                    if n == 1:
-                        inputs = (x0,)
-                    else:
-                        c = x1.creator
-                        if ((c is not None or not x1.requires_grad) and 1 not in kept
-                                and x1._data.size > _SMALL):
-                            x1 = _stand_in(x1) if c is None or c.output_specs is None else (
-                                _stand_in(x1, output_index(c, x1)))
+                        inputs = (x0,) if n == 1 else (x0, x1)
+                if drop1 and n == 2:
+                    c = x1.creator
+                    if (c is not None or not x1.requires_grad) and x1._data.size > _SMALL:
+                        x1 = _stand_in(x1) if c is None or c.output_specs is None else (
+                            _stand_in(x1, output_index(c, x1)))
                         inputs = (x0, x1)
-                    self.inputs = forwarder.inputs = inputs
-                else:
-                    self.inputs, forwarder.inputs, keeps_outputs = _recorded_inputs(forwarder, inputs)
-            else:
                 self.inputs = forwarder.inputs = inputs
             self.outputs = (weakref.ref(y),)
             self.output_specs = None
-            self.saved = ys if keeps_outputs else None
+            self.saved = ys if keeps_outputs else (_NOTHING if plan[STRICT] else None)
             y.creator = self
             y.generation = generation + 1
-            y.requires_grad = ys.dtype.kind in "fc" and not forwarder._no_gradient
+            y.requires_grad = ys.dtype.kind in "fc" and not plan[NO_GRADIENT]
         else:
             y.creator = None
             y.generation = 0
@@ -536,12 +556,13 @@ class Function:
         self.generation = generation
         self.stamp = _clock[0]
         forwarder = self.forwarder
-        keeps_outputs = forwarder._keeps_outputs
-        if forwarder._drops_inputs and not _keeping_all[0]:
+        self.plan = plan = forwarder._plan
+        keeps_outputs = plan[KEEPS_OUTPUTS]
+        if plan[DROPS] is not None and not _keeping_all[0]:
             self.inputs, forwarder.inputs, keeps_outputs = _recorded_inputs(forwarder, inputs)
         else:
             self.inputs = forwarder.inputs = inputs
-        self.saved = tuple(ys) if keeps_outputs else None
+        self.saved = tuple(ys) if keeps_outputs else (_NOTHING if plan[STRICT] else None)
         outputs = []
         for i, y in enumerate(ys):
             v = new_variable(y, y.dtype.kind in "fc" and i not in forwarder._no_gradient)

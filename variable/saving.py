@@ -61,6 +61,19 @@ def declaration(cls):
     return drops, inputs, outputs, None
 
 
+def fast_table(cls):
+    """What a call of `cls` with one or two inputs drops, for the recording path: None when
+    it keeps every input, else (drop x0, drop x1, kept outputs); for a per-input declaration
+    those triples in a table indexed [x1 requires grad][x0 requires grad]."""
+    if not cls._drops_inputs:
+        return None
+    if cls._by_grad is None:
+        return (0 not in cls._kept_inputs, 1 not in cls._kept_inputs, cls._keeps_outputs)
+    rows = cls._by_grad
+    triple = [(0 not in kept, 1 not in kept, outputs) for kept, outputs in rows]
+    return (triple[0], triple[1]), (triple[2 % len(rows)], triple[3 % len(rows)])
+
+
 def _per_input(cls, spec):
     """The declaration {"x0": names its gradient reads, ...}, tabulated by which inputs need one."""
     arity = _arity(cls.forward)
@@ -222,6 +235,10 @@ SMALL = 128
 """An array of at most this many entries stays with the graph although its backward does
 not read it: its stand-in (two small objects) would cost about as much as it frees.  A
 strict Forwarder (any custom op that declares save_for_backward) gets stand-ins always."""
+
+NOTHING = ()
+"""A strict op's Function.saved when it keeps no output (None for any other op): a backward
+pass looks at how an op sees its outputs only when `saved` is not None."""
 
 keeping_all = [0]
 """Above 0 while V.jvp / V.taylor run f: their pass, right after f, reads every array."""
