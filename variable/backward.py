@@ -1,5 +1,6 @@
 """The backward pass: a priority queue of Functions, highest generation first."""
 
+import contextlib
 import functools
 import gc
 import weakref
@@ -197,16 +198,37 @@ def _check_single(f, gx):
         )
 
 
-def _recorded(f, gys):
+def _recorded(f, gys, watched):
     """`f`'s backward on `gys` while create_graph records it: the `.data` of its inputs, outputs
-    and incoming gradients may give masks and shapes, not arithmetic (variable.py's watch)."""
+    and incoming gradients may give masks and shapes, not arithmetic (variable.py's watch;
+    `watched` is the pass's own map, set once per pass by _watching_pass)."""
     forwarder = f.forwarder
-    name = f.name
-    watched = {id(v): name for v in (*f.inputs, *forwarder.outputs, *gys) if v is not None}
+    name = type(forwarder).__name__
+    for v in f.inputs:
+        watched[id(v)] = name
+    for v in forwarder.outputs:
+        if v is not None:
+            watched[id(v)] = name
+    for v in gys:
+        watched[id(v)] = name
+    try:
+        return forwarder.backward(*gys)
+    finally:
+        watched.clear()
+
+
+@contextlib.contextmanager
+def _watching_pass(create_graph):
+    """The `.data` watch of a pass that records its backward (one map for the whole pass,
+    filled by _recorded for each backward while it runs); None without create_graph."""
+    if not create_graph:
+        yield None
+        return
+    watched = {}
     token = _watched.set(watched)
     _variable._watching += 1
     try:
-        return forwarder.backward(*gys)
+        yield watched
     finally:
         _variable._watching -= 1
         _watched.reset(token)
@@ -369,7 +391,7 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
     """Pop Functions by generation and push gradients through them into `grads`."""
     now = _clock[0]  # data assigned after a Function was recorded invalidates it
     owned = set()  # keys whose gradient is an array this pass made (added into in place)
-    with config._setting(config._enable_backprop, create_graph):
+    with config._setting(config._enable_backprop, create_graph), _watching_pass(create_graph) as watched:
         while heap:
             f = heappop(heap)[2]
             if f.stamp < now:
@@ -392,7 +414,7 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                     elif f.plan[ONCE]:  # arrays: run unrecorded, checked below
                         gxs = _unrecorded(forwarder, (gy,))
                     else:
-                        gxs = _recorded(f, (gy,))
+                        gxs = _recorded(f, (gy,), watched)
                 else:
                     ys, gys = _output_grads(f, grads, keep)
                     if retain:  # a copy: no two Variables share a gradient
@@ -406,7 +428,7 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                     elif f.plan[ONCE]:
                         gxs = _unrecorded(forwarder, gys)
                     else:
-                        gxs = _recorded(f, gys)
+                        gxs = _recorded(f, gys, watched)
             except saving.NotKept as error:
                 saving.restate(error, f)  # (the message only: the traceback shows the line)
                 raise
