@@ -15,6 +15,7 @@ import variable as V
 from variable import ArrayLike, Axis, Forwarder, Function, Variable, backend, series
 from variable.axes import normalize_axis
 from variable.backend import get_array_module, is_device_array
+from variable.ops.elementwise import _reduce
 
 
 def as_float(x: ArrayLike, op: str, like: ArrayLike | None = None) -> Variable:
@@ -146,11 +147,38 @@ class Sigmoid(Forwarder):
 
     def backward(self, gy):
         y, = self.outputs
-        return gy * y * (1 - y)                       # d sigmoid = y (1 - y)
+        return Function(SigmoidGrad())(gy, y)         # d sigmoid = y (1 - y)
 
     def taylor(self, x):
         y, = self.outputs
         return series.sigmoid(x, y._data)            # y' = y (1 - y) x'
+
+
+class SigmoidGrad(Forwarder):
+    """gy * y * (1 - y), sigmoid's backward as one op: one new array where gy * y * (1 - y)
+    makes three, and one node keeping gy and y in a graph of higher derivatives."""
+
+    def forward(self, gy, y):
+        g = np.subtract(1, y)
+        if isinstance(g, np.generic):  # (0-d: NumPy gave a scalar, nothing to write into)
+            return gy * (g * y)
+        np.multiply(g, y, out=g)
+        if g.dtype == gy.dtype and g.shape == gy.shape:
+            np.multiply(g, gy, out=g)
+            return g
+        return g * gy
+
+    save_for_backward = {"x0": ("x1",), "x1": ("x0", "x1")}   # g_gy reads y, g_y gy and y
+
+    def backward(self, gg):
+        gy, y = self.inputs
+        g_gy = _reduce(Function(SigmoidGrad())(gg, y), gy) if gy.requires_grad else None  # y (1 - y) gg
+        g_y = _reduce(gg * gy * (1 - 2 * y), y) if y.requires_grad else None        # (1 - 2y) gy gg
+        return g_gy, g_y
+
+    def taylor(self, gy, y):
+        d = series.mul(y, [1 - y[0]] + [-c for c in y[1:]])
+        return series.mul(gy, d)                                       # gy y (1 - y)
 
 
 def sigmoid(x: ArrayLike) -> Variable:

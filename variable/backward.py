@@ -94,10 +94,13 @@ def _functions_reaching(outputs, targets):
     # in generation order every Function comes after the creators of its inputs
     functions.sort(key=_by_generation)
     target_keys = {_key(x) for x in targets}
+    target_creators = {x.creator for x in targets}
     relevant = set()
     for f in functions:
         for x in f.inputs:
-            if x.creator in relevant or _key(x) in target_keys:
+            c = x.creator  # (the key is looked up only where it can be a target's)
+            if c in relevant or (x in target_keys if c is None else (
+                    c in target_creators and _key(x) in target_keys)):
                 relevant.add(f)
                 break
     return relevant
@@ -133,7 +136,7 @@ def _take(grads, k, keep):
     """The total gradient filed under the key `k` (None if none), removed unless kept."""
     g = grads.get(k) if k in keep else grads.pop(k, None)
     if type(g) is list:  # several contributions recorded with create_graph (or one slice)
-        g = Function(Accumulate())(*g) if all(type(c) is Variable for c in g) else summed(g)
+        g = Function(Accumulate())(*g) if Slice not in map(type, g) else summed(g)
         if k in keep:
             grads[k] = g
     return g
@@ -207,8 +210,7 @@ def _recorded(f, gys, watched):
     for v in f.inputs:
         watched[id(v)] = name
     for v in forwarder.outputs:
-        if v is not None:
-            watched[id(v)] = name
+        watched[id(v)] = name  # (None among them is harmless)
     for v in gys:
         watched[id(v)] = name
     try:

@@ -244,22 +244,25 @@ keeping_all = [0]
 """Above 0 while V.jvp / V.taylor run f: their pass, right after f, reads every array."""
 
 
+_new = Variable.__new__
+
+
 def stand_in(x, index=0):
     """A Variable standing for `x` in a Function's record: same links, no data; `index`:
     its position among the outputs of its creator, when that made several."""
     data = x._data
     if type(data) is np.ndarray:
-        released = _Released.__new__(_Released)
+        released = _Released()  # (calling the class is the fastest way to make one)
     elif isinstance(data, _Released):
-        released = data.__class__.__new__(data.__class__)
+        released = data.__class__()
     else:
         backend._MODULES.setdefault(_ReleasedOnDevice, backend.get_array_module(data))
-        released = _ReleasedOnDevice.__new__(_ReleasedOnDevice)
+        released = _ReleasedOnDevice()
     released.shape = data.shape
     released.dtype = data.dtype
     if index:
         released.index = index
-    v = Variable.__new__(Variable)
+    v = _new(Variable)
     v._data = released
     v.name = x.name
     v._grad = None

@@ -17,6 +17,7 @@ from function_checks import as_float32, away, erfc, float_inputs, probabilities
 
 import function as F
 import variable as V
+from function.activation import SigmoidGrad
 
 SMOOTH = 3      # derivative order checked for smooth functions
 PIECEWISE = 2   # ... and for piecewise ones (higher derivatives are 0 away from kinks)
@@ -198,6 +199,11 @@ ACTIVATION_ROWS = {
     "sigmoid": [
         Row("(2,3)", F.sigmoid, np_sigmoid, normal((2, 3)), SMOOTH),
         Row("scalar", F.sigmoid, np_sigmoid, normal(()), SMOOTH),
+    ] + [  # and its backward op, gy * y * (1 - y)
+        Row(f"SigmoidGrad {label}", lambda gy, y: V.Function(SigmoidGrad())(gy, y),
+            lambda gy, y: gy * y * (1 - y), normal(*shapes), SMOOTH)
+        for label, shapes in [("(2,3)", ((2, 3), (2, 3))), ("scalar", ((), ())),
+                              ("(2,3)x(3,)", ((2, 3), (3,))), ("(3,)x(2,3)", ((3,), (2, 3)))]
     ],
     "relu": [Row("(2,3)", F.relu, lambda x: np.maximum(x, 0), kinked((2, 3), (0,)), PIECEWISE)],
     "relu6": [Row("(3,4)", F.relu6, lambda x: np.clip(x, 0, 6),

@@ -10,6 +10,8 @@ Smooth ops are checked to third order, piecewise ones (kinks, ties, masks) to se
 all in float64 and at points away from kinks, ties, poles and domain edges.
 """
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -44,6 +46,7 @@ from test_ops_shape_more import ROWS as SHAPE_ROWS
 from test_tensor_table import TENSOR_OPS_COVERED
 
 import variable as V
+from variable.ops.trigonometric import TanhGrad
 
 POWERS = 4      # derivative order checked for powers, at 0 where they are defined there
 
@@ -148,7 +151,11 @@ ELEMENTWISE_ROWS = {
     "sin": unary_rows(V.sin, np.sin, normal, SMOOTH),
     "cos": unary_rows(V.cos, np.cos, normal, SMOOTH),
     "tan": unary_rows(V.tan, np.tan, near_zero, SMOOTH),
-    "tanh": unary_rows(V.tanh, np.tanh, normal, SMOOTH),
+    "tanh": unary_rows(V.tanh, np.tanh, normal, SMOOTH) + [  # and its backward op
+        dataclasses.replace(row, label=f"TanhGrad {row.label}")
+        for row in binary_rows(lambda gy, y: V.Function(TanhGrad())(gy, y),
+                               lambda gy, y: gy * (1 - y ** 2), normal, SMOOTH)
+    ],
     "sinh": unary_rows(V.sinh, np.sinh, normal, SMOOTH),
     "cosh": unary_rows(V.cosh, np.cosh, normal, SMOOTH),
     "abs": unary_rows(V.abs, np.abs, nonzero, PIECEWISE),
