@@ -30,8 +30,10 @@ from .variable import _FORWARD_MODE, _GRAPHLESS, _clock, _watched
 
 def _seed(y, gy, where):
     """The incoming gradient for output `y`: ones when None, else `gy` checked."""
-    if gy is None:
-        return new_variable(np.ones_like(y._data))
+    if gy is None:  # ones that take no memory (a read-only view of one 1: never written)
+        data = y._data
+        xp = np if type(data) is np.ndarray else backend.get_array_module(data)
+        return new_variable(xp.broadcast_to(xp.ones((), dtype=data.dtype), data.shape))
     if backend.is_device_array(gy):
         gy = new_variable(gy.astype(y._data.dtype, copy=False))
     elif not isinstance(gy, Variable):

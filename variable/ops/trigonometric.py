@@ -99,7 +99,7 @@ class TanhGrad(Forwarder):
     def backward(self, gg):
         gy, y = self.inputs
         g_gy = _reduce(Function(TanhGrad())(gg, y), gy) if gy.requires_grad else None  # (1 - y^2) gg
-        g_y = _reduce(gg * gy * (-2 * y), y) if y.requires_grad else None         # -2 y gy gg
+        g_y = _reduce(gg * gy * y * -2, y) if y.requires_grad else None           # -2 y gy gg
         return g_gy, g_y
 
     def taylor(self, gy, y):
