@@ -13,6 +13,7 @@ import numpy as np
 from . import backend, config, saving, series
 from . import variable as _variable
 from .forwarder import (
+    CUSTOM,
     KEEPS_OUTPUTS,
     ONCE,
     STRICT,
@@ -238,6 +239,24 @@ def _watching_pass(create_graph):
         _watched.reset(token)
 
 
+def _read_only_gradients(gys):
+    """Incoming gradients for a custom backward, as Variables on read-only views (filed like
+    the originals: same creator), so writing into one cannot change the caller's
+    grad_outputs or a gradient another op shares.  A leaf that requires grad (a grad_output
+    differentiated through) is passed as it is: its gradient lands on it alone."""
+    views = []
+    for g in gys:
+        data = g._data
+        if type(data) is np.ndarray and data.flags.writeable and not (g.creator is None and g.requires_grad):
+            data = data.view()
+            data.flags.writeable = False
+            v = new_variable(data, g.requires_grad)
+            v.name, v.creator, v.generation = g.name, g.creator, g.generation
+            g = v
+        views.append(g)
+    return tuple(views)
+
+
 def _unrecorded(forwarder, gys):
     """A once-differentiable backward, run with no graph recorded (its results get a creator
     that refuses a second differentiation: _check_gradient)."""
@@ -413,6 +432,8 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                     if f.saved is not None and (y is None or f.plan[STRICT]):  # (kept, or strict)
                         y = _output_seen(f, 0)
                     forwarder.outputs = (y,)
+                    if f.plan[CUSTOM]:  # its gy is read-only: it may be the caller's or shared
+                        gy, = _read_only_gradients((gy,))
                     if not create_graph:
                         gxs = forwarder.backward(gy)
                     elif f.plan[ONCE]:  # arrays: run unrecorded, checked below
@@ -427,6 +448,8 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                             if y is not None:
                                 y._grad = _copy(gy, create_graph) if y._grad is None else y._grad + gy
                     forwarder.outputs = tuple(ys)
+                    if f.plan[CUSTOM]:
+                        gys = _read_only_gradients(gys)
                     if not create_graph:
                         gxs = forwarder.backward(*gys)
                     elif f.plan[ONCE]:
@@ -435,6 +458,14 @@ def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
                         gxs = _recorded(f, gys, watched)
             except saving.NotKept as error:
                 saving.restate(error, f)  # (the message only: the traceback shows the line)
+                raise
+            except ValueError as error:
+                if f.plan[CUSTOM] and "read-only" in str(error):  # restated, raised from its line
+                    error.args = (
+                        f"{f.name}.backward writes into an incoming gradient ({error}); it may be "
+                        f"the caller's grad_outputs or shared with other ops' gradients: compute "
+                        f"a new one (gx = gy * 2, not gy.data *= 2)",
+                    )
                 raise
             except TypeError as error:
                 restated = _backward_error(f, error)

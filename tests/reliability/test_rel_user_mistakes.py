@@ -620,6 +620,21 @@ def _arrays_in_a_recorded_backward():
     V.grad(V.sum(AdjointOnArrays.apply(x)), x, create_graph=True)
 
 
+class DoubleInPlace(V.Forwarder):  # writes into its incoming gradient
+    def forward(self, x):
+        return 2 * x
+
+    def backward(self, gy):
+        g = gy.data
+        g *= 2
+        return V.Variable(g)
+
+
+def _backward_writes_into_gy():
+    x = V.Variable(np.array([1.0, 2.0]))
+    V.grad(DoubleInPlace.apply(x), x, grad_outputs=np.ones(2))
+
+
 def _second_derivative_of_once_differentiable():
     class Adjoint(AdjointOnArrays):
         once_differentiable = True
@@ -640,9 +655,37 @@ CATALOGUE += [
             .backward(), ValueError, (r"returned 1 gradients for 2 inputs", r"return gx, None")),
     Mistake("backward on arrays with create_graph=True", _arrays_in_a_recorded_backward, TypeError,
             (r"AdjointOnArrays\.backward", r"once_differentiable = True")),
+    Mistake("custom backward writes into its incoming gradient", _backward_writes_into_gy, ValueError,
+            (r"DoubleInPlace\.backward writes into an incoming gradient", r"grad_outputs",
+             r"gx = gy \* 2")),
     Mistake("second derivative through a once-differentiable op", _second_derivative_of_once_differentiable,
             ValueError, (r"once_differentiable = True", r"gengrad ops")),
 ]
+
+
+def test_a_custom_backward_cannot_change_the_callers_grad_outputs():
+    seed = np.ones(2)
+    x = V.Variable(np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="writes into an incoming gradient"):
+        V.grad(DoubleInPlace.apply(x), x, grad_outputs=seed)
+    np.testing.assert_array_equal(seed, [1.0, 1.0])
+
+
+def test_a_custom_backward_on_read_only_gradients_still_differentiates_to_second_order():
+    class Cube(V.Forwarder):
+        save_for_backward = ("x",)
+
+        def forward(self, x):
+            return x ** 3
+
+        def backward(self, gy):
+            x, = self.inputs
+            return gy * 3 * x ** 2
+
+    x = V.Variable(np.array([0.5, -1.5]))
+    g = V.grad(V.sum(Cube.apply(x) * x), x, create_graph=True)          # 4 x^3
+    np.testing.assert_allclose(g.data, 4 * x.data ** 3)
+    np.testing.assert_allclose(V.grad(V.sum(g * g), x).data, 2 * 4 * x.data ** 3 * 12 * x.data ** 2)
 
 
 def test_an_identity_forward_does_not_hand_out_its_input():
