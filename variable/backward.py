@@ -1,6 +1,5 @@
 """The backward pass: a priority queue of Functions, highest generation first."""
 
-import contextlib
 import functools
 import gc
 import weakref
@@ -207,7 +206,7 @@ def _check_single(f, gx):
 def _recorded(f, gys, watched):
     """`f`'s backward on `gys` while create_graph records it: the `.data` of its inputs, outputs
     and incoming gradients may give masks and shapes, not arithmetic (variable.py's watch;
-    `watched` is the pass's own map, set once per pass by _watching_pass)."""
+    `watched` is the pass's own map, set once per pass by _propagate)."""
     forwarder = f.forwarder
     name = type(forwarder).__name__
     for v in f.inputs:
@@ -220,23 +219,6 @@ def _recorded(f, gys, watched):
         return forwarder.backward(*gys)
     finally:
         watched.clear()
-
-
-@contextlib.contextmanager
-def _watching_pass(create_graph):
-    """The `.data` watch of a pass that records its backward (one map for the whole pass,
-    filled by _recorded for each backward while it runs); None without create_graph."""
-    if not create_graph:
-        yield None
-        return
-    watched = {}
-    token = _watched.set(watched)
-    _variable._watching += 1
-    try:
-        yield watched
-    finally:
-        _variable._watching -= 1
-        _watched.reset(token)
 
 
 def _read_only_gradients(gys):
@@ -412,9 +394,24 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
 
 def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain):
     """Pop Functions by generation and push gradients through them into `grads`."""
+    watched = token = None
+    if create_graph:  # the .data watch: one map for the pass, filled by _recorded per backward
+        watched = {}
+        token = _watched.set(watched)
+        _variable._watching += 1
+    try:
+        _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watched)
+    finally:
+        if create_graph:
+            _variable._watching -= 1
+            _watched.reset(token)
+
+
+def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watched):
+    """_propagate's loop."""
     now = _clock[0]  # data assigned after a Function was recorded invalidates it
     owned = set()  # keys whose gradient is an array this pass made (added into in place)
-    with config._setting(config._enable_backprop, create_graph), _watching_pass(create_graph) as watched:
+    with config._setting(config._enable_backprop, create_graph):
         while heap:
             f = heappop(heap)[2]
             if f.stamp < now:
