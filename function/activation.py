@@ -15,7 +15,7 @@ import variable as V
 from variable import ArrayLike, Axis, Forwarder, Function, Variable, backend, series
 from variable.axes import normalize_axis
 from variable.backend import get_array_module, is_device_array
-from variable.ops.elementwise import _reduce
+from variable.ops.elementwise import _reduce, _times
 
 
 def as_float(x: ArrayLike, op: str, like: ArrayLike | None = None) -> Variable:
@@ -163,10 +163,7 @@ class SigmoidGrad(Forwarder):
         if isinstance(g, np.generic):  # (0-d: NumPy gave a scalar, nothing to write into)
             return gy * (g * y)
         np.multiply(g, y, out=g)
-        if g.dtype == gy.dtype and g.shape == gy.shape:
-            np.multiply(g, gy, out=g)
-            return g
-        return g * gy
+        return _times(g, gy)
 
     save_for_backward = {"x0": ("x1",), "x1": ("x0", "x1")}   # g_gy reads y, g_y gy and y
 

@@ -19,6 +19,7 @@ from .forwarder import (
     Forwarder,
     Function,
     Variable,
+    _read_only,  # (the views a custom forward gets)
     new_variable,
     record_by_hand,
 )
@@ -230,9 +231,7 @@ def _read_only_gradients(gys):
     for g in gys:
         data = g._data
         if type(data) is np.ndarray and data.flags.writeable and not (g.creator is None and g.requires_grad):
-            data = data.view()
-            data.flags.writeable = False
-            v = new_variable(data, g.requires_grad)
+            v = new_variable(_read_only((data,))[0], g.requires_grad)
             v.name, v.creator, v.generation = g.name, g.creator, g.generation
             g = v
         views.append(g)

@@ -28,7 +28,6 @@ class Forwarder:
     are always kept); or, per input, what its gradient reads ({"x0": ("x1",), "x1":
     ("x0",)} for a product), so nothing is kept for an input that needs no gradient.
     None, the default, keeps everything.  See variable/saving.py."""
-    _custom = False  # a Forwarder written outside gengrad: read-only inputs, strict reads
     once_differentiable = False
     """True: `backward` may compute on arrays (an adjoint solver); its gradients are right to
     first order, and a second differentiation through them is refused (create_graph=True
@@ -36,30 +35,28 @@ class Forwarder:
     non_differentiable = ()
     """Names of float outputs that get no gradient ("y1", ...): they do not require grad."""
     _short_constants = True  # built-in Taylor rules take an input constant along t as [x_0]
-    _drops_inputs, _kept_inputs, _keeps_outputs, _by_grad = False, frozenset(), True, None
-    _strict = False  # stand-ins for every undeclared array, leaves and live outputs too
-    _no_gradient = frozenset()
     _plan = (False, None, frozenset(), True, None, False, frozenset(), False)
-    """The attributes above in one tuple (custom, what it drops as saving.fast_table gives,
-    kept inputs, keeps outputs, by_grad, strict, no gradient, once differentiable), indexed
-    by CUSTOM, DROPS, ...: the recording path reads it with one lookup (a class attribute
-    read through an instance costs about twice a slot's), and a recorded Function holds it
-    for the backward pass."""
+    """What recording and backward need to know of the class, in one tuple indexed by CUSTOM
+    (written outside gengrad: read-only inputs and gradients, strict reads), DROPS (what a
+    call with one or two inputs drops: saving.fast_table), KEPT (kept input indices),
+    KEEPS_OUTPUTS, BY_GRAD (saving.declaration), STRICT (stand-ins for every undeclared
+    array, leaves and live outputs too), NO_GRADIENT (output positions) and ONCE (once
+    differentiable).  The recording path reads it with one lookup (a class attribute read
+    through an instance costs about twice a slot's); a recorded Function holds it."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # a rule written outside gengrad gets every input's full series (zeros for a constant)
         built_in = cls.__module__.partition(".")[0] in _BUILT_IN_PACKAGES
         cls._short_constants = built_in
-        cls._drops_inputs, cls._kept_inputs, cls._keeps_outputs, cls._by_grad = saving.declaration(cls)
-        declared = cls.save_for_backward is not None
-        cls._strict = declared and (not built_in or saving.strict_built_ins())
-        cls._custom = not built_in
+        declaration = saving.declaration(cls)  # (drops inputs, kept, keeps outputs, by_grad)
+        _, kept, keeps_outputs, by_grad = declaration
+        strict = cls.save_for_backward is not None and (not built_in or saving.strict_built_ins())
         if not built_in and not getattr(cls.forward, "_guarded", False):
             cls.forward = _guarded(cls.forward)
-        cls._no_gradient = saving.output_names(cls, cls.non_differentiable)
-        cls._plan = (cls._custom, saving.fast_table(cls), cls._kept_inputs, cls._keeps_outputs,
-                     cls._by_grad, cls._strict, cls._no_gradient, bool(cls.once_differentiable))
+        no_gradient = saving.output_names(cls, cls.non_differentiable)
+        cls._plan = (not built_in, saving.fast_table(*declaration), kept, keeps_outputs, by_grad,
+                     strict, no_gradient, bool(cls.once_differentiable))
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -398,10 +395,10 @@ def _recorded_inputs(forwarder, inputs):
     stays in the record (its gradient lands on it); a strict Forwarder's backward sees a
     stand-in for it too, so an undeclared read fails whatever the input.
     """
-    kept, keeps_outputs = forwarder._kept_inputs, forwarder._keeps_outputs
-    if forwarder._by_grad is not None:  # it keeps what the gradients of inputs needing one read
-        kept, keeps_outputs = forwarder._by_grad[sum(x.requires_grad << i for i, x in enumerate(inputs))]
-    strict = forwarder._strict
+    plan = forwarder._plan
+    kept, keeps_outputs, by_grad, strict = plan[KEPT], plan[KEEPS_OUTPUTS], plan[BY_GRAD], plan[STRICT]
+    if by_grad is not None:  # it keeps what the gradients of inputs needing one read
+        kept, keeps_outputs = by_grad[sum(x.requires_grad << i for i, x in enumerate(inputs))]
     links = list(inputs)
     view = list(inputs) if strict else links
     for i, x in enumerate(inputs):
@@ -565,7 +562,7 @@ class Function:
         self.saved = tuple(ys) if keeps_outputs else (_NOTHING if plan[STRICT] else None)
         outputs = []
         for i, y in enumerate(ys):
-            v = new_variable(y, y.dtype.kind in "fc" and i not in forwarder._no_gradient)
+            v = new_variable(y, y.dtype.kind in "fc" and i not in plan[NO_GRADIENT])
             v.creator = self
             v.generation = generation + 1
             outputs.append(v)

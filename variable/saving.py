@@ -61,16 +61,17 @@ def declaration(cls):
     return drops, inputs, outputs, None
 
 
-def fast_table(cls):
-    """What a call of `cls` with one or two inputs drops, for the recording path: None when
-    it keeps every input, else (drop x0, drop x1, kept outputs); for a per-input declaration
-    those triples in a table indexed [x1 requires grad][x0 requires grad]."""
-    if not cls._drops_inputs:
+def fast_table(drops, kept, keeps_outputs, by_grad):
+    """What a call with one or two inputs drops, from a `declaration`, for the recording
+    path: None when it keeps every input, else (drop x0, drop x1, kept outputs); for a
+    per-input declaration those triples in a table indexed [x1 requires grad][x0 requires
+    grad]."""
+    if not drops:
         return None
-    if cls._by_grad is None:
-        return (0 not in cls._kept_inputs, 1 not in cls._kept_inputs, cls._keeps_outputs)
-    rows = cls._by_grad
-    triple = [(0 not in kept, 1 not in kept, outputs) for kept, outputs in rows]
+    if by_grad is None:
+        return (0 not in kept, 1 not in kept, keeps_outputs)
+    rows = by_grad
+    triple = [(0 not in k, 1 not in k, outputs) for k, outputs in rows]
     return (triple[0], triple[1]), (triple[2 % len(rows)], triple[3 % len(rows)])
 
 

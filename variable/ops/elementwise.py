@@ -21,6 +21,15 @@ def _reduce(gx, x):
     return gx if gx.shape == x.shape else sum_to(gx, x.shape)
 
 
+def _times(g, gy):
+    """g * gy, written into `g` (an array the caller just made) when the product has its
+    dtype and shape: a fused backward's last factor without a new array."""
+    if g.dtype == gy.dtype and g.shape == gy.shape:
+        np.multiply(g, gy, out=g)
+        return g
+    return g * gy
+
+
 # ----- arithmetic -------------------------------------------------------------
 class Add(Forwarder):
     """x0 + x1."""

@@ -9,7 +9,7 @@ import numpy as np
 from .. import series
 from ..forwarder import Forwarder, Function, Variable
 from ..types import ArrayLike
-from .elementwise import _reduce, square
+from .elementwise import _reduce, _times, square
 
 
 class Sin(Forwarder):
@@ -89,10 +89,7 @@ class TanhGrad(Forwarder):
         if isinstance(g, np.generic):  # (0-d: NumPy gave a scalar, nothing to write into)
             return gy * (1 - g)
         np.subtract(1, g, out=g)
-        if g.dtype == gy.dtype and g.shape == gy.shape:
-            np.multiply(g, gy, out=g)
-            return g
-        return g * gy
+        return _times(g, gy)
 
     save_for_backward = {"x0": ("x1",), "x1": ("x0", "x1")}   # g_gy reads y, g_y gy and y
 
