@@ -10,12 +10,16 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
-                        help="gpu: the GPU benchmarks (CuPy, next to PyTorch CUDA) instead")
+                        help="gpu: the GPU benchmarks (CuPy, next to PyTorch CUDA and DeZero) instead")
+    parser.add_argument("--dezero", metavar="PATH", default=None,
+                        help="--device gpu: the folder holding the dezero package, for its MLP column "
+                             "(default: $GENGRAD_DEZERO_PATH)")
     args = parser.parse_args(argv)
     quick = args.quick
     if args.device == "gpu":
-        return gpu.main(["--repeat", "1", "--number", "2", "--points", "10000", "--memory-steps", "20"]
-                        if quick else [])
+        gpu_args = ["--repeat", "1", "--number", "2", "--points", "10000", "--orders", "4", "10",
+                    "--overhead-steps", "100", "--memory-steps", "20"] if quick else []
+        return gpu.main(gpu_args + ([] if args.dezero is None else ["--dezero", args.dezero]))
     # memory first: its peak RSS would otherwise be the peak of the benchmarks before it
     memory.main(["--quick", "--steps", "120", "--warmup", "100"] if quick else [])
     print()

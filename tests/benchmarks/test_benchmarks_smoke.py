@@ -94,6 +94,8 @@ def test_gpu_benchmark_runs_on_the_stand_in_device(capsys, gpu):
     from benchmarks import gpu as gpu_benchmark
 
     assert gpu_benchmark.main(["--batches", "4", "--number", "1", "--repeat", "1", "--points", "50",
-                               "--order", "3", "--memory-steps", "3", "--no-torch"]) == 0
+                               "--orders", "3", "--overhead-steps", "10", "--memory-steps", "3",
+                               "--no-torch"]) == 0
     out = capsys.readouterr().out
-    assert "batch     4" in out and "derivative of order 3 of tanh on 50 points" in out
+    assert "batch     4" in out and "nth derivative of tanh on 50 float64 points" in out and "n= 3" in out
+    assert "op overhead on the GPU" in out
