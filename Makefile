@@ -1,4 +1,5 @@
-# Quick start: `make demo` runs the demo, `make test` runs the whole test suite.
+# Quick start: `make demo` runs the demo, `make test` runs the whole test suite (on NumPy,
+# then the GPU path on tests/device/fake_gpu.py, a CPU stand-in for CuPy).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -21,6 +22,7 @@ demo: $(VENV)/.examples
 
 test: $(VENV)/.test
 	$(BIN)/python -m pytest -q
+	GENGRAD_DEVICE=fake $(BIN)/python -m pytest -q    # the GPU path, on a CPU stand-in for CuPy
 
 lint: $(VENV)/.test
 	$(BIN)/python -m ruff check .

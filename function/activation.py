@@ -104,6 +104,33 @@ def as_array(x: ArrayLike, op: str, like: ArrayLike | None = None, name: str = "
     return data
 
 
+def checked_indices(data, n: int, op: str, message: str, dtype) -> tuple:
+    """Integer `data` (labels, ids) checked to lie in [0, n), as intp indices (package helper).
+
+    On NumPy arrays a bad entry raises at once: ValueError(message), `{value}` in it standing
+    for the first bad entry.  On a device, reading the data would be a sync, so the check
+    runs there (`V.backend.device_check`): the indices come back clipped into [0, n) (nothing
+    is read out of bounds) with `poison`, a 0-d array of `dtype`, 1, or NaN if an entry is
+    bad; the op multiplies its result (and gradient) by it, and the error is raised at the
+    next read of a NaN (`float(loss)`) or at `V.backend.synchronize()`.
+
+    Returns
+    -------
+    (indices, poison): poison is None on the CPU.
+    """
+    if not is_device_array(data):
+        if data.size and (data.min() < 0 or data.max() >= n):
+            bad = int(data[(data < 0) | (data >= n)].ravel()[0])
+            raise ValueError(message.format(value=bad))
+        return data.astype(np.intp, copy=False), None
+    if n == 0 and data.size:                  # every entry is bad: no index to clip to
+        raise ValueError(message.format(value=data.ravel()[0].item()))
+    xp = get_array_module(data)
+    found = backend.device_check(op, (data < 0) | (data >= n), data, message)
+    indices = xp.clip(data, 0, max(n - 1, 0)).astype(np.intp, copy=False)
+    return indices, xp.where(found, math.nan, 1).astype(dtype)
+
+
 _EXP_LIMITS = {}
 
 
@@ -121,8 +148,12 @@ def _sigmoid(x):
     Where x < -limit, exp(-x) + 1 would overflow: there the exponent is capped, and
     sigmoid(x), equal to exp(x) to working precision, is computed as such.  The common
     case costs one array and a pass more than the naive formula (this op sits in MLPs).
+    On a device both cases are computed everywhere (`_sigmoid_unbranched`: asking
+    whether any x < -limit would be a sync), to the same values.
     """
     limit = _exp_limit(x.dtype)
+    if is_device_array(x):
+        return _sigmoid_unbranched(x, limit)
     far_left = x.size and not x.min() >= -limit       # (NaN also takes the careful path)
     y = np.negative(x, out=np.empty_like(x))          # (out= keeps 0-d inputs arrays)
     if far_left:
@@ -134,6 +165,19 @@ def _sigmoid(x):
         tail = x < -limit
         y[tail] = np.exp(x[tail])                     # sigmoid(x) = exp(x) out there
     return y
+
+
+def _sigmoid_unbranched(x, limit):
+    """`_sigmoid`'s values with no branch on the data: 1 / (1 + exp(-x)), its exponent capped
+    at `limit`, and exp(x) where x < -limit (its argument capped at 0: nothing overflows)."""
+    y = np.negative(x)
+    np.minimum(y, limit, out=y)
+    np.exp(y, out=y)
+    y += 1
+    np.divide(1, y, out=y)                            # 1 / (1 + exp(-x))
+    tail = np.minimum(x, 0)
+    np.exp(tail, out=tail)                            # sigmoid(x) = exp(x) out there
+    return np.where(x < -limit, tail, y)
 
 
 # ----- sigmoid and tanh-like ------------------------------------------------------
@@ -518,9 +562,19 @@ def _normal_pdf_series(x):
 
 def _normal_cdf(x):
     """Phi(x) = erfc(-x / sqrt 2) / 2 on an ndarray, to ~1e-15 absolute and ~1e-13
-    relative (the left tail keeps full relative precision: no 1 + erf cancellation)."""
+    relative (the left tail keeps full relative precision: no 1 + erf cancellation).
+
+    On the CPU each formula runs on its own entries (picked by masks); on a device, where
+    a mask's size is a sync, each runs everywhere, to the same values, and `where` picks.
+    """
     z = x.astype(np.float64, copy=False) / math.sqrt(2)
     a = np.abs(z)
+    if is_device_array(z):
+        inner = 0.5 + 0.5 * np.copysign(_erf_series(np.minimum(a, 2)), z)
+        tail = 0.5 * _erfc_fraction(np.maximum(a, 2))
+        out = np.where(a < 2, inner, np.where(z < 0, tail, 1 - tail))
+        out = np.where(np.isnan(z), np.nan, out)
+        return out.astype(np.result_type(x.dtype, np.float32), copy=False)
     out = np.empty_like(z)
     middle = a < 2
     zm = z[middle]

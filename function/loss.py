@@ -7,6 +7,14 @@ given as arrays are constants; a target given as a Variable that requires grad i
 differentiated too.  Inputs must share a shape (no broadcasting), except class labels.
 Empty inputs (an empty batch) give NaN, the mean of nothing, as PyTorch's mean
 reductions do, without NumPy's warnings; their gradients are empty arrays.
+
+Checks of the data (a label out of range, a count below zero, a target outside [0, 1])
+raise ValueError at once on the CPU.  On a GPU, reading the data on the host would be a
+sync (the host would wait for the device at every call), so they run on the device
+(`V.backend.device_check`), like PyTorch's device-side asserts: the loss and its gradients
+come out NaN, never a wrong number, and the error, the CPU's message ending in "(checked
+on the device)", is raised at the next read of a NaN (`float(loss)`, `loss.item()`,
+`x.to_cpu()`) or at `V.backend.synchronize()`.
 """
 
 import math
@@ -14,13 +22,14 @@ import math
 import numpy as np
 
 import variable as V
-from variable import Forwarder, Function, Variable, series
-from variable.backend import errstate, get_array_module
+from variable import Forwarder, Function, Variable, backend, series
+from variable.backend import errstate, get_array_module, is_device_array
 
 from .activation import (
     ArrayLike,
     as_array,
     as_float,
+    checked_indices,
     log_softmax,
     log_softmax_array,
     log_softmax_series,
@@ -296,11 +305,12 @@ def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike) -> Variable:
     Raises
     ------
     ValueError
-        If the shapes differ or a count is negative.
+        If the shapes differ or a count is negative (on a GPU: checked on the device,
+        raised at the next read; see the module's docstring).
     """
-    log_rate, t = _pair(log_rate, t, "poisson_nll_loss", ("log_rate", "t"))
-    if np.any(t.data < 0):
-        raise ValueError("poisson_nll_loss: counts t must be non-negative")
+    op = "poisson_nll_loss"
+    log_rate, t = _pair(log_rate, t, op, ("log_rate", "t"))
+    t = _check_targets(t, [(t.data < 0, t.data, f"{op}: counts t must be non-negative, got {{value}}")], op)
     return Function(PoissonNLLLoss())(log_rate, t)
 
 
@@ -308,8 +318,9 @@ def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike) -> Variable:
 class SoftmaxCrossEntropy(Forwarder):
     """Mean over rows of -sum(t log softmax(x)) along the last axis; labels or probabilities."""
 
-    def __init__(self, labels=None):
+    def __init__(self, labels=None, poison=None):
         self.labels = labels
+        self.poison = poison      # labels checked on a device: 1, or NaN if one is out of range
 
     def forward(self, x, *t):
         log_p = log_softmax_array(x, -1)
@@ -319,6 +330,9 @@ class SoftmaxCrossEntropy(Forwarder):
             total = log_p[picked].sum()
             self.onehot = np.zeros_like(x)
             self.onehot[picked] = 1
+            if self.poison is not None:         # a bad label: NaN loss and gradient, no wrong number
+                total = total * self.poison
+                self.onehot *= self.poison
         else:
             total = np.vdot(t[0], log_p)
         return _mean(-total, self.rows, x)
@@ -357,14 +371,31 @@ def _row_indices(labels):
             for d, n in enumerate(labels.shape)]
 
 
-def _labels(t, x_shape, op):
-    """Integer class labels as an int ndarray of shape x_shape[:-1], range-checked."""
-    data = as_array(t, op)
-    n_class = x_shape[-1]
-    if data.size and (data.min() < 0 or data.max() >= n_class):
-        bad = int(data[(data < 0) | (data >= n_class)].ravel()[0])
-        raise ValueError(f"{op}: label {bad} is out of range for {n_class} classes")
-    return data.astype(np.intp, copy=False)
+def _labels(t, x, op):
+    """Integer class labels (an array of shape x.shape[:-1]) as intp indices, range-checked
+    (on a device, on the device: see `checked_indices`), and the poison of a device check."""
+    n_class = x.shape[-1]
+    return checked_indices(t, n_class, op, f"{op}: label {{value}} is out of range for {n_class} classes",
+                           x.dtype)
+
+
+def _check_targets(t, checks, op):
+    """Target Variable `t` after checks of the data [(bad mask, the values, message)]: on the CPU
+    a bad value raises ValueError at once (`{value}` in the message standing for the first
+    one); on a device the checks run there (V.backend.device_check) and `t` comes back NaN if
+    one failed, so the loss and its gradients are NaN: the error is raised at the next read."""
+    if not is_device_array(t.data):
+        for bad, values, message in checks:
+            if bad.any():
+                raise ValueError(message.format(value=values[bad].ravel()[0]))
+        return t
+    xp = get_array_module(t.data)
+    found = None
+    for bad, values, message in checks:
+        flag = backend.device_check(op, bad, values, message)
+        found = flag if found is None else found | flag
+    poison = xp.where(found, math.nan, 1).astype(t.dtype)
+    return t * poison if t.requires_grad else Variable(t.data * poison, requires_grad=False)
 
 
 def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
@@ -394,7 +425,11 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
         If `t` is not an array of real numbers (a str, None, a ragged list, ...), or
         labels of shape x.shape[:-1] are not integers.
     ValueError
-        If `t` has neither shape, a label is out of range, or `x` is 0-d.
+        If `t` has neither shape, a label is out of range, or `x` is 0-d.  On a GPU the
+        labels are checked on the device, without a sync: a label out of range makes the
+        loss and its gradient NaN, and the error ("label 12 is out of range for 10 classes
+        (checked on the device)") is raised by the next `float(loss)` or `loss.item()` (or
+        `V.backend.synchronize()`); reading `loss.data` directly bypasses it.
     """
     op = "softmax_cross_entropy"
     x = as_float(x, op)
@@ -407,7 +442,7 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
                 f"{op}: labels of shape {t_data.shape} must be integers, got dtype {t_data.dtype} "
                 f"(probability targets have the logits' shape {x.shape})"
             )
-        return Function(SoftmaxCrossEntropy(_labels(t_data, x.shape, op)))(x)
+        return Function(SoftmaxCrossEntropy(*_labels(t_data, x, op)))(x)
     if t_data.shape == x.shape:
         return Function(SoftmaxCrossEntropy())(x, _target(t if isinstance(t, Variable) else t_data, x, op))
     raise ValueError(
@@ -457,11 +492,13 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     Raises
     ------
     ValueError
-        If the shapes differ or a target lies outside [0, 1].
+        If the shapes differ or a target lies outside [0, 1] (on a GPU: checked on the
+        device, raised at the next read; see the module's docstring).
     """
-    x, t = _pair(x, t, "sigmoid_cross_entropy")
-    if np.any((t.data < 0) | (t.data > 1)):
-        raise ValueError("sigmoid_cross_entropy: targets t must lie in [0, 1]")
+    op = "sigmoid_cross_entropy"
+    x, t = _pair(x, t, op)
+    outside = (t.data < 0) | (t.data > 1)
+    t = _check_targets(t, [(outside, t.data, f"{op}: targets t must lie in [0, 1], got {{value}}")], op)
     return Function(SigmoidCrossEntropy())(x, t)
 
 
@@ -543,13 +580,14 @@ def binary_cross_entropy(p: ArrayLike, t: ArrayLike) -> Variable:
     Raises
     ------
     ValueError
-        If the shapes differ, or p or t leaves [0, 1].
+        If the shapes differ, or p or t leaves [0, 1] (on a GPU: checked on the device,
+        raised at the next read; see the module's docstring).
     """
     op = "binary_cross_entropy"
     p, t = _pair(p, t, op, ("p", "t"))
-    for name, v in (("p", p), ("t", t)):
-        if not np.all((v.data >= 0) & (v.data <= 1)):
-            raise ValueError(f"{op}: {name} must lie in [0, 1]")
+    checks = [(~((v.data >= 0) & (v.data <= 1)), v.data, f"{op}: {name} must lie in [0, 1], got {{value}}")
+              for name, v in (("p", p), ("t", t))]
+    t = _check_targets(t, checks, op)                   # (a NaN t makes the loss and both gradients NaN)
     return Function(BinaryCrossEntropy())(p, t)
 
 
@@ -595,16 +633,20 @@ def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
     TypeError
         If `x` or `t` is not an array of real numbers (a str, None, a ragged list, ...).
     ValueError
-        If the shapes differ or a label is not -1 or +1.
+        If the shapes differ or a label is not -1 or +1 (on a GPU: checked on the device,
+        raised at the next read; see the module's docstring).
     """
     op = "hinge_loss"
     x = as_float(x, op)
     t_data = as_array(t, op, like=x)
     if t_data.shape != x.shape:
         raise ValueError(f"{op}: x of shape {x.shape} and t of shape {t_data.shape} must have the same shape")
-    if t_data.dtype.kind not in "biuf" or not np.all((t_data == 1) | (t_data == -1)):
+    if t_data.dtype.kind not in "biuf":
         raise ValueError(f"{op}: labels t must be -1 or +1")
-    return Function(HingeLoss(t_data.astype(x.dtype)))(x)
+    t = Variable(t_data.astype(x.dtype), requires_grad=False)
+    other = ~((t_data == 1) | (t_data == -1))
+    t = _check_targets(t, [(other, t_data, f"{op}: labels t must be -1 or +1, got {{value}}")], op)
+    return Function(HingeLoss(t.data))(x)
 
 
 # ----- similarity ----------------------------------------------------------------------

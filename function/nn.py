@@ -15,7 +15,7 @@ from variable import Forwarder, Function, Variable, series
 from variable.backend import get_array_module, is_device_array, writes_through
 from variable.ops.matmul import MatMul2D
 
-from .activation import ArrayLike, as_array, as_float
+from .activation import ArrayLike, as_array, as_float, checked_indices
 
 
 # ----- linear ---------------------------------------------------------------------------
@@ -129,7 +129,9 @@ def dropout(x: ArrayLike, p: float = 0.5) -> Variable:
     In `V.test_mode()` (and for p = 0) it is the identity and returns `x` itself.  The
     mask is drawn on x's device from its library's global random state: on the CPU
     NumPy's, which `L.seed(n)` (it seeds the initial weights too) or `np.random.seed(n)`
-    reproduces; on a GPU CuPy's (`cupy.random.seed(n)`).
+    reproduces; on a GPU CuPy's, which `L.seed(n)` reseeds too once the GPU is in use
+    (or `cupy.random.seed(n)`).  CuPy draws from a generator of its own, so the same seed
+    gives other masks on a GPU than on the CPU, the same ones on the same device.
 
     Parameters
     ----------
@@ -353,7 +355,11 @@ def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
     TypeError
         If `ids` are not an array of integers (a str, None, a ragged list, floats, ...).
     ValueError
-        If `W` is not 2-D or an id is out of range (negative ids are not wrapped).
+        If `W` is not 2-D or an id is out of range (negative ids are not wrapped).  On a
+        GPU the range is checked on the device, without a sync: the rows come out NaN (and
+        so do their gradients), and the error, ending in "(checked on the device)", is
+        raised at the next read of a NaN (`float(loss)`, `loss.item()`, `to_cpu`) or at
+        `V.backend.synchronize()`, as PyTorch's device-side asserts are.
     """
     op = "embed_id"
     W = as_float(W, op)
@@ -363,10 +369,10 @@ def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
     if ids.dtype.kind not in "iu":
         raise TypeError(f"{op}: ids must be integers, got dtype {ids.dtype}")
     n = W.shape[0]
-    if ids.size and (ids.min() < 0 or ids.max() >= n):
-        bad = int(ids[(ids < 0) | (ids >= n)].ravel()[0])
-        raise ValueError(f"{op}: id {bad} is out of range for W with {n} rows")
-    return V.get_item(W, ids.astype(np.intp, copy=False))
+    message = f"{op}: id {{value}} is out of range for W with {n} rows"
+    ids, poison = checked_indices(ids, n, op, message, W.dtype)
+    y = V.get_item(W, ids)
+    return y if poison is None else y * poison   # (a bad id checked on a device: NaN, rows and gradient)
 
 
 def accuracy(y: ArrayLike, t: ArrayLike) -> float:

@@ -10,15 +10,20 @@ Layers built without one draw from a module-level generator, which `seed(n)` res
 
 `seed(n)` is the one call that seeds everything random in gengrad, like
 `torch.manual_seed`: initial weights, the shuffling of data loaders built without `seed=`
-(both from the generator above) and dropout masks, which come from NumPy's global random
-state (as in DeZero and Chainer) and which `seed(n)` therefore reseeds too, from the same
-`n`.  `np.random.seed` alone reaches the dropout masks but not the weights.
+(both from the generator above) and dropout masks, which come from the global random
+state of the array library they are drawn on (as in DeZero and Chainer): NumPy's on the
+CPU, CuPy's on a GPU in use.  `seed(n)` therefore reseeds those too, from the same `n`.
+`np.random.seed` alone reaches the CPU's dropout masks but not the weights.  A GPU's masks
+are drawn by CuPy's own generator, so they differ from the CPU's for the same seed; the
+same seed gives the same masks on the same device.
 
 Weights are drawn in float64 and then cast, so the same seed gives the same weights
 (up to rounding) in float32 and float64.
 """
 
 import numpy as np
+
+from variable import backend
 
 _default = np.random.default_rng()
 
@@ -27,16 +32,21 @@ def seed(value: int | None) -> None:
     """Seed everything random in gengrad: initial weights, data loaders' order, dropout masks.
 
     Resets the generator that layers built without `rng` (and data loaders built without
-    `seed`) draw from, and reseeds NumPy's global random state, which dropout masks are
-    drawn from (so code of yours that uses `np.random` is reseeded too, as with Keras's
-    `set_random_seed`).  Two runs after the same `seed(n)` draw the same weights and the
-    same masks.
+    `seed`) draw from, and reseeds NumPy's global random state, which dropout masks on the
+    CPU are drawn from (so code of yours that uses `np.random` is reseeded too, as with
+    Keras's `set_random_seed`).  When a GPU is in use (gengrad has put data on it, so CuPy
+    is imported), CuPy's global random state, which dropout masks on the GPU are drawn
+    from, is reseeded as well (`cupy.random.seed`); before that, it is reseeded when the
+    first data moves to the GPU (CuPy is never imported for this).  Two runs after the
+    same `seed(n)` draw the same weights and the same masks on the same device (a GPU's
+    masks are not the CPU's).
 
     Parameters
     ----------
     value : int or None
         Non-negative seed of a fresh `numpy.random.default_rng`, and (through
-        `np.random.SeedSequence(value)`) of NumPy's global state; None draws fresh entropy.
+        `np.random.SeedSequence(value)`) of NumPy's global state and of the GPU's; None
+        draws fresh entropy.
 
     Raises
     ------
@@ -53,7 +63,10 @@ def seed(value: int | None) -> None:
             raise ValueError(f"seed: value must be a non-negative int, got {value}")
         value = int(value)
     _default = np.random.default_rng(value)
-    np.random.seed(None if value is None else np.random.SeedSequence(value).generate_state(4))
+    states = None if value is None else np.random.SeedSequence(value)
+    np.random.seed(None if states is None else states.generate_state(4))
+    # the GPU's generator (CuPy's: an int in [0, 2**64)), now or when a GPU comes into use
+    backend.seed_device(None if states is None else int(states.generate_state(1, np.uint64)[0]))
 
 
 def generator(rng: np.random.Generator | None = None) -> np.random.Generator:

@@ -7,7 +7,7 @@ the old ones, which may be read-only broadcast views).
 
 import numpy as np
 
-from variable import Variable
+from variable import Variable, backend
 
 from .optimizer import hyperparameter, replace_grad
 
@@ -35,6 +35,8 @@ class ClipGrad:
 
     norm = sqrt(sum over every parameter of sum(g^2)); when norm > max_norm every
     gradient is multiplied by max_norm / (norm + 1e-6), as PyTorch's clip_grad_norm_ does.
+    On a GPU the norm stays on the device (comparing it on the host would be a sync): every
+    gradient is multiplied by min(max_norm / (norm + 1e-6), 1), which is the same.
 
     Parameters
     ----------
@@ -47,6 +49,9 @@ class ClipGrad:
 
     def __call__(self, params):
         """Scale the gradients down if their joint norm is too large."""
+        if params and backend.is_device_array(params[0].grad.data):
+            self._clip_on_device(params)
+            return
         total = 0.0
         for param in params:
             g = param.grad.data
@@ -56,6 +61,19 @@ class ClipGrad:
         if rate < 1.0:
             for param in params:
                 replace_grad(param, param.grad.data * rate)
+
+    def _clip_on_device(self, params):
+        """The same scaling computed on the device, where asking whether the norm is too large
+        would be a sync: every gradient is multiplied by min(rate, 1), the norm in float64."""
+        xp = backend.get_array_module(params[0].grad.data)
+        total = None
+        for param in params:
+            square = xp.sum(xp.square(param.grad.data, dtype=np.float64))
+            total = square if total is None else total + square
+        rate = xp.fmin(self.max_norm / (xp.sqrt(total) + 1e-6), 1.0)   # (a NaN norm: left alone)
+        for param in params:
+            g = param.grad.data
+            replace_grad(param, g * rate.astype(g.dtype))
 
 
 class FreezeParam:

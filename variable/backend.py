@@ -11,11 +11,16 @@ so NumPy stays the only dependency.
 
 import contextlib
 import importlib
+import threading
 
 import numpy as np
 
 _MODULES = {np.ndarray: np}
 """Array type -> its array module; other types are looked up once (see _module_of_type)."""
+
+DEVICE_TYPES = set()
+"""The device array types seen so far (CuPy's ndarray, a registered stand-in): the engine's
+fast paths test `type(y) in DEVICE_TYPES` as they test `type(y) is np.ndarray`."""
 
 _GPU = {"module": None}
 """The device array module once imported (CuPy), or a stand-in registered by tests."""
@@ -28,6 +33,7 @@ def _module_of_type(array_type):
         module = np
         if array_type.__module__.partition(".")[0] == "cupy":  # no import unless one shows up
             module = _cupy()
+            DEVICE_TYPES.add(array_type)
         _MODULES[array_type] = module
     return module
 
@@ -63,13 +69,35 @@ def register_device_module(array_type, module) -> None:
     empty, full, arange, random, lib.stride_tricks.as_strided and scatter_add.
     """
     _MODULES[array_type] = module
-    _GPU["module"] = module
+    DEVICE_TYPES.add(array_type)
+    _GPU["module"] = None
+    _in_use(module)
+
+
+_PENDING_SEED = []
+"""The seed L.seed(n) gave before any GPU was in use, for the device generator when one comes."""
+
+
+def seed_device(seed) -> None:
+    """Seed the GPU's global random generator (dropout masks there): now when a GPU is in
+    use, else as soon as one is (CuPy is never imported for this)."""
+    _PENDING_SEED.clear()
+    if _GPU["module"] is None:
+        _PENDING_SEED.append(seed)
+    else:
+        _GPU["module"].random.seed(seed)
+
+
+def _in_use(module):
+    """`module` becomes the GPU: a seed given before takes effect on it."""
+    _GPU["module"] = _GPU["module"] or module
+    if _PENDING_SEED and _GPU["module"] is module:
+        module.random.seed(_PENDING_SEED.pop())
+    return module
 
 
 def _cupy():
-    module = importlib.import_module("cupy")
-    _GPU["module"] = _GPU["module"] or module
-    return module
+    return _in_use(importlib.import_module("cupy"))
 
 
 def gpu_module(op: str = "to_gpu"):
@@ -97,11 +125,23 @@ def gpu_module(op: str = "to_gpu"):
 
 
 def to_cpu(a):
-    """`a` as a NumPy array: a device array is copied to the host, anything else is kept."""
+    """`a` as a NumPy array: a device array is copied to the host, anything else is kept.
+
+    Raises
+    ------
+    ValueError, IndexError
+        If the copy holds a NaN and a check run on the device found bad data (a label out
+        of range, see `device_check`): that error, rather than the NaN it left.
+    """
     if type(a) is np.ndarray:
         return a
     module = _module_of_type(type(a))
-    return a if module is np else module.asnumpy(a)
+    if module is np:
+        return a
+    host = module.asnumpy(a)
+    if _CHECKS and host.dtype.kind in "fc" and np.isnan(host).any():   # (a host pass: no sync)
+        raise_device_errors()
+    return host
 
 
 def to_gpu(a, op: str = "to_gpu"):
@@ -196,6 +236,103 @@ def as_strided(x, shape, strides):
     return get_array_module(x).lib.stride_tricks.as_strided(x, shape=shape, strides=strides)
 
 
+# ----- checks of the data, run on the device ---------------------------------------------------
+_CHECKS = {}
+"""Checks that ran on the device since the last read: (op, message) -> [found, first, error
+class, array module], `found` a 0-d bool device array (some value was bad) and `first` a
+0-d device array (the first bad value), each replaced by a new one per call (constant
+memory, no sync)."""
+
+_CHECKS_LOCK = threading.Lock()
+
+
+def device_check(op: str, bad, values, message: str, error: type = ValueError):
+    """Record a check of device data without waiting for it: `bad` (a boolean device array of
+    `values`' shape) marks the bad entries, `message` says what is wrong with the first of them
+    (`{value}` stands for it), e.g. "softmax_cross_entropy: label {value} is out of range for 10
+    classes".
+
+    Reading `bad` on the host would be a sync (the host waits for the device and stops running
+    ahead of it), so nothing is read: the op poisons its own result with NaN where the
+    returned flag is set (no wrong number can come out), and the error is raised at the next
+    read that can see it, like PyTorch's device-side asserts: `Variable.item()`, `float()`,
+    `int()`, `bool()` and formatting of a Variable, `Variable.to_cpu()` and `to_cpu` when the
+    value read holds a NaN, and `synchronize()` always; the message then ends in "(checked on
+    the device)".  The checks of one op and message accumulate (the first bad value is kept)
+    until then.
+
+    Returns
+    -------
+    The 0-d boolean device array bad.any(), for the op to poison its result with.
+    """
+    xp = get_array_module(bad)
+    found = bad.any()
+    if not bad.size:                                  # nothing to check
+        return found
+    first = values.ravel()[bad.ravel().argmax()]      # (argmax of a mask: its first True)
+    key = (op, message)
+    with _CHECKS_LOCK:
+        entry = _CHECKS.get(key)
+        if entry is None:
+            _CHECKS[key] = [found, first, error, xp]
+        else:
+            entry[1] = xp.where(entry[0], entry[1], first)
+            entry[0] = entry[0] | found
+    return found
+
+
+def raise_device_errors() -> None:
+    """Read the flags of the checks run on the device since the last read (one sync) and raise
+    the first error found, the CPU's message plus "(checked on the device)"; the checks are
+    cleared either way (see `device_check`)."""
+    with _CHECKS_LOCK:
+        entries = list(_CHECKS.items())
+        _CHECKS.clear()
+    if not entries:
+        return
+    xp = entries[0][1][3]
+    found = xp.asnumpy(xp.stack([entry[0] for _, entry in entries]))
+    for ((_, message), (_, first, error, _)), bad in zip(entries, found):
+        if bad:
+            value = first.item()
+            raise error(message.format(value=value) + " (checked on the device)")
+
+
+def synchronize() -> None:
+    """Wait until the GPU has finished the work queued so far, and raise what the checks run
+    on the device found (a label out of range, see `device_check`).  Nothing to do on the CPU.
+
+    Every read of device data on the host waits like this (`float(loss)`, `to_cpu`), so a
+    training loop needs none of its own; call it to see an error at a known place, or before
+    timing GPU work.
+
+    Raises
+    ------
+    ValueError, IndexError
+        The first error a check run on the device found since the last read, ending in
+        "(checked on the device)".
+    """
+    module = _GPU["module"]
+    if module is None:           # no GPU used: nothing queued, nothing checked
+        return
+    runtime = getattr(getattr(module, "cuda", None), "runtime", None)
+    wait = getattr(runtime, "deviceSynchronize", None)
+    if wait is not None:
+        wait()
+    raise_device_errors()
+
+
+def maybe_any(mask) -> bool:
+    """`mask.any()` for a NumPy array; True for a device array, whose reading would be a sync.
+
+    For a branch that only skips work: the masked path it guards must give the same values
+    when nothing is masked (`where(mask, 1, r)` is `r` then), so a device always takes it.
+    """
+    if type(mask) is not np.ndarray and is_device_array(mask):
+        return True
+    return bool(mask.any())
+
+
 def errstate(x, **settings):
     """np.errstate(**settings) for a NumPy array; CuPy has no floating-point error state."""
     return np.errstate(**settings) if get_array_module(x) is np else contextlib.nullcontext()
@@ -212,5 +349,6 @@ def writes_through(a) -> bool:
 __all__ = [
     "get_array_module", "is_device_array", "to_cpu", "to_gpu", "to_device", "device_of", "gpu_module",
     "scatter_add", "as_strided", "errstate", "writes_through", "register_device_module",
-    "set_default_device", "default_device", "constant_like",
+    "set_default_device", "default_device", "constant_like", "device_check", "synchronize",
+    "raise_device_errors", "maybe_any",
 ]

@@ -179,6 +179,7 @@ _NOTHING = saving.NOTHING
 
 _FLOAT64 = np.dtype(np.float64)
 _SCALAR = np.float64  # the type of most 0-d results
+_DEVICE_TYPES = backend.DEVICE_TYPES
 
 
 def _reference_dtype(inputs):
@@ -501,7 +502,7 @@ class Function:
                 ys = ys.__array__()  # (a 0-d array of the same dtype, faster than np.asarray)
             elif kind is tuple:
                 return self._outputs(inputs, ys, recording, generation)
-            else:
+            elif kind not in _DEVICE_TYPES:  # (a CuPy array passes as an ndarray does)
                 ys = _forward_result(forwarder, ys)
         y = Variable.__new__(Variable)
         y._data = ys
@@ -547,7 +548,8 @@ class Function:
 
     def _outputs(self, inputs, ys, recording, generation):
         """The general case of `__call__`: a forward that returned several arrays."""
-        ys = [y if type(y) is np.ndarray else _forward_result(self.forwarder, y, i) for i, y in enumerate(ys)]
+        ys = [y if type(y) is np.ndarray or type(y) in _DEVICE_TYPES
+              else _forward_result(self.forwarder, y, i) for i, y in enumerate(ys)]
         if not recording:
             return tuple(new_variable(y) for y in ys)
         self.generation = generation

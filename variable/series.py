@@ -6,11 +6,15 @@ by k! (x_0 is the value).  A list shorter than the others stands for a series wh
 coefficients are zero: the engine passes an input that does not depend on t to built-in
 rules as `[x_0]` alone, and these helpers accept that.
 
-Every helper costs O(K^2) array operations for order K, from the standard recurrences:
-the Cauchy product for products, and for an elementary function y = g(x) the ODE it
-satisfies, y' = h(y) x', solved coefficient by coefficient:
+The helpers use the standard recurrences: the Cauchy product for products, and for an
+elementary function y = g(x) the ODE it satisfies, y' = h(y) x', solved coefficient by
+coefficient:
 
     k y_k = sum_{j=1..k} j x_j h_{k-j}        (h_m needs y_0 .. y_m only)
+
+Each sum over j is one array operation on coefficients stacked along a leading axis
+(`_dot`), not one per term: order K costs O(K) array operations (O(K^2) arithmetic), which
+is what matters on a GPU, where each operation is a kernel launch.
 
 Custom Forwarders may use them in their own `taylor` rule (see docs/custom_functions.md).
 """
@@ -19,7 +23,8 @@ import math
 
 import numpy as np
 
-from .backend import get_array_module
+from . import backend
+from .backend import get_array_module, is_device_array
 
 
 def _broadcast(c, shape):
@@ -55,6 +60,29 @@ def scale(a: list, c) -> list:
     return [ak * c for ak in a]
 
 
+def _dot(a, b):
+    """sum_j a[j] * b[j] over the leading axis of two stacks of coefficients: one operation
+    (NumPy's einsum, its fastest here; on a device a product and a sum, two plain kernels
+    where einsum may turn this into a batched matrix product of 1x1 matrices)."""
+    if type(a) is np.ndarray:
+        return np.einsum("j...,j...->...", a, b)
+    if a.ndim != b.ndim:                             # broadcast the coefficients, not the j axis
+        a, b = [c.reshape(c.shape[:1] + (1,) * (max(a.ndim, b.ndim) - c.ndim) + c.shape[1:]) for c in (a, b)]
+    return (a * b).sum(axis=0)
+
+
+def _stack(a, n=None, shape=None):
+    """The coefficients of `a` as one array (n, *shape): missing ones (a shorter series) zero."""
+    n = len(a) if n is None else n
+    shape = a[0].shape if shape is None else shape
+    if len(a) == n and all(c.shape == shape for c in a):
+        return np.stack(a)
+    stack = get_array_module(a[0]).zeros((n,) + shape, dtype=np.result_type(*a))
+    for k, c in enumerate(a[:n]):
+        stack[k] = c
+    return stack
+
+
 def cauchy(a: list, b: list, k: int, product=np.multiply):
     """Coefficient k of a * b: sum_{j=0..k} a_j b_{k-j}, over the terms both series hold.
 
@@ -75,16 +103,27 @@ def mul(a: list, b: list, product=np.multiply, y0: np.ndarray | None = None) -> 
     """
     n = max(len(a), len(b))
     first = cauchy(a, b, 0, product) if y0 is None else y0
+    if product is np.multiply and len(a) == len(b) > 2 and a[0].shape == b[0].shape:
+        sa, sb = _stack(a), _stack(b)                # one operation per coefficient
+        return [first] + [_dot(sa[:k + 1], sb[k::-1]) for k in range(1, n)]
     return [first] + [cauchy(a, b, k, product) for k in range(1, n)]
 
 
 def square(a: list) -> list:
     """Series of a * a; each coefficient sums half the terms of a Cauchy product twice."""
+    if len(a) > 2:
+        stack = _stack(a)                            # a few operations per coefficient
+        return [a[0] * a[0]] + [_square_coefficient(stack, k) for k in range(1, len(a))]
     return [_square_coefficient(a, k) for k in range(len(a))]
 
 
 def _square_coefficient(a, k):
-    """Coefficient k of a * a: 2 sum_{j < k/2} a_j a_{k-j} (+ a_{k/2}^2 for even k)."""
+    """Coefficient k of a * a: 2 sum_{j < k/2} a_j a_{k-j} (+ a_{k/2}^2 for even k); for a
+    stacked `a` (an array, as `ode` hands its `h`), one operation."""
+    if not isinstance(a, list) and k > 0:
+        half = (k + 1) // 2                          # a_j a_{k-j} for j < k/2, twice
+        total = 2 * _dot(a[:half], a[k:k - half:-1])
+        return total + a[k // 2] * a[k // 2] if k % 2 == 0 else total
     total = None
     for j in range((k + 1) // 2):
         term = a[j] * a[k - j]
@@ -101,16 +140,28 @@ def div(a: list, b: list) -> list:
     n = max(len(a), len(b))
     if len(b) == 1:
         return [ak / b[0] for ak in a]
-    y = [a[0] / b[0]]
+    y0 = a[0] / b[0]
+    ys = _empty(n, y0)
+    ys[0] = y0
+    bs = _stack(b)
     for k in range(1, n):
-        total = cauchy(b[1:], y, k - 1)  # sum_{j=1..k} b_j y_{k-j}
-        y.append(((a[k] - total) if k < len(a) else -total) / b[0])
-    return y
+        m = min(k, len(b) - 1)                       # sum_{j=1..m} b_j y_{k-j}
+        total = _dot(bs[1:m + 1], ys[k - 1::-1][:m])
+        ys[k] = ((a[k] - total) if k < len(a) else -total) / b[0]
+    return [y0] + list(ys[1:])
 
 
 def reciprocal(b: list) -> list:
     """Series of 1 / b."""
     return div([np.ones_like(b[0])], b)
+
+
+def _empty(n, like, *others):
+    """An uninitialised stack of n coefficients of the shape and dtype `like` and `others`
+    broadcast to."""
+    shape = np.broadcast_shapes(like.shape, *[o.shape for o in others])
+    dtype = np.result_type(like, *others)
+    return get_array_module(like).empty((n,) + shape, dtype=dtype)
 
 
 def _stacked(x):
@@ -123,7 +174,9 @@ def _stacked(x):
 def ode(x: list, y0: np.ndarray, h) -> list:
     """Series of y = g(x) where y' = h x' and `h(y, m)` gives h_m from y_0 .. y_m.
 
-    k y_k = sum_{j=1..k} j x_j h_{k-j}, so order K costs O(K^2) array operations.
+    k y_k = sum_{j=1..k} j x_j h_{k-j}: one operation per k, besides `h`'s own.  `h` gets the
+    coefficients y_0 .. y_m stacked in one array (row i is y_i; a list of arrays indexes
+    the same way), so it can form sums over them in one operation too (`_square_coefficient`).
     """
     n = len(x)
     y = [y0]
@@ -132,12 +185,14 @@ def ode(x: list, y0: np.ndarray, h) -> list:
     if n == 2:                                       # forward mode: y_1 = h_0 x_1
         return [y0, h(y, 0) * x[1]]
     jx = _stacked(x)                                 # row j-1 holds j x_j
-    hs = get_array_module(jx).empty((n - 1,) + np.broadcast_shapes(y0.shape, x[0].shape), dtype=jx.dtype)
+    ys = _empty(n, y0, x[0], jx[0])
+    hs = _empty(n - 1, y0, x[0], jx[0])
+    ys[0] = y0
     for k in range(1, n):
-        hs[k - 1] = h(y, k - 1)
+        hs[k - 1] = h(ys[:k], k - 1)
         # sum_{j=1..k} j x_j h_{k-j}: rows 0..k-1 of jx against h_{k-1} .. h_0
-        y.append(np.einsum("j...,j...->...", jx[:k], hs[k - 1::-1]) / k)
-    return y
+        ys[k] = _dot(jx[:k], hs[k - 1::-1]) / k
+    return [y0] + list(ys[1:])
 
 
 def exp(x: list, y0: np.ndarray | None = None) -> list:
@@ -147,52 +202,79 @@ def exp(x: list, y0: np.ndarray | None = None) -> list:
 
 def log(x: list, y0: np.ndarray | None = None) -> list:
     """Series of log x: x y' = x', so k y_k x_0 = k x_k - sum_{j=1..k-1} j y_j x_{k-j}."""
-    y = [np.log(x[0]) if y0 is None else y0]
+    y0 = np.log(x[0]) if y0 is None else y0
+    if len(x) == 1:
+        return [y0]
+    xs, jy = _stack(x), _empty(len(x), y0, x[0])    # jy row j: j y_j
     for k in range(1, len(x)):
         total = x[k]
-        if k > 1:
-            total = total - sum(j * y[j] * x[k - j] for j in range(1, k)) / k
-        y.append(total / x[0])
-    return y
+        if k > 1:                                    # sum_{j=1..k-1} j y_j x_{k-j}
+            total = total - _dot(jy[1:k], xs[k - 1:0:-1]) / k
+        jy[k] = k * (total / x[0])
+    return [y0] + [jy[k] / k for k in range(1, len(x))]
 
 
 def sqrt(x: list, y0: np.ndarray | None = None) -> list:
     """Series of sqrt x: y^2 = x, so 2 y_0 y_k = x_k - sum_{j=1..k-1} y_j y_{k-j}."""
-    y = [np.sqrt(x[0]) if y0 is None else y0]
-    twice = 2 * y[0]
+    y0 = np.sqrt(x[0]) if y0 is None else y0
+    twice = 2 * y0
+    ys = _empty(len(x), y0, x[0])
+    ys[0] = y0
     for k in range(1, len(x)):
         total = x[k]
-        if k > 1:
-            total = total - sum(y[j] * y[k - j] for j in range(1, k))
-        y.append(total / twice)
-    return y
+        if k > 1:                                    # sum_{j=1..k-1} y_j y_{k-j}
+            total = total - _dot(ys[1:k], ys[k - 1:0:-1])
+        ys[k] = total / twice
+    return [y0] + list(ys[1:])
 
 
 def power(x: list, c, y0: np.ndarray | None = None) -> list:
     """Series of x^c for a constant c (a number or an array broadcasting with x).
 
     Where c is whole and >= 0, repeated squaring, exact at x_0 = 0; elsewhere x y' = c y x'
-    gives k x_0 y_k = sum_{j=1..k} (c j - (k - j)) x_j y_{k-j}.
+    gives k x_0 y_k = sum_{j=1..k} (c j - (k - j)) x_j y_{k-j}.  A number c stays on the
+    host, so the choice between the two costs no device sync.
     """
     y0 = x[0] ** c if y0 is None else y0
+    if not is_device_array(c) and np.ndim(c) == 0:
+        c = np.asarray(c)[()]                        # a NumPy scalar: device ops take it
+        if np.isfinite(c) and c >= 0 and c == np.floor(c):
+            return [y0] + _whole_power(x, np.asarray(c).astype(np.int64))[1:]
+        return _fractional_power(x, c, y0)
     c = get_array_module(x[0]).asarray(c)          # (an array exponent goes where x is)
     whole = np.isfinite(c) & (c >= 0) & (c == np.floor(c))
     if whole.all():
         return [y0] + _whole_power(x, c.astype(np.int64))[1:]
     base = x if not whole.any() else [np.where(whole, 1, x[0])] + x[1:]   # x_0 = 1 where unused
-    at_zero = base[0] == 0
-    if at_zero.any():                                # the recurrence divides by x_0: not there
-        base = [np.where(at_zero, 1, base[0])] + base[1:]
-    y = [y0]
-    for k in range(1, len(x)):
-        total = sum((c * j - (k - j)) * base[j] * y[k - j] for j in range(1, k + 1))
-        y.append(total / (k * base[0]))
-    if at_zero.any():
-        y = [y[0]] + [np.where(at_zero, _power_at_zero(x[1], c, k), y[k]) for k in range(1, len(x))]
+    y = _fractional_power(base, c, y0)
     if not whole.any():
         return y
     exact = _whole_power(x, np.where(whole, c, 0).astype(np.int64))
     return [y0] + [np.where(whole, e, g) for e, g in zip(exact[1:], y[1:])]
+
+
+def _fractional_power(x, c, y0):
+    """The recurrence k x_0 y_k = c sum_{j=1..k} j x_j y_{k-j} - sum_{j=1..k} x_j (k-j) y_{k-j},
+    two operations per k; where x_0 = 0 (it divides by x_0) the limit of _power_at_zero."""
+    n = len(x)
+    if n == 1:
+        return [y0]
+    at_zero = x[0] == 0
+    zeros = backend.maybe_any(at_zero)              # (on a device always: a branch would sync)
+    x0 = np.where(at_zero, 1, x[0]) if zeros else x[0]
+    xs = _stack([x0] + list(x[1:]))
+    jx = _stacked([x0] + list(x[1:]))                # row j-1: j x_j
+    jy = _empty(n, y0, x0, xs[0])                    # row i: i y_i
+    ys = _empty(n, y0, x0, xs[0])
+    ys[0], jy[0] = y0, 0
+    for k in range(1, n):
+        total = c * _dot(jx[:k], ys[k - 1::-1]) - _dot(xs[1:k + 1], jy[k - 1::-1])
+        ys[k] = total / (k * x0)
+        jy[k] = k * ys[k]
+    y = [y0] + list(ys[1:])
+    if zeros:
+        y = [y[0]] + [np.where(at_zero, _power_at_zero(x[1], c, k), y[k]) for k in range(1, n)]
+    return y
 
 
 def _power_at_zero(x1, c, k):
@@ -200,11 +282,13 @@ def _power_at_zero(x1, c, k):
     derivative c (c-1) ... (c-k+1) 0^(c-k) x_1^k / k! is 0 for k < c (as in PyTorch's and JAX's
     jvp), and infinite for k > c, where x^c has no k-th derivative at 0."""
     xp = get_array_module(x1)
-    falling = xp.ones_like(c, dtype=x1.dtype)
+    falling = xp.ones(np.shape(c), dtype=x1.dtype)
     for i in range(k):
         falling = falling * (c - i)
-    with np.errstate(invalid="ignore", over="ignore"):
-        beyond = falling * x1 ** k * xp.inf / math.factorial(k)
+    with backend.errstate(x1, invalid="ignore", over="ignore"):
+        beyond = falling * x1 ** k * xp.inf / float(math.factorial(k))
+    if np.ndim(c) == 0 and not is_device_array(c):
+        return xp.zeros_like(beyond) if k < c else beyond
     return xp.where(k < c, xp.zeros_like(beyond), beyond)
 
 

@@ -240,7 +240,10 @@ def _one_element(variable, what):
             f"{what}: only a one-element Variable converts to a Python scalar, this one has "
             f"shape {variable._data.shape}; use .data (an ndarray) or reduce it first (x.sum())"
         )
-    return variable._data.item()
+    value = variable._data.item()
+    if value != value and backend._CHECKS and type(variable._data) is not np.ndarray:
+        backend.raise_device_errors()   # a NaN a check run on the device may have left
+    return value
 
 
 class Variable:
@@ -391,10 +394,15 @@ class Variable:
     def item(self) -> float | int | bool:
         """The value of a one-element Variable as a Python number (no graph).
 
+        On a GPU this is a sync (the host waits for the device), as `float(x)`, `int(x)`,
+        `bool(x)` and formatting are; a NaN read there raises the error of a check run on the
+        device (a label out of range, see `V.backend.device_check`) if one found bad data.
+
         Raises
         ------
         ValueError
-            If the Variable has more than one element.
+            If the Variable has more than one element, or (on a GPU, reading a NaN) a check
+            run on the device found bad data: its message, ending in "(checked on the device)".
         """
         return _one_element(self, "item")
 
@@ -415,7 +423,7 @@ class Variable:
                 f"format: the spec {spec!r} needs a one-element Variable, this one has shape "
                 f"{self._data.shape}; format its elements, e.g. np.array2string(x.data)"
             )
-        return format(self._data.item(), spec)
+        return format(_one_element(self, "format"), spec)
 
     def numpy(self) -> np.ndarray:
         """The data as an ndarray (the same array, not a copy), like `tensor.numpy()`.

@@ -12,11 +12,13 @@ def on_gpu(a, requires_grad=None):
 
 
 def host(a):
-    """A Variable's data (or an array) on the host, for comparisons."""
-    return backend.to_cpu(getattr(a, "data", a))
+    """A Variable's data (or an array) on the host, for comparisons.  Only a Variable's `.data`
+    is its values: a CuPy array's `.data` is its memory pointer."""
+    return backend.to_cpu(a.data if isinstance(a, V.Variable) else a)
 
 
 def assert_on_gpu(*values):
     """Every value (a Variable or an array) is on the GPU."""
     for v in values:
-        assert backend.is_device_array(getattr(v, "data", v)), f"{type(v).__name__} left the device"
+        a = v.data if isinstance(v, V.Variable) else v     # (an array's .data is no array)
+        assert backend.is_device_array(a), f"{type(v).__name__} left the device"

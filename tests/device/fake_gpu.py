@@ -11,13 +11,91 @@ lib.stride_tricks and scatter_add (cupyx's); and where CuPy's function is narrow
 NumPy's (sort kinds, select's default, linalg's pinv/svd/lstsq... keywords), CuPy's version
 (_STRICT), reached by np.<name>(device array) as CuPy's own dispatch reaches it.
 
+It keeps CuPy's other rules a real GPU showed that NumPy does not: indexing one entry gives
+a 0-d array that is a *view* (writing the entry changes it); lists and tuples of numbers are
+refused as operands of ufuncs and of the comparison functions (CuPy takes arrays and
+scalars only); a Python int beyond 64 bits raises OverflowError (NumPy turns it into an
+object or float array); `random` is a generator of its own, not NumPy's global one; and
+no operation warns about overflow or invalid values (CuPy has no floating-point error state).
+
+Every conversion to the host is a sync on a GPU (the host waits for the device): bool(),
+float(), int(), an index, .item(), .tolist(), .get(), asnumpy, printing, boolean-mask
+indexing, nonzero/unique.  The stand-in counts them (`module.syncs`, see `count_syncs`),
+so a test can hold a training step to its budget of host syncs.
+
 It says nothing about CuPy's missing functions or its numerics; the real check is the
 suite on a GPU (README: GENGRAD_DEVICE=gpu).
 """
 
+import contextlib
+import sys
 import types
 
 import numpy as np
+
+_INT_LIMITS = (-(2 ** 63), 2 ** 64 - 1)
+"""Python ints CuPy converts (int64, or uint64 above it); beyond them it raises OverflowError."""
+
+
+class Syncs:
+    """Host syncs counted while active (`count_syncs`): how many, and where each came from."""
+
+    def __init__(self):
+        self.count = 0
+        self.where = []   # "file:line what" of the first frame outside this module, per sync
+
+    def __repr__(self):
+        return f"{self.count} syncs: " + "; ".join(self.where)
+
+
+_COUNTERS = []
+"""The Syncs being counted into (count_syncs blocks, innermost last)."""
+
+
+def _sync(what):
+    """Record one host sync (a conversion a GPU would wait for)."""
+    if not _COUNTERS:
+        return
+    here = __file__
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == here:
+        frame = frame.f_back
+    place = "?" if frame is None else (
+        f"{frame.f_code.co_filename.rsplit('/', 2)[-2]}/{frame.f_code.co_filename.rsplit('/', 1)[-1]}"
+        f":{frame.f_lineno} {frame.f_code.co_name}")
+    for counter in _COUNTERS:
+        counter.count += 1
+        counter.where.append(f"{place} ({what})")
+
+
+@contextlib.contextmanager
+def count_syncs():
+    """Count the host syncs made inside the block: `with count_syncs() as syncs: ...`,
+    then `syncs.count` and `syncs.where`."""
+    counter = Syncs()
+    _COUNTERS.append(counter)
+    try:
+        yield counter
+    finally:
+        _COUNTERS.remove(counter)
+
+
+def _check_int(value, op):
+    """A Python int CuPy cannot convert raises OverflowError, as CuPy's does."""
+    if type(value) is int and not _INT_LIMITS[0] <= value <= _INT_LIMITS[1]:
+        raise OverflowError(f"Python int too large to convert to C long (fake GPU: {op})")
+    return value
+
+
+def _operand(value, op):
+    """A ufunc operand: a DeviceArray's NumPy view, a scalar; host arrays and lists refused."""
+    if isinstance(value, DeviceArray):
+        return value._a
+    if type(value) is np.ndarray:
+        raise TypeError(f"Unsupported type {type(value)} (fake GPU: {op} mixes a host array in)")
+    if isinstance(value, (list, tuple)):
+        raise TypeError(f"Unsupported type {type(value)} (fake GPU: {op} takes arrays and scalars only)")
+    return _check_int(value, op)
 
 
 def _unwrap(value, op):
@@ -28,7 +106,7 @@ def _unwrap(value, op):
         raise TypeError(f"Unsupported type {type(value)} (fake GPU: {op} mixes a host array in)")
     if isinstance(value, (list, tuple)):
         return type(value)(_unwrap(v, op) for v in value)
-    return value
+    return _check_int(value, op)
 
 
 def _wrap(value):
@@ -55,6 +133,16 @@ class _Flags:
         self.owndata = a.flags.owndata
 
 
+class MemoryPointer:
+    """What CuPy's `a.data` is: the address of the device memory, not an array."""
+
+    def __init__(self, a):
+        self.ptr = a.ctypes.data
+
+    def __repr__(self):
+        return f"<fake_gpu.MemoryPointer 0x{self.ptr:x}>"
+
+
 class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
     """An array "on the device": arithmetic and NumPy calls stay here, mixing raises."""
 
@@ -65,11 +153,13 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
 
     # --- NumPy's protocols --------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        args = _unwrap(inputs, f"np.{ufunc.__name__}")
+        op = f"np.{ufunc.__name__}"
+        args = [_operand(x, op) for x in inputs] if method == "__call__" else _unwrap(inputs, op)
         out = kwargs.get("out")
         if out is not None:
             kwargs["out"] = _unwrap(out, f"np.{ufunc.__name__}")
-        result = getattr(ufunc, method)(*args, **kwargs)
+        with np.errstate(all="ignore"):     # CuPy has no floating-point error state
+            result = getattr(ufunc, method)(*args, **kwargs)
         if out is not None:            # in place (a -= b): the same array object, as CuPy returns
             return out[0] if len(out) == 1 else out
         return _wrap(result)
@@ -79,7 +169,13 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
         strict = _STRICT.get((func.__module__, name))   # CuPy's own signature, where it differs
         if strict is not None:
             return strict(*args, **kwargs)
-        return _wrap(func(*_unwrap(args, f"np.{name}"), **_unwrap_dict(kwargs, f"np.{name}")))
+        if name in _OPERANDS_ONLY:      # CuPy's versions take arrays (and scalars), not lists
+            for a in list(args) + list(kwargs.values()):
+                _operand(a, f"np.{name}")
+        if name in _SYNCING:
+            _sync(f"np.{name}")
+        with np.errstate(all="ignore"):
+            return _wrap(func(*_unwrap(args, f"np.{name}"), **_unwrap_dict(kwargs, f"np.{name}")))
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(
@@ -97,6 +193,8 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
     nbytes = property(lambda self: self._a.nbytes)
     T = property(lambda self: DeviceArray(self._a.T))
     flags = property(lambda self: _Flags(self._a))
+    data = property(lambda self: MemoryPointer(self._a))
+    """CuPy's `.data` is the device memory pointer, not the values (a Variable's `.data` is)."""
 
     @property
     def base(self):
@@ -118,7 +216,20 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
 
     def get(self):
         """A NumPy copy on the host (CuPy's `.get()`)."""
+        _sync(".get()")
         return self._a.copy()
+
+    def item(self, *args):
+        _sync(".item()")
+        return self._a.item(*args)
+
+    def tolist(self):
+        _sync(".tolist()")
+        return self._a.tolist()
+
+    def nonzero(self):
+        _sync(".nonzero()")
+        return _wrap(self._a.nonzero())
 
     def __getattr__(self, name):
         attribute = getattr(self._a, name)      # sum, max, reshape, astype, copy, item, ...
@@ -131,36 +242,56 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
         return method
 
     def __getitem__(self, index):
-        return _wrap(self._a[_index(index)])
+        index = _index(index)
+        if _masks(index):               # the result's size depends on the data
+            _sync("boolean-mask indexing")
+        result = self._a[index]
+        if not isinstance(result, np.ndarray):   # one entry: CuPy gives a 0-d *view*
+            result = self._a[(index if isinstance(index, tuple) else (index,)) + (Ellipsis,)]
+        return DeviceArray(result)
 
     def __setitem__(self, index, value):
-        self._a[_index(index)] = _unwrap(value, "setitem")
+        index = _index(index)
+        if _masks(index):
+            _sync("boolean-mask assignment")
+        self._a[index] = _unwrap(value, "setitem")
 
     def __len__(self):
         return len(self._a)
 
     def __iter__(self):
-        return (_wrap(v) for v in self._a)
+        return (self[i] for i in range(len(self)))   # 0-d views, as CuPy's
 
     def __bool__(self):
+        _sync("bool()")
         return bool(self._a)
 
     def __float__(self):
+        _sync("float()")
         return float(self._a)
 
     def __int__(self):
+        _sync("int()")
         return int(self._a)
 
+    def __complex__(self):
+        _sync("complex()")
+        return complex(self._a)
+
     def __index__(self):
+        _sync("an index")
         return self._a.__index__()
 
     def __repr__(self):
+        _sync("repr()")
         return "fake_gpu." + repr(self._a)
 
     def __str__(self):
+        _sync("str()")
         return str(self._a)
 
     def __format__(self, spec):
+        _sync("format()")
         return format(self._a, spec) if spec else str(self._a)
 
     def __copy__(self):
@@ -172,6 +303,12 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
 
 def _unwrap_dict(kwargs, op):
     return {k: _unwrap(v, op) for k, v in kwargs.items()}
+
+
+def _masks(index):
+    """Whether `index` (unwrapped) holds a boolean array: a mask, whose result size needs the data."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, np.ndarray) and i.dtype == np.bool_ and i.ndim > 0 for i in parts)
 
 
 def _index(index):
@@ -188,6 +325,8 @@ def _creator(name):
     function = getattr(np, name)
 
     def create(*args, **kwargs):
+        for a in list(args) + list(kwargs.values()):
+            _check_int(a, name)
         return DeviceArray(np.asarray(function(*args, **kwargs)))
 
     create.__name__ = name
@@ -201,6 +340,8 @@ def _asarray(a, dtype=None):
 
 
 def _asnumpy(a):
+    if isinstance(a, DeviceArray):
+        _sync("asnumpy")
     return a._a.copy() if isinstance(a, DeviceArray) else np.asarray(a)
 
 
@@ -213,10 +354,18 @@ def _as_strided(x, shape=None, strides=None):
 
 
 class _Random:
-    """`cupy.random`: the global generator's functions, their results on the device."""
+    """`cupy.random`: a generator of the device's own (not NumPy's global one, as CuPy's is
+    not), its draws on the device; `seed(n)` reseeds it."""
+
+    def __init__(self):
+        self._state = np.random.RandomState(12345)
+
+    def seed(self, seed=None):
+        seed = None if seed is None else _check_int(seed, "random.seed") % 2 ** 32
+        self._state = np.random.RandomState(seed)
 
     def __getattr__(self, name):
-        function = getattr(np.random, name)
+        function = getattr(self._state, name)
 
         def draw(*args, **kwargs):
             return _wrap(function(*args, **kwargs))
@@ -317,6 +466,13 @@ def _matrix_power(M, n):
         raise TypeError("exponent must be an integer")
     return DeviceArray(np.linalg.matrix_power(*_device("matrix_power", M), n))
 
+
+_OPERANDS_ONLY = {"array_equal", "array_equiv", "allclose", "isclose", "where", "clip", "dot",
+                  "maximum", "minimum", "less", "greater", "equal", "not_equal"}
+"""Functions whose operands CuPy takes as arrays or scalars only: a list is refused."""
+
+_SYNCING = {"nonzero", "flatnonzero", "argwhere", "unique", "compress", "extract", "count_nonzero"}
+"""Functions whose result's size depends on the data: the host waits for the device."""
 
 _STRICT = {
     ("numpy", "sort"): _sort, ("numpy", "argsort"): _argsort, ("numpy", "select"): _select,

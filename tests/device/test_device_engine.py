@@ -149,3 +149,30 @@ def test_default_device(gpu):
     assert V.Variable(np.ones(2)).device == "cpu"
     with pytest.raises(ValueError, match="'cpu' or 'gpu'"):
         backend.set_default_device("cuda:0")
+
+
+SMOOTH = {
+    "tanh": V.tanh, "sin": V.sin, "exp": V.exp, "sigmoid": lambda x: 1 / (1 + V.exp(-x)),
+    "log(1+x)": lambda x: V.log(1 + x), "1/(1-x)": lambda x: 1 / (1 - x),
+    "(1+x)**2.5": lambda x: (1 + x) ** 2.5, "x**7": lambda x: x ** 7, "tan": V.tan,
+}
+
+
+@pytest.mark.parametrize("name", list(SMOOTH))
+def test_taylor_to_order_60_on_the_device(gpu, name):
+    # 60! is far past 64 bits: no Python int of that size may reach a device array op
+    # (CuPy raises OverflowError where NumPy makes a float), and every coefficient stays there
+    x = np.linspace(-0.5, 0.5, 7)
+    on_host = V.taylor(SMOOTH[name], x, np.ones(7), 60)
+    on_device = V.taylor(SMOOTH[name], backend.to_gpu(x), backend.to_gpu(np.ones(7)), 60)
+    for k in (1, 2, 21, 30, 59, 60):
+        assert backend.is_device_array(on_device[k].data)
+        np.testing.assert_allclose(backend.to_cpu(on_device[k].data), on_host[k].data, rtol=1e-12,
+                                   err_msg=f"order {k}")
+
+
+def test_the_stand_in_refuses_python_ints_past_64_bits(gpu):
+    # what made order 21 and above crash on a real GPU: keep the stand-in as strict as CuPy
+    with pytest.raises(OverflowError, match="too large"):
+        backend.to_gpu(np.ones(3)) * (2 ** 70)
+    assert float((backend.to_gpu(np.ones(3)) * float(2 ** 70))[0]) == 2.0 ** 70

@@ -14,6 +14,7 @@ import pytest
 from device_checks import assert_on_gpu, host, on_gpu
 
 import function as F
+import layers as L
 import variable as V
 from variable import backend
 
@@ -116,8 +117,19 @@ def test_hinge_loss_on_the_device(gpu, data):
 
 
 def test_label_out_of_range_on_the_device_names_it(gpu):
-    with pytest.raises(ValueError, match="label 7 is out of range for 3 classes"):
-        F.softmax_cross_entropy(on_gpu(np.zeros((2, 3))), backend.to_gpu(np.array([0, 7])))
+    # checked on the device (no sync at the call), raised at the next read, never a number
+    x = on_gpu(np.zeros((2, 3)), requires_grad=True)
+    loss = F.softmax_cross_entropy(x, backend.to_gpu(np.array([0, 7])))
+    loss.backward()
+    message = r"label 7 is out of range for 3 classes \(checked on the device\)"
+    with pytest.raises(ValueError, match=message):       # reading the (poisoned) gradient
+        host(x.grad)
+    assert np.isnan(x.grad.data.get() if hasattr(x.grad.data, "get") else x.grad.data).all()
+    loss = F.softmax_cross_entropy(x, backend.to_gpu(np.array([0, 7])))
+    with pytest.raises(ValueError, match=message):       # reading the loss
+        float(loss)
+    assert not np.isnan(float(F.softmax_cross_entropy(on_gpu(np.zeros((2, 3))),
+                                                      backend.to_gpu(np.array([0, 2])))))  # cleared after
 
 
 # ----- labels, ids and targets next to GPU data ----------------------------------------------------
@@ -187,14 +199,31 @@ def test_embed_id_forward_on_the_device(gpu, data):
 
 # ----- nn -----------------------------------------------------------------------------------------
 def test_dropout_mask_is_drawn_on_the_device(gpu, data):
-    x = data.standard_normal((3, 4)).astype(np.float32)
+    """The mask comes from the device's own generator (CuPy's, not NumPy's: its masks are not
+    the CPU's), which L.seed reseeds: the same seed gives the same mask, about 1 - p of the
+    entries are kept, scaled by 1 / (1 - p), and the gradient goes through the same mask."""
+    p, x = 0.4, data.standard_normal((200, 250)).astype(np.float32)   # no zero entry
 
-    def seeded(v):
-        np.random.seed(3)        # the fake device draws from NumPy's global state (CuPy: its own)
-        return F.dropout(v, 0.4)
+    def seeded(n):
+        L.seed(n)
+        v = on_gpu(x)
+        cpu_state = np.random.get_state()[1].copy()
+        y = F.dropout(v, p)
+        np.testing.assert_array_equal(np.random.get_state()[1], cpu_state)  # NumPy's not drawn from
+        return v, y
 
-    y = same_on_both(seeded, x, rtol=1e-6)
+    v, y = seeded(3)
+    assert_on_gpu(y)
     assert y.dtype == np.float32
+    gy = data.standard_normal(x.shape).astype(np.float32)
+    V.sum(y * on_gpu(gy)).backward()
+    assert_on_gpu(v.grad)
+    kept, scale = host(y) != 0, np.float32(1 / (1 - p))
+    assert abs(kept.mean() - (1 - p)) < 0.01                                # 1 - p +- 4.5 sigma
+    np.testing.assert_array_equal(host(y), np.where(kept, x * scale, 0))
+    np.testing.assert_array_equal(host(v.grad), np.where(kept, gy * scale, 0))
+    np.testing.assert_array_equal(host(seeded(3)[1]), host(y))              # the same seed, the same mask
+    assert not np.array_equal(host(seeded(4)[1]) != 0, kept)                # another seed, another mask
 
 
 def test_linear_and_layer_norm_on_the_device(gpu, data):

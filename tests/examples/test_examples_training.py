@@ -400,7 +400,7 @@ def test_penalised_loss_gradient_by_double_backprop_matches_finite_differences(r
     for param in model.params():
         numeric = np.zeros_like(param.data)
         for index in np.ndindex(param.shape):
-            saved = param.data[index]
+            saved = param.data[index].copy()    # (a 0-d view on a GPU: copy the value)
             values = []
             for step in (eps, -eps):
                 param.data[index] = saved + step

@@ -16,8 +16,10 @@ import pytest
 from function_checks import as_float32, away, erfc, float_inputs, probabilities
 
 import function as F
+import layers as L
 import variable as V
 from function.activation import SigmoidGrad
+from variable import backend
 
 SMOOTH = 3      # derivative order checked for smooth functions
 PIECEWISE = 2   # ... and for piecewise ones (higher derivatives are 0 away from kinks)
@@ -152,14 +154,19 @@ RUNNING_VAR = np.array([0.5, 1.5, 2.0])
 
 
 def dropout_seeded(x):
-    """Dropout with a fixed mask (seeded before the draw), so the function is deterministic."""
-    np.random.seed(7)
+    """Dropout with a fixed mask (L.seed before the draw), so the function is deterministic."""
+    L.seed(7)
     return F.dropout(x, 0.4)
 
 
 def np_dropout_seeded(x):
-    np.random.seed(7)
-    return x * (np.random.random_sample(x.shape) >= 0.4) / 0.6
+    """x * mask / 0.6 with the mask dropout_seeded draws: from the random state of the device
+    its input goes to, reseeded by L.seed(7) (NumPy's global one on the CPU; under
+    GENGRAD_DEVICE the GPU's own, so its masks are not the CPU's)."""
+    L.seed(7)
+    xp = backend.gpu_module() if backend.default_device() == "gpu" else np
+    keep = backend.to_cpu(xp.random.random_sample(x.shape)) >= 0.4
+    return x * keep / 0.6
 
 
 def batch_norm_test_mode(x, g, b):

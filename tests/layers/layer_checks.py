@@ -16,7 +16,7 @@ def numerical_param_grads(model, loss_fn, eps=1e-6):
         g = np.zeros(data.shape)
         flat, gflat = data.reshape(-1), g.reshape(-1)
         for i in range(flat.size):
-            old = flat[i]
+            old = flat[i].copy()                     # a copy: on CuPy flat[i] is a 0-d view
             flat[i] = old + eps                      # evaluated with the graph recorded, so
             plus = float(loss_fn().data)              # loss_fn may itself call V.grad
             flat[i] = old - eps

@@ -1,10 +1,14 @@
 """L.seed(n): the one call that makes initial weights, shuffling and dropout masks reproducible."""
 
+import sys
+import types
+
 import numpy as np
 
 import function as F
 import layers as L
 import optimizers as O
+from variable import backend
 
 
 class Net(L.Model):
@@ -74,3 +78,42 @@ def test_the_initial_weights_do_not_depend_on_dropout_draws():
     L.seed(1)
     F.dropout(np.ones(10), 0.5)                    # masks come from another stream
     np.testing.assert_array_equal(L.Linear(4, in_size=3).W.data, plain)
+
+
+def test_seed_reaches_a_gpu_in_use_and_never_imports_cupy(monkeypatch):
+    """With no GPU module in use, L.seed leaves CuPy alone (an import of it would fail here);
+    with one in use, its generator is reseeded from the seed, None drawing fresh entropy."""
+    monkeypatch.setitem(sys.modules, "cupy", None)           # `import cupy` raises ImportError
+    monkeypatch.setitem(backend._GPU, "module", None)
+    L.seed(3)
+
+    class Device:
+        random = types.SimpleNamespace(seed=lambda value: seeds.append(value))
+
+    seeds = []
+    monkeypatch.setitem(backend._GPU, "module", Device)
+    L.seed(3)
+    L.seed(3)
+    L.seed(4)
+    L.seed(None)
+    assert seeds[0] == seeds[1] != seeds[2] and seeds[3] is None
+    assert all(type(s) is int and 0 <= s < 2**64 for s in seeds[:3])   # what cupy.random.seed takes
+
+
+def test_a_seed_given_before_the_gpu_is_in_use_reaches_it(monkeypatch):
+    """The usual order, L.seed(0) at the top of a script and model.to_gpu() later: the
+    GPU's generator is seeded when it comes into use, with what L.seed(0) gives it then."""
+    seeds = []
+
+    class Device:
+        random = types.SimpleNamespace(seed=lambda value: seeds.append(value))
+
+    monkeypatch.setitem(backend._GPU, "module", Device)
+    L.seed(5)                                                # in use: seeded now
+    monkeypatch.setitem(backend._GPU, "module", None)
+    monkeypatch.setattr(backend, "_PENDING_SEED", [])
+    L.seed(5)                                                # no GPU yet: kept for it
+    assert len(seeds) == 1
+    monkeypatch.setattr(backend.importlib, "import_module", lambda name: Device)
+    assert backend._cupy() is Device                         # the first move to the GPU
+    assert seeds == [seeds[0], seeds[0]] and backend._PENDING_SEED == []

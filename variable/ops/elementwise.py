@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import backend, series
 from ..axes import broadcasts_to
-from ..backend import get_array_module
+from ..backend import get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable, _on_device, _reference_dtype, as_variable
 from ..types import ArrayLike
 from .shape import broadcast_to, sum_to
@@ -272,7 +272,7 @@ class PowVar(Forwarder):
         y, = self.outputs
         gx0 = gx1 = None
         if x0.requires_grad:
-            masked = self.zero_power.any()
+            masked = maybe_any(self.zero_power)
             base = where(self.zero_power, 1, x0) if masked else x0    # no 0^-1 at 0^0
             gx0 = gy * x1 * base ** (x1 - 1)                          # d/dx0 = x1 x0^(x1-1)
             gx0 = _reduce(where(self.zero_power, 0, gx0) if masked else gx0, x0)

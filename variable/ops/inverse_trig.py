@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import series
-from ..backend import get_array_module
+from ..backend import get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable
 from ..types import ArrayLike
 from .elementwise import _reduce, sqrt, square, where
@@ -47,7 +47,7 @@ def _padded(x, n):
 
 def _masked(zero, g):
     """`g` with its entries at `zero` set to 0 (a subgradient there), for every order."""
-    return where(zero, 0, g) if zero.any() else g
+    return where(zero, 0, g) if maybe_any(zero) else g
 
 
 # ----- inverse trigonometric and hyperbolic functions ------------------------------
@@ -166,7 +166,7 @@ class Arctan2(Forwarder):
     def backward(self, gy):
         x1, x2 = self.inputs
         r2 = square(x1) + square(x2)
-        if self.zero.any():
+        if maybe_any(self.zero):
             r2 = where(self.zero, 1, r2)               # no 0/0 at the origin (masked below)
         g = gy / r2
         gx1 = _reduce(_masked(self.zero, g * x2), x1) if x1.requires_grad else None    # d/dx1 = x2 / r^2
@@ -202,7 +202,7 @@ class Hypot(Forwarder):
     def backward(self, gy):
         x1, x2 = self.inputs
         y, = self.outputs
-        r = where(self.zero, 1, y) if self.zero.any() else y   # no 0/0 at the origin (masked below)
+        r = where(self.zero, 1, y) if maybe_any(self.zero) else y   # no 0/0 at the origin (masked below)
         g = gy / r
         gx1 = _reduce(_masked(self.zero, g * x1), x1) if x1.requires_grad else None   # d/dx1 = x1 / r
         gx2 = _reduce(_masked(self.zero, g * x2), x2) if x2.requires_grad else None   # d/dx2 = x2 / r

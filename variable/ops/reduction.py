@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import series
 from ..axes import kept_shape, normalize_axis
-from ..backend import errstate, get_array_module
+from ..backend import errstate, get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
 from .elementwise import exp, where
@@ -132,7 +132,7 @@ class Max(Forwarder):
         y = self.pick(x, axis=self.axes, keepdims=True)
         hit = x == y
         count = hit.sum(axis=self.axes, keepdims=True)
-        if not count.all():  # a slice whose extreme is NaN: the NaNs share the gradient
+        if maybe_any(count == 0):  # a slice whose extreme is NaN: the NaNs share the gradient
             hit |= np.isnan(x) & np.isnan(y)
             count = hit.sum(axis=self.axes, keepdims=True)
         self.share = hit / count
@@ -184,7 +184,7 @@ class LogSumExp(Forwarder):
         # rounded away the log of the count (|x| ~ 1e17 and beyond)
         e = exp(x - self.shift)
         total = sum(e, self.axes, keepdims=True)
-        if self.empty.any():                           # all -inf: gradient 0, not 0/0
+        if maybe_any(self.empty):                      # all -inf: gradient 0, not 0/0
             total = where(self.empty, 1, total)
         return _spread(gy, x, self.axes) * (e / total)
 
