@@ -139,7 +139,7 @@ def main(argv=None):
     losses = []
     for step in range(args.steps + 1):
         loss = ((smooth_hinge(params, data_x) - data_t) ** 2).mean()
-        losses.append(float(loss.data))
+        losses.append(float(loss))
         if step % max(1, args.steps // 4) == 0 or step == args.steps:
             values = ", ".join(f"{p.name} = {p.data:+.3f}" for p in params)
             print(f"  step {step:5d}: loss = {loss.data:.5f}   {values}")

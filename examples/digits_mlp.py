@@ -136,7 +136,7 @@ def train(model, x, t, x_test, t_test, epochs, batch_size, lr, seed, device="cpu
             model.cleargrads()
             loss.backward()
             optimizer.update()
-            total_loss += float(loss.data) * len(tb)
+            total_loss += float(loss) * len(tb)
             total_correct += F.accuracy(y, tb) * len(tb)
         loss, accuracy = total_loss / len(x), total_correct / len(x)
         test_accuracy = evaluate(model, x_test, t_test)

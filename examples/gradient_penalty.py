@@ -93,7 +93,7 @@ def train(model, x, t, lam, epochs, batch_size, lr, seed):
             optimizer.update()
             with V.no_grad():
                 correct = F.accuracy(model(xb), tb)
-            sums += np.array([float(loss.data), float(penalty.data), correct]) * len(tb)
+            sums += np.array([float(loss), float(penalty), correct]) * len(tb)
         loss, penalty, accuracy = sums / len(x)
         print(f"lambda {lam:g}  epoch {epoch:3d}/{epochs}  loss {loss:.4f}  penalty {penalty:.4f}  "
               f"accuracy {accuracy:.3f}  time {time.perf_counter() - start:.2f}s")

@@ -66,7 +66,7 @@ def fit(x, y, lr, epochs):
         loss.backward()
         W.data = W.data - lr * W.grad.data
         b.data = b.data - lr * b.grad.data
-        losses.append(float(loss.data))
+        losses.append(float(loss))
         print(f"epoch {epoch:3d}/{epochs}  loss {losses[-1]:.6f}  w {W.data[0, 0]:.4f}  "
               f"b {b.data[0]:.4f}  time {time.perf_counter() - start:.2f}s")
     return float(W.data[0, 0]), float(b.data[0]), losses

@@ -78,7 +78,7 @@ def train_epoch(model, optimizer, loader, bptt):
             loss.backward()
             loss.unchain_backward()          # truncate: the state becomes a leaf
             optimizer.update()
-            total += float(loss.data) * count
+            total += float(loss) * count
             loss, count = 0, 0
     return total / len(loader)
 

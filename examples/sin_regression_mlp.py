@@ -57,7 +57,7 @@ def train(model, optimizer, x, y, epochs, batch_size, seed):
             model.cleargrads()
             loss.backward()
             optimizer.update()
-            total += float(loss.data) * len(xb)
+            total += float(loss) * len(xb)
         losses.append(total / len(x))
         print(f"epoch {epoch:4d}/{epochs}  loss {losses[-1]:.4f}  time {time.perf_counter() - start:.2f}s")
     return losses

@@ -60,7 +60,7 @@ def train(model, optimizer, x, t, epochs, batch_size, seed=0, device="cpu"):
             model.cleargrads()
             loss.backward()
             optimizer.update()
-            total_loss += float(loss.data) * len(tb)
+            total_loss += float(loss) * len(tb)
             total_correct += F.accuracy(y, tb) * len(tb)
         history.append((total_loss / len(x), total_correct / len(x)))
         print(f"epoch {epoch:3d}/{epochs}  loss {history[-1][0]:.4f}  "
