@@ -193,6 +193,8 @@ class Sigmoid(Forwarder):
         y, = self.outputs
         return Function(SigmoidGrad())(gy, y)         # d sigmoid = y (1 - y)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return series.sigmoid(x, y._data)            # y' = y (1 - y) x'
@@ -216,6 +218,8 @@ class SigmoidGrad(Forwarder):
         g_gy = _reduce(Function(SigmoidGrad())(gg, y), gy) if gy.requires_grad else None  # y (1 - y) gg
         g_y = _reduce(gg * gy * (1 - 2 * y), y) if y.requires_grad else None        # (1 - 2y) gy gg
         return g_gy, g_y
+
+    taylor_records = True
 
     def taylor(self, gy, y):
         d = series.mul(y, [1 - y[0]] + [-c for c in y[1:]])
@@ -244,6 +248,8 @@ class PiecewiseLinear(Forwarder):
 
     def backward(self, gy):
         return gy * self.slope                        # d f = slope (0 beyond the kinks)
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -387,6 +393,8 @@ class ELU(Forwarder):
         y, = self.outputs
         return gy * V.where(self.positive, 1, y + self.alpha)   # d elu = 1 | alpha e^x = y + alpha
 
+    taylor_records = True
+
     def taylor(self, x):
         def h(ys, m):                                 # y' = h x': h = 1 | y + alpha = alpha e^x
             return np.where(self.positive, m == 0, ys[m] + self.alpha * (m == 0))
@@ -435,6 +443,8 @@ class HardSwish(Forwarder):
         slope = x * (self.middle / 3) + (self.middle / 2 + self.upper)
         return gy * slope
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         square = series.square(x)                    # y = (x^2 + 3x) / 6 on (-3, 3), x above
@@ -469,6 +479,8 @@ class Swish(Forwarder):
         s = sigmoid(x)
         return gy * (s * (1 + x * (1 - s)))           # d x s(x) = s + x s (1 - s)
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.mul(x, series.sigmoid(x))       # y = x sigmoid(x)
 
@@ -501,6 +513,8 @@ class Softplus(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy * sigmoid(x)                        # d softplus = sigmoid
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -623,6 +637,8 @@ class GELUTanh(Forwarder):
         du = _SQRT_2_OVER_PI * (1 + (3 * _GELU_CUBIC) * xc * xc)
         # d gelu = (1 + t)/2 + x/2 (1 - t^2) u'
         return gy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du)
+
+    taylor_records = True
 
     def taylor(self, x):
         # y = x/2 (1 + tanh(u)), u = sqrt(2/pi) (xc + 0.044715 xc^3); xc is constant where clipped
@@ -774,6 +790,8 @@ class Softmax(Forwarder):
         gx = y * gy                                   # d softmax: y (gy - sum(y gy))
         return gx - y * V.sum(gx, axis=self.axes, keepdims=True)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return series.exp(log_softmax_series(x, self.axes), y._data)   # y = exp(log_softmax(x))
@@ -794,6 +812,8 @@ class LogSoftmax(Forwarder):
         y, = self.outputs
         # d log_softmax: gy - softmax * sum(gy), softmax = exp(y)
         return gy - V.exp(y) * V.sum(gy, axis=self.axes, keepdims=True)
+
+    taylor_records = True
 
     def taylor(self, x):
         return log_softmax_series(x, self.axes)      # y = x - m - log(sum(exp(x - m)))

@@ -84,11 +84,20 @@ class Im2col(Forwarder):
         # the adjoint of copying windows out is adding them back (pad entries are dropped)
         return Function(Col2im(x.shape, self.kernel, self.stride, self.pad, self.out))(gcol)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         # linear: y_k = im2col(x_k), padded with zeros (a -inf pad is a constant of x_0 alone)
-        zero_pad = self if self.pad_value == 0 else Im2col(self.kernel, self.stride, self.pad, self.out)
-        return [y._data] + [zero_pad.forward(c) for c in x[1:]]
+        def zero_pad():
+            return Im2col(self.kernel, self.stride, self.pad, self.out)
+        return [y._data] + [_linear(zero_pad, c) for c in x[1:]]
+
+
+def _linear(make, c):
+    """A linear op's coefficient: `make()`'s forward on an array, a recorded call of it on a
+    Variable (a recording Taylor pass: the strided views of its forward would drop the graph)."""
+    return Function(make())(c) if isinstance(c, Variable) else make().forward(c)
 
 
 class Col2im(Forwarder):
@@ -114,9 +123,13 @@ class Col2im(Forwarder):
         # the adjoint of adding windows up is copying them out, with zero padding
         return Function(Im2col(self.kernel, self.stride, self.pad, self.out))(gx)
 
+    taylor_records = True
+
     def taylor(self, col):
         y, = self.outputs
-        return [y._data] + [self.forward(c) for c in col[1:]]   # linear: y_k = col2im(col_k)
+        def again():
+            return Col2im(self.x_shape, self.kernel, self.stride, self.pad, self.out)
+        return [y._data] + [_linear(again, c) for c in col[1:]]   # linear: y_k = col2im(col_k)
 
 
 def _shape_of(x):

@@ -100,6 +100,8 @@ class MeanSquaredError(Forwarder):
         gx0 = (x0 - x1) * (gy * (2 * _per_entry(x0.size)))   # d mean (x0 - x1)^2 = 2 (x0 - x1) / n
         return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
 
+    taylor_records = True
+
     def taylor(self, x0, x1):
         y, = self.outputs
         d = series.sub(x0, x1)
@@ -141,6 +143,8 @@ class MeanAbsoluteError(Forwarder):
         x0, x1 = self.inputs
         gx0 = gy * self.slope                          # d mean |d| = sign(d) / n
         return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
+
+    taylor_records = True
 
     def taylor(self, x0, x1):
         y, = self.outputs
@@ -186,6 +190,8 @@ class HuberLoss(Forwarder):
         x, t = self.inputs
         gx = V.clip(x - t, -self.delta, self.delta) * (gy * _per_entry(x.size))   # clip(d) / n
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
+
+    taylor_records = True
 
     def taylor(self, x, t):
         y, = self.outputs
@@ -237,6 +243,8 @@ class LogCoshLoss(Forwarder):
         gx = V.tanh(x - t) * (gy * _per_entry(x.size))   # d log cosh d = tanh d
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
+    taylor_records = True
+
     def taylor(self, x, t):
         y, = self.outputs
         d = series.sub(x, t)
@@ -278,6 +286,8 @@ class PoissonNLLLoss(Forwarder):
         gl = (V.exp(log_rate) - t) * scale if log_rate.requires_grad else None   # e^l - t
         gt = -log_rate * scale if t.requires_grad else None                      # -l
         return gl, gt
+
+    taylor_records = True
 
     def taylor(self, log_rate, t):
         y, = self.outputs
@@ -352,6 +362,8 @@ class SoftmaxCrossEntropy(Forwarder):
         if t.requires_grad:
             gt = -log_softmax(x) * scale                          # -log softmax / n
         return gx, gt
+
+    taylor_records = True
 
     def taylor(self, x, *t):
         y, = self.outputs
@@ -467,6 +479,8 @@ class SigmoidCrossEntropy(Forwarder):
         gt = -x * scale if t.requires_grad else None                # -x / n
         return gx, gt
 
+    taylor_records = True
+
     def taylor(self, x, t):
         y, = self.outputs
         softplus = _antiderivative(x, series.sigmoid(x))   # softplus' = sigmoid
@@ -545,6 +559,8 @@ class BinaryCrossEntropy(Forwarder):
             gt = (_clamped_log(1 - p, self.live_q) - _clamped_log(p, self.live_p)) * scale
         return gp, gt
 
+    taylor_records = True
+
     def taylor(self, p, t):
         y, = self.outputs
         one = [np.ones_like(p[0])]                   # y = -mean(t log p + (1 - t) log(1 - p))
@@ -608,6 +624,8 @@ class HingeLoss(Forwarder):
 
     def backward(self, gy):
         return gy * self.slope                        # d = -t / n where the margin is violated
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs

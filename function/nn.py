@@ -54,6 +54,8 @@ class Linear(Forwarder):
             return gx, gW, gb
         return gx, gW
 
+    taylor_records = True
+
     def taylor(self, x, W, b=None):
         y, = self.outputs                            # y_k = sum_j x_j W_(k-j) + b_k
         if b is None or len(b) == 1:                 # a constant bias is in y_0 alone
@@ -117,6 +119,8 @@ class Dropout(Forwarder):
 
     def backward(self, gy):
         return gy * self.scale                         # the same mask scales the gradient
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs

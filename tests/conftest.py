@@ -173,3 +173,29 @@ def _default_device():
 def rng():
     """A fresh, seeded Generator for test data."""
     return np.random.default_rng(0)
+
+
+NOT_RECORDING = {"Prod", "Cumprod", "Diag", "Cholesky", "Eigh", "Svd", "Qr", "SlogDet", "GELUErf",
+                 "Normalize"}
+"""Built-in ops whose Taylor rule runs on arrays only (it writes in place or reads arrays its
+forward saved): a gradient through V.taylor's result is refused, naming the op."""
+
+
+@pytest.fixture
+def recording_check():
+    """Reverse over Taylor mode for a table row, order 2: V.taylor_gradcheck of the row's
+    function with every floating input entering through x + x^2/100, so that each op's rule
+    meets recorded coefficients (Variables), not only the seed's arrays.  A row through an
+    op of NOT_RECORDING must be refused naming that op, never give a number."""
+    import variable as V
+
+    def check(fn, *xs, order=2):
+        def premapped(*vs):
+            return fn(*[v + 0.01 * v * v if v.dtype.kind == "f" else v for v in vs])
+        try:
+            assert V.taylor_gradcheck(premapped, *xs, order=order)
+        except V.GradcheckError as error:
+            refused = [op for op in NOT_RECORDING if f"the op {op} on its path" in str(error)]
+            if not refused or "no recording rule" not in str(error):
+                raise
+    return check

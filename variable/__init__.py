@@ -10,7 +10,7 @@ from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mo
 from .forward_mode import jvp, taylor
 from .forwarder import Forwarder, Function, as_variable
 from .functional import hessian, hvp, jacobian
-from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylorcheck
+from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylor_gradcheck, taylorcheck
 from .graph import get_dot_graph, graph_functions, plot_dot_graph
 from .ops.elementwise import (
     abs,
@@ -84,6 +84,7 @@ LINALG_OPS = tuple(f"linalg.{name}" for name in linalg.__all__ if name != "matmu
 __all__ = [
     "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
     "test_mode", "using_config", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
+    "taylor_gradcheck",
     "GradcheckError", "jvp", "taylor", "taylorcheck", "series", "backend", "get_array_module",
     "get_dot_graph", "graph_functions", "plot_dot_graph", "jacobian", "hessian", "hvp",
     "ArrayLike", "Axis", "linalg", *OPS,

@@ -48,7 +48,7 @@ def _zeros(x):
     return z
 
 
-def _rule_result(f, result, outputs, order):
+def _rule_result(f, result, outputs, order, record=False):
     """The series a rule returned, one list per output, after checking count and shapes."""
     name = f.name
     several = f.output_specs is not None  # its forward returned a tuple (even of one array)
@@ -77,13 +77,13 @@ def _rule_result(f, result, outputs, order):
         for k, c in enumerate(coefficients[1:], 1):
             if type(c) is not np.ndarray and isinstance(c, np.generic):  # NumPy's 0-d results
                 c = coefficients[k] = c.__array__()
-            if isinstance(c, Variable):
+            if isinstance(c, Variable) and not record:
                 raise TypeError(
                     f"{name}.taylor returned Variables; like forward, it works on NumPy arrays "
                     f"(its inputs are lists of arrays): compute the coefficients with NumPy and "
                     f"V.series, not with gengrad ops"
                 )
-            array = isinstance(c, np.ndarray) or backend.is_device_array(c)
+            array = isinstance(c, (np.ndarray, Variable)) or backend.is_device_array(c)
             if not array or c.shape != y._data.shape:
                 what = f"shape {c.shape}" if array else type(c).__name__
                 raise ValueError(
@@ -93,10 +93,26 @@ def _rule_result(f, result, outputs, order):
     return lists
 
 
-def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor") -> dict:
+class _Recorded:
+    """An output as a rule sees it in a recording pass: its `_data` is the output Variable
+    itself, so a rule that reads y_0 as `y._data` records how y_0 depends on the inputs."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, y):
+        self._data = y
+
+    def __getattr__(self, name):
+        return getattr(self._data, name)
+
+
+def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", record: bool = False):
     """Push the series `seeds` ({Variable: [x_0, ..., x_order]}) through the graph of `outputs`.
 
-    Returns {Variable: series} for every Variable that depends on a seed.
+    With `record`, the rules run on Variables (coefficient 0 of a series is the Variable
+    itself), so the coefficients have a graph; a rule that cannot (taylor_records False)
+    turns that off, and the pass runs on arrays.  Returns ({Variable: series} for every
+    Variable that depends on a seed, None when it recorded or else the first op that could not).
     """
     functions = _functions_behind(outputs, seeds)  # a seed is an input: what made it is not
     functions.sort(key=_by_generation)
@@ -110,7 +126,12 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor") 
                 todo.append(f)
                 varying.update(y for y in (ref() for ref in f.outputs) if y is not None)
                 break
-    series = dict(seeds)
+    unrecorded = next((f for f in todo if not f.forwarder.taylor_records), None)
+    if unrecorded is not None or not record:
+        record = False
+        series = dict(seeds)
+    else:
+        series = {x: [x, *s[1:]] for x, s in seeds.items()}
     for f in todo:
         forwarder = f.forwarder
         short = forwarder._short_constants
@@ -118,18 +139,19 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor") 
         for x in f.inputs:
             s = series.get(x)
             if s is None:  # constant along t: [x_0] for built-in rules, zeros padded for others
-                s = [x._data] if short else [x._data] + [_zeros(x)] * order
+                x0 = x if record else x._data
+                s = [x0] if short else [x0] + [_zeros(x)] * order
             xs.append(s)
         outputs_f = tuple(ref() for ref in f.outputs)
-        forwarder.outputs = outputs_f
+        forwarder.outputs = tuple(_Recorded(y) for y in outputs_f) if record else outputs_f
         try:
             result = forwarder.taylor(*xs)
         finally:
             forwarder.outputs = ()
-        for y, coefficients in zip(outputs_f, _rule_result(f, result, outputs_f, order)):
+        for y, coefficients in zip(outputs_f, _rule_result(f, result, outputs_f, order, record)):
             if y is not None:
-                series[y] = [y._data, *coefficients[1:]]
-    return series
+                series[y] = [y if record else y._data, *coefficients[1:]]
+    return series, None if record else unrecorded
 
 
 def _point(x, i, op):
@@ -213,13 +235,19 @@ def _evaluate(f, x, v, order, op):
     seeds = {}
     for xi, vi in zip(xs, vs):  # the path x + t v: coefficients x, v, then zeros
         seeds[xi] = [xi._data, vi][:order + 1] + [_zeros(xi)] * (order - 1)
-    series = _push(outputs, seeds, order, op) if order else seeds
+    made_here = {id(xi) for xi, given in zip(xs, x if several else [x]) if xi is not given}
+    depends = _depended_on(outputs, made_here)
+    unrecorded = None
+    if order:  # a graph for the derivatives where they depend on Variables that require grad
+        with enable_grad():
+            series, unrecorded = _push(outputs, seeds, order, op, record=bool(depends))
+    else:
+        series = seeds
     out = []
     for y in outputs:
         s = series.get(y)
         out.append(s if s is not None else [y._data] + [_zeros(y)] * order)
-    made_here = {id(xi) for xi, given in zip(xs, x if several else [x]) if xi is not given}
-    return outputs, out, several_outputs, _depended_on(outputs, made_here)
+    return outputs, out, several_outputs, (depends, unrecorded)
 
 
 def _depended_on(outputs, made_here):
@@ -242,19 +270,23 @@ class _NoGraph(Forwarder):
     """The creator of a forward-mode derivative that depends on Variables requiring grad: its
     rules ran on arrays, so a gradient through it would silently miss that dependence."""
 
-    def __init__(self, op, k):
-        self.op, self.k = op, k
+    def __init__(self, op, k, unrecorded=None):
+        self.op, self.k, self.unrecorded = op, k, unrecorded
 
     def backward(self, gy):
         names = ", ".join(
             f"{x.name!r} of shape {x.shape}" if x.name else f"a Variable of shape {x.shape}"
             for x in self.inputs[:4]
         ) + (", ..." if len(self.inputs) > 4 else "")
+        op = self.unrecorded.name
+        fix = (f"gengrad's {op} has no recording rule yet" if self.unrecorded.forwarder._short_constants
+               else f"set taylor_records = True on {op} once its taylor rule uses only NumPy functions, "
+                    f"operators and V.series on its inputs' coefficients (docs/custom_functions.md)")
         raise ValueError(
             f"backward: a gradient would pass through a derivative computed by V.jvp or V.taylor "
-            f"(here V.{self.op}, order {self.k}), whose rules work on arrays and record no graph, "
-            f"so it would miss how "
-            f"that derivative depends on {names}. Ask V.taylor for a higher order instead of "
+            f"(here V.{self.op}, order {self.k}), and the op {op} on its path has a Taylor rule "
+            f"that works on arrays only ({fix}), so that derivative has no graph and the gradient "
+            f"would miss how it depends on {names}. Ask V.taylor for a higher order instead of "
             f"differentiating its result, or compute the inner derivative with "
             f"V.grad(..., create_graph=True), which records its graph"
         )
@@ -289,16 +321,19 @@ def _derivative(coefficient, k, dtype, depends, op):
     When it `depends` on Variables that require grad, its creator refuses any gradient
     through it (_NoGraph), naming them: mixed into a loss, it would give a wrong gradient.
     """
+    depends, unrecorded = depends
+    if isinstance(coefficient, Variable):  # a recorded pass: the derivative has its graph
+        return coefficient * float(math.factorial(k)) if k > 1 else coefficient
     if k == 1:
         data = coefficient.astype(dtype)                                    # (a copy)
     else:  # k! as a float64 number: a Python int past 2^63 is refused by CuPy, overflows float32
         data = (coefficient.astype(np.float64) * float(math.factorial(k))).astype(dtype)
-    if not depends:
+    if not depends or unrecorded is None:  # (a recorded pass: an array coefficient is constant)
         v = new_variable(data)
         v._assigned = _FORWARD_MODE
         return v
     v = new_variable(data, data.dtype.kind == "f")
-    record_by_hand(_NoGraph(op, k), v, depends)
+    record_by_hand(_NoGraph(op, k, unrecorded), v, depends)
     v._assigned = _FORWARD_MODE
     return v
 

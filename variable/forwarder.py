@@ -34,6 +34,12 @@ class Forwarder:
     alone is fine)."""
     non_differentiable = ()
     """Names of float outputs that get no gradient ("y1", ...): they do not require grad."""
+    taylor_records = False
+    """True: `taylor` computes only from its inputs' series and `self.outputs` (NumPy
+    functions, operators and V.series helpers, no in-place writes, no np.asarray, no array
+    saved in `forward` that varies smoothly with an input), so run on Variables it records
+    the graph of the derivatives it computes: V.taylor and V.jvp of a function of parameters
+    then return derivatives that reverse mode can differentiate (a Laplacian in a loss)."""
     _short_constants = True  # built-in Taylor rules take an input constant along t as [x_0]
     _plan = (False, None, frozenset(), True, None, False, frozenset(), False)
     """What recording and backward need to know of the class, in one tuple indexed by CUSTOM

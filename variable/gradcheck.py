@@ -393,3 +393,86 @@ def _check_taylor(f, arrays, order, rtol, atol, rng):
                 f"V.jacobian {expected!r}"
             )
     return True
+
+
+def taylor_gradcheck(
+    f: Callable[..., Variable | Sequence[Variable]],
+    *xs: ArrayLike,
+    order: int = 2,
+    rtol: float = 1e-7,
+    atol: float = 1e-10,
+    seed: int = 0,
+) -> bool:
+    """Check that `V.taylor`'s derivatives of `f` are differentiable, and rightly: reverse
+    over Taylor mode against nested reverse mode.
+
+    Along a random direction v, for k = 1 .. `order`, the gradient with respect to the
+    inputs of <w, D_v^k f(x)> (the Taylor pass recorded, every op's rule run on Variables:
+    `taylor_records`) must equal the gradient of the same number computed by k nested
+    V.grad(create_graph=True) calls through a scalar t.  This is how to test a custom
+    Forwarder that sets `taylor_records = True`; an op without a recording rule on the way
+    fails the check, naming it.
+
+    Parameters, returns and errors are those of `taylorcheck`.
+    """
+    if not isinstance(order, int) or isinstance(order, bool) or order < 1:
+        raise ValueError(f"taylor_gradcheck: order must be a positive int, got {order!r}")
+    arrays = _prepare(f, xs, "taylor_gradcheck")
+    _positive(rtol, "rtol", "taylor_gradcheck", allow_zero=True)
+    _positive(atol, "atol", "taylor_gradcheck", allow_zero=True)
+    rng = _checker_rng(seed)
+    with _on_device_of(xs):
+        _check_taylor_grad(f, arrays, order, rtol, atol, rng)
+    return True
+
+
+def _check_taylor_grad(f, arrays, order, rtol, atol, rng):
+    from .forward_mode import taylor  # (forward_mode imports nothing from here)
+
+    floating = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]
+    vs = [rng.standard_normal(arrays[i].shape).astype(arrays[i].dtype) for i in floating]
+
+    def along(*points):
+        values = [Variable(a, requires_grad=False) for a in arrays]
+        for i, p in zip(floating, points):
+            values[i] = p
+        return f(*values)
+
+    points = tuple(Variable(arrays[i].copy(), requires_grad=True) for i in floating)
+    coefficients = taylor(along, points, tuple(vs), order)
+    ys = _as_outputs(coefficients[0], "taylor_gradcheck")
+    xp = backend.get_array_module(*ys)
+    ws = [xp.asarray(rng.standard_normal(y.shape)) for y in ys]
+    vs = [xp.asarray(v) for v in vs]
+    starts = [Variable(arrays[i].copy(), requires_grad=True) for i in floating]
+    t = Variable(np.array(0.0))
+    moved = along(*[x + t * v for x, v in zip(starts, vs)])
+    outputs = _as_outputs(moved, "taylor_gradcheck")
+    projected = sum((y * w).sum() for y, w in zip(outputs, ws) if y.requires_grad)
+
+    def gradients(total, wrt):
+        if not (isinstance(total, Variable) and total.requires_grad):
+            return [None] * len(wrt)
+        return grad(total, wrt, allow_unused=True)
+
+    for k in range(1, order + 1):
+        derivatives = _as_outputs(coefficients[k], "taylor_gradcheck")
+        total = sum((d * w).sum() for d, w in zip(derivatives, ws))
+        try:
+            got = gradients(total, list(points))
+        except ValueError as error:   # a derivative with no graph (an op without a recording rule)
+            raise GradcheckError(f"order {k}: {error}") from None
+        if isinstance(projected, Variable) and projected.requires_grad:
+            projected = grad(projected, t, create_graph=True, allow_unused=True)
+        else:
+            projected = None
+        expected = gradients(projected, starts)
+        for i, (g, e) in enumerate(zip(got, expected)):
+            g = np.zeros(arrays[floating[i]].shape) if g is None else backend.to_cpu(g.data)
+            e = np.zeros(arrays[floating[i]].shape) if e is None else backend.to_cpu(e.data)
+            if not np.allclose(g, e, rtol=rtol, atol=atol * (1 + float(np.abs(e).max(initial=0)))):
+                raise GradcheckError(
+                    f"order {k}, input {floating[i]}: the gradient of <w, D_v^{k} f> through the "
+                    f"recorded Taylor pass is {g!r}, nested reverse mode gives {e!r}"
+                )
+    return True

@@ -191,8 +191,10 @@ def array_function(func, types, args, kwargs):
     op = _CALLS.get(func)
     if op is not None and len(types) == 1:  # Variables only: gengrad's op, found before
         return op(*args, **kwargs)
+    from .backend import DEVICE_TYPES
     from .variable import Variable
-    if not all(issubclass(t, (Variable, np.ndarray)) or t.__module__.startswith("cupy") for t in types):
+    if not all(issubclass(t, (Variable, np.ndarray)) or t in DEVICE_TYPES or t.__module__.startswith("cupy")
+               for t in types):
         return NotImplemented  # another array library's type: let it answer
     name = func.__name__
     module = getattr(func, "__module__", "numpy") or "numpy"

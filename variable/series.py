@@ -25,6 +25,7 @@ import numpy as np
 
 from . import backend
 from .backend import get_array_module, is_device_array
+from .variable import Variable
 
 
 def _broadcast(c, shape):
@@ -58,6 +59,12 @@ def sub(a: list, b: list) -> list:
 def scale(a: list, c) -> list:
     """Series of a * c for a constant (number or array) c."""
     return [ak * c for ak in a]
+
+
+def _recording(*series) -> bool:
+    """Whether a coefficient is a Variable: the pass records a graph (V.taylor of a function
+    of parameters), so the helpers build lists of recorded ops, never writing in place."""
+    return any(isinstance(c, Variable) for a in series for c in a)
 
 
 def _dot(a, b):
@@ -103,7 +110,7 @@ def mul(a: list, b: list, product=np.multiply, y0: np.ndarray | None = None) -> 
     """
     n = max(len(a), len(b))
     first = cauchy(a, b, 0, product) if y0 is None else y0
-    if product is np.multiply and len(a) == len(b) > 2 and a[0].shape == b[0].shape:
+    if product is np.multiply and len(a) == len(b) > 2 and a[0].shape == b[0].shape and not _recording(a, b):
         sa, sb = _stack(a), _stack(b)                # one operation per coefficient
         return [first] + [_dot(sa[:k + 1], sb[k::-1]) for k in range(1, n)]
     return [first] + [cauchy(a, b, k, product) for k in range(1, n)]
@@ -111,7 +118,7 @@ def mul(a: list, b: list, product=np.multiply, y0: np.ndarray | None = None) -> 
 
 def square(a: list) -> list:
     """Series of a * a; each coefficient sums half the terms of a Cauchy product twice."""
-    if len(a) > 2:
+    if len(a) > 2 and not _recording(a):
         stack = _stack(a)                            # a few operations per coefficient
         return [a[0] * a[0]] + [_square_coefficient(stack, k) for k in range(1, len(a))]
     return [_square_coefficient(a, k) for k in range(len(a))]
@@ -141,6 +148,12 @@ def div(a: list, b: list) -> list:
     if len(b) == 1:
         return [ak / b[0] for ak in a]
     y0 = a[0] / b[0]
+    if _recording(a, b):
+        y = [y0]
+        for k in range(1, n):
+            total = cauchy(b[1:], y, k - 1)          # sum_{j=1..k} b_j y_{k-j}
+            y.append(((a[k] - total) if k < len(a) else -total) / b[0])
+        return y
     ys = _empty(n, y0)
     ys[0] = y0
     bs = _stack(b)
@@ -184,6 +197,12 @@ def ode(x: list, y0: np.ndarray, h) -> list:
         return y
     if n == 2:                                       # forward mode: y_1 = h_0 x_1
         return [y0, h(y, 0) * x[1]]
+    if _recording(x, [y0]):                          # lists of recorded ops
+        y, hs = [y0], []
+        for k in range(1, n):
+            hs.append(h(y, k - 1))
+            y.append(sum(j * x[j] * hs[k - j] for j in range(1, k + 1)) / k)
+        return y
     jx = _stacked(x)                                 # row j-1 holds j x_j
     ys = _empty(n, y0, x[0], jx[0])
     hs = _empty(n - 1, y0, x[0], jx[0])
@@ -205,6 +224,12 @@ def log(x: list, y0: np.ndarray | None = None) -> list:
     y0 = np.log(x[0]) if y0 is None else y0
     if len(x) == 1:
         return [y0]
+    if _recording(x, [y0]):
+        y = [y0]
+        for k in range(1, len(x)):
+            total = x[k] - sum(j * y[j] * x[k - j] for j in range(1, k)) / k if k > 1 else x[k]
+            y.append(total / x[0])
+        return y
     xs, jy = _stack(x), _empty(len(x), y0, x[0])    # jy row j: j y_j
     for k in range(1, len(x)):
         total = x[k]
@@ -218,6 +243,12 @@ def sqrt(x: list, y0: np.ndarray | None = None) -> list:
     """Series of sqrt x: y^2 = x, so 2 y_0 y_k = x_k - sum_{j=1..k-1} y_j y_{k-j}."""
     y0 = np.sqrt(x[0]) if y0 is None else y0
     twice = 2 * y0
+    if _recording(x, [y0]):
+        y = [y0]
+        for k in range(1, len(x)):
+            total = x[k] - sum(y[j] * y[k - j] for j in range(1, k)) if k > 1 else x[k]
+            y.append(total / twice)
+        return y
     ys = _empty(len(x), y0, x[0])
     ys[0] = y0
     for k in range(1, len(x)):
@@ -236,6 +267,10 @@ def power(x: list, c, y0: np.ndarray | None = None) -> list:
     host, so the choice between the two costs no device sync.
     """
     y0 = x[0] ** c if y0 is None else y0
+    if isinstance(c, Variable):                      # (a recording pass)
+        if c.requires_grad:                          # a trained exponent: the general rule
+            return _fractional_power(x, c, y0)
+        c = c._data
     if not is_device_array(c) and np.ndim(c) == 0:
         c = np.asarray(c)[()]                        # a NumPy scalar: device ops take it
         if np.isfinite(c) and c >= 0 and c == np.floor(c):
@@ -262,6 +297,15 @@ def _fractional_power(x, c, y0):
     at_zero = x[0] == 0
     zeros = backend.maybe_any(at_zero)              # (on a device always: a branch would sync)
     x0 = np.where(at_zero, 1, x[0]) if zeros else x[0]
+    if _recording(x, [y0]):
+        y = [y0]
+        base = [x0] + list(x[1:])
+        for k in range(1, n):
+            y.append(sum((c * j - (k - j)) * base[j] * y[k - j] for j in range(1, k + 1)) / (k * x0))
+        if zeros:
+            limit = [_power_at_zero(_value(x[1]), _value(c), k) for k in range(1, n)]
+            y = [y[0]] + [np.where(at_zero, a, b) for a, b in zip(limit, y[1:])]
+        return y
     xs = _stack([x0] + list(x[1:]))
     jx = _stacked([x0] + list(x[1:]))                # row j-1: j x_j
     jy = _empty(n, y0, x0, xs[0])                    # row i: i y_i
@@ -275,6 +319,12 @@ def _fractional_power(x, c, y0):
     if zeros:
         y = [y[0]] + [np.where(at_zero, _power_at_zero(x[1], c, k), y[k]) for k in range(1, n)]
     return y
+
+
+def _value(c):
+    """The array of a coefficient (the value of a recorded one: the limit it selects is
+    piecewise constant, infinite or zero, so it carries no gradient)."""
+    return c._data if isinstance(c, Variable) else c
 
 
 def _power_at_zero(x1, c, k):
@@ -333,6 +383,11 @@ def _rotation(x, s0, c0, sign):
     s, c = [s0], [c0]
     n = len(x)
     if n == 1:
+        return s, c
+    if _recording(x, [s0, c0]):
+        for k in range(1, n):
+            s.append(sum(j * x[j] * c[k - j] for j in range(1, k + 1)) / k)
+            c.append(sign * sum(j * x[j] * s[k - j] for j in range(1, k + 1)) / k)
         return s, c
     jx = _stacked(x)
     shape = (n,) + np.broadcast_shapes(s0.shape, x[0].shape)

@@ -153,6 +153,9 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
 
     # --- NumPy's protocols --------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if any(getattr(type(x), "__array_ufunc__", None) is not None
+               and not isinstance(x, (DeviceArray, np.ndarray, np.generic)) for x in inputs):
+            return NotImplemented   # another library's type (a Variable) answers, as with CuPy
         op = f"np.{ufunc.__name__}"
         args = [_operand(x, op) for x in inputs] if method == "__call__" else _unwrap(inputs, op)
         out = kwargs.get("out")
@@ -165,6 +168,8 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
         return _wrap(result)
 
     def __array_function__(self, func, types_, args, kwargs):
+        if not all(issubclass(t, (DeviceArray, np.ndarray)) for t in types_):
+            return NotImplemented   # another library's type (a Variable) answers, as with CuPy
         name = func.__name__
         strict = _STRICT.get((func.__module__, name))   # CuPy's own signature, where it differs
         if strict is not None:

@@ -421,6 +421,13 @@ def test_taylor_matches_nested_reverse(row, rng, device_row):
     assert V.taylorcheck(row.fn, *row.sample(rng), order=TAYLOR)
 
 
+@pytest.mark.parametrize("row", GRADIENT_ROWS)
+def test_taylor_results_are_differentiable(row, rng, device_row, recording_check):
+    # reverse over Taylor: a Laplacian in a loss, V.jvp of a function of parameters
+    device_row(row.fn)
+    recording_check(row.fn, *row.sample(rng))
+
+
 @pytest.mark.parametrize("row", ROWS)
 def test_float32_stays_float32(row, rng, device_row):
     device_row(row.fn)

@@ -496,15 +496,20 @@ def _jvp_inside_jvp():
     V.jvp(lambda x: V.jvp(V.sin, x, np.ones(2))[1], np.ones(2), np.ones(2))
 
 
-def _grad_of_jvp_result():
-    x = V.Variable(np.array(1.0))
-    _, dy = V.jvp(V.sin, x, np.array(1.0))
+def _grad_of_jvp_result():  # through an op whose Taylor rule works on arrays only
+    x = V.Variable(np.array([1.0, 2.0]))
+    _, dy = V.jvp(V.prod, x, np.ones(2))
     V.grad(dy, x)
+
+
+class CubeWithTaylor(Cube):  # a custom rule on arrays that does not say it records
+    def taylor(self, x):
+        return V.series.mul(V.series.square(x), x)
 
 
 def _taylor_result_in_a_loss():
     x = V.Variable(np.ones(3), name="x")
-    d2 = V.taylor(V.sin, x, np.ones(3), 2)[2]
+    d2 = V.taylor(lambda x: CubeWithTaylor.apply(x), x, np.ones(3), 2)[2]
     V.grad(V.sum(d2) + V.sum(x), x)
 
 
@@ -523,10 +528,12 @@ def _taylor_rule(cls):
 CATALOGUE += [
     Mistake("jvp inside the f of another jvp", _jvp_inside_jvp, ValueError,
             (r"inside the function given to V\.jvp", r"constants", r"V\.taylor for a higher order")),
-    Mistake("V.grad of a derivative from V.jvp", _grad_of_jvp_result, ValueError,
-            (r"computed by V\.jvp or V\.taylor", r"no graph", r"create_graph=True")),
-    Mistake("a V.taylor result mixed into a loss", _taylor_result_in_a_loss, ValueError,
-            (r"computed by V\.jvp or V\.taylor", r"depends on 'x'", r"create_graph=True")),
+    Mistake("V.grad of a derivative from V.jvp through an op without a recording rule", _grad_of_jvp_result,
+            ValueError, (r"computed by V\.jvp or V\.taylor", r"the op Prod", r"no recording rule",
+                         r"no graph", r"create_graph=True")),
+    Mistake("a V.taylor result of a custom rule mixed into a loss", _taylor_result_in_a_loss, ValueError,
+            (r"computed by V\.jvp or V\.taylor", r"set taylor_records = True on CubeWithTaylor",
+             r"depends on 'x'", r"create_graph=True")),
     Mistake("jvp direction of another shape", _jvp_direction_of_another_shape, ValueError,
             (r"jvp: direction 0 has shape \(3,\)", r"input 0 has shape \(2, 3\)")),
     Mistake("jvp with a tuple point and a bare direction", _jvp_tuple_point_bare_direction, TypeError,

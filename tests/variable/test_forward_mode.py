@@ -263,10 +263,19 @@ def test_nested_forward_mode_is_refused():
         V.jvp(lambda x: V.jvp(V.sin, x, np.ones(2))[1], np.ones(2), np.ones(2))
 
 
-def test_reverse_mode_through_a_forward_derivative_names_why():
-    x = V.Variable(np.ones(2))
+def test_reverse_mode_through_a_forward_derivative():
+    # reverse over forward: d/dx of the jvp sum(cos x . v) along ones is -sin x
+    x = V.Variable(np.array([0.3, -1.2]))
     _, dy = V.jvp(lambda x: V.sum(V.sin(x)), x, np.ones(2))
-    with pytest.raises(ValueError, match=r"computed by V.jvp or V.taylor.*higher order"):
+    np.testing.assert_allclose(V.grad(dy, x).data, -np.sin(x.data), rtol=1e-14)
+    dy.backward()
+    np.testing.assert_allclose(x.grad.data, -np.sin(x.data), rtol=1e-14)
+
+
+def test_reverse_mode_through_an_op_without_a_recording_rule_names_it():
+    x = V.Variable(np.array([1.0, 2.0]))
+    _, dy = V.jvp(lambda x: V.prod(x), x, np.ones(2))
+    with pytest.raises(ValueError, match=r"V.jvp or V.taylor.*the op Prod.*no recording rule.*higher order"):
         V.grad(dy, x)
     with pytest.raises(ValueError, match=r"computed by V.jvp or V.taylor"):
         dy.backward()
@@ -330,22 +339,32 @@ def test_forward_over_reverse_through_the_backward_pass_own_ops(rng, on_device):
     np.testing.assert_allclose(hv.data, 2 * np.cos(x) - x * np.sin(x) + 6 * x, rtol=1e-5)
 
 
-def test_a_taylor_result_mixed_into_a_loss_is_refused_naming_what_it_depends_on():
-    # d2 = D^2 sin along ones carries no graph: grad(sum(d2) + sum(x)) would give [1, 1, 1]
-    # where 1 - cos(1) is right, so backward refuses it
+def test_a_taylor_result_in_a_loss_has_its_gradient():
+    # d2 = D^2 sin along ones = -sin x, so grad(sum(d2) + sum(x)) is 1 - cos x (a pass on
+    # arrays would have given [1, 1, 1])
     x = V.Variable(np.ones(3), name="x")
     d2 = V.taylor(V.sin, x, np.ones(3), 2)[2]
-    with pytest.raises(ValueError, match=r"V\.taylor, order 2.*depends on 'x' of shape \(3,\)"):
+    np.testing.assert_allclose(V.grad(V.sum(d2) + V.sum(x), x).data, 1 - np.cos(np.ones(3)), rtol=1e-14)
+
+
+def test_a_taylor_result_through_an_op_without_a_recording_rule_is_refused_naming_what_it_depends_on():
+    x = V.Variable(np.ones(3), name="x")
+    d2 = V.taylor(lambda x: V.prod(x, axis=0, keepdims=True) * x, x, np.ones(3), 2)[2]
+    with pytest.raises(ValueError, match=r"V\.taylor, order 2.*Prod.*depends on 'x' of shape \(3,\)"):
         V.grad(V.sum(d2) + V.sum(x), x)
 
 
-def test_a_jvp_with_closed_over_weights_is_refused_naming_them():
-    # a PINN-style loss: u_x from V.jvp depends on the weights W that f closes over
+def test_a_jvp_with_closed_over_weights_trains_them():
+    # a PINN-style loss: u_x from V.jvp depends on the weights W that f closes over; its
+    # gradient must equal nested reverse mode's
     W = V.Variable(np.array([1.0, 2.0]), name="W")
-    _, ux = V.jvp(lambda x: V.sum(V.tanh(x * W)), np.array([0.3, 0.4]), np.array([1.0, 0.0]))
+    x = np.array([0.3, 0.4])
+    _, ux = V.jvp(lambda x: V.sum(V.tanh(x * W)), x, np.array([1.0, 0.0]))
     loss = ux ** 2 + V.sum(W * W)
-    with pytest.raises(ValueError, match=r"V\.jvp, order 1.*'W' of shape \(2,\)"):
-        loss.backward()
+    loss.backward()
+    xv = V.Variable(x)
+    nested = V.grad(V.sum(V.tanh(xv * W)), xv, create_graph=True)[0] ** 2 + V.sum(W * W)
+    np.testing.assert_allclose(W.grad.data, V.grad(nested, W).data, rtol=1e-13)
 
 
 def test_forward_derivatives_of_constants_stay_plain_constants():

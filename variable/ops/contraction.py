@@ -91,6 +91,8 @@ class Einsum(Forwarder):
         mask = _diagonal_mask(term, x.shape, get_array_module(gy), gy.dtype)
         return mul(broadcast_to(reshape(g, first), x.shape), mask)
 
+    taylor_records = True
+
     def taylor(self, *xs):
         y, = self.outputs
         terms, out = self.terms, self.out

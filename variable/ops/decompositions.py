@@ -324,11 +324,13 @@ class Eigvalsh(Forwarder):
         p = (v * gw[..., None, :]) @ _mT(v)                            # V diag(gw) V^T
         return _from_triangle(p, self.strict, self.eye)
 
+    taylor_records = True
+
     def taylor(self, a):
         w = self.outputs[0].data
         if _first_order(a, "eigvalsh") == 0:
             return [w]
-        _, v = get_array_module(a[0]).linalg.eigh(a[0], UPLO="L" if self.lower else "U")
+        _, v = np.linalg.eigh(a[0], UPLO="L" if self.lower else "U")   # (CuPy's, or recorded)
         m = _mT(v) @ _symmetric(a[1], self.strict, self.eye) @ v
         return [w, _diag(m, self.eye)]                                 # dw = diag(V^T dA V)
 
@@ -525,11 +527,14 @@ class SvdValues(Forwarder):
         ga = (u * gs[..., None, :]) @ vh                                      # U diag(gS) V^T
         return _from_triangle(ga, self.strict, self.eye) if self.hermitian else ga
 
+    taylor_records = True
+
     def taylor(self, a):
         s = self.outputs[0].data
         if _first_order(a, "svd") == 0:
             return [s]
-        u, _, vh = _svd(a[0], get_array_module(s), self.hermitian, full_matrices=False)
+        xp = np if isinstance(a[0], Variable) else get_array_module(s)   # (a Variable: recorded)
+        u, _, vh = _svd(a[0], xp, self.hermitian, full_matrices=False)
         da = _symmetric(a[1], self.strict, self.eye) if self.hermitian else a[1]
         return [s, _diag(_mT(u) @ da @ _mT(vh), self.k_eye)]                 # dS = diag(U^T dA V)
 

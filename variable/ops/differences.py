@@ -52,6 +52,8 @@ class Diff(Forwarder):
         gx = Function(Diff(self.n, self.axis))(pad(gy, widths))
         return neg(gx) if self.n % 2 else gx
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.map_linear(x, lambda c: np.diff(c, self.n, self.axis))   # linear: each differenced
 
@@ -165,6 +167,8 @@ class Gradient(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return Function(GradientGrad(self.index, self.weights, x.shape))(gy)   # the transposed taps
+
+    taylor_records = True
 
     def taylor(self, x):
         return series.map_linear(x, self.apply)               # linear: each coefficient differenced
@@ -319,6 +323,8 @@ class Pad(Forwarder):
             for i, (n, (b, a)) in enumerate(zip(x.shape, self.widths))
         )
         return Function(GetItemGrad(index, x.shape))(gy)
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs

@@ -43,6 +43,8 @@ class Add(Forwarder):
         x0, x1 = self.inputs
         return _reduce(gy, x0), _reduce(gy, x1)
 
+    taylor_records = True
+
     def taylor(self, x0, x1):
         return series.add(x0, x1)                    # (x0 + x1)_k = x0_k + x1_k
 
@@ -58,6 +60,8 @@ class Sub(Forwarder):
     def backward(self, gy):
         x0, x1 = self.inputs
         return _reduce(gy, x0), (_reduce(-gy, x1) if x1.requires_grad else None)
+
+    taylor_records = True
 
     def taylor(self, x0, x1):
         return series.sub(x0, x1)                    # (x0 - x1)_k = x0_k - x1_k
@@ -76,6 +80,8 @@ class Mul(Forwarder):
         gx0 = _reduce(gy * x1, x0) if x0.requires_grad else None
         gx1 = _reduce(gy * x0, x1) if x1.requires_grad else None
         return gx0, gx1
+
+    taylor_records = True
 
     def taylor(self, x0, x1):
         return series.mul(x0, x1)                    # Cauchy product: sum_j x0_j x1_(k-j)
@@ -96,6 +102,8 @@ class Div(Forwarder):
         gx1 = _reduce(-(gx0 * y), x1) if x1.requires_grad else None   # d/dx1 = -x0/x1^2
         return _reduce(gx0, x0), gx1
 
+    taylor_records = True
+
     def taylor(self, x0, x1):
         return series.div(x0, x1)                    # y x1 = x0: y_k = (x0_k - sum_j>0 x1_j y_(k-j)) / x1_0
 
@@ -110,6 +118,8 @@ class Neg(Forwarder):
 
     def backward(self, gy):
         return -gy
+
+    taylor_records = True
 
     def taylor(self, x):
         return series.neg(x)
@@ -248,6 +258,8 @@ class Pow(Forwarder):
         # so polynomials have exact derivatives of every order, at x = 0 too
         return _reduce(gy * (c * x ** (c - 1)), x)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return series.power(x, self.c, y._data)      # x y' = c y x'; a whole c >= 0 by squaring
@@ -281,6 +293,8 @@ class PowVar(Forwarder):
             gx1 = _reduce(gy * y * log_x0, x1)                        # d/dx1 = x0^x1 log x0
         return gx0, gx1
 
+    taylor_records = True
+
     def taylor(self, x0, x1):
         y, = self.outputs
         if len(x1) == 1:                             # a constant exponent c: x0 y' = c y x0'
@@ -304,6 +318,8 @@ class Square(Forwarder):
         x, = self.inputs
         return gy * (2 * x)                            # d x^2 = 2x
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.square(x)                      # (x^2)_k = sum_j x_j x_(k-j)
 
@@ -319,6 +335,8 @@ class Sqrt(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return gy / (2 * y)                            # d sqrt x = 1 / (2 sqrt x)
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -430,6 +448,8 @@ class Exp(Forwarder):
         y, = self.outputs
         return gy * y                                  # d e^x = e^x
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return series.exp(x, y._data)                # y' = y x'
@@ -446,6 +466,8 @@ class Log(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy / x                                  # d log x = 1/x
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -518,6 +540,8 @@ class Abs(Forwarder):
     def backward(self, gy):
         return gy * self.sign                          # d |x| = sign(x)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return [y._data] + [self.sign * xk for xk in x[1:]]   # |x| = sign(x) x near x_0 != 0
@@ -538,6 +562,8 @@ class Maximum(Forwarder):
         gx0 = _reduce(gy * share0, x0) if x0.requires_grad else None
         gx1 = _reduce(gy * (1 - share0), x1) if x1.requires_grad else None
         return gx0, gx1
+
+    taylor_records = True
 
     def taylor(self, x0, x1):
         y, = self.outputs
@@ -574,6 +600,8 @@ class Clip(Forwarder):
     def backward(self, gy):
         return gy * self.inside.astype(gy.dtype)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return [y._data] + [xk * self.inside for xk in x[1:]]   # y_k = x_k inside, 0 at a bound
@@ -595,6 +623,8 @@ class Where(Forwarder):
         gx0 = _reduce(where(self.condition, gy, 0), x0) if x0.requires_grad else None
         gx1 = _reduce(where(self.condition, 0, gy), x1) if x1.requires_grad else None
         return gx0, gx1
+
+    taylor_records = True
 
     def taylor(self, x0, x1):
         y, = self.outputs

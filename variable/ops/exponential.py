@@ -58,6 +58,8 @@ class Log1p(Forwarder):
         x, = self.inputs
         return gy / (1 + x)                            # d log1p = 1 / (1 + x)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         shifted = [1 + x[0]] + x[1:]                 # log1p(x) = log u with u = 1 + x, u_k = x_k
@@ -76,6 +78,8 @@ class Expm1(Forwarder):
         y, = self.outputs
         return gy * (y + 1)                            # d expm1 = e^x = expm1 + 1
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return [y._data] + series.exp(x, y._data + 1)[1:]   # (e^x)' = e^x x'; only y_0 differs
@@ -92,6 +96,8 @@ class Log2(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy / (_LN2 * x)                         # d log2 = 1 / (x ln 2)
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -110,6 +116,8 @@ class Log10(Forwarder):
         x, = self.inputs
         return gy / (_LN10 * x)                        # d log10 = 1 / (x ln 10)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return [y._data] + series.scale(series.log(x, y._data)[1:], 1 / _LN10)  # log10 = log / ln 10
@@ -127,6 +135,8 @@ class Exp2(Forwarder):
         y, = self.outputs
         return gy * (_LN2 * y)                         # d 2^x = 2^x ln 2
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return series.exp(series.scale(x, _LN2), y._data)   # 2^x = e^(x ln 2)
@@ -143,6 +153,8 @@ class Reciprocal(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return gy * -square(y)                         # d (1/x) = -1/x^2
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -174,6 +186,8 @@ class LogAddExp(Forwarder):
         gx1 = _reduce(gy * exp(x1 - y), x1) if x1.requires_grad else None   # d/dx1 = e^x1 / e^y
         return gx0, gx1
 
+    taylor_records = True
+
     def taylor(self, x0, x1):
         y, = self.outputs
         shares0 = np.exp(x0[0] - y._data)            # y = x1 + softplus(x0 - x1), sigmoid(d) = e^(x0 - y)
@@ -194,6 +208,8 @@ class LogAddExp2(Forwarder):
         gx0 = _reduce(gy * exp2(x0 - y), x0) if x0.requires_grad else None   # d/dx0 = 2^x0 / 2^y
         gx1 = _reduce(gy * exp2(x1 - y), x1) if x1.requires_grad else None   # d/dx1 = 2^x1 / 2^y
         return gx0, gx1
+
+    taylor_records = True
 
     def taylor(self, x0, x1):
         y, = self.outputs

@@ -79,6 +79,8 @@ class GetItem(Forwarder):
         x, = self.inputs
         return Slice(self.index, gy, x.shape)          # gy scattered at index (by the engine)
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.map_linear(x, lambda c: c[self.index])   # linear: each coefficient indexed
 

@@ -63,6 +63,8 @@ class Arcsin(Forwarder):
         x, = self.inputs
         return gy / sqrt(1 - square(x))                # d arcsin = 1 / sqrt(1 - x^2)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return _integrated(x, y._data, 1.0, -1.0, -0.5)   # y' = (1 - x^2)^(-1/2) x'
@@ -79,6 +81,8 @@ class Arccos(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return -gy / sqrt(1 - square(x))               # d arccos = -1 / sqrt(1 - x^2)
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -97,6 +101,8 @@ class Arctan(Forwarder):
         x, = self.inputs
         return gy / (1 + square(x))                    # d arctan = 1 / (1 + x^2)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return _integrated(x, y._data, 1.0, 1.0, -1)  # y' = (1 + x^2)^-1 x'
@@ -113,6 +119,8 @@ class Arcsinh(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy / sqrt(1 + square(x))                # d arcsinh = 1 / sqrt(1 + x^2)
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -131,6 +139,8 @@ class Arccosh(Forwarder):
         x, = self.inputs
         return gy / sqrt(square(x) - 1)                # d arccosh = 1 / sqrt(x^2 - 1)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return _integrated(x, y._data, -1.0, 1.0, -0.5)   # y' = (x^2 - 1)^(-1/2) x'
@@ -147,6 +157,8 @@ class Arctanh(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy / (1 - square(x))                    # d arctanh = 1 / (1 - x^2)
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -172,6 +184,8 @@ class Arctan2(Forwarder):
         gx1 = _reduce(_masked(self.zero, g * x2), x1) if x1.requires_grad else None    # d/dx1 = x2 / r^2
         gx2 = _reduce(_masked(self.zero, -g * x1), x2) if x2.requires_grad else None   # d/dx2 = -x1 / r^2
         return gx1, gx2
+
+    taylor_records = True
 
     def taylor(self, x1, x2):
         y, = self.outputs
@@ -207,6 +221,8 @@ class Hypot(Forwarder):
         gx1 = _reduce(_masked(self.zero, g * x1), x1) if x1.requires_grad else None   # d/dx1 = x1 / r
         gx2 = _reduce(_masked(self.zero, g * x2), x2) if x2.requires_grad else None   # d/dx2 = x2 / r
         return gx1, gx2
+
+    taylor_records = True
 
     def taylor(self, x1, x2):
         y, = self.outputs
@@ -256,6 +272,8 @@ class Sinc(Forwarder):
         below = Function(Sinc(self.n + 1))(x)           # f_n'(u) = -u f_(n+1)(u), u = pi x
         return gy * (-_PI * _PI * x) * below           # d f_n(pi x) = -pi^2 x f_(n+1)(pi x)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return _sinc_series(x, self.n, y._data)
@@ -282,6 +300,8 @@ class Deg2rad(Forwarder):
     def backward(self, gy):
         return gy * _DEGREE                            # d (x pi/180) = pi/180
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return [y._data] + series.scale(x[1:], _DEGREE)   # linear: y_k = x_k pi / 180
@@ -297,6 +317,8 @@ class Rad2deg(Forwarder):
 
     def backward(self, gy):
         return gy * (1 / _DEGREE)                      # d (x 180/pi) = 180/pi
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs

@@ -153,6 +153,8 @@ class Inv(Forwarder):
         yt = _swap_last(y)
         return -matmul(matmul(yt, gy), yt)          # d inv = -A^-1 dA A^-1: gA = -Y^T G Y^T
 
+    taylor_records = True
+
     def taylor(self, a):
         y, = self.outputs
         return _inverse_series(a, y._data)          # Y_k = -Y_0 sum_{j>=1} A_j Y_{k-j}
@@ -192,6 +194,8 @@ class Solve(Forwarder):
             ga = _reduce(ga, a)
         return ga, _reduce(gb, b)
 
+    taylor_records = True
+
     def taylor(self, a, b):
         x, = self.outputs
         product = _product(self.vector)
@@ -217,6 +221,8 @@ class Det(Forwarder):
         y, = self.outputs
         return _scale_matrices(gy * y, _inverse_transposed(a, "det"))   # d det = det tr(A^-1 dA)
 
+    taylor_records = True
+
     def taylor(self, a):
         y, = self.outputs
         rate = _logdet_rate(a, "det")               # y' = y h, h = tr(A^-1 A')
@@ -240,7 +246,9 @@ class SlogDet(Forwarder):
         return _scale_matrices(glogabsdet, _inverse_transposed(a, "slogdet"))   # d log|det| = tr(A^-1 dA)
 
     def taylor(self, a):
-        sign, logabsdet = (y._data for y in self.outputs)
+        sign, logabsdet = (getattr(y, "_data", None) for y in self.outputs)
+        if sign is None or logabsdet is None:             # an output the caller dropped: again
+            sign, logabsdet = np.linalg.slogdet(a[0])
         rate = _logdet_rate(a, "slogdet")           # (log|det|)' = tr(A^-1 A')
         zero = np.zeros_like(sign)
         return [sign] + [zero] * (len(a) - 1), [logabsdet] + [h / (m + 1) for m, h in enumerate(rate)]
@@ -269,6 +277,8 @@ class MatrixPower(Forwarder):
             term = gy if powers[k] is None else matmul(powers[k], gy)    # gA = sum_k (A^T)^k G (A^T)^(n-1-k)
             total = total + (term if powers[n - 1 - k] is None else matmul(term, powers[n - 1 - k]))
         return total
+
+    taylor_records = True
 
     def taylor(self, a):
         y, = self.outputs
@@ -316,6 +326,8 @@ class PInv(Forwarder):
         p, = self.outputs
         return _pinv_grad(a, p, gy)                  # Golub and Pereyra's dA^+
 
+    taylor_records = True
+
     def taylor(self, a):
         p, = self.outputs
         return [p._data] + _pinv_series(a, "pinv")[1:]   # A^+ = (A^T A)^-1 A^T or A^T (A A^T)^-1
@@ -346,6 +358,8 @@ class Lstsq(Forwarder):
                 g = matmul(gx, _swap_last(b))
             ga = _pinv_grad(a, p, g)
         return ga, gb
+
+    taylor_records = True
 
     def taylor(self, a, b):
         x, = self.outputs

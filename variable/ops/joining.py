@@ -34,6 +34,8 @@ class Concat(Forwarder):
         bounds = np.cumsum([x.shape[self.axis] for x in self.inputs])[:-1]
         return split(gy, [int(b) for b in bounds], self.axis)
 
+    taylor_records = True
+
     def taylor(self, *xs):
         return [np.concatenate(c, axis=self.axis) for c in _coefficients(xs)]   # linear: joined per k
 
@@ -53,6 +55,8 @@ class Stack(Forwarder):
         pieces = split(gy, len(self.inputs), self.axis)
         return tuple(reshape(g, x.shape) for g, x in zip(pieces, self.inputs))
 
+    taylor_records = True
+
     def taylor(self, *xs):
         return [np.stack(c, axis=self.axis) for c in _coefficients(xs)]   # linear: stacked per k
 
@@ -70,6 +74,8 @@ class Split(Forwarder):
 
     def backward(self, *gys):
         return concat(gys, self.axis)
+
+    taylor_records = True
 
     def taylor(self, x):
         pieces = series.map_linear(x, lambda c: np.split(c, self.sections, axis=self.axis))

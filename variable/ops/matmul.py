@@ -35,6 +35,8 @@ class MatMul2D(Forwarder):
                 gb = _mm(gy, a, True, ta)               # (op(a)^T gy)^T = gy^T op(a)
         return ga, gb
 
+    taylor_records = True
+
     def taylor(self, a, b):
         y, = self.outputs                               # bilinear: Cauchy product of op(a) @ op(b)
         return series.mul(a, b, product=self.forward, y0=y._data)
@@ -74,6 +76,8 @@ class MatMul(Forwarder):
             a2 = a if a.ndim > 1 else reshape(a, shape_a)
             gb = reshape(sum_to(matmul(_swap_last(a2), gy2), shape_b), b.shape)   # a^T gy
         return ga, gb
+
+    taylor_records = True
 
     def taylor(self, a, b):
         y, = self.outputs

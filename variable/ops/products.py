@@ -180,6 +180,8 @@ class Cumsum(Forwarder):
     def backward(self, gy):
         return Function(Cumsum(self.axis, not self.reverse))(gy)   # dy_i/dx_k = [k <= i]: sum from the end
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.map_linear(x, self.forward)            # linear: each coefficient summed
 
@@ -285,6 +287,8 @@ class Trace(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return _spread(gy, x, (self.axis1, self.axis2)) * self.diagonal   # d trace = 1 on the diagonal
+
+    taylor_records = True
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: c.trace(self.offset, self.axis1, self.axis2))   # linear

@@ -67,6 +67,8 @@ class Repeat(Forwarder):
             return reduction.sum(reshape(gy, copies), axis=axis + 1)   # d repeat = sum of the copies
         return Function(GetItemGrad(self.index, shape))(gy)           # d repeat = scatter-add of copies
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.map_linear(x, lambda c: c.repeat(self.repeats, self.axis))   # linear: each repeated
 
@@ -90,6 +92,8 @@ class Tile(Forwarder):
         blocks = tuple(n for r, s in zip(self.reps, shape) for n in (r, s))  # axis i -> (copy, entry)
         g = reduction.sum(reshape(gy, blocks), axis=tuple(range(0, len(blocks), 2)))
         return reshape(g, x.shape)               # d tile = sum over the copies
+
+    taylor_records = True
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: get_array_module(c).tile(c, self.reps))  # linear: each tiled
@@ -182,6 +186,8 @@ class Roll(Forwarder):
         back = -self.shift if self.axis is None else tuple(-s for s in self.shift)
         return Function(Roll(back, self.axis))(gy)   # d roll = roll back
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.map_linear(x, lambda c: get_array_module(c).roll(c, self.shift, self.axis))
 
@@ -201,6 +207,8 @@ class Flip(Forwarder):
     def backward(self, gy):
         return Function(Flip(self.axes))(gy)    # d flip = flip again
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.map_linear(x, lambda c: c[self.index])   # linear: each coefficient flipped
 
@@ -218,6 +226,8 @@ class Rot90(Forwarder):
 
     def backward(self, gy):
         return Function(Rot90(4 - self.k, self.axes))(gy)   # d rot90 = rotate back
+
+    taylor_records = True
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: get_array_module(c).rot90(c, self.k, self.axes))

@@ -70,6 +70,8 @@ class Sum(Forwarder):
         x, = self.inputs
         return _spread(gy, x, self.axes)                # d sum = 1 for every element
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.map_linear(x, lambda c: c.sum(axis=self.axes, keepdims=self.keepdims))  # linear
 
@@ -88,6 +90,8 @@ class Mean(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return _spread(gy, x, self.axes) * _per_entry(x.shape, self.axes)   # d mean = 1/n
+
+    taylor_records = True
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: _mean_array(c, self.axes, self.keepdims))  # linear
@@ -111,6 +115,8 @@ class Variance(Forwarder):
         centred = x - mean(x, self.axes, keepdims=True)
         scale = 2 * _per_entry(x.shape, self.axes)
         return _spread(gy, x, self.axes) * centred * scale    # d var = 2 (x - m) / n
+
+    taylor_records = True
 
     def taylor(self, x):
         # y = mean((x - mean x)^2): centring is linear, then a square series, then a mean
@@ -143,6 +149,8 @@ class Max(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return _spread(gy, x, self.axes) * self.share.astype(gy.dtype, copy=False)
+
+    taylor_records = True
 
     def taylor(self, x):
         # y_k = x_k at the extreme, ties (and NaNs) averaged with backward's shares
@@ -187,6 +195,8 @@ class LogSumExp(Forwarder):
         if maybe_any(self.empty):                      # all -inf: gradient 0, not 0/0
             total = where(self.empty, 1, total)
         return _spread(gy, x, self.axes) * (e / total)
+
+    taylor_records = True
 
     def taylor(self, x):
         # y = shift + log sum exp(x - shift): exp series, summed, then a log series

@@ -34,6 +34,8 @@ class _Flat(Forwarder):
         x, = self.inputs
         return _zeros(x)                               # dy/dx = 0 between jumps (0 taken at one too)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         zero = get_array_module(y._data).zeros_like(y._data)
@@ -329,6 +331,8 @@ class Mod(Forwarder):
         gx1 = _reduce(gy * -self.quotient, x1) if x1.requires_grad else None   # d/dx1 = -q
         return gx0, gx1
 
+    taylor_records = True
+
     def taylor(self, x0, x1):
         y, = self.outputs
         q = self.quotient                               # y_k = x0_k - q x1_k for k >= 1
@@ -512,6 +516,8 @@ class NanToNum(Forwarder):
     def backward(self, gy):
         return gy * self.finite.astype(gy.dtype)        # d = 1 where x is finite, 0 where replaced
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return [y._data] + [xk * self.finite for xk in x[1:]]   # y_k = x_k where finite, else 0
@@ -567,6 +573,8 @@ class Positive(Forwarder):
 
     def backward(self, gy):
         return gy                                      # d x = 1
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -730,6 +738,8 @@ class Copysign(Forwarder):
         x0, x1 = self.inputs
         gx0 = _reduce(gy * self.factor, x0) if x0.requires_grad else None   # d/dx0 = sign(x0) sign(x1)
         return gx0, (_zeros(x1) if x1.requires_grad else None)              # d/dx1 = 0 (a jump at 0)
+
+    taylor_records = True
 
     def taylor(self, x0, x1):
         y, = self.outputs

@@ -75,6 +75,8 @@ class TakeAlongAxis(Forwarder):
         index = _along_axis(self.indices, x.shape, self.axis)
         return Function(GetItemGrad(index, x.shape))(gy)      # adjoint of a gather: scatter-add
 
+    taylor_records = True
+
     def taylor(self, x):
         xp = get_array_module(x[0])                           # linear: each coefficient gathered
         return series.map_linear(x, lambda c: xp.take_along_axis(c, self.indices, axis=self.axis))
@@ -324,6 +326,8 @@ class Select(Forwarder):
             for i, x in enumerate(self.inputs)
         )
 
+    taylor_records = True
+
     def taylor(self, *xs):
         y, = self.outputs                                      # y_k = (chosen x_i)_k
         return [y._data] + [self._pick(c) for c in _coefficients(xs)[1:]]
@@ -499,6 +503,8 @@ class Tril(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return sum_to(where(self.mask, gy, 0), x.shape)        # dy/dx = 1 where kept, else 0
+
+    taylor_records = True
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: np.where(self.mask, c, 0))   # linear: each masked

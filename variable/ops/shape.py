@@ -38,6 +38,8 @@ class SumTo(Forwarder):
         x, = self.inputs
         return broadcast_to(gy, x.shape)         # adjoint of a sum is a broadcast
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.map_linear(x, lambda c: _sum_to_array(c, self.shape))   # linear: each summed
 
@@ -56,6 +58,8 @@ class BroadcastTo(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return sum_to(gy, x.shape)               # adjoint of a broadcast is a sum
+
+    taylor_records = True
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: np.broadcast_to(c, self.shape))  # linear: each broadcast
@@ -144,6 +148,8 @@ class Reshape(Forwarder):
         x, = self.inputs
         return reshape(gy, x.shape)
 
+    taylor_records = True
+
     def taylor(self, x):
         return series.map_linear(x, lambda c: c.reshape(self.shape))   # linear: each reshaped
 
@@ -162,6 +168,8 @@ class Transpose(Forwarder):
     def backward(self, gy):
         inverse = tuple(int(i) for i in np.argsort(self.axes))
         return transpose(gy, inverse)
+
+    taylor_records = True
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: c.transpose(self.axes))  # linear: each transposed

@@ -67,6 +67,8 @@ class Std(Forwarder):
         scale = _where(self.flat, 0, 1 / (self.divisor * _where(self.flat, 1, y)))
         return _spread(gy * scale, x, self.axes) * centred
 
+    taylor_records = True
+
     def taylor(self, x):
         # var = sum((x - mean x)^2) / d, then sqrt; series 0 past y_0 where std = 0
         centred = series.map_linear(x, lambda c: c - _mean_array(c, self.axes, True))

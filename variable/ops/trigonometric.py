@@ -24,6 +24,8 @@ class Sin(Forwarder):
         x, = self.inputs
         return gy * cos(x)                             # d sin = cos
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return series.sin_cos(x, y._data)[0]         # s' = c x', c' = -s x', solved together
@@ -40,6 +42,8 @@ class Cos(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy * -sin(x)                            # d cos = -sin
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -58,6 +62,8 @@ class Tan(Forwarder):
         y, = self.outputs
         return gy * (1 + square(y))                    # d tan = 1 + tan^2
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return series.tan(x, y._data)                # y' = (1 + y^2) x'
@@ -74,6 +80,8 @@ class Tanh(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return Function(TanhGrad())(gy, y)             # d tanh = 1 - tanh^2
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -99,6 +107,8 @@ class TanhGrad(Forwarder):
         g_y = _reduce(gg * gy * y * -2, y) if y.requires_grad else None           # -2 y gy gg
         return g_gy, g_y
 
+    taylor_records = True
+
     def taylor(self, gy, y):
         d = series.mul(y, y)
         return series.mul(gy, [1 - d[0]] + [-c for c in d[1:]])      # gy (1 - y^2)
@@ -116,6 +126,8 @@ class Sinh(Forwarder):
         x, = self.inputs
         return gy * cosh(x)                            # d sinh = cosh
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return series.sinh_cosh(x, y._data)[0]       # s' = c x', c' = s x', solved together
@@ -132,6 +144,8 @@ class Cosh(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy * sinh(x)                            # d cosh = sinh
+
+    taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
