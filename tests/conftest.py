@@ -28,6 +28,7 @@ DEVICE_READY = (
     "variable/test_tensor_table.py",
     "variable/test_forward_mode.py",
     "variable/test_functional.py",
+    "variable/test_operators.py",
     "variable/test_higher_order.py",
     "variable/test_ops_exponential.py",
     "variable/test_ops_rounding.py",

@@ -12,6 +12,7 @@ from .forwarder import Forwarder, Function, as_variable
 from .functional import hessian, hvp, jacobian
 from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylor_gradcheck, taylorcheck
 from .graph import get_dot_graph, graph_functions, plot_dot_graph
+from .operators import divergence, laplacian
 from .ops.elementwise import (
     abs,
     add,
@@ -87,5 +88,6 @@ __all__ = [
     "taylor_gradcheck",
     "GradcheckError", "jvp", "taylor", "taylorcheck", "series", "backend", "get_array_module",
     "get_dot_graph", "graph_functions", "plot_dot_graph", "jacobian", "hessian", "hvp",
+    "laplacian", "divergence",
     "ArrayLike", "Axis", "linalg", *OPS,
 ]

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks import engine_floor, higher_order, memory, mlp, numpy_calls, overhead, taylor_mode
+from benchmarks import engine_floor, higher_order, laplacian, memory, mlp, numpy_calls, overhead, taylor_mode
 
 
 def test_overhead_chain_matches_numpy(capsys):
@@ -46,6 +46,13 @@ def test_taylor_mode_matches_nested_and_numpy(capsys):
                              "--no-torch"]) == 0
     out = capsys.readouterr().out
     assert "n=12" in out and "jvp along the input" in out
+
+
+def test_laplacian_benchmark_checks_and_runs(capsys):
+    # run() checks V.laplacian (and PyTorch's nested Laplacian, when installed) against
+    # gengrad's nested one before timing
+    assert laplacian.main(["--dims", "2", "--repeat", "1"]) == 0
+    assert "V.laplacian" in capsys.readouterr().out
 
 
 def test_tanh_polynomial_is_the_derivative_polynomial():
