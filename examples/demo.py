@@ -14,6 +14,9 @@
 5. Taylor mode (examples/taylor_series.py): one pass of truncated Taylor series gives
    tanh's first 25 derivatives at a point, the figure draws its Taylor polynomials, and
    a second one times Taylor mode against nested reverse mode order by order.
+6. A physics-informed network (examples/pinn_poisson.py) learns the solution of Poisson's
+   equation on the unit square from the residual of -Laplacian(u) = f, with V.laplacian
+   inside its loss; the figure draws its solution, its error and the loss curve.
 
 Everything goes to --out (default out/demo/); figures need matplotlib and are skipped
 with a notice without it.  Runs in a few seconds.
@@ -27,7 +30,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
-from examples import spiral_mlp, taylor_series  # noqa: E402
+from examples import pinn_poisson, spiral_mlp, taylor_series  # noqa: E402
 from examples.cli import add_device_option, check_device, example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure, write_graph  # noqa: E402
 from examples.tanh_higher_order import tanh_derivatives  # noqa: E402
@@ -91,6 +94,8 @@ def main(argv=None):
     write_graph(gx, args.out, "sin_grad")
     print("5. Taylor mode: tanh's Taylor polynomials to order 25, and the cost per order")
     taylor_series.main(["--out", args.out, "--nested-up-to", "7"])
+    print("6. a physics-informed network solves Poisson's equation, trained on V.laplacian")
+    pinn_poisson.main(["--out", args.out, "--steps", "1500"])
     print(f"done: everything is in {args.out}/")
     return 0
 

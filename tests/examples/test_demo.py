@@ -41,6 +41,7 @@ def check_output(out, out_dir, epochs):
     assert auto2 == pytest.approx(-np.sin(x), abs=1e-6) and exact2 == pytest.approx(-np.sin(x), abs=1e-6)
 
     assert "against nested reverse mode: largest relative difference" in out   # step 5 ran
+    assert numbers(line_with(out, "error against the exact solution"))[-2] < 0.2  # step 6 learned u
     epochs_seen = [int(m) for m in re.findall(rf"^epoch +(\d+)/{epochs} ", out, re.M)]
     assert epochs_seen == list(range(1, epochs + 1))
 
@@ -71,7 +72,7 @@ def test_demo_without_graphviz_or_matplotlib_still_runs(tmp_path, capsys, monkey
     assert demo.main(["--out", str(tmp_path), "--epochs", "2"]) == 0
     out = capsys.readouterr().out
     assert "Graphviz 'dot' not found" in out
-    assert out.count("matplotlib is not installed") == 3           # tanh, spiral, Taylor figures
+    assert out.count("matplotlib is not installed") == 4           # tanh, spiral, Taylor, PINN figures
     check_output(out, tmp_path, 2)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sin_grad.dot"]
 

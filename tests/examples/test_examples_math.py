@@ -18,6 +18,7 @@ from examples import (
     derivatives,
     hessian,
     optimization,
+    pinn_poisson,
     plotting,
     tanh_higher_order,
     taylor_series,
@@ -284,3 +285,21 @@ def test_taylor_polynomial_of_sin_is_its_series():
     x = np.array([0.3])
     np.testing.assert_allclose(taylor_series.taylor_polynomial(derivatives, 0.0, x, 7),
                                x - x ** 3 / 6 + x ** 5 / 120 - x ** 7 / 5040, rtol=1e-15)
+
+
+# ----- pinn_poisson.py -------------------------------------------------------------------
+def test_pinn_problem_is_consistent_and_training_lowers_the_error(tmp_path, capsys):
+    # the source is -Laplacian of the exact solution (checked with V.laplacian itself)
+    rng = np.random.default_rng(0)
+    points = rng.uniform(0, 1, (20, 2))
+    u = lambda p: V.sin(np.pi * p[:, 0]) * V.sin(np.pi * p[:, 1])   # noqa: E731
+    np.testing.assert_allclose(-V.laplacian(u, points).data, pinn_poisson.source(points), rtol=1e-12)
+    edge = pinn_poisson.boundary_points(50, rng)
+    assert np.all(np.any((edge == 0) | (edge == 1), axis=1))           # every point on a side
+    model, losses = pinn_poisson.train(steps=400, points=64, log_every=0)
+    assert np.mean(losses[-20:]) < 0.05 * np.mean(losses[:5])
+    _, _, error = pinn_poisson.grid_error(model)
+    assert error.max() < 0.5                                             # u peaks at 1
+    assert pinn_poisson.main(["--steps", "3", "--points", "8", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "error against the exact solution" in out
