@@ -96,7 +96,8 @@ def _per_row(y, m, rows, batch, op, what):
     if y.shape not in ((m * rows,), (m * rows, 1)):
         raise ValueError(
             f"{op}: f must map each row of its input (shape (n, d)) to {what}, so return shape (n,) "
-            f"or (n, 1); given n = {m * rows} rows it returned shape {y.shape}"
+            f"or (n, 1); given n = {m * rows} rows (your {rows} points, repeated once per "
+            f"direction) it returned shape {y.shape}"
         )
     return reshape(y, (m, *batch))
 
@@ -225,7 +226,8 @@ def divergence(
         if y.shape != X.shape:
             raise ValueError(
                 f"{op}: f must map each row of its input (shape (n, d)) to a vector of R^d, so return "
-                f"shape (n, d); given shape {X.shape} it returned shape {y.shape}"
+                f"shape (n, d); given shape {X.shape} (your {rows} points, repeated once per direction) "
+                f"it returned shape {y.shape}"
             )
         return y
 
