@@ -43,10 +43,43 @@ def _rows(y, x, create_graph):
     return rows
 
 
+def _several(f, x, op):
+    """A tuple point (f takes one argument per entry, as for V.jvp): its entries as Variables
+    that require grad; None for a single point."""
+    if not isinstance(x, tuple):
+        return None
+    if not x:
+        raise ValueError(f"{op}: x is an empty tuple; give one array per argument of f")
+    xs = tuple(_leaf(f, xi, op) for xi in x)
+    if len({id(xi) for xi in xs}) != len(xs):
+        raise ValueError(f"{op}: the same Variable appears twice in x; pass it once")
+    return xs
+
+
+def _blocks(y, xs, create_graph):
+    """d y / d xs[j] for every j, as Variables of shape y.shape + xs[j].shape (zeros where
+    y does not depend on xs[j]): one backward pass per element of y, to all the inputs."""
+    xp = get_array_module(xs[0])
+    if not y.requires_grad or y.size == 0:
+        return tuple(new_variable(xp.zeros(y.shape + x.shape, dtype=x.dtype)) for x in xs)
+    rows = [[] for _ in xs]
+    for i in range(y.size):
+        seed = xp.zeros(y.size, dtype=y.dtype)
+        seed[i] = 1
+        gs = grad(y, list(xs), grad_outputs=new_variable(seed.reshape(y.shape)),
+                  create_graph=create_graph, materialize_grads=True)
+        for row, g in zip(rows, gs):
+            row.append(g)
+    return tuple(reshape(stack(row), y.shape + x.shape) if x.size else
+                 new_variable(xp.zeros(y.shape + x.shape, dtype=x.dtype)) for row, x in zip(rows, xs))
+
+
 def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False) -> Variable:
     """Jacobian of `f` at `x`, a Variable of shape f(x).shape + x.shape.
 
-    One backward pass per element of f(x).
+    One backward pass per element of f(x).  With a tuple `x`, f takes one argument per
+    entry (as for V.jvp) and the result is a tuple: d f / d x[j] of shape f(x).shape +
+    x[j].shape for each j (torch.autograd.functional.jacobian's rule).
 
     Parameters
     ----------
@@ -72,6 +105,12 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
         If `x` does not require grad (integer data, or a Variable made with
         requires_grad=False).
     """
+    xs = _several(f, x, "jacobian")
+    if xs is not None:
+        y = f(*xs)
+        if not isinstance(y, Variable):
+            raise TypeError(f"jacobian: f must return a Variable, got {type(y).__name__}")
+        return _blocks(y, xs, create_graph)
     x = _leaf(f, x, "jacobian")
     y = f(x)
     if not isinstance(y, Variable):
@@ -83,6 +122,10 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
 
 def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False) -> Variable:
     """Hessian of a scalar-valued `f` at `x`, a Variable of shape x.shape + x.shape.
+
+    With a tuple `x`, f takes one argument per entry and the result is a tuple of tuples:
+    entry [i][j] is d^2 f / d x[i] d x[j], of shape x[i].shape + x[j].shape (the blocks,
+    cross terms included, as torch.autograd.functional.hessian gives them).
 
     Parameters
     ----------
@@ -107,6 +150,14 @@ def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool 
     ValueError
         If f(x) is not a scalar Variable (size 1), or `x` does not require grad.
     """
+    xs = _several(f, x, "hessian")
+    if xs is not None:
+        y = f(*xs)
+        if not isinstance(y, Variable) or y.size != 1:
+            shape = y.shape if isinstance(y, Variable) else type(y).__name__
+            raise ValueError(f"hessian: f must return a scalar Variable, got {shape}")
+        gs = grad(y, list(xs), create_graph=True, materialize_grads=True)
+        return tuple(_blocks(g, xs, create_graph) for g in gs)
     x = _leaf(f, x, "hessian")
     y = f(x)
     if not isinstance(y, Variable) or y.size != 1:
@@ -122,6 +173,9 @@ def hvp(
     f: Callable[[Variable], Variable], x: ArrayLike, v: ArrayLike, create_graph: bool = False
 ) -> Variable:
     """Hessian of scalar `f` at `x` times `v`, by two backward passes (no full Hessian).
+
+    With a tuple `x` (f takes one argument per entry), `v` is a tuple of as many arrays and
+    the result a tuple: entry i is sum_j d^2 f / d x[i] d x[j] v[j].
 
     Parameters
     ----------
@@ -149,7 +203,34 @@ def hvp(
         If f(x) is not a scalar Variable, `v` does not have the shape of `x`, or `x` does
         not require grad.
     """
+    xs = _several(f, x, "hvp")
+    if xs is not None:
+        if not isinstance(v, tuple) or len(v) != len(xs):
+            raise TypeError(f"hvp: x is a tuple of {len(xs)} arrays, so v must be a tuple of as many")
+        vs = [_vector(vi, xi) for vi, xi in zip(v, xs)]
+        y = f(*xs)
+        if not isinstance(y, Variable) or y.size != 1:
+            raise ValueError("hvp: f must return a scalar Variable")
+        gs = grad(y, list(xs), create_graph=True, materialize_grads=True)
+        live = [(g, vi) for g, vi in zip(gs, vs) if g.requires_grad]
+        if not live:
+            return tuple(new_variable(get_array_module(xi).zeros(xi.shape, dtype=xi.dtype)) for xi in xs)
+        return tuple(grad([g for g, _ in live], list(xs), grad_outputs=[vi for _, vi in live],
+                          create_graph=create_graph, materialize_grads=True))
     x = _leaf(f, x, "hvp")
+    v = _vector(v, x)
+    y = f(x)
+    if not isinstance(y, Variable) or y.size != 1:
+        raise ValueError("hvp: f must return a scalar Variable")
+    g = grad(y, x, create_graph=True, allow_unused=True)
+    if g is None or not g.requires_grad:
+        return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype))
+    hv = grad(g, x, grad_outputs=v, create_graph=create_graph, allow_unused=True)
+    return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype)) if hv is None else hv
+
+
+def _vector(v, x):
+    """`v` for hvp at `x`: a Variable as it is, else an array of x's dtype on x's device."""
     if isinstance(v, Variable):
         v_data = v.data
     elif isinstance(v, (np.ndarray, list, tuple, int, float)) and not isinstance(v, bool) or (
@@ -163,12 +244,4 @@ def hvp(
         raise TypeError(f"hvp: v must be a Variable or an array of x's shape, got {type(v).__name__}")
     if v_data.shape != x.shape:
         raise ValueError(f"hvp: v of shape {v_data.shape} does not match x of shape {x.shape}")
-    y = f(x)
-    if not isinstance(y, Variable) or y.size != 1:
-        raise ValueError("hvp: f must return a scalar Variable")
-    g = grad(y, x, create_graph=True, allow_unused=True)
-    if g is None or not g.requires_grad:
-        return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype))
-    v = v if isinstance(v, Variable) else new_variable(v_data)
-    hv = grad(g, x, grad_outputs=v, create_graph=create_graph, allow_unused=True)
-    return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype)) if hv is None else hv
+    return v if isinstance(v, Variable) else new_variable(v_data)

@@ -187,3 +187,52 @@ def test_integer_point(op):
     with pytest.raises(ValueError) as error:
         op(lambda x: V.sum(x), np.arange(3))
     assert "floating point" in str(error.value)
+
+
+# ----- several inputs: a tuple point, as for V.jvp --------------------------------------
+def _two_inputs(x, y):
+    return V.sum(V.sin(x)) * V.sum(y ** 2) + V.sum(x[:2] * y[0])
+
+
+def _flat_hessian(a, b):
+    def flat(z):
+        return _two_inputs(z[:3], V.reshape(z[3:], (2, 2)))
+    return V.backend.to_cpu(V.hessian(flat, np.concatenate([a, b.ravel()])).data)
+
+
+def test_hessian_of_a_tuple_gives_every_block(rng):
+    a, b = rng.standard_normal(3), rng.standard_normal((2, 2))
+    H = V.hessian(_two_inputs, (a, b))
+    flat = _flat_hessian(a, b)
+    blocks = [[flat[:3, :3], flat[:3, 3:]], [flat[3:, :3], flat[3:, 3:]]]
+    for i in range(2):
+        for j in range(2):
+            got = V.backend.to_cpu(H[i][j].data)
+            assert got.shape == (a.shape, b.shape)[i] + (a.shape, b.shape)[j]
+            np.testing.assert_allclose(got.reshape(blocks[i][j].shape), blocks[i][j], rtol=1e-12, atol=1e-14)
+
+
+def test_jacobian_and_hvp_of_a_tuple(rng):
+    a, b = rng.standard_normal(3), rng.standard_normal((2, 2))
+    Ja, Jb = V.jacobian(lambda x, y: V.sin(x) * V.sum(y), (a, b))
+    np.testing.assert_allclose(V.backend.to_cpu(Ja.data), np.diag(np.cos(a)) * b.sum(), rtol=1e-12)
+    np.testing.assert_allclose(V.backend.to_cpu(Jb.data), np.sin(a)[:, None, None] * np.ones((3, 2, 2)),
+                               rtol=1e-12)
+    va, vb = rng.standard_normal(3), rng.standard_normal((2, 2))
+    expected = _flat_hessian(a, b) @ np.concatenate([va, vb.ravel()])
+    ha, hb = V.hvp(_two_inputs, (a, b), (va, vb))
+    np.testing.assert_allclose(V.backend.to_cpu(ha.data), expected[:3], rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(V.backend.to_cpu(hb.data).ravel(), expected[3:], rtol=1e-12, atol=1e-14)
+    # an input f does not use gets zeros, as for a single x
+    Ja, Jc = V.jacobian(lambda x, y: V.sin(x), (a, b))
+    assert not V.backend.to_cpu(Jc.data).any() and Jc.shape == (3, 2, 2)
+
+
+def test_tuple_slips_are_refused():
+    with pytest.raises(TypeError, match=r"hvp: x is a tuple of 2 arrays, so v must be a tuple of as many"):
+        V.hvp(_two_inputs, (np.ones(3), np.ones((2, 2))), np.ones(3))
+    with pytest.raises(ValueError, match=r"jacobian: x is an empty tuple"):
+        V.jacobian(lambda: V.Variable(1.0), ())
+    x = V.Variable(np.ones(3))
+    with pytest.raises(ValueError, match=r"the same Variable appears twice"):
+        V.hessian(lambda a, b: V.sum(a * b), (x, x))
