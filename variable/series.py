@@ -67,6 +67,20 @@ def _recording(*series) -> bool:
     return any(isinstance(c, Variable) for a in series for c in a)
 
 
+def _total(terms):
+    """The sum of recorded terms, with no 0 to start from (each + is a recorded op)."""
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
+def _rate_sum(x, h, k):
+    """sum_{j=1..k} j x_j h_{k-j} / k on recorded coefficients, with no multiplication by 1
+    and the 1/k folded into the weights: k recorded products and k - 1 sums."""
+    return _total([x[j] * h[k - j] if j == k else (x[j] * (j / k)) * h[k - j] for j in range(1, k + 1)])
+
+
 def _dot(a, b):
     """sum_j a[j] * b[j] over the leading axis of two stacks of coefficients: one operation
     (NumPy's einsum, its fastest here; on a device a product and a sum, two plain kernels
@@ -201,7 +215,7 @@ def ode(x: list, y0: np.ndarray, h) -> list:
         y, hs = [y0], []
         for k in range(1, n):
             hs.append(h(y, k - 1))
-            y.append(sum(j * x[j] * hs[k - j] for j in range(1, k + 1)) / k)
+            y.append(_rate_sum(x, hs, k))
         return y
     jx = _stacked(x)                                 # row j-1 holds j x_j
     ys = _empty(n, y0, x[0], jx[0])
@@ -386,8 +400,8 @@ def _rotation(x, s0, c0, sign):
         return s, c
     if _recording(x, [s0, c0]):
         for k in range(1, n):
-            s.append(sum(j * x[j] * c[k - j] for j in range(1, k + 1)) / k)
-            c.append(sign * sum(j * x[j] * s[k - j] for j in range(1, k + 1)) / k)
+            s.append(_rate_sum(x, c, k))
+            c.append(_rate_sum(x, s, k) if sign > 0 else -_rate_sum(x, s, k))
         return s, c
     jx = _stacked(x)
     shape = (n,) + np.broadcast_shapes(s0.shape, x[0].shape)
@@ -405,7 +419,9 @@ def _rotation(x, s0, c0, sign):
 def _one_minus_square(y, m, sign=-1):
     """Coefficient m of 1 + sign y^2."""
     square_m = _square_coefficient(y, m)
-    return (1 + sign * square_m) if m == 0 else sign * square_m
+    if m == 0:
+        return 1 + square_m if sign > 0 else 1 - square_m
+    return square_m if sign > 0 else -square_m
 
 
 def tanh(x: list, y0: np.ndarray | None = None) -> list:
