@@ -325,20 +325,28 @@ def taylorcheck(
     NotImplementedError
         If an op of `f` has no Taylor rule.
     """
+    return _run_taylor_check(_check_taylor, "taylorcheck", f, xs, order, rtol, atol, seed)
+
+
+def _run_taylor_check(check, op, f, xs, order, rtol, atol, seed):
+    """The arguments of taylorcheck or taylor_gradcheck checked, then `check` run on the
+    device of the inputs."""
     if not isinstance(order, int) or isinstance(order, bool) or order < 1:
-        raise ValueError(f"taylorcheck: order must be a positive int, got {order!r}")
-    arrays = _prepare(f, xs, "taylorcheck")
-    _positive(rtol, "rtol", "taylorcheck", allow_zero=True)
-    _positive(atol, "atol", "taylorcheck", allow_zero=True)
+        raise ValueError(f"{op}: order must be a positive int, got {order!r}")
+    arrays = _prepare(f, xs, op)
+    _positive(rtol, "rtol", op, allow_zero=True)
+    _positive(atol, "atol", op, allow_zero=True)
     rng = _checker_rng(seed)
     with _on_device_of(xs):
-        _check_taylor(f, arrays, order, rtol, atol, rng)
+        check(f, arrays, order, rtol, atol, rng)
     return True
 
 
-def _check_taylor(f, arrays, order, rtol, atol, rng):
-    from .forward_mode import jvp, taylor  # (forward_mode imports nothing from here)
-    from .functional import jacobian
+def _taylor_pass(f, arrays, order, rng, op):
+    """One V.taylor pass of `f` at `arrays` along a random direction of its floating-point
+    inputs: (their indices, f of them alone, the points (Variables), the directions, the
+    coefficients, the outputs, random weights for them)."""
+    from .forward_mode import taylor  # (forward_mode imports nothing from here)
 
     floating = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]
     vs = [rng.standard_normal(arrays[i].shape).astype(arrays[i].dtype) for i in floating]
@@ -350,12 +358,19 @@ def _check_taylor(f, arrays, order, rtol, atol, rng):
             values[i] = p
         return f(*values)
 
-    points = tuple(Variable(arrays[i].copy()) for i in floating)
+    points = tuple(Variable(arrays[i].copy(), requires_grad=True) for i in floating)
     coefficients = taylor(along, points, tuple(vs), order)
-    ys = _as_outputs(coefficients[0], "taylorcheck")
+    ys = _as_outputs(coefficients[0], op)
     xp = backend.get_array_module(*ys)
     ws = [xp.asarray(rng.standard_normal(y.shape)) for y in ys]
-    vs = [xp.asarray(v) for v in vs]
+    return floating, along, points, [xp.asarray(v) for v in vs], coefficients, ys, ws
+
+
+def _check_taylor(f, arrays, order, rtol, atol, rng):
+    from .forward_mode import jvp  # (forward_mode imports nothing from here)
+    from .functional import jacobian
+
+    floating, along, points, vs, coefficients, ys, ws = _taylor_pass(f, arrays, order, rng, "taylorcheck")
 
     # the reference: k nested reverse passes through a scalar t, at x + t v
     t = Variable(np.array(0.0))
@@ -380,7 +395,7 @@ def _check_taylor(f, arrays, order, rtol, atol, rng):
     if len(ys) == 1 and floating:
         _, tangent = jvp(along, points, tuple(vs))
         tangent = tangent[0] if isinstance(tangent, tuple) else tangent  # f returned a 1-tuple
-        expected = xp.zeros(ys[0].shape)
+        expected = backend.get_array_module(*ys).zeros(ys[0].shape)
         for i, v in zip(floating, vs):
             def single(p, i=i):
                 y = along(*[p if j == i else Variable(arrays[j]) for j in floating])
@@ -415,35 +430,12 @@ def taylor_gradcheck(
 
     Parameters, returns and errors are those of `taylorcheck`.
     """
-    if not isinstance(order, int) or isinstance(order, bool) or order < 1:
-        raise ValueError(f"taylor_gradcheck: order must be a positive int, got {order!r}")
-    arrays = _prepare(f, xs, "taylor_gradcheck")
-    _positive(rtol, "rtol", "taylor_gradcheck", allow_zero=True)
-    _positive(atol, "atol", "taylor_gradcheck", allow_zero=True)
-    rng = _checker_rng(seed)
-    with _on_device_of(xs):
-        _check_taylor_grad(f, arrays, order, rtol, atol, rng)
-    return True
+    return _run_taylor_check(_check_taylor_grad, "taylor_gradcheck", f, xs, order, rtol, atol, seed)
 
 
 def _check_taylor_grad(f, arrays, order, rtol, atol, rng):
-    from .forward_mode import taylor  # (forward_mode imports nothing from here)
-
-    floating = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]
-    vs = [rng.standard_normal(arrays[i].shape).astype(arrays[i].dtype) for i in floating]
-
-    def along(*points):
-        values = [Variable(a, requires_grad=False) for a in arrays]
-        for i, p in zip(floating, points):
-            values[i] = p
-        return f(*values)
-
-    points = tuple(Variable(arrays[i].copy(), requires_grad=True) for i in floating)
-    coefficients = taylor(along, points, tuple(vs), order)
-    ys = _as_outputs(coefficients[0], "taylor_gradcheck")
-    xp = backend.get_array_module(*ys)
-    ws = [xp.asarray(rng.standard_normal(y.shape)) for y in ys]
-    vs = [xp.asarray(v) for v in vs]
+    floating, along, points, vs, coefficients, ys, ws = _taylor_pass(f, arrays, order, rng,
+                                                                     "taylor_gradcheck")
     starts = [Variable(arrays[i].copy(), requires_grad=True) for i in floating]
     t = Variable(np.array(0.0))
     moved = along(*[x + t * v for x, v in zip(starts, vs)])
