@@ -333,22 +333,30 @@ def _time_step(make, problem, xp, repeat, number):
     return first, best_ms(step, xp, repeat, number)
 
 
-def run_mlp_batch(guard, xp, makers, batch, repeat=5, number=20):
-    """{name: ms per step, or DoesNotFit} at one batch; the first losses must agree."""
-    problem = mlp_problem(batch)
-    times, reference = {}, None
-    for name, make in makers.items():
-        result = guard(lambda make=make: _time_step(make, problem, xp, repeat, number))
+def run_agreeing(guard, cases, times, what, rtol, atol=0.0):
+    """Run each case ({name: () -> (value, ms)}) through `guard`, putting its ms (or
+    DoesNotFit) in `times`; every value that was computed must agree with the first."""
+    reference = None
+    for name, case in cases.items():
+        result = guard(case)
         if not fits(result):
             times[name] = result
             continue
-        loss, times[name] = result
+        value, times[name] = result
         if reference is None:
-            reference = (name, loss)
+            reference = (name, value)
         else:
-            np.testing.assert_allclose(loss, reference[1], rtol=1e-4,
-                                       err_msg=f"first loss of {name} against {reference[0]}")
+            np.testing.assert_allclose(value, reference[1], rtol=rtol, atol=atol,
+                                       err_msg=f"{what}{name} against {reference[0]}")
     return times
+
+
+def run_mlp_batch(guard, xp, makers, batch, repeat=5, number=20):
+    """{name: ms per step, or DoesNotFit} at one batch; the first losses must agree."""
+    problem = mlp_problem(batch)
+    cases = {name: (lambda make=make: _time_step(make, problem, xp, repeat, number))
+             for name, make in makers.items()}
+    return run_agreeing(guard, cases, {}, "first loss of ", rtol=1e-4)
 
 
 def mlp_row(batch, times, makers):
@@ -399,19 +407,8 @@ def run_tanh_order(guard, xp, torch, order, points=10**6, repeat=3):
     }
     if torch is not None:
         cases["torch"] = lambda: _torch_case(torch, xp, x_host, order, repeat)
-    row, reference = {"nested": None, "taylor": None, "torch": None}, None
-    for name, case in cases.items():
-        result = guard(case)
-        if not fits(result):
-            row[name] = result
-            continue
-        value, row[name] = result
-        if reference is None:
-            reference = (name, value)
-        else:
-            np.testing.assert_allclose(value, reference[1], rtol=1e-8, atol=1e-6,
-                                       err_msg=f"order {order}: {name} against {reference[0]}")
-    return row
+    row = {"nested": None, "taylor": None, "torch": None}
+    return run_agreeing(guard, cases, row, f"order {order}: ", rtol=1e-8, atol=1e-6)
 
 
 def tanh_row(order, row):

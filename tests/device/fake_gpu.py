@@ -89,13 +89,9 @@ def _check_int(value, op):
 
 def _operand(value, op):
     """A ufunc operand: a DeviceArray's NumPy view, a scalar; host arrays and lists refused."""
-    if isinstance(value, DeviceArray):
-        return value._a
-    if type(value) is np.ndarray:
-        raise TypeError(f"Unsupported type {type(value)} (fake GPU: {op} mixes a host array in)")
     if isinstance(value, (list, tuple)):
         raise TypeError(f"Unsupported type {type(value)} (fake GPU: {op} takes arrays and scalars only)")
-    return _check_int(value, op)
+    return _unwrap(value, op)
 
 
 def _unwrap(value, op):

@@ -71,6 +71,19 @@ def _budget(count_syncs, step, steps=STEPS):
     return losses
 
 
+def _classifier_step(model, optimizer, data):
+    """One step on the next (x, labels) of `data`: softmax cross-entropy, backward, update,
+    and the loss read as a Python float (the step's one sync)."""
+    def step():
+        x, t = next(data)
+        loss = F.softmax_cross_entropy(model(x), t)
+        model.cleargrads()
+        loss.backward()
+        optimizer.update()
+        return float(loss)
+    return step
+
+
 def _batches(rng, n_in, n_class, batch, count):
     """`count` batches (x float32, t int) on the device."""
     return [(backend.to_gpu(rng.standard_normal((batch,) + n_in).astype(np.float32)),
@@ -87,16 +100,7 @@ def test_mlp_sequential_with_sgd_syncs_once_a_step(gpu, rng, count_syncs):
                          L.Linear(SIZES[3])).to_gpu()
     optimizer = O.SGD(0.1).setup(model)
     data = iter(_batches(rng, (SIZES[0],), SIZES[3], 16, STEPS + 1))
-
-    def step():
-        x, t = next(data)
-        loss = F.softmax_cross_entropy(model(x), t)
-        model.cleargrads()
-        loss.backward()
-        optimizer.update()
-        return float(loss)
-
-    _budget(count_syncs, step)
+    _budget(count_syncs, _classifier_step(model, optimizer, data))
 
 
 def _plain_mlp(rng):
@@ -153,16 +157,7 @@ def test_conv_net_with_adam_syncs_once_a_step(gpu, rng, count_syncs):
     model = ConvNet().to_gpu()
     optimizer = O.Adam(1e-3).setup(model)
     data = iter(_batches(rng, (1, 6, 6), 5, 8, STEPS + 1))
-
-    def step():
-        x, t = next(data)
-        loss = F.softmax_cross_entropy(model(x), t)
-        model.cleargrads()
-        loss.backward()
-        optimizer.update()
-        return float(loss)
-
-    _budget(count_syncs, step)
+    _budget(count_syncs, _classifier_step(model, optimizer, data))
     with V.test_mode():                     # inference with the running statistics: no sync either
         x, _ = _batches(rng, (1, 6, 6), 5, 8, 1)[0]
         with count_syncs() as syncs:
