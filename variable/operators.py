@@ -83,16 +83,19 @@ def _samples(samples, op):
 
 
 def _call(f, X, op):
-    """f on the repeated rows, its result a Variable with one entry per row."""
+    """f on the repeated rows, refused by `op`'s name unless it is a Variable (V.taylor, which
+    runs it, would name itself)."""
     if not callable(f):
         raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
-    return f(X)
+    y = f(X)
+    if not isinstance(y, Variable):
+        raise TypeError(f"{op}: f must return a Variable, got {type(y).__name__}"
+                        + (": did it forget `return`?" if y is None else ""))
+    return y
 
 
 def _per_row(y, m, rows, batch, op, what):
     """A Variable of shape (m * rows,) or (m * rows, 1) as (m, *batch)."""
-    if not isinstance(y, Variable):
-        raise TypeError(f"{op}: f must return a Variable, got {type(y).__name__}")
     if y.shape not in ((m * rows,), (m * rows, 1)):
         raise ValueError(
             f"{op}: f must map each row of its input (shape (n, d)) to {what}, so return shape (n,) "
@@ -221,8 +224,6 @@ def divergence(
 
     def field(X):
         y = _call(f, X, op)
-        if not isinstance(y, Variable):
-            raise TypeError(f"{op}: f must return a Variable, got {type(y).__name__}")
         if y.shape != X.shape:
             raise ValueError(
                 f"{op}: f must map each row of its input (shape (n, d)) to a vector of R^d, so return "

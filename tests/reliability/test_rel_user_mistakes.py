@@ -513,6 +513,16 @@ def _taylor_result_in_a_loss():
     V.grad(V.sum(d2) + V.sum(x), x)
 
 
+def _laplacian_of_no_return():
+    def u(x):
+        V.sum(V.tanh(x), axis=-1)  # noqa: B018  the slip: no `return`
+    V.laplacian(u, np.ones((2, 3)))
+
+
+def _laplacian_of_a_field():
+    V.laplacian(V.tanh, np.ones((2, 3)))
+
+
 def _jvp_direction_of_another_shape():
     V.jvp(V.sin, np.ones((2, 3)), np.ones(3))
 
@@ -534,6 +544,10 @@ CATALOGUE += [
     Mistake("a V.taylor result of a custom rule mixed into a loss", _taylor_result_in_a_loss, ValueError,
             (r"computed by V\.jvp or V\.taylor", r"set taylor_records = True on CubeWithTaylor",
              r"depends on 'x'", r"create_graph=True")),
+    Mistake("a PINN's u without return, given to V.laplacian", _laplacian_of_no_return, TypeError,
+            (r"laplacian: f must return a Variable", r"forget `return`")),
+    Mistake("V.laplacian of a vector field (the divergence was meant)", _laplacian_of_a_field, ValueError,
+            (r"laplacian: f must map each row", r"to a value", r"returned shape \(6, 3\)")),
     Mistake("jvp direction of another shape", _jvp_direction_of_another_shape, ValueError,
             (r"jvp: direction 0 has shape \(3,\)", r"input 0 has shape \(2, 3\)")),
     Mistake("jvp with a tuple point and a bare direction", _jvp_tuple_point_bare_direction, TypeError,
