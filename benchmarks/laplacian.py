@@ -12,13 +12,15 @@
 each timed for the Laplacian alone and for a training step: the Laplacian, the loss
 mean((Laplacian - f)^2), and its gradient with respect to the weights.  Every method's
 Laplacian is checked against the first one's before timing.  Ratios are to PyTorch's
-nested time in the same run; one BLAS thread (OPENBLAS_NUM_THREADS=1 is set here).
+nested time in the same run; one BLAS thread (run on its own, this sets
+OPENBLAS_NUM_THREADS=1 unless it is set; under `python -m benchmarks`, set it yourself).
 """
 
 import argparse
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+if __name__ == "__main__":  # before NumPy loads; importing this module changes nothing
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 

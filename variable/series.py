@@ -92,16 +92,11 @@ def _dot(a, b):
     return (a * b).sum(axis=0)
 
 
-def _stack(a, n=None, shape=None):
-    """The coefficients of `a` as one array (n, *shape): missing ones (a shorter series) zero."""
-    n = len(a) if n is None else n
-    shape = a[0].shape if shape is None else shape
-    if len(a) == n and all(c.shape == shape for c in a):
-        return np.stack(a)
-    stack = get_array_module(a[0]).zeros((n,) + shape, dtype=np.result_type(*a))
-    for k, c in enumerate(a[:n]):
-        stack[k] = c
-    return stack
+def _stack(a):
+    """The coefficients of `a` as one array, along a new leading axis (a coefficient of a
+    smaller shape, as a custom rule may give, broadcast to the others')."""
+    shape = np.broadcast_shapes(*[c.shape for c in a])
+    return np.stack([c if c.shape == shape else np.broadcast_to(c, shape) for c in a])
 
 
 def cauchy(a: list, b: list, k: int, product=np.multiply):
@@ -187,7 +182,7 @@ def _empty(n, like, *others):
     """An uninitialised stack of n coefficients of the shape and dtype `like` and `others`
     broadcast to."""
     shape = np.broadcast_shapes(like.shape, *[o.shape for o in others])
-    dtype = np.result_type(like, *others)
+    dtype = np.result_type(like.dtype, *[o.dtype for o in others])   # (dtypes: no device array read)
     return get_array_module(like).empty((n,) + shape, dtype=dtype)
 
 
