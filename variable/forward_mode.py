@@ -17,6 +17,7 @@ import numpy as np
 from . import backend, saving
 from .backward import _by_generation
 from .config import enable_grad, is_backprop_enabled
+from .directions import Directions, Unbatched, at, stacked
 from .forwarder import Forwarder, Variable, new_variable, record_by_hand
 from .graph import _functions_behind
 from .types import ArrayLike
@@ -83,7 +84,9 @@ def _rule_result(f, result, outputs, order, record=False):
                     f"(its inputs are lists of arrays): compute the coefficients with NumPy and "
                     f"V.series, not with gengrad ops"
                 )
-            array = isinstance(c, (np.ndarray, Variable)) or backend.is_device_array(c)
+            if isinstance(c, Directions) and k >= 2 and c.weights is not None:
+                raise Unbatched(f"{name}.taylor: coefficient {k} kept its directions in a collapsed pass")
+            array = isinstance(c, (np.ndarray, Variable, Directions)) or backend.is_device_array(c)
             if not array or c.shape != y._data.shape:
                 what = f"shape {c.shape}" if array else type(c).__name__
                 raise ValueError(
@@ -145,13 +148,62 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
         outputs_f = tuple(ref() for ref in f.outputs)
         forwarder.outputs = tuple(_Recorded(y) for y in outputs_f) if record else outputs_f
         try:
-            result = forwarder.taylor(*xs)
+            try:
+                result = _rule_result(f, forwarder.taylor(*xs), outputs_f, order, record)
+            except Unbatched:                        # a rule Directions cannot carry out
+                result = _each_direction(f, xs, outputs_f, order, record)
         finally:
             forwarder.outputs = ()
-        for y, coefficients in zip(outputs_f, _rule_result(f, result, outputs_f, order, record)):
+        for y, coefficients in zip(outputs_f, result):
             if y is not None:
                 series[y] = [y if record else y._data, *coefficients[1:]]
     return series, None if record else unrecorded
+
+
+def _each_direction(f, xs, outputs, order, record):
+    """The rule of `f` run once per direction, for a rule that cannot take Directions.
+
+    In a collapsed pass coefficient 2 is sum_d w_d y_2(x_0, x_1^d, x_2^d), linear in x_2 and
+    quadratic in x_1: so each direction's run has x_2 = 0, and one more run with x_1 = 0 and
+    the summed x_2 adds the linear part."""
+    found = next(c for s in xs for c in s[1:] if isinstance(c, Directions))
+    count, weights = found.count, found.weights
+
+    def run(series):
+        return _rule_result(f, f.forwarder.taylor(*series), outputs, order, record)
+
+    if weights is None:                              # each direction's whole series
+        runs = [run([[at(c, d) for c in s] for s in xs]) for d in range(count)]
+    else:
+        runs = [run([[at(c, d) for c in s[:2]] + [_zero(c) for c in s[2:]] for s in xs])
+                for d in range(count)]
+        linear = run([s[:1] + [_zero(c) for c in s[1:2]] + s[2:] for s in xs])
+    result = []
+    for i, y in enumerate(outputs):
+        if y is None:
+            result.append(runs[0][i])
+            continue
+        shape = y._data.shape
+        coefficients = [runs[0][i][0]] + [stacked([r[i][k] for r in runs], shape, weights)
+                                          for k in range(1, order + 1)]
+        if weights is not None:                      # sum_d w_d (quadratic part) + linear part
+            coefficients[2] = _total([linear[i][2]] + [r[i][2] * float(w) for r, w in zip(runs, weights)])
+        result.append(coefficients)
+    return result
+
+
+def _zero(c):
+    """Zeros of coefficient c's shape, where its data is."""
+    data = c.data if isinstance(c, Directions) else c
+    data = data._data if isinstance(data, Variable) else data
+    return backend.get_array_module(data).zeros(c.shape, dtype=data.dtype)
+
+
+def _total(terms):
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
 
 
 def _point(x, i, op):
@@ -173,18 +225,28 @@ def _point(x, i, op):
     return new_variable(data, True)
 
 
-def _direction(v, x, i, op):
-    """The direction for input `i`: an ndarray of x's shape and dtype."""
+def _direction(v, x, i, op, batched=False):
+    """The direction for input `i`: an ndarray of x's shape and dtype (batched: a stack of
+    them along a leading axis)."""
     if isinstance(v, Variable):
         v = v._data
     try:
         data = backend.get_array_module(x).asarray(v, dtype=x._data.dtype)   # on x's device
     except (TypeError, ValueError) as error:
         raise TypeError(f"{op}: direction {i} must be numeric like its input ({error})") from None
-    if data.shape != x._data.shape:
+    if batched and (data.ndim != x.ndim + 1 or not len(data) or not _broadcasts(data.shape[1:], x.shape)):
+        raise ValueError(
+            f"{op}: with batched=True, v holds a stack of directions along its first axis, so for "
+            f"input {i} of shape {x._data.shape} it has shape (n, {', '.join(map(str, x._data.shape))}"
+            f"{',' if x.ndim == 0 else ''}) with n >= 1 (an axis of length 1 where every entry "
+            f"of x takes the same direction), got {data.shape}"
+        )
+    if not batched and data.shape != x._data.shape:
+        hint = ("; for several directions at once, stack them along a first axis and pass "
+                "batched=True" if data.shape[1:] == x._data.shape else "")
         raise ValueError(
             f"{op}: direction {i} has shape {data.shape} but input {i} has shape "
-            f"{x._data.shape}; v holds one direction per input, each of its input's shape"
+            f"{x._data.shape}; v holds one direction per input, each of its input's shape{hint}"
         )
     return data
 
@@ -201,8 +263,19 @@ def _as_outputs(ys, op):
     )
 
 
-def _evaluate(f, x, v, order, op):
-    """Run `f` at `x` and push the path x + t v through it: (outputs, their series, tuple?)."""
+def _broadcasts(shape, target):
+    try:
+        return np.broadcast_shapes(shape, target) == tuple(target)
+    except ValueError:
+        return False
+
+
+def _evaluate(f, x, v, order, op, batched=False, weights=None):
+    """Run `f` at `x` and push the path x + t v through it: (outputs, their series, tuple?).
+
+    `batched`: v holds n directions along a leading axis, pushed through together
+    (coefficients k >= 1 are Directions); with `weights` too (order 2), coefficient 2 is
+    collapsed: sum_d w_d of the directions' (variable/directions.py)."""
     if not callable(f):
         raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
     if _inside_f.get() is not None:
@@ -222,7 +295,12 @@ def _evaluate(f, x, v, order, op):
     xs = [_point(xi, i, op) for i, xi in enumerate(xs)]
     if len({id(xi) for xi in xs}) != len(xs):
         raise ValueError(f"{op}: the same Variable appears twice among the inputs; pass it once")
-    vs = [_direction(vi, xi, i, op) for i, (vi, xi) in enumerate(zip(vs, xs))]
+    vs = [_direction(vi, xi, i, op, batched) for i, (vi, xi) in enumerate(zip(vs, xs))]
+    if weights is not None:
+        weights = np.asarray(backend.to_cpu(weights), dtype=xs[0]._data.dtype)
+    if batched and len({len(vi) for vi in vs}) > 1:
+        raise ValueError(f"{op}: with batched=True every input needs as many directions; got "
+                         f"{', '.join(str(len(vi)) for vi in vs)}")
     token = _inside_f.set(f"V.{op}")
     saving.keeping_all[0] += 1  # the pass below reads every array f's graph made
     try:
@@ -234,7 +312,8 @@ def _evaluate(f, x, v, order, op):
     outputs, several_outputs = _as_outputs(ys, op)
     seeds = {}
     for xi, vi in zip(xs, vs):  # the path x + t v: coefficients x, v, then zeros
-        seeds[xi] = [xi._data, vi][:order + 1] + [_zeros(xi)] * (order - 1)
+        first = Directions(vi, xi._data.shape, weights) if batched else vi
+        seeds[xi] = [xi._data, first][:order + 1] + [_zeros(xi)] * (order - 1)
     made_here = {id(xi) for xi, given in zip(xs, x if several else [x]) if xi is not given}
     depends = _depended_on(outputs, made_here)
     unrecorded = None
@@ -246,8 +325,22 @@ def _evaluate(f, x, v, order, op):
     out = []
     for y in outputs:
         s = series.get(y)
-        out.append(s if s is not None else [y._data] + [_zeros(y)] * order)
+        s = s if s is not None else [y._data] + [_zeros(y)] * order
+        if batched:  # each coefficient k >= 1 with its leading axis of directions
+            s = s[:1] + [_stacked_coefficient(c, len(vs[0]), y._data.shape, k, weights)
+                         for k, c in enumerate(s[1:], 1)]
+        out.append(s)
     return outputs, out, several_outputs, (depends, unrecorded)
+
+
+def _stacked_coefficient(c, count, shape, k, weights):
+    """Coefficient k as one array (or Variable) of shape (count, *shape); collapsed
+    (weights, k = 2), of `shape`."""
+    if weights is not None and k == 2:
+        return c
+    if isinstance(c, Directions):
+        return c.full()
+    return np.broadcast_to(c, (count, *shape))
 
 
 def _depended_on(outputs, made_here):
@@ -293,6 +386,23 @@ class _NoGraph(Forwarder):
 
     def taylor(self, *xs):
         raise NotImplementedError(f"V.{self.op}'s derivatives cannot be pushed through forward mode again")
+
+
+def collapsed(f, x, v, weights, op):
+    """sum_d w_d D_{v_d}^2 f(x), the second derivatives of f along the directions v_d (a stack,
+    shape (n, *x.shape), axes of length 1 broadcast) summed with the weights w (shape (n,)),
+    in one pass of collapsed Taylor mode (variable/directions.py).  A Variable (with a graph
+    where the pass recorded one, as V.taylor's)."""
+    outputs, series, several, depends = _evaluate(f, x, v, 2, op, True, weights)
+    y, = outputs
+    return _derivative(series[0][2], 2, y.dtype, depends, op)
+
+
+def _flag(value, op):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{op}: batched must be True or False, got {type(value).__name__}; "
+                        f"the directions themselves go in v")
+    return bool(value)
 
 
 def _largest_order(dtype):
@@ -342,6 +452,7 @@ def jvp(
     f: Callable[..., Variable | tuple[Variable, ...]],
     x: ArrayLike | tuple[ArrayLike, ...],
     v: ArrayLike | tuple[ArrayLike, ...],
+    batched: bool = False,
 ) -> tuple:
     """(f(x), J v): the value of `f` at `x` and its derivative along `v`, by forward mode.
 
@@ -356,13 +467,17 @@ def jvp(
         The point, floating point.  A Variable that requires grad is used as is (f(x) stays
         connected to its graph); anything else becomes a new Variable.
     v : ArrayLike or tuple of ArrayLike
-        The direction: one array of each input's shape.
+        The direction: one array of each input's shape.  With `batched`, n directions
+        stacked along a first axis (shape (n, *x.shape)), pushed through f together.
+    batched : bool
+        Whether v holds a batch of directions (torch.func.vmap over jvp, in one pass).
 
     Returns
     -------
     (Variable, Variable), or (tuple, tuple) when f returns a tuple
-        f(x), recorded as usual, and J v, the derivative of f(x + t v) at t = 0 (a Variable
-        with no graph: reverse mode cannot differentiate it further).
+        f(x), recorded as usual, and J v, the derivative of f(x + t v) at t = 0 (batched:
+        shape (n, *y.shape), one per direction).  It has a graph to the Variables f used
+        that require grad, where every op on the way has a recording rule.
 
     Raises
     ------
@@ -374,7 +489,7 @@ def jvp(
     NotImplementedError
         If an op between the inputs and the outputs has no Taylor rule (naming it).
     """
-    outputs, series, several, depends = _evaluate(f, x, v, 1, "jvp")
+    outputs, series, several, depends = _evaluate(f, x, v, 1, "jvp", _flag(batched, "jvp"))
     tangents = [_derivative(s[1], 1, y.dtype, depends, "jvp") for y, s in zip(outputs, series)]
     if several:
         return tuple(outputs), tuple(tangents)
@@ -386,6 +501,7 @@ def taylor(
     x: ArrayLike | tuple[ArrayLike, ...],
     v: ArrayLike | tuple[ArrayLike, ...],
     order: int,
+    batched: bool = False,
 ) -> list:
     """[f(x), D_v f(x), D_v^2 f(x), ..., D_v^order f(x)]: derivatives along `v`, by Taylor mode.
 
@@ -405,12 +521,17 @@ def taylor(
         The direction: one array of each input's shape.
     order : int
         The highest derivative wanted, >= 0.
+    batched : bool
+        Whether v holds n directions stacked along a first axis (shape (n, *x.shape)): one
+        pass for all of them, each rule doing one array operation per coefficient for all n.
 
     Returns
     -------
     list of order + 1 entries
-        Entry k is D_v^k f(x): a Variable, or a tuple of them when f returns a tuple.
-        Entry 0 is f(x) as recorded; the derivatives are Variables with no graph.
+        Entry k is D_v^k f(x): a Variable (batched: of shape (n, *y.shape)), or a tuple of
+        them when f returns a tuple.  Entry 0 is f(x) as recorded; the derivatives have a
+        graph to the Variables f used that require grad, where every op on the way has a
+        recording rule (otherwise a gradient through them is refused, naming the op).
 
     Raises
     ------
@@ -427,7 +548,7 @@ def taylor(
         raise TypeError(f"taylor: order must be an int, got {type(order).__name__}")
     if order < 0:
         raise ValueError(f"taylor: order must be >= 0, got {order}")
-    outputs, series, several, depends = _evaluate(f, x, v, int(order), "taylor")
+    outputs, series, several, depends = _evaluate(f, x, v, int(order), "taylor", _flag(batched, "taylor"))
     for y in outputs:
         _check_order_fits(order, y.dtype)
     result = []

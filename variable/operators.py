@@ -3,18 +3,20 @@
 A physics-informed network fits u(x) for points x in R^d by penalising a PDE residual such
 as -Laplacian(u) - f, and trains on its gradient with respect to the weights.  These
 operators take `f` mapping each row of `x` (shape (..., d)) to a value, and compute, for
-every row at once, from second-order Taylor mode (V.taylor) along d directions:
+every row at once:
 
     laplacian(f, x)                    sum_i d^2 f / dx_i^2
     laplacian(f, x, weights=c)         sum_i c_i d^2 f / dx_i^2  (an anisotropic operator)
     laplacian(f, x, samples=k)         an unbiased estimate from k random directions
     divergence(f, x)                   sum_i d f_i / dx_i  (f maps rows to vectors in R^d)
 
-How: the rows of `x` are repeated once per direction, and one Taylor pass of order 2 (1
-for the divergence) runs f on all of them together along the directions e_1 .. e_d (or
-random ones), so the work is a few large array operations per op rather than d passes.
-`f` must therefore take a batch of rows and treat them independently (as a network on a
-batch of points does; batch normalisation, or a mean over the batch, would mix them).
+How: one pass of collapsed Taylor mode (the forward Laplacian).  f runs once, on the
+points; each op's Taylor rule then pushes the value, the d first-order coefficients (one
+per direction e_i, along a leading axis) and one second-order coefficient, the weighted
+sum over the directions, formed as it goes (variable/directions.py).  The divergence is
+first order along the d directions at once.  `f` must treat the rows independently (as a
+network on a batch of points does; batch normalisation, or a mean over the batch, would
+mix them, and the result would not be the rows' own derivatives).
 
 Trainable: where f uses Variables that require grad (a model's weights) and every op on
 the way has a recording rule (`Forwarder.taylor_records`), the result has a graph to them,
@@ -27,10 +29,10 @@ from collections.abc import Callable
 import numpy as np
 
 from . import backend
-from .forward_mode import taylor
+from .forward_mode import collapsed, jvp
 from .forwarder import Variable
 from .ops.reduction import mean, sum
-from .ops.shape import broadcast_to, reshape
+from .ops.shape import reshape
 from .types import ArrayLike
 
 _DISTRIBUTIONS = ("rademacher", "gaussian")
@@ -53,14 +55,28 @@ def _points(x, op):
     return x
 
 
-def _repeated(x, m):
-    """The rows of x repeated m times along a new leading axis, flattened: (m * rows, d)."""
+def _on_rows(f, x, op, what, shape_of):
+    """f as the operators call it: on the points as rows (n, d), its result checked."""
     d = x.shape[-1]
     rows = x.size // d
-    return reshape(broadcast_to(reshape(x, (1, rows, d)), (m, rows, d)), (m * rows, d)), rows
+
+    def on_rows(X):
+        if not callable(f):
+            raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
+        y = f(reshape(X, (rows, d)) if X.ndim != 2 else X)
+        if not isinstance(y, Variable):
+            raise TypeError(f"{op}: f must return a Variable, got {type(y).__name__}"
+                            + (": did it forget `return`?" if y is None else ""))
+        if y.shape not in shape_of(rows, d):
+            raise ValueError(
+                f"{op}: f must map each row of its input (shape (n, d)) to {what}; given your "
+                f"{rows} points (shape ({rows}, {d})) it returned shape {y.shape}"
+            )
+        return y
+    return on_rows, rows
 
 
-def _random_directions(k, rows, d, distribution, rng, dtype, op):
+def _random_directions(k, batch, d, distribution, rng, dtype, op):
     if distribution not in _DISTRIBUTIONS:
         raise ValueError(f"{op}: distribution must be 'rademacher' or 'gaussian', got {distribution!r}")
     if rng is None:
@@ -69,9 +85,9 @@ def _random_directions(k, rows, d, distribution, rng, dtype, op):
         raise TypeError(f"{op}: rng must be a numpy.random.Generator (np.random.default_rng(seed)) or None, "
                         f"got {type(rng).__name__}")
     if distribution == "rademacher":
-        v = rng.integers(0, 2, size=(k, rows, d)) * 2.0 - 1.0
+        v = rng.integers(0, 2, size=(k, *batch, d)) * 2.0 - 1.0
     else:
-        v = rng.standard_normal((k, rows, d))
+        v = rng.standard_normal((k, *batch, d))
     return v.astype(dtype, copy=False)
 
 
@@ -80,29 +96,6 @@ def _samples(samples, op):
         raise ValueError(f"{op}: samples must be a positive int (the number of random directions), "
                          f"got {samples!r}")
     return int(samples)
-
-
-def _call(f, X, op):
-    """f on the repeated rows, refused by `op`'s name unless it is a Variable (V.taylor, which
-    runs it, would name itself)."""
-    if not callable(f):
-        raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
-    y = f(X)
-    if not isinstance(y, Variable):
-        raise TypeError(f"{op}: f must return a Variable, got {type(y).__name__}"
-                        + (": did it forget `return`?" if y is None else ""))
-    return y
-
-
-def _per_row(y, m, rows, batch, op, what):
-    """A Variable of shape (m * rows,) or (m * rows, 1) as (m, *batch)."""
-    if y.shape not in ((m * rows,), (m * rows, 1)):
-        raise ValueError(
-            f"{op}: f must map each row of its input (shape (n, d)) to {what}, so return shape (n,) "
-            f"or (n, 1); given n = {m * rows} rows (your {rows} points, repeated once per "
-            f"direction) it returned shape {y.shape}"
-        )
-    return reshape(y, (m, *batch))
 
 
 def laplacian(
@@ -158,7 +151,6 @@ def laplacian(
     op = "laplacian"
     x = _points(x, op)
     d, batch = x.shape[-1], x.shape[:-1]
-    xp = backend.get_array_module(x)
     c = None
     if weights is not None:
         c = np.asarray(backend.to_cpu(getattr(weights, "data", weights)), dtype=np.float64)
@@ -168,21 +160,20 @@ def laplacian(
         if samples is not None and (c < 0).any():
             raise ValueError(f"{op}: with samples, weights must be >= 0 (the directions are scaled by "
                              f"sqrt(c)); got {c}; use the exact form (no samples) for weights of both signs")
-    if samples is None:
-        X, rows = _repeated(x, d)
-        eye = np.broadcast_to(np.eye(d, dtype=x.dtype)[:, None, :], (d, rows, d)).reshape(d * rows, d)
-        second = taylor(lambda X: _call(f, X, op), X, xp.asarray(eye), 2)[2]
-        second = _per_row(second, d, rows, batch, op, "a value")          # v^T H v along e_i
-        if c is None:
-            return sum(second, axis=0)
-        return sum(second * xp.asarray(c.astype(x.dtype)).reshape((d,) + (1,) * len(batch)), axis=0)
-    k = _samples(samples, op)
-    X, rows = _repeated(x, k)
-    v = _random_directions(k, rows, d, distribution, rng, x.dtype, op)
-    if c is not None:
-        v = v * np.sqrt(c).astype(x.dtype)
-    second = taylor(lambda X: _call(f, X, op), X, xp.asarray(v.reshape(k * rows, d)), 2)[2]
-    return mean(_per_row(second, k, rows, batch, op, "a value"), axis=0)
+    u, rows = _on_rows(f, x, op, "a value, so return shape (n,) or (n, 1)",
+                       lambda n, d: ((n,), (n, 1)))
+    xp = backend.get_array_module(x)
+    if samples is None:                              # e_1 .. e_d, the same for every row
+        v = np.eye(d, dtype=x.dtype).reshape((d,) + (1,) * len(batch) + (d,))
+        w = np.ones(d) if c is None else c
+    else:
+        k = _samples(samples, op)
+        v = _random_directions(k, batch, d, distribution, rng, x.dtype, op)
+        if c is not None:
+            v = v * np.sqrt(c).astype(x.dtype)
+        w = np.full(k, 1.0 / k)
+    second = collapsed(u, x, xp.asarray(v), w, op)   # sum_d w_d v_d^T H v_d, per row
+    return reshape(second, batch)
 
 
 def divergence(
@@ -211,30 +202,17 @@ def divergence(
     op = "divergence"
     x = _points(x, op)
     d, batch = x.shape[-1], x.shape[:-1]
-    xp = backend.get_array_module(x)
+    field, rows = _on_rows(f, x, op, "a vector of R^d, so return shape (n, d)",
+                           lambda n, d: ((n, d),))
     if samples is None:
         m = d
-        X, rows = _repeated(x, d)
-        v = np.broadcast_to(np.eye(d, dtype=x.dtype)[:, None, :], (d, rows, d))
+        v = np.eye(d, dtype=x.dtype).reshape((d,) + (1,) * len(batch) + (d,))
     else:
         m = _samples(samples, op)
-        X, rows = _repeated(x, m)
-        v = _random_directions(m, rows, d, distribution, rng, x.dtype, op)
-    v_device = xp.asarray(np.ascontiguousarray(v).reshape(m * rows, d))
-
-    def field(X):
-        y = _call(f, X, op)
-        if y.shape != X.shape:
-            raise ValueError(
-                f"{op}: f must map each row of its input (shape (n, d)) to a vector of R^d, so return "
-                f"shape (n, d); given shape {X.shape} (your {rows} points, repeated once per direction) "
-                f"it returned shape {y.shape}"
-            )
-        return y
-
-    first = taylor(field, X, v_device, 1)[1]                                # J v, per row
-    along = sum(first * v_device, axis=-1)                                  # v^T J v
-    along = reshape(along, (m, *batch))
+        v = _random_directions(m, batch, d, distribution, rng, x.dtype, op)
+    v = backend.get_array_module(x).asarray(v)
+    _, first = jvp(lambda X: reshape(field(X), X.shape), x, v, batched=True)   # J v_i, per row
+    along = sum(first * v, axis=-1)                                          # v_i^T J v_i
     return sum(along, axis=0) if samples is None else mean(along, axis=0)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from . import backend
 from .backend import get_array_module, is_device_array
+from .directions import Directions
 from .variable import Variable
 
 
@@ -62,9 +63,10 @@ def scale(a: list, c) -> list:
 
 
 def _recording(*series) -> bool:
-    """Whether a coefficient is a Variable: the pass records a graph (V.taylor of a function
-    of parameters), so the helpers build lists of recorded ops, never writing in place."""
-    return any(isinstance(c, Variable) for a in series for c in a)
+    """Whether a coefficient is a Variable (the pass records a graph: V.taylor of a function
+    of parameters) or holds several directions (variable/directions.py): the helpers then
+    build lists of ops, never stacking coefficients or writing in place."""
+    return any(isinstance(c, (Variable, Directions)) for a in series for c in a)
 
 
 def _total(terms):
@@ -206,6 +208,15 @@ def ode(x: list, y0: np.ndarray, h) -> list:
         return y
     if n == 2:                                       # forward mode: y_1 = h_0 x_1
         return [y0, h(y, 0) * x[1]]
+    if n == 3 and isinstance(x[1], Directions) and x[1].weights is not None:
+        # collapsed (sum_d w_d over the directions at order 2): h_1 = h'(y_0) y_1 and
+        # y_1 = h_0 x_1, so y_2 = h_0 x_2 + h'(y_0) h_0 sum_d w_d x_1^2 / 2, with h'(y_0)
+        # from h itself at y_1 = 1 (unless h reads x too, as `integral`'s does): two
+        # operations on the directions' arrays, not six
+        slope = h([y0, np.ones_like(y0)], 1)
+        if not isinstance(slope, Directions):
+            h0 = h(y, 0)
+            return [y0, x[1] * h0, x[2] * h0 + (0.5 * slope * h0) * (x[1] * x[1])]
     if _recording(x, [y0]):                          # lists of recorded ops
         y, hs = [y0], []
         for k in range(1, n):

@@ -233,6 +233,15 @@ class _ReadInBackward(np.ndarray):
 _CONSTANT_ALMOST_EVERYWHERE = frozenset(["sign", "floor", "ceil", "rint", "trunc", "signbit"])
 
 
+def _deferred(*others):
+    """NotImplemented where an operand is a type that takes over operators with a Variable (a
+    Taylor coefficient of several directions, variable/directions.py), so Python or NumPy
+    asks it next; otherwise the TypeError being handled, raised again."""
+    if any(getattr(type(other), "_takes_variables", False) for other in others):
+        return NotImplemented
+    raise  # noqa: PLE0704  (called from an except block: re-raises its error)
+
+
 def _one_element(variable, what):
     """The single element of `variable` as a Python number, or a ValueError."""
     if variable._data.size != 1:
@@ -371,7 +380,10 @@ class Variable:
         if method == "__call__" and not kwargs and len(inputs) == 2:  # `ndarray + Variable`, fast
             op = _operator_ops().get(ufunc)
             if op is not None:
-                return op(*inputs)
+                try:
+                    return op(*inputs)
+                except TypeError:
+                    return _deferred(*inputs)
             if ufunc in _COMPARISONS:  # masks, as the comparison operators give
                 return ufunc(*[x._data if isinstance(x, Variable) else x for x in inputs])
         return numpy_dispatch.array_ufunc(ufunc, method, inputs, kwargs)
@@ -550,28 +562,52 @@ class Variable:
         return elementwise.abs(self)
 
     def __add__(self, other: ArrayLike) -> Variable:
-        return elementwise.add(self, other)
+        try:
+            return elementwise.add(self, other)
+        except TypeError:
+            return _deferred(other)
 
     def __radd__(self, other: ArrayLike) -> Variable:
-        return elementwise.add(other, self)
+        try:
+            return elementwise.add(other, self)
+        except TypeError:
+            return _deferred(other)
 
     def __sub__(self, other: ArrayLike) -> Variable:
-        return elementwise.sub(self, other)
+        try:
+            return elementwise.sub(self, other)
+        except TypeError:
+            return _deferred(other)
 
     def __rsub__(self, other: ArrayLike) -> Variable:
-        return elementwise.sub(other, self)
+        try:
+            return elementwise.sub(other, self)
+        except TypeError:
+            return _deferred(other)
 
     def __mul__(self, other: ArrayLike) -> Variable:
-        return elementwise.mul(self, other)
+        try:
+            return elementwise.mul(self, other)
+        except TypeError:
+            return _deferred(other)
 
     def __rmul__(self, other: ArrayLike) -> Variable:
-        return elementwise.mul(other, self)
+        try:
+            return elementwise.mul(other, self)
+        except TypeError:
+            return _deferred(other)
 
     def __truediv__(self, other: ArrayLike) -> Variable:
-        return elementwise.div(self, other)
+        try:
+            return elementwise.div(self, other)
+        except TypeError:
+            return _deferred(other)
 
     def __rtruediv__(self, other: ArrayLike) -> Variable:
-        return elementwise.div(other, self)
+        try:
+            return elementwise.div(other, self)
+        except TypeError:
+            return _deferred(other)
 
     def __pow__(self, other: ArrayLike) -> Variable:
         return elementwise.pow(self, other)
@@ -641,10 +677,16 @@ class Variable:
         return NotImplemented if value is None else self._data != value
 
     def __matmul__(self, other: ArrayLike) -> Variable:
-        return linalg.matmul(self, other)
+        try:
+            return linalg.matmul(self, other)
+        except TypeError:
+            return _deferred(other)
 
     def __rmatmul__(self, other: ArrayLike) -> Variable:
-        return linalg.matmul(other, self)
+        try:
+            return linalg.matmul(other, self)
+        except TypeError:
+            return _deferred(other)
 
     def __getitem__(self, index: Any) -> Variable:
         return indexing.get_item(self, index)

@@ -1,0 +1,396 @@
+"""Many directions in one Taylor pass: a coefficient that carries a leading axis of directions.
+
+Taylor mode along D directions v_1 .. v_D at once gives every Variable the series
+x_0 + x_1 t + x_2 t^2 + ... with x_0 shared and each x_k (k >= 1) one array per direction.
+`Directions` holds such a coefficient as one array of shape (D, *shape) (`data`), and reads
+as a coefficient of `shape` to the ops' Taylor rules: arithmetic, NumPy's ufuncs, `reshape`,
+`sum`, `transpose`, indexing and matrix products act on each direction, the leading axis
+carried along.  So each rule does one array operation per coefficient for all D directions.
+
+Collapsed (`weights` given): the pass wants only sum_d w_d D^2_{v_d} f, the second
+derivatives along the directions summed with weights (the Laplacian: v_d = e_d, w = 1).
+Coefficient 2 is then one array of `shape`, summed as it forms: in a second-order rule a
+product of two first-order coefficients (the only place two directions meet) is
+sum_d w_d a_d b_d, and everything else is linear in coefficient 2 (Dangel et al.,
+"collapsed Taylor mode"; the forward Laplacian of Li et al.).
+
+`data` may be a NumPy or device array, or a Variable (a recording pass: every operation
+is then a gengrad op, so the derivatives have a graph).  Along an axis where the data has
+length 1 and `shape` does not, every direction's coefficient is the same (the seed e_d
+of a batch of points): nothing is copied until an operation needs the full size.
+
+An operation this type does not know raises `Unbatched`; the engine then runs that op's
+rule once per direction (exact, D times the work), so any rule works.
+"""
+
+import numpy as np
+
+from . import backend
+from .variable import Variable
+
+
+class Unbatched(NotImplementedError):
+    """A rule used an operation that Directions cannot carry out for all directions at once."""
+
+
+def _ndim(value):
+    return value.ndim if isinstance(value, Directions) else np.ndim(value)
+
+
+def _shape(value):
+    return value.shape if isinstance(value, Directions) else np.shape(value)
+
+
+class Directions:
+    """Coefficient k >= 1 of D directions: `data` of shape (D, *shape) (length-1 axes broadcast)."""
+
+    __slots__ = ("data", "shape", "weights")
+    __array_priority__ = 1000                      # ndarray's operators defer to ours
+    _takes_variables = True                        # and a Variable's (variable.py, _deferred)
+
+    def __init__(self, data, shape, weights=None):
+        self.data, self.shape, self.weights = data, tuple(shape), weights
+
+    # ----- what a rule reads ---------------------------------------------------------
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    @property
+    def count(self):
+        """D, the number of directions."""
+        return self.data.shape[0]
+
+    def __repr__(self):
+        return f"Directions({self.count} directions of shape {self.shape})"
+
+    def _like(self, data, shape=None):
+        return Directions(data, data.shape[1:] if shape is None else shape, self.weights)
+
+    def full(self):
+        """The data with every axis at its full length, (D, *shape)."""
+        if self.data.shape[1:] == self.shape:
+            return self.data
+        return np.broadcast_to(self.data, (self.count, *self.shape))
+
+    def lifted(self, ndim):
+        """The data with length-1 axes inserted after the direction axis, to `ndim` axes
+        besides it: aligned for broadcasting against arrays of up to `ndim` axes."""
+        extra = ndim - self.ndim
+        if extra == 0:
+            return self.data
+        return np.reshape(self.data, (self.count,) + (1,) * extra + self.data.shape[1:])
+
+    def __array__(self, dtype=None, copy=None):
+        raise Unbatched("a rule turned a coefficient of several directions into one array")
+
+    def __bool__(self):
+        raise Unbatched("a rule branched on a coefficient of several directions")
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d coefficient")
+        return self.shape[0]
+
+    # ----- arithmetic: NumPy's ufuncs and the operators ---------------------------------
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method != "__call__" or kwargs.get("out") is not None:
+            raise Unbatched(f"np.{ufunc.__name__}.{method} on a coefficient of several directions")
+        if ufunc is np.matmul:
+            return matmul(*inputs)
+        return _elementwise(ufunc, inputs, kwargs)
+
+    def __add__(self, other):
+        return _elementwise(np.add, (self, other))
+
+    def __radd__(self, other):
+        return _elementwise(np.add, (other, self))
+
+    def __sub__(self, other):
+        return _elementwise(np.subtract, (self, other))
+
+    def __rsub__(self, other):
+        return _elementwise(np.subtract, (other, self))
+
+    def __mul__(self, other):
+        return _elementwise(np.multiply, (self, other))
+
+    def __rmul__(self, other):
+        return _elementwise(np.multiply, (other, self))
+
+    def __truediv__(self, other):
+        return _elementwise(np.divide, (self, other))
+
+    def __rtruediv__(self, other):
+        return _elementwise(np.divide, (other, self))
+
+    def __pow__(self, other):
+        return _elementwise(np.power, (self, other))
+
+    def __neg__(self):
+        return self._like(-self.data, self.shape)
+
+    def __pos__(self):
+        return self
+
+    def __matmul__(self, other):
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return matmul(other, self)
+
+    # ----- linear maps of the coefficient: each direction's, the axis shifted -------------
+    def reshape(self, *shape):
+        shape = tuple(shape[0]) if len(shape) == 1 and not isinstance(shape[0], int) else shape
+        if -1 in shape:
+            known = int(np.prod([n for n in shape if n != -1], dtype=np.int64))
+            shape = tuple(self.size // max(known, 1) if n == -1 else n for n in shape)
+        return self._like(np.reshape(self.full(), (self.count, *shape)), shape)
+
+    def ravel(self):
+        return self.reshape(-1)
+
+    def transpose(self, *axes):
+        if not axes or axes == (None,):
+            axes = tuple(reversed(range(self.ndim)))
+        elif len(axes) == 1 and not isinstance(axes[0], int):
+            axes = tuple(axes[0])
+        axes = tuple(a % self.ndim for a in axes)
+        return self._like(np.transpose(self.data, (0, *(a + 1 for a in axes))),
+                          tuple(self.shape[a] for a in axes))
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def swapaxes(self, a, b):
+        axes = list(range(self.ndim))
+        axes[a], axes[b] = axes[b], axes[a]
+        return self.transpose(axes)
+
+    def _axes(self, axis):
+        if axis is None:
+            return tuple(range(1, self.ndim + 1))
+        axis = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+        return tuple(int(a) % self.ndim + 1 for a in axis)
+
+    def sum(self, axis=None, keepdims=False, dtype=None):
+        if dtype is not None:
+            raise Unbatched("sum(dtype=...) on a coefficient of several directions")
+        return self._like(np.sum(self.full(), axis=self._axes(axis), keepdims=keepdims))
+
+    def mean(self, axis=None, keepdims=False):
+        return self._like(np.mean(self.full(), axis=self._axes(axis), keepdims=keepdims))
+
+    def __getitem__(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        advanced = [i for i, k in enumerate(key)
+                    if not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))]
+        if advanced and advanced[-1] - advanced[0] + 1 != len(advanced):   # NumPy moves them first
+            raise Unbatched("indexing with separated index arrays on a coefficient of several directions")
+        if any(isinstance(k, Variable) for k in key):
+            raise Unbatched("indexing by a Variable on a coefficient of several directions")
+        return self._like(self.full()[(slice(None), *key)])
+
+    def astype(self, dtype, copy=True):
+        if isinstance(self.data, Variable):
+            if np.dtype(dtype) != self.data.dtype:
+                raise Unbatched("astype on a recorded coefficient of several directions")
+            return self
+        return self._like(self.data.astype(dtype, copy=copy), self.shape)
+
+    def copy(self):
+        return self._like(self.data.copy() if not isinstance(self.data, Variable) else self.data, self.shape)
+
+    def conj(self):
+        return self
+
+    # ----- NumPy's functions ---------------------------------------------------------
+    def __array_function__(self, func, types, args, kwargs):
+        handler = _FUNCTIONS.get(func.__name__)
+        if handler is None or func is not getattr(np, func.__name__, None):
+            raise Unbatched(f"np.{func.__name__} on a coefficient of several directions")
+        return handler(*args, **kwargs)
+
+
+def _weights(*values):
+    for v in values:
+        if isinstance(v, Directions):
+            return v.weights
+    return None
+
+
+def _elementwise(ufunc, inputs, kwargs=None):
+    """ufunc(*inputs) for each direction; in a collapsed pass, a product of two directions'
+    coefficients is their weighted sum over the directions (an array of the shape)."""
+    if kwargs:
+        raise Unbatched(f"np.{ufunc.__name__} with keywords on a coefficient of several directions")
+    ndim = max(_ndim(x) for x in inputs)
+    shape = np.broadcast_shapes(*[_shape(x) for x in inputs])
+    several = [x for x in inputs if isinstance(x, Directions)]
+    weights = several[0].weights
+    if len(several) == 2 and weights is not None and ufunc not in (np.add, np.subtract):
+        if ufunc is not np.multiply:                 # (a rule of order 2 forms no other)
+            raise Unbatched(f"np.{ufunc.__name__} of two first-order coefficients in a collapsed pass")
+        a, b = several
+        data = contract(a.lifted(ndim), b.lifted(ndim), weights)
+        return data if data.shape == shape else np.broadcast_to(data, shape)
+    data = ufunc(*[x.lifted(ndim) if isinstance(x, Directions) else x for x in inputs])
+    return Directions(data, shape, weights)
+
+
+def contract(a, b, weights):
+    """sum_d w_d a_d b_d over the leading axis of two aligned arrays (or Variables)."""
+    if type(a) is np.ndarray and type(b) is np.ndarray:
+        return np.einsum("i,i...,i...->...", weights, a, b)
+    w = np.reshape(_on(weights, a, b), (-1,) + (1,) * (max(np.ndim(a), np.ndim(b)) - 1))
+    return np.sum(a * w * b, axis=0)
+
+
+def _on(weights, *arrays):
+    """The weights where the arrays are (a device's module for device data)."""
+    return backend.get_array_module(*arrays).asarray(weights)
+
+
+def _matmul_shape(sa, sb):
+    a, b = (sa if len(sa) > 1 else (1,) + sa), (sb if len(sb) > 1 else sb + (1,))
+    if a[-1] != b[-2]:
+        raise ValueError(f"matmul: shapes {sa} and {sb} do not align")
+    shape = np.broadcast_shapes(a[:-2], b[:-2]) + (a[-2], b[-1])
+    if len(sa) == 1:
+        shape = shape[:-2] + shape[-1:]
+    if len(sb) == 1:
+        shape = shape[:-1]
+    return shape
+
+
+def matmul(a, b):
+    """a @ b for each direction (a 1-D operand is a row or a column, as in NumPy)."""
+    da, db = isinstance(a, Directions), isinstance(b, Directions)
+    sa, sb = _shape(a), _shape(b)
+    shape = _matmul_shape(sa, sb)
+    weights = _weights(a, b)
+    xa = _promoted(a, -2) if len(sa) == 1 else a
+    xb = _promoted(b, -1) if len(sb) == 1 else b
+    ndim = max(_ndim(xa), _ndim(xb))
+    if da and xa.data.shape[-1] != xa.shape[-1]:   # the summed axis at its full length
+        xa = xa._like(xa.full(), xa.shape)
+    if db and xb.data.shape[-2] != xb.shape[-2]:
+        xb = xb._like(xb.full(), xb.shape)
+    pa = xa.lifted(ndim) if da else xa
+    pb = xb.lifted(ndim) if db else xb
+    if da and db and weights is not None:          # two first-order coefficients, collapsed
+        w = np.reshape(_on(weights, pa, pb), (-1,) + (1,) * ndim)
+        data = np.sum(np.matmul(pa * w, pb), axis=0)
+        return np.reshape(data, shape) if data.shape != shape else data
+    data = np.matmul(pa, pb)
+    if len(sa) == 1:
+        data = _squeezed(data, -2)
+    if len(sb) == 1:
+        data = _squeezed(data, -1)
+    return Directions(data, shape, weights)
+
+
+def _promoted(x, axis):
+    if isinstance(x, Directions):
+        return x._like(np.expand_dims(x.data, axis), x.shape[:-1] + (1,) + x.shape[-1:] if axis == -2
+                       else x.shape + (1,))
+    return np.expand_dims(x, axis)
+
+
+def _squeezed(data, axis):
+    return np.squeeze(data, axis=axis)
+
+
+# ----- NumPy functions a rule may call on a coefficient of several directions -----------------
+def _broadcast_to(x, shape, subok=False):
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    if np.broadcast_shapes(x.shape, shape) != shape:
+        raise ValueError(f"broadcast_to: a coefficient of shape {x.shape} does not broadcast to {shape}")
+    return Directions(x.lifted(len(shape)), shape, x.weights)   # (length-1 axes stay lazy)
+
+
+def _where(condition, a, b):
+    if isinstance(condition, Directions):
+        _refuse("where with a condition")
+    ndim = max(np.ndim(condition), _ndim(a), _ndim(b))
+    shape = np.broadcast_shapes(np.shape(condition), _shape(a), _shape(b))
+    data = np.where(condition, *[x.lifted(ndim) if isinstance(x, Directions) else x for x in (a, b)])
+    return Directions(data, shape, _weights(a, b))
+
+
+def _refuse(name):
+    raise Unbatched(f"np.{name} on a coefficient of several directions")
+
+
+def _sum(x, axis=None, keepdims=False, **kwargs):
+    return x.sum(axis=axis, keepdims=keepdims, **kwargs)
+
+
+def _mean(x, axis=None, keepdims=False):
+    return x.mean(axis=axis, keepdims=keepdims)
+
+
+def _expand_dims(x, axis):
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    ndim = x.ndim + len(axes)
+    axes = tuple(sorted(a % ndim for a in axes))
+    shape = list(x.shape)
+    for a in axes:
+        shape.insert(a, 1)
+    return x._like(np.expand_dims(x.data, tuple(a + 1 for a in axes)), tuple(shape))
+
+
+def _squeeze(x, axis=None):
+    if axis is None:
+        axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
+    else:
+        axes = tuple(a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis))
+    shape = tuple(n for i, n in enumerate(x.shape) if i not in axes)
+    return x._like(np.squeeze(x.full(), axis=tuple(a + 1 for a in axes)), shape)
+
+
+def _moveaxis(x, source, destination):
+    order = [a for a in range(x.ndim)]
+    source = [s % x.ndim for s in ((source,) if isinstance(source, int) else source)]
+    destination = [d % x.ndim for d in ((destination,) if isinstance(destination, int) else destination)]
+    rest = [a for a in order if a not in source]
+    for d, s in sorted(zip(destination, source)):
+        rest.insert(d, s)
+    return x.transpose(rest)
+
+
+def _zeros_like(x, dtype=None):
+    """Zeros of the coefficient's shape: the same for every direction."""
+    data = x.data._data if isinstance(x.data, Variable) else x.data
+    return backend.get_array_module(data).zeros(x.shape, dtype=dtype or x.dtype)
+
+
+_FUNCTIONS = {
+    "broadcast_to": _broadcast_to, "where": _where, "sum": _sum, "mean": _mean,
+    "reshape": lambda x, shape: x.reshape(shape), "transpose": lambda x, axes=None: x.transpose(axes),
+    "swapaxes": lambda x, a, b: x.swapaxes(a, b), "moveaxis": _moveaxis, "expand_dims": _expand_dims,
+    "squeeze": _squeeze, "ravel": lambda x: x.ravel(), "zeros_like": _zeros_like,
+    "matmul": matmul, "conjugate": lambda x: x,
+}
+
+
+def at(value, d):
+    """Direction d's coefficient (an array of the shape; a plain coefficient as it is)."""
+    if not isinstance(value, Directions):
+        return value
+    data = value.data[d]
+    return data if value.data.shape[1:] == value.shape else np.broadcast_to(data, value.shape)
+
+
+def stacked(values, shape, weights=None):
+    """One Directions from each direction's coefficient (arrays or Variables of `shape`)."""
+    return Directions(np.stack([np.broadcast_to(v, shape) for v in values]), shape, weights)
