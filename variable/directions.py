@@ -26,6 +26,7 @@ rule once per direction (exact, D times the work), so any rule works.
 import numpy as np
 
 from . import backend
+from .forwarder import Forwarder, Function
 from .variable import Variable
 
 
@@ -69,6 +70,11 @@ class Directions:
         """D, the number of directions."""
         return self.data.shape[0]
 
+    @property
+    def _data(self):
+        """The array holding the directions (where its device is read: backend.get_array_module)."""
+        return self.data._data if isinstance(self.data, Variable) else self.data
+
     def __repr__(self):
         return f"Directions({self.count} directions of shape {self.shape})"
 
@@ -94,6 +100,11 @@ class Directions:
 
     def __bool__(self):
         raise Unbatched("a rule branched on a coefficient of several directions")
+
+    def __getattr__(self, name):                   # (only for names not found: the rest)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise Unbatched(f"{name} of a coefficient of several directions")
 
     def __len__(self):
         if not self.shape:
@@ -248,11 +259,50 @@ def _elementwise(ufunc, inputs, kwargs=None):
 
 
 def contract(a, b, weights):
-    """sum_d w_d a_d b_d over the leading axis of two aligned arrays (or Variables)."""
+    """sum_d w_d a_d b_d over the leading axis of two aligned arrays (or Variables: then one
+    recorded op, Contract)."""
+    square = a is b
+    if isinstance(a, Variable) or isinstance(b, Variable):
+        return Function(Contract(weights))(a) if square else Function(Contract(weights))(a, b)
+    return _contracted(a, b, weights)
+
+
+def _contracted(a, b, weights):
+    w = weights[0] if weights.min() == weights.max() else None   # (host arrays: no sync)
     if type(a) is np.ndarray and type(b) is np.ndarray:
+        if w is not None:                            # (einsum with no weights: twice as fast)
+            total = np.einsum("i...,i...->...", a, b)
+            return total if w == 1 else total * w
         return np.einsum("i,i...,i...->...", weights, a, b)
-    w = np.reshape(_on(weights, a, b), (-1,) + (1,) * (max(np.ndim(a), np.ndim(b)) - 1))
-    return np.sum(a * w * b, axis=0)
+    if w is None:
+        a = a * np.reshape(_on(weights.astype(a.dtype), a), (-1,) + (1,) * (a.ndim - 1))
+    total = (a * b).sum(axis=0)
+    return total if w is None or w == 1 else total * w
+
+
+class Contract(Forwarder):
+    """sum_d w_d a_d b_d over the leading axis (one input: a's square), as one op: the
+    product of two directions' first-order coefficients in a recorded collapsed pass."""
+
+    def __init__(self, weights):
+        self.weights = weights                       # (host, shape (D,))
+
+    def forward(self, a, b=None):
+        return _contracted(a, a if b is None else b, self.weights)
+
+    def backward(self, gy):
+        from .ops.shape import sum_to
+        weights = self.weights
+        if weights.min() == weights.max():
+            w = float(weights[0])
+        else:
+            xp = backend.get_array_module(gy)
+            w = xp.asarray(weights.astype(gy.dtype)).reshape((-1,) + (1,) * gy.ndim)
+        if len(self.inputs) == 1:                    # d(sum_d w_d a_d^2) = 2 w_d a_d gy
+            a, = self.inputs
+            return sum_to(a * (gy * (2 * w)), a.shape)
+        a, b = self.inputs                           # d(sum_d w_d a_d b_d) = w_d b_d gy, w_d a_d gy
+        return sum_to(b * (gy * w), a.shape), sum_to(a * (gy * w), b.shape)
 
 
 def _on(weights, *arrays):
@@ -291,7 +341,12 @@ def matmul(a, b):
         w = np.reshape(_on(weights, pa, pb), (-1,) + (1,) * ndim)
         data = np.sum(np.matmul(pa * w, pb), axis=0)
         return np.reshape(data, shape) if data.shape != shape else data
-    data = np.matmul(pa, pb)
+    if da and not db and np.ndim(pb) == 2:         # one matrix product over every row of all
+        rows = np.reshape(pa, (int(np.prod(pa.shape[:-1])), pa.shape[-1]))   # directions (and so
+        #                                            its gradients, two more matrix products)
+        data = np.reshape(np.matmul(rows, pb), pa.shape[:-1] + (pb.shape[-1],))
+    else:
+        data = np.matmul(pa, pb)
     if len(sa) == 1:
         data = _squeezed(data, -2)
     if len(sb) == 1:

@@ -242,6 +242,16 @@ def test_taylor_results_are_differentiable(name, row, rng, device_row, recording
     recording_check(row.fn, *row.sample(rng), order=min(2, row.taylor))
 
 
+@pytest.mark.parametrize("name, row", [
+    pytest.param(name, row, id=f"{name}-{row.label}") for name, rows in OP_TABLE.items() for row in rows
+    if hasattr(row, "label") and row.order >= 1 and row.taylor >= 1
+])
+def test_many_directions_in_one_pass(name, row, rng, device_row, directions_check):
+    # V.taylor(batched=True) and the collapsed pass against one pass per direction
+    device_row(row.fn)
+    directions_check(row.fn, *row.sample(rng), order=min(2, row.taylor))
+
+
 # ----- Python scalars and ndarray constants on either side --------------------------------
 A = np.array([0.5, -1.25, 2.0])          # broadcasts against x of shape (2, 3)
 A_POS = np.array([0.5, 1.5, 2.0])

@@ -309,6 +309,11 @@ def test_taylor_matches_nested_reverse(name, case):
 
 
 @pytest.mark.parametrize(("name", "case"), _ROWS, ids=_IDS)
+def test_many_directions_in_one_pass(name, case, directions_check):
+    directions_check(case.f, *_inputs(name, case, np.float64))
+
+
+@pytest.mark.parametrize(("name", "case"), _ROWS, ids=_IDS)
 def test_taylor_results_are_differentiable(name, case, recording_check):
     recording_check(case.f, *_inputs(name, case, np.float64))
 
