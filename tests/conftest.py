@@ -240,7 +240,8 @@ def _recorded_collapse(V, collapsed, host, along, points, x, v, w, one):
     try:
         got = V.grad(V.sum(total * g), starts, allow_unused=True)
     except ValueError as error:
-        if "no recording rule" in str(error):            # (NOT_RECORDING: refused, naming it)
+        if "no recording rule" in str(error) or "set taylor_records = True on" in str(error):
+            # (NOT_RECORDING, or a custom op without a recording rule: refused, naming it)
             return
         raise
     expected = [np.zeros(p.shape) for p in points]

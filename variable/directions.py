@@ -101,6 +101,9 @@ class Directions:
     def __bool__(self):
         raise Unbatched("a rule branched on a coefficient of several directions")
 
+    def __setitem__(self, key, value):
+        raise Unbatched("a rule wrote into a coefficient of several directions")
+
     def __getattr__(self, name):                   # (only for names not found: the rest)
         if name.startswith("_"):
             raise AttributeError(name)
@@ -202,14 +205,12 @@ class Directions:
         return self._like(np.mean(self.full(), axis=self._axes(axis), keepdims=keepdims))
 
     def __getitem__(self, key):
-        key = key if isinstance(key, tuple) else (key,)
-        advanced = [i for i, k in enumerate(key)
-                    if not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))]
-        if advanced and advanced[-1] - advanced[0] + 1 != len(advanced):   # NumPy moves them first
+        index = shifted(key)
+        if index is None:                              # NumPy would move the arrays' axes first
             raise Unbatched("indexing with separated index arrays on a coefficient of several directions")
-        if any(isinstance(k, Variable) for k in key):
+        if any(isinstance(k, Variable) for k in index):
             raise Unbatched("indexing by a Variable on a coefficient of several directions")
-        return self._like(self.full()[(slice(None), *key)])
+        return self._like(self.full()[index])
 
     def astype(self, dtype, copy=True):
         if isinstance(self.data, Variable):
@@ -304,6 +305,12 @@ class Contract(Forwarder):
         a, b = self.inputs                           # d(sum_d w_d a_d b_d) = w_d b_d gy, w_d a_d gy
         return sum_to(b * (gy * w), a.shape), sum_to(a * (gy * w), b.shape)
 
+    taylor_records = True
+
+    def taylor(self, a, b=None):
+        from . import series                         # bilinear: a Cauchy product
+        return series.mul(a, a if b is None else b, product=lambda p, q: contract(p, q, self.weights))
+
 
 def _on(weights, *arrays):
     """The weights where the arrays are (a device's module for device data)."""
@@ -328,6 +335,9 @@ def matmul(a, b):
     sa, sb = _shape(a), _shape(b)
     shape = _matmul_shape(sa, sb)
     weights = _weights(a, b)
+    if db and not da and len(sa) == 2 and len(sb) == 1:   # A v_d for every d: (v_d)_d A^T, one
+        rows = b.full() if b.data.shape[-1] != sb[0] else b.data   # matrix product
+        return Directions(np.matmul(rows, np.transpose(a)), shape, weights)
     xa = _promoted(a, -2) if len(sa) == 1 else a
     xb = _promoted(b, -1) if len(sb) == 1 else b
     ndim = max(_ndim(xa), _ndim(xb))
@@ -429,13 +439,39 @@ def _zeros_like(x, dtype=None):
     return backend.get_array_module(data).zeros(x.shape, dtype=dtype or x.dtype)
 
 
+def _joined(join, arrays, axis, new):
+    """np.concatenate / np.stack of coefficients, some of several directions: each joined
+    per direction (a plain one is the same for every direction)."""
+    found = next(a for a in arrays if isinstance(a, Directions))
+    if axis is None:
+        _refuse(join.__name__ + " with axis=None")
+    ndim = found.ndim + new
+    datas = [a.full() if isinstance(a, Directions) else np.broadcast_to(a, (found.count, *np.shape(a)))
+             for a in arrays]
+    data = join(datas, axis=int(axis) % ndim + 1)
+    return Directions(data, data.shape[1:], found.weights)
+
+
 _FUNCTIONS = {
+    "concatenate": lambda arrays, axis=0: _joined(np.concatenate, arrays, axis, 0),
+    "stack": lambda arrays, axis=0: _joined(np.stack, arrays, axis, 1),
     "broadcast_to": _broadcast_to, "where": _where, "sum": _sum, "mean": _mean,
     "reshape": lambda x, shape: x.reshape(shape), "transpose": lambda x, axes=None: x.transpose(axes),
     "swapaxes": lambda x, a, b: x.swapaxes(a, b), "moveaxis": _moveaxis, "expand_dims": _expand_dims,
     "squeeze": _squeeze, "ravel": lambda x: x.ravel(), "zeros_like": _zeros_like,
     "matmul": matmul, "conjugate": lambda x: x,
 }
+
+
+def shifted(index):
+    """`index` for data with the directions' axis in front, or None where NumPy would move
+    that axis (integer or boolean arrays separated by a slice)."""
+    key = index if isinstance(index, tuple) else (index,)
+    advanced = [i for i, k in enumerate(key)
+                if not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))]
+    if advanced and advanced[-1] - advanced[0] + 1 != len(advanced):
+        return None
+    return (slice(None), *key)
 
 
 def at(value, d):

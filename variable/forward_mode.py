@@ -150,7 +150,9 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
         try:
             try:
                 result = _rule_result(f, forwarder.taylor(*xs), outputs_f, order, record)
-            except Unbatched:                        # a rule Directions cannot carry out
+            except Exception:                        # a rule Directions cannot carry out: run
+                if not _has_directions(xs):          # once per direction (a genuine error in
+                    raise                            # the rule comes back from those runs)
                 result = _each_direction(f, xs, outputs_f, order, record)
         finally:
             forwarder.outputs = ()
@@ -158,6 +160,10 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
             if y is not None:
                 series[y] = [y if record else y._data, *coefficients[1:]]
     return series, None if record else unrecorded
+
+
+def _has_directions(xs):
+    return any(isinstance(c, Directions) for s in xs for c in s[1:])
 
 
 def _each_direction(f, xs, outputs, order, record):

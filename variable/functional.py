@@ -6,9 +6,10 @@ import numpy as np
 
 from .backend import get_array_module, is_device_array
 from .backward import grad
+from .config import no_grad
 from .forwarder import Variable, new_variable
 from .ops.joining import stack
-from .ops.shape import reshape
+from .ops.shape import reshape, transpose
 from .types import ArrayLike
 
 
@@ -41,6 +42,40 @@ def _rows(y, x, create_graph):
             g = new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype))
         rows.append(g)
     return rows
+
+
+_FORWARD_LIMIT = 2 ** 24
+"""The most entries the unit directions and their tangents may hold for a forward pass."""
+
+
+def _forward_rows(g, x, size, create_graph, op):
+    """d g(x) / d x by one forward pass along all x.size unit directions at once, as a Variable
+    of shape (x.size, *g(x).shape) (row i: the derivative along x_i); None where forward mode
+    cannot serve: inside another forward pass (V.jvp would refuse), an op with no Taylor
+    rule, too many entries, or a graph wanted through an op whose rule does not record."""
+    from .forward_mode import _evaluate, _inside_f
+    n = x.size
+    if _inside_f.get() is not None or n * max(size, n) > _FORWARD_LIMIT:
+        return None
+    eye = get_array_module(x).eye(n, dtype=x.dtype).reshape((n, *x.shape))
+    try:
+        if create_graph:
+            _, series, _, (depends, unrecorded) = _evaluate(g, x, eye, 1, op, batched=True)
+            if depends and unrecorded is not None:
+                return None
+        else:
+            with no_grad():                          # (an array pass: nothing recorded)
+                _, series, _, _ = _evaluate(g, x, eye, 1, op, batched=True)
+    except NotImplementedError:
+        return None
+    first = series[0][1]
+    return first if isinstance(first, Variable) else new_variable(first)
+
+
+def _columns(rows, y_shape, x_shape):
+    """Rows of derivatives along each x_i, (x.size, *y_shape), as a Jacobian y_shape + x_shape."""
+    n, m = int(np.prod(x_shape, dtype=np.int64)), int(np.prod(y_shape, dtype=np.int64))
+    return reshape(transpose(reshape(rows, (n, m))), y_shape + x_shape)
 
 
 def _several(f, x, op):
@@ -77,7 +112,10 @@ def _blocks(y, xs, create_graph):
 def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False) -> Variable:
     """Jacobian of `f` at `x`, a Variable of shape f(x).shape + x.shape.
 
-    One backward pass per element of f(x).  With a tuple `x`, f takes one argument per
+    When f(x) has at least as many entries as x, one forward pass along all the unit
+    directions at once (V.jvp with batched=True); otherwise, or where forward mode cannot
+    serve (an op with no Taylor rule), one backward pass per element of f(x).  With a
+    tuple `x`, f takes one argument per
     entry (as for V.jvp) and the result is a tuple: d f / d x[j] of shape f(x).shape +
     x[j].shape for each j (torch.autograd.functional.jacobian's rule).
 
@@ -117,11 +155,18 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
         raise TypeError(f"jacobian: f must return a Variable, got {type(y).__name__}")
     if not y.requires_grad or y.size == 0 or x.size == 0:
         return new_variable(get_array_module(x).zeros(y.shape + x.shape, dtype=x.dtype))
+    if x.size <= y.size:                             # as many outputs as inputs, or more:
+        rows = _forward_rows(f, x, y.size, create_graph, "jacobian")   # one forward pass
+        if rows is not None:
+            return _columns(rows, y.shape, x.shape)
     return reshape(stack(_rows(y, x, create_graph)), y.shape + x.shape)
 
 
 def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False) -> Variable:
     """Hessian of a scalar-valued `f` at `x`, a Variable of shape x.shape + x.shape.
+
+    Forward over reverse: the gradient's derivatives along all the unit directions in one
+    forward pass (one backward pass per entry of x where forward mode cannot serve).
 
     With a tuple `x`, f takes one argument per entry and the result is a tuple of tuples:
     entry [i][j] is d^2 f / d x[i] d x[j], of shape x[i].shape + x[j].shape (the blocks,
@@ -166,6 +211,13 @@ def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool 
     g = grad(y, x, create_graph=True, allow_unused=True)
     if g is None or not g.requires_grad or x.size == 0:
         return new_variable(get_array_module(x).zeros(x.shape + x.shape, dtype=x.dtype))
+
+    def gradient(x):
+        gx = grad(f(x), x, create_graph=True, allow_unused=True)
+        return gx if gx is not None else x * 0.0
+    rows = _forward_rows(gradient, x, x.size, create_graph, "hessian")   # forward over reverse:
+    if rows is not None:                                                # one pass for all rows
+        return _columns(rows, x.shape, x.shape)
     return reshape(stack(_rows(g, x, create_graph)), x.shape + x.shape)
 
 

@@ -344,6 +344,8 @@ def _fractional_power(x, c, y0):
 def _value(c):
     """The array of a coefficient (the value of a recorded one: the limit it selects is
     piecewise constant, infinite or zero, so it carries no gradient)."""
+    if isinstance(c, Directions) and isinstance(c.data, Variable):
+        return Directions(c.data._data, c.shape, c.weights)
     return c._data if isinstance(c, Variable) else c
 
 
@@ -356,10 +358,19 @@ def _power_at_zero(x1, c, k):
     for i in range(k):
         falling = falling * (c - i)
     with backend.errstate(x1, invalid="ignore", over="ignore"):
-        beyond = falling * x1 ** k * xp.inf / float(math.factorial(k))
+        power = x1 ** k if not isinstance(x1, Directions) else _times(x1, k)
+        beyond = falling * power * xp.inf / float(math.factorial(k))
     if np.ndim(c) == 0 and not is_device_array(c):
         return xp.zeros_like(beyond) if k < c else beyond
     return xp.where(k < c, xp.zeros_like(beyond), beyond)
+
+
+def _times(x1, k):
+    """x1^k as k - 1 products (of several directions: collapsed at k = 2 as a product is)."""
+    power = x1
+    for _ in range(k - 1):
+        power = power * x1
+    return power
 
 
 def _whole_power(x, c):

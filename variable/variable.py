@@ -374,6 +374,22 @@ class Variable:
         body = str(self._data).replace("\n", "\n" + " " * 9)
         return f"variable({body})"
 
+    # ----- in Jupyter: the value and the graph behind it (IPython's display protocol) -----
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from pictures import notebook  # (on use: the pictures package builds on this one)
+
+        return notebook.variable_bundle(self)
+
+    def _repr_html_(self) -> str | None:
+        from pictures import notebook
+
+        return notebook.variable_html(self)
+
+    def _repr_svg_(self) -> str | None:
+        from pictures import notebook
+
+        return notebook.variable_svg(self)
+
     # ----- NumPy's functions meet a Variable --------------------------------------
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """`np.sin(x)`, `ndarray + x`, `np.add.reduce(x)`: gengrad's op, or refused (numpy_dispatch.py)."""
@@ -384,12 +400,16 @@ class Variable:
                     return op(*inputs)
                 except TypeError:
                     return _deferred(*inputs)
+        if any(getattr(type(x), "_takes_variables", False) for x in inputs):
+            return NotImplemented
             if ufunc in _COMPARISONS:  # masks, as the comparison operators give
                 return ufunc(*[x._data if isinstance(x, Variable) else x for x in inputs])
         return numpy_dispatch.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         """`np.reshape(x, s)`, `np.linalg.det(x)`: gengrad's op, or refused (numpy_dispatch.py)."""
+        if any(getattr(t, "_takes_variables", False) for t in types):
+            return NotImplemented  # (a coefficient of several directions among the arguments)
         return numpy_dispatch.array_function(func, types, args, kwargs)
 
     # ----- conversions, as in PyTorch -------------------------------------------
@@ -635,11 +655,19 @@ class Variable:
         """True once self is updated in place (under no_grad()); False: make a new Variable."""
         if _enable_backprop.get():
             if self.requires_grad and self.creator is None:
+                x = self.name or "x"
+                if self.generation:   # made by an op, then cut by unchain() (DeZero's `loss += ...`)
+                    raise ValueError(
+                        f"{x} {symbol} ...: {x} was cut from its graph by unchain() or unchain_backward(), "
+                        f"which left it a leaf Variable that requires grad, and a leaf is not changed in "
+                        f"place while a graph is being recorded; write {x} = {x} {symbol[0]} ... for a new "
+                        f"Variable (its value from before the cut then counts as a constant)"
+                    )
                 raise ValueError(
-                    f"x {symbol} ...: x is a leaf Variable that requires grad, and a graph is "
+                    f"{x} {symbol} ...: {x} is a leaf Variable that requires grad, and a graph is "
                     f"being recorded, so changing it in place would corrupt the gradients; "
                     f"update parameters under `with V.no_grad():` (as in PyTorch), or write "
-                    f"x = x {symbol[0]} ... for a new Variable"
+                    f"{x} = {x} {symbol[0]} ... for a new Variable"
                 )
             return False
         value = other._data if isinstance(other, Variable) else other

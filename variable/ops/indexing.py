@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import series
 from ..backend import get_array_module, is_device_array, scatter_add
+from ..directions import Directions, shifted
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 
@@ -105,7 +106,13 @@ class GetItemGrad(Forwarder):
         return get_item(ggx, self.index)           # the adjoint of a scatter is a gather
 
     def taylor(self, gy):
-        return series.map_linear(gy, self.forward)  # linear: each coefficient scattered (no state saved)
+        return series.map_linear(gy, self._scattered)   # linear: each coefficient scattered
+
+    def _scattered(self, c):
+        index = shifted(self.index) if isinstance(c, Directions) else None
+        if index is None:                  # (an index that moves the directions' axis: refused,
+            return self.forward(c)         # the rule then runs once per direction)
+        return Directions(GetItemGrad(index, (c.count, *self.shape)).forward(c.full()), self.shape, c.weights)
 
 
 class ScatterSum(Forwarder):
@@ -141,8 +148,20 @@ class ScatterSum(Forwarder):
         for i, g in enumerate(gs):
             if len(g) <= order:
                 zero[i] = get_array_module(g[0]).zeros_like(g[0])
-        return [self.forward(*[g[k] if k < len(g) else zero[i] for i, g in enumerate(gs)])
+        return [self._coefficient([g[k] if k < len(g) else zero[i] for i, g in enumerate(gs)])
                 for k in range(order + 1)]
+
+    def _coefficient(self, cs):
+        several = next((c for c in cs if isinstance(c, Directions)), None)
+        if several is None:
+            return self.forward(*cs)
+        indices = [shifted(index) for index in self.indices]   # each direction's sum at once
+        if any(index is None for index in indices):
+            return self.forward(*cs)                     # (refused: run once per direction)
+        lifted = [c.full() if isinstance(c, Directions) else np.broadcast_to(c, (several.count, *c.shape))
+                  for c in cs]
+        total = ScatterSum((several.count, *self.shape), indices, self.dense).forward(*lifted)
+        return Directions(total, self.shape, several.weights)
 
 
 def summed(contributions):

@@ -1,0 +1,163 @@
+"""Many directions in one pass: V.taylor/V.jvp with batched=True, the collapsed pass, and
+V.jacobian/V.hessian by forward mode (variable/directions.py, variable/forward_mode.py)."""
+
+import numpy as np
+import pytest
+
+import variable as V
+from variable.directions import Directions
+
+W = np.random.default_rng(5).standard_normal((4, 3))
+B3 = np.random.default_rng(6).standard_normal((2, 3, 4))
+
+
+class CopyRule(V.Forwarder):
+    """x * 2 with a rule that copies each coefficient into a new array, which a coefficient
+    of several directions cannot take: the engine runs it once per direction."""
+
+    def forward(self, x):
+        return x * 2
+
+    def backward(self, gy):
+        return gy * 2
+
+    def taylor(self, x):
+        seen.append(any(isinstance(c, Directions) for c in x))
+        out = []
+        for c in x:
+            copy = np.empty(np.shape(c))
+            copy[...] = c
+            out.append(copy * 2)
+        return out
+
+
+seen = []
+
+
+# Constants on either side of a product, indexing, joining and reshaping: the places where a
+# leading axis of directions must be carried to the right place.
+CASES = {
+    "W @ x (x of shape (3,))": (lambda x: V.tanh(V.matmul(W, x)), (3,)),
+    "W @ x (x of shape (3, 2))": (lambda x: V.sin(V.matmul(W, x)), (3, 2)),
+    "x @ W.T (x of shape (5, 3))": (lambda x: V.exp(V.matmul(x, W.T) / 4), (5, 3)),
+    "x @ W.T (x of shape (3,))": (lambda x: V.matmul(x, W.T) ** 2, (3,)),
+    "B3 @ x (batched constant)": (lambda x: V.tanh(V.matmul(B3, x)), (4, 2)),
+    "x @ B3 (batched constant)": (lambda x: V.tanh(V.matmul(x, B3)), (5, 3)),
+    "x[1:] * x[:-1]": (lambda x: x[1:] * x[:-1], (5,)),
+    "x[[0, 2, 2]] twice": (lambda x: V.sum(x[[0, 2, 2]] ** 2), (4,)),
+    "x[:, [0, 2]]": (lambda x: V.sin(x[:, [0, 2]]), (2, 3)),
+    "x[[0, 1], :, [1, 0]] (separated arrays)": (lambda x: V.tanh(x[[0, 1], :, [1, 0]]), (2, 3, 2)),
+    "concatenate with a constant": (lambda x: V.tanh(V.concatenate([x, np.ones((2, 3))], axis=1)), (2, 3)),
+    "stack with itself": (lambda x: V.stack([x, x * x], axis=-1), (2, 3)),
+    "reshape(-1) and sum over axes": (lambda x: V.sum(V.reshape(x * x, (-1,)) * V.sum(x, axis=(0, 1))), (2, 3)),
+    "transpose, expand_dims, squeeze": (
+        lambda x: V.squeeze(V.expand_dims(V.transpose(V.tanh(x), (1, 0)), 0), 0), (2, 3)),
+    "a rule that copies (run once per direction)": (lambda x: V.Function(CopyRule())(V.sin(x)) ** 2, (2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_directions_carried_through(name, directions_check, rng):
+    fn, shape = CASES[name]
+    directions_check(fn, rng.standard_normal(shape), order=2)
+
+
+def test_a_rule_that_cannot_take_directions_runs_once_per_direction(rng):
+    seen.clear()
+    f = CASES["a rule that copies (run once per direction)"][0]
+    x, vs = rng.standard_normal((2, 3)), rng.standard_normal((4, 2, 3))
+    batched = V.taylor(f, x, vs, 3, batched=True)
+    assert True in seen and seen.count(False) == 4            # tried once, then once per direction
+    for d in range(4):
+        single = V.taylor(f, x, vs[d], 3)
+        for k in range(1, 4):
+            np.testing.assert_allclose(batched[k].data[d], single[k].data, rtol=1e-12)
+
+
+def test_jvp_batched_is_a_jacobian_product_per_direction(rng):
+    x, vs = rng.standard_normal(3), rng.standard_normal((5, 3))
+    f = CASES["W @ x (x of shape (3,))"][0]
+    y, tangents = V.jvp(f, x, vs, batched=True)
+    J = V.jacobian(f, x).data
+    assert tangents.shape == (5, 4)
+    np.testing.assert_allclose(tangents.data, vs @ J.T, rtol=1e-12)
+    np.testing.assert_allclose(y.data, f(V.Variable(x)).data)
+
+
+def test_directions_may_broadcast_against_x(rng):
+    # one direction per column, the same for every row: shape (n, 1, d) against x (rows, d)
+    x = rng.standard_normal((6, 3))
+    f = CASES["x @ W.T (x of shape (5, 3))"][0]
+    eye = np.eye(3)[:, None, :]
+    full = np.broadcast_to(eye, (3, 6, 3)).copy()
+    lazy, dense = V.taylor(f, x, eye, 2, batched=True), V.taylor(f, x, full, 2, batched=True)
+    for k in (1, 2):
+        np.testing.assert_allclose(lazy[k].data, dense[k].data, rtol=1e-13)
+
+
+@pytest.mark.parametrize(
+    "call, error, pattern",
+    [
+        (lambda: V.jvp(V.sin, np.ones(3), np.ones((2, 4)), batched=True), ValueError,
+         r"jvp: with batched=True, v holds a stack of directions along its first axis, so for input 0 "
+         r"of shape \(3,\) it has shape \(n, 3\)"),
+        (lambda: V.jvp(V.sin, np.ones(3), np.ones((2, 3))), ValueError,
+         r"stack them along a first axis and pass batched=True"),
+        (lambda: V.jvp(V.sin, np.ones(3), np.ones((0, 3)), batched=True), ValueError, r"n >= 1"),
+        (lambda: V.jvp(lambda a, b: a * b, (np.ones(3), np.ones(3)), (np.ones((2, 3)), np.ones((3, 3))),
+                       batched=True), ValueError, r"every input needs as many directions; got 2, 3"),
+        (lambda: V.taylor(V.sin, np.ones(3), np.ones((2, 3)), 2, batched="yes"), TypeError,
+         r"taylor: batched must be True or False"),
+    ],
+)
+def test_slips_are_refused_naming_the_fix(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()
+
+
+# ----- Jacobians and Hessians by forward mode ------------------------------------------------
+def _reverse_rows(f, x):
+    """The Jacobian one backward pass per output entry (what V.jacobian did for every map)."""
+    x = V.Variable(x)
+    y = f(x)
+    rows = [V.grad(y.reshape(-1)[i], x, allow_unused=True) for i in range(y.size)]
+    return np.stack([r.data if r is not None else np.zeros(x.shape) for r in rows]).reshape(y.shape + x.shape)
+
+
+def rosenbrock(x):
+    return V.sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+
+def test_jacobian_of_a_square_map_by_forward_mode_equals_reverse_rows(rng):
+    f = CASES["W @ x (x of shape (3, 2))"][0]
+    x = rng.standard_normal((3, 2))
+    np.testing.assert_allclose(V.jacobian(f, x).data, _reverse_rows(f, x), rtol=1e-12, atol=1e-14)
+
+
+def test_hessian_by_forward_over_reverse_equals_the_jacobian_of_the_gradient(rng):
+    x = rng.standard_normal(7)
+    H = V.hessian(rosenbrock, x).data
+    expected = _reverse_rows(lambda v: V.grad(rosenbrock(v), v, create_graph=True), x)
+    np.testing.assert_allclose(H, expected, rtol=1e-12)
+    np.testing.assert_allclose(H, H.T, rtol=1e-12)
+
+
+def test_hessian_with_create_graph_is_differentiable(rng):
+    # d/dx of sum(H * G): forward over reverse recorded, against nested reverse mode
+    x0, G = rng.standard_normal(5), rng.standard_normal((5, 5))
+    x = V.Variable(x0)
+    got = V.grad(V.sum(V.hessian(rosenbrock, x, create_graph=True) * G), x).data
+
+    def nested(v):
+        g = V.grad(rosenbrock(v), v, create_graph=True)
+        return V.sum(V.stack([V.grad(g[i], v, create_graph=True) for i in range(5)]) * G)
+    y = V.Variable(x0)
+    np.testing.assert_allclose(got, V.grad(nested(y), y).data, rtol=1e-10)
+
+
+def test_hessian_inside_a_forward_pass_falls_back_to_reverse_rows(rng):
+    # a forward pass inside another is refused by V.jvp; V.hessian then takes reverse mode
+    x, v = rng.standard_normal(4), rng.standard_normal(4)
+    _, third = V.jvp(lambda y: V.hessian(rosenbrock, y, create_graph=True), x, v)
+    expected = np.einsum("ijk,k->ij", V.jacobian(lambda y: V.hessian(rosenbrock, y, create_graph=True), x).data, v)
+    np.testing.assert_allclose(third.data, expected, rtol=1e-10, atol=1e-10)
