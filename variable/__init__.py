@@ -11,7 +11,7 @@ from .forward_mode import jvp, taylor
 from .forwarder import Forwarder, Function, as_variable
 from .functional import hessian, hvp, jacobian
 from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylor_gradcheck, taylorcheck
-from .graph import get_dot_graph, graph_functions, plot_dot_graph
+from .graph import get_dot_graph, graph_functions, plot_dot_graph, record_backward
 from .operators import divergence, laplacian
 from .ops.elementwise import (
     abs,
@@ -87,7 +87,7 @@ __all__ = [
     "test_mode", "using_config", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
     "taylor_gradcheck",
     "GradcheckError", "jvp", "taylor", "taylorcheck", "series", "backend", "get_array_module",
-    "get_dot_graph", "graph_functions", "plot_dot_graph", "jacobian", "hessian", "hvp",
+    "get_dot_graph", "graph_functions", "plot_dot_graph", "record_backward", "jacobian", "hessian", "hvp",
     "laplacian", "divergence",
     "ArrayLike", "Axis", "linalg", *OPS,
 ]

@@ -23,7 +23,7 @@ from .forwarder import (
     new_variable,
     record_by_hand,
 )
-from .graph import graph_functions
+from .graph import _observer, graph_functions  # (_observer: record_backward's)
 from .ops.indexing import Slice, summed
 from .saving import key as _key
 from .variable import _FORWARD_MODE, _GRAPHLESS, _clock, _watched
@@ -378,35 +378,41 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
             seen.add(f)
             heappush(heap, (-f.generation, counter, f))
             counter += 1
+    observer = _observer.get()  # (record_backward)
+    if observer is not None:
+        observer.start(outputs, grads, heap, create_graph, relevant)
     # The pass allocates many objects and no reference cycles, so the cyclic collector
     # would only rescan the heap; it is paused (if it was running) for the duration.
     collecting = gc.isenabled()
     if collecting:
         gc.disable()
     try:
-        _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain)
+        _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain, observer)
     finally:
         if collecting:
             gc.enable()
+    if observer is not None:
+        observer.finish(grads)
     return grads
 
 
-def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain):
-    """Pop Functions by generation and push gradients through them into `grads`."""
+def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain, observer):
+    """Pop Functions by generation and push gradients through them into `grads`; `observer`
+    (None unless in record_backward) is told what each step popped, sent and queued."""
     watched = token = None
     if create_graph:  # the .data watch: one map for the pass, filled by _recorded per backward
         watched = {}
         token = _watched.set(watched)
         _variable._watching += 1
     try:
-        _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watched)
+        _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watched, observer)
     finally:
         if create_graph:
             _variable._watching -= 1
             _watched.reset(token)
 
 
-def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watched):
+def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watched, observer):
     """_propagate's loop."""
     now = _clock[0]  # data assigned after a Function was recorded invalidates it
     owned = set()  # keys whose gradient is an array this pass made (added into in place)
@@ -416,6 +422,9 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
             if f.stamp < now:
                 _check_unchanged(f)
                 if getattr(f, "cut", None) and _cut(f, grads):
+                    if observer is not None:  # popped, with nothing left to send
+                        observer.popped(f, (), grads)
+                        observer.queued(heap)
                     continue
             forwarder = f.forwarder
             try:  # `finally`: a backward that raises must not leave outputs -> cycle
@@ -479,6 +488,8 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                 gxs = (gxs,)
             if len(gxs) != len(inputs):
                 raise _wrong_count(f, gxs)
+            if observer is not None:  # before the loop: which gradients will be added to one there
+                observer.popped(f, gxs, grads)
             for x, gx in zip(inputs, gxs):
                 if gx is None or not x.requires_grad:
                     continue
@@ -516,6 +527,8 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                         seen.add(creator)
                         heappush(heap, (-creator.generation, counter, creator))
                         counter += 1
+            if observer is not None:
+                observer.queued(heap)
         for x in [x for x, g in grads.items() if type(g) is list]:
             _take(grads, x, grads)  # leaves and targets: sum what reached them, keep it
 

@@ -308,7 +308,7 @@ class Contract(Forwarder):
     taylor_records = True
 
     def taylor(self, a, b=None):
-        from . import series                         # bilinear: a Cauchy product
+        from . import series  # bilinear: a Cauchy product
         return series.mul(a, a if b is None else b, product=lambda p, q: contract(p, q, self.weights))
 
 

@@ -1,13 +1,21 @@
-"""Drawing the computational graph: DOT text, rendered by Graphviz when installed."""
+"""Drawing the computational graph (DOT text, rendered by Graphviz when installed), and
+the observation point of the backward queue (`record_backward`; its views are in `pictures`)."""
 
+import contextlib
+import contextvars
 import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from .forwarder import Variable
 from .saving import key
+
+if TYPE_CHECKING:  # (imported on use: pictures builds on this package)
+    from pictures.recording import BackwardRecording
 
 
 def _node(v):
@@ -124,7 +132,8 @@ def get_dot_graph(output: Variable | Sequence[Variable], verbose: bool = True) -
 def plot_dot_graph(
     output: Variable | Sequence[Variable], verbose: bool = True, to_file: str = "graph.png"
 ) -> str:
-    """Render the graph of `output` to `to_file` (format from its extension) with `dot`.
+    """Render the graph of `output` to `to_file` with Graphviz's `dot`; without `dot`, write
+    the DOT text instead, say how to render it, and go on.
 
     Parameters
     ----------
@@ -133,29 +142,31 @@ def plot_dot_graph(
         Label variables with shape and dtype as well as name.
     to_file : str
         Path of the image; its extension (png when there is none) is the format passed
-        to `dot -T`.
+        to `dot -T`.  A path ending in `.dot` gets the DOT text itself.
 
     Returns
     -------
     str
-        `to_file`.
+        The path written: `to_file`, or, when `dot` is not on PATH, `to_file` with its
+        extension replaced by `.dot` (a UserWarning gives the command that renders it).
 
     Raises
     ------
     TypeError
         If `output` is not a Variable or a sequence of Variables.
     RuntimeError
-        If Graphviz's `dot` is not on PATH (install the `graphviz` system package), or
-        it fails.
+        If Graphviz's `dot` is on PATH but fails.
     """
     dot = get_dot_graph(output, verbose)
-    if shutil.which("dot") is None:
-        raise RuntimeError(
-            "plot_dot_graph: Graphviz 'dot' is not on PATH; install Graphviz "
-            "(e.g. 'apt-get install graphviz' or 'brew install graphviz'), "
-            "or write get_dot_graph(...) to a .dot file yourself"
-        )
-    extension = os.path.splitext(to_file)[1][1:] or "png"
+    stem, extension = os.path.splitext(to_file)
+    extension = extension[1:] or "png"
+    if extension == "dot" or shutil.which("dot") is None:
+        dot_file = f"{stem}.dot"
+        with open(dot_file, "w") as handle:
+            handle.write(dot)
+        if extension != "dot":  # a warning, not a print: once per call site, and it can be filtered
+            warnings.warn(without_graphviz("plot_dot_graph", dot_file, to_file), UserWarning, stacklevel=2)
+        return dot_file
     with tempfile.NamedTemporaryFile("w", suffix=".dot", delete=False) as handle:
         handle.write(dot)
         dot_path = handle.name
@@ -167,3 +178,55 @@ def plot_dot_graph(
     finally:
         os.remove(dot_path)
     return to_file
+
+
+def without_graphviz(where: str, dot_file: str, to_file: str) -> str:
+    """The one line that says `dot_file` holds DOT text because Graphviz is missing, and how
+    to turn it into `to_file`."""
+    extension = os.path.splitext(to_file)[1][1:] or "png"
+    return (
+        f"{where}: Graphviz's `dot` is not on PATH, so the graph went to {dot_file} as DOT text; "
+        f"install Graphviz (apt-get install graphviz, brew install graphviz or conda install "
+        f"graphviz) and run `dot -T{extension} {dot_file} -o {to_file}`, or print("
+        f"pictures.graph_text(y)) to see the graph as text now"
+    )
+
+
+_observer = contextvars.ContextVar("gengrad_backward_observer", default=None)
+"""The recording of `record_backward` while its block runs, else None: the one observation
+point of the queue.  A pass reads it once; with None (always, unless asked) a step costs
+two `is not None` tests."""
+
+
+@contextlib.contextmanager
+def record_backward() -> Iterator["BackwardRecording"]:
+    """Record every backward pass run inside the block, step by step, from the engine's own queue.
+
+    Each `backward()` or `V.grad(...)` in the block (with or without create_graph=True) is
+    recorded: for every step, the Function popped and its generation, the gradient each of
+    its inputs receives (shape, values when small) and whether it was added to one already
+    there, and the queue after the step in pop order; at the end, each leaf's gradient.
+    The views (a text table, one Graphviz picture per step, an HTML page with a slider, and
+    inline display in Jupyter) are in the `pictures` package.
+
+    Yields
+    ------
+    pictures.recording.BackwardRecording
+        The steps, filled in as the passes run: `print(steps)` shows the table,
+        `steps.write_html("backward.html")` the page, `steps.write_frames("frames/")` the
+        pictures.
+
+    Examples
+    --------
+    >>> with V.record_backward() as steps:
+    ...     y.backward()
+    >>> print(steps)
+    """
+    from pictures.recording import BackwardRecording  # (the views' package: imported on use)
+
+    recording = BackwardRecording()
+    token = _observer.set(recording)
+    try:
+        yield recording
+    finally:
+        _observer.reset(token)

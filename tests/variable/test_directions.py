@@ -49,7 +49,8 @@ CASES = {
     "x[[0, 1], :, [1, 0]] (separated arrays)": (lambda x: V.tanh(x[[0, 1], :, [1, 0]]), (2, 3, 2)),
     "concatenate with a constant": (lambda x: V.tanh(V.concatenate([x, np.ones((2, 3))], axis=1)), (2, 3)),
     "stack with itself": (lambda x: V.stack([x, x * x], axis=-1), (2, 3)),
-    "reshape(-1) and sum over axes": (lambda x: V.sum(V.reshape(x * x, (-1,)) * V.sum(x, axis=(0, 1))), (2, 3)),
+    "reshape(-1) and sum over axes": (
+        lambda x: V.sum(V.reshape(x * x, (-1,)) * V.sum(x, axis=(0, 1))), (2, 3)),
     "transpose, expand_dims, squeeze": (
         lambda x: V.squeeze(V.expand_dims(V.transpose(V.tanh(x), (1, 0)), 0), 0), (2, 3)),
     "a rule that copies (run once per direction)": (lambda x: V.Function(CopyRule())(V.sin(x)) ** 2, (2, 3)),
@@ -159,5 +160,6 @@ def test_hessian_inside_a_forward_pass_falls_back_to_reverse_rows(rng):
     # a forward pass inside another is refused by V.jvp; V.hessian then takes reverse mode
     x, v = rng.standard_normal(4), rng.standard_normal(4)
     _, third = V.jvp(lambda y: V.hessian(rosenbrock, y, create_graph=True), x, v)
-    expected = np.einsum("ijk,k->ij", V.jacobian(lambda y: V.hessian(rosenbrock, y, create_graph=True), x).data, v)
+    tensor = V.jacobian(lambda y: V.hessian(rosenbrock, y, create_graph=True), x).data
+    expected = np.einsum("ijk,k->ij", tensor, v)
     np.testing.assert_allclose(third.data, expected, rtol=1e-10, atol=1e-10)
