@@ -2,7 +2,17 @@
 
 import argparse
 
-from benchmarks import gpu, higher_order, laplacian, memory, mlp, numpy_calls, overhead, taylor_mode
+from benchmarks import (
+    gpu,
+    higher_order,
+    jacobians,
+    laplacian,
+    memory,
+    mlp,
+    numpy_calls,
+    overhead,
+    taylor_mode,
+)
 
 
 def main(argv=None):
@@ -32,6 +42,8 @@ def main(argv=None):
     taylor_mode.main(["--orders", "4", "10", "--nested-up-to", "4", "--repeat", "1"] if quick else [])
     print()
     laplacian.main(["--dims", "2", "--repeat", "1"] if quick else [])
+    print()
+    jacobians.main(["--repeat", "1"] if quick else [])
     print()
     mlp.main(["--steps", "1", "--rounds", "1"] if quick else [])
     return 0

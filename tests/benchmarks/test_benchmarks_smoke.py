@@ -11,7 +11,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks import engine_floor, higher_order, laplacian, memory, mlp, numpy_calls, overhead, taylor_mode
+from benchmarks import (
+    engine_floor,
+    higher_order,
+    jacobians,
+    laplacian,
+    memory,
+    mlp,
+    numpy_calls,
+    overhead,
+    taylor_mode,
+)
 
 
 def test_overhead_chain_matches_numpy(capsys):
@@ -53,6 +63,22 @@ def test_laplacian_benchmark_checks_and_runs(capsys):
     # gengrad's nested one before timing
     assert laplacian.main(["--dims", "2", "--repeat", "1"]) == 0
     assert "V.laplacian" in capsys.readouterr().out
+
+
+def test_jacobians_benchmark_checks_and_runs(capsys):
+    # run() checks every Hessian and Jacobian against its closed form, and the batched
+    # directions against single passes, before timing
+    assert jacobians.main(["--repeat", "1", "--no-torch"]) == 0
+    out = capsys.readouterr().out
+    assert "Rosenbrock Hessian, n=200" in out and "64 directions of order 2" in out
+
+
+def test_lennard_jones_energy_is_its_closed_form():
+    x = jacobians.lattice(4, np.random.default_rng(0))
+    p = x.reshape(-1, 3)
+    r = np.array([np.linalg.norm(p[i] - p[j]) for i in range(4) for j in range(i + 1, 4)])
+    np.testing.assert_allclose(float(jacobians.lennard_jones(jacobians.V.Variable(x))),
+                               4 * np.sum(r ** -12 - r ** -6), rtol=1e-12)
 
 
 def test_tanh_polynomial_is_the_derivative_polynomial():
