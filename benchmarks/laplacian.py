@@ -5,8 +5,11 @@
 
 - gengrad nested: a gradient with create_graph=True, then one more backward per input
   dimension (what PyTorch users write);
-- gengrad V.laplacian: one second-order Taylor pass over the points repeated once per
-  direction (variable/operators.py);
+- gengrad V.laplacian: one pass of collapsed second-order Taylor mode (variable/operators.py,
+  variable/directions.py): the d first-order coefficients along a leading axis, one summed
+  second-order coefficient;
+- NumPy matmuls: the floor under it, the matrix products of the hidden and output layers
+  over d x batch rows in plain NumPy (the first layer's are d rows only: e_i W = W[i]);
 - PyTorch nested, when torch is installed, the same as gengrad nested;
 
 each timed for the Laplacian alone and for a training step: the Laplacian, the loss
@@ -101,7 +104,12 @@ def run(d, repeat, torch):
 
     reference = gengrad_nested(u, x).data
     np.testing.assert_allclose(gengrad_taylor(u, x).data, reference, rtol=1e-8, atol=1e-10)
+    rows = [rng.standard_normal((d * BATCH, W.shape[0])) for W, _ in params[1:]]
+
+    def products():                    # the matrix products a collapsed pass cannot avoid
+        return [r @ W for r, (W, _) in zip(rows, params[1:])]
     row = {
+        "floor": best_time(products, repeat),
         "nested": best_time(lambda: gengrad_nested(u, x), repeat),
         "laplacian": best_time(lambda: gengrad_taylor(u, x), repeat),
         "nested step": best_time(step(gengrad_nested), repeat),
@@ -135,14 +143,15 @@ def main(argv=None):
     dims = args.dims + ([256] if args.big else [])
     print(f"Laplacian of an MLP R^d -> R (3 tanh layers of {WIDTH}, float64, batch {BATCH}), ms, best of "
           f"{args.repeat}; ratios to PyTorch nested" + ("" if torch else " (torch not installed)"))
-    print(f"{'d':>4} {'torch nested':>13} {'gengrad nested':>15} {'V.laplacian':>12} {'ratio':>7} | "
-          f"{'torch step':>11} {'nested step':>12} {'laplacian step':>15} {'ratio':>7}")
+    print(f"{'d':>4} {'torch nested':>13} {'gengrad nested':>15} {'V.laplacian':>12} {'ratio':>7} "
+          f"{'NumPy matmuls':>14} | {'torch step':>11} {'nested step':>12} {'laplacian step':>15} "
+          f"{'ratio':>7}")
     for d in dims:
         r = run(d, args.repeat, torch)
         ms = {k: v * 1e3 for k, v in r.items()}
         t, ts = ms.get("torch"), ms.get("torch step")
         print(f"{d:>4} {t if t is not None else float('nan'):>13.1f} {ms['nested']:>15.1f} "
-              f"{ms['laplacian']:>12.1f} {ratio(ms['laplacian'], t):>7} | "
+              f"{ms['laplacian']:>12.1f} {ratio(ms['laplacian'], t):>7} {ms['floor']:>14.1f} | "
               f"{ts if ts is not None else float('nan'):>11.1f} {ms['nested step']:>12.1f} "
               f"{ms['laplacian step']:>15.1f} {ratio(ms['laplacian step'], ts):>7}")
     return 0

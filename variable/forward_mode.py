@@ -135,7 +135,12 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
         series = dict(seeds)
     else:
         series = {x: [x, *s[1:]] for x, s in seeds.items()}
-    for f in todo:
+    last = {}                                        # a series is dropped after its last use,
+    for i, f in enumerate(todo):                     # so its arrays can be reused (a big pass
+        for x in f.inputs:                           # holds only what it still needs)
+            last[x] = i
+    kept = set(outputs)
+    for i, f in enumerate(todo):
         forwarder = f.forwarder
         short = forwarder._short_constants
         xs = []
@@ -159,6 +164,10 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
         for y, coefficients in zip(outputs_f, result):
             if y is not None:
                 series[y] = [y if record else y._data, *coefficients[1:]]
+        del xs, result
+        for x in f.inputs:
+            if last[x] == i and x not in kept:
+                series.pop(x, None)
     return series, None if record else unrecorded
 
 
