@@ -7,7 +7,7 @@ from . import backend, saving, series
 from .backend import get_array_module
 from .backward import grad
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode, using_config
-from .forward_mode import jvp, taylor
+from .forward_mode import jet, jvp, taylor
 from .forwarder import Forwarder, Function, as_variable
 from .functional import hessian, hvp, jacobian
 from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylor_gradcheck, taylorcheck
@@ -86,7 +86,7 @@ __all__ = [
     "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
     "test_mode", "using_config", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
     "taylor_gradcheck",
-    "GradcheckError", "jvp", "taylor", "taylorcheck", "series", "backend", "get_array_module",
+    "GradcheckError", "jvp", "taylor", "jet", "taylorcheck", "series", "backend", "get_array_module",
     "get_dot_graph", "graph_functions", "plot_dot_graph", "record_backward", "jacobian", "hessian", "hvp",
     "laplacian", "divergence",
     "ArrayLike", "Axis", "linalg", *OPS,

@@ -278,6 +278,14 @@ def _as_outputs(ys, op):
     )
 
 
+def _path(series, x, i, order, op):
+    """Input i's path for jet: its derivatives [x', ..., x^(K)] as coefficients x^(k) / k!."""
+    if not isinstance(series, (list, tuple)) or len(series) != order:
+        raise TypeError(f"{op}: the series of input {i} must be a list of its {order} derivatives along "
+                        f"t, [x', x'', ...], each of its shape {x._data.shape}")
+    return [_direction(c, x, i, op) / float(math.factorial(k)) for k, c in enumerate(series, 1)]
+
+
 def _broadcasts(shape, target):
     try:
         return np.broadcast_shapes(shape, target) == tuple(target)
@@ -285,7 +293,7 @@ def _broadcasts(shape, target):
         return False
 
 
-def _evaluate(f, x, v, order, op, batched=False, weights=None):
+def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False):
     """Run `f` at `x` and push the path x + t v through it: (outputs, their series, tuple?).
 
     `batched`: v holds n directions along a leading axis, pushed through together
@@ -310,7 +318,10 @@ def _evaluate(f, x, v, order, op, batched=False, weights=None):
     xs = [_point(xi, i, op) for i, xi in enumerate(xs)]
     if len({id(xi) for xi in xs}) != len(xs):
         raise ValueError(f"{op}: the same Variable appears twice among the inputs; pass it once")
-    vs = [_direction(vi, xi, i, op, batched) for i, (vi, xi) in enumerate(zip(vs, xs))]
+    if path:   # (jet) v holds each input's path: [x', x'', ..., x^(K)], as normalized coefficients
+        vs = [_path(vi, xi, i, order, op) for i, (vi, xi) in enumerate(zip(vs, xs))]
+    else:
+        vs = [_direction(vi, xi, i, op, batched) for i, (vi, xi) in enumerate(zip(vs, xs))]
     if weights is not None:
         weights = np.asarray(backend.to_cpu(weights), dtype=xs[0]._data.dtype)
     if batched and len({len(vi) for vi in vs}) > 1:
@@ -327,6 +338,9 @@ def _evaluate(f, x, v, order, op, batched=False, weights=None):
     outputs, several_outputs = _as_outputs(ys, op)
     seeds = {}
     for xi, vi in zip(xs, vs):  # the path x + t v: coefficients x, v, then zeros
+        if path:
+            seeds[xi] = [xi._data, *vi]
+            continue
         first = Directions(vi, xi._data.shape, weights) if batched else vi
         seeds[xi] = [xi._data, first][:order + 1] + [_zeros(xi)] * (order - 1)
     made_here = {id(xi) for xi, given in zip(xs, x if several else [x]) if xi is not given}
@@ -401,6 +415,55 @@ class _NoGraph(Forwarder):
 
     def taylor(self, *xs):
         raise NotImplementedError(f"V.{self.op}'s derivatives cannot be pushed through forward mode again")
+
+
+def jet(
+    f: Callable[..., Variable | tuple[Variable, ...]],
+    x: ArrayLike | tuple[ArrayLike, ...],
+    series: list | tuple,
+) -> tuple:
+    """(f(x(0)), [y', y'', ..., y^(K)]): the derivatives of y(t) = f(x(t)) at t = 0 along a
+    path x(t) given by its own derivatives, as JAX's `jet` takes them.
+
+    Where V.taylor's path is the line x + t v, here it is any curve: `series` holds x'(0),
+    x''(0), ..., x^(K)(0).  One pass of Taylor mode, O(K^2) per op; so a Taylor integrator of
+    an ODE x' = g(x) grows its series one term per pass (tests/variable/test_directions.py).
+
+    Parameters
+    ----------
+    f : callable
+        As for `taylor`.
+    x : ArrayLike or tuple of ArrayLike
+        The point x(0), floating point.
+    series : list of K arrays, or a tuple of such lists (one per input)
+        The derivatives of the path, each of x's shape; K >= 1.
+
+    Returns
+    -------
+    (Variable, list of K Variables), or (tuple, list of tuples) when f returns a tuple
+        f(x) and its derivatives along the path (with a graph, as V.taylor's have).
+
+    Raises
+    ------
+    TypeError
+        If a series is not a list of K arrays of its input's shape (for several inputs, a
+        tuple of such lists of one length), or as `taylor` raises.
+    """
+    several = isinstance(x, (tuple, list))
+    lists = list(series) if several and isinstance(series, tuple) else [series]
+    order = len(lists[0]) if lists and isinstance(lists[0], (list, tuple)) else 0
+    if order < 1:
+        raise TypeError("jet: series must be a non-empty list of the path's derivatives [x', x'', ...] "
+                        "(a tuple of such lists, one per input, when x is a tuple)")
+    outputs, out, several_outputs, depends = _evaluate(f, x, lists if several else series, order, "jet",
+                                                        path=True)
+    for y in outputs:
+        _check_order_fits(order, y.dtype)
+    derivatives = []
+    for k in range(1, order + 1):
+        entry = [_derivative(s[k], k, y.dtype, depends, "jet") for y, s in zip(outputs, out)]
+        derivatives.append(tuple(entry) if several_outputs else entry[0])
+    return (tuple(outputs) if several_outputs else outputs[0]), derivatives
 
 
 def collapsed(f, x, v, weights, op):
@@ -574,4 +637,4 @@ def taylor(
     return result
 
 
-__all__ = ["jvp", "taylor"]
+__all__ = ["jvp", "taylor", "jet"]

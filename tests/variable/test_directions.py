@@ -1,6 +1,8 @@
 """Many directions in one pass: V.taylor/V.jvp with batched=True, the collapsed pass, and
 V.jacobian/V.hessian by forward mode (variable/directions.py, variable/forward_mode.py)."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -163,3 +165,61 @@ def test_hessian_inside_a_forward_pass_falls_back_to_reverse_rows(rng):
     tensor = V.jacobian(lambda y: V.hessian(rosenbrock, y, create_graph=True), x).data
     expected = np.einsum("ijk,k->ij", tensor, v)
     np.testing.assert_allclose(third.data, expected, rtol=1e-10, atol=1e-10)
+
+
+# ----- V.jet: a path given by its derivatives ----------------------------------------------
+def test_jet_along_a_line_is_taylor(rng):
+    x, v = rng.standard_normal(4), rng.standard_normal(4)
+    f = CASES["W @ x (x of shape (3, 2))"][0]
+    x, v = rng.standard_normal((3, 2)), rng.standard_normal((3, 2))
+    y, derivatives = V.jet(f, x, [v, np.zeros_like(v), np.zeros_like(v)])
+    expected = V.taylor(f, x, v, 3)
+    for k in range(1, 4):
+        np.testing.assert_allclose(derivatives[k - 1].data, expected[k].data, rtol=1e-12, atol=1e-14)
+
+
+def test_jet_along_a_curve_is_the_chain_rule(rng):
+    # y = sin(x(t)) with x' = a, x'' = b: y' = cos(x) a, y'' = cos(x) b - sin(x) a^2
+    x, a, b = rng.standard_normal(5), rng.standard_normal(5), rng.standard_normal(5)
+    _, (d1, d2) = V.jet(V.sin, x, [a, b])
+    np.testing.assert_allclose(d1.data, np.cos(x) * a, rtol=1e-13)
+    np.testing.assert_allclose(d2.data, np.cos(x) * b - np.sin(x) * a * a, rtol=1e-13)
+
+
+def test_taylor_integrator_of_an_ode_from_jet():
+    # x' = x^2, x(0) = 1/2: x(t) = x0 / (1 - x0 t), so x^(k)(0) = k! x0^(k+1); each pass
+    # gives the next derivative: x^(k+1) = (x^2)^(k)
+    x0 = np.array(0.5)
+    path = [x0 * x0]
+    for k in range(1, 12):
+        _, derivatives = V.jet(lambda v: v * v, x0, path)
+        path.append(derivatives[k - 1].data)
+    np.testing.assert_allclose([float(p) for p in path],
+                               [math.factorial(k) * 0.5 ** (k + 1) for k in range(1, 13)], rtol=1e-12)
+
+
+def test_jet_with_several_inputs_and_a_graph(rng):
+    x0, x1 = rng.standard_normal(3), rng.standard_normal(3)
+    s0 = [rng.standard_normal(3), rng.standard_normal(3)]
+    s1 = [rng.standard_normal(3), rng.standard_normal(3)]
+    p = V.Variable(x0)
+    _, (d1, d2) = V.jet(lambda a, b: a * V.exp(b), (p, x1), (s0, s1))
+    # y'' of a e^b: a'' e^b + 2 a' b' e^b + a (b'' + b'^2) e^b; its gradient with respect to a
+    e = np.exp(x1)
+    expected = (s0[1] + 2 * s0[0] * s1[0] + x0 * (s1[1] + s1[0] ** 2)) * e
+    np.testing.assert_allclose(d2.data, expected, rtol=1e-12)
+    np.testing.assert_allclose(V.grad(V.sum(d2), p).data, (s1[1] + s1[0] ** 2) * e, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "call, pattern",
+    [
+        (lambda: V.jet(V.sin, np.ones(3), []), r"jet: series must be a non-empty list"),
+        (lambda: V.jet(V.sin, np.ones(3), np.ones(3)), r"jet: series must be a non-empty list"),
+        (lambda: V.jet(lambda a, b: a * b, (np.ones(3), np.ones(3)), ([np.ones(3)], [np.ones(3)] * 2)),
+         r"jet: the series of input 1 must be a list of its 1 derivatives"),
+    ],
+)
+def test_jet_slips_are_refused(call, pattern):
+    with pytest.raises((TypeError, ValueError), match=pattern):
+        call()
