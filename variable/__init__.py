@@ -9,7 +9,7 @@ from .backward import grad
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode, using_config
 from .forward_mode import jet, jvp, taylor
 from .forwarder import Forwarder, Function, as_variable
-from .functional import hessian, hvp, jacobian
+from .functional import hessian, hessian_operator, hvp, jacobian
 from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylor_gradcheck, taylorcheck
 from .graph import get_dot_graph, graph_functions, plot_dot_graph, record_backward
 from .operators import divergence, laplacian
@@ -88,6 +88,6 @@ __all__ = [
     "taylor_gradcheck",
     "GradcheckError", "jvp", "taylor", "jet", "taylorcheck", "series", "backend", "get_array_module",
     "get_dot_graph", "graph_functions", "plot_dot_graph", "record_backward", "jacobian", "hessian", "hvp",
-    "laplacian", "divergence",
+    "hessian_operator", "laplacian", "divergence",
     "ArrayLike", "Axis", "linalg", *OPS,
 ]

@@ -281,7 +281,7 @@ def hvp(
     return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype)) if hv is None else hv
 
 
-def _vector(v, x):
+def _vector(v, x, op="hvp"):
     """`v` for hvp at `x`: a Variable as it is, else an array of x's dtype on x's device."""
     if isinstance(v, Variable):
         v_data = v.data
@@ -291,9 +291,49 @@ def _vector(v, x):
         try:
             v_data = get_array_module(x).asarray(v, dtype=x.dtype)   # on x's device
         except (TypeError, ValueError) as error:
-            raise TypeError(f"hvp: v must be numeric like x: {error}") from None
+            raise TypeError(f"{op}: v must be numeric like x: {error}") from None
     else:
-        raise TypeError(f"hvp: v must be a Variable or an array of x's shape, got {type(v).__name__}")
+        raise TypeError(f"{op}: v must be a Variable or an array of x's shape, got {type(v).__name__}")
     if v_data.shape != x.shape:
-        raise ValueError(f"hvp: v of shape {v_data.shape} does not match x of shape {x.shape}")
+        raise ValueError(f"{op}: v of shape {v_data.shape} does not match x of shape {x.shape}")
     return v if isinstance(v, Variable) else new_variable(v_data)
+
+
+def hessian_operator(f: Callable[[Variable], Variable], x: ArrayLike) -> Callable[[ArrayLike], Variable]:
+    """v -> H v for the Hessian H of scalar `f` at `x`, f and its gradient computed once.
+
+    Each call is one backward pass through the recorded gradient (V.hvp recomputes f and the
+    gradient every time, twice the work): what conjugate-gradient Newton steps call many
+    times at one point.
+
+    Parameters
+    ----------
+    f : callable
+        Takes a Variable of the shape of `x` and returns a Variable of size 1.
+    x : ArrayLike
+        The point, floating point.
+
+    Returns
+    -------
+    callable
+        hv(v): H v as a Variable of x's shape, for v of x's shape (zeros where the gradient
+        does not depend on x).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `hvp`, for f and x at once, and for each v at its call.
+    """
+    x = _leaf(f, x, "hessian_operator")
+    y = f(x)
+    if not isinstance(y, Variable) or y.size != 1:
+        raise ValueError("hessian_operator: f must return a scalar Variable")
+    g = grad(y, x, create_graph=True, allow_unused=True)
+
+    def hv(v: ArrayLike) -> Variable:
+        v = _vector(v, x, "hessian_operator")
+        if g is None or not g.requires_grad:
+            return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype))
+        product = grad(g, x, grad_outputs=v, allow_unused=True)
+        return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype)) if product is None else product
+    return hv

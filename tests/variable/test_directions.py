@@ -223,3 +223,48 @@ def test_jet_with_several_inputs_and_a_graph(rng):
 def test_jet_slips_are_refused(call, pattern):
     with pytest.raises((TypeError, ValueError), match=pattern):
         call()
+
+
+# ----- a Hessian operator for Newton-CG: f and its gradient once, one backward per product ----
+def test_hessian_operator_equals_hvp_and_runs_f_once(rng):
+    calls = []
+
+    def counted(x):
+        calls.append(1)
+        return rosenbrock(x)
+    x = rng.uniform(-1, 1, 6)
+    hv = V.hessian_operator(counted, x)
+    for _ in range(3):
+        v = rng.standard_normal(6)
+        np.testing.assert_allclose(hv(v).data, V.hvp(rosenbrock, x, v).data, rtol=1e-12)
+    assert len(calls) == 1
+
+
+def test_newton_cg_with_the_hessian_operator_reaches_rosenbrocks_minimum():
+    x = np.full(4, 0.5)
+    for _ in range(30):
+        xv = V.Variable(x)
+        g = V.grad(rosenbrock(xv), xv).data
+        hv = V.hessian_operator(rosenbrock, x)
+        step, r = np.zeros_like(x), -g                  # conjugate gradients on H s = -g
+        p = r.copy()
+        for _ in range(8):
+            hp = hv(p).data
+            curvature = p @ hp
+            if curvature <= 0:
+                break
+            alpha = (r @ r) / curvature
+            step, r_new = step + alpha * p, r - alpha * hp
+            if np.linalg.norm(r_new) < 1e-12:
+                break
+            p, r = r_new + (r_new @ r_new) / (r @ r) * p, r_new
+        x = x + (step if np.any(step) else -1e-3 * g)
+    np.testing.assert_allclose(x, np.ones(4), atol=1e-8)
+
+
+def test_hessian_operator_slips_are_refused():
+    with pytest.raises(ValueError, match="hessian_operator: f must return a scalar Variable"):
+        V.hessian_operator(lambda x: x * 2, np.ones(3))
+    hv = V.hessian_operator(rosenbrock, np.ones(3))
+    with pytest.raises(ValueError, match=r"hessian_operator: v of shape \(2,\) does not match x of shape"):
+        hv(np.ones(2))
