@@ -151,7 +151,8 @@ class _Spy(V.Forwarder):
         return gy
 
     def taylor(self, x):
-        _Spy.seen.append(x[1].copy())                # the direction along t
+        if isinstance(x[1], np.ndarray):             # the direction along t (not V.jacobian's
+            _Spy.seen.append(x[1].copy())            # unit directions, all at once)
         return [c.copy() for c in x]
 
 
