@@ -227,7 +227,29 @@ def directions_check():
             np.testing.assert_allclose(host(total), expected, rtol=1e-10, atol=1e-10,
                                        err_msg="collapsed second order")
             _recorded_collapse(V, collapsed, host, along, points, x, v, w, one)
+            if one and 0 < points[0].size <= 24:
+                _laplacian_against_nested(V, collapsed, host, along, points[0])
     return check
+
+
+def _laplacian_against_nested(V, collapsed, host, along, x):
+    """The collapsed pass along every unit direction (the Laplacian of each output entry)
+    against nested reverse mode: sum_i d^2 <g, f> / dx_i^2 from n + 1 backward passes."""
+    n = x.size
+    eye = np.eye(n).reshape((n, *x.shape))
+    lap = collapsed(along, x, eye, np.ones(n), "directions_check")
+    g = np.random.default_rng(3).standard_normal(lap.shape)
+    start = V.Variable(x.copy())
+    first = V.grad(V.sum(along(start) * g), start, create_graph=True, allow_unused=True)
+    expected = 0.0
+    if first is not None and first.requires_grad:
+        flat = V.reshape(first, (-1,))
+        for i in range(n):
+            row = V.grad(flat[i], start, allow_unused=True)
+            expected += 0.0 if row is None else float(host(row).reshape(-1)[i])
+    total = float(np.sum(host(lap) * g))
+    np.testing.assert_allclose(total, expected, rtol=1e-8, atol=1e-8 * max(1.0, abs(expected)),
+                               err_msg="the Laplacian against nested reverse mode")
 
 
 def _recorded_collapse(V, collapsed, host, along, points, x, v, w, one):
