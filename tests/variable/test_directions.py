@@ -268,3 +268,15 @@ def test_hessian_operator_slips_are_refused():
     hv = V.hessian_operator(rosenbrock, np.ones(3))
     with pytest.raises(ValueError, match=r"hessian_operator: v of shape \(2,\) does not match x of shape"):
         hv(np.ones(2))
+
+
+def test_jacobian_with_create_graph_is_differentiable(rng):
+    # d/dx sum(J * G) for a tall map: the forward pass recorded, against reverse rows
+    f = CASES["W @ x (x of shape (3,))"][0]
+    x0, G = rng.standard_normal(3), rng.standard_normal((4, 3))
+    x = V.Variable(x0)
+    got = V.grad(V.sum(V.jacobian(f, x, create_graph=True) * G), x).data
+    y = V.Variable(x0)
+    out = f(y)
+    rows = V.stack([V.grad(out[i], y, create_graph=True) for i in range(4)])
+    np.testing.assert_allclose(got, V.grad(V.sum(rows * G), y).data, rtol=1e-10)
