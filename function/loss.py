@@ -48,14 +48,29 @@ def _target(t, x, op):
     return t
 
 
-def _pair(x, t, op, names=("x", "t")):
-    """Check two loss inputs: floating Variables of one shape, the target cast to x's dtype."""
+def _check_order(x, t, op, names):
+    """Refuse (integer labels, a Variable that requires grad): a loss's arguments swapped."""
+    if getattr(x, "dtype", np.dtype(float)).kind in "biu" and isinstance(t, Variable) and t.requires_grad:
+        raise TypeError(
+            f"{op}: {names[0]} holds integers ({x.dtype}) and {names[1]} is a Variable that requires "
+            f"grad: the arguments look swapped; the model's output comes first, {op}(y, t) with t "
+            f"the targets"
+        )
+
+
+def _pair(x, t, op, names=("x", "t"), ordered=False):
+    """Check two loss inputs: floating Variables of one shape, the target cast to x's dtype.
+
+    `ordered`: the loss is not symmetric in them, so a swap (labels first) is refused."""
+    if ordered:
+        _check_order(x, t, op, names)
     x = as_float(x, op)
     t = _target(t, x, op)
     if x.shape != t.shape:
+        fix = f"; reshape one to the other, e.g. {names[1]}.reshape{x.shape}" if x.size == t.size else ""
         raise ValueError(
             f"{op}: {names[0]} of shape {x.shape} and {names[1]} of shape {t.shape} "
-            f"must have the same shape"
+            f"must have the same shape (a loss does not broadcast){fix}"
         )
     return x, t
 
@@ -319,7 +334,7 @@ def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike) -> Variable:
         raised at the next read; see the module's docstring).
     """
     op = "poisson_nll_loss"
-    log_rate, t = _pair(log_rate, t, op, ("log_rate", "t"))
+    log_rate, t = _pair(log_rate, t, op, ("log_rate", "t"), ordered=True)
     t = _check_targets(t, [(t.data < 0, t.data, f"{op}: counts t must be non-negative, got {{value}}")], op)
     return Function(PoissonNLLLoss())(log_rate, t)
 
@@ -444,10 +459,17 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
         `V.backend.synchronize()`); reading `loss.data` directly bypasses it.
     """
     op = "softmax_cross_entropy"
+    x_given = x
     x = as_float(x, op)
+    t_data = as_array(t, op, like=x, like_name="the logits x")   # (on x's device, see as_array)
+    if t_data.ndim == x.ndim + 1 and t_data.shape[:-1] == x.shape:   # (labels, logits): never valid
+        raise ValueError(
+            f"{op}: x of shape {x.shape} and t of shape {t_data.shape} look swapped: the logits come "
+            f"first, {op}(y, t) with y of shape {t_data.shape} and labels t of shape {x.shape}"
+        )
+    _check_order(x_given, t, op, ("x", "t"))
     if x.ndim == 0:
         raise ValueError(f"{op}: logits must be at least 1-d, got shape {x.shape}")
-    t_data = as_array(t, op, like=x, like_name="the logits x")   # (on x's device, see as_array)
     if t_data.shape == x.shape[:-1]:
         if t_data.dtype.kind not in "iu" and t_data.size:       # (no labels: any dtype will do)
             raise TypeError(
@@ -510,7 +532,7 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
         device, raised at the next read; see the module's docstring).
     """
     op = "sigmoid_cross_entropy"
-    x, t = _pair(x, t, op)
+    x, t = _pair(x, t, op, ordered=True)
     outside = (t.data < 0) | (t.data > 1)
     t = _check_targets(t, [(outside, t.data, f"{op}: targets t must lie in [0, 1], got {{value}}")], op)
     return Function(SigmoidCrossEntropy())(x, t)
@@ -600,7 +622,7 @@ def binary_cross_entropy(p: ArrayLike, t: ArrayLike) -> Variable:
         raised at the next read; see the module's docstring).
     """
     op = "binary_cross_entropy"
-    p, t = _pair(p, t, op, ("p", "t"))
+    p, t = _pair(p, t, op, ("p", "t"), ordered=True)
     checks = [(~((v.data >= 0) & (v.data <= 1)), v.data, f"{op}: {name} must lie in [0, 1], got {{value}}")
               for name, v in (("p", p), ("t", t))]
     t = _check_targets(t, checks, op)                   # (a NaN t makes the loss and both gradients NaN)
@@ -655,6 +677,7 @@ def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
         raised at the next read; see the module's docstring).
     """
     op = "hinge_loss"
+    _check_order(x, t, op, ("x", "t"))
     x = as_float(x, op)
     t_data = as_array(t, op, like=x)
     if t_data.shape != x.shape:

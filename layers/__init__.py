@@ -11,7 +11,8 @@
 
 Initial weights come from a generator: pass `rng=np.random.default_rng(seed)` to a
 layer, or call `L.seed(seed)` once to make every later initialisation, data loader
-order and dropout mask reproducible.
+order and dropout mask reproducible.  `L.use_numpy_global_random()` draws them from
+NumPy's global random state instead, as DeZero does (`np.random.seed(n)` then decides).
 """
 
 from . import datasets
@@ -33,7 +34,7 @@ from .conv import Conv2d, Deconv2d
 from .dataloader import DataLoader, SeqDataLoader
 from .dropout import Dropout
 from .embedding import EmbedID
-from .initializers import seed
+from .initializers import seed, use_numpy_global_random
 from .layer import Layer
 from .linear import Linear
 from .model import MLP, Model, Sequential
@@ -47,6 +48,6 @@ __all__ = [
     "LayerNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d",
     "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "Swish", "Sigmoid", "Tanh", "HardSigmoid",
     "HardSwish", "SoftPlus", "Softmax",
-    "seed", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
+    "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
     "DataLoader", "SeqDataLoader", "datasets",
 ]

@@ -81,8 +81,9 @@ class GELU(Layer):
 
     Parameters
     ----------
-    approximate : {"tanh", "none"}
-        "tanh" for the tanh approximation, "none" for the exact erf form.
+    approximate : {"none", "tanh"}
+        "none" (default, as PyTorch's) for the exact erf form, "tanh" for the tanh
+        approximation.
 
     Raises
     ------
@@ -90,7 +91,7 @@ class GELU(Layer):
         If `approximate` is neither "tanh" nor "none" (None and non-strings included).
     """
 
-    def __init__(self, approximate: str = "tanh"):
+    def __init__(self, approximate: str = "none"):
         super().__init__()
         self.approximate = gelu_approximate(approximate, "GELU")
 

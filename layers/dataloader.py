@@ -39,6 +39,15 @@ def _data_arrays(arrays, where):
     """The arrays as ndarrays with a first axis of one common length."""
     if not arrays:
         raise ValueError(f"{where}: give at least one array")
+    for i, a in enumerate(arrays[1:], start=1):
+        if isinstance(a, (int, float, np.number, np.bool_)):   # DeZero's DataLoader(data, 30)
+            data = ", ".join(("x", "t")[:i] if i <= 2 else (f"a{k}" for k in range(i)))
+            fix = f"L.{where}({data}, batch_size={a!r})" if isinstance(a, (int, np.integer)) else \
+                f"L.{where}({data}, batch_size=...)"
+            raise TypeError(
+                f"{where}: argument {i + 1} is the number {a!r}, not an array of examples: batch_size "
+                f"and the other settings are keyword-only; write {fix}"
+            )
     arrays = tuple(a if backend.is_device_array(a) else np.asarray(a) for a in arrays)
     if any(a.ndim == 0 for a in arrays):
         raise ValueError(f"{where}: arrays must have a first axis indexing the examples, got a 0-d array")

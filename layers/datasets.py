@@ -101,3 +101,22 @@ def sine_curve(n: int = 1000, period: float = 25.0, noise: float = 0.05, seed: i
     y = np.sin(2.0 * np.pi * k / period) + rng.uniform(-noise, noise, size=n + 1)
     y = y.astype(dtype).reshape(-1, 1)
     return y[:-1], y[1:]
+
+
+# DeZero's data sets, for a reader of the book (docs/from_dezero.md): asking for one raises an
+# AttributeError naming what gengrad offers instead.
+_DEZERO_NAMES = {
+    "get_spiral": "x, t = L.datasets.spiral() (its own draw of the arms: the points are not the book's)",
+    "Spiral": "x, t = L.datasets.spiral(), batched by L.DataLoader(x, t, batch_size=30)",
+    "SinCurve": "x, t = L.datasets.sine_curve(), batched by L.SeqDataLoader(x, t, batch_size=...)",
+    "MNIST": ("nothing is downloaded: read local IDX files with examples.mnist.load_mnist(directory), "
+              "as examples/digits_mlp.py does"),
+}
+
+
+def __getattr__(name):
+    """A missing name of this module; DeZero's data sets get gengrad's spelling."""
+    message = f"module {__name__!r} has no attribute {name!r}"
+    if name in _DEZERO_NAMES:
+        message += f"; that is DeZero's name: in gengrad, {_DEZERO_NAMES[name]}"
+    raise AttributeError(message, name=name)

@@ -13,12 +13,18 @@ Layers built without one draw from a module-level generator, which `seed(n)` res
 (both from the generator above) and dropout masks, which come from the global random
 state of the array library they are drawn on (as in DeZero and Chainer): NumPy's on the
 CPU, CuPy's on a GPU in use.  `seed(n)` therefore reseeds those too, from the same `n`.
-`np.random.seed` alone reaches the CPU's dropout masks but not the weights.  A GPU's masks
-are drawn by CuPy's own generator, so they differ from the CPU's for the same seed; the
-same seed gives the same masks on the same device.
+`np.random.seed` alone reaches the CPU's dropout masks but not the weights (unless
+`use_numpy_global_random()`, below).  A GPU's masks are drawn by CuPy's own generator, so
+they differ from the CPU's for the same seed; the same seed gives the same masks on the
+same device.
 
 Weights are drawn in float64 and then cast, so the same seed gives the same weights
 (up to rounding) in float32 and float64.
+
+DeZero and Chainer draw initial weights from NumPy's global random state instead, so there
+`np.random.seed(0)` decides them.  `use_numpy_global_random()` makes gengrad do the same
+(for layers built without `rng` and data loaders built without `seed`), which is how a
+reader of the DeZero book gets the book's printed numbers (docs/from_dezero.md).
 """
 
 import numpy as np
@@ -26,6 +32,7 @@ import numpy as np
 from variable import backend
 
 _default = np.random.default_rng()
+_numpy_global = False  # draw from NumPy's global random state (np.random), as DeZero does
 
 
 def seed(value: int | None) -> None:
@@ -69,8 +76,36 @@ def seed(value: int | None) -> None:
     backend.seed_device(None if states is None else int(states.generate_state(1, np.uint64)[0]))
 
 
+def use_numpy_global_random(on: bool = True) -> None:
+    """Draw initial weights and data loaders' order from NumPy's global random state, as DeZero.
+
+    After `use_numpy_global_random()`, layers built without `rng` and data loaders built
+    without `seed` draw from `np.random` (the state `np.random.seed(n)` sets), in the order
+    DeZero draws: W of shape (in_size, out_size) for Linear (EmbedID alike), (out_channels,
+    in_channels, KH, KW) for Conv2d, each when the layer is first called.  So a script of
+    the DeZero book that starts with `np.random.seed(0)` draws the book's weights.
+    `use_numpy_global_random(False)` goes back to gengrad's own generator (the default).
+    `seed(n)` still reseeds both, so it stays reproducible either way.
+
+    Parameters
+    ----------
+    on : bool
+        True: NumPy's global state; False: the generator `seed` resets.
+
+    Raises
+    ------
+    TypeError
+        If `on` is not a bool.
+    """
+    global _numpy_global
+    if not isinstance(on, (bool, np.bool_)):
+        raise TypeError(f"use_numpy_global_random: on must be True or False, got {type(on).__name__}")
+    _numpy_global = bool(on)
+
+
 def generator(rng: np.random.Generator | None = None) -> np.random.Generator:
-    """`rng` itself when given, else the module-level generator that `seed` resets.
+    """`rng` itself when given, else the module-level generator that `seed` resets
+    (`np.random`, NumPy's global state, after `use_numpy_global_random()`).
 
     Raises
     ------
@@ -78,7 +113,7 @@ def generator(rng: np.random.Generator | None = None) -> np.random.Generator:
         If `rng` is neither None nor a `numpy.random.Generator`.
     """
     if rng is None:
-        return _default
+        return np.random if _numpy_global else _default
     if not isinstance(rng, np.random.Generator):
         raise TypeError(
             f"rng must be a numpy.random.Generator (np.random.default_rng(seed)) or None, "

@@ -19,6 +19,21 @@ def _is_array(value):
     return isinstance(value, np.ndarray) or backend.is_device_array(value)
 
 
+class _TorchName:
+    """A PyTorch name that gengrad spells otherwise: reading it raises an AttributeError naming
+    gengrad's spelling (so `hasattr(model, "eval")` stays False, as for any missing name)."""
+
+    def __init__(self, fix):
+        self.fix = fix
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        raise AttributeError(f"{owner.__name__!r} object has no attribute {self.name!r}; that is "
+                             f"PyTorch's name: in gengrad, {self.fix}")
+
+
 def _holds_layers(value):
     return isinstance(value, (list, tuple, dict, set)) and any(
         isinstance(v, (Layer, Parameter)) for v in (value.values() if isinstance(value, dict) else value)
@@ -42,6 +57,15 @@ class Layer:
 
     def __init__(self):
         self._ensure_registry()
+
+    # PyTorch's names, refused with gengrad's (DeZero's) spelling
+    parameters = _TorchName("model.params() lists the parameters")
+    named_parameters = _TorchName("model.named_params() gives (path, parameter) pairs")
+    zero_grad = _TorchName("model.cleargrads() forgets the gradients, before loss.backward()")
+    eval = _TorchName("evaluation is not a state of the model: evaluate inside `with V.test_mode():` "
+                      "(dropout off, batch norm on its running statistics), as in DeZero")
+    train = _TorchName("training is the default: code outside `with V.test_mode():` trains "
+                       "(dropout on, batch norm updating its statistics)")
 
     # ----- registration ---------------------------------------------------------
     def _ensure_registry(self):

@@ -128,6 +128,8 @@ class Adam(Optimizer):
     """
 
     state_kinds = {"m": "array", "v": "array", "t": "count"}
+    renamed = {"alpha": "the step size is lr (DeZero's alpha): O.{name}(lr=0.001)",
+               "betas": "write beta1=0.9, beta2=0.999 (PyTorch's betas=(0.9, 0.999))"}
 
     def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
         super().__init__()

@@ -1,6 +1,7 @@
 """Optimizer: the base of every update rule, with hooks that edit gradients first."""
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -26,6 +27,37 @@ def replace_grad(param, array):
     param.grad = Variable(array, requires_grad=False)
 
 
+class _TorchName:
+    """A PyTorch name that gengrad spells otherwise: reading it raises an AttributeError naming
+    gengrad's spelling (so `hasattr(opt, "step")` stays False, as for any missing name)."""
+
+    def __init__(self, fix):
+        self.fix = fix
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        raise AttributeError(f"{owner.__name__!r} object has no attribute {self.name!r}; that is "
+                             f"PyTorch's name: in gengrad, {self.fix}")
+
+
+def _foreign_call(cls, args, kwargs):
+    """Why `cls(*args, **kwargs)` is PyTorch's or DeZero's spelling, or None if it is not."""
+    accepted = list(inspect.signature(cls.__init__).parameters)[1:]
+    if args and accepted[:1] == ["lr"] and (
+            isinstance(args[0], (Variable, Iterator, list, tuple, set, dict))
+            or callable(getattr(args[0], "params", None))):
+        return (f"{cls.__name__}: the parameters go to setup(), not to the constructor: write "
+                f"O.{cls.__name__}(lr=...).setup(model) (PyTorch's {cls.__name__}(model.parameters(), "
+                f"lr=...) order; gengrad's optimizers, as DeZero's, take the model in setup)")
+    for name in kwargs:
+        if name in cls.renamed and name not in accepted:
+            return (f"{cls.__name__}() got an unexpected keyword argument {name!r}; "
+                    + cls.renamed[name].format(name=cls.__name__))
+    return None
+
+
 class Optimizer:
     """Base class: `setup(model)` once, then `update()` after every backward.
 
@@ -47,11 +79,25 @@ class Optimizer:
     """
 
     state_kinds: dict[str, str] = {}
+    renamed: dict[str, str] = {}
+    """Keywords of DeZero or PyTorch that this optimizer spells otherwise, with the fix."""
+
+    def __new__(cls, *args, **kwargs):
+        """Refuse PyTorch's `SGD(model.params(), lr=...)` and renamed keywords, naming the fix."""
+        if args or kwargs.keys() & cls.renamed.keys():
+            why = _foreign_call(cls, args, kwargs)
+            if why is not None:
+                raise TypeError(why)
+        return super().__new__(cls)
 
     def __init__(self):
         self.target = None
         self.hooks = []
         self.state = {}
+
+    # PyTorch's names, refused with gengrad's (DeZero's) spelling
+    step = _TorchName("opt.update() updates the parameters, after loss.backward()")
+    zero_grad = _TorchName("the model forgets its gradients: model.cleargrads(), before loss.backward()")
 
     def setup(self, target):
         """Remember the Layer (anything with `params()`) to optimize; returns self.

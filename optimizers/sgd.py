@@ -14,6 +14,8 @@ class SGD(Optimizer):
         Learning rate (>= 0); may be changed between updates (`opt.lr = ...`).
     """
 
+    renamed = {"momentum": "SGD with momentum is O.MomentumSGD(lr, momentum=0.9)"}
+
     def __init__(self, lr: float = 0.01):
         super().__init__()
         self.lr = hyperparameter(lr, "lr", "SGD")

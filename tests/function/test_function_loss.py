@@ -1,6 +1,7 @@
 """Losses: fused ops against compositions of primitives, extreme inputs, targets, errors."""
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -281,6 +282,47 @@ PAIRED = [F.mean_squared_error, F.mean_absolute_error, F.huber_loss, F.binary_cr
 def test_shape_mismatch_names_both_shapes(fn):
     with pytest.raises(ValueError, match=rf"{fn.__name__}: .*\(2, 3\).*\(3, 2\)"):
         fn(np.full((2, 3), 0.5), np.ones((3, 2)))
+
+
+def test_a_shape_mismatch_of_as_many_entries_names_the_reshape():
+    y = V.Variable(np.ones((5, 1)))
+    with pytest.raises(ValueError, match=r"does not broadcast\); reshape one to the other, e\.g\. "
+                                         r"x1\.reshape\(5, 1\)"):
+        F.mean_squared_error(y, np.ones(5))
+    np.testing.assert_allclose(F.mean_squared_error(y, np.ones(5).reshape(5, 1)).data, 0.0)
+
+
+# ----- swapped arguments: the model's output comes first ---------------------------------------
+@pytest.mark.parametrize("logits", ["Variable", "array"])
+@pytest.mark.parametrize("shape", [(3, 4), (4,)], ids=repr)
+def test_softmax_cross_entropy_with_labels_first_says_swapped(logits, shape, rng):
+    y = rng.standard_normal(shape)
+    y = V.Variable(y) if logits == "Variable" else y
+    t = np.array([0, 1, 3]) if len(shape) == 2 else np.array(2)
+    swapped = r"look swapped: the logits come first, softmax_cross_entropy\(y, t\) with y of shape "
+    with pytest.raises(ValueError, match=swapped + re.escape(str(shape))):
+        F.softmax_cross_entropy(t, y)
+    assert np.isfinite(F.softmax_cross_entropy(y, t).item())
+
+
+@pytest.mark.parametrize("fn, names", [
+    (F.binary_cross_entropy, ("p", "t")), (F.sigmoid_cross_entropy, ("x", "t")),
+    (F.hinge_loss, ("x", "t")), (F.poisson_nll_loss, ("log_rate", "t")),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_integer_labels_before_a_trainable_output_say_swapped(fn, names):
+    y, labels = V.Variable(np.array([0.25, 0.75])), np.array([1, 0])
+    if fn is F.hinge_loss:
+        labels = np.array([1, -1])
+    swapped = (rf"{fn.__name__}: {names[0]} holds integers \(int64\) and {names[1]} is a Variable that "
+               rf"requires grad: the arguments look swapped")
+    with pytest.raises(TypeError, match=swapped):
+        fn(labels, y)
+    assert np.isfinite(fn(y, labels).item())
+
+
+def test_a_symmetric_loss_takes_either_order():
+    y, t = V.Variable(np.array([0.25, 0.75])), np.array([1, 0])
+    assert F.mean_squared_error(t, y).item() == F.mean_squared_error(y, t).item()
 
 
 # ----- empty batches: NaN, the mean of nothing (PyTorch), with empty gradients ----------------

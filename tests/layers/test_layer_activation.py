@@ -25,8 +25,8 @@ TABLE = [
     (L.LeakyReLU(0.2), lambda x: np.where(x > 0, x, 0.2 * x)),
     (L.LeakyReLU(), lambda x: np.where(x > 0, x, 0.01 * x)),
     (L.ELU(0.5), lambda x: np.where(x > 0, x, 0.5 * (np.exp(x) - 1))),
-    (L.GELU(), lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))),
-    (L.GELU("none"), lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),
+    (L.GELU("tanh"), lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))),
+    (L.GELU(), lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),      # exact by default, as PyTorch
     (L.Swish(), lambda x: x * _sigmoid(x)),
     (L.Sigmoid(), _sigmoid),
     (L.Tanh(), np.tanh),

@@ -71,7 +71,7 @@ def elu(x, alpha=1.0):
     return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0.0)))
 
 
-def gelu(x, approximate="tanh"):
+def gelu(x, approximate="none"):
     x = as_float(x)
     if approximate == "tanh":
         return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))

@@ -261,9 +261,9 @@ OPS = [
         "sigmoid", "relu", "relu6", "leaky_relu", "elu", "swish", "hard_sigmoid", "hard_swish",
         "softplus", "softmax", "log_softmax")],
     _elementwise(F.silu, R.swish, "silu"),
-    _elementwise(F.gelu, R.gelu, "gelu", variant="tanh"),
-    _elementwise(lambda x: F.gelu(x, approximate="none"), lambda x: R.gelu(x, "none"), "gelu",
-                 variant="none"),
+    _elementwise(lambda x: F.gelu(x, approximate="tanh"), lambda x: R.gelu(x, "tanh"), "gelu",
+                 variant="tanh"),
+    _elementwise(F.gelu, R.gelu, "gelu", variant="none"),
     # ----- function: losses -------------------------------------------------------------------
     _loss(F.mean_squared_error, R.mean_squared_error),
     _loss(F.mean_absolute_error, R.mean_absolute_error),
@@ -783,6 +783,8 @@ LAYER_CTORS = [
       for k, b in {**NOT_ARRAYS, **JUNK_LISTS, "int array": np.arange(3)}.items()],
     *[Case("seed", f"value {k}", lambda b=b: L.seed(b)) for k, b in
       {"str": "abc", "object": object(), "1.5": 1.5, "-1": -1, "array of floats": np.ones(2)}.items()],
+    *[Case("use_numpy_global_random", f"on {k}", lambda b=b: L.use_numpy_global_random(b)) for k, b in
+      {"str": "yes", "1": 1, "None": None}.items()],
     *[Case(name, label, call) for name, label, call in [
         ("save_checkpoint", "model not a Layer", lambda: L.save_checkpoint("c.npz", object(), O.SGD())),
         ("save_checkpoint", "optimizer not set up", lambda: L.save_checkpoint("c.npz", L.MLP((2,)), O.SGD())),

@@ -2,7 +2,8 @@
 
 Every case is a slip that students and authors of custom functions make (DeZero and
 PyTorch habits included).  Each must raise a TypeError or ValueError (an OSError such as
-FileNotFoundError for a slip with files) whose message names the op or object involved
+FileNotFoundError for a slip with files, an AttributeError for a name that gengrad spells
+otherwise, such as PyTorch's `opt.step()`) whose message names the op or object involved
 and the likely fix, never compute a wrong number.  A new slip met anywhere becomes a row
 here.
 """
@@ -18,6 +19,7 @@ import pytest
 
 import function as F
 import layers as L
+import optimizers as O
 import variable as V
 
 
@@ -527,6 +529,10 @@ def _jvp_direction_of_another_shape():
     V.jvp(V.sin, np.ones((2, 3)), np.ones(3))
 
 
+def _jvp_of_stacked_directions():  # torch.func.vmap(jvp) habit: a stack of directions as one v
+    V.jvp(V.sin, np.ones(3), np.eye(3))
+
+
 def _jvp_tuple_point_bare_direction():  # torch.func.jvp(f, (x,), (v,)) wants tuples for both
     V.jvp(V.sin, (np.ones(2),), np.ones(2))
 
@@ -547,9 +553,11 @@ CATALOGUE += [
     Mistake("a PINN's u without return, given to V.laplacian", _laplacian_of_no_return, TypeError,
             (r"laplacian: f must return a Variable", r"forget `return`")),
     Mistake("V.laplacian of a vector field (the divergence was meant)", _laplacian_of_a_field, ValueError,
-            (r"laplacian: f must map each row", r"to a value", r"returned shape \(6, 3\)")),
+            (r"laplacian: f must map each row", r"to a value", r"returned shape \(2, 3\)")),
     Mistake("jvp direction of another shape", _jvp_direction_of_another_shape, ValueError,
             (r"jvp: direction 0 has shape \(3,\)", r"input 0 has shape \(2, 3\)")),
+    Mistake("jvp given a stack of directions without batched=True", _jvp_of_stacked_directions, ValueError,
+            (r"jvp: direction 0 has shape \(3, 3\)", r"stack them along a first axis and pass batched=True")),
     Mistake("jvp with a tuple point and a bare direction", _jvp_tuple_point_bare_direction, TypeError,
             (r"jvp", r"v must be a tuple")),
     Mistake("jvp at an integer point", lambda: V.jvp(V.sin, np.arange(3), np.ones(3)), TypeError,
@@ -684,6 +692,72 @@ CATALOGUE += [
 ]
 
 
+# ----- a reader of the DeZero book, and PyTorch habits (issue 24; docs/from_dezero.md) ------------
+def _trained_model():
+    model = L.MLP((3, 1))
+    F.sum(model(np.ones((2, 2)))).backward()
+    return model
+
+
+def _update_data_by_a_variable_gradient():
+    x = V.Variable(np.array([1.0, 2.0]))
+    (x * x).sum().backward()
+    x.data -= 0.1 * x.grad            # the book's `x.data -= lr * x.grad.data`, without .data
+
+
+def _accumulate_after_unchain_backward():
+    x = V.Variable(np.ones((1, 1)))
+    rnn = L.RNN(2)
+    loss = 0
+    for step in range(4):              # the book's step 59: truncated BPTT every 2 steps
+        loss += F.sum(rnn(x) ** 2)
+        if step % 2 == 1:
+            loss.backward()
+            loss.name = "loss"
+            loss.unchain_backward()
+
+
+def _swapped_binary_cross_entropy():
+    p = F.sigmoid(V.Variable(np.array([0.3, -0.2])))
+    F.binary_cross_entropy(np.array([1, 0]), p)
+
+
+CATALOGUE += [
+    Mistake("x.data -= lr * x.grad (grad is a Variable)", _update_data_by_a_variable_gradient, TypeError,
+            (r"np\.subtract", r"\.data")),
+    Mistake("optimizer.step() (PyTorch)", lambda: O.SGD(0.1).setup(_trained_model()).step(),
+            AttributeError, (r"'SGD' object has no attribute 'step'", r"opt\.update\(\)")),
+    Mistake("optimizer.zero_grad() (PyTorch)", lambda: O.SGD(0.1).setup(_trained_model()).zero_grad(),
+            AttributeError, (r"'SGD' object has no attribute 'zero_grad'", r"model\.cleargrads\(\)")),
+    Mistake("model.parameters() (PyTorch)", lambda: _trained_model().parameters(), AttributeError,
+            (r"'MLP' object has no attribute 'parameters'", r"model\.params\(\)")),
+    Mistake("model.eval() (PyTorch)", lambda: _trained_model().eval(), AttributeError,
+            (r"'MLP' object has no attribute 'eval'", r"with V\.test_mode\(\):")),
+    Mistake("O.SGD(model.params(), lr=...) (PyTorch)", lambda: O.SGD(_trained_model().params(), lr=0.1),
+            TypeError, (r"SGD: the parameters go to setup\(\)", r"O\.SGD\(lr=\.\.\.\)\.setup\(model\)")),
+    Mistake("Adam(alpha=...) (DeZero)", lambda: O.Adam(alpha=0.001), TypeError,
+            (r"unexpected keyword argument 'alpha'", r"O\.Adam\(lr=0\.001\)")),
+    Mistake("L.datasets.get_spiral (DeZero)", lambda: L.datasets.get_spiral(train=True), AttributeError,
+            (r"no attribute 'get_spiral'", r"L\.datasets\.spiral\(\)")),
+    Mistake("loss += ... after loss.unchain_backward()", _accumulate_after_unchain_backward, ValueError,
+            (r"loss \+= \.\.\.: loss was cut from its graph by unchain\(\) or unchain_backward\(\)",
+             r"write loss = loss \+ \.\.\. for a new Variable")),
+    Mistake("DataLoader(x, t, 30) (DeZero's positional batch size)",
+            lambda: L.DataLoader(np.ones((90, 2)), np.zeros(90, dtype=int), 30), TypeError,
+            (r"DataLoader: argument 3 is the number 30", r"keyword-only",
+             r"L\.DataLoader\(x, t, batch_size=30\)")),
+    Mistake("softmax_cross_entropy(t, y): labels first",
+            lambda: F.softmax_cross_entropy(np.array([0, 2]), V.Variable(np.ones((2, 3)))), ValueError,
+            (r"softmax_cross_entropy", r"look swapped",
+             r"softmax_cross_entropy\(y, t\) with y of shape \(2, 3\)")),
+    Mistake("binary_cross_entropy(t, p): integer labels first", _swapped_binary_cross_entropy, TypeError,
+            (r"binary_cross_entropy: p holds integers", r"look swapped", r"binary_cross_entropy\(y, t\)")),
+    Mistake("mean_squared_error of (N, 1) and (N,)",
+            lambda: F.mean_squared_error(V.Variable(np.ones((4, 1))), np.ones(4)), ValueError,
+            (r"mean_squared_error", r"\(4, 1\)", r"x1\.reshape\(4, 1\)")),
+]
+
+
 def test_a_custom_backward_cannot_change_the_callers_grad_outputs():
     seed = np.ones(2)
     x = V.Variable(np.array([1.0, 2.0]))
@@ -745,7 +819,7 @@ def test_a_non_differentiable_output_requires_no_grad():
 def test_mistake_is_refused_with_its_fix(mistake, request):
     if mistake.gpu:
         request.getfixturevalue("gpu")
-    with pytest.raises((TypeError, ValueError, OSError)) as caught:
+    with pytest.raises((TypeError, ValueError, OSError, AttributeError)) as caught:
         mistake.run()
     got = caught.value
     assert type(got) is mistake.error, f"{mistake.label}: {type(got).__name__}: {got}"
