@@ -612,6 +612,8 @@ class NormalCDF(Forwarder):
         x, = self.inputs
         return gy * (V.exp(-0.5 * x * x) * _INV_SQRT_2PI)    # d Phi = phi = e^(-x^2/2)/sqrt(2 pi)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         return series.integral(x, y._data, _normal_pdf_series(x))   # y' = phi(x) x'
@@ -663,8 +665,15 @@ class GELUErf(Forwarder):
         pdf = V.exp(-0.5 * x * x) * _INV_SQRT_2PI
         return gy * (cdf + x * pdf)                   # d x Phi(x) = Phi(x) + x phi(x)
 
+    taylor_records = True
+
     def taylor(self, x):
-        cdf = series.integral(x, _normal_cdf(x[0]).astype(x[0].dtype, copy=False), _normal_pdf_series(x))
+        x0 = x[0]                                    # Phi(x_0), recorded in a recording pass
+        if isinstance(x0, Variable):
+            cdf0 = Function(NormalCDF())(x0)
+        else:
+            cdf0 = _normal_cdf(x0).astype(x0.dtype, copy=False)
+        cdf = series.integral(x, cdf0, _normal_pdf_series(x))
         return series.mul(x, cdf)                    # y = x Phi(x), Phi' = phi
 
 
@@ -698,8 +707,7 @@ def gelu(x: ArrayLike, approximate: str = "none") -> Variable:
     x : Variable, ndarray or number
     approximate : {"none", "tanh"}
         "none" (default, as PyTorch's): the exact x/2 (1 + erf(x / sqrt 2)), with an erf
-        accurate to ~1e-15 (NumPy has none; see `_normal_cdf`); its Taylor rule runs on
-        arrays only, so reverse mode through `V.jvp`/`V.taylor` of it is refused.
+        accurate to ~1e-15 (NumPy has none; see `_normal_cdf`).
         "tanh": x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as in BERT/GPT-2, within
         ~5e-4 of the exact form.
 
