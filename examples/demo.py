@@ -17,6 +17,10 @@
 6. A physics-informed network (examples/pinn_poisson.py) learns the solution of Poisson's
    equation on the unit square from the residual of -Laplacian(u) = f, with V.laplacian
    inside its loss; the figure draws its solution, its error and the loss curve.
+7. The backward pass step by step (examples/backward_step_by_step.py): V.record_backward
+   watches the engine's queue pop each op once, after every path into it has delivered its
+   gradient; a table per pass, and an HTML page with one picture per step to open in a
+   browser.
 
 Everything goes to --out (default out/demo/); figures need matplotlib and are skipped
 with a notice without it.  Runs in a few seconds.
@@ -30,7 +34,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import variable as V  # noqa: E402
-from examples import pinn_poisson, spiral_mlp, taylor_series  # noqa: E402
+from examples import backward_step_by_step, pinn_poisson, spiral_mlp, taylor_series  # noqa: E402
 from examples.cli import add_device_option, check_device, example_parser  # noqa: E402
 from examples.plotting import pyplot, save_figure, write_graph  # noqa: E402
 from examples.tanh_higher_order import tanh_derivatives  # noqa: E402
@@ -96,6 +100,8 @@ def main(argv=None):
     taylor_series.main(["--out", args.out, "--nested-up-to", "7"])
     print("6. a physics-informed network solves Poisson's equation, trained on V.laplacian")
     pinn_poisson.main(["--out", args.out, "--steps", "1500"])
+    print("7. the backward pass step by step: what the queue pops, and the gradients it sends")
+    backward_step_by_step.main(["--out", args.out])
     print(f"done: everything is in {args.out}/")
     return 0
 

@@ -1,6 +1,7 @@
 """Model (a Layer that can draw its graph), Sequential and MLP."""
 
 import inspect
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -18,6 +19,9 @@ class Model(Layer):
     def plot(self, *inputs, to_file: str = "model.png", verbose: bool = True) -> str:
         """Run the model on `inputs` and render the graph of its output with Graphviz.
 
+        Without Graphviz's `dot`, the graph is written as DOT text next to `to_file`
+        (`model.dot`), and a UserWarning gives the command that renders it.
+
         Parameters
         ----------
         *inputs : Variable or ndarray
@@ -30,15 +34,21 @@ class Model(Layer):
         Returns
         -------
         str
-            `to_file`.
+            The path written: `to_file`, or the `.dot` file when `dot` is not installed.
 
         Raises
         ------
         RuntimeError
-            If Graphviz's `dot` is not installed (see `variable.plot_dot_graph`).
+            If Graphviz's `dot` is installed but fails (see `variable.plot_dot_graph`).
         """
         y = self(*inputs)
-        return V.plot_dot_graph(y, verbose=verbose, to_file=to_file)
+        with warnings.catch_warnings(record=True) as caught:  # said again from the caller's line
+            warnings.simplefilter("always")
+            path = V.plot_dot_graph(y, verbose=verbose, to_file=to_file)
+        for warning in caught:
+            message = str(warning.message).replace("plot_dot_graph:", "Model.plot:", 1)
+            warnings.warn(message, warning.category, stacklevel=2)
+        return path
 
 
 def _class_step_message(i, cls):

@@ -199,7 +199,7 @@ two `is not None` tests."""
 
 
 @contextlib.contextmanager
-def record_backward() -> Iterator["BackwardRecording"]:
+def _record_backward() -> Iterator["BackwardRecording"]:
     """Record every backward pass run inside the block, step by step, from the engine's own queue.
 
     Each `backward()` or `V.grad(...)` in the block (with or without create_graph=True) is
@@ -230,3 +230,25 @@ def record_backward() -> Iterator["BackwardRecording"]:
         yield recording
     finally:
         _observer.reset(token)
+
+
+class _RecordBackward:
+    """`record_backward` itself: calling it gives the context manager; using it bare in a
+    `with` (a missing `()`) is refused naming the fix."""
+
+    __doc__ = _record_backward.__doc__
+
+    def __call__(self) -> contextlib.AbstractContextManager:
+        return _record_backward()
+
+    def __enter__(self):
+        raise TypeError("V.record_backward must be called: write `with V.record_backward() as steps:`")
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return "<function V.record_backward>"
+
+
+record_backward = _RecordBackward()

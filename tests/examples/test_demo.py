@@ -45,6 +45,9 @@ def check_output(out, out_dir, epochs):
     epochs_seen = [int(m) for m in re.findall(rf"^epoch +(\d+)/{epochs} ", out, re.M)]
     assert epochs_seen == list(range(1, epochs + 1))
 
+    assert numbers(line_with(out, "x.grad = "))[0] == pytest.approx(1.363195, abs=1e-6)   # step 7
+    assert (out_dir / "order_matters.html").read_text().startswith("<!DOCTYPE html>")
+    assert (out_dir / "second_derivative" / "pass2_step_00.dot").exists()
     dot = (out_dir / "sin_grad.dot").read_text()
     assert dot.startswith("digraph") and "Cos" in dot and "dy/dx" in dot
     if shutil.which("dot"):
@@ -74,7 +77,8 @@ def test_demo_without_graphviz_or_matplotlib_still_runs(tmp_path, capsys, monkey
     assert "Graphviz 'dot' not found" in out
     assert out.count("matplotlib is not installed") == 4           # tanh, spiral, Taylor, PINN figures
     check_output(out, tmp_path, 2)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["sin_grad.dot"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "order_matters", "order_matters.html", "second_derivative", "second_derivative.html", "sin_grad.dot"]
 
 
 def test_demo_runs_as_a_script_from_the_repository_root(tmp_path):

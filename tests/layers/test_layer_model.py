@@ -34,10 +34,18 @@ def test_plot_renders_the_graph(tmp_path, rng, on_device):
     assert "Linear" in text and "ReLU" in text
 
 
-def test_plot_without_graphviz_says_what_to_install(monkeypatch, tmp_path, rng, on_device):
+def test_plot_without_graphviz_writes_the_dot_file_and_says_how_to_render_it(monkeypatch, tmp_path, rng,
+                                                                            on_device):
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    with pytest.raises(RuntimeError, match="Graphviz 'dot' is not on PATH"):
-        TwoLayer().plot(on_device(rng.standard_normal((3, 5))), to_file=str(tmp_path / "m.png"))
+    target = tmp_path / "m.png"
+    with pytest.warns(UserWarning, match=r"^Model\.plot: Graphviz's `dot` is not on PATH") as caught:
+        out = TwoLayer().plot(on_device(rng.standard_normal((3, 5))), to_file=str(target))
+    assert out == str(tmp_path / "m.dot") and not target.exists()        # and the script goes on
+    text = (tmp_path / "m.dot").read_text()
+    assert text.startswith("digraph") and "Linear" in text and "ReLU" in text
+    warning, = caught
+    assert f"dot -Tpng {tmp_path / 'm.dot'} -o {target}" in str(warning.message)
+    assert warning.filename == __file__                                 # said at the caller's line
 
 
 def test_sequential_applies_layers_and_functions_in_order(rng, on_device):

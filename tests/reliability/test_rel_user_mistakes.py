@@ -529,6 +529,12 @@ def _jvp_direction_of_another_shape():
     V.jvp(V.sin, np.ones((2, 3)), np.ones(3))
 
 
+def _record_backward_without_call():  # `with V.no_grad:` habit, one pair of brackets short
+    y = V.Variable(2.0) * 3
+    with V.record_backward as steps:  # noqa: F841
+        y.backward()
+
+
 def _jvp_of_stacked_directions():  # torch.func.vmap(jvp) habit: a stack of directions as one v
     V.jvp(V.sin, np.ones(3), np.eye(3))
 
@@ -556,6 +562,8 @@ CATALOGUE += [
             (r"laplacian: f must map each row", r"to a value", r"returned shape \(2, 3\)")),
     Mistake("jvp direction of another shape", _jvp_direction_of_another_shape, ValueError,
             (r"jvp: direction 0 has shape \(3,\)", r"input 0 has shape \(2, 3\)")),
+    Mistake("V.record_backward used without its call", _record_backward_without_call, TypeError,
+            (r"V\.record_backward must be called", r"with V\.record_backward\(\) as steps")),
     Mistake("jvp given a stack of directions without batched=True", _jvp_of_stacked_directions, ValueError,
             (r"jvp: direction 0 has shape \(3, 3\)", r"stack them along a first axis and pass batched=True")),
     Mistake("jvp with a tuple point and a bare direction", _jvp_tuple_point_bare_direction, TypeError,

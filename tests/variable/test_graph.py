@@ -1,6 +1,7 @@
 """Drawing the graph: DOT text, and rendering it with Graphviz."""
 
 import shutil
+import warnings
 
 import numpy as np
 import pytest
@@ -49,12 +50,30 @@ def test_dot_graph_of_a_leaf_and_of_several_outputs():
         V.get_dot_graph(np.ones(2))
 
 
-def test_plot_dot_graph_without_graphviz_raises(monkeypatch, tmp_path):
+def test_plot_dot_graph_without_graphviz_writes_the_dot_file_and_goes_on(monkeypatch, tmp_path):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     _, _, y = small_graph()
-    with pytest.raises(RuntimeError, match="Graphviz"):
-        V.plot_dot_graph(y, to_file=str(tmp_path / "graph.png"))
-    assert not (tmp_path / "graph.png").exists()
+    target = tmp_path / "graph.svg"
+    with pytest.warns(UserWarning, match="^plot_dot_graph: Graphviz's `dot` is not on PATH") as caught:
+        written = V.plot_dot_graph(y, to_file=str(target))
+    assert written == str(tmp_path / "graph.dot") and not target.exists()
+    assert (tmp_path / "graph.dot").read_text() == V.get_dot_graph(y)
+    message = str(caught[0].message)
+    assert "\n" not in message                                  # one line
+    assert f"`dot -Tsvg {tmp_path / 'graph.dot'} -o {target}`" in message
+    assert "apt-get install graphviz" in message and "pictures.graph_text(y)" in message
+    assert caught[0].filename == __file__                        # at the caller's line
+
+
+@pytest.mark.parametrize("dot_installed", [True, False])
+def test_plot_dot_graph_to_a_dot_file_writes_the_text_quietly(monkeypatch, tmp_path, dot_installed):
+    if not dot_installed:
+        monkeypatch.setattr(shutil, "which", lambda name: None)
+    _, _, y = small_graph()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert V.plot_dot_graph(y, to_file=str(tmp_path / "g.dot")) == str(tmp_path / "g.dot")
+    assert (tmp_path / "g.dot").read_text() == V.get_dot_graph(y)
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz 'dot' is not installed")
