@@ -136,7 +136,8 @@ def _shape_of(x):
     return x.shape if isinstance(x, (Variable, np.ndarray)) else np.shape(x)
 
 
-def im2col(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) -> Variable:
+def im2col(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
+           to_matrix: bool = False) -> Variable:
     """Every window of the zero-padded NCHW image `x` as columns (N, C, KH, KW, OH, OW).
 
     col[n, c, i, j, p, q] = x_padded[n, c, p * SH + i, q * SW + j]; OH = (H + 2 PH - KH)
@@ -148,19 +149,28 @@ def im2col(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) -> 
         Images of shape (N, C, H, W).
     kernel_size, stride, pad : int or pair of ints
         Window size (>= 1), step (>= 1) and zero padding (>= 0), as (height, width).
+    to_matrix : bool
+        Return one window per row instead, shape (N * OH * OW, C * KH * KW), as the DeZero
+        book's im2col does by default.
 
     Returns
     -------
-    Variable of shape (N, C, KH, KW, OH, OW).
+    Variable of shape (N, C, KH, KW, OH, OW), or (N * OH * OW, C * KH * KW) with `to_matrix`.
 
     Raises
     ------
     ValueError
         If `x` is not 4-d, a size is out of range or the window does not fit.
     """
+    if not isinstance(to_matrix, (bool, np.bool_)):
+        raise TypeError(f"im2col: to_matrix must be True or False, got {type(to_matrix).__name__}")
     x = as_float(x, "im2col")
     kernel, stride, pad, out = _geometry(x.shape, kernel_size, stride, pad, "im2col")
-    return Function(Im2col(kernel, stride, pad, out))(x)
+    col = Function(Im2col(kernel, stride, pad, out))(x)
+    if not to_matrix:
+        return col
+    n, c, kh, kw, oh, ow = col.shape                 # one window per row: (N OH OW, C KH KW)
+    return V.reshape(V.transpose(col, (0, 4, 5, 1, 2, 3)), (n * oh * ow, c * kh * kw))
 
 
 def col2im(col: ArrayLike, x_shape: tuple[int, int, int, int], kernel_size: Size, stride: Size = 1,

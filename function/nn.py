@@ -127,7 +127,7 @@ class Dropout(Forwarder):
         return [y._data] + [c * self.scale for c in x[1:]]   # y_k = mask x_k / (1 - p)
 
 
-def dropout(x: ArrayLike, p: float = 0.5) -> Variable:
+def dropout(x: ArrayLike, p: float = 0.5, *, dropout_ratio: float | None = None) -> Variable:
     """Inverted dropout: zero each entry with probability `p`, scale the rest by 1/(1-p).
 
     In `V.test_mode()` (and for p = 0) it is the identity and returns `x` itself.  The
@@ -142,6 +142,8 @@ def dropout(x: ArrayLike, p: float = 0.5) -> Variable:
     x : Variable, ndarray or number
     p : float
         Drop probability in [0, 1).
+    dropout_ratio
+        DeZero's name for `p`: refused, naming `p`.
 
     Returns
     -------
@@ -152,6 +154,9 @@ def dropout(x: ArrayLike, p: float = 0.5) -> Variable:
     ValueError
         If `p` is outside [0, 1).
     """
+    if dropout_ratio is not None:                    # DeZero's name for it
+        raise TypeError(f"dropout: gengrad calls the drop probability p, as PyTorch does: "
+                        f"F.dropout(x, p={dropout_ratio!r})")
     if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
         raise TypeError(f"dropout: p must be a number in [0, 1), got {type(p).__name__}")
     if not 0 <= p < 1:

@@ -91,3 +91,14 @@ __all__ = [
     "hessian_operator", "laplacian", "divergence",
     "ArrayLike", "Axis", "linalg", *OPS,
 ]
+
+
+def __getattr__(name):
+    """`V.Config` (the DeZero book's switch) names gengrad's context managers instead."""
+    if name == "Config":
+        raise AttributeError(
+            "module 'variable' has no attribute 'Config': gengrad has no global switch; "
+            "`with V.no_grad():` is Config.enable_backprop = False, `with V.test_mode():` is "
+            "Config.train = False, and V.is_train() reads it"
+        )
+    raise AttributeError(f"module 'variable' has no attribute {name!r}")

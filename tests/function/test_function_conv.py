@@ -232,3 +232,16 @@ def test_max_pooling_routes_the_gradient_to_each_windows_maximum(rng):
 def test_bad_arguments_raise_clear_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_im2col_to_matrix_is_the_book_s_one_window_per_row(rng):
+    x = rng.standard_normal((2, 3, 5, 4))
+    matrix = F.im2col(x, (3, 2), stride=1, pad=1, to_matrix=True)
+    col = F.im2col(x, (3, 2), stride=1, pad=1).data
+    n, c, kh, kw, oh, ow = col.shape
+    assert matrix.shape == (n * oh * ow, c * kh * kw)
+    # row (n, p, q) holds window (p, q) of image n, flattened over (c, i, j)
+    np.testing.assert_array_equal(matrix.data[1 * oh * ow + 2 * ow + 1], col[1, :, :, :, 2, 1].reshape(-1))
+    assert V.gradcheck(lambda v: F.im2col(v, (3, 2), pad=1, to_matrix=True), x[:1, :2], order=2)
+    with pytest.raises(TypeError, match="im2col: to_matrix must be True or False"):
+        F.im2col(x, 3, to_matrix="yes")

@@ -529,6 +529,14 @@ def _jvp_direction_of_another_shape():
     V.jvp(V.sin, np.ones((2, 3)), np.ones(3))
 
 
+def _dezero_dropout_ratio():  # the book's keyword
+    F.dropout(np.ones(3), dropout_ratio=0.5)
+
+
+def _dezero_config():  # the book's global switch
+    V.Config.enable_backprop = False
+
+
 def _record_backward_without_call():  # `with V.no_grad:` habit, one pair of brackets short
     y = V.Variable(2.0) * 3
     with V.record_backward as steps:  # noqa: F841
@@ -562,6 +570,10 @@ CATALOGUE += [
             (r"laplacian: f must map each row", r"to a value", r"returned shape \(2, 3\)")),
     Mistake("jvp direction of another shape", _jvp_direction_of_another_shape, ValueError,
             (r"jvp: direction 0 has shape \(3,\)", r"input 0 has shape \(2, 3\)")),
+    Mistake("the book's F.dropout(x, dropout_ratio=...)", _dezero_dropout_ratio, TypeError,
+            (r"dropout: gengrad calls the drop probability p", r"F\.dropout\(x, p=0\.5\)")),
+    Mistake("the book's Config.enable_backprop = False", _dezero_config, AttributeError,
+            (r"no attribute 'Config'", r"with V\.no_grad\(\):", r"V\.test_mode\(\)")),
     Mistake("V.record_backward used without its call", _record_backward_without_call, TypeError,
             (r"V\.record_backward must be called", r"with V\.record_backward\(\) as steps")),
     Mistake("jvp given a stack of directions without batched=True", _jvp_of_stacked_directions, ValueError,
