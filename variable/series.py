@@ -195,12 +195,30 @@ def _stacked(x):
     return stack * weights.reshape((-1,) + (1,) * x[0].ndim)
 
 
-def ode(x: list, y0: np.ndarray, h) -> list:
+_BLOCK = 16384
+"""Points per block of a long recurrence on NumPy arrays: its stacked coefficients then stay
+in cache while its O(K^2) sums run (tanh's 30th derivative on 10^6 points: 1.7x faster)."""
+
+
+def _blocks(n, *stacks):
+    """Views of `stacks` (arrays of n or n - 1 rows, all of one shape after the first axis)
+    on cache-sized blocks of their points, or the stacks whole where blocking does not pay."""
+    points = stacks[0][0].size
+    if (n < 4 or points < 4 * _BLOCK or any(type(a) is not np.ndarray or not a.flags.c_contiguous
+                                           or a.shape[1:] != stacks[0].shape[1:] for a in stacks)):
+        return [stacks]
+    flat = [a.reshape(len(a), points) for a in stacks]
+    return [[a[:, lo:lo + _BLOCK] for a in flat] for lo in range(0, points, _BLOCK)]
+
+
+def ode(x: list, y0: np.ndarray, h, pointwise: bool = False) -> list:
     """Series of y = g(x) where y' = h x' and `h(y, m)` gives h_m from y_0 .. y_m.
 
     k y_k = sum_{j=1..k} j x_j h_{k-j}: one operation per k, besides `h`'s own.  `h` gets the
     coefficients y_0 .. y_m stacked in one array (row i is y_i; a list of arrays indexes
     the same way), so it can form sums over them in one operation too (`_square_coefficient`).
+    `pointwise`: h reads nothing but the y it is given (no arrays of its own), so on large
+    NumPy arrays the recurrence runs over cache-sized blocks of points.
     """
     n = len(x)
     y = [y0]
@@ -227,16 +245,17 @@ def ode(x: list, y0: np.ndarray, h) -> list:
     ys = _empty(n, y0, x[0], jx[0])
     hs = _empty(n - 1, y0, x[0], jx[0])
     ys[0] = y0
-    for k in range(1, n):
-        hs[k - 1] = h(ys[:k], k - 1)
-        # sum_{j=1..k} j x_j h_{k-j}: rows 0..k-1 of jx against h_{k-1} .. h_0
-        ys[k] = _dot(jx[:k], hs[k - 1::-1]) / k
+    for yb, jb, hb in _blocks(n, ys, jx, hs) if pointwise else [(ys, jx, hs)]:
+        for k in range(1, n):
+            hb[k - 1] = h(yb[:k], k - 1)
+            # sum_{j=1..k} j x_j h_{k-j}: rows 0..k-1 of jx against h_{k-1} .. h_0
+            yb[k] = _dot(jb[:k], hb[k - 1::-1]) / k
     return [y0] + list(ys[1:])
 
 
 def exp(x: list, y0: np.ndarray | None = None) -> list:
     """Series of e^x: y' = y x'."""
-    return ode(x, np.exp(x[0]) if y0 is None else y0, lambda y, m: y[m])
+    return ode(x, np.exp(x[0]) if y0 is None else y0, lambda y, m: y[m], pointwise=True)
 
 
 def log(x: list, y0: np.ndarray | None = None) -> list:
@@ -443,19 +462,19 @@ def _one_minus_square(y, m, sign=-1):
 
 def tanh(x: list, y0: np.ndarray | None = None) -> list:
     """Series of tanh x: y' = (1 - y^2) x'."""
-    return ode(x, np.tanh(x[0]) if y0 is None else y0, _one_minus_square)
+    return ode(x, np.tanh(x[0]) if y0 is None else y0, _one_minus_square, pointwise=True)
 
 
 def tan(x: list, y0: np.ndarray | None = None) -> list:
     """Series of tan x: y' = (1 + y^2) x'."""
-    return ode(x, np.tan(x[0]) if y0 is None else y0, lambda y, m: _one_minus_square(y, m, 1))
+    return ode(x, np.tan(x[0]) if y0 is None else y0, lambda y, m: _one_minus_square(y, m, 1), pointwise=True)
 
 
 def sigmoid(x: list, y0: np.ndarray | None = None) -> list:
     """Series of 1 / (1 + e^-x): y' = (y - y^2) x'."""
     if y0 is None:
         y0 = np.exp(-np.logaddexp(0, -x[0]))         # 1 / (1 + e^-x) without overflow
-    return ode(x, y0, lambda y, m: y[m] - _square_coefficient(y, m))
+    return ode(x, y0, lambda y, m: y[m] - _square_coefficient(y, m), pointwise=True)
 
 
 def integral(x: list, y0: np.ndarray, g: list) -> list:

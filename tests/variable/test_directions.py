@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+import function as F
 import variable as V
 from variable.directions import Directions
 
@@ -280,3 +281,16 @@ def test_jacobian_with_create_graph_is_differentiable(rng):
     out = f(y)
     rows = V.stack([V.grad(out[i], y, create_graph=True) for i in range(4)])
     np.testing.assert_allclose(got, V.grad(V.sum(rows * G), y).data, rtol=1e-10)
+
+
+@pytest.mark.parametrize("op", [V.tanh, V.exp, F.sigmoid, V.tan])
+def test_long_recurrences_run_over_blocks_of_points_to_the_same_numbers(op, rng, monkeypatch):
+    # series.ode runs a pointwise recurrence over cache-sized blocks of points on big arrays;
+    # with blocks of 16 points, 200 points take 13 blocks (the last one short)
+    from variable import series
+    x, v = rng.uniform(-1, 1, (8, 25)), rng.standard_normal((8, 25))
+    whole = V.taylor(op, x, v, 12)
+    monkeypatch.setattr(series, "_BLOCK", 16)
+    blocked = V.taylor(op, x, v, 12)
+    for k in range(1, 13):
+        np.testing.assert_allclose(blocked[k].data, whole[k].data, rtol=1e-14, atol=0)
