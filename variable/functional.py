@@ -78,6 +78,47 @@ def _columns(rows, y_shape, x_shape):
     return reshape(transpose(reshape(rows, (n, m))), y_shape + x_shape)
 
 
+def _with_options(derivative, f, x, create_graph, argnums, has_aux, op):
+    """`derivative` (jacobian or hessian) with torch.func's options: `argnums` picks which
+    entries of a tuple x are differentiated (the rest are held as they are), and with
+    `has_aux` f returns (output, aux) and the result is (derivative, aux)."""
+    if not callable(f):
+        raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
+    aux = []
+
+    def main(*args):
+        out = f(*args)
+        if not has_aux:
+            return out
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise TypeError(f"{op}: with has_aux=True, f must return a pair (output, aux), got "
+                            f"{type(out).__name__}")
+        aux[:] = [out[1]]
+        return out[0]
+    g, point = main, x
+    if argnums is not None:
+        if not isinstance(x, tuple):
+            raise TypeError(f"{op}: argnums picks entries of a tuple x (f takes one argument per entry); "
+                            f"x is a single {type(x).__name__}, so leave argnums out")
+        single = isinstance(argnums, (int, np.integer)) and not isinstance(argnums, bool)
+        picked = (argnums,) if single else argnums
+        if not isinstance(picked, tuple) or not picked or any(
+                isinstance(i, bool) or not isinstance(i, (int, np.integer)) for i in picked):
+            raise TypeError(f"{op}: argnums must be an int or a non-empty tuple of ints, got {argnums!r}")
+        picked = tuple(int(i) % len(x) if -len(x) <= i < len(x) else None for i in picked)
+        if None in picked or len(set(picked)) != len(picked):
+            raise ValueError(f"{op}: argnums {argnums!r} must name distinct entries of x, 0 .. {len(x) - 1}")
+
+        def g(*chosen):
+            args = list(x)
+            for i, xi in zip(picked, chosen):
+                args[i] = xi
+            return main(*args)
+        point = x[picked[0]] if single else tuple(x[i] for i in picked)
+    result = derivative(g, point, create_graph)
+    return (result, aux[0] if aux else None) if has_aux else result
+
+
 def _several(f, x, op):
     """A tuple point (f takes one argument per entry, as for V.jvp): its entries as Variables
     that require grad; None for a single point."""
@@ -109,7 +150,8 @@ def _blocks(y, xs, create_graph):
                  new_variable(xp.zeros(y.shape + x.shape, dtype=x.dtype)) for row, x in zip(rows, xs))
 
 
-def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False) -> Variable:
+def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False,
+             argnums: int | tuple[int, ...] | None = None, has_aux: bool = False) -> Variable:
     """Jacobian of `f` at `x`, a Variable of shape f(x).shape + x.shape.
 
     When f(x) has at least as many entries as x, one forward pass along all the unit
@@ -128,6 +170,11 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
         Variable.
     create_graph : bool
         Record the backward passes, so the result can be differentiated again.
+    argnums : int or tuple of ints, optional
+        With a tuple `x`: the entries to differentiate (an int: that one, not a tuple of
+        one), the others held as given, as in torch.func.jacrev.
+    has_aux : bool
+        f returns (output, aux); the result is then (Jacobian, aux), aux as f returned it.
 
     Returns
     -------
@@ -143,6 +190,8 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
         If `x` does not require grad (integer data, or a Variable made with
         requires_grad=False).
     """
+    if argnums is not None or has_aux:
+        return _with_options(jacobian, f, x, create_graph, argnums, has_aux, "jacobian")
     xs = _several(f, x, "jacobian")
     if xs is not None:
         y = f(*xs)
@@ -162,7 +211,8 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
     return reshape(stack(_rows(y, x, create_graph)), y.shape + x.shape)
 
 
-def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False) -> Variable:
+def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool = False,
+            argnums: int | tuple[int, ...] | None = None, has_aux: bool = False) -> Variable:
     """Hessian of a scalar-valued `f` at `x`, a Variable of shape x.shape + x.shape.
 
     Forward over reverse: the gradient's derivatives along all the unit directions in one
@@ -181,6 +231,8 @@ def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool 
         Variable.
     create_graph : bool
         Record the backward passes, so the result can be differentiated again.
+    argnums, has_aux
+        As for `jacobian`.
 
     Returns
     -------
@@ -195,6 +247,8 @@ def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool 
     ValueError
         If f(x) is not a scalar Variable (size 1), or `x` does not require grad.
     """
+    if argnums is not None or has_aux:
+        return _with_options(hessian, f, x, create_graph, argnums, has_aux, "hessian")
     xs = _several(f, x, "hessian")
     if xs is not None:
         y = f(*xs)

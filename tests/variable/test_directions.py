@@ -294,3 +294,48 @@ def test_long_recurrences_run_over_blocks_of_points_to_the_same_numbers(op, rng,
     blocked = V.taylor(op, x, v, 12)
     for k in range(1, 13):
         np.testing.assert_allclose(blocked[k].data, whole[k].data, rtol=1e-14, atol=0)
+
+
+# ----- argnums and has_aux, as torch.func's --------------------------------------------------
+def test_argnums_picks_blocks_of_the_full_derivative(rng):
+    a, b, c = rng.standard_normal(3), rng.standard_normal(2), rng.standard_normal(())
+    f = lambda x, y, z: V.sum(V.tanh(x) * x[0]) * V.sum(y ** 3) + z * V.sum(x)   # noqa: E731
+    full = V.hessian(f, (a, b, c))
+    picked = V.hessian(f, (a, b, c), argnums=(2, 0))
+    np.testing.assert_allclose(picked[0][1].data, full[2][0].data, rtol=1e-12)
+    np.testing.assert_allclose(picked[1][1].data, full[0][0].data, rtol=1e-12)
+    g = lambda x, y: V.sin(x) * V.sum(y)                                          # noqa: E731
+    np.testing.assert_allclose(V.jacobian(g, (a, b), argnums=1).data, V.jacobian(g, (a, b))[1].data,
+                               rtol=1e-12)
+    np.testing.assert_allclose(V.jacobian(g, (a, b), argnums=-2).data, V.jacobian(lambda x: g(x, b), a).data,
+                               rtol=1e-12)
+
+
+def test_has_aux_returns_what_f_gave_beside_the_derivative(rng):
+    x = rng.standard_normal(3)
+    J, aux = V.jacobian(lambda v: (V.exp(v), {"value": 1}), x, has_aux=True)
+    np.testing.assert_allclose(J.data, np.diag(np.exp(x)), rtol=1e-12)
+    assert aux == {"value": 1}
+    H, loss = V.hessian(lambda v, w: (V.sum(v ** 4) + V.sum(w), "loss"), (x, x[:2]), argnums=0, has_aux=True)
+    np.testing.assert_allclose(H.data, np.diag(12 * x ** 2), rtol=1e-12)
+    assert loss == "loss"
+
+
+@pytest.mark.parametrize(
+    "call, error, pattern",
+    [
+        (lambda: V.jacobian(V.sin, np.ones(3), argnums=0), TypeError,
+         r"jacobian: argnums picks entries of a tuple x"),
+        (lambda: V.jacobian(lambda a, b: a * b, (np.ones(2), np.ones(2)), argnums=2), ValueError,
+         r"argnums 2 must name distinct entries of x, 0 \.\. 1"),
+        (lambda: V.hessian(lambda a, b: V.sum(a * b), (np.ones(2), np.ones(2)), argnums=(0, 0)), ValueError,
+         r"hessian: argnums \(0, 0\) must name distinct entries"),
+        (lambda: V.jacobian(lambda a, b: a * b, (np.ones(2), np.ones(2)), argnums=[0]), TypeError,
+         r"argnums must be an int or a non-empty tuple of ints"),
+        (lambda: V.jacobian(V.sin, np.ones(3), has_aux=True), TypeError,
+         r"jacobian: with has_aux=True, f must return a pair \(output, aux\), got Variable"),
+    ],
+)
+def test_argnums_and_has_aux_slips_are_refused(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()
