@@ -7,6 +7,7 @@
   x -> tanh(W x) (100 -> 100, 300 -> 300) by V.jacobian (one forward pass), each against
   its closed form in hand-written NumPy and against torch.func (hessian, jacrev) when torch
   is installed;
+- the Hessian blocks of f(x, y) with x of 50 and y of 40 entries (argnums=(0, 1));
 - the third-order tensor of a Lennard-Jones energy of 10 particles (30 x 30 x 30), as
   V.jacobian of a V.hessian(create_graph=True), against torch.func.jacfwd(hessian);
 - 64 directions of order 2 in one batched V.taylor pass: through tanh on 200 points
@@ -134,6 +135,21 @@ def run(repeat, torch):
             peer = lambda jac=jac, tx=tx: jac(tx)                          # noqa: E731
         row(f"Jacobian of tanh(W x), {n} -> {n}", lambda f=f, x=x: V.jacobian(f, x), closed, peer,
             "torch.func.jacrev")
+
+    a, b, W = rng.standard_normal(50), rng.standard_normal(40), rng.standard_normal((50, 40)) / 10
+    cross = lambda u, w: V.sum(V.tanh(u[:, None] * W * w[None, :]))      # noqa: E731
+    t = np.tanh(a[:, None] * W * b[None, :])                              # d2/da_i db_j, by hand:
+    by_hand = lambda: (1 - t * t) * (W - 2 * t * (a[:, None] * W) * (W * b[None, :]))   # noqa: E731
+    np.testing.assert_allclose(V.hessian(cross, (a, b), argnums=(0, 1))[0][1].data, by_hand(), rtol=1e-10)
+    peer = None
+    if torch is not None:
+        tW = torch.tensor(W)
+        blocks = torch.func.hessian(lambda u, w: torch.tanh(u[:, None] * tW * w[None, :]).sum(),
+                                    argnums=(0, 1))
+        ta, tb = torch.tensor(a), torch.tensor(b)
+        peer = lambda: blocks(ta, tb)                                     # noqa: E731
+    row("Hessian blocks of f(x, y), x of 50 and y of 40 (argnums=(0, 1))",
+        lambda: V.hessian(cross, (a, b), argnums=(0, 1)), by_hand, peer, "torch.func.hessian")
 
     x = lattice(10, rng)
     third = V.jacobian(lambda v: V.hessian(lennard_jones, v, create_graph=True), x).data

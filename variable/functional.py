@@ -53,23 +53,44 @@ def _forward_rows(g, x, size, create_graph, op):
     of shape (x.size, *g(x).shape) (row i: the derivative along x_i); None where forward mode
     cannot serve: inside another forward pass (V.jvp would refuse), an op with no Taylor
     rule, too many entries, or a graph wanted through an op whose rule does not record."""
+    blocks = _forward_blocks(g, (x,), size, create_graph, op)
+    return None if blocks is None else blocks[0][0]
+
+
+def _forward_blocks(g, xs, size, create_graph, op):
+    """The rows of every output of g(*xs) along the unit directions of every input, in one
+    forward pass: blocks[o][j] of shape (xs[j].size, *output_o.shape); None as _forward_rows."""
     from .forward_mode import _evaluate, _inside_f
-    n = x.size
+    n = sum(x.size for x in xs)
     if _inside_f.get() is not None or n * max(size, n) > _FORWARD_LIMIT:
         return None
-    eye = get_array_module(x).eye(n, dtype=x.dtype).reshape((n, *x.shape))
+    xp = get_array_module(xs[0])
+    vs, offset = [], 0
+    for x in xs:                                     # input j's share of the n unit directions
+        v = xp.zeros((n, x.size), dtype=x.dtype)
+        v[offset:offset + x.size] = xp.eye(x.size, dtype=x.dtype)
+        vs.append(v.reshape((n, *x.shape)))
+        offset += x.size
+    point, directions = (xs[0], vs[0]) if len(xs) == 1 else (tuple(xs), tuple(vs))
     try:
         if create_graph:
-            _, series, _, (depends, unrecorded) = _evaluate(g, x, eye, 1, op, batched=True)
+            _, series, _, (depends, unrecorded) = _evaluate(g, point, directions, 1, op, batched=True)
             if depends and unrecorded is not None:
                 return None
         else:
             with no_grad():                          # (an array pass: nothing recorded)
-                _, series, _, _ = _evaluate(g, x, eye, 1, op, batched=True)
+                _, series, _, _ = _evaluate(g, point, directions, 1, op, batched=True)
     except NotImplementedError:
         return None
-    first = series[0][1]
-    return first if isinstance(first, Variable) else new_variable(first)
+    blocks = []
+    for s in series:
+        first = s[1] if isinstance(s[1], Variable) else new_variable(s[1])
+        parts, offset = [], 0
+        for x in xs:
+            parts.append(first if len(xs) == 1 else first[offset:offset + x.size])
+            offset += x.size
+        blocks.append(parts)
+    return blocks
 
 
 def _columns(rows, y_shape, x_shape):
@@ -197,6 +218,10 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
         y = f(*xs)
         if not isinstance(y, Variable):
             raise TypeError(f"jacobian: f must return a Variable, got {type(y).__name__}")
+        if y.requires_grad and y.size and sum(xi.size for xi in xs) <= y.size:   # one forward pass
+            blocks = _forward_blocks(f, xs, y.size, create_graph, "jacobian")
+            if blocks is not None:
+                return tuple(_columns(rows, y.shape, xi.shape) for rows, xi in zip(blocks[0], xs))
         return _blocks(y, xs, create_graph)
     x = _leaf(f, x, "jacobian")
     y = f(x)
@@ -256,6 +281,14 @@ def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool 
             shape = y.shape if isinstance(y, Variable) else type(y).__name__
             raise ValueError(f"hessian: f must return a scalar Variable, got {shape}")
         gs = grad(y, list(xs), create_graph=True, materialize_grads=True)
+        if any(g.requires_grad for g in gs) and all(xi.size for xi in xs):   # forward over reverse
+
+            def gradients(*vs):
+                return tuple(grad(f(*vs), list(vs), create_graph=True, materialize_grads=True))
+            blocks = _forward_blocks(gradients, xs, sum(xi.size for xi in xs), create_graph, "hessian")
+            if blocks is not None:
+                return tuple(tuple(_columns(rows, xi.shape, xj.shape) for rows, xj in zip(row, xs))
+                             for row, xi in zip(blocks, xs))
         return tuple(_blocks(g, xs, create_graph) for g in gs)
     x = _leaf(f, x, "hessian")
     y = f(x)

@@ -339,3 +339,32 @@ def test_has_aux_returns_what_f_gave_beside_the_derivative(rng):
 def test_argnums_and_has_aux_slips_are_refused(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+# ----- several inputs: one forward pass for every block ---------------------------------------
+def _cross(a, b):
+    return V.sum(V.tanh(a[:, None] * b[None, :])) + V.sum(a ** 3) * b[0]
+
+
+def test_hessian_blocks_of_several_inputs_by_one_forward_pass(rng, monkeypatch):
+    import variable.functional as functional
+    a0, b0, G = rng.standard_normal(4), rng.standard_normal(3), rng.standard_normal((4, 3))
+    a, b = V.Variable(a0), V.Variable(b0)
+    forward = V.hessian(_cross, (a, b), create_graph=True)
+    cross_gradient = V.grad(V.sum(forward[0][1] * G), [a, b])
+    monkeypatch.setattr(functional, "_forward_blocks", lambda *args: None)    # reverse rows
+    a2, b2 = V.Variable(a0), V.Variable(b0)
+    reverse = V.hessian(_cross, (a2, b2), create_graph=True)
+    for i in range(2):
+        for j in range(2):
+            np.testing.assert_allclose(forward[i][j].data, reverse[i][j].data, rtol=1e-12, atol=1e-15)
+    for got, expected in zip(cross_gradient, V.grad(V.sum(reverse[0][1] * G), [a2, b2])):
+        np.testing.assert_allclose(got.data, expected.data, rtol=1e-10)
+
+
+def test_jacobian_blocks_of_several_inputs_by_one_forward_pass(rng):
+    a, b = rng.standard_normal(3), rng.standard_normal(2)
+    f = lambda u, w: V.sin(u[:, None] * w[None, :])                      # noqa: E731   (3, 2)
+    Ja, Jb = V.jacobian(f, (a, b))
+    np.testing.assert_allclose(Ja.data, V.jacobian(lambda u: f(u, b), a).data, rtol=1e-12)
+    np.testing.assert_allclose(Jb.data, V.jacobian(lambda w: f(a, w), b).data, rtol=1e-12)
