@@ -77,7 +77,7 @@ class AdaDelta(Optimizer):
     msdx <- rho * msdx + (1 - rho) * dx^2
     p   <- p - lr * dx
 
-    Parameters
+    Parameters (by name only: DeZero's AdaDelta takes rho first, PyTorch's lr)
     ----------
     lr : float
         Scales the step (1.0 is the original method).
@@ -89,7 +89,12 @@ class AdaDelta(Optimizer):
 
     state_kinds = {"msg": "array", "msdx": "array"}
 
-    def __init__(self, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6):
+    def __init__(self, *args: float, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6):
+        if args:  # AdaDelta(0.95): DeZero's rho, or PyTorch's lr? Named, it cannot be misread
+            raise TypeError(
+                f"AdaDelta: name its settings, AdaDelta(lr=1.0, rho=0.9, eps=1e-6); a bare "
+                f"{args[0]!r} would set lr here, where the DeZero book's AdaDelta({args[0]!r}) means rho"
+            )
         super().__init__()
         self.lr = hyperparameter(lr, "lr", "AdaDelta")
         self.rho = hyperparameter(rho, "rho", "AdaDelta", high=1.0)

@@ -45,7 +45,7 @@ class _TorchName:
 def _foreign_call(cls, args, kwargs):
     """Why `cls(*args, **kwargs)` is PyTorch's or DeZero's spelling, or None if it is not."""
     accepted = list(inspect.signature(cls.__init__).parameters)[1:]
-    if args and accepted[:1] == ["lr"] and (
+    if args and accepted[:1] in (["lr"], ["args"]) and (   # (AdaDelta takes its settings by name)
             isinstance(args[0], (Variable, Iterator, list, tuple, set, dict))
             or callable(getattr(args[0], "params", None))):
         return (f"{cls.__name__}: the parameters go to setup(), not to the constructor: write "

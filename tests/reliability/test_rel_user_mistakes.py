@@ -533,6 +533,10 @@ def _dezero_dropout_ratio():  # the book's keyword
     F.dropout(np.ones(3), dropout_ratio=0.5)
 
 
+def _dezero_adadelta_rho():  # the book's AdaDelta(rho, eps): a bare number would be lr here
+    O.AdaDelta(0.95)
+
+
 def _dezero_config():  # the book's global switch
     V.Config.enable_backprop = False
 
@@ -572,6 +576,8 @@ CATALOGUE += [
             (r"jvp: direction 0 has shape \(3,\)", r"input 0 has shape \(2, 3\)")),
     Mistake("the book's F.dropout(x, dropout_ratio=...)", _dezero_dropout_ratio, TypeError,
             (r"dropout: gengrad calls the drop probability p", r"F\.dropout\(x, p=0\.5\)")),
+    Mistake("the book's AdaDelta(0.95), its rho", _dezero_adadelta_rho, TypeError,
+            (r"AdaDelta: name its settings", r"AdaDelta\(lr=1\.0, rho=0\.9", r"means rho")),
     Mistake("the book's Config.enable_backprop = False", _dezero_config, AttributeError,
             (r"no attribute 'Config'", r"with V\.no_grad\(\):", r"V\.test_mode\(\)")),
     Mistake("V.record_backward used without its call", _record_backward_without_call, TypeError,
