@@ -212,6 +212,15 @@ class Directions:
             raise Unbatched("indexing by a Variable on a coefficient of several directions")
         return self._like(self.full()[index])
 
+    def repeat(self, repeats, axis=None):
+        return _FUNCTIONS["repeat"](self, repeats, axis=axis)
+
+    def trace(self, offset=0, axis1=0, axis2=1):
+        return _trace(self, offset, axis1, axis2)
+
+    def cumsum(self, axis=None):
+        return _FUNCTIONS["cumsum"](self, axis=axis)
+
     def astype(self, dtype, copy=True):
         if isinstance(self.data, Variable):
             if np.dtype(dtype) != self.data.dtype:
@@ -439,6 +448,70 @@ def _zeros_like(x, dtype=None):
     return backend.get_array_module(data).zeros(x.shape, dtype=dtype or x.dtype)
 
 
+def _axis(x, axis, name, ndim=None):
+    """Axis (or axes) `axis` of the coefficient as an axis of its data (after the directions')."""
+    ndim = x.ndim if ndim is None else ndim
+    if axis is None:
+        _refuse(f"{name} with axis=None")
+    if isinstance(axis, (int, np.integer)):
+        return int(axis) % ndim + 1
+    return tuple(int(a) % ndim + 1 for a in axis)
+
+
+def _along(name, function, *where):
+    """A NumPy function of one array and an axis keyword (cumsum, diff, roll, repeat, flip,
+    split ...), run on the directions' data with the axis shifted past theirs."""
+    def handler(x, *args, axis=_NO_AXIS, **kwargs):
+        if axis is _NO_AXIS:                         # the axis given by position
+            args = list(args)
+            position = where[0]
+            if len(args) <= position:
+                return _refuse(f"{name} without an axis")
+            axis = args.pop(position)
+        result = function(x.full(), *args, axis=_axis(x, axis, name), **kwargs)
+        if isinstance(result, list):                 # (split)
+            return [x._like(r) for r in result]
+        return x._like(result)
+    return handler
+
+
+_NO_AXIS = object()
+
+
+def _tile(x, reps):
+    reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(reps)
+    ndim = max(x.ndim, len(reps))                    # np.tile promotes the array or the reps
+    reps = (1,) * (ndim - len(reps)) + reps
+    data = np.broadcast_to(x.lifted(ndim), (x.count, *((1,) * (ndim - x.ndim)), *x.shape))
+    return x._like(np.tile(data, (1, *reps)))
+
+
+def _pad(x, pad_width, mode="constant", **kwargs):
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (x.ndim, 2))
+    return x._like(np.pad(x.full(), [(0, 0), *map(tuple, widths.tolist())], mode=mode, **kwargs))
+
+
+def _take_along_axis(x, indices, axis):
+    if isinstance(indices, Directions):
+        return _refuse("take_along_axis by directions")
+    data = np.take_along_axis(x.full(), np.expand_dims(indices, 0), axis=_axis(x, axis, "take_along_axis"))
+    return x._like(data)
+
+
+def _trace(x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    if dtype is not None or out is not None:
+        return _refuse("trace with dtype or out")
+    return x._like(np.trace(x.full(), offset, _axis(x, axis1, "trace"), _axis(x, axis2, "trace")))
+
+
+def _rot90(x, k=1, axes=(0, 1)):
+    return x._like(np.rot90(x.full(), k, _axis(x, tuple(axes), "rot90")))
+
+
+def _flip(x, axis=None):
+    return x._like(np.flip(x.full(), _axis(x, tuple(range(x.ndim)) if axis is None else axis, "flip")))
+
+
 def _joined(join, arrays, axis, new):
     """np.concatenate / np.stack of coefficients, some of several directions: each joined
     per direction (a plain one is the same for every direction)."""
@@ -453,6 +526,10 @@ def _joined(join, arrays, axis, new):
 
 
 _FUNCTIONS = {
+    "cumsum": _along("cumsum", np.cumsum, 0), "diff": _along("diff", np.diff, 1),
+    "roll": _along("roll", np.roll, 1), "repeat": _along("repeat", np.repeat, 1),
+    "split": _along("split", np.split, 1), "tile": _tile, "pad": _pad,
+    "take_along_axis": _take_along_axis, "trace": _trace, "rot90": _rot90, "flip": _flip,
     "concatenate": lambda arrays, axis=0: _joined(np.concatenate, arrays, axis, 0),
     "stack": lambda arrays, axis=0: _joined(np.stack, arrays, axis, 1),
     "broadcast_to": _broadcast_to, "where": _where, "sum": _sum, "mean": _mean,
