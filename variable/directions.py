@@ -512,6 +512,28 @@ def _flip(x, axis=None):
     return x._like(np.flip(x.full(), _axis(x, tuple(range(x.ndim)) if axis is None else axis, "flip")))
 
 
+def _einsum(subscripts, *operands, optimize=False):
+    """np.einsum on explicit subscripts ('ij,jk->ik'), a new label for the directions' axis on
+    each operand that has it and on the output; two such operands in a collapsed pass are
+    contracted over it, weighted (one more operand, the weights)."""
+    if not isinstance(subscripts, str) or "..." in subscripts or "->" not in subscripts:
+        return _refuse("einsum without explicit subscripts")
+    terms, out = subscripts.replace(" ", "").split("->")
+    terms = terms.split(",")
+    label = next(c for c in "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA" if c not in subscripts)
+    found = [o for o in operands if isinstance(o, Directions)]
+    datas = [o.full() if isinstance(o, Directions) else o for o in operands]
+    labelled = [label + t if isinstance(o, Directions) else t for t, o in zip(terms, operands)]
+    weights = found[0].weights
+    if len(found) > 1 and weights is not None:       # a product of first-order coefficients
+        if len(found) > 2:
+            return _refuse("einsum of three coefficients of several directions")
+        w = _on(weights.astype(found[0].dtype), *[o.data for o in found])
+        return np.einsum(f"{label},{','.join(labelled)}->{out}", w, *datas, optimize=optimize)
+    data = np.einsum(f"{','.join(labelled)}->{label}{out}", *datas, optimize=optimize)
+    return Directions(data, data.shape[1:], weights)
+
+
 def _joined(join, arrays, axis, new):
     """np.concatenate / np.stack of coefficients, some of several directions: each joined
     per direction (a plain one is the same for every direction)."""
@@ -526,6 +548,7 @@ def _joined(join, arrays, axis, new):
 
 
 _FUNCTIONS = {
+    "einsum": _einsum,
     "cumsum": _along("cumsum", np.cumsum, 0), "diff": _along("diff", np.diff, 1),
     "roll": _along("roll", np.roll, 1), "repeat": _along("repeat", np.repeat, 1),
     "split": _along("split", np.split, 1), "tile": _tile, "pad": _pad,
