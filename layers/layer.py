@@ -21,7 +21,8 @@ def _is_array(value):
 
 class _TorchName:
     """A PyTorch name that gengrad spells otherwise: reading it raises an AttributeError naming
-    gengrad's spelling (so `hasattr(model, "eval")` stays False, as for any missing name)."""
+    gengrad's spelling (so `hasattr(model, "eval")` stays False, as for any missing name).
+    Layers and optimizers (`opt.step`) both use it."""
 
     def __init__(self, fix):
         self.fix = fix

@@ -5,6 +5,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from layers.layer import _TorchName
 from variable import Variable, backend
 
 
@@ -25,21 +26,6 @@ def hyperparameter(value, name, where, low=0.0, high=None, low_open=False):
 def replace_grad(param, array):
     """Give `param` a fresh gradient holding `array` (never writes into the old one)."""
     param.grad = Variable(array, requires_grad=False)
-
-
-class _TorchName:
-    """A PyTorch name that gengrad spells otherwise: reading it raises an AttributeError naming
-    gengrad's spelling (so `hasattr(opt, "step")` stays False, as for any missing name)."""
-
-    def __init__(self, fix):
-        self.fix = fix
-
-    def __set_name__(self, owner, name):
-        self.name = name
-
-    def __get__(self, obj, owner=None):
-        raise AttributeError(f"{owner.__name__!r} object has no attribute {self.name!r}; that is "
-                             f"PyTorch's name: in gengrad, {self.fix}")
 
 
 def _foreign_call(cls, args, kwargs):

@@ -367,21 +367,14 @@ def matmul(a, b):
     else:
         data = np.matmul(pa, pb)
     if len(sa) == 1:
-        data = _squeezed(data, -2)
+        data = np.squeeze(data, axis=-2)
     if len(sb) == 1:
-        data = _squeezed(data, -1)
+        data = np.squeeze(data, axis=-1)
     return Directions(data, shape, weights)
 
 
 def _promoted(x, axis):
-    if isinstance(x, Directions):
-        return x._like(np.expand_dims(x.data, axis), x.shape[:-1] + (1,) + x.shape[-1:] if axis == -2
-                       else x.shape + (1,))
-    return np.expand_dims(x, axis)
-
-
-def _squeezed(data, axis):
-    return np.squeeze(data, axis=axis)
+    return _expand_dims(x, axis) if isinstance(x, Directions) else np.expand_dims(x, axis)
 
 
 # ----- NumPy functions a rule may call on a coefficient of several directions -----------------
@@ -444,8 +437,7 @@ def _moveaxis(x, source, destination):
 
 def _zeros_like(x, dtype=None):
     """Zeros of the coefficient's shape: the same for every direction."""
-    data = x.data._data if isinstance(x.data, Variable) else x.data
-    return backend.get_array_module(data).zeros(x.shape, dtype=dtype or x.dtype)
+    return backend.get_array_module(x._data).zeros(x.shape, dtype=dtype or x.dtype)
 
 
 def _axis(x, axis, name, ndim=None):
@@ -559,7 +551,6 @@ _FUNCTIONS = {
     "reshape": lambda x, shape: x.reshape(shape), "transpose": lambda x, axes=None: x.transpose(axes),
     "swapaxes": lambda x, a, b: x.swapaxes(a, b), "moveaxis": _moveaxis, "expand_dims": _expand_dims,
     "squeeze": _squeeze, "ravel": lambda x: x.ravel(), "zeros_like": _zeros_like,
-    "matmul": matmul, "conjugate": lambda x: x,
 }
 
 

@@ -20,6 +20,7 @@ from .config import enable_grad, is_backprop_enabled
 from .directions import Directions, Unbatched, at, stacked
 from .forwarder import Forwarder, Variable, new_variable, record_by_hand
 from .graph import _functions_behind
+from .series import _total
 from .types import ArrayLike
 from .variable import _FORWARD_MODE
 
@@ -209,16 +210,8 @@ def _each_direction(f, xs, outputs, order, record):
 
 def _zero(c):
     """Zeros of coefficient c's shape, where its data is."""
-    data = c.data if isinstance(c, Directions) else c
-    data = data._data if isinstance(data, Variable) else data
+    data = c._data if isinstance(c, (Directions, Variable)) else c
     return backend.get_array_module(data).zeros(c.shape, dtype=data.dtype)
-
-
-def _total(terms):
-    total = terms[0]
-    for term in terms[1:]:
-        total = total + term
-    return total
 
 
 def _point(x, i, op):

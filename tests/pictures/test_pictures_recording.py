@@ -10,6 +10,7 @@ import threading
 
 import numpy as np
 import pytest
+from picture_scenes import diamond
 
 import variable as V
 from pictures import BackwardRecording
@@ -201,20 +202,6 @@ def test_the_random_graphs_have_what_the_tests_above_claim():
             seen["same input twice"] += len(inputs) == 2 and inputs[0] is inputs[1]
             seen[step.function.name] = seen.get(step.function.name, 0) + 1
     assert all(seen[k] > 0 for k in ("added", "same input twice", "GetItem", "Split")), seen
-
-
-def diamond():
-    """a = x^2 used directly by the last op and through two more: the order that matters."""
-    x = V.Variable(np.array(0.5), name="x")
-    a = V.square(x)
-    a.name = "a"
-    b = V.exp(a)
-    b.name = "b"
-    c = V.sin(b)
-    c.name = "c"
-    y = c + a
-    y.name = "y"
-    return x, y
 
 
 def test_the_queue_after_each_step_is_what_the_next_step_pops():

@@ -232,20 +232,21 @@ def test_taylor_matches_nested_reverse(name, row, rng, device_row):
     assert V.taylorcheck(row.fn, *row.sample(rng), order=TAYLOR)
 
 
-@pytest.mark.parametrize("name, row", [
+DIFFERENTIABLE_TAYLOR = [
     pytest.param(name, row, id=f"{name}-{row.label}") for name, rows in OP_TABLE.items() for row in rows
     if hasattr(row, "label") and row.order >= 1 and row.taylor >= 1
-])
+]
+"""Rows whose Taylor derivatives have derivatives again (a gradient and a Taylor rule)."""
+
+
+@pytest.mark.parametrize("name, row", DIFFERENTIABLE_TAYLOR)
 def test_taylor_results_are_differentiable(name, row, rng, device_row, recording_check):
     # reverse over Taylor: V.taylor's derivatives carry a graph to the inputs
     device_row(row.fn)
     recording_check(row.fn, *row.sample(rng), order=min(2, row.taylor))
 
 
-@pytest.mark.parametrize("name, row", [
-    pytest.param(name, row, id=f"{name}-{row.label}") for name, rows in OP_TABLE.items() for row in rows
-    if hasattr(row, "label") and row.order >= 1 and row.taylor >= 1
-])
+@pytest.mark.parametrize("name, row", DIFFERENTIABLE_TAYLOR)
 def test_many_directions_in_one_pass(name, row, rng, device_row, directions_check):
     # V.taylor(batched=True) and the collapsed pass against one pass per direction
     device_row(row.fn)
