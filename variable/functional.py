@@ -275,36 +275,32 @@ def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool 
     if argnums is not None or has_aux:
         return _with_options(hessian, f, x, create_graph, argnums, has_aux, "hessian")
     xs = _several(f, x, "hessian")
-    if xs is not None:
-        y = f(*xs)
+    live = []                                        # whether the gradient depends on x
+
+    def gradients(*vs):                              # (one argument per entry of a tuple x)
+        y = f(*vs)
         if not isinstance(y, Variable) or y.size != 1:
             shape = y.shape if isinstance(y, Variable) else type(y).__name__
             raise ValueError(f"hessian: f must return a scalar Variable, got {shape}")
-        gs = grad(y, list(xs), create_graph=True, materialize_grads=True)
-        if any(g.requires_grad for g in gs) and all(xi.size for xi in xs):   # forward over reverse
+        gs = grad(y, list(vs), create_graph=True, materialize_grads=True)
+        live[:] = [any(g.requires_grad for g in gs)]
+        return tuple(gs) if xs is not None else gs[0]
 
-            def gradients(*vs):
-                return tuple(grad(f(*vs), list(vs), create_graph=True, materialize_grads=True))
+    # forward over reverse: the gradient's derivatives along all unit directions in one pass
+    if xs is not None:
+        if all(xi.size for xi in xs):
             blocks = _forward_blocks(gradients, xs, sum(xi.size for xi in xs), create_graph, "hessian")
-            if blocks is not None:
+            if blocks is not None and live[0]:
                 return tuple(tuple(_columns(rows, xi.shape, xj.shape) for rows, xj in zip(row, xs))
                              for row, xi in zip(blocks, xs))
-        return tuple(_blocks(g, xs, create_graph) for g in gs)
+        return tuple(_blocks(g, xs, create_graph) for g in gradients(*xs))
     x = _leaf(f, x, "hessian")
-    y = f(x)
-    if not isinstance(y, Variable) or y.size != 1:
-        shape = y.shape if isinstance(y, Variable) else type(y).__name__
-        raise ValueError(f"hessian: f must return a scalar Variable, got {shape}")
-    g = grad(y, x, create_graph=True, allow_unused=True)
-    if g is None or not g.requires_grad or x.size == 0:
-        return new_variable(get_array_module(x).zeros(x.shape + x.shape, dtype=x.dtype))
-
-    def gradient(x):
-        gx = grad(f(x), x, create_graph=True, allow_unused=True)
-        return gx if gx is not None else x * 0.0
-    rows = _forward_rows(gradient, x, x.size, create_graph, "hessian")   # forward over reverse:
-    if rows is not None:                                                # one pass for all rows
+    rows = _forward_rows(gradients, x, x.size, create_graph, "hessian") if x.size else None
+    if rows is not None and live[0]:
         return _columns(rows, x.shape, x.shape)
+    g = gradients(x) if rows is None else None       # (reverse rows: one backward per entry)
+    if rows is not None or not live[0] or x.size == 0:
+        return new_variable(get_array_module(x).zeros(x.shape + x.shape, dtype=x.dtype))
     return reshape(stack(_rows(g, x, create_graph)), x.shape + x.shape)
 
 
