@@ -20,7 +20,7 @@ from .config import enable_grad, is_backprop_enabled
 from .directions import Directions, Unbatched, at, stacked
 from .forwarder import Forwarder, Variable, new_variable, record_by_hand
 from .graph import _functions_behind
-from .series import _total
+from .series import _total, known_zero
 from .types import ArrayLike
 from .variable import _FORWARD_MODE
 
@@ -44,10 +44,11 @@ def _no_rule(f, op):
 
 
 def _zeros(x):
+    """A coefficient of zeros for x, read-only, that the series recurrences know to skip."""
     z = backend.get_array_module(x).zeros(x._data.shape, dtype=x._data.dtype)
     if type(z) is np.ndarray:
         z.flags.writeable = False
-    return z
+    return known_zero(z)
 
 
 def _rule_result(f, result, outputs, order, record=False):
@@ -508,7 +509,9 @@ def _derivative(coefficient, k, dtype, depends, op):
     if k == 1:
         data = coefficient.astype(dtype)                                    # (a copy)
     else:  # k! as a float64 number: a Python int past 2^63 is refused by CuPy, overflows float32
-        data = (coefficient.astype(np.float64) * float(math.factorial(k))).astype(dtype)
+        wide = coefficient.dtype in (np.float64, np.complex128)
+        wide = coefficient if wide else coefficient.astype(np.float64)
+        data = (wide * float(math.factorial(k))).astype(dtype, copy=False)         # (one pass)
     if not depends or unrecorded is None:  # (a recorded pass: an array coefficient is constant)
         v = new_variable(data)
         v._assigned = _FORWARD_MODE

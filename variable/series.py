@@ -16,10 +16,15 @@ Each sum over j is one array operation on coefficients stacked along a leading a
 (`_dot`), not one per term: order K costs O(K) array operations (O(K^2) arithmetic), which
 is what matters on a GPU, where each operation is a kernel launch.
 
+A coefficient registered with `known_zero` (the zeros after x_1 on the path x + t v that
+`V.taylor` starts from) is skipped by the recurrences: along a straight path y_k costs one
+product, not a sum over k terms, without reading any data (so no device sync).
+
 Custom Forwarders may use them in their own `taylor` rule (see docs/custom_functions.md).
 """
 
 import math
+import weakref
 
 import numpy as np
 
@@ -62,6 +67,31 @@ def scale(a: list, c) -> list:
     return [ak * c for ak in a]
 
 
+_KNOWN_ZEROS = weakref.WeakValueDictionary()      # id -> a coefficient of zeros no one writes
+
+
+def known_zero(z):
+    """Register `z`, an array of zeros that nothing writes to (NumPy's read-only), as a
+    coefficient the recurrences may skip; returns z."""
+    try:
+        _KNOWN_ZEROS[id(z)] = z
+    except TypeError:                                # (an array type without weak references)
+        pass
+    return z
+
+
+def _is_zero(c) -> bool:
+    return _KNOWN_ZEROS.get(id(c)) is c
+
+
+def _last_varying(x) -> int:
+    """The index m >= 1 past which every coefficient of x is a known zero (1 for x + t v)."""
+    m = len(x) - 1
+    while m > 1 and _is_zero(x[m]):
+        m -= 1
+    return m
+
+
 def _recording(*series) -> bool:
     """Whether a coefficient is a Variable (the pass records a graph: V.taylor of a function
     of parameters) or holds several directions (variable/directions.py): the helpers then
@@ -80,7 +110,8 @@ def _total(terms):
 def _rate_sum(x, h, k):
     """sum_{j=1..k} j x_j h_{k-j} / k on recorded coefficients, with no multiplication by 1
     and the 1/k folded into the weights: k recorded products and k - 1 sums."""
-    return _total([x[j] * h[k - j] if j == k else (x[j] * (j / k)) * h[k - j] for j in range(1, k + 1)])
+    m = min(k, _last_varying(x))
+    return _total([x[j] * h[k - j] if j == k else (x[j] * (j / k)) * h[k - j] for j in range(1, m + 1)])
 
 
 def _dot(a, b):
@@ -140,8 +171,11 @@ def _square_coefficient(a, k):
     stacked `a` (an array, as `ode` hands its `h`), one operation."""
     if not isinstance(a, list) and k > 0:
         half = (k + 1) // 2                          # a_j a_{k-j} for j < k/2, twice
-        total = 2 * _dot(a[:half], a[k:k - half:-1])
-        return total + a[k // 2] * a[k // 2] if k % 2 == 0 else total
+        total = _dot(a[:half], a[k:k - half:-1])
+        total *= 2                                   # (a new array: in place)
+        if k % 2 == 0:
+            total += a[k // 2] * a[k // 2]
+        return total
     total = None
     for j in range((k + 1) // 2):
         term = a[j] * a[k - j]
@@ -201,7 +235,7 @@ in cache while its O(K^2) sums run (tanh's 30th derivative on 10^6 points: 1.7x 
 
 
 def _blocks(n, *stacks):
-    """Views of `stacks` (arrays of n or n - 1 rows, all of one shape after the first axis)
+    """Views of `stacks` (arrays of at most n rows, all of one shape after the first axis)
     on cache-sized blocks of their points, or the stacks whole where blocking does not pay."""
     points = stacks[0][0].size
     if (n < 4 or points < 4 * _BLOCK or any(type(a) is not np.ndarray or not a.flags.c_contiguous
@@ -241,15 +275,33 @@ def ode(x: list, y0: np.ndarray, h, pointwise: bool = False) -> list:
             hs.append(h(y, k - 1))
             y.append(_rate_sum(x, hs, k))
         return y
-    jx = _stacked(x)                                 # row j-1 holds j x_j
+    m = _last_varying(x)                             # x_j = 0 for j > m (x + t v: m = 1)
+    jx = _stacked(x[:m + 1])                         # row j-1 holds j x_j
     ys = _empty(n, y0, x[0], jx[0])
-    hs = _empty(n - 1, y0, x[0], jx[0])
     ys[0] = y0
-    for yb, jb, hb in _blocks(n, ys, jx, hs) if pointwise else [(ys, jx, hs)]:
+    numpy = type(ys) is np.ndarray
+    blocks = _blocks(n, ys, jx) if pointwise else [(ys, jx)]
+    if m > 1:                                        # h_0 .. h_{k-1} kept (one block's worth)
+        hs = get_array_module(ys).empty((n - 1,) + blocks[0][0].shape[1:], dtype=ys.dtype)
+    for yb, jb in blocks:
+        hb = (hs[:, :yb.shape[1]] if len(blocks) > 1 else hs) if m > 1 else None
         for k in range(1, n):
-            hb[k - 1] = h(yb[:k], k - 1)
-            # sum_{j=1..k} j x_j h_{k-j}: rows 0..k-1 of jx against h_{k-1} .. h_0
-            yb[k] = _dot(jb[:k], hb[k - 1::-1]) / k
+            hk = h(yb[:k], k - 1)
+            if m == 1:                               # y_k = x_1 h_{k-1} / k
+                if numpy:                            # (yb[k, ...]: a view, even of one number)
+                    np.multiply(jb[0], hk, out=yb[k, ...])
+                    yb[k] /= k
+                else:
+                    yb[k] = jb[0] * hk / k
+                continue
+            hb[k - 1] = hk
+            # sum_{j=1..min(k,m)} j x_j h_{k-j}: rows of jx against h_{k-1}, h_{k-2}, ...
+            j = min(k, m)
+            if numpy:
+                np.einsum("j...,j...->...", jb[:j], hb[k - 1::-1][:j], out=yb[k, ...])
+                yb[k] /= k
+            else:
+                yb[k] = _dot(jb[:j], hb[k - 1::-1][:j]) / k
     return [y0] + list(ys[1:])
 
 
@@ -439,14 +491,16 @@ def _rotation(x, s0, c0, sign):
             s.append(_rate_sum(x, c, k))
             c.append(_rate_sum(x, s, k) if sign > 0 else -_rate_sum(x, s, k))
         return s, c
-    jx = _stacked(x)
+    m = _last_varying(x)                             # x_j = 0 for j > m
+    jx = _stacked(x[:m + 1])
     shape = (n,) + np.broadcast_shapes(s0.shape, x[0].shape)
     xp = get_array_module(jx)
     ss, cs = xp.empty(shape, dtype=jx.dtype), xp.empty(shape, dtype=jx.dtype)
     ss[0], cs[0] = s0, c0
     for k in range(1, n):
-        ss[k] = np.einsum("j...,j...->...", jx[:k], cs[k - 1::-1]) / k
-        cs[k] = sign * np.einsum("j...,j...->...", jx[:k], ss[k - 1::-1]) / k
+        j = min(k, m)
+        ss[k] = np.einsum("j...,j...->...", jx[:j], cs[k - 1::-1][:j]) / k
+        cs[k] = sign * np.einsum("j...,j...->...", jx[:j], ss[k - 1::-1][:j]) / k
         s.append(ss[k])
         c.append(cs[k])
     return s, c
@@ -457,7 +511,12 @@ def _one_minus_square(y, m, sign=-1):
     square_m = _square_coefficient(y, m)
     if m == 0:
         return 1 + square_m if sign > 0 else 1 - square_m
-    return square_m if sign > 0 else -square_m
+    if sign > 0:
+        return square_m
+    if isinstance(y, list):                          # (coefficients of their own: recorded ops)
+        return -square_m
+    square_m *= -1                                   # (a stack's sum is a new array: in place)
+    return square_m
 
 
 def tanh(x: list, y0: np.ndarray | None = None) -> list:

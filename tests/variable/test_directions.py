@@ -296,6 +296,39 @@ def test_long_recurrences_run_over_blocks_of_points_to_the_same_numbers(op, rng,
         np.testing.assert_allclose(blocked[k].data, whole[k].data, rtol=1e-14, atol=0)
 
 
+@pytest.mark.parametrize("op", [V.tanh, V.exp, F.sigmoid, V.tan, V.sin])
+@pytest.mark.parametrize("block", [None, 16])
+def test_a_straight_path_skips_its_known_zeros_to_the_same_numbers(op, block, rng, monkeypatch):
+    # V.taylor's path x + t v pads with zeros the recurrences know (series.known_zero): y_k
+    # costs one product; V.jet's path is given as arrays (its zeros unknown): the full sums
+    from variable import series
+    if block:
+        monkeypatch.setattr(series, "_BLOCK", block)
+    x, v = rng.uniform(-1, 1, (8, 25)), rng.standard_normal((8, 25))
+    skipped = series._is_zero
+    calls = []
+    monkeypatch.setattr(series, "_is_zero", lambda c: calls.append(1) or skipped(c))
+    straight = V.taylor(op, x, v, 12)
+    assert calls, "the zeros were not looked at"
+    _, given = V.jet(op, x, [v] + [np.zeros_like(x) for _ in range(11)])
+    for k in range(1, 13):
+        np.testing.assert_allclose(straight[k].data, given[k - 1].data, rtol=1e-12, atol=1e-300)
+
+
+def test_known_zeros_are_read_only_and_forgotten_with_their_array():
+    from variable import series
+    z = series.known_zero(np.zeros(3))
+    assert series._is_zero(z) and not series._is_zero(np.zeros(3))
+    key = id(z)
+    del z
+    assert key not in series._KNOWN_ZEROS
+    from variable import forward_mode  # the engine's padding: known, read-only
+    padding = forward_mode._zeros(V.Variable(np.ones(2)))
+    assert series._is_zero(padding)
+    with pytest.raises(ValueError, match="read-only"):
+        padding[0] = 1.0
+
+
 # ----- argnums and has_aux, as torch.func's --------------------------------------------------
 def test_argnums_picks_blocks_of_the_full_derivative(rng):
     a, b, c = rng.standard_normal(3), rng.standard_normal(2), rng.standard_normal(())
