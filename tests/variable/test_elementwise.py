@@ -178,3 +178,41 @@ def test_pow_rejects_non_numeric_exponents():
 def test_binary_shape_errors_name_the_op(op):
     with pytest.raises(ValueError, match=rf"(?i){op.__name__}.*\(2, 3\).*\(4,\)"):
         op(V.Variable(np.ones((2, 3))), V.Variable(np.ones(4)))
+
+
+# ----- a broadcast product's gradient as one einsum --------------------------------------------
+FUSED_SHAPES = [((4, 3, 5), (3, 5)), ((3, 5), (4, 3, 5)), ((4, 6, 5), (4, 1, 5)), ((4, 1, 5), (1, 3, 5)),
+                ((2, 3, 4), ()), ((6, 1), (1, 6)), ((4, 3, 5), (5,))]
+
+
+@pytest.mark.parametrize("a_shape, b_shape", FUSED_SHAPES)
+def test_broadcast_product_gradient_by_one_einsum_is_the_product_and_sum(a_shape, b_shape, rng, monkeypatch):
+    # Mul's backward sums gy * other back to an input's shape; past a size it is one recorded
+    # einsum: the same gradient, and (through it) the same second and third derivatives
+    from variable.ops import elementwise
+    a, b = rng.standard_normal(a_shape), rng.standard_normal(b_shape)
+    u = rng.standard_normal(np.broadcast_shapes(a_shape, b_shape))
+
+    def derivatives():
+        x, y = V.Variable(a), V.Variable(b)
+        ga, gb = V.grad(V.sum(V.tanh(x * y) * u), (x, y), create_graph=True)
+        hx, hy = V.grad(V.sum(ga * ga) + V.sum(gb ** 3), (x, y), create_graph=True)
+        return [d.data for d in (ga, gb, hx, hy)]
+
+    plain = derivatives()
+    monkeypatch.setattr(elementwise, "_FUSED_FROM", 1)
+    einsums = []
+    real = elementwise.Function
+
+    def counting(forwarder):
+        if type(forwarder).__name__ == "Einsum":
+            einsums.append(forwarder.subscripts)
+        return real(forwarder)
+    monkeypatch.setattr(elementwise, "Function", counting)
+    fused = derivatives()
+    monkeypatch.setattr(elementwise, "Function", real)
+    assert einsums, "no gradient took the fused path"
+    for got, want in zip(fused, plain):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    assert V.gradcheck(lambda x, y: V.tanh(x * y), a, b, order=3)

@@ -11,7 +11,7 @@ from ..axes import broadcasts_to
 from ..backend import get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable, _on_device, _reference_dtype, as_variable
 from ..types import ArrayLike
-from .shape import broadcast_to, sum_to
+from .shape import broadcast_to, reshape, sum_to
 
 
 def _reduce(gx, x):
@@ -77,14 +77,37 @@ class Mul(Forwarder):
 
     def backward(self, gy):
         x0, x1 = self.inputs
-        gx0 = _reduce(gy * x1, x0) if x0.requires_grad else None
-        gx1 = _reduce(gy * x0, x1) if x1.requires_grad else None
+        gx0 = _product_to(gy, x1, x0) if x0.requires_grad else None
+        gx1 = _product_to(gy, x0, x1) if x1.requires_grad else None
         return gx0, gx1
 
     taylor_records = True
 
     def taylor(self, x0, x1):
         return series.mul(x0, x1)                    # Cauchy product: sum_j x0_j x1_(k-j)
+
+
+_FUSED_FROM = 1 << 16
+"""Entries of gy from which a broadcast product's gradient is one einsum, not a product and a
+sum (the product's array is never made: a Laplacian's weights' gradient sums 64 directions)."""
+
+
+def _product_to(gy, other, x):
+    """gy * other summed back to x's shape: where that sums over many entries, one recorded
+    einsum (differentiable as the product and sum are, to any order)."""
+    shape = gy.shape
+    if x.shape == shape or gy.size < _FUSED_FROM or 4 * x.size > gy.size or len(shape) > 20:
+        return _reduce(gy * other, x)
+    from .contraction import Einsum  # (contraction imports this module)
+    labels = "abcdefghijklmnopqrst"[:len(shape)]
+    spare = iter("uvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")  # an axis of length 1 broadcast in `other`
+    lead = len(shape) - other.ndim
+    term = "".join(labels[lead + i] if n == shape[lead + i] else next(spare)
+                   for i, n in enumerate(other.shape))
+    lead = len(shape) - x.ndim                       # kept: x's axes of gy's length
+    out = "".join(labels[lead + i] for i, n in enumerate(x.shape) if n == shape[lead + i])
+    g = Function(Einsum((labels, term), out))(gy, other)
+    return g if g.shape == x.shape else reshape(g, x.shape)
 
 
 class Div(Forwarder):
