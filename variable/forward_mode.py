@@ -20,7 +20,7 @@ from .config import enable_grad, is_backprop_enabled
 from .directions import Directions, Unbatched, at, stacked
 from .forwarder import Forwarder, Variable, new_variable, record_by_hand
 from .graph import _functions_behind
-from .series import _total, known_zero
+from .series import _total, known_zero, owned_alone
 from .types import ArrayLike
 from .variable import _FORWARD_MODE
 
@@ -497,16 +497,33 @@ def _check_order_fits(order, dtype):
         )
 
 
-def _derivative(coefficient, k, dtype, depends, op):
+def _alone(series_lists):
+    """The ids of the coefficients a recurrence made that nothing else here shares (views
+    included): the pass is over, so V.taylor may scale those by k! in place."""
+    arrays = [c for s in series_lists for c in s[1:] if type(c) is np.ndarray]
+    holders = {}
+    for c in arrays:
+        owner = c if owned_alone(c) else c.base
+        if owner is not None and owned_alone(owner):
+            holders[id(owner)] = holders.get(id(owner), 0) + 1
+    return {id(c) for c in arrays if owned_alone(c) and holders[id(c)] == 1}
+
+
+def _derivative(coefficient, k, dtype, depends, op, alone=()):
     """A Variable holding k! times `coefficient` (a k-th derivative), with no graph.
 
     When it `depends` on Variables that require grad, its creator refuses any gradient
     through it (_NoGraph), naming them: mixed into a loss, it would give a wrong gradient.
+    A coefficient in `alone` is scaled in place (no new array).
     """
     depends, unrecorded = depends
     if isinstance(coefficient, Variable):  # a recorded pass: the derivative has its graph
         return coefficient * float(math.factorial(k)) if k > 1 else coefficient
-    if k == 1:
+    if id(coefficient) in alone and coefficient.dtype == dtype and dtype in (np.float64, np.complex128):
+        if k > 1:
+            coefficient *= float(math.factorial(k))
+        data = coefficient
+    elif k == 1:
         data = coefficient.astype(dtype)                                    # (a copy)
     else:  # k! as a float64 number: a Python int past 2^63 is refused by CuPy, overflows float32
         wide = coefficient.dtype in (np.float64, np.complex128)
@@ -626,8 +643,9 @@ def taylor(
     for y in outputs:
         _check_order_fits(order, y.dtype)
     result = []
+    alone = _alone(series)
     for k in range(order + 1):
-        entry = [y if k == 0 else _derivative(s[k], k, y.dtype, depends, "taylor")
+        entry = [y if k == 0 else _derivative(s[k], k, y.dtype, depends, "taylor", alone)
                  for y, s in zip(outputs, series)]
         result.append(tuple(entry) if several else entry[0])
     return result

@@ -315,6 +315,29 @@ def test_a_straight_path_skips_its_known_zeros_to_the_same_numbers(op, block, rn
         np.testing.assert_allclose(straight[k].data, given[k - 1].data, rtol=1e-12, atol=1e-300)
 
 
+@pytest.mark.parametrize("outputs", ["one", "twice", "and a view", "and a product"])
+def test_derivatives_scaled_in_place_only_where_nothing_else_shares_them(outputs, rng, monkeypatch):
+    # on big arrays each y_k is an array of its own, which V.taylor scales by k! in place
+    # unless another output holds it or a view of it (that one would be scaled twice)
+    from variable import series
+    monkeypatch.setattr(series, "_BLOCK", 16)
+    x, v = rng.uniform(-1, 1, (8, 25)), rng.standard_normal((8, 25))
+    expected = V.taylor(V.tanh, x, v, 6)
+    made = {"one": lambda a: V.tanh(a), "twice": lambda a: (V.tanh(a), V.tanh(a)),
+            "and a view": lambda a: (lambda y: (y, V.reshape(y, (25, 8)), y[2:5]))(V.tanh(a)),
+            "and a product": lambda a: (lambda y: (y, 2 * y))(V.tanh(a))}[outputs]
+    got = V.taylor(made, x, v, 6)
+    for k in range(1, 7):
+        want = expected[k].data
+        parts = got[k] if isinstance(got[k], tuple) else (got[k],)
+        np.testing.assert_allclose(parts[0].data, want, rtol=1e-13)
+        if outputs == "and a view":
+            np.testing.assert_allclose(parts[1].data, want.reshape(25, 8), rtol=1e-13)
+            np.testing.assert_allclose(parts[2].data, want[2:5], rtol=1e-13)
+        elif outputs == "and a product":
+            np.testing.assert_allclose(parts[1].data, 2 * want, rtol=1e-13)
+
+
 def test_known_zeros_are_read_only_and_forgotten_with_their_array():
     from variable import series
     z = series.known_zero(np.zeros(3))
