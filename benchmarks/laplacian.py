@@ -1,4 +1,4 @@
-"""The Laplacian of a network, and a PINN training step on it, next to PyTorch's nested way.
+"""The Laplacian of a network, and a PINN training step on it, next to PyTorch and JAX + folx.
 
 `python -m benchmarks.laplacian`: an MLP R^d -> R (three tanh layers of 64, float64, batch
 256 points), for d = 2, 16, 64 (and 256 with --big):
@@ -11,19 +11,30 @@
 - NumPy matmuls: the floor under it, the matrix products of the hidden and output layers
   over d x batch rows in plain NumPy (the first layer's are d rows only: e_i W = W[i]);
 - PyTorch nested, when torch is installed, the same as gengrad nested;
+- JAX + folx, when jax and folx are installed: `folx.forward_laplacian` (the same collapsed
+  second-order pass as V.laplacian, with a dense Jacobian) of the network at one point,
+  vmapped over the batch, in float64 under jax.jit; its training step is jax.grad of the
+  loss through it, jit-compiled as well.  Both are compiled (and checked) before timing and
+  timed up to `.block_until_ready()`;
 
 each timed for the Laplacian alone and for a training step: the Laplacian, the loss
 mean((Laplacian - f)^2), and its gradient with respect to the weights.  Every method's
-Laplacian is checked against the first one's before timing.  Ratios are to PyTorch's
-nested time in the same run; one BLAS thread (run on its own, this sets
-OPENBLAS_NUM_THREADS=1 unless it is set; under `python -m benchmarks`, set it yourself).
+Laplacian is checked against the first one's before timing (and folx's weight gradient
+against V.laplacian's).  Ratios are gengrad's V.laplacian times (Laplacian, step) over
+PyTorch nested's and over folx's, in the same run.  One thread: run on its own, this sets
+OPENBLAS_NUM_THREADS=1 and, for JAX, XLA_FLAGS=--xla_cpu_multi_thread_eigen=false and
+NPROC=1 unless they are set (this jaxlib sizes its CPU thread pool from NPROC: the XLA
+flag alone leaves it at one thread per core); under `python -m benchmarks`, set them
+yourself.
 """
 
 import argparse
 import os
 
-if __name__ == "__main__":  # before NumPy loads; importing this module changes nothing
+if __name__ == "__main__":  # before NumPy and JAX load; importing this module changes nothing
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
+    os.environ.setdefault("NPROC", "1")        # the size of XLA's CPU thread pool
 
 import numpy as np  # noqa: E402
 
@@ -86,7 +97,58 @@ def torch_net(torch, params):
     return u, [p for pair in ps for p in pair]
 
 
-def run(d, repeat, torch):
+def import_folx():
+    """(jax, folx) with JAX in float64 when both are installed, else None (never a dependency)."""
+    try:
+        import folx
+        import jax
+    except ImportError:
+        return None
+    jax.config.update("jax_enable_x64", True)
+    return jax, folx
+
+
+def jax_net(jnp):
+    """The same network in JAX, at one point x of R^d: u(params, x), a scalar."""
+    def u(params, x):
+        h = x
+        for i, (W, b) in enumerate(params):
+            h = h @ W + b
+            if i < len(params) - 1:
+                h = jnp.tanh(h)
+        return h[0]
+    return u
+
+
+def folx_laplacian(jax, folx, u):
+    """The Laplacian at each row of x: folx's forward Laplacian at one point, vmapped."""
+    def laplacian(params, x):
+        def one(xi):
+            return folx.forward_laplacian(lambda y: u(params, y))(xi).laplacian
+        return jax.vmap(one)(x)
+    return laplacian
+
+
+def run_folx(jax, folx, params, x, target, reference, gradients, repeat):
+    """The times of folx's Laplacian and training step, each jit-compiled and checked first."""
+    jnp = jax.numpy
+    laplacian = folx_laplacian(jax, folx, jax_net(jnp))
+    lap = jax.jit(laplacian)
+    step = jax.jit(jax.grad(lambda ps, x, t: jnp.mean((laplacian(ps, x) - t) ** 2)))
+    jparams = [(jnp.asarray(W), jnp.asarray(b)) for W, b in params]
+    jx, jt = jnp.asarray(x), jnp.asarray(target)
+    np.testing.assert_allclose(np.asarray(lap(jparams, jx)), reference, rtol=1e-8, atol=1e-10)
+    got = [g for pair in step(jparams, jx, jt) for g in pair]
+    for g, expected in zip(got, gradients):
+        if expected is not None:       # (gengrad: None for the last bias, folx: zeros)
+            np.testing.assert_allclose(np.asarray(g), expected.data, rtol=1e-8, atol=1e-10)
+    return {
+        "folx": best_time(lambda: lap(jparams, jx).block_until_ready(), repeat),
+        "folx step": best_time(lambda: jax.block_until_ready(step(jparams, jx, jt)), repeat),
+    }
+
+
+def run(d, repeat, torch, jax_folx=None):
     rng = np.random.default_rng(d)
     params = weights(d, rng)
     x = rng.uniform(-1, 1, (BATCH, d))
@@ -128,7 +190,14 @@ def run(d, repeat, torch):
 
         row["torch"] = best_time(lambda: torch_nested(torch, tu, x), repeat)
         row["torch step"] = best_time(torch_step, repeat)
+    if jax_folx is not None:
+        row.update(run_folx(*jax_folx, params, x, target, reference, step(gengrad_taylor)(), repeat))
     return row
+
+
+def cell(ms, width):
+    """A time in ms right-aligned in `width` characters, or '-' for a column not run."""
+    return f"{'-' if ms is None else f'{ms:.1f}':>{width}}"
 
 
 def main(argv=None):
@@ -140,22 +209,25 @@ def main(argv=None):
     torch = import_torch()
     if torch is not None:
         torch.set_default_dtype(torch.float64)
+    jax_folx = import_folx()
     dims = args.dims + ([256] if args.big else [])
+    missing = [name for name, module in (("torch", torch), ("jax/folx", jax_folx)) if module is None]
     print(f"Laplacian of an MLP R^d -> R (3 tanh layers of {WIDTH}, float64, batch {BATCH}), ms, best of "
-          f"{args.repeat}; ratios to PyTorch nested" + ("" if torch else " (torch not installed)"))
-    print(f"{'d':>4} {'torch nested':>13} {'gengrad nested':>15} {'V.laplacian':>12} {'ratio':>7} "
-          f"{'NumPy matmuls':>14} | {'torch step':>11} {'nested step':>12} {'laplacian step':>15} "
-          f"{'ratio':>7}")
+          f"{args.repeat}; ratios: gengrad's V.laplacian over PyTorch nested and over JAX jit + folx"
+          + (f" ({', '.join(missing)} not installed)" if missing else ""))
+    print(f"{'d':>4} {'torch nested':>13} {'gengrad nested':>15} {'V.laplacian':>12} {'/torch':>7} "
+          f"{'jax folx':>9} {'/folx':>7} {'NumPy matmuls':>14} | {'torch step':>11} {'nested step':>12} "
+          f"{'laplacian step':>15} {'/torch':>7} {'folx step':>10} {'/folx':>7}")
     for d in dims:
-        r = run(d, args.repeat, torch)
+        r = run(d, args.repeat, torch, jax_folx)
         ms = {k: v * 1e3 for k, v in r.items()}
-        t, ts = ms.get("torch"), ms.get("torch step")
-        print(f"{d:>4} {t if t is not None else float('nan'):>13.1f} {ms['nested']:>15.1f} "
-              f"{ms['laplacian']:>12.1f} {ratio(ms['laplacian'], t):>7} {ms['floor']:>14.1f} | "
-              f"{ts if ts is not None else float('nan'):>11.1f} {ms['nested step']:>12.1f} "
-              f"{ms['laplacian step']:>15.1f} {ratio(ms['laplacian step'], ts):>7}")
+        t, ts, f, fs = ms.get("torch"), ms.get("torch step"), ms.get("folx"), ms.get("folx step")
+        lap, step = ms["laplacian"], ms["laplacian step"]
+        print(f"{d:>4} {cell(t, 13)} {ms['nested']:>15.1f} {lap:>12.1f} {ratio(lap, t):>7} "
+              f"{cell(f, 9)} {ratio(lap, f):>7} {ms['floor']:>14.1f} | {cell(ts, 11)} "
+              f"{ms['nested step']:>12.1f} {step:>15.1f} {ratio(step, ts):>7} {cell(fs, 10)} "
+              f"{ratio(step, fs):>7}")
     return 0
-
 
 if __name__ == "__main__":
     main()

@@ -11,19 +11,37 @@
 - jvp: `V.jvp` of the 784-1000-1000-10 sigmoid MLP's loss (benchmarks/mlp.py's network,
   batch 100), along a direction in the input and along one in all six parameters, each
   against the forward pass alone and against the same tangent written by hand in NumPy.
+- --big, only: the nth derivative of tanh on 10**6 float64 points, n = 10, 20, 30, by
+  `V.taylor`, next to JAX's `jax.experimental.jet` (float64) when jax is installed, under
+  jax.jit and eager.  jet is given the input series x, (1, 0, ..., 0) as arrays (the
+  zeros are data to it, as they would be in a composed function), and its nth output term
+  is the nth derivative (jet scales its terms by factorials by default).  Its values are
+  checked against V.taylor's before timing; the first jit call (compilation) is timed
+  apart.  Run on its own, this sets XLA_FLAGS=--xla_cpu_multi_thread_eigen=false and
+  NPROC=1 (the size of XLA's CPU thread pool) unless they are set: JAX on one thread,
+  like NumPy's elementwise functions.
+
+    python -m benchmarks.taylor_mode            # tanh on 200 points and the MLP jvp
+    python -m benchmarks.taylor_mode --big      # only: tanh on 10**6 points, next to jet
 """
 
 import argparse
+import os
+import time
 from fractions import Fraction
 
-import numpy as np
+if __name__ == "__main__":  # before JAX loads; importing this module changes nothing
+    os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
+    os.environ.setdefault("NPROC", "1")        # the size of XLA's CPU thread pool
 
-import function as F
-import layers as L
-import variable as V
-from benchmarks import mlp
-from benchmarks.higher_order import tanh_nth_gengrad, tanh_nth_torch
-from benchmarks.timing import best_time, import_torch, ratio
+import numpy as np  # noqa: E402
+
+import function as F  # noqa: E402
+import layers as L  # noqa: E402
+import variable as V  # noqa: E402
+from benchmarks import mlp  # noqa: E402
+from benchmarks.higher_order import tanh_nth_gengrad, tanh_nth_torch  # noqa: E402
+from benchmarks.timing import best_time, import_torch, ratio  # noqa: E402
 
 POINTS = np.linspace(-2, 2, 200)
 
@@ -90,6 +108,74 @@ def run_tanh(orders=(10, 20, 30), nested_up_to=10, repeat=5, torch=True):
                 np.testing.assert_allclose(tanh_nth_taylor(POINTS, n).data, expected, rtol=1e-8, atol=1e-8)
                 row["torch"] = best_time(lambda n=n: tanh_nth_torch(torch, POINTS, n), max(1, repeat // 2))
     return rows
+
+
+# ----- nth derivative of tanh on 10**6 points, next to JAX's jet ------------------------
+BIG_POINTS = 10 ** 6
+
+
+def import_jet():
+    """(jax, jet) with JAX in float64 when jax is installed, else None (never a dependency)."""
+    try:
+        import jax
+        from jax.experimental.jet import jet
+    except ImportError:
+        return None
+    jax.config.update("jax_enable_x64", True)
+    return jax, jet
+
+
+def jet_nth(jax, jet, n):
+    """d^n tanh(x) by jet: the series x + t through tanh, its nth (derivative-scaled) term."""
+    def nth(x, one, zero):
+        _, terms = jet(jax.numpy.tanh, (x,), ((one,) + (zero,) * (n - 1),))
+        return terms[n - 1]
+    return nth
+
+
+def run_jet(jax, jet, x_data, n, expected, repeat):
+    """The first call (compilation) and best times of jet's nth derivative, jit and eager."""
+    x = jax.numpy.asarray(x_data)
+    one, zero = jax.numpy.ones_like(x), jax.numpy.zeros_like(x)
+    eager = jet_nth(jax, jet, n)
+    jitted = jax.jit(eager)
+    start = time.perf_counter()
+    value = np.asarray(jitted(x, one, zero))
+    first = time.perf_counter() - start
+    tolerance = 1e-12 * np.abs(expected).max()
+    np.testing.assert_allclose(value, expected, rtol=1e-9, atol=tolerance)
+    np.testing.assert_allclose(np.asarray(eager(x, one, zero)), expected, rtol=1e-9, atol=tolerance)
+    return {
+        "jit_first": first,
+        "jit": best_time(lambda: jitted(x, one, zero).block_until_ready(), repeat),
+        "eager": best_time(lambda: eager(x, one, zero).block_until_ready(), repeat),
+        "jet_error": float(np.abs(value - expected).max() / np.abs(expected).max()),
+    }
+
+
+def run_big(orders=(10, 20, 30), repeat=3, jax_jet=None):
+    x = np.linspace(-2, 2, BIG_POINTS)
+    rows = []
+    for n in orders:
+        row = {"n": n, "taylor": best_time(lambda n=n: tanh_nth_taylor(x, n), repeat)}
+        if jax_jet is not None:
+            row.update(run_jet(*jax_jet, x, n, tanh_nth_taylor(x, n).data, repeat))
+        rows.append(row)
+    return rows
+
+
+def report_big(rows, repeat, jet_installed):
+    lines = [f"nth derivative of tanh on {BIG_POINTS:,} float64 points (ms, best of {repeat})"
+             + ("" if jet_installed else "; jax not installed: gengrad only")]
+    for r in rows:
+        jit, eager = r.get("jit"), r.get("eager")
+        line = f"  n={r['n']:2d}  taylor {r['taylor'] * 1e3:8.1f}"
+        if jit is not None:
+            line += (f"  jet jit {jit * 1e3:7.1f} (first call {r['jit_first'] * 1e3:6.0f})  "
+                     f"jet eager {eager * 1e3:7.1f}  taylor/jit jet {ratio(r['taylor'], jit)}  "
+                     f"taylor/eager jet {ratio(r['taylor'], eager)}  jet vs taylor {r['jet_error']:.1e}")
+        lines.append(line)
+    return lines
 
 
 # ----- jvp of the MLP ----------------------------------------------------------------------
@@ -223,11 +309,19 @@ def main(argv=None):
     parser.add_argument("--orders", type=int, nargs="+", default=[10, 20, 30])
     parser.add_argument("--nested-up-to", type=int, default=10,
                         help="highest order also timed by nested reverse mode (about 3x per order)")
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=None, help="rounds per timing (5; 3 with --big)")
     parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
+    parser.add_argument("--big", action="store_true",
+                        help="only: the nth derivative of tanh on 10**6 points, next to JAX's jet")
     args = parser.parse_args(argv)
-    rows = run_tanh(args.orders, args.nested_up_to, args.repeat, torch=not args.no_torch)
-    print("\n".join(report(rows, run_jvp(args.repeat))))
+    if args.big:
+        repeat = 3 if args.repeat is None else args.repeat
+        jax_jet = import_jet()
+        print("\n".join(report_big(run_big(args.orders, repeat, jax_jet), repeat, jax_jet is not None)))
+        return 0
+    repeat = 5 if args.repeat is None else args.repeat
+    rows = run_tanh(args.orders, args.nested_up_to, repeat, torch=not args.no_torch)
+    print("\n".join(report(rows, run_jvp(repeat))))
     return 0
 
 
