@@ -519,14 +519,15 @@ def _derivative(coefficient, k, dtype, depends, op, alone=()):
     depends, unrecorded = depends
     if isinstance(coefficient, Variable):  # a recorded pass: the derivative has its graph
         return coefficient * float(math.factorial(k)) if k > 1 else coefficient
-    if id(coefficient) in alone and coefficient.dtype == dtype and dtype in (np.float64, np.complex128):
+    # k! as a float64 number: a Python int past 2^63 is refused by CuPy, overflows float32
+    wide = coefficient.dtype in (np.float64, np.complex128)
+    if id(coefficient) in alone and wide and coefficient.dtype == dtype:
         if k > 1:
             coefficient *= float(math.factorial(k))
         data = coefficient
     elif k == 1:
         data = coefficient.astype(dtype)                                    # (a copy)
-    else:  # k! as a float64 number: a Python int past 2^63 is refused by CuPy, overflows float32
-        wide = coefficient.dtype in (np.float64, np.complex128)
+    else:
         wide = coefficient if wide else coefficient.astype(np.float64)
         data = (wide * float(math.factorial(k))).astype(dtype, copy=False)         # (one pass)
     if not depends or unrecorded is None:  # (a recorded pass: an array coefficient is constant)

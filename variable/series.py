@@ -265,15 +265,9 @@ def _ode_in_blocks(h, y0, jx, n, m, dtype):
         size = min(_BLOCK, y0.size - lo)
         yb, jb = scratch[:, :size], jxf[:, lo:lo + size]
         yb[0] = y0f[lo:lo + size]
+        hb = hs[:, :size] if m > 1 else None
         for k in range(1, n):
-            hk = h(yb[:k], k - 1)
-            if m == 1:                               # y_k = x_1 h_{k-1} / k
-                np.multiply(jb[0], hk, out=yb[k])
-            else:                                    # sum_{j=1..min(k,m)} j x_j h_{k-j}
-                hs[k - 1, :size] = hk
-                j = min(k, m)
-                np.einsum("j...,j...->...", jb[:j], hs[k - 1::-1, :size][:j], out=yb[k])
-            yb[k] /= k
+            _next_coefficient(h, yb, jb, hb, k, m)
             flat[k - 1][lo:lo + size] = yb[k]
     for r in rows:
         _OWNED[id(r)] = r
@@ -318,14 +312,26 @@ def ode(x: list, y0: np.ndarray, h, pointwise: bool = False) -> list:
     ys[0] = y0
     hs = _empty(n - 1, ys[0]) if m > 1 else None     # h_0 .. h_{k-1}, where x_2.. vary
     for k in range(1, n):
-        hk = h(ys[:k], k - 1)
-        if m == 1:                                   # y_k = x_1 h_{k-1} / k
-            ys[k] = jx[0] * hk / k
-            continue
-        hs[k - 1] = hk
-        j = min(k, m)                                # sum_{j=1..min(k,m)} j x_j h_{k-j}
-        ys[k] = _dot(jx[:j], hs[k - 1::-1][:j]) / k
+        _next_coefficient(h, ys, jx, hs, k, m)
     return [y0] + list(ys[1:])
+
+
+def _next_coefficient(h, ys, jx, hs, k, m):
+    """Row k of the stack ys from rows 0..k-1: k y_k = sum_{j=1..min(k,m)} j x_j h_{k-j}, with
+    jx's row j-1 holding j x_j (x_j = 0 past m) and hs keeping h_0 .. h_{k-1} where m > 1."""
+    hk = h(ys[:k], k - 1)
+    if m > 1:
+        hs[k - 1] = hk
+    j = min(k, m)
+    if type(ys) is not np.ndarray:
+        ys[k] = (jx[0] * hk if m == 1 else _dot(jx[:j], hs[k - 1::-1][:j])) / k
+        return
+    out = ys[k, ...]                                 # (a view, even of one number; cast as
+    if m == 1:                                       # an assignment casts) y_k = x_1 h_{k-1} / k
+        np.multiply(jx[0], hk, out=out, casting="unsafe")
+    else:
+        np.einsum("j...,j...->...", jx[:j], hs[k - 1::-1][:j], out=out, casting="unsafe")
+    out /= k
 
 
 def exp(x: list, y0: np.ndarray | None = None) -> list:
