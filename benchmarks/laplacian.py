@@ -39,7 +39,7 @@ if __name__ == "__main__":  # before NumPy and JAX load; importing this module c
 import numpy as np  # noqa: E402
 
 import variable as V  # noqa: E402
-from benchmarks.timing import best_time, import_torch, ratio  # noqa: E402
+from benchmarks.timing import best_time, import_jax, import_torch, ratio  # noqa: E402
 
 WIDTH, BATCH = 64, 256
 
@@ -49,15 +49,18 @@ def weights(d, rng):
     return [(rng.standard_normal((a, b)) / np.sqrt(a), np.zeros(b)) for a, b in zip(sizes, sizes[1:])]
 
 
+def forward(params, x, tanh):
+    """The network at x with any framework's arrays: tanh after every layer but the last."""
+    h = x
+    for i, (W, b) in enumerate(params):
+        h = h @ W + b
+        if i < len(params) - 1:
+            h = tanh(h)
+    return h
+
+
 def gengrad_net(params):
-    def u(x):
-        h = x
-        for i, (W, b) in enumerate(params):
-            h = h @ W + b
-            if i < len(params) - 1:
-                h = V.tanh(h)
-        return h
-    return u
+    return lambda x: forward(params, x, V.tanh)
 
 
 def gengrad_nested(u, x):
@@ -88,36 +91,13 @@ def torch_net(torch, params):
     ps = [(torch.tensor(W, requires_grad=True), torch.tensor(b, requires_grad=True)) for W, b in params]
 
     def u(x):
-        h = x
-        for i, (W, b) in enumerate(ps):
-            h = h @ W + b
-            if i < len(ps) - 1:
-                h = torch.tanh(h)
-        return h[:, 0]
+        return forward(ps, x, torch.tanh)[:, 0]
     return u, [p for pair in ps for p in pair]
-
-
-def import_folx():
-    """(jax, folx) with JAX in float64 when both are installed, else None (never a dependency)."""
-    try:
-        import folx
-        import jax
-    except ImportError:
-        return None
-    jax.config.update("jax_enable_x64", True)
-    return jax, folx
 
 
 def jax_net(jnp):
     """The same network in JAX, at one point x of R^d: u(params, x), a scalar."""
-    def u(params, x):
-        h = x
-        for i, (W, b) in enumerate(params):
-            h = h @ W + b
-            if i < len(params) - 1:
-                h = jnp.tanh(h)
-        return h[0]
-    return u
+    return lambda params, x: forward(params, x, jnp.tanh)[0]
 
 
 def folx_laplacian(jax, folx, u):
@@ -209,7 +189,7 @@ def main(argv=None):
     torch = import_torch()
     if torch is not None:
         torch.set_default_dtype(torch.float64)
-    jax_folx = import_folx()
+    jax_folx = import_jax("folx")
     dims = args.dims + ([256] if args.big else [])
     missing = [name for name, module in (("torch", torch), ("jax/folx", jax_folx)) if module is None]
     print(f"Laplacian of an MLP R^d -> R (3 tanh layers of {WIDTH}, float64, batch {BATCH}), ms, best of "

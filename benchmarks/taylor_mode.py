@@ -41,7 +41,7 @@ import layers as L  # noqa: E402
 import variable as V  # noqa: E402
 from benchmarks import mlp  # noqa: E402
 from benchmarks.higher_order import tanh_nth_gengrad, tanh_nth_torch  # noqa: E402
-from benchmarks.timing import best_time, import_torch, ratio  # noqa: E402
+from benchmarks.timing import best_time, import_jax, import_torch, ratio  # noqa: E402
 
 POINTS = np.linspace(-2, 2, 200)
 
@@ -112,17 +112,6 @@ def run_tanh(orders=(10, 20, 30), nested_up_to=10, repeat=5, torch=True):
 
 # ----- nth derivative of tanh on 10**6 points, next to JAX's jet ------------------------
 BIG_POINTS = 10 ** 6
-
-
-def import_jet():
-    """(jax, jet) with JAX in float64 when jax is installed, else None (never a dependency)."""
-    try:
-        import jax
-        from jax.experimental.jet import jet
-    except ImportError:
-        return None
-    jax.config.update("jax_enable_x64", True)
-    return jax, jet
 
 
 def jet_nth(jax, jet, n):
@@ -316,7 +305,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.big:
         repeat = 3 if args.repeat is None else args.repeat
-        jax_jet = import_jet()
+        found = import_jax("jax.experimental.jet")
+        jax_jet = None if found is None else (found[0], found[1].jet)
         print("\n".join(report_big(run_big(args.orders, repeat, jax_jet), repeat, jax_jet is not None)))
         return 0
     repeat = 5 if args.repeat is None else args.repeat

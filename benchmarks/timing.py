@@ -1,5 +1,6 @@
 """Shared timing helpers for the benchmarks."""
 
+import importlib
 import time
 
 
@@ -22,6 +23,18 @@ def import_torch():
         return None
     torch.set_num_threads(1)
     return torch
+
+
+def import_jax(*names):
+    """(jax, and the modules `names`, e.g. "folx") with JAX in float64 when all are
+    installed, else None (never a dependency)."""
+    try:
+        jax = importlib.import_module("jax")
+        modules = [importlib.import_module(name) for name in names]
+    except ImportError:
+        return None
+    jax.config.update("jax_enable_x64", True)
+    return (jax, *modules)
 
 
 def ratio(a, b):
