@@ -28,7 +28,8 @@ def main(argv=None):
     quick = args.quick
     if args.device == "gpu":
         gpu_args = ["--repeat", "1", "--number", "2", "--points", "10000", "--orders", "4", "10",
-                    "--overhead-steps", "100", "--memory-steps", "20"] if quick else []
+                    "--laplacian-batch", "256", "--overhead-steps", "100",
+                    "--memory-steps", "20"] if quick else []
         return gpu.main(gpu_args + ([] if args.dezero is None else ["--dezero", args.dezero]))
     # memory first: its peak RSS would otherwise be the peak of the benchmarks before it
     memory.main(["--quick", "--steps", "120", "--warmup", "100"] if quick else [])

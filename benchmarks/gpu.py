@@ -16,6 +16,10 @@ GENGRAD_DEZERO_PATH=PATH, the folder holding the `dezero` package).
   PyTorch's nested autograd) and Taylor mode (`V.taylor`), at orders 6, 8 and 10.  The
   nested graph grows about 6x an order (7,008 nodes at order 10, each a 10^6-entry
   array), so its 10th derivative may not fit in the device's memory.
+- Laplacian: benchmarks/laplacian.py's network R^64 -> R (three tanh layers of 64) at 4,096
+  float32 points, its Laplacian by PyTorch's nested autograd (CUDA), gengrad's nested
+  gradients and V.laplacian (one collapsed Taylor pass), each alone and in a training step
+  (the loss mean((Laplacian - t)^2) and its gradient by the weights).
 - op overhead: the chain y = sin(y) * 1.0001 + x on 1,000 float32 entries, forward and
   backward, microseconds per op (three a step), next to PyTorch CUDA and CuPy's forward
   alone (the floor: one kernel launch per op, no graph).
@@ -43,7 +47,7 @@ import time
 import numpy as np
 
 import variable as V
-from benchmarks import mlp
+from benchmarks import laplacian, mlp
 from benchmarks.higher_order import tanh_nth_gengrad
 from benchmarks.timing import ratio
 from variable import backend
@@ -418,6 +422,83 @@ def tanh_row(order, row):
             f"  Taylor/torch {ratio_of(taylor, torch)}")
 
 
+# ----- the Laplacian of a network (a PINN's operator) -----------------------------------------
+LAPLACIAN_CASES = ("torch", "nested", "laplacian")
+"""PyTorch CUDA nested, gengrad nested and V.laplacian: the Laplacian row's columns, each timed
+alone and in a training step."""
+
+
+def _laplacian_problem(d, batch):
+    """benchmarks/laplacian.py's network R^d -> R (three tanh layers), float32, `batch` points
+    in [-1, 1]^d and the step's targets."""
+    rng = np.random.default_rng(d)
+    params = [(W.astype(np.float32), b.astype(np.float32)) for W, b in laplacian.weights(d, rng)]
+    x = rng.uniform(-1, 1, (batch, d)).astype(np.float32)
+    return params, x, rng.standard_normal(batch).astype(np.float32)
+
+
+def _gengrad_laplacian_case(xp, problem, method, step, repeat):
+    """(the Laplacian, or the first weight's gradient in a step, on the host; ms) for
+    laplacian.gengrad_nested or laplacian.gengrad_taylor on the device."""
+    params, x_host, target_host = problem
+    ps = [(V.Variable(backend.to_gpu(W)), V.Variable(backend.to_gpu(b))) for W, b in params]
+    u = laplacian.gengrad_net(ps)
+    x, target = backend.to_gpu(x_host), backend.to_gpu(target_host)
+    flat = [p for pair in ps for p in pair]
+
+    def run():
+        lap = method(u, x)
+        if not step:
+            return lap.data
+        loss = V.mean((lap - target) ** 2)
+        return V.grad(loss, flat, allow_unused=True)[0].data   # (the last bias has no part)
+    return backend.to_cpu(run()), best_ms(run, xp, repeat, 1)
+
+
+def _torch_laplacian_case(torch, xp, problem, step, repeat, device="cuda"):
+    """As _gengrad_laplacian_case, for PyTorch's nested Laplacian on `device`."""
+    params, x_host, target_host = problem
+    u, tparams = laplacian.torch_net(torch, params, device=device)
+    x, target = torch.tensor(x_host, device=device), torch.tensor(target_host, device=device)
+
+    def run():
+        lap = laplacian.torch_nested(torch, u, x)
+        if not step:
+            return lap
+        loss = ((lap - target) ** 2).mean()
+        return torch.autograd.grad(loss, tparams, allow_unused=True)[0]
+    return run().detach().cpu().numpy(), best_ms(run, xp, repeat, 1)
+
+
+def run_laplacian(guard, xp, torch, d=64, batch=4096, repeat=3):
+    """{case and case + ' step': ms, DoesNotFit or None} for the Laplacian of the network at
+    `batch` points of R^d and for a training step on it (the loss mean((Laplacian - t)^2) and
+    its gradient by the weights); each kind's values must agree (float32)."""
+    problem = _laplacian_problem(d, batch)
+    times = {}
+    for step in (False, True):
+        suffix = " step" if step else ""
+        cases = {}
+        if torch is not None:
+            cases["torch"] = lambda step=step: _torch_laplacian_case(torch, xp, problem, step, repeat)
+        cases["nested"] = lambda step=step: _gengrad_laplacian_case(
+            xp, problem, laplacian.gengrad_nested, step, repeat)
+        cases["laplacian"] = lambda step=step: _gengrad_laplacian_case(
+            xp, problem, laplacian.gengrad_taylor, step, repeat)
+        row = {name: None for name in LAPLACIAN_CASES}
+        run_agreeing(guard, cases, row, f"Laplacian{suffix}: ", rtol=2e-3, atol=2e-3)
+        times.update({name + suffix: ms for name, ms in row.items()})
+    return times
+
+
+def laplacian_row(times):
+    return "\n".join(
+        f"  {what:<9} torch nested {cell(times['torch' + suffix], '8.2f')}  gengrad nested "
+        f"{cell(times['nested' + suffix], '8.2f')}  V.laplacian {cell(times['laplacian' + suffix], '8.2f')}"
+        f"  V.laplacian/torch {ratio_of(times['laplacian' + suffix], times['torch' + suffix])}"
+        for what, suffix in (("Laplacian", ""), ("step", " step")))
+
+
 # ----- per-op overhead ------------------------------------------------------------------------
 def chain_reference(x, steps):
     """d sum(y) / dx of the chain, in float64 NumPy on the host (the check)."""
@@ -520,6 +601,8 @@ def main(argv=None):
     parser.add_argument("--points", type=int, default=10**6, help="points of the tanh derivatives")
     parser.add_argument("--orders", type=int, nargs="+", default=[6, 8, 10],
                         help="orders of the tanh derivatives")
+    parser.add_argument("--dims", type=int, default=64, help="d of the Laplacian's network R^d -> R")
+    parser.add_argument("--laplacian-batch", type=int, default=4096, help="points of the Laplacian")
     parser.add_argument("--overhead-steps", type=int, default=500, help="steps of the overhead chain")
     parser.add_argument("--overhead-size", type=int, default=1000, help="entries of the overhead chain")
     parser.add_argument("--memory-steps", type=int, default=2000)
@@ -549,6 +632,11 @@ def main(argv=None):
     for order in args.orders:
         row = run_tanh_order(guard, xp, torch, order, args.points, max(1, args.repeat // 2))
         emit(tanh_row(order, row))
+
+    emit(f"Laplacian of an MLP R^{args.dims} -> R (3 tanh layers of {laplacian.WIDTH}) at "
+         f"{args.laplacian_batch:,} float32 points on the GPU, and a training step on it (ms)")
+    emit(laplacian_row(run_laplacian(guard, xp, torch, args.dims, args.laplacian_batch,
+                                     max(1, args.repeat // 2))))
 
     emit(f"op overhead on the GPU (sin/mul/add chain, {args.overhead_size:,} float32 entries, "
          f"{args.overhead_steps:,} steps, us per op)")

@@ -78,7 +78,8 @@ def gengrad_taylor(u, x):
 
 
 def torch_nested(torch, u, x):
-    X = torch.tensor(x, requires_grad=True)
+    """PyTorch's nested Laplacian at x (a NumPy array, or a tensor already on its device)."""
+    X = x.detach().requires_grad_() if isinstance(x, torch.Tensor) else torch.tensor(x, requires_grad=True)
     g, = torch.autograd.grad(u(X).sum(), X, create_graph=True)
     total = None
     for i in range(x.shape[1]):
@@ -87,8 +88,10 @@ def torch_nested(torch, u, x):
     return total
 
 
-def torch_net(torch, params):
-    ps = [(torch.tensor(W, requires_grad=True), torch.tensor(b, requires_grad=True)) for W, b in params]
+def torch_net(torch, params, device=None):
+    def tensor(a):
+        return torch.tensor(a, requires_grad=True, device=device)
+    ps = [(tensor(W), tensor(b)) for W, b in params]
 
     def u(x):
         return forward(ps, x, torch.tanh)[:, 0]

@@ -127,8 +127,40 @@ def test_gpu_benchmark_runs_on_the_stand_in_device(capsys, gpu):
     from benchmarks import gpu as gpu_benchmark
 
     assert gpu_benchmark.main(["--batches", "4", "--number", "1", "--repeat", "1", "--points", "50",
-                               "--orders", "3", "--overhead-steps", "10", "--memory-steps", "3",
-                               "--no-torch"]) == 0
+                               "--orders", "3", "--dims", "3", "--laplacian-batch", "8",
+                               "--overhead-steps", "10", "--memory-steps", "3", "--no-torch"]) == 0
     out = capsys.readouterr().out
     assert "batch     4" in out and "nth derivative of tanh on 50 float64 points" in out and "n= 3" in out
     assert "op overhead on the GPU" in out
+    assert "Laplacian of an MLP R^3 -> R" in out and "V.laplacian/torch" in out
+
+
+_GPU_LAPLACIAN_AGAINST_TORCH = """
+import importlib.util, sys
+import numpy as np, torch
+from variable import backend
+spec = importlib.util.spec_from_file_location("fake_gpu", "tests/device/fake_gpu.py")
+fake = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fake)
+backend.register_device_module(fake.DeviceArray, fake.module)
+from benchmarks import gpu, laplacian
+problem = gpu._laplacian_problem(3, 8)
+for step in (False, True):
+    theirs, _ = gpu._torch_laplacian_case(torch, fake.module, problem, step, 1, device="cpu")
+    for method in (laplacian.gengrad_nested, laplacian.gengrad_taylor):
+        ours, _ = gpu._gengrad_laplacian_case(fake.module, problem, method, step, 1)
+        assert ours.shape == theirs.shape == ((3, 64) if step else (8,)), (ours.shape, theirs.shape)
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-4)
+print("agree")
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_gpu_laplacian_cases_agree_with_pytorch():
+    """The GPU benchmark's Laplacian cases, in a child process: gengrad's nested Laplacian and
+    V.laplacian on the CPU stand-in for CuPy, and PyTorch's nested one (on the CPU here),
+    alone and in a training step (the first weight's gradient), give the same numbers."""
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, "-c", _GPU_LAPLACIAN_AGAINST_TORCH], cwd=root,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "agree" in run.stdout, run.stderr

@@ -18,7 +18,8 @@ TORCH_MESSAGE = ("CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a t
                  "of which 3.19 MiB is free.")
 
 TINY = ["--batches", "2", "8", "--number", "1", "--repeat", "1", "--points", "50", "--orders", "2", "3",
-        "--overhead-steps", "10", "--overhead-size", "20", "--memory-steps", "3", "--no-torch"]
+        "--dims", "3", "--laplacian-batch", "8", "--overhead-steps", "10", "--overhead-size", "20",
+        "--memory-steps", "3", "--no-torch"]
 
 
 class OutOfMemoryError(Exception):
@@ -185,16 +186,20 @@ def test_gpu_benchmark_goes_on_past_a_case_that_does_not_fit(capsys, gpu, monkey
     assert "does not fit" not in n2
     assert "nested grad [does not fit: asked for 8,000,000 bytes" in n3 and "Taylor mode [" not in n3
     later = lines[lines.index(n3) + 1:]
-    assert later[0].startswith("op overhead on the GPU") and "CuPy forward only (the floor)" in later[1]
-    assert "does not fit" not in later[1]
-    assert later[2].startswith("device memory in use over 3 MLP steps") and "not measured" in later[3]
+    assert later[0].startswith("Laplacian of an MLP R^3 -> R (3 tanh layers of 64) at 8 float32 points")
+    assert later[1].startswith("  Laplacian ") and later[2].startswith("  step ")
+    assert "does not fit" not in later[1] + later[2] and "V.laplacian/torch -" in later[2]
+    assert later[3].startswith("op overhead on the GPU") and "CuPy forward only (the floor)" in later[4]
+    assert "does not fit" not in later[4]
+    assert later[5].startswith("device memory in use over 3 MLP steps") and "not measured" in later[6]
 
 
 def test_gpu_benchmark_without_dezero_says_how_to_give_it(capsys, gpu, tmp_path, clean_dezero):
     if importlib.util.find_spec("dezero") is not None:
         pytest.skip("a dezero package is importable here")
     argv = ["--batches", "2", "--number", "1", "--repeat", "1", "--points", "20", "--orders", "2",
-            "--overhead-steps", "2", "--overhead-size", "4", "--memory-steps", "1", "--no-torch"]
+            "--dims", "2", "--laplacian-batch", "4", "--overhead-steps", "2", "--overhead-size", "4",
+            "--memory-steps", "1", "--no-torch"]
     assert gpu_benchmark.main(argv) == 0
     out = capsys.readouterr().out
     assert "DeZero: not importable" in out and "--dezero PATH" in out and "GENGRAD_DEZERO_PATH" in out
@@ -247,7 +252,8 @@ def test_running_out_of_memory_inside_the_engine_leaves_later_cases_right(capsys
     monkeypatch.setattr(gpu_benchmark, "tanh_nth_gengrad",
                         lambda x, n: nested(x, n) if n == 3 else real_nested(x, n))
     argv = ["--batches", "2", "--number", "1", "--repeat", "1", "--points", "30", "--orders", "3", "4",
-            "--overhead-steps", "10", "--overhead-size", "20", "--memory-steps", "1", "--no-torch"]
+            "--dims", "2", "--laplacian-batch", "4", "--overhead-steps", "10", "--overhead-size", "20",
+            "--memory-steps", "1", "--no-torch"]
     assert gpu_benchmark.main(argv) == 0
     out = capsys.readouterr().out
     assert "n= 3  nested grad [does not fit: asked for 8,000,000 bytes" in out

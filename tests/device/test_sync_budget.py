@@ -222,6 +222,29 @@ def test_lstm_classifier_with_adam_syncs_once_a_step(gpu, rng, count_syncs):
     _budget(count_syncs, step)
 
 
+# ----- a PINN: the loss reads V.laplacian of the network, Adam --------------------------------------
+@pytest.mark.parametrize("samples", [None, 3], ids=["exact", "estimated"])
+def test_pinn_step_on_the_laplacian_syncs_once_a_step(gpu, rng, count_syncs, samples):
+    """One collapsed Taylor pass a step (the exact Laplacian, or the estimate from random
+    directions drawn on the host), its gradient by the weights, an Adam update."""
+    model = L.Sequential(L.Linear(16), L.Tanh(), L.Linear(16), L.Tanh(), L.Linear(1)).to_gpu()
+    optimizer = O.Adam(1e-3).setup(model)
+    points = [backend.to_gpu(rng.uniform(0, 1, (32, 3)).astype(np.float32)) for _ in range(STEPS + 1)]
+    data = iter(points)
+    directions = np.random.default_rng(0)
+
+    def step():
+        x = next(data)
+        laplacian = V.laplacian(model, x, samples=samples, rng=directions if samples else None)
+        loss = V.mean((laplacian + 1) ** 2)
+        model.cleargrads()
+        loss.backward()
+        optimizer.update()
+        return float(loss)
+
+    _budget(count_syncs, step)
+
+
 # ----- data checks run on the device, raised at the next read ------------------------------------
 def test_a_label_out_of_range_makes_no_sync_and_raises_at_the_read(gpu, rng, count_syncs):
     params = _plain_mlp(rng)
