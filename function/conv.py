@@ -13,6 +13,7 @@ import numpy as np
 import variable as V
 from variable import Forwarder, Function, Variable
 from variable.backend import get_array_module
+from variable.directions import Directions
 
 from .activation import ArrayLike, as_float
 
@@ -89,15 +90,22 @@ class Im2col(Forwarder):
     def taylor(self, x):
         y, = self.outputs
         # linear: y_k = im2col(x_k), padded with zeros (a -inf pad is a constant of x_0 alone)
-        def zero_pad():
+        def zero_pad(n):
             return Im2col(self.kernel, self.stride, self.pad, self.out)
         return [y._data] + [_linear(zero_pad, c) for c in x[1:]]
 
 
 def _linear(make, c):
-    """A linear op's coefficient: `make()`'s forward on an array, a recorded call of it on a
-    Variable (a recording Taylor pass: the strided views of its forward would drop the graph)."""
-    return Function(make())(c) if isinstance(c, Variable) else make().forward(c)
+    """A linear op's coefficient: `make(n)`'s forward (n images) on an array, a recorded call
+    of it on a Variable (a recording Taylor pass: the strided views of its forward would drop
+    the graph); on a coefficient of several directions, one call for all, their axis merged
+    into the images' (the op acts on each image alone)."""
+    if isinstance(c, Directions):
+        data = c.full()
+        merged = _linear(make, np.reshape(data, (-1,) + data.shape[2:]))
+        shape = c.shape[:1] + tuple(merged.shape[1:])
+        return Directions(np.reshape(merged, (c.count,) + shape), shape, c.weights)
+    return Function(make(c.shape[0]))(c) if isinstance(c, Variable) else make(c.shape[0]).forward(c)
 
 
 class Col2im(Forwarder):
@@ -127,8 +135,8 @@ class Col2im(Forwarder):
 
     def taylor(self, col):
         y, = self.outputs
-        def again():
-            return Col2im(self.x_shape, self.kernel, self.stride, self.pad, self.out)
+        def again(n):
+            return Col2im((n,) + self.x_shape[1:], self.kernel, self.stride, self.pad, self.out)
         return [y._data] + [_linear(again, c) for c in col[1:]]   # linear: y_k = col2im(col_k)
 
 

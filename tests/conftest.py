@@ -182,19 +182,32 @@ forward saved): a gradient through V.taylor's result is refused, naming the op."
 
 
 @pytest.fixture
-def directions_check():
+def directions_check(monkeypatch):
     """Many directions in one pass, for a table row: V.taylor with batched=True along three
     random directions per input equals the three single-direction passes, and (order 2, one
     output) the collapsed pass, sum_d w_d D^2_{v_d} f with weights of both signs, equals the
-    weighted sum of their second derivatives.  Every rule meets coefficients that carry a
-    leading axis of directions (variable/directions.py), or is run once per direction."""
+    weighted sum of their second derivatives.  Every built-in rule takes coefficients that
+    carry a leading axis of directions (variable/directions.py) as they are, on the device
+    too: none is run once per direction (forward_mode._each_direction, the fallback kept for
+    custom rules), which would be right but slow."""
     import variable as V
+    from variable import forward_mode
     from variable.forward_mode import collapsed
+
+    fallbacks = []
+    each_direction = forward_mode._each_direction
+
+    def counted(f, *args):
+        fallbacks.append(f.name)
+        return each_direction(f, *args)
+    monkeypatch.setattr(forward_mode, "_each_direction", counted)
 
     def host(y):
         return np.asarray(backend.to_cpu(y.data))
 
-    def check(fn, *xs, order=2):
+    def check(fn, *xs, order=2, per_direction=False):
+        """per_direction: fn holds a rule that cannot take Directions, which must then run once
+        per direction (and give the same numbers)."""
         rng = np.random.default_rng(1)
         floating = [i for i, x in enumerate(xs) if np.asarray(x).dtype.kind == "f"]
         if not floating:
@@ -228,6 +241,10 @@ def directions_check():
             _recorded_collapse(V, collapsed, host, along, points, x, v, w, one)
             if one and 0 < points[0].size <= 24:
                 _laplacian_against_nested(V, collapsed, host, along, points[0])
+        if per_direction:
+            assert fallbacks, "a rule that cannot take Directions was not run once per direction"
+        else:
+            assert not fallbacks, f"run once per direction (the fallback): {sorted(set(fallbacks))}"
     return check
 
 

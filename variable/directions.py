@@ -4,7 +4,7 @@ Taylor mode along D directions v_1 .. v_D at once gives every Variable the serie
 x_0 + x_1 t + x_2 t^2 + ... with x_0 shared and each x_k (k >= 1) one array per direction.
 `Directions` holds such a coefficient as one array of shape (D, *shape) (`data`), and reads
 as a coefficient of `shape` to the ops' Taylor rules: arithmetic, NumPy's ufuncs, `reshape`,
-`sum`, `transpose`, indexing and matrix products act on each direction, the leading axis
+`sum`, `transpose`, indexing, matrix products and solves act on each direction, the leading axis
 carried along.  So each rule does one array operation per coefficient for all D directions.
 
 Collapsed (`weights` given): the pass wants only sum_d w_d D^2_{v_d} f, the second
@@ -205,12 +205,12 @@ class Directions:
         return self._like(np.mean(self.full(), axis=self._axes(axis), keepdims=keepdims))
 
     def __getitem__(self, key):
-        index = shifted(key)
-        if index is None:                              # NumPy would move the arrays' axes first
-            raise Unbatched("indexing with separated index arrays on a coefficient of several directions")
-        if any(isinstance(k, Variable) for k in index):
+        key = key if isinstance(key, tuple) else (key,)
+        if any(isinstance(k, Variable) for k in key):
             raise Unbatched("indexing by a Variable on a coefficient of several directions")
-        return self._like(self.full()[index])
+        data = self.full()[(slice(None), *key)]
+        moved = _separated(key)                        # NumPy put the arrays' axes first
+        return self._like(np.moveaxis(data, moved, 0) if moved else data)
 
     def repeat(self, repeats, axis=None):
         return _FUNCTIONS["repeat"](self, repeats, axis=axis)
@@ -236,9 +236,12 @@ class Directions:
 
     # ----- NumPy's functions ---------------------------------------------------------
     def __array_function__(self, func, types, args, kwargs):
-        handler = _FUNCTIONS.get(func.__name__)
-        if handler is None or func is not getattr(np, func.__name__, None):
-            raise Unbatched(f"np.{func.__name__} on a coefficient of several directions")
+        name = func.__name__
+        if func is not getattr(np, name, None):      # np.linalg's, as "linalg.<name>"
+            name = f"linalg.{name}" if func is getattr(np.linalg, name, None) else None
+        handler = _FUNCTIONS.get(name)
+        if handler is None:
+            raise Unbatched(f"np.{name or func.__name__} on a coefficient of several directions")
         return handler(*args, **kwargs)
 
 
@@ -410,10 +413,11 @@ def _expand_dims(x, axis):
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     ndim = x.ndim + len(axes)
     axes = tuple(sorted(a % ndim for a in axes))
-    shape = list(x.shape)
+    shape, data_shape = list(x.shape), list(x.data.shape)
     for a in axes:
         shape.insert(a, 1)
-    return x._like(np.expand_dims(x.data, tuple(a + 1 for a in axes)), tuple(shape))
+        data_shape.insert(a + 1, 1)
+    return x._like(np.reshape(x.data, data_shape), tuple(shape))   # (a reshape: Variables too)
 
 
 def _squeeze(x, axis=None):
@@ -470,6 +474,37 @@ def _along(name, function, *where):
 _NO_AXIS = object()
 
 
+def _roll(x, shift, axis=None):
+    """np.roll of each direction's coefficient; with axis=None, of its flattened entries."""
+    if axis is None:                                 # (the directions' axis kept apart)
+        flat = np.reshape(x.full(), (x.count, x.size))
+        return x._like(np.reshape(np.roll(flat, shift, axis=1), (x.count, *x.shape)), x.shape)
+    return x._like(np.roll(x.full(), shift, axis=_axis(x, axis, "roll")))
+
+
+def _vdot(a, b):
+    """np.vdot of real operands, one or both of several directions: a product of the flattened
+    coefficients (in a collapsed pass, two directions' summed with the weights)."""
+    return matmul(np.reshape(a, (-1,)), np.reshape(b, (-1,)))
+
+
+def _solve(a, b):
+    """np.linalg.solve(a, b) with b of several directions and a the same for all: their axis
+    joins b's columns, so one factorization of each matrix of a serves every direction."""
+    if isinstance(a, Directions):
+        return _refuse("linalg.solve with a matrix of several directions")
+    if b.ndim == 1:                                  # a vector (NumPy 2): a column
+        return _squeeze(_solve(a, _expand_dims(b, -1)), -1)
+    count, batch, k = b.count, b.shape[:-2], b.shape[-1]
+    lead = max(len(batch), np.ndim(a) - 2)           # b's batch padded to a's: no vector reading
+    data = np.reshape(b.full(), (count,) + (1,) * (lead - len(batch)) + b.shape)
+    columns = np.transpose(data, (*range(1, lead + 2), 0, lead + 2))   # (..., M, D, K)
+    solved = np.linalg.solve(a, np.reshape(columns, columns.shape[:-2] + (count * k,)))
+    solved = np.reshape(solved, solved.shape[:-1] + (count, k))
+    n = solved.ndim
+    return b._like(np.transpose(solved, (n - 2, *range(n - 2), n - 1)))   # (D, ..., M, K)
+
+
 def _tile(x, reps):
     reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(reps)
     ndim = max(x.ndim, len(reps))                    # np.tile promotes the array or the reps
@@ -505,10 +540,10 @@ def _flip(x, axis=None):
 
 
 def _einsum(subscripts, *operands, optimize=False):
-    """np.einsum on explicit subscripts ('ij,jk->ik'), a new label for the directions' axis on
-    each operand that has it and on the output; two such operands in a collapsed pass are
-    contracted over it, weighted (one more operand, the weights)."""
-    if not isinstance(subscripts, str) or "..." in subscripts or "->" not in subscripts:
+    """np.einsum on explicit subscripts ('ij,jk->ik', '...ij,...ji->...'), a new label for the
+    directions' axis in front of each operand that has it and of the output; two such operands
+    in a collapsed pass are contracted over it, weighted (one more operand, the weights)."""
+    if not isinstance(subscripts, str) or "->" not in subscripts:
         return _refuse("einsum without explicit subscripts")
     terms, out = subscripts.replace(" ", "").split("->")
     terms = terms.split(",")
@@ -542,7 +577,7 @@ def _joined(join, arrays, axis, new):
 _FUNCTIONS = {
     "einsum": _einsum,
     "cumsum": _along("cumsum", np.cumsum, 0), "diff": _along("diff", np.diff, 1),
-    "roll": _along("roll", np.roll, 1), "repeat": _along("repeat", np.repeat, 1),
+    "roll": _roll, "repeat": _along("repeat", np.repeat, 1),
     "split": _along("split", np.split, 1), "tile": _tile, "pad": _pad,
     "take_along_axis": _take_along_axis, "trace": _trace, "rot90": _rot90, "flip": _flip,
     "concatenate": lambda arrays, axis=0: _joined(np.concatenate, arrays, axis, 0),
@@ -551,18 +586,36 @@ _FUNCTIONS = {
     "reshape": lambda x, shape: x.reshape(shape), "transpose": lambda x, axes=None: x.transpose(axes),
     "swapaxes": lambda x, a, b: x.swapaxes(a, b), "moveaxis": _moveaxis, "expand_dims": _expand_dims,
     "squeeze": _squeeze, "ravel": lambda x: x.ravel(), "zeros_like": _zeros_like,
+    "vdot": _vdot, "linalg.solve": _solve,
 }
 
 
 def shifted(index):
     """`index` for data with the directions' axis in front, or None where NumPy would move
-    that axis (integer or boolean arrays separated by a slice)."""
+    that axis (index arrays separated by a slice: see `_separated`)."""
     key = index if isinstance(index, tuple) else (index,)
-    advanced = [i for i, k in enumerate(key)
-                if not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))]
-    if advanced and advanced[-1] - advanced[0] + 1 != len(advanced):
-        return None
-    return (slice(None), *key)
+    return None if _separated(key) else (slice(None), *key)
+
+
+def _separated(key):
+    """For index arrays separated by a slice, None or Ellipsis (integers count among them
+    next to an array, as NumPy counts them), the number of axes their broadcast shape
+    has, which NumPy puts first, before the axis in front; else 0."""
+    def array(k):
+        return isinstance(k, (bool, np.bool_)) or not (
+            k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer)))
+    if not any(array(k) for k in key):
+        return 0                                     # (integers alone: basic indexing)
+    advanced = [i for i, k in enumerate(key) if not (k is None or k is Ellipsis or isinstance(k, slice))]
+    if advanced[-1] - advanced[0] + 1 == len(advanced):
+        return 0
+    return max(1 if _kind(key[i]) == "b" else np.ndim(key[i]) for i in advanced)
+
+
+def _kind(k):
+    """The dtype kind of an index (a device array's read from its dtype, never converted)."""
+    dtype = getattr(k, "dtype", None)
+    return (np.asarray(k).dtype if dtype is None else dtype).kind
 
 
 def at(value, d):

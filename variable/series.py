@@ -460,9 +460,9 @@ def _power_at_zero(x1, c, k):
     with backend.errstate(x1, invalid="ignore", over="ignore"):
         power = x1 ** k if not isinstance(x1, Directions) else _times(x1, k)
         beyond = falling * power * xp.inf / float(math.factorial(k))
-    if np.ndim(c) == 0 and not is_device_array(c):
-        return xp.zeros_like(beyond) if k < c else beyond
-    return xp.where(k < c, xp.zeros_like(beyond), beyond)
+    if np.ndim(c) == 0 and not is_device_array(c):           # (np's: a Directions is its own)
+        return np.zeros_like(beyond) if k < c else beyond
+    return np.where(k < c, np.zeros_like(beyond), beyond)
 
 
 def _times(x1, k):
@@ -488,14 +488,18 @@ def _whole_power(x, c):
                 base = square(base)
         return result
     one = get_array_module(x[0]).ones(np.broadcast_shapes(x[0].shape, c.shape), dtype=x[0].dtype)
-    result, base = [one] + [np.zeros_like(one) for _ in x[1:]], x
+    # the constant 1; zeros past it, left out where x holds several directions (a collapsed
+    # product of one direction's coefficient with zeros shared by all is not their weighted sum)
+    carried = any(isinstance(a, Directions) for a in x[1:])
+    result, base = [one] + ([] if carried else [np.zeros_like(one) for _ in x[1:]]), x
     while True:                                      # x^c = product over c's set bits b of x^(2^b)
         odd = (c & 1).astype(bool)
         if odd.any():
-            result = [np.where(odd, p, r) for p, r in zip(mul(result, base), result)]
+            product = mul(result, base)
+            result = [np.where(odd, p, result[k] if k < len(result) else 0) for k, p in enumerate(product)]
         c = c >> 1
         if not c.any():
-            return result
+            return result + [np.zeros_like(one) for _ in x[len(result):]]
         base = square(base)
 
 

@@ -485,18 +485,46 @@ _STRICT = {
 module.<name> alike (CuPy's __array_function__ calls its own function of that name)."""
 
 
+def _foreign(value):
+    """Whether `value` is another library's array-like (a Variable, a Directions, ...): an
+    object with NumPy's protocols that is neither a device array nor a host one."""
+    if isinstance(value, (list, tuple)):
+        return any(_foreign(v) for v in value)
+    kind = type(value)
+    return (not isinstance(value, (DeviceArray, np.ndarray, np.generic))
+            and (getattr(kind, "__array_function__", None) is not None
+                 or getattr(kind, "__array_ufunc__", None) is not None))
+
+
+def _own(function, where):
+    """`function` called as CuPy's own (cupy.<name>, cupy.linalg.<name>): unlike np.<name>,
+    it dispatches to no other library's type, and refuses one (CuPy cannot read it)."""
+    if isinstance(function, type) or not callable(function):
+        return function
+
+    def call(*args, **kwargs):
+        for value in list(args) + list(kwargs.values()):
+            if _foreign(value):
+                raise TypeError(f"Unsupported type {type(value)} (fake GPU: {where}.{function.__name__} "
+                                f"is CuPy's own function, which reads device arrays and scalars only; "
+                                f"np.{function.__name__} would hand it to that type)")
+        return function(*args, **kwargs)
+    return call
+
+
 class _Linalg(types.ModuleType):
-    """`cupy.linalg`: the narrower functions above, NumPy's (dispatching) otherwise."""
+    """`cupy.linalg`: the narrower functions above, NumPy's otherwise (refusing other types)."""
 
     def __getattr__(self, name):
-        return getattr(np.linalg, name)
+        return _own(getattr(np.linalg, name), "cupy.linalg")
 
 
 class _Module(types.ModuleType):
-    """Names not defined here fall back to NumPy's (ufuncs and functions dispatch by themselves)."""
+    """Names not defined here fall back to NumPy's, which refuse other libraries' types as
+    CuPy's own functions do (np.<name> dispatches to them; cupy.<name> does not)."""
 
     def __getattr__(self, name):
-        return getattr(np, name)
+        return _own(getattr(np, name), "cupy")
 
 
 module = _Module("fake_gpu")

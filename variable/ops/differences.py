@@ -158,9 +158,8 @@ class Gradient(Forwarder):
         return self.apply(x)
 
     def apply(self, c):
-        xp = get_array_module(c)
         # a tap of weight 0 (the middle one of a central difference) reads 0, not 0 * inf = NaN
-        return sum(w * xp.where(w != 0, c[index], 0) for index, w in zip(self.index, self.weights))
+        return sum(w * np.where(w != 0, c[index], 0) for index, w in zip(self.index, self.weights))
 
     save_for_backward = ()
 
@@ -328,8 +327,8 @@ class Pad(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs
-        xp = get_array_module(x[0])                        # linear (the constants only in y_0)
-        return [y._data] + [xp.pad(c, self.pad_width, mode=self.mode) for c in x[1:]]
+        # linear (the constants only in y_0); np.pad hands a Variable or Directions to its own
+        return [y._data] + [np.pad(c, self.pad_width, mode=self.mode) for c in x[1:]]
 
 
 def pad(array: ArrayLike, pad_width: int | Sequence, mode: str = "constant", **kwargs: Any) -> Variable:

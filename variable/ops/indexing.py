@@ -147,7 +147,7 @@ class ScatterSum(Forwarder):
         zero = [None] * len(gs)
         for i, g in enumerate(gs):
             if len(g) <= order:
-                zero[i] = get_array_module(g[0]).zeros_like(g[0])
+                zero[i] = np.zeros_like(g[0])           # (np's: g_0 may be a Variable)
         return [self._coefficient([g[k] if k < len(g) else zero[i] for i, g in enumerate(gs)])
                 for k in range(order + 1)]
 

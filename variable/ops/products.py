@@ -21,6 +21,7 @@ import numpy as np
 from .. import series
 from ..axes import normalize_axis, single_axis
 from ..backend import get_array_module
+from ..directions import Directions
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
 from .reduction import _spread
@@ -105,6 +106,42 @@ def _running_product(x, axis, reverse):
     first = _along(x.ndim, axis + 1, -1 if reverse else 0)
     b[first] = x[first]                                       # h_0 = x_0, h_i = x_i h_{i-1}
     return _scan(x, b, axis + 1, reverse, _cauchy)
+
+
+def _carried(x):
+    """Whether series `x` holds coefficients of several directions (variable/directions.py):
+    its rules then run on lists of coefficients, never writing into a stacked array."""
+    return any(isinstance(c, Directions) for c in x[1:])
+
+
+def _running_series(x, axis, reverse):
+    """Series (a list) of the running product of series `x` along `axis`, in log2(n) doubling
+    steps of Cauchy products: entry i takes the product of itself and entry i - d (Hillis and
+    Steele), for d = 1, 2, 4, ...; slices and joins only, so coefficients of several
+    directions pass (in a collapsed pass, series.mul sums their products with the weights)."""
+    if reverse:
+        return [np.flip(c, axis) for c in _running_series([np.flip(c, axis) for c in x], axis, False)]
+    ndim, n, d = x[0].ndim, x[0].shape[axis], 1
+    while d < n:
+        head = [c[_along(ndim, axis, slice(None, d))] for c in x]
+        late = [c[_along(ndim, axis, slice(d, None))] for c in x]
+        early = [c[_along(ndim, axis, slice(None, n - d))] for c in x]
+        x = [np.concatenate([h, p], axis=axis) for h, p in zip(head, series.mul(late, early))]
+        d *= 2
+    return x
+
+
+def _product_series(x):
+    """Series (a list) of the product of series `x` over its last axis (of length >= 1):
+    halves multiplied pairwise (Cauchy products), log2(n) times."""
+    n = x[0].shape[-1]
+    while n > 1:
+        half = n // 2
+        paired = series.mul([c[..., :half] for c in x], [c[..., half:2 * half] for c in x])
+        x = paired if n % 2 == 0 else [np.concatenate([p, c[..., 2 * half:]], axis=-1)
+                                       for p, c in zip(paired, x)]
+        n -= half
+    return [c[..., 0] for c in x]
 
 
 # ----- private ops: a shift and a linear recurrence along an axis ----------------
@@ -210,6 +247,8 @@ class Cumprod(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs                                     # h_i = x_i h_{i-1} on series
+        if _carried(x):
+            return [y._data] + _running_series(x, self.axis, self.reverse)[1:]
         return [y._data] + list(_running_product(_stack(x)[0], self.axis, self.reverse)[1:])
 
 
@@ -235,6 +274,13 @@ class Prod(Forwarder):
     def taylor(self, x):
         y, = self.outputs                                     # the last running product of the series
         rest, axes = _moved_last(self.axes, x[0].ndim)
+        if _carried(x):                                       # the product of the reduced axes, flattened
+            moved = [np.transpose(c, rest + axes) for c in x]
+            lead = moved[0].shape[:len(rest)]
+            flat = [np.reshape(c, lead + (math.prod(moved[0].shape[len(rest):]),)) for c in moved]
+            if flat[0].shape[-1] == 0:                        # 1, a constant: zeros, as empty sums
+                return [y._data] + [np.reshape(np.sum(c, axis=-1), y._data.shape) for c in flat[1:]]
+            return [y._data] + [np.reshape(c, y._data.shape) for c in _product_series(flat)[1:]]
         stacked = _stack(x)[0].transpose((0,) + tuple(i + 1 for i in rest + axes))   # reduced axes last
         lead = stacked.shape[: 1 + len(rest)]
         flat = stacked.reshape(lead + (math.prod(stacked.shape[len(lead):]),))

@@ -96,7 +96,7 @@ class Tile(Forwarder):
     taylor_records = True
 
     def taylor(self, x):
-        return series.map_linear(x, lambda c: get_array_module(c).tile(c, self.reps))  # linear: each tiled
+        return series.map_linear(x, lambda c: np.tile(c, self.reps))  # linear: each tiled
 
 
 def repeat(a: ArrayLike, repeats: int | Sequence[int], axis: int | None = None) -> Variable:
@@ -189,7 +189,7 @@ class Roll(Forwarder):
     taylor_records = True
 
     def taylor(self, x):
-        return series.map_linear(x, lambda c: get_array_module(c).roll(c, self.shift, self.axis))
+        return series.map_linear(x, lambda c: np.roll(c, self.shift, self.axis))
 
 
 class Flip(Forwarder):
@@ -230,7 +230,7 @@ class Rot90(Forwarder):
     taylor_records = True
 
     def taylor(self, x):
-        return series.map_linear(x, lambda c: get_array_module(c).rot90(c, self.k, self.axes))
+        return series.map_linear(x, lambda c: np.rot90(c, self.k, self.axes))
 
 
 def roll(a: ArrayLike, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> Variable:

@@ -78,8 +78,7 @@ class TakeAlongAxis(Forwarder):
     taylor_records = True
 
     def taylor(self, x):
-        xp = get_array_module(x[0])                           # linear: each coefficient gathered
-        return series.map_linear(x, lambda c: xp.take_along_axis(c, self.indices, axis=self.axis))
+        return series.map_linear(x, lambda c: np.take_along_axis(c, self.indices, axis=self.axis))   # linear
 
 
 class Sort(TakeAlongAxis):
@@ -313,9 +312,9 @@ class Select(Forwarder):
         return self._pick(xs)
 
     def _pick(self, xs):
-        xp, y = get_array_module(self.chosen), xs[-1]           # (CuPy's select takes a scalar default)
+        y = xs[-1]                                             # (CuPy's select takes a scalar default)
         for i in reversed(range(len(xs) - 1)):
-            y = xp.where(self.chosen == i, xs[i], y)
+            y = np.where(self.chosen == i, xs[i], y)
         return y
 
     save_for_backward = ()
