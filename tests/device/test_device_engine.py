@@ -176,3 +176,34 @@ def test_the_stand_in_refuses_python_ints_past_64_bits(gpu):
     with pytest.raises(OverflowError, match="too large"):
         backend.to_gpu(np.ones(3)) * (2 ** 70)
     assert float((backend.to_gpu(np.ones(3)) * float(2 ** 70))[0]) == 2.0 ** 70
+
+
+def test_the_stand_in_refuses_other_types_in_its_own_functions_as_cupy_does(gpu):
+    # cupy.tile(v) reads no Variable (or a Taylor pass's Directions): it raises, where
+    # np.tile(v) hands v to its own __array_function__; rules must call the np. one
+    v = V.Variable(backend.to_gpu(np.arange(3.0)))
+    with pytest.raises(TypeError, match="cupy.tile is CuPy's own function"):
+        gpu.tile(v, 2)
+    with pytest.raises(TypeError, match="cupy.linalg.inv is CuPy's own function"):
+        gpu.linalg.inv(V.Variable(backend.to_gpu(np.eye(2))))
+    assert isinstance(np.tile(v, 2), V.Variable) and backend.is_device_array(gpu.tile(v.data, 2))
+
+
+def test_recorded_taylor_rules_of_linear_rearrangements_run_on_the_device(gpu):
+    """Reverse over Taylor mode on device data through tile, roll, rot90, pad and a gather:
+    each rule meets Variables (recorded coefficients) and must not hand them to CuPy."""
+    x = V.Variable(backend.to_gpu(np.linspace(0.1, 0.9, 6).reshape(2, 3)), requires_grad=True)
+
+    def along(index):
+        def f(t):
+            t = V.sin(t)
+            return (V.sum(V.tile(t, 2) ** 2) + V.sum(V.roll(t, 1, axis=1) * t) + V.sum(V.rot90(t) ** 3)
+                    + V.sum(V.pad(t, 1) ** 2) + V.sum(V.take_along_axis(t, index, 1)))
+        return f
+    index = np.array([[2], [0]])
+    second = V.taylor(along(backend.to_gpu(index)), x, backend.to_gpu(np.ones((2, 3))), 2)[2]
+    g, = V.grad(second, [x])
+    host = V.Variable(np.linspace(0.1, 0.9, 6).reshape(2, 3), requires_grad=True)
+    expected, = V.grad(V.taylor(along(index), host, np.ones((2, 3)), 2)[2], [host])
+    assert backend.is_device_array(g.data)
+    np.testing.assert_allclose(backend.to_cpu(g.data), expected.data, rtol=1e-12)
