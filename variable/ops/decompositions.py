@@ -4,7 +4,9 @@ Stacked matrices work as in NumPy (the last two axes are the matrix).  Each back
 published rule (M. Giles, "An extended collection of matrix derivative results", 2008;
 J. Townsend, "Differentiating the singular value decomposition", 2016), written with gengrad
 ops on the op's own outputs, so it differentiates again.  The Taylor rules are first order
-only (V.jvp); higher orders raise NotImplementedError.
+only (V.jvp); higher orders raise NotImplementedError.  They record (`taylor_records`): in a
+recording pass they read the output Variables and use gengrad ops only, so a gradient flows
+back through the jvp (reverse over forward); on arrays they run on the arrays forward saved.
 
 Conventions:
 
@@ -100,6 +102,25 @@ def _alive(forwarder, again):
     return again() if any(y is None for y in ys) else ys
 
 
+def _kept(forwarder):
+    """Whether each output is still alive, as a Taylor rule sees them (Variables, or in a
+    recording pass wrappers whose `_data` is the output Variable or None)."""
+    return [getattr(y, "_data", None) is not None for y in forwarder.outputs]
+
+
+def _recorded_outputs(forwarder, again):
+    """A recording rule's outputs: the output Variables, all of them recomputed as a graph by
+    `again()` if one was dropped (a coefficient's gradient needs how each output moves)."""
+    if not all(_kept(forwarder)):
+        return tuple(again())
+    return tuple(y._data for y in forwarder.outputs)
+
+
+def _inverse(a):
+    """a^-1: recorded (_inv) for a Variable, the array module's for an array."""
+    return _inv(a) if isinstance(a, Variable) else get_array_module(a).linalg.inv(a)
+
+
 def _first_order(x, op):
     """The order of the series `x` (0 or 1); above 1, NotImplementedError naming `op`."""
     if len(x) > 2:
@@ -187,8 +208,10 @@ class _Inverse(Forwarder):
         y, = _alive(self, lambda: (_inv(a),))
         return -(_mT(y) @ gy @ _mT(y))                    # d a^-1 = -a^-1 da a^-1
 
+    taylor_records = True
+
     def taylor(self, a):
-        y = [self.outputs[0].data if self.outputs[0] is not None else self.forward(a[0])]
+        y = [self.outputs[0]._data if _kept(self)[0] else _inverse(a[0])]
         for k in range(1, len(a)):                        # a y = I: y_k = -y_0 sum_j a_j y_(k-j)
             y.append(-(y[0] @ sum(a[j] @ y[k - j] for j in range(1, min(k, len(a) - 1) + 1))))
         return y
@@ -227,12 +250,14 @@ class Cholesky(Forwarder):
         p = _mT(Linv) @ phi @ Linv                                 # L^-T Phi(L^T gL) L^-1
         return _from_triangle(p, self.strict, self.eye)            # A is read from its lower triangle
 
+    taylor_records = True
+
     def taylor(self, a):
-        y0 = self.outputs[0].data
+        y0 = self.outputs[0]._data                      # (recording: the output Variable)
         if _first_order(a, "cholesky") == 0:
             return [y0]
         L = _mT(y0) if self.upper else y0
-        Linv = get_array_module(L).linalg.inv(L)
+        Linv = _inverse(L)
         x = Linv @ _symmetric(a[1], self.strict, self.eye) @ _mT(Linv)   # L^-1 dA L^-T
         dL = L @ (x * (self.strict + 0.5 * self.eye))                    # dL = L Phi(L^-1 dA L^-T)
         return [y0, _mT(dL) if self.upper else dL]
@@ -292,17 +317,21 @@ class Eigh(Forwarder):
         p = v @ inner @ _mT(v)                                       # V (diag(gw) + F o V^T gV) V^T
         return _from_triangle(p, self.strict, self.eye)              # A is read from one triangle
 
+    taylor_records = True
+
     def taylor(self, a):
-        w, v = self.w, self.v
         if _first_order(a, "eigh") == 0:
-            return [w], [v]
+            return [self.w], [self.v]
+        w, v = self.w, self.v
+        if isinstance(a[0], Variable):                                 # recording: the outputs' graph
+            w, v = _recorded_outputs(self, lambda: eigh(a[0], "L" if self.lower else "U"))
         m = _mT(v) @ _symmetric(a[1], self.strict, self.eye) @ v       # V^T dA V
-        dv = None
-        if self.outputs[1] is not None:
-            _check_distinct(w, "eigh", "eigenvectors", _TIE_FIX)
+        dv = np.zeros_like(self.v)
+        if _kept(self)[1]:
+            _check_distinct(self.w, "eigh", "eigenvectors", _TIE_FIX)
             dv = v @ (_gaps(w, self.eye) * m)                          # dV = V (F o V^T dA V)
         dw = _diag(m, self.eye)                                        # dw = diag(V^T dA V)
-        return [w, dw], [v, dv if dv is not None else np.zeros_like(v)]
+        return [self.w, dw], [self.v, dv]
 
 
 class Eigvalsh(Forwarder):
@@ -477,23 +506,30 @@ class Svd(Forwarder):
             return _from_triangle(ga, self.square_strict, self.square_eye)   # A read from its lower triangle
         return ga
 
+    taylor_records = True
+
     def taylor(self, a):
         s, u, vh = self.s, self.u, self.vh
         if _first_order(a, "svd") == 0:
             return [u], [s], [vh]
         k = self.k
         da = _symmetric(a[1], self.square_strict, self.square_eye) if self.hermitian else a[1]
-        vectors = self.outputs[0] is not None or self.outputs[2] is not None
+        kept = _kept(self)
+        vectors = kept[0] or kept[2]
         if vectors and (u.shape[-1] > k or vh.shape[-2] > k):          # full_matrices, M != N
             raise ValueError(_EXTRA.replace("have no derivative", "have no derivative (jvp)"))
+        if isinstance(a[0], Variable):                 # recording: the outputs' graph (S alone
+            square = u.shape[-1] == vh.shape[-2]       # needs no extra columns: reduced then)
+            u, s, vh = _recorded_outputs(
+                self, lambda: svd(a[0], self.full and square, True, self.hermitian))
         u, vh = u[..., :k], vh[..., :k, :]
         p = _mT(u) @ da @ _mT(vh)                                              # dP = U^T dA V
         du, dvh = np.zeros_like(self.u), np.zeros_like(self.vh)
         if vectors:
             m, n = da.shape[-2:]
-            _check_distinct(s, "svd", "singular vectors", _SVD_FIX)
+            _check_distinct(self.s, "svd", "singular vectors", _SVD_FIX)
             if m != n:
-                _check_nonzero(s, "svd", "singular vectors", _SVD_FIX)
+                _check_nonzero(self.s, "svd", "singular vectors", _SVD_FIX)
             f, ps = _gaps(s * s, self.eye), p * s[..., None, :]                # dP S
             du = u @ (f * (ps + _mT(ps)))                                      # dU = U (F o (dP S + S dP^T))
             sp = s[..., :, None] * p                                           # S dP
@@ -503,7 +539,7 @@ class Svd(Forwarder):
             if n > k:
                 dv = dv + (_mT(da) @ u - _mT(vh) @ _mT(p)) / s[..., None, :]  # + (I - V V^T) dA^T U S^-1
             dvh = _mT(dv)
-        return [self.u, du], [s, _diag(p, self.eye)], [self.vh, dvh]           # dS = diag(U^T dA V)
+        return [self.u, du], [self.s, _diag(p, self.eye)], [self.vh, dvh]      # dS = diag(U^T dA V)
 
 
 class SvdValues(Forwarder):
@@ -598,7 +634,7 @@ def _qr_grad(q, r, gq, gr, upper, strict):
 
 def _qr_tangent(q, r, da, strict):
     """(dQ, dR) of A = Q R (M >= N, reduced) along dA: X = Q^T dA R^-1, C = tril(X) - tril(X)^T."""
-    rinv = get_array_module(r).linalg.inv(r)
+    rinv = _inverse(r)
     x = _mT(q) @ da @ rinv
     c = x * strict - _mT(x * strict)                  # Q^T dQ, antisymmetric
     return da @ rinv - q @ (x - c), (x - c) @ r       # dQ = dA R^-1 - Q (X - C), dR = (X - C) R
@@ -645,6 +681,8 @@ class Qr(Forwarder):
         diag = (self.r[..., :self.k, :self.k] * self.eye).sum(axis=-1)
         _check_nonzero(diag, "qr", "factors", _RANK_FIX)
 
+    taylor_records = True
+
     def taylor(self, a):
         q, r = self.q, self.r
         if _first_order(a, "qr") == 0:
@@ -654,12 +692,14 @@ class Qr(Forwarder):
             raise ValueError("qr: with mode='complete' and M > N, the extra columns of Q have no "
                              "derivative (jvp); use mode='reduced'")
         self._check_rank()
+        if isinstance(a[0], Variable):                # recording: the outputs' graph (mode='r'
+            q, r = _recorded_outputs(self, lambda: qr(a[0], self.mode))   # dropped Q)
         if m >= n:
             dq, dr = _qr_tangent(q, r, a[1], self.strict)
-            return [q, dq], [r, dr]
+            return [self.q, dq], [self.r, dr]
         dq, du = _qr_tangent(q, r[..., :k], a[1][..., :k], self.strict)
         dv = _mT(dq) @ a[0][..., k:] + _mT(q) @ a[1][..., k:]            # V = Q^T Y
-        return [q, dq], [r, np.concatenate([du, dv], axis=-1)]
+        return [self.q, dq], [self.r, np.concatenate([du, dv], axis=-1)]
 
 
 def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | Variable:
