@@ -192,14 +192,20 @@ class Normalize(Forwarder):
         g_proj = V.mean(gy * xhat, axis=axes, keepdims=True)
         return inv_std * (gy - g_mean - xhat * g_proj)
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs
         axes = self.axes
+        mean, var0 = self.mean, self.var              # forward's statistics, arrays
+        if isinstance(x[0], Variable):                # a recording pass: recorded from x_0 again
+            mean = np.mean(x[0], axis=axes, keepdims=True)
+            var0 = np.mean(np.square(x[0] - mean), axis=axes, keepdims=True)
         # y = c (v + eps)^(-1/2), c = x - mean(x), v = mean(c^2)
-        centred = [x[0] - self.mean] + [c - c.mean(axis=axes, keepdims=True) for c in x[1:]]
-        var = series.map_linear(series.square(centred), lambda c: c.mean(axis=axes, keepdims=True))
-        inv_std = series.power([self.var + self.eps] + var[1:], -0.5)
-        return [y._data] + series.mul(centred, inv_std)[1:]
+        centred = [x[0] - mean] + [c - c.mean(axis=axes, keepdims=True) for c in x[1:]]
+        var = series.map_linear(series.square(centred)[1:], lambda c: c.mean(axis=axes, keepdims=True))
+        inv_std = series.power([var0 + self.eps] + var, -0.5)
+        return [y._data] + series.mul(centred, inv_std, y0=y._data)[1:]
 
 
 def _positive(value, op, name):

@@ -498,15 +498,15 @@ def _jvp_inside_jvp():
     V.jvp(lambda x: V.jvp(V.sin, x, np.ones(2))[1], np.ones(2), np.ones(2))
 
 
-def _grad_of_jvp_result():  # through an op whose Taylor rule works on arrays only
-    x = V.Variable(np.array([1.0, 2.0]))
-    _, dy = V.jvp(V.prod, x, np.ones(2))
-    V.grad(dy, x)
-
-
 class CubeWithTaylor(Cube):  # a custom rule on arrays that does not say it records
     def taylor(self, x):
         return V.series.mul(V.series.square(x), x)
+
+
+def _grad_of_jvp_result():  # through an op whose Taylor rule works on arrays only
+    x = V.Variable(np.array([1.0, 2.0]))
+    _, dy = V.jvp(lambda x: V.sum(CubeWithTaylor.apply(x)), x, np.ones(2))
+    V.grad(dy, x)
 
 
 def _taylor_result_in_a_loss():
@@ -563,8 +563,8 @@ CATALOGUE += [
     Mistake("jvp inside the f of another jvp", _jvp_inside_jvp, ValueError,
             (r"inside the function given to V\.jvp", r"constants", r"V\.taylor for a higher order")),
     Mistake("V.grad of a derivative from V.jvp through an op without a recording rule", _grad_of_jvp_result,
-            ValueError, (r"computed by V\.jvp or V\.taylor", r"the op Prod", r"no recording rule",
-                         r"no graph", r"create_graph=True")),
+            ValueError, (r"computed by V\.jvp or V\.taylor", r"the op CubeWithTaylor on its path",
+                         r"set taylor_records = True on CubeWithTaylor", r"no graph", r"create_graph=True")),
     Mistake("a V.taylor result of a custom rule mixed into a loss", _taylor_result_in_a_loss, ValueError,
             (r"computed by V\.jvp or V\.taylor", r"set taylor_records = True on CubeWithTaylor",
              r"depends on 'x'", r"create_graph=True")),

@@ -130,12 +130,27 @@ def test_divergence_is_the_trace_of_the_jacobian(rng):
     np.testing.assert_allclose(estimate.data, expected, atol=0.1)
 
 
+class RowProduct(V.Forwarder):
+    """p[..., 0] * p[..., 1], with a Taylor rule that does not say it records (taylor_records False)."""
+
+    def forward(self, p):
+        return p[..., 0] * p[..., 1]
+
+    def backward(self, gy):
+        p, = self.inputs
+        return V.stack([gy * p[..., 1], gy * p[..., 0]], axis=-1)
+
+    def taylor(self, p):
+        return V.series.mul([c[..., 0] for c in p], [c[..., 1] for c in p])   # a Cauchy product
+
+
 def test_an_op_without_a_recording_rule_gives_a_laplacian_whose_gradient_is_refused(rng):
     W = V.Variable(rng.standard_normal((2, 2)), name="W")
     x = rng.standard_normal((3, 2))
-    lap = V.laplacian(lambda p: V.prod(p @ W, axis=-1), x)   # the value is right: 2 W0 . W1 per row
+    lap = V.laplacian(lambda p: RowProduct.apply(p @ W), x)   # the value is right: 2 W0 . W1 per row
     np.testing.assert_allclose(lap.data, np.full(3, 2 * W.data[:, 0] @ W.data[:, 1]), rtol=1e-12)
-    with pytest.raises(ValueError, match=r"the op Prod.*no recording rule.*'W'"):
+    with pytest.raises(ValueError, match=r"the op RowProduct on its path.*set taylor_records = True on "
+                                         r"RowProduct.*'W'"):
         V.grad(V.sum(lap), W)
 
 

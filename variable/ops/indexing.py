@@ -105,14 +105,26 @@ class GetItemGrad(Forwarder):
     def backward(self, ggx):
         return get_item(ggx, self.index)           # the adjoint of a scatter is a gather
 
+    taylor_records = True
+
     def taylor(self, gy):
-        return series.map_linear(gy, self._scattered)   # linear: each coefficient scattered
+        gx, = self.outputs                              # linear: each coefficient scattered
+        return [gx._data] + [self._scattered(c) for c in gy[1:]]
 
     def _scattered(self, c):
-        index = shifted(self.index) if isinstance(c, Directions) else None
+        if not isinstance(c, Directions):
+            return self._scatter(c, self.index, self.shape)
+        index = shifted(self.index)
         if index is None:                  # (an index that moves the directions' axis: refused,
             return self.forward(c)         # the rule then runs once per direction)
-        return Directions(GetItemGrad(index, (c.count, *self.shape)).forward(c.full()), self.shape, c.weights)
+        return Directions(self._scatter(c.full(), index, (c.count, *self.shape)), self.shape, c.weights)
+
+    def _scatter(self, c, index, shape):
+        """c laid at `index` in zeros of `shape`: on an array at once, on a Variable (a
+        recording pass) as this op recorded again."""
+        if isinstance(c, Variable):
+            return Function(type(self)(index, shape))(c)
+        return type(self)(index, shape).forward(c)
 
 
 class ScatterSum(Forwarder):

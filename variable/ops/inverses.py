@@ -245,6 +245,8 @@ class SlogDet(Forwarder):
         a, = self.inputs
         return _scale_matrices(glogabsdet, _inverse_transposed(a, "slogdet"))   # d log|det| = tr(A^-1 dA)
 
+    taylor_records = True
+
     def taylor(self, a):
         sign, logabsdet = (getattr(y, "_data", None) for y in self.outputs)
         if sign is None or logabsdet is None:             # an output the caller dropped: again

@@ -21,7 +21,6 @@ import numpy as np
 from .. import series
 from ..axes import normalize_axis, single_axis
 from ..backend import get_array_module
-from ..directions import Directions
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
 from .reduction import _spread
@@ -108,17 +107,20 @@ def _running_product(x, axis, reverse):
     return _scan(x, b, axis + 1, reverse, _cauchy)
 
 
-def _carried(x):
-    """Whether series `x` holds coefficients of several directions (variable/directions.py):
-    its rules then run on lists of coefficients, never writing into a stacked array."""
-    return any(isinstance(c, Directions) for c in x[1:])
+def _listed(x):
+    """Whether series `x` is recorded (its coefficients Variables: V.taylor of a function of
+    parameters) or holds coefficients of several directions (variable/directions.py): its
+    rules then run on lists of coefficients with recordable operations only (slices, joins,
+    products), never writing into a stacked array."""
+    return series._recording(x)
 
 
 def _running_series(x, axis, reverse):
     """Series (a list) of the running product of series `x` along `axis`, in log2(n) doubling
     steps of Cauchy products: entry i takes the product of itself and entry i - d (Hillis and
-    Steele), for d = 1, 2, 4, ...; slices and joins only, so coefficients of several
-    directions pass (in a collapsed pass, series.mul sums their products with the weights)."""
+    Steele), for d = 1, 2, 4, ...; slices, joins and products only, so recorded coefficients
+    (Variables) and those of several directions pass (in a collapsed pass, series.mul sums
+    their products with the weights)."""
     if reverse:
         return [np.flip(c, axis) for c in _running_series([np.flip(c, axis) for c in x], axis, False)]
     ndim, n, d = x[0].ndim, x[0].shape[axis], 1
@@ -133,7 +135,8 @@ def _running_series(x, axis, reverse):
 
 def _product_series(x):
     """Series (a list) of the product of series `x` over its last axis (of length >= 1):
-    halves multiplied pairwise (Cauchy products), log2(n) times."""
+    halves multiplied pairwise (Cauchy products), log2(n) times; slices, joins and products
+    only, as `_running_series`."""
     n = x[0].shape[-1]
     while n > 1:
         half = n // 2
@@ -245,9 +248,11 @@ class Cumprod(Forwarder):
         s = _recurrence(_shift(x, self.axis, not self.reverse, 0), gy, self.axis, not self.reverse)
         return _shift(y, self.axis, self.reverse, 1) * s
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs                                     # h_i = x_i h_{i-1} on series
-        if _carried(x):
+        if _listed(x):
             return [y._data] + _running_series(x, self.axis, self.reverse)[1:]
         return [y._data] + list(_running_product(_stack(x)[0], self.axis, self.reverse)[1:])
 
@@ -271,10 +276,12 @@ class Prod(Forwarder):
         x, = self.inputs
         return _spread(gy, x, self.axes) * _others(x, self.axes)   # d prod / d x_k = prod_{j != k} x_j
 
+    taylor_records = True
+
     def taylor(self, x):
         y, = self.outputs                                     # the last running product of the series
         rest, axes = _moved_last(self.axes, x[0].ndim)
-        if _carried(x):                                       # the product of the reduced axes, flattened
+        if _listed(x):                                       # the product of the reduced axes, flattened
             moved = [np.transpose(c, rest + axes) for c in x]
             lead = moved[0].shape[:len(rest)]
             flat = [np.reshape(c, lead + (math.prod(moved[0].shape[len(rest):]),)) for c in moved]
