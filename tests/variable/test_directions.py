@@ -294,11 +294,12 @@ def test_jacobian_with_create_graph_is_differentiable(rng):
 @pytest.mark.parametrize("op", [V.tanh, V.exp, F.sigmoid, V.tan])
 def test_long_recurrences_run_over_blocks_of_points_to_the_same_numbers(op, rng, monkeypatch):
     # series.ode runs a pointwise recurrence over cache-sized blocks of points on big arrays;
-    # with blocks of 16 points, 200 points take 13 blocks (the last one short)
+    # with _BLOCK = 16, order 12's blocks hold 64 points: 200 points take 4 (the last short)
     from variable import series
     x, v = rng.uniform(-1, 1, (8, 25)), rng.standard_normal((8, 25))
     whole = V.taylor(op, x, v, 12)
     monkeypatch.setattr(series, "_BLOCK", 16)
+    assert series._block(13) == 64
     blocked = V.taylor(op, x, v, 12)
     for k in range(1, 13):
         np.testing.assert_allclose(blocked[k].data, whole[k].data, rtol=1e-14, atol=0)
