@@ -188,7 +188,11 @@ def main(argv=None):
     parser.add_argument("--dims", type=int, nargs="+", default=[2, 16, 64])
     parser.add_argument("--big", action="store_true", help="add d = 256")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--keep-memory", action="store_true",
+                        help="first V.keep_freed_memory(): glibc keeps freed arrays' pages (every column)")
     args = parser.parse_args(argv)
+    if args.keep_memory:
+        print(f"V.keep_freed_memory(): {'on' if V.keep_freed_memory() else 'not glibc: nothing changed'}")
     torch = import_torch()
     if torch is not None:
         torch.set_default_dtype(torch.float64)

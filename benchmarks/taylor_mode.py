@@ -302,7 +302,11 @@ def main(argv=None):
     parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
     parser.add_argument("--big", action="store_true",
                         help="only: the nth derivative of tanh on 10**6 points, next to JAX's jet")
+    parser.add_argument("--keep-memory", action="store_true",
+                        help="first V.keep_freed_memory(): glibc keeps freed arrays' pages (every column)")
     args = parser.parse_args(argv)
+    if args.keep_memory:
+        print(f"V.keep_freed_memory(): {'on' if V.keep_freed_memory() else 'not glibc: nothing changed'}")
     if args.big:
         repeat = 3 if args.repeat is None else args.repeat
         found = import_jax("jax.experimental.jet")

@@ -12,6 +12,7 @@ from .forwarder import Forwarder, Function, as_variable
 from .functional import hessian, hessian_operator, hvp, jacobian
 from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylor_gradcheck, taylorcheck
 from .graph import get_dot_graph, graph_functions, plot_dot_graph, record_backward
+from .memory import keep_freed_memory
 from .operators import divergence, laplacian
 from .ops.elementwise import (
     abs,
@@ -88,7 +89,7 @@ __all__ = [
     "taylor_gradcheck",
     "GradcheckError", "jvp", "taylor", "jet", "taylorcheck", "series", "backend", "get_array_module",
     "get_dot_graph", "graph_functions", "plot_dot_graph", "record_backward", "jacobian", "hessian", "hvp",
-    "hessian_operator", "laplacian", "divergence",
+    "hessian_operator", "laplacian", "divergence", "keep_freed_memory",
     "ArrayLike", "Axis", "linalg", *OPS,
 ]
 
