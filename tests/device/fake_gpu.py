@@ -496,18 +496,37 @@ def _foreign(value):
                  or getattr(kind, "__array_ufunc__", None) is not None))
 
 
-def _own(function, where):
+class _OwnUfunc:
+    """A ufunc called as CuPy's own (cupy.add): its call and its methods (cupy.add.at,
+    cupy.maximum.reduce) refuse another library's type; its attributes read through."""
+
+    def __init__(self, ufunc, where):
+        self._ufunc, self._where = ufunc, where
+        self.__name__ = ufunc.__name__
+
+    def __call__(self, *args, **kwargs):
+        return _own(self._ufunc.__call__, self._where, self.__name__)(*args, **kwargs)
+
+    def __getattr__(self, name):
+        value = getattr(self._ufunc, name)
+        return _own(value, self._where, f"{self.__name__}.{name}") if callable(value) else value
+
+
+def _own(function, where, name=None):
     """`function` called as CuPy's own (cupy.<name>, cupy.linalg.<name>): unlike np.<name>,
     it dispatches to no other library's type, and refuses one (CuPy cannot read it)."""
     if isinstance(function, type) or not callable(function):
         return function
+    if isinstance(function, np.ufunc):
+        return _OwnUfunc(function, where)
+    name = name or function.__name__
 
     def call(*args, **kwargs):
         for value in list(args) + list(kwargs.values()):
             if _foreign(value):
-                raise TypeError(f"Unsupported type {type(value)} (fake GPU: {where}.{function.__name__} "
+                raise TypeError(f"Unsupported type {type(value)} (fake GPU: {where}.{name} "
                                 f"is CuPy's own function, which reads device arrays and scalars only; "
-                                f"np.{function.__name__} would hand it to that type)")
+                                f"np.{name} would hand it to that type)")
         return function(*args, **kwargs)
     return call
 

@@ -207,3 +207,16 @@ def test_recorded_taylor_rules_of_linear_rearrangements_run_on_the_device(gpu):
     expected, = V.grad(V.taylor(along(index), host, np.ones((2, 3)), 2)[2], [host])
     assert backend.is_device_array(g.data)
     np.testing.assert_allclose(backend.to_cpu(g.data), expected.data, rtol=1e-12)
+
+
+def test_the_stand_in_s_own_ufuncs_keep_their_methods_and_refuse_other_types(gpu):
+    a = backend.to_gpu(np.zeros(3))
+    gpu.add.at(a, backend.to_gpu(np.array([0, 0, 2])), 1.0)
+    np.testing.assert_array_equal(backend.to_cpu(a), [2.0, 0.0, 1.0])
+    assert float(gpu.maximum.reduce(backend.to_gpu(np.array([1.0, 5.0, 2.0])))) == 5.0
+    assert gpu.add.nin == 2 and gpu.exp.__name__ == "exp"
+    v = V.Variable(backend.to_gpu(np.ones(3)))
+    with pytest.raises(TypeError, match="cupy.multiply is CuPy's own"):
+        gpu.multiply(v, 2.0)
+    with pytest.raises(TypeError, match="cupy.add.reduce is CuPy's own"):
+        gpu.add.reduce(v)
