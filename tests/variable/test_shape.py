@@ -180,6 +180,8 @@ def test_transpose_with_a_non_permutation(axes):
         ("squeeze", lambda x: V.squeeze(x, -3)),
         ("expand_dims", lambda x: V.expand_dims(x, 3)),
         ("expand_dims", lambda x: V.expand_dims(x, -4)),
+        ("expand_dims", lambda x: V.expand_dims(x, (0, 4))),
+        ("expand_dims", lambda x: V.expand_dims(x, (-5, 0))),
     ],
 )
 def test_axis_out_of_range(op, call):
@@ -212,3 +214,12 @@ def test_sum_to_an_incompatible_shape(shape, target):
     with pytest.raises(ValueError) as error:
         V.sum_to(V.Variable(np.zeros(shape)), target)
     _assert_message(error, "sum_to", shape, target)
+
+
+def test_expand_dims_refuses_a_repeated_axis_as_numpy_does():
+    with pytest.raises(ValueError, match="expand_dims: .*repeated"):
+        V.expand_dims(V.Variable(np.zeros((1, 3))), (1, -3))
+    with pytest.raises(ValueError):
+        np.expand_dims(np.zeros((1, 3)), (1, -3))
+    no_axes = V.expand_dims(V.Variable(np.zeros((1, 3))), ())
+    assert no_axes.shape == (1, 3) == np.expand_dims(np.zeros((1, 3)), ()).shape

@@ -86,6 +86,10 @@ _TABLE = {
         Case("1d-last", lambda x: V.expand_dims(x, -1), lambda x: x[:, None], ((3,),)),
         Case("2d-middle", lambda x: V.expand_dims(x, 1), lambda x: x[:, None, :], ((2, 3),)),
         Case("2d-negative-front", lambda x: V.expand_dims(x, -3), lambda x: x[None], ((2, 3),)),
+        Case("2d-tuple", lambda x: V.expand_dims(x, (0, 2)), lambda x: x[None, :, None], ((2, 3),)),
+        Case("2d-tuple-negative", lambda x: V.expand_dims(x, (-1, 1)), lambda x: x[:, None, :, None],
+             ((2, 3),)),
+        Case("np-tuple", lambda x: np.expand_dims(x, (3, 0)), lambda x: x[None, :, :, None], ((2, 3),)),
     ],
     "squeeze": [
         Case("all", V.squeeze, lambda x: x[0, :, 0], ((1, 3, 1),)),

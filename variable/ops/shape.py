@@ -287,32 +287,38 @@ def flatten(x: ArrayLike) -> Variable:
     return reshape(x, (x_shape[0], math.prod(x_shape[1:])))
 
 
-def expand_dims(x: ArrayLike, axis: int) -> Variable:
-    """Insert a size-1 axis at position `axis` (negative counts from the end of the result).
+def expand_dims(x: ArrayLike, axis: int | tuple[int, ...]) -> Variable:
+    """Insert size-1 axes at the positions `axis` of the result (negatives count from its end),
+    as np.expand_dims.
 
     Parameters
     ----------
     x : ArrayLike
-    axis : int
-        Position of the new axis in the result, from -(x.ndim + 1) to x.ndim.
+    axis : int or tuple of ints
+        Positions of the new axes in the result, each from -(x.ndim + n) to x.ndim + n - 1
+        for n new axes.
 
     Returns
     -------
     Variable
-        The data of `x` with one more axis.
+        The data of `x` with n more axes.
 
     Raises
     ------
     TypeError
-        If `axis` is not an int, or `x` is not a Variable, a numeric ndarray, a number or a list of
-        numbers.
+        If `axis` is not an int or a tuple of ints, or `x` is not a Variable, a numeric
+        ndarray, a number or a list of numbers.
     ValueError
-        If `axis` is out of range.
+        If an axis is out of range or repeated.
     """
     x = as_variable(x, op="expand_dims")
     x_shape = x.shape
-    axis = single_axis(axis, len(x_shape) + 1, "expand_dims", x_shape)
-    return reshape(x, x_shape[:axis] + (1,) + x_shape[axis:])
+    if isinstance(axis, (tuple, list)):
+        axes = normalize_axis(tuple(axis), len(x_shape) + len(axis), "expand_dims", x_shape)
+    else:
+        axes = (single_axis(axis, len(x_shape) + 1, "expand_dims", x_shape),)
+    shape = iter(x_shape)
+    return reshape(x, tuple(1 if i in axes else next(shape) for i in range(len(x_shape) + len(axes))))
 
 
 def squeeze(x: ArrayLike, axis: Axis = None) -> Variable:
