@@ -105,16 +105,17 @@ def _host(y):
 
 @pytest.mark.parametrize("order", [2, 3])
 @pytest.mark.parametrize("name", list(CASES))
-def test_batched_and_collapsed_equal_one_pass_per_direction(name, order, rng, no_fallback, directions_check):
+def test_batched_and_collapsed_equal_one_pass_per_direction(name, order, rng, no_fallback, directions_check,
+                                                            on_device):
     # V.taylor(batched=True) along 3 directions against 3 single passes; the collapsed pass
     # against the weighted sum of their second derivatives, on arrays and recorded (a
     # gradient of the result), and along every unit direction against nested reverse mode
     make, sample = CASES[name]
-    directions_check(make(lambda a: a), *sample(rng), order=order)
+    directions_check(make(on_device), *sample(rng), order=order)   # (constants where the data is)
 
 
-def _along(name, rng):
-    fn = CASES[name][0](lambda a: a)
+def _along(name, rng, move):
+    fn = CASES[name][0](move)
     xs = CASES[name][1](rng)
     vs = tuple(rng.standard_normal((3, *x.shape)) for x in xs)
     if len(xs) == 1:
@@ -123,15 +124,15 @@ def _along(name, rng):
 
 
 @pytest.mark.parametrize("name", [n for n in CASES if n not in EMPTY])
-def test_recorded_collapsed_pass_has_the_gradient_of_the_single_passes(name, rng, no_fallback):
+def test_recorded_collapsed_pass_has_the_gradient_of_the_single_passes(name, rng, no_fallback, on_device):
     # the coefficients are Variables here (taylor_records): sum_d w_d grad <g, D^2_{v_d} f>
-    fn, x, v, direction = _along(name, rng)
+    fn, x, v, direction = _along(name, rng, on_device)
     several = isinstance(x, tuple)
     starts = [V.Variable(p.copy(), requires_grad=True) for p in (x if several else (x,))]
     at = tuple(starts) if several else starts[0]
     total = collapsed(fn, at, v, WEIGHTS, "test")
     assert total.creator is not None, "the collapsed pass recorded no graph"
-    g = np.random.default_rng(2).standard_normal(total.shape)
+    g = on_device(np.random.default_rng(2).standard_normal(total.shape))
     got = V.grad(V.sum(total * g), starts)
     expected = [np.zeros(s.shape) for s in starts]
     for d, w in enumerate(WEIGHTS):

@@ -14,7 +14,7 @@ import pytest
 from test_ops_decompositions import positive_definite, projectors, row_projectors, symmetric, well_conditioned
 
 import variable as V
-from variable import forward_mode
+from variable import backend, forward_mode
 
 
 def premapped(f):
@@ -134,13 +134,13 @@ def test_gradient_of_a_recorded_taylor_equals_nested_reverse(f, sampler, shape, 
 
 
 @pytest.mark.parametrize("f, sampler, shape", PARAMS)
-def test_batched_recorded_jvp_carries_every_direction_at_once(f, sampler, shape, rng, no_fallback):
+def test_batched_recorded_jvp_carries_every_direction_at_once(f, sampler, shape, rng, no_fallback, on_device):
     """Three directions in one recorded pass (coefficients of several directions whose data
     are Variables): values and gradient equal the sum over single-direction passes."""
     a, = sampler(shape)(rng)
     g = premapped(f)
     vs = rng.standard_normal((3, *a.shape))
-    w = [rng.standard_normal((3, *y.shape)) for y in _outputs(g(V.Variable(a)))]
+    w = [on_device(rng.standard_normal((3, *y.shape))) for y in _outputs(g(V.Variable(a)))]
     x = V.Variable(a.copy(), requires_grad=True)
     _, dy = V.jvp(g, x, vs, batched=True)
     got, = V.grad(sum(V.sum(d * wi) for d, wi in zip(_outputs(dy), w)), [x])
@@ -150,7 +150,7 @@ def test_batched_recorded_jvp_carries_every_direction_at_once(f, sampler, shape,
         _, single = V.jvp(g, a, vs[d])
         for stacked, one in zip(_outputs(dy), _outputs(single)):
             np.testing.assert_allclose(stacked.data[d], one.data, rtol=1e-10, atol=1e-12)
-        expected += _recorded_jvp_gradient(g, a, vs[d], wd)
+        expected += backend.to_cpu(_recorded_jvp_gradient(g, a, vs[d], wd))
     np.testing.assert_allclose(got.data, expected, rtol=1e-9, atol=1e-10)
 
 
