@@ -493,7 +493,12 @@ EXTRA = [
     Case("transpose", "float axes", lambda: V.transpose(_x(2, 3), (1.0, 0.0)), raises=(TypeError,)),
     Case("squeeze", "axis of size 3", lambda: V.squeeze(_x(2, 3), 0)),
     *_axis_cases("squeeze", lambda a: V.squeeze(_x(1, 1), a)),
-    *_axis_cases("expand_dims", lambda a: V.expand_dims(_x(2, 3), a), one_axis=True),
+    # expand_dims takes a tuple, as np.expand_dims: its axes index the result (4-D here)
+    *[Case("expand_dims", label, lambda a=a: V.expand_dims(_x(2, 3), a))
+      for label, a in [*[(k, v) for k, v in AXES_BAD.items() if k != "repeated (1, -1)"],
+                       ("repeated (1, -3)", (1, -3)), ("axes (0, 4) past the result's 4", (0, 4))]],
+    Case("expand_dims", "axes (1, -1), as np.expand_dims", lambda: V.expand_dims(V.Variable(X23), (1, -1)),
+         raises=(), check=_equals(np.expand_dims(X23, (1, -1)))),
     Case("expand_dims", "axis None", lambda: V.expand_dims(_x(2, 3), None)),
     Case("broadcast_to", "(2, 3) to (3, 3)", lambda: V.broadcast_to(_x(2, 3), (3, 3))),
     Case("broadcast_to", "to a negative size", lambda: V.broadcast_to(_x(2, 3), (-1, 3))),
