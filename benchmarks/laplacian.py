@@ -10,7 +10,8 @@
   second-order coefficient;
 - NumPy matmuls: the floor under it, the matrix products of the hidden and output layers
   over d x batch rows in plain NumPy (the first layer's are d rows only: e_i W = W[i]);
-- PyTorch nested, when torch is installed, the same as gengrad nested;
+- PyTorch nested, when torch is installed, the same as gengrad nested, and torch.func's
+  Hessian of one row vmapped over the rows, its trace (`vmap(hessian)`);
 - JAX + folx, when jax and folx are installed: `folx.forward_laplacian` (the same collapsed
   second-order pass as V.laplacian, with a dense Jacobian) of the network at one point,
   vmapped over the batch, in float64 under jax.jit; its training step is jax.grad of the
@@ -86,6 +87,13 @@ def torch_nested(torch, u, x):
         gi = torch.autograd.grad(g[:, i].sum(), X, create_graph=True)[0][:, i]
         total = gi if total is None else total + gi
     return total
+
+
+def torch_func_trace(torch, u, x):
+    """The Laplacian as the trace of torch.func's Hessian of one row, vmapped over the rows."""
+    X = x if isinstance(x, torch.Tensor) else torch.tensor(x)
+    hessians = torch.func.vmap(torch.func.hessian(lambda row: u(row[None])[0]))(X)
+    return hessians.diagonal(dim1=-2, dim2=-1).sum(-1)
 
 
 def torch_net(torch, params, device=None):
@@ -164,15 +172,22 @@ def run(d, repeat, torch, jax_folx=None):
         tu, tparams = torch_net(torch, params)
         got = torch_nested(torch, tu, x).detach().numpy()
         np.testing.assert_allclose(got, reference, rtol=1e-8, atol=1e-10)
+
+        np.testing.assert_allclose(torch_func_trace(torch, tu, x).detach().numpy(), reference,
+                                   rtol=1e-8, atol=1e-10)
         tt = torch.tensor(target)
 
-        def torch_step():
-            lap = torch_nested(torch, tu, x)
-            loss = ((lap - tt) ** 2).mean()
-            return torch.autograd.grad(loss, tparams, allow_unused=True)
+        def torch_step(method):
+            def go():
+                lap = method(torch, tu, x)
+                loss = ((lap - tt) ** 2).mean()
+                return torch.autograd.grad(loss, tparams, allow_unused=True)
+            return go
 
         row["torch"] = best_time(lambda: torch_nested(torch, tu, x), repeat)
-        row["torch step"] = best_time(torch_step, repeat)
+        row["torch step"] = best_time(torch_step(torch_nested), repeat)
+        row["torch.func"] = best_time(lambda: torch_func_trace(torch, tu, x), repeat)
+        row["torch.func step"] = best_time(torch_step(torch_func_trace), repeat)
     if jax_folx is not None:
         row.update(run_folx(*jax_folx, params, x, target, reference, step(gengrad_taylor)(), repeat))
     return row
@@ -202,18 +217,19 @@ def main(argv=None):
     print(f"Laplacian of an MLP R^d -> R (3 tanh layers of {WIDTH}, float64, batch {BATCH}), ms, best of "
           f"{args.repeat}; ratios: gengrad's V.laplacian over PyTorch nested and over JAX jit + folx"
           + (f" ({', '.join(missing)} not installed)" if missing else ""))
-    print(f"{'d':>4} {'torch nested':>13} {'gengrad nested':>15} {'V.laplacian':>12} {'/torch':>7} "
-          f"{'jax folx':>9} {'/folx':>7} {'NumPy matmuls':>14} | {'torch step':>11} {'nested step':>12} "
-          f"{'laplacian step':>15} {'/torch':>7} {'folx step':>10} {'/folx':>7}")
+    print(f"{'d':>4} {'torch nested':>13} {'torch.func':>11} {'gengrad nested':>15} {'V.laplacian':>12} "
+          f"{'/torch':>7} {'jax folx':>9} {'/folx':>7} {'NumPy matmuls':>14} | {'torch step':>11} "
+          f"{'torch.func step':>16} {'nested step':>12} {'laplacian step':>15} {'/torch':>7} "
+          f"{'folx step':>10} {'/folx':>7}")
     for d in dims:
         r = run(d, args.repeat, torch, jax_folx)
         ms = {k: v * 1e3 for k, v in r.items()}
         t, ts, f, fs = ms.get("torch"), ms.get("torch step"), ms.get("folx"), ms.get("folx step")
         lap, step = ms["laplacian"], ms["laplacian step"]
-        print(f"{d:>4} {cell(t, 13)} {ms['nested']:>15.1f} {lap:>12.1f} {ratio(lap, t):>7} "
-              f"{cell(f, 9)} {ratio(lap, f):>7} {ms['floor']:>14.1f} | {cell(ts, 11)} "
-              f"{ms['nested step']:>12.1f} {step:>15.1f} {ratio(step, ts):>7} {cell(fs, 10)} "
-              f"{ratio(step, fs):>7}")
+        print(f"{d:>4} {cell(t, 13)} {cell(ms.get('torch.func'), 11)} {ms['nested']:>15.1f} {lap:>12.1f} "
+              f"{ratio(lap, t):>7} {cell(f, 9)} {ratio(lap, f):>7} {ms['floor']:>14.1f} | {cell(ts, 11)} "
+              f"{cell(ms.get('torch.func step'), 16)} {ms['nested step']:>12.1f} {step:>15.1f} "
+              f"{ratio(step, ts):>7} {cell(fs, 10)} {ratio(step, fs):>7}")
     return 0
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 import importlib
 import time
+import warnings
 
 
 def best_time(fn, repeat=5, number=1):
@@ -21,6 +22,10 @@ def import_torch():
         import torch
     except ImportError:
         return None
+    with warnings.catch_warnings():                  # forward-mode AD (torch.func.hessian) loads
+        warnings.simplefilter("ignore", DeprecationWarning)   # its rules by torch.jit.script,
+        import torch.autograd.forward_ad as forward_ad  # deprecated: loaded here, quietly
+        getattr(forward_ad, "_maybe_load_decompositions", lambda: None)()
     torch.set_num_threads(1)
     return torch
 
