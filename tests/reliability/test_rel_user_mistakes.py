@@ -372,6 +372,10 @@ CATALOGUE += [
             TypeError, (r"np\.sum", r"dtype", r"x\.data")),
     Mistake("update an ndarray in place from a Variable", _ndarray_updated_in_place_from_variable, TypeError,
             (r"np\.add", r"\.data", r"a = a \+ x")),
+    Mistake("keep_freed_memory given a size as text", lambda: V.keep_freed_memory("1GB"), TypeError,
+            (r"keep_freed_memory", r"int number of bytes", r"'1GB'")),
+    Mistake("keep_freed_memory given a float", lambda: V.keep_freed_memory(2.0 ** 30), TypeError,
+            (r"keep_freed_memory", r"int number of bytes")),
 ]
 
 
