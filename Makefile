@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench gpu-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ lint: $(VENV)/.test
 
 bench: $(VENV)/.test
 	$(BIN)/python -m benchmarks
+
+# On a machine with a CUDA GPU and CuPy (its own python3, no venv): the device-ready tests
+# on the GPU, then the GPU benchmarks (MLP step, Taylor mode, the Laplacian, op overhead).
+gpu-check:
+	GENGRAD_DEVICE=gpu $(PYTHON) -m pytest -q -p no:cacheprovider tests
+	$(PYTHON) -m benchmarks --device gpu
 
 clean:
 	rm -rf $(VENV) build *.egg-info out
