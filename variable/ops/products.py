@@ -107,14 +107,6 @@ def _running_product(x, axis, reverse):
     return _scan(x, b, axis + 1, reverse, _cauchy)
 
 
-def _listed(x):
-    """Whether series `x` is recorded (its coefficients Variables: V.taylor of a function of
-    parameters) or holds coefficients of several directions (variable/directions.py): its
-    rules then run on lists of coefficients with recordable operations only (slices, joins,
-    products), never writing into a stacked array."""
-    return series._recording(x)
-
-
 def _running_series(x, axis, reverse):
     """Series (a list) of the running product of series `x` along `axis`, in log2(n) doubling
     steps of Cauchy products: entry i takes the product of itself and entry i - d (Hillis and
@@ -252,7 +244,7 @@ class Cumprod(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs                                     # h_i = x_i h_{i-1} on series
-        if _listed(x):
+        if series._recording(x):                             # (lists of recordable ops)
             return [y._data] + _running_series(x, self.axis, self.reverse)[1:]
         return [y._data] + list(_running_product(_stack(x)[0], self.axis, self.reverse)[1:])
 
@@ -281,7 +273,7 @@ class Prod(Forwarder):
     def taylor(self, x):
         y, = self.outputs                                     # the last running product of the series
         rest, axes = _moved_last(self.axes, x[0].ndim)
-        if _listed(x):                                       # the product of the reduced axes, flattened
+        if series._recording(x):                             # the product of the reduced axes, flattened
             moved = [np.transpose(c, rest + axes) for c in x]
             lead = moved[0].shape[:len(rest)]
             flat = [np.reshape(c, lead + (math.prod(moved[0].shape[len(rest):]),)) for c in moved]
