@@ -177,18 +177,6 @@ def test_ops_outside_the_path_need_no_rule(rng, on_device):
 
 
 # ----- custom rules -----------------------------------------------------------------------
-class Cube(V.Forwarder):
-    def forward(self, x):
-        return x ** 3
-
-    def backward(self, gy):
-        x, = self.inputs
-        return gy * 3 * x ** 2
-
-    def taylor(self, x):
-        return V.series.mul(V.series.mul(x, x), x)      # x^3: two Cauchy products
-
-
 class ScaledBy(V.Forwarder):
     """x0 * x1 with a rule that indexes every coefficient of both inputs."""
 
@@ -204,7 +192,8 @@ class ScaledBy(V.Forwarder):
         return [sum(x0[j] * x1[k - j] for j in range(k + 1)) for k in range(K + 1)]
 
 
-def test_custom_rule_and_taylorcheck(rng):
+def test_custom_rule_and_taylorcheck(rng, cube_op):
+    Cube = cube_op                                      # x^3 by two Cauchy products (tests/conftest.py)
     x = rng.standard_normal(4)
     assert V.taylorcheck(Cube.apply, x, order=5)
     d = V.taylor(Cube.apply, x, np.ones(4), 4)
@@ -219,8 +208,8 @@ def test_custom_rule_gets_a_constant_as_its_full_series(rng, on_device):
     np.testing.assert_allclose(d[2].data, 0 * c)
 
 
-def test_taylorcheck_fails_on_a_wrong_rule(rng):
-    class WrongCube(Cube):
+def test_taylorcheck_fails_on_a_wrong_rule(rng, cube_op):
+    class WrongCube(cube_op):
         def taylor(self, x):
             y = V.series.mul(V.series.mul(x, x), x)
             return y[:2] + [2 * c for c in y[2:]]       # order 2 and up doubled
@@ -243,12 +232,12 @@ def test_op_without_rule_is_named():
         V.jvp(Square2.apply, np.ones(3), np.ones(3))
 
 
-def test_rule_returning_wrong_length_or_shape_is_named():
-    class Short(Cube):
+def test_rule_returning_wrong_length_or_shape_is_named(cube_op):
+    class Short(cube_op):
         def taylor(self, x):
             return V.series.mul(x, x)[:2]
 
-    class Flat(Cube):
+    class Flat(cube_op):
         def taylor(self, x):
             return [c.reshape(-1) for c in V.series.mul(V.series.mul(x, x), x)]
 
@@ -272,7 +261,8 @@ def test_reverse_mode_through_a_forward_derivative():
     np.testing.assert_allclose(x.grad.data, -np.sin(x.data), rtol=1e-14)
 
 
-def test_reverse_mode_through_an_op_without_a_recording_rule_names_it():
+def test_reverse_mode_through_an_op_without_a_recording_rule_names_it(cube_op):
+    Cube = cube_op
     x = V.Variable(np.array([1.0, 2.0]))
     _, dy = V.jvp(lambda x: V.sum(Cube.apply(x)), x, np.ones(2))   # its rule: taylor_records False
     np.testing.assert_allclose(dy.data, 3 * (1.0 + 4.0))
@@ -349,7 +339,8 @@ def test_a_taylor_result_in_a_loss_has_its_gradient():
     np.testing.assert_allclose(V.grad(V.sum(d2) + V.sum(x), x).data, 1 - np.cos(np.ones(3)), rtol=1e-14)
 
 
-def test_a_taylor_result_through_an_op_without_a_recording_rule_is_refused_naming_what_it_depends_on():
+def test_a_taylor_result_through_an_op_without_a_recording_rule_is_refused_naming_what_it_depends_on(cube_op):
+    Cube = cube_op
     x = V.Variable(np.ones(3), name="x")
     d2 = V.taylor(lambda x: Cube.apply(V.sum(x, keepdims=True)) * x, x, np.ones(3), 2)[2]
     with pytest.raises(ValueError, match=r"V\.taylor, order 2.*Cube.*depends on 'x' of shape \(3,\)"):
