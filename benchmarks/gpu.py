@@ -429,12 +429,9 @@ alone and in a training step."""
 
 
 def _laplacian_problem(d, batch):
-    """benchmarks/laplacian.py's network R^d -> R (three tanh layers), float32, `batch` points
-    in [-1, 1]^d and the step's targets."""
-    rng = np.random.default_rng(d)
-    params = [(W.astype(np.float32), b.astype(np.float32)) for W, b in laplacian.weights(d, rng)]
-    x = rng.uniform(-1, 1, (batch, d)).astype(np.float32)
-    return params, x, rng.standard_normal(batch).astype(np.float32)
+    """benchmarks/laplacian.py's network R^d -> R (three tanh layers), `batch` points in
+    [-1, 1]^d and the step's targets, in float32."""
+    return laplacian.problem(np.random.default_rng(d), d, batch, np.float32)
 
 
 def _gengrad_laplacian_case(xp, problem, method, step, repeat):

@@ -139,11 +139,17 @@ def run_folx(jax, folx, params, x, target, reference, gradients, repeat):
     }
 
 
+def problem(rng, d, batch=BATCH, dtype=np.float64):
+    """The network's weights, `batch` points in [-1, 1]^d and a training step's targets, in
+    `dtype`, drawn from `rng` in that order."""
+    params = [(W.astype(dtype), b.astype(dtype)) for W, b in weights(d, rng)]
+    x = rng.uniform(-1, 1, (batch, d)).astype(dtype)
+    return params, x, rng.standard_normal(batch).astype(dtype)
+
+
 def run(d, repeat, torch, jax_folx=None):
     rng = np.random.default_rng(d)
-    params = weights(d, rng)
-    x = rng.uniform(-1, 1, (BATCH, d))
-    target = rng.standard_normal(BATCH)
+    params, x, target = problem(rng, d)
     gparams = [(V.Variable(W), V.Variable(b)) for W, b in params]
     flat = [p for pair in gparams for p in pair]
     u = gengrad_net(gparams)
