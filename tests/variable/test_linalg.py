@@ -165,3 +165,55 @@ def test_transpose_matmul_error_names_the_given_shape_of_a(sa, sb):
     with pytest.raises(ValueError) as error:
         V.transpose_matmul(V.Variable(np.zeros(sa)), V.Variable(np.zeros(sb)))
     _assert_message(error, "transpose_matmul", sa, sb)
+
+
+# ----- tall products: a stack of 128-row products (variable/ops/matmul.py, `product`) -------
+@pytest.mark.parametrize(("m", "k", "n", "dtype"), [
+    (8192, 64, 64, np.float64),        # whole blocks
+    (8192 + 37, 17, 3, np.float64),    # and a remainder of rows
+    (16384, 64, 8, np.float32),
+    (9000, 2, 64, np.float32),
+])
+def test_a_tall_product_equals_numpys(m, k, n, dtype, monkeypatch):
+    from variable.ops import matmul
+    from variable.ops.matmul import product
+    monkeypatch.setattr(matmul, "_STACKED", True)     # the stacked path on any CPU
+    rng = np.random.default_rng(m + k + n)
+    a, b = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((k, n)).astype(dtype)
+    got = product(a, b)
+    assert got.dtype == dtype and got.shape == (m, n) and got.flags.c_contiguous
+    tolerance = 1e-12 if dtype == np.float64 else 1e-4
+    np.testing.assert_allclose(got, a @ b, rtol=tolerance, atol=tolerance)
+
+
+@pytest.mark.parametrize("case", ["transposed a", "mixed dtypes", "wide b", "a column b", "short a",
+                                  "integers"])
+def test_products_a_stack_cannot_take_are_numpys_own(case):
+    from variable.ops.matmul import product
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((8192, 8)), rng.standard_normal((8, 8))
+    if case == "transposed a":
+        a = np.ascontiguousarray(a.T).T
+    elif case == "mixed dtypes":
+        b = b.astype(np.float32)
+    elif case == "wide b":
+        b = rng.standard_normal((8, 65))
+    elif case == "a column b":
+        b = b[:, :1].copy()
+    elif case == "short a":
+        a = a[:8000]
+    else:
+        a, b = (a * 10).astype(np.int64), (b * 10).astype(np.int64)
+    got = product(a, b)
+    assert got.dtype == (a @ b).dtype
+    np.testing.assert_array_equal(got, a @ b)
+
+
+def test_gradients_of_a_tall_product():
+    # both gradients are tall products again (gy b^T) or a long sum (a^T gy)
+    rng = np.random.default_rng(3)
+    a, b = V.Variable(rng.standard_normal((8192 + 5, 16))), V.Variable(rng.standard_normal((16, 8)))
+    gy = rng.standard_normal((8192 + 5, 8))
+    ga, gb = V.grad(V.sum((a @ b) * gy), [a, b])
+    np.testing.assert_allclose(ga.data, gy @ b.data.T, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(gb.data, a.data.T @ gy, rtol=1e-12, atol=1e-11)
