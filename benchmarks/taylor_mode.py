@@ -12,14 +12,16 @@
   batch 100), along a direction in the input and along one in all six parameters, each
   against the forward pass alone and against the same tangent written by hand in NumPy.
 - --big, only: the nth derivative of tanh on 10**6 float64 points, n = 10, 20, 30, by
-  `V.taylor`, next to JAX's `jax.experimental.jet` (float64) when jax is installed, under
-  jax.jit and eager.  jet is given the input series x, (1, 0, ..., 0) as arrays (the
-  zeros are data to it, as they would be in a composed function), and its nth output term
-  is the nth derivative (jet scales its terms by factorials by default).  Its values are
-  checked against V.taylor's before timing; the first jit call (compilation) is timed
-  apart.  Run on its own, this sets XLA_FLAGS=--xla_cpu_multi_thread_eigen=false and
-  NPROC=1 (the size of XLA's CPU thread pool) unless they are set: JAX on one thread,
-  like NumPy's elementwise functions.
+  `V.taylor` (all n + 1 derivatives, written out) and by `V.nth_derivative` (the nth
+  alone: tanh's lower coefficients stay in its blocks' scratch), next to JAX's
+  `jax.experimental.jet` (float64) when jax is installed, under jax.jit and eager.  jet
+  is given the input series x, (1, 0, ..., 0) as arrays (the zeros are data to it, as they
+  would be in a composed function), and its nth output term is the nth derivative (jet
+  scales its terms by factorials by default; under jit only that term is written out).
+  Its values, and V.nth_derivative's, are checked against V.taylor's before timing; the
+  first jit call (compilation) is timed apart.  Run on its own, this sets
+  XLA_FLAGS=--xla_cpu_multi_thread_eigen=false and NPROC=1 (the size of XLA's CPU thread
+  pool) unless they are set: JAX on one thread, like NumPy's elementwise functions.
 
     python -m benchmarks.taylor_mode            # tanh on 200 points and the MLP jvp
     python -m benchmarks.taylor_mode --big      # only: tanh on 10**6 points, next to jet
@@ -146,7 +148,9 @@ def run_big(orders=(10, 20, 30), repeat=3, jax_jet=None):
     x = np.linspace(-2, 2, BIG_POINTS)
     rows = []
     for n in orders:
-        row = {"n": n, "taylor": best_time(lambda n=n: tanh_nth_taylor(x, n), repeat)}
+        np.testing.assert_array_equal(V.nth_derivative(V.tanh, x, n).data, tanh_nth_taylor(x, n).data)
+        row = {"n": n, "taylor": best_time(lambda n=n: tanh_nth_taylor(x, n), repeat),
+               "nth": best_time(lambda n=n: V.nth_derivative(V.tanh, x, n), repeat)}
         if jax_jet is not None:
             row.update(run_jet(*jax_jet, x, n, tanh_nth_taylor(x, n).data, repeat))
         rows.append(row)
@@ -158,10 +162,11 @@ def report_big(rows, repeat, jet_installed):
              + ("" if jet_installed else "; jax not installed: gengrad only")]
     for r in rows:
         jit, eager = r.get("jit"), r.get("eager")
-        line = f"  n={r['n']:2d}  taylor {r['taylor'] * 1e3:8.1f}"
+        line = f"  n={r['n']:2d}  taylor {r['taylor'] * 1e3:8.1f}  nth_derivative {r['nth'] * 1e3:8.1f}"
         if jit is not None:
             line += (f"  jet jit {jit * 1e3:7.1f} (first call {r['jit_first'] * 1e3:6.0f})  "
                      f"jet eager {eager * 1e3:7.1f}  taylor/jit jet {ratio(r['taylor'], jit)}  "
+                     f"nth_derivative/jit jet {ratio(r['nth'], jit)}  "
                      f"taylor/eager jet {ratio(r['taylor'], eager)}  jet vs taylor {r['jet_error']:.1e}")
         lines.append(line)
     return lines

@@ -7,7 +7,7 @@ from . import backend, saving, series
 from .backend import get_array_module
 from .backward import grad
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode, using_config
-from .forward_mode import jet, jvp, taylor
+from .forward_mode import jet, jvp, nth_derivative, taylor
 from .forwarder import Forwarder, Function, as_variable
 from .functional import hessian, hessian_operator, hvp, jacobian
 from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylor_gradcheck, taylorcheck
@@ -87,7 +87,8 @@ __all__ = [
     "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
     "test_mode", "using_config", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
     "taylor_gradcheck",
-    "GradcheckError", "jvp", "taylor", "jet", "taylorcheck", "series", "backend", "get_array_module",
+    "GradcheckError", "jvp", "taylor", "nth_derivative", "jet", "taylorcheck", "series", "backend",
+    "get_array_module",
     "get_dot_graph", "graph_functions", "plot_dot_graph", "record_backward", "jacobian", "hessian", "hvp",
     "hessian_operator", "laplacian", "divergence", "keep_freed_memory",
     "ArrayLike", "Axis", "linalg", *OPS,

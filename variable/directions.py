@@ -364,9 +364,11 @@ def matmul(a, b):
         data = np.sum(np.matmul(pa * w, pb), axis=0)
         return np.reshape(data, shape) if data.shape != shape else data
     if da and not db and np.ndim(pb) == 2:         # one matrix product over every row of all
+        from .ops.matmul import product
         rows = np.reshape(pa, (int(np.prod(pa.shape[:-1])), pa.shape[-1]))   # directions (and so
         #                                            its gradients, two more matrix products)
-        data = np.reshape(np.matmul(rows, pb), pa.shape[:-1] + (pb.shape[-1],))
+        data = np.reshape(rows @ pb if isinstance(rows, Variable) else product(rows, pb),
+                          pa.shape[:-1] + (pb.shape[-1],))
     else:
         data = np.matmul(pa, pb)
     if len(sa) == 1:

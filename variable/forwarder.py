@@ -41,6 +41,11 @@ class Forwarder:
     the graph of the derivatives it computes: V.taylor and V.jvp of a function of parameters
     then return derivatives that reverse mode can differentiate (a Laplacian in a loss)."""
     _short_constants = True  # built-in Taylor rules take an input constant along t as [x_0]
+    _taylor_linear = None
+    """A built-in rule's coefficient k of the output from the inputs' coefficients k alone:
+    "linear" (in its inputs together: a sum, a reshape), "bilinear" (linear where one input
+    varies: a product).  Such a rule gets None for an input coefficient the pass does not
+    use, and gives None for that output coefficient (variable/series.py, `wanted`)."""
     _plan = (False, None, frozenset(), True, None, False, frozenset(), False)
     """What recording and backward need to know of the class, in one tuple indexed by CUSTOM
     (written outside gengrad: read-only inputs and gradients, strict reads), DROPS (what a

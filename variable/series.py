@@ -20,9 +20,20 @@ A coefficient registered with `known_zero` (the zeros after x_1 on the path x + 
 `V.taylor` starts from) is skipped by the recurrences: along a straight path y_k costs one
 product, not a sum over k terms, without reading any data (so no device sync).
 
+A pass that wants only some of its outputs' coefficients (`V.laplacian` wants the summed
+second order, `V.nth_derivative` the nth) tells each rule which of its output's coefficients
+are used (`wanted`).  A rule may give None for one that is not: the output layer's
+first-order coefficients of a network are then never made (`tanh(..., output=True)` and
+the other elementary functions' `output`: the series is the rule's output, not a step
+inside a composite rule, whose coefficients the rule itself reads).  A linear op's rule gets None
+for an input coefficient that no one uses, and gives None for that output coefficient (the
+helpers here pass None through: `add`, `neg`, `scale`, `map_linear`, and `mul` with one
+constant side).  Rules written outside gengrad always get every coefficient.
+
 Custom Forwarders may use them in their own `taylor` rule (see docs/custom_functions.md).
 """
 
+import contextvars
 import math
 import weakref
 
@@ -33,9 +44,22 @@ from .backend import get_array_module, is_device_array
 from .directions import Directions
 from .variable import Variable
 
+_WANTED = contextvars.ContextVar("gengrad_wanted_coefficients", default=None)
+
+
+def wanted(k: int) -> bool:
+    """Whether coefficient k of the output of the rule now running is used by the pass (a
+    bit mask of the orders, set by the engine where some are not; outside a pass, True)."""
+    mask = _WANTED.get()
+    return mask is None or bool(mask >> k & 1)
+
+
+def _every(k):
+    return True
+
 
 def _broadcast(c, shape):
-    return c if c.shape == shape else np.broadcast_to(c, shape)
+    return c if c is None or c.shape == shape else np.broadcast_to(c, shape)
 
 
 def _shape(*series):
@@ -47,14 +71,15 @@ def add(a: list, b: list) -> list:
     shape = _shape(a, b)
     n = max(len(a), len(b))
     return [
-        a[k] + b[k] if k < len(a) and k < len(b) else _broadcast(a[k] if k < len(a) else b[k], shape)
+        (None if a[k] is None or b[k] is None else a[k] + b[k]) if k < len(a) and k < len(b)
+        else _broadcast(a[k] if k < len(a) else b[k], shape)
         for k in range(n)
     ]
 
 
 def neg(a: list) -> list:
     """Series of -a."""
-    return [-c for c in a]
+    return [None if c is None else -c for c in a]
 
 
 def sub(a: list, b: list) -> list:
@@ -64,7 +89,7 @@ def sub(a: list, b: list) -> list:
 
 def scale(a: list, c) -> list:
     """Series of a * c for a constant (number or array) c."""
-    return [ak * c for ak in a]
+    return [None if ak is None else ak * c for ak in a]
 
 
 _KNOWN_ZEROS = weakref.WeakValueDictionary()      # id -> a coefficient of zeros no one writes
@@ -138,6 +163,8 @@ def cauchy(a: list, b: list, k: int, product=np.multiply):
     `product` may be any bilinear map of two arrays, e.g. np.matmul.
     """
     lo, hi = max(0, k - len(b) + 1), min(k, len(a) - 1)
+    if lo == hi and (a[lo] is None or b[k - lo] is None):   # (one varying side, unused here)
+        return None
     total = product(a[lo], b[k - lo])
     for j in range(lo + 1, hi + 1):
         total = total + product(a[j], b[k - j])
@@ -263,12 +290,13 @@ def owned_alone(c) -> bool:
     return _OWNED.get(id(c)) is c
 
 
-def _ode_in_blocks(h, y0, jx, n, m, dtype):
+def _ode_in_blocks(h, y0, jx, n, m, dtype, keep):
     """ode's recurrence over cache-sized blocks of points: a block's coefficients live in a
     scratch stack while its O(K^2) sums run, then each y_k is copied out to an array of its
-    own (so a caller can scale it in place, and keeping one keeps no other)."""
-    rows = [np.empty(y0.shape, dtype=dtype) for _ in range(n - 1)]
-    flat = [r.reshape(-1) for r in rows]
+    own (so a caller can scale it in place, and keeping one keeps no other); one not to
+    `keep` is not copied (None)."""
+    rows = [np.empty(y0.shape, dtype=dtype) if keep(k) else None for k in range(1, n)]
+    flat = [None if r is None else r.reshape(-1) for r in rows]
     y0f, jxf = y0.reshape(-1), jx.reshape(len(jx), -1)
     block = _block(n)
     scratch = np.empty((n, block), dtype=dtype)
@@ -280,21 +308,26 @@ def _ode_in_blocks(h, y0, jx, n, m, dtype):
         hb = hs[:, :size] if m > 1 else None
         for k in range(1, n):
             _next_coefficient(h, yb, jb, hb, k, m)
-            flat[k - 1][lo:lo + size] = yb[k]
+            if flat[k - 1] is not None:
+                flat[k - 1][lo:lo + size] = yb[k]
     for r in rows:
-        _OWNED[id(r)] = r
+        if r is not None:
+            _OWNED[id(r)] = r
     return [y0] + rows
 
 
-def ode(x: list, y0: np.ndarray, h, pointwise: bool = False) -> list:
+def ode(x: list, y0: np.ndarray, h, pointwise: bool = False, output: bool = False) -> list:
     """Series of y = g(x) where y' = h x' and `h(y, m)` gives h_m from y_0 .. y_m.
 
     k y_k = sum_{j=1..k} j x_j h_{k-j}: one operation per k, besides `h`'s own.  `h` gets the
     coefficients y_0 .. y_m stacked in one array (row i is y_i; a list of arrays indexes
     the same way), so it can form sums over them in one operation too (`_square_coefficient`).
     `pointwise`: h reads nothing but the y it is given (no arrays of its own), so on large
-    NumPy arrays the recurrence runs over cache-sized blocks of points.
+    NumPy arrays the recurrence runs over cache-sized blocks of points.  `output`: y is the
+    output of the rule now running (not a step inside it), so a coefficient the pass does
+    not use (`wanted`) may be left out, None.
     """
+    keep = wanted if output else _every
     n = len(x)
     y = [y0]
     if n == 1:
@@ -309,7 +342,7 @@ def ode(x: list, y0: np.ndarray, h, pointwise: bool = False) -> list:
         slope = h([y0, np.ones_like(y0)], 1)
         if not isinstance(slope, Directions):
             h0 = h(y, 0)
-            return [y0, x[1] * h0, x[2] * h0 + (0.5 * slope * h0) * (x[1] * x[1])]
+            return [y0, x[1] * h0 if keep(1) else None, x[2] * h0 + (0.5 * slope * h0) * (x[1] * x[1])]
     if _recording(x, [y0]):                          # lists of recorded ops
         y, hs = [y0], []
         for k in range(1, n):
@@ -319,7 +352,7 @@ def ode(x: list, y0: np.ndarray, h, pointwise: bool = False) -> list:
     m = _last_varying(x)                             # x_j = 0 for j > m (x + t v: m = 1)
     jx = _stacked(x[:m + 1])                         # row j-1 holds j x_j
     if _in_blocks(n, pointwise, y0, x[0], jx):
-        return _ode_in_blocks(h, y0, jx, n, m, np.result_type(y0.dtype, x[0].dtype, jx.dtype))
+        return _ode_in_blocks(h, y0, jx, n, m, np.result_type(y0.dtype, x[0].dtype, jx.dtype), keep)
     ys = _empty(n, y0, x[0], jx[0])
     ys[0] = y0
     hs = _empty(n - 1, ys[0]) if m > 1 else None     # h_0 .. h_{k-1}, where x_2.. vary
@@ -346,9 +379,9 @@ def _next_coefficient(h, ys, jx, hs, k, m):
     out /= k
 
 
-def exp(x: list, y0: np.ndarray | None = None) -> list:
-    """Series of e^x: y' = y x'."""
-    return ode(x, np.exp(x[0]) if y0 is None else y0, lambda y, m: y[m], pointwise=True)
+def exp(x: list, y0: np.ndarray | None = None, output: bool = False) -> list:
+    """Series of e^x: y' = y x'.  (`output`: see `ode`.)"""
+    return ode(x, np.exp(x[0]) if y0 is None else y0, lambda y, m: y[m], pointwise=True, output=output)
 
 
 def log(x: list, y0: np.ndarray | None = None) -> list:
@@ -564,21 +597,22 @@ def _one_minus_square(y, m, sign=-1):
     return square_m
 
 
-def tanh(x: list, y0: np.ndarray | None = None) -> list:
-    """Series of tanh x: y' = (1 - y^2) x'."""
-    return ode(x, np.tanh(x[0]) if y0 is None else y0, _one_minus_square, pointwise=True)
+def tanh(x: list, y0: np.ndarray | None = None, output: bool = False) -> list:
+    """Series of tanh x: y' = (1 - y^2) x'.  (`output`: see `ode`.)"""
+    return ode(x, np.tanh(x[0]) if y0 is None else y0, _one_minus_square, pointwise=True, output=output)
 
 
-def tan(x: list, y0: np.ndarray | None = None) -> list:
-    """Series of tan x: y' = (1 + y^2) x'."""
-    return ode(x, np.tan(x[0]) if y0 is None else y0, lambda y, m: _one_minus_square(y, m, 1), pointwise=True)
+def tan(x: list, y0: np.ndarray | None = None, output: bool = False) -> list:
+    """Series of tan x: y' = (1 + y^2) x'.  (`output`: see `ode`.)"""
+    return ode(x, np.tan(x[0]) if y0 is None else y0, lambda y, m: _one_minus_square(y, m, 1), pointwise=True,
+               output=output)
 
 
-def sigmoid(x: list, y0: np.ndarray | None = None) -> list:
-    """Series of 1 / (1 + e^-x): y' = (y - y^2) x'."""
+def sigmoid(x: list, y0: np.ndarray | None = None, output: bool = False) -> list:
+    """Series of 1 / (1 + e^-x): y' = (y - y^2) x'.  (`output`: see `ode`.)"""
     if y0 is None:
         y0 = np.exp(-np.logaddexp(0, -x[0]))         # 1 / (1 + e^-x) without overflow
-    return ode(x, y0, lambda y, m: y[m] - _square_coefficient(y, m), pointwise=True)
+    return ode(x, y0, lambda y, m: y[m] - _square_coefficient(y, m), pointwise=True, output=output)
 
 
 def integral(x: list, y0: np.ndarray, g: list) -> list:
@@ -590,12 +624,13 @@ def integral(x: list, y0: np.ndarray, g: list) -> list:
 
 
 def map_linear(x: list, f) -> list:
-    """Series of f(x) for a linear map f (reshape, sum, indexing...): f applied to each x_k."""
-    return [f(c) for c in x]
+    """Series of f(x) for a linear map f (reshape, sum, indexing...): f applied to each x_k
+    (None, a coefficient the pass does not use, stays None)."""
+    return [None if c is None else f(c) for c in x]
 
 
 __all__ = [
     "add", "sub", "neg", "scale", "cauchy", "mul", "square", "div", "reciprocal", "ode", "exp",
     "log", "sqrt", "power", "sin_cos", "sinh_cosh", "tanh", "tan", "sigmoid", "integral",
-    "map_linear",
+    "map_linear", "wanted",
 ]

@@ -44,6 +44,7 @@ class Add(Forwarder):
         return _reduce(gy, x0), _reduce(gy, x1)
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x0, x1):
         return series.add(x0, x1)                    # (x0 + x1)_k = x0_k + x1_k
@@ -62,6 +63,7 @@ class Sub(Forwarder):
         return _reduce(gy, x0), (_reduce(-gy, x1) if x1.requires_grad else None)
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x0, x1):
         return series.sub(x0, x1)                    # (x0 - x1)_k = x0_k - x1_k
@@ -82,6 +84,7 @@ class Mul(Forwarder):
         return gx0, gx1
 
     taylor_records = True
+    _taylor_linear = "bilinear"
 
     def taylor(self, x0, x1):
         return series.mul(x0, x1)                    # Cauchy product: sum_j x0_j x1_(k-j)
@@ -143,6 +146,7 @@ class Neg(Forwarder):
         return -gy
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x):
         return series.neg(x)
@@ -475,7 +479,7 @@ class Exp(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs
-        return series.exp(x, y._data)                # y' = y x'
+        return series.exp(x, y._data, output=True)                # y' = y x'
 
 
 class Log(Forwarder):

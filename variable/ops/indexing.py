@@ -81,6 +81,7 @@ class GetItem(Forwarder):
         return Slice(self.index, gy, x.shape)          # gy scattered at index (by the engine)
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: c[self.index])   # linear: each coefficient indexed

@@ -71,6 +71,7 @@ class Sum(Forwarder):
         return _spread(gy, x, self.axes)                # d sum = 1 for every element
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: c.sum(axis=self.axes, keepdims=self.keepdims))  # linear
@@ -92,6 +93,7 @@ class Mean(Forwarder):
         return _spread(gy, x, self.axes) * _per_entry(x.shape, self.axes)   # d mean = 1/n
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: _mean_array(c, self.axes, self.keepdims))  # linear

@@ -39,6 +39,7 @@ class SumTo(Forwarder):
         return broadcast_to(gy, x.shape)         # adjoint of a sum is a broadcast
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: _sum_to_array(c, self.shape))   # linear: each summed
@@ -60,6 +61,7 @@ class BroadcastTo(Forwarder):
         return sum_to(gy, x.shape)               # adjoint of a broadcast is a sum
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: np.broadcast_to(c, self.shape))  # linear: each broadcast
@@ -149,6 +151,7 @@ class Reshape(Forwarder):
         return reshape(gy, x.shape)
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: c.reshape(self.shape))   # linear: each reshaped
@@ -170,6 +173,7 @@ class Transpose(Forwarder):
         return transpose(gy, inverse)
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, x):
         return series.map_linear(x, lambda c: c.transpose(self.axes))  # linear: each transposed
