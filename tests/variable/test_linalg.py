@@ -186,6 +186,24 @@ def test_a_tall_product_equals_numpys(m, k, n, dtype, monkeypatch):
     np.testing.assert_allclose(got, a @ b, rtol=tolerance, atol=tolerance)
 
 
+@pytest.mark.parametrize(("r", "m", "n", "dtype"), [
+    (8192, 64, 64, np.float64),        # 64 blocks: two groups of 32
+    (8192 * 3 + 77, 5, 9, np.float64),  # 192 blocks and a remainder of rows
+    (16384, 64, 8, np.float32),
+])
+def test_a_weights_gradient_from_tall_arrays_equals_numpys(r, m, n, dtype, monkeypatch):
+    # x^T b for tall x and b, as a sum of the 128-row blocks' products
+    from variable.ops import matmul
+    from variable.ops.matmul import product
+    monkeypatch.setattr(matmul, "_STACKED", True)
+    rng = np.random.default_rng(r + m + n)
+    x, b = rng.standard_normal((r, m)).astype(dtype), rng.standard_normal((r, n)).astype(dtype)
+    got = product(x.T, b)
+    assert got.dtype == dtype and got.shape == (m, n)
+    tolerance = 1e-10 if dtype == np.float64 else 1e-3
+    np.testing.assert_allclose(got, x.T @ b, rtol=tolerance, atol=tolerance)
+
+
 @pytest.mark.parametrize("case", ["transposed a", "mixed dtypes", "wide b", "a column b", "short a",
                                   "integers"])
 def test_products_a_stack_cannot_take_are_numpys_own(case):

@@ -14,23 +14,51 @@ kernels and their small-matrix path."""
 
 
 def product(a, b):
-    """a @ b for 2-D arrays; on a CPU with AVX-512, a tall NumPy `a` (8192 rows or more) with
-    a narrow `b` (8 to 64 columns, at most 64 rows) is multiplied as a stack of 128-row
-    products.  OpenBLAS's SkylakeX kernels run those on their small-matrix path, with no
-    packing: 0.54-0.77x the time of one product (one thread, `python -m
-    benchmarks.matmul_rows`); its Haswell, Zen and Prescott kernels gain nothing
-    (0.67-1.23x), so elsewhere this is `a @ b`.  The forward Laplacian's first-order
-    coefficients, directions x points rows by 64 features, are this shape."""
-    m = a.shape[0] - a.shape[0] % _ROWS
-    if not (_STACKED and type(a) is np.ndarray and type(b) is np.ndarray and m >= 8192
-            and a.shape[1] <= 64 and 8 <= b.shape[1] <= 64 and a.flags.c_contiguous
-            and a.dtype == b.dtype and a.dtype in (np.float64, np.float32)):
+    """a @ b for 2-D arrays, tall ones split into 128-row blocks on a CPU with AVX-512.
+
+    Two shapes are split, for NumPy arrays of float64 or float32 with m >= 8192 rows, k <= 64
+    and 8 <= n <= 64: a tall `a` (m, k) times a small `b` (k, n), as a stack of 128-row
+    products; and `a` = x^T for a tall x (m, k) times a tall `b` (m, n) (a weight's gradient),
+    as a sum of the blocks' products, 32 blocks at a time.  OpenBLAS's SkylakeX kernels run
+    the blocks on their small-matrix path, with no packing: 0.43-0.8x the time of the one
+    product (one thread, `python -m benchmarks.matmul_rows`); its Haswell, Zen and Prescott
+    kernels gain nothing (0.67-1.23x), so elsewhere this is `a @ b`.  A forward Laplacian's
+    first-order coefficients, directions x points rows by a layer's features, are this shape.
+    """
+    if not (_STACKED and type(a) is np.ndarray and type(b) is np.ndarray and a.dtype == b.dtype
+            and a.dtype in (np.float64, np.float32)):
         return a @ b
-    out = np.empty((a.shape[0], b.shape[1]), dtype=a.dtype)
-    np.matmul(a[:m].reshape(-1, _ROWS, a.shape[1]), b, out=out[:m].reshape(-1, _ROWS, b.shape[1]))
-    if m < a.shape[0]:
-        np.matmul(a[m:], b, out=out[m:])
-    return out
+    m, k = a.shape
+    n = b.shape[1]
+    if 8192 <= m and k <= 64 and 8 <= n <= 64 and a.flags.c_contiguous:
+        rows = m - m % _ROWS
+        b = np.ascontiguousarray(b)
+        out = np.empty((m, n), dtype=a.dtype)
+        np.matmul(a[:rows].reshape(-1, _ROWS, k), b, out=out[:rows].reshape(-1, _ROWS, n))
+        if rows < m:
+            np.matmul(a[rows:], b, out=out[rows:])
+        return out
+    if 8192 <= k and m <= 64 and 8 <= n <= 64 and a.T.flags.c_contiguous and b.flags.c_contiguous:
+        return _summed(a.T, b)
+    return a @ b
+
+
+_GROUP = 32                     # blocks per stacked product of `_summed`
+
+
+def _summed(x, b):
+    """x^T b for tall C-ordered x (r, m) and b (r, n): the 128-row blocks' products, summed."""
+    r, m = x.shape
+    n = b.shape[1]
+    rows = r - r % _ROWS
+    xs, bs = x[:rows].reshape(-1, _ROWS, m), b[:rows].reshape(-1, _ROWS, n)
+    total = x[rows:].T @ b[rows:]
+    scratch = np.empty((min(_GROUP, len(xs)), m, n), dtype=x.dtype)
+    for i in range(0, len(xs), _GROUP):
+        part = scratch[:len(xs[i:i + _GROUP])]
+        np.matmul(xs[i:i + _GROUP].transpose(0, 2, 1), bs[i:i + _GROUP], out=part)
+        total += part.sum(axis=0)
+    return total
 
 
 class MatMul2D(Forwarder):
