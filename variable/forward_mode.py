@@ -699,26 +699,20 @@ def taylor(
     return result
 
 
-def _ones(x):
-    """A direction of ones for the input x (where its data is)."""
-    data = x._data if isinstance(x, Variable) else x
-    return backend.get_array_module(data).ones_like(data)
-
-
 def nth_derivative(
     f: Callable[..., Variable | tuple[Variable, ...]],
     x: ArrayLike | tuple[ArrayLike, ...],
+    v: ArrayLike | tuple[ArrayLike, ...],
     n: int,
-    v: ArrayLike | tuple[ArrayLike, ...] | None = None,
 ) -> Variable | tuple[Variable, ...]:
     """D_v^n f(x) alone: `V.taylor(f, x, v, n)[n]` without making the lower derivatives of
     f's output that nothing reads.
 
-    With v of ones (the default), the nth derivative of an elementwise f at every point of
-    x: `V.nth_derivative(V.tanh, x, 10)`.  One pass of Taylor mode, as `V.taylor`; an op
-    whose output is read only by linear ops (a sum, a matrix product by a constant) makes
-    only its nth coefficient, so on big arrays the n - 1 others are never written out
-    (tanh's 10th derivative on 10^6 points: 10 arrays of 8 MB fewer).
+    With v of ones, the nth derivative of an elementwise f at every point of x:
+    `V.nth_derivative(V.tanh, x, np.ones_like(x), 10)`.  One pass of Taylor mode, as
+    `V.taylor`; an op whose output is read only by linear ops (a sum, a matrix product by a
+    constant) makes only its nth coefficient, so on big arrays the n - 1 others are never
+    written out (tanh's 10th derivative on 10^6 points: 10 arrays of 8 MB fewer).
 
     Parameters
     ----------
@@ -726,10 +720,10 @@ def nth_derivative(
         As for `taylor`.
     x : ArrayLike or tuple of ArrayLike
         The point, floating point.
+    v : ArrayLike or tuple of ArrayLike
+        The direction, as for `taylor`: one array of each input's shape.
     n : int
         The order, >= 0 (0 gives f(x)).
-    v : ArrayLike or tuple of ArrayLike, optional
-        The direction, as for `taylor`; ones of each input's shape when None.
 
     Returns
     -------
@@ -743,12 +737,12 @@ def nth_derivative(
     """
     op = "nth_derivative"
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-        raise TypeError(f"{op}: n must be an int (the order of the derivative), got {type(n).__name__}")
+        swapped = n is None or np.ndim(n) > 0            # (a direction where n goes)
+        raise TypeError(f"{op}: n must be an int (the order of the derivative), got {type(n).__name__}"
+                        + ("; the arguments are (f, x, v, n), as V.taylor's" if swapped else ""))
     if n < 0:
         raise ValueError(f"{op}: n must be >= 0, got {n}")
     n = int(n)
-    if v is None:
-        v = tuple(_ones(xi) for xi in x) if isinstance(x, (tuple, list)) else _ones(x)
     outputs, series, several, depends = _evaluate(f, x, v, n, op, wanted=1 << n if n else None)
     if n == 0:
         return tuple(outputs) if several else outputs[0]

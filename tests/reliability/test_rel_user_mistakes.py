@@ -175,6 +175,19 @@ class Mistake:
         return self.label
 
 
+def _none_coefficient():
+    class Lazy(V.Forwarder):
+        def forward(self, x):
+            return x * x
+
+        def backward(self, gy):
+            return 2 * self.inputs[0] * gy
+
+        def taylor(self, x):
+            return [x[0] * x[0]] + [None] * (len(x) - 1)
+    V.taylor(lambda t: V.Function(Lazy())(t), np.ones(3), np.ones(3), 2)
+
+
 CATALOGUE = [
     Mistake("reuse a Forwarder instance", _reuse_forwarder, ValueError,
             (r"\bCube\b", r"new one per call", r"V\.Function\(Cube\(\.\.\.\)\)\(x\)")),
@@ -376,6 +389,15 @@ CATALOGUE += [
             (r"keep_freed_memory", r"int number of bytes", r"'1GB'")),
     Mistake("keep_freed_memory given a float", lambda: V.keep_freed_memory(2.0 ** 30), TypeError,
             (r"keep_freed_memory", r"int number of bytes")),
+    Mistake("nth_derivative with n and v swapped",
+            lambda: V.nth_derivative(V.tanh, np.ones(3), 2, np.ones(3)), TypeError,
+            (r"nth_derivative", r"n must be an int", r"\(f, x, v, n\), as V\.taylor's")),
+    Mistake("nth_derivative with a float order",
+            lambda: V.nth_derivative(V.tanh, np.ones(3), np.ones(3), 2.0), TypeError,
+            (r"nth_derivative", r"n must be an int", r"got float")),
+    Mistake("a Taylor rule gives None for a coefficient the pass reads", _none_coefficient, TypeError,
+            (r"Lazy\.taylor gave None for coefficient 1", r"V\.series\.wanted\(1\) is True",
+             r"return an array of the output's shape")),
 ]
 
 

@@ -19,14 +19,14 @@ def tanh_nth(x, n):
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 10, 30])
 def test_nth_derivative_of_an_elementwise_function_equals_taylors(n):
     x = np.linspace(-2, 2, 41)
-    np.testing.assert_array_equal(V.nth_derivative(V.tanh, x, n).data, tanh_nth(x, n))
+    np.testing.assert_array_equal(V.nth_derivative(V.tanh, x, np.ones_like(x), n).data, tanh_nth(x, n))
 
 
 def test_nth_derivative_in_blocks_of_points_equals_taylors():
     # 10^5 points: tanh's recurrence runs over blocks, and only the nth row is copied out
     x = np.linspace(-3, 3, 100_000)
     for n in (4, 12):
-        got = V.nth_derivative(V.tanh, x, n)
+        got = V.nth_derivative(V.tanh, x, np.ones_like(x), n)
         np.testing.assert_array_equal(got.data, tanh_nth(x, n))
         assert got.shape == x.shape and got.data.flags.writeable
 
@@ -37,7 +37,7 @@ def test_nth_derivative_agrees_with_nested_grad():
     g = V.sin(X) * V.exp(X)
     for _ in range(4):
         g = V.grad(V.sum(g), X, create_graph=True)
-    got = V.nth_derivative(lambda t: V.sin(t) * V.exp(t), x, 4)
+    got = V.nth_derivative(lambda t: V.sin(t) * V.exp(t), x, np.ones_like(x), 4)
     np.testing.assert_allclose(got.data, g.data, rtol=1e-12, atol=1e-12)
 
 
@@ -49,7 +49,7 @@ def test_nth_derivative_along_a_direction_through_a_network(rng):
         return V.sum(V.tanh(x @ W) @ w + b, axis=1)
     x, v = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
     for n in (1, 2, 5):
-        np.testing.assert_allclose(V.nth_derivative(f, x, n, v).data, V.taylor(f, x, v, n)[n].data,
+        np.testing.assert_allclose(V.nth_derivative(f, x, v, n).data, V.taylor(f, x, v, n)[n].data,
                                    rtol=1e-13, atol=1e-13)
 
 
@@ -59,24 +59,21 @@ def test_nth_derivative_of_several_inputs_and_outputs(rng):
 
     def f(p, q):
         return V.exp(p) * q, V.sum(V.tanh(p - q))
-    got = V.nth_derivative(f, (a, b), 3, (va, vb))
+    got = V.nth_derivative(f, (a, b), (va, vb), 3)
     expected = V.taylor(f, (a, b), (va, vb), 3)[3]
     assert isinstance(got, tuple) and len(got) == 2
     for g, e in zip(got, expected):
-        np.testing.assert_allclose(g.data, e.data, rtol=1e-13, atol=1e-13)
-    ones = V.nth_derivative(f, (a, b), 2)                # v: ones for each input
-    for g, e in zip(ones, V.taylor(f, (a, b), (np.ones(5), np.ones(5)), 2)[2]):
         np.testing.assert_allclose(g.data, e.data, rtol=1e-13, atol=1e-13)
 
 
 def test_order_zero_is_the_value():
     x = np.linspace(-1, 1, 5)
-    np.testing.assert_array_equal(V.nth_derivative(V.tanh, x, 0).data, np.tanh(x))
+    np.testing.assert_array_equal(V.nth_derivative(V.tanh, x, np.ones_like(x), 0).data, np.tanh(x))
 
 
 def test_nth_derivative_in_float32():
     x = np.linspace(-1, 1, 9, dtype=np.float32)
-    got = V.nth_derivative(V.tanh, x, 3)
+    got = V.nth_derivative(V.tanh, x, np.ones_like(x), 3)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got.data, tanh_nth(x.astype(np.float64), 3), rtol=1e-5, atol=1e-5)
 
@@ -85,7 +82,7 @@ def test_gradient_through_an_nth_derivative_matches_taylors(rng):
     # a recorded pass: the third derivative of tanh(a x) has a graph to a
     x = np.linspace(-1, 1, 6)
     a = V.Variable(np.array(0.7))
-    loss = V.sum(V.nth_derivative(lambda t: V.tanh(a * t), x, 3) ** 2)
+    loss = V.sum(V.nth_derivative(lambda t: V.tanh(a * t), x, np.ones_like(x), 3) ** 2)
     got, = V.grad(loss, [a])
     b = V.Variable(np.array(0.7))
     ref = V.sum(V.taylor(lambda t: V.tanh(b * t), x, np.ones_like(x), 3)[3] ** 2)
@@ -97,15 +94,17 @@ def test_gradient_through_an_nth_derivative_matches_taylors(rng):
     (2.0, TypeError, "nth_derivative: n must be an int"),
     (True, TypeError, "nth_derivative: n must be an int"),
     (-1, ValueError, "nth_derivative: n must be >= 0"),
+    (None, TypeError, r"nth_derivative: n must be an int .*the arguments are \(f, x, v, n\), as V.taylor's"),
 ])
 def test_a_bad_order_is_refused_naming_the_op(n, error, pattern):
+    # (None: the direction left out, V.nth_derivative(f, x, n), so n lands in v's place)
     with pytest.raises(error, match=pattern):
-        V.nth_derivative(V.tanh, np.ones(3), n)
+        V.nth_derivative(V.tanh, np.ones(3), np.ones(3), n)
 
 
 def test_an_integer_point_is_refused_naming_the_op():
     with pytest.raises(TypeError, match="nth_derivative: input 0 has dtype int"):
-        V.nth_derivative(V.tanh, np.arange(3), 2)
+        V.nth_derivative(V.tanh, np.arange(3), np.ones(3), 2)
 
 
 # ----- what the rules are told ------------------------------------------------------------
@@ -146,10 +145,10 @@ def test_a_rule_is_told_which_coefficients_are_used(rng):
     V.taylor(lambda x: V.sum(spy(seen)(x)), np.ones(3), np.ones(3), 3)
     assert seen == [[True, True, True]]              # V.taylor returns every order
     seen.clear()
-    V.nth_derivative(lambda x: V.sum(spy(seen)(x) * 2.0), np.ones(3), 3)
+    V.nth_derivative(lambda x: V.sum(spy(seen)(x) * 2.0), np.ones(3), np.ones(3), 3)
     assert seen == [[False, False, True]]
     seen.clear()
-    V.nth_derivative(lambda x: V.sum(spy(seen)(x) * x), np.ones(3), 3)
+    V.nth_derivative(lambda x: V.sum(spy(seen)(x) * x), np.ones(3), np.ones(3), 3)
     assert seen == [[True, True, True]]              # a product of two varying series: all
 
 
