@@ -41,6 +41,7 @@ DEVICE_READY = (
     "variable/test_directions_ops.py",
     "variable/test_recording_rules.py",
     "variable/test_recording_decompositions.py",
+    "variable/test_wanted_coefficients.py",
     "function/test_function_table.py",
     "layers/",
     "optimizers/",
