@@ -51,14 +51,14 @@ def test_nth_derivative_agrees_with_nested_grad():
 
 def test_nth_derivative_along_a_direction_through_a_network(rng):
     # the last ops are linear (matmul, add, sum), so tanh makes only its nth coefficient
-    W, w, b = const(rng.standard_normal((4, 5))), const(rng.standard_normal((5, 2))), const(rng.standard_normal(2))
+    W, w, b = (const(rng.standard_normal(shape)) for shape in [(4, 5), (5, 2), (2,)])
 
     def f(x):
         return V.sum(V.tanh(x @ W) @ w + b, axis=1)
     x, v = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
     for n in (1, 2, 5):
-        np.testing.assert_allclose(host(V.nth_derivative(f, x, v, n).data), host(V.taylor(f, x, v, n)[n].data),
-                                   rtol=1e-13, atol=1e-13)
+        expected = host(V.taylor(f, x, v, n)[n].data)
+        np.testing.assert_allclose(host(V.nth_derivative(f, x, v, n).data), expected, rtol=1e-13, atol=1e-13)
 
 
 def test_nth_derivative_of_several_inputs_and_outputs(rng):
@@ -76,7 +76,8 @@ def test_nth_derivative_of_several_inputs_and_outputs(rng):
 
 def test_order_zero_is_the_value():
     x = np.linspace(-1, 1, 5)
-    np.testing.assert_allclose(host(V.nth_derivative(V.tanh, x, np.ones_like(x), 0).data), np.tanh(x), rtol=1e-15)
+    got = V.nth_derivative(V.tanh, x, np.ones_like(x), 0)
+    np.testing.assert_allclose(host(got.data), np.tanh(x), rtol=1e-15)
 
 
 def test_nth_derivative_in_float32():
