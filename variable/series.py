@@ -364,6 +364,12 @@ def ode(x: list, y0: np.ndarray, h, pointwise: bool = False, output: bool = Fals
 def _next_coefficient(h, ys, jx, hs, k, m):
     """Row k of the stack ys from rows 0..k-1: k y_k = sum_{j=1..min(k,m)} j x_j h_{k-j}, with
     jx's row j-1 holding j x_j (x_j = 0 past m) and hs keeping h_0 .. h_{k-1} where m > 1."""
+    into = getattr(h, "into", None)
+    if m == 1 and into is not None and type(ys) is np.ndarray:
+        out = ys[k, ...]                             # y_k = x_1 h_{k-1} / k: h's coefficient
+        into(ys[:k], k - 1, out, 1.0 / k)            # written scaled, straight into row k
+        np.multiply(out, jx[0], out=out, casting="unsafe")
+        return
     hk = h(ys[:k], k - 1)
     if m > 1:
         hs[k - 1] = hk
@@ -597,6 +603,37 @@ def _one_minus_square(y, m, sign=-1):
     return square_m
 
 
+def _square_into(y, m, out, factor):
+    """out = factor * coefficient m of y^2, for y stacked in a NumPy array: one einsum over
+    the pairs j < m/2 (the middle term of an even m added), scaled in place."""
+    half = (m + 1) // 2
+    np.einsum("j...,j...->...", y[:half], y[m:m - half:-1], out=out, casting="unsafe")
+    if m % 2:
+        out *= 2 * factor
+        return
+    out *= 2
+    out += y[m // 2] * y[m // 2]
+    out *= factor
+
+
+def _one_plus_square_into(sign):
+    """`into` for h = 1 + sign y^2 (tanh: -1, tan: +1): out = factor * h_m, in place."""
+    def into(y, m, out, factor):
+        _square_into(y, m, out, sign * factor)
+        if m == 0:
+            out += factor
+    return into
+
+
+def _one_plus_square(y, m):
+    """Coefficient m of 1 + y^2 (tan's h)."""
+    return _one_minus_square(y, m, 1)
+
+
+_one_minus_square.into = _one_plus_square_into(-1)
+_one_plus_square.into = _one_plus_square_into(1)
+
+
 def tanh(x: list, y0: np.ndarray | None = None, output: bool = False) -> list:
     """Series of tanh x: y' = (1 - y^2) x'.  (`output`: see `ode`.)"""
     return ode(x, np.tanh(x[0]) if y0 is None else y0, _one_minus_square, pointwise=True, output=output)
@@ -604,8 +641,7 @@ def tanh(x: list, y0: np.ndarray | None = None, output: bool = False) -> list:
 
 def tan(x: list, y0: np.ndarray | None = None, output: bool = False) -> list:
     """Series of tan x: y' = (1 + y^2) x'.  (`output`: see `ode`.)"""
-    return ode(x, np.tan(x[0]) if y0 is None else y0, lambda y, m: _one_minus_square(y, m, 1), pointwise=True,
-               output=output)
+    return ode(x, np.tan(x[0]) if y0 is None else y0, _one_plus_square, pointwise=True, output=output)
 
 
 def sigmoid(x: list, y0: np.ndarray | None = None, output: bool = False) -> list:
