@@ -15,7 +15,9 @@ GENGRAD_DEZERO_PATH=PATH, the folder holding the `dezero` package).
 - nth derivative of tanh on 10^6 float64 points: nested `V.grad(create_graph=True)` (as
   PyTorch's nested autograd) and Taylor mode (`V.taylor`), at orders 6, 8 and 10.  The
   nested graph grows about 6x an order (7,008 nodes at order 10, each a 10^6-entry
-  array), so its 10th derivative may not fit in the device's memory.
+  array), so its 10th derivative may not fit in the device's memory.  Then Taylor mode
+  alone at orders 10, 20 and 30, in float32 and float64: `V.taylor(...)[n]` and
+  `V.nth_derivative` (the nth alone), each checked against NumPy's float64 values.
 - Laplacian: benchmarks/laplacian.py's network R^64 -> R (three tanh layers of 64) at 4,096
   float32 points, its Laplacian by PyTorch's nested autograd (CUDA), gengrad's nested
   gradients and V.laplacian (one collapsed Taylor pass), each alone and in a training step
@@ -422,6 +424,56 @@ def tanh_row(order, row):
             f"  Taylor/torch {ratio_of(taylor, torch)}")
 
 
+# ----- Taylor mode alone, to order 30, in float32 and float64 -----------------------------------
+TAYLOR_CASES = ("taylor float32", "nth float32", "taylor float64", "nth float64")
+"""V.taylor(...)[n] (every order made) and V.nth_derivative (the nth alone), in each dtype."""
+
+
+def _taylor_alone_case(xp, x_host, order, dtype, nth, repeat):
+    """tanh's `order`th derivative on the device in `dtype`: (its values in float64, ms)."""
+    x = V.Variable(backend.to_gpu(x_host.astype(dtype)))
+    ones = xp.ones(x.shape, dtype=dtype)
+    if nth:
+        run = lambda: V.nth_derivative(V.tanh, x, ones, order)
+    else:
+        run = lambda: V.taylor(V.tanh, x, ones, order)[order]
+    value = backend.to_cpu(run().data).astype(np.float64)
+    return value, best_ms(run, xp, repeat, 1)
+
+
+def run_taylor_order(guard, xp, order, points=10**6, repeat=3):
+    """{case: ms, or DoesNotFit} for tanh's `order`th derivative by Taylor mode alone (no
+    nested or PyTorch column: they do not reach these orders); each value checked against
+    V.nth_derivative in float64 on the host (float32: within 1e-3 of the largest value)."""
+    x_host = np.linspace(-2, 2, points)
+    device = backend.default_device()
+    backend.set_default_device("cpu")                # (the reference on the host)
+    try:
+        expected = V.nth_derivative(V.tanh, x_host, np.ones(points), order).data
+    finally:
+        backend.set_default_device(device)
+    scale = float(np.abs(expected).max())
+    row = {}
+    for name in TAYLOR_CASES:
+        kind, dtype = name.split()
+        tolerance = 1e-3 if dtype == "float32" else 1e-8
+        result = guard(lambda dtype=dtype, nth=kind == "nth":
+                       _taylor_alone_case(xp, x_host, order, np.dtype(dtype), nth, repeat))
+        if fits(result):
+            value, row[name] = result
+            np.testing.assert_allclose(value, expected, rtol=tolerance, atol=tolerance * scale,
+                                       err_msg=f"order {order}: {name} against NumPy's float64")
+        else:
+            row[name] = result
+    return row
+
+
+def taylor_row(order, row):
+    return (f"  n={order:2d}  " + "  ".join(
+        f"{'V.taylor' if name.startswith('taylor') else 'nth_derivative'} {name.split()[1]} "
+        f"{cell(row[name], '8.2f')}" for name in TAYLOR_CASES))
+
+
 # ----- the Laplacian of a network (a PINN's operator) -----------------------------------------
 LAPLACIAN_CASES = ("torch", "nested", "laplacian")
 """PyTorch CUDA nested, gengrad nested and V.laplacian: the Laplacian row's columns, each timed
@@ -598,6 +650,8 @@ def main(argv=None):
     parser.add_argument("--points", type=int, default=10**6, help="points of the tanh derivatives")
     parser.add_argument("--orders", type=int, nargs="+", default=[6, 8, 10],
                         help="orders of the tanh derivatives")
+    parser.add_argument("--taylor-orders", type=int, nargs="+", default=[10, 20, 30],
+                        help="orders of the tanh derivatives by Taylor mode alone")
     parser.add_argument("--dims", type=int, default=64, help="d of the Laplacian's network R^d -> R")
     parser.add_argument("--laplacian-batch", type=int, default=4096, help="points of the Laplacian")
     parser.add_argument("--overhead-steps", type=int, default=500, help="steps of the overhead chain")
@@ -629,6 +683,11 @@ def main(argv=None):
     for order in args.orders:
         row = run_tanh_order(guard, xp, torch, order, args.points, max(1, args.repeat // 2))
         emit(tanh_row(order, row))
+
+    emit(f"nth derivative of tanh on {args.points:,} points on the GPU by Taylor mode alone, "
+         f"float32 and float64 (ms)")
+    for order in args.taylor_orders:
+        emit(taylor_row(order, run_taylor_order(guard, xp, order, args.points, max(1, args.repeat // 2))))
 
     emit(f"Laplacian of an MLP R^{args.dims} -> R (3 tanh layers of {laplacian.WIDTH}) at "
          f"{args.laplacian_batch:,} float32 points on the GPU, and a training step on it (ms)")

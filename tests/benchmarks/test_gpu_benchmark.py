@@ -18,8 +18,8 @@ TORCH_MESSAGE = ("CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a t
                  "of which 3.19 MiB is free.")
 
 TINY = ["--batches", "2", "8", "--number", "1", "--repeat", "1", "--points", "50", "--orders", "2", "3",
-        "--dims", "3", "--laplacian-batch", "8", "--overhead-steps", "10", "--overhead-size", "20",
-        "--memory-steps", "3", "--no-torch"]
+        "--taylor-orders", "4", "30", "--dims", "3", "--laplacian-batch", "8", "--overhead-steps", "10",
+        "--overhead-size", "20", "--memory-steps", "3", "--no-torch"]
 
 
 class OutOfMemoryError(Exception):
@@ -186,6 +186,11 @@ def test_gpu_benchmark_goes_on_past_a_case_that_does_not_fit(capsys, gpu, monkey
     assert "does not fit" not in n2
     assert "nested grad [does not fit: asked for 8,000,000 bytes" in n3 and "Taylor mode [" not in n3
     later = lines[lines.index(n3) + 1:]
+    assert later[0].startswith("nth derivative of tanh on 50 points on the GPU by Taylor mode alone")
+    for order, line in zip((4, 30), later[1:3]):
+        assert line.startswith(f"  n={order:2d}  V.taylor float32 ") and "nth_derivative float64 " in line
+        assert "does not fit" not in line and " - " not in line
+    later = later[3:]
     assert later[0].startswith("Laplacian of an MLP R^3 -> R (3 tanh layers of 64) at 8 float32 points")
     assert later[1].startswith("  Laplacian ") and later[2].startswith("  step ")
     assert "does not fit" not in later[1] + later[2] and "V.laplacian/torch -" in later[2]
