@@ -703,7 +703,7 @@ def nth_derivative(
     f: Callable[..., Variable | tuple[Variable, ...]],
     x: ArrayLike | tuple[ArrayLike, ...],
     v: ArrayLike | tuple[ArrayLike, ...],
-    n: int,
+    n: int | None = None,
 ) -> Variable | tuple[Variable, ...]:
     """D_v^n f(x) alone: `V.taylor(f, x, v, n)[n]` without making the lower derivatives of
     f's output that nothing reads.
@@ -723,7 +723,8 @@ def nth_derivative(
     v : ArrayLike or tuple of ArrayLike
         The direction, as for `taylor`: one array of each input's shape.
     n : int
-        The order, >= 0 (0 gives f(x)).
+        The order, >= 0 (0 gives f(x)); required (None only so that a call without a
+        direction, `nth_derivative(f, x, 3)`, is told what it left out).
 
     Returns
     -------
@@ -736,8 +737,11 @@ def nth_derivative(
         As `taylor` raises, naming nth_derivative.
     """
     op = "nth_derivative"
+    if n is None:
+        raise TypeError(f"{op}: no order n: the arguments are (f, x, v, n), as V.taylor's; give the "
+                        f"direction v too (np.ones_like(x) for the nth derivative of an elementwise f)")
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-        swapped = n is None or np.ndim(n) > 0            # (a direction where n goes)
+        swapped = np.ndim(n) > 0                         # (a direction where n goes)
         raise TypeError(f"{op}: n must be an int (the order of the derivative), got {type(n).__name__}"
                         + ("; the arguments are (f, x, v, n), as V.taylor's" if swapped else ""))
     if n < 0:

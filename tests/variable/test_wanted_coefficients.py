@@ -103,10 +103,10 @@ def test_gradient_through_an_nth_derivative_matches_taylors(rng):
     (2.0, TypeError, "nth_derivative: n must be an int"),
     (True, TypeError, "nth_derivative: n must be an int"),
     (-1, ValueError, "nth_derivative: n must be >= 0"),
-    (None, TypeError, r"nth_derivative: n must be an int .*the arguments are \(f, x, v, n\), as V.taylor's"),
+    (np.ones(3), TypeError, r"nth_derivative: n must be an int .*arguments are \(f, x, v, n\), as V.taylor's"),
 ])
 def test_a_bad_order_is_refused_naming_the_op(n, error, pattern):
-    # (None: the direction left out, V.nth_derivative(f, x, n), so n lands in v's place)
+    # (an array: n and v swapped)
     with pytest.raises(error, match=pattern):
         V.nth_derivative(V.tanh, np.ones(3), np.ones(3), n)
 
