@@ -207,12 +207,14 @@ def test_a_rule_run_once_per_direction_may_leave_out_a_coefficient(rng):
                        (h.shape[0], 1, 4))[:, 0, 1],
     lambda h: V.sum(-(h @ const(np.ones((4, 1)))) + 1.0, axis=1),
     lambda h: V.sum(V.matmul(V.reshape(h, (-1, 1, 4)), const(np.ones((4, 2)))), axis=(1, 2)),
+    lambda h: V.sum(V.concat([h, 2.0 * h[:, :1]], axis=1), axis=1),
+    lambda h: V.sum(V.stack([h[:, 0], h[:, 3]], axis=1) * const(np.array([1.0, -2.0])), axis=1),
 ])
 def test_the_laplacian_through_linear_tails_is_the_trace_of_the_hessian(rng, tail):
     W = V.Variable(rng.standard_normal((3, 4)) / 2)
 
-    def u(x):
-        return tail(F.softplus(V.tanh(x @ W)) * F.sigmoid(x @ W))
+    def u(x):   # tanh last: its first-order coefficients are left out, None through the tail
+        return tail(V.tanh(F.softplus(V.tanh(x @ W)) * F.sigmoid(x @ W)))
     x = rng.uniform(-1, 1, (4, 3))
     hessians = [host(V.hessian(lambda p: V.sum(u(V.reshape(p, (1, -1)))), row).data) for row in x]
     np.testing.assert_allclose(host(V.laplacian(u, x).data), np.trace(hessians, axis1=1, axis2=2),

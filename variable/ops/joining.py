@@ -19,6 +19,11 @@ def _coefficients(xs):
     return [[x[k] if k < len(x) else np.zeros_like(x[0]) for x in xs] for k in range(n)]
 
 
+def _used(coefficients):
+    """Whether the pass uses coefficient k (no input's is None: variable/series.py, `wanted`)."""
+    return all(c is not None for c in coefficients)
+
+
 class Concat(Forwarder):
     """Join inputs along an existing axis."""
 
@@ -35,9 +40,11 @@ class Concat(Forwarder):
         return split(gy, [int(b) for b in bounds], self.axis)
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, *xs):
-        return [np.concatenate(c, axis=self.axis) for c in _coefficients(xs)]   # linear: joined per k
+        return [np.concatenate(c, axis=self.axis) if _used(c) else None
+                for c in _coefficients(xs)]                  # linear: joined per k
 
 
 class Stack(Forwarder):
@@ -56,9 +63,11 @@ class Stack(Forwarder):
         return tuple(reshape(g, x.shape) for g, x in zip(pieces, self.inputs))
 
     taylor_records = True
+    _taylor_linear = "linear"
 
     def taylor(self, *xs):
-        return [np.stack(c, axis=self.axis) for c in _coefficients(xs)]   # linear: stacked per k
+        return [np.stack(c, axis=self.axis) if _used(c) else None
+                for c in _coefficients(xs)]                  # linear: stacked per k
 
 
 class Split(Forwarder):
