@@ -8,7 +8,18 @@ from ..types import ArrayLike
 from .shape import reshape, sum_to, transpose
 
 _ROWS = 128                     # rows per product of a tall one split up (see `product`)
-_STACKED = bool(getattr(np._core._multiarray_umath, "__cpu_features__", {}).get("AVX512F"))
+
+
+def _avx512() -> bool:
+    """Whether NumPy found AVX-512 on this CPU (False where its private table is gone)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__
+    except ImportError:
+        return False
+    return bool(__cpu_features__.get("AVX512F"))
+
+
+_STACKED = _avx512()
 """Whether tall products are split: on CPUs with AVX-512, where OpenBLAS picks its SkylakeX
 kernels and their small-matrix path."""
 
