@@ -19,39 +19,29 @@ import numpy as np  # noqa: E402
 
 from benchmarks.timing import best_time, ratio  # noqa: E402
 from variable.ops import matmul  # noqa: E402
-from variable.ops.matmul import _ROWS  # noqa: E402
 
 SHAPES = [(16384, 64, 64), (16384, 32, 32), (65536, 64, 64), (16384, 64, 16), (16384, 16, 64),
           (16384, 64, 8), (16384, 64, 1), (8192, 64, 64)]
 
-
-def run(m, k, n, repeat):
-    rng = np.random.default_rng(m + k + n)
-    a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
-    out = np.empty((m, n))
-    rows = m - m % _ROWS
-
-    def stacked():                     # product's own two calls, into the preallocated output
-        np.matmul(a[:rows].reshape(-1, _ROWS, k), b, out=out[:rows].reshape(-1, _ROWS, n))
-        if rows < m:
-            np.matmul(a[rows:], b, out=out[rows:])
-    stacked()
-    np.testing.assert_allclose(out, a @ b, rtol=1e-12, atol=1e-12)
-    return {"numpy": best_time(lambda: np.matmul(a, b, out=out), repeat),
-            "stacked": best_time(stacked, repeat)}
+TABLES = [  # (title, NumPy's column, the blocks' column, the operands of (m, k, n))
+    ("(m, k) @ (k, n)", "NumPy a @ b", "128-row stack",
+     lambda rng, m, k, n: (rng.standard_normal((m, k)), rng.standard_normal((k, n)))),
+    ("x^T g for x (m, k) and g (m, n)", "NumPy x.T @ g", "blocks summed",
+     lambda rng, m, k, n: (rng.standard_normal((m, k)).T, rng.standard_normal((m, n)))),
+]
 
 
-def run_gradient(m, k, n, repeat):
-    """x^T g: NumPy's one product against product's sum over blocks (the split forced on)."""
-    rng = np.random.default_rng(m + k + n + 1)
-    x, g = rng.standard_normal((m, k)), rng.standard_normal((m, n))
+def run(operands, m, k, n, repeat):
+    """NumPy's a @ b against `product`'s (the split forced on, as on an AVX-512 CPU), checked
+    equal first; a shape `product` does not split (n < 8) times NumPy's own twice."""
+    a, b = operands(np.random.default_rng(m + k + n), m, k, n)
     stacked, matmul._STACKED = matmul._STACKED, True
     try:
-        np.testing.assert_allclose(matmul.product(x.T, g), x.T @ g, rtol=1e-10, atol=1e-10)
-        split = best_time(lambda: matmul.product(x.T, g), repeat)
+        np.testing.assert_allclose(matmul.product(a, b), a @ b, rtol=1e-10, atol=1e-10)
+        split = best_time(lambda: matmul.product(a, b), repeat)
     finally:
         matmul._STACKED = stacked
-    return {"numpy": best_time(lambda: x.T @ g, repeat), "stacked": split}
+    return {"numpy": best_time(lambda: a @ b, repeat), "stacked": split}
 
 
 def main(argv=None):
@@ -59,18 +49,13 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args(argv)
     kernel = os.environ.get("OPENBLAS_CORETYPE", "the default")
-    print(f"(m, k) @ (k, n), float64, ms, best of {args.repeat}; OpenBLAS kernel: {kernel}")
-    print(f"{'m':>6} {'k':>4} {'n':>4} {'NumPy a @ b':>12} {'128-row stack':>14} {'ratio':>7}")
-    for m, k, n in SHAPES:
-        r = run(m, k, n, args.repeat)
-        print(f"{m:>6} {k:>4} {n:>4} {r['numpy'] * 1e3:>12.2f} {r['stacked'] * 1e3:>14.2f} "
-              f"{ratio(r['stacked'], r['numpy']):>7}")
-    print(f"x^T g for x (m, k) and g (m, n), ms, best of {args.repeat}")
-    print(f"{'m':>6} {'k':>4} {'n':>4} {'NumPy x.T @ g':>14} {'blocks summed':>14} {'ratio':>7}")
-    for m, k, n in SHAPES:
-        r = run_gradient(m, k, n, args.repeat)
-        print(f"{m:>6} {k:>4} {n:>4} {r['numpy'] * 1e3:>14.2f} {r['stacked'] * 1e3:>14.2f} "
-              f"{ratio(r['stacked'], r['numpy']):>7}")
+    for title, ours, theirs, operands in TABLES:
+        print(f"{title}, float64, ms, best of {args.repeat}; OpenBLAS kernel: {kernel}")
+        print(f"{'m':>6} {'k':>4} {'n':>4} {ours:>14} {theirs:>14} {'ratio':>7}")
+        for m, k, n in SHAPES:
+            r = run(operands, m, k, n, args.repeat)
+            print(f"{m:>6} {k:>4} {n:>4} {r['numpy'] * 1e3:>14.2f} {r['stacked'] * 1e3:>14.2f} "
+                  f"{ratio(r['stacked'], r['numpy']):>7}")
     return 0
 
 
