@@ -367,8 +367,7 @@ def matmul(a, b):
         from .ops.matmul import product
         rows = np.reshape(pa, (int(np.prod(pa.shape[:-1])), pa.shape[-1]))   # directions (and so
         #                                            its gradients, two more matrix products)
-        data = np.reshape(rows @ pb if isinstance(rows, Variable) else product(rows, pb),
-                          pa.shape[:-1] + (pb.shape[-1],))
+        data = np.reshape(product(rows, pb), pa.shape[:-1] + (pb.shape[-1],))   # (Variables: @)
     else:
         data = np.matmul(pa, pb)
     if len(sa) == 1:

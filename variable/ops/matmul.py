@@ -66,8 +66,9 @@ def _summed(x, b):
     total = x[rows:].T @ b[rows:]
     scratch = np.empty((min(_GROUP, len(xs)), m, n), dtype=x.dtype)
     for i in range(0, len(xs), _GROUP):
-        part = scratch[:len(xs[i:i + _GROUP])]
-        np.matmul(xs[i:i + _GROUP].transpose(0, 2, 1), bs[i:i + _GROUP], out=part)
+        block = xs[i:i + _GROUP]
+        part = scratch[:len(block)]
+        np.matmul(block.transpose(0, 2, 1), bs[i:i + _GROUP], out=part)
         total += part.sum(axis=0)
     return total
 
