@@ -113,12 +113,14 @@ def peak_above_resting(make_step):
     holds between steps beyond what it held when built).  Tracing starts before the build
     and a warm-up step runs first, so what a step frees (old gradients) counts too."""
     gc.collect()
+    V.empty_cache()               # (no cached buffer made before tracing is reused untraced)
     tracemalloc.start()
     try:
         step = make_step()
         built = tracemalloc.get_traced_memory()[0]
         step()
         gc.collect()
+        V.empty_cache()           # (resting: what is alive, not the cache's free buffers)
         resting = tracemalloc.get_traced_memory()[0]
         tracemalloc.reset_peak()
         step()
@@ -160,11 +162,13 @@ def tanh_nested(x, order):
 def nested_gengrad(n, order):
     """d^order tanh on n points by nested V.grad: (bytes alive after, peak bytes, values)."""
     gc.collect()
+    V.empty_cache()               # (no cached buffer made before tracing is reused untraced)
     tracemalloc.start()
     try:
         base = tracemalloc.get_traced_memory()[0]
         g = tanh_nested(V.Variable(np.linspace(-2, 2, n)), order)
         gc.collect()
+        V.empty_cache()           # alive: arrays, not the cache's free buffers
         live, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -375,9 +379,11 @@ def run_gp(repeat=3, torch=None, batch=512):
     peak, kept = peak_above_resting(lambda: GPStep(weights, x))
     out = {"gengrad_peak": peak, "gengrad_kept": kept, "gengrad": best_time(gengrad, repeat)}
     gc.collect()
+    V.empty_cache()
     tracemalloc.start()           # what the graph holds once the loss is formed (from zero)
     loss = gengrad.loss()
     gc.collect()
+    V.empty_cache()
     out["gengrad_held"] = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     if torch is not None:

@@ -12,7 +12,7 @@ from .forwarder import Forwarder, Function, as_variable
 from .functional import hessian, hessian_operator, hvp, jacobian
 from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylor_gradcheck, taylorcheck
 from .graph import get_dot_graph, graph_functions, plot_dot_graph, record_backward
-from .memory import keep_freed_memory
+from .memory import cache_limit, cached_memory, empty_cache, keep_freed_memory
 from .operators import divergence, laplacian
 from .ops.elementwise import (
     abs,
@@ -91,6 +91,7 @@ __all__ = [
     "get_array_module",
     "get_dot_graph", "graph_functions", "plot_dot_graph", "record_backward", "jacobian", "hessian", "hvp",
     "hessian_operator", "laplacian", "divergence", "keep_freed_memory",
+    "cache_limit", "cached_memory", "empty_cache",
     "ArrayLike", "Axis", "linalg", *OPS,
 ]
 

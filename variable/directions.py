@@ -25,7 +25,7 @@ rule once per direction (exact, D times the work), so any rule works.
 
 import numpy as np
 
-from . import backend
+from . import backend, memory
 from .forwarder import Forwarder, Function
 from .variable import Variable
 
@@ -267,8 +267,13 @@ def _elementwise(ufunc, inputs, kwargs=None):
         a, b = several
         data = contract(a.lifted(ndim), b.lifted(ndim), weights)
         return data if data.shape == shape else np.broadcast_to(data, shape)
-    data = ufunc(*[x.lifted(ndim) if isinstance(x, Directions) else x for x in inputs])
+    args = [x.lifted(ndim) if isinstance(x, Directions) else x for x in inputs]
+    data = memory.binary(ufunc, *args) if ufunc in _CACHED else ufunc(*args)
     return Directions(data, shape, weights)
+
+
+_CACHED = (np.add, np.subtract, np.multiply)
+"""Ufuncs whose large results come from gengrad's cache (variable/memory.py)."""
 
 
 def contract(a, b, weights):

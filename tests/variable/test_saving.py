@@ -152,12 +152,14 @@ def tanh_nested_live_arrays(order, n=20_000):
     """Arrays alive after `order` nested create_graph gradients of tanh, in units of one input."""
     x = V.Variable(np.random.default_rng(0).standard_normal(n))
     gc.collect()
+    V.empty_cache()                    # (no free cached buffer made before tracing is reused)
     tracemalloc.start()
     try:
         g = V.tanh(x)
         for _ in range(order):
             g = V.grad(V.sum(g), x, create_graph=True)
         gc.collect()
+        V.empty_cache()                # arrays alive, not buffers kept for reuse
         live = tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()

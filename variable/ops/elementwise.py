@@ -6,12 +6,14 @@ sums a gradient back to its input's shape.
 
 import numpy as np
 
-from .. import backend, series
+from .. import backend, memory, series
 from ..axes import broadcasts_to
 from ..backend import get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable, _on_device, _reference_dtype, as_variable
 from ..types import ArrayLike
 from .shape import broadcast_to, reshape, sum_to
+
+_LARGE = memory.LARGE_INPUT     # elements of an operand before a product asks the cache
 
 
 def _reduce(gx, x):
@@ -73,7 +75,9 @@ class Mul(Forwarder):
     """x0 * x1."""
 
     def forward(self, x0, x1):
-        return x0 * x1
+        if x0.size < _LARGE and x1.size < _LARGE:    # (the hot path: small arrays)
+            return x0 * x1
+        return memory.binary(np.multiply, x0, x1)    # a large product: from the cache
 
     save_for_backward = {"x0": ("x1",), "x1": ("x0",)}   # gx0 reads x1, gx1 reads x0
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .. import series
+from .. import memory, series
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 from .shape import reshape, sum_to, transpose
@@ -35,23 +35,27 @@ def product(a, b):
     product (one thread, `python -m benchmarks.matmul_rows`); its Haswell, Zen and Prescott
     kernels gain nothing (0.67-1.23x), so elsewhere this is `a @ b`.  A forward Laplacian's
     first-order coefficients, directions x points rows by a layer's features, are this shape.
+    A result of 1 MiB or more is made in gengrad's cache of large arrays (variable/memory.py).
     """
-    if not (_STACKED and type(a) is np.ndarray and type(b) is np.ndarray and a.dtype == b.dtype
+    if not (type(a) is np.ndarray and type(b) is np.ndarray and a.dtype == b.dtype
             and a.dtype in (np.float64, np.float32)):
         return a @ b
     m, k = a.shape
     n = b.shape[1]
-    if 8192 <= m and k <= 64 and 8 <= n <= 64 and a.flags.c_contiguous:
+    if _STACKED and 8192 <= m and k <= 64 and 8 <= n <= 64 and a.flags.c_contiguous:
         rows = m - m % _ROWS
         b = np.ascontiguousarray(b)
-        out = np.empty((m, n), dtype=a.dtype)
+        out = memory.empty((m, n), a.dtype)
         np.matmul(a[:rows].reshape(-1, _ROWS, k), b, out=out[:rows].reshape(-1, _ROWS, n))
         if rows < m:
             np.matmul(a[rows:], b, out=out[rows:])
         return out
-    if 8192 <= k and m <= 64 and 8 <= n <= 64 and a.T.flags.c_contiguous and b.flags.c_contiguous:
+    if (_STACKED and 8192 <= k and m <= 64 and 8 <= n <= 64 and a.T.flags.c_contiguous
+            and b.flags.c_contiguous):
         return _summed(a.T, b)
-    return a @ b
+    if m * n * a.itemsize < memory.SMALLEST:
+        return a @ b
+    return np.matmul(a, b, out=memory.empty((m, n), a.dtype))
 
 
 _GROUP = 32                     # blocks per stacked product of `_summed`
@@ -64,7 +68,7 @@ def _summed(x, b):
     rows = r - r % _ROWS
     xs, bs = x[:rows].reshape(-1, _ROWS, m), b[:rows].reshape(-1, _ROWS, n)
     total = x[rows:].T @ b[rows:]
-    scratch = np.empty((min(_GROUP, len(xs)), m, n), dtype=x.dtype)
+    scratch = memory.empty((min(_GROUP, len(xs)), m, n), x.dtype)
     for i in range(0, len(xs), _GROUP):
         block = xs[i:i + _GROUP]
         part = scratch[:len(block)]
