@@ -39,7 +39,7 @@ import weakref
 
 import numpy as np
 
-from . import backend
+from . import backend, memory
 from .backend import get_array_module, is_device_array
 from .directions import Directions
 from .variable import Variable
@@ -246,7 +246,8 @@ def _empty(n, like, *others):
     broadcast to."""
     shape = np.broadcast_shapes(like.shape, *[o.shape for o in others])
     dtype = np.result_type(like.dtype, *[o.dtype for o in others])   # (dtypes: no device array read)
-    return get_array_module(like).empty((n,) + shape, dtype=dtype)
+    xp = get_array_module(like)
+    return memory.empty((n,) + shape, dtype) if xp is np else xp.empty((n,) + shape, dtype=dtype)
 
 
 def _stacked(x):
@@ -295,12 +296,12 @@ def _ode_in_blocks(h, y0, jx, n, m, dtype, keep):
     scratch stack while its O(K^2) sums run, then each y_k is copied out to an array of its
     own (so a caller can scale it in place, and keeping one keeps no other); one not to
     `keep` is not copied (None)."""
-    rows = [np.empty(y0.shape, dtype=dtype) if keep(k) else None for k in range(1, n)]
+    rows = [memory.empty(y0.shape, dtype) if keep(k) else None for k in range(1, n)]
     flat = [None if r is None else r.reshape(-1) for r in rows]
     y0f, jxf = y0.reshape(-1), jx.reshape(len(jx), -1)
     block = _block(n)
-    scratch = np.empty((n, block), dtype=dtype)
-    hs = np.empty((n - 1, block), dtype=dtype) if m > 1 else None
+    scratch = memory.empty((n, block), dtype)
+    hs = memory.empty((n - 1, block), dtype) if m > 1 else None
     for lo in range(0, y0.size, block):
         size = min(block, y0.size - lo)
         yb, jb = scratch[:, :size], jxf[:, lo:lo + size]
