@@ -134,23 +134,26 @@ class _Cache:
         self.count += 1
         return buffer
 
-    def trim(self, limit, most=_MOST):
+    def trim(self, limit, most=_MOST, forget=False):
         """Free buffers go, of the sizes used longest ago first, until the cache holds at most
-        `limit` bytes in at most `most` buffers; the bytes they held."""
+        `limit` bytes in at most `most` buffers; the bytes they held.  `forget`: then buffers
+        in use go too, if still needed (their arrays keep them, and free them as NumPy's)."""
         freed = 0
-        for nbytes in list(self.sizes):
-            same = self.sizes[nbytes]
-            i = 0
-            while i < len(same) and (self.held > limit or self.count > most):
-                if _references(same, i) == _FREE:
+        for free_only in (True, False) if forget else (True,):
+            for nbytes in list(self.sizes):
+                same = self.sizes[nbytes]
+                i = 0
+                while i < len(same) and (self.held > limit or self.count > most):
+                    if _references(same, i) == _FREE:
+                        freed += nbytes
+                    elif free_only:
+                        i += 1
+                        continue
                     del same[i]
                     self.held -= nbytes
                     self.count -= 1
-                    freed += nbytes
-                else:
-                    i += 1
-            if not same:
-                del self.sizes[nbytes]
+                if not same:
+                    del self.sizes[nbytes]
         return freed
 
     def in_use(self):
@@ -197,8 +200,9 @@ def cache_limit(limit: int | None = None) -> int:
     Parameters
     ----------
     limit : int, optional
-        Bytes the cache may hold, in use and free.  0 turns it off and frees what it keeps;
-        a smaller limit frees free buffers beyond it.  None only reads the limit.
+        Bytes the cache may hold, in use and free.  A smaller limit frees the free buffers
+        beyond it and lets go of buffers in use beyond it (their arrays free them, as any
+        NumPy array's); 0 turns the cache off.  None only reads the limit.
 
     Returns
     -------
@@ -216,13 +220,15 @@ def cache_limit(limit: int | None = None) -> int:
     if limit is None:
         return before
     if isinstance(limit, bool) or not isinstance(limit, int):
+        hint = f"; write int({limit!r})" if isinstance(limit, float) else " (256 MiB: 256 << 20)"
         raise TypeError(f"cache_limit: limit must be an int number of bytes (or None to read it), "
-                        f"got {limit!r}")
+                        f"got {limit!r}{hint}")
     if limit < 0:
-        raise ValueError(f"cache_limit: limit must be >= 0 bytes (0 turns the cache off), got {limit}")
+        raise ValueError(f"cache_limit: limit must be >= 0 bytes (0 turns the cache off; for a larger "
+                         f"cache give its size, such as 1 << 30), got {limit}")
     with _cache.lock:
         _cache.limit = limit
-        _cache.trim(limit)
+        _cache.trim(limit, forget=True)
     return before
 
 
