@@ -7,9 +7,14 @@
   dimension (what PyTorch users write);
 - gengrad V.laplacian: one pass of collapsed second-order Taylor mode (variable/operators.py,
   variable/directions.py): the d first-order coefficients along a leading axis, one summed
-  second-order coefficient;
-- NumPy matmuls: the floor under it, the matrix products of the hidden and output layers
-  over d x batch rows in plain NumPy (the first layer's are d rows only: e_i W = W[i]);
+  second-order coefficient.  The weights require grad, so the pass records a graph to them
+  (what a training step differentiates) and keeps the arrays its backward reads; "no graph"
+  is the same under V.no_grad() (the Laplacian's value alone, as a trained PINN's residual
+  is evaluated), where each array is freed, and its memory reused, once the pass has no
+  more use for it;
+- NumPy: the floor under it, the same collapsed pass written out by hand in NumPy
+  (`numpy_laplacian`: per layer one matrix product over d x batch rows, tanh's two
+  elementwise products and the sum of squares), on arrays it makes once and reuses;
 - PyTorch nested, when torch is installed, the same as gengrad nested, and torch.func's
   Hessian of one row vmapped over the rows, its trace (`vmap(hessian)`);
 - JAX + folx, when jax and folx are installed: `folx.forward_laplacian` (the same collapsed
@@ -76,6 +81,40 @@ def gengrad_nested(u, x):
 
 def gengrad_taylor(u, x):
     return V.laplacian(u, x)
+
+
+def gengrad_value(u, x):
+    with V.no_grad():
+        return V.laplacian(u, x)
+
+
+def numpy_laplacian(params, x, scratch):
+    """The collapsed pass by hand: through each layer z = h W + b go the value, the d
+    directions' first-order coefficients (d, batch, width) and one summed second-order
+    coefficient; tanh's rule (y' = s = 1 - y^2, y'' = -2 y s) makes y_1 = s z_1 and
+    y_2 = s z_2 - y s sum_d z_1^2.  The Laplacian is twice the output's y_2.  The first-order
+    coefficients take turns in the two arrays of `scratch` (a list, filled the first time:
+    the hidden layers are all WIDTH wide)."""
+    d = x.shape[1]
+    if not scratch:
+        scratch.extend(np.empty((d, len(x), WIDTH)) for _ in range(2))
+    h, first, second = x, None, None
+    for i, (W, b) in enumerate(params):
+        z = h @ W + b
+        z2 = None if second is None else second @ W
+        if i == len(params) - 1:
+            return 2 * z2[:, 0]
+        out = scratch[i % 2]                         # (not the one `first` is in)
+        if first is None:                            # e_i W = W[i], the same at every point
+            z1, squares = W[:, None, :], (W * W).sum(axis=0)
+        else:
+            z1 = np.matmul(first.reshape(-1, WIDTH), W, out=out.reshape(-1, WIDTH)).reshape(out.shape)
+            squares = np.einsum("i...,i...->...", z1, z1)
+        y = np.tanh(z)
+        s = 1 - y * y
+        second = -y * s * squares if z2 is None else s * z2 - y * s * squares
+        first = np.multiply(z1, s, out=out)
+        h = y
 
 
 def torch_nested(torch, u, x):
@@ -163,14 +202,14 @@ def run(d, repeat, torch, jax_folx=None):
 
     reference = gengrad_nested(u, x).data
     np.testing.assert_allclose(gengrad_taylor(u, x).data, reference, rtol=1e-8, atol=1e-10)
-    rows = [rng.standard_normal((d * BATCH, W.shape[0])) for W, _ in params[1:]]
-
-    def products():                    # the matrix products a collapsed pass cannot avoid
-        return [r @ W for r, (W, _) in zip(rows, params[1:])]
+    np.testing.assert_allclose(gengrad_value(u, x).data, reference, rtol=1e-8, atol=1e-10)
+    scratch = []
+    np.testing.assert_allclose(numpy_laplacian(params, x, scratch), reference, rtol=1e-8, atol=1e-10)
     row = {
-        "floor": best_time(products, repeat),
+        "floor": best_time(lambda: numpy_laplacian(params, x, scratch), repeat),
         "nested": best_time(lambda: gengrad_nested(u, x), repeat),
         "laplacian": best_time(lambda: gengrad_taylor(u, x), repeat),
+        "no graph": best_time(lambda: gengrad_value(u, x), repeat),
         "nested step": best_time(step(gengrad_nested), repeat),
         "laplacian step": best_time(step(gengrad_taylor), repeat),
     }
@@ -221,19 +260,21 @@ def main(argv=None):
     dims = args.dims + ([256] if args.big else [])
     missing = [name for name, module in (("torch", torch), ("jax/folx", jax_folx)) if module is None]
     print(f"Laplacian of an MLP R^d -> R (3 tanh layers of {WIDTH}, float64, batch {BATCH}), ms, best of "
-          f"{args.repeat}; ratios: gengrad's V.laplacian over PyTorch nested and over JAX jit + folx"
+          f"{args.repeat}; ratios: gengrad's V.laplacian (with its graph to the weights, and with none) "
+          f"over PyTorch nested; with none over JAX jit + folx and over the pass written out in NumPy"
           + (f" ({', '.join(missing)} not installed)" if missing else ""))
     print(f"{'d':>4} {'torch nested':>13} {'torch.func':>11} {'gengrad nested':>15} {'V.laplacian':>12} "
-          f"{'/torch':>7} {'jax folx':>9} {'/folx':>7} {'NumPy matmuls':>14} | {'torch step':>11} "
-          f"{'torch.func step':>16} {'nested step':>12} {'laplacian step':>15} {'/torch':>7} "
-          f"{'folx step':>10} {'/folx':>7}")
+          f"{'/torch':>7} {'no graph':>9} {'/torch':>7} {'jax folx':>9} {'/folx':>7} {'NumPy pass':>11} "
+          f"{'/NumPy':>7} | {'torch step':>11} {'torch.func step':>16} {'nested step':>12} "
+          f"{'laplacian step':>15} {'/torch':>7} {'folx step':>10} {'/folx':>7}")
     for d in dims:
         r = run(d, args.repeat, torch, jax_folx)
         ms = {k: v * 1e3 for k, v in r.items()}
         t, ts, f, fs = ms.get("torch"), ms.get("torch step"), ms.get("folx"), ms.get("folx step")
-        lap, step = ms["laplacian"], ms["laplacian step"]
+        lap, bare, step = ms["laplacian"], ms["no graph"], ms["laplacian step"]
         print(f"{d:>4} {cell(t, 13)} {cell(ms.get('torch.func'), 11)} {ms['nested']:>15.1f} {lap:>12.1f} "
-              f"{ratio(lap, t):>7} {cell(f, 9)} {ratio(lap, f):>7} {ms['floor']:>14.1f} | {cell(ts, 11)} "
+              f"{ratio(lap, t):>7} {bare:>9.1f} {ratio(bare, t):>7} {cell(f, 9)} {ratio(bare, f):>7} "
+              f"{ms['floor']:>11.1f} {ratio(bare, ms['floor']):>7} | {cell(ts, 11)} "
               f"{cell(ms.get('torch.func step'), 16)} {ms['nested step']:>12.1f} {step:>15.1f} "
               f"{ratio(step, ts):>7} {cell(fs, 10)} {ratio(step, fs):>7}")
     return 0
