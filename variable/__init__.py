@@ -97,11 +97,19 @@ __all__ = [
 
 
 def __getattr__(name):
-    """`V.Config` (the DeZero book's switch) names gengrad's context managers instead."""
+    """`V.Config` (the DeZero book's switch) names gengrad's context managers instead, and
+    `V.cuda` (PyTorch's) what stands for it."""
     if name == "Config":
         raise AttributeError(
             "module 'variable' has no attribute 'Config': gengrad has no global switch; "
             "`with V.no_grad():` is Config.enable_backprop = False, `with V.test_mode():` is "
             "Config.train = False, and V.is_train() reads it"
+        )
+    if name == "cuda":
+        raise AttributeError(
+            "module 'variable' has no attribute 'cuda': torch.cuda.empty_cache() is "
+            "V.empty_cache() (gengrad's cache of large arrays; CuPy keeps device memory in its own "
+            "pool: cupy.get_default_memory_pool().free_all_blocks()), and moving data is "
+            "x.to_gpu() / V.backend.set_default_device('gpu')"
         )
     raise AttributeError(f"module 'variable' has no attribute {name!r}")

@@ -389,6 +389,8 @@ CATALOGUE += [
             (r"keep_freed_memory", r"int number of bytes", r"'1GB'")),
     Mistake("keep_freed_memory given a float", lambda: V.keep_freed_memory(2.0 ** 30), TypeError,
             (r"keep_freed_memory", r"int number of bytes")),
+    Mistake("torch.cuda.empty_cache() written as V.cuda.empty_cache()", lambda: V.cuda.empty_cache(),
+            AttributeError, (r"'cuda'", r"V\.empty_cache\(\)", r"free_all_blocks")),
     Mistake("cache_limit given a size as text", lambda: V.cache_limit("256MB"), TypeError,
             (r"cache_limit", r"int number of bytes", r"'256MB'", r"256 << 20")),
     Mistake("cache_limit given a float (256e6)", lambda: V.cache_limit(256e6), TypeError,
