@@ -102,9 +102,20 @@ def _references(buffers, i):
     return sys.getrefcount(buffers[i])
 
 
-_FREE = _references([np.empty(0, np.uint8)], 0)
-"""What `_references` reads for a buffer only the cache holds (measured, not assumed: how an
-interpreter counts the references of a call's argument differs between Python versions)."""
+def _counts_references():
+    """(what `_references` reads for a buffer only the cache holds, and whether it reads one
+    more when something else holds it too): measured, not assumed, as interpreters differ
+    in how they count a call's argument.  A build without the GIL may defer counts: there
+    the cache stays off."""
+    probe = [np.empty(0, np.uint8)]
+    free = _references(probe, 0)
+    held = probe[0]
+    works = _references(probe, 0) == free + 1 and getattr(sys, "_is_gil_enabled", lambda: True)()
+    del held
+    return free, works
+
+
+_FREE, _COUNTS = _counts_references()
 
 
 class _Cache:
@@ -161,7 +172,7 @@ class _Cache:
                    for i in range(len(same)) if _references(same, i) != _FREE)
 
 
-_cache = _Cache(256 << 20)
+_cache = _Cache(256 << 20 if _COUNTS else 0)
 
 
 def empty(shape, dtype):
@@ -215,6 +226,8 @@ def cache_limit(limit: int | None = None) -> int:
         If `limit` is not an int or None.
     ValueError
         If `limit` is negative.
+    RuntimeError
+        If `limit` > 0 where the cache cannot tell a free buffer (a Python without the GIL).
     """
     before = _cache.limit
     if limit is None:
@@ -226,6 +239,9 @@ def cache_limit(limit: int | None = None) -> int:
     if limit < 0:
         raise ValueError(f"cache_limit: limit must be >= 0 bytes (0 turns the cache off; for a larger "
                          f"cache give its size, such as 1 << 30), got {limit}")
+    if limit and not _COUNTS:
+        raise RuntimeError("cache_limit: this interpreter does not count references as the cache "
+                           "needs (a build without the GIL), so the cache stays off")
     with _cache.lock:
         _cache.limit = limit
         _cache.trim(limit, forget=True)

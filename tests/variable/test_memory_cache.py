@@ -33,6 +33,17 @@ def arrays(seed=0):
     return rng.standard_normal((N, N)), rng.standard_normal((N, N))
 
 
+def test_this_interpreter_tells_a_free_buffer_from_one_in_use():
+    free, works = memory._counts_references()
+    assert works and free == memory._FREE
+    buffers = [np.empty(8, np.uint8)]
+    assert memory._references(buffers, 0) == free
+    view = buffers[0][2:]
+    assert memory._references(buffers, 0) == free + 1
+    del view
+    assert memory._references(buffers, 0) == free
+
+
 def test_a_freed_product_s_buffer_is_reused():
     a, b = arrays()
     x, y = V.Variable(a), V.Variable(b)
