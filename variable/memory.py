@@ -203,7 +203,7 @@ def empty(shape, dtype):
     nbytes = dtype.itemsize
     for n in shape:
         nbytes *= n
-    if nbytes >= SMALLEST:
+    if nbytes >= SMALLEST and _cache.limit:
         with _cache.lock:
             buffer = _cache.take(nbytes)
             if buffer is not None:
