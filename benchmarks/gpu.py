@@ -21,7 +21,8 @@ GENGRAD_DEZERO_PATH=PATH, the folder holding the `dezero` package).
 - Laplacian: benchmarks/laplacian.py's network R^64 -> R (three tanh layers of 64) at 4,096
   float32 points, its Laplacian by PyTorch's nested autograd (CUDA), gengrad's nested
   gradients and V.laplacian (one collapsed Taylor pass), each alone and in a training step
-  (the loss mean((Laplacian - t)^2) and its gradient by the weights).
+  (the loss mean((Laplacian - t)^2) and its gradient by the weights); and V.laplacian with no
+  graph (under V.no_grad(): the value alone).
 - op overhead: the chain y = sin(y) * 1.0001 + x on 1,000 float32 entries, forward and
   backward, microseconds per op (three a step), next to PyTorch CUDA and CuPy's forward
   alone (the floor: one kernel launch per op, no graph).
@@ -475,9 +476,9 @@ def taylor_row(order, row):
 
 
 # ----- the Laplacian of a network (a PINN's operator) -----------------------------------------
-LAPLACIAN_CASES = ("torch", "nested", "laplacian")
+LAPLACIAN_CASES = ("torch", "nested", "laplacian", "no graph")
 """PyTorch CUDA nested, gengrad nested and V.laplacian: the Laplacian row's columns, each timed
-alone and in a training step."""
+alone and in a training step; and V.laplacian under V.no_grad() (the value alone, no step)."""
 
 
 def _laplacian_problem(d, batch):
@@ -534,6 +535,9 @@ def run_laplacian(guard, xp, torch, d=64, batch=4096, repeat=3):
             xp, problem, laplacian.gengrad_nested, step, repeat)
         cases["laplacian"] = lambda step=step: _gengrad_laplacian_case(
             xp, problem, laplacian.gengrad_taylor, step, repeat)
+        if not step:
+            cases["no graph"] = lambda: _gengrad_laplacian_case(
+                xp, problem, laplacian.gengrad_value, False, repeat)
         row = {name: None for name in LAPLACIAN_CASES}
         run_agreeing(guard, cases, row, f"Laplacian{suffix}: ", rtol=2e-3, atol=2e-3)
         times.update({name + suffix: ms for name, ms in row.items()})
@@ -541,10 +545,13 @@ def run_laplacian(guard, xp, torch, d=64, batch=4096, repeat=3):
 
 
 def laplacian_row(times):
+    bare = (f"  no graph {cell(times['no graph'], '8.2f')}  no graph/torch "
+            f"{ratio_of(times['no graph'], times['torch'])}")
     return "\n".join(
         f"  {what:<9} torch nested {cell(times['torch' + suffix], '8.2f')}  gengrad nested "
         f"{cell(times['nested' + suffix], '8.2f')}  V.laplacian {cell(times['laplacian' + suffix], '8.2f')}"
         f"  V.laplacian/torch {ratio_of(times['laplacian' + suffix], times['torch' + suffix])}"
+        + (bare if not suffix else "")
         for what, suffix in (("Laplacian", ""), ("step", " step")))
 
 

@@ -194,6 +194,7 @@ def test_gpu_benchmark_goes_on_past_a_case_that_does_not_fit(capsys, gpu, monkey
     assert later[0].startswith("Laplacian of an MLP R^3 -> R (3 tanh layers of 64) at 8 float32 points")
     assert later[1].startswith("  Laplacian ") and later[2].startswith("  step ")
     assert "does not fit" not in later[1] + later[2] and "V.laplacian/torch -" in later[2]
+    assert "  no graph " in later[1] and "no graph/torch -" in later[1] and "no graph" not in later[2]
     assert later[3].startswith("op overhead on the GPU") and "CuPy forward only (the floor)" in later[4]
     assert "does not fit" not in later[4]
     assert later[5].startswith("device memory in use over 3 MLP steps") and "not measured" in later[6]
