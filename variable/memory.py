@@ -30,6 +30,7 @@ Python starts, made possible from inside a running process (a notebook).
 
 import ctypes
 import ctypes.util
+import os
 import sys
 import threading
 from collections import OrderedDict
@@ -195,6 +196,16 @@ class _Cache:
 
 
 _cache = _Cache(256 << 20 if _COUNTS else 0)
+
+
+def _after_fork():
+    """A forked child gets a lock of its own (another thread of the parent may have held
+    the parent's when it forked); its buffers are its own copies."""
+    _cache.lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 def empty(shape, dtype):

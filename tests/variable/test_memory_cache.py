@@ -198,6 +198,26 @@ def test_threads_never_share_a_buffer():
     assert errors == []
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork on this platform")
+def test_a_forked_child_uses_the_cache_even_if_a_thread_held_its_lock():
+    import os
+    import signal
+    a, b = arrays()
+    x, y = V.Variable(a), V.Variable(b)
+    x * y                                         # (its buffer: free in the cache)
+    memory._cache.lock.acquire()                  # as another thread would, mid-lookup
+    try:
+        pid = os.fork()
+        if pid == 0:                              # the child: must not wait on the lock
+            signal.alarm(20)                      # (if it does, this ends it: the test fails)
+            ok = np.array_equal((x * y).data, a * b) and V.cached_memory()[0] == a.nbytes
+            os._exit(0 if ok else 1)
+    finally:
+        memory._cache.lock.release()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
 def test_small_arrays_other_dtypes_and_mixed_operands_are_numpy_s_own():
     small = V.Variable(np.ones((10, 10))) * V.Variable(np.ones((10, 10)))
     ints = V.Variable(np.ones((N, N), dtype=np.int64)) * V.Variable(np.ones((N, N), dtype=np.int64))
