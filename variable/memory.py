@@ -5,8 +5,8 @@ machines that costs as much as the arithmetic on it (a fresh 8 MB array 1.7 ms, 
 0.2 ms to multiply two).  A training step makes and frees the same large arrays each time.
 
 **The cache** (on by default, every platform): the ops that make most of a large pass's
-arrays (products and matrix products, through `empty` and `binary`) make an array of 128 KiB
-or more in a buffer gengrad keeps: a free one of that size, or a new one the cache then
+arrays (products, matrix products and Taylor recurrences, through `empty` and `binary`) make
+an array of 128 KiB or more in a buffer gengrad keeps: a free one of that size, or a new one the cache then
 keeps, up to `cache_limit()` bytes (256 MiB) and 512 buffers.  A buffer is free when nothing
 else refers to it: no array, view or Variable (a view refers to the array that owns the
 memory, so one reference count tells).  So the next step reuses the last step's pages.
