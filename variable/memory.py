@@ -97,9 +97,9 @@ def keep_freed_memory(limit: int = 1 << 30) -> bool:
 SMALLEST = 128 << 10            # bytes: smaller arrays are NumPy's own
 LARGE_INPUT = 16384             # elements an operand of `binary` needs before the cache is asked
 _MOST = 512                     # buffers the cache keeps at most
-_PROBES = 8                     # buffers of a size one lookup reads at most
-_RETRY = 16                     # misses of a full cache before it looks for free buffers
-_RETRY_MOST = 1024              # (the most, after looks that found too few)
+_PROBES = 32                    # buffers of a size one lookup reads at most
+_RETRY = 4                      # misses of a full cache before it looks for free buffers
+_READS = 64                     # buffers such a look reads at most
 
 
 def _references(buffers, i):
@@ -123,71 +123,69 @@ _FREE, _COUNTS = _counts_references()
 
 
 class _Cache:
-    """Buffers (1-D uint8 arrays) by size in bytes, each size's oldest first."""
+    """Buffers (1-D uint8 arrays) by size in bytes, each size's last taken first."""
 
     def __init__(self, limit):
         self.limit = limit
         self.sizes = OrderedDict()               # nbytes -> [buffer, ...]; the last size used last
-        self.cursor = {}                         # nbytes -> where the next look at that size starts
         self.held = self.count = self.misses = 0
-        self.retry = _RETRY
         self.lock = threading.Lock()             # (between finding a free buffer and viewing it)
 
     def take(self, nbytes):
         """A free buffer of `nbytes`, else a new one kept, else None (the cache is full).
 
+        A size's buffers are kept in the order they were last taken, the last first: a
+        buffer freed soon after it was written is still in the CPU's cache when taken again.
         Bounded work, however many arrays a program holds: at most _PROBES buffers of the
-        size are read, from where the last look stopped, and a full cache is looked through
-        for free buffers to let go of after _RETRY misses, twice as many after each look
-        that finds too few (up to _RETRY_MOST)."""
+        size are read, and a full cache is looked through
+        for free buffers to let go of once every _RETRY misses, reading at most _READS of
+        them, the sizes taken longest ago first, and letting go of enough to leave room to
+        spare (an eighth of the limit, a quarter of the buffers)."""
         same = self.sizes.get(nbytes)
         if same is not None:
             self.sizes.move_to_end(nbytes)
-            n = len(same)
-            start = self.cursor.get(nbytes, 0)
-            for k in range(min(n, _PROBES)):
-                i = (start + k) % n
+            for i in range(min(len(same), _PROBES)):
                 if _references(same, i) == _FREE:
-                    self.cursor[nbytes] = i + 1
-                    return same[i]
-            self.cursor[nbytes] = start + _PROBES
+                    if i:                        # the last taken first: likeliest in the CPU's
+                        same.insert(0, same.pop(i))   # cache when freed again
+                    return same[0]
         if self.held + nbytes > self.limit or self.count >= _MOST:
             self.misses += 1
-            if self.misses < self.retry:
+            if self.misses < _RETRY:
                 return None
-            self.trim(self.limit - nbytes, _MOST - 1)
+            self.trim(self.limit - nbytes - self.limit // 8, _MOST - _MOST // 4, reads=_READS)
             if self.held + nbytes > self.limit or self.count >= _MOST:
-                self.retry = min(2 * self.retry, _RETRY_MOST)   # (still full: look less often)
                 return None
-            self.retry = _RETRY
         buffer = np.empty(nbytes, np.uint8)
-        self.sizes.setdefault(nbytes, []).append(buffer)
+        self.sizes.setdefault(nbytes, []).insert(0, buffer)
         self.held += nbytes
         self.count += 1
         return buffer
 
-    def trim(self, limit, most=_MOST, forget=False):
-        """Free buffers go, of the sizes used longest ago first, until the cache holds at most
+    def trim(self, limit, most=_MOST, forget=False, reads=None):
+        """Free buffers go, the sizes and buffers taken longest ago first, until the cache holds at most
         `limit` bytes in at most `most` buffers; the bytes they held.  `forget`: then buffers
-        in use go too, if still needed (their arrays keep them, and free them as NumPy's)."""
+        in use go too, if still needed (their arrays keep them, and free them as NumPy's).
+        `reads`: at most that many buffers are looked at (None: all of them)."""
         self.misses = 0
         freed = 0
+        left = self.count if reads is None else reads
         for free_only in (True, False) if forget else (True,):
             for nbytes in list(self.sizes):
                 same = self.sizes[nbytes]
-                i = 0
-                while i < len(same) and (self.held > limit or self.count > most):
+                for i in range(len(same) - 1, -1, -1):          # (each size's taken longest ago
+                    if not (self.held > limit or self.count > most) or not (left or forget):
+                        break                                    # first)
+                    left -= 1
                     if _references(same, i) == _FREE:
                         freed += nbytes
                     elif free_only:
-                        i += 1
                         continue
                     del same[i]
                     self.held -= nbytes
                     self.count -= 1
                 if not same:
                     del self.sizes[nbytes]
-                    self.cursor.pop(nbytes, None)
         return freed
 
     def in_use(self):
@@ -276,7 +274,7 @@ def cache_limit(limit: int | None = None) -> int:
         raise RuntimeError("cache_limit: this interpreter does not count references as the cache "
                            "needs (a build without the GIL), so the cache stays off")
     with _cache.lock:
-        _cache.limit, _cache.retry = limit, _RETRY
+        _cache.limit = limit
         _cache.trim(limit, forget=True)
     return before
 
@@ -290,7 +288,6 @@ def empty_cache() -> int:
         The bytes freed.  Buffers in use stay cached, counted against the limit.
     """
     with _cache.lock:
-        _cache.retry = _RETRY
         return _cache.trim(0)
 
 
