@@ -33,7 +33,7 @@ import ctypes.util
 import os
 import sys
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 
 import numpy as np
 
@@ -111,7 +111,7 @@ def _counts_references():
     more when something else holds it too): measured, not assumed, as interpreters differ
     in how they count a call's argument.  A build without the GIL may defer counts: there
     the cache stays off."""
-    probe = [np.empty(0, np.uint8)]
+    probe = deque([np.empty(0, np.uint8)])           # (as the cache holds its buffers)
     free = _references(probe, 0)
     held = probe[0]
     works = _references(probe, 0) == free + 1 and getattr(sys, "_is_gil_enabled", lambda: True)()
@@ -127,7 +127,7 @@ class _Cache:
 
     def __init__(self, limit):
         self.limit = limit
-        self.sizes = OrderedDict()               # nbytes -> [buffer, ...]; the last size used last
+        self.sizes = OrderedDict()               # nbytes -> deque of buffers; the last size used last
         self.held = self.count = self.misses = 0
         self.lock = threading.Lock()             # (between finding a free buffer and viewing it)
 
@@ -137,7 +137,8 @@ class _Cache:
         A size's buffers are kept in the order they were last taken, the last first: a
         buffer freed soon after it was written is still in the CPU's cache when taken again.
         Bounded work, however many arrays a program holds: at most _PROBES buffers of the
-        size are read, and a full cache is looked through
+        size are read (when all are in use, they go to the back, so the next look reads
+        others), and a full cache is looked through
         for free buffers to let go of once every _RETRY misses, reading at most _READS of
         them, the sizes taken longest ago first, and letting go of enough to leave room to
         spare (an eighth of the limit, a quarter of the buffers)."""
@@ -147,8 +148,12 @@ class _Cache:
             for i in range(min(len(same), _PROBES)):
                 if _references(same, i) == _FREE:
                     if i:                        # the last taken first: likeliest in the CPU's
-                        same.insert(0, same.pop(i))   # cache when freed again
+                        buffer = same[i]         # cache when freed again
+                        del same[i]
+                        same.appendleft(buffer)
                     return same[0]
+            if len(same) > _PROBES:              # all in use: the next look reads the ones behind
+                same.rotate(-_PROBES)
         if self.held + nbytes > self.limit or self.count >= _MOST:
             self.misses += 1
             if self.misses < _RETRY:
@@ -157,7 +162,7 @@ class _Cache:
             if self.held + nbytes > self.limit or self.count >= _MOST:
                 return None
         buffer = np.empty(nbytes, np.uint8)
-        self.sizes.setdefault(nbytes, []).insert(0, buffer)
+        self.sizes.setdefault(nbytes, deque()).appendleft(buffer)
         self.held += nbytes
         self.count += 1
         return buffer

@@ -167,6 +167,18 @@ def test_a_lookup_reads_few_buffers_however_many_arrays_are_held():
         np.testing.assert_array_equal(held[i].data, x.data * float(i))
 
 
+def test_a_free_buffer_behind_many_in_use_is_found_by_a_later_look():
+    x = V.Variable(np.random.default_rng(8).standard_normal((128, 128)))
+    n = memory._PROBES + 8
+    held = [x * float(i) for i in range(n)]       # the first made is read last
+    del held[0]
+    first, second = x * 2.0, x * 3.0              # the first look reads only buffers in use
+    assert V.cached_memory() == ((n + 1) * x.data.nbytes, (n + 1) * x.data.nbytes)
+    np.testing.assert_array_equal(first.data, x.data * 2.0)
+    np.testing.assert_array_equal(second.data, x.data * 3.0)
+    np.testing.assert_array_equal(held[-1].data, x.data * float(n - 1))
+
+
 def test_empty_cache_keeps_buffers_in_use():
     a, b = arrays()
     x, y = V.Variable(a), V.Variable(b)
