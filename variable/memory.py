@@ -136,12 +136,12 @@ class _Cache:
 
         A size's buffers are kept in the order they were last taken, the last first: a
         buffer freed soon after it was written is still in the CPU's cache when taken again.
-        Bounded work, however many arrays a program holds: at most _PROBES buffers of the
-        size are read (when all are in use, they go to the back, so the next look reads
-        others), and a full cache is looked through
-        for free buffers to let go of once every _RETRY misses, reading at most _READS of
-        them, the sizes taken longest ago first, and letting go of enough to leave room to
-        spare (an eighth of the limit, a quarter of the buffers)."""
+        The work is bounded, however many arrays a program holds:
+        - at most _PROBES buffers of the size are read; when all are in use they go to the
+          back, so the next look reads others;
+        - a full cache looks for free buffers to let go of once every _RETRY misses, reading
+          at most _READS (the sizes taken longest ago first), and lets go of enough to leave
+          room to spare (an eighth of the limit, a quarter of the buffers)."""
         same = self.sizes.get(nbytes)
         if same is not None:
             self.sizes.move_to_end(nbytes)
@@ -168,10 +168,10 @@ class _Cache:
         return buffer
 
     def trim(self, limit, most=_MOST, forget=False, reads=None):
-        """Free buffers go, the sizes and buffers taken longest ago first, until the cache holds at most
-        `limit` bytes in at most `most` buffers; the bytes they held.  `forget`: then buffers
-        in use go too, if still needed (their arrays keep them, and free them as NumPy's).
-        `reads`: at most that many buffers are looked at (None: all of them)."""
+        """Free buffers go, the sizes and buffers taken longest ago first, until the cache
+        holds at most `limit` bytes in at most `most` buffers; returns the bytes they held.
+        `forget`: then buffers in use go too, if still needed (their arrays keep them, and
+        free them as NumPy's).  `reads`: at most that many buffers are looked at (None: all)."""
         self.misses = 0
         freed = 0
         left = self.count if reads is None else reads
