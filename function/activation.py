@@ -197,7 +197,7 @@ class Sigmoid(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs
-        return series.sigmoid(x, y._data, output=True)            # y' = y (1 - y) x'
+        return series.sigmoid(x, y._data, output=True)   # y' = y (1 - y) x'
 
 
 class SigmoidGrad(Forwarder):

@@ -6,8 +6,8 @@ machines that costs as much as the arithmetic on it (a fresh 8 MB array 1.7 ms, 
 
 **The cache** (on by default, every platform): the ops that make most of a large pass's
 arrays (products, matrix products and Taylor recurrences, through `empty` and `binary`) make
-an array of 128 KiB or more in a buffer gengrad keeps: a free one of that size, or a new one the cache then
-keeps, up to `cache_limit()` bytes (256 MiB) and 512 buffers.  A buffer is free when nothing
+an array of 128 KiB or more in a buffer gengrad keeps: a free one of that size, or a new one
+the cache then keeps, up to `cache_limit()` bytes (256 MiB) and 512 buffers.  A buffer is free when nothing
 else refers to it: no array, view or Variable (a view refers to the array that owns the
 memory, so one reference count tells).  So the next step reuses the last step's pages.
 Between computations the process holds the free buffers; `empty_cache()` gives them back
@@ -175,12 +175,15 @@ class _Cache:
         self.misses = 0
         freed = 0
         left = self.count if reads is None else reads
+
+        def enough():
+            return (self.held <= limit and self.count <= most) or not (left or forget)
         for free_only in (True, False) if forget else (True,):
             for nbytes in list(self.sizes):
                 same = self.sizes[nbytes]
-                for i in range(len(same) - 1, -1, -1):          # (each size's taken longest ago
-                    if not (self.held > limit or self.count > most) or not (left or forget):
-                        break                                    # first)
+                for i in range(len(same) - 1, -1, -1):    # each size's taken longest ago first
+                    if enough():
+                        break
                     left -= 1
                     if _references(same, i) == _FREE:
                         freed += nbytes
@@ -238,11 +241,11 @@ def binary(ufunc, a, b):
 def cache_limit(limit: int | None = None) -> int:
     """The bytes of large arrays gengrad may keep for reuse (default 256 MiB); sets it when given.
 
-    Arrays of 128 KiB and more that gengrad's products and matrix products make are made in
-    buffers it keeps, reused once nothing refers to them, so a loop of training steps makes
-    its large arrays on pages it already has.  Measured on a 2-core VM (one thread): the
-    Laplacian of a 64-input MLP at 256 points and its training step 20 -> 12 ms and
-    48 -> 34 ms, with 72 MiB kept over a loop of steps.
+    Arrays of 128 KiB and more that gengrad's products, matrix products and Taylor
+    recurrences make are made in buffers it keeps, reused once nothing refers to them, so a
+    loop of training steps makes its large arrays on pages it already has.  Measured on a
+    2-core VM (one thread): the Laplacian of a 64-input MLP at 256 points and its training
+    step 20 -> 12 ms and 48 -> 34 ms, with 72 MiB kept over a loop of steps.
 
     Parameters
     ----------

@@ -483,7 +483,7 @@ class Exp(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs
-        return series.exp(x, y._data, output=True)                # y' = y x'
+        return series.exp(x, y._data, output=True)   # y' = y x'
 
 
 class Log(Forwarder):

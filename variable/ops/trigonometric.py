@@ -66,7 +66,7 @@ class Tan(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs
-        return series.tan(x, y._data, output=True)                # y' = (1 + y^2) x'
+        return series.tan(x, y._data, output=True)   # y' = (1 + y^2) x'
 
 
 class Tanh(Forwarder):
@@ -85,7 +85,7 @@ class Tanh(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs
-        return series.tanh(x, y._data, output=True)               # y' = (1 - y^2) x'
+        return series.tanh(x, y._data, output=True)  # y' = (1 - y^2) x'
 
 
 class TanhGrad(Forwarder):
