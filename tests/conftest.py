@@ -42,6 +42,7 @@ DEVICE_READY = (
     "variable/test_recording_rules.py",
     "variable/test_recording_decompositions.py",
     "variable/test_wanted_coefficients.py",
+    "variable/test_scaled_product.py",
     "function/test_function_table.py",
     "layers/",
     "optimizers/",

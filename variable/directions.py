@@ -329,6 +329,135 @@ class Contract(Forwarder):
         return series.mul(a, a if b is None else b, product=lambda p, q: contract(p, q, self.weights))
 
 
+class Scaled(Directions):
+    """Coefficients of several directions times a factor the same for all of them, the
+    product not yet made: `raw` (a Directions) times `factor` (an array or Variable of the
+    coefficient's shape).  In a collapsed pass this is a pointwise op's first-order
+    coefficient h(y_0) x_1 (tanh's (1 - y_0^2) x_1), which the next layer's matrix product
+    reads: that product scales its rows a block at a time as it multiplies them
+    (`ScaledProduct`), so the scaled coefficients, as large as all directions' together,
+    are never written, nor kept for a backward pass.  Anything else reads `data`: the
+    product, made the first time."""
+
+    __slots__ = ("raw", "factor", "_made")
+
+    def __init__(self, raw, factor):
+        self.raw, self.factor, self._made = raw, factor, None
+        self.shape, self.weights = raw.shape, raw.weights
+
+    @property
+    def data(self):
+        if self._made is None:
+            self._made = _elementwise(np.multiply, (self.raw, self.factor)).data
+        return self._made
+
+    @property
+    def count(self):
+        return self.raw.count
+
+    @property
+    def dtype(self):
+        return np.result_type(self.raw.dtype, self.factor.dtype)
+
+    @property
+    def _data(self):
+        return self.raw._data
+
+    def __repr__(self):
+        return f"Scaled({self.count} directions of shape {self.shape})"
+
+    def times(self, b):
+        """self @ b for a matrix b (an array or Variable), made block by block; None where
+        the coefficients are not laid out for it (the caller then makes the product)."""
+        raw, factor = self.raw.data, self.factor
+        n, k = self.shape
+        if raw.shape[1:] not in ((n, k), (1, k)) or factor.shape != (n, k):
+            return None
+        if any(isinstance(v, Variable) for v in (raw, factor, b)):
+            data = Function(ScaledProduct())(raw, factor, b)
+        else:
+            data = scaled_product(raw, factor, b)
+        return Directions(data, (n, b.shape[1]), self.weights)
+
+
+def scaled(x, factor):
+    """x * factor for first-order coefficients x of several directions in a collapsed pass
+    and a factor of their shape, the same for every direction: left unmade (`Scaled`) for
+    points as rows (2-D), where the next matrix product may take it as it is."""
+    if (type(x) in (Directions, Scaled) and x.weights is not None and x.ndim == 2
+            and getattr(factor, "shape", None) == x.shape):
+        return Scaled(x.raw, x.factor * factor) if type(x) is Scaled else Scaled(x, factor)
+    return x * factor
+
+
+_SCALED_BYTES = 1 << 19
+"""Bytes of scaled rows `scaled_product` makes at a time (512 KiB: they stay in a core's
+L2 cache between the product that writes them and the matrix product that reads them)."""
+
+
+def scaled_product(z, s, w):
+    """(z * s) @ w for z of shape (D, n or 1, k), s (n, k) and w (k, m): for NumPy arrays a
+    block of rows at a time, scaled into a small scratch array and multiplied from there."""
+    count, (n, k), m = z.shape[0], s.shape, w.shape[1]
+    if not (type(z) is np.ndarray and type(s) is np.ndarray and type(w) is np.ndarray):
+        return ((z * s).reshape(count * n, k) @ w).reshape(count, n, m)   # (a device's arrays)
+    from .ops.matmul import product_into
+    dtype = np.result_type(z.dtype, s.dtype, w.dtype)
+    out = memory.empty((count, n, m), dtype)
+    w = np.ascontiguousarray(w, dtype=dtype)
+    rows = max(128, _SCALED_BYTES // (k * dtype.itemsize) // 128 * 128)   # per block
+    if n <= rows:                                    # whole directions a block
+        per = rows // n
+        scratch = memory.empty((min(per, count), n, k), dtype)
+        for lo in range(0, count, per):
+            part = scratch[:min(per, count - lo)]
+            np.multiply(z[lo:lo + per], s, out=part)
+            product_into(part.reshape(-1, k), w, out[lo:lo + per].reshape(-1, m))
+        return out
+    scratch = memory.empty((rows, k), dtype)         # a direction's rows, a block at a time
+    for d in range(count):
+        for lo in range(0, n, rows):
+            part = scratch[:min(rows, n - lo)]
+            np.multiply(z[d, lo:lo + rows] if z.shape[1] == n else z[d], s[lo:lo + rows], out=part)
+            product_into(part, w, out[d, lo:lo + rows])
+    return out
+
+
+class ScaledProduct(Forwarder):
+    """(z * s) @ w, z of shape (D, n or 1, k) (D directions' coefficients), s (n, k) the same
+    for every direction, w (k, m): a layer's matrix product of a collapsed pass's scaled
+    first-order coefficients (`Scaled`), with z * s never made in full."""
+
+    def forward(self, z, s, w):
+        return scaled_product(z, s, w)
+
+    save_for_backward = {"x0": ("x1", "x2"), "x1": ("x0", "x2"), "x2": ("x0", "x1")}
+
+    def backward(self, gy):
+        from .ops.matmul import _mm
+        from .ops.shape import reshape, sum_to
+        z, s, w = self.inputs
+        count, (n, k), m = z.shape[0], s.shape, w.shape[1]
+        rows = reshape(gy, (count * n, m))
+        gz = gs = gw = None
+        if z.requires_grad or s.requires_grad:
+            g = reshape(_mm(rows, w, False, True), (count, n, k))   # gy w^T, d/d(z s)
+            if z.requires_grad:
+                gz = sum_to(g * s, z.shape)                          # g s
+            if s.requires_grad:
+                gs = Function(Contract(np.ones(count)))(g, z)        # sum_d g_d z_d
+        if w.requires_grad:
+            gw = _mm(reshape(z * s, (count * n, k)), rows, True, False)   # (z s)^T gy
+        return gz, gs, gw
+
+    taylor_records = True
+
+    def taylor(self, z, s, w):
+        from . import series  # trilinear: a Cauchy product of z s, then of its product by w
+        y, = self.outputs
+        return series.mul(series.mul(z, s), w, product=lambda p, q: p @ q, y0=y._data)
+
+
 def _on(weights, *arrays):
     """The weights where the arrays are (a device's module for device data)."""
     return backend.get_array_module(*arrays).asarray(weights)
@@ -349,6 +478,10 @@ def _matmul_shape(sa, sb):
 def matmul(a, b):
     """a @ b for each direction (a 1-D operand is a row or a column, as in NumPy)."""
     da, db = isinstance(a, Directions), isinstance(b, Directions)
+    if type(a) is Scaled and not db and _ndim(b) == 2:   # the next layer's product: fused
+        fused = a.times(b)
+        if fused is not None:
+            return fused
     sa, sb = _shape(a), _shape(b)
     shape = _matmul_shape(sa, sb)
     weights = _weights(a, b)

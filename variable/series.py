@@ -41,7 +41,7 @@ import numpy as np
 
 from . import backend, memory
 from .backend import get_array_module, is_device_array
-from .directions import Directions
+from .directions import Directions, scaled
 from .variable import Variable
 
 _WANTED = contextvars.ContextVar("gengrad_wanted_coefficients", default=None)
@@ -343,7 +343,8 @@ def ode(x: list, y0: np.ndarray, h, pointwise: bool = False, output: bool = Fals
         slope = h([y0, np.ones_like(y0)], 1)
         if not isinstance(slope, Directions):
             h0 = h(y, 0)
-            return [y0, x[1] * h0 if keep(1) else None, x[2] * h0 + (0.5 * slope * h0) * (x[1] * x[1])]
+            return [y0, scaled(x[1], h0) if keep(1) else None,
+                    x[2] * h0 + (0.5 * slope * h0) * (x[1] * x[1])]
     if _recording(x, [y0]):                          # lists of recorded ops
         y, hs = [y0], []
         for k in range(1, n):

@@ -43,12 +43,8 @@ def product(a, b):
     m, k = a.shape
     n = b.shape[1]
     if _STACKED and 8192 <= m and k <= 64 and 8 <= n <= 64 and a.flags.c_contiguous:
-        rows = m - m % _ROWS
-        b = np.ascontiguousarray(b)
         out = memory.empty((m, n), a.dtype)
-        np.matmul(a[:rows].reshape(-1, _ROWS, k), b, out=out[:rows].reshape(-1, _ROWS, n))
-        if rows < m:
-            np.matmul(a[rows:], b, out=out[rows:])
+        product_into(a, np.ascontiguousarray(b), out)
         return out
     if (_STACKED and 8192 <= k and m <= 64 and 8 <= n <= 64 and a.T.flags.c_contiguous
             and b.flags.c_contiguous):
@@ -56,6 +52,20 @@ def product(a, b):
     if m * n * a.itemsize < memory.SMALLEST:
         return a @ b
     return np.matmul(a, b, out=memory.empty((m, n), a.dtype))
+
+
+def product_into(a, b, out):
+    """out = a @ b for C-ordered NumPy arrays a (m, k), b (k, n) and out (m, n), in 128-row
+    blocks where `product` splits a tall one (AVX-512, k <= 64, 8 <= n <= 64), at any m."""
+    m, k = a.shape
+    n = b.shape[1]
+    rows = m - m % _ROWS
+    if not (_STACKED and rows and k <= 64 and 8 <= n <= 64):
+        np.matmul(a, b, out=out)
+        return
+    np.matmul(a[:rows].reshape(-1, _ROWS, k), b, out=out[:rows].reshape(-1, _ROWS, n))
+    if rows < m:
+        np.matmul(a[rows:], b, out=out[rows:])
 
 
 _GROUP = 32                     # blocks per stacked product of `_summed`

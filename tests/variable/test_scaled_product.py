@@ -1,0 +1,146 @@
+"""A collapsed pass's scaled first-order coefficients (variable/directions.py: Scaled,
+ScaledProduct): tanh's (1 - y^2) x_1 is left unmade, and the next layer's matrix product
+scales its rows a block at a time.  Checked against the product made in full, in every
+block layout, as an op (gradients to order 3, its Taylor rule), and in whole passes, with
+and without a graph, where the scaled coefficients reach other ops too."""
+
+import numpy as np
+import pytest
+
+import variable as V
+from variable import directions
+from variable.directions import Scaled, ScaledProduct, scaled_product
+
+
+def full(z, s, w):
+    """(z * s) @ w made in full."""
+    return np.matmul(z * s, w)
+
+
+def data(rng, count, n, k, m, broadcast=False, dtype=np.float64):
+    z = rng.standard_normal((count, 1 if broadcast else n, k)).astype(dtype)
+    return z, rng.standard_normal((n, k)).astype(dtype), rng.standard_normal((k, m)).astype(dtype)
+
+
+@pytest.mark.parametrize("count, n, k, m, block", [
+    (4, 5, 3, 2, None),               # one block, a product too small to split
+    (7, 96, 64, 64, 1 << 17),         # two directions a block (256 rows), the last alone
+    (3, 300, 64, 16, 1 << 16),        # 128 rows a block within a direction, 44 left over
+    (2, 300, 8, 100, 1 << 13),        # n = 100 columns: products not split
+])
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_block_by_block_equals_the_product_made_in_full(rng, monkeypatch, count, n, k, m, block, broadcast):
+    if block is not None:
+        monkeypatch.setattr(directions, "_SCALED_BYTES", block)
+    z, s, w = data(rng, count, n, k, m, broadcast)
+    got = scaled_product(z, s, w)
+    assert got.shape == (count, n, m)
+    np.testing.assert_allclose(got, full(z, s, w), rtol=1e-12, atol=1e-12)
+
+
+def test_float32_stays_float32(rng, monkeypatch):
+    monkeypatch.setattr(directions, "_SCALED_BYTES", 1 << 15)
+    z, s, w = data(rng, 5, 200, 32, 24, dtype=np.float32)
+    got = scaled_product(z, s, w)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, full(z, s, w), rtol=1e-5, atol=1e-5)
+
+
+def scaled_op(z, s, w):
+    return V.Function(ScaledProduct())(z, s, w)
+
+
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_the_op_passes_gradcheck_to_order_3(rng, broadcast):
+    # trilinear: central differences are exact up to round-off at every order
+    assert V.gradcheck(scaled_op, *data(rng, 3, 4, 3, 2, broadcast), order=3)
+
+
+def test_the_op_taylor_rule_matches_reverse_mode(rng):
+    assert V.taylorcheck(scaled_op, *data(rng, 3, 4, 3, 2), order=3)
+
+
+def tanh_net(rng, d, width=8):
+    Ws = [V.Variable(rng.standard_normal((d, width)) / np.sqrt(d)),
+          V.Variable(rng.standard_normal(width) / 4),
+          V.Variable(rng.standard_normal((width, width)) / np.sqrt(width)),
+          V.Variable(rng.standard_normal((width, 1)) / np.sqrt(width))]
+
+    def u(x):
+        h = V.tanh(x @ Ws[0] + Ws[1])
+        h = V.tanh(h @ Ws[2])
+        return (h @ Ws[3])[:, 0]
+    return u, Ws
+
+
+@pytest.fixture
+def products(monkeypatch):
+    """Counts the scaled products made: [on arrays, recorded]."""
+    made = [0, 0]
+    kernel = directions.scaled_product
+    forward = ScaledProduct.forward
+
+    def counted(z, s, w):
+        made[0] += 1
+        return kernel(z, s, w)
+
+    def recorded(self, z, s, w):
+        made[1] += 1
+        return forward(self, z, s, w)
+    monkeypatch.setattr(directions, "scaled_product", counted)
+    monkeypatch.setattr(ScaledProduct, "forward", recorded)
+    return made
+
+
+def unfused(monkeypatch):
+    """From here on a Scaled is always made in full (the pass as it was before)."""
+    monkeypatch.setattr(Scaled, "times", lambda self, b: None)
+
+
+@pytest.mark.parametrize("block", [None, 1 << 12])   # (1 << 12: 64 rows, blocks within directions)
+def test_a_pass_takes_the_fused_product_and_agrees_with_the_unfused_one(rng, monkeypatch, products, block):
+    if block is not None:
+        monkeypatch.setattr(directions, "_SCALED_BYTES", block)
+    d = 5
+    u, Ws = tanh_net(rng, d)
+    x = rng.uniform(-1, 1, (300, d))
+    target = rng.standard_normal(300)
+    with V.no_grad():
+        bare = V.laplacian(u, x).data
+    assert products == [1, 0]                        # the second layer's, on arrays (the last
+    lap = V.laplacian(u, x)                          # tanh's first order is not wanted)
+    assert products[1] == 1                          # recorded, to the weights
+    grads = V.grad(V.mean((lap - target) ** 2), Ws)
+    unfused(monkeypatch)
+    before = list(products)
+    expected = V.laplacian(u, x)
+    assert products == before
+    np.testing.assert_allclose(bare, expected.data, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(lap.data, expected.data, rtol=1e-12, atol=1e-12)
+    for got, want in zip(grads, V.grad(V.mean((expected - target) ** 2), Ws)):
+        np.testing.assert_allclose(got.data, want.data, rtol=1e-10, atol=1e-13)
+
+
+def row_trace(u, x):
+    """The Laplacian at each row of x as the trace of its Hessian (nested reverse mode)."""
+    def at(row):
+        return np.trace(V.backend.to_cpu(V.hessian(lambda p: V.sum(u(V.reshape(p, (1, -1)))), row).data))
+    return np.array([at(row) for row in x])
+
+
+@pytest.mark.parametrize("after", [
+    lambda h, W: V.sin(h) @ W,                       # read by another pointwise op: made
+    lambda h, W: (h * 2.0) @ W,                      # scaled again by a constant: made
+    lambda h, W: V.tanh(h) @ W,                      # a tanh of a tanh: the factors multiplied
+    lambda h, W: h[:, :3] @ W[:3],                   # indexed
+    lambda h, W: V.sum(h, axis=1, keepdims=True) * (h @ W),
+])
+def test_scaled_coefficients_read_by_any_op_give_the_hessians_trace(rng, on_device, after):
+    d = 3
+    W0, W1 = on_device((rng.standard_normal((d, 5)), rng.standard_normal((5, 1))))
+
+    def u(x):
+        return after(V.tanh(x @ W0), W1)[:, 0]
+    x = rng.uniform(-1, 1, (4, d))
+    got = V.backend.to_cpu(V.laplacian(u, x).data)
+    np.testing.assert_allclose(got, row_trace(u, x), rtol=1e-10, atol=1e-12)
