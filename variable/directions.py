@@ -45,12 +45,13 @@ def _shape(value):
 class Directions:
     """Coefficient k >= 1 of D directions: `data` of shape (D, *shape) (length-1 axes broadcast)."""
 
-    __slots__ = ("data", "shape", "weights")
+    __slots__ = ("data", "shape", "weights", "square")
     __array_priority__ = 1000                      # ndarray's operators defer to ours
     _takes_variables = True                        # and a Variable's (variable.py, _deferred)
 
-    def __init__(self, data, shape, weights=None):
+    def __init__(self, data, shape, weights=None, square=None):
         self.data, self.shape, self.weights = data, tuple(shape), weights
+        self.square = square                       # sum_d w_d data_d^2, where already made
 
     # ----- what a rule reads ---------------------------------------------------------
     @property
@@ -265,7 +266,10 @@ def _elementwise(ufunc, inputs, kwargs=None):
         if ufunc is not np.multiply:                 # (a rule of order 2 forms no other)
             raise Unbatched(f"np.{ufunc.__name__} of two first-order coefficients in a collapsed pass")
         a, b = several
-        data = contract(a.lifted(ndim), b.lifted(ndim), weights)
+        if a is b and a.square is not None:          # made with the data (`scaled_product`)
+            data = contract(a.data, a.data, weights, known=a.square)
+        else:
+            data = contract(a.lifted(ndim), b.lifted(ndim), weights)
         return data if data.shape == shape else np.broadcast_to(data, shape)
     args = [x.lifted(ndim) if isinstance(x, Directions) else x for x in inputs]
     data = memory.binary(ufunc, *args) if ufunc in _CACHED else ufunc(*args)
@@ -276,13 +280,13 @@ _CACHED = (np.add, np.subtract, np.multiply)
 """Ufuncs whose large results come from gengrad's cache (variable/memory.py)."""
 
 
-def contract(a, b, weights):
+def contract(a, b, weights, known=None):
     """sum_d w_d a_d b_d over the leading axis of two aligned arrays (or Variables: then one
-    recorded op, Contract)."""
+    recorded op, Contract); `known`, where given, is a's square, already made."""
     square = a is b
     if isinstance(a, Variable) or isinstance(b, Variable):
-        return Function(Contract(weights))(a) if square else Function(Contract(weights))(a, b)
-    return _contracted(a, b, weights)
+        return Function(Contract(weights, known))(a) if square else Function(Contract(weights))(a, b)
+    return _contracted(a, b, weights) if known is None else known
 
 
 def _contracted(a, b, weights):
@@ -302,11 +306,13 @@ class Contract(Forwarder):
     """sum_d w_d a_d b_d over the leading axis (one input: a's square), as one op: the
     product of two directions' first-order coefficients in a recorded collapsed pass."""
 
-    def __init__(self, weights):
+    def __init__(self, weights, known=None):
         self.weights = weights                       # (host, shape (D,))
+        self.known = known                           # a's square, made with a (forward's result)
 
     def forward(self, a, b=None):
-        return _contracted(a, a if b is None else b, self.weights)
+        known, self.known = self.known, None
+        return _contracted(a, a if b is None else b, self.weights) if known is None else known
 
     def backward(self, gy):
         from .ops.shape import sum_to
@@ -374,10 +380,12 @@ class Scaled(Directions):
         if raw.shape[1:] not in ((n, k), (1, k)) or factor.shape != (n, k):
             return None
         if any(isinstance(v, Variable) for v in (raw, factor, b)):
-            data = Function(ScaledProduct())(raw, factor, b)
+            op = ScaledProduct(self.weights)
+            data = Function(op)(raw, factor, b)
+            square, op.square = op.square, None
         else:
-            data = scaled_product(raw, factor, b)
-        return Directions(data, (n, b.shape[1]), self.weights)
+            data, square = scaled_product(raw, factor, b, self.weights)
+        return Directions(data, (n, b.shape[1]), self.weights, square)
 
 
 def scaled(x, factor):
@@ -395,32 +403,48 @@ _SCALED_BYTES = 1 << 19
 L2 cache between the product that writes them and the matrix product that reads them)."""
 
 
-def scaled_product(z, s, w):
+def scaled_product(z, s, w, weights=None):
     """(z * s) @ w for z of shape (D, n or 1, k), s (n, k) and w (k, m): for NumPy arrays a
-    block of rows at a time, scaled into a small scratch array and multiplied from there."""
+    block of rows at a time, scaled into a small scratch array and multiplied from there.
+    With `weights` (D,), also the product's weighted square sum_d w_d ((z s) w)_d^2, formed
+    block by block while each is in cache: (product, square)."""
     count, (n, k), m = z.shape[0], s.shape, w.shape[1]
     if not (type(z) is np.ndarray and type(s) is np.ndarray and type(w) is np.ndarray):
-        return ((z * s).reshape(count * n, k) @ w).reshape(count, n, m)   # (a device's arrays)
+        out = ((z * s).reshape(count * n, k) @ w).reshape(count, n, m)   # (a device's arrays)
+        return out if weights is None else (out, _contracted(out, out, weights))
     from .ops.matmul import product_into
     dtype = np.result_type(z.dtype, s.dtype, w.dtype)
     out = memory.empty((count, n, m), dtype)
     w = np.ascontiguousarray(w, dtype=dtype)
     rows = max(128, _SCALED_BYTES // (k * dtype.itemsize) // 128 * 128)   # per block
+    square = None
     if n <= rows:                                    # whole directions a block
         per = rows // n
         scratch = memory.empty((min(per, count), n, k), dtype)
+        if weights is not None:
+            square, part_square = np.zeros((n, m), dtype), np.empty((n, m), dtype)
+            uniform = weights.min() == weights.max()
         for lo in range(0, count, per):
             part = scratch[:min(per, count - lo)]
             np.multiply(z[lo:lo + per], s, out=part)
-            product_into(part.reshape(-1, k), w, out[lo:lo + per].reshape(-1, m))
-        return out
+            made = out[lo:lo + per]
+            product_into(part.reshape(-1, k), w, made.reshape(-1, m))
+            if weights is not None:
+                if uniform:
+                    np.einsum("i...,i...->...", made, made, out=part_square)
+                else:
+                    np.einsum("i,i...,i...->...", weights[lo:lo + per], made, made, out=part_square)
+                square += part_square
+        if weights is not None and uniform and weights[0] != 1:
+            square *= weights[0]
+        return out if weights is None else (out, square)
     scratch = memory.empty((rows, k), dtype)         # a direction's rows, a block at a time
     for d in range(count):
         for lo in range(0, n, rows):
             part = scratch[:min(rows, n - lo)]
             np.multiply(z[d, lo:lo + rows] if z.shape[1] == n else z[d], s[lo:lo + rows], out=part)
             product_into(part, w, out[d, lo:lo + rows])
-    return out
+    return out if weights is None else (out, _contracted(out, out, weights))
 
 
 class ScaledProduct(Forwarder):
@@ -428,8 +452,15 @@ class ScaledProduct(Forwarder):
     for every direction, w (k, m): a layer's matrix product of a collapsed pass's scaled
     first-order coefficients (`Scaled`), with z * s never made in full."""
 
+    def __init__(self, weights=None):
+        self.weights = weights                       # (host, (D,)): the square is made too
+        self.square = None
+
     def forward(self, z, s, w):
-        return scaled_product(z, s, w)
+        if self.weights is None:
+            return scaled_product(z, s, w)
+        out, self.square = scaled_product(z, s, w, self.weights)
+        return out
 
     save_for_backward = {"x0": ("x1", "x2"), "x1": ("x0", "x2"), "x2": ("x0", "x1")}
 

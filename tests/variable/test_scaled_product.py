@@ -80,9 +80,9 @@ def products(monkeypatch):
     kernel = directions.scaled_product
     forward = ScaledProduct.forward
 
-    def counted(z, s, w):
+    def counted(*args):
         made[0] += 1
-        return kernel(z, s, w)
+        return kernel(*args)
 
     def recorded(self, z, s, w):
         made[1] += 1
@@ -97,28 +97,64 @@ def unfused(monkeypatch):
     monkeypatch.setattr(Scaled, "times", lambda self, b: None)
 
 
+KINDS = {                                            # what else V.laplacian is asked
+    "exact": lambda d: {},
+    "weighted": lambda d: {"weights": np.linspace(0.5, 2.0, d)},      # a square weighted per direction
+    "sampled": lambda d: {"samples": 3, "rng": np.random.default_rng(7)},   # weights 1/3
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("block", [None, 1 << 12])   # (1 << 12: 64 rows, blocks within directions)
-def test_a_pass_takes_the_fused_product_and_agrees_with_the_unfused_one(rng, monkeypatch, products, block):
+def test_a_pass_takes_the_fused_product_and_agrees_with_the_unfused_one(
+        rng, monkeypatch, products, block, kind):
     if block is not None:
         monkeypatch.setattr(directions, "_SCALED_BYTES", block)
-    d = 5
+    d, n = 5, 300
     u, Ws = tanh_net(rng, d)
-    x = rng.uniform(-1, 1, (300, d))
-    target = rng.standard_normal(300)
-    with V.no_grad():
-        bare = V.laplacian(u, x).data
+    x = rng.uniform(-1, 1, (n, d))
+    target = rng.standard_normal(n)
+    squares = []                                     # sums over the directions of whole arrays
+    contracted = directions._contracted
+
+    def counted(a, b, weights):
+        squares.append(np.shape(a))
+        return contracted(a, b, weights)
+    monkeypatch.setattr(directions, "_contracted", counted)
+
+    def value():
+        squares.clear()
+        with V.no_grad():
+            return V.laplacian(u, x, **KINDS[kind](d)).data, len(squares)
+    bare, fused_squares = value()
     assert products == [1, 0]                        # the second layer's, on arrays (the last
-    lap = V.laplacian(u, x)                          # tanh's first order is not wanted)
+    lap = V.laplacian(u, x, **KINDS[kind](d))        # tanh's first order is not wanted)
     assert products[1] == 1                          # recorded, to the weights
     grads = V.grad(V.mean((lap - target) ** 2), Ws)
     unfused(monkeypatch)
     before = list(products)
-    expected = V.laplacian(u, x)
+    unfused_bare, unfused_squares = value()
+    expected = V.laplacian(u, x, **KINDS[kind](d))
     assert products == before
-    np.testing.assert_allclose(bare, expected.data, rtol=1e-12, atol=1e-12)
+    if block is None and V.backend.get_array_module(Ws[0].data) is np:
+        assert unfused_squares == fused_squares + 1   # the product's square made as it went
+    np.testing.assert_allclose(bare, unfused_bare, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(lap.data, expected.data, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(bare, expected.data, rtol=1e-12, atol=1e-12)
     for got, want in zip(grads, V.grad(V.mean((expected - target) ** 2), Ws)):
         np.testing.assert_allclose(got.data, want.data, rtol=1e-10, atol=1e-13)
+
+
+@pytest.mark.parametrize("weights", [None, np.array([1.0, 0.5, 2.0, 0.25, 1.0, 3.0, 1.5]), np.full(7, 0.25)])
+def test_the_square_made_with_the_product(rng, monkeypatch, weights):
+    z, s, w = data(rng, 7, 96, 64, 64)
+    monkeypatch.setattr(directions, "_SCALED_BYTES", 1 << 17)   # two directions a block
+    out, square = scaled_product(z, s, w, np.ones(7) if weights is None else weights)
+    expected = full(z, s, w)
+    np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-12)
+    weighted = np.ones(7) if weights is None else weights
+    np.testing.assert_allclose(square, np.einsum("i,i...,i...->...", weighted, expected, expected),
+                               rtol=1e-12, atol=1e-12)
 
 
 def row_trace(u, x):
