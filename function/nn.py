@@ -13,6 +13,7 @@ import numpy as np
 import variable as V
 from variable import Forwarder, Function, Variable, series
 from variable.backend import get_array_module, is_device_array, writes_through
+from variable.operators import operator_on_rows
 from variable.ops.matmul import MatMul2D
 
 from .activation import ArrayLike, as_array, as_float, checked_indices
@@ -332,6 +333,13 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
             raise ValueError(f"{op}: test mode needs running_mean and running_var")
         inv_std = (1 / np.sqrt(var + eps)).astype(x.dtype).reshape(param_shape)
         return (x - mean.astype(x.dtype).reshape(param_shape)) * (gamma * inv_std) + beta
+    if operator_on_rows() is not None:
+        raise ValueError(
+            f"{op}: in training mode it normalises each row by the batch's mean and variance, so "
+            f"the rows depend on each other and V.{operator_on_rows()} would not give each point's "
+            f"own derivatives; evaluate the model in test mode (with V.test_mode(): ...), which "
+            f"uses the running statistics, or use LayerNorm"
+        )
     if x.size == 0:
         raise ValueError(
             f"{op}: x of shape {x.shape} is empty: training mode needs at least one value per "

@@ -15,8 +15,9 @@ points; each op's Taylor rule then pushes the value, the d first-order coefficie
 per direction e_i, along a leading axis) and one second-order coefficient, the weighted
 sum over the directions, formed as it goes (variable/directions.py).  The divergence is
 first order along the d directions at once.  `f` must treat the rows independently (as a
-network on a batch of points does; batch normalisation, or a mean over the batch, would
-mix them, and the result would not be the rows' own derivatives).
+network on a batch of points does): batch normalisation in training mode, which would mix
+them, is refused (`operator_on_rows`); a mean over the batch written into f is not seen,
+and would give derivatives that are not the rows' own.
 
 Trainable: where f uses Variables that require grad (a model's weights) and every op on
 the way has a recording rule (`Forwarder.taylor_records`), the result has a graph to them,
@@ -24,6 +25,7 @@ so `loss.backward()` gives the exact gradient of a loss built from it.  Otherwis
 runs on arrays and a gradient through the result is refused, naming the op.
 """
 
+import contextvars
 from collections.abc import Callable
 
 import numpy as np
@@ -36,6 +38,15 @@ from .ops.shape import reshape
 from .types import ArrayLike
 
 _DISTRIBUTIONS = ("rademacher", "gaussian")
+
+_on_rows_of = contextvars.ContextVar("gengrad_operator_on_rows", default=None)
+
+
+def operator_on_rows() -> str | None:
+    """The operator ("laplacian", "divergence") now running its f on points as rows, each of
+    which must depend on its own row alone (an op that mixes rows, as batch normalisation
+    in training does, asks this to refuse); None outside them."""
+    return _on_rows_of.get()
 
 
 def _points(x, op):
@@ -63,7 +74,11 @@ def _on_rows(f, x, op, what, shape_of):
     def on_rows(X):
         if not callable(f):
             raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
-        y = f(reshape(X, (rows, d)) if X.ndim != 2 else X)
+        token = _on_rows_of.set(op)
+        try:
+            y = f(reshape(X, (rows, d)) if X.ndim != 2 else X)
+        finally:
+            _on_rows_of.reset(token)
         if not isinstance(y, Variable):
             raise TypeError(f"{op}: f must return a Variable, got {type(y).__name__}"
                             + (": did it forget `return`?" if y is None else ""))

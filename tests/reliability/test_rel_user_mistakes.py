@@ -562,6 +562,13 @@ def _laplacian_of_a_field():
     V.laplacian(V.tanh, np.ones((2, 3)))
 
 
+def _laplacian_through_batch_norm_in_training():
+    model = L.Sequential(L.Linear(8), L.BatchNorm(), V.tanh, L.Linear(1))
+    x = np.random.default_rng(0).uniform(-1, 1, (16, 3))
+    model(x)
+    V.laplacian(model, x)   # the slip: the batch's statistics mix the points
+
+
 def _jvp_direction_of_another_shape():
     V.jvp(V.sin, np.ones((2, 3)), np.ones(3))
 
@@ -609,6 +616,10 @@ CATALOGUE += [
             (r"laplacian: f must return a Variable", r"forget `return`")),
     Mistake("V.laplacian of a vector field (the divergence was meant)", _laplacian_of_a_field, ValueError,
             (r"laplacian: f must map each row", r"to a value", r"returned shape \(2, 3\)")),
+    Mistake("V.laplacian of a model with BatchNorm in training mode",
+            _laplacian_through_batch_norm_in_training, ValueError,
+            (r"batch_norm: in training mode", r"rows depend on each other", r"V\.laplacian",
+             r"with V\.test_mode\(\)", r"LayerNorm")),
     Mistake("jvp direction of another shape", _jvp_direction_of_another_shape, ValueError,
             (r"jvp: direction 0 has shape \(3,\)", r"input 0 has shape \(2, 3\)")),
     Mistake("the book's F.dropout(x, dropout_ratio=...)", _dezero_dropout_ratio, TypeError,

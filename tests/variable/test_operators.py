@@ -185,3 +185,21 @@ def test_an_op_without_a_recording_rule_gives_a_laplacian_whose_gradient_is_refu
 def test_slips_are_refused_naming_the_fix(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_batch_norm_in_training_is_refused_and_in_test_mode_gives_the_hessians_trace(rng, on_device):
+    import layers as L
+    model = L.Sequential(L.Linear(6), L.BatchNorm(), V.tanh, L.Linear(1))
+    x = on_device(rng.uniform(-1, 1, (5, D)))
+    model(x)
+    bn = model[1]
+    running = V.backend.to_cpu(bn.avg_mean).copy()
+    with pytest.raises(ValueError, match="rows depend on each other"):
+        V.laplacian(model, x)
+    with pytest.raises(ValueError, match="V.divergence"):
+        V.divergence(lambda p: model(p) * p, x)
+    np.testing.assert_array_equal(V.backend.to_cpu(bn.avg_mean), running)   # refused before updating
+    with V.test_mode():
+        got = V.backend.to_cpu(V.laplacian(model, x).data)
+        np.testing.assert_allclose(got, np.trace(row_hessians(model, x), axis1=1, axis2=2),
+                                   rtol=1e-10, atol=1e-12)
