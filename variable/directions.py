@@ -349,7 +349,7 @@ class Scaled(Directions):
 
     def __init__(self, raw, factor):
         self.raw, self.factor, self._made = raw, factor, None
-        self.shape, self.weights = raw.shape, raw.weights
+        self.shape, self.weights, self.square = raw.shape, raw.weights, None
 
     @property
     def data(self):

@@ -107,7 +107,7 @@ KINDS = {                                            # what else V.laplacian is 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("block", [None, 1 << 12])   # (1 << 12: 64 rows, blocks within directions)
 def test_a_pass_takes_the_fused_product_and_agrees_with_the_unfused_one(
-        rng, monkeypatch, products, block, kind):
+        rng, monkeypatch, products, no_fallback, block, kind):
     if block is not None:
         monkeypatch.setattr(directions, "_SCALED_BYTES", block)
     d, n = 5, 300
@@ -157,6 +157,17 @@ def test_the_square_made_with_the_product(rng, monkeypatch, weights):
                                rtol=1e-12, atol=1e-12)
 
 
+@pytest.fixture
+def no_fallback(monkeypatch):
+    """Fails a test whose pass runs a rule once per direction (forward_mode._each_direction):
+    a Scaled must take every operation a plain coefficient of several directions takes."""
+    from variable import forward_mode
+
+    def refuse(f, *args, **kwargs):
+        raise AssertionError(f"{f.name}'s rule ran once per direction")
+    monkeypatch.setattr(forward_mode, "_each_direction", refuse)
+
+
 def row_trace(u, x):
     """The Laplacian at each row of x as the trace of its Hessian (nested reverse mode)."""
     def at(row):
@@ -171,7 +182,7 @@ def row_trace(u, x):
     lambda h, W: h[:, :3] @ W[:3],                   # indexed
     lambda h, W: V.sum(h, axis=1, keepdims=True) * (h @ W),
 ])
-def test_scaled_coefficients_read_by_any_op_give_the_hessians_trace(rng, on_device, after):
+def test_scaled_coefficients_read_by_any_op_give_the_hessians_trace(rng, on_device, no_fallback, after):
     d = 3
     W0, W1 = on_device((rng.standard_normal((d, 5)), rng.standard_normal((5, 1))))
 
