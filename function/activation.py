@@ -194,6 +194,7 @@ class Sigmoid(Forwarder):
         return Function(SigmoidGrad())(gy, y)         # d sigmoid = y (1 - y)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -394,6 +395,7 @@ class ELU(Forwarder):
         return gy * V.where(self.positive, 1, y + self.alpha)   # d elu = 1 | alpha e^x = y + alpha
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         def h(ys, m):                                 # y' = h x': h = 1 | y + alpha = alpha e^x
@@ -444,6 +446,7 @@ class HardSwish(Forwarder):
         return gy * slope
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -480,6 +483,7 @@ class Swish(Forwarder):
         return gy * (s * (1 + x * (1 - s)))           # d x s(x) = s + x s (1 - s)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         return series.mul(x, series.sigmoid(x))       # y = x sigmoid(x)
@@ -515,6 +519,7 @@ class Softplus(Forwarder):
         return gy * sigmoid(x)                        # d softplus = sigmoid
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -613,6 +618,7 @@ class NormalCDF(Forwarder):
         return gy * (V.exp(-0.5 * x * x) * _INV_SQRT_2PI)    # d Phi = phi = e^(-x^2/2)/sqrt(2 pi)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -641,6 +647,7 @@ class GELUTanh(Forwarder):
         return gy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         # y = x/2 (1 + tanh(u)), u = sqrt(2/pi) (xc + 0.044715 xc^3); xc is constant where clipped
@@ -666,6 +673,7 @@ class GELUErf(Forwarder):
         return gy * (cdf + x * pdf)                   # d x Phi(x) = Phi(x) + x phi(x)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         x0 = x[0]                                    # Phi(x_0), recorded in a recording pass

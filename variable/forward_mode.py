@@ -17,10 +17,10 @@ import numpy as np
 from . import backend, saving
 from .backward import _by_generation
 from .config import enable_grad, is_backprop_enabled
-from .directions import Directions, Unbatched, at, stacked
+from .directions import Directions, Unbatched, at, scaled, stacked
 from .forwarder import Forwarder, Variable, new_variable, record_by_hand
 from .graph import _functions_behind
-from .series import _WANTED, _total, known_zero, owned_alone
+from .series import _WANTED, _is_zero, _total, known_zero, owned_alone
 from .types import ArrayLike
 from .variable import _FORWARD_MODE
 
@@ -44,8 +44,14 @@ def _no_rule(f, op):
 
 
 def _zeros(x):
-    """A coefficient of zeros for x, read-only, that the series recurrences know to skip."""
-    z = backend.get_array_module(x).zeros(x._data.shape, dtype=x._data.dtype)
+    """A coefficient of zeros for the Variable x, read-only, that the series recurrences know
+    to skip."""
+    return _zeros_of(x._data)
+
+
+def _zeros_of(base):
+    """A read-only coefficient of zeros of an array's shape, that the recurrences skip."""
+    z = backend.get_array_module(base).zeros(base.shape, dtype=base.dtype)
     if type(z) is np.ndarray:
         z.flags.writeable = False
     return known_zero(z)
@@ -198,7 +204,10 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
         token = _WANTED.set(mask)
         try:
             try:
-                result = _rule_result(f, forwarder.taylor(*xs), outputs_f, order, record, mask)
+                if forwarder._pointwise and order == 2 and _collapsed(xs[0][1]):
+                    result = _pointwise_collapsed(f, xs[0], outputs_f, record, mask)
+                else:
+                    result = _rule_result(f, forwarder.taylor(*xs), outputs_f, order, record, mask)
             except Exception:                        # a rule Directions cannot carry out: run
                 if not _has_directions(xs):          # once per direction (a genuine error in
                     raise                            # the rule comes back from those runs)
@@ -214,6 +223,35 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
             if last[x] == i and x not in kept:
                 series.pop(x, None)
     return series, None if record else unrecorded
+
+
+def _collapsed(c):
+    """Whether c is a first-order coefficient of a collapsed pass (several directions, weighted)."""
+    return isinstance(c, Directions) and c.weights is not None
+
+
+def _pointwise_collapsed(f, x, outputs, record, mask):
+    """A pointwise op's series in a collapsed pass: its rule runs once, along one direction of
+    ones (x_0 + t: coefficients y_0, f', f''/2, arrays of x_0's shape), then
+    y_1 = f' x_1 and y_2 = f' x_2 + f''/2 sum_d w_d x_1d^2, the directions' products summed
+    as they form.  So an activation's rule, however many operations it takes, runs on one
+    direction's arrays, and the directions' arrays see two (y_1 left unmade: `scaled`)."""
+    x0, x1, x2 = x
+    base = x0._data if isinstance(x0, Variable) else x0
+    xp = backend.get_array_module(base)
+    along = [x0, xp.ones(base.shape, dtype=base.dtype), _zeros_of(base)]
+    token = _WANTED.set(None)                        # (the probe's every order)
+    try:
+        (y0, slope, half), = _rule_result(f, f.forwarder.taylor(along), outputs, 2, record)
+    finally:
+        _WANTED.reset(token)
+    wants = (lambda k: True) if mask is None else (lambda k: bool(mask >> k & 1))
+    y2 = None
+    if wants(2):
+        y2 = half * (x1 * x1)
+        if x2 is not None and not _is_zero(x2):
+            y2 = slope * x2 + y2
+    return [[y0, scaled(x1, slope) if wants(1) else None, y2]]
 
 
 def _has_directions(xs):

@@ -290,6 +290,7 @@ class Pow(Forwarder):
         return _reduce(gy * (c * x ** (c - 1)), x)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -350,6 +351,7 @@ class Square(Forwarder):
         return gy * (2 * x)                            # d x^2 = 2x
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         return series.square(x)                      # (x^2)_k = sum_j x_j x_(k-j)
@@ -368,6 +370,7 @@ class Sqrt(Forwarder):
         return gy / (2 * y)                            # d sqrt x = 1 / (2 sqrt x)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -480,6 +483,7 @@ class Exp(Forwarder):
         return gy * y                                  # d e^x = e^x
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -499,6 +503,7 @@ class Log(Forwarder):
         return gy / x                                  # d log x = 1/x
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -572,6 +577,7 @@ class Abs(Forwarder):
         return gy * self.sign                          # d |x| = sign(x)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -632,6 +638,7 @@ class Clip(Forwarder):
         return gy * self.inside.astype(gy.dtype)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs

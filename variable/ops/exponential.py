@@ -59,6 +59,7 @@ class Log1p(Forwarder):
         return gy / (1 + x)                            # d log1p = 1 / (1 + x)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -79,6 +80,7 @@ class Expm1(Forwarder):
         return gy * (y + 1)                            # d expm1 = e^x = expm1 + 1
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -98,6 +100,7 @@ class Log2(Forwarder):
         return gy / (_LN2 * x)                         # d log2 = 1 / (x ln 2)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -117,6 +120,7 @@ class Log10(Forwarder):
         return gy / (_LN10 * x)                        # d log10 = 1 / (x ln 10)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -136,6 +140,7 @@ class Exp2(Forwarder):
         return gy * (_LN2 * y)                         # d 2^x = 2^x ln 2
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -155,6 +160,7 @@ class Reciprocal(Forwarder):
         return gy * -square(y)                         # d (1/x) = -1/x^2
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs

@@ -64,6 +64,7 @@ class Arcsin(Forwarder):
         return gy / sqrt(1 - square(x))                # d arcsin = 1 / sqrt(1 - x^2)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -83,6 +84,7 @@ class Arccos(Forwarder):
         return -gy / sqrt(1 - square(x))               # d arccos = -1 / sqrt(1 - x^2)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -102,6 +104,7 @@ class Arctan(Forwarder):
         return gy / (1 + square(x))                    # d arctan = 1 / (1 + x^2)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -121,6 +124,7 @@ class Arcsinh(Forwarder):
         return gy / sqrt(1 + square(x))                # d arcsinh = 1 / sqrt(1 + x^2)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -140,6 +144,7 @@ class Arccosh(Forwarder):
         return gy / sqrt(square(x) - 1)                # d arccosh = 1 / sqrt(x^2 - 1)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -159,6 +164,7 @@ class Arctanh(Forwarder):
         return gy / (1 - square(x))                    # d arctanh = 1 / (1 - x^2)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -273,6 +279,7 @@ class Sinc(Forwarder):
         return gy * (-_PI * _PI * x) * below           # d f_n(pi x) = -pi^2 x f_(n+1)(pi x)
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs

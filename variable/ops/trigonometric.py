@@ -25,6 +25,7 @@ class Sin(Forwarder):
         return gy * cos(x)                             # d sin = cos
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -44,6 +45,7 @@ class Cos(Forwarder):
         return gy * -sin(x)                            # d cos = -sin
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -63,6 +65,7 @@ class Tan(Forwarder):
         return gy * (1 + square(y))                    # d tan = 1 + tan^2
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -82,6 +85,7 @@ class Tanh(Forwarder):
         return Function(TanhGrad())(gy, y)             # d tanh = 1 - tanh^2
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -127,6 +131,7 @@ class Sinh(Forwarder):
         return gy * cosh(x)                            # d sinh = cosh
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
@@ -146,6 +151,7 @@ class Cosh(Forwarder):
         return gy * sinh(x)                            # d cosh = sinh
 
     taylor_records = True
+    _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs

@@ -1,0 +1,76 @@
+"""Pointwise ops in a collapsed pass (variable/forward_mode.py, `_pointwise_collapsed`): an op
+marked `_pointwise` has its rule run once along one direction of ones, and its coefficients
+made from f' and f''/2.  Every marked op is listed here, checked to be what the mark says
+(one input, each output entry from the same input entry alone), and its Laplacian through a
+layer checked against the trace of the Hessian, on that path."""
+
+import numpy as np
+import pytest
+
+import function as F
+import variable as V
+from variable import forward_mode
+
+OPS = {                                          # marked Forwarder: (a call, a domain)
+    "Sin": (V.sin, (-2, 2)), "Cos": (V.cos, (-2, 2)), "Tan": (V.tan, (-1, 1)),
+    "Sinh": (V.sinh, (-2, 2)), "Cosh": (V.cosh, (-2, 2)), "Tanh": (V.tanh, (-2, 2)),
+    "Exp": (V.exp, (-2, 2)), "Log": (V.log, (0.5, 2)), "Sqrt": (V.sqrt, (0.5, 2)),
+    "Square": (V.square, (-2, 2)), "Pow": (lambda x: x ** 3.5, (0.5, 2)), "Abs": (V.abs, (0.1, 2)),
+    "Clip": (lambda x: V.clip(x, -0.5, 0.5), (-1, 1)),
+    "Exp2": (V.exp2, (-2, 2)), "Expm1": (V.expm1, (-2, 2)), "Log10": (V.log10, (0.5, 2)),
+    "Log1p": (V.log1p, (-0.5, 2)), "Log2": (V.log2, (0.5, 2)), "Reciprocal": (V.reciprocal, (0.5, 2)),
+    "Arcsin": (V.arcsin, (-0.8, 0.8)), "Arccos": (V.arccos, (-0.8, 0.8)), "Arctan": (V.arctan, (-2, 2)),
+    "Arcsinh": (V.arcsinh, (-2, 2)), "Arccosh": (V.arccosh, (1.2, 3)), "Arctanh": (V.arctanh, (-0.8, 0.8)),
+    "Sinc": (V.sinc, (0.1, 2)),
+    "Sigmoid": (F.sigmoid, (-3, 3)), "Softplus": (F.softplus, (-3, 3)), "Swish": (F.swish, (-3, 3)),
+    "ELU": (F.elu, (-2, 2)), "HardSwish": (F.hard_swish, (-2.5, 2.5)),
+    "GELUTanh": (lambda x: F.gelu(x, approximate="tanh"), (-3, 3)), "GELUErf": (F.gelu, (-3, 3)),
+    "NormalCDF": (lambda x: V.Function(F.activation.NormalCDF())(x), (-3, 3)),
+}
+
+
+def marked():
+    import layers  # noqa: F401  (every built-in Forwarder defined)
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+    return sorted({c.__name__ for c in subclasses(V.Forwarder) if c.__dict__.get("_pointwise")})
+
+
+def test_every_marked_op_is_listed_here():
+    assert marked() == sorted(OPS)
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_the_mark_is_right_one_input_and_entries_alone(rng, name):
+    op, (lo, hi) = OPS[name]
+    x = V.Variable(rng.uniform(lo, hi, (2, 3)))
+    y = op(x)
+    assert type(y.creator.forwarder).__name__ == name and len(y.creator.inputs) == 1
+    J = V.jacobian(op, x.data).data.reshape(6, 6)      # d y_i / d x_j: zero off the diagonal
+    np.testing.assert_array_equal(J - np.diag(np.diag(J)), 0)
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_the_laplacian_through_it_takes_the_pointwise_path(rng, monkeypatch, name):
+    op, (lo, hi) = OPS[name]
+    taken = []
+    pointwise = forward_mode._pointwise_collapsed
+
+    def spy(f, *args):
+        taken.append(f.name)
+        return pointwise(f, *args)
+    monkeypatch.setattr(forward_mode, "_pointwise_collapsed", spy)
+    d = 3
+    W = V.Variable(rng.standard_normal((d, 4)) * (hi - lo) / 12)   # (a graph to W: recorded)
+    x = rng.uniform(-1, 1, (5, d))
+
+    def u(p):
+        return V.sum(op(p @ W + (lo + hi) / 2), axis=1)       # (the layer's values in the domain)
+    lap = V.laplacian(u, x)
+    assert name in taken and lap.requires_grad
+    for i, row in enumerate(x):
+        H = V.hessian(lambda q: V.sum(u(V.reshape(q, (1, d)))), row).data
+        np.testing.assert_allclose(lap.data[i], np.trace(H), rtol=1e-9, atol=1e-10)
