@@ -145,6 +145,24 @@ def gpu():
     backend.set_default_device(default)
 
 
+def spied(monkeypatch, owner, name, note):
+    """Replaces owner.<name> for one test by a wrapper that appends note(*args) to a list
+    before each call; returns the list."""
+    calls, real = [], getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        calls.append(note(*args, **kwargs))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(owner, name, wrapper)
+    return calls
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    """spy(owner, name, note): `spied` for this test."""
+    return lambda owner, name, note: spied(monkeypatch, owner, name, note)
+
+
 @pytest.fixture
 def on_device():
     """Moves a test's NumPy inputs where GENGRAD_DEVICE puts data (a tuple, list or one
@@ -220,13 +238,7 @@ def directions_check(monkeypatch):
     from variable import forward_mode
     from variable.forward_mode import collapsed
 
-    fallbacks = []
-    each_direction = forward_mode._each_direction
-
-    def counted(f, *args):
-        fallbacks.append(f.name)
-        return each_direction(f, *args)
-    monkeypatch.setattr(forward_mode, "_each_direction", counted)
+    fallbacks = spied(monkeypatch, forward_mode, "_each_direction", lambda f, *args: f.name)
 
     def host(y):
         return np.asarray(backend.to_cpu(y.data))

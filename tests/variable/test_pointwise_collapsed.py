@@ -54,15 +54,9 @@ def test_the_mark_is_right_one_input_and_entries_alone(rng, name):
 
 
 @pytest.mark.parametrize("name", sorted(OPS))
-def test_the_laplacian_through_it_takes_the_pointwise_path(rng, monkeypatch, name):
+def test_the_laplacian_through_it_takes_the_pointwise_path(rng, spy, name):
     op, (lo, hi) = OPS[name]
-    taken = []
-    pointwise = forward_mode._pointwise_collapsed
-
-    def spy(f, *args):
-        taken.append(f.name)
-        return pointwise(f, *args)
-    monkeypatch.setattr(forward_mode, "_pointwise_collapsed", spy)
+    taken = spy(forward_mode, "_pointwise_collapsed", lambda f, *args: f.name)
     d = 3
     W = V.Variable(rng.standard_normal((d, 4)) * (hi - lo) / 12)   # (a graph to W: recorded)
     x = rng.uniform(-1, 1, (5, d))
