@@ -65,6 +65,13 @@ def test_laplacian_benchmark_checks_and_runs(capsys):
     assert "V.laplacian" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("name", [a for a in laplacian.ACTIVATIONS if a != "tanh"])
+def test_laplacian_benchmark_of_other_activations_checks_and_runs(capsys, name):
+    # each checked against gengrad's nested Laplacian (and PyTorch's, folx's) before timing
+    assert laplacian.main(["--dims", "2", "--repeat", "1", "--activation", name]) == 0
+    assert f"3 {name} layers" in capsys.readouterr().out
+
+
 def test_jacobians_benchmark_checks_and_runs(capsys):
     # run() checks every Hessian and Jacobian against its closed form, and the batched
     # directions against single passes, before timing
