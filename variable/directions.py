@@ -383,6 +383,8 @@ class Scaled(Directions):
             op = ScaledProduct(self.weights)
             data = Function(op)(raw, factor, b)
             square, op.square = op.square, None
+        elif self.weights is None:
+            data, square = scaled_product(raw, factor, b), None
         else:
             data, square = scaled_product(raw, factor, b, self.weights)
         return Directions(data, (n, b.shape[1]), self.weights, square)
@@ -424,6 +426,7 @@ def scaled_product(z, s, w, weights=None):
         if weights is not None:
             square, part_square = np.zeros((n, m), dtype), np.empty((n, m), dtype)
             uniform = weights.min() == weights.max()
+            weights = weights.astype(dtype, copy=False)     # (float32 data: float32 sums)
         for lo in range(0, count, per):
             part = scratch[:min(per, count - lo)]
             np.multiply(z[lo:lo + per], s, out=part)

@@ -46,6 +46,16 @@ def test_float32_stays_float32(rng, monkeypatch):
     np.testing.assert_allclose(got, full(z, s, w), rtol=1e-5, atol=1e-5)
 
 
+def test_float32_with_weights_of_several_values(rng, monkeypatch):
+    monkeypatch.setattr(directions, "_SCALED_BYTES", 1 << 15)
+    z, s, w = data(rng, 5, 64, 32, 24, dtype=np.float32)
+    weights = np.array([1.0, 0.5, 2.0, 0.25, 3.0])
+    out, square = scaled_product(z, s, w, weights)
+    assert out.dtype == square.dtype == np.float32
+    expected = full(z, s, w).astype(np.float64)
+    np.testing.assert_allclose(square, np.einsum("i,i...,i...->...", weights, expected, expected), rtol=1e-5)
+
+
 def scaled_op(z, s, w):
     return V.Function(ScaledProduct())(z, s, w)
 
@@ -191,3 +201,17 @@ def test_scaled_coefficients_read_by_any_op_give_the_hessians_trace(rng, on_devi
     x = rng.uniform(-1, 1, (4, d))
     got = V.backend.to_cpu(V.laplacian(u, x).data)
     np.testing.assert_allclose(got, row_trace(u, x), rtol=1e-10, atol=1e-12)
+
+
+def test_a_float32_weighted_pass_runs_fused_with_no_fallback(rng, on_device, products, no_fallback):
+    d = 4
+    Ws = on_device([rng.standard_normal(shape).astype(np.float32) / 2 for shape in ((d, 8), (8, 8), (8, 1))])
+
+    def u(x):
+        return (V.tanh(V.tanh(x @ Ws[0]) @ Ws[1]) @ Ws[2])[:, 0]
+    x = rng.uniform(-1, 1, (300, d)).astype(np.float32)
+    c = np.array([1.0, 0.5, 2.0, 0.25])
+    lap = V.laplacian(u, x, weights=c)
+    assert lap.dtype == np.float32 and products == [1, 0]
+    expected = V.laplacian(u, x.astype(np.float64), weights=c)            # (float64 throughout)
+    np.testing.assert_allclose(lap.data, expected.data, rtol=2e-4, atol=1e-4)
