@@ -391,10 +391,10 @@ class Scaled(Directions):
 
 
 def scaled(x, factor):
-    """x * factor for first-order coefficients x of several directions in a collapsed pass
-    and a factor of their shape, the same for every direction: left unmade (`Scaled`) for
-    points as rows (2-D), where the next matrix product may take it as it is."""
-    if (type(x) in (Directions, Scaled) and x.weights is not None and x.ndim == 2
+    """x * factor for first-order coefficients x of several directions and a factor of their
+    shape, the same for every direction: left unmade (`Scaled`) for points as rows (2-D),
+    where the next matrix product may take it as it is."""
+    if (type(x) in (Directions, Scaled) and x.ndim == 2
             and getattr(factor, "shape", None) == x.shape):
         return Scaled(x.raw, x.factor * factor) if type(x) is Scaled else Scaled(x, factor)
     return x * factor

@@ -204,8 +204,8 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
         token = _WANTED.set(mask)
         try:
             try:
-                if forwarder._pointwise and order == 2 and _collapsed(xs[0][1]):
-                    result = _pointwise_collapsed(f, xs[0], outputs_f, record, mask)
+                if forwarder._pointwise and _pointwise_pass(xs[0], order):
+                    result = _pointwise_directions(f, xs[0], outputs_f, record, mask)
                 else:
                     result = _rule_result(f, forwarder.taylor(*xs), outputs_f, order, record, mask)
             except Exception:                        # a rule Directions cannot carry out: run
@@ -225,33 +225,41 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
     return series, None if record else unrecorded
 
 
-def _collapsed(c):
-    """Whether c is a first-order coefficient of a collapsed pass (several directions, weighted)."""
-    return isinstance(c, Directions) and c.weights is not None
+def _pointwise_pass(x, order):
+    """Whether a pointwise op's input series x is of a pass `_pointwise_directions` takes:
+    several directions at order 1, or collapsed (weighted) at order 2."""
+    c = x[1] if len(x) > 1 else None
+    return isinstance(c, Directions) and (order == 1 or (order == 2 and c.weights is not None))
 
 
-def _pointwise_collapsed(f, x, outputs, record, mask):
-    """A pointwise op's series in a collapsed pass: its rule runs once, along one direction of
-    ones (x_0 + t: coefficients y_0, f', f''/2, arrays of x_0's shape), then
-    y_1 = f' x_1 and y_2 = f' x_2 + f''/2 sum_d w_d x_1d^2, the directions' products summed
-    as they form.  So an activation's rule, however many operations it takes, runs on one
-    direction's arrays, and the directions' arrays see two (y_1 left unmade: `scaled`)."""
-    x0, x1, x2 = x
+def _pointwise_directions(f, x, outputs, record, mask):
+    """A pointwise op's series along several directions at order 1, or collapsed at order 2:
+    its rule runs once, along one direction of ones (x_0 + t: coefficients y_0, f', f''/2,
+    arrays of x_0's shape), then y_1 = f' x_1 and y_2 = f' x_2 + f''/2 sum_d w_d x_1d^2, the
+    directions' products summed as they form.  So an activation's rule, however many
+    operations it takes, runs on one direction's arrays, and the directions' arrays see one
+    or two (y_1 left unmade: `scaled`)."""
+    order = len(x) - 1
+    x0, x1 = x[0], x[1]
     base = x0._data if isinstance(x0, Variable) else x0
     xp = backend.get_array_module(base)
-    along = [x0, xp.ones(base.shape, dtype=base.dtype), _zeros_of(base)]
+    along = [x0, xp.ones(base.shape, dtype=base.dtype)] + [_zeros_of(base)] * (order - 1)
     token = _WANTED.set(None)                        # (the probe's every order)
     try:
-        (y0, slope, half), = _rule_result(f, f.forwarder.taylor(along), outputs, 2, record)
+        (probe,) = _rule_result(f, f.forwarder.taylor(along), outputs, order, record)
     finally:
         _WANTED.reset(token)
     wants = (lambda k: True) if mask is None else (lambda k: bool(mask >> k & 1))
-    y2 = None
-    if wants(2):
-        y2 = half * (x1 * x1)
-        if x2 is not None and not _is_zero(x2):
-            y2 = slope * x2 + y2
-    return [[y0, scaled(x1, slope) if wants(1) else None, y2]]
+    slope = probe[1]
+    result = [probe[0], scaled(x1, slope) if wants(1) else None]
+    if order == 2:
+        y2 = None
+        if wants(2):
+            y2 = probe[2] * (x1 * x1)                # f''/2 sum_d w_d x_1d^2
+            if x[2] is not None and not _is_zero(x[2]):
+                y2 = slope * x[2] + y2
+        result.append(y2)
+    return [result]
 
 
 def _has_directions(xs):

@@ -48,10 +48,11 @@ class Forwarder:
     use, and gives None for that output coefficient (variable/series.py, `wanted`)."""
     _pointwise = False
     """A built-in op of one input whose output's every entry depends on the same entry of the
-    input alone (sin, tanh, sigmoid, softplus ...).  In a collapsed pass (order 2, the
-    directions' second-order coefficients summed: variable/directions.py) its coefficients
-    then follow from f' and f''/2, which its own rule gives along one direction of ones:
-    y_1 = f' x_1, y_2 = f' x_2 + f''/2 sum_d w_d x_1d^2 (forward_mode, `_pointwise_collapsed`)."""
+    input alone (sin, tanh, sigmoid, softplus ...).  Along several directions at order 1, or
+    in a collapsed pass (order 2, the directions' second-order coefficients summed:
+    variable/directions.py), its coefficients then follow from f' and f''/2, which its own
+    rule gives along one direction of ones: y_1 = f' x_1, y_2 = f' x_2 + f''/2 sum_d w_d
+    x_1d^2 (forward_mode, `_pointwise_directions`)."""
     _plan = (False, None, frozenset(), True, None, False, frozenset(), False)
     """What recording and backward need to know of the class, in one tuple indexed by CUSTOM
     (written outside gengrad: read-only inputs and gradients, strict reads), DROPS (what a

@@ -1,8 +1,9 @@
-"""Pointwise ops in a collapsed pass (variable/forward_mode.py, `_pointwise_collapsed`): an op
-marked `_pointwise` has its rule run once along one direction of ones, and its coefficients
-made from f' and f''/2.  Every marked op is listed here, checked to be what the mark says
-(one input, each output entry from the same input entry alone), and its Laplacian through a
-layer checked against the trace of the Hessian, on that path."""
+"""Pointwise ops along several directions (variable/forward_mode.py, `_pointwise_directions`):
+at order 1, or in a collapsed pass, an op marked `_pointwise` has its rule run once along one
+direction of ones, and its coefficients made from f' and f''/2.  Every marked op is listed
+here, checked to be what the mark says (one input, each output entry from the same input
+entry alone), and its Laplacian and divergence through a layer checked against the traces
+of the Hessian and the Jacobian, on that path."""
 
 import numpy as np
 import pytest
@@ -56,7 +57,7 @@ def test_the_mark_is_right_one_input_and_entries_alone(rng, name):
 @pytest.mark.parametrize("name", sorted(OPS))
 def test_the_laplacian_through_it_takes_the_pointwise_path(rng, spy, name):
     op, (lo, hi) = OPS[name]
-    taken = spy(forward_mode, "_pointwise_collapsed", lambda f, *args: f.name)
+    taken = spy(forward_mode, "_pointwise_directions", lambda f, *args: f.name)
     d = 3
     W = V.Variable(rng.standard_normal((d, 4)) * (hi - lo) / 12)   # (a graph to W: recorded)
     x = rng.uniform(-1, 1, (5, d))
@@ -68,3 +69,21 @@ def test_the_laplacian_through_it_takes_the_pointwise_path(rng, spy, name):
     for i, row in enumerate(x):
         H = V.hessian(lambda q: V.sum(u(V.reshape(q, (1, d)))), row).data
         np.testing.assert_allclose(lap.data[i], np.trace(H), rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_the_divergence_through_it_takes_the_pointwise_path(rng, spy, name):
+    op, (lo, hi) = OPS[name]
+    taken = spy(forward_mode, "_pointwise_directions", lambda f, *args: f.name)
+    d = 3
+    W = V.Variable(rng.standard_normal((d, 4)) * (hi - lo) / 12)
+    W2 = V.Variable(rng.standard_normal((4, d)))
+    x = rng.uniform(-1, 1, (5, d))
+
+    def field(p):
+        return op(p @ W + (lo + hi) / 2) @ W2
+    div = V.divergence(field, x)
+    assert name in taken and div.requires_grad
+    for i, row in enumerate(x):
+        J = V.jacobian(lambda q: V.reshape(field(V.reshape(q, (1, d))), (d,)), row).data
+        np.testing.assert_allclose(div.data[i], np.trace(J), rtol=1e-9, atol=1e-10)
