@@ -151,7 +151,10 @@ class Directions:
         return _elementwise(np.power, (self, other))
 
     def __neg__(self):
-        return self._like(-self.data, self.shape)
+        data = self.data
+        if type(data) is np.ndarray and data.dtype.kind == "f":   # (a large one in the cache)
+            return self._like(np.negative(data, out=memory.empty(data.shape, data.dtype)), self.shape)
+        return self._like(-data, self.shape)
 
     def __pos__(self):
         return self
