@@ -35,7 +35,8 @@ def product(a, b):
     product (one thread, `python -m benchmarks.matmul_rows`); its Haswell, Zen and Prescott
     kernels gain nothing (0.67-1.23x), so elsewhere this is `a @ b`.  A forward Laplacian's
     first-order coefficients, directions x points rows by a layer's features, are this shape.
-    A result of 1 MiB or more is made in gengrad's cache of large arrays (variable/memory.py).
+    A result of 128 KiB or more (memory.SMALLEST) is made in gengrad's cache of large arrays
+    (variable/memory.py).
     """
     if not (type(a) is np.ndarray and type(b) is np.ndarray and a.dtype == b.dtype
             and a.dtype in (np.float64, np.float32)):
