@@ -151,9 +151,17 @@ def _reduce(what, name, inputs, kwargs):
     x, = inputs
     axis = kwargs.pop("axis", 0)
     keepdims = kwargs.pop("keepdims", False)
+    gengrad_name = _REDUCTIONS[name]
+    taken = {key: kwargs.pop(key) for key in _REDUCE_KEYWORDS.get(gengrad_name, ()) if key in kwargs}
+    taken = {key: value for key, value in taken.items() if value is not np._NoValue and value is not True}
     _no_keywords(what, kwargs, allowed=("dtype", "initial", "where"))
-    op = _named(_REDUCTIONS[name], what)
-    return op(x, axis=axis, keepdims=keepdims)
+    op = _named(gengrad_name, what)
+    return op(x, axis=axis, keepdims=keepdims, **taken)
+
+
+# NumPy's reduce keywords that gengrad's reduction takes too
+_REDUCE_KEYWORDS = {"sum": ("initial", "where"), "max": ("initial", "where"), "min": ("initial", "where"),
+                    "prod": ("initial",)}
 
 
 def _outer(op, a, b):

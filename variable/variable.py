@@ -167,15 +167,19 @@ def _checked_grad(variable, value):
 
 
 def _numpy_keywords(op, keywords):
-    """Accept what `np.sum(x)` and friends pass to `x.sum` (dtype=None, out=None), or refuse."""
+    """What `np.sum(x)` and friends pass to `x.sum`: the keywords gengrad's reduction takes
+    (`initial=`, `where=`; mean has no initial) as a dict, dtype=None and out=None dropped;
+    anything else refused."""
+    taken = ("where",) if op == "mean" else ("initial", "where")
     for key, value in keywords.items():
         if key not in ("dtype", "out", "initial", "where"):
             raise TypeError(f"{op}() got an unexpected keyword argument {key!r}")
-        if value is not None and not (key == "where" and value is True):
+        if value is not None and key not in taken:
             raise TypeError(
                 f"np.{op}(x, {key}=...) on a Variable: {key} is not supported; call "
                 f"np.{op}(x.data, {key}=...) for a plain array, or V.{op}(x, axis, keepdims)"
             )
+    return {key: value for key, value in keywords.items() if key in taken and value is not None}
 
 
 # ----- `.data` read by a backward that create_graph records --------------------------------
@@ -746,25 +750,25 @@ class Variable:
     def sum(self, axis: Axis = None, keepdims: bool = False, **numpy: Any) -> Variable:
         """Sum over `axis` (None: everything); `np.sum(x)` calls it too."""
         if numpy:
-            _numpy_keywords("sum", numpy)
+            return reduction.sum(self, axis, keepdims, **_numpy_keywords("sum", numpy))
         return reduction.sum(self, axis, keepdims)
 
     def mean(self, axis: Axis = None, keepdims: bool = False, **numpy: Any) -> Variable:
         """Mean over `axis` (None: everything); `np.mean(x)` calls it too."""
         if numpy:
-            _numpy_keywords("mean", numpy)
+            return reduction.mean(self, axis, keepdims, **_numpy_keywords("mean", numpy))
         return reduction.mean(self, axis, keepdims)
 
     def max(self, axis: Axis = None, keepdims: bool = False, **numpy: Any) -> Variable:
         """Maximum over `axis` (None: everything); `np.max(x)` calls it too."""
         if numpy:
-            _numpy_keywords("max", numpy)
+            return reduction.max(self, axis, keepdims, **_numpy_keywords("max", numpy))
         return reduction.max(self, axis, keepdims)
 
     def min(self, axis: Axis = None, keepdims: bool = False, **numpy: Any) -> Variable:
         """Minimum over `axis` (None: everything); `np.min(x)` calls it too."""
         if numpy:
-            _numpy_keywords("min", numpy)
+            return reduction.min(self, axis, keepdims, **_numpy_keywords("min", numpy))
         return reduction.min(self, axis, keepdims)
 
 

@@ -333,3 +333,81 @@ def test_sum_of_an_empty_axis_is_zero():
     np.testing.assert_allclose(y.data, np.zeros(3))
     y.backward()
     assert x.grad.shape == (0, 3)
+
+
+# ----- NumPy's where= and initial= ------------------------------------------------------
+def test_numpy_where_and_initial_record_the_op():
+    a = np.array([[0.5, -1.0, 2.0], [3.0, -0.25, 1.0]])
+    keep = a > 0
+    x = V.Variable(a)
+    checks = [
+        (np.sum(x, where=keep), np.sum(a, where=keep)),
+        (np.sum(x, axis=1, where=keep, initial=2.0), np.sum(a, axis=1, where=keep, initial=2.0)),
+        (np.mean(x, axis=1, where=keep[0]), np.mean(a, axis=1, where=keep[0])),
+        (np.max(x, initial=5.0), np.max(a, initial=5.0)),
+        (np.amin(x, axis=1, where=keep, initial=9.0), np.amin(a, axis=1, where=keep, initial=9.0)),
+        (x.max(axis=0, where=keep, initial=-1.0), a.max(axis=0, where=keep, initial=-1.0)),
+        (np.add.reduce(x, axis=1, where=keep, initial=0.5),
+         np.add.reduce(a, axis=1, where=keep, initial=0.5)),
+    ]
+    for y, expected in checks:
+        assert isinstance(y, V.Variable)
+        np.testing.assert_allclose(y.data, expected)
+    y = np.sum(x * x, where=keep, initial=1.0)
+    y.backward()
+    np.testing.assert_allclose(x.grad.data, np.where(keep, 2 * a, 0.0))   # only the kept entries
+
+
+def test_mean_of_an_empty_selection_is_nan_with_zero_gradient_and_no_warning():
+    # pytest turns RuntimeWarnings into errors here: NumPy itself warns "Mean of empty slice"
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    x = V.Variable(a)
+    y = V.mean(x, axis=1, where=np.array([[True, False], [False, False]]))
+    np.testing.assert_array_equal(y.data, [1.0, np.nan])
+    V.sum(V.where(np.isnan(y.data), 0.0, y)).backward()
+    np.testing.assert_array_equal(x.grad.data, [[1.0, 0.0], [0.0, 0.0]])   # no NaN leaks
+
+
+def test_extremum_where_nothing_is_selected_gives_initial_and_no_gradient():
+    x = V.Variable(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    y = V.max(x, axis=1, where=np.array([[False, False], [True, False]]), initial=0.0)
+    np.testing.assert_array_equal(y.data, [0.0, 3.0])
+    V.sum(y).backward()
+    np.testing.assert_array_equal(x.grad.data, [[0.0, 0.0], [1.0, 0.0]])
+
+
+def test_extremum_of_an_empty_axis_with_initial_is_initial():
+    x = V.Variable(np.zeros((0, 3)))
+    for op in (V.max, V.min, np.max, np.min):
+        y = op(x, axis=0, initial=2.5)
+        np.testing.assert_array_equal(y.data, np.full(3, 2.5))
+    assert V.sum(V.Variable(np.zeros(0)), initial=1.5).item() == 1.5
+
+
+def test_initial_may_be_a_variable_and_gets_its_gradient():
+    x = V.Variable(np.array([1.0, -2.0]))
+    c = V.Variable(np.array(3.0))
+    y = V.max(x, initial=c)
+    y.backward()
+    assert c.grad.item() == 1.0 and np.all(x.grad.data == 0.0)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda x: np.max(x, where=x.data > 0), r"max\(\.\.\., where=\.\.\.\) needs initial= too"),
+    (lambda x: V.min(x, axis=0, where=np.array([True, False, True])),
+     r"min\(\.\.\., where=\.\.\.\) needs initial"),
+    (lambda x: np.sum(x, where=np.ones((2, 3))),
+     r"sum\(\.\.\., where=\.\.\.\): the mask must be boolean, got dtype float64"),
+    (lambda x: V.mean(x, where=np.ones((3, 3), bool)),
+     r"mask of shape \(3, 3\) does not broadcast to the input's shape \(2, 3\)"),
+    (lambda x: V.sum(x, where=np.ones((1, 2, 3), bool)), r"mask of shape \(1, 2, 3\) does not broadcast"),
+    (lambda x: V.sum(x, where=V.Variable(np.ones((2, 3)))), r"the mask is a Variable"),
+    (lambda x: np.sum(x, initial=np.ones(2)), r"sum\(\.\.\., initial=\.\.\.\): initial must be a scalar"),
+    (lambda x: np.max(x, initial=[1.0]), r"max\(\.\.\., initial=\.\.\.\): initial must be a scalar"),
+    (lambda x: np.sum(x, dtype=np.float32),
+     r"np\.sum\(x, dtype=\.\.\.\) on a Variable: dtype is not supported"),
+])
+def test_where_and_initial_refused_with_the_reason(call, message):
+    x = V.Variable(np.arange(6.0).reshape(2, 3) - 2)
+    with pytest.raises((TypeError, ValueError), match=message):
+        call(x)

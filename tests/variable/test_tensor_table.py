@@ -56,6 +56,10 @@ def _var_ref(axis, keepdims=False):
 
 _BOOL_MASK = np.array([[True, False, True], [False, False, True]])
 
+_KEEP = np.array([[True, False, True], [False, False, True]])     # NumPy's where= masks
+_ROW_KEEP = np.array([True, False, True])                       # broadcast along axis 0
+_NONE_KEPT_IN_ROW_1 = np.array([[True, True, False], [False, False, False]])
+
 _TABLE = {
     "reshape": [
         Case("(2,3)->(3,2)", lambda x: V.reshape(x, (3, 2)), lambda x: x.reshape(3, 2), ((2, 3),)),
@@ -161,6 +165,11 @@ _TABLE = {
         Case("single-part", lambda x: V.split(x, 1, axis=1), _split_ref([], 1), ((2, 3),)),
     ],
     "sum": [
+        Case("where", lambda x: V.sum(x, where=_KEEP), lambda x: x[0, 0] + x[0, 2] + x[1, 2], ((2, 3),)),
+        Case("where-axis0-initial", lambda x: V.sum(x, axis=0, where=_ROW_KEEP, initial=1.5),
+             lambda x: np.array([x[0, 0] + x[1, 0], 0.0, x[0, 2] + x[1, 2]]) + 1.5, ((2, 3),)),
+        Case("initial", lambda x: V.sum(x, axis=-1, initial=-2.0), lambda x: np.einsum("ij->i", x) - 2,
+             ((2, 3),)),
         Case("scalar", V.sum, lambda x: x, ((),)),
         Case("all", V.sum, lambda x: np.einsum("ij->", x), ((2, 3),)),
         Case("axis0", lambda x: V.sum(x, axis=0), lambda x: x[0] + x[1], ((2, 3),)),
@@ -175,6 +184,12 @@ _TABLE = {
         Case("1d", V.sum, lambda x: np.einsum("i->", x), ((4,),)),
     ],
     "mean": [
+        Case("where", lambda x: V.mean(x, where=_KEEP), lambda x: (x[0, 0] + x[0, 2] + x[1, 2]) / 3,
+             ((2, 3),)),
+        Case("where-axis1-keepdims", lambda x: V.mean(x, axis=1, keepdims=True, where=_KEEP),
+             lambda x: np.array([[(x[0, 0] + x[0, 2]) / 2], [x[1, 2]]]), ((2, 3),)),
+        Case("where-broadcast-axis1", lambda x: V.mean(x, axis=1, where=_ROW_KEEP),
+             lambda x: (x[:, 0] + x[:, 2]) / 2, ((2, 3),)),
         Case("scalar", V.mean, lambda x: x, ((),)),
         Case("all", V.mean, lambda x: np.einsum("ij->", x) / 6, ((2, 3),)),
         Case("neg-axis", lambda x: V.mean(x, axis=-2), lambda x: (x[0] + x[1]) / 2, ((2, 3),)),
@@ -196,6 +211,10 @@ _TABLE = {
         Case("scalar", V.variance, lambda x: np.zeros(()), ((),)),
     ],
     "max": [
+        Case("where-initial", lambda x: V.max(x, axis=1, where=_NONE_KEPT_IN_ROW_1, initial=-10.0),
+             lambda x: np.array([np.maximum(x[0, 0], x[0, 1]), -10.0]), ((2, 3),), 2),
+        Case("initial-wins-in-places", lambda x: V.max(x, axis=0, initial=0.0),
+             lambda x: np.maximum(np.maximum(x[0], x[1]), 0.0), ((2, 3),), 2),
         Case("1d", V.max, lambda x: np.sort(x)[-1], ((5,),), 2),
         Case("scalar", V.max, lambda x: x, ((),), 2),
         Case("axis0", lambda x: V.max(x, axis=0), lambda x: np.maximum(x[0], x[1]), ((2, 3),), 2),
@@ -208,6 +227,8 @@ _TABLE = {
         Case("size-1-axis", lambda x: V.max(x, axis=0), lambda x: x[0], ((1, 3),), 2),
     ],
     "min": [
+        Case("where-initial", lambda x: V.min(x, where=_KEEP, initial=10.0),
+             lambda x: np.min([x[0, 0], x[0, 2], x[1, 2]]), ((2, 3),), 2),
         Case("1d", V.min, lambda x: np.sort(x)[0], ((5,),), 2),
         Case("scalar", V.min, lambda x: x, ((),), 2),
         Case("axis1", lambda x: V.min(x, axis=1), lambda x: np.minimum(np.minimum(x[:, 0], x[:, 1]), x[:, 2]),

@@ -18,7 +18,8 @@ from ..axes import kept_shape, normalize_axis
 from ..backend import errstate, get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
-from .elementwise import exp, where
+from .elementwise import exp, maximum, minimum, where
+from .elementwise import where as _select  # (the reductions' own `where=` hides `where`)
 from .shape import broadcast_to, reshape
 
 
@@ -222,7 +223,39 @@ def _reduce(forwarder_class, op, x, axis, keepdims, nonempty=False):
     return Function(forwarder_class(axes, bool(keepdims)))(x)
 
 
-def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+def _selected(x, where_, fill, op):
+    """NumPy's `where=` of a reduction: `x` with the entries outside the boolean mask `where_`
+    (broadcast to x's shape) replaced by the constant `fill`, so they add nothing."""
+    from ..variable import Variable
+    x = as_variable(x, op=op)
+    if isinstance(where_, Variable):
+        raise TypeError(
+            f"{op}(..., where=...): the mask is a Variable; give a boolean array (x.data > 0, or "
+            f"a comparison of Variables, which gives one)"
+        )
+    shape, dtype = np.shape(where_), getattr(where_, "dtype", None) or np.asarray(where_).dtype
+    if dtype != np.bool_:
+        raise TypeError(f"{op}(..., where=...): the mask must be boolean, got dtype {dtype}")
+    try:
+        fits = len(shape) <= x.ndim and np.broadcast_shapes(shape, x.shape) == x.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"{op}(..., where=...): a mask of shape {shape} does not broadcast to the input's "
+            f"shape {x.shape}"
+        )
+    return x, where(where_, x, fill)
+
+
+def _check_initial(initial, op):
+    """Refuse an `initial=` that is not a scalar (NumPy's rule)."""
+    if np.ndim(initial) != 0:
+        raise ValueError(f"{op}(..., initial=...): initial must be a scalar, got shape {np.shape(initial)}")
+
+
+def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: ArrayLike | None = None,
+        where: ArrayLike = True) -> Variable:
     """Sum of `x` over `axis` (None: all axes).
 
     Parameters
@@ -232,24 +265,38 @@ def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
         Axes to reduce over (negatives allowed); None reduces over all of them.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `x`.
+    initial : scalar, optional
+        Added to every sum (NumPy's starting value; a Variable gets its gradient).
+    where : bool or array of bools
+        NumPy's mask, broadcast to `x`'s shape: only the entries where it holds are summed,
+        and only they get a gradient.
 
     Returns
     -------
     Variable
-        The sums; 0 over an empty axis.
+        The sums; 0 (or `initial`) over an empty axis or an empty selection.
 
     Raises
     ------
     TypeError
-        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
-        ndarray, a number or a list of numbers.
+        If `axis` is not None, an int or a tuple of ints, `where` is not boolean, or `x` is
+        not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated.
+        If an axis is out of range or repeated, `where` does not broadcast to `x`'s shape,
+        or `initial` is not a scalar.
     """
-    return _reduce(Sum, "sum", x, axis, keepdims)
+    if where is True and initial is None:
+        return _reduce(Sum, "sum", x, axis, keepdims)
+    if where is not True:
+        _, x = _selected(x, where, 0, "sum")
+    y = _reduce(Sum, "sum", x, axis, keepdims)
+    if initial is None:
+        return y
+    _check_initial(initial, "sum")
+    return y + initial
 
 
-def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, where: ArrayLike = True) -> Variable:
     """Mean of `x` over `axis` (None: all axes).
 
     Parameters
@@ -259,21 +306,33 @@ def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
         Axes to reduce over (negatives allowed); None reduces over all of them.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `x`.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `x`'s shape: the mean of the entries where it holds (only
+        they get a gradient).
 
     Returns
     -------
     Variable
-        The means; NaN over an empty axis (as in PyTorch; NumPy also warns).
+        The means; NaN over an empty axis or an empty selection (as in PyTorch; NumPy also
+        warns).
 
     Raises
     ------
     TypeError
-        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
-        ndarray, a number or a list of numbers.
+        If `axis` is not None, an int or a tuple of ints, `where` is not boolean, or `x` is
+        not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated.
+        If an axis is out of range or repeated, or `where` does not broadcast to `x`'s shape.
     """
-    return _reduce(Mean, "mean", x, axis, keepdims)
+    if where is True:
+        return _reduce(Mean, "mean", x, axis, keepdims)
+    x, selected = _selected(x, where, 0, "mean")
+    ones = _select(where, get_array_module(x).ones(x.shape, x.dtype), 0)    # placed as `selected`
+    axes = normalize_axis(axis, x.ndim, "mean", x.shape)
+    count = ones.data.sum(axis=axes, keepdims=bool(keepdims))
+    with errstate(count, divide="ignore"):
+        per_entry = get_array_module(count).where(count == 0, np.nan, 1 / count)  # NaN: nothing selected
+    return _reduce(Sum, "mean", selected, axis, keepdims) * per_entry
 
 
 def variance(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
@@ -303,7 +362,26 @@ def variance(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variabl
     return _reduce(Variance, "variance", x, axis, keepdims)
 
 
-def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+def _extremum(forwarder_class, op, x, axis, keepdims, initial, where_, fill, combine):
+    """max / min with NumPy's `initial=` and `where=`: the masked entries become `fill` (-inf
+    or inf), and the result is combined with `initial` (maximum or minimum)."""
+    if where_ is not True:
+        if initial is None:
+            raise ValueError(
+                f"{op}(..., where=...) needs initial= too: a slice with nothing selected has no "
+                f"{op}imum, so NumPy asks for the value to give it (e.g. initial=-np.inf)"
+            )
+        _, x = _selected(x, where_, fill, op)
+    x = as_variable(x, op=op)
+    axes = normalize_axis(axis, x.ndim, op, x.shape)
+    _check_initial(initial, op)
+    if _count(x.shape, axes) == 0:                       # empty: initial itself, of the reduced shape
+        return _reduce(Sum, op, x, axis, keepdims) + initial
+    return combine(_reduce(forwarder_class, op, x, axis, keepdims), initial)
+
+
+def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: ArrayLike | None = None,
+        where: ArrayLike = True) -> Variable:
     """Maximum of `x` over `axis`; ties split the gradient evenly.
 
     Parameters
@@ -313,6 +391,12 @@ def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
         Axes to reduce over (negatives allowed); None reduces over all of them.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `x`.
+    initial : scalar, optional
+        NumPy's starting value: the result is `maximum(result, initial)`, and `initial` over
+        an empty axis (a tie with it splits the gradient, as `maximum` does).
+    where : bool or array of bools
+        NumPy's mask, broadcast to `x`'s shape: only the entries where it holds take part
+        (needs `initial`, the value of a slice with none).
 
     Returns
     -------
@@ -322,16 +406,20 @@ def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
     Raises
     ------
     TypeError
-        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
-        ndarray, a number or a list of numbers.
+        If `axis` is not None, an int or a tuple of ints, `where` is not boolean, or `x` is
+        not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or an axis reduced over has length 0
-        (NumPy and PyTorch refuse too).
+        If an axis is out of range or repeated, an axis reduced over has length 0 and no
+        `initial` is given (NumPy and PyTorch refuse too), `where` is given without
+        `initial` or does not broadcast to `x`'s shape, or `initial` is not a scalar.
     """
-    return _reduce(Max, "max", x, axis, keepdims, nonempty=True)
+    if where is True and initial is None:
+        return _reduce(Max, "max", x, axis, keepdims, nonempty=True)
+    return _extremum(Max, "max", x, axis, keepdims, initial, where, -np.inf, maximum)
 
 
-def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
+def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: ArrayLike | None = None,
+        where: ArrayLike = True) -> Variable:
     """Minimum of `x` over `axis`; ties split the gradient evenly.
 
     Parameters
@@ -341,6 +429,12 @@ def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
         Axes to reduce over (negatives allowed); None reduces over all of them.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `x`.
+    initial : scalar, optional
+        NumPy's starting value: the result is `minimum(result, initial)`, and `initial` over
+        an empty axis (a tie with it splits the gradient, as `minimum` does).
+    where : bool or array of bools
+        NumPy's mask, broadcast to `x`'s shape: only the entries where it holds take part
+        (needs `initial`, the value of a slice with none).
 
     Returns
     -------
@@ -350,13 +444,16 @@ def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
     Raises
     ------
     TypeError
-        If `axis` is not None, an int or a tuple of ints, or `x` is not a Variable, a numeric
-        ndarray, a number or a list of numbers.
+        If `axis` is not None, an int or a tuple of ints, `where` is not boolean, or `x` is
+        not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or an axis reduced over has length 0
-        (NumPy and PyTorch refuse too).
+        If an axis is out of range or repeated, an axis reduced over has length 0 and no
+        `initial` is given (NumPy and PyTorch refuse too), `where` is given without
+        `initial` or does not broadcast to `x`'s shape, or `initial` is not a scalar.
     """
-    return _reduce(Min, "min", x, axis, keepdims, nonempty=True)
+    if where is True and initial is None:
+        return _reduce(Min, "min", x, axis, keepdims, nonempty=True)
+    return _extremum(Min, "min", x, axis, keepdims, initial, where, np.inf, minimum)
 
 
 def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
