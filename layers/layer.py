@@ -5,6 +5,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from variable import Variable, backend
+from variable.variable import _TorchName
 
 from . import serialization
 from .parameter import Parameter
@@ -17,22 +18,6 @@ _structure = {"version": 0}
 def _is_array(value):
     """Whether `value` is an ndarray or a device array (a CuPy array)."""
     return isinstance(value, np.ndarray) or backend.is_device_array(value)
-
-
-class _TorchName:
-    """A PyTorch name that gengrad spells otherwise: reading it raises an AttributeError naming
-    gengrad's spelling (so `hasattr(model, "eval")` stays False, as for any missing name).
-    Layers and optimizers (`opt.step`) both use it."""
-
-    def __init__(self, fix):
-        self.fix = fix
-
-    def __set_name__(self, owner, name):
-        self.name = name
-
-    def __get__(self, obj, owner=None):
-        raise AttributeError(f"{owner.__name__!r} object has no attribute {self.name!r}; that is "
-                             f"PyTorch's name: in gengrad, {self.fix}")
 
 
 def _holds_layers(value):

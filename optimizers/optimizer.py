@@ -5,8 +5,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from layers.layer import _TorchName
 from variable import Variable, backend
+from variable.variable import _TorchName
 
 
 def hyperparameter(value, name, where, low=0.0, high=None, low_open=False):

@@ -173,13 +173,66 @@ def _numpy_keywords(op, keywords):
     taken = ("where",) if op == "mean" else ("initial", "where")
     for key, value in keywords.items():
         if key not in ("dtype", "out", "initial", "where"):
-            raise TypeError(f"{op}() got an unexpected keyword argument {key!r}")
+            hint = f" (dim is PyTorch's name: write axis={value!r})" if key == "dim" else ""
+            raise TypeError(f"{op}() got an unexpected keyword argument {key!r}{hint}")
         if value is not None and key not in taken:
             raise TypeError(
                 f"np.{op}(x, {key}=...) on a Variable: {key} is not supported; call "
                 f"np.{op}(x.data, {key}=...) for a plain array, or V.{op}(x, axis, keepdims)"
             )
     return {key: value for key, value in keywords.items() if key in taken and value is not None}
+
+
+class _TorchName:
+    """A PyTorch name that gengrad spells otherwise: reading it raises an AttributeError naming
+    gengrad's spelling (so `hasattr(x, "cuda")` stays False, as for any missing name).
+    Variables, layers (`model.zero_grad`) and optimizers (`opt.step`) use it."""
+
+    def __init__(self, fix):
+        self.fix = fix
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        raise AttributeError(f"{owner.__name__!r} object has no attribute {self.name!r}; that is "
+                             f"PyTorch's name: in gengrad, {self.fix}")
+
+
+def _function_of(name, where="V"):
+    return f"{where}.{name}(x), or np.{name}(x): gengrad's ops are functions, as NumPy's are"
+
+
+_TORCH_TENSOR_NAMES = {
+    "zero_grad": "x.cleargrad() forgets x's gradient (model.cleargrads() a model's)",
+    "zero_": "x.cleargrad() forgets x's gradient: each backward gives a new gradient Variable, "
+             "never zeroed in place",
+    "requires_grad_": "Variables of floating-point data require grad already; "
+                      "V.Variable(data, requires_grad=False) makes a constant",
+    "retain_grad": "y.backward(retain_grad=True) keeps the gradients of the intermediate Variables",
+    "clone": "x.copy() (or np.copy(x)) is a recorded copy; x.detach() one without a graph",
+    "view": "x.reshape(...)",
+    "unsqueeze": "V.expand_dims(x, axis) (or x[:, None])",
+    "t": "x.T",
+    "mm": "x @ y (V.matmul)",
+    "pow": "x ** c",
+    "dim": "x.ndim",
+    "numel": "x.size",
+    "cpu": "x.to_cpu()",
+    "cuda": "x.to_gpu()",
+    "float": "x.astype(np.float32)",
+    "double": "x.astype(np.float64)",
+    "clamp": "x.clip(lo, hi)",
+    "norm": "V.linalg.norm(x), or np.linalg.norm(x)",
+    "sigmoid": "F.sigmoid(x) (import function as F)",
+    "relu": "F.relu(x) (import function as F)",
+    "softmax": "F.softmax(x, axis) (import function as F)",
+    **{name: _function_of(name) for name in ("exp", "log", "sin", "cos", "tanh", "sqrt", "abs",
+                                              "median", "cumsum", "square")},
+    **{f"{op}_": f"write x = x {sign} y, a new Variable (to update a parameter: "
+                 f"p.data {sign}= ... under `with V.no_grad():`)"
+       for op, sign in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"))},
+}
 
 
 # ----- `.data` read by a backward that create_graph records --------------------------------
@@ -473,6 +526,11 @@ class Variable:
             raise TypeError(_on_gpu("x.numpy()"))
         return self._data
 
+    def tolist(self) -> list | float | int | bool:
+        """The data as (nested) Python lists of numbers, as ndarray.tolist (no graph; on a GPU,
+        a sync, as `item()` is)."""
+        return self._data.tolist()
+
     # ----- devices, as in DeZero ----------------------------------------------
     @property
     def device(self) -> str:
@@ -558,10 +616,12 @@ class Variable:
                 x.unchain()
         self.unchain()
 
-    def backward(self, retain_grad: bool = False, create_graph: bool = False) -> None:
+    def backward(self, retain_grad: bool = False, create_graph: bool = False, *,
+                 gradient: ArrayLike | None = None) -> None:
         """Accumulate d(self)/d(leaf) into every leaf's `.grad`.
 
-        A non-scalar Variable is seeded with ones, as if it were summed first.
+        A non-scalar Variable is seeded with ones, as if it were summed first, unless
+        `gradient` is given.
 
         Parameters
         ----------
@@ -570,13 +630,28 @@ class Variable:
         create_graph : bool
             Record the backward pass, so the gradients are Variables with a graph of
             their own and can be differentiated again.
+        gradient : ArrayLike, optional
+            The incoming gradient, of this Variable's shape (PyTorch's `y.backward(gy)`,
+            here by name): the leaves get the vector-Jacobian product with it.
 
         Raises
         ------
+        TypeError
+            If `retain_grad` or `create_graph` is not a bool (an array there is PyTorch's
+            positional `gradient`, which gengrad takes by name).
         ValueError
-            If this Variable does not require grad (it depends on no Variable that does).
+            If this Variable does not require grad (it depends on no Variable that does), or
+            `gradient`'s shape differs from its shape.
         """
-        backward_module.backward([self], None, retain_grad=retain_grad, create_graph=create_graph)
+        for name, flag in (("retain_grad", retain_grad), ("create_graph", create_graph)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(
+                    f"backward(retain_grad=False, create_graph=False): {name} must be True or "
+                    f"False, got {type(flag).__name__}; to start from a gradient (PyTorch's "
+                    f"y.backward(gy)), give it by name: y.backward(gradient=gy)"
+                )
+        backward_module.backward([self], None if gradient is None else [gradient],
+                                 retain_grad=bool(retain_grad), create_graph=bool(create_graph))
 
     # ----- operators ----------------------------------------------------------
     def __neg__(self) -> Variable:
@@ -903,3 +978,10 @@ from .ops import (  # noqa: E402
 )
 from .ops import matmul as linalg  # noqa: E402
 from .ops import shape as shape_ops  # noqa: E402
+
+# PyTorch's tensor methods, refused with gengrad's spelling
+for _name, _fix in _TORCH_TENSOR_NAMES.items():
+    _refusal = _TorchName(_fix)
+    _refusal.__set_name__(Variable, _name)
+    setattr(Variable, _name, _refusal)
+del _name, _fix, _refusal

@@ -163,6 +163,17 @@ def _using_config_unknown():
     V.using_config("enable_grad", False)
 
 
+def _backward_with_positional_gradient():
+    x = V.Variable(np.array([1.0, 2.0]))
+    (x * x).backward(np.array([1.0, 10.0]))
+
+
+def _zero_grad_in_place():
+    x = V.Variable(np.array([1.0, 2.0]))
+    (x * x).sum().backward()
+    x.grad.zero_()
+
+
 @dataclass
 class Mistake:
     label: str
@@ -363,8 +374,8 @@ CATALOGUE += [
                         r"V\.cos\(x\)", r"x\.data > 0")),
     Mistake("backward multiplies by x.data under create_graph", _data_times_gradient_under_create_graph,
             TypeError, (r"Square\.backward computes", r"gy \* x instead of gy \* x\.data")),
-    Mistake("a NumPy ufunc gengrad has no op for", lambda: np.cbrt(V.Variable(np.ones(2))), TypeError,
-            (r"np\.cbrt", r"no cbrt op", r"Forwarder", r"np\.cbrt\(x\.data\)")),
+    Mistake("a NumPy ufunc gengrad has no op for", lambda: np.spacing(V.Variable(np.ones(2))), TypeError,
+            (r"np\.spacing", r"no spacing op", r"Forwarder", r"np\.spacing\(x\.data\)")),
     Mistake("a NumPy function gengrad has no op for", lambda: np.unwrap(V.Variable(np.ones(2))), TypeError,
             (r"np\.unwrap", r"no unwrap op", r"Forwarder", r"x\.data")),
     Mistake("np.linalg function gengrad has no op for", lambda: np.linalg.eig(V.Variable(np.eye(2))),
@@ -807,6 +818,22 @@ CATALOGUE += [
             (r"'MLP' object has no attribute 'parameters'", r"model\.params\(\)")),
     Mistake("model.eval() (PyTorch)", lambda: _trained_model().eval(), AttributeError,
             (r"'MLP' object has no attribute 'eval'", r"with V\.test_mode\(\):")),
+    Mistake("y.backward(gy) (PyTorch's positional gradient)", _backward_with_positional_gradient, TypeError,
+            (r"retain_grad must be True or False, got ndarray", r"y\.backward\(gradient=gy\)")),
+    Mistake("x.grad.zero_() (PyTorch)", _zero_grad_in_place, AttributeError,
+            (r"'Variable' object has no attribute 'zero_'", r"x\.cleargrad\(\)")),
+    Mistake("x.zero_grad() (PyTorch's module name on a tensor)", lambda: V.Variable(1.0).zero_grad(),
+            AttributeError, (r"no attribute 'zero_grad'", r"x\.cleargrad\(\)")),
+    Mistake("x.cuda() (PyTorch)", lambda: V.Variable(1.0).cuda(), AttributeError,
+            (r"no attribute 'cuda'", r"x\.to_gpu\(\)")),
+    Mistake("x.view(...) (PyTorch)", lambda: V.Variable(np.ones(4)).view(2, 2), AttributeError,
+            (r"no attribute 'view'", r"x\.reshape")),
+    Mistake("x.exp() (PyTorch's method)", lambda: V.Variable(1.0).exp(), AttributeError,
+            (r"no attribute 'exp'", r"V\.exp\(x\), or np\.exp\(x\)")),
+    Mistake("x.add_(y) (PyTorch's in-place op)", lambda: V.Variable(1.0).add_(1.0), AttributeError,
+            (r"no attribute 'add_'", r"x = x \+ y", r"V\.no_grad")),
+    Mistake("x.sum(dim=1) (PyTorch's dim)", lambda: V.Variable(np.ones((2, 2))).sum(dim=1), TypeError,
+            (r"unexpected keyword argument 'dim'", r"write axis=1")),
     Mistake("O.SGD(model.params(), lr=...) (PyTorch)", lambda: O.SGD(_trained_model().params(), lr=0.1),
             TypeError, (r"SGD: the parameters go to setup\(\)", r"O\.SGD\(lr=\.\.\.\)\.setup\(model\)")),
     Mistake("Adam(alpha=...) (DeZero)", lambda: O.Adam(alpha=0.001), TypeError,

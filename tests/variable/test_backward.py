@@ -94,6 +94,19 @@ def test_non_scalar_output_is_seeded_with_ones():
     np.testing.assert_allclose(x.grad.data, 2 * x.data)
 
 
+def test_backward_from_a_given_gradient():
+    # PyTorch's y.backward(gy), by name: the leaves get the vector-Jacobian product with gy
+    x = V.Variable(np.array([1.0, 2.0, 3.0]))
+    (x * x).backward(gradient=np.array([1.0, 0.5, -1.0]))
+    np.testing.assert_allclose(x.grad.data, [2.0, 2.0, -6.0])
+    x.cleargrad()
+    gy = V.Variable(np.array([1.0, 0.5, -1.0]))
+    (x ** 3).backward(create_graph=True, gradient=gy)          # a graph to x and to gy
+    np.testing.assert_allclose(V.grad(V.sum(x.grad), gy).data, 3 * x.data ** 2)
+    with pytest.raises(ValueError, match=r"shape \(2,\) does not match output of shape \(3,\)"):
+        (x * x).backward(gradient=np.ones(2))
+
+
 def test_gradients_accumulate_until_cleargrad():
     x = V.Variable(3.0)
     y = x * x
