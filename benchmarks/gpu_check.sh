@@ -49,7 +49,9 @@ step() {    # step NAME LIMIT COMMAND...: runs it under its limit, logged to $OU
     rc=$?
     # the end of the log without pytest's progress lines (the whole log is in $OUT)
     grep -v -E '^[.sxXFE]+ *(\[ *[0-9]+%\])?$' "$OUT/$name.log" | tail -n "${GPU_CHECK_TAIL:-30}"
-    echo "== $name: exit $rc after $((SECONDS - start)) s$([ "$rc" = 124 ] && echo ', stopped at its limit')"
+    local stopped=""
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then stopped=", stopped at its limit"; fi
+    echo "== $name: exit $rc after $((SECONDS - start)) s$stopped"
     echo "$name exit=$rc seconds=$((SECONDS - start))" >>"$OUT/summary.txt"
 }
 

@@ -50,24 +50,28 @@ from .types import ArrayLike, Axis
 # the op families added in NumPy's names: each module's __all__ lists its public ops
 # isort: off
 from .ops import (
-    contraction, differences, exponential, inverse_trig, products, rearrange, rounding,
-    selection, stacking, statistics,
+    contraction, differences, exponential, grids, inverse_trig, powers, products, quantiles,
+    rearrange, rounding, selection, signal, stacking, statistics,
 )
 from .ops.contraction import *  # noqa: F403
 from .ops.differences import *  # noqa: F403
 from .ops.exponential import *  # noqa: F403
+from .ops.grids import *  # noqa: F403
 from .ops.inverse_trig import *  # noqa: F403
+from .ops.powers import *  # noqa: F403
 from .ops.products import *  # noqa: F403
+from .ops.quantiles import *  # noqa: F403
 from .ops.rearrange import *  # noqa: F403
 from .ops.rounding import *  # noqa: F403
 from .ops.selection import *  # noqa: F403
+from .ops.signal import *  # noqa: F403
 from .ops.stacking import *  # noqa: F403
 from .ops.statistics import *  # noqa: F403
 from . import linalg
 # isort: on
 
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
-             stacking, selection, differences)
+             stacking, selection, differences, quantiles, signal, powers, grids)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

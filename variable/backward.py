@@ -548,8 +548,10 @@ class _Cast(Forwarder):
     def backward(self, gy):
         return Function(_Cast(self.source))(gy)
 
+    taylor_records = True
+
     def taylor(self, x):
-        return [c.astype(self.dtype) for c in x]       # linear: each coefficient converted
+        return [None if c is None else c.astype(self.dtype) for c in x]   # linear: each converted
 
 
 def _copy(g, create_graph):

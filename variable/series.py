@@ -473,8 +473,9 @@ def _fractional_power(x, c, y0):
     if _recording(x, [y0]):
         y = [y0]
         base = [x0] + list(x[1:])
+        weight = c.item() if isinstance(c, np.generic) else c    # (a Python float keeps float32 float32)
         for k in range(1, n):
-            y.append(sum((c * j - (k - j)) * base[j] * y[k - j] for j in range(1, k + 1)) / (k * x0))
+            y.append(sum((weight * j - (k - j)) * base[j] * y[k - j] for j in range(1, k + 1)) / (k * x0))
         if zeros:
             limit = [_power_at_zero(_value(x[1]), _value(c), k) for k in range(1, n)]
             y = [y[0]] + [np.where(at_zero, a, b) for a, b in zip(limit, y[1:])]
@@ -507,6 +508,7 @@ def _power_at_zero(x1, c, k):
     derivative c (c-1) ... (c-k+1) 0^(c-k) x_1^k / k! is 0 for k < c (as in PyTorch's and JAX's
     jvp), and infinite for k > c, where x^c has no k-th derivative at 0."""
     xp = get_array_module(x1)
+    c = c.item() if isinstance(c, np.generic) else c        # (a Python float keeps float32 float32)
     falling = xp.ones(np.shape(c), dtype=x1.dtype)
     for i in range(k):
         falling = falling * (c - i)

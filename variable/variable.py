@@ -199,6 +199,20 @@ class _TorchName:
                              f"PyTorch's name: in gengrad, {self.fix}")
 
 
+class _Size(int):
+    """`x.size`, NumPy's number of entries: an int that, called as PyTorch's `x.size()`, raises
+    a TypeError naming `x.shape` instead of Python's "'int' object is not callable"."""
+
+    def __call__(self, *dim):
+        raise TypeError(
+            f"x.size is NumPy's number of entries ({int(self)}), not PyTorch's method: x.shape "
+            f"gives the shape" + (f", x.shape[{dim[0]!r}] one length" if dim else "")
+        )
+
+    def __repr__(self):
+        return repr(int(self))
+
+
 def _function_of(name, where="V"):
     return f"{where}.{name}(x), or np.{name}(x): gengrad's ops are functions, as NumPy's are"
 
@@ -414,8 +428,8 @@ class Variable:
 
     @property
     def size(self) -> int:
-        """Number of elements of `data`."""
-        return self._data.size
+        """Number of elements of `data` (an int; called as PyTorch's `x.size()`, it says so)."""
+        return _Size(self._data.size)
 
     @property
     def dtype(self) -> np.dtype:

@@ -832,6 +832,8 @@ CATALOGUE += [
             (r"no attribute 'exp'", r"V\.exp\(x\), or np\.exp\(x\)")),
     Mistake("x.add_(y) (PyTorch's in-place op)", lambda: V.Variable(1.0).add_(1.0), AttributeError,
             (r"no attribute 'add_'", r"x = x \+ y", r"V\.no_grad")),
+    Mistake("x.size(0) (PyTorch)", lambda: V.Variable(np.ones((2, 3))).size(0), TypeError,
+            (r"x\.size is NumPy's number of entries \(6\)", r"x\.shape\[0\]")),
     Mistake("x.sum(dim=1) (PyTorch's dim)", lambda: V.Variable(np.ones((2, 2))).sum(dim=1), TypeError,
             (r"unexpected keyword argument 'dim'", r"write axis=1")),
     Mistake("O.SGD(model.params(), lr=...) (PyTorch)", lambda: O.SGD(_trained_model().params(), lr=0.1),

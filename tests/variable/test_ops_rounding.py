@@ -7,6 +7,7 @@ below the table.
 """
 
 import contextlib
+import dataclasses
 
 import numpy as np
 import pytest
@@ -82,6 +83,27 @@ def binary_with_empty(fn, ref, sampler, order):
     return binary_rows(fn, ref, sampler, order) + [Row("(0, 3)x(3,)", fn, ref, sampler((0, 3), (3,)), order)]
 
 
+def whole_with_zeros_then_normal(s0, s1):
+    """Whole numbers in -2..2 (an int array: gradcheck holds it constant, since a difference
+    across the step at 0 has no meaning) with every other entry exactly 0, then any x2."""
+    def sample(rng):
+        x1 = rng.integers(-2, 3, s0)
+        x1.reshape(-1)[::2] = 0
+        return x1, rng.uniform(-1.5, 1.5, s1)
+    return sample
+
+
+def heaviside_rows():
+    """heaviside away from its step (gradients 0 for both operands), then with exact zeros
+    in x1, where x2's gradient is 1, on the same broadcast pairs; a number for x2."""
+    at_zero = [dataclasses.replace(row, label=f"zeros in x1, {row.label}")
+               for row in binary_rows(V.heaviside, np.heaviside, whole_with_zeros_then_normal, PIECEWISE)]
+    return binary_with_empty(V.heaviside, np.heaviside, nonzero, PIECEWISE) + at_zero + [
+        Row("x1 by 0.5", lambda x: V.heaviside(x, 0.5), lambda x: np.heaviside(x, 0.5), nonzero((2, 3)),
+            PIECEWISE),
+    ]
+
+
 ROWS = {
     "sign": flat_rows(V.sign, np.sign, nonzero),
     "floor": flat_rows(V.floor, np.floor, whole_gap),
@@ -110,6 +132,7 @@ ROWS = {
     ],
     "fabs": unary_rows(V.fabs, np.fabs, nonzero, PIECEWISE),
     "copysign": binary_with_empty(V.copysign, np.copysign, nonzero, PIECEWISE),
+    "heaviside": heaviside_rows(),
 }
 
 test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
@@ -284,6 +307,94 @@ def test_copysign_gradients_and_signed_zero():
     np.testing.assert_array_equal(g2.data, np.zeros(4))
 
 
+# ----- heaviside ------------------------------------------------------------------------
+def test_heaviside_values_as_numpy():
+    a = np.array([-np.inf, -1.5, -0.0, 0.0, 1e-300, np.inf, np.nan])
+    y = V.heaviside(a, 0.5)
+    np.testing.assert_array_equal(y.data, np.heaviside(a, 0.5))
+    np.testing.assert_array_equal(y.data, [0.0, 0.0, 0.5, 0.5, 1.0, 1.0, np.nan])   # -0.0 == 0
+    np.testing.assert_array_equal(V.heaviside(np.array([0.0, 1.0]), np.nan).data, [np.nan, 1.0])
+
+
+def test_heaviside_gradients_zero_for_x1_and_the_zero_mask_for_x2():
+    # a step: d/dx1 = 0 (at the jump too, as sign, floor ... take it); d/dx2 = [x1 == 0], 0
+    # where x1 is NaN (as JAX's where-based heaviside; PyTorch defines no derivative for it)
+    x1 = V.Variable(np.array([-1.0, 0.0, 2.0, np.nan, -0.0]))
+    x2 = V.Variable(np.array([0.3, 0.4, 0.5, 0.6, 0.7]))
+    g1, g2 = V.grad([V.heaviside(x1, x2).sum()], [x1, x2])
+    np.testing.assert_array_equal(g1.data, np.zeros(5), strict=True)
+    np.testing.assert_array_equal(g2.data, [0.0, 1.0, 0.0, 0.0, 1.0])
+    x1 = V.Variable(np.array([-1.0, 0.0, 2.0]))
+    x2 = V.Variable(np.array([0.3, 0.4, 0.5]))
+    y = V.heaviside(x1, x2)
+    g1, g2 = V.grad([(y * y).sum()], [x1, x2], create_graph=True)
+    np.testing.assert_array_equal(g2.data, [0.0, 0.8, 0.0])            # 2 y [x1 == 0]
+    assert not g1.requires_grad                                        # every higher one is 0
+    h1, h2 = V.grad([g2.sum()], [x1, x2], allow_unused=True)
+    assert h1 is None or not np.any(h1.data)
+    np.testing.assert_array_equal(h2.data, [0.0, 2.0, 0.0])
+
+
+@pytest.mark.parametrize("s1, s2", [((2, 3), (3,)), ((3,), (2, 3)), ((2, 1), (1, 3)), ((2, 3), ())])
+def test_heaviside_gradient_of_x2_broadcasts_both_ways(s1, s2, rng):
+    a = rng.integers(-1, 2, s1).astype(float)                  # -1, 0 or 1: zeros among them
+    x1, x2 = V.Variable(a), V.Variable(rng.uniform(-1, 1, s2))
+    y = V.heaviside(x1, x2)
+    assert y.shape == np.broadcast_shapes(s1, s2)
+    g1, g2 = V.grad([y.sum()], [x1, x2])
+    mask = np.broadcast_to(a == 0, y.shape).astype(float)
+    expected = mask.sum(axis=tuple(range(y.ndim - len(s2)))) if len(s2) < y.ndim else mask
+    expected = expected.sum(axis=tuple(i for i, n in enumerate(s2) if n == 1), keepdims=True)
+    np.testing.assert_array_equal(g2.data, expected.reshape(s2))
+    np.testing.assert_array_equal(g1.data, np.zeros(s1))
+
+
+def test_heaviside_taylor_passes_x2_where_x1_is_zero():
+    a = np.array([-1.0, 0.0, 2.0])
+    coefficients = V.taylor(lambda x2: V.heaviside(a, x2), np.array([0.5, 0.5, 0.5]), np.ones(3), 3)
+    np.testing.assert_array_equal(coefficients[0].data, [0.0, 0.5, 1.0])
+    np.testing.assert_array_equal(coefficients[1].data, [0.0, 1.0, 0.0])
+    for c in coefficients[2:]:
+        np.testing.assert_array_equal(c.data, np.zeros(3))
+    _, dy = V.jvp(lambda x1: V.heaviside(x1, 0.5), a, np.ones(3))
+    np.testing.assert_array_equal(dy.data, np.zeros(3))
+
+
+def test_heaviside_dtypes_as_numpy():
+    f32 = np.array([-1.0, 0.0], dtype=np.float32)
+    assert V.heaviside(f32, 0.5).dtype == np.float32
+    assert V.heaviside(0.5, f32).dtype == np.float32
+    ints = V.heaviside(np.array([-2, 0, 3]), np.array([7, 7, 7]))
+    assert ints.dtype == np.heaviside(np.array([-2, 0, 3]), np.array([7, 7, 7])).dtype
+    np.testing.assert_array_equal(ints.data, [0.0, 7.0, 1.0])
+    assert not ints.requires_grad
+
+
+def test_heaviside_through_numpy_records_the_op():
+    x1, x2 = V.Variable(np.array([0.0, 1.0])), V.Variable(np.array([0.25, 0.25]))
+    y = np.heaviside(x1, x2)
+    assert isinstance(y, V.Variable) and y.creator.name == "Heaviside"
+    np.testing.assert_array_equal(V.grad(y.sum(), x2).data, [1.0, 0.0])
+    z = np.heaviside(np.array([0.0, -1.0]), x2)
+    np.testing.assert_array_equal(V.grad(z.sum(), x2).data, [1.0, 0.0])
+
+
+def test_heaviside_refusals():
+    x = V.Variable(np.array([0.0, 1.0]))
+    with pytest.raises(TypeError, match="heaviside: out= is not supported"):
+        V.heaviside(x, 0.5, out=np.empty(2))
+    with pytest.raises(TypeError, match="heaviside: where=False is not supported"):
+        V.heaviside(x, 0.5, where=False)
+    with pytest.raises(TypeError, match=r"heaviside\(\) got an unexpected keyword argument 'axis'"):
+        V.heaviside(x, 0.5, axis=0)
+    with pytest.raises(ValueError, match=r"Heaviside: shapes \(2,\) and \(3,\) cannot be broadcast"):
+        V.heaviside(x, np.ones(3))
+    with pytest.raises(TypeError, match="(?i)heaviside"):
+        V.heaviside(x, "half")
+    with pytest.raises(TypeError, match="(?i)heaviside"):
+        V.heaviside(np.array([1j]), 0.5)
+
+
 # ----- refused keywords ---------------------------------------------------------------
 @pytest.mark.parametrize("call, message", [
     (lambda x: V.floor(x, out=np.empty(2)), "floor: out= is not supported"),
@@ -319,6 +430,8 @@ DEVICE_CALLS = {
     "mod": lambda x: V.mod(x, 0.7), "mod by x": lambda x: V.mod(2.5, x), "fmod": lambda x: V.fmod(x, x * 0.3),
     "fmax": lambda x: V.fmax(x, 0.1), "fmin": lambda x: V.fmin(x, x * 0.5),
     "copysign": lambda x: V.copysign(x, -1.0),
+    "heaviside": lambda x: V.heaviside(x, 0.5),
+    "heaviside at 0": lambda x: V.heaviside([0.0, -1.0, 0.0], x),
 }
 
 

@@ -77,6 +77,7 @@ def _derivatives(row, arrays, keep_all):
         del made
         total = sum((y * rng.standard_normal(y.shape)).sum() for y in ys)
         order = min(row.order, 2)
+        leaves = [leaf for leaf in leaves if leaf.requires_grad]    # (an integer input is a constant)
         gs = V.grad(total, leaves, create_graph=order > 1, materialize_grads=True)
         result = [g.data.copy() for g in gs]
         if order > 1:

@@ -311,3 +311,11 @@ def test_a_graph_recorded_before_a_data_assignment_refuses_backward():
     x2.cleargrad()
     (x2 * x2).sum().backward()                # a new forward pass records a new graph
     np.testing.assert_allclose(x2.grad.data, 2 * np.array([0.8, 1.6]))
+
+
+def test_size_is_an_int_and_tolist_gives_numbers():
+    x = V.Variable(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    assert x.size == 6 and isinstance(x.size, int) and repr(x.size) == "6"
+    assert np.zeros(x.size).shape == (6,) and x.size + 1 == 7
+    assert x.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    assert V.Variable(2.5).tolist() == 2.5

@@ -1,10 +1,12 @@
-"""Rounding, signs, remainders, NaN-aware extrema and the real/complex parts of real data.
+"""Rounding, signs, steps, remainders, NaN-aware extrema and the real/complex parts of real data.
 
 The rounding ops and sign are constant almost everywhere: their gradient is exact zeros of
 the input's shape and dtype (a jump has no derivative; we take 0 there too) and their Taylor
-series is y_0 followed by zeros.  The remainders are x0 - q x1 with a quotient q that is
-constant between jumps, saved in forward.  gengrad holds real data only, so real, conj and
-conjugate are identities and imag is zeros; complex input is refused.
+series is y_0 followed by zeros.  heaviside is such a step in its input, and passes its
+second operand where the input is exactly 0 (gradient 1 there).  The remainders are
+x0 - q x1 with a quotient q that is constant between jumps, saved in forward.  gengrad holds
+real data only, so real, conj and conjugate are identities and imag is zeros; complex input
+is refused.
 """
 
 import operator
@@ -777,8 +779,65 @@ def copysign(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -
     return Function(Copysign())(x1, x2)
 
 
+class Heaviside(Forwarder):
+    """Step: 0 where x0 < 0, x1 where x0 == 0, 1 where x0 > 0 (NaN where x0 is NaN)."""
+
+    def forward(self, x0, x1):
+        y = np.heaviside(x0, x1)
+        self.at_zero = (x0 == 0).astype(y.dtype)          # where y is x1 (a float mask)
+        return y
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        gx0 = _zeros(x0) if x0.requires_grad else None                     # d/dx0 = 0 (a jump at 0)
+        gx1 = _reduce(gy * self.at_zero, x1) if x1.requires_grad else None  # d/dx1 = [x0 == 0]
+        return gx0, gx1
+
+    taylor_records = True
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        at_zero = self.at_zero                          # y_k = [x0 == 0] x1_k for k >= 1
+        return _choose(y._data, x0, x1, lambda a, b: b * at_zero)
+
+
+def heaviside(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Variable:
+    """Heaviside step of `x1`: 0 where x1 < 0, `x2` where x1 == 0, 1 where x1 > 0.
+
+    NaN in `x1` gives NaN, as in NumPy. The gradient is 0 with respect to `x1` (a step,
+    0 taken at the jump too, as for sign) and 1 where x1 == 0 (else 0) with respect to
+    `x2`, as JAX's where-based heaviside gives; PyTorch has no derivative for it.
+
+    Parameters
+    ----------
+    x1, x2 : ArrayLike
+        The input and the value at 0, broadcast together; a Python number takes the dtype
+        of the other operand's array.
+    out, **kwargs
+        NumPy's ufunc keywords (out, where, casting, order, dtype, subok), at their
+        defaults only.
+
+    Returns
+    -------
+    Variable
+        Of the operands' broadcast shape, floating point (float64 for integers).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a real ndarray, a number or a list of numbers, or
+        a keyword is not at its default.
+    ValueError
+        If the shapes of `x1` and `x2` do not broadcast together.
+    """
+    _ufunc_keywords("heaviside", out, kwargs)
+    return Function(Heaviside())(x1, x2)
+
+
 __all__ = [
     "sign", "floor", "ceil", "round", "around", "rint", "trunc", "fix",
     "mod", "remainder", "fmod", "fmax", "fmin", "nan_to_num",
-    "real", "imag", "conj", "conjugate", "positive", "fabs", "copysign",
+    "real", "imag", "conj", "conjugate", "positive", "fabs", "copysign", "heaviside",
 ]

@@ -1,0 +1,423 @@
+"""median, percentile, quantile and ptp (variable/ops/quantiles.py) against NumPy.
+
+The four are piecewise linear in the sorted entries, so the table checks derivatives to
+second order (PIECEWISE) and Taylor mode to order 6, at points whose entries all differ by
+a margin (no central difference crosses a tie).  It crosses shapes with axis None / int /
+negative / tuple, keepdims, scalar, 1-D and 2-D q, and every one of NumPy's 13 methods.
+Below the table: the gradient convention (PyTorch's: the interpolation weights on the two
+order statistics), ties, NaN, infinite extremes, empty input, dtypes, the NumPy dispatch,
+the device, and each refused argument.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from op_rows import PIECEWISE, Row, table_tests
+
+import variable as V
+from variable.ops.quantiles import METHODS
+
+
+def distinct(*shapes, gap=0.2):
+    """Points whose entries all differ by at least `gap`, in a random order (no ties)."""
+
+    def sample(rng):
+        out = []
+        for s in shapes:
+            n = int(np.prod(s))
+            values = rng.permutation(n) * gap + rng.uniform(0, gap / 4, n) - n * gap / 2
+            out.append(values.reshape(s))
+        return tuple(out)
+
+    return sample
+
+
+def rows(fn, ref, cases, tag=""):
+    """One PIECEWISE row of fn(x, **kw) against ref(x, **kw) per (shape, kw) case."""
+    return [
+        Row(f"{tag}{shape} {kw}", lambda x, kw=kw: fn(x, **kw), lambda x, kw=kw: ref(x, **kw),
+            distinct(shape), PIECEWISE)
+        for shape, kw in cases
+    ]
+
+
+REDUCE_CASES = [
+    ((), {}),
+    ((3,), {}),
+    ((4,), {}),
+    ((2, 3), {}),
+    ((2, 3), {"axis": 0}),
+    ((2, 3), {"axis": -1, "keepdims": True}),
+    ((2, 4), {"axis": 1}),
+    ((2, 3), {"axis": (0, 1)}),
+    ((2, 3), {"keepdims": True}),
+    ((2, 3), {"axis": ()}),
+    ((2, 3, 2), {"axis": (0, 2), "keepdims": True}),
+    ((2, 3, 2), {"axis": (-1, 0)}),
+    ((0, 3), {"axis": 1}),
+]
+QUANTILE_CASES = [
+    ((), {"q": 0.3}),
+    ((5,), {"q": 0.3}),
+    ((5,), {"q": 0.0}),
+    ((5,), {"q": 1.0}),
+    ((5,), {"q": 0.5}),
+    ((4,), {"q": [0.1, 0.5, 0.9]}),
+    ((4,), {"q": [[0.25, 0.6], [1.0, 0.05]]}),
+    ((2, 3), {"q": 0.7, "axis": 0}),
+    ((2, 3), {"q": [0.2, 0.8], "axis": -1}),
+    ((2, 3), {"q": [0.2, 0.8], "axis": 1, "keepdims": True}),
+    ((2, 3), {"q": [0.2, 0.8], "keepdims": True}),
+    ((2, 3, 2), {"q": [0.4, 0.65], "axis": (0, 2)}),
+    ((2, 3, 2), {"q": 0.35, "axis": (2, 0), "keepdims": True}),
+    ((2, 3), {"q": [0.3, 0.9], "axis": ()}),
+    ((0, 3), {"q": [0.3, 0.9], "axis": 1}),
+    ((2, 3), {"q": 0.4, "overwrite_input": True}),
+] + [((2, 5), {"q": [0.0, 0.2, 0.45, 0.5, 0.8, 1.0], "axis": 1, "method": m}) for m in METHODS]
+PERCENTILE_CASES = [
+    ((5,), {"q": 30}),
+    ((5,), {"q": 100}),
+    ((2, 3), {"q": [10, 50, 95], "axis": 1}),
+    ((2, 3, 2), {"q": [25.0, 75.0], "axis": (0, 1), "keepdims": True}),
+    ((2, 4), {"q": 40, "axis": 0, "method": "midpoint"}),
+    ((2, 4), {"q": [15, 60], "axis": -1, "method": "nearest"}),
+    ((3, 4), {"q": 62.5, "method": "hazen"}),
+]
+
+_WEIGHTS = [1.0, 0.0, 2.0, 0.5, 1.5]
+_FULL_WEIGHTS = [[0.25, 1.0, 2.0], [0.5, 0.0, 1.25]]
+
+
+def weighted_rows():
+    """method='inverted_cdf' with constant weights (lists, which go where the data is): along
+    one axis, and of a's shape."""
+    cases = [
+        ((5,), _WEIGHTS, {"q": [0.0, 0.2, 0.21, 0.5, 1.0]}),
+        ((2, 5), _WEIGHTS, {"q": 0.6, "axis": 1}),
+        ((2, 5), _WEIGHTS, {"q": [0.3, 0.9], "axis": -1, "keepdims": True}),
+        ((2, 3), _FULL_WEIGHTS, {"q": [0.1, 0.7], "axis": 0}),
+        ((2, 3), _FULL_WEIGHTS, {"q": 0.45}),
+    ]
+    return [
+        Row(f"weights {shape} {kw}",
+            lambda x, w=w, kw=kw: V.quantile(x, weights=w, method="inverted_cdf", **kw),
+            lambda x, w=w, kw=kw: np.quantile(x, weights=w, method="inverted_cdf", **kw),
+            distinct(shape), PIECEWISE)
+        for shape, w, kw in cases
+    ]
+
+
+ROWS = {
+    "median": rows(V.median, np.median, REDUCE_CASES),
+    "quantile": rows(V.quantile, np.quantile, QUANTILE_CASES) + weighted_rows(),
+    "percentile": rows(V.percentile, np.percentile, PERCENTILE_CASES),
+    "ptp": rows(V.ptp, np.ptp, REDUCE_CASES),
+}
+
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+
+
+def gradient(f, x):
+    """The gradient of sum(f(x)) at the point x (host arrays in and out)."""
+    v = V.Variable(np.array(x, dtype=float))
+    V.sum(f(v)).backward()
+    return V.backend.to_cpu(v.grad.data)
+
+
+# ----- the gradient convention --------------------------------------------------------
+def test_gradient_is_the_interpolation_weights_on_the_order_statistics():
+    """As torch.quantile: sorted [1, 2, 3, 4] at q = 0.25 is 1 + 0.75 (2 - 1), so 0.25 goes
+    to the entry 1 and 0.75 to the entry 2, wherever they sit in the input."""
+    x = [3.0, 1.0, 4.0, 2.0]
+    np.testing.assert_allclose(gradient(lambda v: V.quantile(v, 0.25), x), [0.0, 0.25, 0.0, 0.75])
+    np.testing.assert_allclose(gradient(lambda v: V.quantile(v, 0.5), x), [0.5, 0.0, 0.0, 0.5])
+    np.testing.assert_allclose(gradient(lambda v: V.percentile(v, 100), x), [0.0, 0.0, 1.0, 0.0])
+    np.testing.assert_allclose(gradient(lambda v: V.quantile(v, 0.4, method="lower"), x), [0, 0, 0, 1.0])
+    np.testing.assert_allclose(gradient(lambda v: V.quantile(v, 0.4, method="higher"), x), [1.0, 0, 0, 0])
+    np.testing.assert_allclose(gradient(lambda v: V.quantile(v, 0.4, method="midpoint"), x), [0.5, 0, 0, 0.5])
+    # several q: each adds its weights
+    np.testing.assert_allclose(gradient(lambda v: V.quantile(v, [0.0, 1 / 3]), x), [0.0, 1.0, 0.0, 1.0])
+
+
+def test_median_gradient_goes_to_the_middle_entries():
+    np.testing.assert_array_equal(gradient(V.median, [0.5, -2.0, 3.0]), [1.0, 0.0, 0.0])
+    np.testing.assert_array_equal(gradient(V.median, [0.5, -2.0, 3.0, 7.0]), [0.5, 0.0, 0.5, 0.0])
+    np.testing.assert_array_equal(
+        gradient(lambda v: V.median(v, axis=0), [[1.0, 5.0], [2.0, 4.0], [3.0, 6.0]]),
+        [[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]],
+    )
+
+
+def test_second_derivatives_are_zero():
+    """Piecewise linear in the data: the gradient is constant between ties."""
+    x = V.Variable(np.array([[0.3, -1.0, 2.0, 0.9], [1.0, 2.0, -3.0, 0.5]]))
+    for f in (lambda v: V.quantile(v, [0.3, 0.7], axis=1), lambda v: V.median(v, axis=1), V.ptp):
+        first, = V.grad(V.sum(f(x)), [x], create_graph=True)
+        second, = V.grad(V.sum(first * first), [x], allow_unused=True, materialize_grads=True)
+        np.testing.assert_array_equal(second.data, np.zeros(x.shape))
+
+
+# ----- ties ----------------------------------------------------------------------------
+def test_ties_give_the_gradient_of_a_position_to_one_entry():
+    """A stable sort: tied entries take sorted positions in their input order."""
+    np.testing.assert_array_equal(gradient(V.median, [1.0, 1.0, 1.0]), [0.0, 1.0, 0.0])
+    np.testing.assert_array_equal(gradient(V.median, [2.0, 1.0, 2.0, 0.0]), [0.5, 0.5, 0.0, 0.0])
+    np.testing.assert_array_equal(gradient(lambda v: V.quantile(v, 1.0), [2.0, 2.0, 0.0]), [0.0, 1.0, 0.0])
+    np.testing.assert_array_equal(gradient(lambda v: V.quantile(v, 0.0), [2.0, 0.0, 0.0]), [0.0, 1.0, 0.0])
+    # the total gradient is 1 whatever the tie: q = 0.75 of [5, 5, 5] is 5 + 0.5 (5 - 5)
+    np.testing.assert_allclose(gradient(lambda v: V.quantile(v, 0.75), [5.0, 5.0, 5.0]), [0.0, 0.5, 0.5])
+
+
+def test_ptp_ties_share_as_max_and_min_do():
+    np.testing.assert_allclose(gradient(V.ptp, [1.0, 3.0, 3.0, 1.0]), [-0.5, 0.5, 0.5, -0.5])
+    np.testing.assert_array_equal(gradient(V.ptp, [2.0, 2.0, 2.0]), [0.0, 0.0, 0.0])   # constant: 0
+    np.testing.assert_allclose(
+        gradient(lambda v: V.ptp(v, axis=1), [[0.0, 4.0, -1.0], [2.0, 2.0, 1.0]]),
+        [[0.0, 1.0, -1.0], [0.5, 0.5, -1.0]],
+    )
+
+
+# ----- NaN, infinities, empty input ------------------------------------------------------------
+def test_a_slice_holding_nan_gives_nan_and_its_last_nan_the_gradient():
+    x = np.array([[1.0, np.nan, 3.0, np.nan], [1.0, 2.0, 3.0, 4.0]])
+    for f, ref in [
+        (lambda v: V.median(v, axis=1), lambda a: np.median(a, axis=1)),
+        (lambda v: V.quantile(v, [0.0, 0.3, 1.0], axis=1), lambda a: np.quantile(a, [0.0, 0.3, 1.0], axis=1)),
+        (lambda v: V.percentile(v, 50, axis=-1, method="lower"), lambda a: np.percentile(a, 50, axis=-1,
+                                                                                         method="lower")),
+    ]:
+        np.testing.assert_array_equal(f(V.Variable(x)).data, ref(x))
+        g = gradient(f, x)
+        assert g[0, 3] > 0 and not np.any(g[0, :3])           # only the NaN sorted last
+        np.testing.assert_allclose(g[1].sum(), g[0].sum())     # one unit per result entry
+    # ptp follows max and min: NaN, and the NaN gets the gradient of both (which cancels)
+    np.testing.assert_array_equal(V.ptp(x, axis=1).data, np.ptp(x, axis=1))
+
+
+def test_one_order_statistic_is_returned_as_it_is_even_when_infinite():
+    """At q = 0 or 1 (g = 0) the extreme itself: inf, where NumPy's lerp gives inf - inf = NaN."""
+    assert V.quantile([1.0, np.inf], 1.0).item() == np.inf
+    assert V.quantile([-np.inf, 1.0, 2.0], 0.0).item() == -np.inf
+    assert V.percentile([-np.inf, 1.0, np.inf], 50).item() == 1.0
+    assert V.median([1.0, np.inf]).item() == np.median([1.0, np.inf]) == np.inf
+    with np.errstate(invalid="ignore"):                       # between 1 and inf, as NumPy: NaN
+        assert np.isnan(V.quantile([1.0, np.inf], 0.5).item())
+    x = V.Variable(np.array([1.0, np.inf, -np.inf]))
+    V.quantile(x, [0.0, 1.0]).backward()                      # (seeded with ones: no inf - inf)
+    np.testing.assert_array_equal(x.grad.data, [0.0, 1.0, 1.0])
+
+
+def test_empty_input():
+    x = V.Variable(np.zeros((0, 3)))
+    y = V.median(x, axis=0)                                    # NaN, as NumPy (without its warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        np.testing.assert_array_equal(y.data, np.median(np.zeros((0, 3)), axis=0))
+    y.backward()
+    assert x.grad.shape == (0, 3)
+    assert np.isnan(V.median(np.zeros(0)).item())
+    assert V.median(np.zeros((0, 3)), axis=1).shape == (0,)
+    assert V.quantile(np.zeros((0, 3)), [0.5, 0.7], axis=1).shape == (2, 0)
+    assert V.quantile(np.ones(4), []).shape == (0,)             # an empty q: an empty result
+    assert V.percentile(np.ones((2, 4)), np.zeros((0, 2)), axis=1).shape == (0, 2, 2)
+    for call in (lambda: V.quantile(np.zeros(0), 0.5), lambda: V.percentile(np.zeros((2, 0)), 5, axis=1)):
+        with pytest.raises(ValueError, match="cannot take a quantile over an empty axis"):
+            call()
+    with pytest.raises(ValueError, match=r"ptp: cannot reduce over an empty axis \(input of shape \(0, 3\)"):
+        V.ptp(np.zeros((0, 3)), axis=0)
+
+
+# ----- dtypes, q, keywords ---------------------------------------------------------------------
+def test_dtypes():
+    ints = np.array([[4, 1, 3], [2, 9, 5]])
+    assert V.median(ints, axis=1).dtype == np.median(ints, axis=1).dtype == np.float64
+    for method in ("linear", "midpoint", "hazen", "lower", "nearest", "inverted_cdf"):
+        got = V.quantile(ints, 0.4, axis=1, method=method)
+        want = np.quantile(ints, 0.4, axis=1, method=method)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.data, want)
+    assert V.ptp(ints).dtype == np.ptp(ints).dtype
+    x = V.Variable(np.array([0.5, -1.0, 2.0, 0.25], dtype=np.float32))
+    for y in (V.quantile(x, np.array([0.3, 0.6])), V.percentile(x, 30), V.median(x), V.ptp(x)):
+        assert y.dtype == np.float32                           # (NumPy: float64 for an array q)
+        y.sum().backward()
+        assert x.grad.dtype == np.float32
+        x.cleargrad()
+
+
+def test_q_is_a_constant():
+    x = np.array([3.0, 1.0, 4.0, 2.0])
+    q = V.Variable(np.array([0.25, 0.5]))
+    with pytest.raises(TypeError, match=r"quantile: q is a constant of the op .* e\.g\. q\.detach\(\)"):
+        V.quantile(x, q)
+    with pytest.raises(TypeError, match="percentile: q is a constant of the op"):
+        V.percentile(x, V.Variable(50.0))
+    np.testing.assert_array_equal(V.quantile(x, q.detach()).data, np.quantile(x, [0.25, 0.5]))
+    np.testing.assert_array_equal(V.quantile(x, [0, 1]).data, [1.0, 4.0])     # integer q
+    np.testing.assert_array_equal(V.percentile(x, np.float32(25.0)).data, np.percentile(x, np.float32(25)))
+
+
+def test_overwrite_input_is_accepted_and_changes_nothing():
+    data = np.array([[3.0, 1.0, 2.0], [0.0, -1.0, 5.0]])
+    kept = data.copy()
+    for f in (lambda a: V.median(a, axis=1, overwrite_input=True),
+              lambda a: V.quantile(a, 0.3, overwrite_input=True),
+              lambda a: V.percentile(a, [20, 80], axis=0, overwrite_input=True)):
+        f(data)
+        f(V.Variable(data))
+    np.testing.assert_array_equal(data, kept)
+
+
+def test_interpolation_is_the_old_name_of_method():
+    x = np.array([3.0, 1.0, 4.0, 2.0])
+    with pytest.warns(DeprecationWarning, match="quantile: the interpolation= argument is deprecated"):
+        y = V.quantile(x, 0.4, interpolation="higher")
+    assert y.item() == np.quantile(x, 0.4, method="higher")
+    with pytest.warns(DeprecationWarning, match="percentile: the interpolation="):
+        assert V.percentile(x, 40, interpolation="nearest").item() == np.percentile(x, 40, method="nearest")
+    with pytest.raises(TypeError, match="quantile: give method or interpolation, not both"):
+        V.quantile(x, 0.4, method="lower", interpolation="higher")
+
+
+def test_weights_pick_the_first_entry_reaching_q():
+    data = np.array([[0.3, -1.0, 2.0, 0.9], [1.0, 2.0, -3.0, 0.5]])
+    x = V.Variable(data)
+    w = np.array([[1.0, 1.0, 1.0, 1.0], [0.0, 3.0, 0.0, 1.0]])
+    for q in (0.0, 0.25, 0.26, 0.5, 0.75, 0.76, 1.0):
+        np.testing.assert_array_equal(
+            V.quantile(x, q, axis=1, weights=w, method="inverted_cdf").data,
+            np.quantile(data, q, axis=1, weights=w, method="inverted_cdf"),
+        )
+    y = V.percentile(x, [40, 90], axis=1, weights=w, method="inverted_cdf")
+    y.sum().backward()
+    # row 0 sorted -1, 0.3, 0.9, 2 with cdf 1/4, 1/2, 3/4, 1: 0.3 at q = 0.4, 2 at q = 0.9;
+    # row 1 sorted -3, 0.5, 1, 2 with cdf 0, 1/4, 1/4, 1: 2 at both
+    np.testing.assert_array_equal(x.grad.data, [[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 0.0]])
+    data = np.arange(24.0).reshape(2, 3, 4)[..., ::-1]
+    along = np.arange(1.0, 9.0).reshape(4, 2)
+    np.testing.assert_array_equal(      # weights along a tuple of axes, in the order axis names them
+        V.quantile(data, [0.3, 0.8], axis=(2, 0), weights=along, method="inverted_cdf").data,
+        np.quantile(data, [0.3, 0.8], axis=(2, 0), weights=along, method="inverted_cdf"),
+    )
+
+
+# ----- NumPy's dispatch -----------------------------------------------------------------
+def test_numpy_functions_dispatch_to_the_ops():
+    x = V.Variable(np.array([[3.0, 1.0, 4.0], [1.5, 9.0, 2.0]]))
+    for call, ref in [
+        (lambda a: np.median(a, axis=1), lambda a: np.median(a, axis=1)),
+        (lambda a: np.quantile(a, [0.25, 0.5], axis=0, method="midpoint"),
+         lambda a: np.quantile(a, [0.25, 0.5], axis=0, method="midpoint")),
+        (lambda a: np.percentile(a, 90, keepdims=True), lambda a: np.percentile(a, 90, keepdims=True)),
+        (lambda a: np.ptp(a, axis=0), lambda a: np.ptp(a, axis=0)),
+    ]:
+        y = call(x)
+        assert isinstance(y, V.Variable)
+        np.testing.assert_array_equal(y.data, ref(x.data))
+        g, = V.grad(V.sum(y), [x])
+        numerical = V.numerical_grad(lambda a, call=call: V.sum(call(a)), x.data)
+        np.testing.assert_allclose(g.data, numerical, atol=1e-8)
+
+
+# ----- on the device ---------------------------------------------------------------------
+DEVICE_CALLS = {
+    "median": lambda x: V.median(x, axis=1),
+    "quantile": lambda x: V.quantile(x, [0.0, 0.3, 0.5], axis=-1, keepdims=True),
+    "percentile": lambda x: V.percentile(x, 35, method="hazen"),
+    "ptp": lambda x: V.ptp(x, axis=0),
+    "weighted": lambda x: V.quantile(x, 0.5, axis=1, method="inverted_cdf", weights=[1.0, 2.0, 0.0, 1.0]),
+}
+
+
+def test_weights_on_another_device_than_the_data_are_refused(gpu):
+    with pytest.raises(TypeError, match="quantile: weights on the GPU and data on the CPU"):
+        V.quantile(V.Variable(np.ones(3)).to_cpu(), 0.5, weights=V.backend.to_gpu(np.ones(3)),
+                   method="inverted_cdf")
+
+
+@pytest.mark.parametrize("name", DEVICE_CALLS)
+def test_ops_run_on_the_device(name, gpu):
+    f = DEVICE_CALLS[name]
+    data = np.array([[0.33, -1.27, 1.41, 0.2], [np.nan, 0.5, -0.1, 0.7], [2.0, 1.0, 0.0, 3.0]])
+    x = V.Variable(data).to_gpu()
+    y = f(x)
+    assert y.device == "gpu"
+    np.testing.assert_array_equal(V.backend.to_cpu(y.data), f(V.Variable(data)).data)
+    g, = V.grad(y.sum(), [x], create_graph=True)
+    assert g.device == "gpu" and g.shape == x.shape
+    coefficients = V.taylor(f, x, V.Variable(np.ones(data.shape)).to_gpu(), 3)
+    assert all(c.device == "gpu" for c in coefficients)
+
+
+# ----- refused arguments ---------------------------------------------------------------
+X = np.arange(6.0).reshape(2, 3)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: V.median(X, out=np.empty(3)), "median: out= is not supported"),
+    (lambda: V.quantile(X, 0.5, out=np.empty(())), "quantile: out= is not supported"),
+    (lambda: V.percentile(X, 50, out=np.empty(())), "percentile: out= is not supported"),
+    (lambda: V.ptp(X, out=np.empty(())), "ptp: out= is not supported"),
+    (lambda: V.quantile(X, "half"), "quantile: q must be real numbers, got dtype <U4"),
+    (lambda: V.quantile(X, [True]), "quantile: q must be real numbers, got dtype bool"),
+    (lambda: V.quantile(X, [[0.1], [0.2, 0.3]]), "quantile: q must be a number or a rectangular array"),
+    (lambda: V.median(X, axis=1.0), "median: axis must be None, an int or a tuple of ints"),
+    (lambda: V.quantile(X, 0.5, weights=V.Variable(np.ones((2, 3))), method="inverted_cdf"),
+     r"quantile: weights are constants of the op .* e\.g\. weights\.detach\(\)"),
+    (lambda: V.quantile(X, 0.5, weights=np.ones(3), method="inverted_cdf"),
+     r"quantile: weights of shape \(3,\) differ from a's shape \(2, 3\); give the axis"),
+    (lambda: V.quantile(X, 0.5, weights=np.array(["a"] * 6).reshape(2, 3), method="inverted_cdf"),
+     "quantile: weights must be real numbers"),
+    (lambda: V.median("x"), "median"),
+])
+def test_refused_types(call, match):
+    with pytest.raises(TypeError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: V.quantile(X, 1.5), r"quantile: q must lie in \[0, 1\], got \[1\.5\]"),
+    (lambda: V.quantile(X, [0.2, -0.1, 0.3]), r"quantile: q must lie in \[0, 1\], got \[-0\.1\]"),
+    (lambda: V.quantile(X, np.nan), r"quantile: q must lie in \[0, 1\], got \[nan\]"),
+    (lambda: V.percentile(X, 101), r"percentile: q must lie in \[0, 100\], got \[101\]"),
+    (lambda: V.percentile(X, [50, -1]), r"percentile: q must lie in \[0, 100\]"),
+    (lambda: V.quantile(X, np.full((1, 1, 1), 0.5)),
+     r"quantile: q must be a scalar, 1-D or 2-D .* \(1, 1, 1\)"),
+    (lambda: V.quantile(X, 0.5, method="bogus"),
+     "quantile: method must be one of inverted_cdf, .*; got 'bogus'"),
+    (lambda: V.percentile(X, 5, interpolation="cubic"), "percentile: method must be one of"),
+    (lambda: V.quantile(X, 0.5, axis=2), r"quantile: axis 2 is out of range for an input of shape \(2, 3\)"),
+    (lambda: V.median(X, axis=(0, -2)), "median: repeated axis"),
+    (lambda: V.ptp(X, axis=-3), "ptp: axis -3 is out of range"),
+    (lambda: V.quantile(X, 0.5, weights=np.ones((2, 3))),
+     "quantile: only method='inverted_cdf' takes weights .*, got 'linear'"),
+    (lambda: V.quantile(X, 0.5, axis=1, weights=np.ones(2), method="inverted_cdf"),
+     r"quantile: weights of shape \(2,\) do not match a's shape \(2, 3\) along axis 1 \(expected \(3,\)\)"),
+    (lambda: V.quantile(X, 0.5, axis=1, weights=[1.0, -1.0, 1.0], method="inverted_cdf"),
+     "quantile: weights must be non-negative"),
+    (lambda: V.quantile(X, 0.5, axis=1, weights=[0.0, 0.0, 0.0], method="inverted_cdf"),
+     "quantile: the weights hold NaN or inf, or sum to 0"),
+    (lambda: V.percentile(X, 5, weights=np.full((2, 3), np.inf), method="inverted_cdf"),
+     "percentile: the weights hold NaN or inf"),
+])
+def test_refused_values(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_no_host_sync_on_the_device(gpu, request):
+    """Positions come from q on the host, the NaN check is a device mask: forward, backward
+    and Taylor mode read no device data on the host (the weighted quantile checks its
+    weights there, as NumPy raises on bad ones)."""
+    plugins = request.config.pluginmanager.get_plugins()
+    fake = next((p.FAKE_GPU for p in plugins if hasattr(p, "FAKE_GPU")), None)
+    if fake is None or gpu is not fake.module:
+        pytest.skip("syncs are counted on the CPU stand-in only")
+    x = V.Variable(np.array([[0.3, -1.0, 2.0, 0.9], [1.0, np.nan, -3.0, 0.5]])).to_gpu()
+    with fake.count_syncs() as syncs:
+        for f in (lambda v: V.quantile(v, [0.0, 0.3, 0.5], axis=1), lambda v: V.median(v, axis=0),
+                  lambda v: V.percentile(v, 75, method="nearest"), V.ptp):
+            V.grad(V.sum(f(x) ** 2), [x], create_graph=True)
+            V.taylor(f, x, x.data, 2)
+    assert syncs.count == 0, syncs.where
