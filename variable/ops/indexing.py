@@ -88,14 +88,15 @@ class GetItem(Forwarder):
 
 
 class GetItemGrad(Forwarder):
-    """Scatter gy into zeros of the input's shape; repeated indices add up."""
+    """Scatter gy into zeros of the input's shape; repeated indices add up (`unique`: the
+    index picks no element twice, a permutation's say, so a plain assignment will do)."""
 
-    def __init__(self, index, shape):
-        self.index, self.shape = index, shape
+    def __init__(self, index, shape, unique=False):
+        self.index, self.shape, self.unique = index, shape, unique
 
     def forward(self, gy):
         gx = get_array_module(gy).zeros(self.shape, dtype=gy.dtype)
-        if _may_repeat(self.index):
+        if not self.unique and _may_repeat(self.index):
             scatter_add(gx, self.index, gy)
         else:
             gx[self.index] = gy
@@ -124,8 +125,8 @@ class GetItemGrad(Forwarder):
         """c laid at `index` in zeros of `shape`: on an array at once, on a Variable (a
         recording pass) as this op recorded again."""
         if isinstance(c, Variable):
-            return Function(type(self)(index, shape))(c)
-        return type(self)(index, shape).forward(c)
+            return Function(type(self)(index, shape, self.unique))(c)
+        return type(self)(index, shape, self.unique).forward(c)
 
 
 class ScatterSum(Forwarder):

@@ -70,10 +70,12 @@ class TakeAlongAxis(Forwarder):
 
     save_for_backward = ()
 
+    _permutation = False          # (Sort, Partition: the indices pick every entry once)
+
     def backward(self, gy):
         x, = self.inputs
         index = _along_axis(self.indices, x.shape, self.axis)
-        return Function(GetItemGrad(index, x.shape))(gy)      # adjoint of a gather: scatter-add
+        return Function(GetItemGrad(index, x.shape, self._permutation))(gy)   # adjoint of a gather: scatter
 
     taylor_records = True
 
@@ -83,6 +85,8 @@ class TakeAlongAxis(Forwarder):
 
 class Sort(TakeAlongAxis):
     """Sorted along an axis: a gather by the permutation np.argsort finds, saved as a constant."""
+
+    _permutation = True
 
     def __init__(self, axis, kind):
         self.axis, self.kind = axis, kind
@@ -96,6 +100,8 @@ class Sort(TakeAlongAxis):
 
 class Partition(TakeAlongAxis):
     """Partitioned along an axis: a gather by np.argpartition's permutation, saved as a constant."""
+
+    _permutation = True
 
     def __init__(self, kth, axis):
         self.kth, self.axis = kth, axis
