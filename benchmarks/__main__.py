@@ -10,6 +10,7 @@ from benchmarks import (
     memory,
     mlp,
     numpy_calls,
+    numpy_ops,
     overhead,
     taylor_mode,
 )
@@ -37,6 +38,8 @@ def main(argv=None):
     overhead.main(["--steps", "200", "--repeat", "2"] if quick else [])
     print()
     numpy_calls.main(["--steps", "200", "--repeat", "2"] if quick else [])
+    print()
+    numpy_ops.main(["--repeat", "1"] if quick else [])
     print()
     higher_order.main(["--orders", "4", "--repeat", "1"] if quick else [])
     print()

@@ -50,14 +50,16 @@ from .types import ArrayLike, Axis
 # the op families added in NumPy's names: each module's __all__ lists its public ops
 # isort: off
 from .ops import (
-    contraction, differences, exponential, grids, inverse_trig, powers, products, quantiles,
-    rearrange, rounding, selection, signal, stacking, statistics,
+    array_api, contraction, differences, exponential, grids, inverse_trig, nanfunctions, powers, products,
+    quantiles, rearrange, rounding, selection, signal, stacking, statistics,
 )
+from .ops.array_api import *  # noqa: F403
 from .ops.contraction import *  # noqa: F403
 from .ops.differences import *  # noqa: F403
 from .ops.exponential import *  # noqa: F403
 from .ops.grids import *  # noqa: F403
 from .ops.inverse_trig import *  # noqa: F403
+from .ops.nanfunctions import *  # noqa: F403
 from .ops.powers import *  # noqa: F403
 from .ops.products import *  # noqa: F403
 from .ops.quantiles import *  # noqa: F403
@@ -71,7 +73,7 @@ from . import linalg
 # isort: on
 
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
-             stacking, selection, differences, quantiles, signal, powers, grids)
+             stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

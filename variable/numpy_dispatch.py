@@ -37,7 +37,8 @@ _DATA_UFUNCS = frozenset([
 # functions whose result has no gradient to lose: indices, counts, shapes, predicates and
 # constants shaped like the input.  They run on the Variables' data.
 _DATA_ONLY = frozenset([
-    "argmax", "argmin", "argsort", "argpartition", "argwhere", "nonzero", "flatnonzero",
+    "argmax", "argmin", "nanargmax", "nanargmin", "argsort", "argpartition", "argwhere", "nonzero",
+    "flatnonzero", "isin",
     "count_nonzero", "searchsorted", "digitize", "shape", "ndim", "size", "isclose", "allclose",
     "array_equal", "array_equiv", "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal",
     "iscomplex", "isrealobj", "iscomplexobj", "isscalar", "zeros_like", "ones_like", "empty_like",
@@ -46,6 +47,10 @@ _DATA_ONLY = frozenset([
     "array_str", "array2string", "iterable", "ix_", "indices", "tril_indices_from",
     "triu_indices_from", "diag_indices_from", "common_type", "mintypecode",
 ])
+
+
+# np.linalg's functions whose result is an integer with no gradient (a rank)
+_LINALG_DATA_ONLY = frozenset(["matrix_rank"])
 
 
 def _ops():
@@ -111,11 +116,13 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if method == "__call__":
         if name in _DATA_UFUNCS:
             return ufunc(*_data(inputs), **kwargs)
-        if kwargs:
-            _no_keywords(what, kwargs, allowed=())
         op = _op_for(name)
         if op is None:
             raise _refusal(what + "(x)", name)
+        if kwargs:
+            if ufunc.signature is not None:      # a gufunc (np.vecdot): its axis keywords are the op's
+                return op(*inputs, **kwargs)
+            _no_keywords(what, kwargs, allowed=())
         _CALLS[ufunc] = op
         return op(*inputs)
     if method == "reduce" and name in _REDUCTIONS:
@@ -208,7 +215,7 @@ def array_function(func, types, args, kwargs):
     module = getattr(func, "__module__", "numpy") or "numpy"
     linalg = module.startswith("numpy.linalg")
     what = f"np.linalg.{name}" if linalg else f"np.{name}"
-    if not linalg and name in _DATA_ONLY:
+    if (name in _LINALG_DATA_ONLY) if linalg else (name in _DATA_ONLY):
         return func(*_data(args), **_data(kwargs))
     op = _op_for(name, linalg)
     if op is None:

@@ -19,9 +19,18 @@ from benchmarks import (
     memory,
     mlp,
     numpy_calls,
+    numpy_ops,
     overhead,
     taylor_mode,
 )
+
+
+def test_numpy_ops_agree_with_their_hand_written_numpy(capsys):
+    # run() checks each case's gradient against its NumPy before timing it
+    results = numpy_ops.run(repeat=1)
+    assert set(results) == {name for name, _, _ in numpy_ops.cases(np.random.default_rng(0))}
+    assert numpy_ops.main(["--repeat", "1"]) == 0
+    assert "ratio" in capsys.readouterr().out
 
 
 def test_overhead_chain_matches_numpy(capsys):

@@ -47,6 +47,17 @@ def logsumexp(x, axis=None, keepdims=False):
     return y if keepdims else np.squeeze(y, axis=axis if axis is not None else tuple(range(x.ndim)))
 
 
+def polyval(p, x):
+    """Horner's scheme, y = p[0], then y x + p[i] for each next coefficient: at x = +-inf the
+    polynomial's limit (gengrad's documented convention; NumPy's loop starts from 0 x, which
+    is NaN there).  Shape and dtype as NumPy's: those of zeros_like(x) + p[0]."""
+    p, x = np.asarray(p), np.asarray(x)
+    y = np.zeros_like(x)
+    for i, c in enumerate(p):
+        y = y + c if i == 0 else y * x + c
+    return y
+
+
 # ----- activations (float64, as the `function` package computes integer inputs) -------------
 def sigmoid(x):
     x = as_float(x)

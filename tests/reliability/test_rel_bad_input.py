@@ -68,7 +68,8 @@ class Op:
 
     domain: per argument, "real", "positive", "nonzero", "unit" (0..1), "sign" (+-1),
         "count" (0, 1, 2, ...), "simplex" (rows summing to 1), "above1" (> 1), "spd"
-        (symmetric positive definite matrices) or "index:N" (ints in [0, N)).
+        (symmetric positive definite matrices), "increasing" (sorted along the last axis,
+        interp's sample points) or "index:N" (ints in [0, N)).
     floats: positions of the floating-point arguments (NaN, inf, integer and boolean
         variants apply there); default: every argument not of an "index" domain.
     empty, zero_d: argument shapes of the call with zero-size arrays, and with 0-d arrays
@@ -120,6 +121,8 @@ def _values(domain, shape, rng):
         return a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])
     if domain == "count":
         return rng.integers(0, 4, shape).astype(np.float64)
+    if domain == "increasing":                          # sample points: sorted, apart
+        return np.cumsum(rng.uniform(0.3, 1.0, shape), axis=-1) - 1.5
     if domain == "simplex":
         e = rng.uniform(0.5, 2.0, shape)
         return e / e.sum(axis=-1, keepdims=True) if e.ndim else np.ones(shape)
@@ -128,12 +131,16 @@ def _values(domain, shape, rng):
 
 def _integers(domain, shape, rng):
     """Integer arrays inside `domain` (where the domain has integers at all)."""
+    if domain == "increasing":
+        return np.cumsum(rng.integers(1, 3, shape), axis=-1) - 3
     low, high = {"positive": (1, 3), "above1": (1, 4), "unit": (0, 2), "count": (0, 4),
                  "sign": (1, 2)}.get(domain, (-2, 3))
     return rng.integers(low, high, shape)
 
 
 def _booleans(domain, shape, rng):
+    if domain == "increasing":                          # False, ..., True, ...: non-decreasing
+        return np.sort(rng.random(shape) < 0.5, axis=-1)
     return np.ones(shape, dtype=bool) if domain in ("positive", "nonzero") else rng.random(shape) < 0.5
 
 
@@ -401,6 +408,50 @@ OPS = [
          lambda x, o=o, a=a: np.linalg.norm(x, o, a), ((2, 3),), f"ord={o} axis={a}",
          empty=((2, 0),), zero_d=None)
       for o, a in [(1, 1), (np.inf, -1), ("fro", None), ("nuc", None), (2, None)]],
+    # ----- variable: quantiles (quantiles.py) -------------------------------------------------
+    *_reduction("median", V.median, np.median), *_reduction("ptp", V.ptp, np.ptp),
+    *[Op(n, lambda a, n=n, k=k: getattr(V, n)(a, **k), lambda a, n=n, k=k: getattr(np, n)(a, **k), ((2, 3),),
+         " ".join(f"{name}={v}" for name, v in k.items()), empty=((2, 0),), zero_d=zero_d)
+      for n, scale in [("quantile", 1), ("percentile", 100)]
+      for k, zero_d in [({"q": 0.3 * scale}, "all 0-d"),
+                        ({"q": [0.25 * scale, 0.6 * scale], "axis": 1, "keepdims": True}, None),
+                        ({"q": 0.6 * scale, "axis": -1, "method": "nearest"}, None),
+                        ({"q": [], "axis": 0}, None)]],
+    # ----- variable: signals and curves (signal.py) -------------------------------------------
+    Op("convolve", V.convolve, np.convolve, ((3,), (2,)), empty=((0,), (2,))),
+    Op("convolve", lambda a, v: V.convolve(a, v, "same"), lambda a, v: np.convolve(a, v, "same"),
+       ((2,), (4,)), "same, v longer", empty=((2,), (0,))),
+    Op("correlate", V.correlate, np.correlate, ((4,), (2,)), empty=((0,), (2,))),
+    Op("correlate", lambda a, v: V.correlate(a, v, "full"), lambda a, v: np.correlate(a, v, "full"),
+       ((2,), (3,)), "full, v longer", empty=((2,), (0,))),
+    Op("interp", V.interp, np.interp, ((2, 3), (4,), (4,)), domain=("real", "increasing", "real"),
+       empty=((0,), (4,), (4,)), zero_d=((), (4,), (4,))),
+    Op("interp", lambda x, xp, fp: V.interp(x, xp, fp, left=-5.0, right=5.0),
+       lambda x, xp, fp: np.interp(x, xp, fp, left=-5.0, right=5.0), ((2, 3), (4,), (4,)), "left, right",
+       domain=("real", "increasing", "real"), empty=((2, 0), (4,), (4,)), zero_d=None),
+    Op("interp", lambda x, xp, fp: V.interp(x, xp, fp, period=1.5),
+       lambda x, xp, fp: np.interp(x, xp, fp, period=1.5), ((2, 3), (4,), (4,)), "period",
+       empty=((0,), (4,), (4,)), zero_d=((), (4,), (4,))),
+    Op("trapezoid", V.trapezoid, np.trapezoid, ((2, 3),), empty=((2, 0),)),
+    Op("trapezoid", lambda y, x: V.trapezoid(y, x, axis=0), lambda y, x: np.trapezoid(y, x, axis=0),
+       ((2, 3), (2,)), "x, axis=0", empty=((0, 3), (0,)), zero_d=None, nullable=(1,)),
+    Op("trapezoid", lambda y, x: V.trapezoid(y, x), lambda y, x: np.trapezoid(y, x), ((2, 3), (2, 3)),
+       "x of y's shape", empty=((2, 0), (2, 0)), zero_d=None, nullable=(1,)),
+    Op("polyval", V.polyval, R.polyval, ((3,), (2, 3)), empty=((0,), (2, 3)), zero_d=((3,), ())),
+    Op("polyval", V.polyval, R.polyval, ((2, 3), (2, 3)), "2-D p", empty=((2, 3), (0, 3)),
+       zero_d=((2, 1), ())),
+    # ----- variable: powers, the step, grids (powers.py, rounding.py, grids.py) --------------
+    _ufunc("cbrt"), _ufunc("float_power", ("positive", "real")), _ufunc("heaviside"),
+    Op("meshgrid", lambda x, y: V.meshgrid(x, y), lambda x, y: tuple(np.meshgrid(x, y)), ((2,), (3,)),
+       empty=((0,), (3,))),
+    Op("meshgrid", lambda x, y, z: V.meshgrid(x, y, z, indexing="ij", sparse=True),
+       lambda x, y, z: tuple(np.meshgrid(x, y, z, indexing="ij", sparse=True)), ((2,), (3,), (1, 2)),
+       "ij sparse", empty=((2,), (0,), (1, 2))),
+    Op("broadcast_arrays", lambda a, b: V.broadcast_arrays(a, b),
+       lambda a, b: tuple(np.broadcast_arrays(a, b)), ((2, 3), (3,)), empty=((0, 3), (3,))),
+    Op("broadcast_arrays", lambda a, b, c: V.broadcast_arrays(a, b, c),
+       lambda a, b, c: tuple(np.broadcast_arrays(a, b, c)), ((2, 1), (3,), ()), "three",
+       empty=((0, 1), (3,), ())),
 ]
 
 

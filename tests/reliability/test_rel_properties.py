@@ -949,6 +949,134 @@ def qr_view(qr, sign, diagonal):
     return view
 
 
+# quantiles: distinct values, so no difference step reorders a slice; q is a constant
+FRACTIONS = [0.0, 0.05, 0.2, 0.25, 0.4, 0.5, 0.625, 0.75, 0.9, 1.0]
+PERCENTS = [0.0, 5.0, 20.0, 25.0, 40.0, 50.0, 62.5, 75.0, 90.0, 100.0]
+QUANTILE_METHODS = ["linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf",
+                    "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+                    "weibull", "median_unbiased", "normal_unbiased"]
+"""NumPy's 13 methods, its default first (hypothesis draws the first entries most often)."""
+
+
+def draw_quantile(levels):
+    """quantile (levels FRACTIONS) or percentile (PERCENTS): q of 0 to 2 dimensions, any of
+    NumPy's methods, or constant weights with 'inverted_cdf'."""
+    def draw(data, rng):
+        shape = data.draw(SHAPES)
+        axis = _axis(data, len(shape))
+        q = rng.choice(levels, data.draw(shapes(0, 2)))
+        params = {"q": q, "axis": axis, "keepdims": data.draw(st.booleans()),
+                  "method": data.draw(st.sampled_from(QUANTILE_METHODS))}
+        if data.draw(st.integers(0, 3)) == 3:        # weights (some 0, no slice all 0): inverted_cdf only
+            w = rng.choice([0.0, 0.5, 1.0, 2.0], shape)
+            params["method"] = "inverted_cdf"
+            params["weights"] = np.maximum(w, np.sum(w, axis=axis, keepdims=True) == 0)
+        return [distinct(rng, shape)], params
+    return draw
+
+
+# signals and curves
+def draw_signals(zero_d=True):
+    """Two 1-D signals of lengths 1 to 5 (a number for a length-1 one of convolve's), a mode."""
+    def draw(data, rng):
+        arrays = []
+        for _ in range(2):
+            n = data.draw(st.integers(1, 5))
+            scalar = zero_d and n == 1 and data.draw(st.booleans())
+            arrays.append(rng.uniform(-2, 2, () if scalar else (n,)))
+        return arrays, {"mode": data.draw(st.sampled_from(["full", "same", "valid", 0, 1, 2]))}
+    return draw
+
+
+def draw_interp(data, rng):
+    """x more than GAP from every knot (and, with a period, from every knot and multiple of
+    the period shifted by whole periods); xp increasing, or in any order with a period."""
+    shape, k = data.draw(SHAPES), data.draw(st.integers(1, 4))
+    fp = rng.uniform(-2, 2, k)
+    period = data.draw(st.sampled_from([None, None, 1.5, -2.0]))
+    if period is None:
+        xp = np.cumsum(rng.uniform(0.3, 1.0, k)) - rng.uniform(0.5, 2.0)
+        x = away(rng, shape, xp, xp[0] - 1.0, xp[-1] + 1.0)
+        params = {k: data.draw(st.sampled_from([None, -3.0, np.array(0.5)])) for k in ("left", "right")}
+        return [x, xp, fp], params
+    p = abs(period)
+    xp = rng.permutation(np.linspace(0.1, 0.9, 5))[:k] * p + p * rng.integers(-1, 2, k)
+    kinks = (np.mod(xp, p)[:, None] + p * np.arange(-3, 4)).ravel()
+    x = away(rng, shape, np.concatenate([kinks, p * np.arange(-3, 4)]), -2 * p, 2 * p)
+    return [x, xp, fp], {"period": period}
+
+
+def draw_trapezoid(data, rng):
+    """Spacing dx (1 or a number), sample points x along the axis, or x of y's shape."""
+    shape = data.draw(NONSCALAR)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    y = rng.uniform(-2, 2, shape)
+    kind = data.draw(st.sampled_from(["dx 1", "dx number", "x 1-D", "x of y's shape"]))
+    if kind == "dx 1":
+        return [y], {"axis": axis}
+    if kind == "dx number":
+        return [y], {"dx": 0.5, "axis": axis}
+    if kind == "x 1-D":
+        return [y, np.cumsum(rng.uniform(0.2, 1.0, shape[axis]))], {"axis": axis}
+    return [y, rng.uniform(-2, 2, shape)], {"axis": axis}
+
+
+def draw_trapezoid_dx_array(data, rng):
+    """dx an array (differentiated): 0-d, or of the shape of y's pairs of samples."""
+    shape = data.draw(NONSCALAR)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    pairs = list(shape)
+    pairs[axis] = max(shape[axis] - 1, 0)
+    dx_shape = data.draw(st.sampled_from([(), tuple(pairs)]))
+    return [rng.uniform(-2, 2, shape), rng.uniform(0.2, 1.0, dx_shape)], {"axis": axis}
+
+
+def draw_polyval(data, rng):
+    """1 to 4 coefficients: a 1-D p, or a 2-D one (a polynomial per column) against x."""
+    k = data.draw(st.integers(1, 4))
+    if data.draw(st.booleans()):
+        return [rng.uniform(-2, 2, k), rng.uniform(-1.5, 1.5, data.draw(SHAPES))], {}
+    columns = data.draw(st.integers(1, 3))
+    x_shape = data.draw(st.sampled_from([(), (1,), (columns,), (2, columns), (3, 1)]))
+    return [rng.uniform(-2, 2, (k, columns)), rng.uniform(-1.5, 1.5, x_shape)], {}
+
+
+def draw_polyval_list(data, rng):
+    """A list of 1 to 4 coefficients (then x) whose shapes broadcast with x's."""
+    all_shapes = data.draw(broadcast_shapes(num_shapes=data.draw(st.integers(2, 5)))).input_shapes
+    return [rng.uniform(-1.5, 1.5, s) for s in all_shapes], {}
+
+
+def np_polyval_list(*arrays):
+    """sum_i p_i x^(N-1-i), broadcast with x (power form, not Horner's)."""
+    *p, x = arrays
+    return sum(c * x ** (len(p) - 1 - i) for i, c in enumerate(p)) + np.zeros_like(x)
+
+
+# powers, the step, grids
+def draw_integer_exponent(data, rng):
+    """Any real base, a whole exponent held as integers (a constant; float_power casts it)."""
+    s0, s1 = data.draw(PAIRS).input_shapes
+    return [nonzero(rng, s0), rng.integers(-3, 4, s1)], {}
+
+
+def draw_step_at_zero(data, rng):
+    """Integer x1 in {-1, 0, 1} (a constant): x2, where x1 == 0, gets the gradient."""
+    s0, s1 = data.draw(PAIRS).input_shapes
+    return [rng.integers(-1, 2, s0), rng.uniform(-2, 2, s1)], {}
+
+
+def draw_meshgrid(data, rng):
+    arrays = [rng.uniform(-2, 2, data.draw(shapes(0, 2))) for _ in range(data.draw(st.integers(1, 3)))]
+    return arrays, {"indexing": data.draw(st.sampled_from(["xy", "ij"])), "sparse": data.draw(st.booleans()),
+                    "copy": data.draw(st.booleans())}
+
+
+def draw_broadcast_arrays(data, rng):
+    count = data.draw(st.integers(1, 3))
+    return [rng.uniform(-2, 2, s) for s in data.draw(broadcast_shapes(num_shapes=count)).input_shapes], {}
+
+
 def new(name, draw, call=None, ref=None, label=""):
     """A Prop of a NumPy-named op, V.<name> against np.<name> (V.linalg / np.linalg for
     "linalg.<name>") unless given, run NEW_EXAMPLES times."""
@@ -1128,6 +1256,23 @@ PROPS = [
         svd_view(V.linalg.svd), svd_view(np.linalg.svd)),
     new("linalg.qr", with_param(draw_spectral(0.1, rectangular=True), mode=["reduced", "r"]),
         qr_view(V.linalg.qr, V.sign, V.diagonal), qr_view(np.linalg.qr, np.sign, np.diagonal)),
+    # variable.ops.quantiles
+    new("median", reduction(distinct)), new("ptp", reduction(distinct)),
+    new("quantile", draw_quantile(FRACTIONS)), new("percentile", draw_quantile(PERCENTS)),
+    # variable.ops.signal
+    new("convolve", draw_signals()), new("correlate", draw_signals(zero_d=False)), new("interp", draw_interp),
+    new("trapezoid", draw_trapezoid),
+    new("trapezoid", draw_trapezoid_dx_array, lambda y, dx, **kw: V.trapezoid(y, dx=dx, **kw),
+        lambda y, dx, **kw: np.trapezoid(y, dx=dx, **kw), label="dx an array"),
+    new("polyval", draw_polyval),
+    new("polyval", draw_polyval_list, lambda *xs: V.polyval(list(xs[:-1]), xs[-1]), np_polyval_list,
+        label="a list of coefficients"),
+    # variable.ops.powers, rounding.heaviside, variable.ops.grids
+    new("cbrt", unary(_kinked(0.0))), new("float_power", binary(positive)),
+    new("float_power", draw_integer_exponent, label="integer exponent"),
+    new("heaviside", binary(_kinked(0.0))), new("heaviside", draw_step_at_zero, label="integer x1 at 0"),
+    new("meshgrid", draw_meshgrid, ref=lambda *xs, **kw: tuple(np.meshgrid(*xs, **kw))),
+    new("broadcast_arrays", draw_broadcast_arrays, ref=lambda *xs: tuple(np.broadcast_arrays(*xs))),
 ]
 """Every op with a gradient; `dropout` (random) and `accuracy` (no gradient) have tests of their own."""
 

@@ -190,6 +190,10 @@ def test_conversions_and_python_numbers_are_the_documented_exceptions():
     # data-only results: indices, masks and shapes, no gradient to lose
     assert np.argmax(x) == 1 and np.shape(x) == (2,)
     np.testing.assert_array_equal(np.isnan(x), [False, False])
+    nans = V.Variable(np.array([np.nan, 2.0, -1.0]))
+    assert np.nanargmax(nans) == 1 and np.nanargmin(nans) == 2
+    np.testing.assert_array_equal(np.isin(nans, [2.0, 5.0]), [False, True, False])
+    assert np.linalg.matrix_rank(V.Variable(np.array([[1.0, 2.0], [2.0, 4.0]]))) == 1
 
 
 def test_where_with_a_variable_condition_gives_indices():

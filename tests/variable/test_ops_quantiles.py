@@ -246,6 +246,23 @@ def test_dtypes():
         x.cleargrad()
 
 
+def test_booleans_as_numpy_takes_them():
+    """median (a mean) and the discrete methods take booleans and keep them, as NumPy; the
+    interpolating methods and ptp subtract, which NumPy refuses, and so does gengrad (above)."""
+    b = np.array([[True, False, True, True], [False, False, True, False]])
+    np.testing.assert_array_equal(V.median(b, axis=1).data, np.median(b, axis=1))
+    for method in ("lower", "higher", "nearest", "inverted_cdf", "closest_observation"):
+        got, want = V.quantile(b, [0.0, 0.3, 1.0], axis=1, method=method), np.quantile(
+            b, [0.0, 0.3, 1.0], axis=1, method=method)
+        assert got.dtype == want.dtype == np.bool_
+        np.testing.assert_array_equal(got.data, want)
+    for call in (lambda m: m.quantile(b, 0.3), lambda m: m.ptp(b)):
+        with pytest.raises(TypeError, match="boolean"):
+            call(np)
+        with pytest.raises(TypeError, match="boolean"):
+            call(V)
+
+
 def test_q_is_a_constant():
     x = np.array([3.0, 1.0, 4.0, 2.0])
     q = V.Variable(np.array([0.25, 0.5]))
@@ -370,6 +387,10 @@ X = np.arange(6.0).reshape(2, 3)
     (lambda: V.quantile(X, 0.5, weights=np.array(["a"] * 6).reshape(2, 3), method="inverted_cdf"),
      "quantile: weights must be real numbers"),
     (lambda: V.median("x"), "median"),
+    (lambda: V.quantile(np.array([True, False, True]), 0.3),
+     r"quantile: method 'linear' interpolates, which subtracts booleans .* a\.astype\(float\)"),
+    (lambda: V.percentile(np.array([True]), 50, method="hazen"), "percentile: method 'hazen' interpolates"),
+    (lambda: V.ptp(np.array([[True, False]]), axis=1), "ptp: boolean input: max - min subtracts booleans"),
 ])
 def test_refused_types(call, match):
     with pytest.raises(TypeError, match=match):

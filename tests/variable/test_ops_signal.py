@@ -11,6 +11,7 @@ conv1d (a correlation), the device, and every refused input.
 """
 
 import contextlib
+import warnings
 
 import numpy as np
 import pytest
@@ -350,6 +351,33 @@ def test_interp_special_points():
     assert V.interp(0.5, XP, FP).shape == ()
 
 
+def test_interp_reads_integers_and_booleans_as_numpy():
+    """NumPy computes in float64: integer and boolean sample points and values too."""
+    x = np.array([[-0.5, 0.25, 1.0], [0.75, 2.0, 0.0]])
+    for xp, fp in [([False, True], [True, False]), (np.array([0, 1, 3]), np.array([2, -1, 4])),
+                   (np.array([False, True, True]), np.array([1.0, 2.0, 3.0]))]:
+        y = V.interp(x, xp, fp)
+        assert y.dtype == np.float64
+        np.testing.assert_array_equal(y.data, np.interp(x, xp, fp))
+    np.testing.assert_array_equal(V.interp(np.array([True, False]), XP, FP).data,
+                                  np.interp(np.array([True, False]), XP, FP))
+
+
+def test_interp_infinite_values_as_numpy_without_warnings():
+    """NumPy's loop raises no floating-point flags: an infinite fp gives its values (inf - inf
+    retried from the segment's right end), and infinite sample points are refused before any
+    arithmetic warns."""
+    x = np.array([[-1.5, -1.0, -0.5], [0.25, 1.0, 2.5]])
+    xp = np.array([-1.0, 0.0, 1.0, 2.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for fp in ([np.inf, 0.5, -0.5, -np.inf], [np.inf, np.inf, 1.0, np.nan], [0.0, -np.inf, np.inf, 1.0]):
+            y = V.interp(x, xp, np.array(fp), right=np.inf)
+            np.testing.assert_array_equal(y.data, np.interp(x, xp, fp, right=np.inf))
+        with pytest.raises(ValueError, match="interp: xp must be increasing"):
+            V.interp(x, np.array([np.inf, 0.0, 1.0, -np.inf]), np.ones(4))
+
+
 def test_interp_period_matches_numpy():
     x = np.array([-7.3, -0.2, 0.0, 1.0, 359.5, 725.0, 360.0])
     xp, fp = np.array([190.0, -190.0, 350.0, -350.0]), np.array([5.0, 10.0, 3.0, 4.0])
@@ -445,6 +473,10 @@ def test_polyval_edges():
         V.polyval(2.0, x)
     with pytest.raises(ValueError, match=r"polyval: coefficients of shapes .* do not broadcast with x"):
         V.polyval([np.ones(3), 1.0], x)
+    # a ragged list of numbers, as NumPy: refused (only arrays and Variables may differ in shape)
+    with pytest.raises(ValueError, match=r"polyval: p is a ragged list of numbers, \[\[1.0, 2.0\], \[3"):
+        V.polyval([[1.0, 2.0], [3.0]], x)
+    np.testing.assert_array_equal(V.polyval([np.array([1.0, 2.0]), [3.0]], x).data, [4.0, -1.0])
 
 
 # ----- on a device ---------------------------------------------------------------------------

@@ -273,6 +273,12 @@ def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, op, sca
             raise ValueError(f"{op}: only method='inverted_cdf' takes weights (as in NumPy), got {method!r}")
         s, y = _weighted(a, q, axes, _weights_along(weights, a, axis, op), op)
     else:
+        if method not in _DISCRETE and a.dtype == np.bool_:
+            raise TypeError(
+                f"{op}: method {method!r} interpolates, which subtracts booleans (NumPy refuses "
+                f"boolean input there too); cast it first, e.g. a.astype(float), or use a "
+                f"discrete method such as 'lower' or 'nearest'"
+            )
         if method not in _DISCRETE and a.dtype.kind != "f":
             a = a.astype(np.float64)                   # interpolated: float64, as in NumPy
         s = _sorted_slices(a, axes)
@@ -397,8 +403,9 @@ def quantile(
     TypeError
         If `out` is given, `q` or `weights` is a Variable that requires grad or not real
         numbers, both `method` and `interpolation` are given, weights of another shape
-        come without `axis`, `axis` is not None, an int or a tuple of ints, or `a` is not
-        array-like.
+        come without `axis`, `axis` is not None, an int or a tuple of ints, `a` is not
+        array-like, or `a` is boolean and the method interpolates (all but the discrete
+        ones; NumPy refuses it too).
     ValueError
         If q is outside [0, 1] (or NaN) or has more than 2 dimensions, `method` is unknown,
         an axis is out of range or repeated, an axis reduced over is empty (NumPy fails
@@ -487,8 +494,8 @@ def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = Fals
     Raises
     ------
     TypeError
-        If `out` is given, `axis` is not None, an int or a tuple of ints, or `a` is not
-        array-like.
+        If `out` is given, `axis` is not None, an int or a tuple of ints, `a` is not
+        array-like, or `a` is boolean (NumPy refuses it too: max - min subtracts).
     ValueError
         If an axis is out of range or repeated, or an axis reduced over is empty (as in
         NumPy: an empty slice has no extremes).
@@ -500,6 +507,11 @@ def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = Fals
         raise ValueError(
             f"ptp: cannot reduce over an empty axis (input of shape {a.shape}): an empty slice has "
             f"no extremes; reduce over non-empty axes, or check the size first"
+        )
+    if a.dtype == np.bool_:
+        raise TypeError(
+            "ptp: boolean input: max - min subtracts booleans, which NumPy refuses too; cast it "
+            "first, e.g. a.astype(int), or use V.max(a) != V.min(a)"
         )
     keepdims = bool(keepdims)
     return _max(a, axes, keepdims) - _min(a, axes, keepdims)

@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import backend, series
 from ..axes import single_axis
-from ..backend import get_array_module, is_device_array
+from ..backend import errstate, get_array_module, is_device_array, maybe_any
 from ..directions import Directions
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
@@ -250,10 +250,11 @@ def _scalar(value, op, name):
     return value
 
 
-def _check_increasing(y, xp, points):
-    """`y` unless the sample points `xp` decrease somewhere: on the CPU a ValueError at once;
-    on a device the check runs there (backend.device_check) and y comes back NaN, the error
-    raised at the next read (no sync here)."""
+def _increasing(points):
+    """Check that the sample points never decrease, before any arithmetic on them: on the CPU
+    a ValueError at once (None when they are in order); on a device the check runs there
+    (backend.device_check) and this returns the factor that makes the result NaN where it
+    failed, the error raised at the next read (no sync here)."""
     message = ("interp: xp must be increasing (NumPy assumes it and gives wrong values "
                "otherwise), but it falls to {value}; sort xp and fp together first, e.g. "
                "order = np.argsort(xp), then xp[order], fp[order]")
@@ -261,10 +262,9 @@ def _check_increasing(y, xp, points):
     if not is_device_array(points):
         if step_down.any():
             raise ValueError(message.format(value=points[1:][step_down][0]))
-        return y
+        return None
     found = backend.device_check("interp", step_down, points[1:], message)
-    poison = get_array_module(points).where(found, np.nan, 1).astype(y.dtype)
-    return y * poison
+    return get_array_module(points).where(found, np.nan, 1).astype(points.dtype)
 
 
 def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None,
@@ -278,7 +278,10 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None
     xp[j] is the slope of [xp[j], xp[j+1]]; at the last knot the value is fp[-1] exactly
     (as in NumPy) and its gradient in x is 0 (the slope to its right, where `right`
     defaults to fp[-1]). Below xp[0] the value is `left`, above xp[-1] `right`: gradient 0
-    in x there, and 1 in fp[0] / fp[-1] where those are the defaults.
+    in x there, and 1 in fp[0] / fp[-1] where those are the defaults. Infinite values of
+    `fp` give NumPy's values, with no warning as in NumPy: where the formula above meets
+    inf - inf, the same line from the segment's right end, fp[j+1] + slope (x - xp[j+1]),
+    and fp[j] at the knot xp[j] itself and where both ends are the same infinity.
 
     `xp` must be increasing (repeated points are allowed: a step). NumPy assumes it without
     checking; here it is checked, at the cost of one comparison pass over `xp`: on the CPU
@@ -288,7 +291,8 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None
     points are sorted first, as NumPy does, so no order is required.
 
     Unlike NumPy, which always computes in float64, float32 inputs give a float32 result
-    (gengrad keeps float32 end to end).
+    (gengrad keeps float32 end to end); integer and boolean inputs are read as float64, as
+    NumPy reads them.
 
     Parameters
     ----------
@@ -322,6 +326,8 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None
         bound is not a scalar, or `xp` is not increasing (without `period`).
     """
     x, xp, fp = _as_sequence([x, xp, fp], "interp")
+    # integers and booleans in float64, as NumPy computes (a boolean has no difference)
+    x, xp, fp = [v if v.dtype.kind == "f" else v.astype(np.float64) for v in (x, xp, fp)]
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError(f"interp: xp and fp must be 1-D sequences, got shapes {xp.shape} and {fp.shape}")
     if xp.shape[0] != fp.shape[0]:
@@ -346,6 +352,7 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None
     else:
         left = None if left is None else _scalar(left, "interp", "left")
         right = None if right is None else _scalar(right, "interp", "right")
+    poison = None if period is not None else _increasing(xp.data)
     if xp.shape[0] == 1:                             # one knot: a segment of width 0, slope 0
         xp, fp = concat([xp, xp]), concat([fp, fp])
     points, at = xp.data, x.data
@@ -355,14 +362,19 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None
     x0, x1, f0, f1 = take(xp, j), take(xp, j + 1), take(fp, j), take(fp, j + 1)
     width = points[j + 1] - points[j]                # (0 only where the segment is not used)
     span = where(width == 0, 1, x1 - x0)
-    y = f0 + (f1 - f0) / span * (x - x0)             # NumPy's slope (x - xp[j]) + fp[j]
+    with errstate(points, invalid="ignore", over="ignore"):     # NumPy's loop raises no flags
+        slope = (f1 - f0) / span
+        y = f0 + slope * (x - x0)                    # NumPy's slope (x - xp[j]) + fp[j]
+        lost = array.isnan(y.data) & ~array.isnan(at)
+        if maybe_any(lost):                          # inf - inf at an infinite fp: NumPy's retries,
+            y = where(lost, f1 + slope * (x - x1), y)   # from the segment's right end; fp[j] at the
+            agree = array.isnan(y.data) & (f0.data == f1.data)   # knot itself and where the ends agree
+            y = where(lost & ((at == points[j]) | agree), f0, y)
     end = get_item(fp, -1)
     y = where(at == points[last], end, y)            # the last knot: fp[-1] exactly
     y = where(at > points[last], end if right is None else right, y)
     y = where(at < points[0], get_item(fp, 0) if left is None else left, y)
-    if period is not None:
-        return y
-    return _check_increasing(y, xp, points)
+    return y if poison is None else y * poison.astype(y.dtype)
 
 
 # ----- trapezoid --------------------------------------------------------------------
@@ -434,6 +446,20 @@ def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: float = 1.0, axis: i
 
 
 # ----- polyval ---------------------------------------------------------------------
+def _rectangular(p):
+    """Refuse a list of numbers that NumPy cannot read as an array (a ragged one): only
+    coefficients given as arrays or Variables may differ in shape."""
+    if any(isinstance(c, Variable) or isinstance(c, np.ndarray) or is_device_array(c) for c in p):
+        return
+    try:
+        np.asarray(p)
+    except ValueError:
+        raise ValueError(
+            f"polyval: p is a ragged list of numbers, {p!r} (NumPy refuses it too); for "
+            f"coefficients of different shapes give each as an array, e.g. [np.array([1.0, 2.0]), 3.0]"
+        ) from None
+
+
 def polyval(p: Sequence[ArrayLike] | ArrayLike, x: ArrayLike) -> Variable:
     """The polynomial p[0] x^(N-1) + p[1] x^(N-2) + ... + p[N-1] at `x`, by Horner's scheme.
 
@@ -462,9 +488,11 @@ def polyval(p: Sequence[ArrayLike] | ArrayLike, x: ArrayLike) -> Variable:
         If `p` is 0-d (it must be a sequence), or a coefficient or `x` is not a Variable, a
         numeric ndarray, a number or a list of numbers.
     ValueError
-        If the coefficients and `x` do not broadcast together.
+        If the coefficients and `x` do not broadcast together, or `p` is a ragged list of
+        numbers (NumPy refuses it too; coefficients of different shapes come as arrays).
     """
     if isinstance(p, (list, tuple)):
+        _rectangular(p)
         pieces = _as_sequence([x, *p], "polyval")
         x, coefficients = pieces[0], pieces[1:]
     else:

@@ -1,4 +1,4 @@
-"""Statistics: var, std and average.
+"""Statistics: var, std, average, cov and corrcoef.
 
 `var` and `average` are built from reduction.py's ops (variance, mean, sum), so their
 gradients and Taylor rules are those ops' own.  `std` is an op of its own: at a constant
@@ -7,22 +7,32 @@ in PyTorch, instead of the NaN that sqrt(var) would give.
 
 Over an empty axis the results are NaN, and with ddof >= n they are inf or NaN, as in
 NumPy (without its warnings).
+
+`cov` and `corrcoef` are composites too (mean, matmul, sqrt, where, clip): centred rows
+times their transpose over n - ddof.  Where NumPy's answer is not a number made from the
+data (the degrees of freedom are <= 0, a variable has variance 0), the inf or NaN is put in
+by a `where` on a constant mask, so it never enters an arithmetic operation: no warning,
+and gradient 0 from those entries.
 """
 
 from numbers import Real
 
 import numpy as np
 
-from .. import series
+from .. import backend, series
 from ..axes import normalize_axis
-from ..backend import errstate, get_array_module
+from ..backend import errstate, get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
 from . import reduction
+from .elementwise import clip, sqrt
 from .elementwise import where as _where
+from .joining import concat
+from .matmul import matmul
 from .products import _refuse_keywords
 from .reduction import _count, _mean_array, _spread
-from .shape import broadcast_to, reshape, transpose
+from .selection import diagonal
+from .shape import broadcast_to, reshape, squeeze, transpose
 
 
 def _degrees(ddof, correction, op):
@@ -275,4 +285,264 @@ def average(
     return avg, broadcast_to(total, avg.shape)
 
 
-__all__ = ["var", "std", "average"]
+
+
+# ----- covariance and correlation ----------------------------------------------------------
+def _cov_ddof(ddof, bias, op):
+    """NumPy's ddof of cov: 1 (0 with `bias`) when None, else a whole number."""
+    if ddof is None:
+        return 0 if bias else 1
+    if not isinstance(ddof, Real) or isinstance(ddof, bool):
+        raise TypeError(f"{op}: ddof must be an integer or None, got {type(ddof).__name__}")
+    if ddof != int(ddof):
+        raise ValueError(f"{op}: ddof must be an integer, got {ddof!r}")
+    return int(ddof)
+
+
+def _result_dtype(dtype, inputs, op):
+    """The dtype cov computes in: NumPy's, at least float64 unless `dtype` says otherwise."""
+    if dtype is None:
+        return np.result_type(*[v.dtype for v in inputs], np.float64)
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{op}: dtype must be a floating dtype or None, got {dtype!r}") from None
+    if dtype.kind != "f":
+        raise TypeError(
+            f"{op}: dtype={dtype} is not supported (gengrad differentiates floating data); give "
+            f"a floating dtype such as np.float32, or None (at least float64, as NumPy)"
+        )
+    return dtype
+
+
+def _observations(v, name, rowvar, transposed, dtype, op):
+    """`v` (at most 2-d) as a 2-d Variable, a variable per row, in `dtype`: NumPy's
+    array(v, ndmin=2), transposed when `rowvar` is False and `transposed(v, 2-d v)` holds."""
+    if v.ndim > 2:
+        raise ValueError(
+            f"{op}: {name} has {v.ndim} dimensions (shape {v.shape}); give at most 2, variables "
+            f"by observations (observations by variables with rowvar=False)"
+        )
+    if v.dtype != dtype:
+        v = v.astype(dtype)                                   # (the gradient comes back in v's dtype)
+    x = reshape(v, (1,) * (2 - v.ndim) + v.shape)
+    return transpose(x) if not rowvar and transposed(v, x) else x
+
+
+def _weights(w, name, n, like, op):
+    """cov's fweights or aweights as a 1-d Variable of `like`'s dtype and device, checked to
+    be n non-negative numbers (whole numbers for fweights): on the CPU a bad value raises at
+    once; on a device the check runs there (V.backend.device_check) and the weights come
+    back NaN, so that the error is raised at the next read of the result."""
+    frequencies = name == "fweights"
+    if isinstance(w, Variable):
+        if frequencies and w.requires_grad:
+            raise TypeError(
+                f"{op}: fweights are integer frequencies, which get no gradient; give them as a "
+                f"constant array (w.data), and weights to differentiate as aweights"
+            )
+    else:
+        made = not (isinstance(w, np.ndarray) or backend.is_device_array(w))
+        w = as_variable(w, op=op)
+        w = as_variable(backend.constant_like(w.data, like, op, name, "m", made=made), op=op)
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(
+            f"{op}: {name} must be 1-d, one weight per observation ({n}), got shape {w.shape}"
+        )
+    data = w.data
+    checks = [(data < 0, f"{op}: {name} cannot be negative, got {{value}}", ValueError)]
+    if frequencies:
+        checks.append((data != np.round(data), f"{op}: fweights must be integers, got {{value}}", TypeError))
+    if backend.is_device_array(data):
+        found = None
+        for bad, message, error in checks:
+            flag = backend.device_check(op, bad, data, message, error)
+            found = flag if found is None else found | flag
+        w = w * get_array_module(data).where(found, np.nan, 1).astype(like.dtype)
+    else:
+        for bad, message, error in checks:
+            if bad.any():
+                raise error(message.format(value=data[bad][0]))
+    return w if w.dtype == like.dtype else w.astype(like.dtype)
+
+
+def _nonzero_total(total, op):
+    """Refuse weights that sum to 0 (NumPy's ZeroDivisionError); checked on the device there."""
+    data = total.data
+    if not backend.is_device_array(data):
+        if data == 0:
+            raise ZeroDivisionError(f"{op}: the weights sum to 0, so they cannot be normalized")
+        return total
+    found = backend.device_check(op, data == 0, data, f"{op}: the weights sum to {{value}}, so they "
+                                 f"cannot be normalized", ZeroDivisionError)
+    return total * get_array_module(data).where(found, np.nan, 1).astype(total.dtype)
+
+
+def _scaled(product, fact):
+    """product / fact, or NumPy's product * inf where fact <= 0 (no degrees of freedom): that
+    inf or NaN enters by a where (a constant of the data), with gradient 0 and no warning."""
+    if isinstance(fact, Real) and fact > 0:
+        return product / fact
+    with errstate(product, invalid="ignore"):                 # 0 * inf is NaN, as in NumPy
+        degenerate = product.data * np.inf
+    if isinstance(fact, Real):
+        return _where(True, degenerate, product)
+    bad = fact.data <= 0
+    if not maybe_any(bad):
+        return product / fact
+    return _where(bad, degenerate, product / _where(bad, 1, fact))
+
+
+def _covariance(m, y, rowvar, bias, ddof, fweights, aweights, dtype, op):
+    """cov, with errors naming `op` (cov, or corrcoef calling it)."""
+    ddof = _cov_ddof(ddof, bias, op)
+    m = as_variable(m, op=op)
+    y = None if y is None else as_variable(y, like=m, op=op)
+    dtype = _result_dtype(dtype, [m] if y is None else [m, y], op)
+    x = _observations(m, "m", rowvar, lambda v, x: v.ndim != 1, dtype, op)
+    if x.shape[0] == 0:                                       # no variables: NumPy's empty (0, 0)
+        return x[:, :0]
+    if y is not None:
+        other = _observations(y, "y", rowvar, lambda v, x: x.shape[0] != 1, dtype, op)
+        if other.shape[1] != x.shape[1]:
+            raise ValueError(
+                f"{op}: m has {x.shape[1]} observations and y {other.shape[1]} (as 2-d arrays of "
+                f"shapes {x.shape} and {other.shape}, a variable per row); they must match"
+            )
+        x = concat([x, other], axis=0)
+    n = x.shape[1]
+    w = None if fweights is None else _weights(fweights, "fweights", n, x, op)
+    a = None if aweights is None else _weights(aweights, "aweights", n, x, op)
+    if w is None and a is None:
+        centred = x - reduction.mean(x, (1,), keepdims=True)
+        return squeeze(_scaled(matmul(centred, transpose(centred)), n - ddof))   # X X^T / (n - ddof)
+    w = a if w is None else w if a is None else w * a         # w = f a
+    total = _nonzero_total(reduction.sum(w), op)
+    centred = x - reduction.sum(x * w, (1,), keepdims=True) / total             # x - sum(w x) / sum(w)
+    if ddof == 0:
+        fact = total
+    elif a is None:
+        fact = total - ddof
+    else:
+        fact = total - ddof * reduction.sum(w * a) / total   # sum(w) - ddof sum(w a) / sum(w)
+    return squeeze(_scaled(matmul(centred, transpose(centred * w)), fact))      # X diag(w) X^T / fact
+
+
+def cov(
+    m: ArrayLike,
+    y: ArrayLike | None = None,
+    rowvar: bool = True,
+    bias: bool = False,
+    ddof: int | None = None,
+    fweights: ArrayLike | None = None,
+    aweights: ArrayLike | None = None,
+    *,
+    dtype: np.dtype | type | None = None,
+) -> Variable:
+    """Covariance matrix of the variables in `m` (and `y`): rows are variables, columns
+    observations (the other way round with rowvar=False), as np.cov.
+
+    The centred observations X times their (weighted) transpose, over n - ddof (with
+    weights: NumPy's normalization by sum(w), or sum(w) - ddof sum(w a) / sum(w)); a
+    composite of mean, matmul and sums, so every derivative and Taylor rule follows, and
+    `aweights` given as a Variable get gradients too.
+
+    Parameters
+    ----------
+    m : ArrayLike
+        1-d (one variable) or 2-d: variables by observations.
+    y : ArrayLike, optional
+        More variables, of the same observations, joined below those of `m`.
+    rowvar : bool
+        True: each row is a variable; False: each column is one.
+    bias : bool
+        Normalize by n (ddof = 0) instead of n - 1, when `ddof` is None.
+    ddof : int, optional
+        Delta degrees of freedom; overrides `bias`.
+    fweights : ArrayLike of integers, optional
+        Frequency of each observation (a constant: a Variable that requires grad is refused).
+    aweights : ArrayLike, optional
+        Weight of each observation; a Variable gets gradients.
+    dtype : floating dtype, optional
+        The dtype of the result; by default NumPy's, at least float64 (float32 input gives
+        float64, and its gradient comes back in float32).
+
+    Returns
+    -------
+    Variable
+        The (k, k) covariance matrix of the k variables, squeezed as NumPy's (0-d for one
+        variable); (0, 0) when `m` has no variable.  Where n - ddof (the weights' factor)
+        is <= 0 the entries are inf or NaN, as in NumPy, without its warning, and with
+        gradient 0.
+
+    Raises
+    ------
+    TypeError
+        If `ddof` is not an integer or None, `dtype` is not a floating dtype, fweights are
+        not whole numbers or are a Variable that requires grad, or an input is not a
+        Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If `m` or `y` has more than 2 dimensions, they differ in their number of
+        observations, `ddof` is not whole, or a weight array is not 1-d of one weight per
+        observation or holds a negative weight.
+    ZeroDivisionError
+        If the weights sum to 0 (as in NumPy).
+    """
+    return _covariance(m, y, rowvar, bias, ddof, fweights, aweights, dtype, "cov")
+
+
+def corrcoef(
+    x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, *, dtype: np.dtype | type | None = None
+) -> Variable:
+    """Pearson correlation coefficients of the variables in `x` (and `y`), as np.corrcoef:
+    cov(x, y) divided by the standard deviations of both variables, clipped to [-1, 1].
+
+    The diagonal is exactly 1 and its gradient exactly 0 (in exact arithmetic c_ii / c_ii;
+    NumPy's may be off by a rounding error).  The clip, as NumPy's, changes only values
+    that rounding put past +-1, at perfectly correlated variables, where the exact gradient
+    is 0 as well (r = +-1 is an extreme): it passes the gradient inside [-1, 1] and gives 0
+    outside.  A variable of variance 0 has NaN correlations (as NumPy's 0/0), put in by a
+    where, with gradient 0 and no warning; one variable gives 1 (NaN if its variance is 0
+    or not finite).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        1-d (one variable) or 2-d: variables by observations.
+    y : ArrayLike, optional
+        More variables, of the same observations, joined below those of `x`.
+    rowvar : bool
+        True: each row is a variable; False: each column is one.
+    dtype : floating dtype, optional
+        The dtype of the result; by default NumPy's, at least float64.
+
+    Returns
+    -------
+    Variable
+        The (k, k) correlation matrix of the k variables (0-d for one variable).
+
+    Raises
+    ------
+    TypeError
+        If `dtype` is not a floating dtype, or an input is not a Variable, a numeric ndarray,
+        a number or a list of numbers.
+    ValueError
+        If `x` or `y` has more than 2 dimensions, or they differ in their number of
+        observations.
+    """
+    c = _covariance(x, y, rowvar, False, None, None, None, dtype, "corrcoef")
+    xp = get_array_module(c)
+    if c.ndim == 0:                                           # one variable: c / c, a constant
+        ones = xp.where(xp.isfinite(c.data) & (c.data != 0), 1, np.nan).astype(c.dtype)
+        return _where(True, ones, c)                          # (gradient 0, and a graph to x)
+    variances = diagonal(c)
+    k, zero = variances.shape[0], variances.data == 0         # variance 0: NaN correlations
+    spread = sqrt(_where(zero, 1, variances))
+    r = clip(c / reshape(spread, (k, 1)) / reshape(spread, (1, k)), -1, 1)   # c_ij / (s_i s_j)
+    ones = xp.eye(k, dtype=bool) & (xp.isfinite(variances.data) & ~zero)[:, None]
+    r = _where(ones, 1, r)                                    # the diagonal: 1, gradient 0
+    undefined = zero[:, None] | zero[None, :]
+    return _where(undefined, np.nan, r) if maybe_any(undefined) else r
+
+
+__all__ = ["var", "std", "average", "cov", "corrcoef"]

@@ -1,0 +1,483 @@
+"""The nan-functions against NumPy: the table rows, then NaN points, all-NaN slices and errors.
+
+V.gradcheck refuses points holding NaN (central differences cannot be taken there), so the
+rows put NaN in themselves: each row's function first turns the sample's entries above 2
+into NaN (`V.where(x > 2, nan, x)`, a mask of the data itself, so no constant array is
+held and the rows run on the device too), and the samplers put 3.0 at fixed positions.
+The derivatives are then checked through the NaN entries (their gradient must be exactly 0,
+and no NaN may reach the others'), at every order, in Taylor mode and reverse over Taylor.
+Where a row has an all-NaN slice (or ddof >= count) whose result is NaN, its function ends
+in V.nan_to_num (the NaN results then count 0), so that the checks see finite numbers.
+
+Below the table: the gradients at points holding NaN directly, against the plain ops on the
+entries that are not NaN; all-NaN slices; the tie convention of nanmax / nanmin (ties share
+the gradient evenly, as V.max, PyTorch's amax and JAX's max); integer input; NumPy's
+dispatch; the refused keywords.
+"""
+
+import contextlib
+import warnings
+
+import numpy as np
+import pytest
+from op_rows import PIECEWISE, SMOOTH, Row, table_tests
+
+import variable as V
+from variable import backend
+
+THRESHOLD = 2.0   # a row's function turns the sample's entries above it into NaN
+MARK = 3.0        # what the samplers put where a NaN goes
+
+
+def _nan(x):
+    """`x` (a Variable) with NaN where it exceeds THRESHOLD."""
+    return V.where(x > THRESHOLD, np.nan, x)
+
+
+def _nan_ref(x):
+    return np.where(x > THRESHOLD, np.nan, x)
+
+
+def quiet(f):
+    """`f` without NumPy's RuntimeWarnings (all-NaN slices, ddof >= count): for references."""
+    def call(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return f(*args, **kwargs)
+    return call
+
+
+def marked(shape, nans=(), zeros=False):
+    """Sampler: distinct entries in [-1.55, 1.55] (gaps above 0.1: no ties), every other one 0
+    if `zeros`, and MARK (NaN in the rows) at the flat positions `nans`."""
+    def sample(rng):
+        n = int(np.prod(shape))
+        x = rng.permutation(np.linspace(-1.5, 1.5, n)) + rng.uniform(-0.05, 0.05, n)
+        if zeros:
+            x[::2] = 0.0
+        x[list(nans)] = MARK
+        return (x.reshape(shape),)
+    return sample
+
+
+def rows(op, ref, cases, order, tag=""):
+    """Rows of op(x with NaN, **kw) against ref for each (shape, NaN positions, kw) in `cases`;
+    a row whose reference holds NaN (an all-NaN slice) ends in nan_to_num."""
+    out = []
+    for shape, nans, kw in cases:
+        fn = lambda x, kw=kw: op(_nan(x), **kw)                     # noqa: E731
+        reference = lambda x, kw=kw: quiet(ref)(_nan_ref(x), **kw)  # noqa: E731
+        sample = marked(shape, nans, zeros="zeros" in tag)
+        label = f"{tag}{shape} NaN at {list(nans)} {kw}"
+        if np.isnan(reference(*sample(np.random.default_rng(0)))).any():
+            fn = lambda x, f=fn: V.nan_to_num(f(x))                 # noqa: E731
+            reference = lambda x, r=reference: np.nan_to_num(r(x))  # noqa: E731
+            label += ", NaN results to 0"
+        out.append(Row(label, fn, reference, sample, order))
+    return out
+
+
+def plain_rows(op, ref, cases, order):
+    """Rows of op(x, **kw) on samples without NaN (the op's path for NaN-free input)."""
+    return [
+        Row(f"no NaN {shape} {kw}", lambda x, kw=kw: op(x, **kw), lambda x, kw=kw: ref(x, **kw),
+            marked(shape), order)
+        for shape, kw in cases
+    ]
+
+
+REDUCE_CASES = [
+    ((), (), {}),
+    ((), (0,), {}),                                            # a NaN scalar
+    ((3,), (1,), {}),
+    ((2, 3), (0, 4), {}),
+    ((2, 3), (1, 4), {"axis": 0}),                             # column 1 all NaN
+    ((2, 3), (2,), {"axis": -1, "keepdims": True}),
+    ((2, 3), (3, 4, 5), {"axis": 1}),                          # row 1 all NaN
+    ((2, 3), (0, 5), {"axis": (0, 1)}),
+    ((2, 3, 2), (1, 6, 11), {"axis": (0, 2), "keepdims": True}),
+    ((2, 3, 2), (0, 2, 7), {"axis": (-1, 0)}),
+    ((4,), (0, 1, 2, 3), {}),                                  # all NaN
+    ((0, 3), (), {"axis": 1}),
+]
+PLAIN_CASES = [((), {}), ((3,), {}), ((2, 3), {"axis": 1}), ((2, 3, 2), {"axis": (0, 2), "keepdims": True})]
+SUM_CASES = REDUCE_CASES + [
+    ((0, 3), (), {"axis": 0}),                                 # an empty axis
+    ((2, 3), (1,), {"axis": 1, "initial": 0.5}),
+    ((2, 3), (1,), {"axis": 0, "dtype": np.float64}),
+]
+MEAN_CASES = REDUCE_CASES + [
+    ((0, 3), (), {"axis": 0}),
+    ((2, 3), (1,), {"axis": 1, "dtype": np.float64}),
+]
+VAR_CASES = [   # no slice of 2 entries: their std is linear, its Taylor coefficients rounding noise
+    ((), (), {}),                                              # one entry: std 0
+    ((), (0,), {}),
+    ((4,), (1,), {}),
+    ((2, 4), (0, 5), {}),
+    ((3, 3), (1, 4), {"axis": 0}),                             # column 1: one entry left
+    ((2, 4), (2,), {"axis": -1, "keepdims": True}),
+    ((2, 3), (3, 4, 5), {"axis": 1}),                          # row 1 all NaN
+    ((2, 3), (0, 5), {"axis": (0, 1)}),
+    ((2, 3, 2), (1, 11), {"axis": (0, 2), "keepdims": True}),
+    ((2, 3, 2), (0, 2), {"axis": (-1, 0)}),
+    ((4,), (0, 1, 2, 3), {}),
+    ((0, 3), (), {"axis": 1}),
+    ((0, 3), (), {"axis": 0}),
+    ((2, 4), (1,), {"axis": 1, "dtype": np.float64}),
+    ((2, 3), (1,), {"ddof": 1}),
+    ((2, 3), (0, 1), {"axis": 1, "ddof": 1}),                  # row 0: count - ddof = 0
+    ((2, 4), (5,), {"axis": 1, "ddof": 1.5, "keepdims": True}),
+    ((4,), (2,), {"correction": 1}),
+]
+EXTREME_CASES = REDUCE_CASES + [
+    ((2, 3), (3, 4, 5), {"axis": 1, "initial": 0.25}),         # the all-NaN row gives initial
+    ((2, 3), (1,), {"initial": -0.25}),
+    ((0, 3), (), {"axis": 0, "initial": 0.25}),                # an empty axis with initial
+]
+RUNNING_CASES = [
+    ((), (), {}),
+    ((), (0,), {}),
+    ((3,), (1,), {}),
+    ((2, 3), (0, 4), {}),
+    ((2, 3), (1, 4), {"axis": 0}),
+    ((2, 3), (2,), {"axis": 1}),
+    ((2, 3), (3, 4, 5), {"axis": -1}),
+    ((2, 3, 2), (1, 6), {"axis": 1}),
+    ((5,), (0, 3), {"axis": 0, "dtype": np.float64}),
+    ((0, 3), (), {}),
+]
+PROD_ZERO_CASES = [((2, 3), (1,), {}), ((2, 3), (3,), {"axis": 1}), ((5,), (1, 4), {})]
+
+
+def float64_dtype(row_list):
+    """dtype=float64 rows turn float32 input into float64 (as NumPy): no float32 pass."""
+    return [Row(r.label, r.fn, r.ref, r.sample, r.order, float32="float64" not in r.label)
+            for r in row_list]
+
+
+ROWS = {
+    "nansum": float64_dtype(rows(V.nansum, np.nansum, SUM_CASES, SMOOTH)
+                            + plain_rows(V.nansum, np.nansum, PLAIN_CASES, SMOOTH)),
+    "nanprod": float64_dtype(rows(V.nanprod, np.nanprod, SUM_CASES, SMOOTH)
+                             + rows(V.nanprod, np.nanprod, PROD_ZERO_CASES, SMOOTH, "zeros ")
+                             + plain_rows(V.nanprod, np.nanprod, PLAIN_CASES, SMOOTH)),
+    "nanmean": float64_dtype(rows(V.nanmean, np.nanmean, MEAN_CASES, SMOOTH)
+                             + plain_rows(V.nanmean, np.nanmean, PLAIN_CASES, SMOOTH)),
+    "nanvar": float64_dtype(rows(V.nanvar, np.nanvar, VAR_CASES, SMOOTH)
+                            + plain_rows(V.nanvar, np.nanvar, PLAIN_CASES, SMOOTH)),
+    "nanstd": float64_dtype(rows(V.nanstd, np.nanstd, VAR_CASES, SMOOTH)
+                            + plain_rows(V.nanstd, np.nanstd, PLAIN_CASES, SMOOTH)),
+    "nanmax": rows(V.nanmax, np.nanmax, EXTREME_CASES, PIECEWISE)
+    + plain_rows(V.nanmax, np.nanmax, PLAIN_CASES, PIECEWISE),
+    "nanmin": rows(V.nanmin, np.nanmin, EXTREME_CASES, PIECEWISE)
+    + plain_rows(V.nanmin, np.nanmin, PLAIN_CASES, PIECEWISE),
+    "nancumsum": float64_dtype(rows(V.nancumsum, np.nancumsum, RUNNING_CASES, SMOOTH)),
+    "nancumprod": float64_dtype(rows(V.nancumprod, np.nancumprod, RUNNING_CASES, SMOOTH)
+                                + rows(V.nancumprod, np.nancumprod, PROD_ZERO_CASES, SMOOTH, "zeros ")),
+}
+
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+
+
+# ----- gradients at points holding NaN --------------------------------------------------
+X = np.array([[0.7, np.nan, -1.2, 0.4],
+              [np.nan, 1.1, 0.3, -0.6]])
+"""One NaN in each row: the entries that are not NaN form a (2, 3) array (KEPT)."""
+KEPT = np.array([[0.7, -1.2, 0.4], [1.1, 0.3, -0.6]])
+U = np.array([0.8, -1.3])          # an incoming gradient per row
+
+PLAIN = {
+    "nansum": V.sum, "nanprod": V.prod, "nanmean": V.mean, "nanmax": V.max, "nanmin": V.min,
+    "nanvar": lambda x, axis: V.var(x, axis=axis, ddof=1),
+    "nanstd": lambda x, axis: V.std(x, axis=axis, ddof=1),
+}
+
+
+def _op(name):
+    op = getattr(V, name)
+    return (lambda x, axis: op(x, axis=axis, ddof=1)) if name in ("nanvar", "nanstd") else op
+
+
+def test_gradcheck_refuses_points_holding_nan():
+    # (which is why the rows make their NaN inside their function)
+    with pytest.raises(ValueError, match="gradcheck: input 0 holds NaN or inf"):
+        V.gradcheck(V.nansum, X)
+
+
+@pytest.mark.parametrize("name", PLAIN)
+def test_gradient_is_zero_at_nan_and_the_plain_ops_elsewhere(name):
+    x = V.Variable(X)
+    y = _op(name)(x, 1)
+    ddof = {"ddof": 1} if name in ("nanvar", "nanstd") else {}
+    np.testing.assert_allclose(y.data, getattr(np, name)(X, axis=1, **ddof), rtol=1e-12)
+    g, = V.grad(V.sum(y * U), [x], create_graph=True)
+    kept = V.Variable(KEPT)
+    expected, = V.grad(V.sum(PLAIN[name](kept, 1) * U), [kept], create_graph=True)
+    assert np.all(g.data[np.isnan(X)] == 0.0)
+    np.testing.assert_allclose(g.data[~np.isnan(X)].reshape(2, 3), expected.data, rtol=1e-12)
+    # second order: the Hessian-vector products agree too, and stay 0 at the NaN entries
+    v = np.array([[0.5, 2.0, -1.0, 0.3], [7.0, 0.2, 0.9, -0.4]])
+    h, = V.grad(V.sum(g * v), [x], materialize_grads=True)
+    expected_h, = V.grad(V.sum(expected * v[~np.isnan(X)].reshape(2, 3)), [kept], materialize_grads=True)
+    assert np.all(h.data[np.isnan(X)] == 0.0)
+    np.testing.assert_allclose(h.data[~np.isnan(X)].reshape(2, 3), expected_h.data, rtol=1e-10, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", PLAIN)
+def test_taylor_mode_at_points_holding_nan(name):
+    # forward mode along a direction that moves the NaN entries too: they are not read
+    direction = np.array([[1.0, 5.0, -2.0, 0.5], [-3.0, 1.0, 0.25, 1.5]])
+    coefficients = V.taylor(lambda a: _op(name)(a, 1), X, direction, 3)
+    kept = V.taylor(lambda a: PLAIN[name](a, 1), KEPT, direction[~np.isnan(X)].reshape(2, 3), 3)
+    for c, e in zip(coefficients, kept):
+        np.testing.assert_allclose(c.data, e.data, rtol=1e-10, atol=1e-14)
+
+
+@pytest.mark.parametrize("name, axis", [("nancumsum", 1), ("nancumsum", None), ("nancumprod", 1),
+                                        ("nancumprod", 0)])
+def test_running_gradients_at_nan(name, axis):
+    # the running ops of X with NaN as 0 (sum) or 1 (product): the same gradients off the NaNs
+    x = V.Variable(X)
+    neutral = 0.0 if name == "nancumsum" else 1.0
+    seed = np.arange(8.0).reshape(2, 4) if axis is not None else np.arange(8.0)
+    g, = V.grad(V.sum(getattr(V, name)(x, axis=axis) * seed), [x])
+    plain = V.Variable(np.where(np.isnan(X), neutral, X))
+    e, = V.grad(V.sum(getattr(V, name[3:])(plain, axis=axis) * seed), [plain])
+    np.testing.assert_array_equal(g.data[np.isnan(X)], 0.0)
+    np.testing.assert_allclose(g.data[~np.isnan(X)], e.data[~np.isnan(X)], rtol=1e-12)
+
+
+# ----- all-NaN slices, ddof >= count: NumPy's values, no warning, gradient 0 ----------------
+ALL_NAN = np.array([[np.nan, np.nan, np.nan], [1.0, np.nan, -2.0]])
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("nansum", [0.0, -1.0]), ("nanprod", [1.0, -2.0]), ("nanmean", [np.nan, -0.5]),
+    ("nanmax", [np.nan, 1.0]), ("nanmin", [np.nan, -2.0]), ("nanvar", [np.nan, 2.25]),
+    ("nanstd", [np.nan, 1.5]),
+])
+def test_all_nan_slices(name, expected):
+    x = V.Variable(ALL_NAN)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")               # no RuntimeWarning (NumPy warns here)
+        y = getattr(V, name)(x, axis=1)
+        np.testing.assert_array_equal(y.data, expected)
+        g, = V.grad(V.nan_to_num(y).sum(), [x], create_graph=True)
+        h, = V.grad(V.sum(g * g), [x], materialize_grads=True)
+    assert np.all(np.isfinite(g.data)) and np.all(np.isfinite(h.data))
+    np.testing.assert_array_equal(g.data[0], 0.0)                # the all-NaN slice
+    np.testing.assert_array_equal(g.data[1, 1], 0.0)             # a NaN entry
+    assert np.any(g.data[1, [0, 2]] != 0.0)                     # the entries left
+    _, tangent = V.jvp(lambda a: V.nan_to_num(getattr(V, name)(a, axis=1)), ALL_NAN, np.ones((2, 3)))
+    assert np.all(np.isfinite(tangent.data))
+
+
+def test_ddof_at_least_the_count_is_nan_with_gradient_zero():
+    x = V.Variable(np.array([[1.0, np.nan, 2.0], [0.5, 4.0, -1.0]]))
+    for op, ref in ((V.nanvar, np.nanvar), (V.nanstd, np.nanstd)):
+        y = op(x, axis=1, ddof=2)
+        np.testing.assert_array_equal(y.data, quiet(ref)(x.data, axis=1, ddof=2))
+        assert np.isnan(y.data[0]) and np.isfinite(y.data[1])
+        g, = V.grad(V.nan_to_num(y).sum(), [x])
+        np.testing.assert_array_equal(g.data[0], 0.0)
+    np.testing.assert_array_equal(V.nanvar(np.ones(2), ddof=3).data, np.nan)     # no NaN, too few
+
+
+def test_empty_input():
+    empty = np.zeros((0, 3))
+    np.testing.assert_array_equal(V.nansum(empty, axis=0).data, np.zeros(3))
+    np.testing.assert_array_equal(V.nanprod(empty).data, 1.0)
+    np.testing.assert_array_equal(V.nanmean(empty, axis=0).data, quiet(np.nanmean)(empty, axis=0))
+    np.testing.assert_array_equal(V.nanvar(empty).data, np.nan)
+    np.testing.assert_array_equal(V.nanmax(empty, axis=0, initial=-1.0).data, [-1.0, -1.0, -1.0])
+    assert V.nancumsum(empty).shape == (0,)
+    with pytest.raises(ValueError, match=r"nanmax: cannot reduce over an empty axis \(input of shape \(0, 3"):
+        V.nanmax(empty, axis=0)
+    with pytest.raises(ValueError, match="nanmin: cannot reduce over an empty axis"):
+        V.nanmin(empty)
+
+
+# ----- nanmax / nanmin: ties, infinities, initial ---------------------------------------------
+def test_nanmax_ties_share_the_gradient_and_nan_gets_none():
+    # as V.max (and PyTorch's amax, JAX's max): tied maxima split the gradient evenly
+    x = V.Variable(np.array([[2.0, np.nan, 2.0, 1.0], [np.nan, -1.0, -1.0, -1.0]]))
+    V.nanmax(x, axis=1).sum().backward()
+    np.testing.assert_array_equal(x.grad.data, [[0.5, 0.0, 0.5, 0.0], [0.0, 1 / 3, 1 / 3, 1 / 3]])
+    x.cleargrad()
+    V.nanmin(x).backward()
+    np.testing.assert_array_equal(x.grad.data, [[0.0, 0.0, 0.0, 0.0], [0.0, 1 / 3, 1 / 3, 1 / 3]])
+
+
+def test_nanmax_of_infinities_next_to_nan():
+    # a NaN entry stands for nothing: -inf is a maximum of its own, and takes all the gradient
+    x = V.Variable(np.array([-np.inf, np.nan, -np.inf]))
+    y = V.nanmax(x)
+    assert y.item() == -np.inf
+    y.backward()
+    np.testing.assert_array_equal(x.grad.data, [0.5, 0.0, 0.5])
+    x = V.Variable(np.array([np.nan, np.inf, 1.0]))
+    assert V.nanmin(x).item() == 1.0 and V.nanmax(x).item() == np.inf
+
+
+def test_nanmax_initial_joins_by_fmax():
+    x = V.Variable(np.array([[0.5, np.nan], [np.nan, np.nan], [0.2, 0.25]]))
+    y = V.nanmax(x, axis=1, initial=0.25)
+    np.testing.assert_array_equal(y.data, np.nanmax(x.data, axis=1, initial=0.25))
+    y.sum().backward()
+    # row 0: the maximum wins; row 1: initial (no gradient); row 2: a tie with initial, half
+    np.testing.assert_array_equal(x.grad.data, [[1.0, 0.0], [0.0, 0.0], [0.0, 0.5]])
+    np.testing.assert_array_equal(V.nanmin(x, axis=0, initial=0.0).data, [0.0, 0.0])
+
+
+# ----- nanstd at a constant slice --------------------------------------------------------------
+def test_nanstd_subgradient_zero_at_a_constant_slice():
+    # as V.std (and PyTorch's std): 0 where the entries left are all equal, not sqrt's 1/0
+    x = V.Variable(np.array([[0.3, np.nan, 0.3], [1.0, np.nan, -1.0], [np.nan, 2.0, np.nan]]))
+    y = V.nanstd(x, axis=1)
+    np.testing.assert_array_equal(y.data, [0.0, 1.0, 0.0])
+    g, = V.grad(y.sum(), [x], create_graph=True)
+    np.testing.assert_array_equal(g.data, [[0.0, 0.0, 0.0], [0.5, 0.0, -0.5], [0.0, 0.0, 0.0]])
+    h, = V.grad(g.sum(), [x])
+    assert np.all(np.isfinite(h.data))
+    np.testing.assert_array_equal(h.data[[0, 2]], 0.0)
+
+
+# ----- dtypes -----------------------------------------------------------------------------
+def test_integer_input_as_numpy():
+    x = np.array([[1, 4, 2], [3, 3, 0]])
+    for name in ("nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd", "nancumsum"):
+        y = getattr(V, name)(x, axis=1)
+        expected = getattr(np, name)(x, axis=1)
+        assert y.dtype == expected.dtype, name
+        np.testing.assert_allclose(y.data, expected, rtol=1e-12)
+
+
+def test_dtype_computes_in_it_and_the_gradient_keeps_the_input_dtype():
+    x = V.Variable(np.array([1.5, np.nan, -0.25], dtype=np.float32))
+    for name in ("nansum", "nanmean", "nanvar", "nancumprod"):
+        y = getattr(V, name)(x, dtype=np.float64)
+        assert y.dtype == np.float64
+        np.testing.assert_allclose(y.data, getattr(np, name)(x.data, dtype=np.float64), rtol=1e-12)
+        g, = V.grad(V.sum(y), [x])
+        assert g.dtype == np.float32 and g.data[1] == 0.0
+    assert V.nanstd(x).dtype == np.float32
+
+
+def test_float32_all_nan_slices_stay_float32():
+    x = V.Variable(ALL_NAN.astype(np.float32))
+    for name in ("nanmean", "nanvar", "nanstd", "nanmax"):
+        y = getattr(V, name)(x, axis=1)
+        assert y.dtype == np.float32
+        g, = V.grad(V.nan_to_num(y).sum(), [x])
+        assert g.dtype == np.float32
+
+
+def test_keywords_at_numpys_no_value_are_defaults():
+    x = np.array([[1.0, np.nan], [2.0, 3.0]])
+    y = V.nansum(x, axis=0, keepdims=np._NoValue, initial=np._NoValue, where=np._NoValue)
+    np.testing.assert_array_equal(y.data, [3.0, 3.0])
+    y = V.nanvar(x, axis=1, keepdims=np._NoValue, where=np._NoValue, mean=np._NoValue,
+                 correction=np._NoValue)
+    np.testing.assert_array_equal(y.data, [0.0, 0.25])
+    np.testing.assert_array_equal(V.nanmax(x, axis=1, where=True).data, [1.0, 3.0])
+
+
+# ----- NumPy's dispatch ---------------------------------------------------------------------
+@pytest.mark.parametrize("name, kwargs", [
+    ("nansum", {"axis": 1}), ("nanprod", {"axis": 0, "keepdims": True}), ("nanmean", {}),
+    ("nanvar", {"axis": 1, "ddof": 1}), ("nanstd", {"axis": 0}), ("nanmax", {"axis": 1}),
+    ("nanmin", {"axis": 0}), ("nancumsum", {"axis": 1}), ("nancumprod", {}),
+])
+def test_numpy_functions_dispatch_to_the_ops(name, kwargs):
+    data = np.array([[0.5, np.nan, -1.25], [2.0, 1.5, np.nan], [0.75, -0.5, 1.0]])
+    x = V.Variable(data)
+    y = getattr(np, name)(x, **kwargs)
+    assert isinstance(y, V.Variable)
+    np.testing.assert_allclose(y.data, getattr(np, name)(data, **kwargs), rtol=1e-12)
+    g, = V.grad(V.sum(y), [x])
+    assert np.all(g.data[np.isnan(data)] == 0.0)
+    # off the NaNs: central differences of the op on the same data (NaN entries held)
+    kept = ~np.isnan(data)
+    for i, j in zip(*np.nonzero(kept)):
+        step = np.zeros_like(data)
+        step[i, j] = 1e-6
+        difference = (np.sum(getattr(np, name)(data + step, **kwargs))
+                      - np.sum(getattr(np, name)(data - step, **kwargs))) / 2e-6
+        np.testing.assert_allclose(g.data[i, j], difference, rtol=1e-6, atol=1e-8)
+
+
+# ----- on the device -------------------------------------------------------------------------
+@pytest.fixture
+def count_syncs(gpu, request):
+    """The stand-in's `count_syncs` (tests/device/fake_gpu.py, as tests/conftest.py loaded it)."""
+    for plugin in request.config.pluginmanager.get_plugins():
+        fake = getattr(plugin, "FAKE_GPU", None)
+        if fake is not None and gpu is fake.module:
+            return fake.count_syncs
+    return lambda: contextlib.nullcontext(type("Uncounted", (), {"count": 0})())
+
+
+@pytest.mark.parametrize("name", ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
+                                  "nancumsum", "nancumprod"])
+def test_on_the_device_without_host_syncs(name, gpu, count_syncs):
+    data = np.array([[0.5, np.nan, -1.25], [np.nan, np.nan, np.nan], [0.75, -0.5, 0.75]])
+    op = getattr(V, name)
+    x = V.Variable(data).to_gpu()
+    with count_syncs() as syncs:
+        y = V.nan_to_num(op(x, axis=1))
+        g, = V.grad(V.sum(y), [x], create_graph=True)
+        h, = V.grad(V.sum(g * g), [x], materialize_grads=True)
+        direction = V.Variable(np.ones((3, 3))).to_gpu()
+        coefficients = V.taylor(lambda a: V.nan_to_num(op(a, axis=1)), x, direction, 3)
+    assert syncs.count == 0, syncs
+    assert y.device == g.device == h.device == "gpu"
+    assert all(c.device == "gpu" for c in coefficients)
+    host = V.Variable(data)
+    expected, = V.grad(V.sum(V.nan_to_num(op(host, axis=1))), [host])
+    np.testing.assert_allclose(backend.to_cpu(y.data), V.nan_to_num(op(host, axis=1)).data, rtol=1e-12)
+    np.testing.assert_allclose(backend.to_cpu(g.data), expected.data, rtol=1e-12)
+
+
+# ----- refused arguments ----------------------------------------------------------------------
+A = np.array([[1.0, np.nan, 2.0], [0.5, 1.5, -1.0]])
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: V.nansum(A, out=np.empty(())), "nansum: out= is not supported"),
+    (lambda: V.nansum(A, where=A > 0), "nansum: where= is not supported"),
+    (lambda: V.nansum(A, dtype=np.int64), "nansum: dtype=int64 is not supported"),
+    (lambda: V.nansum(A, dtype="not a dtype"), "nansum: dtype must be a floating dtype or None"),
+    (lambda: V.nansum(A, initial="0"), "nansum: initial must be a real number"),
+    (lambda: V.nanprod(A, initial=True), "nanprod: initial must be a real number"),
+    (lambda: V.nanprod(A, where=A > 0), "nanprod: where= is not supported"),
+    (lambda: V.nanmean(A, where=A > 0), "nanmean: where= is not supported"),
+    (lambda: V.nanmean(A, out=np.empty(3)), "nanmean: out= is not supported"),
+    (lambda: V.nanvar(A, mean=np.ones(1)), "nanvar: mean= is not supported"),
+    (lambda: V.nanvar(A, where=A > 0), "nanvar: where= is not supported"),
+    (lambda: V.nanstd(A, ddof="1"), "nanstd: ddof must be a real number"),
+    (lambda: V.nanstd(A, dtype=np.complex128), "nanstd: dtype=complex128 is not supported"),
+    (lambda: V.nanmax(A, out=np.empty(())), "nanmax: out= is not supported"),
+    (lambda: V.nanmax(A, where=A > 0, initial=0.0), "nanmax: where= is not supported"),
+    (lambda: V.nanmin(A, initial=[1.0]), "nanmin: initial must be a real number"),
+    (lambda: V.nancumsum(A, out=np.empty(6)), "nancumsum: out= is not supported"),
+    (lambda: V.nancumprod(A, axis=(0,)), "nancumprod: axis must be an int"),
+    (lambda: V.nansum(A, axis=1.0), "nansum: axis must be None, an int or a tuple of ints"),
+    (lambda: V.nanmean("x"), "nanmean"),
+])
+def test_refused_arguments(call, match):
+    with pytest.raises(TypeError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: V.nansum(A, axis=2), r"nansum: axis 2 is out of range for an input of shape \(2, 3\)"),
+    (lambda: V.nanmean(A, axis=(1, -1)), "nanmean: repeated axis"),
+    (lambda: V.nanvar(A, ddof=1, correction=1), "nanvar: ddof and correction cannot both be given"),
+    (lambda: V.nanstd(A, axis=-3), "nanstd: axis -3 is out of range"),
+    (lambda: V.nanmax(A, axis=5), "nanmax: axis 5 is out of range"),
+    (lambda: V.nancumsum(A, axis=2), "nancumsum: axis 2 is out of range"),
+])
+def test_bad_axes(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

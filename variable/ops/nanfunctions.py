@@ -1,0 +1,622 @@
+"""NumPy's nan-functions: reductions and running reductions that skip NaN entries.
+
+nansum, nanprod, nancumsum and nancumprod are the plain ops on the input with its NaN
+entries replaced by the neutral value (0 for sums, 1 for products); nanmean, nanvar and
+nanstd divide by the count of entries that are not NaN.  The replacement is a `where` on a
+constant mask, which picks and never multiplies, so a NaN never enters an arithmetic
+operation: the gradient is exactly 0 at NaN entries, and no NaN leaks into the gradient of
+the other entries, at any order and in Taylor mode.  The same holds for the all-NaN slices
+whose result is NaN (nanmean, nanvar, nanstd, nanmax, nanmin): the NaN is put in by a
+last `where`, so such a slice gives its entries gradient 0.  No RuntimeWarning is emitted
+(NumPy warns about all-NaN slices and about ddof >= count).
+
+nanmax and nanmin are one op (`NanMax`): the maximum of the entries that are not NaN;
+tied maxima share the gradient evenly, as in V.max (and PyTorch's amax, JAX's max), and
+the NaN entries get none.
+
+Integer and boolean inputs hold no NaN: they get the plain ops, as in NumPy.
+"""
+
+from numbers import Real
+
+import numpy as np
+
+from .. import series
+from ..axes import normalize_axis
+from ..backend import get_array_module, maybe_any
+from ..forwarder import Function, Variable, as_variable
+from ..types import ArrayLike, Axis
+from . import products, reduction, statistics
+from .elementwise import sqrt, square
+from .elementwise import where as _where
+from .products import _refuse_keywords
+from .reduction import Max, _count, _reduced_shape
+from .rounding import fmax, fmin
+
+_NO_VALUE = np._NoValue
+"""NumPy's marker of a keyword not given (`keepdims=<no value>` in its signatures)."""
+
+
+# ----- helpers ------------------------------------------------------------------------
+def _given(value, default):
+    """`value`, or `default` when it is NumPy's <no value> marker."""
+    return default if value is _NO_VALUE else value
+
+
+def _input(a, dtype, op):
+    """`a` as a Variable, converted to the floating `dtype` when one is given (as NumPy
+    computes in it; the gradient is converted back to the input's dtype)."""
+    a = as_variable(a, op=op)
+    if dtype is None:
+        return a
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{op}: dtype must be a floating dtype or None, got {dtype!r}") from None
+    if dtype.kind != "f":
+        raise TypeError(
+            f"{op}: dtype={dtype} is not supported (gengrad differentiates floating data); give "
+            f"a floating dtype such as np.float64, or None for the input's own"
+        )
+    return a if a.dtype == dtype else a.astype(dtype)
+
+
+def _real(value, name, op):
+    """Check that the keyword `name` is a real number (not a bool)."""
+    if not isinstance(value, Real) or isinstance(value, bool):
+        raise TypeError(f"{op}: {name} must be a real number, got {type(value).__name__}")
+    return value
+
+
+def _nan_mask(a):
+    """The constant mask of the NaN entries of Variable `a`, or None when `a` cannot hold NaN
+    (integers and booleans)."""
+    if a.dtype.kind != "f":
+        return None
+    return get_array_module(a).isnan(a.data)
+
+
+def _replaced(a, mask, value):
+    """`a` with its NaN entries replaced by the number `value`: a `where` on the constant mask
+    (it picks, so the NaN meets no arithmetic and the gradient there is 0)."""
+    if mask is None or not maybe_any(mask):
+        return a
+    return _where(mask, value, a)
+
+
+def _nan_where(bad, y):
+    """`y` with NaN where the constant mask `bad` holds (an all-NaN slice, ddof >= count): the
+    NaN enters by a `where`, so the gradient of those results is 0, never NaN."""
+    return _where(bad, np.nan, y) if maybe_any(bad) else y
+
+
+def _not_nan(mask, axes, keepdims, dtype):
+    """How many entries of each slice are not NaN, as a constant array of `dtype`."""
+    return (~mask).sum(axis=axes, keepdims=keepdims).astype(dtype)
+
+
+def _moments(a, mask, axes, keepdims, ddof):
+    """(var, bad) of the entries of `a` that are not NaN: var the sum of squared deviations
+    from their mean over count - ddof, finite everywhere (no NaN inside), and bad the
+    constant mask of the slices where count - ddof <= 0, whose variance is NaN."""
+    xp = get_array_module(a)
+    z = _replaced(a, mask, 0)
+    count = _not_nan(mask, axes, True, a.dtype)
+    mean = reduction.sum(z, axes, True) / xp.where(count == 0, 1, count)   # 0 in all-NaN slices
+    centred = _replaced(z - mean, mask, 0)
+    dof = _not_nan(mask, axes, keepdims, a.dtype) - ddof
+    bad = dof <= 0
+    return reduction.sum(square(centred), axes, keepdims) / xp.where(bad, 1, dof), bad
+
+
+# ----- nanmax and nanmin ----------------------------------------------------------------
+class NanMax(Max):
+    """Maximum over axes skipping NaN; tied maxima share the gradient evenly, NaN entries get
+    none, and an all-NaN slice gives NaN with no gradient."""
+
+    pick = staticmethod(np.max)
+    fill = -np.inf                                     # a NaN entry's stand-in, below every number
+
+    def forward(self, x):
+        if x.dtype.kind != "f":                        # integers hold no NaN
+            return super().forward(x)
+        xp = get_array_module(x)
+        nan = xp.isnan(x)
+        y = self.pick(xp.where(nan, self.fill, x), axis=self.axes, keepdims=True)
+        y = xp.where(nan.all(axis=self.axes, keepdims=True), np.nan, y)
+        hit = x == y                                   # (a NaN entry never equals y)
+        self.share = hit / xp.maximum(hit.sum(axis=self.axes, keepdims=True), 1)
+        return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
+
+    # backward: V.max's, _spread(gy) * share
+
+    def taylor(self, x):
+        # y_k = x_k at the extreme, ties averaged; NaN entries' coefficients are never read
+        share = self.share.astype(x[0].dtype, copy=False)
+        hit = self.share > 0
+        y, = self.outputs
+        picked = series.map_linear(
+            x[1:], lambda c: (np.where(hit, c, 0) * share).sum(axis=self.axes, keepdims=self.keepdims)
+        )
+        return [y._data, *picked]
+
+
+class NanMin(NanMax):
+    """Minimum over axes skipping NaN; tied minima share the gradient evenly, NaN entries get
+    none, and an all-NaN slice gives NaN with no gradient."""
+
+    pick = staticmethod(np.min)
+    fill = np.inf
+
+
+def _extreme(forwarder_class, pair, op, a, axis, out, keepdims, initial, where):
+    """nanmax / nanmin: check NumPy's keywords and reduce; `initial` joins by fmax / fmin."""
+    keepdims, initial, where = _given(keepdims, False), _given(initial, None), _given(where, True)
+    _refuse_keywords(op, None, out, where)
+    if initial is not None:
+        _real(initial, "initial", op)
+    a = as_variable(a, op=op)
+    axes = normalize_axis(axis, a.ndim, op, a.shape)
+    if _count(a.shape, axes) == 0:
+        if initial is None:
+            raise ValueError(
+                f"{op}: cannot reduce over an empty axis (input of shape {a.shape}) without "
+                f"initial: an empty slice has no extreme value; give initial=, or check the size"
+            )
+        return reduction.sum(a, axes, keepdims) + initial     # every slice is empty: initial
+    y = Function(forwarder_class(axes, bool(keepdims)))(a)
+    return y if initial is None else pair(y, initial)
+
+
+def nanmax(
+    a: ArrayLike,
+    axis: Axis = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: float | None = None,
+    where: bool = True,
+) -> Variable:
+    """Maximum of `a` over `axis`, ignoring NaN entries.
+
+    Tied maxima share the gradient evenly (as V.max, PyTorch's amax and JAX's max); NaN
+    entries get gradient 0.  A slice of only NaN gives NaN (without NumPy's warning), and
+    its entries gradient 0.
+
+    Parameters
+    ----------
+    a : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    out, where
+        NumPy's keywords, accepted at their defaults only (None, True).
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    initial : number, optional
+        A value joined to every slice (by fmax): the result over an empty axis, and over an
+        all-NaN slice; where it ties with the maximum, they share the gradient evenly.
+
+    Returns
+    -------
+    Variable
+        The maxima of the entries that are not NaN; NaN for an all-NaN slice (without
+        `initial`).
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, `initial` is not a number, `out`
+        or `where` is given, or `a` is not a Variable, a numeric ndarray, a number or a
+        list of numbers.
+    ValueError
+        If an axis is out of range or repeated, or an axis reduced over has length 0 and
+        `initial` is not given (NumPy refuses too).
+    """
+    return _extreme(NanMax, fmax, "nanmax", a, axis, out, keepdims, initial, where)
+
+
+def nanmin(
+    a: ArrayLike,
+    axis: Axis = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: float | None = None,
+    where: bool = True,
+) -> Variable:
+    """Minimum of `a` over `axis`, ignoring NaN entries.
+
+    Tied minima share the gradient evenly (as V.min, PyTorch's amin and JAX's min); NaN
+    entries get gradient 0.  A slice of only NaN gives NaN (without NumPy's warning), and
+    its entries gradient 0.
+
+    Parameters
+    ----------
+    a : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    out, where
+        NumPy's keywords, accepted at their defaults only (None, True).
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    initial : number, optional
+        A value joined to every slice (by fmin): the result over an empty axis, and over an
+        all-NaN slice; where it ties with the minimum, they share the gradient evenly.
+
+    Returns
+    -------
+    Variable
+        The minima of the entries that are not NaN; NaN for an all-NaN slice (without
+        `initial`).
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, `initial` is not a number, `out`
+        or `where` is given, or `a` is not a Variable, a numeric ndarray, a number or a
+        list of numbers.
+    ValueError
+        If an axis is out of range or repeated, or an axis reduced over has length 0 and
+        `initial` is not given (NumPy refuses too).
+    """
+    return _extreme(NanMin, fmin, "nanmin", a, axis, out, keepdims, initial, where)
+
+
+# ----- sums and products ----------------------------------------------------------------
+def nansum(
+    a: ArrayLike,
+    axis: Axis = None,
+    dtype: np.dtype | type | None = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: float | None = None,
+    where: bool = True,
+) -> Variable:
+    """Sum of `a` over `axis`, NaN entries counted as 0.
+
+    The gradient is 1 at the other entries and exactly 0 at NaN entries.
+
+    Parameters
+    ----------
+    a : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to sum over (negatives allowed); None sums over all of them.
+    dtype : floating dtype, optional
+        Compute and return in this dtype (the gradient comes back in the input's).
+    out, where
+        NumPy's keywords, accepted at their defaults only (None, True).
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    initial : number, optional
+        A starting value added to every sum.
+
+    Returns
+    -------
+    Variable
+        The sums; 0 for an all-NaN slice and over an empty axis (plus `initial`).
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, `dtype` is not a floating dtype,
+        `initial` is not a number, `out` or `where` is given, or `a` is not a Variable, a
+        numeric ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated.
+    """
+    keepdims, initial, where = _given(keepdims, False), _given(initial, None), _given(where, True)
+    _refuse_keywords("nansum", None, out, where)
+    a = _input(a, dtype, "nansum")
+    axes = normalize_axis(axis, a.ndim, "nansum", a.shape)
+    y = reduction.sum(_replaced(a, _nan_mask(a), 0), axes, keepdims)
+    return y if initial is None else y + _real(initial, "initial", "nansum")
+
+
+def nanprod(
+    a: ArrayLike,
+    axis: Axis = None,
+    dtype: np.dtype | type | None = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: float | None = None,
+    where: bool = True,
+) -> Variable:
+    """Product of `a` over `axis`, NaN entries counted as 1.
+
+    The gradient at an entry is the product of the other entries that are not NaN (found
+    without dividing, so exact at zeros, as V.prod), and exactly 0 at NaN entries.
+
+    Parameters
+    ----------
+    a : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to multiply over (negatives allowed); None multiplies everything.
+    dtype : floating dtype, optional
+        Compute and return in this dtype (the gradient comes back in the input's).
+    out, where
+        NumPy's keywords, accepted at their defaults only (None, True).
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    initial : number, optional
+        A starting value every product is multiplied by.
+
+    Returns
+    -------
+    Variable
+        The products; 1 (or `initial`) for an all-NaN slice and over an empty axis.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, `dtype` is not a floating dtype,
+        `initial` is not a number, `out` or `where` is given, or `a` is not a Variable, a
+        numeric ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated.
+    """
+    keepdims, initial, where = _given(keepdims, False), _given(initial, None), _given(where, True)
+    _refuse_keywords("nanprod", None, out, where)
+    a = _input(a, dtype, "nanprod")
+    axes = normalize_axis(axis, a.ndim, "nanprod", a.shape)
+    if initial is not None:
+        _real(initial, "initial", "nanprod")
+    return products.prod(_replaced(a, _nan_mask(a), 1), axes, keepdims=keepdims, initial=initial)
+
+
+def nancumsum(
+    a: ArrayLike, axis: int | None = None, dtype: np.dtype | type | None = None, out: None = None
+) -> Variable:
+    """Running sum of `a` along `axis` (None: of the flattened input), NaN entries counted as 0.
+
+    Parameters
+    ----------
+    a : ArrayLike
+    axis : int or None
+        The axis to sum along (negative allowed); None flattens `a` first.
+    dtype : floating dtype, optional
+        Compute and return in this dtype (the gradient comes back in the input's).
+    out
+        NumPy's keyword, accepted at its default None only.
+
+    Returns
+    -------
+    Variable
+        Of the shape of `a` (1-d if `axis` is None or `a` is 0-d); the gradient is exactly
+        0 at NaN entries.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not an int or None, `dtype` is not a floating dtype, `out` is given, or
+        `a` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If `axis` is out of range.
+    """
+    _refuse_keywords("nancumsum", None, out)
+    a, axis = products._running_axis(_input(a, dtype, "nancumsum"), axis, "nancumsum")
+    return products.cumsum(_replaced(a, _nan_mask(a), 0), axis)
+
+
+def nancumprod(
+    a: ArrayLike, axis: int | None = None, dtype: np.dtype | type | None = None, out: None = None
+) -> Variable:
+    """Running product of `a` along `axis` (None: of the flattened input), NaN entries
+    counted as 1.
+
+    The gradient is V.cumprod's (no division, exact at zeros) at the other entries and
+    exactly 0 at NaN entries.
+
+    Parameters
+    ----------
+    a : ArrayLike
+    axis : int or None
+        The axis to multiply along (negative allowed); None flattens `a` first.
+    dtype : floating dtype, optional
+        Compute and return in this dtype (the gradient comes back in the input's).
+    out
+        NumPy's keyword, accepted at its default None only.
+
+    Returns
+    -------
+    Variable
+        Of the shape of `a` (1-d if `axis` is None or `a` is 0-d).
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not an int or None, `dtype` is not a floating dtype, `out` is given, or
+        `a` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If `axis` is out of range.
+    """
+    _refuse_keywords("nancumprod", None, out)
+    a, axis = products._running_axis(_input(a, dtype, "nancumprod"), axis, "nancumprod")
+    return products.cumprod(_replaced(a, _nan_mask(a), 1), axis)
+
+
+# ----- mean, var, std ---------------------------------------------------------------------
+def nanmean(
+    a: ArrayLike,
+    axis: Axis = None,
+    dtype: np.dtype | type | None = None,
+    out: None = None,
+    keepdims: bool = False,
+    *,
+    where: bool = True,
+) -> Variable:
+    """Mean of the entries of `a` over `axis` that are not NaN.
+
+    The gradient is 1/count at those entries (count: how many there are in the slice) and
+    exactly 0 at NaN entries.
+
+    Parameters
+    ----------
+    a : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to average over (negatives allowed); None averages over all of them.
+    dtype : floating dtype, optional
+        Compute and return in this dtype (the gradient comes back in the input's).
+    out, where
+        NumPy's keywords, accepted at their defaults only (None, True).
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `a`.
+
+    Returns
+    -------
+    Variable
+        The means; NaN (with gradient 0, and without NumPy's warning) for an all-NaN slice
+        and over an empty axis.  Integer input gives float64, as in NumPy.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, `dtype` is not a floating dtype,
+        `out` or `where` is given, or `a` is not a Variable, a numeric ndarray, a number or
+        a list of numbers.
+    ValueError
+        If an axis is out of range or repeated.
+    """
+    keepdims, where = bool(_given(keepdims, False)), _given(where, True)
+    _refuse_keywords("nanmean", None, out, where)
+    a = _input(a, dtype, "nanmean")
+    mask = _nan_mask(a)
+    axes = normalize_axis(axis, a.ndim, "nanmean", a.shape)
+    if mask is None or (_count(a.shape, axes) > 0 and not maybe_any(mask)):
+        return reduction.mean(a, axes, keepdims)             # (an empty axis: NaN by a where)
+    count = _not_nan(mask, axes, keepdims, a.dtype)
+    empty = count == 0
+    total = reduction.sum(_replaced(a, mask, 0), axes, keepdims)
+    return _nan_where(empty, total / get_array_module(a).where(empty, 1, count))
+
+
+def _spread_keywords(op, out, keepdims, where, mean, ddof, correction):
+    """Check nanvar's and nanstd's NumPy keywords; (keepdims, ddof)."""
+    keepdims, where, mean = bool(_given(keepdims, False)), _given(where, True), _given(mean, None)
+    statistics._check_var_keywords(op, None, out, where, mean)
+    return keepdims, statistics._degrees(ddof, _given(correction, None), op)
+
+
+def nanvar(
+    a: ArrayLike,
+    axis: Axis = None,
+    dtype: np.dtype | type | None = None,
+    out: None = None,
+    ddof: float = 0,
+    keepdims: bool = False,
+    *,
+    where: bool = True,
+    mean: None = None,
+    correction: float | None = None,
+) -> Variable:
+    """Variance of the entries of `a` over `axis` that are not NaN, with `ddof`.
+
+    The sum of their squared deviations from their mean, divided by count - ddof; the
+    gradient is exactly 0 at NaN entries.
+
+    Parameters
+    ----------
+    a : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    dtype : floating dtype, optional
+        Compute and return in this dtype (the gradient comes back in the input's).
+    out, where, mean
+        NumPy's keywords, accepted at their defaults only (None, True, None).
+    ddof : real number
+        Delta degrees of freedom: 0 for the population variance, 1 for the unbiased estimate.
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    correction : real number, optional
+        NumPy 2's other name for `ddof` (the Array API's); give one of the two.
+
+    Returns
+    -------
+    Variable
+        The variances; NaN (with gradient 0, and without NumPy's warning) where
+        count - ddof <= 0: an all-NaN slice, an empty axis, too large a ddof.  Integer
+        input gets V.var, as in NumPy.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, `ddof` is not a number, `dtype`
+        is not a floating dtype, `out`, `where` or `mean` is given, or `a` is not a
+        Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated, or both `ddof` (non-zero) and `correction`
+        are given.
+    """
+    keepdims, ddof = _spread_keywords("nanvar", out, keepdims, where, mean, ddof, correction)
+    a = _input(a, dtype, "nanvar")
+    mask = _nan_mask(a)
+    axes = normalize_axis(axis, a.ndim, "nanvar", a.shape)
+    if mask is None or (_count(a.shape, axes) > max(ddof, 0) and not maybe_any(mask)):
+        return statistics.var(a, axes, ddof=ddof, keepdims=keepdims)
+    var, bad = _moments(a, mask, axes, keepdims, ddof)
+    return _nan_where(bad, var)
+
+
+def nanstd(
+    a: ArrayLike,
+    axis: Axis = None,
+    dtype: np.dtype | type | None = None,
+    out: None = None,
+    ddof: float = 0,
+    keepdims: bool = False,
+    *,
+    where: bool = True,
+    mean: None = None,
+    correction: float | None = None,
+) -> Variable:
+    """Standard deviation of the entries of `a` over `axis` that are not NaN: sqrt(nanvar).
+
+    The gradient is exactly 0 at NaN entries, and, as V.std's, the subgradient 0 at a slice
+    whose entries that are not NaN are all equal (std 0, where sqrt has no derivative).
+
+    Parameters
+    ----------
+    a : ArrayLike
+    axis : int, tuple of ints or None
+        Axes to reduce over (negatives allowed); None reduces over all of them.
+    dtype : floating dtype, optional
+        Compute and return in this dtype (the gradient comes back in the input's).
+    out, where, mean
+        NumPy's keywords, accepted at their defaults only (None, True, None).
+    ddof : real number
+        Delta degrees of freedom: the squared deviations are summed and divided by
+        count - ddof.
+    keepdims : bool
+        Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    correction : real number, optional
+        NumPy 2's other name for `ddof` (the Array API's); give one of the two.
+
+    Returns
+    -------
+    Variable
+        The standard deviations; NaN (with gradient 0, and without NumPy's warning) where
+        count - ddof <= 0: an all-NaN slice, an empty axis, too large a ddof.  Integer
+        input gets V.std, as in NumPy.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not None, an int or a tuple of ints, `ddof` is not a number, `dtype`
+        is not a floating dtype, `out`, `where` or `mean` is given, or `a` is not a
+        Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If an axis is out of range or repeated, or both `ddof` (non-zero) and `correction`
+        are given.
+    """
+    keepdims, ddof = _spread_keywords("nanstd", out, keepdims, where, mean, ddof, correction)
+    a = _input(a, dtype, "nanstd")
+    mask = _nan_mask(a)
+    axes = normalize_axis(axis, a.ndim, "nanstd", a.shape)
+    if mask is None or (_count(a.shape, axes) > max(ddof, 0) and not maybe_any(mask)):
+        return statistics.std(a, axes, ddof=ddof, keepdims=keepdims)
+    var, bad = _moments(a, mask, axes, keepdims, ddof)
+    flat = var.data == 0                       # std 0: subgradient 0 (no 1/0 on either branch)
+    std = _where(flat, 0, sqrt(_where(flat, 1, var))) if maybe_any(flat) else sqrt(var)
+    return _nan_where(bad, std)
+
+
+__all__ = [
+    "nansum", "nanprod", "nancumsum", "nancumprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
+]
