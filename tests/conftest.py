@@ -153,6 +153,22 @@ def gpu():
     backend.set_default_device(default)
 
 
+class _Uncounted:
+    """What a block counted where nothing counts syncs (CuPy itself, GENGRAD_DEVICE=gpu)."""
+
+    count, where = 0, []
+
+
+@pytest.fixture
+def count_syncs(gpu):
+    """`with count_syncs() as syncs: ...`, then `syncs.count` / `syncs.where`: the host syncs
+    the stand-in (tests/device/fake_gpu.py) saw inside the block; on a real GPU, a block that
+    counts nothing."""
+    if gpu is FAKE_GPU.module:
+        return FAKE_GPU.count_syncs
+    return lambda: contextlib.nullcontext(_Uncounted())
+
+
 def spied(monkeypatch, owner, name, note):
     """Replaces owner.<name> for one test by a wrapper that appends note(*args) to a list
     before each call; returns the list."""

@@ -30,22 +30,8 @@ STEPS = 3
 """Steps counted after the warm-up step (which builds lazy layers and optimizer state)."""
 
 
-class _Uncounted:
-    """What a block counted where nothing counts syncs (CuPy itself, GENGRAD_DEVICE=gpu)."""
-
-    count, where = 0, []
 
 
-@pytest.fixture
-def count_syncs(gpu, request):
-    """The stand-in's `count_syncs` (tests/device/fake_gpu.py as tests/conftest.py loaded it,
-    found among the conftest plugins: `import conftest` may find another directory's), or,
-    on a real GPU, a block that counts nothing."""
-    for plugin in request.config.pluginmanager.get_plugins():
-        fake = getattr(plugin, "FAKE_GPU", None)
-        if fake is not None and gpu is fake.module:
-            return fake.count_syncs
-    return lambda: contextlib.nullcontext(_Uncounted())
 
 
 @pytest.fixture(autouse=True)

@@ -452,6 +452,101 @@ OPS = [
     Op("broadcast_arrays", lambda a, b, c: V.broadcast_arrays(a, b, c),
        lambda a, b, c: tuple(np.broadcast_arrays(a, b, c)), ((2, 1), (3,), ()), "three",
        empty=((0, 1), (3,), ())),
+    # ----- variable: nan-functions (nanfunctions.py) ------------------------------------------
+    *[r for n in ("nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin")
+      for r in _reduction(n, getattr(V, n), getattr(np, n))],
+    Op("nanvar", lambda x: V.nanvar(x, axis=0, ddof=1), lambda x: np.nanvar(x, axis=0, ddof=1), ((2, 3),),
+       "axis=0 ddof=1", empty=((0, 3),), zero_d=None),
+    Op("nanstd", lambda x: V.nanstd(x, axis=-1, ddof=3), lambda x: np.nanstd(x, axis=-1, ddof=3), ((2, 3),),
+       "ddof=count", empty=((2, 0),), zero_d=None),
+    *[Op(n, lambda x, n=n: getattr(V, n)(x, axis=1, initial=0.5),
+         lambda x, n=n: getattr(np, n)(x, axis=1, initial=0.5), ((2, 3),), "initial", empty=((2, 0),),
+         zero_d=None) for n in ("nanmax", "nanmin", "nansum", "nanprod")],
+    *[Op(n, getattr(V, n), getattr(np, n), ((2, 3),), "flat", empty=((2, 0),))
+      for n in ("nancumsum", "nancumprod")],
+    *[Op(n, lambda x, n=n: getattr(V, n)(x, axis=-1), lambda x, n=n: getattr(np, n)(x, axis=-1), ((2, 3),),
+         "axis=-1", empty=((2, 0),), zero_d=None) for n in ("nancumsum", "nancumprod")],
+    # (nanmedian, nanquantile, nanpercentile: quantiles.py)
+    *_reduction("nanmedian", V.nanmedian, np.nanmedian),
+    *[Op(n, lambda a, n=n, k=k: getattr(V, n)(a, **k), lambda a, n=n, k=k: getattr(np, n)(a, **k), ((2, 3),),
+         " ".join(f"{name}={v}" for name, v in k.items()), empty=((2, 0),), zero_d=zero_d)
+      for n, scale in [("nanquantile", 1), ("nanpercentile", 100)]
+      for k, zero_d in [({"q": 0.3 * scale}, "all 0-d"),
+                        ({"q": [0.25 * scale, 0.6 * scale], "axis": 1, "keepdims": True}, None),
+                        ({"q": 0.6 * scale, "axis": -1, "method": "nearest"}, None)]],
+    # ----- variable: covariance and correlation (statistics.py) -------------------------------
+    *[Op(n, getattr(V, n), getattr(np, n), ((2, 3),), empty=((2, 0),)) for n in ("cov", "corrcoef")],
+    *[Op(n, lambda m, y, n=n: getattr(V, n)(m, y, rowvar=False),
+         lambda m, y, n=n: getattr(np, n)(m, y, rowvar=False), ((3, 2), (3,)), "y, rowvar=False",
+         empty=((0, 2), (0,)), zero_d=None, nullable=(1,))
+      for n in ("cov", "corrcoef")],
+    Op("cov", lambda m, w: V.cov(m, aweights=w), lambda m, w: np.cov(m, aweights=w), ((2, 3), (3,)),
+       "aweights", domain=("real", "positive"), empty=((2, 0), (0,)), zero_d=None, nullable=(1,),
+       errors=ARG_ERRORS + (ZeroDivisionError,)),                     # as NumPy: weights summing to 0
+    Op("cov", lambda m, f: V.cov(m, fweights=f, ddof=0), lambda m, f: np.cov(m, fweights=f, ddof=0),
+       ((2, 3), (3,)), "fweights", domain=("real", "index:3"), empty=((2, 0), (0,)), zero_d=None,
+       nullable=(1,), errors=ARG_ERRORS + (ZeroDivisionError,)),
+    # ----- variable: the Array API's names (array_api.py) -------------------------------------
+    *[Op(n, getattr(V, n), getattr(np, n), ((3,),), empty=((0,),))
+      for n in ("cumulative_sum", "cumulative_prod")],
+    *[Op(n, lambda x, n=n: getattr(V, n)(x, axis=0, include_initial=True),
+         lambda x, n=n: getattr(np, n)(x, axis=0, include_initial=True), ((2, 3),), "axis=0 include_initial",
+         empty=((0, 3),), zero_d=None) for n in ("cumulative_sum", "cumulative_prod")],
+    Op("vecdot", V.vecdot, np.vecdot, ((2, 3), (3,)), empty=((0, 3), (3,))),
+    Op("vecdot", lambda a, b: V.vecdot(a, b, axis=0), lambda a, b: np.vecdot(a, b, axis=0), ((3, 2), (3, 1)),
+       "axis=0", empty=((3, 0), (3, 1)), zero_d=None),
+    Op("matrix_transpose", V.matrix_transpose, np.matrix_transpose, ((2, 3),), empty=((2, 0),)),
+    Op("permute_dims", lambda x: V.permute_dims(x, (1, 0)), lambda x: np.permute_dims(x, (1, 0)), ((2, 3),),
+       empty=((2, 0),)),
+    Op("permute_dims", V.permute_dims, np.permute_dims, ((2, 3),), "axes None", empty=((2, 0),)),
+    Op("unstack", lambda x: V.unstack(x), lambda x: tuple(np.unstack(x)), ((2, 3),), empty=((2, 0),)),
+    Op("unstack", lambda x: V.unstack(x, axis=-1), lambda x: tuple(np.unstack(x, axis=-1)), ((2, 3),),
+       "axis=-1, empty axis", empty=((2, 0),), zero_d=None),
+    Op("diagflat", V.diagflat, np.diagflat, ((2, 3),), empty=((2, 0),)),
+    Op("diagflat", lambda v: V.diagflat(v, -1), lambda v: np.diagflat(v, -1), ((3,),), "k=-1", empty=((0,),)),
+    Op("unwrap", V.unwrap, np.unwrap, ((2, 3),), empty=((2, 0),)),
+    Op("unwrap", lambda p: V.unwrap(p, axis=0, period=1.5), lambda p: np.unwrap(p, axis=0, period=1.5),
+       ((3, 2),), "axis=0 period", empty=((0, 2),), zero_d=None),
+    Op("delete", lambda a: V.delete(a, 1, axis=1), lambda a: np.delete(a, 1, axis=1), ((2, 3),),
+       empty=((0, 3),), zero_d=None),
+    Op("delete", lambda a: V.delete(a, [0, -1]), lambda a: np.delete(a, [0, -1]), ((2, 3),), "flat",
+       empty=((1, 2),)),
+    Op("insert", lambda a, v: V.insert(a, 1, v, axis=1), lambda a, v: np.insert(a, 1, v, axis=1),
+       ((2, 3), (2,)), empty=((0, 3), (0,)), zero_d=None),
+    Op("insert", lambda a, v: V.insert(a, [0, 2], v), lambda a, v: np.insert(a, [0, 2], v), ((2, 3), ()),
+       "flat", empty=((2, 0), ()), errors=ARG_ERRORS + (IndexError,)),   # as NumPy: position 2 of 0 or 1
+    Op("block", lambda a, b: V.block([[a, b]]), lambda a, b: np.block([[a, b]]), ((2, 3), (2, 1)),
+       empty=((2, 0), (2, 0))),
+    Op("block", lambda a, b, c: V.block([[a, b], [c]]), lambda a, b, c: np.block([[a, b], [c]]),
+       ((1, 2), (1, 1), (3,)), "two rows", empty=((0, 2), (0, 1), (3,))),
+    # ----- variable: np.linalg's Array API functions (linalg_api.py) --------------------------
+    Op("linalg.vector_norm", V.linalg.vector_norm, np.linalg.vector_norm, ((2, 3),), empty=((2, 0),)),
+    *[Op("linalg.vector_norm", lambda x, o=o, a=a: V.linalg.vector_norm(x, ord=o, axis=a),
+         lambda x, o=o, a=a: np.linalg.vector_norm(x, ord=o, axis=a), ((2, 3),), f"ord={o} axis={a}",
+         empty=((2, 0),), zero_d=None)
+      for o, a in [(1, 1), (np.inf, -1), (-np.inf, (0, 1)), (0, None), (3, (0, 1)), (0.5, 0)]],
+    *[Op("linalg.matrix_norm", lambda x, o=o: V.linalg.matrix_norm(x, ord=o),
+         lambda x, o=o: np.linalg.matrix_norm(x, ord=o), ((2, 3),), f"ord={o}", empty=((2, 0),), zero_d=None)
+      for o in ("fro", "nuc", 1, -np.inf, 2, -2)],
+    _linalg("svdvals", ((2, 3),)), _linalg("svdvals", ((3, 3),), variant="square"),
+    _linalg("cond", ((3, 3),)),
+    *[_linalg("cond", ((3, 3),), call=lambda a, p=p: V.linalg.cond(a, p),
+              ref=lambda a, p=p: np.linalg.cond(a, p), variant=f"p={p}") for p in ("fro", 1, -2)],
+    Op("linalg.trace", V.linalg.trace, np.linalg.trace, ((2, 3),), empty=((2, 0),)),
+    Op("linalg.diagonal", lambda x: V.linalg.diagonal(x, offset=1), lambda x: np.linalg.diagonal(x, offset=1),
+       ((2, 2, 3),), empty=((2, 0, 3),)),
+    Op("linalg.cross", V.linalg.cross, np.linalg.cross, ((2, 3), (3,)), empty=((0, 3), (3,))),
+    Op("linalg.outer", V.linalg.outer, np.linalg.outer, ((2,), (3,)), empty=((0,), (3,))),
+    Op("linalg.tensordot", lambda a, b: V.linalg.tensordot(a, b, axes=1),
+       lambda a, b: np.linalg.tensordot(a, b, axes=1), ((2, 3), (3, 4)), empty=((2, 0), (0, 4))),
+    Op("linalg.matrix_transpose", V.linalg.matrix_transpose, np.linalg.matrix_transpose, ((2, 3),),
+       empty=((2, 0),)),
+    Op("linalg.vecdot", V.linalg.vecdot, np.linalg.vecdot, ((2, 3), (3,)), empty=((0, 3), (3,))),
+    Op("linalg.multi_dot", lambda a, b, c: V.linalg.multi_dot([a, b, c]),
+       lambda a, b, c: np.linalg.multi_dot([a, b, c]), ((3,), (3, 4), (4, 2)), empty=((0,), (0, 4), (4, 2)),
+       zero_d=None),
+    Op("linalg.multi_dot", lambda a, b: V.linalg.multi_dot([a, b]), lambda a, b: np.linalg.multi_dot([a, b]),
+       ((2, 3), (3,)), "two", empty=((2, 0), (0,))),
 ]
 
 
@@ -700,6 +795,103 @@ EXTRA = [
     Case("col2im", "columns of the wrong shape", lambda: F.col2im(_x(1, 2, 2, 2, 2, 2), IMAGE, 2)),
     Case("col2im", "x_shape of 3 ints", lambda: F.col2im(_x(1, 2, 2, 2, 3, 3), (2, 4, 4), 2)),
     Case("col2im", "x_shape None", lambda: F.col2im(_x(1, 2, 2, 2, 3, 3), None, 2), raises=(TypeError,)),
+    # nan-functions, cov and corrcoef: axes and parameters
+    *[c for n in ("nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin")
+      for c in _axis_cases(n, lambda a, n=n: getattr(V, n)(_x(2, 3), axis=a))],
+    *[c for n in ("nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod")
+      for c in _axis_cases(n, lambda a, n=n: getattr(V, n)(_x(2, 3), axis=a), one_axis=True)],
+    *[Case(n, f"ddof {label}", lambda n=n, d=d: getattr(V, n)(_x(2, 3), ddof=d), raises=r)
+      for n in ("nanvar", "nanstd", "cov")
+      for label, d, r in [("str", "1", (TypeError,)), ("None", None, (TypeError,)),
+                          ("array", np.ones(2), ARG_ERRORS)]
+      if not (n == "cov" and d is None)],                                  # (cov's default ddof is None)
+    Case("cov", "ddof 1.5", lambda: V.cov(_x(2, 3), ddof=1.5)),
+    *[Case(n, "dtype int", lambda n=n: getattr(V, n)(_x(2, 3), dtype=np.int64), raises=(TypeError,))
+      for n in ("nansum", "nanmean", "nanvar", "cov", "corrcoef")],
+    *[Case(n, "initial a str", lambda n=n: getattr(V, n)(_x(2, 3), initial="0"), raises=(TypeError,))
+      for n in ("nansum", "nanprod", "nanmax", "nanmin")],
+    *[Case(n, "out given", lambda n=n: getattr(V, n)(_x(2, 3), out=np.zeros(3)), raises=(TypeError,))
+      for n in ("nansum", "nanmean", "nanmax", "nancumsum")],
+    Case("nanmax", "empty axis without initial", lambda: V.nanmax(V.Variable(np.zeros((2, 0))), axis=1)),
+    Case("nanvar", "ddof and correction", lambda: V.nanvar(_x(2, 3), ddof=1, correction=1)),
+    Case("cov", "m 3-d", lambda: V.cov(_x(2, 2, 2))),
+    Case("cov", "y with 2 observations for 3", lambda: V.cov(_x(2, 3), _x(2, 2))),
+    Case("cov", "aweights (2,) for 3 observations", lambda: V.cov(_x(2, 3), aweights=np.ones(2))),
+    Case("cov", "negative aweights", lambda: V.cov(_x(2, 3), aweights=-np.ones(3))),
+    Case("cov", "fractional fweights", lambda: V.cov(_x(2, 3), fweights=np.full(3, 0.5)),
+         raises=(TypeError,)),
+    Case("cov", "fweights a Variable that requires grad", lambda: V.cov(_x(2, 3), fweights=_x(3)),
+         raises=(TypeError,)),
+    Case("corrcoef", "y with 2 observations for 3", lambda: V.corrcoef(_x(2, 3), _x(2, 2))),
+    # the Array API's names
+    Case("cumulative_sum", "axis None on 2-d", lambda: V.cumulative_sum(_x(2, 3))),
+    *[Case(n, "dtype given", lambda n=n: getattr(V, n)(_x(3), dtype=np.float32), raises=(TypeError,))
+      for n in ("cumulative_sum", "cumulative_prod")],
+    Case("vecdot", "lengths 3 and 2", lambda: V.vecdot(_x(2, 3), _x(2))),
+    Case("vecdot", "other axes (2,) and (3,)", lambda: V.vecdot(_x(2, 3), _x(3, 3))),
+    Case("vecdot", "axis and axes", lambda: V.vecdot(_x(3), _x(3), axis=0, axes=[0, 0]), raises=(TypeError,)),
+    *_axis_cases("vecdot", lambda a: V.vecdot(_x(2, 3), _x(2, 3), axis=a), one_axis=True),
+    Case("matrix_transpose", "1-d", lambda: V.matrix_transpose(_x(3))),
+    *[Case("permute_dims", f"axes {label}", lambda a=a: V.permute_dims(_x(2, 3), a), raises=r)
+      for label, a, r in [("(0, 0)", (0, 0), ARG_ERRORS), ("(0,)", (0,), ARG_ERRORS),
+                          ("(0, 2)", (0, 2), ARG_ERRORS), ("(0, 1.0)", (0, 1.0), (TypeError,)),
+                          ("str", "01", ARG_ERRORS)]],
+    Case("unstack", "0-d", lambda: V.unstack(V.Variable(np.array(1.0)))),
+    *_axis_cases("unstack", lambda a: V.unstack(_x(2, 3), axis=a), one_axis=True),
+    *[Case("diagflat", f"k {label}", lambda k=k: V.diagflat(_x(3), k), raises=(TypeError,))
+      for label, k in [("1.0", 1.0), ("str", "1"), ("None", None)]],
+    Case("unwrap", "period 0", lambda: V.unwrap(_x(3), period=0.0)),
+    *[Case("unwrap", f"{p} {label}", lambda p=p, v=v: V.unwrap(_x(3), **{p: v}), raises=(TypeError,))
+      for p in ("discont", "period") for label, v in [("str", "1"), ("array", np.ones(3))]],
+    Case("unwrap", "0-d", lambda: V.unwrap(V.Variable(np.array(1.0)))),
+    *_axis_cases("unwrap", lambda a: V.unwrap(_x(2, 3), axis=a), one_axis=True),
+    *[Case(n, f"obj {label}", lambda f=f, o=o: f(o), raises=r)
+      for n, f in [("delete", lambda o: V.delete(_x(2, 3), o, axis=1)),
+                   ("insert", lambda o: V.insert(_x(2, 3), o, 0.0, axis=1))]
+      for label, o, r in [("out of bounds", 7, ARG_ERRORS + (IndexError,)),
+                          ("float", 1.0, ARG_ERRORS + (IndexError,)), ("a Variable", _x(1), (TypeError,)),
+                          ("str", "a", ARG_ERRORS + (IndexError,))]],
+    Case("delete", "mask of the wrong length", lambda: V.delete(_x(2, 3), np.array([True, False]), axis=1)),
+    Case("insert", "values that do not fit", lambda: V.insert(_x(2, 3), 1, _x(3), axis=1)),
+    Case("block", "a tuple of blocks", lambda: V.block((_x(2), _x(2))), raises=(TypeError,)),
+    Case("block", "an empty list", lambda: V.block([])),
+    Case("block", "depths differ", lambda: V.block([[_x(2)], _x(2)])),
+    Case("block", "heights differ", lambda: V.block([[_x(2, 2), _x(3, 1)]])),
+    # np.linalg's Array API functions
+    *[Case("linalg.vector_norm", f"ord {label}", lambda o=o: V.linalg.vector_norm(_x(2, 3), ord=o), raises=r)
+      for label, o, r in [("'fro'", "fro", ARG_ERRORS), ("None-like str", "2", ARG_ERRORS),
+                          ("array", np.ones(2), (TypeError,))]],
+    *_axis_cases("linalg.vector_norm", lambda a: V.linalg.vector_norm(_x(2, 3), axis=a)),
+    *[Case("linalg.matrix_norm", f"ord {label}", lambda o=o: V.linalg.matrix_norm(_x(2, 3), ord=o))
+      for label, o in [("3", 3), ("0.5", 0.5), ("'euclid'", "euclid"), ("True", True)]],
+    Case("linalg.matrix_norm", "1-d", lambda: V.linalg.matrix_norm(_x(3))),
+    Case("linalg.svdvals", "1-d", lambda: V.linalg.svdvals(_x(3))),
+    *[Case("linalg.cond", label, call) for label, call in [
+        ("1-d", lambda: V.linalg.cond(_x(3))), ("p 3", lambda: V.linalg.cond(_x(3, 3), 3)),
+        ("p 'fro' of a 2x3", lambda: V.linalg.cond(_x(2, 3), "fro")),
+        ("p 1 of a singular matrix", lambda: V.linalg.cond(V.Variable(np.ones((2, 2))), 1)),
+        ("empty matrix", lambda: V.linalg.cond(V.Variable(np.zeros((0, 0)))))]],
+    *[Case(f"linalg.{n}", f"offset {label}", lambda n=n, o=o: getattr(V.linalg, n)(_x(2, 3), offset=o),
+           raises=(TypeError,)) for n in ("trace", "diagonal") for label, o in [("1.0", 1.0), ("str", "1")]],
+    *[Case(f"linalg.{n}", "1-d", lambda n=n: getattr(V.linalg, n)(_x(3))) for n in ("trace", "diagonal")],
+    Case("linalg.trace", "dtype given", lambda: V.linalg.trace(_x(2, 3), dtype=np.float32),
+         raises=(TypeError,)),
+    Case("linalg.cross", "2-vectors", lambda: V.linalg.cross(_x(2), _x(2))),
+    Case("linalg.cross", "axis 0 of (2, 3)", lambda: V.linalg.cross(_x(2, 3), _x(2, 3), axis=0)),
+    Case("linalg.outer", "2-d operand", lambda: V.linalg.outer(_x(2, 2), _x(3))),
+    Case("linalg.tensordot", "axes 3 of 2-d operands",
+         lambda: V.linalg.tensordot(_x(2, 3), _x(3, 2), axes=3)),
+    Case("linalg.tensordot", "axes of different lengths",
+         lambda: V.linalg.tensordot(_x(2, 3), _x(3, 2), axes=([1], [0, 1]))),
+    Case("linalg.vecdot", "lengths 3 and 2", lambda: V.linalg.vecdot(_x(2, 3), _x(2))),
+    Case("linalg.vecdot", "axis 1.0", lambda: V.linalg.vecdot(_x(3), _x(3), axis=1.0), raises=(TypeError,)),
+    *[Case("linalg.multi_dot", label, call, raises=r) for label, call, r in [
+        ("one array", lambda: V.linalg.multi_dot([_x(2, 2)]), ARG_ERRORS),
+        ("not a list", lambda: V.linalg.multi_dot(_x(2, 2)), (TypeError,)),
+        ("a 3-d middle array", lambda: V.linalg.multi_dot([_x(2), _x(2, 2, 2), _x(2)]), ARG_ERRORS),
+        ("shapes that do not chain", lambda: V.linalg.multi_dot([_x(2, 3), _x(2, 3), _x(3)]), ARG_ERRORS),
+        ("two that do not chain", lambda: V.linalg.multi_dot([_x(2, 3), _x(2)]), ARG_ERRORS),
+        ("out given", lambda: V.linalg.multi_dot([_x(2, 2), _x(2, 2)], out=np.zeros((2, 2))), (TypeError,))]],
 ]
 
 
@@ -1021,6 +1213,10 @@ def _matches(pattern, case_id):
 
 
 KNOWN_BUGS = [
+    (("linalg.svdvals-linalg.svdvals[square] inf arg 0", "linalg.cond-linalg.cond{,[p=-2]} inf arg 0"),
+     "variable/ops/decompositions.py:562: SvdValues.backward recomputes the full SVD, which LAPACK refuses "
+     "('Svd: SVD did not converge') for a square matrix holding inf, where the forward (NumPy's too) gave "
+     "NaN singular values: V.grad raises instead of giving a NaN gradient"),
 ]
 """(case-id patterns, '<file>:<line> <what>'): the library bugs this catalogue found.
 

@@ -1077,6 +1077,297 @@ def draw_broadcast_arrays(data, rng):
     return [rng.uniform(-2, 2, s) for s in data.draw(broadcast_shapes(num_shapes=count)).input_shapes], {}
 
 
+# nan-functions: NaN enters as a constant added to x (V.numerical_grad refuses points holding
+# NaN), so the entries it hits must get gradient exactly 0 (their differences are 0); no slice
+# reduced over is all NaN (its NaN result would make every difference NaN)
+def _nans(rng, shape, axis=None, keep=1, weights=None):
+    """0 or NaN at each entry (about a third NaN), each slice over `axis` keeping at least
+    `keep` numbers (of positive `weights` if given; a slice that would keep fewer keeps all)."""
+    hit = rng.random(shape) < 0.3
+    kept = ~hit if weights is None else ~hit & (weights > 0)
+    hit &= kept.sum(axis=axis, keepdims=True) >= keep
+    return np.where(hit, np.nan, 0.0)
+
+
+def plus_nans(fn):
+    """fn of x with NaN where the constant `nans` holds NaN (x + nans: the gradient passes as is)."""
+    return lambda x, nans, **kw: fn(x + nans, **kw)
+
+
+def draw_nan_reduction(values=None, ddof=False, initial=()):
+    """A reduction with NaN entries: axis, keepdims, ddof (nanvar, nanstd) and `initial`,
+    drawn from `initial` ('between': a number GAP away from every entry, so no tie)."""
+    def draw(data, rng):
+        shape = data.draw(SHAPES)
+        axis = _axis(data, len(shape))
+        params = {"axis": axis, "keepdims": data.draw(st.booleans())}
+        keep = 1
+        if ddof:
+            params["ddof"] = data.draw(st.sampled_from([0, 1, 0.5] if _count(shape, axis) > 1 else [0]))
+            keep = 2 if params["ddof"] >= 1 else 1                   # count - ddof > 0 everywhere
+        x = (values or uniform(-2, 2))(rng, shape)
+        nans = _nans(rng, shape, axis, keep)
+        start = data.draw(st.sampled_from([None, *initial]))
+        if start == "between":
+            start = float(away(rng, (), x[np.isfinite(nans)].ravel(), -2.5, 2.5))
+        if start is not None:
+            params["initial"] = start
+        return [x], {"nans": nans, **params}
+    return draw
+
+
+def draw_nan_quantile(levels):
+    """draw_quantile's draws, with NaN entries (with weights, each slice keeps one of positive weight)."""
+    quantile = draw_quantile(levels)
+
+    def draw(data, rng):
+        (x,), params = quantile(data, rng)
+        return [x], {**params, "nans": _nans(rng, x.shape, params["axis"], weights=params.get("weights"))}
+    return draw
+
+
+def draw_nan_running(values=None):
+    """nancumsum, nancumprod: NaN entries anywhere (a running sum of only NaN is 0)."""
+    def draw(data, rng):
+        shape = data.draw(SHAPES)
+        axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1)) if shape else None
+        return [(values or uniform(-2, 2))(rng, shape)], {"axis": axis, "nans": _nans(rng, shape, keep=0)}
+    return draw
+
+
+# cov, corrcoef
+def named_last(fn):
+    """fn(first, **{name: array for the trailing arrays, `named` giving their names}, **kw)."""
+    def call(*arrays, named=(), **kw):
+        lead = len(arrays) - len(named)
+        return fn(*arrays[:lead], **dict(zip(named, arrays[lead:])), **kw)
+    return call
+
+
+def draw_cov(correlation=False):
+    """m (1-d, or 1 to 3 variables) and maybe y, of 2 to 5 observations, rowvar; for cov also
+    bias, ddof (n - ddof > 0), integer fweights (a constant) and aweights (differentiated)."""
+    def draw(data, rng):
+        n = data.draw(st.integers(3 if correlation else 2, 5))
+        rowvar = data.draw(st.booleans())
+        arrays, named = [], []
+        for which in ("m", "y"):
+            if which == "y":
+                if not data.draw(st.booleans()):
+                    break
+                named.append("y")
+            k = data.draw(st.integers(0, 3))                   # 0: 1-d, one variable
+            x = rng.uniform(-2, 2, (n,) if k == 0 else (k, n))
+            arrays.append(x if rowvar else x.T)
+        params = {"rowvar": rowvar}
+        if not correlation:
+            weights = data.draw(st.sampled_from(["none", "f", "a", "fa"]))
+            if "f" in weights:
+                params["fweights"] = rng.integers(1, 4, n)
+            if "a" in weights:
+                arrays.append(rng.uniform(0.5, 2.0, n))
+                named.append("aweights")
+            ddofs = [None, 0, 1] + ([d for d in (2, 3) if d < n] if weights == "none" else [])
+            params["ddof"] = data.draw(st.sampled_from(ddofs))
+            params["bias"] = data.draw(st.booleans())
+        return arrays, {**params, "named": tuple(named)}
+    return draw
+
+
+# the Array API's names
+def draw_cumulative(values=None):
+    """An axis (None only for an input of at most one dimension), include_initial."""
+    def draw(data, rng):
+        shape = data.draw(SHAPES)
+        if len(shape) > 1:
+            axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+        else:
+            axis = data.draw(st.none() | st.integers(-1, 0)) if shape else None
+        x = (values or uniform(-2, 2))(rng, shape)
+        return [x], {"axis": axis, "include_initial": data.draw(st.booleans())}
+    return draw
+
+
+def draw_vecdot(keepdims=True):
+    """Vectors of one length along axis -depth of both operands, their other axes broadcasting."""
+    def draw(data, rng):
+        s0, s1 = data.draw(PAIRS).input_shapes
+        n = data.draw(st.integers(1, 3))
+        depth = data.draw(st.integers(1, min(len(s0), len(s1)) + 1))
+        arrays = [rng.uniform(-2, 2, s[:len(s) + 1 - depth] + (n,) + s[len(s) + 1 - depth:])
+                  for s in (s0, s1)]
+        params = {} if depth == 1 and data.draw(st.booleans()) else {"axis": -depth}
+        if keepdims:
+            params["keepdims"] = data.draw(st.booleans())
+        return arrays, params
+    return draw
+
+
+def draw_permute_dims(data, rng):
+    shape = data.draw(SHAPES)
+    axes = None
+    if data.draw(st.booleans()):
+        axes = tuple(int(a) - len(shape) if data.draw(st.booleans()) else int(a)
+                     for a in rng.permutation(len(shape)))
+    return [rng.uniform(-2, 2, shape)], {"axes": axes}
+
+
+def draw_unstack(data, rng):
+    shape = data.draw(NONSCALAR)
+    return [rng.uniform(-2, 2, shape)], {"axis": data.draw(st.integers(-len(shape), len(shape) - 1))}
+
+
+def draw_diagflat(data, rng):
+    return [rng.uniform(-2, 2, data.draw(shapes(0, 2)))], {"k": data.draw(st.integers(-2, 2))}
+
+
+def draw_unwrap(data, rng):
+    """Steps along the axis GAP away from +-discont and from every odd multiple of period / 2
+    (where the multiple of the period added jumps); discont below period / 2 acts as period / 2."""
+    shape = data.draw(NONSCALAR)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    period = data.draw(st.sampled_from([2 * math.pi, 1.5, 4.0]))
+    discont = data.draw(st.sampled_from([None, 0.8 * period, 0.2 * period]))
+    kinks = [period * (k + 0.5) for k in range(-3, 3)] + ([discont, -discont] if discont else [])
+    steps = away(rng, shape, kinks, -2 * period, 2 * period)
+    params = {"axis": axis, "period": period}
+    if discont is not None:
+        params["discont"] = discont
+    return [np.cumsum(steps, axis=axis)], params
+
+
+def _positions(data, rng, n, kinds, appends=False):
+    """delete's and insert's obj for an axis of length n: an int, a list, a slice or a mask
+    (`appends`: n too, insert's position past the end)."""
+    kind = data.draw(st.sampled_from(kinds))
+    position = st.integers(-n, n if appends else n - 1)
+    if kind == "int":
+        return data.draw(position)
+    if kind == "list":
+        return data.draw(st.lists(position, min_size=1, max_size=3))
+    if kind == "slice":
+        return slice(data.draw(st.integers(-n, n)), data.draw(st.none() | st.integers(-n, n)),
+                     data.draw(st.sampled_from([1, 2, -1])))
+    return rng.random(n) < 0.5
+
+
+def draw_delete(data, rng):
+    shape = data.draw(NONSCALAR)
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1))
+    n = math.prod(shape) if axis is None else shape[axis]
+    return [rng.uniform(-2, 2, shape)], {"obj": _positions(data, rng, n, ["int", "list", "slice", "mask"]),
+                                         "axis": axis}
+
+
+def draw_insert(data, rng):
+    """Positions (an int, up to n: appends; a list; a slice), values broadcast as NumPy does:
+    for an int, (m,) + the other axes (moved into place); else the slots' shape (or 1 along axis)."""
+    shape = data.draw(SHAPES)
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1)) if shape else None
+    n = math.prod(shape) if axis is None else shape[axis]
+    along = 0 if axis is None else axis % len(shape)
+    others = () if axis is None else shape[:along] + shape[along + 1:]
+    obj = _positions(data, rng, n, ["int", "list", "slice"], appends=True)
+    if isinstance(obj, int):
+        values = data.draw(st.sampled_from([(), others, (data.draw(st.integers(1, 2)),) + others]))
+    else:
+        count = len(obj) if isinstance(obj, list) else len(range(*obj.indices(n)))
+        slots = (count,) if axis is None else others[:along] + (count,) + others[along:]
+        values = data.draw(st.sampled_from([(), slots, slots[:along] + (1,) + slots[along + 1:]]))
+    return [rng.uniform(-2, 2, shape), rng.uniform(-2, 2, values)], {"obj": obj, "axis": axis}
+
+
+def draw_block(data, rng):
+    """One list of blocks joined along their last axis, or rows of 2-d blocks (a 1-d block of
+    a height-1 row is padded to (1, w), as NumPy does); `rows` is the blocks per row."""
+    if data.draw(st.booleans()):
+        lead = data.draw(shapes(0, 2))
+        count = data.draw(st.integers(1, 3))
+        blocks = [rng.uniform(-2, 2, lead + (data.draw(st.integers(1, 3)),)) for _ in range(count)]
+        return blocks, {"rows": None}
+    width, arrays, rows = data.draw(st.integers(2, 4)), [], []
+    for _ in range(data.draw(st.integers(1, 3))):
+        height = data.draw(st.integers(1, 2))
+        cut = data.draw(st.integers(0, width - 1))             # 0: one block across the row
+        widths = [width] if cut == 0 else [cut, width - cut]
+        arrays += [rng.uniform(-2, 2, (w,) if height == 1 and data.draw(st.booleans()) else (height, w))
+                   for w in widths]
+        rows.append(len(widths))
+    return arrays, {"rows": tuple(rows)}
+
+
+def blocked(block):
+    """block(the arrays as one list, or as nested lists with `rows` blocks per row)."""
+    def call(*arrays, rows):
+        if rows is None:
+            return block(list(arrays))
+        starts = np.cumsum((0,) + rows)
+        return block([list(arrays[a:b]) for a, b in zip(starts[:-1], starts[1:])])
+    return call
+
+
+# np.linalg's Array API functions
+def draw_vector_norm(data, rng):
+    """Nonzero entries whose magnitudes are all apart (no ties for ord +-inf)."""
+    shape = data.draw(SHAPES)
+    x = rng.choice([-1.0, 1.0], shape) * distinct(rng, shape, 0.5, 2.0)
+    return [x], {"axis": _axis(data, len(shape)), "ord": data.draw(st.sampled_from(VECTOR_ORDS)),
+                 "keepdims": data.draw(st.booleans())}
+
+
+def draw_matrix_norm(data, rng):
+    """Stacks of matrices: singular values apart for 2, -2 and 'nuc', the row or column sums
+    that ord +-1, +-inf pick from apart."""
+    ord = data.draw(st.sampled_from(MATRIX_ORDS))
+    keepdims = data.draw(st.booleans())
+    if ord in (2, -2, "nuc"):
+        return draw_spectral(0.1, rectangular=True)(data, rng)[0], {"ord": ord, "keepdims": keepdims}
+    shape = data.draw(BATCH) + (data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3)))
+    for _ in range(100):
+        x = nonzero(rng, shape)
+        if _norm_untied(x, ord, (-2, -1)):
+            return [x], {"ord": ord, "keepdims": keepdims}
+    raise AssertionError("could not draw a point without ties for the matrix norm")
+
+
+def draw_cond(data, rng):
+    """p None, 2, -2: any matrices, singular values apart; the norm orders: square matrices
+    far from singular, the row or column sums of the matrix and its inverse apart."""
+    p = data.draw(st.sampled_from([None, 2, -2, "fro", "nuc", 1, -1, np.inf, -np.inf]))
+    if p in (None, 2, -2):
+        return draw_spectral(0.1, rectangular=True)(data, rng)[0], {"p": p}
+    for _ in range(100):
+        (a,), _ = draw_square(data, rng)
+        if all(_norm_untied(m, p, (-2, -1)) for m in (a, np.linalg.inv(a))):
+            return [a], {"p": p}
+    raise AssertionError("could not draw a matrix without ties for cond")
+
+
+def draw_offset(data, rng):
+    """linalg.trace and linalg.diagonal: a stack of matrices and an offset."""
+    return [rng.uniform(-2, 2, data.draw(shapes(2, 3)))], {"offset": data.draw(st.integers(-2, 2))}
+
+
+def draw_linalg_cross(data, rng):
+    """3-vectors along axis -depth of both operands, their other axes broadcasting."""
+    s0, s1 = data.draw(broadcast_shapes(max_dims=2)).input_shapes
+    depth = data.draw(st.integers(1, min(len(s0), len(s1)) + 1))
+    arrays = [rng.uniform(-2, 2, s[:len(s) + 1 - depth] + (3,) + s[len(s) + 1 - depth:]) for s in (s0, s1)]
+    return arrays, {"axis": -depth}
+
+
+def draw_multi_dot(data, rng):
+    """2 to 4 matrices that chain, the first maybe a 1-d row and the last a 1-d column."""
+    count = data.draw(st.integers(2, 4))
+    dims = [data.draw(st.integers(1, 3)) for _ in range(count + 1)]
+    sides = [(dims[i], dims[i + 1]) for i in range(count)]
+    if data.draw(st.booleans()):
+        sides[0] = sides[0][1:]
+    if data.draw(st.booleans()):
+        sides[-1] = sides[-1][:1]
+    return [rng.uniform(-2, 2, s) for s in sides], {}
+
+
 def new(name, draw, call=None, ref=None, label=""):
     """A Prop of a NumPy-named op, V.<name> against np.<name> (V.linalg / np.linalg for
     "linalg.<name>") unless given, run NEW_EXAMPLES times."""
@@ -1273,6 +1564,37 @@ PROPS = [
     new("heaviside", binary(_kinked(0.0))), new("heaviside", draw_step_at_zero, label="integer x1 at 0"),
     new("meshgrid", draw_meshgrid, ref=lambda *xs, **kw: tuple(np.meshgrid(*xs, **kw))),
     new("broadcast_arrays", draw_broadcast_arrays, ref=lambda *xs: tuple(np.broadcast_arrays(*xs))),
+    # variable.ops.nanfunctions (NaN entries a constant: plus_nans)
+    *[new(n, draw, plus_nans(getattr(V, n)), plus_nans(getattr(np, n))) for n, draw in [
+        ("nansum", draw_nan_reduction(initial=[1.5])),
+        ("nanprod", draw_nan_reduction(with_zeros, initial=[1.5])),
+        ("nanmean", draw_nan_reduction()), ("nanvar", draw_nan_reduction(distinct, ddof=True)),
+        ("nanstd", draw_nan_reduction(distinct, ddof=True)),
+        ("nanmax", draw_nan_reduction(distinct, initial=["between"])),
+        ("nanmin", draw_nan_reduction(distinct, initial=["between"])),
+        ("nancumsum", draw_nan_running()), ("nancumprod", draw_nan_running(with_zeros)),
+        ("nanmedian", draw_nan_reduction(distinct)), ("nanquantile", draw_nan_quantile(FRACTIONS)),
+        ("nanpercentile", draw_nan_quantile(PERCENTS))]],
+    # variable.ops.statistics: cov, corrcoef
+    new("cov", draw_cov(), named_last(V.cov), named_last(np.cov)),
+    new("corrcoef", draw_cov(correlation=True), named_last(V.corrcoef), named_last(np.corrcoef)),
+    # variable.ops.array_api
+    new("cumulative_sum", draw_cumulative()), new("cumulative_prod", draw_cumulative(with_zeros)),
+    new("vecdot", draw_vecdot()), new("matrix_transpose", unary(shapes=shapes(2, 3))),
+    new("permute_dims", draw_permute_dims), new("unstack", draw_unstack), new("diagflat", draw_diagflat),
+    new("unwrap", draw_unwrap), new("delete", draw_delete),
+    new("insert", draw_insert, lambda arr, values, obj, axis: V.insert(arr, obj, values, axis),
+        lambda arr, values, obj, axis: np.insert(arr, obj, values, axis)),
+    new("block", draw_block, blocked(V.block), blocked(np.block)),
+    # V.linalg: the Array API's functions (linalg_api.py)
+    new("linalg.vector_norm", draw_vector_norm), new("linalg.matrix_norm", draw_matrix_norm),
+    new("linalg.svdvals", draw_spectral(0.1, rectangular=True)), new("linalg.cond", draw_cond),
+    new("linalg.trace", draw_offset), new("linalg.diagonal", draw_offset),
+    new("linalg.cross", draw_linalg_cross), new("linalg.outer", draw_two(shapes(1, 1), shapes(1, 1))),
+    new("linalg.tensordot", draw_tensordot), new("linalg.matrix_transpose", unary(shapes=shapes(2, 3))),
+    new("linalg.vecdot", draw_vecdot(keepdims=False)),
+    new("linalg.multi_dot", draw_multi_dot, lambda *xs: V.linalg.multi_dot(list(xs)),
+        lambda *xs: np.linalg.multi_dot(list(xs))),
 ]
 """Every op with a gradient; `dropout` (random) and `accuracy` (no gradient) have tests of their own."""
 

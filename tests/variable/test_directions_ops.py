@@ -3,7 +3,6 @@ never the engine's fallback that runs a rule once per direction (forward_mode._e
 the batched pass and the collapsed one, on arrays, recorded and on a device, against one pass
 per direction."""
 
-import contextlib
 
 import numpy as np
 import pytest
@@ -157,14 +156,6 @@ def test_an_op_without_a_recording_rule_still_refuses_a_gradient_naming_the_op(r
         V.grad(V.sum(total), start)
 
 
-@pytest.fixture
-def count_syncs(gpu, request):
-    """The stand-in's `count_syncs` (tests/device/fake_gpu.py, as tests/conftest.py loaded it)."""
-    for plugin in request.config.pluginmanager.get_plugins():
-        fake = getattr(plugin, "FAKE_GPU", None)
-        if fake is not None and gpu is fake.module:
-            return fake.count_syncs
-    return lambda: contextlib.nullcontext(type("Uncounted", (), {"count": 0})())
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -191,6 +191,19 @@ def test_vecdot_of_integers_stays_integer():
     assert y.item() == 5
 
 
+def test_vecdot_gives_numpys_dtype_for_booleans_and_small_integers():
+    # regression: sum(x1 * x2) alone gave int64 where np.vecdot gives bool (the OR of the
+    # ANDs) and int8; V.linalg.vecdot shares the code
+    a = np.array([[True, False, True], [False, False, False]])
+    b = np.array([True, True, False])
+    for x1, x2 in [(a, b), (a.astype(np.int8), b.astype(np.int8)), (a, b.astype(np.int8)), (a[:, :0], b[:0])]:
+        expected = np.vecdot(x1, x2)
+        for op in (V.vecdot, V.linalg.vecdot):
+            y = op(x1, x2)
+            assert y.dtype == expected.dtype
+            np.testing.assert_array_equal(y.data, expected)
+
+
 # ----- special points -----------------------------------------------------------------
 def test_cumulative_prod_gradient_is_exact_at_zeros():
     # as cumprod: no division by an entry, so one zero or two in a row give exact gradients

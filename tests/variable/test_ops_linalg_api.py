@@ -316,6 +316,14 @@ S = np.eye(3)
     (lambda: L.multi_dot([M, S], out=np.empty((2, 3))), TypeError, "multi_dot", ["out="]),
     (lambda: L.multi_dot([M, np.ones((3, 3, 3)), S]), ValueError, "multi_dot", ["array 1 is 3-d"]),
     (lambda: L.multi_dot([M, M]), ValueError, "multi_dot", ["not aligned", "(2, 3)"]),
+    # regression: these were linalg.norm's or V.dot's errors, naming norm or dot
+    (lambda: L.vector_norm(np.ones((2, 0)), ord=-INF), ValueError, "vector_norm", ["empty axis", "ord=-inf"]),
+    (lambda: L.vector_norm(np.ones((2, 0)), ord=-INF, axis=1), ValueError, "vector_norm", ["empty axis"]),
+    (lambda: L.matrix_norm(np.ones((2, 0)), ord=-2), ValueError, "matrix_norm", ["empty axis", "ord=-2"]),
+    (lambda: L.matrix_norm(np.full((2, 3), np.nan), ord="nuc"), ValueError, "matrix_norm",
+     ["did not converge"]),
+    (lambda: L.multi_dot(["a", M]), TypeError, "multi_dot", []),
+    (lambda: L.multi_dot([M, None]), TypeError, "multi_dot", []),
     (lambda: L.multi_dot([M, S, M]), ValueError, "multi_dot",
      ["arrays 1 and 2 do not chain", "(3, 3)", "(2, 3)"]),
 ])

@@ -15,7 +15,6 @@ the gradient evenly, as V.max, PyTorch's amax and JAX's max); integer input; Num
 dispatch; the refused keywords.
 """
 
-import contextlib
 import warnings
 
 import numpy as np
@@ -408,14 +407,6 @@ def test_numpy_functions_dispatch_to_the_ops(name, kwargs):
 
 
 # ----- on the device -------------------------------------------------------------------------
-@pytest.fixture
-def count_syncs(gpu, request):
-    """The stand-in's `count_syncs` (tests/device/fake_gpu.py, as tests/conftest.py loaded it)."""
-    for plugin in request.config.pluginmanager.get_plugins():
-        fake = getattr(plugin, "FAKE_GPU", None)
-        if fake is not None and gpu is fake.module:
-            return fake.count_syncs
-    return lambda: contextlib.nullcontext(type("Uncounted", (), {"count": 0})())
 
 
 @pytest.mark.parametrize("name", ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",

@@ -10,7 +10,6 @@ dispatch, closed-form gradients, the conventions at interp's knots and ends, PyT
 conv1d (a correlation), the device, and every refused input.
 """
 
-import contextlib
 import warnings
 
 import numpy as np
@@ -480,14 +479,6 @@ def test_polyval_edges():
 
 
 # ----- on a device ---------------------------------------------------------------------------
-@pytest.fixture
-def count_syncs(gpu, request):
-    """The stand-in's `count_syncs` (tests/device/fake_gpu.py), or a counter of nothing."""
-    for plugin in request.config.pluginmanager.get_plugins():
-        fake = getattr(plugin, "FAKE_GPU", None)
-        if fake is not None and gpu is fake.module:
-            return fake.count_syncs
-    return lambda: contextlib.nullcontext(type("Uncounted", (), {"count": 0})())
 
 
 DEVICE_CALLS = {

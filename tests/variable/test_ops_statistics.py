@@ -8,7 +8,6 @@ below checks dtype=np.float32 and the gradients' dtype.  (var, std and average h
 rows in test_ops_reductions.py.)
 """
 
-import contextlib
 import warnings
 
 import numpy as np
@@ -271,14 +270,6 @@ def test_numpy_functions_dispatch_to_the_ops(call):
 
 
 # ----- on the device -----------------------------------------------------------------------
-@pytest.fixture
-def count_syncs(gpu, request):
-    """The stand-in's `count_syncs` (tests/device/fake_gpu.py, as tests/conftest.py loaded it)."""
-    for plugin in request.config.pluginmanager.get_plugins():
-        fake = getattr(plugin, "FAKE_GPU", None)
-        if fake is not None and gpu is fake.module:
-            return fake.count_syncs
-    return lambda: contextlib.nullcontext(type("Uncounted", (), {"count": 0})())
 
 
 @pytest.mark.parametrize("call", [

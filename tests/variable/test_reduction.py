@@ -384,6 +384,15 @@ def test_extremum_of_an_empty_axis_with_initial_is_initial():
     assert V.sum(V.Variable(np.zeros(0)), initial=1.5).item() == 1.5
 
 
+def test_initial_takes_the_dtype_of_integer_and_boolean_data_as_in_numpy():
+    ints, bools = np.array([1, 2]), np.array([True, False])
+    for op, data, initial in [("sum", ints, 0.5), ("max", ints, 2.5), ("min", bools, 0.5),
+                              ("sum", bools, 0.5), ("prod", ints, 1.5), ("nanmax", ints, 2.5),
+                              ("nansum", bools, 0.5)]:
+        got, expected = getattr(V, op)(data, initial=initial).data, getattr(np, op)(data, initial=initial)
+        assert got.dtype == np.asarray(expected).dtype and got == expected, op
+
+
 def test_initial_may_be_a_variable_and_gets_its_gradient():
     x = V.Variable(np.array([1.0, -2.0]))
     c = V.Variable(np.array(3.0))

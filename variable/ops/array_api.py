@@ -161,7 +161,9 @@ def vector_dot(x1, x2, axis1, axis2, op):
             f"{op}: the axes other than the vector axis, {x1.shape[:-1]} and {x2.shape[:-1]}, do not "
             f"broadcast together"
         ) from None
-    return sum(x1 * x2, -1)                            # real data: conj(x1) = x1
+    y = sum(x1 * x2, -1)                               # real data: conj(x1) = x1
+    dtype = np.result_type(x1.dtype, x2.dtype)         # NumPy's dtype: bool for booleans (the OR of
+    return y if y.dtype == dtype else y.astype(dtype)  # the ANDs), int8 for int8; sum gave int64
 
 
 def _last(x, axis):

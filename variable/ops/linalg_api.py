@@ -64,6 +64,15 @@ def _floating(x):
 
 
 # ----- norms ----------------------------------------------------------------------
+def _norm(op, x, ord, axis, keepdims=False):
+    """linalg.norm(x, ord, axis, keepdims), its refusals ("norm: ...": a min over an empty
+    axis, a NaN the SVD cannot take) named by `op`, the function the user called."""
+    try:
+        return norm(x, ord, axis, keepdims)
+    except ValueError as error:                        # (LinAlgError too: a ValueError)
+        raise type(error)(f"{op}: {str(error).removeprefix('norm: ')}") from error
+
+
 def vector_norm(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False,
                 ord: float = 2) -> Variable:
     """Vector norm of `x` over `axis`, as np.linalg.vector_norm: a vector norm over any set of
@@ -121,10 +130,10 @@ def vector_norm(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None, k
         y = abs(x)                                     # the norm of one number: |x|, exactly
         return y if keepdims else reshape(y, tuple(n for i, n in enumerate(shape) if i not in axes))
     if isinstance(axis, (int, np.integer)):
-        return norm(x, ord, axes[0], keepdims)
+        return _norm("vector_norm", x, ord, axes[0], keepdims)
     rest = [i for i in range(x.ndim) if i not in axes]  # the normed axes flattened into one, first
     flat = reshape(transpose(x, list(axes) + rest), (size,) + tuple(shape[i] for i in rest))
-    y = norm(flat, ord, 0)
+    y = _norm("vector_norm", flat, ord, 0)
     if keepdims:
         y = reshape(y, tuple(1 if i in axes else n for i, n in enumerate(shape)))
     return y
@@ -155,8 +164,9 @@ def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: float | str = "
     Raises
     ------
     ValueError
-        If `x` has fewer than 2 dimensions, `ord` is not a matrix order, or a max or min
-        is taken over an empty axis.
+        If `x` has fewer than 2 dimensions, `ord` is not a matrix order, a max or min
+        is taken over an empty axis, or the SVD of ord 2, -2 or 'nuc' does not converge
+        (a NaN in `x`, as in NumPy).
     TypeError
         If `x` is not array-like.
     """
@@ -166,7 +176,7 @@ def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: float | str = "
             f"matrix_norm: invalid order {ord!r} for matrices (use 'fro', 'nuc', 1, -1, 2, -2, inf or "
             f"-inf; other vector orders are V.linalg.vector_norm's)"
         )
-    return norm(_floating(x), ord, (-2, -1), bool(keepdims))
+    return _norm("matrix_norm", _floating(x), ord, (-2, -1), bool(keepdims))
 
 
 def _same(ord, valid):
@@ -269,7 +279,7 @@ def cond(x: ArrayLike, p: float | str | None = None) -> Variable:
             f"cond: a matrix of the input (shape {x.shape}) is singular: its condition number is inf "
             f"and has no derivative; p=None, 2 or -2 give inf there, or perturb the matrix"
         ) from None
-    return norm(x, p, (-2, -1)) * norm(inverse, p, (-2, -1))
+    return _norm("cond", x, p, (-2, -1)) * _norm("cond", inverse, p, (-2, -1))
 
 
 # ----- the top-level ops on the last axes ---------------------------------------------------
@@ -510,12 +520,12 @@ def multi_dot(arrays: list, *, out: None = None) -> Variable:
         raise TypeError(f"multi_dot: arrays must be a list or tuple of arrays, got {type(arrays).__name__}")
     if len(arrays) < 2:
         raise ValueError(f"multi_dot: expects at least two arrays, got {len(arrays)}")
-    if len(arrays) == 2:                               # np.dot's rule, as NumPy's multi_dot
+    matrices = list(_operands(list(arrays), "multi_dot"))
+    if len(matrices) == 2:                             # np.dot's rule, as NumPy's multi_dot
         try:
-            return dot(*arrays)
+            return dot(*matrices)
         except ValueError as error:
             raise ValueError(f"multi_dot: {error}") from None
-    matrices = list(_operands(list(arrays), "multi_dot"))
     first, last = matrices[0].ndim, matrices[-1].ndim
     if first == 1:
         matrices[0] = reshape(matrices[0], (1, matrices[0].shape[0]))

@@ -30,7 +30,7 @@ from . import products, reduction, statistics
 from .elementwise import sqrt, square
 from .elementwise import where as _where
 from .products import _refuse_keywords
-from .reduction import Max, _count, _reduced_shape
+from .reduction import Max, _count, _initial_for, _reduced_shape
 from .rounding import fmax, fmin
 
 _NO_VALUE = np._NoValue
@@ -163,9 +163,9 @@ def _extreme(forwarder_class, pair, op, a, axis, out, keepdims, initial, where):
                 f"{op}: cannot reduce over an empty axis (input of shape {a.shape}) without "
                 f"initial: an empty slice has no extreme value; give initial=, or check the size"
             )
-        return reduction.sum(a, axes, keepdims) + initial     # every slice is empty: initial
+        return reduction.sum(a, axes, keepdims) + _initial_for(a, initial, op)   # every slice empty
     y = Function(forwarder_class(axes, bool(keepdims)))(a)
-    return y if initial is None else pair(y, initial)
+    return y if initial is None else pair(y, _initial_for(y, initial, op))
 
 
 def nanmax(
@@ -307,7 +307,7 @@ def nansum(
     a = _input(a, dtype, "nansum")
     axes = normalize_axis(axis, a.ndim, "nansum", a.shape)
     y = reduction.sum(_replaced(a, _nan_mask(a), 0), axes, keepdims)
-    return y if initial is None else y + _real(initial, "initial", "nansum")
+    return y if initial is None else y + _initial_for(y, _real(initial, "initial", "nansum"), "nansum")
 
 
 def nanprod(

@@ -23,7 +23,7 @@ from ..axes import normalize_axis, single_axis
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
-from .reduction import _spread
+from .reduction import _initial_for, _spread
 from .shape import reshape, transpose
 
 
@@ -387,7 +387,7 @@ def prod(
     a = as_variable(a, op="prod")
     axes = normalize_axis(axis, a.ndim, "prod", a.shape)
     y = Function(Prod(axes, bool(keepdims)))(a)
-    return y if initial is None else y * initial
+    return y if initial is None else y * _initial_for(y, initial, "prod")
 
 
 def _running_axis(a, axis, op):

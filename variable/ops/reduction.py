@@ -248,10 +248,14 @@ def _selected(x, where_, fill, op):
     return x, where(where_, x, fill)
 
 
-def _check_initial(initial, op):
-    """Refuse an `initial=` that is not a scalar (NumPy's rule)."""
+def _initial_for(y, initial, op):
+    """NumPy's `initial=` for a result `y`: a scalar (else a ValueError), cast to an integer or
+    boolean result's dtype as NumPy casts it (np.sum(ints, initial=0.5) adds 0)."""
     if np.ndim(initial) != 0:
         raise ValueError(f"{op}(..., initial=...): initial must be a scalar, got shape {np.shape(initial)}")
+    if y.dtype.kind in "biu" and not isinstance(initial, Variable):
+        return np.asarray(initial).astype(y.dtype)[()]
+    return initial
 
 
 def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: ArrayLike | None = None,
@@ -290,10 +294,7 @@ def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: Arr
     if where is not True:
         _, x = _selected(x, where, 0, "sum")
     y = _reduce(Sum, "sum", x, axis, keepdims)
-    if initial is None:
-        return y
-    _check_initial(initial, "sum")
-    return y + initial
+    return y if initial is None else y + _initial_for(y, initial, "sum")
 
 
 def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, where: ArrayLike = True) -> Variable:
@@ -374,7 +375,7 @@ def _extremum(forwarder_class, op, x, axis, keepdims, initial, where_, fill, com
         _, x = _selected(x, where_, fill, op)
     x = as_variable(x, op=op)
     axes = normalize_axis(axis, x.ndim, op, x.shape)
-    _check_initial(initial, op)
+    initial = _initial_for(x, initial, op)
     if _count(x.shape, axes) == 0:                       # empty: initial itself, of the reduced shape
         return _reduce(Sum, op, x, axis, keepdims) + initial
     return combine(_reduce(forwarder_class, op, x, axis, keepdims), initial)
