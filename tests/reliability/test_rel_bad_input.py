@@ -519,6 +519,32 @@ OPS = [
        empty=((2, 0), (2, 0))),
     Op("block", lambda a, b, c: V.block([[a, b], [c]]), lambda a, b, c: np.block([[a, b], [c]]),
        ((1, 2), (1, 1), (3,)), "two rows", empty=((0, 2), (0, 1), (3,))),
+    Op("ediff1d", V.ediff1d, np.ediff1d, ((2, 3),), empty=((2, 0),)),
+    Op("ediff1d", lambda a, b, e: V.ediff1d(a, to_end=e, to_begin=b),
+       lambda a, b, e: np.ediff1d(a, to_end=e, to_begin=b), ((2, 3), (2,), ()), "to_begin, to_end",
+       empty=((0,), (0,), ()), nullable=(1, 2)),
+    Op("linspace", lambda a, b: V.linspace(a, b, 4), lambda a, b: np.linspace(a, b, 4), ((3,), (2, 1)),
+       empty=((0,), (2, 1))),
+    Op("linspace", lambda a, b: V.linspace(a, b, 3, endpoint=False, retstep=True, axis=-1),
+       lambda a, b: np.linspace(a, b, 3, endpoint=False, retstep=True, axis=-1), ((2,), ()),
+       "endpoint=False retstep axis=-1", empty=((0,), ())),
+    Op("linspace", lambda a, b: V.linspace(a, b, 1, retstep=True),
+       lambda a, b: np.linspace(a, b, 1, retstep=True),
+       ((2,), (2,)), "num=1 retstep", empty=((0,), (0,))),
+    Op("logspace", lambda a, b: V.logspace(a, b, 4), lambda a, b: np.logspace(a, b, 4), ((3,), (2, 1)),
+       empty=((0,), (2, 1))),
+    Op("logspace", lambda a, b, c: V.logspace(a, b, 3, base=c, axis=1),
+       lambda a, b, c: np.logspace(a, b, 3, base=c, axis=1), ((), (2,), (2,)), "base array axis=1",
+       domain=("real", "real", "positive"), empty=((), (0,), (0,)), zero_d=None),
+    Op("geomspace", lambda a, b: V.geomspace(a, b, 4), lambda a, b: np.geomspace(a, b, 4), ((3,), (2, 1)),
+       domain=("positive", "positive"), empty=((0,), (2, 1))),
+    Op("geomspace", lambda a, b: V.geomspace(a, b, 3, endpoint=False, axis=-1),
+       lambda a, b: np.geomspace(a, b, 3, endpoint=False, axis=-1), ((2,), ()), "endpoint=False axis=-1",
+       domain=("nonzero", "nonzero"), empty=((0,), ())),
+    Op("unique", V.unique, np.unique, ((2, 3),), empty=((2, 0),)),
+    Op("unique", lambda a: _all_variables(V.unique(a, True, True, True, axis=0)),
+       lambda a: np.unique(a, True, True, True, axis=0), ((3, 2),), "every output, axis=0", empty=((0, 2),),
+       zero_d=None),
     # ----- variable: np.linalg's Array API functions (linalg_api.py) --------------------------
     Op("linalg.vector_norm", V.linalg.vector_norm, np.linalg.vector_norm, ((2, 3),), empty=((2, 0),)),
     *[Op("linalg.vector_norm", lambda x, o=o, a=a: V.linalg.vector_norm(x, ord=o, axis=a),
@@ -548,6 +574,11 @@ OPS = [
     Op("linalg.multi_dot", lambda a, b: V.linalg.multi_dot([a, b]), lambda a, b: np.linalg.multi_dot([a, b]),
        ((2, 3), (3,)), "two", empty=((2, 0), (0,))),
 ]
+
+
+def _all_variables(outputs):
+    """unique's outputs with its integer arrays as (constant) Variables, for the comparison."""
+    return tuple(y if isinstance(y, V.Variable) else V.as_variable(y, op="unique") for y in outputs)
 
 
 def _in_test_mode(fn, *args):
@@ -857,6 +888,37 @@ EXTRA = [
     Case("block", "an empty list", lambda: V.block([])),
     Case("block", "depths differ", lambda: V.block([[_x(2)], _x(2)])),
     Case("block", "heights differ", lambda: V.block([[_x(2, 2), _x(3, 1)]])),
+    Case("ediff1d", "boolean ary", lambda: V.ediff1d(np.array([True, False]))),
+    Case("ediff1d", "float to_begin for an integer ary", lambda: V.ediff1d(np.arange(3), to_begin=0.5),
+         raises=(TypeError,)),
+    Case("ediff1d", "int to_end for a float ary, cast as NumPy",
+         lambda: V.ediff1d(V.Variable(X23), to_end=[1, 2]), raises=(),
+         check=_equals(np.ediff1d(X23, to_end=[1, 2]))),
+    *[Case(n, f"num {label}", lambda f=f, k=k: f(0.5, 2.0, k), raises=r)
+      for n, f in [("linspace", V.linspace), ("logspace", V.logspace), ("geomspace", V.geomspace)]
+      for label, k, r in [("-1", -1, ARG_ERRORS), ("2.0", 2.0, (TypeError,)), ("None", None, (TypeError,)),
+                          ("str", "3", (TypeError,))]],
+    *[Case(n, f"{p} {label}", lambda f=f, p=p, v=v: f(0.5, 2.0, 3, **{p: v}), raises=(TypeError,))
+      for n, f in [("linspace", V.linspace), ("logspace", V.logspace), ("geomspace", V.geomspace)]
+      for p, label, v in [("endpoint", "str", "yes"), ("dtype", "complex", np.complex128),
+                          ("dtype", "nonsense", "nonsense")]],
+    *[c for n, f in [("linspace", V.linspace), ("logspace", V.logspace), ("geomspace", V.geomspace)]
+      for c in _axis_cases(n, lambda a, f=f: f(_x(2), 2.0, 3, axis=a), one_axis=True)],
+    Case("linspace", "shapes (2,) and (3,)", lambda: V.linspace(_x(2), _x(3))),
+    Case("linspace", "device 'gpu'", lambda: V.linspace(0.0, 1.0, device="gpu")),
+    Case("linspace", "integer dtype floors, as NumPy (no gradient)",
+         lambda: V.linspace(V.Variable(-1.0), 2.0, 4, dtype=int), raises=(),
+         check=lambda y: np.testing.assert_array_equal(y.data, np.linspace(-1.0, 2.0, 4, dtype=int))),
+    Case("logspace", "base (3,) for start (2,)", lambda: V.logspace(_x(2), 1.0, base=np.full(3, 2.0))),
+    Case("geomspace", "start 0", lambda: V.geomspace(0.0, 1.0)),
+    Case("geomspace", "a 0 in stop", lambda: V.geomspace(np.ones(2), np.array([1.0, 0.0]))),
+    Case("geomspace", "shapes (2,) and (3,)", lambda: V.geomspace(_x(2) + 3, _x(3) + 3)),
+    *_axis_cases("unique", lambda a: V.unique(_x(2, 3), axis=a), one_axis=True),
+    Case("unique", "axis 0 of a 0-d input", lambda: V.unique(V.Variable(np.array(1.0)), axis=0)),
+    *[Case("unique", f"{flag} {label}", lambda flag=flag, v=v: V.unique(_x(3), **{flag: v}),
+           raises=(TypeError,))
+      for flag in ("return_index", "return_inverse", "return_counts", "equal_nan", "sorted")
+      for label, v in [("str", "yes"), ("None", None), ("array", np.ones(2, bool))]],
     # np.linalg's Array API functions
     *[Case("linalg.vector_norm", f"ord {label}", lambda o=o: V.linalg.vector_norm(_x(2, 3), ord=o), raises=r)
       for label, o, r in [("'fro'", "fro", ARG_ERRORS), ("None-like str", "2", ARG_ERRORS),

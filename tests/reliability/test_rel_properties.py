@@ -1296,6 +1296,51 @@ def draw_block(data, rng):
     return arrays, {"rows": tuple(rows)}
 
 
+def draw_ediff1d(data, rng):
+    """ary of any shape, and maybe to_begin and to_end (any shapes: flattened), differentiated too."""
+    arrays, named = [rng.uniform(-2, 2, data.draw(SHAPES))], []
+    for name in ("to_begin", "to_end"):
+        if data.draw(st.booleans()):
+            arrays.append(rng.uniform(-2, 2, data.draw(shapes(0, 2))))
+            named.append(name)
+    return arrays, {"named": tuple(named)}
+
+
+def draw_spaced(values=None, retstep=True):
+    """start and stop that broadcast, num 0..5, endpoint, an axis of the result; retstep only
+    where there is a step (a NaN step has no gradient to compare)."""
+    def draw(data, rng):
+        s0, s1 = data.draw(PAIRS).input_shapes
+        num = data.draw(st.integers(0, 5))
+        endpoint = data.draw(st.booleans())
+        ndim = len(np.broadcast_shapes(s0, s1)) + 1
+        params = {"num": num, "endpoint": endpoint, "axis": data.draw(st.integers(-ndim, ndim - 1))}
+        if retstep and num - endpoint > 0:
+            params["retstep"] = data.draw(st.booleans())
+        values_of = values or uniform(-2, 2)
+        return [values_of(rng, s0), values_of(rng, s1)], params
+    return draw
+
+
+def draw_logspace(data, rng):
+    arrays, params = draw_spaced(retstep=False)(data, rng)
+    return arrays, {**params, "base": data.draw(st.sampled_from([10.0, 2.0, 0.5]))}
+
+
+def draw_geomspace(data, rng):
+    """Ends of one sign (opposite signs give NaN, as in NumPy), magnitudes in [0.5, 2]."""
+    arrays, params = draw_spaced(positive, retstep=False)(data, rng)
+    sign = data.draw(st.sampled_from([-1.0, 1.0]))
+    return [sign * a for a in arrays], params
+
+
+def draw_unique(data, rng):
+    """Entries all apart (a tie breaks under a finite difference), flattened or along an axis."""
+    shape = data.draw(SHAPES)
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1)) if shape else None
+    return [distinct(rng, shape)], {"axis": axis}
+
+
 def blocked(block):
     """block(the arrays as one list, or as nested lists with `rows` blocks per row)."""
     def call(*arrays, rows):
@@ -1586,6 +1631,9 @@ PROPS = [
     new("insert", draw_insert, lambda arr, values, obj, axis: V.insert(arr, obj, values, axis),
         lambda arr, values, obj, axis: np.insert(arr, obj, values, axis)),
     new("block", draw_block, blocked(V.block), blocked(np.block)),
+    new("ediff1d", draw_ediff1d, named_last(V.ediff1d), named_last(np.ediff1d)),
+    new("linspace", draw_spaced()), new("logspace", draw_logspace), new("geomspace", draw_geomspace),
+    new("unique", draw_unique),
     # V.linalg: the Array API's functions (linalg_api.py)
     new("linalg.vector_norm", draw_vector_norm), new("linalg.matrix_norm", draw_matrix_norm),
     new("linalg.svdvals", draw_spectral(0.1, rectangular=True)), new("linalg.cond", draw_cond),

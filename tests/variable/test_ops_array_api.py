@@ -1,19 +1,22 @@
 """The Array API's names in NumPy 2 (cumulative_sum, cumulative_prod, vecdot, matrix_transpose,
-permute_dims, unstack) and diagflat, unwrap, delete, insert and block, against NumPy.
+permute_dims, unstack) and diagflat, unwrap, delete, insert, block, ediff1d, linspace,
+logspace, geomspace and unique, against NumPy.
 
-All but unwrap are linear or bilinear compositions of gengrad's ops, checked to order 3;
+All but unwrap and unique are smooth compositions of gengrad's ops, checked to order 3;
 unwrap is piecewise (the multiples of the period it adds jump where a step between
 neighbours crosses a threshold), checked to order 2 at points whose steps stay away from
-the thresholds.  Below the table: NumPy's dispatch on Variables, the points the table
-cannot show (zeros in cumulative_prod, repeated insertions, empty inputs) and every
-refusal.
+the thresholds; unique is a gather whose positions the data decide, checked to order 2 at
+points without repeats (a finite difference moves one entry of a tie, which breaks it).
+Below the table: NumPy's dispatch on Variables, the points the table cannot show (zeros in
+cumulative_prod, repeated insertions, empty inputs, unique's repeats and NaNs, linspace's
+edge counts) and every refusal.
 """
 
 import math
 
 import numpy as np
 import pytest
-from op_rows import PIECEWISE, SMOOTH, Row, normal, table_tests
+from op_rows import PIECEWISE, SMOOTH, Row, normal, positive, table_tests
 from variable_checks import assert_message
 
 import variable as V
@@ -53,6 +56,49 @@ def _positions(name, shape, obj, axis, values=None):
                    lambda a: np.delete(a, obj, axis), normal(shape), SMOOTH)
     return Row(f"{shape},obj={obj},values {values},axis={axis}", lambda a, v: V.insert(a, obj, v, axis),
                lambda a, v: np.insert(a, obj, v, axis), normal(shape, values), SMOOTH)
+
+
+def spread(*shapes):
+    """Entries of each shape far apart (gaps of at least 0.2 between any two of all the
+    operands): no ties, before or after a finite-difference step, for unique."""
+    def sample(rng):
+        sizes = [math.prod(s) for s in shapes]
+        grid = rng.permutation(np.linspace(-1.5, 1.5, max(sum(sizes), 2)))
+        grid = grid + rng.uniform(-0.05, 0.05, grid.shape)
+        starts = np.cumsum([0] + sizes)
+        return tuple(grid[a:b].reshape(s) for a, b, s in zip(starts[:-1], starts[1:], shapes))
+    return sample
+
+
+def _call(name, **params):
+    """A row's fn and ref: V.<name>(*xs, **params) and np.<name>(*xs, **params)."""
+    return (lambda *xs: getattr(V, name)(*xs, **params)), (lambda *xs: getattr(np, name)(*xs, **params))
+
+
+def _spacing(name, shapes, sampler=normal, float32=True, **params):
+    """A row of linspace, logspace or geomspace from operands of `shapes`."""
+    label = "x".join(map(str, shapes)) + "".join(f",{k}={v}" for k, v in params.items())
+    return Row(label, *_call(name, **params), sampler(*shapes), SMOOTH, float32=float32)
+
+
+def same_sign(*shapes):
+    """geomspace's ends: magnitudes in [0.5, 2], all of one sign (drawn)."""
+    def sample(rng):
+        sign = rng.choice([-1.0, 1.0])
+        return tuple(sign * rng.uniform(0.5, 2.0, s) for s in shapes)
+    return sample
+
+
+def _unique(shape, **params):
+    """A row of the values of V.unique(x, **params) at a point without repeats."""
+    label = f"{shape}" + "".join(f",{k}={v}" for k, v in params.items())
+    return Row(label, lambda x: _values(V.unique(x, **params)), lambda x: _values(np.unique(x, **params)),
+               spread(shape), PIECEWISE)
+
+
+def _values(out):
+    """unique's values, whether it returned them alone or first in a tuple."""
+    return out[0] if isinstance(out, tuple) else out
 
 
 ROWS = {
@@ -138,6 +184,52 @@ ROWS = {
         Row("a alone", V.block, np.block, normal((2, 3)), SMOOTH),
         Row("[a, a]", lambda a: V.block([a, a]), lambda a: np.block([a, a]), normal((2,)), SMOOTH),
     ],
+    "ediff1d": [
+        Row("(3,)", V.ediff1d, np.ediff1d, normal((3,)), SMOOTH),
+        Row("(2, 3)", V.ediff1d, np.ediff1d, normal((2, 3)), SMOOTH),
+        Row("()", V.ediff1d, np.ediff1d, normal(()), SMOOTH),
+        Row("(1,)", V.ediff1d, np.ediff1d, normal((1,)), SMOOTH),
+        Row("(2, 3),to_end (2,),to_begin ()", V.ediff1d, np.ediff1d, normal((2, 3), (2,), ()), SMOOTH),
+        Row("(4,),to_end (2, 2)", V.ediff1d, np.ediff1d, normal((4,), (2, 2)), SMOOTH),
+        Row("(3,),to_begin (0,)", lambda a, b: V.ediff1d(a, to_begin=b),
+            lambda a, b: np.ediff1d(a, to_begin=b), normal((3,), (0,)), SMOOTH),
+        Row("(2, 2),numbers", lambda a: V.ediff1d(a, to_end=2.5, to_begin=-1.0),
+            lambda a: np.ediff1d(a, to_end=2.5, to_begin=-1.0), normal((2, 2)), SMOOTH),
+    ],
+    "linspace": [
+        _spacing("linspace", ((), ()), num=5), _spacing("linspace", ((), ()), num=4, endpoint=False),
+        _spacing("linspace", ((), ()), num=1), _spacing("linspace", ((), ()), num=1, endpoint=False),
+        _spacing("linspace", ((), ()), num=0), _spacing("linspace", ((), ()), num=2),
+        _spacing("linspace", ((3,), ()), num=4), _spacing("linspace", ((2, 1), (3,)), num=3, axis=1),
+        _spacing("linspace", ((2, 1), (3,)), num=4, axis=-1, endpoint=False),
+        _spacing("linspace", ((3,), (3,)), num=5, retstep=True),
+        _spacing("linspace", ((2,), ()), num=3, axis=-1, retstep=True, endpoint=False),
+        Row("(),stop 2.0", lambda a: V.linspace(a, 2.0, 6), lambda a: np.linspace(a, 2.0, 6), normal(()),
+            SMOOTH),
+    ],
+    "logspace": [
+        _spacing("logspace", ((), ()), num=4),
+        _spacing("logspace", ((), ()), num=3, endpoint=False, base=2.0),
+        _spacing("logspace", ((3,), ()), num=3, axis=1), _spacing("logspace", ((), ()), num=1),
+        Row("base a Variable", lambda a, b, c: V.logspace(a, b, 3, base=c),
+            lambda a, b, c: np.logspace(a, b, 3, base=c), positive((), (), ()), SMOOTH),
+        Row("base (2,), axis=-1", lambda a, b, c: V.logspace(a, b, 4, base=c, axis=-1),
+            lambda a, b, c: np.logspace(a, b, 4, base=c, axis=-1), positive((), (2, 1), (2,)), SMOOTH),
+    ],
+    "geomspace": [   # (NumPy computes in float64 whatever the ends' dtype: no float32 pass)
+        _spacing("geomspace", ((), ()), same_sign, False, num=4),
+        _spacing("geomspace", ((), ()), same_sign, False, num=3, endpoint=False),
+        _spacing("geomspace", ((3,), (2, 1)), same_sign, False, num=3, axis=2),
+        _spacing("geomspace", ((), ()), same_sign, False, num=1),
+        _spacing("geomspace", ((), ()), same_sign, False, num=0),
+        _spacing("geomspace", ((2,), ()), same_sign, False, num=3, dtype="float64", axis=-1),
+    ],
+    "unique": [
+        _unique(()), _unique((5,)), _unique((2, 3)), _unique((0,)), _unique((3, 2), axis=0),
+        _unique((2, 3), axis=-1), _unique((2, 3), return_index=True, return_counts=True),
+        _unique((2, 2, 2), axis=1, return_inverse=True), _unique((4,), sorted=False),
+        _unique((4,), equal_nan=False),
+    ],
 }
 
 test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
@@ -156,6 +248,12 @@ test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
     lambda np_, x: np_.delete(x, [0, 2], axis=1),
     lambda np_, x: np_.insert(x, 1, x[0], axis=0),
     lambda np_, x: np_.block([[x, x], [x, x]]),
+    lambda np_, x: np_.ediff1d(x, to_begin=x[0], to_end=1.5),
+    lambda np_, x: np_.linspace(x[0], x[1], 4, axis=1),
+    lambda np_, x: np_.logspace(x[0], x[1], 3, endpoint=False),
+    lambda np_, x: np_.geomspace(2 + x[0], 2 + x[1], 3),
+    lambda np_, x: np_.unique(x),
+    lambda np_, x: np_.unique(x, axis=1, return_index=True)[0],
 ])
 def test_numpy_functions_record_gengrads_op(call, rng):
     data = rng.uniform(-1.5, 1.5, (2, 3))
@@ -202,6 +300,15 @@ def test_vecdot_gives_numpys_dtype_for_booleans_and_small_integers():
             y = op(x1, x2)
             assert y.dtype == expected.dtype
             np.testing.assert_array_equal(y.data, expected)
+
+
+def test_numpy_linspace_of_a_variable_records_the_op():
+    start = V.Variable(0.0)
+    y = np.linspace(start, 1.0, 5)
+    assert isinstance(y, V.Variable) and y.creator is not None
+    np.testing.assert_array_equal(y.data, np.linspace(0.0, 1.0, 5))
+    V.sum(y).backward()
+    assert start.grad.item() == 2.5          # sum_i (1 - i / 4) over i = 0..4
 
 
 # ----- special points -----------------------------------------------------------------
@@ -320,6 +427,204 @@ def test_matrix_transpose_is_mT_and_linalg_shares_it(rng):
     assert V.linalg.matrix_transpose is V.matrix_transpose
 
 
+def test_ediff1d_casts_its_ends_to_the_dtype_of_ary_as_numpy():
+    ary = V.Variable(np.array([1.0, 4.0, 9.0], dtype=np.float32))
+    begin = V.Variable(np.array([0.25, 0.5]))               # float64 -> float32: same_kind
+    y = V.ediff1d(ary, to_end=2, to_begin=begin)
+    assert y.dtype == np.float32 == np.ediff1d(ary.data, to_end=2, to_begin=begin.data).dtype
+    np.testing.assert_array_equal(y.data, [0.25, 0.5, 3.0, 5.0, 2.0])
+    ga, gb = V.grad(V.sum(y * np.arange(5.0, dtype=np.float32)), [ary, begin])
+    assert ga.dtype == np.float32 and gb.dtype == np.float64
+    np.testing.assert_array_equal(gb.data, [0.0, 1.0])
+    np.testing.assert_array_equal(ga.data, [-2.0, -1.0, 3.0])  # d(x1 - x0) * 2 + d(x2 - x1) * 3
+    ints = np.array([3, 1, 4])                              # integers keep NumPy's integer result
+    np.testing.assert_array_equal(V.ediff1d(ints, to_end=[7, 8]).data, np.ediff1d(ints, to_end=[7, 8]))
+    assert V.ediff1d(ints, to_end=[7, 8]).dtype == np.int64
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (0,), (0, 3)])
+def test_ediff1d_of_fewer_than_two_entries_is_the_ends_alone(shape):
+    ary = V.Variable(np.ones(shape))
+    y = V.ediff1d(ary, to_end=[3.0], to_begin=np.array([1.0, 2.0]))
+    np.testing.assert_array_equal(y.data, np.ediff1d(np.ones(shape), to_end=[3.0], to_begin=[1.0, 2.0]))
+    assert V.grad(V.sum(y), [ary])[0].shape == shape
+
+
+def test_linspace_gives_numpys_samples_bit_for_bit(rng):
+    for start, stop, num, endpoint in [(0.1, 0.3, 7, True), (-2.5, 1e3, 50, True), (0.1, 0.7, 3, False),
+                                       (1.0, 1.0, 4, True), (3.0, -1.0, 9, False)]:
+        y = V.linspace(V.Variable(start), stop, num, endpoint)
+        np.testing.assert_array_equal(y.data, np.linspace(start, stop, num, endpoint))
+    a, b = rng.standard_normal((2, 1)), rng.standard_normal(3)
+    y, step = V.linspace(a, b, 6, axis=1, retstep=True)
+    expected, expected_step = np.linspace(a, b, 6, axis=1, retstep=True)
+    np.testing.assert_array_equal(y.data, expected)
+    np.testing.assert_array_equal(step.data, expected_step)
+    assert V.linspace(0.1, 0.3, 7).data[-1] == 0.3          # the endpoint is stop itself
+
+
+def test_linspace_gradients_are_the_fractions(rng):
+    # y_i = start + (stop - start) i / div: d/dstart = 1 - i / div, d/dstop = i / div
+    start, stop = V.Variable(rng.standard_normal(2)), V.Variable(1.5)
+    u = rng.standard_normal((5, 2))
+    for endpoint, div in [(True, 4), (False, 5)]:
+        gs, ge = V.grad(V.sum(V.linspace(start, stop, 5, endpoint) * u), [start, stop])
+        t = np.arange(5)[:, None] / div
+        np.testing.assert_allclose(gs.data, np.sum(u * (1 - t), axis=0), rtol=1e-12)
+        np.testing.assert_allclose(ge.data, np.sum(u * t), rtol=1e-12)
+    y, step = V.linspace(start, stop, 5, retstep=True)       # the step is a Variable too
+    gs, ge = V.grad(V.sum(step), [start, stop])
+    np.testing.assert_allclose(gs.data, [-0.25, -0.25])
+    np.testing.assert_allclose(ge.data, 0.5)
+
+
+@pytest.mark.parametrize("num, endpoint", [(0, True), (0, False), (1, True), (1, False)])
+def test_linspace_of_no_or_one_sample_as_numpy(num, endpoint):
+    start, stop = V.Variable(np.array([0.5, -1.0])), V.Variable(2.0)
+    y, step = V.linspace(start, stop, num, endpoint, retstep=True)
+    expected, expected_step = np.linspace(start.data, 2.0, num, endpoint, retstep=True)
+    assert y.shape == expected.shape
+    np.testing.assert_array_equal(y.data, expected)
+    np.testing.assert_array_equal(step.data, expected_step)   # NaN without a step, as NumPy's
+    if num:                                                   # the one sample is start
+        gs, ge = V.grad(V.sum(y), [start, stop])
+        np.testing.assert_array_equal(gs.data, [1.0, 1.0])
+        assert ge.item() == 0.0
+    if num == 0 or endpoint:
+        assert not step.requires_grad
+
+
+def test_linspace_over_a_subnormal_span_matches_numpy():
+    # (stop - start) / div underflows to 0: NumPy then scales i / div by the span (gh-5437)
+    y = V.linspace(V.Variable(0.0), 5e-324 * 4, 50)
+    np.testing.assert_array_equal(y.data, np.linspace(0.0, 5e-324 * 4, 50))
+    assert np.count_nonzero(y.data) > 1
+
+
+def test_linspace_dtypes_as_numpy():
+    x32 = V.Variable(np.float32(0.5))
+    assert V.linspace(x32, 2.0, 3).dtype == np.float32 == np.linspace(np.float32(0.5), 2.0, 3).dtype
+    assert V.linspace(np.arange(2), 3, 4).dtype == np.float64
+    y = V.linspace(V.Variable(0.0), 1.0, 5, dtype=np.float32)       # a float cast: the gradient goes back
+    assert y.dtype == np.float32
+    # an integer dtype: NumPy floors; integer data carry no gradient, so the result is a constant
+    start = V.Variable(-1.0)
+    y = V.linspace(start, 10.0, 4, dtype=int)
+    np.testing.assert_array_equal(y.data, np.linspace(-1.0, 10.0, 4, dtype=int))
+    assert y.dtype == np.int64 and not y.requires_grad
+    assert V.logspace(V.Variable(0.0), 2.0, 3, dtype=int).dtype == np.int64
+    # geomspace computes in float64 unless a lower float dtype is asked for, as NumPy
+    ends = np.float32(0.5), np.float32(8.0)
+    assert V.geomspace(V.Variable(ends[0]), ends[1], 4).dtype == np.float64 == np.geomspace(*ends, 4).dtype
+    y = V.geomspace(V.Variable(ends[0]), ends[1], 4, dtype=np.float32)
+    assert y.dtype == np.float32
+    np.testing.assert_array_equal(y.data, np.geomspace(*ends, 4, dtype=np.float32))
+
+
+def test_logspace_broadcasts_an_array_base_as_numpy(rng):
+    a, b = rng.standard_normal(2), np.array([2.0, 10.0])
+    start, base = V.Variable(a), V.Variable(b)
+    for axis in (0, 1, -1):
+        y = V.logspace(start, 1.5, 4, base=base, axis=axis)
+        np.testing.assert_allclose(y.data, np.logspace(a, 1.5, 4, base=b, axis=axis), rtol=1e-14)
+    y = V.logspace(start, 1.5, 4, base=base)
+    g, = V.grad(V.sum(y), [base])                              # d b^t / db = t b^(t - 1)
+    t = np.linspace(a, 1.5, 4)
+    np.testing.assert_allclose(g.data, np.sum(t * b ** (t - 1), axis=0), rtol=1e-12)
+
+
+def test_geomspace_ends_and_gradient(rng):
+    a, b = V.Variable(-0.5), V.Variable(-8.0)
+    y = V.geomspace(a, b, 5)
+    np.testing.assert_array_equal(y.data, np.geomspace(-0.5, -8.0, 5))
+    assert y.data[0] == -0.5 and y.data[-1] == -8.0          # the ends exactly, as NumPy sets them
+    ga, gb = V.grad(V.sum(y), [a, b])
+    t = np.arange(5) / 4                                      # y_i = -(0.5^(1 - t) 8^t)
+    np.testing.assert_allclose(ga.data, np.sum((1 - t) * 0.5 ** -t * 8.0 ** t), rtol=1e-12)
+    np.testing.assert_allclose(gb.data, np.sum(t * 0.5 ** (1 - t) * 8.0 ** (t - 1)), rtol=1e-12)
+    with np.errstate(invalid="ignore"):                       # opposite signs: NaN inside, as NumPy
+        np.testing.assert_array_equal(V.geomspace(-1.0, 4.0, 4).data, np.geomspace(-1.0, 4.0, 4))
+
+
+def test_unique_of_repeats_gives_the_gradient_to_first_occurrences():
+    data = np.array([2.0, -1.0, 2.0, 0.5, -1.0, 2.0])
+    x = V.Variable(data)
+    values, index, inverse, counts = V.unique(x, True, True, True)
+    for ours, numpys in zip((values.data, index, inverse, counts), np.unique(data, True, True, True)):
+        np.testing.assert_array_equal(ours, numpys)
+    for positions in (index, inverse, counts):                            # plain integers, no graph
+        assert not isinstance(positions, V.Variable) and positions.dtype == np.intp
+    np.testing.assert_array_equal(values.data[inverse], data)
+    V.sum(values * V.Variable(np.array([1.0, 2.0, 3.0]))).backward()
+    np.testing.assert_array_equal(x.grad.data, [3.0, 1.0, 0.0, 2.0, 0.0, 0.0])   # first copies only
+    g, = V.grad(V.sum(V.unique(x) ** 2), [x], create_graph=True)
+    h, = V.grad(V.sum(g), [x])
+    np.testing.assert_array_equal(h.data, [2.0, 2.0, 0.0, 2.0, 0.0, 0.0])
+
+
+def test_unique_rows_give_the_gradient_to_the_first_copy():
+    data = np.array([[1.0, 2.0], [0.0, 5.0], [1.0, 2.0], [0.0, 5.0], [0.0, 4.0]])
+    x = V.Variable(data)
+    values, index, inverse, counts = V.unique(x, True, True, True, axis=0)
+    for ours, numpys in zip((values.data, index, inverse, counts), np.unique(data, True, True, True, axis=0)):
+        np.testing.assert_array_equal(ours, numpys)
+    V.sum(values).backward()
+    np.testing.assert_array_equal(x.grad.data, [[1, 1], [1, 1], [0, 0], [0, 0], [1, 1]])
+    cols = V.unique(x.T, axis=1, return_inverse=True)[1]        # along the other axis: 1-d, as NumPy's
+    np.testing.assert_array_equal(cols, np.unique(data.T, axis=1, return_inverse=True)[1])
+
+
+@pytest.mark.parametrize("equal_nan", [True, False])
+def test_unique_nans_as_numpy(equal_nan):
+    data = np.array([np.nan, 1.0, np.nan, 1.0, 0.5])
+    x = V.Variable(data)
+    values, index = V.unique(x, return_index=True, equal_nan=equal_nan)
+    expected, expected_index = np.unique(data, return_index=True, equal_nan=equal_nan)
+    np.testing.assert_array_equal(values.data, expected)
+    np.testing.assert_array_equal(index, expected_index)
+    V.sum(values).backward()                                     # one NaN: the first gets it
+    np.testing.assert_array_equal(x.grad.data, [1.0, 1.0, 0.0 if equal_nan else 1.0, 0.0, 1.0])
+
+
+def test_unique_shapes_of_numbers_and_empty_inputs_as_numpy():
+    for data, axis in [(np.array(3.0), None), (np.zeros(0), None), (np.zeros((2, 0)), None),
+                       (np.zeros((0, 3)), 0), (np.zeros((2, 0)), 0), (np.array([[1.0, 1.0]]), 1)]:
+        ours = V.unique(data, True, True, True, axis=axis)
+        for y, expected in zip(ours, np.unique(data, True, True, True, axis=axis)):
+            y = y.data if isinstance(y, V.Variable) else y
+            assert y.shape == expected.shape
+            np.testing.assert_array_equal(y, expected)
+
+
+def test_unique_sorts_with_sorted_false_too():
+    # NumPy allows sorted values for sorted=False ("may be sorted in practice")
+    data = np.array([3.0, 1.0, 3.0, 2.0])
+    np.testing.assert_array_equal(V.unique(data, sorted=False).data, [1.0, 2.0, 3.0])
+    assert set(np.unique(data, sorted=False)) == {1.0, 2.0, 3.0}
+
+
+def test_on_the_device(gpu, count_syncs):
+    data = np.array([0.5, -1.0, 0.5, 2.0])
+    x = V.Variable(data).to_gpu()
+    with count_syncs() as syncs:                     # linspace and ediff1d: no host sync
+        y = V.linspace(x[0], x[1:3], 5, axis=1) + V.ediff1d(x, to_begin=x[3], to_end=1.0)[None]
+        g, = V.grad(V.sum(y * y), [x])
+    assert syncs.count == 0, syncs
+    assert y.device == g.device == "gpu"
+    host = V.Variable(data)
+    expected = V.linspace(host[0], host[1:3], 5, axis=1) + V.ediff1d(host, to_begin=host[3], to_end=1.0)[None]
+    np.testing.assert_allclose(V.backend.to_cpu(y.data), expected.data, rtol=1e-12)
+    with count_syncs() as syncs:                     # geomspace: one, its check for zeros
+        V.geomspace(x[0], x[3], 4)
+    assert syncs.count == 1, syncs
+    with count_syncs() as syncs:                     # unique: one, its result's size
+        values, counts = V.unique(x, return_counts=True)
+    assert syncs.count == 1, syncs
+    assert values.device == "gpu" and V.backend.is_device_array(counts)
+    np.testing.assert_array_equal(V.backend.to_cpu(values.data), [-1.0, 0.5, 2.0])
+    np.testing.assert_array_equal(V.backend.to_cpu(counts), [1, 2, 1])
+
+
 # ----- refusals -------------------------------------------------------------------------
 X = np.ones((2, 3))
 
@@ -367,6 +672,36 @@ X = np.ones((2, 3))
     (lambda: V.block([[X], X]), ValueError, "block", ["depths are mismatched"]),
     (lambda: V.block([X, np.ones((3, 3))]), ValueError, "block", ["must match", "(2, 3)", "(3, 3)"]),
     (lambda: V.block([X, "a"]), TypeError, "block", []),
+    (lambda: V.ediff1d(X > 0), TypeError, "ediff1d", ["boolean", "astype"]),
+    (lambda: V.ediff1d(np.arange(3), to_begin=1.5), TypeError, "ediff1d",
+     ["to_begin of dtype float64", "int64", "same_kind"]),
+    (lambda: V.ediff1d(np.arange(3), to_end=V.Variable(np.ones(2))), TypeError, "ediff1d", ["to_end"]),
+    (lambda: V.ediff1d(X, to_end="a"), TypeError, "ediff1d", []),
+    (lambda: V.linspace(0.0, 1.0, 2.5), TypeError, "linspace", ["num must be an int"]),
+    (lambda: V.linspace(0.0, 1.0, -1), ValueError, "linspace", ["-1", "non-negative"]),
+    (lambda: V.linspace(0.0, 1.0, endpoint="yes"), TypeError, "linspace", ["endpoint must be a bool"]),
+    (lambda: V.linspace(0.0, 1.0, retstep=1), TypeError, "linspace", ["retstep must be a bool"]),
+    (lambda: V.linspace(0.0, 1.0, dtype=np.complex128), TypeError, "linspace", ["real number type"]),
+    (lambda: V.linspace(0.0, 1.0, dtype="nonsense"), TypeError, "linspace", ["not a NumPy dtype"]),
+    (lambda: V.linspace(np.zeros(2), np.ones(3)), ValueError, "linspace", ["(2,)", "(3,)", "broadcast"]),
+    (lambda: V.linspace(np.zeros(2), 1.0, axis=2), ValueError, "linspace", ["axis 2 is out of range"]),
+    (lambda: V.linspace(0.0, 1.0, axis=0.0), TypeError, "linspace", ["axis must be an int"]),
+    (lambda: V.linspace(0.0, 1.0, device="cuda"), ValueError, "linspace", ["device='cuda'"]),
+    (lambda: V.logspace(np.zeros(2), 1.0, base=np.ones(3) * 2), ValueError, "logspace",
+     ["(3,)", "broadcast"]),
+    (lambda: V.logspace(0.0, 1.0, base=np.ones(2) * 2, axis=3), ValueError, "logspace", ["axis 3"]),
+    (lambda: V.logspace(0.0, 1.0, num=None), TypeError, "logspace", ["num must be an int"]),
+    (lambda: V.geomspace(0.0, 1.0), ValueError, "geomspace", ["cannot include zero"]),
+    (lambda: V.geomspace(np.array([1.0, 2.0]), np.array([3.0, 0.0])), ValueError, "geomspace", ["zero"]),
+    (lambda: V.geomspace(1.0, 2.0, 3, axis=1), ValueError, "geomspace", ["axis 1 is out of range"]),
+    (lambda: V.geomspace(1.0, 2.0, dtype="U3"), TypeError, "geomspace", ["real number type"]),
+    (lambda: V.unique(X, axis=2), ValueError, "unique", ["axis 2 is out of range", "(2, 3)"]),
+    (lambda: V.unique(np.ones(()), axis=0), ValueError, "unique", ["axis 0 is out of range"]),
+    (lambda: V.unique(X, axis=(0, 1)), TypeError, "unique", ["axis must be an int"]),
+    (lambda: V.unique(X, return_index="yes"), TypeError, "unique", ["return_index must be a bool"]),
+    (lambda: V.unique(X, equal_nan=None), TypeError, "unique", ["equal_nan must be a bool"]),
+    (lambda: V.unique(X, sorted=0), TypeError, "unique", ["sorted must be a bool"]),
+    (lambda: V.unique("abc"), TypeError, "unique", []),
 ])
 def test_refusals_name_the_op(call, error, op, parts):
     with pytest.raises(error) as raised:
