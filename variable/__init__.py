@@ -51,7 +51,7 @@ from .types import ArrayLike, Axis
 # isort: off
 from .ops import (
     array_api, contraction, differences, exponential, grids, inverse_trig, nanfunctions, powers, products,
-    quantiles, rearrange, rounding, selection, signal, stacking, statistics,
+    quantiles, rearrange, rounding, selection, sequences, signal, stacking, statistics,
 )
 from .ops.array_api import *  # noqa: F403
 from .ops.contraction import *  # noqa: F403
@@ -66,6 +66,7 @@ from .ops.quantiles import *  # noqa: F403
 from .ops.rearrange import *  # noqa: F403
 from .ops.rounding import *  # noqa: F403
 from .ops.selection import *  # noqa: F403
+from .ops.sequences import *  # noqa: F403
 from .ops.signal import *  # noqa: F403
 from .ops.stacking import *  # noqa: F403
 from .ops.statistics import *  # noqa: F403
@@ -73,7 +74,8 @@ from . import linalg
 # isort: on
 
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
-             stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api)
+             stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api,
+             sequences)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

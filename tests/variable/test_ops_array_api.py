@@ -1,6 +1,7 @@
 """The Array API's names in NumPy 2 (cumulative_sum, cumulative_prod, vecdot, matrix_transpose,
-permute_dims, unstack) and diagflat, unwrap, delete, insert, block, ediff1d, linspace,
-logspace, geomspace and unique, against NumPy.
+permute_dims, unstack) and diagflat, unwrap, delete, insert, block (variable/ops/array_api.py),
+and ediff1d, linspace, logspace, geomspace and unique (variable/ops/sequences.py), against
+NumPy.
 
 All but unwrap and unique are smooth compositions of gengrad's ops, checked to order 3;
 unwrap is piecewise (the multiples of the period it adds jump where a step between
