@@ -86,7 +86,7 @@ step first-failures "$FIRST" env GENGRAD_DEVICE="$DEVICE" "${PYTEST[@]}" "${PARA
 
 step benchmark "$BENCH" "$PYTHON" -m benchmarks.gpu --repeat 3
 
-# the device-ready files only (tests/conftest.py's DEVICE_READY), not 15,000 skips
+# the device-ready files only (tests/conftest.py's DEVICE_READY), not thousands of skips
 mapfile -t READY < <("$PYTHON" -c "import ast; tree = ast.parse(open('tests/conftest.py').read())
 print(*['tests/' + path for node in tree.body if isinstance(node, ast.Assign)
         and getattr(node.targets[0], 'id', '') == 'DEVICE_READY' for path in ast.literal_eval(node.value)],
