@@ -436,13 +436,12 @@ A = np.array([[1.0, np.nan, 2.0], [0.5, 1.5, -1.0]])
 
 @pytest.mark.parametrize("call, match", [
     (lambda: V.nansum(A, out=np.empty(())), "nansum: out= is not supported"),
-    (lambda: V.nansum(A, where=A > 0), "nansum: where= is not supported"),
+    (lambda: V.nansum(A, where=np.ones(A.shape)), r"nansum\(\.\.\., where=\.\.\.\): the mask must be bool"),
     (lambda: V.nansum(A, dtype=np.int64), "nansum: dtype=int64 is not supported"),
     (lambda: V.nansum(A, dtype="not a dtype"), "nansum: dtype must be a floating dtype or None"),
     (lambda: V.nansum(A, initial="0"), "nansum: initial must be a real number"),
     (lambda: V.nanprod(A, initial=True), "nanprod: initial must be a real number"),
     (lambda: V.nanprod(A, where=A > 0), "nanprod: where= is not supported"),
-    (lambda: V.nanmean(A, where=A > 0), "nanmean: where= is not supported"),
     (lambda: V.nanmean(A, out=np.empty(3)), "nanmean: out= is not supported"),
     (lambda: V.nanvar(A, mean=np.ones(1)), "nanvar: mean= is not supported"),
     (lambda: V.nanvar(A, where=A > 0), "nanvar: where= is not supported"),
@@ -463,6 +462,7 @@ def test_refused_arguments(call, match):
 
 @pytest.mark.parametrize("call, match", [
     (lambda: V.nansum(A, axis=2), r"nansum: axis 2 is out of range for an input of shape \(2, 3\)"),
+    (lambda: V.nanmean(A, where=np.ones((7, 7), bool)), r"nanmean\(\.\.\., where=\.\.\.\): a mask of shape"),
     (lambda: V.nanmean(A, axis=(1, -1)), "nanmean: repeated axis"),
     (lambda: V.nanvar(A, ddof=1, correction=1), "nanvar: ddof and correction cannot both be given"),
     (lambda: V.nanstd(A, axis=-3), "nanstd: axis -3 is out of range"),
@@ -472,3 +472,27 @@ def test_refused_arguments(call, match):
 def test_bad_axes(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("name", ["nansum", "nanmean"])
+def test_where_skips_the_entries_outside_the_mask_as_nans(name):
+    # NumPy's where=: entries outside the mask are skipped like NaNs (value and gradient 0)
+    data = np.array([[1.0, np.nan, 3.0, -2.0], [4.0, 5.0, np.nan, 0.5]])
+    keep = np.array([True, True, False, True])
+    x = V.Variable(data)
+    y = getattr(np, name)(x, axis=1, where=keep)
+    np.testing.assert_allclose(y.data, getattr(np, name)(data, axis=1, where=keep))
+    V.sum(y).backward()
+    counts = (~np.isnan(data) & keep).sum(axis=1, keepdims=True)
+    kept = ~np.isnan(data) & keep
+    expected = np.where(kept, 1.0 if name == "nansum" else 1.0 / counts, 0.0)
+    np.testing.assert_allclose(x.grad.data, expected)
+    assert V.gradcheck(lambda v: getattr(V, name)(v, axis=1, where=keep), np.nan_to_num(data), order=2)
+
+
+def test_nanmean_of_nothing_selected_is_nan_with_zero_gradient():
+    x = V.Variable(np.array([[1.0, np.nan], [2.0, 3.0]]))
+    y = V.nanmean(x, axis=1, where=np.array([[False, True], [True, False]]))
+    np.testing.assert_array_equal(y.data, [np.nan, 2.0])
+    V.sum(V.nan_to_num(y)).backward()
+    np.testing.assert_array_equal(x.grad.data, [[0.0, 0.0], [1.0, 0.0]])

@@ -76,6 +76,19 @@ def _nan_mask(a):
     return get_array_module(a).isnan(a.data)
 
 
+def _skipped(a, where, op):
+    """The constant mask of the entries nansum / nanmean skip: the NaNs, and with NumPy's
+    `where=` (a boolean mask broadcast to a's shape) the entries outside it too; None when
+    none can be skipped."""
+    mask = _nan_mask(a)
+    if where is True:
+        return mask
+    reduction._check_mask(where, a, op)
+    xp = get_array_module(a)
+    outside = ~xp.broadcast_to(xp.asarray(where), a.shape)
+    return outside if mask is None else mask | outside
+
+
 def _replaced(a, mask, value):
     """`a` with its NaN entries replaced by the number `value`: a `where` on the constant mask
     (it picks, so the NaN meets no arithmetic and the gradient there is 0)."""
@@ -281,12 +294,15 @@ def nansum(
         Axes to sum over (negatives allowed); None sums over all of them.
     dtype : floating dtype, optional
         Compute and return in this dtype (the gradient comes back in the input's).
-    out, where
-        NumPy's keywords, accepted at their defaults only (None, True).
+    out : None
+        NumPy's keyword, accepted at its default only.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
     initial : number, optional
         A starting value added to every sum.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: the entries outside it are skipped as the
+        NaNs are (no part of the sum, gradient 0).
 
     Returns
     -------
@@ -297,16 +313,16 @@ def nansum(
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `dtype` is not a floating dtype,
-        `initial` is not a number, `out` or `where` is given, or `a` is not a Variable, a
-        numeric ndarray, a number or a list of numbers.
+        `initial` is not a number, `out` is given, `where` is not boolean, or `a` is not a
+        Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated.
+        If an axis is out of range or repeated, or `where` does not broadcast to `a`'s shape.
     """
     keepdims, initial, where = _given(keepdims, False), _given(initial, None), _given(where, True)
-    _refuse_keywords("nansum", None, out, where)
+    _refuse_keywords("nansum", None, out, True)
     a = _input(a, dtype, "nansum")
     axes = normalize_axis(axis, a.ndim, "nansum", a.shape)
-    y = reduction.sum(_replaced(a, _nan_mask(a), 0), axes, keepdims)
+    y = reduction.sum(_replaced(a, _skipped(a, where, "nansum"), 0), axes, keepdims)
     return y if initial is None else y + _initial_for(y, _real(initial, "initial", "nansum"), "nansum")
 
 
@@ -454,30 +470,34 @@ def nanmean(
         Axes to average over (negatives allowed); None averages over all of them.
     dtype : floating dtype, optional
         Compute and return in this dtype (the gradient comes back in the input's).
-    out, where
-        NumPy's keywords, accepted at their defaults only (None, True).
+    out : None
+        NumPy's keyword, accepted at its default only.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: the entries outside it are skipped as the
+        NaNs are (not counted, gradient 0).
 
     Returns
     -------
     Variable
-        The means; NaN (with gradient 0, and without NumPy's warning) for an all-NaN slice
-        and over an empty axis.  Integer input gives float64, as in NumPy.
+        The means; NaN (with gradient 0, and without NumPy's warning) for an all-NaN slice,
+        a slice with nothing selected and over an empty axis.  Integer input gives float64,
+        as in NumPy.
 
     Raises
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `dtype` is not a floating dtype,
-        `out` or `where` is given, or `a` is not a Variable, a numeric ndarray, a number or
-        a list of numbers.
+        `out` is given, `where` is not boolean, or `a` is not a Variable, a numeric ndarray,
+        a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated.
+        If an axis is out of range or repeated, or `where` does not broadcast to `a`'s shape.
     """
     keepdims, where = bool(_given(keepdims, False)), _given(where, True)
-    _refuse_keywords("nanmean", None, out, where)
+    _refuse_keywords("nanmean", None, out, True)
     a = _input(a, dtype, "nanmean")
-    mask = _nan_mask(a)
+    mask = _skipped(a, where, "nanmean")
     axes = normalize_axis(axis, a.ndim, "nanmean", a.shape)
     if mask is None or (_count(a.shape, axes) > 0 and not maybe_any(mask)):
         return reduction.mean(a, axes, keepdims)             # (an empty axis: NaN by a where)

@@ -226,8 +226,14 @@ def _reduce(forwarder_class, op, x, axis, keepdims, nonempty=False):
 def _selected(x, where_, fill, op):
     """NumPy's `where=` of a reduction: `x` with the entries outside the boolean mask `where_`
     (broadcast to x's shape) replaced by the constant `fill`, so they add nothing."""
-    from ..variable import Variable
     x = as_variable(x, op=op)
+    _check_mask(where_, x, op)
+    return x, where(where_, x, fill)
+
+
+def _check_mask(where_, x, op):
+    """Refuse a `where=` mask that is a Variable, not boolean, or does not broadcast to x."""
+    from ..variable import Variable
     if isinstance(where_, Variable):
         raise TypeError(
             f"{op}(..., where=...): the mask is a Variable; give a boolean array (x.data > 0, or "
@@ -245,7 +251,6 @@ def _selected(x, where_, fill, op):
             f"{op}(..., where=...): a mask of shape {shape} does not broadcast to the input's "
             f"shape {x.shape}"
         )
-    return x, where(where_, x, fill)
 
 
 def _initial_for(y, initial, op):
