@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
-from op_rows import PIECEWISE, Row, table_tests
+from op_rows import PIECEWISE, Row, quiet, table_tests
 
 import variable as V
 from variable.ops.quantiles import METHODS
@@ -120,14 +120,6 @@ THRESHOLD, MARK = 2.0, 3.0   # (distinct() samples of up to 20 entries stay belo
 def _with_nan(x):
     return V.where(x > THRESHOLD, np.nan, x)
 
-
-def quiet(f):
-    """`f` without NumPy's RuntimeWarnings (All-NaN slice encountered, Mean of empty slice)."""
-    def call(*args, **kwargs):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return f(*args, **kwargs)
-    return call
 
 
 def marked(shape, nans):

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
-from op_rows import SMOOTH, Row, normal, positive, table_tests
+from op_rows import SMOOTH, Row, normal, positive, quiet, table_tests
 
 import variable as V
 from variable import backend
@@ -101,14 +101,6 @@ ROWS = {
 
 test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
 
-
-def quiet(f):
-    """`f` without NumPy's RuntimeWarnings: for references at degenerate points."""
-    def call(*args, **kwargs):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return f(*args, **kwargs)
-    return call
 
 
 def finite(y):

@@ -41,6 +41,7 @@ from .reduction import mean as _mean
 from .reduction import min as _min
 from .selection import sort, take, take_along_axis
 from .shape import reshape, transpose
+from .statistics import _weights_along as _laid_along
 
 _CONTINUOUS = {   # Hyndman and Fan's (alpha, beta): virtual index n q + alpha + q (1 - alpha - beta) - 1
     "interpolated_inverted_cdf": (0.0, 1.0),
@@ -259,22 +260,7 @@ def _weights_along(weights, a, axis, op):
     w = weights if is_device_array(weights) else np.asarray(weights)
     if w.dtype.kind not in "iuf":
         raise TypeError(f"{op}: weights must be real numbers, got dtype {w.dtype}")
-    if w.shape != a.shape:
-        if axis is None:
-            raise TypeError(
-                f"{op}: weights of shape {w.shape} differ from a's shape {a.shape}; give the axis "
-                f"they lie along"
-            )
-        named = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-        named = tuple(int(i) % a.ndim for i in named)
-        along = tuple(a.shape[i] for i in named)
-        if w.shape != along:
-            raise ValueError(
-                f"{op}: weights of shape {w.shape} do not match a's shape {a.shape} along axis "
-                f"{axis} (expected {along})"
-            )
-        w = w.transpose(tuple(int(i) for i in np.argsort(named)))
-        w = w.reshape(tuple(n if i in named else 1 for i, n in enumerate(a.shape)))
+    w = _laid_along(w, a, axis, op)
     xp = get_array_module(a)
     w = xp.broadcast_to(xp.asarray(w), a.shape)
     if bool((w < 0).any()):

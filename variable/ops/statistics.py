@@ -210,25 +210,27 @@ def std(
     return Function(Std(axes, bool(keepdims), ddof))(a)
 
 
-def _weights_along(w, a, axis):
-    """`w` reshaped to broadcast against `a` along `axis` (NumPy's rule: same shape as `a`, or
-    the shape of `a` along the axes, in the order `axis` names them)."""
+def _weights_along(w, a, axis, op="average"):
+    """`w` (a Variable or an array) reshaped to broadcast against `a` along `axis` (NumPy's
+    rule: same shape as `a`, or the shape of `a` along the axes, in the order `axis` names
+    them); errors name `op` (average, or quantile and its kin)."""
     if w.shape == a.shape:
         return w
     if axis is None:
         raise TypeError(
-            f"average: weights of shape {w.shape} differ from a's shape {a.shape}; give the "
+            f"{op}: weights of shape {w.shape} differ from a's shape {a.shape}; give the "
             f"axis they lie along"
         )
     named = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     named = tuple(int(i) % a.ndim for i in named)
-    if w.shape != tuple(a.shape[i] for i in named):
+    along = tuple(a.shape[i] for i in named)
+    if w.shape != along:
         raise ValueError(
-            f"average: weights of shape {w.shape} do not match a's shape {a.shape} along axis "
-            f"{axis} (expected {tuple(a.shape[i] for i in named)})"
+            f"{op}: weights of shape {w.shape} do not match a's shape {a.shape} along axis "
+            f"{axis} (expected {along})"
         )
-    w = transpose(w, tuple(int(i) for i in np.argsort(named)))
-    return reshape(w, tuple(n if i in named else 1 for i, n in enumerate(a.shape)))
+    w = w.transpose(tuple(int(i) for i in np.argsort(named)))
+    return w.reshape(tuple(n if i in named else 1 for i, n in enumerate(a.shape)))
 
 
 def average(
