@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 import pytest
-from op_rows import PIECEWISE, SMOOTH, Row, table_tests
+from op_rows import PIECEWISE, SMOOTH, Row, quiet, table_tests
 
 import variable as V
 from variable import backend
@@ -36,14 +36,6 @@ def _nan(x):
 def _nan_ref(x):
     return np.where(x > THRESHOLD, np.nan, x)
 
-
-def quiet(f):
-    """`f` without NumPy's RuntimeWarnings (all-NaN slices, ddof >= count): for references."""
-    def call(*args, **kwargs):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return f(*args, **kwargs)
-    return call
 
 
 def marked(shape, nans=(), zeros=False):
@@ -496,3 +488,15 @@ def test_nanmean_of_nothing_selected_is_nan_with_zero_gradient():
     np.testing.assert_array_equal(y.data, [np.nan, 2.0])
     V.sum(V.nan_to_num(y)).backward()
     np.testing.assert_array_equal(x.grad.data, [[0.0, 0.0], [1.0, 0.0]])
+
+
+@pytest.mark.parametrize("op", [V.nansum, V.nanmean, V.sum, V.mean])
+def test_where_mask_on_the_host_next_to_device_data_follows_wheres_rule(gpu, op):
+    # as V.where's condition: a NumPy mask is not moved to the device behind the user's back
+    x = V.Variable(np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]])).to_gpu()
+    keep = np.array([True, False, True])
+    with pytest.raises(TypeError, match=r"the where= mask on the device of the input"):
+        op(x, axis=1, where=keep)
+    on_device = op(x, axis=1, where=gpu.asarray(keep))
+    expected = getattr(np, op.__name__)(np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]]), axis=1, where=keep)
+    np.testing.assert_allclose(V.backend.to_cpu(on_device.data), expected)

@@ -83,9 +83,7 @@ def _skipped(a, where, op):
     mask = _nan_mask(a)
     if where is True:
         return mask
-    reduction._check_mask(where, a, op)
-    xp = get_array_module(a)
-    outside = ~xp.broadcast_to(xp.asarray(where), a.shape)
+    outside = ~get_array_module(a).broadcast_to(reduction.selection(where, a, op), a.shape)
     return outside if mask is None else mask | outside
 
 

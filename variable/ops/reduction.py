@@ -13,9 +13,9 @@ import math
 
 import numpy as np
 
-from .. import series
+from .. import backend, series
 from ..axes import kept_shape, normalize_axis
-from ..backend import errstate, get_array_module, maybe_any
+from ..backend import errstate, get_array_module, is_device_array, maybe_any
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
 from .elementwise import exp, maximum, minimum, where
@@ -227,12 +227,13 @@ def _selected(x, where_, fill, op):
     """NumPy's `where=` of a reduction: `x` with the entries outside the boolean mask `where_`
     (broadcast to x's shape) replaced by the constant `fill`, so they add nothing."""
     x = as_variable(x, op=op)
-    _check_mask(where_, x, op)
-    return x, where(where_, x, fill)
+    return x, where(selection(where_, x, op), x, fill)
 
 
-def _check_mask(where_, x, op):
-    """Refuse a `where=` mask that is a Variable, not boolean, or does not broadcast to x."""
+def selection(where_, x, op):
+    """NumPy's `where=` mask of a reduction `op` of Variable `x`: a boolean array on x's
+    device (by backend.constant_like's rule, as V.where's condition), checked to broadcast
+    to x's shape; a Variable, a mask of another dtype or shape is refused, naming `op`."""
     from ..variable import Variable
     if isinstance(where_, Variable):
         raise TypeError(
@@ -251,6 +252,8 @@ def _check_mask(where_, x, op):
             f"{op}(..., where=...): a mask of shape {shape} does not broadcast to the input's "
             f"shape {x.shape}"
         )
+    mask = where_ if isinstance(where_, np.ndarray) or is_device_array(where_) else np.asarray(where_)
+    return backend.constant_like(mask, x, op, "the where= mask", "the input", made=mask is not where_)
 
 
 def _initial_for(y, initial, op):
@@ -332,13 +335,14 @@ def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, where: Arra
     """
     if where is True:
         return _reduce(Mean, "mean", x, axis, keepdims)
-    x, selected = _selected(x, where, 0, "mean")
-    ones = _select(where, get_array_module(x).ones(x.shape, x.dtype), 0)    # placed as `selected`
+    x = as_variable(x, op="mean")
+    mask = selection(where, x, "mean")
     axes = normalize_axis(axis, x.ndim, "mean", x.shape)
-    count = ones.data.sum(axis=axes, keepdims=bool(keepdims))
+    count = get_array_module(x).broadcast_to(mask, x.shape).sum(axis=axes, keepdims=bool(keepdims),
+                                                                dtype=x.dtype)
     with errstate(count, divide="ignore"):
         per_entry = get_array_module(count).where(count == 0, np.nan, 1 / count)  # NaN: nothing selected
-    return _reduce(Sum, "mean", selected, axis, keepdims) * per_entry
+    return _reduce(Sum, "mean", _select(mask, x, 0), axis, keepdims) * per_entry
 
 
 def variance(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:
