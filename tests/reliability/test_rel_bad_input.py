@@ -1274,12 +1274,7 @@ def _matches(pattern, case_id):
     return re.fullmatch(".*".join(re.escape(part) for part in pattern.split("*")), case_id) is not None
 
 
-KNOWN_BUGS = [
-    (("linalg.svdvals-linalg.svdvals[square] inf arg 0", "linalg.cond-linalg.cond{,[p=-2]} inf arg 0"),
-     "variable/ops/decompositions.py:562: SvdValues.backward recomputes the full SVD, which LAPACK refuses "
-     "('Svd: SVD did not converge') for a square matrix holding inf, where the forward (NumPy's too) gave "
-     "NaN singular values: V.grad raises instead of giving a NaN gradient"),
-]
+KNOWN_BUGS = []
 """(case-id patterns, '<file>:<line> <what>'): the library bugs this catalogue found.
 
 Their cases are strict xfails: fix the bug, and the case's XPASS fails until its entry goes.

@@ -9,6 +9,8 @@ compare NumPy's own outputs (same LAPACK, same signs) and differentiate them as 
 The decompositions have first-order Taylor rules only (Row.taylor = 1).
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from op_rows import SMOOTH, Row, table_tests
@@ -407,3 +409,24 @@ def test_forward_over_reverse(op, rng):
         return V.grad(V.sum(f(x) ** 3), [x], create_graph=True)[0]
 
     assert V.taylorcheck(gradient, positive_definite((3, 3))(rng)[0], order=1)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 3)])
+def test_singular_values_of_a_matrix_holding_inf_have_a_nan_gradient_at_every_order(shape):
+    """LAPACK refuses the vectors of such a matrix (the values are NaN, as NumPy's): its
+    gradient is NaN, and the other matrices of the stack keep their own gradients."""
+    rng = np.random.default_rng(3)
+    stack = rng.normal(size=(2, *shape))
+    stack[0, 0, 0], stack[0, -1, -1] = np.inf, -np.inf
+
+    def f(a):
+        return (V.linalg.svdvals(a) ** 2).sum()
+    x, alone = V.Variable(stack), V.Variable(stack[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = V.grad(f(x), x, create_graph=True)
+        h = V.grad((g ** 2).sum(), x)
+    g1 = V.grad(f(alone), alone, create_graph=True)
+    assert np.isnan(g.data[0]).all() and np.isnan(h.data[0]).all()
+    np.testing.assert_allclose(g.data[1], g1.data, rtol=1e-12)
+    np.testing.assert_allclose(h.data[1], V.grad((g1 ** 2).sum(), alone).data, rtol=1e-10)

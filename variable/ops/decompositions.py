@@ -25,6 +25,7 @@ Conventions:
 - Sign.  Eigenvectors and singular vectors are NumPy's own (same LAPACK, same signs).
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -32,6 +33,7 @@ import numpy as np
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
+from .elementwise import where
 from .joining import concat
 from .matmul import _swap_last
 
@@ -559,8 +561,15 @@ class SvdValues(Forwarder):
 
     def backward(self, gs):
         a, = self.inputs
-        u, _, vh = svd(a, full_matrices=False, hermitian=self.hermitian)     # the vectors, as a graph
-        ga = (u * gs[..., None, :]) @ vh                                      # U diag(gS) V^T
+        # A matrix holding inf or NaN has NaN singular values (as NumPy's svdvals gives), and
+        # LAPACK refuses its vectors: it is replaced by one with distinct singular values, and
+        # its gradient is NaN at every order; the other matrices of a stack get their own.
+        xp = get_array_module(a.data)
+        bad = ~xp.isfinite(a.data).all(axis=(-2, -1))[..., None, None]
+        m, n = a.shape[-2:]
+        distinct = xp.eye(m, n, dtype=a.dtype) * xp.arange(1, n + 1, dtype=a.dtype)
+        u, _, vh = svd(where(bad, distinct, a), full_matrices=False, hermitian=self.hermitian)
+        ga = where(bad, where(bad, a, 0.0) * math.nan, (u * gs[..., None, :]) @ vh)  # U diag(gS) V^T
         return _from_triangle(ga, self.strict, self.eye) if self.hermitian else ga
 
     taylor_records = True
