@@ -28,7 +28,7 @@ import variable as V  # noqa: E402
 from variable import numpy_dispatch  # noqa: E402
 
 # refused NumPy functions of one argument, for the page's example of a refusal
-ONE_ARGUMENT = ("i0", "histogram")
+ONE_ARGUMENT = ("roots", "sort_complex")
 
 # gengrad ops that compute a NumPy function under another name (numpy_dispatch's _SPELLINGS
 # gives the others)
@@ -45,8 +45,9 @@ EXPECTED = {
     "put_along_axis": "writes in place: build the result with `V.where`",
     "piecewise": "`V.where` on masks computed from `x.data`",
     "astype": "the method `x.astype(dtype)`",
-    "linalg.eig": "complex eigenvectors are not supported; `np.linalg.eigh` for symmetric input",
-    "linalg.eigvals": "complex eigenvalues are not supported; `np.linalg.eigvalsh` for symmetric input",
+    "nextafter": "no agreed derivative: `np.nextafter(x.data, y)` as a constant",
+    "roots": "complex roots are not supported: `np.roots(p.data)`",
+    "sort_complex": "complex results are not supported",
     "linalg.matrix_rank": "an integer, no gradient: `np.linalg.matrix_rank(x.data)`",
 }
 

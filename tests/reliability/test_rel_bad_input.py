@@ -393,7 +393,8 @@ OPS = [
     *[_linalg(n, (shape,), domain=(d,)) for n, shape, d in [
         ("inv", (3, 3), "real"), ("det", (3, 3), "real"), ("slogdet", (3, 3), "real"),
         ("pinv", (2, 3), "real"), ("cholesky", (3, 3), "spd"), ("eigh", (3, 3), "spd"),
-        ("eigvalsh", (3, 3), "spd"), ("svd", (3, 3), "real"), ("qr", (2, 3), "real")]],
+        ("eigvalsh", (3, 3), "spd"), ("svd", (3, 3), "real"), ("qr", (2, 3), "real"),
+        ("eig", (3, 3), "spd"), ("eigvals", (3, 3), "spd")]],
     # (full_matrices=True on a non-square matrix: the extra columns have no gradient, by design)
     *[_linalg("svd", ((2, 3),), call=lambda a, k=k: V.linalg.svd(a, **k),
               ref=lambda a, k=k: np.linalg.svd(a, **k), variant=",".join(f"{n}={v}" for n, v in k.items()))

@@ -924,6 +924,20 @@ def projectors(v):
     return v[..., :, None, :] * v[..., None, :, :]
 
 
+def draw_real_spectrum(data, rng):
+    """Non-symmetric matrices S diag(w) S^-1 with real eigenvalues 0.4 apart (eig, eigvals)."""
+    m, batch = data.draw(st.integers(1, 3)), data.draw(BATCH)
+
+    def one():
+        s = _orthogonal(rng, m) + 0.3 * rng.standard_normal((m, m)) / math.sqrt(m)
+        return (s * _spread(rng, m, -1.5)) @ np.linalg.inv(s)
+    return [np.array([one() for _ in range(math.prod(batch))]).reshape(batch + (m, m))], {}
+
+
+def eig_view(eig):
+    return lambda a: (lambda w, v: (w, projectors(v)))(*eig(a))
+
+
 def eigh_view(eigh):
     return lambda a, UPLO: (lambda w, v: (w, projectors(v)))(*eigh(a, UPLO))
 
@@ -1588,6 +1602,8 @@ PROPS = [
     new("linalg.eigh", with_param(draw_spectral(-1.5), UPLO=["L", "U"]), eigh_view(V.linalg.eigh),
         eigh_view(np.linalg.eigh)),
     new("linalg.eigvalsh", with_param(draw_spectral(-1.5), UPLO=["L", "U"])),
+    new("linalg.eig", draw_real_spectrum, eig_view(V.linalg.eig), eig_view(np.linalg.eig)),
+    new("linalg.eigvals", draw_real_spectrum),
     new("linalg.svd", with_param(draw_spectral(0.1, rectangular=True), compute_uv=[True, False]),
         svd_view(V.linalg.svd), svd_view(np.linalg.svd)),
     new("linalg.qr", with_param(draw_spectral(0.1, rectangular=True), mode=["reduced", "r"]),

@@ -60,6 +60,14 @@ def well_conditioned(shape):
     return lambda rng: (_stacked(one, shape, rng),)
 
 
+def real_spectrum(shape):
+    """Non-symmetric matrices S diag(w) S^-1 with real eigenvalues 0.4 apart, S well conditioned."""
+    def one(rng, n, _):
+        s = _orthogonal(rng, n) + 0.3 * rng.standard_normal((n, n)) / np.sqrt(n)
+        return (s * _spread(rng, n, -1.5)) @ np.linalg.inv(s)
+    return lambda rng: (_stacked(one, shape, rng),)
+
+
 # ----- sign-invariant views of the vectors ---------------------------------------------
 def projectors(v):
     """v_ik v_jk for every column k: the same for v and -v (ndarrays and Variables alike)."""
@@ -68,6 +76,10 @@ def projectors(v):
 
 def eigh_invariant(eigh):
     return lambda a, UPLO="L": (lambda w, v: (w, projectors(v)))(*eigh(a, UPLO))
+
+
+def eig_invariant(eig):
+    return lambda a: (lambda w, v: (w, projectors(v)))(*eig(a))
 
 
 def row_projectors(vh):
@@ -92,6 +104,11 @@ def _rows(fn, ref, sampler, shapes, ftol=1e-4, prefix=""):
 
 
 ROWS = {
+    "linalg.eig": (
+        _rows(eig_invariant(V.linalg.eig), eig_invariant(np.linalg.eig), real_spectrum, SQUARE + [(1, 1)])
+        + _rows(V.linalg.eig, np.linalg.eig, real_spectrum, [(3, 3)], prefix="as returned ")
+    ),
+    "linalg.eigvals": _rows(V.linalg.eigvals, np.linalg.eigvals, real_spectrum, SQUARE + [(2, 2), (4, 4)]),
     "linalg.cholesky": (
         _rows(V.linalg.cholesky, np.linalg.cholesky, positive_definite, SQUARE)
         + _rows(lambda a: V.linalg.cholesky(a, upper=True), lambda a: np.linalg.cholesky(a, upper=True),
@@ -430,3 +447,58 @@ def test_singular_values_of_a_matrix_holding_inf_have_a_nan_gradient_at_every_or
     assert np.isnan(g.data[0]).all() and np.isnan(h.data[0]).all()
     np.testing.assert_allclose(g.data[1], g1.data, rtol=1e-12)
     np.testing.assert_allclose(h.data[1], V.grad((g1 ** 2).sum(), alone).data, rtol=1e-10)
+
+
+# ----- eig and eigvals: general matrices with real spectra ------------------------------
+def test_eig_is_numpys_named_tuple_and_dispatches_from_numpy(rng):
+    a = real_spectrum((2, 3, 3))(rng)[0]
+    result, expected = np.linalg.eig(V.Variable(a)), np.linalg.eig(a)
+    assert type(result).__name__ == "EigResult" and result._fields == expected._fields
+    for got, want in zip(result, expected, strict=True):
+        assert isinstance(got, V.Variable)
+        np.testing.assert_array_equal(got.data, want)
+    np.testing.assert_array_equal(np.linalg.eigvals(V.Variable(a)).data, np.linalg.eigvals(a))
+
+
+def test_eig_gradients_match_the_formula_and_keep_unit_columns(rng):
+    a = real_spectrum((3, 3))(rng)[0]
+    x = V.Variable(a)
+    gw = np.array([1.0, -2.0, 0.5])
+    g, = V.grad(V.linalg.eigvals(x), [x], grad_outputs=[gw])
+    w, v = np.linalg.eig(a)
+    np.testing.assert_allclose(g.data, np.linalg.solve(v.T, gw[:, None] * v.T), rtol=1e-10)
+    # the columns stay of unit length: moving along V's own columns changes nothing
+    _, dv = V.jvp(lambda m: V.linalg.eig(m)[1], a, rng.standard_normal((3, 3)))
+    np.testing.assert_allclose(np.einsum("ik,ik->k", v, dv.data), 0.0, atol=1e-12)
+
+
+def test_eig_refuses_complex_eigenvalues_naming_the_way_out():
+    rotation = np.array([[0.0, -1.0], [1.0, 0.0]])
+    for op in (V.linalg.eig, V.linalg.eigvals, np.linalg.eig):
+        with pytest.raises(ValueError, match=r"complex eigenvalues \(such as .*j\).*eigh"):
+            op(V.Variable(rotation))
+
+
+def test_eig_vectors_at_repeated_eigenvalues_raise_values_do_not():
+    a = np.diag([1.0, 1.0, 2.0])
+    x = V.Variable(a)
+    np.testing.assert_allclose(V.grad(V.linalg.eigvals(x).sum(), x).data, np.eye(3))
+    np.testing.assert_allclose(V.grad(V.linalg.eig(x)[0].sum(), x).data, np.eye(3))
+    with pytest.raises(np.linalg.LinAlgError) as error:
+        V.grad(V.linalg.eig(x)[1].sum(), x)
+    assert_message(error, "eig", "eigenvectors", "repeat", "eigvals")
+    with pytest.raises(np.linalg.LinAlgError, match="eig: the derivative of the eigenvectors"):
+        V.jvp(lambda m: V.linalg.eig(m)[1], a, np.ones((3, 3)))
+
+
+def test_eig_dtypes_and_shapes_as_numpy(rng):
+    a = real_spectrum((3, 3))(rng)[0].astype(np.float32)
+    x = V.Variable(a)
+    w, v = V.linalg.eig(x)
+    assert w.dtype == v.dtype == np.float32
+    assert V.grad(w.sum() + (v ** 2).sum(), x).dtype == np.float32
+    assert V.linalg.eigvals(np.eye(3, dtype=int)).dtype == np.float64
+    assert V.linalg.eig(np.zeros((2, 0, 0))).eigenvectors.shape == (2, 0, 0)
+    for bad in (np.ones((2, 3)), np.ones(3)):
+        with pytest.raises(np.linalg.LinAlgError, match="eigvals"):
+            V.linalg.eigvals(bad)
