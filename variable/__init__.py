@@ -50,16 +50,21 @@ from .types import ArrayLike, Axis
 # the op families added in NumPy's names: each module's __all__ lists its public ops
 # isort: off
 from .ops import (
-    array_api, contraction, differences, exponential, grids, inverse_trig, nanfunctions, powers, products,
-    quantiles, rearrange, rounding, selection, sequences, signal, stacking, statistics,
+    applying, array_api, contraction, differences, division, exponential, grids, histograms, inverse_trig,
+    nanfunctions, polynomials, powers, products, quantiles, rearrange, rounding, selection, sequences, sets,
+    signal, stacking, statistics,
 )
+from .ops.applying import *  # noqa: F403
 from .ops.array_api import *  # noqa: F403
 from .ops.contraction import *  # noqa: F403
 from .ops.differences import *  # noqa: F403
+from .ops.division import *  # noqa: F403
 from .ops.exponential import *  # noqa: F403
 from .ops.grids import *  # noqa: F403
+from .ops.histograms import *  # noqa: F403
 from .ops.inverse_trig import *  # noqa: F403
 from .ops.nanfunctions import *  # noqa: F403
+from .ops.polynomials import *  # noqa: F403
 from .ops.powers import *  # noqa: F403
 from .ops.products import *  # noqa: F403
 from .ops.quantiles import *  # noqa: F403
@@ -67,6 +72,7 @@ from .ops.rearrange import *  # noqa: F403
 from .ops.rounding import *  # noqa: F403
 from .ops.selection import *  # noqa: F403
 from .ops.sequences import *  # noqa: F403
+from .ops.sets import *  # noqa: F403
 from .ops.signal import *  # noqa: F403
 from .ops.stacking import *  # noqa: F403
 from .ops.statistics import *  # noqa: F403
@@ -75,7 +81,7 @@ from . import linalg
 
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
              stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api,
-             sequences)
+             sequences, polynomials, division, sets, histograms, applying)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

@@ -32,6 +32,9 @@ _SPELLINGS = {
 _DATA_UFUNCS = frozenset([
     "less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "isnan", "isinf",
     "isfinite", "signbit", "logical_and", "logical_or", "logical_xor", "logical_not", "isnat",
+    # integer arithmetic of integer or boolean data (NumPy refuses float data itself)
+    "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift", "gcd", "lcm",
+    "bitwise_count",
 ])
 
 # functions whose result has no gradient to lose: indices, counts, shapes, predicates and
@@ -45,7 +48,8 @@ _DATA_ONLY = frozenset([
     "full_like", "result_type", "can_cast", "min_scalar_type", "may_share_memory",
     "shares_memory", "any", "all", "unravel_index", "ravel_multi_index", "bincount", "array_repr",
     "array_str", "array2string", "iterable", "ix_", "indices", "tril_indices_from",
-    "triu_indices_from", "diag_indices_from", "common_type", "mintypecode",
+    "triu_indices_from", "diag_indices_from", "common_type", "mintypecode", "lexsort", "einsum_path",
+    "packbits", "unpackbits",
 ])
 
 
@@ -168,7 +172,7 @@ def _reduce(what, name, inputs, kwargs):
 
 # NumPy's reduce keywords that gengrad's reduction takes too
 _REDUCE_KEYWORDS = {"sum": ("initial", "where"), "max": ("initial", "where"), "min": ("initial", "where"),
-                    "prod": ("initial",)}
+                    "prod": ("initial", "where")}
 
 
 def _outer(op, a, b):

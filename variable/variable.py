@@ -188,15 +188,16 @@ class _TorchName:
     gengrad's spelling (so `hasattr(x, "cuda")` stays False, as for any missing name).
     Variables, layers (`model.zero_grad`) and optimizers (`opt.step`) use it."""
 
-    def __init__(self, fix):
+    def __init__(self, fix, whose="PyTorch's name"):
         self.fix = fix
+        self.whose = whose
 
     def __set_name__(self, owner, name):
         self.name = name
 
     def __get__(self, obj, owner=None):
         raise AttributeError(f"{owner.__name__!r} object has no attribute {self.name!r}; that is "
-                             f"PyTorch's name: in gengrad, {self.fix}")
+                             f"{self.whose}: in gengrad, {self.fix}")
 
 
 class _Size(int):
@@ -225,7 +226,8 @@ _TORCH_TENSOR_NAMES = {
                       "V.Variable(data, requires_grad=False) makes a constant",
     "retain_grad": "y.backward(retain_grad=True) keeps the gradients of the intermediate Variables",
     "clone": "x.copy() (or np.copy(x)) is a recorded copy; x.detach() one without a graph",
-    "view": "x.reshape(...)",
+    "view": "x.reshape(...) (NumPy's ndarray.view(dtype) reinterprets bytes: x.data.view(dtype), "
+            "no gradient)",
     "unsqueeze": "V.expand_dims(x, axis) (or x[:, None])",
     "t": "x.T",
     "mm": "x @ y (V.matmul)",
@@ -241,12 +243,35 @@ _TORCH_TENSOR_NAMES = {
     "sigmoid": "F.sigmoid(x) (import function as F)",
     "relu": "F.relu(x) (import function as F)",
     "softmax": "F.softmax(x, axis) (import function as F)",
+    "floor_divide": "x // y (V.floor_divide(x, y), or np.floor_divide(x, y))",
+    "matmul": "x @ y (V.matmul)",
+    "histc": "np.histogram(x, bins, range=(lo, hi)) (V.histogram)",
     **{name: _function_of(name) for name in ("exp", "log", "sin", "cos", "tanh", "sqrt", "abs",
-                                              "median", "cumsum", "square")},
+                                              "median", "square", "unique")},
     **{f"{op}_": f"write x = x {sign} y, a new Variable (to update a parameter: "
                  f"p.data {sign}= ... under `with V.no_grad():`)"
        for op, sign in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"))},
 }
+
+_NUMPY_IN_PLACE = {
+    "sort": "V.sort(x, axis) (or np.sort(x)) gives a sorted Variable",
+    "partition": "V.partition(x, kth) (or np.partition(x, kth)) gives a partitioned Variable",
+    "fill": "np.full_like(x, value) makes a constant array; under `with V.no_grad():` "
+            "x.data.fill(value) changes the data of a leaf",
+    "put": "V.where(mask, values, x) or indexing builds the result",
+    "resize": "V.resize(x, shape) (or np.resize(x, shape)) gives a new Variable, x.reshape(...) the "
+              "same entries in a new shape",
+    "setfield": "x.data.setfield(...) under `with V.no_grad():` (no gradient)",
+    "byteswap": "x.data.byteswap() (no gradient)",
+}
+"""ndarray's methods that write in place: refused with what to write instead (gengrad never
+writes into a Variable behind the graph's back)."""
+
+_NUMPY_OTHER = {
+    "flat": "x.ravel() gives the entries as a 1-D Variable (x.data.flat iterates the data)",
+    "to_device": "x.to_gpu() / x.to_cpu() move the data",
+}
+"""ndarray attributes a Variable spells otherwise."""
 
 
 # ----- `.data` read by a backward that create_graph records --------------------------------
@@ -957,11 +982,163 @@ class Variable:
         """Indices of the minima (an integer array, no gradient), as ndarray.argmin."""
         return self._data.argmin(axis=axis, keepdims=keepdims)
 
+    def argsort(self, axis: int | None = -1, kind: str | None = None, order: None = None, *,
+                stable: bool | None = None) -> np.ndarray:
+        """Indices that sort the data (an integer array, no gradient), as ndarray.argsort."""
+        return self._data.argsort(axis=axis, kind=kind, order=order, stable=stable)
+
+    def argpartition(self, kth: Any, axis: int | None = -1, kind: str = "introselect",
+                     order: None = None) -> np.ndarray:
+        """Indices that partition the data (no gradient), as ndarray.argpartition."""
+        return self._data.argpartition(kth, axis=axis, kind=kind, order=order)
+
+    def nonzero(self) -> tuple[np.ndarray, ...]:
+        """Indices of the nonzero entries, one array per axis (no gradient), as ndarray.nonzero."""
+        return self._data.nonzero()
+
+    def searchsorted(self, v: ArrayLike, side: str = "left", sorter: Any = None) -> np.ndarray:
+        """Where `v` would go in this sorted 1-D Variable (indices, no gradient), as ndarray.searchsorted."""
+        return self._data.searchsorted(v._data if isinstance(v, Variable) else v, side=side, sorter=sorter)
+
+    def any(self, axis: Axis = None, out: None = None, keepdims: bool = False, *,
+            where: Any = True) -> np.ndarray:
+        """Whether any entry is nonzero (a boolean array, no gradient), as ndarray.any."""
+        _no_out("x.any", out)
+        return self._data.any(axis=axis, keepdims=keepdims, where=where)
+
+    def all(self, axis: Axis = None, out: None = None, keepdims: bool = False, *,
+            where: Any = True) -> np.ndarray:
+        """Whether every entry is nonzero (a boolean array, no gradient), as ndarray.all."""
+        _no_out("x.all", out)
+        return self._data.all(axis=axis, keepdims=keepdims, where=where)
+
+    def take(self, indices: ArrayLike, axis: int | None = None, out: None = None,
+             mode: str = "raise") -> Variable:
+        """Entries at `indices` along `axis` (recorded), as ndarray.take."""
+        return selection.take(self, indices, axis, out, mode)
+
+    def compress(self, condition: ArrayLike, axis: int | None = None, out: None = None) -> Variable:
+        """The entries where `condition` holds along `axis` (recorded), as ndarray.compress."""
+        from .ops import sets
+        return sets.compress(condition, self, axis, out)
+
+    def choose(self, choices: Any, out: None = None, mode: str = "raise") -> Variable:
+        """Entries of `choices` picked by this integer Variable (recorded), as ndarray.choose."""
+        from .ops import sets
+        return sets.choose(self, choices, out, mode)
+
+    def conjugate(self) -> Variable:
+        """The complex conjugate of real data (a recorded identity), as ndarray.conjugate."""
+        return rounding.conj(self)
+
+    @property
+    def real(self) -> Variable:
+        """The real part: for gengrad's real data, the values (a recorded identity)."""
+        return rounding.real(self)
+
+    @property
+    def imag(self) -> Variable:
+        """The imaginary part: for gengrad's real data, zeros (zero gradient)."""
+        return rounding.imag(self)
+
+    @property
+    def mT(self) -> Variable:
+        """The transpose of the last two axes (a stack of matrices), as ndarray.mT."""
+        return array_api.matrix_transpose(self)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the data, as ndarray.nbytes."""
+        return self._data.nbytes
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes of one entry, as ndarray.itemsize."""
+        return self._data.itemsize
+
+    def tobytes(self, order: str = "C") -> bytes:
+        """The data's raw bytes (no graph), as ndarray.tobytes (on a GPU, a sync)."""
+        return self._data.tobytes(order=order)
+
     def __mod__(self, other: ArrayLike) -> Variable:
         return rounding.mod(self, other)
 
     def __rmod__(self, other: ArrayLike) -> Variable:
         return rounding.mod(other, self)
+
+    def __floordiv__(self, other: ArrayLike) -> Variable:
+        return division.floor_divide(self, other)
+
+    def __rfloordiv__(self, other: ArrayLike) -> Variable:
+        return division.floor_divide(other, self)
+
+    def __divmod__(self, other: ArrayLike) -> tuple[Variable, Variable]:
+        return division.divmod(self, other)
+
+    def __rdivmod__(self, other: ArrayLike) -> tuple[Variable, Variable]:
+        return division.divmod(other, self)
+
+    def __pos__(self) -> Variable:
+        return rounding.positive(self)
+
+    def __round__(self, ndigits: int | None = None) -> Variable:
+        """`round(x)` and `round(x, n)`: V.round (zero derivative), a Variable as for arrays."""
+        return rounding.round(self, 0 if ndigits is None else ndigits)
+
+    # bitwise operators: integer and boolean data only, giving plain arrays (no gradient),
+    # as the comparisons do
+    def __and__(self, other: Any) -> np.ndarray:
+        return _bitwise("&", np.bitwise_and, self, other)
+
+    def __rand__(self, other: Any) -> np.ndarray:
+        return _bitwise("&", np.bitwise_and, other, self)
+
+    def __or__(self, other: Any) -> np.ndarray:
+        return _bitwise("|", np.bitwise_or, self, other)
+
+    def __ror__(self, other: Any) -> np.ndarray:
+        return _bitwise("|", np.bitwise_or, other, self)
+
+    def __xor__(self, other: Any) -> np.ndarray:
+        return _bitwise("^", np.bitwise_xor, self, other)
+
+    def __rxor__(self, other: Any) -> np.ndarray:
+        return _bitwise("^", np.bitwise_xor, other, self)
+
+    def __lshift__(self, other: Any) -> np.ndarray:
+        return _bitwise("<<", np.left_shift, self, other)
+
+    def __rlshift__(self, other: Any) -> np.ndarray:
+        return _bitwise("<<", np.left_shift, other, self)
+
+    def __rshift__(self, other: Any) -> np.ndarray:
+        return _bitwise(">>", np.right_shift, self, other)
+
+    def __rrshift__(self, other: Any) -> np.ndarray:
+        return _bitwise(">>", np.right_shift, other, self)
+
+    def __invert__(self) -> np.ndarray:
+        return _bitwise("~", np.invert, self)
+
+
+def _no_out(what, out):
+    if out is not None:
+        raise TypeError(f"{what}(out=...): gengrad never writes into an array from a Variable; "
+                        f"use the result, or {what.replace('x.', 'x.data.')}(out=...) for plain arrays")
+
+
+def _bitwise(symbol, ufunc, *operands):
+    """`x & y` etc.: the ufunc on integer or boolean data (a plain array, no gradient)."""
+    data = [x._data if isinstance(x, Variable) else x for x in operands]
+    for value in data:
+        kind = getattr(value, "dtype", np.asarray(value).dtype).kind
+        if kind not in "iub":
+            shown = " ".join(f"{getattr(v, 'dtype', type(v).__name__)}" for v in data)
+            raise TypeError(
+                f"{symbol} on a Variable: bitwise operators take integer or boolean data, got "
+                f"{shown}; for masks of float data compare first, e.g. (x > 0) & (x < 1)"
+            )
+    return ufunc(*data)
 
 
 _COMPARISONS = frozenset([np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal])
@@ -980,7 +1157,9 @@ def _operator_ops():
 from . import backward as backward_module  # noqa: E402
 from . import numpy_dispatch, saving  # noqa: E402
 from .ops import (  # noqa: E402
+    array_api,
     contraction,
+    division,
     elementwise,
     indexing,
     products,
@@ -998,4 +1177,10 @@ for _name, _fix in _TORCH_TENSOR_NAMES.items():
     _refusal = _TorchName(_fix)
     _refusal.__set_name__(Variable, _name)
     setattr(Variable, _name, _refusal)
-del _name, _fix, _refusal
+for _names, _whose in ((_NUMPY_IN_PLACE, "NumPy's in-place method, which a Variable does not have"),
+                       (_NUMPY_OTHER, "an ndarray attribute a Variable spells otherwise")):
+    for _name, _fix in _names.items():
+        _refusal = _TorchName(_fix, _whose)
+        _refusal.__set_name__(Variable, _name)
+        setattr(Variable, _name, _refusal)
+del _name, _fix, _refusal, _names, _whose

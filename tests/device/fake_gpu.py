@@ -139,6 +139,10 @@ class MemoryPointer:
         return f"<fake_gpu.MemoryPointer 0x{self.ptr:x}>"
 
 
+_NOT_IN_CUPY = frozenset(["spacing"])
+"""NumPy's ufuncs that CuPy does not have (its __array_ufunc__ answers NotImplemented)."""
+
+
 class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
     """An array "on the device": arithmetic and NumPy calls stay here, mixing raises."""
 
@@ -153,6 +157,8 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
                and not isinstance(x, (DeviceArray, np.ndarray, np.generic)) for x in inputs):
             return NotImplemented   # another library's type (a Variable) answers, as with CuPy
         op = f"np.{ufunc.__name__}"
+        if ufunc.__name__ in _NOT_IN_CUPY:
+            return NotImplemented       # CuPy has no such ufunc: NumPy then raises a TypeError
         args = [_operand(x, op) for x in inputs] if method == "__call__" else _unwrap(inputs, op)
         out = kwargs.get("out")
         if out is not None:

@@ -178,6 +178,21 @@ def test_the_stand_in_refuses_python_ints_past_64_bits(gpu):
     assert float((backend.to_gpu(np.ones(3)) * float(2 ** 70))[0]) == 2.0 ** 70
 
 
+def test_the_stand_in_lacks_the_ufuncs_cupy_lacks_and_spacing_works_without(gpu):
+    x = np.array([0.0, -0.0, 1.0, -3.5, 1e30, np.inf, np.nan])
+    if gpu.__name__ == "fake_gpu":   # (CuPy itself: its __array_ufunc__ has no spacing)
+        with pytest.raises(TypeError):
+            np.spacing(backend.to_gpu(x))
+    for dtype in (np.float64, np.float32, np.int64):
+        data = x.astype(dtype) if dtype != np.int64 else np.array([0, -3, 7])
+        got = V.spacing(V.Variable(backend.to_gpu(data)))
+        assert got.dtype == np.spacing(data).dtype
+        want = np.spacing(data)
+        if gpu.__name__ != "fake_gpu":   # CuPy flushes subnormal results to zero (-ftz=true)
+            want = np.where(np.abs(want) < np.finfo(want.dtype).tiny, 0, want)
+        np.testing.assert_array_equal(backend.to_cpu(got.data), want)
+
+
 def test_the_stand_in_refuses_other_types_in_its_own_functions_as_cupy_does(gpu):
     # cupy.tile(v) reads no Variable (or a Taylor pass's Directions): it raises, where
     # np.tile(v) hands v to its own __array_function__; rules must call the np. one

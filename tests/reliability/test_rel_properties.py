@@ -1441,6 +1441,290 @@ def joined(name, ref_name=None):
     return lambda *xs, **kw: getattr(V, name)(list(xs), **kw), lambda *xs, **kw: ref(list(xs), **kw)
 
 
+# ----- draws for variable.ops.polynomials (this family's drawers only, above its END line) -----
+def draw_poly_pair(data, rng):
+    """Two coefficient vectors of lengths 1 to 4 (leading entries away from 0)."""
+    return [nonzero(rng, (data.draw(st.integers(1, 4)),)) for _ in range(2)], {}
+
+
+def draw_polyder(data, rng):
+    return [rng.uniform(-2, 2, data.draw(st.integers(0, 5)))], {"m": data.draw(st.integers(0, 3))}
+
+
+def draw_polyint(data, rng):
+    """p, and the constants k as a second array (one, or m of them)."""
+    m = data.draw(st.integers(1, 3))
+    p = rng.uniform(-2, 2, data.draw(st.integers(0, 4)))
+    return [p, rng.uniform(-2, 2, data.draw(st.sampled_from([1, m])))], {"m": m}
+
+
+def draw_polydiv(data, rng):
+    """u of 1 to 5 coefficients, v of 1 to 3 with v[0] away from 0, the remainder's entries too."""
+    m, n = data.draw(st.integers(1, 5)), data.draw(st.integers(1, 3))
+    while True:
+        u, v = rng.uniform(-2, 2, m), nonzero(rng, (n,))
+        r = np.polydiv(u, v)[1]
+        if n == 1 or (len(r) == max(min(n - 1, m), 1) and np.all(np.abs(r) > GAP)):
+            return [u, v], {}
+
+
+def draw_polyfit(data, rng):
+    """Distinct points, values (1-D or 2-D) and weights; deg below the number of points."""
+    n = data.draw(st.integers(1, 5))
+    x = np.cumsum(rng.uniform(0.3, 1.0, n)) - 1.5
+    y = rng.uniform(-2, 2, (n,) + data.draw(st.sampled_from([(), (2,)])))
+    return [x, y, rng.uniform(0.5, 2, n)], {"deg": data.draw(st.integers(0, n - 1))}
+
+
+def draw_vander(data, rng):
+    params = {"N": data.draw(st.sampled_from([None, 0, 1, 3])), "increasing": data.draw(st.booleans())}
+    return [rng.uniform(-2, 2, data.draw(st.integers(0, 4)))], params
+
+
+def draw_poly(data, rng):
+    return [rng.uniform(-2, 2, data.draw(st.integers(0, 4)))], {}
+
+
+def draw_matvec(vector_first):
+    """A stack of matrices and a stack of vectors whose batch axes broadcast."""
+    def draw(data, rng):
+        b0, b1 = data.draw(broadcast_shapes(num_shapes=2, max_dims=2)).input_shapes
+        m, n = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
+        arrays = [rng.uniform(-2, 2, b0 + (m, n)), rng.uniform(-2, 2, b1 + (m if vector_first else n,))]
+        return (arrays[::-1] if vector_first else arrays), {}
+    return draw
+
+
+def draw_tensorsolve(data, rng):
+    """b of a shape of 1 to 6 entries, a = the well-conditioned (size, size) matrix reshaped."""
+    shape = data.draw(shapes(1, 2, 1, 3))
+    size = int(np.prod(shape))
+    a = rng.uniform(-1, 1, (size, size)) + 3 * np.eye(size)
+    return [a.reshape(shape + shape), rng.uniform(-2, 2, shape)], {}
+
+
+def draw_tensorinv(data, rng):
+    shape = data.draw(shapes(1, 2, 1, 3))
+    size = int(np.prod(shape))
+    a = rng.uniform(-1, 1, (size, size)) + 3 * np.eye(size)
+    return [a.reshape(shape + shape)], {"ind": len(shape)}
+
+
+# END draws polynomials
+
+
+# ----- draws for variable.ops.division (this family's drawers only, above its END line) -----
+def off_integers(rng, s):
+    """Values in [-3, 3] at least GAP from every whole number (modf's jumps)."""
+    return away(rng, s, kinks=np.arange(-3.0, 4.0), low=-3.0, high=3.0)
+
+
+def off_powers_of_two(rng, s):
+    """+-2^t for t in [-3, 2] at least GAP from a whole number (frexp's and spacing's jumps)."""
+    return rng.choice([-1.0, 1.0], s) * 2.0 ** away(rng, s, kinks=np.arange(-3.0, 3.0), low=-3.0, high=2.0)
+
+
+def draw_ldexp(data, rng):
+    """Mantissas of any sign and integer exponents in -3..3, broadcast together."""
+    s0, s1 = data.draw(PAIRS).input_shapes
+    return [rng.uniform(-2, 2, s0), rng.integers(-3, 4, s1)], {}
+
+
+# END draws division
+
+
+# ----- draws for variable.ops.sets (this family's drawers only, above its END line) -----
+def draw_set_pair(assume_unique=True):
+    """Two operands whose entries are all apart; `shared` k: the op runs on (a and b joined,
+    a's first k entries), so values in both inputs move together under a difference step."""
+    def draw(data, rng):
+        s0, s1 = data.draw(SHAPES), data.draw(SHAPES)
+        both = distinct(rng, (math.prod(s0) + math.prod(s1),))
+        params = {"shared": data.draw(st.none() | st.integers(0, math.prod(s0)))}
+        if assume_unique:
+            params["assume_unique"] = data.draw(st.booleans())
+        return [both[:math.prod(s0)].reshape(s0), both[math.prod(s0):].reshape(s1)], params
+    return draw
+
+
+def set_call(op, ravel, concatenate):
+    """op(a, b), or op(a and b joined, a's first `shared` entries)."""
+    def call(a, b, shared=None, **kw):
+        if shared is None:
+            return op(a, b, **kw)
+        flat = ravel(a)
+        return op(concatenate([flat, ravel(b)]), flat[:shared], **kw)
+    return call
+
+
+def draw_trim_zeros(data, rng):
+    """Nonzero entries padded with zeros (constants: pad inside the call), a trim and axes."""
+    shape = data.draw(shapes(1, 3))
+    pad = tuple((data.draw(st.integers(0, 2)), data.draw(st.integers(0, 2))) for _ in shape)
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1))
+    trim = data.draw(st.sampled_from(["f", "b", "fb"]))
+    return [away(rng, shape, kinks=(0.0,))], {"pad": pad, "trim": trim, "axis": axis}
+
+
+def draw_compress(data, rng):
+    """A condition of the axis' length, one shorter, or one longer with a False at the end."""
+    shape = data.draw(shapes(1, 3))
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1))
+    n = math.prod(shape) if axis is None else shape[axis]
+    condition = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    condition = data.draw(st.sampled_from([condition, condition[:-1], condition + [False]]))
+    return [rng.uniform(-2, 2, shape)], {"condition": condition, "axis": axis}
+
+
+def draw_unique_flat(data, rng):
+    """Entries all apart, any shape (the Array API's unique functions flatten)."""
+    return [distinct(rng, data.draw(SHAPES))], {}
+
+
+def draw_extract(data, rng):
+    shape = data.draw(SHAPES)
+    return [rng.uniform(-2, 2, shape)], {"condition": rng.random(shape) < 0.5}
+
+
+def draw_choose(data, rng):
+    """2 to 3 choices broadcasting with the index, a mode; indices outside [0, n) for wrap and clip."""
+    count = data.draw(st.integers(2, 3))
+    pair = data.draw(broadcast_shapes(num_shapes=count))
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]))
+    low, high = (0, count) if mode == "raise" else (-count - 1, count + 2)
+    index = rng.integers(low, high, data.draw(SHAPES))
+    try:
+        np.broadcast_shapes(index.shape, pair.result_shape)
+    except ValueError:
+        index = rng.integers(low, high, pair.result_shape)
+    return [rng.uniform(-2, 2, s) for s in pair.input_shapes], {"a": index, "mode": mode}
+
+
+def draw_resize(data, rng):
+    return [rng.uniform(-2, 2, data.draw(SHAPES))], {"new_shape": data.draw(shapes(0, 3, 0, 4))}
+
+
+def draw_sliding_window_view(data, rng):
+    """Windows along one or two axes (repeats allowed), each fitting what is left of its axis."""
+    shape = data.draw(shapes(1, 3, 1, 4))
+    axes = data.draw(st.lists(st.integers(-len(shape), len(shape) - 1), min_size=1, max_size=2))
+    left, window = list(shape), []
+    for ax in axes:
+        w = data.draw(st.integers(0, left[ax]))
+        left[ax] -= max(w - 1, 0) if w else 0
+        window.append(w)
+    if 0 in window:                                       # (a 0 window leaves no window to cut)
+        window = [max(w, 1) for w in window]
+        left = list(shape)
+        for ax, w in zip(axes, window):
+            if w > left[ax]:
+                return [rng.uniform(-2, 2, shape)], {"window_shape": 1, "axis": 0}
+            left[ax] -= w - 1
+    return [rng.uniform(-2, 2, shape)], {"window_shape": tuple(window), "axis": tuple(axes)}
+# END draws sets
+
+
+# ----- draws for variable.ops.histograms (this family's drawers only, above its END line) -----
+HIST_BINS = [1, 2, 3, 4, "sturges", "sqrt", "rice"]   # estimators whose bin count depends on the size only
+
+
+def off_edges(rng, n, bins, span=None):
+    """n samples in [-2, 2] GAP away from the edges `bins` gives them (from their own min and
+    max, which are edges themselves, or from the range `span`, which holds the first of them);
+    else each at a bin's centre."""
+    for _ in range(50):
+        x = rng.uniform(-2, 2, n)
+        if span is not None and n:
+            x[0] = rng.uniform(*span)      # one sample inside the range: a density to divide by
+        edges = np.histogram_bin_edges(x, bins, span)
+        inner = np.sort(x)[1:-1] if span is None else x
+        if np.all(np.abs(inner[:, None] - edges[None, :]) > GAP):
+            return x
+    count = len(np.histogram_bin_edges(np.arange(float(n)), bins)) - 1
+    edges = np.linspace(-2, 2, count + 1) if span is None else np.histogram_bin_edges(x, bins, span)
+    x = rng.choice((edges[:-1] + edges[1:]) / 2, n)
+    return np.concatenate([[-2.0, 2.0], x[2:]])[:n] if span is None and n > 1 else x
+
+
+def draw_histogram(data, rng):
+    """Samples off the edges, bins, density, and weights (always with a range: the counts and
+    a given range's edges carry no gradient)."""
+    shape = data.draw(SHAPES)
+    bins = data.draw(st.sampled_from(HIST_BINS))
+    if math.prod(shape) == 1 and bins in (2, 4):          # one sample sits at its span's middle,
+        bins = 3                                          # an edge for an even number of bins
+    ranged = data.draw(st.booleans()) and not isinstance(bins, str)
+    rng_range = (-1.5, 1.2) if ranged else None
+    x = off_edges(rng, math.prod(shape), bins, rng_range).reshape(shape)
+    weighted = ranged or (data.draw(st.booleans()) and not isinstance(bins, str))
+    arrays = [x, rng.uniform(0.5, 2.0, shape)] if weighted else [x]
+    return arrays, {"bins": bins, "range": rng_range, "density": data.draw(st.booleans())}
+
+
+def float_results(histogram):
+    """histogram's outputs that are float arrays (its integer counts are not differentiable)."""
+    def call(a, *w, **kw):
+        hist, edges = histogram(a, weights=w[0] if w else None, **kw)
+        counted = hist.data if isinstance(hist, V.Variable) else hist
+        return (hist, edges) if np.asarray(counted).dtype.kind == "f" else edges
+    return call
+
+
+def draw_histogram_columns(data, rng):
+    """D columns of n >= 2 samples, each off its own edges; bins, density, weights."""
+    n = data.draw(st.integers(2, 6))
+    d = data.draw(st.integers(1, 3))
+    bins = data.draw(st.sampled_from([1, 2, 3]))
+    columns = [off_edges(rng, n, bins) for _ in range(d)]
+    weights = [rng.uniform(0.5, 2.0, n)] if data.draw(st.booleans()) else []
+    return [np.stack(columns, axis=1)] + weights, {"bins": bins, "density": data.draw(st.booleans())}
+
+
+def dd_call(histogramdd):
+    def call(s, *w, **kw):
+        hist, edges = histogramdd(s, weights=w[0] if w else None, **kw)
+        return (hist, *edges)
+    return call
+
+
+def two_d_call(histogram2d):
+    def call(s, *w, **kw):
+        return histogram2d(s[:, 0], s[:, -1], weights=w[0] if w else None, **kw)
+    return call
+
+
+PIECES = [[np.sin, lambda v: v * v], [lambda v: 2.0 * v, 0.5, np.exp], [np.tanh, np.cos, 1.5]]
+
+
+def draw_piecewise(data, rng):
+    """x off the conditions' thresholds c0 < c1, and a funclist of callables and scalars."""
+    c = np.sort(rng.uniform(-1.0, 1.0, 2))
+    shape = data.draw(SHAPES)
+    return [away(rng, shape, kinks=tuple(c))], {"c": tuple(c), "which": data.draw(st.integers(0, 2))}
+
+
+def piecewise_call(piecewise):
+    return lambda x, c, which: piecewise(x, [x < c[0], x > c[1]], PIECES[which])
+
+
+ALONG = [lambda v: np.exp(v) * np.sum(v * v), lambda v: np.sum(np.sin(v) * v), lambda v: np.outer(v, v),
+         lambda v: np.cumsum(np.tanh(v))]
+OVER = [np.sum, lambda v, a: np.cumsum(v * v, axis=a), lambda v, a: np.mean(np.exp(v), axis=a)]
+
+
+def draw_along(data, rng):
+    shape = data.draw(shapes(1, 3))
+    return [rng.uniform(-2, 2, shape)], {"axis": data.draw(st.integers(-len(shape), len(shape) - 1)),
+                                         "which": data.draw(st.integers(0, len(ALONG) - 1))}
+
+
+def draw_over(data, rng):
+    shape = data.draw(shapes(1, 3))
+    axes = data.draw(st.lists(st.integers(-len(shape), len(shape) - 1), min_size=1, max_size=len(shape)))
+    return [rng.uniform(-2, 2, shape)], {"axes": axes, "which": data.draw(st.integers(0, len(OVER) - 1))}
+# END draws histograms
+
+
 # ----- the table ---------------------------------------------------------------------------------
 PROPS = [
     # variable: elementwise
@@ -1553,8 +1837,15 @@ PROPS = [
     new("var", draw_var), new("std", draw_var), new("average", draw_average,
                                                     lambda a, w=None, **kw: V.average(a, weights=w, **kw),
                                                     lambda a, w=None, **kw: np.average(a, weights=w, **kw)),
+    *[new(n, draw_nan_reduction(distinct, ddof=True),     # where=: the entries NaN would take skipped
+          lambda x, nans, n=n, **kw: getattr(V, n)(x, where=~np.isnan(nans), **kw),
+          lambda x, nans, n=n, **kw: getattr(np, n)(x, where=~np.isnan(nans), **kw), "where")
+      for n in ("var", "std")],
     # variable.ops.products
     new("prod", reduction(with_zeros)), new("cumsum", draw_running()),
+    new("prod", draw_nan_reduction(with_zeros, initial=[1.5]),
+        lambda x, nans, **kw: V.prod(x, where=~np.isnan(nans), **kw),
+        lambda x, nans, **kw: np.prod(x, where=~np.isnan(nans), **kw), "where"),
     new("cumprod", draw_running(with_zeros)), new("trace", draw_diagonal),
     # variable.ops.contraction
     new("einsum", draw_einsum, lambda *xs, subscripts: V.einsum(subscripts, *xs),
@@ -1636,6 +1927,18 @@ PROPS = [
         ("nancumsum", draw_nan_running()), ("nancumprod", draw_nan_running(with_zeros)),
         ("nanmedian", draw_nan_reduction(distinct)), ("nanquantile", draw_nan_quantile(FRACTIONS)),
         ("nanpercentile", draw_nan_quantile(PERCENTS))]],
+    *[new(n, draw_nan_reduction(distinct, initial=["between"]),   # where= (nans: the mask), initial
+          lambda x, nans, n=n, initial=start, **kw: getattr(V, n)(
+              x, where=~np.isnan(nans), initial=initial, **kw),
+          lambda x, nans, n=n, initial=start, **kw: getattr(np, n)(
+              x, where=~np.isnan(nans), initial=initial, **kw), "where")
+      for n, start in [("nanmax", -3.0), ("nanmin", 3.0)]],
+    *[new(n, draw,
+          lambda x, nans, n=n, **kw: getattr(V, n)(x, where=~np.isnan(nans), **kw),
+          lambda x, nans, n=n, **kw: getattr(np, n)(x, where=~np.isnan(nans), **kw), "where")
+      for n, draw in [("nanprod", draw_nan_reduction(with_zeros, initial=[1.5])),
+                      ("nanvar", draw_nan_reduction(distinct, ddof=True)),
+                      ("nanstd", draw_nan_reduction(distinct, ddof=True))]],
     # variable.ops.statistics: cov, corrcoef
     new("cov", draw_cov(), named_last(V.cov), named_last(np.cov)),
     new("corrcoef", draw_cov(correlation=True), named_last(V.corrcoef), named_last(np.corrcoef)),
@@ -1659,6 +1962,58 @@ PROPS = [
     new("linalg.vecdot", draw_vecdot(keepdims=False)),
     new("linalg.multi_dot", draw_multi_dot, lambda *xs: V.linalg.multi_dot(list(xs)),
         lambda *xs: np.linalg.multi_dot(list(xs))),
+    # variable.ops.polynomials (rows of this family only, above its END line)
+    new("polyadd", draw_poly_pair), new("polysub", draw_poly_pair), new("polymul", draw_poly_pair),
+    new("polyder", draw_polyder),
+    new("polyint", draw_polyint, lambda p, k, m: V.polyint(p, m, k), lambda p, k, m: np.polyint(p, m, k)),
+    new("polydiv", draw_polydiv),
+    new("polyfit", draw_polyfit, lambda x, y, w, deg: V.polyfit(x, y, deg, w=w),
+        lambda x, y, w, deg: np.polyfit(x, y, deg, w=w)),
+    new("vander", draw_vander), new("poly", draw_poly),
+    new("matvec", draw_matvec(False)), new("vecmat", draw_matvec(True)),
+    new("linalg.tensorsolve", draw_tensorsolve), new("linalg.tensorinv", draw_tensorinv),
+    # END polynomials
+    # variable.ops.division (rows of this family only, above its END line)
+    new("floor_divide", draw_remainder), new("divmod", draw_remainder),
+    new("modf", unary(off_integers)), new("ldexp", draw_ldexp),
+    new("frexp", unary(off_powers_of_two), call=lambda x: V.frexp(x)[0], ref=lambda x: np.frexp(x)[0]),
+    new("spacing", unary(off_powers_of_two)),
+    new("angle", with_param(unary(nonzero), deg=[False, True])),
+    new("real_if_close", with_param(unary(), tol=[100, 1000.0])),
+    new("i0", unary(lambda rng, s: rng.uniform(-5, 5, s))),
+    # END division
+    # variable.ops.sets (rows of this family only, above its END line)
+    *[new(n, draw_set_pair(n != "union1d"), set_call(getattr(V, n), V.ravel, V.concatenate),
+          set_call(getattr(np, n), np.ravel, np.concatenate)) for n in ("union1d", "intersect1d", "setdiff1d",
+                                                                         "setxor1d")],
+    new("unique_values", draw_unique_flat),
+    *[new(n, draw_unique_flat, lambda x, n=n: getattr(V, n)(x).values,
+          lambda x, n=n: getattr(np, n)(x).values)
+      for n in ("unique_counts", "unique_inverse", "unique_all")],
+    new("trim_zeros", draw_trim_zeros, lambda x, pad, **kw: V.trim_zeros(V.pad(x, pad), **kw),
+        lambda x, pad, **kw: np.trim_zeros(np.pad(x, pad), **kw)),
+    new("compress", draw_compress, lambda a, condition, axis: V.compress(condition, a, axis),
+        lambda a, condition, axis: np.compress(condition, a, axis)),
+    new("extract", draw_extract, lambda a, condition: V.extract(condition, a),
+        lambda a, condition: np.extract(condition, a)),
+    new("choose", draw_choose, lambda *cs, a, mode: V.choose(a, list(cs), mode=mode),
+        lambda *cs, a, mode: np.choose(a, list(cs), mode=mode)),
+    new("resize", draw_resize),
+    new("sliding_window_view", draw_sliding_window_view, V.sliding_window_view,
+        np.lib.stride_tricks.sliding_window_view),
+    # END sets
+    # variable.ops.histograms (rows of this family only, above its END line)
+    new("histogram", draw_histogram, float_results(V.histogram), float_results(np.histogram)),
+    new("histogram_bin_edges", draw_histogram, lambda a, *w, bins, range, density: V.histogram_bin_edges(
+        a, bins, range), lambda a, *w, bins, range, density: np.histogram_bin_edges(a, bins, range)),
+    new("histogram2d", draw_histogram_columns, two_d_call(V.histogram2d), two_d_call(np.histogram2d)),
+    new("histogramdd", draw_histogram_columns, dd_call(V.histogramdd), dd_call(np.histogramdd)),
+    new("piecewise", draw_piecewise, piecewise_call(V.piecewise), piecewise_call(np.piecewise)),
+    new("apply_along_axis", draw_along, lambda x, axis, which: V.apply_along_axis(ALONG[which], axis, x),
+        lambda x, axis, which: np.apply_along_axis(ALONG[which], axis, x)),
+    new("apply_over_axes", draw_over, lambda x, axes, which: V.apply_over_axes(OVER[which], x, axes),
+        lambda x, axes, which: np.apply_over_axes(OVER[which], x, axes)),
+    # END histograms
 ]
 """Every op with a gradient; `dropout` (random) and `accuracy` (no gradient) have tests of their own."""
 

@@ -38,16 +38,20 @@ from op_rows import (
 from test_ops_array_api import ROWS as ARRAY_API_ROWS
 from test_ops_contraction import ROWS as CONTRACTION_ROWS
 from test_ops_decompositions import ROWS as DECOMPOSITION_ROWS
+from test_ops_division import ROWS as DIVISION_ROWS
 from test_ops_exponential import ROWS as EXPONENTIAL_ROWS
 from test_ops_grids import ROWS as GRID_ROWS
+from test_ops_histograms import ROWS as HISTOGRAM_ROWS
 from test_ops_linalg import ROWS as LINALG_ROWS
 from test_ops_linalg_api import ROWS as LINALG_API_ROWS
 from test_ops_nanfunctions import ROWS as NANFUNCTION_ROWS
+from test_ops_polynomials import ROWS as POLYNOMIAL_ROWS
 from test_ops_powers import ROWS as POWER_ROWS
 from test_ops_quantiles import ROWS as QUANTILE_ROWS
 from test_ops_reductions import ROWS as REDUCTION_ROWS
 from test_ops_rounding import ROWS as ROUNDING_ROWS
 from test_ops_selection import ROWS as SELECTION_ROWS
+from test_ops_sets import ROWS as SET_ROWS
 from test_ops_shape_more import ROWS as SHAPE_ROWS
 from test_ops_signal import ROWS as SIGNAL_ROWS
 from test_ops_statistics import ROWS as STATISTICS_ROWS
@@ -187,7 +191,8 @@ ELEMENTWISE_ROWS = {
 OP_TABLE = {**TENSOR_OPS_COVERED, **ELEMENTWISE_ROWS, **EXPONENTIAL_ROWS, **ROUNDING_ROWS, **REDUCTION_ROWS,
             **CONTRACTION_ROWS, **SHAPE_ROWS, **SELECTION_ROWS, **LINALG_ROWS, **DECOMPOSITION_ROWS,
             **QUANTILE_ROWS, **NANFUNCTION_ROWS, **SIGNAL_ROWS, **POWER_ROWS, **GRID_ROWS, **STATISTICS_ROWS,
-            **ARRAY_API_ROWS, **LINALG_API_ROWS}
+            **ARRAY_API_ROWS, **LINALG_API_ROWS, **POLYNOMIAL_ROWS, **DIVISION_ROWS, **SET_ROWS,
+            **HISTOGRAM_ROWS}
 """Op name -> its rows, every family merged ("linalg.<name>" for V.linalg's ops)."""
 
 CASES = [

@@ -129,6 +129,18 @@ ROWS = {
         + _rows("vecdot", [((3, 2), (2, 3))], axes=[(0,), (1,), ()])
         + _rows("vecdot", [((3, 2), (2, 3))], axes=[0, -1, 0], keepdims=True)
     ),
+    "matvec": (
+        _rows("matvec", [((2, 3), (3,)), ((4, 2, 3), (3,)), ((2, 3), (4, 3)), ((2, 1, 2, 3), (4, 3)),
+                         ((1, 3), (3,)), ((0, 3), (3,)), ((2, 0), (0,))])
+        + _rows("matvec", [((2, 3, 4), (3,))], axes=[(2, 1), 0, 0])
+        + _rows("matvec", [((2, 3, 4), (2, 3))], axes=[(-1, -2), -1, (0,)])
+    ),
+    "vecmat": (
+        _rows("vecmat", [((3,), (3, 2)), ((3,), (4, 3, 2)), ((4, 3), (3, 2)), ((4, 3), (2, 1, 3, 2)),
+                         ((0,), (0, 2)), ((3,), (3, 0))])
+        + _rows("vecmat", [((3,), (2, 3, 4))], axes=[0, (1, 2), 0])
+        + _rows("vecmat", [((2, 4), (2, 3, 4))], axes=[-1, (2, 1), (0,)])
+    ),
     "matrix_transpose": _rows("matrix_transpose", [((2, 3),), ((2, 3, 4),), ((0, 3),)]),
     "permute_dims": (
         _rows("permute_dims", [((2, 3, 4),), ((3,),), ((),)])
@@ -276,6 +288,46 @@ def test_numpy_vecdot_passes_its_gufunc_keywords(rng):
         np.vecdot(x, data, out=np.empty(2))
 
 
+def test_numpy_matvec_and_vecmat_pass_their_gufunc_keywords(rng):
+    a, v = rng.uniform(-1.5, 1.5, (2, 3, 4)), rng.uniform(-1.5, 1.5, 3)
+    x = V.Variable(a)
+    y = np.matvec(x, v, axes=[(2, 1), 0, 0])
+    assert isinstance(y, V.Variable)
+    np.testing.assert_allclose(y.data, np.matvec(a, v, axes=[(2, 1), 0, 0]), rtol=1e-12)
+    assert V.gradcheck(lambda t: np.matvec(t, v, axes=[(2, 1), 0, 0]), a, order=3)
+    z = np.vecmat(V.Variable(v), a)
+    np.testing.assert_allclose(z.data, np.vecmat(v, a), rtol=1e-12)
+    assert V.gradcheck(lambda t: np.vecmat(t, a), v, order=3)
+    with pytest.raises(TypeError, match="out="):
+        np.matvec(x, v[:, None] * np.ones(4), out=np.empty((2, 3)))
+    with pytest.raises(TypeError, match="matvec: axis can only be used"):
+        np.matvec(x, np.ones(4), axis=0)
+    with pytest.raises(TypeError, match="vecmat: keepdims"):
+        np.vecmat(np.ones(3), V.Variable(a), keepdims=True)
+
+
+def test_matvec_and_vecmat_are_matmul_with_its_gradients(rng):
+    cpu = V.backend.to_cpu
+    a, v, w = rng.standard_normal((2, 3)), rng.standard_normal(3), rng.standard_normal(2)
+    x0, x1, xw = V.Variable(a), V.Variable(v), V.Variable(w)
+    ga, gv = V.grad(V.sum(V.matvec(x0, x1) * V.Variable(w)), [x0, x1])
+    np.testing.assert_allclose(cpu(ga.data), np.outer(w, v))         # d(A v)/dA = u v^T
+    np.testing.assert_allclose(cpu(gv.data), a.T @ w)                # d(A v)/dv = A^T u
+    gw, ga = V.grad(V.sum(V.vecmat(xw, x0) * x1), [xw, x0])
+    np.testing.assert_allclose(cpu(gw.data), a @ v)                  # d(w^T A)/dw = A u
+    np.testing.assert_allclose(cpu(ga.data), np.outer(w, v))         # d(w^T A)/dA = w u^T
+
+
+def test_matvec_and_vecmat_give_numpys_dtype_for_integers_and_booleans():
+    for a, v in [(np.arange(6).reshape(2, 3), np.arange(3)),
+                 (np.ones((2, 3), bool), np.array([True, False, True])),
+                 (np.ones((2, 3), np.int8), np.ones(3, np.int8))]:
+        assert V.matvec(a, v).dtype == np.matvec(a, v).dtype
+        np.testing.assert_array_equal(V.matvec(a, v).data, np.matvec(a, v))
+        assert V.vecmat(v[:2], a).dtype == np.vecmat(v[:2], a).dtype
+        np.testing.assert_array_equal(V.vecmat(v[:2], a).data, np.vecmat(v[:2], a))
+
+
 def test_vecdot_is_the_sum_of_products_with_its_gradients(rng):
     a, b = rng.standard_normal((2, 3)), rng.standard_normal(3)
     x0, x1 = V.Variable(a), V.Variable(b)
@@ -395,6 +447,8 @@ def test_unwrap_lets_nan_through_as_numpy():
     ("cumulative_prod", lambda: V.cumulative_prod(np.zeros((2, 0)), axis=1, include_initial=True),
      np.ones((2, 1))),
     ("vecdot", lambda: V.vecdot(np.zeros((2, 0)), np.zeros(0)), np.zeros(2)),
+    ("matvec", lambda: V.matvec(np.zeros((2, 0)), np.zeros(0)), np.zeros(2)),
+    ("vecmat", lambda: V.vecmat(np.zeros(0), np.zeros((0, 3))), np.zeros(3)),
     ("unstack", lambda: V.unstack(np.zeros((0, 2))), ()),
     ("delete", lambda: V.delete(np.ones(3), slice(None)), np.zeros(0)),
     ("insert", lambda: V.insert(np.zeros(0), 0, [1.0, 2.0]), np.array([1.0, 2.0])),
@@ -648,6 +702,26 @@ X = np.ones((2, 3))
     (lambda: V.vecdot(X, X, axis=2), ValueError, "vecdot", ["axis 2 is out of range"]),
     (lambda: V.vecdot(X, X, out=np.empty(2)), TypeError, "vecdot", ["out="]),
     (lambda: V.vecdot(X, X, dtype=np.float32), TypeError, "vecdot", ["dtype="]),
+    (lambda: V.matvec(X, np.ones(2)), ValueError, "matvec", ["summed lengths differ", "3", "2"]),
+    (lambda: V.matvec(np.ones(3), np.ones(3)), ValueError, "matvec", ["at least 2-d", "x1 * x2"]),
+    (lambda: V.matvec(np.ones((2, 2, 3)), np.ones((3, 3))), ValueError, "matvec",
+     ["do not broadcast", "(2,)"]),
+    (lambda: V.matvec(X, np.ones(3), axes=[(0, 1), 0]), ValueError, "matvec", ["3 entries"]),
+    (lambda: V.matvec(X, np.ones(3), axes=((0, 1), 0, 0)), TypeError, "matvec", ["axes must be a list"]),
+    (lambda: V.matvec(X, np.ones(3), axes=[0, 0, 0]), ValueError, "matvec", ["tuple of two ints"]),
+    (lambda: V.matvec(X, np.ones(3), axes=[(1, 1), 0, 0]), ValueError, "matvec", ["must differ"]),
+    (lambda: V.matvec(X, np.ones(3), axes=[(0, 2), 0, 0]), ValueError, "matvec", ["axis 2 is out of range"]),
+    (lambda: V.matvec(X, np.ones(3), axis=-1), TypeError, "matvec", ["axis can only be used", "axes"]),
+    (lambda: V.matvec(X, np.ones(3), keepdims=True), TypeError, "matvec", ["keepdims"]),
+    (lambda: V.matvec(X, np.ones(3), out=np.empty(2)), TypeError, "matvec", ["out="]),
+    (lambda: V.matvec(X, np.ones(3), dtype=np.float32), TypeError, "matvec", ["dtype="]),
+    (lambda: V.matvec(X, "abc"), TypeError, "matvec", []),
+    (lambda: V.vecmat(np.ones(3), X), ValueError, "vecmat", ["summed lengths differ"]),
+    (lambda: V.vecmat(np.ones(()), X), ValueError, "vecmat", ["at least 1-d"]),
+    (lambda: V.vecmat(np.ones(2), X, axes=[0, (0, 1)]), ValueError, "vecmat", ["3 entries"]),
+    (lambda: V.vecmat(np.ones(2), X, axes=[(0, 1), (0, 1), 0]), ValueError, "vecmat", ["one axis"]),
+    (lambda: V.vecmat(np.ones(2), X, axis=0), TypeError, "vecmat", ["axis can only be used"]),
+    (lambda: V.vecmat(np.ones(2), X, casting="unsafe"), TypeError, "vecmat", ["casting="]),
     (lambda: V.matrix_transpose(np.ones(3)), ValueError, "matrix_transpose", ["at least 2-d", "(3,)"]),
     (lambda: V.permute_dims(X, (0, 0)), ValueError, "permute_dims", ["not a permutation", "(2, 3)"]),
     (lambda: V.permute_dims(X, (0, 1, 2)), ValueError, "permute_dims", ["not a permutation"]),

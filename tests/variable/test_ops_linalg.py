@@ -235,6 +235,13 @@ def test_lstsq_rcond_is_numpys(rng):
         assert rank == erank
 
 
+def test_lstsq_refuses_an_rcond_that_is_not_a_number():
+    a = V.Variable(np.eye(3))
+    for rcond in (a, "1e-3", True):
+        with pytest.raises(TypeError, match="lstsq: rcond must be None or a real number"):
+            np.linalg.lstsq(a, np.ones(3), rcond)
+
+
 def test_pinv_passes_rcond_and_rtol_to_numpy(rng):
     a = np.diag([1.0, 0.1, 1e-3])
     for params in ({}, {"rcond": 0.05}, {"rtol": 0.5}, {"rtol": None}):

@@ -45,6 +45,44 @@ def invertible(*shapes):
     return lambda rng: tuple(rng.uniform(-1, 1, s) + 3 * np.eye(s[-1]) for s in shapes)
 
 
+def tensor_system(a_shape, b_shape):
+    """a (its square matrix, rows = b's entries, well conditioned: random plus 3 I) and b."""
+    def sample(rng):
+        size = int(np.prod(b_shape))
+        a = (rng.uniform(-1, 1, (size, size)) + 3 * np.eye(size)).reshape(a_shape)
+        return a, rng.uniform(-1.5, 1.5, b_shape)
+    return sample
+
+
+def tensor_invertible(shape, ind):
+    """A tensor whose (prod(shape[:ind]), prod(shape[ind:])) matrix is random plus 3 I."""
+    def sample(rng):
+        size = int(np.prod(shape[ind:]))
+        return ((rng.uniform(-1, 1, (size, size)) + 3 * np.eye(size)).reshape(shape),)
+    return sample
+
+
+def _tensorsolve(a_shape, b_shape, axes=None):
+    """A row of tensorsolve(a, b, axes); with `axes`, a_shape is that of a after tensorsolve
+    moves those axes to the end (the drawn a has them at the positions `axes`)."""
+    params = {} if axes is None else {"axes": axes}
+    sample = tensor_system(a_shape, b_shape)
+    if axes is not None:
+        sample = _moved(sample, axes)
+    label = f"{a_shape}x{b_shape}" + (f",axes={axes}" if axes is not None else "")
+    return _row(label, lambda a, b: L.tensorsolve(a, b, **params),
+                lambda a, b: np.linalg.tensorsolve(a, b, **params), sample)
+
+
+def _moved(sample, axes):
+    """`sample`'s a with its last len(axes) axes moved to positions `axes` (which tensorsolve
+    moves back to the end)."""
+    def moved(rng):
+        a, b = sample(rng)
+        return np.moveaxis(a, list(range(a.ndim - len(axes), a.ndim)), list(axes)), b
+    return moved
+
+
 def _row(label, fn, ref, sample, order=SMOOTH, taylor=6):
     return Row(label, fn, ref, sample, order, taylor=taylor, ftol=FTOL)
 
@@ -143,6 +181,16 @@ ROWS = {
         _call("vecdot", [(3, 2), (3, 1)], axis=0), _call("vecdot", [(2, 3, 2), (3, 2)], axis=-2),
         _call("vecdot", [(2, 0), (0,)]),
     ],
+    "linalg.tensorsolve": [
+        _tensorsolve((2, 3, 6), (2, 3)), _tensorsolve((6, 2, 3), (6,)), _tensorsolve((4, 4), (4,)),
+        _tensorsolve((2, 3, 2, 3), (2, 3)), _tensorsolve((2, 3, 6), (2, 3), axes=(0,)),
+        _tensorsolve((2, 3, 3, 2), (2, 3), axes=(0, 3)),
+    ],
+    "linalg.tensorinv": [
+        _row(f"{shape},ind={ind}", lambda a, ind=ind: L.tensorinv(a, ind),
+             lambda a, ind=ind: np.linalg.tensorinv(a, ind), tensor_invertible(shape, ind))
+        for shape, ind in [((4, 6, 8, 3), 2), ((6, 2, 3), 1), ((3, 3), 1), ((2, 2, 4), 2), ((1,), 1)]
+    ],
     "linalg.multi_dot": [
         _multi_dot((2, 3), (3, 4), (4, 2)), _multi_dot((3,), (3, 4), (4, 2)),
         _multi_dot((2, 3), (3, 4), (4,)),
@@ -170,6 +218,8 @@ CALLS = [
     lambda x: np.linalg.matrix_transpose(x),
     lambda x: np.linalg.vecdot(x, x[0], axis=0),
     lambda x: np.linalg.multi_dot([x, x, x[0]]),
+    lambda x: np.linalg.tensorsolve(x[:, :, None] * np.ones(1), x[0], axes=(2,)),
+    lambda x: np.linalg.tensorinv(x, ind=1),
 ]
 
 
@@ -322,6 +372,26 @@ S = np.eye(3)
     (lambda: L.matrix_norm(np.ones((2, 0)), ord=-2), ValueError, "matrix_norm", ["empty axis", "ord=-2"]),
     (lambda: L.matrix_norm(np.full((2, 3), np.nan), ord="nuc"), ValueError, "matrix_norm",
      ["did not converge"]),
+    (lambda: L.tensorsolve(np.ones((2, 3, 4)), np.ones((2, 3))), np.linalg.LinAlgError, "linalg.tensorsolve",
+     ["prod(a.shape[b.ndim:])", "(2, 3, 4)"]),
+    (lambda: L.tensorsolve(np.zeros((2, 3, 6)), np.ones((2, 3))), np.linalg.LinAlgError, "linalg.tensorsolve",
+     ["Singular matrix", "(6, 6)"]),
+    (lambda: L.tensorsolve(np.ones((3, 3)), np.ones(3), axes=(-1,)), ValueError, "linalg.tensorsolve",
+     ["axes of a", "negative"]),
+    (lambda: L.tensorsolve(np.ones((3, 3)), np.ones(3), axes=(0.5,)), TypeError, "linalg.tensorsolve",
+     ["sequence of ints"]),
+    (lambda: L.tensorsolve(np.ones((6, 6)), np.ones((2, 3, 1))), np.linalg.LinAlgError,
+     "linalg.tensorsolve", []),
+    (lambda: L.tensorsolve("a", np.ones(3)), TypeError, "linalg.tensorsolve", []),
+    (lambda: L.tensorinv(np.ones((2, 3, 6)), 0), ValueError, "linalg.tensorinv", ["invalid ind", "positive"]),
+    (lambda: L.tensorinv(np.ones((2, 3)), 1.0), TypeError, "linalg.tensorinv", ["ind must be an int"]),
+    (lambda: L.tensorinv(np.ones((2, 3, 4)), 1), np.linalg.LinAlgError, "linalg.tensorinv",
+     ["not square", "(2, 3, 4)"]),
+    (lambda: L.tensorinv(np.ones((2, 5)), 1), np.linalg.LinAlgError, "linalg.tensorinv",
+     ["not square", "(5, 2)"]),
+    (lambda: L.tensorinv(np.zeros((2, 3, 6)), 2), np.linalg.LinAlgError, "linalg.tensorinv",
+     ["Singular matrix", "(6, 6)"]),
+    (lambda: L.tensorinv(np.ones((3, 0)), 1), ValueError, "linalg.tensorinv", ["cannot be read", "(3, 0)"]),
     (lambda: L.multi_dot(["a", M]), TypeError, "multi_dot", []),
     (lambda: L.multi_dot([M, None]), TypeError, "multi_dot", []),
     (lambda: L.multi_dot([M, S, M]), ValueError, "multi_dot",
@@ -331,3 +401,42 @@ def test_refusals_name_the_op(call, error, op, parts):
     with pytest.raises(error) as raised:
         call()
     assert_message(raised, op, *parts)
+
+
+# ----- tensorsolve, tensorinv -------------------------------------------------------------
+def test_tensorsolve_solves_the_tensordot_system(rng):
+    a, b = tensor_system((2, 3, 2, 3), (2, 3))(rng)
+    av, bv = V.Variable(a), V.Variable(b)
+    x = L.tensorsolve(av, bv)
+    np.testing.assert_allclose(np.tensordot(a, V.backend.to_cpu(x.data), 2), b, atol=1e-12)
+    # gradients: solve's, x = A^-1 b with A the (6, 6) matrix: gb = A^-T g, ga = -gb x^T
+    g = rng.standard_normal(x.shape)
+    ga, gb = V.grad(V.sum(x * V.Variable(g)), [av, bv])
+    ga, gb = V.backend.to_cpu(ga.data), V.backend.to_cpu(gb.data)
+    A = a.reshape(6, 6)
+    expected_gb = np.linalg.solve(A.T, g.ravel())
+    np.testing.assert_allclose(gb, expected_gb.reshape(2, 3), rtol=1e-10)
+    solution = V.backend.to_cpu(x.data).ravel()
+    np.testing.assert_allclose(ga, -np.outer(expected_gb, solution).reshape(a.shape), rtol=1e-10)
+
+
+def test_tensorinv_is_the_tensordot_inverse_with_every_order(rng):
+    a, = tensor_invertible((2, 3, 6), 2)(rng)
+    y = L.tensorinv(V.Variable(a), 2)
+    np.testing.assert_allclose(np.tensordot(V.backend.to_cpu(y.data), a, 2), np.eye(6), atol=1e-12)
+    assert V.gradcheck(lambda t: L.tensorinv(t, 2), a, order=3)
+    assert V.taylorcheck(lambda t: L.tensorinv(t, 2), a, order=4)
+
+
+def test_tensorsolve_takes_repeated_axes_as_numpy(rng):
+    # NumPy's list.remove / append moves a repeated axis to the end again: no error
+    a, b = tensor_system((3, 3), (3,))(rng)
+    expected = np.linalg.tensorsolve(a, b, axes=(0, 0))
+    np.testing.assert_allclose(L.tensorsolve(a, b, axes=(0, 0)).data, expected)
+
+
+def test_tensorsolve_of_a_0d_b_keeps_numpys_quirk():
+    # b 0-d: NumPy's slice a.shape[-0:] is all of a's shape, so only a 1-entry a works
+    a, b = np.array([[2.0]]), np.array(4.0)
+    np.testing.assert_allclose(L.tensorsolve(a, b).data, np.linalg.tensorsolve(a, b))
+    assert L.tensorsolve(a, b).shape == np.linalg.tensorsolve(a, b).shape

@@ -8,6 +8,8 @@ The derivatives are then checked through the NaN entries (their gradient must be
 and no NaN may reach the others'), at every order, in Taylor mode and reverse over Taylor.
 Where a row has an all-NaN slice (or ddof >= count) whose result is NaN, its function ends
 in V.nan_to_num (the NaN results then count 0), so that the checks see finite numbers.
+NumPy's `where=` rows leave out the entries below -2.5 (the samplers put OUT = -3.0 there;
+again a mask of the data itself), alone or with a constant mask of a broadcasting shape.
 
 Below the table: the gradients at points holding NaN directly, against the plain ops on the
 entries that are not NaN; all-NaN slices; the tie convention of nanmax / nanmin (ties share
@@ -66,6 +68,40 @@ def rows(op, ref, cases, order, tag=""):
             label += ", NaN results to 0"
         out.append(Row(label, fn, reference, sample, order))
     return out
+
+
+OUT = -3.0        # what the samplers put where a where= row's mask (x > -2.5) leaves an entry out
+
+
+def _keep(x, also):
+    """A where= row's mask: the entries above -2.5 (of Variable or array `x`), and `also`."""
+    keep = x > -2.5
+    return keep if also is None else keep & also
+
+
+def where_rows(op, ref, cases, order):
+    """Rows of op(x with NaN, where=x > -2.5 [& also], **kw) for each (shape, NaN positions,
+    left-out positions, also, kw) in `cases`; a row whose reference holds NaN ends in
+    nan_to_num."""
+    out = []
+    for shape, nans, left_out, also, kw in cases:
+        fn = lambda x, kw=kw, also=also: op(_nan(x), where=_keep(x, also), **kw)                     # noqa: E731
+        reference = lambda x, kw=kw, also=also: quiet(ref)(_nan_ref(x), where=_keep(x, also), **kw)  # noqa: E731
+        marks = marked(shape, nans)
+        sample = lambda rng, marks=marks, left_out=left_out: _left_out(marks(rng), left_out)       # noqa: E731
+        label = f"where {shape} NaN at {list(nans)} out {list(left_out)} & {np.shape(also)} {kw}"
+        if np.isnan(reference(*sample(np.random.default_rng(0)))).any():
+            fn = lambda x, f=fn, also=also: V.nan_to_num(f(x))    # noqa: E731 (also: seen by device_row)
+            reference = lambda x, r=reference: np.nan_to_num(r(x))  # noqa: E731
+            label += ", NaN results to 0"
+        out.append(Row(label, fn, reference, sample, order))
+    return out
+
+
+def _left_out(xs, positions):
+    x, = xs
+    x.reshape(-1)[list(positions)] = OUT
+    return (x,)
 
 
 def plain_rows(op, ref, cases, order):
@@ -139,6 +175,33 @@ RUNNING_CASES = [
     ((0, 3), (), {}),
 ]
 PROD_ZERO_CASES = [((2, 3), (1,), {}), ((2, 3), (3,), {"axis": 1}), ((5,), (1, 4), {})]
+LAST_OUT = np.array([True, True, False])                      # (3,): the last column left out
+WHERE_CASES = [   # (shape, NaN positions, left-out positions, constant mask, kw)
+    ((), (), (), None, {}),
+    ((), (), (0,), None, {}),                                 # nothing selected
+    ((4,), (1,), (3,), None, {}),
+    ((2, 3), (0,), (4,), None, {"axis": 0}),
+    ((2, 3), (), (), LAST_OUT, {"axis": -1, "keepdims": True}),
+    ((2, 3), (1,), (), np.array([[True], [False]]), {"axis": 1}),      # row 1: nothing selected
+    ((2, 3, 2), (1,), (6,), np.array([[True], [False], [True]]), {"axis": (0, 2)}),
+    ((2, 3), (), (), np.zeros((2, 3), bool), {"axis": 1}),    # an all-False mask
+    ((0, 3), (), (), LAST_OUT, {"axis": 1}),
+]
+VAR_WHERE_CASES = [   # no slice of exactly 2 entries left (std linear there: rounding noise)
+    ((), (), (), None, {}),
+    ((), (), (0,), None, {}),
+    ((5,), (1,), (3,), None, {}),
+    ((2, 5), (0,), (7,), None, {"axis": 1}),
+    ((2, 4), (), (), np.array([True, True, False, True]), {"axis": -1, "keepdims": True}),
+    ((2, 4), (1,), (), np.array([[True], [False]]), {"axis": 1}),      # row 1: nothing selected
+    ((2, 3, 4), (1,), (6,), np.array([[True], [False], [True]]), {"axis": (0, 2)}),
+    ((2, 3), (), (), np.zeros((2, 3), bool), {"axis": 1}),
+    ((2, 5), (1,), (2,), None, {"axis": 1, "ddof": 1}),
+    ((2, 4), (0,), (1, 2), None, {"axis": 1, "ddof": 1}),               # row 0: count - ddof = 0
+    ((0, 3), (), (), LAST_OUT, {"axis": 1}),
+]
+EXTREME_WHERE_CASES = [(shape, nans, out, also, {**kw, "initial": -0.25})
+                       for shape, nans, out, also, kw in WHERE_CASES]
 
 
 def float64_dtype(row_list):
@@ -152,17 +215,23 @@ ROWS = {
                             + plain_rows(V.nansum, np.nansum, PLAIN_CASES, SMOOTH)),
     "nanprod": float64_dtype(rows(V.nanprod, np.nanprod, SUM_CASES, SMOOTH)
                              + rows(V.nanprod, np.nanprod, PROD_ZERO_CASES, SMOOTH, "zeros ")
-                             + plain_rows(V.nanprod, np.nanprod, PLAIN_CASES, SMOOTH)),
+                             + plain_rows(V.nanprod, np.nanprod, PLAIN_CASES, SMOOTH)
+                             + where_rows(V.nanprod, np.nanprod, WHERE_CASES, SMOOTH)),
     "nanmean": float64_dtype(rows(V.nanmean, np.nanmean, MEAN_CASES, SMOOTH)
                              + plain_rows(V.nanmean, np.nanmean, PLAIN_CASES, SMOOTH)),
     "nanvar": float64_dtype(rows(V.nanvar, np.nanvar, VAR_CASES, SMOOTH)
-                            + plain_rows(V.nanvar, np.nanvar, PLAIN_CASES, SMOOTH)),
+                            + plain_rows(V.nanvar, np.nanvar, PLAIN_CASES, SMOOTH)
+                            + where_rows(V.nanvar, np.nanvar, VAR_WHERE_CASES, SMOOTH)),
     "nanstd": float64_dtype(rows(V.nanstd, np.nanstd, VAR_CASES, SMOOTH)
-                            + plain_rows(V.nanstd, np.nanstd, PLAIN_CASES, SMOOTH)),
+                            + plain_rows(V.nanstd, np.nanstd, PLAIN_CASES, SMOOTH)
+                            + where_rows(V.nanstd, np.nanstd, VAR_WHERE_CASES, SMOOTH)),
     "nanmax": rows(V.nanmax, np.nanmax, EXTREME_CASES, PIECEWISE)
-    + plain_rows(V.nanmax, np.nanmax, PLAIN_CASES, PIECEWISE),
+    + plain_rows(V.nanmax, np.nanmax, PLAIN_CASES, PIECEWISE)
+    + where_rows(V.nanmax, np.nanmax, EXTREME_WHERE_CASES, PIECEWISE),
     "nanmin": rows(V.nanmin, np.nanmin, EXTREME_CASES, PIECEWISE)
-    + plain_rows(V.nanmin, np.nanmin, PLAIN_CASES, PIECEWISE),
+    + plain_rows(V.nanmin, np.nanmin, PLAIN_CASES, PIECEWISE)
+    + where_rows(V.nanmin, np.nanmin, [(s, n, o, a, {**kw, "initial": 0.25})
+                                       for s, n, o, a, kw in WHERE_CASES], PIECEWISE),
     "nancumsum": float64_dtype(rows(V.nancumsum, np.nancumsum, RUNNING_CASES, SMOOTH)),
     "nancumprod": float64_dtype(rows(V.nancumprod, np.nancumprod, RUNNING_CASES, SMOOTH)
                                 + rows(V.nancumprod, np.nancumprod, PROD_ZERO_CASES, SMOOTH, "zeros ")),
@@ -433,14 +502,17 @@ A = np.array([[1.0, np.nan, 2.0], [0.5, 1.5, -1.0]])
     (lambda: V.nansum(A, dtype="not a dtype"), "nansum: dtype must be a floating dtype or None"),
     (lambda: V.nansum(A, initial="0"), "nansum: initial must be a real number"),
     (lambda: V.nanprod(A, initial=True), "nanprod: initial must be a real number"),
-    (lambda: V.nanprod(A, where=A > 0), "nanprod: where= is not supported"),
+    (lambda: V.nanprod(A, where=V.Variable(A > 0)),
+     r"nanprod\(\.\.\., where=\.\.\.\): the mask is a Variable"),
     (lambda: V.nanmean(A, out=np.empty(3)), "nanmean: out= is not supported"),
     (lambda: V.nanvar(A, mean=np.ones(1)), "nanvar: mean= is not supported"),
-    (lambda: V.nanvar(A, where=A > 0), "nanvar: where= is not supported"),
+    (lambda: V.nanvar(A, where=[0, 1, 1]), r"nanvar\(\.\.\., where=\.\.\.\): the mask must be boolean"),
+    (lambda: V.nanstd(A, where=np.ones(3)), r"nanstd\(\.\.\., where=\.\.\.\): the mask must be boolean"),
     (lambda: V.nanstd(A, ddof="1"), "nanstd: ddof must be a real number"),
     (lambda: V.nanstd(A, dtype=np.complex128), "nanstd: dtype=complex128 is not supported"),
     (lambda: V.nanmax(A, out=np.empty(())), "nanmax: out= is not supported"),
-    (lambda: V.nanmax(A, where=A > 0, initial=0.0), "nanmax: where= is not supported"),
+    (lambda: V.nanmax(A, where=np.ones(3), initial=0.0), r"nanmax\(\.\.\., where=\.\.\.\): the mask must be"),
+    (lambda: V.nanmin(A, where=V.Variable(A) > 0, initial="0"), "nanmin: initial must be a real number"),
     (lambda: V.nanmin(A, initial=[1.0]), "nanmin: initial must be a real number"),
     (lambda: V.nancumsum(A, out=np.empty(6)), "nancumsum: out= is not supported"),
     (lambda: V.nancumprod(A, axis=(0,)), "nancumprod: axis must be an int"),
@@ -455,6 +527,16 @@ def test_refused_arguments(call, match):
 @pytest.mark.parametrize("call, match", [
     (lambda: V.nansum(A, axis=2), r"nansum: axis 2 is out of range for an input of shape \(2, 3\)"),
     (lambda: V.nanmean(A, where=np.ones((7, 7), bool)), r"nanmean\(\.\.\., where=\.\.\.\): a mask of shape"),
+    (lambda: V.nanprod(A, where=np.ones(2, bool)),
+     r"nanprod\(\.\.\., where=\.\.\.\): a mask of shape \(2,\)"),
+    (lambda: V.nanvar(A, where=np.ones((1, 2, 3), bool)), r"nanvar\(\.\.\., where=\.\.\.\): a mask of shape"),
+    (lambda: V.nanmax(A, where=A > 0),
+     r"nanmax\(\.\.\., where=\.\.\.\) needs initial= too.*initial=-np\.inf"),
+    (lambda: V.nanmin(A, axis=1, where=np.array([True, False, True])),
+     r"nanmin\(\.\.\., where=\.\.\.\) needs initial"),
+    (lambda: np.nanmax(V.Variable(A), where=A > 0), r"nanmax\(\.\.\., where=\.\.\.\) needs initial"),
+    (lambda: V.nanmin(A, where=np.ones((3, 3), bool), initial=0.0),
+     r"nanmin\(\.\.\., where=\.\.\.\): a mask of shape"),
     (lambda: V.nanmean(A, axis=(1, -1)), "nanmean: repeated axis"),
     (lambda: V.nanvar(A, ddof=1, correction=1), "nanvar: ddof and correction cannot both be given"),
     (lambda: V.nanstd(A, axis=-3), "nanstd: axis -3 is out of range"),
@@ -500,3 +582,143 @@ def test_where_mask_on_the_host_next_to_device_data_follows_wheres_rule(gpu, op)
     on_device = op(x, axis=1, where=gpu.asarray(keep))
     expected = getattr(np, op.__name__)(np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]]), axis=1, where=keep)
     np.testing.assert_allclose(V.backend.to_cpu(on_device.data), expected)
+
+
+# ----- where= on nanprod, nanvar, nanstd, nanmax, nanmin --------------------------------------
+WHERE_X = np.array([[0.7, np.nan, -1.2, 0.4, 2.5],
+                    [np.inf, 1.1, 0.3, np.nan, -0.6],
+                    [1.0, np.nan, -np.inf, 0.5, 3.0]])
+WHERE_KEEP = np.array([[True, True, True, True, False],
+                       [False, True, True, True, True],
+                       [False, False, False, False, False]])
+"""Each of rows 0 and 1 keeps 3 numbers (besides a NaN); row 2 has nothing selected."""
+WHERE_KEPT = np.array([[0.7, -1.2, 0.4], [1.1, 0.3, -0.6]])
+WHERE_OPS = {"nanprod": {}, "nanvar": {"ddof": 1}, "nanstd": {}, "nanmax": {"initial": -5.0},
+             "nanmin": {"initial": 5.0}}
+
+
+@pytest.mark.parametrize("name", WHERE_OPS)
+def test_where_leaves_entries_out_as_nans_with_gradient_zero(name):
+    # entries outside the mask (here also inf, NaN) are skipped as NaNs are: exactly 0 gradient
+    # at every order, no inf or NaN in the others', no warning; the others get the plain op's
+    kw = WHERE_OPS[name]
+    x = V.Variable(WHERE_X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = getattr(V, name)(x, axis=1, where=WHERE_KEEP, **kw)
+        g, = V.grad(V.sum(V.nan_to_num(y)), [x], create_graph=True)
+        h, = V.grad(V.sum(g * g), [x], materialize_grads=True)
+        coefficients = V.taylor(lambda a: V.nan_to_num(getattr(V, name)(a, axis=1, where=WHERE_KEEP, **kw)),
+                                WHERE_X, np.ones((3, 5)), 3)
+    np.testing.assert_allclose(y.data, quiet(getattr(np, name))(WHERE_X, axis=1, where=WHERE_KEEP, **kw),
+                               rtol=1e-12)
+    assert np.all(np.isfinite(g.data)) and np.all(np.isfinite(h.data))
+    assert all(np.all(np.isfinite(c.data)) for c in coefficients)
+    left_out = ~WHERE_KEEP | np.isnan(WHERE_X)
+    np.testing.assert_array_equal(g.data[left_out], 0.0)
+    np.testing.assert_array_equal(h.data[left_out], 0.0)
+    kept = V.Variable(WHERE_KEPT)
+    plain = getattr(V, name[3:])(kept, axis=1, **({} if name in ("nanmax", "nanmin") else kw))
+    expected, = V.grad(V.sum(plain), [kept])
+    np.testing.assert_allclose(g.data[~left_out].reshape(2, 3), expected.data, rtol=1e-12)
+
+
+def test_where_with_nothing_selected():
+    # as NumPy: nanprod 1 (or initial), nanvar / nanstd NaN (gradient 0, no warning), nanmax /
+    # nanmin initial
+    data = np.array([[1.0, np.nan], [2.0, 3.0]])
+    x = V.Variable(data)
+    nothing = np.array([False, False])
+    for name, kw in [("nanprod", {}), ("nanprod", {"initial": 2.0}), ("nanvar", {}), ("nanstd", {}),
+                     ("nanmax", {"initial": -1.0}), ("nanmin", {"initial": 1.0})]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            y = getattr(V, name)(x, axis=1, where=nothing, **kw)
+            g, = V.grad(V.sum(V.nan_to_num(y)), [x])
+        np.testing.assert_array_equal(y.data, quiet(getattr(np, name))(data, axis=1, where=nothing, **kw))
+        np.testing.assert_array_equal(g.data, 0.0)
+
+
+def test_where_on_integer_input_as_numpy():
+    # integers hold no NaN: NumPy's prod, var, std, max and min with where= (nanvar's count -
+    # ddof <= 0 then gives var's inf, not NaN); nanprod, nanmax, nanmin keep the integer dtype
+    x = np.array([[1, 4, 2, 7], [3, 3, 0, -2]])
+    keep = np.array([True, False, True, True])
+    for name, kw in [("nanprod", {}), ("nanprod", {"initial": 3}), ("nanvar", {}), ("nanstd", {"ddof": 1}),
+                     ("nanvar", {"ddof": 3}), ("nanmax", {"initial": -10}), ("nanmin", {"initial": 0.5}),
+                     ("nanmax", {"initial": 100})]:
+        for mask in (keep, np.zeros(4, bool)):
+            y = getattr(V, name)(x, axis=1, where=mask, **kw)
+            expected = quiet(getattr(np, name))(x, axis=1, where=mask, **kw)
+            assert y.dtype == expected.dtype, (name, kw)
+            np.testing.assert_allclose(y.data, expected, rtol=1e-14)
+    boolean = np.array([[True, False, True], [False, False, True]])
+    for name, initial in (("nanmax", 0), ("nanmin", 1)):
+        y = getattr(V, name)(boolean, axis=1, where=np.array([False, True, False]), initial=initial)
+        expected = getattr(np, name)(boolean, axis=1, where=np.array([False, True, False]), initial=initial)
+        assert y.dtype == expected.dtype
+        np.testing.assert_array_equal(y.data, expected)
+
+
+def test_nanmax_where_initial_ties_and_float32():
+    # a left-out entry never takes the gradient, even above the maximum; a selected maximum
+    # tied with initial shares it (as V.max and fmax)
+    x = V.Variable(np.array([[0.5, 0.9, np.nan], [0.25, 0.9, 0.1]], dtype=np.float32))
+    y = V.nanmax(x, axis=1, where=np.array([True, False, True]), initial=0.25)
+    assert y.dtype == np.float32
+    np.testing.assert_array_equal(y.data, np.array([0.5, 0.25], dtype=np.float32))
+    V.sum(y).backward()
+    np.testing.assert_array_equal(x.grad.data, [[1.0, 0.0, 0.0], [0.5, 0.0, 0.0]])
+    x.cleargrad()
+    y = V.nanmin(x, axis=1, where=np.array([[True, False, True], [True, True, False]]), initial=0.25)
+    np.testing.assert_array_equal(y.data, np.array([0.25, 0.25], dtype=np.float32))
+    V.sum(y).backward()
+    np.testing.assert_array_equal(x.grad.data, [[0.0, 0.0, 0.0], [0.5, 0.0, 0.0]])
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("nanprod", {"axis": 0}), ("nanvar", {"axis": 1, "ddof": 1}), ("nanstd", {}),
+    ("nanmax", {"axis": 1, "initial": -9.0}), ("nanmin", {"axis": 0, "initial": 9.0}),
+])
+def test_numpy_functions_dispatch_with_where(name, kwargs):
+    data = np.array([[0.5, np.nan, -1.25, 0.3], [2.0, 1.5, np.nan, -0.4], [0.75, -0.5, 1.0, 0.2]])
+    keep = np.array([True, True, False, True])
+    x = V.Variable(data)
+    y = getattr(np, name)(x, where=keep, **kwargs)
+    assert isinstance(y, V.Variable)
+    np.testing.assert_allclose(y.data, getattr(np, name)(data, where=keep, **kwargs), rtol=1e-12)
+    g, = V.grad(V.sum(y), [x])
+    assert np.all(g.data[np.isnan(data) | ~keep] == 0.0)
+    for i, j in zip(*np.nonzero(~np.isnan(data) & keep)):   # central differences of NumPy's call
+        step = np.zeros_like(data)
+        step[i, j] = 1e-6
+        difference = (np.sum(getattr(np, name)(data + step, where=keep, **kwargs))
+                      - np.sum(getattr(np, name)(data - step, where=keep, **kwargs))) / 2e-6
+        np.testing.assert_allclose(g.data[i, j], difference, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("name", WHERE_OPS)
+def test_where_on_the_device_without_host_syncs(name, gpu, count_syncs):
+    kw = WHERE_OPS[name]
+    op = getattr(V, name)
+    x = V.Variable(WHERE_X).to_gpu()
+    mask = gpu.asarray(WHERE_KEEP)
+    with count_syncs() as syncs:
+        y = V.nan_to_num(op(x, axis=1, where=mask, **kw))
+        g, = V.grad(V.sum(y), [x], create_graph=True)
+        h, = V.grad(V.sum(g * g), [x], materialize_grads=True)
+        direction = V.Variable(np.ones((3, 5))).to_gpu()
+        coefficients = V.taylor(lambda a: V.nan_to_num(op(a, axis=1, where=mask, **kw)), x, direction, 3)
+    assert syncs.count == 0, syncs
+    assert y.device == g.device == h.device == "gpu"
+    assert all(c.device == "gpu" for c in coefficients)
+    host = V.Variable(WHERE_X)
+    expected, = V.grad(V.sum(V.nan_to_num(op(host, axis=1, where=WHERE_KEEP, **kw))), [host])
+    on_host = V.nan_to_num(op(host, axis=1, where=WHERE_KEEP, **kw))
+    np.testing.assert_allclose(backend.to_cpu(y.data), on_host.data)
+    np.testing.assert_allclose(backend.to_cpu(g.data), expected.data, rtol=1e-12)
+    with pytest.raises(TypeError, match=rf"{name}: expected the where= mask on the device of the input"):
+        op(x, axis=1, where=WHERE_KEEP, **kw)
+    row = [True, False, True, True, True]                     # a list: made on the device
+    np.testing.assert_allclose(backend.to_cpu(op(x[:2], axis=1, where=row, **kw).data),
+                               quiet(getattr(np, name))(WHERE_X[:2], axis=1, where=row, **kw))

@@ -332,3 +332,15 @@ def test_refused_arguments(call, error, match):
 def test_corrcoef_dtype_float_is_float64():
     # a floating dtype given as a name, as NumPy takes it
     assert V.corrcoef(M, dtype="float").dtype == np.float64
+
+
+def test_std_with_ddof_at_least_n_has_a_nan_derivative_without_warnings():
+    """std is inf (NaN for a constant slice) there, as NumPy's: no derivative, in every mode."""
+    x = np.array([[1.0, 2.0], [3.0, 3.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        v = V.Variable(x)
+        g = V.grad(V.std(v, axis=1, ddof=2).sum(), v, create_graph=True)
+        gg = V.grad(g.sum(), v)
+        _, t = V.jvp(lambda a: V.std(a, axis=1, ddof=3), x, np.ones_like(x))
+    assert np.isnan(g.data).all() and np.isnan(gg.data).all() and np.isnan(t.data).all()

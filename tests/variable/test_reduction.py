@@ -393,6 +393,16 @@ def test_initial_takes_the_dtype_of_integer_and_boolean_data_as_in_numpy():
         assert got.dtype == np.asarray(expected).dtype and got == expected, op
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int8, np.uint8, np.bool_, np.float32])
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_extremum_where_keeps_integer_and_boolean_dtypes_as_numpy(op, dtype):
+    data, mask = np.array([[1, 5, 3], [7, 2, 9]]).astype(dtype), np.array([True, False, True])
+    got = getattr(V, op)(data, axis=1, where=mask, initial=2).data
+    expected = getattr(np, op)(data, axis=1, where=mask, initial=2)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_initial_may_be_a_variable_and_gets_its_gradient():
     x = V.Variable(np.array([1.0, -2.0]))
     c = V.Variable(np.array(3.0))

@@ -75,6 +75,8 @@ def _derivatives(row, arrays, keep_all):
         made = [leaf * 1.0 for leaf in leaves]
         ys = [y for y in _as_tuple(row.fn(*made)) if y.requires_grad]
         del made
+        if not ys:               # (a row whose outputs carry no gradient: counts, given edges)
+            return []
         total = sum((y * rng.standard_normal(y.shape)).sum() for y in ys)
         order = min(row.order, 2)
         leaves = [leaf for leaf in leaves if leaf.requires_grad]    # (an integer input is a constant)

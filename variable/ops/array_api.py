@@ -29,6 +29,7 @@ from ..types import ArrayLike
 from .contraction import _operands, _pair
 from .exponential import _ufunc_keywords
 from .joining import concat, split
+from .matmul import matmul
 from .products import _refuse_keywords, _running_axis, cumprod, cumsum
 from .rearrange import swapaxes
 from .reduction import sum
@@ -258,6 +259,173 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, out: None = None, *, axis: int | Non
         place = single_axis(place, y.ndim + 1, "vecdot", y.shape)
         y = reshape(y, y.shape[:place] + (1,) + y.shape[place:])
     return y
+
+
+# ----- matvec, vecmat ------------------------------------------------------------
+def _core_axes(axes, op, matrix_first):
+    """The gufunc `axes` of matvec (matrix_first) or vecmat: (the matrix's two core axes,
+    the vector's axis, the output's axis), NumPy's defaults (-2, -1), -1, -1 for None."""
+    if axes is None:
+        matrix, vector, place = (-2, -1), -1, -1
+    else:
+        if not isinstance(axes, list):
+            raise TypeError(
+                f"{op}: axes must be a list (one entry per operand, and the output's), got {axes!r}"
+            )
+        if len(axes) != 3:
+            raise ValueError(
+                f"{op}: axes must have an entry for both operands and the output (3 entries: the output has "
+                f"a core axis), got {axes!r}"
+            )
+        which = (1, 0) if not matrix_first else (0, 1)
+        matrix = axes[which[0]]
+        if not isinstance(matrix, tuple) or len(matrix) != 2:
+            raise ValueError(
+                f"{op}: the axes entry of the matrix must be a tuple of two ints, got {matrix!r}"
+            )
+        matrix = tuple(_integer(a, "an axes entry of the matrix", op) for a in matrix)
+        vector = _core_axis(axes[which[1]], "the vector", op)
+        place = _core_axis(axes[2], "the output", op)
+    return matrix, vector, place
+
+
+def _matrix_vector(x1, x2, axes, axis, keepdims, out, kwargs, op, matrix_first):
+    """matvec (A x, A = x1) or vecmat (x^T A, x = x1) over the core axes, the rest broadcast."""
+    _ufunc_keywords(op, out, kwargs)
+    if axis is not None:
+        raise TypeError(
+            f"{op}: axis can only be used with a single shared core dimension, not with the 2 "
+            f"distinct ones of its signature (as NumPy); use axes=[...]"
+        )
+    if not isinstance(keepdims, (bool, np.bool_)) or keepdims:
+        raise TypeError(f"{op}: keepdims={keepdims!r} is not supported (NumPy refuses it for {op} too)")
+    x1, x2 = _pair(x1, x2, op)
+    a, v = (x1, x2) if matrix_first else (x2, x1)
+    if a.ndim < 2 or v.ndim < 1:
+        raise ValueError(
+            f"{op}: needs a matrix (at least 2-d) and a vector (at least 1-d), got shapes {x1.shape} and "
+            f"{x2.shape}; for numbers use x1 * x2"
+        )
+    matrix, vector, place = _core_axes(axes, op, matrix_first)
+    rows, inner = (single_axis(i, a.ndim, op, a.shape) for i in matrix)
+    if rows == inner:
+        raise ValueError(f"{op}: the matrix's two core axes must differ, got {matrix}")
+    if not matrix_first:
+        rows, inner = inner, rows                      # vecmat's matrix is (n, m): n the summed axis
+    vector = single_axis(vector, v.ndim, op, v.shape)
+    if a.shape[inner] != v.shape[vector]:
+        raise ValueError(
+            f"{op}: the summed lengths differ, {a.shape[inner]} (axis {inner} of the matrix, shape "
+            f"{a.shape}) and {v.shape[vector]} (axis {vector} of the vector, shape {v.shape})"
+        )
+    rest = [i for i in range(a.ndim) if i not in (rows, inner)]
+    a = transpose(a, rest + [rows, inner])             # (..., m, n)
+    v = _last(v, vector)                               # (..., n)
+    try:
+        np.broadcast_shapes(a.shape[:-2], v.shape[:-1])
+    except ValueError:
+        raise ValueError(
+            f"{op}: the axes other than the core axes, {a.shape[:-2]} and {v.shape[:-1]}, do not broadcast "
+            f"together"
+        ) from None
+    y = matmul(a, reshape(v, v.shape + (1,)))          # A v, as a matrix of one column (real: conj(x) = x)
+    y = reshape(y, y.shape[:-1])
+    place = single_axis(place, y.ndim, op, y.shape)
+    if place != y.ndim - 1:                            # the output's core axis where `axes` puts it
+        order = list(range(y.ndim - 1))
+        order.insert(place, y.ndim - 1)
+        y = transpose(y, order)
+    dtype = np.result_type(x1.dtype, x2.dtype)         # NumPy's dtype (bool for booleans)
+    return y if y.dtype == dtype else y.astype(dtype)
+
+
+def matvec(x1: ArrayLike, x2: ArrayLike, /, out: None = None, *, axes: list | None = None,
+           axis: None = None, keepdims: bool = False, **kwargs: Any) -> Variable:
+    """Matrix-vector products, as NumPy 2's gufunc np.matvec: y[..., i] = sum_j x1[..., i, j] x2[..., j].
+
+    The matrices are the last two axes of x1 (or those `axes` names), the vectors the last
+    axis of x2; the other axes broadcast.  One V.matmul, whose gradients and Taylor rule
+    it inherits.  (Data are real: no conjugation arises.)
+
+    Parameters
+    ----------
+    x1 : ArrayLike
+        (..., M, N): at least 2-d.
+    x2 : ArrayLike
+        (..., N): at least 1-d.
+    out : None
+        Only None: a Variable is never written in place.
+    axes : list, optional
+        A gufunc's per-operand axes: [(rows, columns) of x1, the axis of x2, the output's
+        axis] (ints or tuples of one int for the last two; all three are needed, as in
+        NumPy).
+    axis : None
+        Refused unless None, as NumPy refuses it for matvec's two core dimensions.
+    keepdims : bool
+        Only False (NumPy refuses keepdims for matvec).
+    **kwargs
+        NumPy's other ufunc keywords (where, casting, order, dtype, subok, signature), at their
+        defaults only.
+
+    Returns
+    -------
+    Variable
+        (..., M), the batch axes broadcast; in NumPy's dtype for integer and boolean inputs.
+
+    Raises
+    ------
+    TypeError
+        If `out`, `axis`, `keepdims` or another ufunc keyword is given, `axes` is not a list,
+        or an operand is not array-like.
+    ValueError
+        If x1 is not at least 2-d or x2 at least 1-d, the summed lengths differ, an axis is
+        out of range, `axes` does not have 3 entries, or the batch axes do not broadcast.
+    """
+    return _matrix_vector(x1, x2, axes, axis, keepdims, out, kwargs, "matvec", matrix_first=True)
+
+
+def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: None = None, *, axes: list | None = None,
+           axis: None = None, keepdims: bool = False, **kwargs: Any) -> Variable:
+    """Vector-matrix products, as NumPy 2's gufunc np.vecmat: y[..., j] = sum_i x1[..., i] x2[..., i, j].
+
+    The vectors are the last axis of x1, the matrices the last two axes of x2 (or those
+    `axes` names); the other axes broadcast.  One V.matmul, whose gradients and Taylor
+    rule it inherits.  (Data are real, so conj(x1) is x1.)
+
+    Parameters
+    ----------
+    x1 : ArrayLike
+        (..., N): at least 1-d.
+    x2 : ArrayLike
+        (..., N, M): at least 2-d.
+    out : None
+        Only None: a Variable is never written in place.
+    axes : list, optional
+        A gufunc's per-operand axes: [the axis of x1, (rows, columns) of x2, the output's
+        axis] (all three are needed, as in NumPy).
+    axis : None
+        Refused unless None, as NumPy refuses it for vecmat's two core dimensions.
+    keepdims : bool
+        Only False (NumPy refuses keepdims for vecmat).
+    **kwargs
+        NumPy's other ufunc keywords (where, casting, order, dtype, subok, signature), at their
+        defaults only.
+
+    Returns
+    -------
+    Variable
+        (..., M), the batch axes broadcast; in NumPy's dtype for integer and boolean inputs.
+
+    Raises
+    ------
+    TypeError
+        If `out`, `axis`, `keepdims` or another ufunc keyword is given, `axes` is not a list,
+        or an operand is not array-like.
+    ValueError
+        If x1 is not at least 1-d or x2 at least 2-d, the summed lengths differ, an axis is
+        out of range, `axes` does not have 3 entries, or the batch axes do not broadcast.
+    """
+    return _matrix_vector(x1, x2, axes, axis, keepdims, out, kwargs, "vecmat", matrix_first=False)
 
 
 # ----- axes -----------------------------------------------------------------------
@@ -618,6 +786,6 @@ def _renumber(structure, numbered):
 
 
 __all__ = [
-    "cumulative_sum", "cumulative_prod", "vecdot", "matrix_transpose", "permute_dims", "unstack",
-    "diagflat", "unwrap", "delete", "insert", "block",
+    "cumulative_sum", "cumulative_prod", "vecdot", "matvec", "vecmat", "matrix_transpose", "permute_dims",
+    "unstack", "diagflat", "unwrap", "delete", "insert", "block",
 ]

@@ -13,6 +13,7 @@ so do malformed shapes, as in NumPy.
 
 import contextlib
 import operator
+from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
@@ -612,7 +613,8 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple:
         (a ValueError) Naming lstsq, if `a` is not 2-D, `b` is not 1-D or 2-D, or their
         first dimensions differ.
     TypeError
-        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers,
+        or `rcond` is not None or a real number.
     """
     a = as_variable(a, op="lstsq")
     b = as_variable(b, like=a, op="lstsq")
@@ -621,15 +623,19 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple:
             f"lstsq: expected a of shape (M, N) and b of shape (M,) or (M, K), got {a.shape} "
             f"and {b.shape}"
         )
+    if rcond is not None and (not isinstance(rcond, Real) or isinstance(rcond, bool)):
+        raise TypeError(f"lstsq: rcond must be None or a real number, got {type(rcond).__name__} "
+                        f"(the cutoff is a constant: give rcond=float(...))")
     f = Lstsq(rcond)
     x = Function(f)(a, b)
     m, n = a.shape
-    if int(f.rank) == n and m > n:                        # sum of squares of each column of b - a x
+    rank = np.int32(int(f.rank))                          # NumPy's host integer (CuPy's is on the device)
+    if rank == n and m > n:                               # sum of squares of each column of b - a x
         r = b - matmul(a, x)
         residuals = reduction.sum(r * r, axis=0, keepdims=b.ndim == 1)
     else:
         residuals = new_variable(get_array_module(x).zeros((0,), dtype=x.dtype))
-    return x, residuals, f.rank, new_variable(f.s)
+    return x, residuals, rank, new_variable(f.s)
 
 
 __all__ = ["inv", "solve", "det", "slogdet", "pinv", "lstsq", "matrix_power"]

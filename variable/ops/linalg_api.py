@@ -36,7 +36,7 @@ from .contraction import tensordot as _tensordot
 from .decompositions import svd
 from .elementwise import abs, where
 from .indexing import get_item
-from .inverses import inv
+from .inverses import inv, solve
 from .matmul import matmul
 from .norms import Euclid, norm
 from .products import _refuse_keywords
@@ -461,6 +461,142 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Variable:
     return vector_dot(x1, x2, axis, axis, "linalg.vecdot")
 
 
+# ----- tensorsolve, tensorinv ----------------------------------------------------------
+def _size(shape):
+    """The number of entries of `shape` (1 for ()), a Python int."""
+    size = 1
+    for n in shape:
+        size *= n
+    return size
+
+
+def tensorsolve(a: ArrayLike, b: ArrayLike, axes: Any = None) -> Variable:
+    """The x with tensordot(a, x, x.ndim) = b, as np.linalg.tensorsolve.
+
+    `a` (its `axes` moved to the end first) is read as a square matrix: its leading b.ndim
+    axes (b's shape) as rows, the rest (x's shape) as columns; a reshape, V.linalg.solve and
+    a reshape back, so the gradients (to every order) and the Taylor rule are solve's.
+
+    Parameters
+    ----------
+    a : ArrayLike
+        The coefficient tensor, of shape b.shape + Q with prod(Q) = b.size.
+    b : ArrayLike
+        The right-hand side.
+    axes : sequence of ints, optional
+        Axes of `a` to move to the end, in this order, before the solve (non-negative, as
+        NumPy's list.remove takes them; a repeated one moves to the end again).
+
+    Returns
+    -------
+    Variable
+        Of shape Q.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        (a ValueError) Naming tensorsolve, if prod(Q) ** 2 != a.size, or the matrix is
+        singular.
+    ValueError
+        If an entry of `axes` is not an axis of `a` (negatives included), or b.size does
+        not match.
+    TypeError
+        If `axes` is not a sequence of ints, or an operand is not array-like.
+    """
+    a, b = _pair(a, b, "linalg.tensorsolve")
+    an = a.ndim
+    if axes is not None:
+        try:
+            moved = [_integer(k, "an entry of axes", "linalg.tensorsolve") for k in axes]
+        except TypeError as error:
+            raise TypeError(f"{error}; axes must be a sequence of ints, got {axes!r}") from None
+        order = list(range(an))
+        for k in moved:                                # NumPy: remove k, append it
+            if k not in order:
+                raise ValueError(
+                    f"linalg.tensorsolve: axes {axes!r} must be axes of a (shape {a.shape}), counted from 0 "
+                    f"(NumPy refuses negative ones too)"
+                )
+            order.remove(k)
+            order.append(k)
+        a = transpose(a, order)
+    shape = a.shape[-(an - b.ndim):]                   # NumPy's slice, quirks included
+    size = _size(shape)
+    if a.size != size ** 2:
+        raise np.linalg.LinAlgError(
+            f"linalg.tensorsolve: a of shape {a.shape} (axes moved) and b of shape {b.shape} must satisfy "
+            f"prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])"
+        )
+    if b.size != size:
+        raise ValueError(
+            f"linalg.tensorsolve: b has {b.size} entries, the solution's shape {shape} has {size} (a of "
+            f"shape {a.shape} after moving axes)"
+        )
+    try:
+        x = solve(reshape(a, (size, size)), reshape(b, (size,)))
+    except np.linalg.LinAlgError as error:
+        raise np.linalg.LinAlgError(
+            f"linalg.tensorsolve: {str(error).removeprefix('solve: ')}: a of shape {a.shape} as a "
+            f"({size}, {size}) matrix"
+        ) from None
+    return reshape(x, shape)
+
+
+def tensorinv(a: ArrayLike, ind: int = 2) -> Variable:
+    """The inverse of `a` under tensordot(., ., ind), as np.linalg.tensorinv.
+
+    `a` is read as a square matrix, its first `ind` axes as rows, the rest as columns; a
+    reshape, V.linalg.inv and a reshape back, so the gradients (to every order) and the
+    Taylor rule are inv's.
+
+    Parameters
+    ----------
+    a : ArrayLike
+        With prod(a.shape[:ind]) == prod(a.shape[ind:]).
+    ind : int
+        The number of leading axes taken as rows, > 0.
+
+    Returns
+    -------
+    Variable
+        Of shape a.shape[ind:] + a.shape[:ind].
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        (a ValueError) Naming tensorinv, if the matrix is not square, or singular.
+    ValueError
+        If `ind` is not positive, or a has no entries past `ind` to make a matrix of.
+    TypeError
+        If `ind` is not an int, or `a` is not array-like.
+    """
+    ind = _integer(ind, "ind", "linalg.tensorinv")
+    if ind <= 0:
+        raise ValueError(f"linalg.tensorinv: invalid ind argument {ind}: it must be a positive int")
+    a = as_variable(a, op="linalg.tensorinv")
+    shape = a.shape
+    size = _size(shape[ind:])
+    if size == 0 or a.size % size:
+        raise ValueError(
+            f"linalg.tensorinv: a of shape {shape} cannot be read as a matrix of {size} rows (its axes from "
+            f"ind={ind} on)"
+        )
+    matrix = reshape(a, (size, a.size // size))
+    if matrix.shape[0] != matrix.shape[1]:
+        raise np.linalg.LinAlgError(
+            f"linalg.tensorinv: a of shape {shape} with ind={ind} is a {matrix.shape} matrix, not square: "
+            f"prod(a.shape[ind:]) must equal prod(a.shape[:ind])"
+        )
+    try:
+        y = inv(matrix)
+    except np.linalg.LinAlgError as error:
+        raise np.linalg.LinAlgError(
+            f"linalg.tensorinv: {str(error).removeprefix('inv: ')}: a of shape {shape} as a "
+            f"{matrix.shape} matrix"
+        ) from None
+    return reshape(y, shape[ind:] + shape[:ind])
+
+
 # ----- multi_dot ------------------------------------------------------------------------
 def _chain_order(dims):
     """split[i][j]: where the cheapest product of matrices i..j splits, matrix k of shape
@@ -555,5 +691,5 @@ def multi_dot(arrays: list, *, out: None = None) -> Variable:
 
 __all__ = [
     "vector_norm", "matrix_norm", "svdvals", "cond", "trace", "diagonal", "cross", "outer", "tensordot",
-    "matrix_transpose", "vecdot", "multi_dot",
+    "matrix_transpose", "vecdot", "multi_dot", "tensorsolve", "tensorinv",
 ]

@@ -14,6 +14,10 @@ nanmax and nanmin are one op (`NanMax`): the maximum of the entries that are not
 tied maxima share the gradient evenly, as in V.max (and PyTorch's amax, JAX's max), and
 the NaN entries get none.
 
+NumPy's `where=` mask skips the entries outside it as the NaNs are skipped (replaced by a
+`where` on the constant mask): they give no value and gradient exactly 0.  nanmax and
+nanmin then need `initial=`, as in NumPy (a slice with nothing selected has no extreme).
+
 Integer and boolean inputs hold no NaN: they get the plain ops, as in NumPy.
 """
 
@@ -27,7 +31,6 @@ from ..backend import get_array_module, maybe_any
 from ..forwarder import Function, Variable, as_variable
 from ..types import ArrayLike, Axis
 from . import products, reduction, statistics
-from .elementwise import sqrt, square
 from .elementwise import where as _where
 from .products import _refuse_keywords
 from .reduction import Max, _count, _initial_for, _reduced_shape
@@ -107,17 +110,13 @@ def _not_nan(mask, axes, keepdims, dtype):
 
 
 def _moments(a, mask, axes, keepdims, ddof):
-    """(var, bad) of the entries of `a` that are not NaN: var the sum of squared deviations
-    from their mean over count - ddof, finite everywhere (no NaN inside), and bad the
-    constant mask of the slices where count - ddof <= 0, whose variance is NaN."""
-    xp = get_array_module(a)
-    z = _replaced(a, mask, 0)
-    count = _not_nan(mask, axes, True, a.dtype)
-    mean = reduction.sum(z, axes, True) / xp.where(count == 0, 1, count)   # 0 in all-NaN slices
-    centred = _replaced(z - mean, mask, 0)
-    dof = _not_nan(mask, axes, keepdims, a.dtype) - ddof
+    """(var, bad) of the entries of `a` that the constant mask `mask` (the NaNs, and those
+    outside `where=`) does not skip: var the sum of squared deviations from their mean over
+    count - ddof, finite everywhere (no NaN inside), and bad the constant mask of the slices
+    where count - ddof <= 0, whose variance is NaN."""
+    squares, dof = statistics._moments(a, mask, axes, keepdims, ddof)
     bad = dof <= 0
-    return reduction.sum(square(centred), axes, keepdims) / xp.where(bad, 1, dof), bad
+    return squares / get_array_module(a).where(bad, 1, dof), bad
 
 
 # ----- nanmax and nanmin ----------------------------------------------------------------
@@ -127,6 +126,11 @@ class NanMax(Max):
 
     pick = staticmethod(np.max)
     fill = -np.inf                                     # a NaN entry's stand-in, below every number
+
+    @staticmethod
+    def lowest(dtype):
+        """The stand-in of an entry outside `where=` in data that holds no NaN: the least value."""
+        return False if dtype.kind == "b" else np.iinfo(dtype).min
 
     def forward(self, x):
         if x.dtype.kind != "f":                        # integers hold no NaN
@@ -159,15 +163,31 @@ class NanMin(NanMax):
     pick = staticmethod(np.min)
     fill = np.inf
 
+    @staticmethod
+    def lowest(dtype):
+        """The stand-in of an entry outside `where=` in data that holds no NaN: the greatest value."""
+        return True if dtype.kind == "b" else np.iinfo(dtype).max
+
 
 def _extreme(forwarder_class, pair, op, a, axis, out, keepdims, initial, where):
-    """nanmax / nanmin: check NumPy's keywords and reduce; `initial` joins by fmax / fmin."""
+    """nanmax / nanmin: check NumPy's keywords and reduce; `initial` joins by fmax / fmin, and
+    the entries outside NumPy's `where=` mask become NaN (skipped; in data that holds no NaN,
+    the dtype's least / greatest value), which needs `initial`, as in NumPy."""
     keepdims, initial, where = _given(keepdims, False), _given(initial, None), _given(where, True)
-    _refuse_keywords(op, None, out, where)
+    _refuse_keywords(op, None, out)
     if initial is not None:
         _real(initial, "initial", op)
+    elif where is not True:
+        raise ValueError(
+            f"{op}(..., where=...) needs initial= too: a slice with nothing selected has no "
+            f"{op[3:]}imum, so NumPy asks for the value to give it (e.g. initial="
+            f"{'-' if op == 'nanmax' else ''}np.inf)"
+        )
     a = as_variable(a, op=op)
     axes = normalize_axis(axis, a.ndim, op, a.shape)
+    if where is not True:
+        fill = np.nan if a.dtype.kind == "f" else forwarder_class.lowest(a.dtype)
+        a = _where(reduction.selection(where, a, op), a, fill)   # skipped as a NaN is, gradient 0
     if _count(a.shape, axes) == 0:
         if initial is None:
             raise ValueError(
@@ -185,7 +205,7 @@ def nanmax(
     out: None = None,
     keepdims: bool = False,
     initial: float | None = None,
-    where: bool = True,
+    where: ArrayLike = True,
 ) -> Variable:
     """Maximum of `a` over `axis`, ignoring NaN entries.
 
@@ -198,29 +218,34 @@ def nanmax(
     a : ArrayLike
     axis : int, tuple of ints or None
         Axes to reduce over (negatives allowed); None reduces over all of them.
-    out, where
-        NumPy's keywords, accepted at their defaults only (None, True).
+    out : None
+        NumPy's keyword, accepted at its default only.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
     initial : number, optional
-        A value joined to every slice (by fmax): the result over an empty axis, and over an
-        all-NaN slice; where it ties with the maximum, they share the gradient evenly.
+        A value joined to every slice (by fmax): the result over an empty axis, over an
+        all-NaN slice and over a slice with nothing selected; where it ties with the
+        maximum, they share the gradient evenly.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: the entries outside it are skipped as the
+        NaNs are (gradient 0); needs `initial`, as in NumPy.
 
     Returns
     -------
     Variable
         The maxima of the entries that are not NaN; NaN for an all-NaN slice (without
-        `initial`).
+        `initial`).  Integer input keeps its dtype (`initial` cast to it), as in NumPy.
 
     Raises
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `initial` is not a number, `out`
-        or `where` is given, or `a` is not a Variable, a numeric ndarray, a number or a
-        list of numbers.
+        is given, `where` is not boolean or is a Variable, or `a` is not a Variable, a
+        numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or an axis reduced over has length 0 and
-        `initial` is not given (NumPy refuses too).
+        If an axis is out of range or repeated, an axis reduced over has length 0 and
+        `initial` is not given (NumPy refuses too), `where` is given without `initial` (as
+        in NumPy) or does not broadcast to `a`'s shape.
     """
     return _extreme(NanMax, fmax, "nanmax", a, axis, out, keepdims, initial, where)
 
@@ -231,7 +256,7 @@ def nanmin(
     out: None = None,
     keepdims: bool = False,
     initial: float | None = None,
-    where: bool = True,
+    where: ArrayLike = True,
 ) -> Variable:
     """Minimum of `a` over `axis`, ignoring NaN entries.
 
@@ -244,29 +269,34 @@ def nanmin(
     a : ArrayLike
     axis : int, tuple of ints or None
         Axes to reduce over (negatives allowed); None reduces over all of them.
-    out, where
-        NumPy's keywords, accepted at their defaults only (None, True).
+    out : None
+        NumPy's keyword, accepted at its default only.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
     initial : number, optional
-        A value joined to every slice (by fmin): the result over an empty axis, and over an
-        all-NaN slice; where it ties with the minimum, they share the gradient evenly.
+        A value joined to every slice (by fmin): the result over an empty axis, over an
+        all-NaN slice and over a slice with nothing selected; where it ties with the
+        minimum, they share the gradient evenly.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: the entries outside it are skipped as the
+        NaNs are (gradient 0); needs `initial`, as in NumPy.
 
     Returns
     -------
     Variable
         The minima of the entries that are not NaN; NaN for an all-NaN slice (without
-        `initial`).
+        `initial`).  Integer input keeps its dtype (`initial` cast to it), as in NumPy.
 
     Raises
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `initial` is not a number, `out`
-        or `where` is given, or `a` is not a Variable, a numeric ndarray, a number or a
-        list of numbers.
+        is given, `where` is not boolean or is a Variable, or `a` is not a Variable, a
+        numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or an axis reduced over has length 0 and
-        `initial` is not given (NumPy refuses too).
+        If an axis is out of range or repeated, an axis reduced over has length 0 and
+        `initial` is not given (NumPy refuses too), `where` is given without `initial` (as
+        in NumPy) or does not broadcast to `a`'s shape.
     """
     return _extreme(NanMin, fmin, "nanmin", a, axis, out, keepdims, initial, where)
 
@@ -279,7 +309,7 @@ def nansum(
     out: None = None,
     keepdims: bool = False,
     initial: float | None = None,
-    where: bool = True,
+    where: ArrayLike = True,
 ) -> Variable:
     """Sum of `a` over `axis`, NaN entries counted as 0.
 
@@ -331,7 +361,7 @@ def nanprod(
     out: None = None,
     keepdims: bool = False,
     initial: float | None = None,
-    where: bool = True,
+    where: ArrayLike = True,
 ) -> Variable:
     """Product of `a` over `axis`, NaN entries counted as 1.
 
@@ -345,34 +375,39 @@ def nanprod(
         Axes to multiply over (negatives allowed); None multiplies everything.
     dtype : floating dtype, optional
         Compute and return in this dtype (the gradient comes back in the input's).
-    out, where
-        NumPy's keywords, accepted at their defaults only (None, True).
+    out : None
+        NumPy's keyword, accepted at its default only.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
     initial : number, optional
         A starting value every product is multiplied by.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: the entries outside it are skipped as the
+        NaNs are (counted as 1, gradient 0).
 
     Returns
     -------
     Variable
-        The products; 1 (or `initial`) for an all-NaN slice and over an empty axis.
+        The products; 1 (or `initial`) for an all-NaN slice, a slice with nothing selected
+        and over an empty axis.  Integer input keeps its dtype, as in NumPy.
 
     Raises
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `dtype` is not a floating dtype,
-        `initial` is not a number, `out` or `where` is given, or `a` is not a Variable, a
-        numeric ndarray, a number or a list of numbers.
+        `initial` is not a number, `out` is given, `where` is not boolean or is a Variable,
+        or `a` is not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated.
+        If an axis is out of range or repeated, or `where` does not broadcast to `a`'s shape.
     """
     keepdims, initial, where = _given(keepdims, False), _given(initial, None), _given(where, True)
-    _refuse_keywords("nanprod", None, out, where)
+    _refuse_keywords("nanprod", None, out)
     a = _input(a, dtype, "nanprod")
     axes = normalize_axis(axis, a.ndim, "nanprod", a.shape)
     if initial is not None:
         _real(initial, "initial", "nanprod")
-    return products.prod(_replaced(a, _nan_mask(a), 1), axes, keepdims=keepdims, initial=initial)
+    skipped = _replaced(a, _skipped(a, where, "nanprod"), 1)
+    return products.prod(skipped, axes, keepdims=keepdims, initial=initial)
 
 
 def nancumsum(
@@ -454,7 +489,7 @@ def nanmean(
     out: None = None,
     keepdims: bool = False,
     *,
-    where: bool = True,
+    where: ArrayLike = True,
 ) -> Variable:
     """Mean of the entries of `a` over `axis` that are not NaN.
 
@@ -506,10 +541,10 @@ def nanmean(
 
 
 def _spread_keywords(op, out, keepdims, where, mean, ddof, correction):
-    """Check nanvar's and nanstd's NumPy keywords; (keepdims, ddof)."""
+    """Check nanvar's and nanstd's NumPy keywords; (keepdims, ddof, where)."""
     keepdims, where, mean = bool(_given(keepdims, False)), _given(where, True), _given(mean, None)
-    statistics._check_var_keywords(op, None, out, where, mean)
-    return keepdims, statistics._degrees(ddof, _given(correction, None), op)
+    statistics._check_var_keywords(op, None, out, mean)
+    return keepdims, statistics._degrees(ddof, _given(correction, None), op), where
 
 
 def nanvar(
@@ -520,7 +555,7 @@ def nanvar(
     ddof: float = 0,
     keepdims: bool = False,
     *,
-    where: bool = True,
+    where: ArrayLike = True,
     mean: None = None,
     correction: float | None = None,
 ) -> Variable:
@@ -536,37 +571,43 @@ def nanvar(
         Axes to reduce over (negatives allowed); None reduces over all of them.
     dtype : floating dtype, optional
         Compute and return in this dtype (the gradient comes back in the input's).
-    out, where, mean
-        NumPy's keywords, accepted at their defaults only (None, True, None).
+    out, mean
+        NumPy's keywords, accepted at their defaults only (None, None).
     ddof : real number
         Delta degrees of freedom: 0 for the population variance, 1 for the unbiased estimate.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: the entries outside it are skipped as the
+        NaNs are (not counted, gradient 0).
     correction : real number, optional
         NumPy 2's other name for `ddof` (the Array API's); give one of the two.
 
     Returns
     -------
     Variable
-        The variances; NaN (with gradient 0, and without NumPy's warning) where
-        count - ddof <= 0: an all-NaN slice, an empty axis, too large a ddof.  Integer
-        input gets V.var, as in NumPy.
+        The variances; NaN (with gradient 0, and without NumPy's "Degrees of freedom
+        <= 0" warning) where count - ddof <= 0: an all-NaN slice, a slice with nothing
+        selected, an empty axis, too large a ddof.  Integer input gets V.var (with
+        `where`), as in NumPy: float64, and inf or NaN where count - ddof <= 0.
 
     Raises
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `ddof` is not a number, `dtype`
-        is not a floating dtype, `out`, `where` or `mean` is given, or `a` is not a
-        Variable, a numeric ndarray, a number or a list of numbers.
+        is not a floating dtype, `out` or `mean` is given, `where` is not boolean or is a
+        Variable, or `a` is not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or both `ddof` (non-zero) and `correction`
-        are given.
+        If an axis is out of range or repeated, both `ddof` (non-zero) and `correction`
+        are given, or `where` does not broadcast to `a`'s shape.
     """
-    keepdims, ddof = _spread_keywords("nanvar", out, keepdims, where, mean, ddof, correction)
+    keepdims, ddof, where = _spread_keywords("nanvar", out, keepdims, where, mean, ddof, correction)
     a = _input(a, dtype, "nanvar")
-    mask = _nan_mask(a)
     axes = normalize_axis(axis, a.ndim, "nanvar", a.shape)
-    if mask is None or (_count(a.shape, axes) > max(ddof, 0) and not maybe_any(mask)):
+    if a.dtype.kind != "f":                                   # no NaN: NumPy's var, where= and all
+        return statistics.var(a, axes, ddof=ddof, keepdims=keepdims, where=where)
+    mask = _skipped(a, where, "nanvar")
+    if where is True and _count(a.shape, axes) > max(ddof, 0) and not maybe_any(mask):
         return statistics.var(a, axes, ddof=ddof, keepdims=keepdims)
     var, bad = _moments(a, mask, axes, keepdims, ddof)
     return _nan_where(bad, var)
@@ -580,7 +621,7 @@ def nanstd(
     ddof: float = 0,
     keepdims: bool = False,
     *,
-    where: bool = True,
+    where: ArrayLike = True,
     mean: None = None,
     correction: float | None = None,
 ) -> Variable:
@@ -596,43 +637,47 @@ def nanstd(
         Axes to reduce over (negatives allowed); None reduces over all of them.
     dtype : floating dtype, optional
         Compute and return in this dtype (the gradient comes back in the input's).
-    out, where, mean
-        NumPy's keywords, accepted at their defaults only (None, True, None).
+    out, mean
+        NumPy's keywords, accepted at their defaults only (None, None).
     ddof : real number
         Delta degrees of freedom: the squared deviations are summed and divided by
         count - ddof.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: the entries outside it are skipped as the
+        NaNs are (not counted, gradient 0).
     correction : real number, optional
         NumPy 2's other name for `ddof` (the Array API's); give one of the two.
 
     Returns
     -------
     Variable
-        The standard deviations; NaN (with gradient 0, and without NumPy's warning) where
-        count - ddof <= 0: an all-NaN slice, an empty axis, too large a ddof.  Integer
-        input gets V.std, as in NumPy.
+        The standard deviations; NaN (with gradient 0, and without NumPy's "Degrees of freedom
+        <= 0" warning) where count - ddof <= 0: an all-NaN slice, a slice with nothing
+        selected, an empty axis, too large a ddof.  Integer input gets V.std (with
+        `where`), as in NumPy: float64, and inf or NaN where count - ddof <= 0.
 
     Raises
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `ddof` is not a number, `dtype`
-        is not a floating dtype, `out`, `where` or `mean` is given, or `a` is not a
-        Variable, a numeric ndarray, a number or a list of numbers.
+        is not a floating dtype, `out` or `mean` is given, `where` is not boolean or is a
+        Variable, or `a` is not a Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or both `ddof` (non-zero) and `correction`
-        are given.
+        If an axis is out of range or repeated, both `ddof` (non-zero) and `correction`
+        are given, or `where` does not broadcast to `a`'s shape.
     """
-    keepdims, ddof = _spread_keywords("nanstd", out, keepdims, where, mean, ddof, correction)
+    keepdims, ddof, where = _spread_keywords("nanstd", out, keepdims, where, mean, ddof, correction)
     a = _input(a, dtype, "nanstd")
-    mask = _nan_mask(a)
     axes = normalize_axis(axis, a.ndim, "nanstd", a.shape)
-    if mask is None or (_count(a.shape, axes) > max(ddof, 0) and not maybe_any(mask)):
+    if a.dtype.kind != "f":                                   # no NaN: NumPy's std, where= and all
+        return statistics.std(a, axes, ddof=ddof, keepdims=keepdims, where=where)
+    mask = _skipped(a, where, "nanstd")
+    if where is True and _count(a.shape, axes) > max(ddof, 0) and not maybe_any(mask):
         return statistics.std(a, axes, ddof=ddof, keepdims=keepdims)
     var, bad = _moments(a, mask, axes, keepdims, ddof)
-    flat = var.data == 0                       # std 0: subgradient 0 (no 1/0 on either branch)
-    std = _where(flat, 0, sqrt(_where(flat, 1, var))) if maybe_any(flat) else sqrt(var)
-    return _nan_where(bad, std)
+    return _nan_where(bad, statistics._flat_root(var))      # std 0: subgradient 0, as V.std
 
 
 __all__ = [

@@ -23,12 +23,14 @@ from ..axes import normalize_axis, single_axis
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
-from .reduction import _initial_for, _spread
+from .elementwise import where as _where
+from .reduction import _initial_for, _spread, selection
 from .shape import reshape, transpose
 
 
 def _refuse_keywords(op, dtype=None, out=None, where=True):
-    """Refuse NumPy's keywords that a Variable cannot honour (anything but their defaults)."""
+    """Refuse NumPy's keywords that a Variable cannot honour (anything but their defaults);
+    `where` for the ops that do not take NumPy's mask (prod and its kin do)."""
     if dtype is not None:
         raise TypeError(
             f"{op}: dtype={dtype!r} is not supported (the result keeps the input's dtype); "
@@ -347,7 +349,7 @@ def prod(
     out: None = None,
     keepdims: bool = False,
     initial: float | None = None,
-    where: bool = True,
+    where: ArrayLike = True,
 ) -> Variable:
     """Product of the entries of `a` over `axis`, its gradient exact where entries are 0.
 
@@ -360,32 +362,39 @@ def prod(
     a : ArrayLike
     axis : int, tuple of ints or None
         Axes to multiply over (negatives allowed); None multiplies everything.
-    dtype, out, where
-        NumPy's keywords, accepted at their defaults only (None, None, True).
+    dtype, out
+        NumPy's keywords, accepted at their default None only.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
     initial : number, optional
         A starting value the product is multiplied by (the result over an empty axis).
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: only the entries where it holds are
+        multiplied (the others count as 1, by a `where` on the constant mask, so whatever
+        they hold, NaN or inf, gives no value and gradient exactly 0 at every order).
 
     Returns
     -------
     Variable
-        The products; 1 (or `initial`) over an empty axis.
+        The products; 1 (or `initial`) over an empty axis or an empty selection.  Integer
+        input keeps its dtype, as in NumPy.
 
     Raises
     ------
     TypeError
-        If `axis` is not None, an int or a tuple of ints, `initial` is not a number, `dtype`,
-        `out` or `where` is given, or `a` is not a Variable, a numeric ndarray, a number or
-        a list of numbers.
+        If `axis` is not None, an int or a tuple of ints, `initial` is not a number, `dtype`
+        or `out` is given, `where` is not boolean or is a Variable, or `a` is not a Variable,
+        a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated.
+        If an axis is out of range or repeated, or `where` does not broadcast to `a`'s shape.
     """
-    _refuse_keywords("prod", dtype, out, where)
+    _refuse_keywords("prod", dtype, out)
     if initial is not None and (not isinstance(initial, Real) or isinstance(initial, bool)):
         raise TypeError(f"prod: initial must be a real number or None, got {type(initial).__name__}")
     a = as_variable(a, op="prod")
     axes = normalize_axis(axis, a.ndim, "prod", a.shape)
+    if where is not True:                                     # unselected entries: 1, gradient 0
+        a = _where(selection(where, a, "prod"), a, 1)
     y = Function(Prod(axes, bool(keepdims)))(a)
     return y if initial is None else y * _initial_for(y, initial, "prod")
 

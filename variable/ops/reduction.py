@@ -381,6 +381,12 @@ def _extremum(forwarder_class, op, x, axis, keepdims, initial, where_, fill, com
                 f"{op}(..., where=...) needs initial= too: a slice with nothing selected has no "
                 f"{op}imum, so NumPy asks for the value to give it (e.g. initial=-np.inf)"
             )
+        x = as_variable(x, op=op)
+        kind = x.dtype.kind
+        if kind in "iu":                                 # the dtype's own extreme: integers stay integers
+            fill = np.iinfo(x.dtype).min if fill < 0 else np.iinfo(x.dtype).max
+        elif kind == "b":
+            fill = bool(fill > 0)
         _, x = _selected(x, where_, fill, op)
     x = as_variable(x, op=op)
     axes = normalize_axis(axis, x.ndim, op, x.shape)

@@ -8,6 +8,14 @@ in PyTorch, instead of the NaN that sqrt(var) would give.
 Over an empty axis the results are NaN, and with ddof >= n they are inf or NaN, as in
 NumPy (without its warnings).
 
+With NumPy's `where=` mask, var and std are composites too (`_moments`, shared with nanvar
+and nanstd): the entries outside the mask are replaced by 0 with a `where` on the constant
+mask before any arithmetic, so whatever they hold (NaN, inf) gives no value, no gradient
+and no warning; the squared deviations of the others from their own mean are summed and
+divided by count - ddof, a constant.  Where count - ddof <= 0 (nothing selected, too large
+a ddof), NumPy's inf or NaN is put in by a last `where`, with gradient 0 and without NumPy's
+"Degrees of freedom <= 0" and divide warnings.
+
 `cov` and `corrcoef` are composites too (mean, matmul, sqrt, where, clip): centred rows
 times their transpose over n - ddof.  Where NumPy's answer is not a number made from the
 data (the degrees of freedom are <= 0, a variable has variance 0), the inf or NaN is put in
@@ -15,6 +23,7 @@ by a `where` on a constant mask, so it never enters an arithmetic operation: no 
 and gradient 0 from those entries.
 """
 
+import math
 from numbers import Real
 
 import numpy as np
@@ -25,7 +34,7 @@ from ..backend import errstate, get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
 from . import reduction
-from .elementwise import clip, sqrt
+from .elementwise import clip, sqrt, square
 from .elementwise import where as _where
 from .joining import concat
 from .matmul import matmul
@@ -73,8 +82,12 @@ class Std(Forwarder):
         x, = self.inputs
         y, = self.outputs
         centred = x - reduction.mean(x, self.axes, keepdims=True)
-        # d std = (x - m) / (d std), d = n - ddof; 0 where std = 0 (no 1/0 on either branch)
-        scale = _where(self.flat, 0, 1 / (self.divisor * _where(self.flat, 1, y)))
+        # d std = (x - m) / (d std), d = n - ddof; 0 where std = 0 (no 1/0 on either branch);
+        # NaN when ddof >= n (d = 0: std is inf, or NaN for a constant slice, and has none)
+        if self.divisor == 0:
+            scale = math.nan
+        else:
+            scale = _where(self.flat, 0, 1 / (self.divisor * _where(self.flat, 1, y)))
         return _spread(gy * scale, x, self.axes) * centred
 
     taylor_records = True
@@ -83,19 +96,65 @@ class Std(Forwarder):
         # var = sum((x - mean x)^2) / d, then sqrt; series 0 past y_0 where std = 0
         centred = series.map_linear(x, lambda c: c - _mean_array(c, self.axes, True))
         squares = series.square(centred)
-        var = [c.sum(axis=self.axes, keepdims=self.keepdims) / self.divisor for c in squares]
+        scale = 1 / self.divisor if self.divisor else math.nan   # ddof >= n: no derivative
+        var = [c.sum(axis=self.axes, keepdims=self.keepdims) * scale for c in squares]
         y, = self.outputs
         var[0] = np.where(self.flat, 1, var[0])               # (1 where std = 0: no division by 0)
         roots = series.sqrt(var, np.where(self.flat, 1, y._data))
         return [y._data] + [np.where(self.flat, 0, c) for c in roots[1:]]
 
 
-def _check_var_keywords(op, dtype, out, where, mean_given):
-    _refuse_keywords(op, dtype, out, where)
+def _check_var_keywords(op, dtype, out, mean_given):
+    _refuse_keywords(op, dtype, out)
     if mean_given is not None:
         raise TypeError(
             f"{op}: mean= is not supported; the mean is computed from the input (and differentiated)"
         )
+
+
+# ----- where=: moments of the entries a constant mask leaves ---------------------------------
+def _kept(x, skip, value=0):
+    """`x` with `value` where the constant mask `skip` holds: a `where`, which picks, so what the
+    skipped entries hold meets no arithmetic and gets gradient 0."""
+    return _where(skip, value, x) if maybe_any(skip) else x
+
+
+def _moments(a, skip, axes, keepdims, ddof):
+    """(squares, dof) of the entries of `a` that the constant mask `skip` (of a's shape) leaves:
+    squares the sum of their squared deviations from their own mean (finite where they are;
+    0 where none is left), dof their count - ddof, a constant array of `a`'s dtype."""
+    xp = get_array_module(a)
+    z = _kept(a, skip)
+    count = (~skip).sum(axis=axes, keepdims=True).astype(a.dtype)
+    mean = reduction.sum(z, axes, True) / xp.where(count == 0, 1, count)   # 0 where none is left
+    centred = _kept(z - mean, skip)
+    dof = (~skip).sum(axis=axes, keepdims=keepdims).astype(a.dtype) - ddof
+    return reduction.sum(square(centred), axes, keepdims), dof
+
+
+def _flat_root(var):
+    """sqrt(var) with the subgradient 0 where var is 0 (no 1/0 on either branch of the where)."""
+    flat = var.data == 0
+    return _where(flat, 0, sqrt(_where(flat, 1, var))) if maybe_any(flat) else sqrt(var)
+
+
+def _selected_spread(a, axes, keepdims, ddof, where, op, root):
+    """var (std if `root`) of the entries NumPy's `where=` mask selects, with NumPy's inf or NaN
+    (squares / 0) where count - ddof <= 0, put in by a `where` with gradient 0 and no warning."""
+    if a.dtype.kind not in "fc":                              # integers and booleans: in float64
+        a = a.astype(np.float64)
+    xp = get_array_module(a)
+    skip = ~xp.broadcast_to(reduction.selection(where, a, op), a.shape)
+    squares, dof = _moments(a, skip, axes, keepdims, ddof)
+    bad = dof <= 0
+    y = squares / xp.where(bad, 1, dof)                       # var = squares / (count - ddof)
+    if root:
+        y = _flat_root(y)
+    if not maybe_any(bad):
+        return y
+    with errstate(squares, invalid="ignore"):                 # NumPy's squares / 0: inf, or NaN at 0
+        degenerate = squares.data * np.inf
+    return _where(bad, degenerate, y)
 
 
 def var(
@@ -106,7 +165,7 @@ def var(
     ddof: float = 0,
     keepdims: bool = False,
     *,
-    where: bool = True,
+    where: ArrayLike = True,
     mean: None = None,
     correction: float | None = None,
 ) -> Variable:
@@ -117,12 +176,17 @@ def var(
     a : ArrayLike
     axis : int, tuple of ints or None
         Axes to reduce over (negatives allowed); None reduces over all of them.
-    dtype, out, where, mean
-        NumPy's keywords, accepted at their defaults only (None, None, True, None).
+    dtype, out, mean
+        NumPy's keywords, accepted at their defaults only (None, None, None).
     ddof : real number
         Delta degrees of freedom: 0 for the population variance, 1 for the unbiased estimate.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: the variance of the entries where it holds
+        (their deviations from their own mean, over their count - ddof); the others are
+        replaced by a `where` on the constant mask, so whatever they hold (NaN, inf) gives
+        no value and gradient exactly 0 at every order.
     correction : real number, optional
         NumPy 2's other name for `ddof` (the Array API's); give one of the two.
 
@@ -130,22 +194,26 @@ def var(
     -------
     Variable
         The variances; NaN over an empty axis, inf (NaN for a constant slice) when
-        ddof >= n, as in NumPy.
+        ddof >= n, and so with `where` where count - ddof <= 0 (NaN for nothing selected),
+        as in NumPy, without its warnings and with gradient 0 there.  Integer input gives
+        float64, as in NumPy.
 
     Raises
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `ddof` is not a number, `dtype`,
-        `out`, `where` or `mean` is given, or `a` is not a Variable, a numeric ndarray, a
-        number or a list of numbers.
+        `out` or `mean` is given, `where` is not boolean or is a Variable, or `a` is not a
+        Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or both `ddof` (non-zero) and `correction`
-        are given.
+        If an axis is out of range or repeated, both `ddof` (non-zero) and `correction`
+        are given, or `where` does not broadcast to `a`'s shape.
     """
-    _check_var_keywords("var", dtype, out, where, mean)
+    _check_var_keywords("var", dtype, out, mean)
     ddof = _degrees(ddof, correction, "var")
     a = as_variable(a, op="var")
     axes = normalize_axis(axis, a.ndim, "var", a.shape)
+    if where is not True:
+        return _selected_spread(a, axes, bool(keepdims), ddof, where, "var", root=False)
     y = reduction.variance(a, axes, keepdims)
     if ddof == 0:
         return y
@@ -163,7 +231,7 @@ def std(
     ddof: float = 0,
     keepdims: bool = False,
     *,
-    where: bool = True,
+    where: ArrayLike = True,
     mean: None = None,
     correction: float | None = None,
 ) -> Variable:
@@ -178,12 +246,15 @@ def std(
     a : ArrayLike
     axis : int, tuple of ints or None
         Axes to reduce over (negatives allowed); None reduces over all of them.
-    dtype, out, where, mean
-        NumPy's keywords, accepted at their defaults only (None, None, True, None).
+    dtype, out, mean
+        NumPy's keywords, accepted at their defaults only (None, None, None).
     ddof : real number
         Delta degrees of freedom: the squared deviations are summed and divided by n - ddof.
     keepdims : bool
         Keep the reduced axes with length 1, so the result broadcasts against `a`.
+    where : bool or array of bools
+        NumPy's mask, broadcast to `a`'s shape: the standard deviation of the entries where
+        it holds, as `var`'s; the others get gradient exactly 0 at every order.
     correction : real number, optional
         NumPy 2's other name for `ddof` (the Array API's); give one of the two.
 
@@ -191,22 +262,26 @@ def std(
     -------
     Variable
         The standard deviations; NaN over an empty axis, inf (NaN for a constant slice)
-        when ddof >= n, as in NumPy.
+        when ddof >= n, and so with `where` where count - ddof <= 0 (NaN for nothing
+        selected), as in NumPy, without its warnings and with gradient 0 there.  Integer
+        input gives float64, as in NumPy.
 
     Raises
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `ddof` is not a number, `dtype`,
-        `out`, `where` or `mean` is given, or `a` is not a Variable, a numeric ndarray, a
-        number or a list of numbers.
+        `out` or `mean` is given, `where` is not boolean or is a Variable, or `a` is not a
+        Variable, a numeric ndarray, a number or a list of numbers.
     ValueError
-        If an axis is out of range or repeated, or both `ddof` (non-zero) and `correction`
-        are given.
+        If an axis is out of range or repeated, both `ddof` (non-zero) and `correction`
+        are given, or `where` does not broadcast to `a`'s shape.
     """
-    _check_var_keywords("std", dtype, out, where, mean)
+    _check_var_keywords("std", dtype, out, mean)
     ddof = _degrees(ddof, correction, "std")
     a = as_variable(a, op="std")
     axes = normalize_axis(axis, a.ndim, "std", a.shape)
+    if where is not True:
+        return _selected_spread(a, axes, bool(keepdims), ddof, where, "std", root=True)
     return Function(Std(axes, bool(keepdims), ddof))(a)
 
 

@@ -1,0 +1,606 @@
+"""Floor division and the float decompositions: floor_divide, divmod, modf, ldexp, frexp,
+spacing, angle, real_if_close and the modified Bessel function i0.
+
+Piecewise constant results (the quotient of floor_divide and divmod, modf's whole part,
+spacing, angle of real data) have exact zero gradients, as in PyTorch and JAX (a jump has no
+derivative; 0 is taken there too).  The remainder of divmod is mod's x1 - q x2 with q the
+saved quotient; modf's fractional part is x - whole (gradient 1); ldexp and frexp's
+mantissa scale x by a power of two that is constant between jumps, saved in forward.
+Integer outputs (frexp's exponent) are plain integer arrays, as NumPy's and as V.unique's.
+
+i0 is the internal op `BesselI` of order 0: I_n' = (I_(n-1) + I_(n+1)) / 2 (I_(-1) = I_1), so
+its backward is again a BesselI op and every order of derivative works; its Taylor rule
+pushes that same identity through the series, coefficient by coefficient.  The values come
+from `_bessel_i`: the power series (positive terms, summed by their recurrence) up to a
+switch point, and the asymptotic expansion of e^-x sqrt(2 pi x) I_n(x) beyond it, with
+e^x applied as two halves so that I_0 stays finite up to |x| ~ 713.98 in float64.
+"""
+
+import functools
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from ..backend import errstate, get_array_module
+from ..forwarder import Forwarder, Function, Variable, as_variable
+from ..types import ArrayLike
+from .elementwise import _choose, _reduce
+from .exponential import _ufunc_keywords
+from .rounding import Real, _Flat, _zeros
+
+
+def _zero_series(y, n):
+    """[y_0, 0, ..., 0] (n coefficients): the series of an output constant between jumps."""
+    zero = np.zeros_like(y._data)
+    return [y._data] + [zero] * (n - 1)
+
+
+def _outs(op, outs, out, keywords):
+    """Check the ufunc keywords of a two-output ufunc: positional outs and out=(None, None)
+    are NumPy's defaults; anything else is refused (`_ufunc_keywords`)."""
+    if any(o is not None for o in outs):
+        raise TypeError(f"{op}: out arrays are not supported (a Variable is never written in place); "
+                        f"write a, b = V.{op}(...) instead")
+    if isinstance(out, tuple) and all(o is None for o in out):
+        out = None
+    _ufunc_keywords(op, out, keywords)
+
+
+# ----- floor division ----------------------------------------------------------------
+class FloorDivide(Forwarder):
+    """floor(x0 / x1) (NumPy's floor_divide): constant between jumps, zero gradient."""
+
+    def forward(self, x0, x1):
+        return np.floor_divide(x0, x1)
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        x0, x1 = self.inputs                           # d/dx0 = d/dx1 = 0 (0 taken at a jump too)
+        return (_zeros(x0) if x0.requires_grad else None), (_zeros(x1) if x1.requires_grad else None)
+
+    taylor_records = True
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        return _zero_series(y, max(len(x0), len(x1)))   # y(t) = y_0 near t = 0
+
+
+class DivMod(Forwarder):
+    """(floor(x0 / x1), x0 - floor(x0 / x1) x1): NumPy's divmod, in one call."""
+
+    non_differentiable = ("y0",)                         # the quotient: constant between jumps
+
+    def forward(self, x0, x1):
+        q, r = np.divmod(x0, x1)
+        self.quotient = q.astype(r.dtype, copy=False)    # the q of r = x0 - q x1
+        return q, r
+
+    save_for_backward = ()
+
+    def backward(self, gq, gr):
+        x0, x1 = self.inputs
+        gx0 = _reduce(gr, x0)                                                  # d r/dx0 = 1
+        gx1 = _reduce(gr * -self.quotient, x1) if x1.requires_grad else None   # d r/dx1 = -q
+        return gx0, gx1
+
+    taylor_records = True
+
+    def taylor(self, x0, x1):
+        q, r = self.outputs
+        quotient = self.quotient                         # r_k = x0_k - q x1_k for k >= 1
+        return (_zero_series(q, max(len(x0), len(x1))),
+                _choose(r._data, x0, x1, lambda a, b: a - quotient * b))
+
+
+def floor_divide(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Variable:
+    """Largest whole number <= x1 / x2 (Python's //), elementwise with NumPy broadcasting.
+
+    The result is constant between its jumps, so the gradient is 0 for both operands (as
+    in PyTorch and JAX); integer operands give NumPy's integer quotient (no gradient).
+    Division by zero gives NumPy's values (inf, -inf or NaN for floats, 0 for integers),
+    with NumPy's warning.  `x // y` on Variables calls this.
+
+    Parameters
+    ----------
+    x1, x2 : ArrayLike
+        Dividend and divisor; a Python number takes the dtype of the other operand's array.
+    out, **kwargs
+        NumPy's ufunc keywords (out, where, casting, order, dtype, subok), at their
+        defaults only.
+
+    Returns
+    -------
+    Variable
+        Of the operands' broadcast shape and NumPy's result dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a real ndarray, a number or a list of numbers, or
+        a keyword is not at its default.
+    ValueError
+        If the shapes of `x1` and `x2` do not broadcast together.
+    """
+    _ufunc_keywords("floor_divide", out, kwargs)
+    return Function(FloorDivide())(x1, x2)
+
+
+def divmod(x1: ArrayLike, x2: ArrayLike, /, *outs: None, out: tuple | None = None,
+           **kwargs: Any) -> tuple[Variable, Variable]:
+    """(x1 // x2, x1 % x2), elementwise with NumPy broadcasting, from one NumPy call.
+
+    The quotient has gradient 0 (it does not require grad); the remainder is mod's, with
+    gradient 1 for `x1` and -floor(x1 / x2) for `x2`.  `divmod(x, y)` on Variables calls
+    this.
+
+    Parameters
+    ----------
+    x1, x2 : ArrayLike
+        Dividend and divisor; a Python number takes the dtype of the other operand's array.
+    *outs, out, **kwargs
+        NumPy's ufunc keywords (out1, out2, out, where, casting, order, dtype, subok), at
+        their defaults only.
+
+    Returns
+    -------
+    tuple of Variable
+        Quotient and remainder, of the operands' broadcast shape; NaN remainders where
+        x2 == 0 (with NumPy's warning).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a real ndarray, a number or a list of numbers, or
+        a keyword is not at its default.
+    ValueError
+        If the shapes of `x1` and `x2` do not broadcast together.
+    """
+    _outs("divmod", outs, out, kwargs)
+    return Function(DivMod())(x1, x2)
+
+
+# ----- fractional and whole parts, mantissa and exponent ---------------------------------
+class Modf(Forwarder):
+    """(x - trunc(x), trunc(x)) with the sign of x (NumPy's modf)."""
+
+    non_differentiable = ("y1",)                         # the whole part: constant between jumps
+
+    def forward(self, x):
+        return np.modf(x)
+
+    save_for_backward = ()
+
+    def backward(self, gfrac, gwhole):
+        return gfrac                                     # d frac/dx = 1, d whole/dx = 0
+
+    taylor_records = True
+
+    def taylor(self, x):
+        frac, whole = self.outputs                       # frac_k = x_k, whole_k = 0 for k >= 1
+        return [frac._data] + x[1:], _zero_series(whole, len(x))
+
+
+class Frexp(Forwarder):
+    """The mantissa m = x 2^-e of NumPy's frexp; the exponent e is kept as `self.exponent`."""
+
+    def forward(self, x):
+        m, e = np.frexp(x)
+        self.exponent = e = get_array_module(x).asarray(e)   # (an array for 0-d x too, not a scalar)
+        with errstate(m, over="ignore"):                 # 2^-e of a subnormal x: inf, as it is
+            self.scale = np.ldexp(get_array_module(m).ones((), dtype=m.dtype), -e)
+        return m
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        return gy * self.scale                           # dm/dx = 2^-e between jumps
+
+    taylor_records = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        return [y._data] + [self.scale * xk for xk in x[1:]]   # m_k = 2^-e x_k
+
+
+class Ldexp(Forwarder):
+    """x0 2^x1 for integer x1: the gradient 2^x1 reaches x0 only."""
+
+    def forward(self, x0, x1):
+        y = np.ldexp(x0, x1)
+        with errstate(y, over="ignore"):                 # 2^x1 may overflow where y does not
+            self.scale = np.ldexp(get_array_module(y).ones((), dtype=y.dtype), x1)
+        return y
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        return _reduce(gy * self.scale, x0), None        # dy/dx0 = 2^x1 (x1: integers, no gradient)
+
+    taylor_records = True
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        scale = self.scale                               # y_k = 2^x1 x0_k for k >= 1
+        return _choose(y._data, x0, x1, lambda a, b: scale * a)
+
+
+def modf(x: ArrayLike, /, *outs: None, out: tuple | None = None,
+         **kwargs: Any) -> tuple[Variable, Variable]:
+    """Fractional and whole parts of `x`, elementwise, both with the sign of `x`.
+
+    The fractional part has gradient 1 and the whole part 0 (it does not require grad),
+    as in JAX.  modf(inf) is (0, inf), as in NumPy.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    *outs, out, **kwargs
+        NumPy's ufunc keywords (out1, out2, out, where, casting, order, dtype, subok), at
+        their defaults only.
+
+    Returns
+    -------
+    tuple of Variable
+        Fractional and whole parts, of the shape of `x`, floating point (float64 for
+        integers, as in NumPy).
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a real ndarray, a number or a list of numbers, or a
+        keyword is not at its default.
+    """
+    _outs("modf", outs, out, kwargs)
+    return Function(Modf())(as_variable(x, op="modf"))
+
+
+def frexp(x: ArrayLike, /, *outs: None, out: tuple | None = None, **kwargs: Any) -> tuple:
+    """Mantissa and exponent of `x`: x = m 2^e with 0.5 <= |m| < 1 (m = e = 0 at 0).
+
+    The mantissa has gradient 2^-e (constant between the powers of two, where it jumps),
+    as in JAX; at 0, inf and NaN, where NumPy gives e = 0, that is 1.  The exponent is a
+    plain integer array (NumPy's int32, on the device of `x`), as V.unique returns its
+    integer outputs: it has no gradient.  V.ldexp(m, e) gives `x` back.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    *outs, out, **kwargs
+        NumPy's ufunc keywords (out1, out2, out, where, casting, order, dtype, subok), at
+        their defaults only.
+
+    Returns
+    -------
+    tuple of (Variable, ndarray)
+        The mantissa, of the shape of `x` and floating point (float64 for integers, as in
+        NumPy), and the exponent as int32.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a real ndarray, a number or a list of numbers, or a
+        keyword is not at its default.
+    """
+    _outs("frexp", outs, out, kwargs)
+    forwarder = Frexp()
+    mantissa = Function(forwarder)(as_variable(x, op="frexp"))
+    return mantissa, forwarder.exponent
+
+
+def _exponent(x2):
+    """ldexp's `x2` as an integer operand (an integer number as a 0-d array, a list as an
+    array); floating point exponents are refused, as NumPy refuses them."""
+    if isinstance(x2, (bool, int, np.integer, np.bool_)):
+        return np.asarray(x2)
+    if isinstance(x2, (list, tuple)):
+        try:
+            x2 = np.asarray(x2)
+        except (TypeError, ValueError):
+            return x2                                    # (refused by the Function, naming ldexp)
+    dtype = getattr(x2, "dtype", None)
+    if isinstance(x2, (float, complex)) or (dtype is not None and np.dtype(dtype).kind not in "biu"):
+        got = type(x2).__name__ if dtype is None else f"dtype {dtype}"
+        raise TypeError(f"ldexp: the exponent x2 must be integers (NumPy refuses a floating point "
+                        f"exponent), got {got}; write V.ldexp(x1, x2.astype(int)), or x1 * 2.0 ** x2 "
+                        f"for a differentiable exponent")
+    return x2
+
+
+def ldexp(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Variable:
+    """x1 * 2**x2 for integer `x2`, elementwise with NumPy broadcasting.
+
+    The gradient is 2**x2 for `x1`; `x2` holds integers and gets none (for a
+    differentiable exponent write x1 * 2.0 ** x2).
+
+    Parameters
+    ----------
+    x1 : ArrayLike
+        The mantissas (integers become float64, as in NumPy).
+    x2 : ArrayLike
+        The exponents: an integer array or Variable, a Python int or a list of ints.
+    out, **kwargs
+        NumPy's ufunc keywords (out, where, casting, order, dtype, subok), at their
+        defaults only.
+
+    Returns
+    -------
+    Variable
+        Of the operands' broadcast shape, in the floating dtype of `x1`; inf where it
+        overflows (with NumPy's warning).
+
+    Raises
+    ------
+    TypeError
+        If `x2` is floating point, an operand is not a Variable, a real ndarray, a number
+        or a list of numbers, or a keyword is not at its default.
+    ValueError
+        If the shapes of `x1` and `x2` do not broadcast together.
+    """
+    _ufunc_keywords("ldexp", out, kwargs)
+    return Function(Ldexp())(x1, _exponent(x2))
+
+
+# ----- constant almost everywhere ------------------------------------------------------
+class Spacing(_Flat):
+    """Distance from x to the next float away from 0 (NumPy's spacing)."""
+
+    def forward(self, x):
+        xp = get_array_module(x)
+        if xp is np:
+            return np.spacing(x)
+        # CuPy has no spacing ufunc: the step to the next float away from 0 (from +0 for
+        # -0.0, as NumPy's), in NumPy's dtype for x (float16 for int8, float64 for int64)
+        x = x.astype(np.spacing(np.zeros(0, x.dtype)).dtype, copy=False)
+        away = xp.where(x < 0, -xp.inf, xp.inf).astype(x.dtype)
+        return xp.nextafter(x, away) - x
+
+
+class Angle(_Flat):
+    """Argument of real data: 0 for x >= +0, pi for x < 0 and for -0.0 (arctan2(0, x))."""
+
+    def __init__(self, deg):
+        self.deg = deg
+
+    def forward(self, x):
+        y = np.arctan2(0, x)                             # NumPy's formula, its dtypes too
+        return y * (180 / math.pi) if self.deg else y
+
+
+def spacing(x: ArrayLike, /, out: None = None, **kwargs: Any) -> Variable:
+    """Distance between `x` and the nearest adjacent float (negative for x < 0), elementwise.
+
+    Constant between powers of two: the gradient is 0.  spacing(+-inf) and NaN are NaN.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    out, **kwargs
+        NumPy's ufunc keywords (out, where, casting, order, dtype, subok), at their
+        defaults only.
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`, floating point (NumPy's dtype for integers).
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a real ndarray, a number or a list of numbers, or a
+        keyword is not at its default.
+    """
+    _ufunc_keywords("spacing", out, kwargs)
+    return Function(Spacing())(as_variable(x, op="spacing"))
+
+
+def angle(z: ArrayLike, deg: bool = False) -> Variable:
+    """Argument of `z`: for gengrad's real data, 0 where z >= 0 and pi where z < 0.
+
+    As NumPy's arctan2(0, z): -0.0 gives pi too, NaN gives NaN.  The gradient is 0.
+
+    Parameters
+    ----------
+    z : ArrayLike
+        Real data: complex input is refused (gengrad has no complex dtype).
+    deg : bool
+        Degrees (0 or 180) instead of radians.
+
+    Returns
+    -------
+    Variable
+        Of the shape of `z`, floating point (float64 for integers, as in NumPy).
+
+    Raises
+    ------
+    TypeError
+        If `z` is complex, or not a Variable, a real ndarray, a number or a list of
+        numbers, or `deg` is not a bool.
+    """
+    if not isinstance(deg, (bool, np.bool_, int, np.integer)):
+        raise TypeError(f"angle: deg must be a bool, got {type(deg).__name__}")
+    return Function(Angle(bool(deg)))(as_variable(z, op="angle"))
+
+
+def real_if_close(a: ArrayLike, tol: float = 100) -> Variable:
+    """`a` itself for gengrad's real data (NumPy returns real input unchanged).
+
+    An identity in the graph (gradient 1), sharing the data of `a`.
+
+    Parameters
+    ----------
+    a : ArrayLike
+        Real data: complex input is refused (gengrad has no complex dtype).
+    tol : float
+        NumPy's tolerance for dropping imaginary parts, in machine epsilons: it has no
+        effect on real data.
+
+    Returns
+    -------
+    Variable
+        Of the shape and dtype of `a`.
+
+    Raises
+    ------
+    TypeError
+        If `a` is complex, or not a Variable, a real ndarray, a number or a list of
+        numbers, or `tol` is not a real number.
+    """
+    if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"real_if_close: tol must be a real number, got {type(tol).__name__}")
+    return Function(Real())(as_variable(a, op="real_if_close"))
+
+
+# ----- the modified Bessel functions of the first kind -----------------------------------
+_TINY = 2.0 ** -60        # relative size of the first term left out of either sum
+
+
+@functools.cache
+def _plan(n):
+    """(switch point s, power-series terms, asymptotic terms) for I_n: the least whole s at
+    which the asymptotic expansion, while its terms still fall, reaches a term below _TINY,
+    and the terms each sum needs on its side of s (counts fixed, so no data is read)."""
+    s = 10.0
+    while True:
+        term, k = 1.0, 0
+        while term >= _TINY:
+            k += 1
+            ratio = abs(4 * n * n - (2 * k - 1) ** 2) / (8 * k * s)
+            if ratio >= 1 and k > n:                     # the terms grow again: s is too small
+                break
+            term *= ratio
+        if term < _TINY:
+            break
+        s += 1.0
+    asymptotic = k + 1
+    u, term, total, k = s * s / 4, 1.0, 1.0, 0
+    while not (term < _TINY * total and k * k > u):     # past the largest term, and small
+        k += 1
+        term *= u / (k * (k + n))
+        total += term
+    return s, k + 1, asymptotic
+
+
+def _bessel_i(n, x):
+    """I_n(x) for a whole n >= 0 on a floating array: I_n(-x) = (-1)^n I_n(x), and for |x|
+
+    - <= s, the power series (x/2)^n / n! sum_k u^k n! / (k! (k + n)!), u = x^2 / 4, its
+      positive terms summed as the recurrence t_k = t_(k-1) u / (k (k + n)) makes them;
+    - > s, e^x / sqrt(2 pi x) sum_k t_k with t_k = -t_(k-1) (4 n^2 - (2k - 1)^2) / (8 k x),
+      e^x applied in two halves (no overflow before the result's own).
+
+    Both branches run on every entry (clamped to their side of s) and `where` picks one:
+    no data-dependent branch, so no host sync on a device.
+    """
+    xp = get_array_module(x)
+    if x.dtype == np.float16:                            # (computed in float32, as NumPy keeps float16)
+        return _bessel_i(n, x.astype(np.float32)).astype(np.float16)
+    s, series_terms, asymptotic_terms = _plan(n)
+    ax = xp.abs(x)
+    far = ax > s                                         # (NaN: False, the series keeps it NaN)
+    near = xp.minimum(ax, s)
+    u = near * near * 0.25
+    term = total = xp.ones_like(near)
+    for k in range(1, series_terms):
+        term = term * (u * (1.0 / (k * (k + n))))
+        total = total + term
+    if n:
+        total = total * ((near * 0.5) ** n * (1.0 / math.factorial(n)))
+    big = xp.where(far & (ax < np.inf), ax, s)           # inf: its value is set below
+    r = 1.0 / big
+    term = expansion = xp.ones_like(big)
+    for k in range(1, asymptotic_terms):
+        term = term * (r * (-(4 * n * n - (2 * k - 1) ** 2) / (8 * k)))
+        expansion = expansion + term
+    half = xp.exp(big * 0.5)                             # e^x = e^(x/2) e^(x/2)
+    y = xp.where(far, (half * (expansion / xp.sqrt(big * (2 * math.pi)))) * half, total)
+    y = xp.where(ax == np.inf, np.inf, y)
+    return xp.copysign(y, x) if n % 2 else y
+
+
+def _bessel(n, x):
+    """I_n of `x`: a recorded BesselI op on a Variable, the values on an array."""
+    return Function(BesselI(n))(x) if isinstance(x, Variable) else _bessel_i(n, x)
+
+
+class BesselI(Forwarder):
+    """I_n, the modified Bessel function of the first kind of whole order n (i0: n = 0)."""
+
+    def __init__(self, order):
+        self.order = order
+
+    def forward(self, x):
+        if x.dtype.kind != "f":                          # (integers and booleans: float64, as np.i0)
+            x = x.astype(np.float64)
+        return _bessel_i(self.order, x)
+
+    save_for_backward = ("x",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        n = self.order
+        if n == 0:
+            return gy * _bessel(1, x)                                      # I_0' = I_1
+        return gy * ((_bessel(n - 1, x) + _bessel(n + 1, x)) * 0.5)      # I_n' = (I_(n-1) + I_(n+1)) / 2
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        # y_j = I_j(x(t)) satisfy y_j' = g_j x' with g_j = (y_(j-1) + y_(j+1)) / 2 (g_0 = y_1), so
+        # k y_j,k = sum_i i x_i g_j,(k-i): coefficient k of I_j needs k - 1 of I_(j-1), I_(j+1)
+        y, = self.outputs
+        n, order = self.order, len(x) - 1
+        x0 = x[0]
+        lowest = max(0, n - order)
+        ys = {j: [y._data if j == n else _bessel(j, x0)] for j in range(lowest, n + order + 1)}
+        gs = {}
+
+        def g(j, k):
+            key = (j, k)
+            if key not in gs:
+                gs[key] = ys[1][k] if j == 0 else (ys[j - 1][k] + ys[j + 1][k]) * 0.5
+            return gs[key]
+
+        for k in range(1, order + 1):
+            for j in range(max(0, n - (order - k)), n + order - k + 1):
+                terms = [x[i] * g(j, k - i) if i == k else (x[i] * (i / k)) * g(j, k - i)
+                         for i in range(1, k + 1)]
+                total = terms[0]
+                for term in terms[1:]:
+                    total = total + term
+                ys[j].append(total)
+        return ys[n]
+
+
+def i0(x: ArrayLike) -> Variable:
+    """The modified Bessel function of the first kind of order 0, elementwise (np.i0).
+
+    The gradient is I_1(x), computed by the same internal op at order 1, whose derivative
+    is (I_0 + I_2) / 2 (I_1'(0) = 1/2), and so on: every order of derivative works, to
+    about 1e-15 relative in float64.  I_0 is finite up to |x| ~ 713.98 in float64, where
+    np.i0 overflows from 709.78 (it computes e^x whole); I_0(+-inf) is inf (the limit, as
+    scipy.special.i0 gives), where np.i0 gives NaN with a warning.
+
+    Parameters
+    ----------
+    x : ArrayLike
+        Real data (integers become float64, as in NumPy); complex input is refused.
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`; float32 stays float32.
+
+    Raises
+    ------
+    TypeError
+        If `x` is complex, or not a Variable, a real ndarray, a number or a list of numbers.
+    """
+    return Function(BesselI(0))(as_variable(x, op="i0"))
+
+
+__all__ = ["floor_divide", "divmod", "modf", "ldexp", "frexp", "spacing", "angle", "real_if_close", "i0"]
