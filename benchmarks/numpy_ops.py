@@ -1,4 +1,5 @@
-"""NumPy's statistics and signal functions on Variables, against the same written out in NumPy.
+"""NumPy's functions on Variables (statistics, signals, fits, histograms, eigenvalues), against
+the same written out in NumPy.
 
 Each case is one call of the NumPy function on a Variable, forward + backward (the gradient
 of the sum of the result weighted by a fixed array), timed against hand-written NumPy: the
@@ -95,6 +96,32 @@ def cbrt_all(x):
     return _weights(y.shape) / (3 * y * y)
 
 
+def polyfit_values(x, y):
+    """np.polyfit(x, y, 3) by y: c = A^+ y with A = vander(x, 4), so the gradient is A (A^T A)^-1 w."""
+    a = np.vander(x, 4)
+    c = np.linalg.lstsq(a, y)[0]
+    return a @ np.linalg.solve(a.T @ a, _weights(c.shape))
+
+
+def histogram_weights(w, data):
+    """np.histogram(data, 50, (-4, 4), weights=w) by w: each weight gets its bin's weight."""
+    index = np.clip(((data + 4) / 8 * 50).astype(int), 0, 49)
+    _ = np.bincount(index, w, 50)
+    return _weights((50,))[index]
+
+
+def moving_average(x, width=16):
+    """sliding_window_view(x, width).mean(axis=-1): each entry gets the windows holding it."""
+    _ = np.convolve(x, np.ones(width) / width, "valid")
+    return np.convolve(_weights((x.size - width + 1,)), np.ones(width) / width, "full")
+
+
+def eigvals_of(a):
+    """np.linalg.eigvals(a) of real spectrum: the gradient V^-T diag(w) V^T."""
+    _, v = np.linalg.eig(a)
+    return np.linalg.solve(v.T, _weights((a.shape[0],))[:, None] * v.T)
+
+
 def cases(rng):
     """(name, gengrad step, NumPy step) for each case."""
     wide = rng.standard_normal((200, 101))
@@ -105,6 +132,10 @@ def cases(rng):
     holes[rng.random(holes.size) < 0.1] = np.nan
     observations = rng.standard_normal((50, 2_000))
     positive = rng.uniform(0.5, 2.0, 100_000)
+    xs, ys = np.linspace(-1, 1, 10_000), rng.standard_normal(10_000)
+    data, masses = rng.uniform(-3.9, 3.9, 100_000), rng.uniform(0.5, 2.0, 100_000)
+    basis = rng.standard_normal((50, 50)) + 5 * np.eye(50)
+    spectral = (basis * np.linspace(-2, 2, 50)) @ np.linalg.inv(basis)
     return [
         ("median, axis=1, (200, 101)", _gengrad(lambda x: np.median(x, axis=1), wide),
          lambda: median_rows(wide)),
@@ -117,6 +148,15 @@ def cases(rng):
         ("nanmean 100,000, 10% NaN", _gengrad(np.nanmean, holes), lambda: nanmean_all(holes)),
         ("cov 50 x 2,000", _gengrad(np.cov, observations), lambda: cov_rows(observations)),
         ("cbrt 100,000", _gengrad(np.cbrt, positive), lambda: cbrt_all(positive)),
+        ("polyfit deg 3, 10,000 points", _gengrad(lambda y: np.polyfit(xs, y, 3), ys),
+         lambda: polyfit_values(xs, ys)),
+        ("histogram 100,000, weights, 50 bins",
+         _gengrad(lambda w: np.histogram(data, 50, (-4, 4), weights=w)[0], masses),
+         lambda: histogram_weights(masses, data)),
+        ("moving average 100,000, width 16",
+         _gengrad(lambda x: np.lib.stride_tricks.sliding_window_view(x, 16).mean(axis=-1), positive),
+         lambda: moving_average(positive)),
+        ("eigvals 50 x 50", _gengrad(np.linalg.eigvals, spectral), lambda: eigvals_of(spectral)),
     ]
 
 
@@ -130,8 +170,8 @@ def run(repeat, rng=None):
 
 
 def report(results):
-    lines = ["NumPy's statistics and signal functions on Variables, forward + backward (ms, best of "
-             "the rounds), against the same written out in NumPy"]
+    lines = ["NumPy's functions on Variables, forward + backward (ms, best of the rounds), against "
+             "the same written out in NumPy"]
     for name, (ours, floor) in results.items():
         lines.append(f"  {name:34s} gengrad {ours:8.3f}   numpy {floor:8.3f}   ratio {ratio(ours, floor)}")
     return lines

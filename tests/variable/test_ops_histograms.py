@@ -592,3 +592,20 @@ X = np.array([0.5, 1.0, 2.0, 3.0])
 def test_refusals(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("kind", ["even", "uneven", "even float32"])
+def test_binning_by_guessed_bins_is_searchsorted(kind):
+    """The CPU's shortcut (a guess from even spacing, checked against the edges) gives
+    searchsorted's bins for any increasing edges: on and beside every edge, NaN, inf."""
+    from variable.ops.histograms import _guessed_bins
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        n = int(rng.integers(1, 40))
+        lo, hi = sorted(rng.normal(size=2) * 10.0 ** int(rng.integers(-3, 4)))
+        edges = np.sort(rng.uniform(lo, hi, n + 1)) if kind == "uneven" else np.linspace(lo, hi, n + 1)
+        edges = edges.astype(np.float32) if kind == "even float32" else edges
+        beside = np.concatenate([np.nextafter(edges, np.inf), np.nextafter(edges, -np.inf)])
+        x = np.concatenate([rng.uniform(lo - 1, hi + 1, 200), edges, beside, [np.nan, np.inf, -np.inf]])
+        x = x.astype(edges.dtype)
+        np.testing.assert_array_equal(_guessed_bins(x, edges), np.searchsorted(edges, x, side="right") - 1)

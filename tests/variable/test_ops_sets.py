@@ -19,6 +19,7 @@ from op_rows import SMOOTH, Row, normal, table_tests
 from variable_checks import assert_message
 
 import variable as V
+from variable import backend
 
 
 def spread(*shapes):
@@ -518,3 +519,21 @@ def test_refusals(call, error, op, parts):
     with pytest.raises(error) as caught:
         call()
     assert_message(caught, op, *parts)
+
+
+def test_sliding_windows_are_numpys_view_on_the_cpu_and_add_back_by_slices(on_device):
+    data = np.arange(12.0).reshape(3, 4)
+    x = V.Variable(on_device(data))
+    y = np.lib.stride_tricks.sliding_window_view(x, (2, 3))
+    np.testing.assert_array_equal(backend.to_cpu(y.data),
+                                  np.lib.stride_tricks.sliding_window_view(data, (2, 3)))
+    if backend.device_of(y.data) == "cpu":                 # no copy, and read-only, as NumPy's
+        assert np.shares_memory(y.data, x.data) and not y.data.flags.writeable
+    g, = V.grad(V.sum(y * y), [x], create_graph=True)
+    counts = np.lib.stride_tricks.sliding_window_view(np.ones((3, 4)), (2, 3)).sum(axis=(-1, -2))
+    hits = np.zeros((3, 4))                                # windows holding each entry
+    for i, j in np.ndindex(counts.shape):
+        hits[i:i + 2, j:j + 3] += 1
+    np.testing.assert_array_equal(backend.to_cpu(g.data), 2 * hits * data)
+    gg, = V.grad(V.sum(g), [x])                            # the adjoint's adjoint: windows again
+    np.testing.assert_array_equal(backend.to_cpu(gg.data), 2 * hits)

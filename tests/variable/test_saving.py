@@ -51,18 +51,23 @@ def _kept_arrays(outputs):
     themselves (a reshape's output is a view of its input), with their bases."""
     held = set()
     for a in [y._data for y in outputs]:
-        while isinstance(a, np.ndarray):
-            held.add(id(a))
-            a = a.base
+        _hold(a, held)
     for f in V.graph_functions([y for y in outputs if y.creator is not None]):
         arrays = [x._data for x in f.inputs]
         if f.saved is not None:
             arrays += list(f.saved) if isinstance(f.saved, tuple) else [f.saved]
         for a in arrays:
-            while isinstance(a, np.ndarray):
-                held.add(id(a))
-                a = a.base
+            _hold(a, held)
     return held
+
+
+def _hold(a, held):
+    """ids of `a` and of the arrays it is a view of (a strided view's chain passes through
+    NumPy's DummyArray, which has a `base` too)."""
+    while isinstance(a, np.ndarray) or type(a).__name__ == "DummyArray":
+        if isinstance(a, np.ndarray):
+            held.add(id(a))
+        a = a.base
 
 
 def _derivatives(row, arrays, keep_all):

@@ -234,10 +234,31 @@ def _bin_of(x, edges):
     n = edges.shape[0] - 1
     dt = np.result_type(x.dtype, edges.dtype)              # compared in their common type, as NumPy
     x, edges = x.astype(dt, copy=False), edges.astype(dt, copy=False)
-    i = xp.searchsorted(edges, x, side="right") - 1
+    i = _guessed_bins(x, edges) if xp is np and n > 0 and dt.kind == "f" else None
+    if i is None:
+        i = xp.searchsorted(edges, x, side="right") - 1
     if n > 0:
         i = xp.where(x == edges[-1], n - 1, i)             # the last edge closes the last bin
     return xp.where((i < 0) | (i >= n), n, i)
+
+
+def _guessed_bins(x, edges):
+    """searchsorted(edges, x, 'right') - 1 on the CPU, from the bin each entry would have if
+    the edges were evenly spaced (as they are when `bins` is a count), each guess checked
+    against the edges and searched for only where it is wrong: a few times faster than
+    searching every entry, and the same answer for any increasing edges.  None where the
+    edges span nothing."""
+    n = edges.shape[0] - 1
+    span = edges[-1] - edges[0]
+    if not np.isfinite(span) or span <= 0:
+        return None
+    with np.errstate(invalid="ignore", over="ignore"):
+        guess = ((x - edges[0]) * (n / span)).astype(np.intp)   # (NaN, inf: any integer, then clipped)
+    np.clip(guess, 0, n - 1, out=guess)
+    wrong = ~((edges[guess] <= x) & (x < edges[guess + 1]))
+    if wrong.any():                                  # edges not even, out of range, NaN, the last edge
+        guess[wrong] = np.searchsorted(edges, x[wrong], side="right") - 1
+    return guess
 
 
 def _binned(index, count, weights):

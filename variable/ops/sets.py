@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import backend
+from .. import backend, series
 from ..axes import normalize_axis, single_axis
 from ..backend import get_array_module, is_device_array
-from ..forwarder import Variable, as_variable
+from ..directions import Directions
+from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 from .indexing import get_item
 from .joining import _as_sequence, concat
@@ -700,6 +701,75 @@ def _window_index(shape, window_shape, axes):
     return tuple(trimmed), tuple(index)
 
 
+class SlidingWindows(Forwarder):
+    """The windows of `window` along distinct `axes`: NumPy's read-only strided view on the CPU
+    (no copy), a gather on a device; the backward adds the windows back (WindowSums)."""
+
+    def __init__(self, window, axes):
+        self.window, self.axes = window, axes
+
+    def forward(self, x):
+        if get_array_module(x) is np:
+            return np.lib.stride_tricks.sliding_window_view(x, self.window, self.axes)
+        return x[_window_index(x.shape, self.window, self.axes)[1]]
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        x, = self.inputs
+        return Function(WindowSums(self.window, self.axes, x.shape))(gy)
+
+    taylor_records = True
+    _taylor_linear = "linear"
+
+    def taylor(self, x):   # linear: each coefficient windowed
+        return series.map_linear(x, lambda c: _linear_map(
+            c, lambda shift, count: SlidingWindows(self.window, tuple(a + shift for a in self.axes))))
+
+
+class WindowSums(Forwarder):
+    """The adjoint of SlidingWindows: each window added back where it came from, one slice
+    per offset in the window (no scatter of repeated indices)."""
+
+    def __init__(self, window, axes, shape):
+        self.window, self.axes, self.shape = window, axes, shape
+
+    def forward(self, gy):
+        gx = get_array_module(gy).zeros(self.shape, dtype=gy.dtype)
+        counts = [gy.shape[ax] for ax in self.axes]              # windows along each axis
+        for offset in np.ndindex(*self.window):
+            place = [slice(None)] * len(self.shape)
+            for ax, o, n in zip(self.axes, offset, counts):
+                place[ax] = slice(o, o + n)
+            gx[tuple(place)] += gy[(Ellipsis, *offset)]
+        return gx
+
+    save_for_backward = ()
+
+    def backward(self, ggx):
+        return Function(SlidingWindows(self.window, self.axes))(ggx)
+
+    taylor_records = True
+    _taylor_linear = "linear"
+
+    def taylor(self, gy):  # linear: each coefficient's windows added back
+        return series.map_linear(gy, lambda c: _linear_map(
+            c, lambda shift, count: WindowSums(self.window, tuple(a + shift for a in self.axes),
+                                               (count,) * shift + self.shape)))
+
+
+def _linear_map(c, make):
+    """A Taylor coefficient `c` through the linear op `make(shift, count)` builds: recorded for a
+    Variable, run for an array, and for several directions run once on all of them (the
+    directions' axis first: the op's axes shifted by one)."""
+    if isinstance(c, Directions):
+        full = c.full()
+        op = make(1, c.count)
+        return c._like(Function(op)(full) if isinstance(full, Variable) else op.forward(full))
+    op = make(0, None)
+    return Function(op)(c) if isinstance(c, Variable) else op.forward(c)
+
+
 def sliding_window_view(x: ArrayLike, window_shape: int | Sequence[int],
                         axis: int | Sequence[int] | None = None, *, subok: bool = False,
                         writeable: bool = False) -> Variable:
@@ -707,11 +777,11 @@ def sliding_window_view(x: ArrayLike, window_shape: int | Sequence[int],
     np.lib.stride_tricks.sliding_window_view.
 
     The result's shape is x's, each windowed axis cut to the number of windows (n - w + 1),
-    followed by the window's axes.  A gather (V.get_item by integer indices), so the
-    backward sums the overlapping windows back: each entry of x gets the incoming
-    gradient of every window holding it (the scatter-add of the windows).  NumPy returns
-    a read-only strided view; gengrad's result is a fresh array of the windows (its memory
-    is the product of the windows' count and size).  No host sync.
+    followed by the window's axes.  On the CPU the data is NumPy's read-only strided view
+    of x's (no copy); on a GPU a gather.  The backward adds the overlapping windows back, one
+    slice per offset in the window: each entry of x gets the incoming gradient of every
+    window holding it.  An axis named twice (windows within windows) takes a gather by
+    integer indices instead.  No host sync.
 
     Parameters
     ----------
@@ -782,8 +852,9 @@ def sliding_window_view(x: ArrayLike, window_shape: int | Sequence[int],
         trimmed[ax] -= w - 1
     if x.ndim == 0:
         return x
-    _, index = _window_index(x.shape, window, axes)
-    return get_item(x, index)
+    if len(set(axes)) < len(axes):                     # windows within windows along one axis
+        return get_item(x, _window_index(x.shape, window, axes)[1])
+    return Function(SlidingWindows(window, axes))(x)
 
 
 __all__ = [
