@@ -302,8 +302,18 @@ def _copy(a, order="K", subok=False):
     return _ops().positive(a)
 
 
+def _astype(x, dtype, /, *, copy=True, device=None):
+    """np.astype(x, dtype) (NumPy 2's Array API function): the method x.astype."""
+    if device is not None:
+        raise TypeError("np.astype(x, dtype, device=...): move a Variable with x.to_gpu() / x.to_cpu()")
+    from .variable import Variable
+    if not isinstance(x, Variable):
+        raise TypeError(f"np.astype: x must be an array, got {type(x).__name__}")
+    return x.astype(dtype, copy)
+
+
 _ADAPTERS = {
-    "reshape": _reshape, "sum": _sum, "mean": _mean, "max": _extremum("max"),
+    "astype": _astype, "reshape": _reshape, "sum": _sum, "mean": _mean, "max": _extremum("max"),
     "min": _extremum("min"), "amax": _extremum("max"), "amin": _extremum("min"), "clip": _clip,
     "where": _where, "transpose": _transpose, "squeeze": _squeeze, "expand_dims": _expand_dims,
     "broadcast_to": _broadcast_to, "copy": _copy,

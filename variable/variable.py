@@ -1061,10 +1061,10 @@ class Variable:
         return self._data.tobytes(order=order)
 
     def __mod__(self, other: ArrayLike) -> Variable:
-        return rounding.mod(self, other)
+        return division.mod(self, other)
 
     def __rmod__(self, other: ArrayLike) -> Variable:
-        return rounding.mod(other, self)
+        return division.mod(other, self)
 
     def __floordiv__(self, other: ArrayLike) -> Variable:
         return division.floor_divide(self, other)
@@ -1148,7 +1148,7 @@ def _operator_ops():
     """{ufunc: gengrad op} for the ufuncs that Python's operators call on an ndarray."""
     return {np.add: elementwise.add, np.subtract: elementwise.sub, np.multiply: elementwise.mul,
             np.true_divide: elementwise.div, np.power: elementwise.pow, np.matmul: linalg.matmul,
-            np.remainder: rounding.mod}
+            np.remainder: division.mod}
 
 
 # The operators above call ops, and ops are built on Variable, so the op modules can

@@ -43,7 +43,6 @@ EXPECTED = {
     "place": "writes in place: `V.where(mask, values, x)`",
     "copyto": "writes in place: `V.where(mask, src, dst)`, or `V.broadcast_to(src, shape)`",
     "fill_diagonal": "writes in place: `x * (1 - eye) + value * eye` with `eye = np.eye(n)`",
-    "astype": "the method `x.astype(dtype)`",
     "nextafter": "no agreed derivative: `np.nextafter(x.data, y)` as a constant",
     "roots": "complex roots are not supported: `np.roots(p.data)`",
     "sort_complex": "complex results are not supported",

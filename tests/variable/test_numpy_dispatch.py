@@ -200,3 +200,15 @@ def test_where_with_a_variable_condition_gives_indices():
     x = V.Variable(np.array([0.5, -2.0, 3.0]))
     (idx,) = np.where(x > 0)
     np.testing.assert_array_equal(idx, [0, 2])
+
+
+def test_np_astype_is_the_method():
+    x = V.Variable(np.array([1.5, -2.5]))
+    y = np.astype(x, np.float32)
+    assert isinstance(y, V.Variable) and y.dtype == np.float32
+    V.sum(y * 3).backward()
+    assert x.grad.dtype == np.float64
+    np.testing.assert_array_equal(x.grad.data, [3.0, 3.0])
+    assert not np.astype(x, np.int64).requires_grad
+    with pytest.raises(TypeError, match=r"device=\.\.\.\): move a Variable with x\.to_gpu\(\)"):
+        np.astype(x, np.float32, device="cpu")

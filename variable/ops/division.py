@@ -1,5 +1,6 @@
-"""Floor division and the float decompositions: floor_divide, divmod, modf, ldexp, frexp,
-spacing, angle, real_if_close and the modified Bessel function i0.
+"""Floor division, remainders and the float decompositions: floor_divide, divmod, mod
+(remainder), fmod, modf, ldexp, frexp, spacing, angle, real_if_close and the modified Bessel
+function i0.
 
 Piecewise constant results (the quotient of floor_divide and divmod, modf's whole part,
 spacing, angle of real data) have exact zero gradients, as in PyTorch and JAX (a jump has no
@@ -163,6 +164,116 @@ def divmod(x1: ArrayLike, x2: ArrayLike, /, *outs: None, out: tuple | None = Non
 
 
 # ----- fractional and whole parts, mantissa and exponent ---------------------------------
+# ----- remainders ------------------------------------------------------------------
+class Mod(Forwarder):
+    """x0 - floor(x0 / x1) x1: the remainder with the sign of x1 (Python's %)."""
+
+    def forward(self, x0, x1):
+        y = np.mod(x0, x1)
+        self.quotient = self._quotient(x0, x1, y)
+        return y
+
+    def _quotient(self, x0, x1, y):
+        """q with y = x0 - q x1, constant between the jumps (saved for backward and taylor)."""
+        with errstate(x0, divide="ignore", invalid="ignore"):    # x1 = 0: forward has warned
+            q = np.floor_divide(x0, x1)
+        return q.astype(y.dtype, copy=False)
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        gx0 = _reduce(gy, x0)                                  # d/dx0 (x0 - q x1) = 1
+        gx1 = _reduce(gy * -self.quotient, x1) if x1.requires_grad else None   # d/dx1 = -q
+        return gx0, gx1
+
+    taylor_records = True
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        q = self.quotient                               # y_k = x0_k - q x1_k for k >= 1
+        return _choose(y._data, x0, x1, lambda a, b: a - q * b)
+
+
+class Fmod(Mod):
+    """x0 - trunc(x0 / x1) x1: the remainder with the sign of x0 (C's fmod)."""
+
+    def forward(self, x0, x1):
+        y = np.fmod(x0, x1)
+        self.quotient = self._quotient(x0, x1, y)
+        return y
+
+    def _quotient(self, x0, x1, y):
+        """q = trunc(x0 / x1), with y = x0 - q x1."""
+        with errstate(x0, divide="ignore", invalid="ignore"):
+            q = np.trunc(np.true_divide(x0, x1))
+        return q.astype(y.dtype, copy=False)
+
+
+def mod(x0: ArrayLike, x1: ArrayLike, /, out: None = None, **kwargs: Any) -> Variable:
+    """Remainder of x0 / x1 with the sign of `x1` (Python's %), with NumPy broadcasting.
+
+    The gradient is 1 for `x0` and -floor(x0 / x1) for `x1` (both constant between the
+    jumps at x0 / x1 whole). `remainder` is the same function, as in NumPy.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        Dividend and divisor; a Python number takes the dtype of the other operand's array.
+    out, **kwargs
+        NumPy's ufunc keywords (out, where, casting, order, dtype, subok), at their
+        defaults only.
+
+    Returns
+    -------
+    Variable
+        Of the operands' broadcast shape; NaN where x1 == 0 (with NumPy's warning).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a real ndarray, a number or a list of numbers, or
+        a keyword is not at its default.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
+    _ufunc_keywords("mod", out, kwargs)
+    return Function(Mod())(x0, x1)
+
+
+remainder = mod
+
+
+def fmod(x0: ArrayLike, x1: ArrayLike, /, out: None = None, **kwargs: Any) -> Variable:
+    """Remainder of x0 / x1 with the sign of `x0` (C's fmod), with NumPy broadcasting.
+
+    The gradient is 1 for `x0` and -trunc(x0 / x1) for `x1`.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        The operands; a Python number takes the dtype of the other operand's array.
+    out, **kwargs
+        NumPy's ufunc keywords (out, where, casting, order, dtype, subok), at their
+        defaults only.
+
+    Returns
+    -------
+    Variable
+        Of the operands' broadcast shape; NaN where x1 == 0 (with NumPy's warning).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a real ndarray, a number or a list of numbers, or
+        a keyword is not at its default.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
+    _ufunc_keywords("fmod", out, kwargs)
+    return Function(Fmod())(x0, x1)
+
+
 class Modf(Forwarder):
     """(x - trunc(x), trunc(x)) with the sign of x (NumPy's modf)."""
 
@@ -603,4 +714,7 @@ def i0(x: ArrayLike) -> Variable:
     return Function(BesselI(0))(as_variable(x, op="i0"))
 
 
-__all__ = ["floor_divide", "divmod", "modf", "ldexp", "frexp", "spacing", "angle", "real_if_close", "i0"]
+__all__ = [
+    "floor_divide", "divmod", "mod", "remainder", "fmod", "modf", "ldexp", "frexp", "spacing", "angle",
+    "real_if_close", "i0",
+]
