@@ -449,6 +449,21 @@ def _eigvalsh(a, UPLO="L"):
     return DeviceArray(np.linalg.eigvalsh(*_device("eigvalsh", a), UPLO=UPLO))
 
 
+def _complex(a):
+    return a.astype(np.result_type(a.dtype, np.complex64))
+
+
+def _eig(a):
+    """cupy.linalg.eig: complex eigenvalues and eigenvectors always (cuSOLVER's geev), even
+    where every eigenvalue is real (NumPy returns real arrays then)."""
+    w, v = np.linalg.eig(*_device("eig", a))
+    return DeviceArray(_complex(w)), DeviceArray(_complex(v))
+
+
+def _eigvals(a):
+    return DeviceArray(_complex(np.linalg.eigvals(*_device("eigvals", a))))
+
+
 def _lstsq(a, b, rcond=None):
     """cupy.linalg.lstsq: `a` 2-D only, CuPy's rcond rule, the rank a 0-d int32 device array."""
     a_, b_ = _device("lstsq", a, b)
@@ -485,6 +500,7 @@ _STRICT = {
     ("numpy", "sort"): _sort, ("numpy", "argsort"): _argsort, ("numpy", "select"): _select,
     ("numpy.linalg", "pinv"): _pinv, ("numpy.linalg", "svd"): _svd, ("numpy.linalg", "cholesky"): _cholesky,
     ("numpy.linalg", "qr"): _qr, ("numpy.linalg", "eigh"): _eigh, ("numpy.linalg", "eigvalsh"): _eigvalsh,
+    ("numpy.linalg", "eig"): _eig, ("numpy.linalg", "eigvals"): _eigvals,
     ("numpy.linalg", "lstsq"): _lstsq, ("numpy.linalg", "matrix_power"): _matrix_power,
 }
 """(NumPy module, name) -> the stand-in's CuPy-like version, for np.<name>(device array) and

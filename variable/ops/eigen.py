@@ -61,7 +61,11 @@ def _real_eig(a, op, vectors=True):
     if not hasattr(xp.linalg, "eig"):
         raise TypeError(f"{op}: this array library ({xp.__name__}) has no general eigensolver; "
                         f"move the matrix to the CPU (x.to_cpu()) first")
-    w, v = xp.linalg.eig(a) if vectors else (xp.linalg.eigvals(a), None)
+    try:
+        w, v = xp.linalg.eig(a) if vectors else (xp.linalg.eigvals(a), None)
+    except RuntimeError as error:       # CuPy on a CUDA without cuSOLVER's geev
+        raise TypeError(f"{op}: the device's eigensolver failed ({error}); move the matrix to "
+                        f"the CPU (x.to_cpu()) first") from None
     if w.dtype.kind == "c":
         imaginary = xp.abs(w.imag)
         if bool((imaginary > 0).any()):
