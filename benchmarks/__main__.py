@@ -7,6 +7,7 @@ from benchmarks import (
     higher_order,
     jacobians,
     laplacian,
+    many_inputs,
     memory,
     mlp,
     numpy_calls,
@@ -48,6 +49,8 @@ def main(argv=None):
     laplacian.main(["--dims", "2", "--repeat", "1"] if quick else [])
     print()
     jacobians.main(["--repeat", "1"] if quick else [])
+    print()
+    many_inputs.main(["--n", "500", "--repeat", "1"] if quick else [])
     print()
     mlp.main(["--steps", "1", "--rounds", "1"] if quick else [])
     return 0

@@ -16,6 +16,7 @@ from benchmarks import (
     higher_order,
     jacobians,
     laplacian,
+    many_inputs,
     memory,
     mlp,
     numpy_calls,
@@ -31,6 +32,15 @@ def test_numpy_ops_agree_with_their_hand_written_numpy(capsys):
     assert set(results) == {name for name, _, _ in numpy_ops.cases(np.random.default_rng(0))}
     assert numpy_ops.main(["--repeat", "1"]) == 0
     assert "ratio" in capsys.readouterr().out
+
+
+def test_many_inputs_agree_with_numpy(capsys):
+    # run() checks every framework's gradients against NumPy's before timing them
+    results = many_inputs.run(n=300, repeat=1, torch=False)
+    assert set(results) == {"stack", "grad of a list", "sum()"}
+    assert all(times["gengrad"] > 0 for times in results.values())
+    assert many_inputs.main(["--n", "200", "--repeat", "1"]) == 0
+    assert "gengrad" in capsys.readouterr().out
 
 
 def test_overhead_chain_matches_numpy(capsys):

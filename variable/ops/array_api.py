@@ -28,7 +28,7 @@ from ..forwarder import Function, Variable, as_variable
 from ..types import ArrayLike
 from .contraction import _operands, _pair
 from .exponential import _ufunc_keywords
-from .joining import concat, split
+from .joining import Unstack, concat
 from .matmul import matmul
 from .products import _refuse_keywords, _running_axis, cumprod, cumsum
 from .rearrange import swapaxes
@@ -523,8 +523,7 @@ def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Variable, ...]:
     n = x.shape[axis]
     if n == 0:
         return ()
-    rest = x.shape[:axis] + x.shape[axis + 1:]
-    return tuple(reshape(piece, rest) for piece in split(x, n, axis))
+    return Function(Unstack(axis))(x)
 
 
 def diagflat(v: ArrayLike, k: int = 0) -> Variable:

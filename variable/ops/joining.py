@@ -10,7 +10,6 @@ from ..axes import single_axis
 from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, Variable, _on_device, _reference_dtype, as_variable
 from ..types import ArrayLike
-from .shape import reshape
 
 
 def _coefficients(xs):
@@ -59,8 +58,7 @@ class Stack(Forwarder):
     save_for_backward = ()
 
     def backward(self, gy):
-        pieces = split(gy, len(self.inputs), self.axis)
-        return tuple(reshape(g, x.shape) for g, x in zip(pieces, self.inputs))
+        return Function(Unstack(self.axis))(gy)            # one op for every input's slice
 
     taylor_records = True
     _taylor_linear = "linear"
@@ -68,6 +66,30 @@ class Stack(Forwarder):
     def taylor(self, *xs):
         return [np.stack(c, axis=self.axis) if _used(c) else None
                 for c in _coefficients(xs)]                  # linear: stacked per k
+
+
+class Unstack(Forwarder):
+    """Cut an input along `axis` into its slices, the axis dropped (views): stack's adjoint."""
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def forward(self, x):
+        before = (slice(None),) * self.axis
+        return tuple(x[(*before, i, Ellipsis)] for i in range(x.shape[self.axis]))   # (0-d: arrays)
+
+    save_for_backward = ()
+
+    def backward(self, *gys):
+        return Function(Stack(self.axis))(*gys)
+
+    taylor_records = True
+    _taylor_linear = "linear"
+
+    def taylor(self, x):
+        before, n = (slice(None),) * self.axis, len(self.outputs)
+        pieces = series.map_linear(x, lambda c: [c[(*before, i, Ellipsis)] for i in range(n)])
+        return tuple(list(y) for y in zip(*pieces))  # linear: each cut, regrouped per output
 
 
 class Split(Forwarder):
