@@ -69,7 +69,8 @@ class Op:
     domain: per argument, "real", "positive", "nonzero", "unit" (0..1), "sign" (+-1),
         "count" (0, 1, 2, ...), "simplex" (rows summing to 1), "above1" (> 1), "spd"
         (symmetric positive definite matrices), "increasing" (sorted along the last axis,
-        interp's sample points) or "index:N" (ints in [0, N)).
+        interp's sample points), "real_rooted" (polynomial coefficients with real roots) or
+        "index:N" (ints in [0, N)).
     floats: positions of the floating-point arguments (NaN, inf, integer and boolean
         variants apply there); default: every argument not of an "index" domain.
     empty, zero_d: argument shapes of the call with zero-size arrays, and with 0-d arrays
@@ -123,6 +124,8 @@ def _values(domain, shape, rng):
         return rng.integers(0, 4, shape).astype(np.float64)
     if domain == "increasing":                          # sample points: sorted, apart
         return np.cumsum(rng.uniform(0.3, 1.0, shape), axis=-1) - 1.5
+    if domain == "real_rooted" and shape[-1]:          # polynomial coefficients, roots real and apart
+        return np.poly(np.cumsum(rng.uniform(0.5, 1.0, shape[-1] - 1)) - 1.5) * rng.uniform(0.5, 2.0)
     if domain == "simplex":
         e = rng.uniform(0.5, 2.0, shape)
         return e / e.sum(axis=-1, keepdims=True) if e.ndim else np.ones(shape)
@@ -595,6 +598,7 @@ OPS = [
        domain=("increasing", "real"), empty=((0,), (0,)), zero_d=None),
     Op("vander", V.vander, np.vander, ((3,),), empty=((0,),), zero_d=None),
     Op("poly", V.poly, np.poly, ((3,),), empty=((0,),), zero_d=None),
+    Op("roots", V.roots, np.roots, ((4,),), domain=("real_rooted",), empty=((0,),), zero_d=None),
     Op("matvec", V.matvec, np.matvec, ((2, 3), (3,)), empty=((0, 3), (3,))),
     Op("vecmat", V.vecmat, np.vecmat, ((3,), (3, 2)), empty=((0,), (0, 2))),
     Op("linalg.tensorsolve", V.linalg.tensorsolve, np.linalg.tensorsolve, ((4, 4), (4,)),

@@ -1485,6 +1485,13 @@ def draw_poly(data, rng):
     return [rng.uniform(-2, 2, data.draw(st.integers(0, 4)))], {}
 
 
+def draw_roots(data, rng):
+    """Coefficients of a polynomial with 1 to 4 real roots, 0.5 to 1 apart, and a leading
+    coefficient away from 0."""
+    zeros = rng.permutation(np.cumsum(rng.uniform(0.5, 1.0, data.draw(st.integers(1, 4)))) - 1.5)
+    return [np.poly(zeros) * rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 2.0)], {}
+
+
 def draw_matvec(vector_first):
     """A stack of matrices and a stack of vectors whose batch axes broadcast."""
     def draw(data, rng):
@@ -1969,7 +1976,7 @@ PROPS = [
     new("polydiv", draw_polydiv),
     new("polyfit", draw_polyfit, lambda x, y, w, deg: V.polyfit(x, y, deg, w=w),
         lambda x, y, w, deg: np.polyfit(x, y, deg, w=w)),
-    new("vander", draw_vander), new("poly", draw_poly),
+    new("vander", draw_vander), new("poly", draw_poly), new("roots", draw_roots),
     new("matvec", draw_matvec(False)), new("vecmat", draw_matvec(True)),
     new("linalg.tensorsolve", draw_tensorsolve), new("linalg.tensorinv", draw_tensorinv),
     # END polynomials

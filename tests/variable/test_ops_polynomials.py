@@ -92,7 +92,20 @@ def _quiet(f):
     return call
 
 
+def real_rooted(degree):
+    """Coefficients of a polynomial with `degree` distinct real roots 0.5 to 1 apart and a
+    random leading coefficient."""
+    def sample(rng):
+        zeros = rng.permutation(-1.5 + np.cumsum(rng.uniform(0.5, 1.0, degree)))
+        return (np.poly(zeros) * rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 2.0),)
+    return sample
+
+
 ROWS = {
+    # (zero coefficients are left to the tests below: a perturbed leading zero sends a root to
+    # infinity and a trailing one moves a root off 0, so no difference quotient exists there)
+    "roots": [Row(f"degree {d}", V.roots, np.roots, real_rooted(d), SMOOTH, taylor=1, ftol=1e-3)
+              for d in (1, 2, 3, 5)],
     "polyadd": [_row("polyadd", s) for s in [((3,), (2,)), ((2,), (3,)), ((3,), (3,)), ((), (3,)), ((2,), ()),
                                              ((2, 3), (2, 3)), ((1,), (4,))]],
     "polysub": [_row("polysub", s) for s in [((3,), (2,)), ((2,), (3,)), ((3,), (3,)), ((), (3,)),
@@ -394,3 +407,36 @@ def test_refusals_name_the_op(call, error, op, parts):
 def test_numpy_poly_of_a_square_variable_is_refused():
     with pytest.raises(ValueError, match="poly: a square matrix"):
         np.poly(V.Variable(np.eye(3)))
+
+
+def test_roots_are_numpys_with_the_gradient_of_a_simple_root():
+    c = np.poly([1.0, -2.0, 3.5]) * 2.0
+    x = V.Variable(c)
+    r = V.roots(x)
+    np.testing.assert_array_equal(r.data, np.roots(c))          # the same companion matrix, LAPACK
+    for i, root in enumerate(np.roots(c)):                        # dr/dc_k = -r^(n-k) / p'(r)
+        g, = V.grad(r[i], [x])
+        expected = -root ** np.arange(3, -1, -1) / np.polyval(np.polyder(c), root)
+        np.testing.assert_allclose(g.data, expected, rtol=1e-10)
+    assert isinstance(np.roots(x), V.Variable)
+
+
+def test_roots_of_constants_zeros_and_zero_coefficients_as_numpy():
+    for c in ([5.0], [0.0, 0.0], [], [0.0, 2.0, -4.0], [3.0, 0.0, 0.0], [0.0, 1.0, -3.0, 2.0, 0.0, 0.0]):
+        got, expected = V.roots(np.array(c)), np.roots(c)
+        assert got.shape == expected.shape and got.dtype == expected.dtype
+        np.testing.assert_allclose(got.data, expected)
+    x = V.Variable(np.array([0.0, 1.0, -3.0, 2.0, 0.0]))     # roots 2, 1 of the nonzero part, and 0
+    g, = V.grad(V.roots(x)[0], [x])                            # the root 2: -2^(3-k) / p'(2) on it
+    np.testing.assert_allclose(g.data, [0.0, -4.0, -2.0, -1.0, 0.0])
+    assert V.roots(np.array([1, -3, 2])).dtype == np.float64              # integers: float64
+
+
+def test_roots_refuses_complex_roots_and_other_shapes():
+    with pytest.raises(ValueError) as error:
+        V.roots(np.array([1.0, 0.0, 1.0]))
+    assert_message(error, "roots", "complex roots", "np.roots(p.data)")
+    with pytest.raises(ValueError, match="roots: p must be a 1-D sequence"):
+        V.roots(np.ones((2, 2)))
+    with pytest.raises(TypeError, match="poly1d"):
+        V.roots(np.poly1d([1.0, -1.0]))

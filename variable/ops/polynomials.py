@@ -1,5 +1,5 @@
 """Polynomials in NumPy's coefficient order (highest power first): polyadd, polysub,
-polymul, polyder, polyint, polydiv, polyfit, vander and poly.
+polymul, polyder, polyint, polydiv, polyfit, vander, poly and roots.
 
 Every op is a composite of gengrad's ops, so its gradients (to every order) and Taylor
 rules are theirs:
@@ -22,9 +22,11 @@ rules are theirs:
   those of lstsq: exact where the scaled Vandermonde matrix has full rank (distinct points,
   deg < len(x)), or full row rank (deg >= len(x): NumPy's minimum-norm fit).
 
+- roots are the eigenvalues of the companion matrix (V.linalg.eigvals), as NumPy computes
+  them, for polynomials whose roots are all real; complex roots are refused.
+
 poly of a square matrix (NumPy's characteristic polynomial from np.linalg.eigvals, complex
-in general) and np.roots (complex roots) are not here; poly1d objects are refused (pass
-their coefficients, p.coeffs).
+in general) is not here; poly1d objects are refused (pass their coefficients, p.coeffs).
 """
 
 import operator
@@ -37,6 +39,7 @@ from ..backend import device_of, errstate, get_array_module, to_cpu
 from ..forwarder import Variable, as_variable
 from ..types import ArrayLike
 from .contraction import _operands
+from .eigen import eigvals
 from .indexing import get_item
 from .inverses import inv, lstsq, solve
 from .joining import _as_sequence, concat
@@ -641,4 +644,66 @@ def poly(seq_of_zeros: ArrayLike) -> Variable:
     return a
 
 
-__all__ = ["polyadd", "polysub", "polymul", "polyder", "polyint", "polydiv", "polyfit", "vander", "poly"]
+def roots(p: ArrayLike) -> Variable:
+    """The roots of the polynomial with coefficients `p` (highest power first), as np.roots:
+    the eigenvalues of its companion matrix (V.linalg.eigvals), for polynomials whose roots
+    are all real.
+
+    Leading zeros are dropped and trailing zeros give roots at 0, as in NumPy (which entries
+    are zero is read on the host: one sync on a GPU).  The gradient of a simple root r is
+    -r^(n-k) / p'(r) for coefficient k (through eigvals, to every order); a repeated root has
+    none (it moves as the square root of a change: the gradient comes out huge).
+
+    Parameters
+    ----------
+    p : ArrayLike
+        1-D coefficients.
+
+    Returns
+    -------
+    Variable
+        The roots, in LAPACK's order (NumPy's), float64 (float32 for float32 coefficients);
+        empty for a constant or all-zero polynomial.
+
+    Raises
+    ------
+    ValueError
+        If `p` is not 1-D, has complex roots (np.roots(p.data) gives them as plain complex
+        numbers), or (a LinAlgError) holds NaN or inf, as NumPy's.
+    TypeError
+        If `p` is a poly1d or not array-like.
+    """
+    _no_poly1d("roots", p)
+    p = as_variable(p, op="roots")
+    if p.ndim != 1:
+        raise ValueError(f"roots: p must be a 1-D sequence of coefficients, got shape {p.shape}")
+    p = _cast(p, p.dtype if p.dtype in (np.float32, np.float64) else np.float64)
+    xp = get_array_module(p)
+    nonzero = np.flatnonzero(np.asarray(to_cpu(p.data)))               # (NaN counts as nonzero)
+    if nonzero.size == 0:
+        return get_item(p, slice(0, 0))
+    q = get_item(p, slice(int(nonzero[0]), int(nonzero[-1]) + 1))
+    n = q.shape[0]
+    found = get_item(q, slice(0, 0))
+    if n > 1:
+        first = -get_item(q, slice(1, None)) / get_item(q, slice(0, 1))
+        companion = concat([reshape(first, (1, n - 1)), xp.eye(n - 2, n - 1, dtype=p.dtype)])
+        try:
+            found = eigvals(companion)
+        except ValueError as error:                   # (LinAlgError too: NaN or inf coefficients)
+            text = str(error)
+            if "complex eigenvalues" not in text:
+                raise type(error)(f"roots: {text.removeprefix('Eigvals: ')}") from None
+            example = text[text.index("(such as"):text.index(")") + 1]
+            raise ValueError(
+                f"roots: the polynomial has complex roots {example}; gengrad has no complex dtype: "
+                f"np.roots(p.data) gives them as plain complex numbers (no gradient)"
+            ) from None
+    trailing = p.shape[0] - int(nonzero[-1]) - 1
+    if trailing:
+        found = concat([found, xp.zeros(trailing, dtype=p.dtype)])
+    return found
+
+
+__all__ = ["polyadd", "polysub", "polymul", "polyder", "polyint", "polydiv", "polyfit", "vander", "poly",
+           "roots"]
