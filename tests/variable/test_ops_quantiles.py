@@ -841,3 +841,14 @@ def test_nan_ops_refused_types(call, match):
 def test_nan_ops_refused_values(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("name", ["nanquantile", "nanpercentile"])
+def test_nan_quantiles_over_no_axes_have_quantiles_shape(name):
+    """axis=(): every entry is its own slice.  NumPy 2.4's nan-quantiles then put q's axes
+    last ((1, 2, 1) below) where its quantile puts them first; gengrad follows quantile."""
+    x, q = np.array([0.3, 0.7]), np.array([[0.25]]) * (100 if name == "nanpercentile" else 1)
+    got = getattr(V, name)(x, q, axis=())
+    plain = getattr(np, name.removeprefix("nan"))(x, q, axis=())
+    assert got.shape == plain.shape == (1, 1, 2)
+    np.testing.assert_array_equal(got.data, plain)
