@@ -303,3 +303,28 @@ def test_pinn_problem_is_consistent_and_training_lowers_the_error(tmp_path, caps
     assert pinn_poisson.main(["--steps", "3", "--points", "8", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "error against the exact solution" in out
+
+
+# ----- numpy_sensitivity.py ----------------------------------------------------------
+def test_numpy_sensitivity_influences_are_numpys_central_differences(tmp_path, capsys):
+    from examples import numpy_sensitivity
+    assert numpy_sensitivity.main(["--samples", "20", "--top", "3", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    t, y = numpy_sensitivity.make_data(20, 0.05, 0)
+
+    def peak(values):                     # the cubic fit's maximum, written out here
+        c = np.polyfit(t, values, 3)
+        d = np.roots(np.polyder(c))
+        return d[np.argmin(np.polyval(np.polyder(c, 2), d))]
+    assert numbers(line_with(out, "the cubic fit peaks at"))[-2] == pytest.approx(peak(y), abs=1e-6)
+    rows = section(out, "most influential samples")
+    assert len(rows) == 3
+    for row in rows:
+        i, _, grad, _ = numbers(row)
+        up, down = y.copy(), y.copy()
+        up[int(i)] += 1e-6
+        down[int(i)] -= 1e-6
+        assert grad == pytest.approx((peak(up) - peak(down)) / 2e-6, rel=1e-4)
+    total = re.search(r"sum of the influences (\S+)", out).group(1)  # ("influences" holds "inf")
+    assert abs(float(total)) < 1e-12
+    assert_figure(tmp_path / "numpy_sensitivity.png")
