@@ -470,6 +470,31 @@ def _scaled(product, fact):
     return _where(bad, degenerate, product / _where(bad, 1, fact))
 
 
+def _outer_product(a, b):
+    """a b^T of two matrices (arrays, Variables or several directions' coefficients)."""
+    return a @ b.swapaxes(-1, -2)
+
+
+class Gram(Forwarder):
+    """X X^T of a matrix X: the gradient (G + G^T) X is one product, where reverse mode through
+    matmul(X, X^T) makes two (G X, and (X^T G)^T through the transpose)."""
+
+    def forward(self, x):
+        return x @ x.T
+
+    save_for_backward = ("x",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return matmul(gy + transpose(gy), x)
+
+    taylor_records = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.mul(x, x, product=_outer_product, y0=y._data)   # (X X^T)_k = sum_j X_j X_(k-j)^T
+
+
 def _covariance(m, y, rowvar, bias, ddof, fweights, aweights, dtype, op):
     """cov, with errors naming `op` (cov, or corrcoef calling it)."""
     ddof = _cov_ddof(ddof, bias, op)
@@ -492,7 +517,7 @@ def _covariance(m, y, rowvar, bias, ddof, fweights, aweights, dtype, op):
     a = None if aweights is None else _weights(aweights, "aweights", n, x, op)
     if w is None and a is None:
         centred = x - reduction.mean(x, (1,), keepdims=True)
-        return squeeze(_scaled(matmul(centred, transpose(centred)), n - ddof))   # X X^T / (n - ddof)
+        return squeeze(_scaled(Function(Gram())(centred), n - ddof))           # X X^T / (n - ddof)
     w = a if w is None else w if a is None else w * a         # w = f a
     total = _nonzero_total(reduction.sum(w), op)
     centred = x - reduction.sum(x * w, (1,), keepdims=True) / total             # x - sum(w x) / sum(w)
