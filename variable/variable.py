@@ -987,14 +987,16 @@ class Variable:
         """Indices that sort the data (an integer array, no gradient), as ndarray.argsort (on a
         GPU, CuPy's sort, which is stable, whatever `kind` or `stable` asks)."""
         if backend.is_device_array(self._data):
-            return self._data.argsort(axis=axis, **_given(order=order))
-        return self._data.argsort(axis=axis, **_given(kind=kind, order=order, stable=stable))
+            return self._data.argsort(axis=axis, **numpy_dispatch._given(order=order))
+        return self._data.argsort(axis=axis, kind=kind, order=order, stable=stable)
 
     def argpartition(self, kth: Any, axis: int | None = -1, kind: str = "introselect",
                      order: None = None) -> np.ndarray:
-        """Indices that partition the data (no gradient), as ndarray.argpartition."""
-        return self._data.argpartition(kth, axis=axis, **_given(order=order, kind=(
-            None if kind == "introselect" else kind)))
+        """Indices that partition the data (no gradient), as ndarray.argpartition (on a GPU,
+        CuPy's, which takes no `kind`)."""
+        if backend.is_device_array(self._data):
+            return self._data.argpartition(kth, axis=axis, **numpy_dispatch._given(order=order))
+        return self._data.argpartition(kth, axis=axis, kind=kind, order=order)
 
     def nonzero(self) -> tuple[np.ndarray, ...]:
         """Indices of the nonzero entries, one array per axis (no gradient), as ndarray.nonzero."""
@@ -1008,13 +1010,13 @@ class Variable:
             where: Any = True) -> np.ndarray:
         """Whether any entry is nonzero (a boolean array, no gradient), as ndarray.any."""
         _no_out("x.any", out)
-        return self._data.any(axis=axis, keepdims=keepdims, **_given(where=None if where is True else where))
+        return self._data.any(axis=axis, keepdims=keepdims, **numpy_dispatch._given(where=where))
 
     def all(self, axis: Axis = None, out: None = None, keepdims: bool = False, *,
             where: Any = True) -> np.ndarray:
         """Whether every entry is nonzero (a boolean array, no gradient), as ndarray.all."""
         _no_out("x.all", out)
-        return self._data.all(axis=axis, keepdims=keepdims, **_given(where=None if where is True else where))
+        return self._data.all(axis=axis, keepdims=keepdims, **numpy_dispatch._given(where=where))
 
     def take(self, indices: ArrayLike, axis: int | None = None, out: None = None,
              mode: str = "raise") -> Variable:
@@ -1123,12 +1125,6 @@ class Variable:
 
     def __invert__(self) -> np.ndarray:
         return _bitwise("~", np.invert, self)
-
-
-def _given(**keywords):
-    """The keywords that differ from their default (None): CuPy's array methods take fewer
-    than NumPy's, so only what the caller asked for is passed on."""
-    return {key: value for key, value in keywords.items() if value is not None}
 
 
 def _no_out(what, out):

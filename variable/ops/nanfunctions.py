@@ -52,15 +52,8 @@ def _input(a, dtype, op):
     a = as_variable(a, op=op)
     if dtype is None:
         return a
-    try:
-        dtype = np.dtype(dtype)
-    except TypeError:
-        raise TypeError(f"{op}: dtype must be a floating dtype or None, got {dtype!r}") from None
-    if dtype.kind != "f":
-        raise TypeError(
-            f"{op}: dtype={dtype} is not supported (gengrad differentiates floating data); give "
-            f"a floating dtype such as np.float64, or None for the input's own"
-        )
+    dtype = statistics.floating_dtype(dtype, op,
+                                      "a floating dtype such as np.float64, or None for the input's own")
     return a if a.dtype == dtype else a.astype(dtype)
 
 

@@ -380,14 +380,20 @@ def _result_dtype(dtype, inputs, op):
     """The dtype cov computes in: NumPy's, at least float64 unless `dtype` says otherwise."""
     if dtype is None:
         return np.result_type(*[v.dtype for v in inputs], np.float64)
+    return floating_dtype(dtype, op,
+                          "a floating dtype such as np.float32, or None (at least float64, as NumPy)")
+
+
+def floating_dtype(dtype, op, instead):
+    """`dtype` (not None) as a NumPy floating dtype, or a TypeError naming `op` and, for a
+    dtype of other data, what to give `instead` (cov's and the nan-functions' dtype=)."""
     try:
         dtype = np.dtype(dtype)
     except TypeError:
         raise TypeError(f"{op}: dtype must be a floating dtype or None, got {dtype!r}") from None
     if dtype.kind != "f":
         raise TypeError(
-            f"{op}: dtype={dtype} is not supported (gengrad differentiates floating data); give "
-            f"a floating dtype such as np.float32, or None (at least float64, as NumPy)"
+            f"{op}: dtype={dtype} is not supported (gengrad differentiates floating data); give {instead}"
         )
     return dtype
 
@@ -546,8 +552,9 @@ def cov(
 
     The centred observations X times their (weighted) transpose, over n - ddof (with
     weights: NumPy's normalization by sum(w), or sum(w) - ddof sum(w a) / sum(w)); a
-    composite of mean, matmul and sums, so every derivative and Taylor rule follows, and
-    `aweights` given as a Variable get gradients too.
+    composite of mean, sums and X X^T (one Gram op, whose backward is the one product
+    (G + G^T) X, or a matmul with weights), so every derivative and Taylor rule follows,
+    and `aweights` given as a Variable get gradients too.
 
     Parameters
     ----------
