@@ -15,7 +15,7 @@ import variable as V
 from variable import ArrayLike, Axis, Forwarder, Function, Variable, backend, series
 from variable.axes import normalize_axis
 from variable.backend import get_array_module, is_device_array
-from variable.ops.elementwise import _reduce, _times
+from variable.ops.elementwise import _multiply, _reduce, _times
 
 
 def as_float(x: ArrayLike, op: str, like: ArrayLike | None = None) -> Variable:
@@ -193,6 +193,9 @@ class Sigmoid(Forwarder):
         y, = self.outputs
         return Function(SigmoidGrad())(gy, y)         # d sigmoid = y (1 - y)
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        return _sigmoid_grad(gy, self.outputs[0]._data)
+
     taylor_records = True
     _pointwise = True
 
@@ -201,16 +204,21 @@ class Sigmoid(Forwarder):
         return series.sigmoid(x, y._data, output=True)   # y' = y (1 - y) x'
 
 
+def _sigmoid_grad(gy, y):
+    """gy * y * (1 - y) on arrays, in one new array."""
+    g = np.subtract(1, y)
+    if isinstance(g, np.generic):  # (0-d: NumPy gave a scalar, nothing to write into)
+        return gy * (g * y)
+    np.multiply(g, y, out=g)
+    return _times(g, gy)
+
+
 class SigmoidGrad(Forwarder):
     """gy * y * (1 - y), sigmoid's backward as one op: one new array where gy * y * (1 - y)
     makes three, and one node keeping gy and y in a graph of higher derivatives."""
 
     def forward(self, gy, y):
-        g = np.subtract(1, y)
-        if isinstance(g, np.generic):  # (0-d: NumPy gave a scalar, nothing to write into)
-            return gy * (g * y)
-        np.multiply(g, y, out=g)
-        return _times(g, gy)
+        return _sigmoid_grad(gy, y)
 
     save_for_backward = {"x0": ("x1",), "x1": ("x0", "x1")}   # g_gy reads y, g_y gy and y
 
@@ -249,6 +257,9 @@ class PiecewiseLinear(Forwarder):
 
     def backward(self, gy):
         return gy * self.slope                        # d f = slope (0 beyond the kinks)
+
+    def _backward_arrays(self, gy):
+        return _multiply(gy, self.slope)
 
     taylor_records = True
 
@@ -808,6 +819,11 @@ class Softmax(Forwarder):
         gx = y * gy                                   # d softmax: y (gy - sum(y gy))
         return gx - y * V.sum(gx, axis=self.axes, keepdims=True)
 
+    def _backward_arrays(self, gy):
+        y = self.outputs[0]._data
+        gx = _multiply(y, gy)
+        return gx - _multiply(y, gx.sum(axis=self.axes, keepdims=True))
+
     taylor_records = True
 
     def taylor(self, x):
@@ -830,6 +846,9 @@ class LogSoftmax(Forwarder):
         y, = self.outputs
         # d log_softmax: gy - softmax * sum(gy), softmax = exp(y)
         return gy - V.exp(y) * V.sum(gy, axis=self.axes, keepdims=True)
+
+    def _backward_arrays(self, gy):
+        return gy - _multiply(np.exp(self.outputs[0]._data), gy.sum(axis=self.axes, keepdims=True))
 
     taylor_records = True
 

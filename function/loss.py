@@ -24,9 +24,11 @@ import numpy as np
 import variable as V
 from variable import Forwarder, Function, Variable, backend, series
 from variable.backend import errstate, get_array_module, is_device_array
+from variable.ops.elementwise import _multiply
 
 from .activation import (
     ArrayLike,
+    _softmax,
     as_array,
     as_float,
     checked_indices,
@@ -113,6 +115,11 @@ class MeanSquaredError(Forwarder):
     def backward(self, gy):
         x0, x1 = self.inputs
         gx0 = (x0 - x1) * (gy * (2 * _per_entry(x0.size)))   # d mean (x0 - x1)^2 = 2 (x0 - x1) / n
+        return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
+
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        x0, x1 = self.inputs
+        gx0 = _multiply(x0._data - x1._data, gy * (2 * _per_entry(x0.size)))
         return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
 
     taylor_records = True
@@ -376,6 +383,20 @@ class SoftmaxCrossEntropy(Forwarder):
             gx = (softmax(x) * mass - t) * scale                  # (softmax sum t - t) / n
         if t.requires_grad:
             gt = -log_softmax(x) * scale                          # -log softmax / n
+        return gx, gt
+
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        x = self.inputs[0]
+        scale = gy * _per_entry(self.rows)
+        if self.labels is not None:
+            return _multiply(_softmax(x._data, (x.ndim - 1,)) - self.onehot, scale)
+        t = self.inputs[1]
+        gx = gt = None
+        if x.requires_grad:
+            mass = t._data.sum(axis=-1, keepdims=True)
+            gx = _multiply(_multiply(_softmax(x._data, (x.ndim - 1,)), mass) - t._data, scale)
+        if t.requires_grad:
+            gt = _multiply(-log_softmax_array(x._data, (x.ndim - 1,)), scale)
         return gx, gt
 
     taylor_records = True

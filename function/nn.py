@@ -14,7 +14,7 @@ import variable as V
 from variable import Forwarder, Function, Variable, series
 from variable.backend import get_array_module, is_device_array, writes_through
 from variable.operators import operator_on_rows
-from variable.ops.matmul import MatMul2D
+from variable.ops.matmul import MatMul2D, _mm_arrays
 
 from .activation import ArrayLike, as_array, as_float, checked_indices
 
@@ -53,6 +53,24 @@ class Linear(Forwarder):
             if b.requires_grad:
                 gb = V.sum(gy2, axis=0)                         # sum of gy over rows
             return gx, gW, gb
+        return gx, gW
+
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        x, W = self.inputs[:2]
+        shape, (n_in, n_out) = x._data.shape, W._data.shape
+        rows = math.prod(shape[:-1])
+        gy2 = gy if gy.ndim == 2 else gy.reshape(rows, n_out)
+        gx = gW = None
+        if x.requires_grad:
+            gx = _mm_arrays(gy2, W._data, False, True)            # gy W^T
+            if len(shape) != 2:
+                gx = gx.reshape(shape)
+        if W.requires_grad:
+            x2 = x._data if len(shape) == 2 else x._data.reshape(rows, n_in)
+            gW = _mm_arrays(x2, gy2, True, False)                 # x^T gy
+        if len(self.inputs) == 3:
+            b = self.inputs[2]
+            return gx, gW, (gy2.sum(axis=0) if b.requires_grad else None)
         return gx, gW
 
     taylor_records = True

@@ -25,6 +25,7 @@ HERE = Path(__file__).resolve().parent
 DEVICE_READY = (
     "device/",
     "variable/test_op_table.py",
+    "variable/test_backward_arrays.py",
     "variable/test_tensor_table.py",
     "variable/test_forward_mode.py",
     "variable/test_functional.py",

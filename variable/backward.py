@@ -12,6 +12,7 @@ import numpy as np
 from . import backend, config, saving, series
 from . import variable as _variable
 from .forwarder import (
+    ARRAYS,
     CUSTOM,
     KEEPS_OUTPUTS,
     ONCE,
@@ -152,7 +153,9 @@ def _output_grads(f, grads, keep):
     outputs, gys = [], []
     for i in range(len(f.outputs)):
         gy = _take(grads, (f, i) if several else f, keep)
-        if gy is None:  # (only an output among several can have none)
+        if gy is not None:
+            gy = _arrayed(gy)
+        else:  # (only an output among several can have none)
             shape, dtype = f.output_specs[i]
             gy = new_variable(backend.get_array_module(*f.inputs).zeros(shape, dtype))
         outputs.append(_output_seen(f, i))
@@ -260,6 +263,8 @@ def _add_slice(previous, part, own):
     """The gradient `previous` (None: zeros) plus the Slice `part`, added in place into a
     buffer this pass made (`own`), else into a new one."""
     data = part.gy._data
+    if previous is not None:
+        previous = _arrayed(previous)
     if previous is None:
         buffer = backend.get_array_module(data).zeros(part.shape, dtype=data.dtype)
     elif own and previous._data.dtype == data.dtype:
@@ -396,6 +401,37 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
     return grads
 
 
+def _wrapped(gxs):
+    """The arrays a `_backward_arrays` returned (one, or a tuple with None for no gradient)
+    as the Variables `backward` would have returned.
+
+    A NumPy scalar (NumPy's result of arithmetic on 0-d arrays) stays one while only array
+    rules read it, its arithmetic being about 3x a 0-d array's; `_arrayed` makes it 0-d
+    where it leaves them: for a `backward`, an in-place sum, a `.grad`.
+    """
+    if type(gxs) is tuple:
+        return tuple([None if g is None else _constant(g) for g in gxs])
+    return _constant(gxs)
+
+
+def _arrayed(g):
+    """The gradient Variable `g` with 0-d array data where it held a NumPy scalar."""
+    data = g._data
+    if type(data) is np.ndarray or not isinstance(data, np.generic):
+        return g
+    return new_variable(data.__array__())
+
+
+def _constant(g):
+    """new_variable(g), inlined: one per gradient of a first-order pass."""
+    v = Variable.__new__(Variable)
+    v._data = g
+    v.name = v._grad = v.creator = None
+    v.generation = 0
+    v.requires_grad = False
+    return v
+
+
 def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain, observer):
     """Pop Functions by generation and push gradients through them into `grads`; `observer`
     (None unless in record_backward) is told what each step popped, sent and queued."""
@@ -439,8 +475,12 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                     forwarder.outputs = (y,)
                     if f.plan[CUSTOM]:  # its gy is read-only: it may be the caller's or shared
                         gy, = _read_only_gradients((gy,))
-                    if not create_graph:
-                        gxs = forwarder.backward(gy)
+                    if not create_graph:  # the same formula on arrays where the op has it
+                        rule = f.plan[ARRAYS]  # (backward, its rule on arrays), or None
+                        if rule is None or type(forwarder).backward is not rule[0]:
+                            gxs = forwarder.backward(_arrayed(gy))
+                        else:
+                            gxs = _wrapped(rule[1](forwarder, gy._data))
                     elif f.plan[ONCE]:  # arrays: run unrecorded, checked below
                         gxs = _unrecorded(forwarder, (gy,))
                     else:
@@ -592,6 +632,7 @@ class _Handout:
 
     def __call__(self, x, g):
         create_graph = self.create_graph
+        g = _arrayed(g)
         if g.dtype != x.dtype:  # e.g. a float32 leaf met a float64 array
             g = Function(_Cast(x.dtype))(g)
         elif (not data.flags.writeable if type(data := g._data) is np.ndarray

@@ -46,6 +46,13 @@ class Forwarder:
     "linear" (in its inputs together: a sum, a reshape), "bilinear" (linear where one input
     varies: a product).  Such a rule gets None for an input coefficient the pass does not
     use, and gives None for that output coefficient (variable/series.py, `wanted`)."""
+    _backward_arrays = None
+    """A built-in op's first-order backward on arrays, `_backward_arrays(self, gy)` with gy
+    an ndarray, returning what `backward` returns with ndarrays for Variables: the same
+    formula, run by passes that record no graph (create_graph=False), where an op called
+    in `backward` costs about 1 us of Python each.  `backward` stays the definition (every
+    higher order runs it); tests/variable/test_backward_arrays.py checks that the two agree
+    on every row of the op tables.  Ops written outside gengrad do not get one."""
     _pointwise = False
     """A built-in op of one input whose output's every entry depends on the same entry of the
     input alone (sin, tanh, sigmoid, softplus ...).  Along several directions at order 1, or
@@ -53,14 +60,15 @@ class Forwarder:
     variable/directions.py), its coefficients then follow from f' and f''/2, which its own
     rule gives along one direction of ones: y_1 = f' x_1, y_2 = f' x_2 + f''/2 sum_d w_d
     x_1d^2 (forward_mode, `_pointwise_directions`)."""
-    _plan = (False, None, frozenset(), True, None, False, frozenset(), False)
+    _plan = (False, None, frozenset(), True, None, False, frozenset(), False, None)
     """What recording and backward need to know of the class, in one tuple indexed by CUSTOM
     (written outside gengrad: read-only inputs and gradients, strict reads), DROPS (what a
     call with one or two inputs drops: saving.fast_table), KEPT (kept input indices),
     KEEPS_OUTPUTS, BY_GRAD (saving.declaration), STRICT (stand-ins for every undeclared
-    array, leaves and live outputs too), NO_GRADIENT (output positions) and ONCE (once
-    differentiable).  The recording path reads it with one lookup (a class attribute read
-    through an instance costs about twice a slot's); a recorded Function holds it."""
+    array, leaves and live outputs too), NO_GRADIENT (output positions), ONCE (once
+    differentiable) and ARRAYS (`backward` and `_backward_arrays`, or None).  The recording
+    path reads it with one lookup (a class attribute read through an instance costs about
+    twice a slot's); a recorded Function holds it."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -74,7 +82,7 @@ class Forwarder:
             cls.forward = _guarded(cls.forward)
         no_gradient = saving.output_names(cls, cls.non_differentiable)
         cls._plan = (not built_in, saving.fast_table(*declaration), kept, keeps_outputs, by_grad,
-                     strict, no_gradient, bool(cls.once_differentiable))
+                     strict, no_gradient, bool(cls.once_differentiable), _array_rule(cls, built_in))
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -110,6 +118,21 @@ class Forwarder:
         `backward`; y_0 is their data.  Order 1 alone is forward-mode AD.
         """
         raise NotImplementedError(f"{type(self).__name__} has no Taylor rule")
+
+
+def _array_rule(cls, built_in):
+    """(`backward`, `_backward_arrays`) of a built-in class whose `backward` is defined by a
+    class that defines `_backward_arrays` too (a subclass that rewrites `backward` does not
+    inherit the other), else None.  The engine runs the rule only while the class's
+    `backward` is still that function: replacing it (V.Sin.backward = ..., to see what a
+    wrong one does) turns the rule off."""
+    if not built_in:
+        return None
+    for klass in cls.__mro__:
+        if "backward" in klass.__dict__:
+            rule = klass.__dict__.get("_backward_arrays")
+            return None if rule is None else (klass.__dict__["backward"], rule)
+    return None
 
 
 def _read_only(arrays):
@@ -187,7 +210,7 @@ def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
     return v
 
 
-CUSTOM, DROPS, KEPT, KEEPS_OUTPUTS, BY_GRAD, STRICT, NO_GRADIENT, ONCE = range(8)  # Forwarder._plan
+CUSTOM, DROPS, KEPT, KEEPS_OUTPUTS, BY_GRAD, STRICT, NO_GRADIENT, ONCE, ARRAYS = range(9)  # Forwarder._plan
 _BUILT_IN_PACKAGES = ("variable", "function", "layers", "optimizers")
 _keeping_all = saving.keeping_all
 _stand_in = saving.stand_in

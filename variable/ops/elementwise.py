@@ -4,6 +4,8 @@ Binary ops broadcast like NumPy; each backward ends with `_reduce`, the one help
 sums a gradient back to its input's shape.
 """
 
+import math
+
 import numpy as np
 
 from .. import backend, memory, series
@@ -11,7 +13,7 @@ from ..axes import broadcasts_to
 from ..backend import get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable, _on_device, _reference_dtype, as_variable
 from ..types import ArrayLike
-from .shape import broadcast_to, reshape, sum_to
+from .shape import _sum_to_array, broadcast_to, reshape, sum_to
 
 _LARGE = memory.LARGE_INPUT     # elements of an operand before a product asks the cache
 
@@ -21,6 +23,21 @@ def _reduce(gx, x):
     if not x.requires_grad:
         return None
     return gx if gx.shape == x.shape else sum_to(gx, x.shape)
+
+
+def _multiply(x0, x1):
+    """x0 * x1 on arrays, a large product in the cache's memory (memory.binary)."""
+    if x0.size < _LARGE and x1.size < _LARGE:        # (the hot path: small arrays)
+        return x0 * x1
+    return memory.binary(np.multiply, x0, x1)
+
+
+def _reduced(gx, x):
+    """`_reduce` on arrays (the `_backward_arrays` rules): ndarray `gx` summed to x's shape."""
+    if not x.requires_grad:
+        return None
+    shape = x._data.shape
+    return gx if gx.shape == shape else _sum_to_array(gx, shape)
 
 
 def _times(g, gy):
@@ -45,6 +62,10 @@ class Add(Forwarder):
         x0, x1 = self.inputs
         return _reduce(gy, x0), _reduce(gy, x1)
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        x0, x1 = self.inputs
+        return _reduced(gy, x0), _reduced(gy, x1)
+
     taylor_records = True
     _taylor_linear = "linear"
 
@@ -64,6 +85,10 @@ class Sub(Forwarder):
         x0, x1 = self.inputs
         return _reduce(gy, x0), (_reduce(-gy, x1) if x1.requires_grad else None)
 
+    def _backward_arrays(self, gy):
+        x0, x1 = self.inputs
+        return _reduced(gy, x0), (_reduced(-gy, x1) if x1.requires_grad else None)
+
     taylor_records = True
     _taylor_linear = "linear"
 
@@ -75,9 +100,7 @@ class Mul(Forwarder):
     """x0 * x1."""
 
     def forward(self, x0, x1):
-        if x0.size < _LARGE and x1.size < _LARGE:    # (the hot path: small arrays)
-            return x0 * x1
-        return memory.binary(np.multiply, x0, x1)    # a large product: from the cache
+        return _multiply(x0, x1)
 
     save_for_backward = {"x0": ("x1",), "x1": ("x0",)}   # gx0 reads x1, gx1 reads x0
 
@@ -85,6 +108,12 @@ class Mul(Forwarder):
         x0, x1 = self.inputs
         gx0 = _product_to(gy, x1, x0) if x0.requires_grad else None
         gx1 = _product_to(gy, x0, x1) if x1.requires_grad else None
+        return gx0, gx1
+
+    def _backward_arrays(self, gy):
+        x0, x1 = self.inputs
+        gx0 = _product_to_array(gy, x1._data, x0) if x0.requires_grad else None
+        gx1 = _product_to_array(gy, x0._data, x1) if x1.requires_grad else None
         return gx0, gx1
 
     taylor_records = True
@@ -102,19 +131,40 @@ sum (the product's array is never made: a Laplacian's weights' gradient sums 64 
 def _product_to(gy, other, x):
     """gy * other summed back to x's shape: where that sums over many entries, one recorded
     einsum (differentiable as the product and sum are, to any order)."""
-    shape = gy.shape
-    if x.shape == shape or gy.size < _FUSED_FROM or 4 * x.size > gy.size or len(shape) > 20:
+    einsum = _fused_product(gy.shape, other.shape, x.shape)
+    if einsum is None:
         return _reduce(gy * other, x)
+    g = Function(einsum)(gy, other)
+    return g if g.shape == x.shape else reshape(g, x.shape)
+
+
+def _product_to_array(gy, other, x):
+    """`_product_to` on arrays: the same product, or the same einsum."""
+    shape = x._data.shape
+    if gy.shape == shape:                            # (the hot path: no sum)
+        return _multiply(gy, other)
+    einsum = _fused_product(gy.shape, other.shape, shape)
+    if einsum is None:
+        return _reduced(_multiply(gy, other), x)
+    g = einsum.forward(gy, other)
+    return g if g.shape == shape else g.reshape(shape)
+
+
+def _fused_product(shape, other, target):
+    """The Einsum that sums gy * other (shapes `shape`, `other`) to `target` in one pass, or
+    None where the product and a sum are as cheap."""
+    size = math.prod(shape)
+    if target == shape or size < _FUSED_FROM or 4 * math.prod(target) > size or len(shape) > 20:
+        return None
     from .contraction import Einsum  # (contraction imports this module)
     labels = "abcdefghijklmnopqrst"[:len(shape)]
     spare = iter("uvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")  # an axis of length 1 broadcast in `other`
-    lead = len(shape) - other.ndim
+    lead = len(shape) - len(other)
     term = "".join(labels[lead + i] if n == shape[lead + i] else next(spare)
-                   for i, n in enumerate(other.shape))
-    lead = len(shape) - x.ndim                       # kept: x's axes of gy's length
-    out = "".join(labels[lead + i] for i, n in enumerate(x.shape) if n == shape[lead + i])
-    g = Function(Einsum((labels, term), out))(gy, other)
-    return g if g.shape == x.shape else reshape(g, x.shape)
+                   for i, n in enumerate(other))
+    lead = len(shape) - len(target)                  # kept: x's axes of gy's length
+    out = "".join(labels[lead + i] for i, n in enumerate(target) if n == shape[lead + i])
+    return Einsum((labels, term), out)
 
 
 class Div(Forwarder):
@@ -132,6 +182,13 @@ class Div(Forwarder):
         gx1 = _reduce(-(gx0 * y), x1) if x1.requires_grad else None   # d/dx1 = -x0/x1^2
         return _reduce(gx0, x0), gx1
 
+    def _backward_arrays(self, gy):
+        x0, x1 = self.inputs
+        y, = self.outputs
+        gx0 = gy / x1._data
+        gx1 = _reduced(-_multiply(gx0, y._data), x1) if x1.requires_grad else None
+        return _reduced(gx0, x0), gx1
+
     taylor_records = True
 
     def taylor(self, x0, x1):
@@ -147,6 +204,9 @@ class Neg(Forwarder):
     save_for_backward = ()
 
     def backward(self, gy):
+        return -gy
+
+    def _backward_arrays(self, gy):
         return -gy
 
     taylor_records = True
@@ -289,6 +349,13 @@ class Pow(Forwarder):
         # so polynomials have exact derivatives of every order, at x = 0 too
         return _reduce(gy * (c * x ** (c - 1)), x)
 
+    def _backward_arrays(self, gy):
+        x, = self.inputs
+        c = self.c
+        if c == 0:
+            return get_array_module(x._data).zeros(x.shape, dtype=x.dtype)
+        return _reduced(_multiply(gy, c * x._data ** (c - 1)), x)
+
     taylor_records = True
     _pointwise = True
 
@@ -350,6 +417,9 @@ class Square(Forwarder):
         x, = self.inputs
         return gy * (2 * x)                            # d x^2 = 2x
 
+    def _backward_arrays(self, gy):
+        return _multiply(gy, 2 * self.inputs[0]._data)
+
     taylor_records = True
     _pointwise = True
 
@@ -368,6 +438,9 @@ class Sqrt(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return gy / (2 * y)                            # d sqrt x = 1 / (2 sqrt x)
+
+    def _backward_arrays(self, gy):
+        return gy / (2 * self.outputs[0]._data)
 
     taylor_records = True
     _pointwise = True
@@ -482,6 +555,9 @@ class Exp(Forwarder):
         y, = self.outputs
         return gy * y                                  # d e^x = e^x
 
+    def _backward_arrays(self, gy):
+        return _multiply(gy, self.outputs[0]._data)
+
     taylor_records = True
     _pointwise = True
 
@@ -501,6 +577,9 @@ class Log(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy / x                                  # d log x = 1/x
+
+    def _backward_arrays(self, gy):
+        return gy / self.inputs[0]._data
 
     taylor_records = True
     _pointwise = True
@@ -576,6 +655,9 @@ class Abs(Forwarder):
     def backward(self, gy):
         return gy * self.sign                          # d |x| = sign(x)
 
+    def _backward_arrays(self, gy):
+        return _multiply(gy, self.sign)
+
     taylor_records = True
     _pointwise = True
 
@@ -598,6 +680,13 @@ class Maximum(Forwarder):
         share0 = self.share0.astype(gy.dtype, copy=False)
         gx0 = _reduce(gy * share0, x0) if x0.requires_grad else None
         gx1 = _reduce(gy * (1 - share0), x1) if x1.requires_grad else None
+        return gx0, gx1
+
+    def _backward_arrays(self, gy):
+        x0, x1 = self.inputs
+        share0 = self.share0.astype(gy.dtype, copy=False)
+        gx0 = _reduced(_multiply(gy, share0), x0) if x0.requires_grad else None
+        gx1 = _reduced(_multiply(gy, 1 - share0), x1) if x1.requires_grad else None
         return gx0, gx1
 
     taylor_records = True
@@ -637,6 +726,9 @@ class Clip(Forwarder):
     def backward(self, gy):
         return gy * self.inside.astype(gy.dtype)
 
+    def _backward_arrays(self, gy):
+        return _multiply(gy, self.inside.astype(gy.dtype))
+
     taylor_records = True
     _pointwise = True
 
@@ -660,6 +752,12 @@ class Where(Forwarder):
         x0, x1 = self.inputs
         gx0 = _reduce(where(self.condition, gy, 0), x0) if x0.requires_grad else None
         gx1 = _reduce(where(self.condition, 0, gy), x1) if x1.requires_grad else None
+        return gx0, gx1
+
+    def _backward_arrays(self, gy):
+        x0, x1 = self.inputs
+        gx0 = _reduced(np.where(self.condition, gy, 0), x0) if x0.requires_grad else None
+        gx1 = _reduced(np.where(self.condition, 0, gy), x1) if x1.requires_grad else None
         return gx0, gx1
 
     taylor_records = True

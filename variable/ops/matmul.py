@@ -5,7 +5,7 @@ import numpy as np
 from .. import memory, series
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
-from .shape import reshape, sum_to, transpose
+from .shape import _sum_to_array, reshape, sum_to, transpose
 
 _ROWS = 128                     # rows per product of a tall one split up (see `product`)
 
@@ -95,7 +95,7 @@ class MatMul2D(Forwarder):
         self.ta, self.tb = transpose_a, transpose_b
 
     def forward(self, a, b):
-        return product(a.T if self.ta else a, b.T if self.tb else b)
+        return _mm_arrays(a, b, self.ta, self.tb)
 
     save_for_backward = {"x0": ("x1",), "x1": ("x0",)}   # ga reads b, gb reads a
 
@@ -115,6 +115,16 @@ class MatMul2D(Forwarder):
                 gb = _mm(gy, a, True, ta)               # (op(a)^T gy)^T = gy^T op(a)
         return ga, gb
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        a, b = self.inputs
+        ta, tb = self.ta, self.tb
+        ga = gb = None
+        if a.requires_grad:
+            ga = _mm_arrays(gy, b._data, False, not tb) if not ta else _mm_arrays(b._data, gy, tb, True)
+        if b.requires_grad:
+            gb = _mm_arrays(a._data, gy, not ta, False) if not tb else _mm_arrays(gy, a._data, True, ta)
+        return ga, gb
+
     taylor_records = True
     _taylor_linear = "bilinear"
 
@@ -123,8 +133,18 @@ class MatMul2D(Forwarder):
         return series.mul(a, b, product=self.forward, y0=y._data)
 
 
+def _mm_arrays(a, b, transpose_a, transpose_b):
+    """op(a) @ op(b) on 2-D arrays (MatMul2D's forward)."""
+    return product(a.T if transpose_a else a, b.T if transpose_b else b)
+
+
 def _mm(a, b, transpose_a, transpose_b):
     return Function(MatMul2D(transpose_a, transpose_b))(a, b)
+
+
+def _matmul_arrays(a, b):
+    """`matmul` on arrays: MatMul2D's product for two matrices, else np.matmul."""
+    return product(a, b) if a.ndim == 2 and b.ndim == 2 else np.matmul(a, b)
 
 
 def _swap_last(x):
@@ -156,6 +176,22 @@ class MatMul(Forwarder):
         if b.requires_grad:
             a2 = a if a.ndim > 1 else reshape(a, shape_a)
             gb = reshape(sum_to(matmul(_swap_last(a2), gy2), shape_b), b.shape)   # a^T gy
+        return ga, gb
+
+    def _backward_arrays(self, gy):
+        a, b = self.inputs
+        sa, sb = a._data.shape, b._data.shape
+        shape_a = sa if len(sa) > 1 else (1, sa[0])
+        shape_b = sb if len(sb) > 1 else (sb[0], 1)
+        batch = np.broadcast_shapes(shape_a[:-2], shape_b[:-2])
+        gy2 = gy.reshape(batch + (shape_a[-2], shape_b[-1]))
+        ga = gb = None
+        if a.requires_grad:
+            b2 = b._data.reshape(shape_b)
+            ga = _sum_to_array(_matmul_arrays(gy2, np.swapaxes(b2, -1, -2)), shape_a).reshape(sa)
+        if b.requires_grad:
+            a2 = a._data.reshape(shape_a)
+            gb = _sum_to_array(_matmul_arrays(np.swapaxes(a2, -1, -2), gy2), shape_b).reshape(sb)
         return ga, gb
 
     taylor_records = True

@@ -28,6 +28,12 @@ def _spread(gy, x, axes):
     return broadcast_to(reshape(gy, kept_shape(x.shape, axes)), x.shape)
 
 
+def _spread_array(gy, shape, axes):
+    """`_spread` on arrays: a read-only broadcast view of ndarray `gy`."""
+    g = gy.reshape(kept_shape(shape, axes))
+    return g if g.shape == shape else np.broadcast_to(g, shape)
+
+
 def _reduced_shape(shape, axes):
     return () if axes is None else tuple(n for i, n in enumerate(shape) if i not in axes)
 
@@ -71,6 +77,9 @@ class Sum(Forwarder):
         x, = self.inputs
         return _spread(gy, x, self.axes)                # d sum = 1 for every element
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        return _spread_array(gy, self.inputs[0]._data.shape, self.axes)
+
     taylor_records = True
     _taylor_linear = "linear"
 
@@ -92,6 +101,10 @@ class Mean(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return _spread(gy, x, self.axes) * _per_entry(x.shape, self.axes)   # d mean = 1/n
+
+    def _backward_arrays(self, gy):
+        shape = self.inputs[0]._data.shape
+        return _spread_array(gy, shape, self.axes) * _per_entry(shape, self.axes)
 
     taylor_records = True
     _taylor_linear = "linear"

@@ -38,6 +38,10 @@ class SumTo(Forwarder):
         x, = self.inputs
         return broadcast_to(gy, x.shape)         # adjoint of a sum is a broadcast
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        shape = self.inputs[0]._data.shape
+        return gy if gy.shape == shape else np.broadcast_to(gy, shape)
+
     taylor_records = True
     _taylor_linear = "linear"
 
@@ -59,6 +63,9 @@ class BroadcastTo(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return sum_to(gy, x.shape)               # adjoint of a broadcast is a sum
+
+    def _backward_arrays(self, gy):
+        return _sum_to_array(gy, self.inputs[0]._data.shape)
 
     taylor_records = True
     _taylor_linear = "linear"
@@ -150,6 +157,9 @@ class Reshape(Forwarder):
         x, = self.inputs
         return reshape(gy, x.shape)
 
+    def _backward_arrays(self, gy):
+        return gy.reshape(self.inputs[0]._data.shape)
+
     taylor_records = True
     _taylor_linear = "linear"
 
@@ -169,8 +179,13 @@ class Transpose(Forwarder):
     save_for_backward = ()
 
     def backward(self, gy):
-        inverse = tuple(int(i) for i in np.argsort(self.axes))
-        return transpose(gy, inverse)
+        return transpose(gy, self._inverse())
+
+    def _backward_arrays(self, gy):
+        return gy.transpose(self._inverse())
+
+    def _inverse(self):
+        return tuple(int(i) for i in np.argsort(self.axes))
 
     taylor_records = True
     _taylor_linear = "linear"

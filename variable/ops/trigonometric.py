@@ -9,7 +9,7 @@ import numpy as np
 from .. import series
 from ..forwarder import Forwarder, Function, Variable
 from ..types import ArrayLike
-from .elementwise import _reduce, _times, square
+from .elementwise import _multiply, _reduce, _times, square
 
 
 class Sin(Forwarder):
@@ -23,6 +23,9 @@ class Sin(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy * cos(x)                             # d sin = cos
+
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        return _multiply(gy, np.cos(self.inputs[0]._data))
 
     taylor_records = True
     _pointwise = True
@@ -44,6 +47,9 @@ class Cos(Forwarder):
         x, = self.inputs
         return gy * -sin(x)                            # d cos = -sin
 
+    def _backward_arrays(self, gy):
+        return _multiply(gy, -np.sin(self.inputs[0]._data))
+
     taylor_records = True
     _pointwise = True
 
@@ -63,6 +69,9 @@ class Tan(Forwarder):
     def backward(self, gy):
         y, = self.outputs
         return gy * (1 + square(y))                    # d tan = 1 + tan^2
+
+    def _backward_arrays(self, gy):
+        return _multiply(gy, 1 + np.square(self.outputs[0]._data))
 
     taylor_records = True
     _pointwise = True
@@ -84,6 +93,9 @@ class Tanh(Forwarder):
         y, = self.outputs
         return Function(TanhGrad())(gy, y)             # d tanh = 1 - tanh^2
 
+    def _backward_arrays(self, gy):
+        return _tanh_grad(gy, self.outputs[0]._data)
+
     taylor_records = True
     _pointwise = True
 
@@ -92,16 +104,21 @@ class Tanh(Forwarder):
         return series.tanh(x, y._data, output=True)  # y' = (1 - y^2) x'
 
 
+def _tanh_grad(gy, y):
+    """gy * (1 - y^2) on arrays, in one new array."""
+    g = np.square(y)
+    if isinstance(g, np.generic):  # (0-d: NumPy gave a scalar, nothing to write into)
+        return gy * (1 - g)
+    np.subtract(1, g, out=g)
+    return _times(g, gy)
+
+
 class TanhGrad(Forwarder):
     """gy * (1 - y^2), tanh's backward as one op: one new array where gy * (1 - square(y))
     makes three, and one node keeping gy and y in a graph of higher derivatives."""
 
     def forward(self, gy, y):
-        g = np.square(y)
-        if isinstance(g, np.generic):  # (0-d: NumPy gave a scalar, nothing to write into)
-            return gy * (1 - g)
-        np.subtract(1, g, out=g)
-        return _times(g, gy)
+        return _tanh_grad(gy, y)
 
     save_for_backward = {"x0": ("x1",), "x1": ("x0", "x1")}   # g_gy reads y, g_y gy and y
 
@@ -130,6 +147,9 @@ class Sinh(Forwarder):
         x, = self.inputs
         return gy * cosh(x)                            # d sinh = cosh
 
+    def _backward_arrays(self, gy):
+        return _multiply(gy, np.cosh(self.inputs[0]._data))
+
     taylor_records = True
     _pointwise = True
 
@@ -149,6 +169,9 @@ class Cosh(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy * sinh(x)                            # d cosh = sinh
+
+    def _backward_arrays(self, gy):
+        return _multiply(gy, np.sinh(self.inputs[0]._data))
 
     taylor_records = True
     _pointwise = True
