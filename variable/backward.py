@@ -401,17 +401,23 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
     return grads
 
 
-def _wrapped(gxs):
+def _wrapped(gxs, gy):
     """The arrays a `_backward_arrays` returned (one, or a tuple with None for no gradient)
-    as the Variables `backward` would have returned.
+    as the Variables `backward` would have returned: `gy` itself where it passed gy's array
+    on (a sum's, a same-shape reshape's).
 
     A NumPy scalar (NumPy's result of arithmetic on 0-d arrays) stays one while only array
     rules read it, its arithmetic being about 3x a 0-d array's; `_arrayed` makes it 0-d
     where it leaves them: for a `backward`, an in-place sum, a `.grad`.
     """
-    if type(gxs) is tuple:
-        return tuple([None if g is None else _constant(g) for g in gxs])
-    return _constant(gxs)
+    data = gy._data
+    if type(gxs) is not tuple:
+        return gy if gxs is data else _constant(gxs)
+    if len(gxs) == 2:  # (spelled out: a comprehension costs a frame)
+        g0, g1 = gxs
+        return (g0 if g0 is None else gy if g0 is data else _constant(g0),
+                g1 if g1 is None else gy if g1 is data else _constant(g1))
+    return tuple([g if g is None else gy if g is data else _constant(g) for g in gxs])
 
 
 def _arrayed(g):
@@ -480,7 +486,7 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                         if rule is None or type(forwarder).backward is not rule[0]:
                             gxs = forwarder.backward(_arrayed(gy))
                         else:
-                            gxs = _wrapped(rule[1](forwarder, gy._data))
+                            gxs = _wrapped(rule[1](forwarder, gy._data), gy)
                     elif f.plan[ONCE]:  # arrays: run unrecorded, checked below
                         gxs = _unrecorded(forwarder, (gy,))
                     else:
@@ -632,7 +638,8 @@ class _Handout:
 
     def __call__(self, x, g):
         create_graph = self.create_graph
-        g = _arrayed(g)
+        if type(g._data) is not np.ndarray and isinstance(g._data, np.generic):  # (_arrayed)
+            g = new_variable(g._data.__array__())
         if g.dtype != x.dtype:  # e.g. a float32 leaf met a float64 array
             g = Function(_Cast(x.dtype))(g)
         elif (not data.flags.writeable if type(data := g._data) is np.ndarray
