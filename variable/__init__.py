@@ -14,26 +14,11 @@ from .gradcheck import GradcheckError, gradcheck, numerical_grad, taylor_gradche
 from .graph import get_dot_graph, graph_functions, plot_dot_graph, record_backward
 from .memory import cache_limit, cached_memory, empty_cache, keep_freed_memory
 from .operators import divergence, laplacian
-from .ops.elementwise import (
-    abs,
-    add,
-    clip,
-    div,
-    exp,
-    log,
-    maximum,
-    minimum,
-    mul,
-    neg,
-    pow,
-    sqrt,
-    square,
-    sub,
-    where,
-)
+from .ops.elementwise import add, div, exp, log, mul, neg, pow, sqrt, square, sub
 from .ops.indexing import get_item
 from .ops.joining import concat, split, stack
 from .ops.matmul import matmul, transpose_matmul
+from .ops.piecewise import abs, clip, maximum, minimum, where
 from .ops.reduction import logsumexp, max, mean, min, sum, variance
 from .ops.shape import (
     broadcast_to,

@@ -697,7 +697,7 @@ class Variable:
         return elementwise.neg(self)
 
     def __abs__(self) -> Variable:
-        return elementwise.abs(self)
+        return piecewise.abs(self)
 
     def __add__(self, other: ArrayLike) -> Variable:
         try:
@@ -928,7 +928,7 @@ class Variable:
 
     def clip(self, min: ArrayLike | None = None, max: ArrayLike | None = None) -> Variable:
         """Clip to [min, max], as ndarray.clip."""
-        return elementwise.clip(self, min, max)
+        return piecewise.clip(self, min, max)
 
     def var(self, axis: Axis = None, dtype: Any = None, out: Any = None, ddof: int = 0,
             keepdims: bool = False, **numpy: Any) -> Variable:
@@ -1168,6 +1168,7 @@ from .ops import (  # noqa: E402
     division,
     elementwise,
     indexing,
+    piecewise,
     products,
     rearrange,
     reduction,

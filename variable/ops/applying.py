@@ -16,10 +16,10 @@ from ..axes import single_axis
 from ..backend import constant_like, get_array_module, is_device_array
 from ..forwarder import Function, Variable
 from ..types import ArrayLike
-from .elementwise import where
 from .histograms import _constant, _data_variable, _is_array
 from .indexing import GetItemGrad, get_item
 from .joining import stack
+from .piecewise import where
 from .rearrange import moveaxis
 from .shape import broadcast_to, expand_dims, reshape, transpose
 

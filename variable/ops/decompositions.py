@@ -33,9 +33,9 @@ import numpy as np
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
-from .elementwise import where
 from .joining import concat
 from .matmul import _swap_last
+from .piecewise import where
 
 
 class EighResult(NamedTuple):

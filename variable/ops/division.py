@@ -27,8 +27,9 @@ import numpy as np
 from ..backend import errstate, get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
-from .elementwise import _choose, _reduce
+from .elementwise import _reduce
 from .exponential import _ufunc_keywords
+from .piecewise import _choose
 from .rounding import Real, _Flat, _zeros
 
 

@@ -16,8 +16,9 @@ from .. import series
 from ..backend import get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable
 from ..types import ArrayLike
-from .elementwise import _reduce, sqrt, square, where
+from .elementwise import _reduce, sqrt, square
 from .exponential import _BINARY_DOC, _UNARY_DOC, _documented, _ufunc_keywords
+from .piecewise import where
 
 _PI = math.pi           # Python floats: a float32 series times them stays float32
 _DEGREE = math.pi / 180.0

@@ -34,11 +34,11 @@ from .contraction import cross as _cross
 from .contraction import outer as _outer
 from .contraction import tensordot as _tensordot
 from .decompositions import svd
-from .elementwise import abs, where
 from .indexing import get_item
 from .inverses import inv, solve
 from .matmul import matmul
 from .norms import Euclid, norm
+from .piecewise import abs, where
 from .products import _refuse_keywords
 from .products import trace as _trace
 from .selection import diagonal as _diagonal

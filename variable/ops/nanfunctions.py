@@ -31,7 +31,7 @@ from ..backend import get_array_module, maybe_any
 from ..forwarder import Function, Variable, as_variable
 from ..types import ArrayLike, Axis
 from . import products, reduction, statistics
-from .elementwise import where as _where
+from .piecewise import where as _where
 from .products import _refuse_keywords
 from .reduction import Max, _count, _initial_for, _reduced_shape
 from .rounding import fmax, fmin

@@ -15,7 +15,8 @@ from .. import series
 from ..axes import kept_shape
 from ..forwarder import Forwarder, Function, Variable, as_variable, new_variable
 from ..types import ArrayLike
-from .elementwise import abs, pow
+from .elementwise import pow
+from .piecewise import abs
 from .reduction import _reduced_shape, _spread, max, min, sum
 from .shape import reshape, transpose
 

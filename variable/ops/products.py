@@ -23,7 +23,7 @@ from ..axes import normalize_axis, single_axis
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
-from .elementwise import where as _where
+from .piecewise import where as _where
 from .reduction import _initial_for, _spread, selection
 from .shape import reshape, transpose
 

@@ -32,8 +32,8 @@ from ..axes import kept_shape, normalize_axis
 from ..backend import get_array_module, is_device_array, maybe_any, to_cpu
 from ..forwarder import Variable, as_variable
 from ..types import ArrayLike, Axis
-from .elementwise import where
 from .nanfunctions import _given
+from .piecewise import where
 from .products import _refuse_keywords
 from .reduction import _count, _reduced_shape
 from .reduction import max as _max

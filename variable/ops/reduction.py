@@ -18,8 +18,9 @@ from ..axes import kept_shape, normalize_axis
 from ..backend import errstate, get_array_module, is_device_array, maybe_any
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
-from .elementwise import exp, maximum, minimum, where
-from .elementwise import where as _select  # (the reductions' own `where=` hides `where`)
+from .elementwise import exp
+from .piecewise import maximum, minimum, where
+from .piecewise import where as _select  # (the reductions' own `where=` hides `where`
 from .shape import broadcast_to, reshape
 
 

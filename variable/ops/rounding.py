@@ -16,8 +16,9 @@ import numpy as np
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
-from .elementwise import Abs, Maximum, _choose, _reduce
+from .elementwise import _reduce
 from .exponential import _ufunc_keywords
+from .piecewise import Abs, Maximum, _choose
 
 
 def _zeros(x):

@@ -16,9 +16,10 @@ from ..axes import single_axis
 from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
-from .elementwise import _reduce, where
+from .elementwise import _reduce
 from .indexing import GetItem, GetItemGrad
 from .joining import _as_sequence, _coefficients
+from .piecewise import where
 from .shape import reshape, sum_to, transpose
 
 

@@ -18,9 +18,9 @@ from ..forwarder import Variable, as_variable
 from ..types import ArrayLike
 from .contraction import _pair
 from .differences import diff
-from .elementwise import where
 from .exponential import log10
 from .joining import concat
+from .piecewise import where
 from .rearrange import moveaxis
 from .rounding import floor
 from .selection import take

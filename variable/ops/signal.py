@@ -28,9 +28,9 @@ from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 from .differences import diff
 from .division import mod
-from .elementwise import where
 from .indexing import get_item
 from .joining import _as_sequence, concat
+from .piecewise import where
 from .reduction import sum as _sum
 from .selection import take
 from .shape import reshape, sum_to

@@ -34,10 +34,11 @@ from ..backend import errstate, get_array_module, maybe_any
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
 from . import reduction
-from .elementwise import clip, sqrt, square
-from .elementwise import where as _where
+from .elementwise import sqrt, square
 from .joining import concat
 from .matmul import matmul
+from .piecewise import clip
+from .piecewise import where as _where
 from .products import _refuse_keywords
 from .reduction import _count, _mean_array, _spread
 from .selection import diagonal

@@ -1,0 +1,329 @@
+"""Piecewise elementwise ops: abs, maximum, minimum, clip and where.
+
+Each saves, in `forward`, a constant array saying which piece every entry is on (a sign,
+a share at ties, a mask), so its backward and Taylor rule are linear in that constant and
+every order of derivative works (0 beyond the first, away from the kinks).
+"""
+
+import numpy as np
+
+from .. import backend
+from ..axes import broadcasts_to
+from ..backend import get_array_module
+from ..forwarder import Forwarder, Function, Variable, _on_device, _reference_dtype, as_variable
+from ..types import ArrayLike
+from .elementwise import _multiply, _reduce, _reduced
+from .shape import broadcast_to
+
+
+def _choose(y0, x0, x1, pick):
+    """[y0, pick(x0_1, x1_1), ...] for a piecewise op whose choice is constant along t; a short
+    list's missing coefficients are 0, and each coefficient is broadcast to y0's shape."""
+    zero = get_array_module(y0).zeros((), dtype=y0.dtype)
+    out = [y0]
+    for k in range(1, max(len(x0), len(x1))):
+        yk = pick(x0[k] if k < len(x0) else zero, x1[k] if k < len(x1) else zero)
+        out.append(yk if yk.shape == y0.shape else np.broadcast_to(yk, y0.shape))
+    return out
+
+
+class Abs(Forwarder):
+    """Absolute value; its derivative at 0 is taken as 0."""
+
+    def forward(self, x):
+        self.sign = np.sign(x)
+        return np.abs(x)
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        return gy * self.sign                          # d |x| = sign(x)
+
+    def _backward_arrays(self, gy):
+        return _multiply(gy, self.sign)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        return [y._data] + [self.sign * xk for xk in x[1:]]   # |x| = sign(x) x near x_0 != 0
+
+
+class Maximum(Forwarder):
+    """Elementwise maximum; a tie sends half the gradient to each side."""
+
+    def forward(self, x0, x1):
+        self.share0 = (x0 > x1) + 0.5 * (x0 == x1)
+        return np.maximum(x0, x1)
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        share0 = self.share0.astype(gy.dtype, copy=False)
+        gx0 = _reduce(gy * share0, x0) if x0.requires_grad else None
+        gx1 = _reduce(gy * (1 - share0), x1) if x1.requires_grad else None
+        return gx0, gx1
+
+    def _backward_arrays(self, gy):
+        x0, x1 = self.inputs
+        share0 = self.share0.astype(gy.dtype, copy=False)
+        gx0 = _reduced(_multiply(gy, share0), x0) if x0.requires_grad else None
+        gx1 = _reduced(_multiply(gy, 1 - share0), x1) if x1.requires_grad else None
+        return gx0, gx1
+
+    taylor_records = True
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        share0 = self.share0.astype(y.dtype, copy=False)   # y_k = share0 x0_k + (1 - share0) x1_k
+        return _choose(y._data, x0, x1, lambda a, b: share0 * a + (1 - share0) * b)
+
+
+class Minimum(Maximum):
+    """Elementwise minimum; a tie sends half the gradient to each side."""
+
+    def forward(self, x0, x1):
+        self.share0 = (x0 < x1) + 0.5 * (x0 == x1)
+        return np.minimum(x0, x1)
+
+
+class Clip(Forwarder):
+    """Clip to [lo, hi]; the gradient passes where lo <= x <= hi."""
+
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+    def forward(self, x):
+        lo, hi = self.lo, self.hi                     # (a bound broadcasts to x's shape)
+        if lo is None:
+            self.inside = x <= hi
+        elif hi is None:
+            self.inside = x >= lo
+        else:
+            self.inside = (x >= lo) & (x <= hi)
+        return np.clip(x, lo, hi)
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        return gy * self.inside.astype(gy.dtype)
+
+    def _backward_arrays(self, gy):
+        return _multiply(gy, self.inside.astype(gy.dtype))
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        return [y._data] + [xk * self.inside for xk in x[1:]]   # y_k = x_k inside, 0 at a bound
+
+
+class Where(Forwarder):
+    """Pick from x0 where the constant mask holds, from x1 elsewhere."""
+
+    def __init__(self, condition):
+        self.condition = condition
+
+    def forward(self, x0, x1):
+        return np.where(self.condition, x0, x1)
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        x0, x1 = self.inputs
+        gx0 = _reduce(where(self.condition, gy, 0), x0) if x0.requires_grad else None
+        gx1 = _reduce(where(self.condition, 0, gy), x1) if x1.requires_grad else None
+        return gx0, gx1
+
+    def _backward_arrays(self, gy):
+        x0, x1 = self.inputs
+        gx0 = _reduced(np.where(self.condition, gy, 0), x0) if x0.requires_grad else None
+        gx1 = _reduced(np.where(self.condition, 0, gy), x1) if x1.requires_grad else None
+        return gx0, gx1
+
+    taylor_records = True
+
+    def taylor(self, x0, x1):
+        y, = self.outputs
+        condition = self.condition                   # y_k = x0_k where the mask holds, else x1_k
+        return _choose(y._data, x0, x1, lambda a, b: np.where(condition, a, b))
+
+
+def abs(x: ArrayLike) -> Variable:
+    """Absolute value, elementwise (gradient 0 at 0).
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `x` is not a Variable, a numeric ndarray, a number or a list of numbers.
+    """
+    return Function(Abs())(x)
+
+
+def maximum(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """Elementwise maximum with broadcasting; ties split the gradient evenly.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        The operands; a Python number takes the dtype of the other operand's array.
+
+    Returns
+    -------
+    Variable
+        The larger entries, of the operands' broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
+    return Function(Maximum())(x0, x1)
+
+
+def minimum(x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """Elementwise minimum with broadcasting; ties split the gradient evenly.
+
+    Parameters
+    ----------
+    x0, x1 : ArrayLike
+        The operands; a Python number takes the dtype of the other operand's array.
+
+    Returns
+    -------
+    Variable
+        The smaller entries, of the operands' broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a Variable, a numeric ndarray, a number or a list of numbers.
+    ValueError
+        If the shapes of `x0` and `x1` do not broadcast together.
+    """
+    return Function(Minimum())(x0, x1)
+
+
+def _bound(value, op, which):
+    if value is None or isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+        return value
+    if (isinstance(value, np.ndarray) or backend.is_device_array(value)) and value.dtype.kind in "iuf":
+        return value
+    raise TypeError(f"{op}: {which} must be a number, a numeric ndarray or None, got {type(value).__name__}")
+
+
+def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | None) -> Variable:
+    """Clip `x` to [lo, hi] (either may be None); gradient 1 inside, 0 outside.
+
+    Parameters
+    ----------
+    x : ArrayLike
+    lo, hi : float, ndarray or None
+        Constant bounds; an array bound must broadcast to the shape of `x`. None leaves
+        that side open. Next to GPU data a NumPy bound moves there only under
+        V.backend.set_default_device("gpu") (a 0-d one counts as a number).
+
+    Returns
+    -------
+    Variable
+        Of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If a bound is not a number, a real ndarray or None, or `x` is not a Variable, a
+        numeric ndarray, a number or a list of numbers, or an array bound is on the other
+        device than `x` (see above).
+    ValueError
+        If both bounds are None or an array bound does not broadcast to `x`.
+    """
+    lo, hi = _bound(lo, "clip", "lo"), _bound(hi, "clip", "hi")
+    if lo is None and hi is None:
+        raise ValueError("clip: at least one of lo and hi must be given")
+    x = as_variable(x, op="clip")
+    x_shape = x.shape
+    bounds = [lo, hi]
+    for i, (bound, which) in enumerate(zip(bounds, ("lo", "hi"))):
+        if isinstance(bound, np.ndarray) or backend.is_device_array(bound):
+            if not broadcasts_to(bound.shape, x_shape):
+                raise ValueError(f"clip: bound of shape {bound.shape} does not broadcast to input {x_shape}")
+            bounds[i] = backend.constant_like(bound, x, "clip", which, "x")
+    return Function(Clip(*bounds))(x)
+
+
+def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: ArrayLike) -> Variable:
+    """Elementwise `x0 if condition else x1`, broadcasting all three like np.where.
+
+    Parameters
+    ----------
+    condition : ndarray, Variable, bool or list of bools
+        A constant boolean mask: no gradient flows into it. Next to GPU data a bool or
+        list is made there, and a NumPy mask moves there only under
+        V.backend.set_default_device("gpu") (a 0-d one always).
+    x0, x1 : ArrayLike
+        Values taken where `condition` holds and where it does not; a Python number takes
+        the dtype of the other input when that is a floating array.
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape of the three arguments.
+
+    Raises
+    ------
+    TypeError
+        If `condition` is not boolean, or `x0` or `x1` is not a Variable, a numeric
+        ndarray, a number or a list of numbers, or the condition is on the other device
+        than the data (see above).
+    ValueError
+        If the three shapes do not broadcast together.
+    """
+    if isinstance(condition, Variable):
+        condition = condition.data
+    xp = get_array_module(x0, x1, condition)
+    if xp is np or not (isinstance(condition, np.ndarray) or backend.is_device_array(condition)):
+        try:                                           # a bool or a list: made where the data is
+            condition = np.asarray(condition) if xp is np else xp.asarray(np.asarray(condition))
+        except ValueError:
+            raise TypeError(f"where: condition must be a boolean array, got {condition!r}") from None
+    if condition.dtype != bool:
+        raise TypeError(f"where: condition must be boolean, got dtype {condition.dtype}")
+    if xp is np:
+        # a Python number takes the dtype of the other input, as it would in Function
+        x0, x1 = as_variable(x0, like=x1, op="where"), as_variable(x1, like=x0, op="where")
+    else:                                              # numbers and lists made on the GPU
+        host = next((x for x in (x0, x1) if type(getattr(x, "_data", x)) is np.ndarray), None)
+        on_gpu = next(x for x in (x0, x1, condition) if backend.device_of(x) == "gpu")
+        dtype = _reference_dtype((x0, x1))
+        x0, x1 = [x if isinstance(x, Variable) else _on_device(x, dtype, "where", xp, on_gpu)
+                  for x in (x0, x1)]
+        data = host if host is not None else x0 if backend.is_device_array(x0._data) else x1
+        condition = backend.constant_like(condition, data, "where", "condition", "x0 and x1")
+    s0, s1 = x0.shape, x1.shape
+    try:
+        shape = np.broadcast_shapes(condition.shape, s0, s1)
+    except ValueError:
+        raise ValueError(
+            f"where: condition {condition.shape}, x0 {s0} and x1 {s1} cannot be broadcast together"
+        ) from None
+    if shape != np.broadcast_shapes(s0, s1):
+        # the condition widens the result: broadcast an input so gradients keep shapes
+        x0 = broadcast_to(x0, shape)
+    return Function(Where(condition))(x0, x1)
+
+
+__all__ = ["abs", "maximum", "minimum", "clip", "where"]
