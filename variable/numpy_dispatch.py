@@ -218,14 +218,67 @@ def array_function(func, types, args, kwargs):
     name = func.__name__
     module = getattr(func, "__module__", "numpy") or "numpy"
     linalg = module.startswith("numpy.linalg")
-    what = f"np.linalg.{name}" if linalg else f"np.{name}"
+    namespace = _namespace(module)
+    what = f"{namespace}.{name}"
     if (name in _LINALG_DATA_ONLY) if linalg else (name in _DATA_ONLY):
         return func(*_data(args), **_data(kwargs))
+    if namespace == "np.fft" and name in ("fftshift", "ifftshift"):  # real: rolls
+        return _fft_shift(*args, name=name, **kwargs)
+    if namespace == "np.fft":  # complex results: gengrad's Variables are real
+        raise TypeError(
+            f"{what}(x) does not take Variables: gengrad has no FFT (its Variables are real, and "
+            f"the transform is complex), and NumPy would drop the graph; {what}(x.data) gives a "
+            f"plain array without gradient"
+        )
     op = _op_for(name, linalg)
     if op is None:
         raise _refusal(what + "(x)", name, linalg)
+    if namespace == "np.emath":  # NumPy's answer is complex outside the real domain
+        _refuse_complex(func, what, args, kwargs)
+        return op(*args, **kwargs)
     _CALLS[func] = op
     return op(*args, **kwargs)
+
+
+def _fft_shift(x, axes=None, *, name):
+    """np.fft.fftshift (`name`; or ifftshift) of a Variable: a roll by half of each axis."""
+    from .axes import normalize_axis
+    ops = _ops()
+    x = ops.as_variable(x, op=name)
+    axes = tuple(range(x.ndim)) if axes is None else normalize_axis(axes, x.ndim, name)
+    shifts = tuple(-(x.shape[a] // 2) if name == "ifftshift" else x.shape[a] // 2 for a in axes)
+    return ops.roll(x, shifts, axis=axes)
+
+
+_NAMESPACES = (("numpy.linalg", "np.linalg"), ("numpy.fft", "np.fft"), ("numpy.lib.scimath", "np.emath"),
+               ("numpy.emath", "np.emath"))
+
+
+def _namespace(module):
+    """How a user spells the NumPy namespace of a function defined in `module`."""
+    return next((public for prefix, public in _NAMESPACES if module.startswith(prefix)), "np")
+
+
+def _refuse_complex(func, what, args, kwargs):
+    """Refuse np.emath's `func` where NumPy's own result on the data is complex (the square
+    root of a negative number): gengrad's op would give NaN there, not NumPy's answer."""
+    from .backend import DEVICE_TYPES
+    data_args, data_kwargs = _data(args), _data(kwargs)
+    if any(type(a) in DEVICE_TYPES for a in (*data_args, *data_kwargs.values())):
+        raise TypeError(
+            f"{what}(x): NumPy's emath runs on host arrays only (its result is complex outside the "
+            f"real domain); on the GPU use the real function ({what.replace('np.emath', 'np')}: NaN "
+            f"outside its domain) or x.to_cpu()"
+        )
+    with np.errstate(all="ignore"):
+        result = func(*data_args, **data_kwargs)
+    if np.iscomplexobj(result):
+        raise ValueError(
+            f"{what}(x): x holds values outside the real domain, where NumPy's answer is complex "
+            f"(np.emath.sqrt(-4) = 2j), and gengrad's Variables are real; use the real function "
+            f"({what.replace('np.emath', 'np')}: NaN there), or {what}(x.data) for the complex "
+            f"values without gradient"
+        )
 
 
 # ----- NumPy signatures for gengrad's older ops -------------------------------------

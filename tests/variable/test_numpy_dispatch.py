@@ -1,7 +1,8 @@
 """NumPy's functions on Variables: each records gengrad's op or is refused, never a silently
 dropped graph (variable/numpy_dispatch.py).
 
-The walk below calls every public NumPy function and ufunc (`np.__all__`, `np.linalg.__all__`)
+The walk below calls every public NumPy function and ufunc (`np.__all__`, and `__all__` of
+np.linalg, np.fft and np.emath)
 with Variables, and checks that none returns a plain array except the documented
 conversions (`CONVERSIONS`) and the functions whose result has no gradient to lose
 (indices, masks, shapes, constants: numpy_dispatch's `_DATA_ONLY` and `_DATA_UFUNCS`).
@@ -42,7 +43,8 @@ def _callables(module, names):
 
 
 FUNCTIONS = sorted(_callables(np, np.__all__)) + sorted(
-    (f"linalg.{name}", f) for name, f in _callables(np.linalg, np.linalg.__all__))
+    (f"{space}.{name}", f) for space, module in (("linalg", np.linalg), ("fft", np.fft), ("emath", np.emath))
+    for name, f in _callables(module, module.__all__))
 
 
 def _argument_lists(x, y):
@@ -212,3 +214,32 @@ def test_np_astype_is_the_method():
     assert not np.astype(x, np.int64).requires_grad
     with pytest.raises(TypeError, match=r"device=\.\.\.\): move a Variable with x\.to_gpu\(\)"):
         np.astype(x, np.float32, device="cpu")
+
+
+# ----- np.fft and np.emath -------------------------------------------------------------
+@pytest.mark.parametrize("shift", [np.fft.fftshift, np.fft.ifftshift])
+@pytest.mark.parametrize("axes", [None, 0, -1, (0, 1)])
+def test_fft_shifts_are_rolls_with_gradients(shift, axes):
+    a = np.arange(15.0).reshape(3, 5)
+    y = shift(V.Variable(a), axes=axes)
+    assert isinstance(y, V.Variable)
+    np.testing.assert_array_equal(y.data, shift(a, axes=axes))
+    assert V.gradcheck(lambda x: shift(x, axes=axes), a, order=2)
+
+
+def test_fft_transforms_are_refused_by_their_full_name():
+    with pytest.raises(TypeError, match=r"np\.fft\.rfft\(x\) does not take Variables.*complex"):
+        np.fft.rfft(V.Variable(np.ones(4)))
+
+
+def test_emath_records_inside_the_real_domain_and_refuses_outside():
+    x = V.Variable(np.array([4.0, 0.25]))
+    y = np.emath.sqrt(x)
+    np.testing.assert_allclose(y.data, [2.0, 0.5])
+    V.sum(y).backward()
+    np.testing.assert_allclose(x.grad.data, 0.5 / np.sqrt([4.0, 0.25]))
+    np.testing.assert_allclose(np.emath.arcsin(V.Variable(np.array([0.5]))).data, np.arcsin(0.5))
+    for f, value in [(np.emath.sqrt, -1.0), (np.emath.log, -2.0), (np.emath.arccos, 1.5),
+                     (np.emath.log10, -1.0)]:
+        with pytest.raises(ValueError, match=rf"np\.emath\.{f.__name__}\(x\): x holds values outside"):
+            f(V.Variable(np.array([1.0, value])))
