@@ -4,18 +4,17 @@ from variable import *  # noqa: F401,F403  (the primitive ops, re-exported as th
 from variable import OPS
 
 from . import activation, conv, loss, nn
+from . import softmax as _softmax
 from .activation import (
     elu,
     gelu,
     hard_sigmoid,
     hard_swish,
     leaky_relu,
-    log_softmax,
     relu,
     relu6,
     sigmoid,
     silu,
-    softmax,
     softplus,
     swish,
 )
@@ -33,5 +32,6 @@ from .loss import (
     softmax_cross_entropy,
 )
 from .nn import accuracy, batch_norm, dropout, embed_id, layer_norm, linear
+from .softmax import log_softmax, softmax
 
-__all__ = list(OPS) + activation.__all__ + loss.__all__ + nn.__all__ + conv.__all__
+__all__ = list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__

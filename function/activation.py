@@ -1,4 +1,4 @@
-"""Activation functions: sigmoid, the ReLU family, GELU, swish, softplus, softmax.
+"""Activation functions: sigmoid, the ReLU family, GELU, swish, softplus (softmax: softmax.py).
 
 Each is one Forwarder: `forward` computes on ndarrays, stable for any finite input
 (no overflow, no NumPy warnings), and `backward` is written with differentiable ops, so
@@ -12,8 +12,7 @@ import math
 import numpy as np
 
 import variable as V
-from variable import ArrayLike, Axis, Forwarder, Function, Variable, backend, series
-from variable.axes import normalize_axis
+from variable import ArrayLike, Forwarder, Function, Variable, backend, series
 from variable.backend import get_array_module, is_device_array
 from variable.ops.elementwise import _multiply, _reduce, _times
 
@@ -743,168 +742,7 @@ def gelu(x: ArrayLike, approximate: str = "none") -> Variable:
     return Function(forwarder)(as_float(x, "gelu"))
 
 
-# ----- softmax ----------------------------------------------------------------------
-def axis_type(axis: Axis, op: str) -> Axis:
-    """`axis` checked to be None, an int or a tuple of ints, before the input's ndim is known.
-
-    The range (and repetition) check needs the input; `normalize_axis` makes it at the call.
-
-    Raises
-    ------
-    TypeError
-        If `axis` is anything else (a str, a float, a bool, ...), naming `op`.
-    """
-    def is_int(a):
-        return isinstance(a, (int, np.integer)) and not isinstance(a, bool)
-
-    if axis is None or is_int(axis) or isinstance(axis, (tuple, list)) and all(map(is_int, axis)):
-        return axis
-    raise TypeError(f"{op}: axis must be None, an int or a tuple of ints, got {axis!r}")
-
-
-def _axes(x, axis, op):
-    if x.ndim == 0:
-        raise ValueError(f"{op}: the input is 0-d; it needs an axis to normalise over")
-    axes = normalize_axis(axis, x.ndim, op)
-    return tuple(range(x.ndim)) if axes is None else axes
-
-
-def _softmax(x, axes):
-    """exp(x - max) / sum, on an ndarray; the max is taken out so nothing overflows."""
-    if x.size == 0:                       # an empty axis (or batch): nothing to normalise
-        return x.copy()
-    e = x - x.max(axis=axes, keepdims=True)
-    np.exp(e, out=e)
-    e /= e.sum(axis=axes, keepdims=True)
-    return e
-
-
-def log_softmax_array(x: np.ndarray, axes: Axis) -> np.ndarray:
-    """x - logsumexp(x) over `axes` on an ndarray, the max taken out first (package helper).
-
-    Nothing overflows; an empty input (an empty axis or batch) gives an empty copy.
-    """
-    if x.size == 0:
-        return x.copy()
-    shifted = x - x.max(axis=axes, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=axes, keepdims=True))
-
-
-def log_softmax_series(x: list, axes: Axis) -> list:
-    """Series of x - logsumexp(x) over `axes` along the series `x` (package helper).
-
-    logsumexp = m + log(sum(exp(x - m))) with m the (constant) max of x_0, so the sum's
-    value is >= 1 and nothing overflows.
-    """
-    if x[0].size == 0:
-        return [c.copy() for c in x]
-    m = x[0].max(axis=axes, keepdims=True)
-    total = series.map_linear(series.exp(series.sub(x, [m])), lambda c: c.sum(axis=axes, keepdims=True))
-    return series.sub(x, series.add([m], series.log(total)))
-
-
-class Softmax(Forwarder):
-    """exp(x) / sum(exp(x)) over axes."""
-
-    def __init__(self, axes):
-        self.axes = axes
-
-    def forward(self, x):
-        return _softmax(x, self.axes)
-
-    save_for_backward = ("y",)
-
-    def backward(self, gy):
-        y, = self.outputs
-        gx = y * gy                                   # d softmax: y (gy - sum(y gy))
-        return gx - y * V.sum(gx, axis=self.axes, keepdims=True)
-
-    def _backward_arrays(self, gy):
-        y = self.outputs[0]._data
-        gx = _multiply(y, gy)
-        return gx - _multiply(y, gx.sum(axis=self.axes, keepdims=True))
-
-    taylor_records = True
-
-    def taylor(self, x):
-        y, = self.outputs
-        return series.exp(log_softmax_series(x, self.axes), y._data)   # y = exp(log_softmax(x))
-
-
-class LogSoftmax(Forwarder):
-    """x - logsumexp(x) over axes."""
-
-    def __init__(self, axes):
-        self.axes = axes
-
-    def forward(self, x):
-        return log_softmax_array(x, self.axes)
-
-    save_for_backward = ("y",)
-
-    def backward(self, gy):
-        y, = self.outputs
-        # d log_softmax: gy - softmax * sum(gy), softmax = exp(y)
-        return gy - V.exp(y) * V.sum(gy, axis=self.axes, keepdims=True)
-
-    def _backward_arrays(self, gy):
-        return gy - _multiply(np.exp(self.outputs[0]._data), gy.sum(axis=self.axes, keepdims=True))
-
-    taylor_records = True
-
-    def taylor(self, x):
-        return log_softmax_series(x, self.axes)      # y = x - m - log(sum(exp(x - m)))
-
-
-def softmax(x: ArrayLike, axis: Axis = -1) -> Variable:
-    """Softmax exp(x) / sum(exp(x)) over `axis`, stable for any finite logits.
-
-    Parameters
-    ----------
-    x : Variable, ndarray or number
-        At least 1-d.
-    axis : int, tuple of ints or None
-        Axis (or axes; None: all) to normalise over.
-
-    Returns
-    -------
-    Variable of the shape and floating dtype of `x`; it sums to 1 over `axis`. An empty
-    axis gives an empty result of that shape (as in PyTorch).
-
-    Raises
-    ------
-    ValueError
-        If `x` is 0-d or `axis` is out of range.
-    """
-    x = as_float(x, "softmax")
-    return Function(Softmax(_axes(x, axis, "softmax")))(x)
-
-
-def log_softmax(x: ArrayLike, axis: Axis = -1) -> Variable:
-    """Logarithm of the softmax over `axis`, x - logsumexp(x), stable for any finite x.
-
-    Parameters
-    ----------
-    x : Variable, ndarray or number
-        At least 1-d.
-    axis : int, tuple of ints or None
-        Axis (or axes; None: all) to normalise over.
-
-    Returns
-    -------
-    Variable of the shape and floating dtype of `x`. An empty axis gives an empty result
-    of that shape (as in PyTorch).
-
-    Raises
-    ------
-    ValueError
-        If `x` is 0-d or `axis` is out of range.
-    """
-    x = as_float(x, "log_softmax")
-    return Function(LogSoftmax(_axes(x, axis, "log_softmax")))(x)
-
-
 __all__ = [
     "sigmoid", "relu", "relu6", "leaky_relu", "elu", "gelu", "swish", "silu",
-    "hard_sigmoid", "hard_swish", "softplus", "softmax", "log_softmax",
+    "hard_sigmoid", "hard_swish", "softplus",
 ]

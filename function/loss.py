@@ -26,18 +26,8 @@ from variable import Forwarder, Function, Variable, backend, series
 from variable.backend import errstate, get_array_module, is_device_array
 from variable.ops.elementwise import _multiply
 
-from .activation import (
-    ArrayLike,
-    _softmax,
-    as_array,
-    as_float,
-    checked_indices,
-    log_softmax,
-    log_softmax_array,
-    log_softmax_series,
-    sigmoid,
-    softmax,
-)
+from .activation import ArrayLike, as_array, as_float, checked_indices, sigmoid
+from .softmax import _softmax, log_softmax, log_softmax_array, log_softmax_series, softmax
 
 
 def _target(t, x, op):

@@ -5,7 +5,8 @@ validator its function uses, so a bad value fails at once rather than on the fir
 """
 
 import function as F
-from function.activation import axis_type, finite_number, gelu_approximate
+from function.activation import finite_number, gelu_approximate
+from function.softmax import axis_type
 
 from .layer import Layer
 
