@@ -13,6 +13,11 @@ with its ratio to NumPy (on a busy machine the best is the steadier of the two).
     python -m benchmarks.mlp                 # float32 and float64, a few steps each
     python -m benchmarks.mlp --steps 20 --rounds 5 --dtype float32
     python -m benchmarks.mlp --steady-malloc # glibc: no page faults from big temporaries
+    python -m benchmarks.mlp --small         # a 2-10-10-3 MLP, batch 16: the per-op overhead
+
+`--small` trains a network small enough that the step's time is the frameworks' own: a
+few dozen ops of tiny arrays, forward and backward (the overhead of a training loop that
+a student writes first).
 
 On glibc, every freed 4-8 MB gradient or activation may be handed back to the system
 and faulted in again (zeroed page by page) on the next allocation.  How often that
@@ -34,6 +39,7 @@ import optimizers as O
 
 SIZES = (784, 1000, 1000, 10)
 BATCH = 100
+SMALL = ((2, 10, 10, 3), 16)    # --small: sizes and batch
 LR = 0.01
 
 
@@ -43,7 +49,7 @@ class GengradStep:
 
     def __init__(self, weights, x, t):
         dtype = x.dtype
-        self.model = L.MLP(SIZES[1:], activation=F.sigmoid, dtype=dtype)
+        self.model = L.MLP([w.shape[1] for w in weights[::2]], activation=F.sigmoid, dtype=dtype)
         self.model(x[:1])                                  # build the lazy layers
         for param, value in zip(self.model.params(), weights):
             param.data = value.copy()
@@ -149,15 +155,15 @@ def _import_torch():
 
 
 # ----- the benchmark -----------------------------------------------------------------
-def _problem(dtype, seed=0):
+def _problem(dtype, seed=0, sizes=SIZES, batch=BATCH):
     """Initial weights (as Linear draws them), a batch of inputs and integer labels."""
     rng = np.random.default_rng(seed)
     weights = []
-    for n_in, n_out in zip(SIZES[:-1], SIZES[1:]):
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
         weights.append((rng.standard_normal((n_in, n_out)) * np.sqrt(1 / n_in)).astype(dtype))
         weights.append(np.zeros(n_out, dtype=dtype))
-    x = rng.standard_normal((BATCH, SIZES[0])).astype(dtype)
-    t = rng.integers(0, SIZES[-1], size=BATCH)
+    x = rng.standard_normal((batch, sizes[0])).astype(dtype)
+    t = rng.integers(0, sizes[-1], size=batch)
     return weights, x, t
 
 
@@ -173,10 +179,10 @@ def _check_agreement(steps, dtype):
             np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol * 1e-2, err_msg=name)
 
 
-def run(dtype=np.float32, steps=5, rounds=3, warmup=2, torch=True):
+def run(dtype=np.float32, steps=5, rounds=3, warmup=2, torch=True, sizes=SIZES, batch=BATCH):
     """Milliseconds per training step for each framework: {name: (median ms, best ms)}."""
     dtype = np.dtype(dtype)
-    weights, x, t = _problem(dtype)
+    weights, x, t = _problem(dtype, sizes=sizes, batch=batch)
     factories = {
         "numpy": lambda: NumpyStep(weights, x, t),
         "gengrad": lambda: GengradStep(weights, x, t),
@@ -200,15 +206,16 @@ def run(dtype=np.float32, steps=5, rounds=3, warmup=2, torch=True):
     return {name: (statistics.median(values), min(values)) for name, values in samples.items()}
 
 
-def report(dtype, results):
+def report(dtype, results, sizes=SIZES, batch=BATCH):
     """Lines of the table for one dtype."""
     median_np, best_np = results["numpy"]
-    lines = [f"MLP 784-1000-1000-10, batch {BATCH}, sigmoid, softmax CE, SGD - {np.dtype(dtype).name}",
+    network = "-".join(str(n) for n in sizes)
+    lines = [f"MLP {network}, batch {batch}, sigmoid, softmax CE, SGD - {np.dtype(dtype).name}",
              f"  {'':8s} {'median':>8s} {'best':>8s}  ms/step   {'median':>7s} {'best':>7s}  vs numpy"]
     for name in ("numpy", "gengrad", "torch"):
         if name in results:
             median, best = results[name]
-            lines.append(f"  {name:8s} {median:8.2f} {best:8.2f}            "
+            lines.append(f"  {name:8s} {median:8.3f} {best:8.3f}            "
                          f"{median / median_np:6.3f}x {best / best_np:6.3f}x")
         else:
             lines.append(f"  {name:8s}        - (skipped: --no-torch or torch not installed)")
@@ -218,21 +225,26 @@ def report(dtype, results):
 def main(argv=None):
     """Run the MLP benchmark for each dtype and print ms/step and ratios to NumPy."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=5, help="timed steps per round (default 5)")
+    parser.add_argument("--steps", type=int, default=None,
+                        help="timed steps per round (default 5; --small: 200)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     parser.add_argument("--warmup", type=int, default=2, help="untimed steps first (default 2)")
     parser.add_argument("--dtype", choices=("float32", "float64", "both"), default="both")
     parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
     parser.add_argument("--steady-malloc", action="store_true",
                         help="glibc only: keep freed memory in the heap, removing page-fault noise")
+    parser.add_argument("--small", action="store_true",
+                        help=f"a {'-'.join(map(str, SMALL[0]))} MLP, batch {SMALL[1]}: the per-op overhead")
     args = parser.parse_args(argv)
+    sizes, batch = SMALL if args.small else (SIZES, BATCH)
+    steps = args.steps or (200 if args.small else 5)
     if args.steady_malloc:
         print("steady malloc: " + ("on" if steady_malloc() else "not available (not glibc)"))
     dtypes = ("float32", "float64") if args.dtype == "both" else (args.dtype,)
     for dtype in dtypes:
-        results = run(dtype, steps=args.steps, rounds=args.rounds, warmup=args.warmup,
-                      torch=not args.no_torch)
-        print("\n".join(report(dtype, results)))
+        results = run(dtype, steps=steps, rounds=args.rounds, warmup=args.warmup,
+                      torch=not args.no_torch, sizes=sizes, batch=batch)
+        print("\n".join(report(dtype, results, sizes, batch)))
     return 0
 
 

@@ -118,6 +118,13 @@ def test_mlp_benchmark_runs(capsys):
     assert "float32" in capsys.readouterr().out
 
 
+def test_small_mlp_benchmark_checks_and_runs(capsys):
+    # the first step of each framework from the same weights agrees before anything is timed
+    assert mlp.main(["--small", "--steps", "2", "--rounds", "1", "--warmup", "0", "--dtype", "float64",
+                     "--no-torch"]) == 0
+    assert "MLP 2-10-10-3, batch 16" in capsys.readouterr().out
+
+
 MEMORY_HEADERS = ("order | gengrad live | gengrad peak | torch live (saved) | ratio gengrad/torch live",
                   "dtype      numpy gengrad  ratio | kept peak+kept", "create_graph per slice",
                   "gradient-penalty critic step")
