@@ -131,7 +131,8 @@ sum (the product's array is never made: a Laplacian's weights' gradient sums 64 
 def _product_to(gy, other, x):
     """gy * other summed back to x's shape: where that sums over many entries, one recorded
     einsum (differentiable as the product and sum are, to any order)."""
-    einsum = _fused_product(gy.shape, other.shape, x.shape)
+    shape = gy.shape
+    einsum = None if x.shape == shape else _fused_product(shape, other.shape, x.shape)
     if einsum is None:
         return _reduce(gy * other, x)
     g = Function(einsum)(gy, other)
