@@ -26,7 +26,7 @@ from variable import Forwarder, Function, Variable, backend, series
 from variable.backend import errstate, get_array_module, is_device_array
 from variable.ops.elementwise import _multiply
 
-from .activation import ArrayLike, as_array, as_float, checked_indices, sigmoid
+from .activation import ArrayLike, _sigmoid, as_array, as_float, checked_indices, sigmoid
 from .softmax import _softmax, log_softmax, log_softmax_array, log_softmax_series, softmax
 
 
@@ -510,6 +510,13 @@ class SigmoidCrossEntropy(Forwarder):
         scale = gy * _per_entry(x.size)
         gx = (sigmoid(x) - t) * scale if x.requires_grad else None   # (sigmoid(x) - t) / n
         gt = -x * scale if t.requires_grad else None                # -x / n
+        return gx, gt
+
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        x, t = self.inputs
+        scale = gy * _per_entry(x.size)
+        gx = _multiply(_sigmoid(x._data) - t._data, scale) if x.requires_grad else None
+        gt = _multiply(-x._data, scale) if t.requires_grad else None
         return gx, gt
 
     taylor_records = True

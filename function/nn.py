@@ -14,7 +14,9 @@ import variable as V
 from variable import Forwarder, Function, Variable, series
 from variable.backend import get_array_module, is_device_array, writes_through
 from variable.operators import operator_on_rows
+from variable.ops.elementwise import _multiply
 from variable.ops.matmul import MatMul2D, _mm_arrays
+from variable.ops.reduction import Mean, Variance
 
 from .activation import ArrayLike, as_array, as_float, checked_indices
 
@@ -139,6 +141,9 @@ class Dropout(Forwarder):
     def backward(self, gy):
         return gy * self.scale                         # the same mask scales the gradient
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        return _multiply(gy, self.scale)
+
     taylor_records = True
 
     def taylor(self, x):
@@ -210,6 +215,13 @@ class Normalize(Forwarder):
         g_mean = V.mean(gy, axis=axes, keepdims=True)
         g_proj = V.mean(gy * xhat, axis=axes, keepdims=True)
         return inv_std * (gy - g_mean - xhat * g_proj)
+
+    def _backward_arrays(self, gy):  # (the reductions' own forwards: the same arithmetic)
+        x, xhat, axes = self.inputs[0]._data, self.outputs[0]._data, self.axes
+        inv_std = (Variance(axes, True).forward(x) + self.eps) ** -0.5
+        g_mean = Mean(axes, True).forward(gy)
+        g_proj = Mean(axes, True).forward(_multiply(gy, xhat))
+        return _multiply(inv_std, gy - g_mean - _multiply(xhat, g_proj))
 
     taylor_records = True
 
