@@ -35,8 +35,13 @@ class Concat(Forwarder):
     save_for_backward = ()
 
     def backward(self, gy):
-        bounds = np.cumsum([x.shape[self.axis] for x in self.inputs])[:-1]
-        return split(gy, [int(b) for b in bounds], self.axis)
+        return split(gy, self._bounds(), self.axis)
+
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        return tuple(np.split(gy, self._bounds(), axis=self.axis))
+
+    def _bounds(self):
+        return [int(b) for b in np.cumsum([x.shape[self.axis] for x in self.inputs])[:-1]]
 
     taylor_records = True
     _taylor_linear = "linear"
@@ -59,6 +64,9 @@ class Stack(Forwarder):
 
     def backward(self, gy):
         return Function(Unstack(self.axis))(gy)            # one op for every input's slice
+
+    def _backward_arrays(self, gy):
+        return Unstack(self.axis).forward(gy)
 
     taylor_records = True
     _taylor_linear = "linear"

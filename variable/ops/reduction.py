@@ -18,7 +18,7 @@ from ..axes import kept_shape, normalize_axis
 from ..backend import errstate, get_array_module, is_device_array, maybe_any
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
-from .elementwise import exp
+from .elementwise import _multiply, exp
 from .piecewise import maximum, minimum, where
 from .piecewise import where as _select  # (the reductions' own `where=` hides `where`
 from .shape import broadcast_to, reshape
@@ -167,6 +167,10 @@ class Max(Forwarder):
         x, = self.inputs
         return _spread(gy, x, self.axes) * self.share.astype(gy.dtype, copy=False)
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        spread = _spread_array(gy, self.inputs[0]._data.shape, self.axes)
+        return _multiply(spread, self.share.astype(gy.dtype, copy=False))
+
     taylor_records = True
 
     def taylor(self, x):
@@ -212,6 +216,14 @@ class LogSumExp(Forwarder):
         if maybe_any(self.empty):                      # all -inf: gradient 0, not 0/0
             total = where(self.empty, 1, total)
         return _spread(gy, x, self.axes) * (e / total)
+
+    def _backward_arrays(self, gy):
+        x = self.inputs[0]._data
+        e = np.exp(x - self.shift)
+        total = e.sum(axis=self.axes, keepdims=True)
+        if maybe_any(self.empty):
+            total = np.where(self.empty, 1, total)
+        return _multiply(_spread_array(gy, x.shape, self.axes), e / total)
 
     taylor_records = True
 
