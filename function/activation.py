@@ -404,6 +404,9 @@ class ELU(Forwarder):
         y, = self.outputs
         return gy * V.where(self.positive, 1, y + self.alpha)   # d elu = 1 | alpha e^x = y + alpha
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        return _multiply(gy, np.where(self.positive, 1, self.outputs[0]._data + self.alpha))
+
     taylor_records = True
     _pointwise = True
 
@@ -455,6 +458,10 @@ class HardSwish(Forwarder):
         slope = x * (self.middle / 3) + (self.middle / 2 + self.upper)
         return gy * slope
 
+    def _backward_arrays(self, gy):
+        x = self.inputs[0]._data
+        return _multiply(gy, _multiply(x, self.middle / 3) + (self.middle / 2 + self.upper))
+
     taylor_records = True
     _pointwise = True
 
@@ -492,6 +499,11 @@ class Swish(Forwarder):
         s = sigmoid(x)
         return gy * (s * (1 + x * (1 - s)))           # d x s(x) = s + x s (1 - s)
 
+    def _backward_arrays(self, gy):
+        x = self.inputs[0]._data
+        s = _sigmoid(x)
+        return _multiply(gy, _multiply(s, 1 + _multiply(x, 1 - s)))
+
     taylor_records = True
     _pointwise = True
 
@@ -527,6 +539,9 @@ class Softplus(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         return gy * sigmoid(x)                        # d softplus = sigmoid
+
+    def _backward_arrays(self, gy):
+        return _multiply(gy, _sigmoid(self.inputs[0]._data))
 
     taylor_records = True
     _pointwise = True
@@ -615,6 +630,11 @@ def _normal_cdf(x):
     return out.astype(np.result_type(x.dtype, np.float32), copy=False)
 
 
+def _normal_pdf(x):
+    """phi(x) = e^(-x^2/2) / sqrt(2 pi) on arrays, as the backwards here compute it."""
+    return np.exp(-0.5 * x * x) * _INV_SQRT_2PI
+
+
 class NormalCDF(Forwarder):
     """The standard normal CDF Phi (used by the exact GELU)."""
 
@@ -656,6 +676,13 @@ class GELUTanh(Forwarder):
         # d gelu = (1 + t)/2 + x/2 (1 - t^2) u'
         return gy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du)
 
+    def _backward_arrays(self, gy):
+        x = self.inputs[0]._data
+        xc = np.clip(x, -_GELU_SATURATED, _GELU_SATURATED)
+        t = np.tanh(_SQRT_2_OVER_PI * (xc + _GELU_CUBIC * xc ** 3))
+        du = _SQRT_2_OVER_PI * (1 + (3 * _GELU_CUBIC) * xc * xc)
+        return _multiply(gy, 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du)
+
     taylor_records = True
     _pointwise = True
 
@@ -681,6 +708,10 @@ class GELUErf(Forwarder):
         cdf = Function(NormalCDF())(x)
         pdf = V.exp(-0.5 * x * x) * _INV_SQRT_2PI
         return gy * (cdf + x * pdf)                   # d x Phi(x) = Phi(x) + x phi(x)
+
+    def _backward_arrays(self, gy):
+        x = self.inputs[0]._data
+        return _multiply(gy, NormalCDF().forward(x) + x * _normal_pdf(x))
 
     taylor_records = True
     _pointwise = True

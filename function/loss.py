@@ -156,6 +156,11 @@ class MeanAbsoluteError(Forwarder):
         gx0 = gy * self.slope                          # d mean |d| = sign(d) / n
         return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        x0, x1 = self.inputs
+        gx0 = _multiply(gy, self.slope)
+        return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
+
     taylor_records = True
 
     def taylor(self, x0, x1):
@@ -201,6 +206,12 @@ class HuberLoss(Forwarder):
     def backward(self, gy):
         x, t = self.inputs
         gx = V.clip(x - t, -self.delta, self.delta) * (gy * _per_entry(x.size))   # clip(d) / n
+        return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
+
+    def _backward_arrays(self, gy):
+        x, t = self.inputs
+        d = np.clip(x._data - t._data, -self.delta, self.delta)
+        gx = _multiply(d, gy * _per_entry(x.size))
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
     taylor_records = True
@@ -255,6 +266,11 @@ class LogCoshLoss(Forwarder):
         gx = V.tanh(x - t) * (gy * _per_entry(x.size))   # d log cosh d = tanh d
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
+    def _backward_arrays(self, gy):
+        x, t = self.inputs
+        gx = _multiply(np.tanh(x._data - t._data), gy * _per_entry(x.size))
+        return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
+
     taylor_records = True
 
     def taylor(self, x, t):
@@ -297,6 +313,13 @@ class PoissonNLLLoss(Forwarder):
         scale = gy * _per_entry(log_rate.size)
         gl = (V.exp(log_rate) - t) * scale if log_rate.requires_grad else None   # e^l - t
         gt = -log_rate * scale if t.requires_grad else None                      # -l
+        return gl, gt
+
+    def _backward_arrays(self, gy):
+        log_rate, t = self.inputs
+        scale = gy * _per_entry(log_rate.size)
+        gl = _multiply(np.exp(log_rate._data) - t._data, scale) if log_rate.requires_grad else None
+        gt = _multiply(-log_rate._data, scale) if t.requires_grad else None
         return gl, gt
 
     taylor_records = True
@@ -664,6 +687,9 @@ class HingeLoss(Forwarder):
 
     def backward(self, gy):
         return gy * self.slope                        # d = -t / n where the margin is violated
+
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        return _multiply(gy, self.slope)
 
     taylor_records = True
 
