@@ -22,7 +22,8 @@ def _reduce(gx, x):
     """Gradient `gx` summed back to the shape of input `x` (None if x needs none)."""
     if not x.requires_grad:
         return None
-    return gx if gx.shape == x.shape else sum_to(gx, x.shape)
+    shape = x._data.shape  # (the arrays' shapes: this runs once per gradient of every pass)
+    return gx if gx._data.shape == shape else sum_to(gx, shape)
 
 
 def _multiply(x0, x1):
@@ -131,12 +132,12 @@ sum (the product's array is never made: a Laplacian's weights' gradient sums 64 
 def _product_to(gy, other, x):
     """gy * other summed back to x's shape: where that sums over many entries, one recorded
     einsum (differentiable as the product and sum are, to any order)."""
-    shape = gy.shape
-    einsum = None if x.shape == shape else _fused_product(shape, other.shape, x.shape)
+    shape, target = gy._data.shape, x._data.shape
+    einsum = None if target == shape else _fused_product(shape, other._data.shape, target)
     if einsum is None:
         return _reduce(gy * other, x)
     g = Function(einsum)(gy, other)
-    return g if g.shape == x.shape else reshape(g, x.shape)
+    return g if g._data.shape == target else reshape(g, target)
 
 
 def _product_to_array(gy, other, x):
