@@ -166,7 +166,8 @@ def _arity(forward):
 
 def strict_built_ins():
     """Whether built-in ops hand their backward stand-ins for every undeclared array, as
-    custom ops always do (the test suite's setting: GENGRAD_STRICT_SAVES=1)."""
+    custom ops always do (GENGRAD_STRICT_SAVES=1, read when each op class is made; a test
+    runs the array rules' table under it in a process of its own)."""
     return os.environ.get("GENGRAD_STRICT_SAVES", "") not in ("", "0")
 
 

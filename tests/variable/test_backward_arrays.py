@@ -8,6 +8,8 @@ rules); shapes, dtypes and values must agree, in float64 and float32, and with e
 in turn the only one that requires grad.  A meta-test fails when a rule's op has no row.
 """
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -188,3 +190,16 @@ def test_a_scalar_chain_hands_out_arrays():
     assert float(backend.to_cpu(g.data)) == pytest.approx(2 * np.exp(0.5), rel=1e-15)
     if type(g.data) is np.ndarray:
         assert g.data.flags.writeable
+
+
+def test_array_rules_read_only_the_arrays_their_op_keeps():
+    """Run under GENGRAD_STRICT_SAVES=1 (read when the op classes are made, so in a process of
+    its own), every built-in op's backward sees stand-ins for the arrays its
+    save_for_backward does not name, leaves and live outputs too: a rule that read one
+    would raise NotKept there, where the default keeps small arrays and hides the read."""
+    env = dict(os.environ, GENGRAD_STRICT_SAVES="1")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
+         "-k", "agree_with_backward"],
+        env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
