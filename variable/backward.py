@@ -483,7 +483,7 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                         gy, = _read_only_gradients((gy,))
                     if not create_graph:  # the same formula on arrays where the op has it
                         rule = f.plan[ARRAYS]  # (backward, its rule on arrays), or None
-                        if rule is None or type(forwarder).backward is not rule[0]:
+                        if rule is None or getattr(forwarder.backward, "__func__", None) is not rule[0]:
                             gxs = forwarder.backward(_arrayed(gy))
                         else:
                             gxs = _wrapped(rule[1](forwarder, gy._data), gy)

@@ -123,9 +123,10 @@ class Forwarder:
 def _array_rule(cls, built_in):
     """(`backward`, `_backward_arrays`) of a built-in class whose `backward` is defined by a
     class that defines `_backward_arrays` too (a subclass that rewrites `backward` does not
-    inherit the other), else None.  The engine runs the rule only while the class's
-    `backward` is still that function: replacing it (V.Sin.backward = ..., to see what a
-    wrong one does) turns the rule off."""
+    inherit the other), else None.  The engine runs the rule only while the Forwarder's
+    `backward` is still that function: replacing it, on the class (V.Sin.backward = ..., to
+    see what a wrong one does) or on one instance (to print what reaches it), turns the
+    rule off there."""
     if not built_in:
         return None
     for klass in cls.__mro__:

@@ -178,6 +178,23 @@ def test_a_replaced_backward_runs_in_first_order_passes_too(monkeypatch):
     np.testing.assert_array_equal(g.data, [10.0, 10.0])
 
 
+def test_a_backward_replaced_on_one_forwarder_runs_there():
+    """Replacing one recorded op's backward (to print what reaches it) runs it in a first-order
+    pass too; the op's other calls keep their rule."""
+    x = V.Variable(np.array([0.5, 1.0]))
+    y, z = V.sin(x), V.sin(x)
+    seen = []
+
+    def noted(gy, forwarder=y.creator.forwarder, original=y.creator.forwarder.backward):
+        seen.append(gy.data.copy())
+        return original(gy)
+
+    y.creator.forwarder.backward = noted
+    (V.sum(y) + V.sum(z)).backward()
+    assert len(seen) == 1
+    np.testing.assert_allclose(x.grad.data, 2 * np.cos([0.5, 1.0]))
+
+
 def test_a_scalar_chain_hands_out_arrays():
     """0-d arithmetic makes NumPy scalars inside a first-order pass; every gradient that
     leaves it (.grad, V.grad, an op without a rule) is a 0-d ndarray again."""
