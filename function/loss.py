@@ -589,6 +589,11 @@ def _clamped_log_series(x, live):
     return [np.where(live, logs[0], LOG_CLAMP)] + [np.where(live, c, 0) for c in logs[1:]]
 
 
+def _clamped_log_array(x, live):
+    """`_clamped_log` on arrays."""
+    return np.where(live, np.log(np.where(live, x, 1)), LOG_CLAMP)
+
+
 def _clamped_log(x, live):
     """log x where `live` (log x > LOG_CLAMP), else LOG_CLAMP, a constant: its derivative is 0."""
     return V.where(live, V.log(V.where(live, x, 1)), LOG_CLAMP)
@@ -620,6 +625,20 @@ class BinaryCrossEntropy(Forwarder):
         if t.requires_grad:
             # d/dt = log(1-p) - log p, with the logs floored as in forward
             gt = (_clamped_log(1 - p, self.live_q) - _clamped_log(p, self.live_p)) * scale
+        return gp, gt
+
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        p_in, t_in = self.inputs
+        scale = gy * _per_entry(p_in.size)
+        gp = gt = None
+        if p_in.requires_grad:
+            p, t = p_in._data, t_in._data
+            pos = np.where(self.live_p, t / np.where(self.live_p, p, 1), 0)
+            neg = np.where(self.live_q, (1 - t) / np.where(self.live_q, 1 - p, 1), 0)
+            gp = _multiply(neg - pos, scale)
+        if t_in.requires_grad:
+            p = p_in._data
+            gt = _multiply(_clamped_log_array(1 - p, self.live_q) - _clamped_log_array(p, self.live_p), scale)
         return gp, gt
 
     taylor_records = True

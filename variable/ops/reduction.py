@@ -133,6 +133,12 @@ class Variance(Forwarder):
         scale = 2 * _per_entry(x.shape, self.axes)
         return _spread(gy, x, self.axes) * centred * scale    # d var = 2 (x - m) / n
 
+    def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
+        x = self.inputs[0]._data
+        centred = x - _mean_array(x, self.axes, True)
+        spread = _spread_array(gy, x.shape, self.axes)
+        return _multiply(spread, centred) * (2 * _per_entry(x.shape, self.axes))
+
     taylor_records = True
 
     def taylor(self, x):
