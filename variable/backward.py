@@ -501,8 +501,12 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                     forwarder.outputs = tuple(ys)
                     if f.plan[CUSTOM]:
                         gys = _read_only_gradients(gys)
-                    if not create_graph:
-                        gxs = forwarder.backward(*gys)
+                    if not create_graph:  # as above: the rule on arrays where the op has one
+                        rule = f.plan[ARRAYS]
+                        if rule is None or getattr(forwarder.backward, "__func__", None) is not rule[0]:
+                            gxs = forwarder.backward(*gys)
+                        else:
+                            gxs = _wrapped(rule[1](forwarder, *[g._data for g in gys]), gys[0])
                     elif f.plan[ONCE]:
                         gxs = _unrecorded(forwarder, gys)
                     else:

@@ -91,6 +91,9 @@ class Unstack(Forwarder):
     def backward(self, *gys):
         return Function(Stack(self.axis))(*gys)
 
+    def _backward_arrays(self, *gys):  # `backward` on arrays, for passes that record nothing
+        return np.stack(gys, axis=self.axis)
+
     taylor_records = True
     _taylor_linear = "linear"
 
@@ -113,6 +116,9 @@ class Split(Forwarder):
 
     def backward(self, *gys):
         return concat(gys, self.axis)
+
+    def _backward_arrays(self, *gys):
+        return np.concatenate(gys, axis=self.axis)
 
     taylor_records = True
 
