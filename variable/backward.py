@@ -412,12 +412,12 @@ def _wrapped(gxs, gy):
     """
     data = gy._data
     if type(gxs) is not tuple:
-        return gy if gxs is data else _constant(gxs)
+        return gy if gxs is data else new_variable(gxs)
     if len(gxs) == 2:  # (spelled out: a comprehension costs a frame)
         g0, g1 = gxs
-        return (g0 if g0 is None else gy if g0 is data else _constant(g0),
-                g1 if g1 is None else gy if g1 is data else _constant(g1))
-    return tuple([g if g is None else gy if g is data else _constant(g) for g in gxs])
+        return (g0 if g0 is None else gy if g0 is data else new_variable(g0),
+                g1 if g1 is None else gy if g1 is data else new_variable(g1))
+    return tuple([g if g is None else gy if g is data else new_variable(g) for g in gxs])
 
 
 def _arrayed(g):
@@ -426,16 +426,6 @@ def _arrayed(g):
     if type(data) is np.ndarray or not isinstance(data, np.generic):
         return g
     return new_variable(data.__array__())
-
-
-def _constant(g):
-    """new_variable(g), inlined: one per gradient of a first-order pass."""
-    v = Variable.__new__(Variable)
-    v._data = g
-    v.name = v._grad = v.creator = None
-    v.generation = 0
-    v.requires_grad = False
-    return v
 
 
 def _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain, observer):
