@@ -153,10 +153,11 @@ def _product_to_array(gy, other, x):
 
 
 def _fused_product(shape, other, target):
-    """The Einsum that sums gy * other (shapes `shape`, `other`) to `target` in one pass, or
-    None where the product and a sum are as cheap."""
+    """The Einsum that sums gy * other (shapes `shape`, `other`) to `target`, another shape
+    (the callers handle an equal one), in one pass, or None where the product and a sum are
+    as cheap."""
     size = math.prod(shape)
-    if target == shape or size < _FUSED_FROM or 4 * math.prod(target) > size or len(shape) > 20:
+    if size < _FUSED_FROM or 4 * math.prod(target) > size or len(shape) > 20:
         return None
     from .contraction import Einsum  # (contraction imports this module)
     labels = "abcdefghijklmnopqrst"[:len(shape)]
