@@ -632,15 +632,22 @@ class _Handout:
 
     def __call__(self, x, g):
         create_graph = self.create_graph
-        if type(g._data) is not np.ndarray and isinstance(g._data, np.generic):  # (_arrayed)
-            g = new_variable(g._data.__array__())
-        if g.dtype != x.dtype:  # e.g. a float32 leaf met a float64 array
-            g = Function(_Cast(x.dtype))(g)
-        elif (not data.flags.writeable if type(data := g._data) is np.ndarray
-              else backend.writes_through(data)) or id(g) in self.taken or _buffer(data) in self.taken:
-            g = _copy(g, create_graph)  # (a broadcast view is read-only: `*=` must work)
-        self.taken.add(id(g))
-        self.taken.add(_buffer(g._data))
+        taken = self.taken
+        data = g._data
+        if type(data) is not np.ndarray and isinstance(data, np.generic):  # (_arrayed)
+            g = new_variable(data.__array__())
+            data = g._data
+        if data.dtype != x._data.dtype:  # e.g. a float32 leaf met a float64 array
+            g = Function(_Cast(x._data.dtype))(g)
+            buffer = id(g._data)  # (astype's new array)
+        else:
+            buffer = id(data) if data.base is None else _buffer(data)
+            if (not data.flags.writeable if type(data) is np.ndarray else backend.writes_through(data)) \
+                    or buffer in taken or id(g) in taken:  # (a broadcast view is read-only:
+                g = _copy(g, create_graph)                # `*=` must work)
+                buffer = id(g._data)
+        taken.add(id(g))
+        taken.add(buffer)
         if not create_graph:
             g._assigned = _GRAPHLESS
         return g
@@ -714,13 +721,20 @@ def backward(
             f"differentiate: {_no_gradient_reason(outputs[0], _OUTPUT_OTHERWISE)}"
         )
     seeds = _seeds(outputs, grad_outputs, "backward")
-    grads = _run(outputs, seeds, create_graph, retain=retain_grad)
-    handout = _Handout(create_graph, grad_outputs)
-    with config._setting(config._enable_backprop, create_graph):
-        for x, g in grads.items():
-            if not isinstance(x, Variable):
-                continue  # intermediates are filed under their creator (saving.key)
-            x._grad = handout(x, g) if x._grad is None else handout(x, x._grad + g)
+    collecting = gc.isenabled()  # paused through the handout too (_run says why)
+    if collecting:
+        gc.disable()
+    try:
+        grads = _run(outputs, seeds, create_graph, retain=retain_grad)
+        handout = _Handout(create_graph, grad_outputs)
+        with config._setting(config._enable_backprop, create_graph):
+            for x, g in grads.items():
+                if not isinstance(x, Variable):
+                    continue  # intermediates are filed under their creator (saving.key)
+                x._grad = handout(x, g) if x._grad is None else handout(x, x._grad + g)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def grad(
