@@ -1,7 +1,8 @@
 """Every primitive op of `variable`, re-exported, plus neural-network functions."""
 
 from variable import *  # noqa: F401,F403  (the primitive ops, re-exported as the API promises)
-from variable import OPS
+from variable import _SPELLED_OTHERWISE as _SPELLED_OTHERWISE_IN_V
+from variable import OPS, _taking_axis, refuse_missing_name, refusing_pytorch_keywords
 
 from . import activation, conv, loss, nn
 from . import softmax as _softmax
@@ -35,3 +36,43 @@ from .nn import accuracy, batch_norm, dropout, embed_id, layer_norm, linear
 from .softmax import log_softmax, softmax
 
 __all__ = list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__
+
+# as in variable: PyTorch's dim= and keepdim= refused by name (`F.softmax(x, dim=1)`)
+globals().update({name: refusing_pytorch_keywords(globals()[name]) for name in __all__
+                  if name not in OPS and _taking_axis(globals()[name])})
+
+_TORCH = "torch.nn.functional's name"
+_SPELLED_OTHERWISE = {
+    **_SPELLED_OTHERWISE_IN_V,
+    "cross_entropy": (_TORCH, "F.softmax_cross_entropy(logits, t), t the class indices of shape "
+                              "(N,) or probabilities of the logits' shape"),
+    "nll_loss": (_TORCH, "F.softmax_cross_entropy(logits, t) on the logits; on log-probabilities "
+                         "logp, -V.take_along_axis(logp, t[:, None], axis=1).mean()"),
+    "mse_loss": (_TORCH, "F.mean_squared_error(x, t)"),
+    "l1_loss": (_TORCH, "F.mean_absolute_error(x, t)"),
+    "smooth_l1_loss": (_TORCH, "F.huber_loss(x, t, delta) (smooth_l1_loss with beta=1 is huber_loss "
+                               "with delta=1)"),
+    "binary_cross_entropy_with_logits": (_TORCH, "F.sigmoid_cross_entropy(logits, t)"),
+    "logsigmoid": (_TORCH, "-F.softplus(-x)"),
+    "one_hot": (_TORCH, "np.eye(n_classes)[t], a constant array"),
+    "embedding": (_TORCH, "F.embed_id(ids, W)"),
+    "max_pool2d": (_TORCH, "F.pooling(x, kernel_size, stride, pad)"),
+    "avg_pool2d": (_TORCH, "F.average_pooling(x, kernel_size, stride, pad)"),
+    "normalize": (_TORCH, "x / V.linalg.norm(x, axis=axis, keepdims=True)"),
+    **{name: ("DeZero's name of a first version written out step by step", fix) for name, fix in {
+        "linear_simple": "F.linear(x, W, b)",
+        "sigmoid_simple": "F.sigmoid(x)",
+        "softmax_simple": "F.softmax(x, axis)",
+        "softmax1d": "F.softmax(x, axis)",
+        "mean_squared_error_simple": "F.mean_squared_error(x0, x1)",
+        "softmax_cross_entropy_simple": "F.softmax_cross_entropy(x, t)",
+        "conv2d_simple": "F.conv2d(x, W, b, stride, pad)",
+        "pooling_simple": "F.pooling(x, kernel_size, stride, pad)",
+    }.items()},
+    "batch_nrom": ("DeZero's spelling", "F.batch_norm(x, gamma, beta, running_mean, running_var)"),
+}
+"""Names from PyTorch and DeZero that `F.` spells otherwise, with the fix (`V.`'s included)."""
+
+
+def __getattr__(name):
+    refuse_missing_name("function", name, _SPELLED_OTHERWISE)

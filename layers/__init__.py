@@ -15,6 +15,8 @@ order and dropout mask reproducible.  `L.use_numpy_global_random()` draws them f
 NumPy's global random state instead, as DeZero does (`np.random.seed(n)` then decides).
 """
 
+from variable.variable import refuse_missing_name
+
 from . import datasets
 from .activation import (
     ELU,
@@ -51,3 +53,24 @@ __all__ = [
     "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
     "DataLoader", "SeqDataLoader", "datasets",
 ]
+
+_TORCH = "torch.nn's name"
+_SPELLED_OTHERWISE = {
+    "Module": (_TORCH, "subclass L.Model (or L.Layer), with forward(self, x) as in PyTorch"),
+    "ModuleList": (_TORCH, "one attribute per layer, setattr(self, f'l{i}', layer), or "
+                           "L.Sequential(*layers)"),
+    "Embedding": (_TORCH, "L.EmbedID(in_size, out_size)"),
+    "BatchNorm1d": (_TORCH, "L.BatchNorm() (its size is read off the first batch)"),
+    "BatchNorm2d": (_TORCH, "L.BatchNorm() (its size is read off the first batch)"),
+    "Flatten": (_TORCH, "a step lambda x: x.reshape(len(x), -1) in L.Sequential"),
+    "Identity": (_TORCH, "a step lambda x: x in L.Sequential"),
+    "CrossEntropyLoss": (_TORCH, "F.softmax_cross_entropy(y, t): losses are functions (import "
+                                 "function as F)"),
+    "MSELoss": (_TORCH, "F.mean_squared_error(y, t): losses are functions (import function as F)"),
+    "manual_seed": ("PyTorch's name", "L.seed(n)"),
+}
+"""Names from PyTorch that `L.` spells otherwise, with the fix."""
+
+
+def __getattr__(name):
+    refuse_missing_name("layers", name, _SPELLED_OTHERWISE)

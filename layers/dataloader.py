@@ -39,6 +39,15 @@ def _data_arrays(arrays, where):
     """The arrays as ndarrays with a first axis of one common length."""
     if not arrays:
         raise ValueError(f"{where}: give at least one array")
+    if len(arrays) == 1 and type(arrays[0]) is tuple and arrays[0] and all(  # DeZero's DataLoader(dataset)
+            isinstance(a, np.ndarray) or backend.is_device_array(a) for a in arrays[0]):
+        shapes = ", ".join(str(a.shape) for a in arrays[0])
+        raise TypeError(
+            f"{where}: its one argument is a tuple of {len(arrays[0])} arrays (shapes {shapes}), "
+            f"as L.datasets.spiral() returns (x, t); give the arrays as separate arguments: "
+            f"x, t = L.datasets.spiral(), then L.{where}(x, t, batch_size=...) (or "
+            f"L.{where}(*data, batch_size=...)); for examples held in a tuple, np.stack them first"
+        )
     for i, a in enumerate(arrays[1:], start=1):
         if isinstance(a, (int, float, np.number, np.bool_)):   # DeZero's DataLoader(data, 30)
             data = ", ".join(("x", "t")[:i] if i <= 2 else (f"a{k}" for k in range(i)))

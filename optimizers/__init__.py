@@ -5,6 +5,8 @@
     model.cleargrads(); loss.backward(); opt.update()
 """
 
+from variable.variable import refuse_missing_name
+
 from .adaptive import AdaDelta, AdaGrad, Adam, AdamW, RMSprop
 from .hooks import ClipGrad, FreezeParam, WeightDecay
 from .optimizer import Optimizer
@@ -14,3 +16,15 @@ __all__ = [
     "Optimizer", "SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW",
     "WeightDecay", "ClipGrad", "FreezeParam",
 ]
+
+_TORCH = "torch.optim's name"
+_SPELLED_OTHERWISE = {
+    "Adagrad": (_TORCH, "O.AdaGrad(lr=...)"),
+    "Adadelta": (_TORCH, "O.AdaDelta()"),
+    "lr_scheduler": (_TORCH, "opt.lr may be set between updates: opt.lr = 0.1 * 0.5 ** (epoch // 10)"),
+}
+"""Names from PyTorch that `O.` spells otherwise, with the fix."""
+
+
+def __getattr__(name):
+    refuse_missing_name("optimizers", name, _SPELLED_OTHERWISE)

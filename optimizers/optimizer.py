@@ -38,10 +38,18 @@ def _foreign_call(cls, args, kwargs):
                 f"O.{cls.__name__}(lr=...).setup(model) (PyTorch's {cls.__name__}(model.parameters(), "
                 f"lr=...) order; gengrad's optimizers, as DeZero's, take the model in setup)")
     for name in kwargs:
-        if name in cls.renamed and name not in accepted:
+        renamed = cls.renamed.get(name, _RENAMED_EVERYWHERE.get(name))
+        if renamed is not None and name not in accepted:
             return (f"{cls.__name__}() got an unexpected keyword argument {name!r}; "
-                    + cls.renamed[name].format(name=cls.__name__))
+                    + renamed.format(name=cls.__name__))
     return None
+
+
+_RENAMED_EVERYWHERE = {
+    "weight_decay": "weight decay is a hook, as PyTorch's weight_decay adds rate * p to each "
+                    "gradient: opt = O.{name}(lr=...).setup(model); opt.add_hook(O.WeightDecay(rate))",
+}
+"""PyTorch's keywords that no optimizer takes (AdamW has its own weight_decay), with the fix."""
 
 
 class Optimizer:
@@ -70,7 +78,7 @@ class Optimizer:
 
     def __new__(cls, *args, **kwargs):
         """Refuse PyTorch's `SGD(model.params(), lr=...)` and renamed keywords, naming the fix."""
-        if args or kwargs.keys() & cls.renamed.keys():
+        if args or kwargs.keys() & cls.renamed.keys() or kwargs.keys() & _RENAMED_EVERYWHERE.keys():
             why = _foreign_call(cls, args, kwargs)
             if why is not None:
                 raise TypeError(why)

@@ -2,6 +2,7 @@
 
 # isort: off
 from .variable import Variable  # first: the op modules bind themselves to it
+from .variable import refuse_missing_name, refusing_pytorch_keywords
 # isort: on
 from . import backend, saving, series
 from .backend import get_array_module
@@ -79,6 +80,19 @@ OPS = (
 )
 """Names of the primitive ops this package exports (also re-exported by `function`)."""
 
+
+
+def _taking_axis(op):
+    """Whether the op function `op` has NumPy's `axis` parameter."""
+    code = getattr(op, "__code__", None)
+    return code is not None and "axis" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+
+
+# The exported ops that take NumPy's axis= refuse PyTorch's dim= and keepdim= by name
+# (`V.sum(x, dim=1)`); the package's own modules call the functions themselves.
+globals().update({name: refusing_pytorch_keywords(globals()[name]) for name in OPS
+                  if _taking_axis(globals()[name])})
+
 LINALG_OPS = tuple(f"linalg.{name}" for name in linalg.__all__ if name != "matmul")
 """The ops of `V.linalg` (np.linalg's names), as "linalg.<name>"."""
 
@@ -111,4 +125,49 @@ def __getattr__(name):
             "pool: cupy.get_default_memory_pool().free_all_blocks()), and moving data is "
             "x.to_gpu() / V.backend.set_default_device('gpu')"
         )
-    raise AttributeError(f"module 'variable' has no attribute {name!r}")
+    refuse_missing_name("variable", name, _SPELLED_OTHERWISE)
+
+
+_TORCH = "PyTorch's name"
+_CONSTANT = ("np.{0}(...) is a constant array, which every op takes; V.Variable(np.{0}(...)) "
+             "a leaf to differentiate")
+_SPELLED_OTHERWISE = {
+    "cat": (_TORCH, "V.concat(xs, axis)"),
+    "tensor": (_TORCH, "V.Variable(np.array(data)) makes a leaf (requires_grad=False a constant)"),
+    "Tensor": (_TORCH, "V.Variable"),
+    "from_numpy": (_TORCH, "V.Variable(a) wraps the ndarray a (no copy)"),
+    "manual_seed": (_TORCH, "L.seed(n) (import layers as L) seeds initial weights, data loaders "
+                            "and dropout"),
+    "set_grad_enabled": (_TORCH, "`with V.no_grad():` stops recording, `with V.enable_grad():` "
+                                 "records again"),
+    "inference_mode": (_TORCH, "`with V.no_grad():` (and `with V.test_mode():` for dropout and "
+                               "batch norm)"),
+    "autograd": (_TORCH, "V.grad(outputs, inputs) is torch.autograd.grad, y.backward() backward, "
+                         "and V.jacobian, V.hessian, V.hvp and V.jvp the functional ones"),
+    "unsqueeze": (_TORCH, "V.expand_dims(x, axis)"),
+    "permute": (_TORCH, "V.permute_dims(x, axes) (or V.transpose(x, axes))"),
+    "gather": (_TORCH, "V.take_along_axis(x, indices, axis)"),
+    "index_select": (_TORCH, "V.take(x, indices, axis)"),
+    "unbind": (_TORCH, "V.unstack(x, axis=axis)"),
+    "chunk": (_TORCH, "V.array_split(x, n, axis)"),
+    "clamp": (_TORCH, "V.clip(x, lo, hi)"),
+    "amax": (_TORCH, "V.max(x, axis)"),
+    "amin": (_TORCH, "V.min(x, axis)"),
+    "bmm": (_TORCH, "V.matmul(x, y) (it multiplies batches of matrices over the leading axes)"),
+    "numel": (_TORCH, "x.size"),
+    "relu": (_TORCH, "F.relu(x) (import function as F)"),
+    "sigmoid": (_TORCH, "F.sigmoid(x) (import function as F)"),
+    "softmax": (_TORCH, "F.softmax(x, axis) (import function as F)"),
+    "log_softmax": (_TORCH, "F.log_softmax(x, axis) (import function as F)"),
+    "as_array": ("DeZero's name", "np.asarray(x)"),
+    "Parameter": ("DeZero's name", "L.Parameter(data) (import layers as L)"),
+    "utils": ("DeZero's module", "V.get_dot_graph and V.plot_dot_graph draw a graph, "
+                                 "V.gradcheck and V.numerical_grad check gradients"),
+    "gradient_check": ("DeZero's name", "V.gradcheck(f, x)"),
+    **{name: ("NumPy's constructor, not an op", _CONSTANT.format(name))
+       for name in ("zeros", "ones", "empty", "full", "eye")},
+    **{name: (_TORCH, "rng = np.random.default_rng(seed), then rng.standard_normal(shape) or "
+                      "rng.uniform(size=shape): constant arrays every op takes")
+       for name in ("randn", "rand")},
+}
+"""Names from PyTorch, DeZero and NumPy's constructors that `V.` spells otherwise, with the fix."""

@@ -3,6 +3,7 @@
 from __future__ import annotations  # the methods return Variable, defined below them
 
 import contextvars
+import functools
 import warnings
 import weakref
 from collections.abc import Sequence
@@ -173,7 +174,8 @@ def _numpy_keywords(op, keywords):
     taken = ("where",) if op == "mean" else ("initial", "where")
     for key, value in keywords.items():
         if key not in ("dtype", "out", "initial", "where"):
-            hint = f" (dim is PyTorch's name: write axis={value!r})" if key == "dim" else ""
+            hint = f" ({_PYTORCH_KEYWORDS[key]}: write {_NUMPY_KEYWORDS[key]}={value!r})" if (
+                key in _PYTORCH_KEYWORDS) else ""
             raise TypeError(f"{op}() got an unexpected keyword argument {key!r}{hint}")
         if value is not None and key not in taken:
             raise TypeError(
@@ -181,6 +183,39 @@ def _numpy_keywords(op, keywords):
                 f"np.{op}(x.data, {key}=...) for a plain array, or V.{op}(x, axis, keepdims)"
             )
     return {key: value for key, value in keywords.items() if key in taken and value is not None}
+
+
+_PYTORCH_KEYWORDS = {"dim": "dim is PyTorch's name", "dims": "dims is PyTorch's name",
+                     "keepdim": "keepdim is PyTorch's spelling"}
+_NUMPY_KEYWORDS = {"dim": "axis", "dims": "axis", "keepdim": "keepdims"}
+
+
+def refusing_pytorch_keywords(function):
+    """`function`, which takes NumPy's `axis=`, with PyTorch's `dim=`, `dims=` and `keepdim=`
+    refused by name (`F.softmax(x, dim=1)`, `V.sum(x, 0, keepdim=True)`); the package wraps
+    its exported ops in it, and its own modules call the unwrapped functions."""
+    name = function.__name__
+
+    @functools.wraps(function)
+    def taking_axis(*args, **kwargs):
+        if kwargs and not _PYTORCH_KEYWORDS.keys().isdisjoint(kwargs):
+            key = next(k for k in kwargs if k in _PYTORCH_KEYWORDS)
+            raise TypeError(
+                f"{name}() got an unexpected keyword argument {key!r} ({_PYTORCH_KEYWORDS[key]}: "
+                f"write {_NUMPY_KEYWORDS[key]}={kwargs[key]!r}, as in NumPy)"
+            )
+        return function(*args, **kwargs)
+    return taking_axis
+
+
+def refuse_missing_name(module, name, spellings):
+    """A package's `__getattr__`: the AttributeError for `module.name`, naming gengrad's
+    spelling where `spellings` ({name: (whose name it is, the fix)}) has one."""
+    if name in spellings:
+        whose, fix = spellings[name]
+        raise AttributeError(f"module {module!r} has no attribute {name!r}; that is {whose}: in "
+                             f"gengrad, {fix}")
+    raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
 
 class _TorchName:
@@ -246,6 +281,77 @@ _TORCH_TENSOR_NAMES = {
     "floor_divide": "x // y (V.floor_divide(x, y), or np.floor_divide(x, y))",
     "matmul": "x @ y (V.matmul)",
     "histc": "np.histogram(x, bins, range=(lo, hi)) (V.histogram)",
+    "permute": "x.transpose(1, 0, 2) (NumPy's transpose takes the whole permutation), or "
+               "V.permute_dims(x, axes)",
+    "expand": "x.broadcast_to(shape) (V.broadcast_to)",
+    "expand_as": "x.broadcast_to(y.shape)",
+    "view_as": "x.reshape(y.shape)",
+    "gather": "V.take_along_axis(x, indices, axis)",
+    "index_select": "V.take(x, indices, axis)",
+    "masked_fill": "V.where(mask, value, x)",
+    "masked_select": "x[mask], a 1-D Variable of the selected entries",
+    "narrow": "x[:, start:start + length] (slicing)",
+    "chunk": "V.array_split(x, n, axis)",
+    "unbind": "V.unstack(x, axis=axis)",
+    "split": "V.split(x, sections, axis) (NumPy's split: a number of equal sections, or the "
+             "indices to split at, where PyTorch's takes a size)",
+    "topk": "V.take_along_axis(x, idx, axis=-1) with idx = np.argsort(x.data, axis=-1)[..., ::-1][..., :k]",
+    "kthvalue": "V.partition(x, k - 1, axis=-1)[..., k - 1], the kth smallest",
+    "amax": "x.max(axis)",
+    "amin": "x.min(axis)",
+    "clamp_min": "V.maximum(x, lo) (or x.clip(lo, None))",
+    "clamp_max": "V.minimum(x, hi) (or x.clip(None, hi))",
+    "rsqrt": "1 / V.sqrt(x)",
+    "logsumexp": "V.logsumexp(x, axis)",
+    "log_softmax": "F.log_softmax(x, axis) (import function as F)",
+    "bmm": "x @ y (V.matmul multiplies batches of matrices over the leading axes)",
+    "addmm": "b + x @ y",
+    "where": "V.where(condition, x, y): x where the condition holds, y elsewhere",
+    "eq": "x == y (a boolean mask, no gradient)",
+    "ne": "x != y (a boolean mask, no gradient)",
+    "lt": "x < y (a boolean mask, no gradient)",
+    "le": "x <= y (a boolean mask, no gradient)",
+    "gt": "x > y (a boolean mask, no gradient)",
+    "ge": "x >= y (a boolean mask, no gradient)",
+    "equal": "np.array_equal(x, y)",
+    "allclose": "np.allclose(x, y)",
+    "isnan": "np.isnan(x) (a boolean mask)",
+    "logical_not": "np.logical_not(mask)",
+    "add": "x + y",
+    "sub": "x - y",
+    "mul": "x * y",
+    "div": "x / y",
+    "neg": "-x",
+    "bool": "x.astype(bool) (no gradient), or a comparison such as x != 0",
+    "int": "x.astype(np.int32) (no gradient)",
+    "long": "x.astype(np.int64) (no gradient)",
+    "half": "x.astype(np.float16)",
+    "type": "x.dtype reads the dtype, x.astype(dtype) converts",
+    "type_as": "x.astype(y.dtype)",
+    "to": "x.to_gpu() / x.to_cpu() move the data, x.astype(dtype) converts it",
+    "contiguous": "nothing: gengrad's ops take any ndarray layout (x itself)",
+    "is_leaf": "x.creator is None (a leaf has no creator)",
+    "grad_fn": "x.creator, the Function that made x (None for a leaf)",
+    "is_cuda": "x.device == 'gpu'",
+    "nelement": "x.size",
+    "stride": "x.data.strides (NumPy's strides count bytes)",
+    "register_hook": "V.grad(loss, x) gives a gradient without touching .grad, and "
+                     "y.backward(retain_grad=True) keeps the intermediate ones; `with "
+                     "V.record_backward() as steps:` shows every gradient the pass sends",
+    "detach_": "x = x.detach()",
+    "copy_": "p.data = y.data.copy() (an assignment, checked as any other)",
+    "fill_": "np.full_like(x, value) makes a constant array; under `with V.no_grad():` "
+             "x.data.fill(value) changes the data of a leaf",
+    "normal_": "p.data = rng.normal(0.0, std, p.shape) with rng = np.random.default_rng(), "
+               "before the forward pass",
+    "uniform_": "p.data = rng.uniform(lo, hi, p.shape) with rng = np.random.default_rng(), "
+                "before the forward pass",
+    "new_zeros": "np.zeros(shape, dtype=x.dtype), a constant array every op takes",
+    "new_ones": "np.ones(shape, dtype=x.dtype), a constant array every op takes",
+    "new_tensor": "np.asarray(data, dtype=x.dtype), a constant array every op takes "
+                  "(V.Variable(...) for a leaf to differentiate)",
+    **{name: _function_of(name) for name in ("flip", "roll", "tile", "triu", "tril", "outer",
+                                              "inner", "cross", "floor", "sign", "diag")},
     **{name: _function_of(name) for name in ("exp", "log", "sin", "cos", "tanh", "sqrt", "abs",
                                               "median", "square", "unique")},
     **{f"{op}_": f"write x = x {sign} y, a new Variable (to update a parameter: "
@@ -843,9 +949,20 @@ class Variable:
         return shape_ops.reshape(self, *shape)
 
     def transpose(self, *axes: int | Sequence[int]) -> Variable:
-        """Permute axes: `x.transpose()` reverses, `x.transpose(1, 0, 2)` permutes."""
+        """Permute axes: `x.transpose()` reverses, `x.transpose(1, 0, 2)` permutes.
+
+        On a 2-D Variable, `x.transpose(0, 1)` (NumPy's identity permutation, PyTorch's swap of
+        the two axes) is refused, naming both meanings' spellings.
+        """
         if len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
             axes = axes[0]
+        elif len(axes) == 2 and self._data.ndim == 2 and _matrix_identity(axes):
+            raise ValueError(
+                f"x.transpose({axes[0]}, {axes[1]}) on a 2-D Variable: in NumPy (and gengrad) that "
+                f"is the identity permutation, which changes nothing, while PyTorch's "
+                f"x.transpose({axes[0]}, {axes[1]}) swaps the two axes; write x.T (or "
+                f"x.swapaxes(0, 1)) to swap them, x.transpose((0, 1)) to keep them"
+            )
         return shape_ops.transpose(self, axes or None)
 
     @property
@@ -1125,6 +1242,12 @@ class Variable:
 
     def __invert__(self) -> np.ndarray:
         return _bitwise("~", np.invert, self)
+
+
+def _matrix_identity(axes):
+    """Whether the two axes are (0, 1), in any spelling: the identity permutation of a matrix."""
+    return all(isinstance(a, (int, np.integer)) and -2 <= a < 2 for a in axes) and (
+        [a % 2 for a in axes] == [0, 1])
 
 
 def _no_out(what, out):

@@ -237,6 +237,18 @@ def reshape(x: ArrayLike, *shape: int | Sequence[int]) -> Variable:
     return Function(Reshape(shape))(x)
 
 
+def _swap_hint(axes, ndim):
+    """For two distinct axes of an array of more than two (PyTorch's x.transpose(i, j)), what
+    gengrad calls that swap; else nothing."""
+    if len(axes) != 2 or ndim <= 2 or not all(-ndim <= a < ndim for a in axes):
+        return ""
+    i, j = axes
+    if i % ndim == j % ndim:
+        return ""
+    return (f"; transpose takes the whole permutation, as NumPy's does, and PyTorch's "
+            f"x.transpose({i}, {j}), which swaps two axes, is x.swapaxes({i}, {j})")
+
+
 def transpose(x: ArrayLike, axes: Sequence[int] | None = None) -> Variable:
     """Permute the axes of `x`; `axes=None` reverses them, as in NumPy.
 
@@ -271,7 +283,7 @@ def transpose(x: ArrayLike, axes: Sequence[int] | None = None) -> Variable:
         if sorted(a % ndim if -ndim <= a < ndim else a for a in axes) != list(range(ndim)):
             raise ValueError(
                 f"transpose: axes {axes} are not a permutation of the axes of an input "
-                f"of shape {x.shape}"
+                f"of shape {x.shape}{_swap_hint(axes, ndim)}"
             )
         axes = tuple(a % ndim for a in axes)
     if axes == tuple(range(ndim)):

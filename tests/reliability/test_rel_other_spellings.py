@@ -1,0 +1,119 @@
+"""Names that PyTorch (or NumPy) users reach for and gengrad spells otherwise.
+
+Each is refused with an AttributeError naming gengrad's spelling (`x.permute`, `V.cat`,
+`F.cross_entropy`, `L.Module`, `O.Adagrad`), and every spelling a message names must exist:
+a hint that sends the user to a missing name would be a second slip.
+"""
+
+import re
+
+import numpy as np
+import pytest
+
+import function as F
+import layers as L
+import optimizers as O
+import variable as V
+from variable import variable as variable_module
+
+TENSOR_NAMES = {**variable_module._TORCH_TENSOR_NAMES, **variable_module._NUMPY_IN_PLACE,
+                **variable_module._NUMPY_OTHER}
+MODULES = {"variable": V, "function": F, "layers": L, "optimizers": O}
+MODULE_NAMES = [(module, name, fix) for module in MODULES.values()
+                for name, (_, fix) in module._SPELLED_OTHERWISE.items()]
+
+
+def _variable():
+    return V.Variable(np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("name", sorted(TENSOR_NAMES))
+def test_a_variable_refuses_the_name_with_its_fix(name):
+    x = _variable()
+    assert not hasattr(x, name)
+    with pytest.raises(AttributeError) as caught:
+        getattr(x, name)
+    assert str(caught.value).startswith(f"'Variable' object has no attribute {name!r}; that is ")
+    assert TENSOR_NAMES[name] in str(caught.value)
+
+
+@pytest.mark.parametrize("module, name, fix", MODULE_NAMES, ids=lambda v: getattr(v, "__name__", str(v)[:30]))
+def test_a_package_refuses_the_name_with_its_fix(module, name, fix):
+    if name in vars(module):  # (function has relu, which variable's table names for V.relu)
+        assert module is F and name in F.__all__
+        return
+    assert not hasattr(module, name)
+    with pytest.raises(AttributeError) as caught:
+        getattr(module, name)
+    message = str(caught.value)
+    assert message.startswith(f"module {module.__name__!r} has no attribute {name!r}; that is ")
+    assert fix in message
+
+
+def test_names_no_table_knows_stay_plain_attribute_errors():
+    for module in MODULES.values():
+        with pytest.raises(AttributeError, match=r"^module '\w+' has no attribute 'no_such_name'$"):
+            module.no_such_name  # noqa: B018
+
+
+_OWNERS = {
+    "V": lambda: V, "F": lambda: F, "L": lambda: L, "O": lambda: O, "np": lambda: np,
+    "x": _variable, "y": _variable, "p": _variable, "b": _variable, "logp": _variable,
+    "opt": lambda: O.SGD(lr=0.1), "model": lambda: L.Linear(2),
+}
+_NAMED = re.compile(r"(?<![\w.])(" + "|".join(_OWNERS) + r")((?:\.[A-Za-z_]\w*)+)")
+
+
+def _named_spellings():
+    texts = list(TENSOR_NAMES.values()) + [fix for _, _, fix in MODULE_NAMES]
+    texts += [variable_module._PYTORCH_KEYWORDS[k] for k in variable_module._PYTORCH_KEYWORDS]
+    return sorted({match.group(0) for text in texts for match in _NAMED.finditer(text)})
+
+
+@pytest.mark.parametrize("spelling", _named_spellings())
+def test_every_spelling_a_hint_names_exists(spelling):
+    owner, *path = spelling.split(".")
+    obj = _OWNERS[owner]()
+    for part in path:
+        assert hasattr(obj, part), f"{spelling}: {type(obj).__name__} has no {part!r}"
+        obj = getattr(obj, part)
+
+
+def test_the_hints_name_spellings_at_all():
+    assert len(_named_spellings()) > 60  # the parser above finds what the tables name
+
+
+@pytest.mark.parametrize("call, right", [
+    (lambda x: V.sum(x, dim=1), lambda x: V.sum(x, axis=1)),
+    (lambda x: F.softmax(x, dim=0), lambda x: F.softmax(x, axis=0)),
+    (lambda x: V.concat([x, x], dim=1), lambda x: V.concat([x, x], axis=1)),
+    (lambda x: V.mean(x, 0, keepdim=True), lambda x: V.mean(x, 0, keepdims=True)),
+])
+def test_pytorch_keywords_are_refused_and_numpys_work(call, right):
+    x = _variable()
+    refused = r"\(dim is PyTorch's name: write axis=|keepdim is PyTorch's spelling"
+    with pytest.raises(TypeError, match=refused):
+        call(x)
+    y = right(x)
+    y.sum().backward()
+    assert x.grad.shape == x.shape
+
+
+def test_the_wrapped_ops_keep_their_names_docs_and_signatures():
+    import inspect
+
+    from variable.ops import reduction
+    assert V.sum.__wrapped__ is reduction.sum
+    assert V.sum.__name__ == "sum" and V.sum.__doc__ == reduction.sum.__doc__
+    assert inspect.signature(V.sum) == inspect.signature(reduction.sum)
+    assert F.sum is V.sum
+
+
+def test_transpose_of_two_axes_means_numpys_permutation_where_it_is_one():
+    x = V.Variable(np.arange(6.0).reshape(2, 3))
+    np.testing.assert_array_equal(x.transpose(1, 0).data, x.data.T)  # a swap in both
+    np.testing.assert_array_equal(x.transpose((0, 1)).data, x.data)  # the identity, asked for
+    y = V.Variable(np.ones((2, 3, 4)))
+    assert y.transpose(1, 0, 2).shape == (3, 2, 4)
+    with pytest.raises(ValueError, match=r"not a permutation of the axes of an input of shape \(2, 3\)$"):
+        x.transpose(0, 5)  # out of range: NumPy's refusal, with no PyTorch hint
