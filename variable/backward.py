@@ -27,7 +27,7 @@ from .forwarder import (
 from .graph import _observer, graph_functions  # (_observer: record_backward's)
 from .ops.indexing import Slice, summed
 from .saving import key as _key
-from .variable import _FORWARD_MODE, _GRAPHLESS, _clock, _watched
+from .variable import _FORWARD_MODE, _GRAPHLESS, _RECORDED_GRAD, _clock, _watched
 
 
 def _seed(y, gy, where):
@@ -648,8 +648,7 @@ class _Handout:
                 buffer = id(g._data)
         taken.add(id(g))
         taken.add(buffer)
-        if not create_graph:
-            g._assigned = _GRAPHLESS
+        g._assigned = _RECORDED_GRAD if create_graph else _GRAPHLESS
         return g
 
 
@@ -660,6 +659,14 @@ def _no_gradient_reason(v, otherwise):
             "it is a gradient computed by backward() or grad() without create_graph=True, so "
             "that pass recorded no graph; pass create_graph=True to the call that computed it "
             "(y.backward(create_graph=True) or V.grad(y, x, create_graph=True))"
+        )
+    if getattr(v, "_assigned", None) == _RECORDED_GRAD:
+        return (
+            "it is a gradient computed with create_graph=True that depends on nothing requiring "
+            "grad: either the function is linear there, so the next derivative is zero "
+            "(materialize_grads=True gives zeros), or a backward computed it from arrays instead of "
+            "its inputs (a self.x kept by forward, or x.data), which are constants to the graph; "
+            "read the inputs with x, = self.inputs and use gengrad's ops (docs/custom_functions.md)"
         )
     if getattr(v, "_assigned", None) == _FORWARD_MODE:
         return (
@@ -726,6 +733,8 @@ def backward(
         gc.disable()
     try:
         grads = _run(outputs, seeds, create_graph, retain=retain_grad)
+        if any(getattr(y, "_assigned", None) == _RECORDED_GRAD for y in outputs):
+            _refuse_adding_to_itself(outputs, grads)
         handout = _Handout(create_graph, grad_outputs)
         with config._setting(config._enable_backprop, create_graph):
             for x, g in grads.items():
@@ -735,6 +744,20 @@ def backward(
     finally:
         if collecting:
             gc.enable()
+
+
+def _refuse_adding_to_itself(outputs, grads):
+    """Raise if a leaf this pass reached still holds, as its `.grad`, one of the `outputs`:
+    backward() would add d(gx)/dx to gx itself (DeZero's step 33 calls x.cleargrad() first)."""
+    for x in grads:
+        if isinstance(x, Variable) and x._grad is not None and any(x._grad is y for y in outputs):
+            which = f"Variable {x.name!r}" if x.name else f"a Variable of shape {x.shape} (unnamed)"
+            raise ValueError(
+                f"backward: the output is the .grad of {which}, from backward(create_graph=True), "
+                f"and still held there, so this backward would add its derivative to it: .grad "
+                f"would be gx + d(gx)/dx, two orders summed; call x.cleargrad() before "
+                f"gx.backward(), or take the next derivative with V.grad(gx, x)"
+            )
 
 
 def grad(

@@ -1,6 +1,7 @@
 """Forwarder (what an op computes) and Function (how it joins the graph)."""
 
 import functools
+import re
 import weakref
 from typing import Any
 
@@ -91,7 +92,20 @@ class Forwarder:
         The shortest safe way to call a custom op: every call gets its own Forwarder,
         which holds that call's inputs and saved state.
         """
-        return Function(cls(**params))(*inputs)
+        try:
+            forwarder = cls(**params)
+        except TypeError as error:
+            name = cls.__name__
+            if f"{name}.__init__()" not in str(error):
+                raise
+            missing = re.findall(r"'(\w+)'", str(error)) if "missing" in str(error) else []
+            keywords = ", ".join(f"{p}=..." for p in missing) or "name=value"
+            raise TypeError(
+                f"{name}.apply: {error}; apply passes its positional arguments to forward as "
+                f"inputs and its keyword arguments to {name}(...): give the op's parameters by "
+                f"keyword, {name}.apply(x, {keywords}), or write V.Function({name}(...))(x)"
+            ) from error
+        return Function(forwarder)(*inputs)
 
     def __call__(self, *inputs: Any) -> None:
         name = type(self).__name__

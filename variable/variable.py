@@ -3,7 +3,9 @@
 from __future__ import annotations  # the methods return Variable, defined below them
 
 import contextvars
+import dis
 import functools
+import sys
 import warnings
 import weakref
 from collections.abc import Sequence
@@ -124,6 +126,9 @@ _clock = [0]
 _GRAPHLESS = -1
 # `_assigned` of a derivative computed by V.jvp or V.taylor (arrays, no graph).
 _FORWARD_MODE = -2
+# `_assigned` of a gradient that backward(create_graph=True) put in a `.grad`: differentiating
+# it by backward() while it is still there would add its own derivative to it.
+_RECORDED_GRAD = -3
 
 
 def _checked_data(variable, value):
@@ -457,6 +462,29 @@ def _one_element(variable, what):
     return value
 
 
+_STORES = frozenset(dis.opmap[name] for name in ("STORE_SUBSCR", "STORE_SLICE") if name in dis.opmap)
+
+
+def _refuse_storing(variable, depth, conversion):
+    """Raise if the conversion running now (`conversion`, `depth` frames down) is NumPy's
+    for `a[i] = x`, x requiring grad while a graph is recorded: NumPy gives gengrad no other
+    hook there, so the instruction that called it is read (any other caller is let through)."""
+    if not variable.requires_grad or not _enable_backprop.get():
+        return
+    try:
+        frame = sys._getframe(depth + 1)
+        storing = frame.f_code.co_code[frame.f_lasti] in _STORES
+    except (ValueError, IndexError):  # (no such frame or offset: nothing to refuse)
+        return
+    if storing:  # (a ValueError: NumPy turns a TypeError from float(x) into one of its own)
+        raise ValueError(
+            f"a[i] = x: NumPy stores the value of the Variable x into the array (by {conversion}), "
+            f"and an ndarray keeps no graph, so x's gradient would be silently lost; build the "
+            f"array from Variables instead (V.stack([...]), V.concat, V.where), or store the value "
+            f"alone: a[i] = x.item() (x.data for an array)"
+        )
+
+
 class Variable:
     """A node of the graph holding `data` (an ndarray) and, after backward, `grad`.
 
@@ -616,9 +644,14 @@ class Variable:
 
     # ----- conversions, as in PyTorch -------------------------------------------
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        """`np.asarray(x)`: the data (no graph), so plotting and NumPy calls take Variables."""
+        """`np.asarray(x)`: the data (no graph), so plotting and NumPy calls take Variables.
+
+        `a[i] = x` (NumPy's conversion of x for a store into the ndarray a) is refused while x
+        requires grad and a graph is recorded: the store would drop x's gradient.
+        """
         if backend.is_device_array(self._data):
             raise TypeError(_on_gpu("np.asarray(x)"))
+        _refuse_storing(self, 1, "x.__array__()")
         if dtype is None or dtype == self._data.dtype:
             return self._data.copy() if copy else self._data
         if copy is False:
@@ -641,9 +674,11 @@ class Variable:
         return _one_element(self, "item")
 
     def __float__(self) -> float:
+        _refuse_storing(self, 1, "float(x)")
         return float(_one_element(self, "float"))
 
     def __int__(self) -> int:
+        _refuse_storing(self, 1, "int(x)")
         return int(_one_element(self, "int"))
 
     def __bool__(self) -> bool:

@@ -348,6 +348,18 @@ def _ndarray_updated_in_place_from_variable():
     a += V.Variable(np.array([1.0, 2.0]))
 
 
+def _variable_stored_into_an_ndarray():
+    a = np.zeros(3)
+    a[1:] = V.Variable(np.array([1.0, 2.0]))  # NumPy would store the values, dropping the graph
+
+
+def _second_derivative_added_to_the_first():
+    x = V.Variable(np.array(2.0), name="x")
+    (x ** 3).backward(create_graph=True)
+    gx = x.grad
+    gx.backward()  # DeZero's step 33 calls x.cleargrad() first: x.grad would be 3x^2 + 6x
+
+
 CATALOGUE += [
     Mistake("Variable of an np.matrix", lambda: V.Variable(np.ones((1, 2)).view(np.matrix)), TypeError,
             (r"Variable", r"np\.matrix", r"np\.asarray")),
@@ -406,6 +418,12 @@ CATALOGUE += [
             TypeError, (r"np\.sum", r"dtype", r"x\.data")),
     Mistake("update an ndarray in place from a Variable", _ndarray_updated_in_place_from_variable, TypeError,
             (r"np\.add", r"\.data", r"a = a \+ x")),
+    Mistake("store a Variable into an ndarray (a[1:] = x)", _variable_stored_into_an_ndarray, ValueError,
+            (r"a\[i\] = x", r"gradient would be silently lost", r"V\.stack", r"a\[i\] = x\.item\(\)")),
+    Mistake("gx.backward() with gx still in x.grad (DeZero's step 33 without x.cleargrad())",
+            _second_derivative_added_to_the_first, ValueError,
+            (r"the output is the \.grad of Variable 'x'", r"gx \+ d\(gx\)/dx",
+             r"x\.cleargrad\(\) before gx\.backward\(\)", r"V\.grad\(gx, x\)")),
     Mistake("keep_freed_memory given a size as text", lambda: V.keep_freed_memory("1GB"), TypeError,
             (r"keep_freed_memory", r"int number of bytes", r"'1GB'")),
     Mistake("keep_freed_memory given a float", lambda: V.keep_freed_memory(2.0 ** 30), TypeError,
@@ -723,6 +741,32 @@ class ScaleBy(V.Forwarder):
         return gy * self.c
 
 
+class ScaleByRequired(V.Forwarder):
+    def __init__(self, k):
+        self.k = k
+
+    def forward(self, x):
+        return x * self.k
+
+    def backward(self, gy):
+        return gy * self.k
+
+
+class SinKeepingItsInput(V.Forwarder):  # the slip: forward keeps the array, backward uses it
+    def forward(self, x):
+        self.x = x
+        return np.sin(x)
+
+    def backward(self, gy):
+        return gy * np.cos(self.x)  # a constant to the graph: right once, wrong after
+
+
+def _second_derivative_of_a_backward_on_kept_arrays():
+    x = V.Variable(np.array(0.5))
+    g = V.grad(SinKeepingItsInput.apply(x), x, create_graph=True)
+    V.grad(g, x)
+
+
 class ProductOneGradient(V.Forwarder):
     def forward(self, a, b):
         return a * b
@@ -774,6 +818,14 @@ CATALOGUE += [
     Mistake("op parameter passed to apply as an input", lambda: ScaleBy.apply(V.Variable(np.ones(2)), 3.0),
             TypeError, (r"ScaleBy\.forward got 2 inputs", r"keyword arguments",
                         r"ScaleBy\.apply\(x, c=3\.0\)")),
+    Mistake("a required op parameter passed to apply by position",
+            lambda: ScaleByRequired.apply(V.Variable(np.ones(2)), 3.0), TypeError,
+            (r"ScaleByRequired\.apply", r"missing 1 required positional argument: 'k'",
+             r"ScaleByRequired\.apply\(x, k=\.\.\.\)")),
+    Mistake("second derivative of a backward that uses an array forward kept (self.x)",
+            _second_derivative_of_a_backward_on_kept_arrays, ValueError,
+            (r"gradient computed with create_graph=True that depends on nothing requiring grad",
+             r"self\.x kept by forward", r"x, = self\.inputs")),
     Mistake("backward returns one gradient for two inputs",
             lambda: V.sum(ProductOneGradient.apply(V.Variable(np.ones(2)), V.Variable(np.ones(2))))
             .backward(), ValueError, (r"returned 1 gradients for 2 inputs", r"return gx, None")),
@@ -1199,3 +1251,42 @@ def test_an_integer_variable_mixed_into_a_float_graph_says_why_it_has_no_gradien
     np.testing.assert_allclose(w.grad.data, [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match=r"integer data \(int64\)"):
         V.grad(V.sum(x * w), x)
+
+
+def test_a_variable_stored_into_one_element_is_refused_through_numpys_own_error():
+    # for one element NumPy calls float(x) and restates any error as its own ValueError,
+    # with gengrad's refusal as the cause (shown first in the traceback)
+    a = np.zeros(3)
+    with pytest.raises(ValueError) as caught:
+        a[0] = V.Variable(np.array(2.0))
+    assert "a[i] = x" in str(caught.value.__cause__)
+    assert "x.item()" in str(caught.value.__cause__)
+    np.testing.assert_array_equal(a, [0.0, 0.0, 0.0])  # nothing was stored
+
+
+def test_storing_values_that_carry_no_gradient_into_an_ndarray_still_works():
+    x = V.Variable(np.array(2.0))
+    v = V.Variable(np.array([3.0, 4.0]))
+    a = np.zeros(3)
+    a[0] = x.item()
+    a[1:] = v.data
+    np.testing.assert_array_equal(a, [2.0, 3.0, 4.0])
+    a[0] = V.Variable(np.array(5.0), requires_grad=False)  # a constant: nothing to lose
+    a[1:] = v.detach()
+    with V.no_grad():  # no graph is recorded, so nothing is lost either
+        a[0] = x * 3
+    np.testing.assert_array_equal(a, [6.0, 3.0, 4.0])
+    assert float(x) == 2.0 and np.asarray(v).tolist() == [3.0, 4.0]  # reading a value is fine
+
+
+def test_a_second_derivative_by_backward_after_cleargrad_and_a_penalty_on_grads_still_add_up():
+    x = V.Variable(np.array(2.0))
+    (x ** 3).backward(create_graph=True)
+    gx = x.grad
+    x.cleargrad()
+    gx.backward()
+    assert x.grad.item() == 12.0  # 6x
+    w = V.Variable(np.array([1.0, 2.0]))
+    (w ** 3).sum().backward(create_graph=True)  # w.grad = 3 w^2, with its graph
+    (w.grad ** 2).sum().backward()  # a penalty on the gradient adds 36 w^3 to it, as in PyTorch
+    np.testing.assert_allclose(w.grad.data, 3 * w.data ** 2 + 36 * w.data ** 3)
