@@ -16,6 +16,7 @@ from .forwarder import (
     CUSTOM,
     KEEPS_OUTPUTS,
     ONCE,
+    OWN,
     STRICT,
     Forwarder,
     Function,
@@ -239,6 +240,12 @@ def _read_only_gradients(gys):
             g = v
         views.append(g)
     return tuple(views)
+
+
+def _own(own, forwarder):
+    """Whether `forwarder.backward` is still `own`, its built-in class's own (None for a
+    custom op): one replaced on the class or on this instance is watched as a custom one is."""
+    return own is not None and getattr(forwarder.backward, "__func__", None) is own
 
 
 def _unrecorded(forwarder, gys):
@@ -479,6 +486,8 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                             gxs = _wrapped(rule[1](forwarder, gy._data), gy)
                     elif f.plan[ONCE]:  # arrays: run unrecorded, checked below
                         gxs = _unrecorded(forwarder, (gy,))
+                    elif _own(f.plan[OWN], forwarder):  # gengrad's own backward: no .data to watch
+                        gxs = forwarder.backward(gy)
                     else:
                         gxs = _recorded(f, (gy,), watched)
                 else:
@@ -499,6 +508,8 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                             gxs = _wrapped(rule[1](forwarder, *[g._data for g in gys]), gys[0])
                     elif f.plan[ONCE]:
                         gxs = _unrecorded(forwarder, gys)
+                    elif _own(f.plan[OWN], forwarder):
+                        gxs = forwarder.backward(*gys)
                     else:
                         gxs = _recorded(f, gys, watched)
             except saving.NotKept as error:

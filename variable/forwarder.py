@@ -61,13 +61,14 @@ class Forwarder:
     variable/directions.py), its coefficients then follow from f' and f''/2, which its own
     rule gives along one direction of ones: y_1 = f' x_1, y_2 = f' x_2 + f''/2 sum_d w_d
     x_1d^2 (forward_mode, `_pointwise_directions`)."""
-    _plan = (False, None, frozenset(), True, None, False, frozenset(), False, None)
+    _plan = (False, None, frozenset(), True, None, False, frozenset(), False, None, None)
     """What recording and backward need to know of the class, in one tuple indexed by CUSTOM
     (written outside gengrad: read-only inputs and gradients, strict reads), DROPS (what a
     call with one or two inputs drops: saving.fast_table), KEPT (kept input indices),
     KEEPS_OUTPUTS, BY_GRAD (saving.declaration), STRICT (stand-ins for every undeclared
     array, leaves and live outputs too), NO_GRADIENT (output positions), ONCE (once
-    differentiable) and ARRAYS (`backward` and `_backward_arrays`, or None).  The recording
+    differentiable), ARRAYS (`backward` and `_backward_arrays`, or None) and OWN (a built-in
+    class's own `backward` function, or None: see backward.py's `_recorded`).  The recording
     path reads it with one lookup (a class attribute read through an instance costs about
     twice a slot's); a recorded Function holds it."""
 
@@ -83,7 +84,8 @@ class Forwarder:
             cls.forward = _guarded(cls.forward)
         no_gradient = saving.output_names(cls, cls.non_differentiable)
         cls._plan = (not built_in, saving.fast_table(*declaration), kept, keeps_outputs, by_grad,
-                     strict, no_gradient, bool(cls.once_differentiable), _array_rule(cls, built_in))
+                     strict, no_gradient, bool(cls.once_differentiable), _array_rule(cls, built_in),
+                     _own_backward(cls) if built_in else None)
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -132,6 +134,11 @@ class Forwarder:
         `backward`; y_0 is their data.  Order 1 alone is forward-mode AD.
         """
         raise NotImplementedError(f"{type(self).__name__} has no Taylor rule")
+
+
+def _own_backward(cls):
+    """The function `cls.backward` names (from the class that defines it)."""
+    return next(klass.__dict__["backward"] for klass in cls.__mro__ if "backward" in klass.__dict__)
 
 
 def _array_rule(cls, built_in):
@@ -225,7 +232,8 @@ def new_variable(data: np.ndarray, requires_grad: bool = False) -> Variable:
     return v
 
 
-CUSTOM, DROPS, KEPT, KEEPS_OUTPUTS, BY_GRAD, STRICT, NO_GRADIENT, ONCE, ARRAYS = range(9)  # Forwarder._plan
+# the entries of Forwarder._plan
+CUSTOM, DROPS, KEPT, KEEPS_OUTPUTS, BY_GRAD, STRICT, NO_GRADIENT, ONCE, ARRAYS, OWN = range(10)
 _BUILT_IN_PACKAGES = ("variable", "function", "layers", "optimizers")
 _keeping_all = saving.keeping_all
 _stand_in = saving.stand_in

@@ -388,9 +388,10 @@ _NUMPY_OTHER = {
 # ----- `.data` read by a backward that create_graph records --------------------------------
 # A backward that computes with its inputs' arrays (`gy * np.cos(x.data)`, DeZero's step 27)
 # gives a right first derivative and silently wrong higher ones: the array is a constant to
-# the graph being recorded.  While create_graph records a backward, backward.py lists the
-# Variables that backward may read; `.data` of one of them is a `_ReadInBackward` view, which
-# lets masks and shapes through (`x.data > 0`) and refuses arithmetic at the line doing it.
+# the graph being recorded.  While create_graph records a backward (any but gengrad's own,
+# which read `_data`), backward.py lists the Variables that backward may read; `.data` of
+# one of them is a `_ReadInBackward` view, which lets masks and shapes through
+# (`x.data > 0`) and refuses arithmetic at the line doing it.
 _watching = 0  # backward calls (any thread) watching `.data` reads now: 0 costs one test
 _watched = contextvars.ContextVar("gengrad_watched", default=None)  # {id(Variable): op name}
 

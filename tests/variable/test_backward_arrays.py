@@ -178,6 +178,28 @@ def test_a_replaced_backward_runs_in_first_order_passes_too(monkeypatch):
     np.testing.assert_array_equal(g.data, [10.0, 10.0])
 
 
+def test_a_replaced_backward_is_watched_while_create_graph_records_it(monkeypatch):
+    """gengrad's own backwards run unwatched in recorded passes (they never read `.data`);
+    a replacement, on the class or on one op, is watched as a custom op's is: arithmetic on
+    `.data` there is refused at its line."""
+    def on_data(self, gy):
+        x, = self.inputs
+        return gy * np.cos(x.data)  # right once, a constant to every higher order
+
+    x = V.Variable(np.array([0.5, 1.0]))
+    if type(x.data) is not np.ndarray:
+        pytest.skip("the .data watch covers host arrays (variable.py's Variable.data)")
+    V.grad(V.sum(V.sin(x)), x, create_graph=True)  # gengrad's own: fine
+    monkeypatch.setattr(Sin, "backward", on_data)
+    with pytest.raises(TypeError, match=r"Sin\.backward computes np\.cos on an input's"):
+        V.grad(V.sum(V.sin(x)), x, create_graph=True)
+    monkeypatch.undo()
+    y = V.sin(x)
+    y.creator.forwarder.backward = on_data.__get__(y.creator.forwarder)
+    with pytest.raises(TypeError, match=r"Sin\.backward computes np\.cos on an input's"):
+        V.grad(V.sum(y), x, create_graph=True)
+
+
 def test_a_backward_replaced_on_one_forwarder_runs_there():
     """Replacing one recorded op's backward (to print what reaches it) runs it in a first-order
     pass too; the op's other calls keep their rule."""
