@@ -26,8 +26,8 @@ from variable import Forwarder, Function, Variable, backend, series
 from variable.backend import errstate, get_array_module, is_device_array
 from variable.ops.elementwise import _multiply
 
-from .activation import ArrayLike, _sigmoid, as_array, as_float, checked_indices, sigmoid
-from .softmax import _softmax, log_softmax, log_softmax_array, log_softmax_series, softmax
+from .activation import ArrayLike, Sigmoid, _sigmoid, as_array, as_float, checked_indices, sigmoid
+from .softmax import Softmax, _softmax, log_softmax, log_softmax_array, log_softmax_series, softmax
 
 
 def _target(t, x, op):
@@ -493,6 +493,7 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
         `V.backend.synchronize()`); reading `loss.data` directly bypasses it.
     """
     op = "softmax_cross_entropy"
+    _refuse_probabilities(x, op, "softmax")
     x_given = x
     x = as_float(x, op)
     t_data = as_array(t, op, like=x, like_name="the logits x")   # (on x's device, see as_array)
@@ -550,6 +551,21 @@ class SigmoidCrossEntropy(Forwarder):
         return _mean_series(y, series.sub(softplus, series.mul(x, t)), x[0].size)   # softplus(x) - x t
 
 
+def _refuse_probabilities(x, op, activation):
+    """Raise if `x` was made by F.softmax or F.sigmoid (`activation`): `op` applies it
+    itself, so the loss would quietly apply it twice."""
+    creator = x.creator if isinstance(x, Variable) else None
+    if creator is not None and type(creator.forwarder) is (Softmax if activation == "softmax" else Sigmoid):
+        fix = ("drop the F.softmax (or L.Softmax) before the loss" if activation == "softmax" else
+               "drop the F.sigmoid before the loss, or give the probabilities to "
+               "F.binary_cross_entropy(p, t)")
+        raise ValueError(
+            f"{op}: x was made by F.{activation}, but {op} takes logits and applies the "
+            f"{activation} itself, so it would be applied twice (a wrong loss, quietly); pass "
+            f"the logits, the {activation}'s input: {fix}"
+        )
+
+
 def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     """Binary cross-entropy of sigmoid(x) against targets t, from logits; mean over elements.
 
@@ -573,6 +589,7 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
         device, raised at the next read; see the module's docstring).
     """
     op = "sigmoid_cross_entropy"
+    _refuse_probabilities(x, op, "sigmoid")
     x, t = _pair(x, t, op, ordered=True)
     outside = (t.data < 0) | (t.data > 1)
     t = _check_targets(t, [(outside, t.data, f"{op}: targets t must lie in [0, 1], got {{value}}")], op)

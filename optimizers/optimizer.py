@@ -52,12 +52,28 @@ _RENAMED_EVERYWHERE = {
 """PyTorch's keywords that no optimizer takes (AdamW has its own weight_decay), with the fix."""
 
 
+def _refuse_an_empty_update(optimizer):
+    """Raise for an update that would change nothing: no parameter has a gradient."""
+    name = type(optimizer).__name__
+    if next(iter(optimizer.target.params()), None) is None:
+        raise ValueError(
+            f"{name}.update: the model has no parameters yet (its layers read their in_size off "
+            f"their first input): run the forward pass and loss.backward() before opt.update()"
+        )
+    raise ValueError(
+        f"{name}.update: no parameter has a gradient, so this step would change nothing: call "
+        f"loss.backward() before opt.update(), and model.cleargrads() before loss.backward(), not "
+        f"between it and the update (PyTorch's zero_grad() goes before backward too)"
+    )
+
+
 class Optimizer:
     """Base class: `setup(model)` once, then `update()` after every backward.
 
     `update()` collects the parameters that have a gradient (parameters whose grad is
-    None are skipped), runs the hooks in the order they were added (a hook may set a
-    grad to None to exclude its parameter), then applies `update_one` to each.  Updates
+    None are skipped; none at all is refused: that step would change nothing), runs the
+    hooks in the order they were added (a hook may set a grad to None to exclude its
+    parameter), then applies `update_one` to each.  Updates
     are made in place on `param.data`, keep its dtype, and never write into
     `param.grad.data` (which may be a read-only broadcast view).  Per-parameter state
     (momentum, moment estimates, step count) lives in `self.state[param]`; `state_dict()`
@@ -128,10 +144,15 @@ class Optimizer:
         ------
         RuntimeError
             If `setup` was not called.
+        ValueError
+            If no parameter has a gradient (loss.backward() not called, or model.cleargrads()
+            called after it): the step would change nothing.
         """
         if self.target is None:
             raise RuntimeError(f"{type(self).__name__}.update: call setup(model) first")
         params = [p for p in self.target.params() if p.grad is not None]
+        if not params:
+            _refuse_an_empty_update(self)
         for hook in self.hooks:
             hook(params)
             params = [p for p in params if p.grad is not None]

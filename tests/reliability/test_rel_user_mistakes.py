@@ -846,6 +846,26 @@ def _trained_model():
     return model
 
 
+def _update_without_backward():
+    model = L.MLP((3, 1))
+    opt = O.SGD(0.1).setup(model)
+    loss = F.sum(model(np.ones((2, 2))))
+    model.cleargrads()
+    opt.update()  # forgot loss.backward(): nothing would change
+    return loss
+
+
+def _cleargrads_between_backward_and_update():
+    model = _trained_model()
+    opt = O.SGD(0.1).setup(model)
+    model.cleargrads()  # PyTorch's zero_grad() written after backward
+    opt.update()
+
+
+def _update_before_the_model_ran():
+    O.Adam(lr=0.01).setup(L.MLP((3, 1))).update()
+
+
 def _update_data_by_a_variable_gradient():
     x = V.Variable(np.array([1.0, 2.0]))
     (x * x).sum().backward()
@@ -872,6 +892,21 @@ def _swapped_binary_cross_entropy():
 CATALOGUE += [
     Mistake("x.data -= lr * x.grad (grad is a Variable)", _update_data_by_a_variable_gradient, TypeError,
             (r"np\.subtract", r"\.data")),
+    Mistake("opt.update() without loss.backward()", _update_without_backward, ValueError,
+            (r"SGD\.update: no parameter has a gradient", r"call loss\.backward\(\) before opt\.update\(\)")),
+    Mistake("model.cleargrads() between loss.backward() and opt.update()",
+            _cleargrads_between_backward_and_update, ValueError,
+            (r"no parameter has a gradient", r"model\.cleargrads\(\) before loss\.backward\(\)")),
+    Mistake("opt.update() before the model's first forward pass", _update_before_the_model_ran, ValueError,
+            (r"Adam\.update: the model has no parameters yet", r"run the forward pass")),
+    Mistake("softmax_cross_entropy of F.softmax's output (the softmax twice)",
+            lambda: F.softmax_cross_entropy(F.softmax(V.Variable(np.ones((2, 3)))), np.array([0, 2])),
+            ValueError, (r"softmax_cross_entropy: x was made by F\.softmax", r"applied twice",
+                         r"drop the F\.softmax \(or L\.Softmax\)")),
+    Mistake("sigmoid_cross_entropy of F.sigmoid's output (the sigmoid twice)",
+            lambda: F.sigmoid_cross_entropy(F.sigmoid(V.Variable(np.zeros(2))), np.array([0, 1])),
+            ValueError, (r"sigmoid_cross_entropy: x was made by F\.sigmoid",
+                         r"F\.binary_cross_entropy\(p, t\)")),
     Mistake("optimizer.step() (PyTorch)", lambda: O.SGD(0.1).setup(_trained_model()).step(),
             AttributeError, (r"'SGD' object has no attribute 'step'", r"opt\.update\(\)")),
     Mistake("optimizer.zero_grad() (PyTorch)", lambda: O.SGD(0.1).setup(_trained_model()).zero_grad(),
@@ -1290,3 +1325,15 @@ def test_a_second_derivative_by_backward_after_cleargrad_and_a_penalty_on_grads_
     (w ** 3).sum().backward(create_graph=True)  # w.grad = 3 w^2, with its graph
     (w.grad ** 2).sum().backward()  # a penalty on the gradient adds 36 w^3 to it, as in PyTorch
     np.testing.assert_allclose(w.grad.data, 3 * w.data ** 2 + 36 * w.data ** 3)
+
+
+def test_an_update_skips_the_parameters_without_gradients_and_log_probabilities_are_logits():
+    model = L.MLP((3, 1))
+    F.sum(model.l1(np.ones((2, 3)))).backward()  # only the second layer gets gradients
+    before = [p.data.copy() for p in model.params()]
+    O.SGD(0.1).setup(model).update()
+    changed = [not np.array_equal(b, p.data) for b, p in zip(before, model.params())]
+    assert changed == [p.grad is not None for p in model.params()] and any(changed)
+    x = V.Variable(np.array([[0.5, -1.0, 2.0]]))  # log_softmax is idempotent: its output is logits
+    loss = F.softmax_cross_entropy(F.log_softmax(x), np.array([2]))
+    np.testing.assert_allclose(loss.item(), F.softmax_cross_entropy(x, np.array([2])).item())
