@@ -979,6 +979,16 @@ class Variable:
     def __getitem__(self, index: Any) -> Variable:
         return indexing.get_item(self, index)
 
+    def __setitem__(self, index: Any, value: Any) -> None:
+        """Refused: a Variable is never changed in place (graphs hold it); the error names
+        the ways to build the new value."""
+        raise TypeError(
+            "x[i] = v: a Variable is not written in place (graphs that used it would "
+            "differentiate values they never saw); build the new Variable instead: "
+            "V.where(mask, v, x) with mask = np.zeros(x.shape, bool); mask[i] = True, or "
+            "V.concat of the pieces; to change a leaf's data between steps, x.data[i] = v (no gradient)"
+        )
+
     # ----- shape and reduction methods ----------------------------------------
     def reshape(self, *shape: int | Sequence[int]) -> Variable:
         """Same data in a new shape: `x.reshape(2, 3)` or `x.reshape((2, 3))`."""
