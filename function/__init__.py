@@ -2,7 +2,8 @@
 
 from variable import *  # noqa: F401,F403  (the primitive ops, re-exported as the API promises)
 from variable import _SPELLED_OTHERWISE as _SPELLED_OTHERWISE_IN_V
-from variable import OPS, _taking_axis, refuse_missing_name, refusing_pytorch_keywords
+from variable import OPS, refuse_missing_name
+from variable.variable import refusing_pytorch_keywords_among
 
 from . import activation, conv, loss, nn
 from . import softmax as _softmax
@@ -38,8 +39,7 @@ from .softmax import log_softmax, softmax
 __all__ = list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__
 
 # as in variable: PyTorch's dim= and keepdim= refused by name (`F.softmax(x, dim=1)`)
-globals().update({name: refusing_pytorch_keywords(globals()[name]) for name in __all__
-                  if name not in OPS and _taking_axis(globals()[name])})
+globals().update(refusing_pytorch_keywords_among(globals(), [n for n in __all__ if n not in OPS]))
 
 _TORCH = "torch.nn.functional's name"
 _SPELLED_OTHERWISE = {

@@ -493,7 +493,7 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
         `V.backend.synchronize()`); reading `loss.data` directly bypasses it.
     """
     op = "softmax_cross_entropy"
-    _refuse_probabilities(x, op, "softmax")
+    _refuse_probabilities(x, op, Softmax, "drop the F.softmax (or L.Softmax) before the loss")
     x_given = x
     x = as_float(x, op)
     t_data = as_array(t, op, like=x, like_name="the logits x")   # (on x's device, see as_array)
@@ -551,14 +551,12 @@ class SigmoidCrossEntropy(Forwarder):
         return _mean_series(y, series.sub(softplus, series.mul(x, t)), x[0].size)   # softplus(x) - x t
 
 
-def _refuse_probabilities(x, op, activation):
-    """Raise if `x` was made by F.softmax or F.sigmoid (`activation`): `op` applies it
-    itself, so the loss would quietly apply it twice."""
+def _refuse_probabilities(x, op, made_by, fix):
+    """Raise if `x` was made by the activation op `made_by` (Softmax, Sigmoid), which `op`
+    applies itself: the loss would quietly apply it twice.  `fix` ends the message."""
     creator = x.creator if isinstance(x, Variable) else None
-    if creator is not None and type(creator.forwarder) is (Softmax if activation == "softmax" else Sigmoid):
-        fix = ("drop the F.softmax (or L.Softmax) before the loss" if activation == "softmax" else
-               "drop the F.sigmoid before the loss, or give the probabilities to "
-               "F.binary_cross_entropy(p, t)")
+    if creator is not None and type(creator.forwarder) is made_by:
+        activation = made_by.__name__.lower()
         raise ValueError(
             f"{op}: x was made by F.{activation}, but {op} takes logits and applies the "
             f"{activation} itself, so it would be applied twice (a wrong loss, quietly); pass "
@@ -589,7 +587,8 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
         device, raised at the next read; see the module's docstring).
     """
     op = "sigmoid_cross_entropy"
-    _refuse_probabilities(x, op, "sigmoid")
+    _refuse_probabilities(x, op, Sigmoid, "drop the F.sigmoid before the loss, or give the "
+                          "probabilities to F.binary_cross_entropy(p, t)")
     x, t = _pair(x, t, op, ordered=True)
     outside = (t.data < 0) | (t.data > 1)
     t = _check_targets(t, [(outside, t.data, f"{op}: targets t must lie in [0, 1], got {{value}}")], op)

@@ -2,7 +2,7 @@
 
 # isort: off
 from .variable import Variable  # first: the op modules bind themselves to it
-from .variable import refuse_missing_name, refusing_pytorch_keywords
+from .variable import refuse_missing_name, refusing_pytorch_keywords_among
 # isort: on
 from . import backend, saving, series
 from .backend import get_array_module
@@ -81,17 +81,9 @@ OPS = (
 """Names of the primitive ops this package exports (also re-exported by `function`)."""
 
 
-
-def _taking_axis(op):
-    """Whether the op function `op` has NumPy's `axis` parameter."""
-    code = getattr(op, "__code__", None)
-    return code is not None and "axis" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-
-
 # The exported ops that take NumPy's axis= refuse PyTorch's dim= and keepdim= by name
 # (`V.sum(x, dim=1)`); the package's own modules call the functions themselves.
-globals().update({name: refusing_pytorch_keywords(globals()[name]) for name in OPS
-                  if _taking_axis(globals()[name])})
+globals().update(refusing_pytorch_keywords_among(globals(), OPS))
 
 LINALG_OPS = tuple(f"linalg.{name}" for name in linalg.__all__ if name != "matmul")
 """The ops of `V.linalg` (np.linalg's names), as "linalg.<name>"."""

@@ -393,19 +393,26 @@ def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):
     observer = _observer.get()  # (record_backward)
     if observer is not None:
         observer.start(outputs, grads, heap, create_graph, relevant)
-    # The pass allocates many objects and no reference cycles, so the cyclic collector
-    # would only rescan the heap; it is paused (if it was running) for the duration.
-    collecting = gc.isenabled()
-    if collecting:
-        gc.disable()
-    try:
+    with _CollectorPaused():
         _propagate(heap, seen, counter, grads, create_graph, relevant, keep, retain, observer)
-    finally:
-        if collecting:
-            gc.enable()
     if observer is not None:
         observer.finish(grads)
     return grads
+
+
+class _CollectorPaused:
+    """The cyclic collector paused (if it was running) for a `with` block: a backward pass
+    allocates many objects and no reference cycles, so the collector would only rescan the
+    heap."""
+
+    def __enter__(self):
+        self.collecting = gc.isenabled()
+        if self.collecting:
+            gc.disable()
+
+    def __exit__(self, *error):
+        if self.collecting:
+            gc.enable()
 
 
 def _wrapped(gxs, gy):
@@ -479,11 +486,11 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                     if f.plan[CUSTOM]:  # its gy is read-only: it may be the caller's or shared
                         gy, = _read_only_gradients((gy,))
                     if not create_graph:  # the same formula on arrays where the op has it
-                        rule = f.plan[ARRAYS]  # (backward, its rule on arrays), or None
-                        if rule is None or getattr(forwarder.backward, "__func__", None) is not rule[0]:
+                        rule = f.plan[ARRAYS]  # (its rule on arrays while backward is OWN), or None
+                        if rule is None or getattr(forwarder.backward, "__func__", None) is not f.plan[OWN]:
                             gxs = forwarder.backward(_arrayed(gy))
                         else:
-                            gxs = _wrapped(rule[1](forwarder, gy._data), gy)
+                            gxs = _wrapped(rule(forwarder, gy._data), gy)
                     elif f.plan[ONCE]:  # arrays: run unrecorded, checked below
                         gxs = _unrecorded(forwarder, (gy,))
                     elif _own(f.plan[OWN], forwarder):  # gengrad's own backward: no .data to watch
@@ -502,10 +509,10 @@ def _pass(heap, seen, counter, grads, create_graph, relevant, keep, retain, watc
                         gys = _read_only_gradients(gys)
                     if not create_graph:  # as above: the rule on arrays where the op has one
                         rule = f.plan[ARRAYS]
-                        if rule is None or getattr(forwarder.backward, "__func__", None) is not rule[0]:
+                        if rule is None or getattr(forwarder.backward, "__func__", None) is not f.plan[OWN]:
                             gxs = forwarder.backward(*gys)
                         else:
-                            gxs = _wrapped(rule[1](forwarder, *[g._data for g in gys]), gys[0])
+                            gxs = _wrapped(rule(forwarder, *[g._data for g in gys]), gys[0])
                     elif f.plan[ONCE]:
                         gxs = _unrecorded(forwarder, gys)
                     elif _own(f.plan[OWN], forwarder):
@@ -739,10 +746,7 @@ def backward(
             f"differentiate: {_no_gradient_reason(outputs[0], _OUTPUT_OTHERWISE)}"
         )
     seeds = _seeds(outputs, grad_outputs, "backward")
-    collecting = gc.isenabled()  # paused through the handout too (_run says why)
-    if collecting:
-        gc.disable()
-    try:
+    with _CollectorPaused():  # through the handout too
         grads = _run(outputs, seeds, create_graph, retain=retain_grad)
         if any(getattr(y, "_assigned", None) == _RECORDED_GRAD for y in outputs):
             _refuse_adding_to_itself(outputs, grads)
@@ -752,9 +756,6 @@ def backward(
                 if not isinstance(x, Variable):
                     continue  # intermediates are filed under their creator (saving.key)
                 x._grad = handout(x, g) if x._grad is None else handout(x, x._grad + g)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _refuse_adding_to_itself(outputs, grads):

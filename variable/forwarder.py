@@ -67,8 +67,8 @@ class Forwarder:
     call with one or two inputs drops: saving.fast_table), KEPT (kept input indices),
     KEEPS_OUTPUTS, BY_GRAD (saving.declaration), STRICT (stand-ins for every undeclared
     array, leaves and live outputs too), NO_GRADIENT (output positions), ONCE (once
-    differentiable), ARRAYS (`backward` and `_backward_arrays`, or None) and OWN (a built-in
-    class's own `backward` function, or None: see backward.py's `_recorded`).  The recording
+    differentiable), ARRAYS (a built-in class's `_backward_arrays`, or None) and OWN (a
+    built-in class's own `backward` function, or None: see `_own_backward`).  The recording
     path reads it with one lookup (a class attribute read through an instance costs about
     twice a slot's); a recorded Function holds it."""
 
@@ -83,9 +83,9 @@ class Forwarder:
         if not built_in and not getattr(cls.forward, "_guarded", False):
             cls.forward = _guarded(cls.forward)
         no_gradient = saving.output_names(cls, cls.non_differentiable)
+        own, rule = _own_backward(cls) if built_in else (None, None)
         cls._plan = (not built_in, saving.fast_table(*declaration), kept, keeps_outputs, by_grad,
-                     strict, no_gradient, bool(cls.once_differentiable), _array_rule(cls, built_in),
-                     _own_backward(cls) if built_in else None)
+                     strict, no_gradient, bool(cls.once_differentiable), rule, own)
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -137,24 +137,15 @@ class Forwarder:
 
 
 def _own_backward(cls):
-    """The function `cls.backward` names (from the class that defines it)."""
-    return next(klass.__dict__["backward"] for klass in cls.__mro__ if "backward" in klass.__dict__)
+    """(`backward`, `_backward_arrays` or None) of the class in `cls`'s MRO that defines
+    `backward`: a subclass that rewrites `backward` does not inherit the other.
 
-
-def _array_rule(cls, built_in):
-    """(`backward`, `_backward_arrays`) of a built-in class whose `backward` is defined by a
-    class that defines `_backward_arrays` too (a subclass that rewrites `backward` does not
-    inherit the other), else None.  The engine runs the rule only while the Forwarder's
-    `backward` is still that function: replacing it, on the class (V.Sin.backward = ..., to
-    see what a wrong one does) or on one instance (to print what reaches it), turns the
-    rule off there."""
-    if not built_in:
-        return None
-    for klass in cls.__mro__:
-        if "backward" in klass.__dict__:
-            rule = klass.__dict__.get("_backward_arrays")
-            return None if rule is None else (klass.__dict__["backward"], rule)
-    return None
+    For a built-in class these are the plan's OWN and ARRAYS.  The engine runs the rule, and
+    skips the `.data` watch of recorded passes, only while the Forwarder's `backward` is
+    still OWN: replacing it, on the class (V.Sin.backward = ..., to see what a wrong one
+    does) or on one instance (to print what reaches it), turns both off there."""
+    klass = next(klass for klass in cls.__mro__ if "backward" in klass.__dict__)
+    return klass.__dict__["backward"], klass.__dict__.get("_backward_arrays")
 
 
 def _read_only(arrays):

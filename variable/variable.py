@@ -179,8 +179,7 @@ def _numpy_keywords(op, keywords):
     taken = ("where",) if op == "mean" else ("initial", "where")
     for key, value in keywords.items():
         if key not in ("dtype", "out", "initial", "where"):
-            hint = f" ({_PYTORCH_KEYWORDS[key]}: write {_NUMPY_KEYWORDS[key]}={value!r})" if (
-                key in _PYTORCH_KEYWORDS) else ""
+            hint = f" ({_pytorch_keyword(key, value)})" if key in _PYTORCH_KEYWORDS else ""
             raise TypeError(f"{op}() got an unexpected keyword argument {key!r}{hint}")
         if value is not None and key not in taken:
             raise TypeError(
@@ -190,9 +189,15 @@ def _numpy_keywords(op, keywords):
     return {key: value for key, value in keywords.items() if key in taken and value is not None}
 
 
-_PYTORCH_KEYWORDS = {"dim": "dim is PyTorch's name", "dims": "dims is PyTorch's name",
-                     "keepdim": "keepdim is PyTorch's spelling"}
-_NUMPY_KEYWORDS = {"dim": "axis", "dims": "axis", "keepdim": "keepdims"}
+_PYTORCH_KEYWORDS = {"dim": ("dim is PyTorch's name", "axis"), "dims": ("dims is PyTorch's name", "axis"),
+                     "keepdim": ("keepdim is PyTorch's spelling", "keepdims")}
+"""PyTorch's keywords for NumPy's: {keyword: (whose it is, NumPy's)}."""
+
+
+def _pytorch_keyword(key, value):
+    """What the PyTorch keyword `key` (given `value`) is, and NumPy's spelling of it."""
+    whose, numpys = _PYTORCH_KEYWORDS[key]
+    return f"{whose}: write {numpys}={value!r}"
 
 
 def refusing_pytorch_keywords(function):
@@ -206,11 +211,21 @@ def refusing_pytorch_keywords(function):
         if kwargs and not _PYTORCH_KEYWORDS.keys().isdisjoint(kwargs):
             key = next(k for k in kwargs if k in _PYTORCH_KEYWORDS)
             raise TypeError(
-                f"{name}() got an unexpected keyword argument {key!r} ({_PYTORCH_KEYWORDS[key]}: "
-                f"write {_NUMPY_KEYWORDS[key]}={kwargs[key]!r}, as in NumPy)"
+                f"{name}() got an unexpected keyword argument {key!r} "
+                f"({_pytorch_keyword(key, kwargs[key])}, as in NumPy)"
             )
         return function(*args, **kwargs)
     return taking_axis
+
+
+def refusing_pytorch_keywords_among(namespace, names):
+    """{name: refusing_pytorch_keywords(op)} for the op functions `namespace[name]` that take
+    NumPy's `axis` parameter: what a package's namespace is updated with."""
+    def taking_axis(op):
+        code = getattr(op, "__code__", None)
+        return code is not None and "axis" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    return {name: refusing_pytorch_keywords(namespace[name]) for name in names
+            if taking_axis(namespace[name])}
 
 
 def refuse_missing_name(module, name, spellings):
@@ -466,14 +481,14 @@ def _one_element(variable, what):
 _STORES = frozenset(dis.opmap[name] for name in ("STORE_SUBSCR", "STORE_SLICE") if name in dis.opmap)
 
 
-def _refuse_storing(variable, depth, conversion):
-    """Raise if the conversion running now (`conversion`, `depth` frames down) is NumPy's
-    for `a[i] = x`, x requiring grad while a graph is recorded: NumPy gives gengrad no other
+def _refuse_storing(variable, conversion):
+    """Raise if the conversion that called this one (`conversion`) runs for NumPy's
+    `a[i] = x`, x requiring grad while a graph is recorded: NumPy gives gengrad no other
     hook there, so the instruction that called it is read (any other caller is let through)."""
     if not variable.requires_grad or not _enable_backprop.get():
         return
     try:
-        frame = sys._getframe(depth + 1)
+        frame = sys._getframe(2)  # (this function's caller's caller: the code doing the store)
         storing = frame.f_code.co_code[frame.f_lasti] in _STORES
     except (ValueError, IndexError):  # (no such frame or offset: nothing to refuse)
         return
@@ -652,7 +667,7 @@ class Variable:
         """
         if backend.is_device_array(self._data):
             raise TypeError(_on_gpu("np.asarray(x)"))
-        _refuse_storing(self, 1, "x.__array__()")
+        _refuse_storing(self, "x.__array__()")
         if dtype is None or dtype == self._data.dtype:
             return self._data.copy() if copy else self._data
         if copy is False:
@@ -675,11 +690,11 @@ class Variable:
         return _one_element(self, "item")
 
     def __float__(self) -> float:
-        _refuse_storing(self, 1, "float(x)")
+        _refuse_storing(self, "float(x)")
         return float(_one_element(self, "float"))
 
     def __int__(self) -> int:
-        _refuse_storing(self, 1, "int(x)")
+        _refuse_storing(self, "int(x)")
         return int(_one_element(self, "int"))
 
     def __bool__(self) -> bool:

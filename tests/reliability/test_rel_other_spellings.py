@@ -66,7 +66,7 @@ _NAMED = re.compile(r"(?<![\w.])(" + "|".join(_OWNERS) + r")((?:\.[A-Za-z_]\w*)+
 
 def _named_spellings():
     texts = list(TENSOR_NAMES.values()) + [fix for _, _, fix in MODULE_NAMES]
-    texts += [variable_module._PYTORCH_KEYWORDS[k] for k in variable_module._PYTORCH_KEYWORDS]
+    texts += [whose for whose, _ in variable_module._PYTORCH_KEYWORDS.values()]
     return sorted({match.group(0) for text in texts for match in _NAMED.finditer(text)})
 
 
