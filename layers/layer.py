@@ -52,6 +52,15 @@ class Layer:
                       "(dropout off, batch norm on its running statistics), as in DeZero")
     train = _TorchName("training is the default: code outside `with V.test_mode():` trains "
                        "(dropout on, batch norm updating its statistics)")
+    state_dict = _TorchName("model.save_weights(path) writes every parameter and buffer to one .npz "
+                            "file (model.named_params() gives them as (path, parameter) pairs)")
+    load_state_dict = _TorchName("model.load_weights(path) reads what model.save_weights(path) wrote")
+    modules = _TorchName("model.layers() lists the layers, nested ones included")
+    children = _TorchName("model.layers() lists the layers, nested ones included")
+    cuda = _TorchName("model.to_gpu() moves the parameters to the GPU (CuPy)")
+    cpu = _TorchName("model.to_cpu() moves the parameters back to the host")
+    to = _TorchName("model.to_gpu() and model.to_cpu() move the parameters; a float32 model is "
+                    "built from float32 inputs (or loaded from float32 weights)")
 
     # ----- registration ---------------------------------------------------------
     def _ensure_registry(self):

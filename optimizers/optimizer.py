@@ -108,6 +108,8 @@ class Optimizer:
     # PyTorch's names, refused with gengrad's (DeZero's) spelling
     step = _TorchName("opt.update() updates the parameters, after loss.backward()")
     zero_grad = _TorchName("the model forgets its gradients: model.cleargrads(), before loss.backward()")
+    param_groups = _TorchName("opt.lr is the learning rate, and may be set between updates "
+                              "(opt.lr = 0.1 * 0.5 ** (epoch // 10)); every parameter of the model shares it")
 
     def setup(self, target):
         """Remember the Layer (anything with `params()`) to optimize; returns self.

@@ -50,6 +50,32 @@ def test_a_package_refuses_the_name_with_its_fix(module, name, fix):
     assert fix in message
 
 
+def _torch_names(cls):
+    return {name: attr.fix for name, attr in vars(cls).items()
+            if isinstance(attr, variable_module._TorchName)}
+
+
+OBJECT_NAMES = [(make, name, fix)
+                for cls, make in ((L.Layer, lambda: L.MLP((3, 1))), (O.Optimizer, lambda: O.Adam()))
+                for name, fix in sorted(_torch_names(cls).items())]
+
+
+@pytest.mark.parametrize("make, name, fix", OBJECT_NAMES, ids=lambda v: v if isinstance(v, str) else "")
+def test_a_model_or_optimizer_refuses_the_name_with_its_fix(make, name, fix):
+    obj = make()
+    assert not hasattr(obj, name)
+    with pytest.raises(AttributeError) as caught:
+        getattr(obj, name)
+    assert str(caught.value) == (f"{type(obj).__name__!r} object has no attribute {name!r}; "
+                                 f"that is PyTorch's name: in gengrad, {fix}")
+
+
+def test_a_layer_may_still_use_such_a_name_for_its_own_attribute():
+    layer = L.Linear(2)
+    layer.modules = ["mine"]                         # the instance's own value comes first
+    assert layer.modules == ["mine"]
+
+
 def test_names_no_table_knows_stay_plain_attribute_errors():
     for module in MODULES.values():
         with pytest.raises(AttributeError, match=r"^module '\w+' has no attribute 'no_such_name'$"):
@@ -67,6 +93,7 @@ _NAMED = re.compile(r"(?<![\w.])(" + "|".join(_OWNERS) + r")((?:\.[A-Za-z_]\w*)+
 def _named_spellings():
     texts = list(TENSOR_NAMES.values()) + [fix for _, _, fix in MODULE_NAMES]
     texts += [whose for whose, _ in variable_module._PYTORCH_KEYWORDS.values()]
+    texts += [fix for _, _, fix in OBJECT_NAMES]
     return sorted({match.group(0) for text in texts for match in _NAMED.finditer(text)})
 
 
