@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from variable import Variable, backend
-from variable.variable import _TorchName
+from variable.variable import _MixedGrad, _TorchName
 
 from . import serialization
 from .parameter import Parameter
@@ -297,9 +297,11 @@ class Layer:
             value = d[name]
             if isinstance(value, Parameter):
                 if backend.device_of(value.data) != device:
-                    value.data = backend.to_device(value.data, device, op)
-                if value.grad is not None and backend.device_of(value.grad.data) != device:
-                    value.grad.data = backend.to_device(value.grad.data, device, op)
+                    value._move(backend.to_device(value.data, device, op))
+                grad = value._grad   # (a _MixedGrad too: moved, and still refused when read)
+                grad = grad.grad if isinstance(grad, _MixedGrad) else grad
+                if grad is not None and backend.device_of(grad.data) != device:
+                    grad.data = backend.to_device(grad.data, device, op)
         for name in self._buffers:
             value = d.get(name)
             if value is not None:

@@ -2,6 +2,7 @@
 
 import functools
 import gc
+import math
 import weakref
 from collections.abc import Sequence
 from heapq import heappop, heappush
@@ -28,7 +29,7 @@ from .forwarder import (
 from .graph import _observer, graph_functions  # (_observer: record_backward's)
 from .ops.indexing import Slice, summed
 from .saving import key as _key
-from .variable import _FORWARD_MODE, _GRAPHLESS, _RECORDED_GRAD, _clock, _watched
+from .variable import _FORWARD_MODE, _GRAPHLESS, _RECORDED_GRAD, _clock, _MixedGrad, _watched
 
 
 def _seed(y, gy, where):
@@ -751,11 +752,30 @@ def backward(
         if any(getattr(y, "_assigned", None) == _RECORDED_GRAD for y in outputs):
             _refuse_adding_to_itself(outputs, grads)
         handout = _Handout(create_graph, grad_outputs)
+        now = _clock[0]
         with config._setting(config._enable_backprop, create_graph):
             for x, g in grads.items():
                 if not isinstance(x, Variable):
                     continue  # intermediates are filed under their creator (saving.key)
-                x._grad = handout(x, g) if x._grad is None else handout(x, x._grad + g)
+                if x._grad is None:
+                    x._grad = handout(x, g)
+                    x._grad_at = now
+                else:
+                    x._grad = _accumulated(x, g, handout)
+
+
+def _accumulated(x, g, handout):
+    """x's `.grad` plus g; a _MixedGrad (refused when read) where x's data was assigned after
+    its `.grad` was handed out: the sum of gradients at two points, PyTorch's forgotten
+    zero_grad(). (A GAN's discriminator gets such a sum in the generator's step, and clears it
+    before it reads it: so this refuses the read, not the backward.)"""
+    old = x._grad
+    if type(old) is _MixedGrad:
+        return _MixedGrad(handout(x, old.grad + g))
+    total = handout(x, old + g)
+    if getattr(x, "_assigned", -1) > getattr(x, "_grad_at", math.inf):
+        return _MixedGrad(total)
+    return total
 
 
 def _refuse_adding_to_itself(outputs, grads):

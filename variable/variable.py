@@ -155,6 +155,37 @@ def _checked_data(variable, value):
     return value
 
 
+class _MixedGrad:
+    """What `.grad` holds once backward() added a gradient to one handed out before the
+    Variable's data was assigned (an update between two backward passes with no cleargrad
+    between: PyTorch's forgotten zero_grad()). The sum is the gradient at no single point, so
+    reading `.grad` raises; backward keeps adding to it, and cleargrad() or an assignment to
+    `.grad` ends it."""
+
+    __slots__ = ("grad",)
+
+    def __init__(self, grad):
+        self.grad = grad
+
+    def to_gpu(self):
+        self.grad.to_gpu()
+
+    def to_cpu(self):
+        self.grad.to_cpu()
+
+
+def _refuse_mixed_grad(variable):
+    which = f"Variable {variable.name!r}" if variable.name else f"a Variable of shape {variable.shape}"
+    raise ValueError(
+        f"Variable.grad: the .grad of {which} adds up gradients taken before and after its data "
+        f"changed (by an optimizer's update, or x.data -= ..., between two backward passes), so it "
+        f"is the gradient at no single point, and a step with it would be wrong: the gradients "
+        f"were not cleared; call model.cleargrads() (x.cleargrad() for one Variable) before each "
+        f"loss.backward(). To add up gradients taken at different points on purpose, keep the "
+        f"sum yourself (total = total + x.grad.data after each backward, then x.cleargrad())"
+    )
+
+
 def _checked_grad(variable, value):
     """`value` as a gradient for `variable`: a Variable of its shape, or a TypeError/ValueError."""
     if not isinstance(value, Variable):
@@ -516,7 +547,7 @@ class Variable:
     """
 
     __slots__ = ("_data", "name", "_grad", "creator", "generation", "requires_grad",
-                 "_assigned", "__weakref__")
+                 "_assigned", "_grad_at", "__weakref__")
     __hash__ = object.__hash__  # `==` is elementwise; Variables stay dict keys by identity
 
     def __init__(
@@ -574,7 +605,12 @@ class Variable:
         this Variable's shape, or None.  Read on a Variable of integer data (a constant, as
         labels are: `V.Variable(np.array([1, 2]))`), it warns that such data gets no gradient.
         """
-        if self._grad is None and self._data.dtype.kind in "iu":
+        g = self._grad
+        if g is not None:
+            if type(g) is _MixedGrad:
+                _refuse_mixed_grad(self)
+            return g
+        if self._data.dtype.kind in "iu":
             warnings.warn(
                 f"Variable.grad: this Variable holds integer data ({self._data.dtype}), so it is a "
                 f"constant (as labels and indices are) and gets no gradient; for a gradient make it "
@@ -582,13 +618,14 @@ class Variable:
                 UserWarning,
                 stacklevel=2,
             )
-        return self._grad
+        return None
 
     @grad.setter
     def grad(self, value: Variable | np.ndarray | None) -> None:
         if value is not None:
             value = _checked_grad(self, value)
         self._grad = value
+        self._grad_at = _clock[0]  # the point it is the gradient at: the data as of now
 
     # ----- array-like facts -------------------------------------------------
     @property
@@ -743,7 +780,7 @@ class Variable:
         RuntimeError
             If CuPy finds no GPU.
         """
-        self.data = backend.to_gpu(self._data, "Variable.to_gpu")
+        self._move(backend.to_gpu(self._data, "Variable.to_gpu"))
         if self._grad is not None:
             self._grad.to_gpu()
         return self
@@ -751,10 +788,18 @@ class Variable:
     def to_cpu(self) -> Variable:
         """Move the data (and the gradient) to the host as NumPy arrays, in place; returns this Variable."""
         if backend.is_device_array(self._data):
-            self.data = backend.to_cpu(self._data)
+            self._move(backend.to_cpu(self._data))
         if self._grad is not None:
             self._grad.to_cpu()
         return self
+
+    def _move(self, data):
+        """Give this Variable `data`, its values on another device: an assignment for the
+        graphs recorded before it, but the same point for the gradient it holds."""
+        current = self._grad is not None and getattr(self, "_assigned", -1) <= getattr(self, "_grad_at", -1)
+        self.data = data
+        if current:
+            self._grad_at = _clock[0]
 
     def detach(self) -> Variable:
         """A Variable sharing this one's data, cut from the graph: no creator, no gradient."""

@@ -850,6 +850,14 @@ def _trained_model():
     return model
 
 
+def _never_cleared():
+    model = L.MLP((3, 1))
+    opt = O.SGD(0.1).setup(model)
+    for _ in range(2):                # PyTorch's zero_grad() (DeZero's cleargrads()) forgotten
+        F.sum(model(np.ones((2, 2)))).backward()
+        opt.update()
+
+
 def _update_without_backward():
     model = L.MLP((3, 1))
     opt = O.SGD(0.1).setup(model)
@@ -919,6 +927,9 @@ CATALOGUE += [
             (r"'MLP' object has no attribute 'parameters'", r"model\.params\(\)")),
     Mistake("model.eval() (PyTorch)", lambda: _trained_model().eval(), AttributeError,
             (r"'MLP' object has no attribute 'eval'", r"with V\.test_mode\(\):")),
+    Mistake("a training loop that never clears the gradients (no model.cleargrads())", _never_cleared,
+            ValueError, (r"adds up gradients taken before and after its data changed",
+                         r"call model\.cleargrads\(\) \(x\.cleargrad\(\) for one Variable\) before each")),
     Mistake("model.state_dict() to save a model (PyTorch)", lambda: _trained_model().state_dict(),
             AttributeError, (r"'MLP' object has no attribute 'state_dict'", r"model\.save_weights\(path\)")),
     Mistake("for g in opt.param_groups: g['lr'] = ... (PyTorch)", lambda: O.SGD(0.1).param_groups,
@@ -1216,6 +1227,7 @@ def test_an_optimizer_step_before_backward_is_refused():
     F.mean_squared_error(model(x), t).backward()
     opt.update()
     stale = F.mean_squared_error(model(x), t)
+    model.cleargrads()
     F.mean_squared_error(model(x), t).backward()
     opt.update()                                # updates W and b: `stale` saw the old ones
     with pytest.raises(ValueError, match=r"an optimizer step belongs after backward"):
