@@ -339,7 +339,7 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
     ValueError
         If `x` has fewer than 2 axes, a parameter does not have shape (C,), a running
         statistic is missing in test mode, `decay`/`eps` is out of range, or `x` is
-        empty in training mode (no batch statistics).
+        empty or has one value per channel in training mode (no batch statistics).
     """
     op = "batch_norm"
     eps = _positive(eps, op, "eps")
@@ -374,6 +374,13 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
         raise ValueError(
             f"{op}: x of shape {x.shape} is empty: training mode needs at least one value per "
             f"channel (and at least one channel) for the batch statistics"
+        )
+    if x.size == x.shape[1]:
+        raise ValueError(
+            f"{op}: x of shape {x.shape} has one value per channel, so in training mode its batch "
+            f"variance is 0 and every output would be beta, with no gradient to x, and the running "
+            f"variance would decay toward 0; train on batches of at least 2, and evaluate one "
+            f"example in test mode (with V.test_mode(): model(x)), which uses the running statistics"
         )
     axes = (0,) + tuple(range(2, x.ndim))
     normalize = Normalize(axes, eps)

@@ -91,7 +91,9 @@ class BatchNorm(Layer):
     (the variance stored unbiased).  Inside `V.test_mode()` the running statistics are
     used instead (`F.batch_norm`).  gamma starts at one, beta at zero, the running mean
     at zero and the running variance at one.  The running statistics are buffers
-    (`avg_mean`, `avg_var`): saved with the weights, never trained.
+    (`avg_mean`, `avg_var`): saved with the weights, never trained.  A training batch
+    with one value per channel (one example of shape (1, C)) is refused, as in PyTorch: its
+    variance is 0; predict one example inside `V.test_mode()`.
 
     Parameters
     ----------

@@ -906,6 +906,7 @@ EXTRA = [
                                                                    np.ones(3, int)), raises=(TypeError,)),
     Case("batch_norm", "a list as running_mean", lambda: F.batch_norm(_x(2, 3), _x(3), _x(3), [0.0] * 3,
                                                                       np.ones(3)), raises=(TypeError,)),
+    Case("batch_norm", "a batch of one in training mode", lambda: F.batch_norm(_x(1, 3), _x(3), _x(3))),
     Case("batch_norm", "test mode without running statistics",
          lambda: _in_test_mode(F.batch_norm, _x(2, 3), _x(3), _x(3))),
     Case("embed_id", "id 9 of 3 rows", lambda: F.embed_id(np.array([0, 9]), _x(3, 2))),

@@ -850,6 +850,12 @@ def _trained_model():
     return model
 
 
+def _one_example_through_batch_norm_in_training():
+    model = L.Sequential(L.Linear(4), L.BatchNorm(), F.relu, L.Linear(2))
+    model(np.random.default_rng(0).standard_normal((8, 3)))   # trained on batches of 8 ...
+    return model(np.ones((1, 3)))     # ... then one example predicted outside V.test_mode()
+
+
 def _never_cleared():
     model = L.MLP((3, 1))
     opt = O.SGD(0.1).setup(model)
@@ -927,6 +933,10 @@ CATALOGUE += [
             (r"'MLP' object has no attribute 'parameters'", r"model\.params\(\)")),
     Mistake("model.eval() (PyTorch)", lambda: _trained_model().eval(), AttributeError,
             (r"'MLP' object has no attribute 'eval'", r"with V\.test_mode\(\):")),
+    Mistake("one example through BatchNorm outside V.test_mode() (PyTorch's model.eval() forgotten)",
+            _one_example_through_batch_norm_in_training, ValueError,
+            (r"batch_norm: x of shape \(1, 4\) has one value per channel", r"every output would be beta",
+             r"with V\.test_mode\(\): model\(x\)")),
     Mistake("a training loop that never clears the gradients (no model.cleargrads())", _never_cleared,
             ValueError, (r"adds up gradients taken before and after its data changed",
                          r"call model\.cleargrads\(\) \(x\.cleargrad\(\) for one Variable\) before each")),
