@@ -81,9 +81,13 @@ def _as_list(xs, what, where):
     elif hasattr(xs, "__iter__") and not isinstance(xs, (str, bytes, np.ndarray, dict)):
         items = list(xs)
     else:
+        hint = ""
+        if callable(xs) and where == "grad":       # JAX's grad(f)(x), HIPS autograd's grad(f)
+            hint = (f"; {where} takes the output Variable, not the function: V.grad(f(x), x) "
+                    f"(JAX's grad(f)(x)); V.jacobian(f, x), V.hessian(f, x) and V.jvp(f, x, v) take f")
         raise TypeError(
             f"{where}: {what} must be a Variable or an iterable of Variables (a list, a tuple, "
-            f"model.params()), got {type(xs).__name__}"
+            f"model.params()), got {type(xs).__name__}{hint}"
         )
     for x in items:
         if not isinstance(x, Variable):

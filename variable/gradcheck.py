@@ -1,6 +1,7 @@
 """Checking derivatives against central differences, to any order."""
 
 import contextlib
+import inspect
 import warnings
 from collections.abc import Callable, Sequence
 
@@ -38,6 +39,7 @@ def _prepare(f, xs, op):
         raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
     if not xs:
         raise TypeError(f"{op}: give at least one input point after f")
+    _refuse_more_inputs_than_f_takes(f, xs, op)
     arrays = []
     for i, x in enumerate(xs):
         if isinstance(x, Variable):
@@ -60,6 +62,24 @@ def _prepare(f, xs, op):
             raise ValueError(f"{op}: input {i} holds NaN or inf; derivatives there cannot be checked")
         arrays.append(a)
     return arrays
+
+
+def _refuse_more_inputs_than_f_takes(f, xs, op):
+    """A TypeError naming the keywords where f cannot take len(xs) positional inputs: every
+    argument after f is a point (`V.taylorcheck(f, x, v, 3)` passes x, v and 3 to f)."""
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):             # (a ufunc, a builtin: no signature to read)
+        return
+    try:
+        signature.bind(*xs)
+    except TypeError as error:
+        example = "eps=1e-6" if op == "numerical_grad" else "order=3"
+        raise TypeError(
+            f"{op}: f cannot take the {len(xs)} input(s) given ({error}): every positional "
+            f"argument after f is a point, one per parameter of f, and the settings are keywords: "
+            f"V.{op}(f, x, {example})" + (" (the direction is drawn at random)" if "taylor" in op else "")
+        ) from None
 
 
 def numerical_grad(
