@@ -69,6 +69,20 @@ def _order_note(layer, torch_name):
                    f"or just L.{name}({short})")
 
 
+def _check_channels_first(name, shape):
+    """At the first call, refuse an image batch laid out channels-last, (batch, height, width,
+    channels) as PIL, matplotlib and Keras give it: read as (batch, channels, height, width) it
+    would make height channels and a strip of width `channels`, and train silently."""
+    n, c, h, w = shape
+    if w in (1, 3, 4) and c == h and c > 4 * w:
+        raise ValueError(
+            f"{name}: input of shape {tuple(shape)} looks channels-last, (batch, height, width, "
+            f"channels) with {w} channel(s) of {c}x{h}; gengrad's {name} takes (batch, channels, "
+            f"height, width), as PyTorch's does: x.transpose(0, 3, 1, 2); pass in_channels={c} "
+            f"if you do mean {c} channels of {h}x{w}"
+        )
+
+
 def _check_pytorch_order(layer, shape, torch_name):
     """At the first call, refuse arguments that read like PyTorch's order and would run silently.
 
@@ -143,6 +157,8 @@ class _Convolution(Layer):
             raise ValueError(f"{name}: input must be 4-D (batch, channels, height, width), got shape "
                              f"{tuple(shape)}")
         if self.W is None:
+            if not self._in_channels_given:
+                _check_channels_first(name, shape)
             _check_pytorch_order(self, shape, self.TORCH_NAME)
             self._check_fits(shape)
             self.in_channels = _inferred_size(shape[1], "in_channels", shape, name)
@@ -191,8 +207,9 @@ class Conv2d(_Convolution):
         the first call, with in_channels left to the input, an input with out_channels
         channels under a square stride of 3 or more below the kernel size is refused:
         that is PyTorch's nn.Conv2d(in, out, kernel) typed as Conv2d(3, 8, 3) (write
-        `Conv2d(8, 3)`; pass in_channels to mean the unusual layer).  Errors at the first
-        call name the argument order.
+        `Conv2d(8, 3)`; pass in_channels to mean the unusual layer).  So is a channels-last
+        image batch (N, H, W, C) with C of 1, 3 or 4 and H = W (transpose it to (N, C, H,
+        W)).  Errors at the first call name the argument order.
     """
 
     TORCH_NAME = "Conv2d"

@@ -1,7 +1,8 @@
 """Recurrent layers that keep their state between calls: RNN and LSTM.
 
 Call the layer once per time step with a batch of inputs of shape (batch, in_size);
-it returns the new hidden state and keeps it for the next call.  `reset_state()`
+it returns the new hidden state and keeps it for the next call (a whole (batch, time,
+features) sequence, PyTorch's nn.RNN input, is refused, naming the loop).  `reset_state()`
 starts a new sequence; an input whose batch size differs from the kept state's is
 refused (ValueError) rather than broadcast against it.  For truncated backpropagation through time, call
 `unchain_backward()` on the loss (or on the state) after each backward.
@@ -13,6 +14,22 @@ import function as F
 
 from .layer import Layer
 from .linear import Linear, _positive_int
+
+
+def _check_step(layer, x):
+    """Refuse a whole sequence: the layer is one time step, and a (batch, time, features) input
+    would run every step at once from the same state, with no recurrence between them."""
+    ndim = getattr(x, "ndim", None)
+    if ndim is None:
+        ndim = np.ndim(x)
+    if ndim >= 3:
+        name = type(layer).__name__
+        raise ValueError(
+            f"{name}: x of shape {tuple(np.shape(x))} has {ndim} axes, but {name} is one time step: it "
+            f"takes (batch, in_size) and keeps the state for the next call (as DeZero's does, where "
+            f"PyTorch's nn.{name} scans a sequence); for a (batch, time, features) sequence, loop over "
+            f"time: for t in range(x.shape[1]): h = layer(x[:, t])"
+        )
 
 
 def _check_batch(layer, z, x):
@@ -66,6 +83,7 @@ class RNN(Layer):
 
     def forward(self, x):
         """One time step: the new hidden state, shape (batch, hidden_size)."""
+        _check_step(self, x)
         z = self.x2h(x)
         self.h2h._settle_dtype(z)     # W_h takes the dtype of the state even before it is used
         if self.h is not None:
@@ -119,6 +137,7 @@ class LSTM(Layer):
 
     def forward(self, x):
         """One time step: the new hidden state h, shape (batch, hidden_size)."""
+        _check_step(self, x)
         z = self.x2h(x)
         self.h2h._settle_dtype(z)     # W_h takes the dtype of the state even before it is used
         if self.h is not None:

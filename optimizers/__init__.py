@@ -22,6 +22,7 @@ _SPELLED_OTHERWISE = {
     "Adagrad": (_TORCH, "O.AdaGrad(lr=...)"),
     "Adadelta": (_TORCH, "O.AdaDelta()"),
     "lr_scheduler": (_TORCH, "opt.lr may be set between updates: opt.lr = 0.1 * 0.5 ** (epoch // 10)"),
+    "GradientClipping": ("Chainer's name", "opt.add_hook(O.ClipGrad(max_norm))"),
 }
 """Names from PyTorch that `O.` spells otherwise, with the fix."""
 

@@ -318,7 +318,9 @@ def _check_unchanged(f):
                     f"after {f.name} was recorded, so this graph would differentiate values the "
                     f"forward pass never saw; run the forward pass again after changing the "
                     f"data, or change it after backward() (an optimizer step belongs after "
-                    f"backward)"
+                    f"backward); if the graph reaches back into an earlier step (a recurrent layer's "
+                    f"kept state, a loss summed across steps), cut it after each update: "
+                    f"loss.unchain_backward(), or model.reset_state() at a new sequence"
                 )
 
 

@@ -94,3 +94,25 @@ def test_rectangular_kernels_get_the_meaning_without_a_pytorch_reading(on_device
     message = str(info.value)
     assert "Conv2d(8, (3, 5), 1, in_channels=2) means out_channels=8, kernel_size=(3, 5), stride=1" in message
     assert "PyTorch" not in message
+
+
+@pytest.mark.parametrize("cls", [L.Conv2d, L.Deconv2d])
+@pytest.mark.parametrize("shape", [(2, 28, 28, 1), (2, 32, 32, 3), (1, 64, 64, 4)])
+def test_a_channels_last_image_is_refused_at_the_first_call(cls, shape, on_device):
+    layer = cls(8, 3)
+    with pytest.raises(ValueError, match=rf"{cls.__name__}: input of shape \({shape[0]}, {shape[1]}, "
+                                         rf".*looks channels-last.*x\.transpose\(0, 3, 1, 2\)"):
+        layer(on_device(np.ones(shape)))
+    assert layer.W is None
+    image = on_device(np.ones(shape).transpose(0, 3, 1, 2))
+    assert layer(image).shape[:2] == (shape[0], 8)
+
+
+def test_in_channels_given_takes_an_input_that_looks_channels_last(on_device):
+    layer = L.Conv2d(8, 1, in_channels=28)      # 28 channels of 28 x 1, meant
+    assert layer(on_device(np.ones((2, 28, 28, 1)))).shape == (2, 8, 28, 1)
+
+
+@pytest.mark.parametrize("shape", [(2, 16, 16, 4), (2, 3, 3, 3), (2, 64, 4, 4), (2, 8, 4, 1)])
+def test_channels_first_inputs_with_a_narrow_last_axis_still_run(shape, on_device):
+    assert L.Conv2d(4, 1)(on_device(np.ones(shape))).shape == (2, 4, shape[2], shape[3])

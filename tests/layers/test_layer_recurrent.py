@@ -150,6 +150,20 @@ def test_a_new_batch_size_without_reset_state_is_refused(cls, first, then, rng, 
 @pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
 def test_a_new_batch_shape_is_refused_too(cls, rng, on_device):
     layer = cls(2)
-    layer(on_device(rng.standard_normal((4, 3))))
-    with pytest.raises(ValueError, match=r"batch shape \(4,\), this input has \(4, 2\)"):
-        layer(on_device(rng.standard_normal((4, 2, 3))))
+    layer(on_device(rng.standard_normal(3)))            # one example, no batch axis
+    with pytest.raises(ValueError, match=r"batch shape \(\), this input has \(4,\)"):
+        layer(on_device(rng.standard_normal((4, 3))))
+
+
+@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+def test_a_whole_sequence_is_refused_naming_the_loop_over_time(cls, rng, on_device):
+    layer = cls(2)
+    sequence = on_device(rng.standard_normal((5, 10, 3)))   # PyTorch's batch_first layout
+    with pytest.raises(ValueError, match=rf"{cls.__name__}: x of shape \(5, 10, 3\) has 3 axes, but "
+                                         rf"{cls.__name__} is one time step") as caught:
+        layer(sequence)
+    assert "for t in range(x.shape[1]): h = layer(x[:, t])" in str(caught.value)
+    assert layer.h is None and layer.x2h.W is None        # nothing built, no state kept
+    for t in range(sequence.shape[1]):                     # the loop the message names
+        h = layer(sequence[:, t])
+    assert h.shape == (5, 2)

@@ -856,6 +856,16 @@ def _one_example_through_batch_norm_in_training():
     return model(np.ones((1, 3)))     # ... then one example predicted outside V.test_mode()
 
 
+def _rnn_state_kept_across_updates():
+    rnn = L.RNN(4)
+    opt = O.SGD(0.1).setup(rnn)
+    for _ in range(2):                # no loss.unchain_backward() or rnn.reset_state()
+        loss = F.sum(rnn(np.ones((1, 2))) ** 2)
+        rnn.cleargrads()
+        loss.backward()
+        opt.update()
+
+
 def _never_cleared():
     model = L.MLP((3, 1))
     opt = O.SGD(0.1).setup(model)
@@ -948,6 +958,17 @@ CATALOGUE += [
             _one_example_through_batch_norm_in_training, ValueError,
             (r"batch_norm: x of shape \(1, 4\) has one value per channel", r"every output would be beta",
              r"with V\.test_mode\(\): model\(x\)")),
+    Mistake("an RNN given a whole (batch, time, features) sequence (PyTorch's nn.RNN habit)",
+            lambda: L.RNN(8)(np.ones((5, 10, 3))), ValueError,
+            (r"RNN: x of shape \(5, 10, 3\) has 3 axes, but RNN is one time step",
+             r"for t in range\(x\.shape\[1\]\): h = layer\(x\[:, t\]\)")),
+    Mistake("an RNN's state carried across updates (no unchain_backward() or reset_state())",
+            _rnn_state_kept_across_updates, ValueError,
+            (r"was assigned after Linear was recorded", r"a recurrent layer's kept state",
+             r"loss\.unchain_backward\(\), or model\.reset_state\(\)")),
+    Mistake("Conv2d given channels-last images (N, H, W, C)", lambda: L.Conv2d(8, 3)(np.ones((2, 28, 28, 1))),
+            ValueError, (r"Conv2d: input of shape \(2, 28, 28, 1\) looks channels-last",
+                         r"x\.transpose\(0, 3, 1, 2\)")),
     Mistake("a training loop that never clears the gradients (no model.cleargrads())", _never_cleared,
             ValueError, (r"adds up gradients taken before and after its data changed",
                          r"call model\.cleargrads\(\) \(x\.cleargrad\(\) for one Variable\) before each")),
