@@ -21,7 +21,10 @@ def _check_step(layer, x):
     would run every step at once from the same state, with no recurrence between them."""
     ndim = getattr(x, "ndim", None)
     if ndim is None:
-        ndim = np.ndim(x)
+        try:
+            ndim = np.ndim(x)
+        except ValueError:      # (a ragged list: the layer's Linear names it)
+            return
     if ndim >= 3:
         name = type(layer).__name__
         raise ValueError(
