@@ -5,6 +5,7 @@ from __future__ import annotations  # the methods return Variable, defined below
 import contextvars
 import dis
 import functools
+import os
 import sys
 import warnings
 import weakref
@@ -510,6 +511,28 @@ def _one_element(variable, what):
 
 
 _STORES = frozenset(dis.opmap[name] for name in ("STORE_SUBSCR", "STORE_SLICE") if name in dis.opmap)
+_NUMPY_DIR = os.path.dirname(np.__file__) + os.sep
+# NumPy's own code that reads values (comparing, printing, saving, masking for plots): let through
+_NUMPY_READS = tuple(_NUMPY_DIR + os.path.join(*part.split("/")) for part in (
+    "testing/", "ma/", "_core/arrayprint.py", "lib/_npyio_impl.py", "lib/format.py", "_core/_asarray.py"))
+
+
+_NUMPY_CONVERSIONS = frozenset(["asarray_chkfinite", "asmatrix"])   # (conversions written in Python)
+_NUMPY_NAMESPACES = ("linalg", "polynomial", "fft", "random")
+
+
+def _numpy_caller(frame):
+    """`np.mean`, `np.linalg.det`, `np.vectorize`: the NumPy function whose code holds `frame`."""
+    name, module = frame.f_code.co_name, "numpy"
+    while frame is not None and frame.f_code.co_filename.startswith(_NUMPY_DIR):
+        name, module = frame.f_code.co_name, frame.f_globals.get("__name__", "numpy")
+        if name == "__call__" and "self" in frame.f_locals:    # np.vectorize(f)(x)
+            name = type(frame.f_locals["self"]).__name__
+        frame = frame.f_back
+    if name.startswith("_"):
+        return "a NumPy function"
+    public = [part for part in module.split(".")[1:] if part in _NUMPY_NAMESPACES]
+    return "np." + "".join(part + "." for part in public) + name
 
 
 def _refuse_storing(variable, conversion):
@@ -523,6 +546,18 @@ def _refuse_storing(variable, conversion):
         storing = frame.f_code.co_code[frame.f_lasti] in _STORES
     except (ValueError, IndexError):  # (no such frame or offset: nothing to refuse)
         return
+    where = frame.f_code.co_filename
+    if where.startswith(_NUMPY_DIR) and not where.startswith(_NUMPY_READS):
+        call = _numpy_caller(frame)
+        if call[3:] in _NUMPY_CONVERSIONS:
+            return
+        raise ValueError(
+            f"{call}: a Variable reached NumPy's own code, which converts it to its values (by "
+            f"{conversion}): it was inside a list or tuple, which NumPy does not hand to gengrad, or "
+            f"{call} has no gengrad op; so its gradient would be silently lost. Stack a list of "
+            f"Variables first ({call}(V.stack([a, b])) records gengrad's op), or write it with "
+            f"gengrad's ops; give x.data (or x.item()) for the value alone"
+        )
     if storing:  # (a ValueError: NumPy turns a TypeError from float(x) into one of its own)
         raise ValueError(
             f"a[i] = x: NumPy stores the value of the Variable x into the array (by {conversion}), "
@@ -700,7 +735,8 @@ class Variable:
         """`np.asarray(x)`: the data (no graph), so plotting and NumPy calls take Variables.
 
         `a[i] = x` (NumPy's conversion of x for a store into the ndarray a) is refused while x
-        requires grad and a graph is recorded: the store would drop x's gradient.
+        requires grad and a graph is recorded: the store would drop x's gradient; so is a
+        conversion asked for by NumPy's own computing code (`np.mean([x, y])`, `np.full(n, x)`).
         """
         if backend.is_device_array(self._data):
             raise TypeError(_on_gpu("np.asarray(x)"))

@@ -243,3 +243,43 @@ def test_emath_records_inside_the_real_domain_and_refuses_outside():
                      (np.emath.log10, -1.0)]:
         with pytest.raises(ValueError, match=rf"np\.emath\.{f.__name__}\(x\): x holds values outside"):
             f(V.Variable(np.array([1.0, value])))
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda a, b: np.mean([a * a, b]), "np.mean"),            # averaging a list of losses
+    (lambda a, b: np.sum((a, b)), "np.sum"),
+    (lambda a, b: np.max([a, b]), "np.max"),
+    (lambda a, b: np.std([a, b]), "np.std"),
+    (lambda a, b: np.median([a, b]), "np.median"),
+    (lambda a, b: np.linalg.det([[a, b], [b, a]]), "np.linalg.det"),
+    (lambda a, b: np.linalg.norm([a, b]), "np.linalg.norm"),
+    (lambda a, b: np.full(3, a), "np.full"),
+    (lambda a, b: np.vectorize(lambda t: t * 2)(a), "np.vectorize"),
+])
+def test_variables_converted_inside_numpys_own_code_are_refused_naming_the_function(call, name):
+    a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
+    with pytest.raises(ValueError, match=rf"^{name}: a Variable reached NumPy's own code.*gradient would be "
+                                         rf"silently lost.*V\.stack\(\[a, b\]\)"):
+        call(a, b)
+    with V.no_grad():                                        # no graph to lose: the values
+        assert type(call(a, b)) is not V.Variable
+    assert type(call(a.detach(), b.detach())) is not V.Variable
+
+
+def test_a_stacked_list_keeps_the_graph_the_refusal_names():
+    a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
+    loss = np.mean(V.stack([a * a, b]))
+    loss.backward()
+    assert float(a.grad) == 2.0 and float(b.grad) == 0.5
+
+
+def test_numpys_reading_code_still_takes_variables():
+    x = V.Variable(np.array([1.0, 2.0]))
+    np.testing.assert_allclose(x, [1.0, 2.0])                # numpy.testing compares values
+    np.testing.assert_array_equal([x[0], x[1]], [1.0, 2.0])
+    assert np.ma.masked_invalid(x).sum() == 3.0             # numpy.ma, as plotting calls it
+    assert type(np.asarray_chkfinite(x)) is np.ndarray       # the documented conversions
+    with warnings.catch_warnings():                          # (NumPy's matrix is pending deprecation)
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        assert type(np.asmatrix(V.Variable(np.eye(2)))) is np.matrix
+    assert float(np.mean([float(x[0]), 2.0])) == 1.5        # Python numbers in a list are values
