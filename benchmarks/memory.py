@@ -7,6 +7,9 @@
   the memory alive after the loop and the peak during it (tracemalloc), in input arrays
   (N float64).  PyTorch's count is the distinct tensors its autograd saves
   (saved_tensors_hooks) that are still alive, plus what the user holds (x and the result).
+- peak: the peak RSS of that nested loop, gengrad's and PyTorch's, each in a fresh process
+  (Linux's VmHWM, reset before the loop, above the resident set there; elsewhere
+  getrusage's maximum), and the seconds.
 - mlp: peak memory above resting of one training step of benchmarks/mlp.py's network at
   batch 4096, gengrad next to hand-written NumPy (the floor), and the time per step.
 - slices: backward through T column slices x[:, t] of one array, ms in all and per slice.
@@ -20,7 +23,9 @@ PyTorch is skipped when not installed; tracemalloc sees NumPy's arrays, not torc
 
 import argparse
 import gc
+import os
 import resource
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -38,7 +43,7 @@ from benchmarks.taylor_mode import tanh_nth_numpy, tanh_polynomial
 from benchmarks.timing import best_time, import_torch, ratio
 
 MIB = 2 ** 20
-PARTS = ("leaks", "nested", "mlp", "slices", "gp")
+PARTS = ("leaks", "nested", "peak", "mlp", "slices", "gp")
 CRITIC = (64, 128, 128, 1)                            # the gradient-penalty critic's sizes
 
 
@@ -219,6 +224,85 @@ def report_nested(n, rows):
         t = r.get("torch")
         lines.append(f"  {r['order']:5d} | {r['live']:12.1f} | {r['peak']:12.1f} | "
                      f"{'-' if t is None else f'{t:.1f}':>18s} | {ratio(r['live'], t)}")
+    return lines
+
+
+_PEAK_SCRIPT = """
+import resource, sys, time
+import numpy as np
+n, order, which = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+if which == "torch":
+    import torch
+    torch.set_num_threads(1)
+    x = torch.linspace(-2, 2, n, dtype=torch.float64, requires_grad=True)
+    def nested():
+        g = torch.tanh(x)
+        for _ in range(order):
+            (g,) = torch.autograd.grad(g.sum(), x, create_graph=True)
+        return g.detach().numpy()
+else:
+    import variable as V
+    from benchmarks.memory import tanh_nested
+    x = V.Variable(np.linspace(-2, 2, n))
+    def nested():
+        return tanh_nested(x, order).data
+def resident():  # (resident set now, its peak) in bytes; on Linux the peak was reset below
+    try:
+        with open("/proc/self/status") as status:
+            kib = dict(line.split(":", 1) for line in status if line.startswith(("VmRSS", "VmHWM")))
+        return int(kib["VmRSS"].split()[0]) * 1024, int(kib["VmHWM"].split()[0]) * 1024
+    except (OSError, KeyError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return None, peak * (1 if sys.platform == "darwin" else 1024)
+try:
+    with open("/proc/self/clear_refs", "w") as refs:
+        refs.write("5")                  # the peak starts again from the resident set now
+except OSError:
+    pass
+now, before = resident()
+before = before if now is None else now
+start = time.perf_counter()
+g = nested()
+seconds = time.perf_counter() - start
+print(resident()[1] - before, seconds, repr(float(np.abs(g).sum())))
+"""
+
+
+def peak_in_fresh_process(which, n, order):
+    """The nested nth derivative of tanh in a new interpreter (one thread): (peak RSS above
+    the process's own before the loop, in bytes; seconds; sum of |result|, to compare)."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, str(n), str(order), which],
+                          capture_output=True, text=True, env=env, check=True)
+    peak, seconds, total = done.stdout.split()
+    return int(peak), float(seconds), float(total)
+
+
+def run_peaks(n, orders, torch=None):
+    """One row per order: the peak RSS of the nested loop, gengrad's and PyTorch's, in input
+    arrays (N float64), each measured in its own fresh process, and their seconds."""
+    rows = []
+    for order in orders:
+        peak, seconds, total = peak_in_fresh_process("gengrad", n, order)
+        row = {"order": order, "peak": peak / (8 * n), "seconds": seconds}
+        if torch is not None:
+            torch_peak, torch_seconds, torch_total = peak_in_fresh_process("torch", n, order)
+            np.testing.assert_allclose(total, torch_total, rtol=1e-8)
+            row.update(torch=torch_peak / (8 * n), torch_seconds=torch_seconds)
+        rows.append(row)
+    return rows
+
+
+def report_peaks(n, rows):
+    lines = [f"peak RSS during the nested nth derivative of tanh on {n:,} float64 points (a fresh "
+             f"process each, one thread; in input arrays)",
+             f"  {'order':>5s} | {'gengrad peak':>12s} | {'seconds':>7s} | {'torch peak':>10s} | "
+             f"{'seconds':>7s} | ratio gengrad/torch peak"]
+    for r in rows:
+        t = r.get("torch")
+        peak, seconds = ("-", "-") if t is None else (f"{t:.0f}", f"{r['torch_seconds']:.2f}")
+        lines.append(f"  {r['order']:5d} | {r['peak']:12.0f} | {r['seconds']:7.2f} | {peak:>10s} | "
+                     f"{seconds:>7s} | {ratio(r['peak'], t)}")
     return lines
 
 
@@ -439,6 +523,9 @@ def main(argv=None):
     if "nested" in parts:
         n = 2_000 if quick else 20_000
         print("\n".join(report_nested(n, run_nested(n, (4, 6) if quick else (4, 6, 8, 10, 12), torch))))
+    if "peak" in parts:
+        n = 2_000 if quick else 20_000
+        print("\n".join(report_peaks(n, run_peaks(n, (4,) if quick else (8, 10), torch))))
     if "mlp" in parts:
         batch = 256 if quick else 4096
         results = {dtype: run_mlp_step(batch, dtype, repeat) for dtype in ("float32", "float64")}
