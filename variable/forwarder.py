@@ -10,7 +10,7 @@ import numpy as np
 from . import backend, saving
 from .config import _enable_backprop
 from .types import ArrayLike
-from .variable import _COMPLEX, Variable, _clock, _plain_array, _refuse_variables_inside
+from .variable import _COMPLEX, Variable, _clock, _plain_array, _refuse_variables_inside, _TorchName
 
 
 class Forwarder:
@@ -76,6 +76,8 @@ class Forwarder:
         super().__init_subclass__(**kwargs)
         # a rule written outside gengrad gets every input's full series (zeros for a constant)
         built_in = cls.__module__.partition(".")[0] in _BUILT_IN_PACKAGES
+        if not built_in:
+            _refuse_static_methods(cls)
         cls._short_constants = built_in
         declaration = saving.declaration(cls)  # (drops inputs, kept, keeps outputs, by_grad)
         _, kept, keeps_outputs, by_grad = declaration
@@ -86,6 +88,15 @@ class Forwarder:
         own, rule = _own_backward(cls) if built_in else (None, None)
         cls._plan = (not built_in, saving.fast_table(*declaration), kept, keeps_outputs, by_grad,
                      strict, no_gradient, bool(cls.once_differentiable), rule, own)
+
+    # the names other libraries give what a Forwarder holds, refused with gengrad's
+    input = _TorchName("x, = self.inputs (Variables; self.inputs[0] is the first)",
+                       "DeZero's first steps' name")
+    output = _TorchName("y, = self.outputs (Variables, in backward)", "DeZero's first steps' name")
+    saved_tensors = _TorchName("the inputs are kept for backward: x, = self.inputs (anything else "
+                               "forward computes, keep on self: self.mask = ...)")
+    needs_input_grad = _TorchName("return None for an input that needs no gradient; "
+                                  "self.inputs[i].requires_grad tells")
 
     @classmethod
     def apply(cls, *inputs: ArrayLike, **params: Any) -> Variable | tuple[Variable, ...]:
@@ -379,12 +390,41 @@ def _broadcastable(x0, x1):
     return True
 
 
+def _refuse_static_methods(cls):
+    """A TypeError where a custom Forwarder writes forward/backward as PyTorch's
+    torch.autograd.Function does: static methods taking ctx."""
+    for method in ("forward", "backward", "taylor"):
+        kind = type(cls.__dict__.get(method))
+        if kind in (staticmethod, classmethod):
+            raise TypeError(
+                f"{cls.__name__}.{method} is a {kind.__name__}, as in PyTorch's torch.autograd.Function "
+                f"with ctx; a Forwarder's methods are ordinary ones on self: def forward(self, x) on "
+                f"arrays and def backward(self, gy) on Variables, the inputs there as self.inputs "
+                f"(x, = self.inputs; no ctx.save_for_backward), anything else kept on self "
+                f"(self.mask = ...); call it with {cls.__name__}.apply(x)"
+            )
+
+
+def _calls_save_for_backward(forwarder):
+    """Whether the forward of `forwarder` calls self.save_for_backward(...) (PyTorch's ctx habit)."""
+    forward = getattr(type(forwarder).forward, "__wrapped__", type(forwarder).forward)
+    code = getattr(forward, "__code__", None)
+    return code is not None and "save_for_backward" in code.co_names
+
+
 def _forward_error(forwarder, inputs, error):
     """`error` raised inside a forward, restated with the op's name and its inputs."""
     if isinstance(error, saving.NotKept):  # a backward read an array not kept: said there
         return error
     name = type(forwarder).__name__
     message = str(error)
+    if "object is not callable" in message and _calls_save_for_backward(forwarder):
+        return TypeError(
+            f"{name}.forward calls self.save_for_backward(...), PyTorch's ctx method; in gengrad "
+            f"save_for_backward is a class attribute naming what backward reads "
+            f"(save_for_backward = (\"x\",), optional), and backward finds the inputs in "
+            f"self.inputs: drop the call, and write x, = self.inputs in backward"
+        )
     if message.startswith(name) or message.lower().startswith(name.lower() + ":"):
         return error
     devices = [backend.device_of(x) for x in inputs]

@@ -40,6 +40,44 @@ class NoReturn(V.Forwarder):
         gy * 2  # noqa: B018  the slip: no `return`
 
 
+def _torch_style_static_methods():
+    class Square(V.Forwarder):         # torch.autograd.Function's habit
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 2
+
+        @staticmethod
+        def backward(ctx, gy):
+            x, = ctx.saved_tensors
+            return 2 * x * gy
+
+
+def _save_for_backward_called():
+    class Square(V.Forwarder):
+        def forward(self, x):
+            self.save_for_backward(x)  # PyTorch's ctx call, on self
+            return x ** 2
+
+        def backward(self, gy):
+            x, = self.inputs
+            return 2 * x * gy
+
+    return Square.apply(V.Variable(np.ones(2)))
+
+
+def _dezero_self_input():
+    class Square(V.Forwarder):
+        def forward(self, x):
+            return x ** 2
+
+        def backward(self, gy):
+            x = self.input             # DeZero's steps 7-10 keep one input as self.input
+            return 2 * x * gy
+
+    Square.apply(V.Variable(np.ones(2))).sum().backward()
+
+
 def _reuse_forwarder():
     c = Cube()
     V.Function(c)(V.Variable(2.0))
@@ -958,6 +996,16 @@ CATALOGUE += [
             _one_example_through_batch_norm_in_training, ValueError,
             (r"batch_norm: x of shape \(1, 4\) has one value per channel", r"every output would be beta",
              r"with V\.test_mode\(\): model\(x\)")),
+    Mistake("a Forwarder written as torch.autograd.Function (static methods with ctx)",
+            _torch_style_static_methods, TypeError,
+            (r"Square\.forward is a staticmethod, as in PyTorch's torch\.autograd\.Function",
+             r"def forward\(self, x\)", r"x, = self\.inputs", r"Square\.apply\(x\)")),
+    Mistake("self.save_for_backward(x) called in forward (PyTorch's ctx)", _save_for_backward_called,
+            TypeError, (r"Square\.forward calls self\.save_for_backward\(\.\.\.\)",
+                        r"a class attribute", r"x, = self\.inputs in backward")),
+    Mistake("self.input in backward (DeZero's first steps)", _dezero_self_input, AttributeError,
+            (r"'Square' object has no attribute 'input'; that is DeZero's first steps' name",
+             r"x, = self\.inputs")),
     Mistake("np.mean([loss1, loss2]): a list of Variables averaged by NumPy",
             lambda: np.mean([V.Variable(np.array(2.0)) ** 2, V.Variable(np.array(3.0)) ** 2]), ValueError,
             (r"np\.mean: a Variable reached NumPy's own code", r"gradient would be silently lost",
