@@ -125,6 +125,7 @@ class Accumulate(Forwarder):
     """
 
     save_for_backward = ()  # gy goes to every input: shapes only
+    taylor_records = True   # its rule is a sum: on Variables it records Adds
 
     def forward(self, *gs):  # (always two or more: a single gradient needs no node)
         total = gs[0] + gs[1]  # a new array, of the promoted dtype

@@ -379,7 +379,7 @@ def _broadcasts(shape, target):
         return False
 
 
-def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False, wanted=None):
+def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False, wanted=None, nested=False):
     """Run `f` at `x` and push the path x + t v through it: (outputs, their series, tuple?).
 
     `batched`: v holds n directions along a leading axis, pushed through together
@@ -388,7 +388,7 @@ def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False, wante
     the caller reads (a bit mask; None: all); the others may come back None."""
     if not callable(f):
         raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
-    if _inside_f.get() is not None:
+    if _inside_f.get() is not None and not nested:
         raise ValueError(
             f"{op} was called inside the function given to {_inside_f.get()}: the inner "
             f"derivatives are arrays with no graph, so the outer pass would treat them as "

@@ -51,8 +51,10 @@ _FORWARD_LIMIT = 2 ** 24
 def _forward_rows(g, x, size, create_graph, op):
     """d g(x) / d x by one forward pass along all x.size unit directions at once, as a Variable
     of shape (x.size, *g(x).shape) (row i: the derivative along x_i); None where forward mode
-    cannot serve: inside another forward pass (V.jvp would refuse), an op with no Taylor
-    rule, too many entries, or a graph wanted through an op whose rule does not record."""
+    cannot serve: inside another forward pass without create_graph (its derivatives would be
+    constants there; with it, the pass records, and the outer pass goes through its ops: a
+    Hessian's Jacobian), an op with no Taylor rule, too many entries, or a graph wanted
+    through an op whose rule does not record."""
     blocks = _forward_blocks(g, (x,), size, create_graph, op)
     return None if blocks is None else blocks[0][0]
 
@@ -62,7 +64,8 @@ def _forward_blocks(g, xs, size, create_graph, op):
     forward pass: blocks[o][j] of shape (xs[j].size, *output_o.shape); None as _forward_rows."""
     from .forward_mode import _evaluate, _inside_f
     n = sum(x.size for x in xs)
-    if _inside_f.get() is not None or n * max(size, n) > _FORWARD_LIMIT:
+    nested = _inside_f.get() is not None     # inside another pass: only a recorded one serves
+    if nested and not create_graph or n * max(size, n) > _FORWARD_LIMIT:
         return None
     xp = get_array_module(xs[0])
     vs, offset = [], 0
@@ -74,7 +77,8 @@ def _forward_blocks(g, xs, size, create_graph, op):
     point, directions = (xs[0], vs[0]) if len(xs) == 1 else (tuple(xs), tuple(vs))
     try:
         if create_graph:
-            _, series, _, (depends, unrecorded) = _evaluate(g, point, directions, 1, op, batched=True)
+            _, series, _, (depends, unrecorded) = _evaluate(g, point, directions, 1, op, batched=True,
+                                                            nested=nested)
             if depends and unrecorded is not None:
                 return None
         else:

@@ -236,3 +236,50 @@ def test_tuple_slips_are_refused():
     x = V.Variable(np.ones(3))
     with pytest.raises(ValueError, match=r"the same Variable appears twice"):
         V.hessian(lambda a, b: V.sum(a * b), (x, x))
+
+
+def _pair_energy(x):
+    """A Lennard-Jones-like energy of particles at the rows of x.reshape(-1, 2): its gradient's
+    graph holds Accumulate (a slice used twice) and ScatterSum (slices scattered back)."""
+    p = V.reshape(x, (-1, 2))
+    i, j = np.triu_indices(p.shape[0], 1)
+    r2 = V.sum((p[i] - p[j]) ** 2, axis=1) + 1.0
+    return V.sum(r2 ** -2 - V.tanh(p[i][:, 0]) * r2)
+
+
+def _third_by_nested_reverse(f, x):
+    """d^3 f / dx_i dx_j dx_k by three nested V.grad calls, one backward per (i, j)."""
+    xv = V.Variable(x)
+    g = V.grad(f(xv), xv, create_graph=True)
+    third = np.empty((x.size,) * 3)
+    for i in range(x.size):
+        gi = V.grad(g[i], xv, create_graph=True)
+        for j in range(x.size):
+            third[i, j] = V.grad(gi[j], xv, materialize_grads=True).data
+    return third
+
+
+def test_a_third_order_tensor_as_the_jacobian_of_a_recorded_hessian(rng, monkeypatch):
+    # V.jacobian pushes its directions through V.hessian(create_graph=True), which runs its
+    # own recorded forward pass inside (forward over forward over reverse): no backward per
+    # row anywhere, and the tensor of nested reverse mode
+    x = rng.standard_normal(8)
+    expected = _third_by_nested_reverse(_pair_energy, x)
+    from variable import functional
+    monkeypatch.setattr(functional, "_rows", lambda *a: pytest.fail("a backward per row was taken"))
+    third = V.jacobian(lambda v: V.hessian(_pair_energy, v, create_graph=True), x)
+    np.testing.assert_allclose(third.data, expected, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(third.data, third.data.transpose(1, 0, 2), rtol=1e-12, atol=1e-12)
+
+
+def test_a_hessian_inside_a_taylor_pass_records_or_the_inner_derivative_is_refused(rng):
+    x, v = rng.standard_normal(6), rng.standard_normal(6)
+    # the directional derivative of the Hessian's trace: recorded inside, so it is right
+    d = V.jvp(lambda p: V.trace(V.hessian(_pair_energy, p, create_graph=True)), x, v)[1]
+    eps = 1e-5
+    numeric = (np.trace(V.hessian(_pair_energy, x + eps * v).data)
+               - np.trace(V.hessian(_pair_energy, x - eps * v).data)) / (2 * eps)
+    np.testing.assert_allclose(d.data, numeric, rtol=1e-6)
+    # without create_graph the inner derivatives would be constants: still refused
+    with pytest.raises(ValueError, match=r"^jvp was called inside the function given to V\.jvp"):
+        V.jvp(lambda p: V.jvp(_pair_energy, p, v)[1], x, v)

@@ -57,7 +57,19 @@ CASES = {
     "batch_norm": (lambda x: F.batch_norm(x, np.full(3, 2.0), np.ones(3)), _normal((4, 3))),
     "batch_norm of images": (lambda x: F.batch_norm(V.sin(x), np.full(2, 0.5), np.ones(2)),
                              _normal((2, 2, 2, 3))),
+    # a gradient inside f: its graph holds the engine's own ops, Accumulate (x[i] used twice)
+    # and ScatterSum (the slices x[i] and x[j] scattered back into x's gradient)
+    "a gradient of pairs (Accumulate, ScatterSum)": (lambda x: _gradient_of_pairs(x), _normal((4,))),
+    "a gradient of pairs, rows": (lambda x: _gradient_of_pairs(V.sin(x)), _normal((3, 2))),
 }
+
+
+def _gradient_of_pairs(x):
+    """The gradient of sum over pairs i < j of (x_i - x_j)^2 tanh(x_i), recorded: an energy's
+    force, the inner derivative of a Hessian or a third-order tensor."""
+    i, j = np.triu_indices(x.shape[0], 1)
+    xi = x[i]
+    return V.grad(V.sum((xi - x[j]) ** 2 * V.tanh(xi)), x, create_graph=True)
 
 
 def _premapped(f):
@@ -179,3 +191,25 @@ def test_gradient_of_a_laplacian_loss_matches_nested_reverse_mode(network, rng):
     for W, a, b in zip(Ws, got, expected):
         assert np.any(b.data != 0), f"{W.name}: a gradient of zero tests nothing"
         np.testing.assert_allclose(a.data, b.data, rtol=1e-9, atol=1e-12, err_msg=W.name)
+
+
+def test_a_hessian_with_create_graph_is_one_recorded_forward_pass(rng, monkeypatch):
+    # forward over reverse, recorded: the gradient's graph (Accumulate, ScatterSum) records
+    # under the Taylor pass, so no backward per row is needed, and the result differentiates
+    def energy(p):
+        return V.sum(_gradient_of_pairs(p) ** 2) + V.sum(V.cos(p) * p)
+
+    x = rng.standard_normal(5)
+    by_rows = V.hessian(energy, x).data                    # (no graph: the plain pass)
+    from variable import functional
+    monkeypatch.setattr(functional, "_rows", lambda *a: pytest.fail("a backward per row was taken"))
+    W = rng.standard_normal((5, 5))
+    xv = V.Variable(x)
+    H = V.hessian(energy, xv, create_graph=True)
+    np.testing.assert_allclose(H.data, by_rows, rtol=1e-10, atol=1e-12)
+    got = V.grad(V.sum(H * W), xv)                          # sum_ij W_ij d^3 E / dx_i dx_j dx_k
+    eps = 1e-5
+    numeric = np.array([(np.sum(V.hessian(energy, x + eps * e).data * W)
+                         - np.sum(V.hessian(energy, x - eps * e).data * W)) / (2 * eps)
+                        for e in np.eye(5)])
+    np.testing.assert_allclose(got.data, numeric, rtol=1e-6, atol=1e-7)

@@ -152,6 +152,7 @@ class ScatterSum(Forwarder):
         return total
 
     save_for_backward = ()
+    taylor_records = True   # linear: a coefficient that is a Variable is scattered by this op, recorded
 
     def backward(self, gy):
         return (gy,) * self.dense + tuple(get_item(gy, index) for index in self.indices)
@@ -168,14 +169,22 @@ class ScatterSum(Forwarder):
     def _coefficient(self, cs):
         several = next((c for c in cs if isinstance(c, Directions)), None)
         if several is None:
-            return self.forward(*cs)
+            return _scattered(ScatterSum(self.shape, self.indices, self.dense), cs)
         indices = [shifted(index) for index in self.indices]   # each direction's sum at once
         if any(index is None for index in indices):
             return self.forward(*cs)                     # (refused: run once per direction)
         lifted = [c.full() if isinstance(c, Directions) else np.broadcast_to(c, (several.count, *c.shape))
-                  for c in cs]
-        total = ScatterSum((several.count, *self.shape), indices, self.dense).forward(*lifted)
+                  for c in cs]                          # (np.broadcast_to records on a Variable)
+        total = _scattered(ScatterSum((several.count, *self.shape), indices, self.dense), lifted)
         return Directions(total, self.shape, several.weights)
+
+
+def _scattered(op, cs):
+    """`op` (a fresh ScatterSum) on the coefficients `cs`: on arrays, its forward; where one is
+    a Variable (a recording pass), the op itself, recorded."""
+    if any(isinstance(c, Variable) for c in cs):
+        return Function(op)(*cs)
+    return op.forward(*cs)
 
 
 def summed(contributions):
