@@ -69,6 +69,10 @@ def _refuse_more_inputs_than_f_takes(f, xs, op):
     argument after f is a point (`V.taylorcheck(f, x, v, 3)` passes x, v and 3 to f)."""
     try:
         signature = inspect.signature(f)
+        owner = getattr(f, "__self__", None)    # Op.apply takes *inputs: read Op.forward's
+        if getattr(f, "__name__", None) == "apply" and isinstance(owner, type) and hasattr(owner, "forward"):
+            forward = inspect.signature(owner.forward)
+            signature = forward.replace(parameters=list(forward.parameters.values())[1:])
     except (TypeError, ValueError):             # (a ufunc, a builtin: no signature to read)
         return
     try:
