@@ -6,6 +6,7 @@ asyncio task, and every context manager restores the value it found.
 
 import contextlib
 import contextvars
+import functools
 from typing import Any
 
 _enable_backprop = contextvars.ContextVar("gengrad_enable_backprop", default=True)
@@ -53,6 +54,32 @@ def _no_arguments(given, name):
         )
 
 
+class _MakesContext:
+    """A function that makes a context manager (no_grad, enable_grad, test_mode), which
+    refuses `with V.no_grad:` without parentheses, naming them (Python's own message,
+    "'function' object does not support the context manager protocol", names no fix)."""
+
+    def __init__(self, function):
+        functools.update_wrapper(self, function)
+
+    def __call__(self, *args: Any) -> _setting:
+        return self.__wrapped__(*args)
+
+    def __enter__(self):
+        name = self.__name__
+        raise TypeError(
+            f"with V.{name}: needs parentheses: write `with V.{name}():` ({name} is a function "
+            f"that makes the context manager, as torch.no_grad() is)"
+        )
+
+    def __exit__(self, *exc_info):
+        return False
+
+    def __repr__(self):
+        return f"<function {self.__name__}>"
+
+
+@_MakesContext
 def no_grad(*function: Any) -> _setting:
     """Context manager in which ops record no graph (inference, parameter updates).
 
@@ -66,6 +93,7 @@ def no_grad(*function: Any) -> _setting:
     return _setting(_enable_backprop, False)
 
 
+@_MakesContext
 def enable_grad(*function: Any) -> _setting:
     """Context manager that turns graph recording back on inside `no_grad()`.
 
@@ -79,6 +107,7 @@ def enable_grad(*function: Any) -> _setting:
     return _setting(_enable_backprop, True)
 
 
+@_MakesContext
 def test_mode(*function: Any) -> _setting:
     """Context manager for evaluation: dropout off, batch norm uses running statistics.
 
