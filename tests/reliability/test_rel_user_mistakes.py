@@ -78,12 +78,12 @@ def _dezero_self_input():
     Square.apply(V.Variable(np.ones(2))).sum().backward()
 
 
-def _no_grad_without_parentheses():
+def _with_no_grad_without_parentheses():
     with V.no_grad:                    # torch.no_grad's parentheses forgotten
         pass
 
 
-def _test_mode_without_parentheses():
+def _with_test_mode_without_parentheses():
     with V.test_mode:
         pass
 
@@ -1019,9 +1019,9 @@ CATALOGUE += [
     Mistake("self.input in backward (DeZero's first steps)", _dezero_self_input, AttributeError,
             (r"'Square' object has no attribute 'input'; that is DeZero's first steps' name",
              r"x, = self\.inputs")),
-    Mistake("with V.no_grad: (no parentheses)", _no_grad_without_parentheses, TypeError,
+    Mistake("with V.no_grad: (no parentheses)", _with_no_grad_without_parentheses, TypeError,
             (r"with V\.no_grad: needs parentheses", r"with V\.no_grad\(\):")),
-    Mistake("with V.test_mode: (no parentheses)", _test_mode_without_parentheses, TypeError,
+    Mistake("with V.test_mode: (no parentheses)", _with_test_mode_without_parentheses, TypeError,
             (r"with V\.test_mode: needs parentheses", r"with V\.test_mode\(\):")),
     Mistake("np.mean([loss1, loss2]): a list of Variables averaged by NumPy",
             lambda: np.mean([V.Variable(np.array(2.0)) ** 2, V.Variable(np.array(3.0)) ** 2]), ValueError,
