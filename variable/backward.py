@@ -2,7 +2,6 @@
 
 import functools
 import gc
-import math
 import weakref
 from collections.abc import Sequence
 from heapq import heappop, heappush
@@ -29,7 +28,15 @@ from .forwarder import (
 from .graph import _observer, graph_functions  # (_observer: record_backward's)
 from .ops.indexing import Slice, summed
 from .saving import key as _key
-from .variable import _FORWARD_MODE, _GRAPHLESS, _RECORDED_GRAD, _clock, _MixedGrad, _watched
+from .variable import (
+    _FORWARD_MODE,
+    _GRAPHLESS,
+    _RECORDED_GRAD,
+    _clock,
+    _grad_is_current,
+    _MixedGrad,
+    _watched,
+)
 
 
 def _seed(y, gy, where):
@@ -780,9 +787,7 @@ def _accumulated(x, g, handout):
     if type(old) is _MixedGrad:
         return _MixedGrad(handout(x, old.grad + g))
     total = handout(x, old + g)
-    if getattr(x, "_assigned", -1) > getattr(x, "_grad_at", math.inf):
-        return _MixedGrad(total)
-    return total
+    return total if _grad_is_current(x) else _MixedGrad(total)
 
 
 def _refuse_adding_to_itself(outputs, grads):

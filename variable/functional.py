@@ -65,7 +65,7 @@ def _forward_blocks(g, xs, size, create_graph, op):
     from .forward_mode import _evaluate, _inside_f
     n = sum(x.size for x in xs)
     nested = _inside_f.get() is not None     # inside another pass: only a recorded one serves
-    if nested and not create_graph or n * max(size, n) > _FORWARD_LIMIT:
+    if (nested and not create_graph) or n * max(size, n) > _FORWARD_LIMIT:
         return None
     xp = get_array_module(xs[0])
     vs, offset = [], 0

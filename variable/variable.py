@@ -5,6 +5,7 @@ from __future__ import annotations  # the methods return Variable, defined below
 import contextvars
 import dis
 import functools
+import math
 import os
 import sys
 import warnings
@@ -173,6 +174,12 @@ class _MixedGrad:
 
     def to_cpu(self):
         self.grad.to_cpu()
+
+
+def _grad_is_current(variable):
+    """Whether `variable`'s `.grad` was handed out (or assigned) since its data last was: the
+    gradient at the point the data holds now (a `.grad` with no stamp counts as current)."""
+    return getattr(variable, "_assigned", -1) <= getattr(variable, "_grad_at", math.inf)
 
 
 def _refuse_mixed_grad(variable):
@@ -535,10 +542,12 @@ def _numpy_caller(frame):
     return "np." + "".join(part + "." for part in public) + name
 
 
-def _refuse_storing(variable, conversion):
-    """Raise if the conversion that called this one (`conversion`) runs for NumPy's
-    `a[i] = x`, x requiring grad while a graph is recorded: NumPy gives gengrad no other
-    hook there, so the instruction that called it is read (any other caller is let through)."""
+def _refuse_losing_the_graph(variable, conversion):
+    """Raise if the conversion that called this one (`conversion`) would drop x's graph, x
+    requiring grad while a graph is recorded: for NumPy's `a[i] = x` (the instruction that
+    called it is a store), or for NumPy's own computing code (a Variable inside a list given to
+    np.mean, np.full(n, x): the file that called it is NumPy's, not one that reads values).
+    NumPy gives gengrad no other hook there; any other caller is let through."""
     if not variable.requires_grad or not _enable_backprop.get():
         return
     try:
@@ -740,7 +749,7 @@ class Variable:
         """
         if backend.is_device_array(self._data):
             raise TypeError(_on_gpu("np.asarray(x)"))
-        _refuse_storing(self, "x.__array__()")
+        _refuse_losing_the_graph(self, "x.__array__()")
         if dtype is None or dtype == self._data.dtype:
             return self._data.copy() if copy else self._data
         if copy is False:
@@ -763,11 +772,11 @@ class Variable:
         return _one_element(self, "item")
 
     def __float__(self) -> float:
-        _refuse_storing(self, "float(x)")
+        _refuse_losing_the_graph(self, "float(x)")
         return float(_one_element(self, "float"))
 
     def __int__(self) -> int:
-        _refuse_storing(self, "int(x)")
+        _refuse_losing_the_graph(self, "int(x)")
         return int(_one_element(self, "int"))
 
     def __bool__(self) -> bool:
@@ -832,7 +841,7 @@ class Variable:
     def _move(self, data):
         """Give this Variable `data`, its values on another device: an assignment for the
         graphs recorded before it, but the same point for the gradient it holds."""
-        current = self._grad is not None and getattr(self, "_assigned", -1) <= getattr(self, "_grad_at", -1)
+        current = self._grad is not None and _grad_is_current(self)
         self.data = data
         if current:
             self._grad_at = _clock[0]
