@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from variable import Variable, backend
-from variable.variable import _TorchName
+from variable.variable import _grad_is_current, _TorchName
 
 
 def hyperparameter(value, name, where, low=0.0, high=None, low_open=False):
@@ -67,11 +67,27 @@ def _refuse_an_empty_update(optimizer):
     )
 
 
+def _refuse_a_stale_gradient(optimizer, param):
+    """Raise for a step with a gradient taken before `param`'s data last changed."""
+    which = f"parameter {param.name!r}" if param.name else f"a parameter of shape {param.shape}"
+    name = type(optimizer).__name__
+    raise ValueError(
+        f"{name}.update: the gradient of {which} was taken before its data last changed (by the "
+        f"previous update, or an assignment to .data), so this step would go from an old point: "
+        f"two updates with one gradient, or a parameter that two optimizers update. Compute the "
+        f"gradient again before each update: model.cleargrads(); loss = ...; loss.backward(); "
+        f"opt.update(). (An assigned gradient, p.grad = g, counts as taken at the data of its "
+        f"assignment.)"
+    )
+
+
 class Optimizer:
     """Base class: `setup(model)` once, then `update()` after every backward.
 
     `update()` collects the parameters that have a gradient (parameters whose grad is
-    None are skipped; none at all is refused: that step would change nothing), runs the
+    None are skipped; none at all is refused: that step would change nothing; a gradient
+    taken before its parameter's data last changed, as a second update with one gradient
+    would use, is refused too), runs the
     hooks in the order they were added (a hook may set a grad to None to exclude its
     parameter), then applies `update_one` to each.  Updates
     are made in place on `param.data`, keep its dtype, and never write into
@@ -148,13 +164,17 @@ class Optimizer:
             If `setup` was not called.
         ValueError
             If no parameter has a gradient (loss.backward() not called, or model.cleargrads()
-            called after it): the step would change nothing.
+            called after it): the step would change nothing; or if a gradient was taken before
+            its parameter's data last changed (a second update without a backward between).
         """
         if self.target is None:
             raise RuntimeError(f"{type(self).__name__}.update: call setup(model) first")
         params = [p for p in self.target.params() if p.grad is not None]
         if not params:
             _refuse_an_empty_update(self)
+        for param in params:
+            if not _grad_is_current(param):
+                _refuse_a_stale_gradient(self, param)
         for hook in self.hooks:
             hook(params)
             params = [p for p in params if p.grad is not None]

@@ -91,6 +91,8 @@ def test_lr_can_be_changed_between_updates():
     V.sum(model.p).backward()
     opt.update()
     opt.lr = 0.5
+    model.cleargrads()
+    V.sum(model.p).backward()  # (a second update needs a gradient taken at the new point)
     opt.update()
     np.testing.assert_allclose(model.p.data, P0 - 0.1 - 0.5)
 

@@ -931,6 +931,26 @@ def _update_without_backward():
     return loss
 
 
+def _update_twice_with_one_gradient():
+    model = L.MLP((3, 1))
+    opt = O.SGD(0.1).setup(model)
+    model.cleargrads()
+    F.sum(model(np.ones((2, 2)))).backward()
+    opt.update()
+    opt.update()  # a second step from the old point's gradient
+
+
+def _shared_parameter_two_optimizers():
+    shared = L.Linear(3)
+    encoder, head = L.Model(), L.Model()
+    encoder.shared, head.shared, head.out = shared, shared, L.Linear(1)
+    opt_encoder, opt_head = O.SGD(0.1).setup(encoder), O.SGD(0.1).setup(head)
+    head.cleargrads()
+    F.sum(head.out(head.shared(np.ones((2, 2))))).backward()
+    opt_encoder.update()
+    opt_head.update()  # steps the shared Linear a second time with the same gradient
+
+
 def _cleargrads_between_backward_and_update():
     model = _trained_model()
     opt = O.SGD(0.1).setup(model)
@@ -1041,6 +1061,12 @@ CATALOGUE += [
     Mistake("a training loop that never clears the gradients (no model.cleargrads())", _never_cleared,
             ValueError, (r"adds up gradients taken before and after its data changed",
                          r"call model\.cleargrads\(\) \(x\.cleargrad\(\) for one Variable\) before each")),
+    Mistake("opt.update() twice after one loss.backward()", _update_twice_with_one_gradient, ValueError,
+            (r"SGD\.update: the gradient of parameter 'W' was taken before its data last changed",
+             r"model\.cleargrads\(\); loss = \.\.\.; loss\.backward\(\); opt\.update\(\)")),
+    Mistake("a parameter shared by two models, each with its optimizer, updated twice a step",
+            _shared_parameter_two_optimizers, ValueError,
+            (r"was taken before its data last changed", r"a parameter that two optimizers update")),
     Mistake("model.state_dict() to save a model (PyTorch)", lambda: _trained_model().state_dict(),
             AttributeError, (r"'MLP' object has no attribute 'state_dict'", r"model\.save_weights\(path\)")),
     Mistake("for g in opt.param_groups: g['lr'] = ... (PyTorch)", lambda: O.SGD(0.1).param_groups,
