@@ -2,9 +2,12 @@
 
 from __future__ import annotations  # the methods return Variable, defined below them
 
+import ast
 import contextvars
 import dis
 import functools
+import inspect
+import linecache
 import math
 import os
 import sys
@@ -542,12 +545,137 @@ def _numpy_caller(frame):
     return "np." + "".join(part + "." for part in public) + name
 
 
+_CALLS = frozenset(dis.opmap[name] for name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX") if name in dis.opmap)
+_BINARY_OPS = frozenset(dis.opmap[name] for name in ("BINARY_OP",) if name in dis.opmap)
+# NumPy's functions written in C that are conversions (the value is what is asked for)
+_C_CONVERSIONS = frozenset(["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
+                            "fromiter", "result_type", "min_scalar_type"])
+_read_calls = {}
+"""(code, offset) -> the dotted names of the function called there (`np.dot`, `rng.normal`),
+as its source reads them, or None where the source is not at hand or is not such a name."""
+
+
+def _called_names(frame):
+    key = (frame.f_code, frame.f_lasti)
+    names = _read_calls.get(key, False)
+    if names is False:
+        if len(_read_calls) > 4096:
+            _read_calls.clear()
+        names = _read_calls[key] = _read_called_names(frame)
+    return names
+
+
+def _read_called_names(frame):
+    """The dotted names of the function called by `frame`'s current instruction, read from
+    its source (the instruction's position in it); None where that is not at hand."""
+    code = frame.f_code
+    try:
+        line, end_line, column, end_column = list(code.co_positions())[frame.f_lasti // 2]
+        lines = linecache.getlines(code.co_filename, frame.f_globals)[line - 1:end_line]
+        lines = [text.encode() for text in lines]  # (the columns count UTF-8 bytes)
+        lines[-1] = lines[-1][:end_column]
+        lines[0] = lines[0][column:]
+        node = ast.parse(b"(" + b"".join(lines) + b")", mode="eval").body
+    except (AttributeError, IndexError, TypeError, ValueError, SyntaxError):  # (3.10, no source)
+        return None
+    names, func = [], getattr(node, "func", None)
+    while isinstance(func, ast.Attribute):
+        names.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
+        return None
+    return (func.id, *reversed(names))
+
+
+def _numpy_code_called(frame):
+    """('random', 'method' or 'compute', its name as written) where `frame` is calling a NumPy function or
+    method written in C that computes from its arguments' values (np.dot, np.exp, arr.dot,
+    rng.normal), not a conversion or a test giving booleans; else None."""
+    names = _called_names(frame)
+    if names is None:
+        return None
+    for scope in (frame.f_locals, frame.f_globals, frame.f_builtins):
+        if names[0] in scope:
+            called = scope[names[0]]
+            break
+    else:
+        return None
+    try:
+        for name in names[1:]:
+            called = inspect.getattr_static(called, name)
+    except AttributeError:
+        return None
+    written = ".".join(names)
+    owner = getattr(called, "__objclass__", None) or type(getattr(called, "__self__", None))
+    module = getattr(called, "__module__", None) or ""
+    if owner in (np.random.Generator, np.random.RandomState) or module.startswith("numpy.random"):
+        return "random", written
+    if isinstance(called, np.ufunc):  # (a test: np.isfinite, np.less; its object loop aside)
+        boolean = all(types.endswith("?") for types in called.types if "O" not in types)
+        return None if boolean else ("compute", written)
+    if owner is np.ufunc:
+        return "compute", written
+    if owner is np.ndarray:
+        return "method", written
+    if isinstance(called, type) or not (module == "numpy" or module.startswith("numpy.")):
+        return None
+    return None if getattr(called, "__name__", "") in _C_CONVERSIONS else ("compute", written)
+
+
+def _refuse_numpy_in_c(frame, conversion):
+    """Raise if `frame` (the user's) is calling NumPy's C code that converts a Variable to its
+    values to compute with them, or is doing an ndarray's arithmetic with a list of them."""
+    instruction = frame.f_code.co_code[frame.f_lasti]
+    if instruction in _BINARY_OPS and conversion == "x.__array__()":
+        raise ValueError(
+            "an ndarray's arithmetic with a list or tuple holding a Variable (a + [x, y]): NumPy "
+            f"converts the Variable to its values (by {conversion}), since it does not hand lists to "
+            "gengrad, so its gradient would be silently lost; stack the list first (a + V.stack([x, "
+            "y]) records gengrad's op), or give x.data (x.item()) for the value alone"
+        )
+    called = _numpy_code_called(frame) if instruction in _CALLS else None
+    if called is None:
+        return
+    kind, call = called
+    if kind == "random" and call.rpartition(".")[2] in ("permutation", "choice", "permuted"):
+        raise ValueError(
+            f"{call}: NumPy's random generators draw from the values of a Variable given to them "
+            f"(by {conversion}), so the result has no graph back to it and its gradient would be "
+            f"silently lost; draw the indices and index the Variable, which keeps its graph: "
+            f"x[rng.permutation(len(x))], x[rng.choice(len(x), k)]"
+        )
+    if kind == "random":
+        raise ValueError(
+            f"{call}: NumPy's random generators draw from the values of a Variable given to them "
+            f"(by {conversion}), so the sample has no graph back to it and its gradient would be "
+            f"silently lost; draw a standard sample and shift and scale it by Variables, whose "
+            f"graph it then keeps (the reparameterization): mu + sigma * rng.standard_normal("
+            f"mu.shape), low + (high - low) * rng.random(shape)"
+        )
+    if kind == "method":
+        method = call.rpartition(".")[2]
+        raise ValueError(
+            f"{call}: an ndarray's method converts a Variable given to it to its values (by "
+            f"{conversion}), with no hook for gengrad, so its gradient would be silently lost; call "
+            f"NumPy's function, which gengrad answers (np.{method}(a, x)), or an operator (a @ x), "
+            f"or give x.data for the value alone"
+        )
+    raise ValueError(
+        f"{call}: NumPy's code in C converts a Variable inside a list or tuple given to it to its "
+        f"values (by {conversion}), since NumPy does not hand lists to gengrad, so its gradient "
+        f"would be silently lost; stack the list first ({call}(V.stack([a, b]), ...) records "
+        f"gengrad's op), or give x.data (x.item()) for the value alone"
+    )
+
+
 def _refuse_losing_the_graph(variable, conversion):
     """Raise if the conversion that called this one (`conversion`) would drop x's graph, x
     requiring grad while a graph is recorded: for NumPy's `a[i] = x` (the instruction that
     called it is a store), or for NumPy's own computing code (a Variable inside a list given to
-    np.mean, np.full(n, x): the file that called it is NumPy's, not one that reads values).
-    NumPy gives gengrad no other hook there; any other caller is let through."""
+    np.mean, np.full(n, x): the file that called it is NumPy's, not one that reads values), or
+    for NumPy's code in C called from the user's (np.dot([x, y], w), arr.dot(x), rng.normal(mu),
+    arr + [x, y]: read from the instruction and its source). NumPy gives gengrad no other hook
+    there; any other caller (a conversion, float(x), math.exp(x)) is let through."""
     if not variable.requires_grad or not _enable_backprop.get():
         return
     try:
@@ -567,7 +695,9 @@ def _refuse_losing_the_graph(variable, conversion):
             f"Variables first ({call}(V.stack([a, b])) records gengrad's op), or write it with "
             f"gengrad's ops; give x.data (or x.item()) for the value alone"
         )
-    if storing:  # (a ValueError: NumPy turns a TypeError from float(x) into one of its own)
+    if not storing:
+        _refuse_numpy_in_c(frame, conversion)
+    else:  # (a ValueError: NumPy turns a TypeError from float(x) into one of its own)
         raise ValueError(
             f"a[i] = x: NumPy stores the value of the Variable x into the array (by {conversion}), "
             f"and an ndarray keeps no graph, so x's gradient would be silently lost; build the "

@@ -951,6 +951,26 @@ def _shared_parameter_two_optimizers():
     opt_head.update()  # steps the shared Linear a second time with the same gradient
 
 
+def _vae_sample_drawn_by_numpy():
+    encoder = L.Linear(4)
+    h = encoder(np.ones((2, 3)))
+    mu, log_var = h[:, :2], h[:, 2:]
+    rng = np.random.default_rng(0)
+    return rng.normal(mu, V.exp(0.5 * log_var))  # the reparameterization forgotten
+
+
+def _weighted_losses_by_np_dot():
+    a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
+    weights = np.array([0.3, 0.7])
+    return np.dot([a ** 2, b ** 2], weights)
+
+
+def _array_method_given_a_variable():
+    w = np.array([0.3, 0.7])
+    x = V.Variable(np.array([2.0, 3.0]))
+    return w.dot(x)
+
+
 def _cleargrads_between_backward_and_update():
     model = _trained_model()
     opt = O.SGD(0.1).setup(model)
@@ -1047,6 +1067,16 @@ CATALOGUE += [
             lambda: np.mean([V.Variable(np.array(2.0)) ** 2, V.Variable(np.array(3.0)) ** 2]), ValueError,
             (r"np\.mean: a Variable reached NumPy's own code", r"gradient would be silently lost",
              r"np\.mean\(V\.stack\(\[a, b\]\)\)")),
+    Mistake("z = rng.normal(mu, sigma) in a VAE (the reparameterization forgotten)",
+            _vae_sample_drawn_by_numpy, ValueError,
+            (r"rng\.normal: NumPy's random generators draw from the values of a Variable",
+             r"mu \+ sigma \* rng\.standard_normal\(mu\.shape\)")),
+    Mistake("np.dot([loss1, loss2], weights): a list of Variables to NumPy's code in C",
+            _weighted_losses_by_np_dot, ValueError,
+            (r"np\.dot: NumPy's code in C converts a Variable inside a list",
+             r"np\.dot\(V\.stack\(\[a, b\]\), \.\.\.\)")),
+    Mistake("w.dot(x): an ndarray's method given a Variable", _array_method_given_a_variable, ValueError,
+            (r"w\.dot: an ndarray's method converts a Variable", r"np\.dot\(a, x\)")),
     Mistake("an RNN given a whole (batch, time, features) sequence (PyTorch's nn.RNN habit)",
             lambda: L.RNN(8)(np.ones((5, 10, 3))), ValueError,
             (r"RNN: x of shape \(5, 10, 3\) has 3 axes, but RNN is one time step",

@@ -266,6 +266,47 @@ def test_variables_converted_inside_numpys_own_code_are_refused_naming_the_funct
     assert type(call(a.detach(), b.detach())) is not V.Variable
 
 
+ARR = np.ones(2)
+RNG = np.random.default_rng(0)
+
+
+@pytest.mark.parametrize("call, refusal", [
+    (lambda a, b: np.dot([a, b], ARR), r"^np\.dot: NumPy's code in C converts a Variable inside a "
+                                       r"list.*np\.dot\(V\.stack\(\[a, b\]\), \.\.\.\)"),
+    (lambda a, b: np.exp([a, b]), r"^np\.exp: NumPy's code in C.*np\.exp\(V\.stack"),
+    (lambda a, b: np.maximum((a, b), 0.0), r"^np\.maximum: NumPy's code in C"),
+    (lambda a, b: np.add.reduce([a, b]), r"^np\.add\.reduce: NumPy's code in C"),
+    (lambda a, b: ARR.dot(V.stack([a, b])), r"^ARR\.dot: an ndarray's method.*np\.dot\(a, x\)"),
+    (lambda a, b: ARR + [a, b], r"^an ndarray's arithmetic with a list.*a \+ V\.stack\(\[x, y\]\)"),
+    (lambda a, b: RNG.normal(a, b), r"^RNG\.normal: NumPy's random generators draw from the values.*"
+                                    r"mu \+ sigma \* rng\.standard_normal\(mu\.shape\)"),
+    (lambda a, b: np.random.normal(a), r"^np\.random\.normal: NumPy's random generators"),
+    (lambda a, b: RNG.uniform(a, b), r"^RNG\.uniform: NumPy's random.*low \+ \(high - low\)"),
+    (lambda a, b: RNG.permutation(V.stack([a, b])), r"^RNG\.permutation: NumPy's random generators draw "
+                                                    r"from the values.*x\[rng\.permutation\(len\(x\)\)\]"),
+], ids=["np.dot(list)", "np.exp(list)", "np.maximum(tuple)", "np.add.reduce(list)", "arr.dot(x)",
+        "arr + list", "rng.normal(mu, sigma)", "np.random.normal(mu)", "rng.uniform(low, high)",
+        "rng.permutation(x)"])
+def test_variables_converted_by_numpys_code_in_c_are_refused_at_the_call(call, refusal):
+    a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
+    with pytest.raises(ValueError, match=refusal) as refused:
+        call(a, b)
+    assert "gradient would be silently lost" in str(refused.value)
+    with V.no_grad():                                        # no graph to lose: the values
+        assert type(call(a, b)) is not V.Variable
+    assert type(call(a.detach(), b.detach())) is not V.Variable
+
+
+def test_conversions_and_tests_called_from_the_users_code_still_take_variables():
+    a, b = V.Variable(np.array(2.0)), V.Variable(np.array([1.0, np.inf]))
+    assert type(np.asarray([a, a])) is np.ndarray            # conversions: the values are asked for
+    assert type(np.array(b)) is np.ndarray and float(a) == 2.0 and np.float64(a) == 2.0
+    assert math.exp(a) == math.exp(2.0)                      # Python's math takes float(a), as in PyTorch
+    np.testing.assert_array_equal(np.isfinite([a, b[1]]), [True, False])   # tests give booleans
+    np.testing.assert_array_equal(np.less([a, b[0]], 1.5), [False, True])
+    assert np.dot(ARR, V.stack([a, a])).creator is not None  # NumPy's function: gengrad's op
+
+
 def test_a_stacked_list_keeps_the_graph_the_refusal_names():
     a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
     loss = np.mean(V.stack([a * a, b]))
