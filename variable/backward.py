@@ -34,6 +34,7 @@ from .variable import (
     _RECORDED_GRAD,
     _clock,
     _grad_is_current,
+    _KeptInForward,
     _MixedGrad,
     _watched,
 )
@@ -233,10 +234,35 @@ def _recorded(f, gys, watched):
         watched[id(v)] = name  # (None among them is harmless)
     for v in gys:
         watched[id(v)] = name
+    kept = getattr(forwarder, "_kept_from_inputs", None)
+    if kept is not None:  # arrays its forward computed from the inputs: watched too
+        return _with_kept_watched(forwarder, kept, name, gys, watched)
     try:
         return forwarder.backward(*gys)
     finally:
         watched.clear()
+
+
+def _with_kept_watched(forwarder, kept, name, gys, watched):
+    """`_recorded`'s backward with the arrays listed in `kept` (_kept_from_inputs) read as
+    `_KeptInForward` views, which refuse arithmetic, naming the attribute."""
+    attributes = forwarder.__dict__
+    originals = {attribute: attributes[attribute] for attribute, _ in kept}
+    for attribute, index in kept:
+        array = originals[attribute] if index is None else originals[attribute][index]
+        view = np.asarray(array).view(_KeptInForward)  # (a NumPy scalar as a 0-d view)
+        view._op, view._attr = name, attribute if index is None else f"{attribute}[{index}]"
+        if index is None:
+            attributes[attribute] = view
+        else:
+            values = list(attributes[attribute])
+            values[index] = view
+            attributes[attribute] = type(originals[attribute])(values)
+    try:
+        return forwarder.backward(*gys)
+    finally:
+        watched.clear()
+        attributes.update(originals)
 
 
 def _read_only_gradients(gys):

@@ -10,7 +10,16 @@ import numpy as np
 from . import backend, saving
 from .config import _enable_backprop
 from .types import ArrayLike
-from .variable import _COMPLEX, Variable, _clock, _plain_array, _refuse_variables_inside, _TorchName
+from .variable import (
+    _COMPLEX,
+    Variable,
+    _clock,
+    _FromInputs,
+    _plain,
+    _plain_array,
+    _refuse_variables_inside,
+    _TorchName,
+)
 
 
 class Forwarder:
@@ -159,16 +168,56 @@ def _own_backward(cls):
     return klass.__dict__["backward"], klass.__dict__.get("_backward_arrays")
 
 
-def _read_only(arrays):
+def _read_only(arrays, marking=False):
     """A custom forward's input arrays as read-only views: writing into one (np.log(x, out=x))
-    would change the caller's data and every gradient that reads it."""
+    would change the caller's data and every gradient that reads it. With `marking`, the views
+    mark what is computed from them (`_FromInputs`), for `_kept_from_inputs`."""
     views = []
     for a in arrays:
         if type(a) is np.ndarray:
-            a = a.view()
+            a = a.view(_FromInputs) if marking else a.view()
             a.flags.writeable = False
         views.append(a)
     return views
+
+
+_KEPT = "_kept_learned"
+"""The class attribute (read from the class's own __dict__, not inherited) listing the arrays a
+custom Forwarder's forward keeps on self that it computed from its inputs, as
+_kept_from_inputs lists them: learned on the class's first call on NumPy arrays, which is run
+on marking views (each NumPy call on them costs a few microseconds more), and looked up by
+name on every later call."""
+
+
+def _kept_from_inputs(forwarder):
+    """Turn the marked arrays that a custom forward left on `forwarder` (`self.e = np.exp(x)`,
+    in a list or tuple too) into plain ones, and list the floating-point ones for a backward
+    that create_graph records: (attribute, index in its list or tuple, or None), ..."""
+    kept = []
+    attributes = getattr(forwarder, "__dict__", {})
+    for name, value in list(attributes.items()):
+        if type(value) is _FromInputs:
+            attributes[name] = value.view(np.ndarray)
+            if value.dtype.kind in "fc":
+                kept.append((name, None))
+        elif type(value) in (list, tuple) and any(type(v) is _FromInputs for v in value):
+            attributes[name] = type(value)(_plain(value))
+            kept += [(name, i) for i, v in enumerate(value)
+                     if type(v) is _FromInputs and v.dtype.kind in "fc"]
+    return tuple(kept)
+
+
+def _kept_as_learned(forwarder, learned):
+    """The entries of `learned` (a class's _KEPT) that this call of its forward left on self."""
+    attributes = getattr(forwarder, "__dict__", {})
+    kept = []
+    for name, index in learned:
+        value = attributes.get(name)
+        if index is not None:
+            value = value[index] if type(value) in (list, tuple) and len(value) > index else None
+        if (type(value) is np.ndarray or isinstance(value, np.floating)) and value.dtype.kind in "fc":
+            kept.append((name, index))  # (a reduction gives a NumPy scalar)
+    return tuple(kept)
 
 
 def _guarded(forward):
@@ -177,7 +226,8 @@ def _guarded(forward):
 
     @functools.wraps(forward)
     def guarded(self, *xs):
-        views = _read_only(xs)
+        learned = type(self).__dict__.get(_KEPT)
+        views = _read_only(xs, marking=learned is None)
         name = type(self).__name__
         try:
             ys = forward(self, *views)
@@ -199,9 +249,18 @@ def _guarded(forward):
                 ) from None
             raise
         outputs = ys if type(ys) is tuple else (ys,)
-        if any(any(y is v or (type(y) is np.ndarray and y.base is v) for v in views) for y in outputs):
-            ys = tuple(y.copy() for y in outputs) if type(ys) is tuple else ys.copy()  # (identity)
-        return ys
+        if any(any(y is v or (isinstance(y, np.ndarray) and y.base is v) for v in views) for y in outputs):
+            outputs = tuple(y.copy() for y in outputs)  # (identity)
+        if learned is None:
+            outputs = _plain(outputs)
+            kept = _kept_from_inputs(self)
+            if any(type(x) is np.ndarray for x in xs):  # (device arrays are not marked)
+                setattr(type(self), _KEPT, kept)
+        else:
+            kept = _kept_as_learned(self, learned) if learned else ()
+        if kept:
+            self._kept_from_inputs = kept
+        return outputs if type(ys) is tuple else outputs[0]
 
     guarded._guarded = True
     return guarded

@@ -498,6 +498,80 @@ class _ReadInBackward(np.ndarray):
 _CONSTANT_ALMOST_EVERYWHERE = frozenset(["sign", "floor", "ceil", "rint", "trunc", "signbit"])
 
 
+# ----- arrays a custom forward keeps on self (`self.e = np.exp(x)`) --------------------------
+# A backward that reads one (`gy * self.e`) gives a right first derivative and silently wrong
+# higher ones, for the same reason as `.data`.  A custom forward gets its inputs as
+# `_FromInputs` views, which mark what is computed from them (masks, indices and piecewise
+# constants are not marked); the marked floating-point arrays it leaves on `self` are listed,
+# and a backward that create_graph records reads them as `_KeptInForward` views.
+_PIECEWISE_CONSTANT = _CONSTANT_ALMOST_EVERYWHERE | {"heaviside", "floor_divide", "remainder", "fmod"}
+_PIECEWISE_CONSTANT_FUNCTIONS = frozenset(["round", "around", "fix", "argsort", "searchsorted"])
+
+
+def _plain(value):
+    """`value` with `_FromInputs` arrays in it (in lists and tuples too) as plain ndarrays."""
+    if isinstance(value, _FromInputs):
+        return value.view(np.ndarray)
+    if type(value) in (list, tuple):
+        return type(value)(_plain(v) for v in value)
+    return value
+
+
+def _marked(result):
+    """`result` with its floating-point arrays (and NumPy scalars) marked as from the inputs."""
+    if type(result) in (tuple, list):
+        return type(result)(_marked(r) for r in result)
+    if type(result) is np.ndarray and result.dtype.kind in "fc":
+        return result.view(_FromInputs)
+    if isinstance(result, np.generic) and result.dtype.kind in "fc":
+        return result.__array__().view(_FromInputs)
+    return result
+
+
+class _FromInputs(np.ndarray):
+    """An array a custom forward computed from its inputs (its inputs as well)."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        out = kwargs.get("out")
+        if out is not None:
+            kwargs["out"] = _plain(out)
+        result = getattr(ufunc, method)(*_plain(inputs), **kwargs)
+        if out is not None:  # (written in place: the arrays given, marked or not)
+            return out[0] if len(out) == 1 else out
+        if method == "__call__" and ufunc.__name__ in _PIECEWISE_CONSTANT:
+            return result
+        return _marked(result)
+
+    def __array_function__(self, func, types, args, kwargs):
+        result = func(*_plain(args), **{k: _plain(v) for k, v in kwargs.items()})
+        if func.__name__ in _PIECEWISE_CONSTANT_FUNCTIONS:
+            return result
+        return _marked(result)
+
+
+class _KeptInForward(_ReadInBackward):
+    """An array a custom forward kept on self, read by a backward that create_graph records."""
+
+    _attr = "array"
+
+    def __array_finalize__(self, parent):
+        self._op = getattr(parent, "_op", "backward")
+        self._attr = getattr(parent, "_attr", "array")
+
+    def _slip(self, what):
+        what = what.replace("(x.data)", "")  # (_plain_array's: gengrad's op given the array)
+        return TypeError(
+            f"{self._op}.backward computes {what} on self.{self._attr}, an array {self._op}.forward "
+            f"computed from its inputs, while create_graph=True records the backward pass: the "
+            f"array is a constant to that graph, so the derivatives of this gradient would be "
+            f"silently wrong. Compute it in backward from the Variables, with gengrad ops (x, = "
+            f"self.inputs; y, = self.outputs: V.exp(x) or y rather than a kept np.exp(x)); masks "
+            f"and indices kept by forward (self.mask = x > 0) are fine, and an array constant "
+            f"where it is differentiated may be kept as np.asarray(...). A backward meant to be "
+            f"differentiated once only declares once_differentiable = True in its Forwarder"
+        )
+
+
 def _deferred(*others):
     """NotImplemented where an operand is a type that takes over operators with a Variable (a
     Taylor coefficient of several directions, variable/directions.py), so Python or NumPy

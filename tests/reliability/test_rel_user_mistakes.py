@@ -819,6 +819,22 @@ def _second_derivative_of_a_backward_on_kept_arrays():
     V.grad(g, x)
 
 
+class ExpTimesXKeepingExp(V.Forwarder):  # x e^x: the slip is half of the derivative
+    def forward(self, x):
+        self.e = np.exp(x)
+        return x * self.e
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * self.e * (1 + x)  # silently wrong once differentiated again (before)
+
+
+def _second_derivative_of_a_backward_mixing_kept_arrays():
+    x = V.Variable(np.array(0.5))
+    g = V.grad(ExpTimesXKeepingExp.apply(x), x, create_graph=True)
+    return V.grad(g, x)
+
+
 class ProductOneGradient(V.Forwarder):
     def forward(self, a, b):
         return a * b
@@ -875,9 +891,13 @@ CATALOGUE += [
             (r"ScaleByRequired\.apply", r"missing 1 required positional argument: 'k'",
              r"ScaleByRequired\.apply\(x, k=\.\.\.\)")),
     Mistake("second derivative of a backward that uses an array forward kept (self.x)",
-            _second_derivative_of_a_backward_on_kept_arrays, ValueError,
-            (r"gradient computed with create_graph=True that depends on nothing requiring grad",
-             r"self\.x kept by forward", r"x, = self\.inputs")),
+            _second_derivative_of_a_backward_on_kept_arrays, TypeError,
+            (r"SinKeepingItsInput\.backward computes np\.cos on self\.x, an array "
+             r"SinKeepingItsInput\.forward computed from its inputs", r"x, = self\.inputs")),
+    Mistake("a backward mixing an array forward kept with its inputs (gy * self.e * (1 + x))",
+            _second_derivative_of_a_backward_mixing_kept_arrays, TypeError,
+            (r"ExpTimesXKeepingExp\.backward computes Mul on self\.e", r"silently wrong",
+             r"V\.exp\(x\) or y rather than a kept np\.exp\(x\)")),
     Mistake("backward returns one gradient for two inputs",
             lambda: V.sum(ProductOneGradient.apply(V.Variable(np.ones(2)), V.Variable(np.ones(2))))
             .backward(), ValueError, (r"returned 1 gradients for 2 inputs", r"return gx, None")),
