@@ -84,13 +84,22 @@ def _op_for(name, linalg=False):
     return getattr(package, spelled) if spelled in package.OPS else None
 
 
+_SCIPY_SPELLINGS = {"expit": "F.sigmoid(x)", "logit": "V.log(x) - V.log1p(-x)",
+                    "xlogy": "x * V.log(y)", "xlog1py": "x * V.log1p(y)", "log_expit": "-F.softplus(-x)",
+                    "exprel": "V.expm1(x) / x", "cosm1": "V.cos(x) - 1"}
+"""SciPy's ufuncs that gengrad's ops spell."""
+
+
 def _refusal(what, name, linalg=False):
-    """The TypeError for a NumPy function with no gengrad op."""
+    """The TypeError for a NumPy (or SciPy) function with no gengrad op."""
     where = "V.linalg" if linalg else "V"
+    library = "SciPy" if what.startswith("scipy") else "NumPy"
+    spelled = f" ({_SCIPY_SPELLINGS[name]})" if library == "SciPy" and name in _SCIPY_SPELLINGS else ""
     return TypeError(
-        f"{what} does not take Variables: gengrad has no {name} op, and NumPy would drop the "
-        f"graph. Write it with gengrad ops ({where}.*), or as a V.Forwarder with its own backward "
-        f"(docs/custom_functions.md); {what.split('(')[0]}(x.data) gives a plain array without gradient"
+        f"{what} does not take Variables: gengrad has no {name} op, and {library} would drop the "
+        f"graph. Write it with gengrad ops{spelled or f' ({where}.*)'}, or as a V.Forwarder with "
+        f"its own backward (docs/custom_functions.md); {what.split('(')[0]}(x.data) gives a plain "
+        f"array without gradient"
     )
 
 
@@ -110,7 +119,7 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if op is not None:
             return op(*inputs)
     name = ufunc.__name__
-    what = f"np.{name}" if method == "__call__" else f"np.{name}.{method}"
+    what = f"{_namespace_of(ufunc)}.{name}" + ("" if method == "__call__" else f".{method}")
     if kwargs.get("out") is not None:
         raise TypeError(
             f"{what}(..., out=...): an array cannot be written in place from a Variable; "
@@ -144,6 +153,16 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         + _METHOD_HINTS.get(method, "Write it with gengrad ops (V.*) or as a V.Forwarder")
         + f"; {what}(x.data) gives a plain array without gradient"
     )
+
+
+def _namespace_of(ufunc):
+    """'np' for NumPy's ufunc, 'scipy.special' for SciPy's (as a caller writes them)."""
+    if getattr(np, ufunc.__name__, None) is ufunc:
+        return "np"
+    special = sys.modules.get("scipy.special")
+    if special is not None and getattr(special, ufunc.__name__, None) is ufunc:
+        return "scipy.special"
+    return "the ufunc"
 
 
 _METHOD_HINTS = {

@@ -605,6 +605,38 @@ _NUMPY_CONVERSIONS = frozenset(["asarray_chkfinite", "asmatrix"])   # (conversio
 _NUMPY_NAMESPACES = ("linalg", "polynomial", "fft", "random")
 
 
+# SciPy's code converts a Variable as NumPy's does (np.asarray inside scipy.special.logsumexp,
+# scipy.linalg.expm): refused alike, naming the SciPy function called; its file I/O reads values
+_SCIPY_PART = os.sep + "scipy" + os.sep
+_SCIPY_READS = _SCIPY_PART + "io" + os.sep
+_SCIPY_OPS = {"logsumexp": "V.logsumexp(x, axis)", "softmax": "F.softmax(x, axis)",
+              "log_softmax": "F.log_softmax(x, axis)", "expit": "F.sigmoid(x)",
+              "norm": "V.linalg.norm(x)", "det": "V.linalg.det(x)", "inv": "V.linalg.inv(x)",
+              "solve": "V.linalg.solve(a, b)", "cholesky": "V.linalg.cholesky(x)",
+              "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)"}
+
+
+def _scipy_caller(frame):
+    """`scipy.special.logsumexp`: the SciPy function whose code holds `frame` (NumPy's code it
+    calls in between) as the caller wrote it, or None where no SciPy code computes there."""
+    found = None
+    while frame is not None:
+        where = frame.f_code.co_filename
+        if _SCIPY_PART in where:
+            found = None if _SCIPY_READS in where else frame
+        elif not where.startswith(_NUMPY_DIR):
+            break
+        frame = frame.f_back
+    if found is None:
+        return None
+    module = found.f_globals.get("__name__", "scipy")
+    public = [part for part in module.split(".") if not part.startswith("_")]
+    owner = found.f_locals.get("self")  # a method: scipy.stats.norm.logpdf
+    if owner is not None:
+        public.append(str(getattr(owner, "name", None) or type(owner).__name__))
+    return ".".join(public + [found.f_code.co_name])
+
+
 def _numpy_caller(frame):
     """`np.mean`, `np.linalg.det`, `np.vectorize`: the NumPy function whose code holds `frame`."""
     name, module = frame.f_code.co_name, "numpy"
@@ -758,6 +790,18 @@ def _refuse_losing_the_graph(variable, conversion):
     except (ValueError, IndexError):  # (no such frame or offset: nothing to refuse)
         return
     where = frame.f_code.co_filename
+    if _SCIPY_PART in where or where.startswith(_NUMPY_DIR):
+        call = _scipy_caller(frame)
+        if call is not None:
+            name = call.rpartition(".")[2]
+            ours = f"gengrad's op ({_SCIPY_OPS[name]}), or " if name in _SCIPY_OPS else ""
+            raise ValueError(
+                f"{call}: a Variable reached SciPy's code, which converts it to its values (by "
+                f"{conversion}): SciPy does not hand Variables to gengrad, so the gradient would "
+                f"be silently lost. Use {ours}gengrad's ops, or a V.Forwarder whose forward calls "
+                f"{call} on the arrays and whose backward gives its derivative "
+                f"(docs/custom_functions.md); give x.data for the value alone"
+            )
     if where.startswith(_NUMPY_DIR) and not where.startswith(_NUMPY_READS):
         call = _numpy_caller(frame)
         if call[3:] in _NUMPY_CONVERSIONS:

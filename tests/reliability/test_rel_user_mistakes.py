@@ -985,6 +985,12 @@ def _weighted_losses_by_np_dot():
     return np.dot([a ** 2, b ** 2], weights)
 
 
+def _scipy_logsumexp_of_a_variable():
+    special = pytest.importorskip("scipy.special")
+    logits = L.Linear(3)(np.ones((2, 4)))
+    return special.logsumexp(logits, axis=1)
+
+
 def _array_method_given_a_variable():
     w = np.array([0.3, 0.7])
     x = V.Variable(np.array([2.0, 3.0]))
@@ -1095,6 +1101,9 @@ CATALOGUE += [
             _weighted_losses_by_np_dot, ValueError,
             (r"np\.dot: NumPy's code in C converts a Variable inside a list",
              r"np\.dot\(V\.stack\(\[a, b\]\), \.\.\.\)")),
+    Mistake("scipy.special.logsumexp(logits) in a loss", _scipy_logsumexp_of_a_variable, ValueError,
+            (r"scipy\.special\.logsumexp: a Variable reached SciPy's code",
+             r"gradient would be silently lost", r"V\.logsumexp\(x, axis\)")),
     Mistake("w.dot(x): an ndarray's method given a Variable", _array_method_given_a_variable, ValueError,
             (r"w\.dot: an ndarray's method converts a Variable", r"np\.dot\(a, x\)")),
     Mistake("an RNN given a whole (batch, time, features) sequence (PyTorch's nn.RNN habit)",

@@ -8,7 +8,9 @@ conversions (`CONVERSIONS`) and the functions whose result has no gradient to lo
 (indices, masks, shapes, constants: numpy_dispatch's `_DATA_ONLY` and `_DATA_UFUNCS`).
 """
 
+import io
 import math
+import re
 import warnings
 
 import numpy as np
@@ -305,6 +307,42 @@ def test_conversions_and_tests_called_from_the_users_code_still_take_variables()
     np.testing.assert_array_equal(np.isfinite([a, b[1]]), [True, False])   # tests give booleans
     np.testing.assert_array_equal(np.less([a, b[0]], 1.5), [False, True])
     assert np.dot(ARR, V.stack([a, a])).creator is not None  # NumPy's function: gengrad's op
+
+
+@pytest.mark.parametrize("name, call, ours", [
+    ("scipy.special.logsumexp", lambda sp, x: sp.special.logsumexp(x), r"V\.logsumexp\(x, axis\)"),
+    ("scipy.special.softmax", lambda sp, x: sp.special.softmax(x), r"F\.softmax\(x, axis\)"),
+    ("scipy.linalg.expm", lambda sp, x: sp.linalg.expm(V.reshape(x, (2, 2))), None),
+    ("scipy.stats.norm.logpdf", lambda sp, x: sp.stats.norm.logpdf(x), None),
+])
+def test_variables_converted_inside_scipys_code_are_refused_naming_the_function(name, call, ours):
+    pytest.importorskip("scipy")
+    import scipy.linalg
+    import scipy.special
+    import scipy.stats  # (the submodules the calls use)
+    x = V.Variable(np.array([0.3, 0.7, -0.2, 0.1]))
+    with pytest.raises(ValueError, match=rf"^{name}: a Variable reached SciPy's code.*gradient would be "
+                                         r"silently lost") as refused:
+        call(scipy, x)
+    assert ours is None or re.search(ours, str(refused.value))
+    with V.no_grad():                                        # no graph to lose: the values
+        assert type(call(scipy, x)) is not V.Variable
+    assert type(call(scipy, x.detach())) is not V.Variable
+
+
+def test_scipys_ufuncs_are_refused_under_scipys_name_and_its_file_io_reads_values():
+    pytest.importorskip("scipy")
+    import scipy.io
+    import scipy.special
+    x = V.Variable(np.array([0.3, 0.7]))
+    with pytest.raises(TypeError, match=r"^scipy\.special\.erf\(x\) does not take Variables: gengrad "
+                                        r"has no erf op, and SciPy would drop the graph"):
+        scipy.special.erf(x)
+    with pytest.raises(TypeError, match=r"^scipy\.special\.expit\(x\) .*gengrad ops \(F\.sigmoid\(x\)\)"):
+        scipy.special.expit(x)
+    saved = io.BytesIO()
+    scipy.io.savemat(saved, {"x": x})                        # saving reads the values
+    np.testing.assert_allclose(scipy.io.loadmat(io.BytesIO(saved.getvalue()))["x"].ravel(), x.data)
 
 
 def test_a_stacked_list_keeps_the_graph_the_refusal_names():
