@@ -15,6 +15,7 @@ import variable as V
 from variable import ArrayLike, Forwarder, Function, Variable, backend, series
 from variable.backend import get_array_module, is_device_array
 from variable.ops.elementwise import _multiply, _reduce, _times
+from variable.ops.special import erf_series, erfc_fraction
 
 
 def as_float(x: ArrayLike, op: str, like: ArrayLike | None = None) -> Variable:
@@ -567,36 +568,8 @@ def softplus(x: ArrayLike) -> Variable:
 
 # ----- GELU and the error function ------------------------------------------------------
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
-_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 _GELU_CUBIC = 0.044715
-
-
-def _erf_series(z):
-    """erf(z) for 0 <= z < 2 by a series of positive terms (no cancellation)."""
-    # erf(z) = 2/sqrt(pi) exp(-z^2) sum_n 2^n z^(2n+1) / (1 3 5 ... (2n+1)); the term
-    # ratio is 2 z^2 / (2n + 1), so 40 terms reach 1e-17 relative at z = 2
-    term = z.copy()
-    total = z.copy()
-    z2 = 2 * z * z
-    for n in range(1, 41):
-        term *= z2
-        term *= 1 / (2 * n + 1)
-        total += term
-    return _TWO_OVER_SQRT_PI * np.exp(-z * z) * total
-
-
-def _erfc_fraction(z):
-    """erfc(z) for z >= 2 from its continued fraction, to full relative precision.
-
-    erfc(z) = exp(-z^2)/sqrt(pi) / (z + (1/2)/(z + 1/(z + (3/2)/(z + ...)))), evaluated
-    bottom-up; 60 levels are exact to double precision from z = 2 on.
-    """
-    z = np.minimum(z, 40.0)                           # erfc(40) underflows to 0 anyway
-    fraction = z.copy()
-    for k in range(60, 0, -1):
-        fraction = z + (k / 2) / fraction
-    return np.exp(-z * z) / (math.sqrt(math.pi) * fraction)
 
 
 def _normal_pdf_series(x):
@@ -614,18 +587,18 @@ def _normal_cdf(x):
     z = x.astype(np.float64, copy=False) / math.sqrt(2)
     a = np.abs(z)
     if is_device_array(z):
-        inner = 0.5 + 0.5 * np.copysign(_erf_series(np.minimum(a, 2)), z)
-        tail = 0.5 * _erfc_fraction(np.maximum(a, 2))
+        inner = 0.5 + 0.5 * np.copysign(erf_series(np.minimum(a, 2)), z)
+        tail = 0.5 * erfc_fraction(np.maximum(a, 2))
         out = np.where(a < 2, inner, np.where(z < 0, tail, 1 - tail))
         out = np.where(np.isnan(z), np.nan, out)
         return out.astype(np.result_type(x.dtype, np.float32), copy=False)
     out = np.empty_like(z)
     middle = a < 2
     zm = z[middle]
-    out[middle] = 0.5 + 0.5 * np.copysign(_erf_series(np.abs(zm)), zm)
+    out[middle] = 0.5 + 0.5 * np.copysign(erf_series(np.abs(zm)), zm)
     lower, upper = z <= -2, z >= 2
-    out[lower] = 0.5 * _erfc_fraction(a[lower])
-    out[upper] = 1 - 0.5 * _erfc_fraction(a[upper])
+    out[lower] = 0.5 * erfc_fraction(a[lower])
+    out[upper] = 1 - 0.5 * erfc_fraction(a[upper])
     out[np.isnan(z)] = np.nan
     return out.astype(np.result_type(x.dtype, np.float32), copy=False)
 

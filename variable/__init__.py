@@ -38,7 +38,7 @@ from .types import ArrayLike, Axis
 from .ops import (
     applying, array_api, contraction, differences, division, exponential, grids, histograms, inverse_trig,
     nanfunctions, polynomials, powers, products, quantiles, rearrange, rounding, selection, sequences, sets,
-    signal, stacking, statistics,
+    signal, special, stacking, statistics,
 )
 from .ops.applying import *  # noqa: F403
 from .ops.array_api import *  # noqa: F403
@@ -60,6 +60,7 @@ from .ops.selection import *  # noqa: F403
 from .ops.sequences import *  # noqa: F403
 from .ops.sets import *  # noqa: F403
 from .ops.signal import *  # noqa: F403
+from .ops.special import *  # noqa: F403
 from .ops.stacking import *  # noqa: F403
 from .ops.statistics import *  # noqa: F403
 from . import linalg
@@ -67,7 +68,7 @@ from . import linalg
 
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
              stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api,
-             sequences, polynomials, division, sets, histograms, applying)
+             sequences, polynomials, division, sets, histograms, applying, special)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

@@ -80,11 +80,17 @@ def op(name):
     return getattr(V.linalg if module == "linalg" else V, short)
 
 
+SCIPY_SPECIAL = ("erf", "erfc")
+"""gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
+
+
 def numpy_names(name):
     """NumPy's functions that compute gengrad's op `name`, as `np....` strings."""
     module, _, short = name.rpartition(".")
     if module == "linalg":
         return [f"np.linalg.{short}"] if callable(getattr(np.linalg, short, None)) else []
+    if short in SCIPY_SPECIAL:  # (NumPy has none: SciPy's ufunc records it)
+        return [f"scipy.special.{short}"]
     own = EQUIVALENTS.get(short, short)
     names = [own] if callable(getattr(np, own, None)) else []
     names += sorted(alias for alias, spelled in numpy_dispatch._SPELLINGS.items()
@@ -220,9 +226,11 @@ def render() -> str:
         "- SciPy's functions convert a Variable as NumPy's own code does",
         "  (`scipy.special.logsumexp(x)`, `scipy.linalg.expm(a)`, `scipy.stats.norm.logpdf(x)`):",
         "  refused alike, naming the function and gengrad's op where it has one",
-        "  (`V.logsumexp`, `F.softmax`, `V.linalg.norm`); SciPy's ufuncs (`scipy.special.erf`)",
-        "  are refused as NumPy's are, under SciPy's name, naming gengrad's spelling where it has",
-        "  one (`scipy.special.expit`: `F.sigmoid`); `scipy.io`'s files read the values;",
+        "  (`V.logsumexp`, `F.softmax`, `V.linalg.norm`); SciPy's ufuncs record gengrad's op",
+        "  where it has one (`scipy.special.erf` and `erfc`: `V.erf`, `V.erfc`) and are refused",
+        "  as NumPy's are otherwise (`scipy.special.gammaln`), under SciPy's name, naming",
+        "  gengrad's spelling where it has one (`scipy.special.expit`: `F.sigmoid`); `scipy.io`'s",
+        "  files read the values;",
         "- `math.exp(x[0])` is `math.exp(float(x[0]))`, a Python number: write `V.exp(x[0])`.",
         "",
         "```python",

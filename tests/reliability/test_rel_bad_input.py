@@ -316,6 +316,9 @@ OPS = [
     *[_ufunc(n) for n in ("arctan", "arcsinh", "arctan2", "hypot", "sinc", "deg2rad", "rad2deg")],
     *[_ufunc(n, ("unit",)) for n in ("arcsin", "arccos", "arctanh")],
     _ufunc("arccosh", ("above1",)),
+    # ----- variable: the error functions (special.py; NumPy has none: Python's math as reference)
+    _elementwise(V.erf, np.vectorize(math.erf, otypes=[float]), "erf"),
+    _elementwise(V.erfc, np.vectorize(math.erfc, otypes=[float]), "erfc"),
     _elementwise(V.radians, np.radians, "radians"), _elementwise(V.degrees, np.degrees, "degrees"),
     # ----- variable: rounding, remainders and identities (rounding.py) ------------------------
     *[_ufunc(n) for n in ("sign", "floor", "ceil", "round", "around", "rint", "trunc", "fix", "fmax",

@@ -1840,6 +1840,9 @@ PROPS = [
     new("arccosh", unary(uniform(1.2, 2.5))), new("arctanh", unary(uniform(-0.9, 0.9))),
     new("hypot", binary(nonzero)), new("sinc", unary(uniform(-4, 4))), new("deg2rad", unary()),
     new("rad2deg", unary()), new("radians", unary()), new("degrees", unary()),
+    # variable.ops.special (NumPy has no erf: Python's math is the reference)
+    new("erf", unary(uniform(-4, 4)), ref=np.vectorize(math.erf, otypes=[float])),
+    new("erfc", unary(uniform(-4, 4)), ref=np.vectorize(math.erfc, otypes=[float])),
     # variable.ops.rounding
     new("sign", unary(_kinked(0.0))), new("floor", unary(_kinked(-2, -1, 0, 1, 2))),
     new("ceil", unary(_kinked(-2, -1, 0, 1, 2))), new("trunc", unary(_kinked(-2, -1, 0, 1, 2))),

@@ -54,6 +54,7 @@ from test_ops_selection import ROWS as SELECTION_ROWS
 from test_ops_sets import ROWS as SET_ROWS
 from test_ops_shape_more import ROWS as SHAPE_ROWS
 from test_ops_signal import ROWS as SIGNAL_ROWS
+from test_ops_special import ROWS as SPECIAL_ROWS
 from test_ops_statistics import ROWS as STATISTICS_ROWS
 from test_tensor_table import TENSOR_OPS_COVERED
 
@@ -189,6 +190,7 @@ ELEMENTWISE_ROWS = {
 
 # Every op family's rows.  A new family: import its dict of rows and merge it here.
 OP_TABLE = {**TENSOR_OPS_COVERED, **ELEMENTWISE_ROWS, **EXPONENTIAL_ROWS, **ROUNDING_ROWS, **REDUCTION_ROWS,
+            **SPECIAL_ROWS,
             **CONTRACTION_ROWS, **SHAPE_ROWS, **SELECTION_ROWS, **LINALG_ROWS, **DECOMPOSITION_ROWS,
             **QUANTILE_ROWS, **NANFUNCTION_ROWS, **SIGNAL_ROWS, **POWER_ROWS, **GRID_ROWS, **STATISTICS_ROWS,
             **ARRAY_API_ROWS, **LINALG_API_ROWS, **POLYNOMIAL_ROWS, **DIVISION_ROWS, **SET_ROWS,
