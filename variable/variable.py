@@ -651,7 +651,8 @@ def _numpy_caller(frame):
     return "np." + "".join(part + "." for part in public) + name
 
 
-_CALLS = frozenset(dis.opmap[name] for name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX") if name in dis.opmap)
+_CALL_INSTRUCTIONS = frozenset(dis.opmap[name] for name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX")
+                               if name in dis.opmap)
 _BINARY_OPS = frozenset(dis.opmap[name] for name in ("BINARY_OP",) if name in dis.opmap)
 # NumPy's functions written in C that are conversions (the value is what is asked for)
 _C_CONVERSIONS = frozenset(["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
@@ -662,6 +663,7 @@ as its source reads them, or None where the source is not at hand or is not such
 
 
 def _called_names(frame):
+    """_read_called_names(frame), read once per instruction (_read_calls)."""
     key = (frame.f_code, frame.f_lasti)
     names = _read_calls.get(key, False)
     if names is False:
@@ -694,9 +696,9 @@ def _read_called_names(frame):
 
 
 def _numpy_code_called(frame):
-    """('random', 'method' or 'compute', its name as written) where `frame` is calling a NumPy function or
-    method written in C that computes from its arguments' values (np.dot, np.exp, arr.dot,
-    rng.normal), not a conversion or a test giving booleans; else None."""
+    """('random', 'method' or 'compute', its name as written) where `frame` is calling a NumPy
+    function or method written in C that computes from its arguments' values (np.dot, np.exp,
+    arr.dot, rng.normal), not a conversion or a test giving booleans; else None."""
     names = _called_names(frame)
     if names is None:
         return None
@@ -739,7 +741,7 @@ def _refuse_numpy_in_c(frame, conversion):
             "gengrad, so its gradient would be silently lost; stack the list first (a + V.stack([x, "
             "y]) records gengrad's op), or give x.data (x.item()) for the value alone"
         )
-    called = _numpy_code_called(frame) if instruction in _CALLS else None
+    called = _numpy_code_called(frame) if instruction in _CALL_INSTRUCTIONS else None
     if called is None:
         return
     kind, call = called
