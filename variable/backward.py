@@ -791,6 +791,10 @@ def backward(
         grads = _run(outputs, seeds, create_graph, retain=retain_grad)
         if any(getattr(y, "_assigned", None) == _RECORDED_GRAD for y in outputs):
             _refuse_adding_to_itself(outputs, grads)
+        source = None  # the outputs of a pass seeded with ones, for the next one to compare
+        if grad_outputs is None:
+            source = tuple(weakref.ref(y) for y in outputs)
+            _refuse_a_second_pass(outputs, grads)
         handout = _Handout(create_graph, grad_outputs)
         now = _clock[0]
         with config._setting(config._enable_backprop, create_graph):
@@ -800,8 +804,30 @@ def backward(
                 if x._grad is None:
                     x._grad = handout(x, g)
                     x._grad_at = now
+                    x._grad_from = source
                 else:
                     x._grad = _accumulated(x, g, handout)
+                    if source is not None:  # (the earlier passes' outputs, still alive, and these)
+                        earlier = getattr(x, "_grad_from", None) or ()
+                        x._grad_from = tuple(ref for ref in earlier if ref() is not None) + source
+
+
+def _refuse_a_second_pass(outputs, grads):
+    """Raise if a leaf this pass reached holds, uncleared, the gradient that an earlier
+    backward() from these very outputs put there: y.backward() twice would double it (PyTorch
+    refuses a second pass through a graph too). Passes given grad_outputs are let through: a
+    sum of vector-Jacobian products may be meant."""
+    for x in grads:
+        if isinstance(x, Variable) and x._grad is not None:
+            earlier = getattr(x, "_grad_from", None)
+            if earlier is not None and any(ref() is y for ref in earlier for y in outputs):
+                which = f"Variable {x.name!r}" if x.name else f"a Variable of shape {x.shape}"
+                raise ValueError(
+                    f"backward: this output was differentiated by an earlier backward(), whose "
+                    f"gradient the .grad of {which} still holds, so a second pass would double it; "
+                    f"call model.cleargrads() (x.cleargrad()) before backward() again. For the "
+                    f"gradient of several losses, backward each once, or (loss1 + loss2).backward()"
+                )
 
 
 def _accumulated(x, g, handout):

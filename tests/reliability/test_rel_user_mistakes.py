@@ -951,6 +951,14 @@ def _update_without_backward():
     return loss
 
 
+def _backward_twice_from_one_loss():
+    model = L.MLP((3, 1))
+    model.cleargrads()
+    loss = F.sum(model(np.ones((2, 2))))
+    loss.backward()
+    loss.backward()  # (a helper that already called it, or a pasted line)
+
+
 def _update_twice_with_one_gradient():
     model = L.MLP((3, 1))
     opt = O.SGD(0.1).setup(model)
@@ -1120,6 +1128,9 @@ CATALOGUE += [
     Mistake("a training loop that never clears the gradients (no model.cleargrads())", _never_cleared,
             ValueError, (r"adds up gradients taken before and after its data changed",
                          r"call model\.cleargrads\(\) \(x\.cleargrad\(\) for one Variable\) before each")),
+    Mistake("loss.backward() twice (the gradients doubled)", _backward_twice_from_one_loss, ValueError,
+            (r"this output was differentiated by an earlier backward\(\)", r"would double it",
+             r"model\.cleargrads\(\) \(x\.cleargrad\(\)\) before backward\(\) again")),
     Mistake("opt.update() twice after one loss.backward()", _update_twice_with_one_gradient, ValueError,
             (r"SGD\.update: the gradient of parameter 'W' was taken before its data last changed",
              r"model\.cleargrads\(\); loss = \.\.\.; loss\.backward\(\); opt\.update\(\)")),

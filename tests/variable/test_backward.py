@@ -109,14 +109,32 @@ def test_backward_from_a_given_gradient():
 
 def test_gradients_accumulate_until_cleargrad():
     x = V.Variable(3.0)
-    y = x * x
-    y.backward()
-    y.backward()
-    np.testing.assert_allclose(x.grad.data, 12.0)
+    (x * x).backward()
+    (x * x * x).backward()                   # another output: its gradient adds (27)
+    np.testing.assert_allclose(x.grad.data, 33.0)
     x.cleargrad()
     assert x.grad is None
     (x * x).backward()
     np.testing.assert_allclose(x.grad.data, 6.0)
+
+
+def test_a_second_backward_from_the_same_output_is_refused_until_cleared():
+    x = V.Variable(3.0)
+    y = x * x
+    z = x * x * x
+    y.backward()
+    z.backward()                             # (the earlier outputs are remembered past this one)
+    with pytest.raises(ValueError, match=r"earlier backward\(\).*would double it.*x\.cleargrad\(\)"):
+        y.backward()
+    np.testing.assert_allclose(x.grad.data, 33.0)   # nothing added by the refused pass
+    x.cleargrad()
+    y.backward()                             # cleared: the same output again is fine
+    np.testing.assert_allclose(x.grad.data, 6.0)
+    y.backward(gradient=np.array(2.0))       # a seed given: a sum of products may be meant
+    np.testing.assert_allclose(x.grad.data, 18.0)
+    x.grad = x.grad                          # an assigned gradient is the user's own
+    y.backward()
+    np.testing.assert_allclose(x.grad.data, 24.0)
 
 
 def test_retain_grad_false_keeps_only_leaf_gradients():
