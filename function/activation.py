@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 import variable as V
-from variable import ArrayLike, Forwarder, Function, Variable, backend, series
+from variable import ArrayLike, Forwarder, Function, Variable, backend, numpy_dispatch, series
 from variable.backend import get_array_module, is_device_array
 from variable.ops.elementwise import _multiply, _reduce, _times
 from variable.ops.special import erf_series, erfc_fraction
@@ -750,3 +750,9 @@ __all__ = [
     "sigmoid", "relu", "relu6", "leaky_relu", "elu", "gelu", "swish", "silu",
     "hard_sigmoid", "hard_swish", "softplus",
 ]
+
+
+# scipy.special's ufuncs on a Variable record these ops (variable/numpy_dispatch.py)
+numpy_dispatch.register_scipy_ufunc("expit", sigmoid)
+numpy_dispatch.register_scipy_ufunc("log_expit", lambda x: -softplus(-x))
+numpy_dispatch.register_scipy_ufunc("ndtr", lambda x: Function(NormalCDF())(x))

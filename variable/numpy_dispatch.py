@@ -90,6 +90,16 @@ _SCIPY_SPELLINGS = {"expit": "F.sigmoid(x)", "logit": "V.log(x) - V.log1p(-x)",
 """SciPy's ufuncs that gengrad's ops spell."""
 
 
+_SCIPY_UFUNC_OPS = {}
+"""scipy.special's ufunc name -> the op that computes it, from the packages that define it
+(function/ registers expit as F.sigmoid, ndtr as the normal CDF): `register_scipy_ufunc`."""
+
+
+def register_scipy_ufunc(name, op):
+    """Let `scipy.special.<name>(x)` on a Variable record `op(x)` (op: Variables in and out)."""
+    _SCIPY_UFUNC_OPS[name] = op
+
+
 def _refusal(what, name, linalg=False):
     """The TypeError for a NumPy (or SciPy) function with no gengrad op."""
     where = "V.linalg" if linalg else "V"
@@ -130,6 +140,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if name in _DATA_UFUNCS:
             return ufunc(*_data(inputs), **kwargs)
         op = _op_for(name)
+        if op is None and what.startswith("scipy."):
+            op = _SCIPY_UFUNC_OPS.get(name)
         if op is None:
             raise _refusal(what + "(x)", name)
         if kwargs:
