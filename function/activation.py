@@ -15,7 +15,7 @@ import variable as V
 from variable import ArrayLike, Forwarder, Function, Variable, backend, numpy_dispatch, series
 from variable.backend import get_array_module, is_device_array
 from variable.ops.elementwise import _multiply, _reduce, _times
-from variable.ops.special import erf_series, erfc_fraction
+from variable.ops.special import erf_arrays
 
 
 def as_float(x: ArrayLike, op: str, like: ArrayLike | None = None) -> Variable:
@@ -581,26 +581,11 @@ def _normal_cdf(x):
     """Phi(x) = erfc(-x / sqrt 2) / 2 on an ndarray, to ~1e-15 absolute and ~1e-13
     relative (the left tail keeps full relative precision: no 1 + erf cancellation).
 
-    On the CPU each formula runs on its own entries (picked by masks); on a device, where
-    a mask's size is a sync, each runs everywhere, to the same values, and `where` picks.
+    erfc's own arrays (variable/ops/special.py) compute it.
     """
     z = x.astype(np.float64, copy=False) / math.sqrt(2)
-    a = np.abs(z)
-    if is_device_array(z):
-        inner = 0.5 + 0.5 * np.copysign(erf_series(np.minimum(a, 2)), z)
-        tail = 0.5 * erfc_fraction(np.maximum(a, 2))
-        out = np.where(a < 2, inner, np.where(z < 0, tail, 1 - tail))
-        out = np.where(np.isnan(z), np.nan, out)
-        return out.astype(np.result_type(x.dtype, np.float32), copy=False)
-    out = np.empty_like(z)
-    middle = a < 2
-    zm = z[middle]
-    out[middle] = 0.5 + 0.5 * np.copysign(erf_series(np.abs(zm)), zm)
-    lower, upper = z <= -2, z >= 2
-    out[lower] = 0.5 * erfc_fraction(a[lower])
-    out[upper] = 1 - 0.5 * erfc_fraction(a[upper])
-    out[np.isnan(z)] = np.nan
-    return out.astype(np.result_type(x.dtype, np.float32), copy=False)
+    cdf = 0.5 * erf_arrays(-z, complement=True, split=2.0, levels=60)   # (the fraction from |z| = 2)
+    return cdf.astype(np.result_type(x.dtype, np.float32), copy=False)
 
 
 def _normal_pdf(x):

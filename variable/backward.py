@@ -235,17 +235,19 @@ def _recorded(f, gys, watched):
     for v in gys:
         watched[id(v)] = name
     kept = getattr(forwarder, "_kept_from_inputs", None)
-    if kept is not None:  # arrays its forward computed from the inputs: watched too
-        return _with_kept_watched(forwarder, kept, name, gys, watched)
+    originals = None if kept is None else _watch_kept(forwarder, kept, name)
     try:
         return forwarder.backward(*gys)
     finally:
         watched.clear()
+        if originals is not None:
+            forwarder.__dict__.update(originals)
 
 
-def _with_kept_watched(forwarder, kept, name, gys, watched):
-    """`_recorded`'s backward with the arrays listed in `kept` (_kept_from_inputs) read as
-    `_KeptInForward` views, which refuse arithmetic, naming the attribute."""
+def _watch_kept(forwarder, kept, name):
+    """Put `_KeptInForward` views, which refuse arithmetic naming the attribute, in place of the
+    arrays listed in `kept` (_kept_from_inputs: what its forward computed from the inputs), for
+    `_recorded`'s backward; returns the attributes they replace, to restore."""
     attributes = forwarder.__dict__
     originals = {attribute: attributes[attribute] for attribute, _ in kept}
     for attribute, index in kept:
@@ -258,11 +260,7 @@ def _with_kept_watched(forwarder, kept, name, gys, watched):
             values = list(attributes[attribute])
             values[index] = view
             attributes[attribute] = type(originals[attribute])(values)
-    try:
-        return forwarder.backward(*gys)
-    finally:
-        watched.clear()
-        attributes.update(originals)
+    return originals
 
 
 def _read_only_gradients(gys):

@@ -84,10 +84,18 @@ def _op_for(name, linalg=False):
     return getattr(package, spelled) if spelled in package.OPS else None
 
 
-_SCIPY_SPELLINGS = {"expit": "F.sigmoid(x)", "logit": "V.log(x) - V.log1p(-x)",
-                    "xlogy": "x * V.log(y)", "xlog1py": "x * V.log1p(y)", "log_expit": "-F.softplus(-x)",
-                    "exprel": "V.expm1(x) / x", "cosm1": "V.cos(x) - 1"}
-"""SciPy's ufuncs that gengrad's ops spell."""
+SCIPY_SPELLINGS = {
+    # ufuncs (refused here)
+    "expit": "F.sigmoid(x)", "logit": "V.log(x) - V.log1p(-x)", "xlogy": "x * V.log(y)",
+    "xlog1py": "x * V.log1p(y)", "log_expit": "-F.softplus(-x)", "exprel": "V.expm1(x) / x",
+    "cosm1": "V.cos(x) - 1",
+    # functions written in Python (refused where they convert: variable.py's _scipy_caller)
+    "logsumexp": "V.logsumexp(x, axis)", "softmax": "F.softmax(x, axis)",
+    "log_softmax": "F.log_softmax(x, axis)", "norm": "V.linalg.norm(x)", "det": "V.linalg.det(x)",
+    "inv": "V.linalg.inv(x)", "solve": "V.linalg.solve(a, b)", "cholesky": "V.linalg.cholesky(x)",
+    "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)",
+}
+"""SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 
 
 _SCIPY_UFUNC_OPS = {}
@@ -104,7 +112,7 @@ def _refusal(what, name, linalg=False):
     """The TypeError for a NumPy (or SciPy) function with no gengrad op."""
     where = "V.linalg" if linalg else "V"
     library = "SciPy" if what.startswith("scipy") else "NumPy"
-    spelled = f" ({_SCIPY_SPELLINGS[name]})" if library == "SciPy" and name in _SCIPY_SPELLINGS else ""
+    spelled = f" ({SCIPY_SPELLINGS[name]})" if library == "SciPy" and name in SCIPY_SPELLINGS else ""
     return TypeError(
         f"{what} does not take Variables: gengrad has no {name} op, and {library} would drop the "
         f"graph. Write it with gengrad ops{spelled or f' ({where}.*)'}, or as a V.Forwarder with "

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import backend
 from .config import _enable_backprop
+from .numpy_dispatch import SCIPY_SPELLINGS
 
 if TYPE_CHECKING:  # names used only in annotations
     from .forwarder import Function
@@ -60,7 +61,7 @@ def _plain_array(array, op):
     """`array` as a plain real ndarray (or device array), or a TypeError saying what to pass instead."""
     if type(array) is not np.ndarray and not backend.is_device_array(array):
         if isinstance(array, _ReadInBackward):
-            raise array._slip(f"{op}(x.data)")
+            raise array._slip_in_op(op)
         if isinstance(array, np.matrix):
             raise TypeError(
                 f"{op}: np.matrix is not supported (its * is a matrix product, so gradients "
@@ -461,6 +462,10 @@ class _ReadInBackward(np.ndarray):
     def __array_finalize__(self, parent):
         self._op = getattr(parent, "_op", "backward")
 
+    def _slip_in_op(self, op):
+        """The TypeError for gengrad's op `op` given this array (`V.exp(x.data)`)."""
+        return self._slip(f"{op}(x.data)")
+
     def _slip(self, what):
         return TypeError(
             f"{self._op}.backward computes {what} on an input's or gradient's .data while "
@@ -505,7 +510,7 @@ _CONSTANT_ALMOST_EVERYWHERE = frozenset(["sign", "floor", "ceil", "rint", "trunc
 # constants are not marked); the marked floating-point arrays it leaves on `self` are listed,
 # and a backward that create_graph records reads them as `_KeptInForward` views.
 _PIECEWISE_CONSTANT = _CONSTANT_ALMOST_EVERYWHERE | {"heaviside", "floor_divide", "remainder", "fmod"}
-_PIECEWISE_CONSTANT_FUNCTIONS = frozenset(["round", "around", "fix", "argsort", "searchsorted"])
+_PIECEWISE_CONSTANT_FUNCTIONS = frozenset(["round", "around", "fix"])  # (indices are left unmarked)
 
 
 def _plain(value):
@@ -558,8 +563,10 @@ class _KeptInForward(_ReadInBackward):
         self._op = getattr(parent, "_op", "backward")
         self._attr = getattr(parent, "_attr", "array")
 
+    def _slip_in_op(self, op):
+        return self._slip(op)
+
     def _slip(self, what):
-        what = what.replace("(x.data)", "")  # (_plain_array's: gengrad's op given the array)
         return TypeError(
             f"{self._op}.backward computes {what} on self.{self._attr}, an array {self._op}.forward "
             f"computed from its inputs, while create_graph=True records the backward pass: the "
@@ -609,11 +616,6 @@ _NUMPY_NAMESPACES = ("linalg", "polynomial", "fft", "random")
 # scipy.linalg.expm): refused alike, naming the SciPy function called; its file I/O reads values
 _SCIPY_PART = os.sep + "scipy" + os.sep
 _SCIPY_READS = _SCIPY_PART + "io" + os.sep
-_SCIPY_OPS = {"logsumexp": "V.logsumexp(x, axis)", "softmax": "F.softmax(x, axis)",
-              "log_softmax": "F.log_softmax(x, axis)", "expit": "F.sigmoid(x)",
-              "norm": "V.linalg.norm(x)", "det": "V.linalg.det(x)", "inv": "V.linalg.inv(x)",
-              "solve": "V.linalg.solve(a, b)", "cholesky": "V.linalg.cholesky(x)",
-              "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)"}
 
 
 def _scipy_caller(frame):
@@ -796,7 +798,7 @@ def _refuse_losing_the_graph(variable, conversion):
         call = _scipy_caller(frame)
         if call is not None:
             name = call.rpartition(".")[2]
-            ours = f"gengrad's op ({_SCIPY_OPS[name]}), or " if name in _SCIPY_OPS else ""
+            ours = f"gengrad's op ({SCIPY_SPELLINGS[name]}), or " if name in SCIPY_SPELLINGS else ""
             raise ValueError(
                 f"{call}: a Variable reached SciPy's code, which converts it to its values (by "
                 f"{conversion}): SciPy does not hand Variables to gengrad, so the gradient would "

@@ -48,16 +48,16 @@ def erfc_fraction(z, levels=60):
     return density / (math.sqrt(math.pi) * fraction)
 
 
-def _erf_arrays(x, complement):
-    """erf(x) (erfc(x) with `complement`) on an ndarray, in float64 inside, x's dtype out.
+def erf_arrays(x, complement, split, levels):
+    """erf(x) (erfc(x) with `complement`) on an ndarray, in float64 inside, x's dtype out: the
+    series where |x| < `split`, the continued fraction of `levels` levels outside (erfc_fraction
+    says which are exact from where).
 
     On the CPU each formula runs on its own entries (picked by masks); on a device, where a
     mask's size is a sync, each runs everywhere and `where` picks."""
     dtype = x.dtype if x.dtype.kind == "f" else np.float64   # (integers and booleans: float64)
     z = x.astype(np.float64, copy=False)
     a = np.abs(z)
-    # erfc = 1 - erf would lose erfc's digits where erf nears 1: its fraction starts sooner
-    split, levels = (1.0, 200) if complement else (2.0, 60)
     if is_device_array(z):
         inner = np.copysign(erf_series(np.minimum(a, split)), z)
         tail = erfc_fraction(np.maximum(a, split), levels)          # erfc(|x|)
@@ -91,9 +91,10 @@ class Erf(Forwarder):
 
     complement = False
     slope = TWO_OVER_SQRT_PI     # the derivative over e^(-x^2)
+    split, levels = 2.0, 60      # (the series inside |x| < 2, the fraction outside)
 
     def forward(self, x):
-        return _erf_arrays(x, complement=self.complement)
+        return erf_arrays(x, self.complement, self.split, self.levels)
 
     save_for_backward = ("x0",)
 
@@ -114,6 +115,7 @@ class Erfc(Erf):
 
     complement = True
     slope = -TWO_OVER_SQRT_PI
+    split, levels = 1.0, 200     # 1 - erf would lose erfc's digits where erf nears 1: the fraction sooner
     _pointwise = True  # (read from each class's own attributes)
 
 
