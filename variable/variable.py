@@ -509,7 +509,7 @@ _CONSTANT_ALMOST_EVERYWHERE = frozenset(["sign", "floor", "ceil", "rint", "trunc
 # `_FromInputs` views, which mark what is computed from them (masks, indices and piecewise
 # constants are not marked); the marked floating-point arrays it leaves on `self` are listed,
 # and a backward that create_graph records reads them as `_KeptInForward` views.
-_PIECEWISE_CONSTANT = _CONSTANT_ALMOST_EVERYWHERE | {"heaviside", "floor_divide", "remainder", "fmod"}
+_PIECEWISE_CONSTANT = _CONSTANT_ALMOST_EVERYWHERE | {"heaviside", "floor_divide"}  # (x mod c has slope 1)
 _PIECEWISE_CONSTANT_FUNCTIONS = frozenset(["round", "around", "fix"])  # (indices are left unmarked)
 
 

@@ -52,12 +52,23 @@ class AffineKeepingAProduct(V.Forwarder):
         return gy @ w.T, V.transpose(x) @ gy + 0 * self.xw[:1].sum()
 
 
+class PhaseKeepingTheRemainder(V.Forwarder):
+    def forward(self, x):
+        self.phase = np.remainder(x, 1.0)    # slope 1 between its jumps: not a constant
+        return np.sin(2 * np.pi * self.phase)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * 2 * np.pi * np.cos(2 * np.pi * self.phase) + 0 * x
+
+
 @pytest.mark.parametrize("op, inputs, attribute", [
     (XExp, (np.array([0.5, -0.3]),), "self.e"),
     (UnitKeepingTheNorm, (np.array([0.3, -1.2, 0.5]),), "self.norm"),
     (TanhKeepingItsOutput, (np.array([0.2, 0.7]),), r"self.cache\[1\]"),
     (AffineKeepingAProduct, (np.ones((2, 3)), np.full((3, 2), 0.5)), "self.xw"),
-], ids=["self.e", "a reduction", "in a tuple", "np.dot"])
+    (PhaseKeepingTheRemainder, (np.array([0.3, 1.7]),), "self.phase"),
+], ids=["self.e", "a reduction", "in a tuple", "np.dot", "np.remainder"])
 def test_a_kept_array_read_by_a_recorded_backward_is_refused_naming_it(op, inputs, attribute):
     xs = [V.Variable(a) for a in inputs]
     y = V.sum(op.apply(*xs))
