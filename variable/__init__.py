@@ -144,6 +144,8 @@ _SPELLED_OTHERWISE = {
     "unbind": (_TORCH, "V.unstack(x, axis=axis)"),
     "chunk": (_TORCH, "V.array_split(x, n, axis)"),
     "clamp": (_TORCH, "V.clip(x, lo, hi)"),
+    "lgamma": (_TORCH, "V.gammaln(x) (log|Gamma(x)|, SciPy's name)"),
+    "psi": ("SciPy's other name", "V.digamma(x)"),
     "amax": (_TORCH, "V.max(x, axis)"),
     "amin": (_TORCH, "V.min(x, axis)"),
     "bmm": (_TORCH, "V.matmul(x, y) (it multiplies batches of matrices over the leading axes)"),

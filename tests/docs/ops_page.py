@@ -80,7 +80,7 @@ def op(name):
     return getattr(V.linalg if module == "linalg" else V, short)
 
 
-SCIPY_SPECIAL = ("erf", "erfc")
+SCIPY_SPECIAL = ("erf", "erfc", "gammaln", "digamma")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -227,12 +227,13 @@ def render() -> str:
         "  (`scipy.special.logsumexp(x)`, `scipy.linalg.expm(a)`, `scipy.stats.norm.logpdf(x)`):",
         "  refused alike, naming the function and gengrad's op where it has one",
         "  (`V.logsumexp`, `F.softmax`, `V.linalg.norm`); SciPy's ufuncs record gengrad's op",
-        "  where it has one (`scipy.special.erf` and `erfc`: `V.erf`, `V.erfc`; with `function`",
-        "  imported, `expit`, `log_expit` and `ndtr`: `F.sigmoid`, `-F.softplus(-x)`, the",
-        "  normal CDF of the exact GELU) and are refused",
-        "  as NumPy's are otherwise (`scipy.special.gammaln`), under SciPy's name, naming",
-        "  gengrad's spelling where it has one (`scipy.special.expit`: `F.sigmoid`); `scipy.io`'s",
-        "  files read the values;",
+        "  where it has one (`scipy.special.erf`, `erfc`, `gammaln` and `digamma` (or `psi`):",
+        "  `V.erf`, `V.erfc`, `V.gammaln`, `V.digamma`; with `function` imported, `expit`,",
+        "  `log_expit` and `ndtr`: `F.sigmoid`, `-F.softplus(-x)`, the normal CDF of the exact",
+        "  GELU) and are refused as NumPy's are otherwise (`scipy.special.gamma`), under SciPy's",
+        "  name, naming gengrad's spelling where it has one (`scipy.special.gamma`:",
+        "  `V.exp(V.gammaln(x))` for x > 0; `scipy.special.polygamma(n, x)`, SciPy's Python code:",
+        "  `V.polygamma(n, x)`); `scipy.io`'s files read the values;",
         "- `math.exp(x[0])` is `math.exp(float(x[0]))`, a Python number: write `V.exp(x[0])`.",
         "",
         "```python",

@@ -14,6 +14,29 @@ import math
 import numpy as np
 
 _erfc = np.vectorize(math.erfc, otypes=[np.float64])
+gammaln = np.vectorize(math.lgamma, otypes=[np.float64])
+
+
+def polygamma(n, x):
+    """psi^(n)(x) (digamma for n = 0): the recurrence psi^(n)(x) = psi^(n)(x + 1000) +
+    (-1)^(n+1) n! sum_{k<1000} (x + k)^-(n+1), summed exactly, and three terms of the asymptotic
+    series at x + 1000 (valid on either side of the poles)."""
+    f = math.factorial
+
+    def one(x):
+        if math.isnan(x):
+            return math.nan
+        if math.isinf(x):          # psi(inf) = inf, psi^(n)(inf) = 0; at -inf SciPy's convention
+            if n == 0:
+                return math.inf if x > 0 else math.nan
+            return 0.0 if x > 0 else (-1) ** (n + 1) * math.inf
+        z = x + 1000
+        if n == 0:
+            return math.log(z) - 1 / (2 * z) - 1 / (12 * z ** 2) - math.fsum(1 / (x + k) for k in range(1000))
+        tail = f(n - 1) / z ** n + f(n) / (2 * z ** (n + 1)) + f(n + 1) / (12 * z ** (n + 2))
+        return (-1) ** (n + 1) * (tail + f(n) * math.fsum((x + k) ** -(n + 1) for k in range(1000)))
+
+    return np.vectorize(one, otypes=[np.float64])(x)
 
 
 def as_float(*arrays):

@@ -319,6 +319,10 @@ OPS = [
     # ----- variable: the error functions (special.py; NumPy has none: Python's math as reference)
     _elementwise(V.erf, np.vectorize(math.erf, otypes=[float]), "erf"),
     _elementwise(V.erfc, np.vectorize(math.erfc, otypes=[float]), "erfc"),
+    # ----- variable: the gamma family (special.py), off its poles
+    _elementwise(V.gammaln, R.gammaln, "gammaln", ("positive",)),
+    _elementwise(V.digamma, lambda x: R.polygamma(0, x), "digamma", ("positive",)),
+    _elementwise(lambda x: V.polygamma(2, x), lambda x: R.polygamma(2, x), "polygamma", ("positive",)),
     _elementwise(V.radians, np.radians, "radians"), _elementwise(V.degrees, np.degrees, "degrees"),
     # ----- variable: rounding, remainders and identities (rounding.py) ------------------------
     *[_ufunc(n) for n in ("sign", "floor", "ceil", "round", "around", "rint", "trunc", "fix", "fmax",

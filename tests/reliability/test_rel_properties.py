@@ -1843,6 +1843,13 @@ PROPS = [
     # variable.ops.special (NumPy has no erf: Python's math is the reference)
     new("erf", unary(uniform(-4, 4)), ref=np.vectorize(math.erf, otypes=[float])),
     new("erfc", unary(uniform(-4, 4)), ref=np.vectorize(math.erfc, otypes=[float])),
+    new("gammaln", unary(uniform(0.2, 6)), ref=R.gammaln),
+    new("gammaln", unary(uniform(-2.9, -2.1)), ref=R.gammaln, label="x < 0"),
+    new("digamma", unary(uniform(0.2, 6)), ref=lambda x: R.polygamma(0, x)),
+    new("polygamma", unary(uniform(0.2, 6)), call=lambda x: V.polygamma(1, x),
+        ref=lambda x: R.polygamma(1, x)),
+    new("polygamma", unary(uniform(-1.9, -1.1)), call=lambda x: V.polygamma(3, x),
+        ref=lambda x: R.polygamma(3, x), label="n=3, x < 0"),
     # variable.ops.rounding
     new("sign", unary(_kinked(0.0))), new("floor", unary(_kinked(-2, -1, 0, 1, 2))),
     new("ceil", unary(_kinked(-2, -1, 0, 1, 2))), new("trunc", unary(_kinked(-2, -1, 0, 1, 2))),

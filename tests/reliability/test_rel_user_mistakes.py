@@ -999,6 +999,18 @@ def _scipy_logsumexp_of_a_variable():
     return special.logsumexp(logits, axis=1)
 
 
+def _scipy_polygamma_of_a_variable():
+    special = pytest.importorskip("scipy.special")
+    a = V.Variable(np.array([0.5, 2.0]))
+    return special.polygamma(1, a)
+
+
+def _scipy_betaln_of_variables():
+    special = pytest.importorskip("scipy.special")
+    a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
+    return special.betaln(a, b)
+
+
 def _array_method_given_a_variable():
     w = np.array([0.3, 0.7])
     x = V.Variable(np.array([2.0, 3.0]))
@@ -1112,6 +1124,17 @@ CATALOGUE += [
     Mistake("scipy.special.logsumexp(logits) in a loss", _scipy_logsumexp_of_a_variable, ValueError,
             (r"scipy\.special\.logsumexp: a Variable reached SciPy's code",
              r"gradient would be silently lost", r"V\.logsumexp\(x, axis\)")),
+    Mistake("scipy.special.polygamma(1, a): SciPy's Python code", _scipy_polygamma_of_a_variable, ValueError,
+            (r"scipy\.special\.polygamma: a Variable reached SciPy's code", r"V\.polygamma\(n, x\)")),
+    Mistake("scipy.special.betaln(a, b) in a Beta log-density", _scipy_betaln_of_variables, TypeError,
+            (r"scipy\.special\.betaln\(x\) does not take Variables",
+             r"V\.gammaln\(a\) \+ V\.gammaln\(b\) - V\.gammaln\(a \+ b\)")),
+    Mistake("V.polygamma(x, 1): the order and the points swapped",
+            lambda: V.polygamma(np.array([0.5, 2.0]), 1), TypeError,
+            (r"polygamma: n must be an int, the order of the derivative of digamma",
+             r"call polygamma once per order")),
+    Mistake("V.lgamma(x) (torch.lgamma)", lambda: V.lgamma(V.Variable(np.array([0.5]))), AttributeError,
+            (r"module 'variable' has no attribute 'lgamma'", r"V\.gammaln\(x\)")),
     Mistake("w.dot(x): an ndarray's method given a Variable", _array_method_given_a_variable, ValueError,
             (r"w\.dot: an ndarray's method converts a Variable", r"np\.dot\(a, x\)")),
     Mistake("an RNN given a whole (batch, time, features) sequence (PyTorch's nn.RNN habit)",

@@ -335,9 +335,9 @@ def test_scipys_ufuncs_are_refused_under_scipys_name_and_its_file_io_reads_value
     import scipy.io
     import scipy.special
     x = V.Variable(np.array([0.3, 0.7]))
-    with pytest.raises(TypeError, match=r"^scipy\.special\.gammaln\(x\) does not take Variables: "
-                                        r"gengrad has no gammaln op, and SciPy would drop the graph"):
-        scipy.special.gammaln(x)
+    with pytest.raises(TypeError, match=r"^scipy\.special\.gamma\(x\) does not take Variables: "
+                                        r"gengrad has no gamma op, and SciPy would drop the graph"):
+        scipy.special.gamma(x)
     with pytest.raises(TypeError, match=r"^scipy\.special\.logit\(x\) .*gengrad ops \(V\.log\(x\) - "
                                         r"V\.log1p\(-x\)\)"):
         scipy.special.logit(x)

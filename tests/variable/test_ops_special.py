@@ -1,8 +1,12 @@
-"""erf and erfc (variable/ops/special.py): the table rows (third order, Taylor mode to sixth),
-then their values against Python's math.erf/math.erfc to a few ulps of relative precision, from
-erf's smallest values to erfc's far tail, and SciPy's ufuncs recording them."""
+"""erf, erfc, gammaln, digamma and polygamma (variable/ops/special.py): the table rows (third
+order, Taylor mode to sixth), then their values against Python's math.erf/erfc/lgamma and an
+independent sum to a few ulps of relative precision (from erf's smallest values to erfc's far
+tail; gammaln and digamma by their zeros, polygamma on both sides of its poles), identities
+of the gamma family, and SciPy's ufuncs recording them."""
 
 import math
+from decimal import Decimal, localcontext
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -12,6 +16,65 @@ import variable as V
 
 reference_erf = np.vectorize(math.erf, otypes=[np.float64])
 reference_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+def _bernoulli(m):
+    """B_m (B_1 = +1/2) by the Akiyama-Tanigawa algorithm, in exact fractions."""
+    a = [Fraction(1, j + 1) for j in range(m + 1)]
+    for i in range(1, m + 1):
+        for j in range(m - i + 1):
+            a[j] = (j + 1) * (a[j] - a[j + 1])
+    return a[0]
+
+
+B = [Decimal(b.numerator) / Decimal(b.denominator) for b in map(_bernoulli, range(0, 27))]
+
+
+def _decimal_pi():
+    """pi to 50 digits by Machin's formula, pi = 16 arctan(1/5) - 4 arctan(1/239)."""
+    def arctan_inverse(q):
+        total, power, k = Decimal(0), Decimal(1) / q, 0
+        while power > Decimal(10) ** -60:
+            total += (-1) ** k * power / (2 * k + 1)
+            power /= q * q
+            k += 1
+        return total
+    return 16 * arctan_inverse(Decimal(5)) - 4 * arctan_inverse(Decimal(239))
+
+
+def _psi_50_digits(n, x):
+    """psi^(n)(x) (n = -1: log|Gamma(x)|) in 50-digit decimals from the exact value of the
+    double x: the recurrence up to z >= 40 (either side of the poles: no reflection), then
+    13 terms of the asymptotic series there (the first left out below 1e-25 for z >= 20)."""
+    with localcontext() as context:
+        context.prec = 50
+        N = 40 + max(0, math.ceil(-x))
+        x = Decimal(float(x))
+        z = x + N
+        terms = range(1, 14)
+        if n == -1:
+            product = Decimal(1)
+            for k in range(N):
+                product *= x + k
+            stirling = ((z - Decimal("0.5")) * z.ln() - z + (2 * _decimal_pi()).ln() / 2
+                        + sum(B[2 * k] / (2 * k * (2 * k - 1) * z ** (2 * k - 1)) for k in terms))
+            return float(stirling - abs(product).ln())
+        if n == 0:
+            return float(z.ln() - 1 / (2 * z) - sum(B[2 * k] / (2 * k * z ** (2 * k)) for k in terms)
+                         - sum(1 / (x + k) for k in range(N)))
+        f = math.factorial
+        tail = (f(n - 1) / z ** n + f(n) / (2 * z ** (n + 1))
+                + sum(B[2 * k] * f(2 * k + n - 1) / (f(2 * k) * z ** (2 * k + n)) for k in terms))
+        return float((-1) ** (n + 1) * (tail + f(n) * sum((x + k) ** -(n + 1) for k in range(N))))
+
+
+def reference_polygamma(n, x):
+    """psi^(n)(x) (digamma for n = 0, log|Gamma(x)| for n = -1), correctly rounded to double:
+    independent of the op's reflection, its shift and its series about zeros, and of its
+    float64 arithmetic."""
+    return np.vectorize(lambda v: _psi_50_digits(n, v), otypes=[np.float64])(x)
+
+
+def reference_gammaln(x):
+    return reference_polygamma(-1, x)
 
 
 def wide(*shapes):
@@ -33,9 +96,39 @@ def rows(fn, ref):
             + [Row(f"across the split, {s}", fn, ref, across_the_split(s), SMOOTH) for s in UNARY_SHAPES])
 
 
+def positive_and_negative(*shapes):
+    """Points in [0.3, 4] and in (-2.85, -2.15): both sides of 0, off the poles at 0, -1, -2, -3."""
+    def sample(rng):
+        return tuple(np.where(rng.random(s) < 0.5, rng.uniform(0.3, 4.0, s), rng.uniform(-2.85, -2.15, s))
+                     for s in shapes)
+    return sample
+
+
+def across_the_zeros(*shapes):
+    """Points by 1 and 2 (gammaln's zeros) and 1.46 (digamma's), where the ops take their series."""
+    return lambda rng: tuple(rng.choice([0.8, 1.2, 1.46, 1.9, 2.1], s) + rng.uniform(-0.1, 0.1, s)
+                             for s in shapes)
+
+
+def gamma_rows(fn, ref):
+    return ([Row(str(s), fn, ref, positive_and_negative(s), SMOOTH) for s in UNARY_SHAPES]
+            + [Row(f"across the zeros, {s}", fn, ref, across_the_zeros(s), SMOOTH) for s in UNARY_SHAPES])
+
+
+def polygamma_of(n):
+    def call(x):
+        return V.polygamma(n, x)
+    call.__name__ = f"polygamma({n}, x)"
+    return call
+
+
 ROWS = {
     "erf": rows(V.erf, reference_erf),
     "erfc": rows(V.erfc, reference_erfc),
+    "gammaln": gamma_rows(V.gammaln, reference_gammaln),
+    "digamma": gamma_rows(V.digamma, lambda x: reference_polygamma(0, x)),
+    "polygamma": [Row(f"n={n}, {row.label}", polygamma_of(n), lambda x, n=n: reference_polygamma(n, x),
+                      row.sample, SMOOTH) for n in (1, 3) for row in gamma_rows(None, None)],
 }
 
 test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
@@ -94,3 +187,141 @@ def test_scipys_erf_and_erfc_on_a_variable_record_the_ops():
         assert isinstance(y, V.Variable) and y.creator is not None
         np.testing.assert_allclose(y.data, scipys(x.data), rtol=1e-14)
         np.testing.assert_allclose(V.grad(V.sum(y), x).data, V.grad(V.sum(ours(x)), x).data)
+
+
+# ----- the gamma family --------------------------------------------------------------------
+GRID = np.concatenate([np.linspace(-40.0, 60.0, 4001), 10.0 ** np.linspace(-8, 8, 161),
+                       np.linspace(0.5, 2.5, 801), [1.0, 2.0, 1.4616321449683622, 9.999999, 10.0, 10.000001]])
+GRID = GRID[(GRID > 0) | (np.abs(GRID - np.round(GRID)) > 1e-3)]     # off the poles by 1e-3
+
+
+def relative(got, expected):
+    return np.abs(got - expected) / np.maximum(np.abs(expected), 1e-300)
+
+
+def test_gammaln_to_a_few_ulps():
+    expected = reference_gammaln(GRID)
+    got = V.gammaln(GRID).data
+    positive = GRID > 0    # relative, by the zeros at 1 and 2 too (its series about 2 there)
+    exact_zero = np.abs(expected) < 1e-30
+    assert np.max(relative(got, expected)[positive & ~exact_zero]) < 4e-15
+    np.testing.assert_array_equal(got[exact_zero], 0.0)                   # at 1 and 2
+    # x < 0: log(pi / |sin(pi x)|) - log Gamma(1 - x), to a few ulps of those terms (they cancel
+    # by the zeros of log|Gamma| below -2)
+    x = GRID[~positive]
+    terms = np.abs(np.log(np.pi / np.abs(np.sin(np.pi * x)))) + np.abs(reference_gammaln(1 - x))
+    assert np.max(np.abs(got - expected)[~positive] / terms) < 4e-15
+    # and the C library agrees, to its own error (3e-16 absolute by 1 and 2, 1.5e-14 relative by
+    # 2.13, more by the zeros below -2)
+    libc = np.vectorize(math.lgamma, otypes=[np.float64])(GRID)
+    assert np.max(np.abs(got - libc) / np.maximum(1.0, np.abs(libc))) < 2e-14
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 12])
+def test_digamma_and_polygamma_to_a_few_ulps(n):
+    points = GRID[(GRID > -20) & (GRID < 1e4)]
+    expected = reference_polygamma(n, points)
+    got = V.polygamma(n, points).data
+    positive = points > 0  # relative, by digamma's zero too (its series about the zero there)
+    assert np.max(relative(got, expected)[positive]) < 4e-15
+    if n == 0:   # x < 0: to a few ulps of the reflection's terms, which cancel by digamma's zeros
+        x = points[~positive]
+        terms = np.abs(reference_polygamma(0, 1 - x)) + np.abs(np.pi / np.tan(np.pi * x))
+        assert np.max(np.abs(got - expected)[~positive] / terms) < 4e-15
+    else:
+        assert np.max(relative(got, expected)[~positive]) < 4e-15
+
+
+def test_the_gamma_family_keeps_its_identities():
+    x = np.random.default_rng(5).uniform(0.5, 30.0, 500)
+    # Legendre's duplication: psi(2x) = (psi(x) + psi(x + 1/2)) / 2 + log 2
+    np.testing.assert_allclose(V.digamma(2 * x).data,
+                               (V.digamma(x).data + V.digamma(x + 0.5).data) / 2 + math.log(2),
+                               rtol=1e-14, atol=1e-14)
+    # the recurrence: psi^(n)(x + 1) = psi^(n)(x) + (-1)^n n! x^-(n+1), across the shift at 10 + 2n
+    # (x >= 1/2: the right side's terms cancel little)
+    for n in (1, 2, 4):
+        np.testing.assert_allclose(V.polygamma(n, x + 1).data,
+                                   V.polygamma(n, x).data + (-1) ** n * math.factorial(n) * x ** -(n + 1.0),
+                                   rtol=1e-13)
+    # known values: psi(1) = -gamma, psi(1/2) = -gamma - 2 log 2, psi'(1) = pi^2/6, psi'(1/2) = pi^2/2,
+    # psi''(1) = -2 zeta(3), and psi^(2k-1)(1) = (2k-1)! zeta(2k) with zeta(2k) from pi
+    assert V.digamma(np.array(1.0)).data == pytest.approx(-np.euler_gamma, rel=2e-16)
+    assert V.digamma(np.array(0.5)).data == pytest.approx(-np.euler_gamma - 2 * math.log(2), rel=4e-16)
+    assert V.polygamma(1, np.array(1.0)).data == pytest.approx(math.pi ** 2 / 6, rel=4e-16)
+    assert V.polygamma(1, np.array(0.5)).data == pytest.approx(math.pi ** 2 / 2, rel=4e-16)
+    assert V.polygamma(3, np.array(1.0)).data == pytest.approx(6 * math.pi ** 4 / 90, rel=4e-16)
+    assert V.polygamma(5, np.array(1.0)).data == pytest.approx(120 * math.pi ** 6 / 945, rel=1e-15)
+    # the reflection: Gamma(x) Gamma(1 - x) = pi / sin(pi x)
+    z = np.random.default_rng(6).uniform(-6.0, 6.0, 200)
+    z = z[np.abs(z - np.round(z)) > 0.01]
+    np.testing.assert_allclose(V.gammaln(z).data + V.gammaln(1 - z).data,
+                               np.log(np.pi / np.abs(np.sin(np.pi * z))), rtol=1e-13, atol=1e-13)
+
+
+def test_the_gamma_family_at_its_poles_and_infinities():
+    x = np.array([0.0, -0.0, -1.0, -2.0, np.inf, -np.inf, np.nan, -1e300])
+    np.testing.assert_array_equal(V.gammaln(x).data, [np.inf] * 6 + [np.nan, np.inf])
+    np.testing.assert_array_equal(V.digamma(x).data,
+                                  [-np.inf, np.inf, np.nan, np.nan, np.inf, np.nan, np.nan, np.nan])
+    np.testing.assert_array_equal(V.polygamma(1, x[[0, 2, 4, 6]]).data, [np.inf, np.inf, 0.0, np.nan])
+    np.testing.assert_array_equal(V.polygamma(2, x[[0, 2, 4]]).data, [-np.inf, -np.inf, 0.0])
+    assert V.gammaln(np.array(1e300)).data == pytest.approx(1e300 * (math.log(1e300) - 1), rel=1e-15)
+    assert V.gammaln(np.array(1e-300)).data == pytest.approx(300 * math.log(10), rel=1e-15)
+
+
+def test_polygamma_of_high_order_neither_overflows_nor_underflows_early():
+    # psi^(60)(2e5) = -59!/z^60 (1 + ...) ~ -4.3e-239: z^-60 alone would be subnormal
+    z = 2e5
+    expected = -math.factorial(59) / z ** 30 / z ** 30 * (1 + 60 / (2 * z))
+    assert V.polygamma(60, np.array(z)).data == pytest.approx(expected, rel=1e-9)
+    expected = reference_polygamma(30, np.array(0.5))
+    assert V.polygamma(30, np.array(0.5)).data == pytest.approx(expected, rel=1e-14)
+
+
+def test_gammaln_derivatives_are_digamma_and_polygamma_to_any_order():
+    x = np.array([-2.5, 0.3, 1.0, 7.5])
+    d = V.taylor(V.gammaln, x, np.ones(4), 6)
+    np.testing.assert_allclose(d[1].data, V.digamma(x).data, rtol=1e-15)
+    for k in range(2, 7):
+        np.testing.assert_allclose(d[k].data, V.polygamma(k - 1, x).data, rtol=1e-14)
+    g = V.grad(V.sum(V.gammaln(V.Variable(x))), [V.Variable(x)], allow_unused=True)
+    assert g == (None,)   # (a fresh Variable: not the one differentiated)
+    v = V.Variable(x)
+    g1 = V.grad(V.sum(V.gammaln(v)), v, create_graph=True)
+    g2 = V.grad(V.sum(g1), v)
+    np.testing.assert_allclose(g2.data, V.polygamma(1, x).data, rtol=1e-15)
+
+
+def test_polygamma_refuses_an_order_that_is_not_one_non_negative_int():
+    x = np.array([1.0, 2.0])
+    with pytest.raises(TypeError, match=r"polygamma: n must be an int.*call polygamma once per order"):
+        V.polygamma(np.array([1, 2]), x)
+    with pytest.raises(TypeError, match=r"polygamma: n must be an int"):
+        V.polygamma(1.5, x)
+    with pytest.raises(ValueError, match=r"at least 0 \(0 is digamma\).*V\.gammaln\(x\)"):
+        V.polygamma(-1, x)
+    assert V.polygamma(np.int64(0), x).data == pytest.approx(V.digamma(x).data)
+
+
+def test_scipys_gamma_family_on_a_variable_records_the_ops():
+    special = pytest.importorskip("scipy.special")
+    x = V.Variable(np.array([-2.5, 0.3, 1.7, 40.0]))
+    pairs = [(special.gammaln, V.gammaln), (special.digamma, V.digamma), (special.psi, V.digamma)]
+    for scipys, ours in pairs:
+        y = scipys(x)
+        assert isinstance(y, V.Variable) and y.creator is not None
+        np.testing.assert_allclose(y.data, ours(x.data).data, rtol=1e-15)
+        np.testing.assert_allclose(y.data, scipys(x.data), rtol=1e-12)
+    assert V.gradcheck(lambda v: special.gammaln(v), x.data, order=3)
+
+
+def test_scipys_gamma_functions_without_an_op_are_refused_naming_gengrads_spelling():
+    special = pytest.importorskip("scipy.special")
+    if V.backend.default_device() != "cpu":
+        pytest.skip("on the device, SciPy's conversion is refused as a host conversion first")
+    x = V.Variable(np.array([0.3, 1.7]))
+    with pytest.raises(ValueError, match=r"scipy\.special\.polygamma.*V\.polygamma\(n, x\)"):
+        special.polygamma(1, x)
+    with pytest.raises(TypeError, match=r"scipy\.special\.gamma\(x\).*V\.exp\(V\.gammaln\(x\)\)"):
+        special.gamma(x)

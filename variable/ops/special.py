@@ -1,18 +1,33 @@
-"""The error function erf and its complement erfc (scipy.special's, which NumPy lacks), on
-NumPy alone: a series of positive terms inside |x| < 2 (|x| < 1 for erfc) and a continued
+"""scipy.special's functions that NumPy lacks, on NumPy alone: the error function erf and its
+complement erfc, and the log-gamma function with its derivatives, digamma and polygamma.
+
+erf and erfc: a series of positive terms inside |x| < 2 (|x| < 1 for erfc) and a continued
 fraction outside, each to a few ulps of relative precision (erfc's worst, 4e-15, just below
 1), so that erfc keeps its tail (erfc(10) = 2.1e-45) and erf its small values (erf(1e-10) =
 1.1e-10). `scipy.special.erf(x)` and `erfc(x)` on a Variable record these ops too
 (variable/numpy_dispatch.py). Derivatives: erf' = 2/sqrt(pi) e^(-x^2), -erfc' the same;
-Taylor mode integrates that density along the input's series."""
+Taylor mode integrates that density along the input's series.
+
+gammaln(x) = log|Gamma(x)|, digamma = its derivative, polygamma(n, x) = digamma's nth: each is
+psi^(n) for an order n >= -1 (gammaln is n = -1), computed by one recipe, with the same work
+for every entry (no data-dependent branch, so no device sync): x < 0 is reflected to 1 - x
+(Gamma(x) Gamma(1 - x) = pi / sin(pi x), differentiated n + 1 times), a small argument is
+shifted up by the recurrence Gamma(x + 1) = x Gamma(x), and a large one takes Stirling's
+asymptotic series.  Each is the next's integral, so backward is psi^(n+1) and Taylor mode
+integrates psi^(n+1) along the input's series, to any order.  Accuracy: a few ulps relative,
+except by the zeros of gammaln (x = 1, 2) and digamma (x = 1.46...), where the error is a few
+ulps of the terms that cancel there (2e-15 absolute), and next to the poles of x < 0."""
 
 import math
+import operator
+from fractions import Fraction
 
 import numpy as np
 
-from .. import series
+from .. import numpy_dispatch, series
 from ..backend import is_device_array
 from ..forwarder import Forwarder, Function
+from ..variable import Variable
 from .elementwise import exp
 
 TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -151,4 +166,313 @@ def erfc(x):
     return Function(Erfc())(x)
 
 
-__all__ = ["erf", "erfc"]
+# ----- the gamma family: psi^(n), n = -1 (gammaln), 0 (digamma), 1, 2, ... (polygamma) -----
+
+
+def _bernoulli(count):
+    """The Bernoulli numbers B_0 .. B_count as exact fractions (B_1 = -1/2), from
+    sum_{j=0..m} C(m+1, j) B_j = 0."""
+    numbers = [Fraction(1)]
+    for m in range(1, count + 1):
+        numbers.append(-sum(math.comb(m + 1, j) * numbers[j] for j in range(m)) / (m + 1))
+    return numbers
+
+
+_B = _bernoulli(40)
+_TERMS = 10   # asymptotic terms: the first left out is below 1e-17 of the sum where it is used
+
+
+def _asymptotic_coefficients(n):
+    """c_k, k = 1.._TERMS, of psi^(n)(z)'s asymptotic series in z^(-2k), relative to its
+    leading term: log Gamma(z) ~ (z - 1/2) log z - z + log(2 pi)/2 + sum_k c_k z^(1-2k);
+    psi(z) ~ log z - 1/(2z) - sum_k c_k z^(-2k); and for n >= 1
+    psi^(n)(z) ~ (-1)^(n+1) (n-1)!/z^n (1 + n/(2z) + sum_k c_k z^(-2k))."""
+    ks = range(1, _TERMS + 1)
+    if n == -1:
+        return [float(_B[2 * k] / (2 * k * (2 * k - 1))) for k in ks]
+    if n == 0:
+        return [float(_B[2 * k] / (2 * k)) for k in ks]
+    return [float(_B[2 * k] / math.factorial(2 * k) * math.prod(range(n, n + 2 * k))) for k in ks]
+
+
+def _shift(n):
+    """How far a positive argument is shifted up (and below what it is): from there the
+    asymptotic series meets double precision (its terms shrink like ((n + 2k)/(2 pi z))^2)."""
+    return 10 if n <= 0 else 2 * n + 10
+
+
+def _cot_derivative(n):
+    """The polynomial P_n (coefficients of c^0, c^1, ...) with d^n/du^n cot u = P_n(cot u):
+    P_0 = c, P_{k+1} = -(1 + c^2) P_k'(c), in exact integers."""
+    p = [0, 1]
+    for _ in range(n):
+        d = [i * p[i] for i in range(1, len(p))] + [0, 0]
+        p = [-(d[i] + (d[i - 2] if i >= 2 else 0)) for i in range(len(d))]
+    return p
+
+
+def _polynomial(coefficients, c):
+    """sum_i coefficients[i] c^i by Horner's rule."""
+    total = np.zeros_like(c) + float(coefficients[-1])
+    for a in reversed(coefficients[:-1]):
+        total = total * c + float(a)
+    return total
+
+
+def _select(where, inside, outside, x):
+    """inside(x) where `where`, outside(x) elsewhere.  On the CPU each runs on its own
+    entries (picked by the mask); on a device, where a mask's size is a sync, both run
+    everywhere and `where` picks."""
+    if is_device_array(x):
+        return np.where(where, inside(x), outside(x))
+    out = np.empty_like(x)
+    out[where] = inside(x[where])
+    out[~where] = outside(x[~where])
+    return out
+
+
+_DIGAMMA_ROOT = (1.4616321449683622, 9.549995429965697e-17)
+"""The positive zero of digamma (where log Gamma is least), as a sum of two doubles."""
+
+_ABOUT = {}
+
+
+def _about(n, center, count):
+    """Taylor coefficients of psi^(n) about `center`, a zero of it (so the first is 0), to
+    e^(count - 1), from the polygammas here, once."""
+    key = (n, center)
+    if key not in _ABOUT:
+        c = np.array(center)
+        _ABOUT[key] = [0.0] + [float(_positive(n + k, c)) / math.factorial(k) for k in range(1, count)]
+    return _ABOUT[key]
+
+
+def _asymptotic(n, z):
+    """psi^(n)(z) (log Gamma(z) for n = -1) for z >= _shift(n), by its asymptotic series."""
+    t = 1 / (z * z)
+    series = _polynomial([0.0] + _asymptotic_coefficients(n), t)   # sum_k c_k t^k
+    if n == -1:
+        return (z - 0.5) * np.log(z) - z + 0.5 * math.log(2 * math.pi) + series * z
+    if n == 0:
+        return np.log(z) - 0.5 / z - series
+    root = math.sqrt(math.factorial(n - 1)) * z ** (-n / 2)   # (n-1)!/z^n as a square: no
+    return (-1) ** (n + 1) * root * root * (1 + n / (2 * z) + series)   # underflow where it is not 0
+
+
+def _shifted(n, w):
+    """psi^(n)(w) for 0 <= w < _shift(n), from psi^(n)(w + s) by the recurrence."""
+    s = _shift(n)
+    if n == -1:                                  # log Gamma(w) = log Gamma(w + s) - log(w (w+1) ... (w+s-1))
+        product = w
+        for k in range(1, s):
+            product = product * (w + k)
+        return _asymptotic(n, w + s) - np.log(product)
+    if n == 0:                                   # psi(w) = psi(w + s) - sum_k 1/(w + k)
+        total = 1 / w
+        for k in range(1, s):
+            total = total + 1 / (w + k)
+        return _asymptotic(n, w + s) - total
+    # psi^(n)(w) = psi^(n)(w + s) + (-1)^(n+1) n! sum_k (w + k)^-(n+1)
+    total = w ** -(n + 1.0)
+    for k in range(1, s):
+        total = total + (w + k) ** -(n + 1.0)
+    return _asymptotic(n, w + s) + (-1) ** (n + 1) * math.factorial(n) * total
+
+
+def _near_zero(n, w):
+    """gammaln for 1/4 <= w <= 3.75 (its zeros at 1 and 2), digamma within 0.4 of its zero at
+    1.46..., where the recurrence's terms cancel: their Taylor series about 2 (the nearest pole
+    2 away: 40 terms where |e| <= 3/4; log Gamma(1 + e) = log Gamma(2 + e) - log(1 + e) and
+    log Gamma(3 + e) = log Gamma(2 + e) + log(2 + e)) and about the zero (36 terms, the pole
+    1.46 away); the first term left out is below 1e-17 of the sum."""
+    if n == -1:
+        one, three = w < 1.25, w > 2.75
+        e = np.where(one, w - 1, np.where(three, w - 3, w - 2))
+        step = np.where(one, -np.log1p(np.where(one, e, 0.0)), np.where(three, np.log(2 + e), 0.0))
+        return _polynomial(_about(-1, 2.0, 40), e) + step
+    hi, lo = _DIGAMMA_ROOT
+    return _polynomial(_about(0, hi, 36), (w - hi) - lo)
+
+
+def _near(n, w):
+    """Where _near_zero serves."""
+    if n == -1:
+        return (w >= 0.25) & (w <= 3.75)
+    return np.abs(w - _DIGAMMA_ROOT[0]) <= 0.4
+
+
+def _positive(n, w):
+    """psi^(n)(w) (log Gamma(w) for n = -1) for w >= 0 in float64: by the series about a zero
+    near one, else by the recurrence and the asymptotic series."""
+    def by_recurrence(w):
+        return _select(w < _shift(n), lambda w: _shifted(n, w), lambda w: _asymptotic(n, w), w)
+    if n > 0:
+        return by_recurrence(w)
+    return _select(_near(n, w), lambda w: _near_zero(n, w), by_recurrence, w)
+
+
+def psi_arrays(n, x):
+    """psi^(n)(x) on an ndarray (n = -1: log|Gamma(x)|, 0: digamma, n >= 1: polygamma), in
+    float64 inside and x's floating dtype out; at the poles (x = 0, -1, -2, ...) inf as
+    SciPy gives it ((-1)^(n+1) inf for n >= 1; digamma: -inf at +0, +inf at -0, NaN below)."""
+    dtype = x.dtype if x.dtype.kind == "f" else np.float64
+    x = x.astype(np.float64, copy=False)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        y = _select(x < 0, lambda x: _reflected(n, x), lambda x: _positive(n, x), x)
+        pole = (x <= 0) & (x == np.round(x))
+        if n == -1:
+            y = np.where(pole | np.isinf(x), np.inf, y)
+        elif n == 0:                             # (at +-0 the recurrence gives -+inf)
+            y = np.where(pole & (x < 0), np.nan, y)
+        else:
+            y = np.where(pole, (-1) ** (n + 1) * np.inf, y)
+    return y.astype(dtype, copy=False)
+
+
+def _reflected(n, x):
+    """psi^(n)(x) for x < 0 from psi^(n)(1 - x): log|Gamma(x)| = log(pi / |sin(pi x)|) -
+    log Gamma(1 - x), and psi^(n)(x) = (-1)^n psi^(n)(1 - x) - pi^(n+1) P_n(cot(pi x))."""
+    y = _positive(n, 1 - x)
+    r = x - np.round(x)                          # x = m + r exactly, |r| <= 1/2: sin(pi x) = +-sin(pi r)
+    if n == -1:
+        return math.log(math.pi) - np.log(np.abs(np.sin(math.pi * r))) - y
+    cot = np.sin(math.pi * (0.5 - np.abs(r))) / np.sin(math.pi * r)   # (cos(pi r), 0 at r = 1/2)
+    return (-1) ** n * y - math.pi ** (n + 1) * _polynomial(_cot_derivative(n), cot)
+
+
+class Polygamma(Forwarder):
+    """psi^(n)(x): the nth derivative of digamma (n >= 1); Digamma and Gammaln are n = 0 and -1.
+    Each one's derivative is the next, so every order of every one is one of them."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def forward(self, x):
+        return psi_arrays(self.n, x)
+
+    save_for_backward = ("x0",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * _psi(self.n + 1, x)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        return _psi_series(self.n, x, y._data)
+
+
+class Digamma(Polygamma):
+    """psi(x) = d/dx log Gamma(x)."""
+
+    def __init__(self):
+        self.n = 0
+
+    _pointwise = True
+
+
+class Gammaln(Polygamma):
+    """log|Gamma(x)|."""
+
+    def __init__(self):
+        self.n = -1
+
+    _pointwise = True
+
+
+def _psi(n, x):
+    """psi^(n) of the Variable or array x, a Variable (recorded) or an array as x is."""
+    if isinstance(x, Variable):
+        return Function(Gammaln() if n == -1 else Digamma() if n == 0 else Polygamma(n))(x)
+    return psi_arrays(n, x)
+
+
+def _psi_series(n, x, y0):
+    """Series of psi^(n) along the series x: y' = psi^(n+1)(x) x', psi^(n+1)'s own series one
+    order shorter, and so on down to a value."""
+    if len(x) == 1:
+        return [y0]
+    return series.integral(x, y0, _psi_series(n + 1, x[:-1], _psi(n + 1, x[0])))
+
+
+def gammaln(x):
+    """log|Gamma(x)|, elementwise (scipy.special.gammaln, math.lgamma, torch.lgamma).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        Floating point (integers become float64).
+
+    Returns
+    -------
+    Variable
+        log|Gamma(x)|, of x's shape; inf at the poles x = 0, -1, -2, ...  Its derivative is
+        `digamma(x)`.
+    """
+    return Function(Gammaln())(x)
+
+
+def digamma(x):
+    """The digamma function psi(x) = d/dx log Gamma(x), elementwise (scipy.special.digamma,
+    also spelled psi; torch.digamma).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        Floating point (integers become float64).
+
+    Returns
+    -------
+    Variable
+        psi(x), of x's shape; -inf at +0, +inf at -0 and NaN at -1, -2, ... (as SciPy gives
+        them).  Its derivative is `polygamma(1, x)`.
+    """
+    return Function(Digamma())(x)
+
+
+def polygamma(n, x):
+    """The nth derivative of the digamma function, elementwise (scipy.special.polygamma,
+    torch.polygamma).
+
+    Parameters
+    ----------
+    n : int
+        The order, at least 0 (0 is `digamma`).
+    x : ArrayLike
+        Floating point (integers become float64).
+
+    Returns
+    -------
+    Variable
+        psi^(n)(x), of x's shape; (-1)^(n+1) inf at the poles x = 0, -1, -2, ...  Its
+        derivative is `polygamma(n + 1, x)`.
+
+    Raises
+    ------
+    TypeError
+        If `n` is not an int (one order for every entry: call once per order).
+    ValueError
+        If `n` is negative (gammaln is the integral of digamma).
+    """
+    if isinstance(n, (bool, np.bool_)) or isinstance(n, Variable):
+        raise TypeError(f"polygamma: n must be an int, the order of the derivative of digamma, got {n!r}")
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(
+            f"polygamma: n must be an int, the order of the derivative of digamma (one order for "
+            f"every entry: call polygamma once per order), got {n!r}"
+        ) from None
+    if n < 0:
+        raise ValueError(
+            f"polygamma: the order n must be at least 0 (0 is digamma), got n={n}; log|Gamma(x)| "
+            f"is V.gammaln(x)"
+        )
+    return Function(Digamma() if n == 0 else Polygamma(n))(x)
+
+
+numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
+
+__all__ = ["erf", "erfc", "gammaln", "digamma", "polygamma"]
