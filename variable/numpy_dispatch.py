@@ -86,11 +86,11 @@ def _op_for(name, linalg=False):
 
 SCIPY_SPELLINGS = {
     # ufuncs (refused here)
-    "expit": "F.sigmoid(x)", "logit": "V.log(x) - V.log1p(-x)", "xlogy": "x * V.log(y)",
-    "log_expit": "-F.softplus(-x)", "exprel": "V.expm1(x) / x",
+    "expit": "F.sigmoid(x)", "log_expit": "-F.softplus(-x)", "exprel": "V.expm1(x) / x",
     "cosm1": "V.cos(x) - 1", "gamma": "V.exp(V.gammaln(x)) for x > 0",
     "rgamma": "V.exp(-V.gammaln(x)) for x > 0", "loggamma": "V.gammaln(x) for real x > 0",
-    "xlog1py": "x * V.log1p(y)", "betaln": "V.gammaln(a) + V.gammaln(b) - V.gammaln(a + b)",
+    "betaln": "V.gammaln(a) + V.gammaln(b) - V.gammaln(a + b)",
+    "entr": "-V.xlogy(x, x)", "rel_entr": "V.xlogy(x, x / y)",
     # functions written in Python (refused where they convert: variable.py's _scipy_caller)
     "logsumexp": "V.logsumexp(x, axis)", "softmax": "F.softmax(x, axis)",
     "log_softmax": "F.log_softmax(x, axis)", "norm": "V.linalg.norm(x)", "det": "V.linalg.det(x)",

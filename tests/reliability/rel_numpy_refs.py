@@ -17,6 +17,26 @@ _erfc = np.vectorize(math.erfc, otypes=[np.float64])
 gammaln = np.vectorize(math.lgamma, otypes=[np.float64])
 
 
+def xlogy(x, y):
+    """x log(y), 0 where x == 0."""
+    x, y = np.broadcast_arrays(as_float(x), as_float(y))
+    out = np.zeros(x.shape)
+    keep = x != 0
+    out[keep] = x[keep] * np.log(y[keep])
+    return out
+
+
+def xlog1py(x, y):
+    """x log(1 + y), 0 where x == 0."""
+    return xlogy(x, 1 + as_float(y))
+
+
+def logit(p):
+    """log(p / (1 - p))."""
+    p = as_float(p)
+    return np.log(p / (1 - p))
+
+
 def polygamma(n, x):
     """psi^(n)(x) (digamma for n = 0): the recurrence psi^(n)(x) = psi^(n)(x + 1000) +
     (-1)^(n+1) n! sum_{k<1000} (x + k)^-(n+1), summed exactly, and three terms of the asymptotic

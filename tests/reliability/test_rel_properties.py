@@ -1843,6 +1843,9 @@ PROPS = [
     # variable.ops.special (NumPy has no erf: Python's math is the reference)
     new("erf", unary(uniform(-4, 4)), ref=np.vectorize(math.erf, otypes=[float])),
     new("erfc", unary(uniform(-4, 4)), ref=np.vectorize(math.erfc, otypes=[float])),
+    new("xlogy", binary(uniform(-2, 2), uniform(0.2, 3)), ref=R.xlogy),
+    new("xlog1py", binary(uniform(-2, 2), uniform(-0.8, 3)), ref=R.xlog1py),
+    new("logit", unary(uniform(0.05, 0.95)), ref=R.logit),
     new("gammaln", unary(uniform(0.2, 6)), ref=R.gammaln),
     new("gammaln", unary(uniform(-2.9, -2.1)), ref=R.gammaln, label="x < 0"),
     new("digamma", unary(uniform(0.2, 6)), ref=lambda x: R.polygamma(0, x)),

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from op_rows import SMOOTH, UNARY_SHAPES, Row, normal, table_tests, unary_rows
+from op_rows import BINARY_SHAPES, SMOOTH, UNARY_SHAPES, Row, normal, table_tests, unary_rows
 
 import variable as V
 
@@ -122,7 +122,23 @@ def polygamma_of(n):
     return call
 
 
+def nonzero_then_positive(s0, s1):
+    """x away from 0 (the op's convention there is tested apart), y > 0 (inside log's domain)."""
+    return lambda rng: (rng.choice([-1.0, 1.0], s0) * rng.uniform(0.3, 2.0, s0), rng.uniform(0.3, 3.0, s1))
+
+
+def probabilities(*shapes):
+    """Points in (0.05, 0.95): both of logit's formulas (by 1/2, and nearer 0 and 1)."""
+    return lambda rng: tuple(rng.uniform(0.05, 0.95, s) for s in shapes)
+
+
 ROWS = {
+    "xlogy": [Row(f"{s0}x{s1}", V.xlogy, lambda x, y: x * np.log(y), nonzero_then_positive(s0, s1), SMOOTH)
+              for s0, s1 in BINARY_SHAPES],
+    "xlog1py": [Row(f"{s0}x{s1}", V.xlog1py, lambda x, y: x * np.log1p(y), nonzero_then_positive(s0, s1),
+                    SMOOTH) for s0, s1 in BINARY_SHAPES],
+    "logit": [Row(str(s), V.logit, lambda p: np.log(p / (1 - p)), probabilities(s), SMOOTH)
+              for s in UNARY_SHAPES],
     "erf": rows(V.erf, reference_erf),
     "erfc": rows(V.erfc, reference_erfc),
     "gammaln": gamma_rows(V.gammaln, reference_gammaln),
@@ -325,3 +341,62 @@ def test_scipys_gamma_functions_without_an_op_are_refused_naming_gengrads_spelli
         special.polygamma(1, x)
     with pytest.raises(TypeError, match=r"scipy\.special\.gamma\(x\).*V\.exp\(V\.gammaln\(x\)\)"):
         special.gamma(x)
+
+
+# ----- xlogy, xlog1py and logit ----------------------------------------------------------------
+def test_xlogy_and_xlog1py_are_zero_where_x_is_zero_with_their_derivatives():
+    x = V.Variable(np.array([0.0, 0.0, 0.0, 2.0]))
+    y = V.Variable(np.array([0.0, 3.0, -1.0, 3.0]))
+    np.testing.assert_array_equal(V.xlogy(x, y).data, [0.0, 0.0, 0.0, 2 * math.log(3)])
+    np.testing.assert_array_equal(V.xlog1py(x, y - 1).data, [0.0, 0.0, 0.0, 2 * math.log(3)])
+    gx, gy = V.grad(V.sum(V.xlogy(x, y)), [x, y], create_graph=True)   # PyTorch's: 0 where x == 0
+    np.testing.assert_array_equal(gx.data, [0.0, 0.0, 0.0, math.log(3)])
+    np.testing.assert_array_equal(gy.data, [0.0, 0.0, 0.0, 2 / 3])
+    gxy = V.grad(V.sum(gx), y)
+    np.testing.assert_array_equal(gxy.data, [0.0, 0.0, 0.0, 1 / 3])
+    d = V.taylor(lambda v: V.xlogy(v, y.data), x.data, np.ones(4), 3)     # (along x: log y, then 0)
+    np.testing.assert_array_equal(np.stack([c.data for c in d])[:, :3], 0.0)
+    np.testing.assert_allclose([c.data[3] for c in d], [2 * math.log(3), math.log(3), 0.0, 0.0])
+
+
+def test_an_entropy_by_xlogy_has_a_finite_gradient_at_zero_probabilities():
+    p = V.Variable(np.array([0.0, 0.25, 0.75]))
+    entropy = -V.sum(V.xlogy(p, p))
+    assert entropy.data == pytest.approx(-(0.25 * math.log(0.25) + 0.75 * math.log(0.75)), rel=1e-15)
+    entropy.backward()
+    np.testing.assert_allclose(p.grad.data, [0.0, -(math.log(0.25) + 1), -(math.log(0.75) + 1)], rtol=1e-15)
+
+
+def test_logit_keeps_its_digits_by_one_half_and_inverts_the_sigmoid():
+    p = np.concatenate([0.5 + np.random.default_rng(7).uniform(-1e-6, 1e-6, 500),
+                        np.linspace(0.001, 0.999, 999)])
+
+    def logit_50_digits(v):
+        with localcontext() as context:
+            context.prec = 50
+            v = Decimal(float(v))
+            return float((v / (1 - v)).ln())
+
+    exact = np.vectorize(logit_50_digits, otypes=[np.float64])(p)
+    assert np.max(relative(V.logit(p).data, exact)) < 1e-15
+    naive = np.log(p) - np.log1p(-p)
+    assert np.max(relative(naive, exact)) > 1e-12                     # what the plain formula loses
+    z = np.linspace(-30, 30, 121)
+    sigmoid = np.exp(-np.logaddexp(0, -z))
+    np.testing.assert_allclose(V.logit(sigmoid).data[z < 15], z[z < 15], rtol=1e-9, atol=1e-13)
+    np.testing.assert_array_equal(V.logit(np.array([0.0, 1.0])).data, [-np.inf, np.inf])
+    assert np.isnan(V.logit(np.array(1.5)).data)
+
+
+def test_scipys_xlogy_xlog1py_and_logit_record_the_ops():
+    special = pytest.importorskip("scipy.special")
+    x, y = V.Variable(np.array([0.0, 0.5, 2.0])), V.Variable(np.array([0.0, 1.5, 3.0]))
+    for scipys, ours in [(special.xlogy, V.xlogy), (special.xlog1py, V.xlog1py)]:
+        z = scipys(x, y)
+        assert isinstance(z, V.Variable) and z.creator is not None
+        np.testing.assert_array_equal(z.data, ours(x, y).data)
+        np.testing.assert_allclose(z.data, scipys(x.data, y.data), rtol=1e-15)
+    p = V.Variable(np.array([0.01, 0.4, 0.5 + 1e-9, 0.99]))
+    z = special.logit(p)
+    assert isinstance(z, V.Variable)
+    np.testing.assert_allclose(z.data, special.logit(p.data), rtol=1e-15)

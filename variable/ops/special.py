@@ -28,7 +28,9 @@ from .. import numpy_dispatch, series
 from ..backend import is_device_array
 from ..forwarder import Forwarder, Function
 from ..variable import Variable
-from .elementwise import exp
+from .elementwise import _reduce, exp, log
+from .exponential import log1p
+from .piecewise import where
 
 TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
@@ -473,6 +475,147 @@ def polygamma(n, x):
     return Function(Digamma() if n == 0 else Polygamma(n))(x)
 
 
+# ----- x log(y), x log(1 + y) and logit: SciPy's logarithms for entropies and probabilities -----
+
+
+class XLogY(Forwarder):
+    """x log(y), 0 where x == 0 (even where y is 0): as in PyTorch, where x == 0 its
+    derivatives are 0 too, in x and in y, to every order (the op is 0 on that line)."""
+
+    log, series_log, neutral = staticmethod(np.log), staticmethod(series.log), 1.0
+
+    def forward(self, x, y):
+        self.zero = x == 0
+        with np.errstate(divide="ignore"):                 # (log 0 = -inf, as np.log gives it)
+            return np.where(self.zero, 0.0, x * self.log(np.where(self.zero, self.neutral, y))).astype(
+                np.result_type(x, y, 1.0), copy=False)
+
+    save_for_backward = ("x0", "x1")
+
+    def backward(self, gy):
+        x, y = self.inputs
+        safe = where(self.zero, self.neutral, y)             # (no -inf or 0/0 where x == 0: masked)
+        gx = _reduce(where(self.zero, 0.0, gy * self._log(safe)), x) if x.requires_grad else None
+        gy_ = _reduce(where(self.zero, 0.0, gy * x / self._slope_base(safe)), y) if y.requires_grad else None
+        return gx, gy_
+
+    @staticmethod
+    def _log(y):
+        return log(y)
+
+    @staticmethod
+    def _slope_base(y):          # d/dy log(y) = 1 / y
+        return y
+
+    taylor_records = True
+
+    def taylor(self, x, y):
+        out, = self.outputs
+        zero = self.zero
+        safe = [np.where(zero, self.neutral, y[0])] + [np.where(zero, 0.0, c) for c in y[1:]]
+        product = series.mul(x, self.series_log(safe))
+        return [out._data] + [np.broadcast_to(np.where(zero, 0.0, c), out._data.shape) for c in product[1:]]
+
+
+def _log1p_series(y):
+    """Series of log(1 + y)."""
+    return series.log([1 + y[0]] + list(y[1:]))
+
+
+class XLog1pY(XLogY):
+    """x log(1 + y), 0 where x == 0 (even where y is -1), its derivatives 0 there too."""
+
+    log, series_log, neutral = staticmethod(np.log1p), staticmethod(_log1p_series), 0.0
+
+    @staticmethod
+    def _log(y):
+        return log1p(y)
+
+    @staticmethod
+    def _slope_base(y):          # d/dy log(1 + y) = 1 / (1 + y)
+        return 1 + y
+
+
+class Logit(Forwarder):
+    """log(p / (1 - p)), the inverse of the sigmoid."""
+
+    def forward(self, p):
+        dtype = p.dtype if p.dtype.kind == "f" else np.float64
+        p = p.astype(dtype, copy=False)
+        with np.errstate(divide="ignore", invalid="ignore"):   # (p = 0, 1: -inf, inf; outside: NaN)
+            middle = (p >= 0.25) & (p <= 0.75)
+            # 2p - 1 and 1 - p are exact in the middle: log1p((2p - 1)/(1 - p)) keeps logit's
+            # digits by p = 1/2, where log(p) - log(1 - p) would cancel
+            q = np.where(middle, p, 0.5)
+            return np.where(middle, np.log1p((2 * q - 1) / (1 - q)), np.log(p) - np.log1p(-p))
+
+    save_for_backward = ("x0",)
+
+    def backward(self, gy):
+        p, = self.inputs
+        return gy / (p * (1 - p))
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, p):
+        y, = self.outputs
+        rest = series.sub(series.log(p), _log1p_series(series.neg(p)))
+        return [y._data] + rest[1:]
+
+
+def xlogy(x, y):
+    """x * log(y), and 0 where x == 0 even where y is 0, elementwise with broadcasting
+    (scipy.special.xlogy, torch.xlogy): the terms of an entropy or a cross-entropy.
+
+    Parameters
+    ----------
+    x, y : ArrayLike
+        Floating point (integers become float64); y < 0 gives NaN where x != 0, as log does.
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape.  Where x == 0 the value and its derivatives, in x and in y, are
+        0 (PyTorch's convention: 0 log 0 = 0 in an entropy, whose gradient there stays finite).
+    """
+    return Function(XLogY())(x, y)
+
+
+def xlog1py(x, y):
+    """x * log(1 + y), and 0 where x == 0 even where y is -1, elementwise with broadcasting
+    (scipy.special.xlog1py, torch.special.xlog1py); derivatives 0 where x == 0, as `xlogy`'s.
+
+    Parameters
+    ----------
+    x, y : ArrayLike
+        Floating point (integers become float64).
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape.
+    """
+    return Function(XLog1pY())(x, y)
+
+
+def logit(p):
+    """log(p / (1 - p)), elementwise: the inverse of the sigmoid (scipy.special.logit,
+    torch.logit); -inf at 0, inf at 1, NaN outside [0, 1].
+
+    Parameters
+    ----------
+    p : ArrayLike
+        Floating point (integers become float64).
+
+    Returns
+    -------
+    Variable
+        Of p's shape, to a few ulps (by p = 1/2 too, where log(p) - log(1 - p) would cancel).
+    """
+    return Function(Logit())(p)
+
+
 numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
 
-__all__ = ["erf", "erfc", "gammaln", "digamma", "polygamma"]
+__all__ = ["erf", "erfc", "gammaln", "digamma", "polygamma", "xlogy", "xlog1py", "logit"]
