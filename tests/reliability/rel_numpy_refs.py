@@ -37,6 +37,37 @@ def logit(p):
     return np.log(p / (1 - p))
 
 
+def _solve(f, targets, lo, hi):
+    """For each target t, the root of the increasing f(y) = t in [lo, hi], by 200 halvings
+    done on the whole array at once."""
+    t = np.asarray(targets, dtype=np.float64)
+    lo, hi = np.full(t.shape, lo), np.full(t.shape, hi)
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        below = f(mid) < t
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    return np.where(np.isnan(t), np.nan, (lo + hi) / 2)
+
+
+def erfcinv(q):
+    """y with erfc(y) = q (-erfc increases); inf at 0, -inf at 2, NaN outside [0, 2]."""
+    q = as_float(q)
+    y = _solve(lambda y: -_erfc(y), -q, -6.0, 27.3)
+    return np.select([q == 0, q == 2, (q < 0) | (q > 2)], [np.inf, -np.inf, np.nan], y)
+
+
+def erfinv(x):
+    """y with erf(y) = x, x in (-1, 1): erfcinv(1 - x)."""
+    return erfcinv(1 - as_float(x))
+
+
+def ndtri(p):
+    """z with erfc(-z / sqrt 2) / 2 = p; -inf at 0, inf at 1, NaN outside [0, 1]."""
+    p = as_float(p)
+    z = _solve(lambda z: _erfc(-z / math.sqrt(2)) / 2, p, -38.5, 8.3)
+    return np.select([p == 0, p == 1, (p < 0) | (p > 1)], [-np.inf, np.inf, np.nan], z)
+
+
 def polygamma(n, x):
     """psi^(n)(x) (digamma for n = 0): the recurrence psi^(n)(x) = psi^(n)(x + 1000) +
     (-1)^(n+1) n! sum_{k<1000} (x + k)^-(n+1), summed exactly, and three terms of the asymptotic

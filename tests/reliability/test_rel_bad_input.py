@@ -325,6 +325,9 @@ OPS = [
     _elementwise(lambda x: V.polygamma(2, x), lambda x: R.polygamma(2, x), "polygamma", ("positive",)),
     _binary(V.xlogy, R.xlogy, ("real", "positive")), _binary(V.xlog1py, R.xlog1py, ("real", "positive")),
     _elementwise(V.logit, R.logit, "logit", ("unit",)),
+    _elementwise(V.erfinv, R.erfinv, "erfinv", ("unit",)),
+    _elementwise(V.erfcinv, R.erfcinv, "erfcinv", ("unit",)),
+    _elementwise(V.ndtri, R.ndtri, "ndtri", ("unit",)),
     _elementwise(V.radians, np.radians, "radians"), _elementwise(V.degrees, np.degrees, "degrees"),
     # ----- variable: rounding, remainders and identities (rounding.py) ------------------------
     *[_ufunc(n) for n in ("sign", "floor", "ceil", "round", "around", "rint", "trunc", "fix", "fmax",

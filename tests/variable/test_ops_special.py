@@ -132,7 +132,45 @@ def probabilities(*shapes):
     return lambda rng: tuple(rng.uniform(0.05, 0.95, s) for s in shapes)
 
 
+def bisection(f, target, lo, hi):
+    """The double y in [lo, hi] where the increasing f crosses `target`, by halving until the
+    midpoint is one of the ends (a reference independent of the ops' Newton and Halley steps)."""
+    while True:
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            return lo if abs(f(lo) - target) <= abs(f(hi) - target) else hi
+        lo, hi = (mid, hi) if f(mid) < target else (lo, mid)
+
+
+def _erfcinv(q):            # (erfc decreases: bisect -erfc; in the tail erfc keeps q's digits)
+    return bisection(lambda y: -math.erfc(y), -q, -6.0, 27.3)
+
+
+def reference_erfcinv(q):
+    return np.vectorize(_erfcinv, otypes=[np.float64])(q)
+
+
+def reference_erfinv(x):    # (from 1/2 on, erfcinv(1 - |x|): 1 - |x| exact, erf flat near 1)
+    return np.vectorize(lambda v: bisection(math.erf, v, -6.0, 6.0) if abs(v) <= 0.5
+                        else math.copysign(_erfcinv(1 - abs(v)), v), otypes=[np.float64])(x)
+
+
+def _ndtri(p):              # P(Z <= z) = erfc(-z / sqrt 2) / 2, read in the lower tail
+    return bisection(lambda z: math.erfc(-z / math.sqrt(2)) / 2, p, -38.5, 0.0)
+
+
+def reference_ndtri(p):     # (above 1/2, -ndtri(1 - p): 1 - p exact there)
+    return np.vectorize(lambda v: _ndtri(v) if v <= 0.5 else -_ndtri(1 - v), otypes=[np.float64])(p)
+
+
+def inside(low, high):
+    return lambda *shapes: (lambda rng: tuple(rng.uniform(low, high, s) for s in shapes))
+
+
 ROWS = {
+    "erfinv": unary_rows(V.erfinv, reference_erfinv, inside(-0.95, 0.95), SMOOTH),
+    "erfcinv": unary_rows(V.erfcinv, reference_erfcinv, inside(0.02, 1.98), SMOOTH),
+    "ndtri": unary_rows(V.ndtri, reference_ndtri, inside(0.01, 0.99), SMOOTH),
     "xlogy": [Row(f"{s0}x{s1}", V.xlogy, lambda x, y: x * np.log(y), nonzero_then_positive(s0, s1), SMOOTH)
               for s0, s1 in BINARY_SHAPES],
     "xlog1py": [Row(f"{s0}x{s1}", V.xlog1py, lambda x, y: x * np.log1p(y), nonzero_then_positive(s0, s1),
@@ -400,3 +438,58 @@ def test_scipys_xlogy_xlog1py_and_logit_record_the_ops():
     z = special.logit(p)
     assert isinstance(z, V.Variable)
     np.testing.assert_allclose(z.data, special.logit(p.data), rtol=1e-15)
+
+
+# ----- erfinv, erfcinv and ndtri ------------------------------------------------------------
+def test_the_inverse_error_functions_to_a_few_ulps_into_their_tails():
+    rng = np.random.default_rng(11)
+    x = np.concatenate([rng.uniform(-1, 1, 300), 1 - 10.0 ** -rng.uniform(1, 16, 100), [0.9, 0.5, 1e-300]])
+    np.testing.assert_allclose(V.erfinv(x).data, reference_erfinv(x), rtol=4e-15, atol=0)
+    np.testing.assert_allclose(V.erfinv(-x).data, -reference_erfinv(x), rtol=4e-15, atol=0)
+    q = np.concatenate([10.0 ** -rng.uniform(0, 307, 300), rng.uniform(0, 2, 100), [0.004, 0.1, 1.0]])
+    np.testing.assert_allclose(V.erfcinv(q).data, reference_erfcinv(q), rtol=4e-15, atol=3e-16)  # (as below)
+    p = np.concatenate([10.0 ** -rng.uniform(0, 300, 300), rng.uniform(0, 1, 100),
+                        1 - 10.0 ** -rng.uniform(1, 16, 50)])
+    # (by p = 1/2, q = 1, a few ulps of p itself: the reference's resolution there is 1e-16)
+    np.testing.assert_allclose(V.ndtri(p).data, reference_ndtri(p), rtol=4e-15, atol=3e-16)
+    assert V.ndtri(np.array(1e-300)).data == pytest.approx(-37.04710, abs=1e-5)
+    assert V.erfcinv(np.array(5e-324)).data == pytest.approx(27.2, abs=0.05)     # (the smallest double)
+
+
+def test_the_inverse_error_functions_at_the_ends_of_their_domains():
+    np.testing.assert_array_equal(V.erfinv(np.array([-1.0, 1.0, 0.0, 1.5, -1.5, np.nan])).data,
+                                  [-np.inf, np.inf, 0.0, np.nan, np.nan, np.nan])
+    np.testing.assert_array_equal(V.erfcinv(np.array([0.0, 2.0, 1.0, -0.1, 2.1])).data,
+                                  [np.inf, -np.inf, 0.0, np.nan, np.nan])
+    np.testing.assert_array_equal(V.ndtri(np.array([0.0, 1.0, 0.5, 1.1])).data,
+                                  [-np.inf, np.inf, 0.0, np.nan])
+    assert not np.signbit(V.ndtri(np.array(0.5)).data)
+    assert V.erfinv(np.float32([0.5])).dtype == np.float32
+
+
+def test_the_inverse_error_functions_invert_erf_and_have_its_reciprocal_slope():
+    x = np.linspace(-0.99, 0.99, 41)
+    np.testing.assert_allclose(V.erf(V.erfinv(x)).data, x, rtol=1e-15, atol=1e-16)
+    v = V.Variable(x)
+    y = V.erfinv(v)
+    g = V.grad(V.sum(y), v, create_graph=True)
+    np.testing.assert_allclose(g.data, math.sqrt(math.pi) / 2 * np.exp(y.data ** 2), rtol=1e-15)
+    g2 = V.grad(V.sum(g), v)       # d/dx (sqrt(pi)/2 e^(y^2)) = 2 y (sqrt(pi)/2 e^(y^2))^2
+    slope = math.sqrt(math.pi) / 2 * np.exp(y.data ** 2)
+    np.testing.assert_allclose(g2.data, 2 * y.data * slope ** 2, rtol=1e-14)
+    p = V.Variable(np.array([0.001, 0.3, 0.97]))
+    z = V.ndtri(p)
+    density = np.exp(-z.data ** 2 / 2) / math.sqrt(2 * math.pi)
+    np.testing.assert_allclose(V.grad(V.sum(z), p).data, 1 / density, rtol=1e-14)
+
+
+def test_scipys_inverse_error_functions_record_the_ops():
+    special = pytest.importorskip("scipy.special")
+    for scipys, ours, point in [(special.erfinv, V.erfinv, [-0.9, 0.2, 0.999]),
+                                (special.erfcinv, V.erfcinv, [1e-20, 0.7, 1.9]),
+                                (special.ndtri, V.ndtri, [1e-10, 0.5, 0.8])]:
+        x = V.Variable(np.array(point))
+        y = scipys(x)
+        assert isinstance(y, V.Variable) and y.creator is not None
+        np.testing.assert_array_equal(y.data, ours(x).data)
+        np.testing.assert_allclose(y.data, scipys(x.data), rtol=1e-14)

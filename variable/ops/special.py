@@ -168,6 +168,178 @@ def erfc(x):
     return Function(Erfc())(x)
 
 
+# ----- the inverses: erfinv, erfcinv and the normal quantile ndtri ------------------------------
+def _halley_on_erf(a, y):
+    """Halley's steps for erf(y) = a from y: r = (erf(y) - a) / erf'(y), y -= r / (1 + y r)
+    (erf''/erf' = -2y); each step triples the digits."""
+    for _ in range(3):
+        r = (erf_arrays(y, False, 2.0, 60) - a) / (TWO_OVER_SQRT_PI * np.exp(-y * y))
+        y = y - r / (1 + y * r)
+    return y
+
+
+def _newton_on_log_erfc(q, y, levels):
+    """Newton's steps for log erfc(y) = log q, for y >= 1 and q as small as the smallest
+    double: log erfc(y) = -y^2 - log(sqrt(pi) F(y)), F the continued fraction (erfc_fraction's:
+    exact from 1 on with 200 levels, from 2 on with 60), and its slope is -2 F(y); nothing
+    underflows.  Each step doubles the digits: four from the tail's asymptotics."""
+    target = np.log(q)
+    for _ in range(4):
+        fraction = y
+        for k in range(levels, 0, -1):
+            fraction = y + (k / 2) / fraction
+        g = -y * y - np.log(math.sqrt(math.pi) * fraction) - target
+        y = np.maximum(y + g / (2 * fraction), 1.0)
+    return y
+
+
+def _inverse_erf(a, q):
+    """y >= 0 with erf(y) = a and erfc(y) = q = 1 - a, each given to full precision where it
+    is used: Halley's steps on erf from erfinv's series (a <= 0.9), and Newton's on log erfc
+    from the tail's asymptotics beyond, where q keeps the digits that 1 - a would lose (and
+    erf's digits near 1 would not serve)."""
+    def series_start(a):                         # erfinv's series, to a^7: within 5% at 0.9
+        a2 = a * a
+        terms = 1 + a2 * (math.pi / 12 + a2 * (7 * math.pi ** 2 / 480 + a2 * 127 * math.pi ** 3 / 40320))
+        return math.sqrt(math.pi) / 2 * a * terms
+
+    def tail_start(q):                           # erfc(y) ~ e^(-y^2) / (y sqrt(pi)): within 2%
+        t = -np.log(q)
+        return np.sqrt(np.maximum(t - 0.5 * np.log(math.pi * t), 1.0))
+
+    def middle(a):
+        return _halley_on_erf(a, series_start(a))
+
+    def tail(q):                                 # (erfc(y) < 0.004: y > 2, where 60 levels do)
+        return _select(q < 0.004, lambda q: _newton_on_log_erfc(q, tail_start(q), 60),
+                       lambda q: _newton_on_log_erfc(q, tail_start(q), 200), q)
+
+    return _select(a <= 0.9, middle, lambda a, q: tail(q), a, q)
+
+
+def inverse_erf_arrays(x, complement):
+    """erfinv(x) (erfcinv(x) with `complement`) on an ndarray, in float64 inside and x's
+    floating dtype out: +-inf at the ends of the domain ([-1, 1]; [0, 2]), NaN outside."""
+    dtype = x.dtype if x.dtype.kind == "f" else np.float64
+    x = x.astype(np.float64, copy=False)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if complement:                           # erfcinv(q) = -erfinv(q - 1): q - 1 and 2 - q exact from 1
+            upper = x > 1
+            a = np.where(upper, x - 1, 1 - x)
+            q = np.where(upper, 2 - x, x)
+            sign = np.where(upper, -1.0, 1.0)
+        else:                                    # 1 - |x| exact from 1/2, where the tail reads it
+            a = np.abs(x)
+            q = 1 - a
+            sign = np.sign(x)
+        inside = q > 0                           # (and a >= 0: x in the domain, not NaN)
+        y = sign * _inverse_erf(np.where(inside, a, 0.5), np.where(inside, q, 0.5))
+        y = np.where(inside, y, np.where(q == 0, sign * np.inf, np.nan))
+    return y.astype(dtype, copy=False)
+
+
+def _exp_square_series(y, m, k):
+    """Coefficient m of e^(k y^2) along the series y (rows y_0 .. y_m)."""
+    return series.exp(series.scale(series.square(list(y[:m + 1])), k))[m]
+
+
+class Erfinv(Forwarder):
+    """The inverse of erf on [-1, 1]: y' = sqrt(pi)/2 e^(y^2)."""
+
+    complement = False
+    slope, power = math.sqrt(math.pi) / 2, 1.0          # y' = slope * e^(power y^2) x'
+
+    def forward(self, x):
+        return inverse_erf_arrays(x, self.complement)
+
+    save_for_backward = ("y",)
+
+    def backward(self, gy):
+        y, = self.outputs
+        return gy * (exp(self.power * (y * y)) * self.slope)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        slope, power = self.slope, self.power
+        return series.ode(x, y._data, lambda ys, m: slope * _exp_square_series(ys, m, power))
+
+
+class Erfcinv(Erfinv):
+    """The inverse of erfc on [0, 2]: y' = -sqrt(pi)/2 e^(y^2)."""
+
+    complement = True
+    slope = -math.sqrt(math.pi) / 2
+    _pointwise = True
+
+
+class Ndtri(Erfinv):
+    """The standard normal quantile, -sqrt(2) erfcinv(2p): z' = sqrt(2 pi) e^(z^2/2)."""
+
+    slope, power = math.sqrt(2 * math.pi), 0.5
+
+    def forward(self, p):
+        dtype = p.dtype if p.dtype.kind == "f" else np.float64
+        p = p.astype(np.float64, copy=False)
+        z = -math.sqrt(2) * inverse_erf_arrays(2 * p, True) + 0.0   # (+ 0: ndtri(1/2) = 0, not -0)
+        return z.astype(dtype, copy=False)
+
+    _pointwise = True
+
+
+def erfinv(x):
+    """The inverse error function, elementwise (scipy.special.erfinv, torch.erfinv).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        In [-1, 1] (integers become float64).
+
+    Returns
+    -------
+    Variable
+        y with erf(y) = x, of x's shape, to a few ulps; +-inf at +-1, NaN outside [-1, 1].
+    """
+    return Function(Erfinv())(x)
+
+
+def erfcinv(x):
+    """The inverse complementary error function, elementwise (scipy.special.erfcinv).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        In [0, 2] (integers become float64).
+
+    Returns
+    -------
+    Variable
+        y with erfc(y) = x, of x's shape, to a few ulps down to the smallest doubles
+        (erfcinv(1e-300) = 26.2...); inf at 0, -inf at 2, NaN outside [0, 2].
+    """
+    return Function(Erfcinv())(x)
+
+
+def ndtri(p):
+    """The quantile of the standard normal distribution, elementwise (scipy.special.ndtri,
+    scipy.stats.norm.ppf, torch.special.ndtri): the inverse of its CDF.
+
+    Parameters
+    ----------
+    p : ArrayLike
+        Probabilities in [0, 1] (integers become float64).
+
+    Returns
+    -------
+    Variable
+        z with P(Z <= z) = p, of p's shape, to a few ulps in both tails (ndtri(1e-300) =
+        -37.0...); -inf at 0, inf at 1, NaN outside [0, 1].
+    """
+    return Function(Ndtri())(p)
+
+
 # ----- the gamma family: psi^(n), n = -1 (gammaln), 0 (digamma), 1, 2, ... (polygamma) -----
 
 
@@ -221,15 +393,15 @@ def _polynomial(coefficients, c):
     return total
 
 
-def _select(where, inside, outside, x):
-    """inside(x) where `where`, outside(x) elsewhere.  On the CPU each runs on its own
-    entries (picked by the mask); on a device, where a mask's size is a sync, both run
+def _select(where, inside, outside, x, *others):
+    """inside(x) where `where`, outside(x, *others) elsewhere.  On the CPU each runs on its
+    own entries (picked by the mask); on a device, where a mask's size is a sync, both run
     everywhere and `where` picks."""
     if is_device_array(x):
-        return np.where(where, inside(x), outside(x))
+        return np.where(where, inside(x), outside(x, *others))
     out = np.empty_like(x)
     out[where] = inside(x[where])
-    out[~where] = outside(x[~where])
+    out[~where] = outside(x[~where], *[o[~where] for o in others])
     return out
 
 
@@ -618,4 +790,5 @@ def logit(p):
 
 numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
 
-__all__ = ["erf", "erfc", "gammaln", "digamma", "polygamma", "xlogy", "xlog1py", "logit"]
+__all__ = ["erf", "erfc", "erfinv", "erfcinv", "ndtri", "gammaln", "digamma", "polygamma", "xlogy", "xlog1py",
+           "logit"]
