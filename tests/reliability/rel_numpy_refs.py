@@ -68,6 +68,12 @@ def ndtri(p):
     return np.select([p == 0, p == 1, (p < 0) | (p > 1)], [-np.inf, np.inf, np.nan], z)
 
 
+def log_ndtr(x):
+    """log P(Z <= x) = log(erfc(-x / sqrt 2) / 2)."""
+    with np.errstate(divide="ignore"):
+        return np.log(_erfc(-as_float(x) / math.sqrt(2)) / 2)
+
+
 def polygamma(n, x):
     """psi^(n)(x) (digamma for n = 0): the recurrence psi^(n)(x) = psi^(n)(x + 1000) +
     (-1)^(n+1) n! sum_{k<1000} (x + k)^-(n+1), summed exactly, and three terms of the asymptotic

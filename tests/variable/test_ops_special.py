@@ -163,6 +163,33 @@ def reference_ndtri(p):     # (above 1/2, -ndtri(1 - p): 1 - p exact there)
     return np.vectorize(lambda v: _ndtri(v) if v <= 0.5 else -_ndtri(1 - v), otypes=[np.float64])(p)
 
 
+def _log_ndtr(x):
+    """log P(Z <= x): Python's math.erfc where its rounded argument x/sqrt 2 costs nothing in
+    log space, an asymptotic series below -37 (math.erfc underflows there), and 50-digit
+    decimals of Mills' continued fraction above 2.83 (where erfc(x/sqrt 2)'s relative error,
+    2x^2 ulps, is the answer's)."""
+    if x < -37:
+        u = 1 / (x * x)
+        return (-x * x / 2 - math.log(-x) - 0.5 * math.log(2 * math.pi)
+                + math.log1p(-u + 3 * u ** 2 - 15 * u ** 3 + 105 * u ** 4 - 945 * u ** 5))
+    if x <= 0:
+        return math.log(math.erfc(-x / math.sqrt(2)) / 2)
+    if x <= 2.83:
+        return math.log1p(-math.erfc(x / math.sqrt(2)) / 2)
+    with localcontext() as context:
+        context.prec = 50
+        t = Decimal(x)
+        fraction = t
+        for k in range(300, 0, -1):
+            fraction = t + k / fraction
+        upper_tail = (-t * t / 2).exp() / (2 * _decimal_pi()).sqrt() / fraction
+        return float(-upper_tail if upper_tail < Decimal("1e-20") else (1 - upper_tail).ln())
+
+
+def reference_log_ndtr(x):
+    return np.vectorize(_log_ndtr, otypes=[np.float64])(x)
+
+
 def inside(low, high):
     return lambda *shapes: (lambda rng: tuple(rng.uniform(low, high, s) for s in shapes))
 
@@ -171,6 +198,7 @@ ROWS = {
     "erfinv": unary_rows(V.erfinv, reference_erfinv, inside(-0.95, 0.95), SMOOTH),
     "erfcinv": unary_rows(V.erfcinv, reference_erfcinv, inside(0.02, 1.98), SMOOTH),
     "ndtri": unary_rows(V.ndtri, reference_ndtri, inside(0.01, 0.99), SMOOTH),
+    "log_ndtr": unary_rows(V.log_ndtr, reference_log_ndtr, inside(-6.0, 6.0), SMOOTH),
     "xlogy": [Row(f"{s0}x{s1}", V.xlogy, lambda x, y: x * np.log(y), nonzero_then_positive(s0, s1), SMOOTH)
               for s0, s1 in BINARY_SHAPES],
     "xlog1py": [Row(f"{s0}x{s1}", V.xlog1py, lambda x, y: x * np.log1p(y), nonzero_then_positive(s0, s1),
@@ -493,3 +521,40 @@ def test_scipys_inverse_error_functions_record_the_ops():
         assert isinstance(y, V.Variable) and y.creator is not None
         np.testing.assert_array_equal(y.data, ours(x).data)
         np.testing.assert_allclose(y.data, scipys(x.data), rtol=1e-14)
+
+
+# ----- log_ndtr ----------------------------------------------------------------------------
+def test_log_ndtr_to_a_few_ulps_in_both_tails():
+    rng = np.random.default_rng(12)
+    x = np.concatenate([rng.uniform(-50, 40, 2000), -(10.0 ** rng.uniform(0, 150, 200)),
+                        [-2 * math.sqrt(2), 2 * math.sqrt(2), -2.8285, 2.8285, 0.0]])
+    expected = reference_log_ndtr(x)
+    got = V.log_ndtr(x).data
+    nonzero = expected != 0
+    assert np.max(relative(got, expected)[nonzero]) < 4e-15
+    np.testing.assert_array_equal(got[~nonzero], 0.0)
+    assert V.log_ndtr(np.array(-40.0)).data == pytest.approx(-804.6084420137538, rel=1e-15)
+    assert V.log_ndtr(np.array(10.0)).data == pytest.approx(-7.619853024160527e-24, rel=1e-14)
+    np.testing.assert_array_equal(V.log_ndtr(np.array([-np.inf, np.inf, -1e200])).data,
+                                  [-np.inf, 0.0, -np.inf])
+    assert np.isnan(V.log_ndtr(np.array(np.nan)).data)
+
+
+def test_log_ndtrs_slope_is_the_inverse_mills_ratio_finite_in_both_tails():
+    points = np.array([-40.0, -5.0, 0.0, 5.0, 30.0])
+    x = V.Variable(points)
+    slope = V.grad(V.sum(V.log_ndtr(x)), x, create_graph=True)
+    m = V.backend.to_cpu(slope.data)
+    expected = np.exp(-points ** 2 / 2 - 0.5 * math.log(2 * math.pi) - reference_log_ndtr(points))
+    np.testing.assert_allclose(m, expected, rtol=1e-14)
+    assert m[0] == pytest.approx(40.02495, rel=1e-6)                  # about -x far left
+    curvature = V.backend.to_cpu(V.grad(V.sum(slope), x).data)         # m' = -m (x + m)
+    np.testing.assert_allclose(curvature, -m * (points + m), rtol=1e-9, atol=1e-300)
+
+
+def test_scipys_log_ndtr_records_the_op():
+    special = pytest.importorskip("scipy.special")
+    x = V.Variable(np.array([-30.0, -2.0, 0.5, 8.0]))
+    y = special.log_ndtr(x)
+    assert isinstance(y, V.Variable) and y.creator is not None
+    np.testing.assert_allclose(y.data, special.log_ndtr(x.data), rtol=1e-12)
