@@ -97,6 +97,11 @@ SCIPY_SPELLINGS = {
     "inv": "V.linalg.inv(x)", "solve": "V.linalg.solve(a, b)", "cholesky": "V.linalg.cholesky(x)",
     "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)",
     "polygamma": "V.polygamma(n, x)",
+    # scipy.stats.norm's methods (looked up as "norm.<method>")
+    "norm.cdf": "V.exp(V.log_ndtr((x - loc) / scale))", "norm.logcdf": "V.log_ndtr((x - loc) / scale)",
+    "norm.sf": "V.exp(V.log_ndtr((loc - x) / scale))", "norm.logsf": "V.log_ndtr((loc - x) / scale)",
+    "norm.ppf": "loc + scale * V.ndtri(p)",
+    "norm.logpdf": "-((x - loc) / scale) ** 2 / 2 - V.log(scale) - log(2 pi) / 2",
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 

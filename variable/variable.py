@@ -798,7 +798,8 @@ def _refuse_losing_the_graph(variable, conversion):
         call = _scipy_caller(frame)
         if call is not None:
             name = call.rpartition(".")[2]
-            ours = f"gengrad's op ({SCIPY_SPELLINGS[name]}), or " if name in SCIPY_SPELLINGS else ""
+            spelled = SCIPY_SPELLINGS.get(".".join(call.split(".")[-2:]), SCIPY_SPELLINGS.get(name))
+            ours = f"gengrad's op ({spelled}), or " if spelled else ""
             raise ValueError(
                 f"{call}: a Variable reached SciPy's code, which converts it to its values (by "
                 f"{conversion}): SciPy does not hand Variables to gengrad, so the gradient would "
