@@ -35,6 +35,19 @@ from .piecewise import where
 TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
 
+def _select(where, inside, outside, x, *others):
+    """inside(x) where `where`, outside(x, *others) elsewhere.  On the CPU each runs on its
+    own entries (picked by the mask); on a device, where a mask's size is a sync, both run
+    everywhere and `where` picks."""
+    if is_device_array(x):
+        return np.where(where, inside(x), outside(x, *others))
+    out = np.empty_like(x)
+    out[where] = inside(x[where])
+    out[~where] = outside(x[~where], *[o[~where] for o in others])
+    return out
+
+
+
 def erf_series(z):
     """erf(z) for 0 <= z < 2 by a series of positive terms (no cancellation)."""
     # erf(z) = 2/sqrt(pi) exp(-z^2) sum_n 2^n z^(2n+1) / (1 3 5 ... (2n+1)); the term
@@ -49,53 +62,49 @@ def erf_series(z):
     return TWO_OVER_SQRT_PI * np.exp(-z * z) * total
 
 
+def _continued_fraction(z, levels, step=0.5):
+    """z + step/(z + 2 step/(z + 3 step/(z + ...))), `levels` deep, evaluated bottom-up: erfc's
+    continued fraction F(z) with step 1/2 (erfc(z) = e^(-z^2) / (sqrt(pi) F(z)); 60 levels are
+    exact to double precision from z = 2 on, 200 from z = 1 on), and with step 1 the same
+    fraction read in t = sqrt(2) z (sqrt(2) F(t / sqrt 2), the reciprocal of Mills' ratio)."""
+    fraction = z
+    for k in range(levels, 0, -1):
+        fraction = z + (k * step) / fraction
+    return fraction
+
+
+def _exp_minus_square(z, scale=1.0):
+    """e^(-scale z^2) with z^2 = s^2 + (z - s)(z + s), s = z to 1/16 (s^2 exact): no rounding
+    of a large z^2 (~600 in erfc's tail), which e^ would magnify z^2 times."""
+    s = np.round(z * 16) / 16
+    return np.exp(-scale * s * s) * np.exp(-scale * (z - s) * (z + s))
+
+
 def erfc_fraction(z, levels=60):
     """erfc(z) for z >= 2 (z >= 1 with 200 `levels`) from its continued fraction, to full
-    relative precision.
-
-    erfc(z) = exp(-z^2)/sqrt(pi) / (z + (1/2)/(z + 1/(z + (3/2)/(z + ...)))), evaluated
-    bottom-up; 60 levels are exact to double precision from z = 2 on, 200 from z = 1 on.
-    """
+    relative precision: erfc(z) = exp(-z^2)/sqrt(pi) / (z + (1/2)/(z + 1/(z + (3/2)/(z + ...))))."""
     z = np.minimum(z, 40.0)                           # erfc(40) underflows to 0 anyway
-    fraction = z.copy()
-    for k in range(levels, 0, -1):
-        fraction = z + (k / 2) / fraction
-    s = np.round(z * 16) / 16                         # z^2 = s^2 + (z - s)(z + s), s^2 exact:
-    density = np.exp(-s * s) * np.exp(-(z - s) * (z + s))  # no rounding of z^2 ~ 600 in the tail
-    return density / (math.sqrt(math.pi) * fraction)
+    return _exp_minus_square(z) / (math.sqrt(math.pi) * _continued_fraction(z, levels))
 
 
 def erf_arrays(x, complement, split, levels):
     """erf(x) (erfc(x) with `complement`) on an ndarray, in float64 inside, x's dtype out: the
     series where |x| < `split`, the continued fraction of `levels` levels outside (erfc_fraction
-    says which are exact from where).
-
-    On the CPU each formula runs on its own entries (picked by masks); on a device, where a
-    mask's size is a sync, each runs everywhere and `where` picks."""
+    says which are exact from where), each on its own entries (`_select`; clamped to its side
+    of the split, where a device runs it everywhere)."""
     dtype = x.dtype if x.dtype.kind == "f" else np.float64   # (integers and booleans: float64)
     z = x.astype(np.float64, copy=False)
-    a = np.abs(z)
-    if is_device_array(z):
-        inner = np.copysign(erf_series(np.minimum(a, split)), z)
-        tail = erfc_fraction(np.maximum(a, split), levels)          # erfc(|x|)
-        if complement:
-            out = np.where(a < split, 1 - inner, np.where(z < 0, 2 - tail, tail))
-        else:
-            out = np.where(a < split, inner, np.copysign(1 - tail, z))
-        out = np.where(np.isnan(z), np.nan, out)
-        return out.astype(dtype, copy=False)
-    out = np.empty_like(z)
-    middle = a < split
-    inner = np.copysign(erf_series(a[middle]), z[middle])
-    tail = erfc_fraction(a[~middle], levels)
-    if complement:
-        out[middle] = 1 - inner
-        out[~middle] = np.where(z[~middle] < 0, 2 - tail, tail)
-    else:
-        out[middle] = inner
-        out[~middle] = np.copysign(1 - tail, z[~middle])
-    out[np.isnan(z)] = np.nan
-    return out.astype(dtype, copy=False)
+
+    def inside(z):
+        inner = np.copysign(erf_series(np.minimum(np.abs(z), split)), z)
+        return 1 - inner if complement else inner
+
+    def outside(z):
+        tail = erfc_fraction(np.maximum(np.abs(z), split), levels)          # erfc(|x|)
+        return np.where(z < 0, 2 - tail, tail) if complement else np.copysign(1 - tail, z)
+
+    out = _select(np.abs(z) < split, inside, outside, z)
+    return np.where(np.isnan(z), np.nan, out).astype(dtype, copy=False)
 
 
 def _density_series(x, scale):
@@ -343,21 +352,16 @@ _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 def _log_erfc_tail(z, levels):
     """(log erfc(z), F(z)) for z >= 1 (200 `levels`) or z >= 2 (60): log erfc(z) = -z^2 -
-    log(sqrt(pi) F(z)), F erfc's continued fraction (erfc_fraction's), so nothing underflows."""
-    fraction = z
-    for k in range(levels, 0, -1):
-        fraction = z + (k / 2) / fraction
+    log(sqrt(pi) F(z)), F erfc's continued fraction, so nothing underflows."""
+    fraction = _continued_fraction(z, levels)
     return -z * z - np.log(math.sqrt(math.pi) * fraction), fraction
 
 
 def _mills(t):
-    """1/R(t) for t >= 2 sqrt 2, R Mills' ratio (Phi(-t) = phi(t) R(t)): its continued fraction
-    t + 1/(t + 2/(t + 3/(t + ...))), 60 levels (erfc's, at z = t/sqrt 2 >= 2), read in t itself:
-    no rounding of t/sqrt 2, which erfc(t/sqrt 2) would magnify 2z^2 times."""
-    fraction = t
-    for k in range(60, 0, -1):
-        fraction = t + k / fraction
-    return fraction
+    """1/R(t) for t >= 2 sqrt 2, R Mills' ratio (Phi(-t) = phi(t) R(t)): erfc's continued
+    fraction read in t itself (step 1, 60 levels: exact from z = t/sqrt 2 >= 2), with no
+    rounding of t/sqrt 2, which erfc(t/sqrt 2) would magnify 2z^2 times."""
+    return _continued_fraction(t, 60, 1.0)
 
 
 def log_ndtr_arrays(x):
@@ -378,14 +382,14 @@ def log_ndtr_arrays(x):
         return -0.5 * t * t - _LOG_SQRT_2PI - np.log(_mills(t))
 
     def upper(x):
-        s = np.round(x * 16) / 16                # x^2 = s^2 + (x - s)(x + s), s^2 exact
-        density = np.exp(-0.5 * s * s) * np.exp(-0.5 * (x - s) * (x + s)) / math.sqrt(2 * math.pi)
+        density = _exp_minus_square(x, 0.5) / math.sqrt(2 * math.pi)
         return np.log1p(-density / _mills(x)) + 0.0                     # (+ 0: not -0)
 
+    def tails(x):                                # (each clamped to its side, for a device)
+        return _select(x < 0, lambda x: lower(np.minimum(x, -1.0)), lambda x: upper(np.maximum(x, 1.0)), x)
+
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        outside = np.abs(x) > 2 * math.sqrt(2)
-        y = _select(outside, lambda x: np.where(x < 0, lower(np.minimum(x, -1.0)), upper(np.maximum(x, 1.0))),
-                    middle, x)
+        y = _select(np.abs(x) > 2 * math.sqrt(2), tails, middle, x)
         y = np.where(x == np.inf, 0.0, y)
     return y.astype(dtype, copy=False)
 
@@ -489,18 +493,6 @@ def _polynomial(coefficients, c):
     return total
 
 
-def _select(where, inside, outside, x, *others):
-    """inside(x) where `where`, outside(x, *others) elsewhere.  On the CPU each runs on its
-    own entries (picked by the mask); on a device, where a mask's size is a sync, both run
-    everywhere and `where` picks."""
-    if is_device_array(x):
-        return np.where(where, inside(x), outside(x, *others))
-    out = np.empty_like(x)
-    out[where] = inside(x[where])
-    out[~where] = outside(x[~where], *[o[~where] for o in others])
-    return out
-
-
 _DIGAMMA_ROOT = (1.4616321449683622, 9.549995429965697e-17)
 """The positive zero of digamma (where log Gamma is least), as a sum of two doubles."""
 
@@ -510,7 +502,7 @@ _ABOUT = {}
 def _about(n, center, count):
     """Taylor coefficients of psi^(n) about `center`, a zero of it (so the first is 0), to
     e^(count - 1), from the polygammas here, once."""
-    key = (n, center)
+    key = (n, center, count)
     if key not in _ABOUT:
         c = np.array(center)
         _ABOUT[key] = [0.0] + [float(_positive(n + k, c)) / math.factorial(k) for k in range(1, count)]
@@ -652,11 +644,13 @@ class Gammaln(Polygamma):
     _pointwise = True
 
 
+def _psi_forwarder(n):
+    return Gammaln() if n == -1 else Digamma() if n == 0 else Polygamma(n)
+
+
 def _psi(n, x):
     """psi^(n) of the Variable or array x, a Variable (recorded) or an array as x is."""
-    if isinstance(x, Variable):
-        return Function(Gammaln() if n == -1 else Digamma() if n == 0 else Polygamma(n))(x)
-    return psi_arrays(n, x)
+    return Function(_psi_forwarder(n))(x) if isinstance(x, Variable) else psi_arrays(n, x)
 
 
 def _psi_series(n, x, y0):
@@ -740,7 +734,7 @@ def polygamma(n, x):
             f"polygamma: the order n must be at least 0 (0 is digamma), got n={n}; log|Gamma(x)| "
             f"is V.gammaln(x)"
         )
-    return Function(Digamma() if n == 0 else Polygamma(n))(x)
+    return Function(_psi_forwarder(n))(x)
 
 
 # ----- x log(y), x log(1 + y) and logit: SciPy's logarithms for entropies and probabilities -----
