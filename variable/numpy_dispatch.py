@@ -106,6 +106,13 @@ SCIPY_SPELLINGS = {
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 
 
+def scipy_spelling(call):
+    """gengrad's spelling of the SciPy function `call` ("scipy.stats.norm.logcdf": as
+    "norm.logcdf", then "logcdf"), or None."""
+    parts = call.split(".")
+    return SCIPY_SPELLINGS.get(".".join(parts[-2:]), SCIPY_SPELLINGS.get(parts[-1]))
+
+
 _SCIPY_UFUNC_OPS = {}
 """scipy.special's ufunc name -> the op that computes it, from the packages that define it
 (function/ registers expit as F.sigmoid, ndtr as the normal CDF): `register_scipy_ufunc`."""
@@ -120,7 +127,8 @@ def _refusal(what, name, linalg=False):
     """The TypeError for a NumPy (or SciPy) function with no gengrad op."""
     where = "V.linalg" if linalg else "V"
     library = "SciPy" if what.startswith("scipy") else "NumPy"
-    spelled = f" ({SCIPY_SPELLINGS[name]})" if library == "SciPy" and name in SCIPY_SPELLINGS else ""
+    spelling = scipy_spelling(name) if library == "SciPy" else None
+    spelled = f" ({spelling})" if spelling else ""
     return TypeError(
         f"{what} does not take Variables: gengrad has no {name} op, and {library} would drop the "
         f"graph. Write it with gengrad ops{spelled or f' ({where}.*)'}, or as a V.Forwarder with "

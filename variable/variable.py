@@ -20,7 +20,7 @@ import numpy as np
 
 from . import backend
 from .config import _enable_backprop
-from .numpy_dispatch import SCIPY_SPELLINGS
+from .numpy_dispatch import scipy_spelling
 
 if TYPE_CHECKING:  # names used only in annotations
     from .forwarder import Function
@@ -797,8 +797,7 @@ def _refuse_losing_the_graph(variable, conversion):
     if _SCIPY_PART in where or where.startswith(_NUMPY_DIR):
         call = _scipy_caller(frame)
         if call is not None:
-            name = call.rpartition(".")[2]
-            spelled = SCIPY_SPELLINGS.get(".".join(call.split(".")[-2:]), SCIPY_SPELLINGS.get(name))
+            spelled = scipy_spelling(call)
             ours = f"gengrad's op ({spelled}), or " if spelled else ""
             raise ValueError(
                 f"{call}: a Variable reached SciPy's code, which converts it to its values (by "
