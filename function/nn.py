@@ -151,7 +151,8 @@ class Dropout(Forwarder):
         return [y._data] + [c * self.scale for c in x[1:]]   # y_k = mask x_k / (1 - p)
 
 
-def dropout(x: ArrayLike, p: float = 0.5, *, dropout_ratio: float | None = None) -> Variable:
+def dropout(x: ArrayLike, p: float = 0.5, *, dropout_ratio: float | None = None,
+            training: bool | None = None) -> Variable:
     """Inverted dropout: zero each entry with probability `p`, scale the rest by 1/(1-p).
 
     In `V.test_mode()` (and for p = 0) it is the identity and returns `x` itself.  The
@@ -168,6 +169,8 @@ def dropout(x: ArrayLike, p: float = 0.5, *, dropout_ratio: float | None = None)
         Drop probability in [0, 1).
     dropout_ratio
         DeZero's name for `p`: refused, naming `p`.
+    training
+        PyTorch's switch: refused, naming `V.test_mode()`, which is gengrad's.
 
     Returns
     -------
@@ -175,12 +178,15 @@ def dropout(x: ArrayLike, p: float = 0.5, *, dropout_ratio: float | None = None)
 
     Raises
     ------
+    TypeError
+        If `dropout_ratio` or `training` is given.
     ValueError
         If `p` is outside [0, 1).
     """
     if dropout_ratio is not None:                    # DeZero's name for it
         raise TypeError(f"dropout: gengrad calls the drop probability p, as PyTorch does: "
                         f"F.dropout(x, p={dropout_ratio!r})")
+    _refuse_training_keyword("dropout", training)
     if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
         raise TypeError(f"dropout: p must be a number in [0, 1), got {type(p).__name__}")
     if not 0 <= p < 1:
@@ -284,10 +290,37 @@ def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-
     return xhat * gamma + beta
 
 
+def _refuse_training_keyword(op, training):
+    """Raise if PyTorch's `training=` was given to `op`: gengrad's mode is V.test_mode()."""
+    if training is not None:
+        raise TypeError(
+            f"{op}: training is PyTorch's keyword; gengrad's {op} follows the mode, training unless "
+            f"inside `with V.test_mode():` (DeZero's Config.train): drop training={training!r}"
+            + ("" if training else " and call it under V.test_mode()")
+        )
+
+
+def refuse_momentum(op, momentum):
+    """Raise if PyTorch's `momentum=` was given to `op` (F.batch_norm, L.BatchNorm), naming
+    gengrad's `decay` = 1 - momentum."""
+    if momentum is not None:
+        raise TypeError(
+            f"{op}: momentum is PyTorch's keyword; gengrad's decay is 1 - momentum, the weight of "
+            f"the old running value: decay={1 - momentum!r} for momentum={momentum!r}"
+        )
+
+
 def _running(array, name, n_channel, op, x_data):
     """The running-statistic array to update in place (None allowed in training)."""
     if array is None:
         return None
+    if isinstance(array, Variable) and array.requires_grad:
+        raise TypeError(
+            f"{op}: {name} is a Variable that requires grad, a parameter, but it is a running "
+            f"statistic, updated in place; gengrad's order is F.batch_norm(x, gamma, beta, "
+            f"running_mean, running_var) (PyTorch's F.batch_norm puts the running statistics "
+            f"before weight and bias)"
+        )
     data = array.data if isinstance(array, Variable) else array
     if not (isinstance(data, np.ndarray) or is_device_array(data)) or data.dtype.kind != "f":
         raise TypeError(
@@ -308,7 +341,8 @@ def _running(array, name, n_channel, op, x_data):
 
 
 def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np.ndarray | None = None,
-               running_var: np.ndarray | None = None, decay: float = 0.9, eps: float = 2e-5) -> Variable:
+               running_var: np.ndarray | None = None, decay: float = 0.9, eps: float = 2e-5, *,
+               training: bool | None = None, momentum: float | None = None) -> Variable:
     """Batch normalisation over every axis but the channel axis 1.
 
     Training (the default mode): normalise with the batch mean and (population)
@@ -329,6 +363,8 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
         Weight of the old running value, in [0, 1].
     eps : float
         Added to the variance (Chainer's default 2e-5).
+    training, momentum
+        PyTorch's keywords: refused, naming `V.test_mode()` and `decay` (1 - momentum).
 
     Returns
     -------
@@ -336,12 +372,18 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
 
     Raises
     ------
+    TypeError
+        If a running statistic is a Variable that requires grad (a parameter: PyTorch's
+        F.batch_norm takes the running statistics before weight and bias), or `training` or
+        `momentum` is given.
     ValueError
         If `x` has fewer than 2 axes, a parameter does not have shape (C,), a running
         statistic is missing in test mode, `decay`/`eps` is out of range, or `x` is
         empty or has one value per channel in training mode (no batch statistics).
     """
     op = "batch_norm"
+    _refuse_training_keyword(op, training)
+    refuse_momentum(op, momentum)
     eps = _positive(eps, op, "eps")
     if isinstance(decay, bool) or not isinstance(decay, (int, float, np.integer, np.floating)):
         raise TypeError(f"{op}: decay must be a number in [0, 1], got {type(decay).__name__}")

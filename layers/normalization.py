@@ -105,9 +105,13 @@ class BatchNorm(Layer):
         Added to the variance.
     dtype : dtype, optional
         Parameter dtype; by default that of the first input.
+    momentum
+        PyTorch's keyword: refused, naming `decay` (1 - momentum).
     """
 
-    def __init__(self, size: int | None = None, decay: float = 0.9, eps: float = 2e-5, dtype=None):
+    def __init__(self, size: int | None = None, decay: float = 0.9, eps: float = 2e-5, dtype=None, *,
+                 momentum: float | None = None):
+        F.nn.refuse_momentum("BatchNorm", momentum)
         super().__init__()
         self.size = None if size is None else _positive_int(size, "size", "BatchNorm")
         self.decay = _float(decay, "decay", "BatchNorm", high=1.0)

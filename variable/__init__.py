@@ -6,7 +6,7 @@ from .variable import refuse_missing_name, refusing_pytorch_keywords_among
 # isort: on
 from . import backend, saving, series
 from .backend import get_array_module
-from .backward import grad
+from .backward import backward, grad  # (the function backward shadows its module's name)
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode, using_config
 from .forward_mode import jet, jvp, nth_derivative, taylor
 from .forwarder import Forwarder, Function, as_variable
@@ -90,7 +90,7 @@ LINALG_OPS = tuple(f"linalg.{name}" for name in linalg.__all__ if name != "matmu
 """The ops of `V.linalg` (np.linalg's names), as "linalg.<name>"."""
 
 __all__ = [
-    "Variable", "Forwarder", "Function", "as_variable", "grad", "no_grad", "enable_grad",
+    "Variable", "Forwarder", "Function", "as_variable", "backward", "grad", "no_grad", "enable_grad",
     "test_mode", "using_config", "is_backprop_enabled", "is_train", "numerical_grad", "gradcheck",
     "taylor_gradcheck",
     "GradcheckError", "jvp", "taylor", "nth_derivative", "jet", "taylorcheck", "series", "backend",
@@ -135,7 +135,7 @@ _SPELLED_OTHERWISE = {
                                  "records again"),
     "inference_mode": (_TORCH, "`with V.no_grad():` (and `with V.test_mode():` for dropout and "
                                "batch norm)"),
-    "autograd": (_TORCH, "V.grad(outputs, inputs) is torch.autograd.grad, y.backward() backward, "
+    "autograd": (_TORCH, "V.grad(outputs, inputs) is torch.autograd.grad, V.backward(outputs) backward, "
                          "and V.jacobian, V.hessian, V.hvp and V.jvp the functional ones"),
     "unsqueeze": (_TORCH, "V.expand_dims(x, axis)"),
     "permute": (_TORCH, "V.permute_dims(x, axes) (or V.transpose(x, axes))"),

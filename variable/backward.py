@@ -755,8 +755,12 @@ def backward(
     grad_outputs: Sequence[Variable | np.ndarray | float | None] | None = None,
     retain_grad: bool = False,
     create_graph: bool = False,
+    *,
+    retain_graph: bool | None = None,
+    inputs: Sequence[Variable] | None = None,
 ) -> None:
-    """Accumulate the gradients of `outputs` into the `.grad` of every leaf.
+    """Accumulate the gradients of `outputs` into the `.grad` of every leaf
+    (torch.autograd.backward).
 
     Parameters
     ----------
@@ -768,16 +772,20 @@ def backward(
         Also store the gradients of intermediate Variables in their `.grad`.
     create_graph : bool
         Record the backward pass, so the gradients can be differentiated again.
+    retain_graph, inputs
+        PyTorch's keywords: refused, naming gengrad's way (see `refuse_pytorch_keywords`).
 
     Raises
     ------
     TypeError
         If `outputs` is not a Variable or a list/tuple of Variables, or a grad_output is
-        not a Variable, an ndarray, a number or None.
+        not a Variable, an ndarray, a number or None; or PyTorch's `retain_graph` or
+        `inputs` is given.
     ValueError
         If no output requires grad, the numbers of grad_outputs and outputs differ, or a
         grad_output's shape differs from its output's.
     """
+    refuse_pytorch_keywords("backward", retain_graph=retain_graph, inputs=inputs)
     outputs = _as_list(outputs, "outputs", "backward")
     if not any(y.requires_grad for y in outputs):
         raise ValueError(
@@ -808,6 +816,26 @@ def backward(
                     if source is not None:  # (the earlier passes' outputs, still alive, and these)
                         earlier = getattr(x, "_grad_from", None) or ()
                         x._grad_from = tuple(ref for ref in earlier if ref() is not None) + source
+
+
+_PYTORCH_BACKWARD_KEYWORDS = {
+    "retain_graph": "gengrad keeps the graph after backward(), as PyTorch does with "
+                    "retain_graph=True, until its outputs are freed: drop it (a second backward() "
+                    "from the same output adds to .grad, so clear the gradients before it unless "
+                    "you mean the sum)",
+    "inputs": "the gradients of some inputs only are V.grad(outputs, inputs), returned, every "
+              ".grad left untouched",
+}
+"""torch.autograd's keywords that gengrad's backward() and grad() refuse: {keyword: the fix}."""
+
+
+def refuse_pytorch_keywords(call, **given):
+    """Raise a TypeError naming the fix for the first of PyTorch's keywords in `given`
+    (keyword: value, None where not given) that was given to `call` ("backward", "grad")."""
+    for key, value in given.items():
+        if value is not None:
+            raise TypeError(f"{call}() got PyTorch's keyword argument {key}={value!r}: "
+                            f"{_PYTORCH_BACKWARD_KEYWORDS[key]}")
 
 
 def _refuse_a_second_pass(outputs, grads):
@@ -861,6 +889,8 @@ def grad(
     create_graph: bool = False,
     allow_unused: bool = False,
     materialize_grads: bool = False,
+    *,
+    retain_graph: bool | None = None,
 ) -> Variable | tuple[Variable | None, ...] | None:
     """Gradients of `outputs` with respect to `inputs`, leaving every `.grad` untouched.
 
@@ -882,6 +912,8 @@ def grad(
         Return zeros (of the input's shape and dtype) instead of None for an input the
         outputs do not depend on, as for derivatives that are structurally zero (x**2 at
         order 3); implies `allow_unused`. An nth-derivative loop then needs no special case.
+    retain_graph
+        PyTorch's keyword: refused, naming the fix (gengrad keeps the graph).
 
     Returns
     -------
@@ -892,7 +924,8 @@ def grad(
     ------
     TypeError
         If `outputs` or `inputs` is not a Variable or a list/tuple of Variables, or
-        `grad_outputs` or one of its entries has the wrong type.
+        `grad_outputs` or one of its entries has the wrong type, or PyTorch's
+        `retain_graph` is given.
     ValueError
         If an input does not require grad, no output requires grad (unless `allow_unused`
         or `materialize_grads`; the message says why: a gradient computed without
@@ -900,6 +933,7 @@ def grad(
         `materialize_grads`) the outputs do not depend on an input, the numbers of
         grad_outputs and outputs differ, or a grad_output's shape differs from its output's.
     """
+    refuse_pytorch_keywords("grad", retain_graph=retain_graph)
     single = isinstance(inputs, Variable)
     outputs = _as_list(outputs, "outputs", "grad")
     inputs = _as_list(inputs, "inputs", "grad")

@@ -1156,7 +1156,8 @@ class Variable:
         self.unchain()
 
     def backward(self, retain_grad: bool = False, create_graph: bool = False, *,
-                 gradient: ArrayLike | None = None) -> None:
+                 gradient: ArrayLike | None = None, retain_graph: bool | None = None,
+                 inputs: Sequence[Variable] | None = None) -> None:
         """Accumulate d(self)/d(leaf) into every leaf's `.grad`.
 
         A non-scalar Variable is seeded with ones, as if it were summed first, unless
@@ -1172,16 +1173,21 @@ class Variable:
         gradient : ArrayLike, optional
             The incoming gradient, of this Variable's shape (PyTorch's `y.backward(gy)`,
             here by name): the leaves get the vector-Jacobian product with it.
+        retain_graph, inputs
+            PyTorch's keywords: refused, naming gengrad's way (it keeps the graph; V.grad
+            differentiates with respect to some inputs only).
 
         Raises
         ------
         TypeError
             If `retain_grad` or `create_graph` is not a bool (an array there is PyTorch's
-            positional `gradient`, which gengrad takes by name).
+            positional `gradient`, which gengrad takes by name), or `retain_graph` or
+            `inputs` is given.
         ValueError
             If this Variable does not require grad (it depends on no Variable that does), or
             `gradient`'s shape differs from its shape.
         """
+        backward_module.refuse_pytorch_keywords("backward", retain_graph=retain_graph, inputs=inputs)
         for name, flag in (("retain_grad", retain_grad), ("create_graph", create_graph)):
             if not isinstance(flag, (bool, np.bool_)):
                 raise TypeError(

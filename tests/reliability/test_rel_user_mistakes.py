@@ -216,6 +216,17 @@ def _backward_with_positional_gradient():
     (x * x).backward(np.array([1.0, 10.0]))
 
 
+def _square_of(x):
+    return (x * x).sum()
+
+
+def _torch_batch_norm_order():
+    """PyTorch's F.batch_norm(x, running_mean, running_var, weight, bias): gengrad's order puts
+    gamma and beta first, so the weight would land on running_mean and be overwritten."""
+    gamma, beta = V.Variable(np.ones(3)), V.Variable(np.zeros(3))
+    F.batch_norm(np.ones((4, 3)), np.zeros(3), np.ones(3), gamma, beta)
+
+
 def _zero_grad_in_place():
     x = V.Variable(np.array([1.0, 2.0]))
     (x * x).sum().backward()
@@ -1166,6 +1177,28 @@ CATALOGUE += [
             AttributeError, (r"'SGD' object has no attribute 'param_groups'", r"opt\.lr = ")),
     Mistake("y.backward(gy) (PyTorch's positional gradient)", _backward_with_positional_gradient, TypeError,
             (r"retain_grad must be True or False, got ndarray", r"y\.backward\(gradient=gy\)")),
+    Mistake("loss.backward(retain_graph=True) (PyTorch)",
+            lambda: _square_of(V.Variable(np.ones(2))).backward(retain_graph=True), TypeError,
+            (r"backward\(\) got PyTorch's keyword argument retain_graph=True",
+             r"gengrad keeps the graph after backward\(\)", r"drop it")),
+    Mistake("V.grad(y, x, retain_graph=True) (torch.autograd.grad)",
+            lambda: V.grad(_square_of(x := V.Variable(np.ones(2))), x, retain_graph=True), TypeError,
+            (r"grad\(\) got PyTorch's keyword argument retain_graph=True", r"drop it")),
+    Mistake("loss.backward(inputs=[w]) (PyTorch)",
+            lambda: _square_of(x := V.Variable(np.ones(2))).backward(inputs=[x]), TypeError,
+            (r"backward\(\) got PyTorch's keyword argument inputs=", r"V\.grad\(outputs, inputs\)")),
+    Mistake("F.dropout(x, p, training=False) (PyTorch)", lambda: F.dropout(np.ones(3), 0.5, training=False),
+            TypeError, (r"dropout: training is PyTorch's keyword", r"with V\.test_mode\(\):",
+                        r"drop training=False and call it under V\.test_mode\(\)")),
+    Mistake("F.batch_norm(x, ..., training=True) (PyTorch)",
+            lambda: F.batch_norm(np.ones((4, 3)), np.ones(3), np.zeros(3), training=True), TypeError,
+            (r"batch_norm: training is PyTorch's keyword", r"drop training=True")),
+    Mistake("F.batch_norm(x, running_mean, running_var, weight, bias) (PyTorch's order)",
+            _torch_batch_norm_order, TypeError,
+            (r"batch_norm: running_mean is a Variable that requires grad",
+             r"F\.batch_norm\(x, gamma, beta, running_mean, running_var\)")),
+    Mistake("L.BatchNorm(momentum=0.1) (PyTorch's keyword)", lambda: L.BatchNorm(momentum=0.1), TypeError,
+            (r"BatchNorm: momentum is PyTorch's keyword", r"decay=0\.9 for momentum=0\.1")),
     Mistake("x.grad.zero_() (PyTorch)", _zero_grad_in_place, AttributeError,
             (r"'Variable' object has no attribute 'zero_'", r"x\.cleargrad\(\)")),
     Mistake("x.zero_grad() (PyTorch's module name on a tensor)", lambda: V.Variable(1.0).zero_grad(),

@@ -231,6 +231,16 @@ def test_backward_of_shared_subgraph_from_two_outputs(count):
     assert count() == 1
 
 
+def test_v_backward_is_torch_autograd_backward():
+    """V.backward(outputs, grad_outputs) is exported as torch.autograd.backward is (the module of
+    the same name stays importable as variable.backward)."""
+    x = V.Variable(np.array([1.0, 2.0]))
+    y0, y1 = x * x, 3 * x
+    V.backward([y0, y1], [np.array([1.0, 10.0]), None])
+    np.testing.assert_allclose(x.grad.data, [2 * 1.0 + 3, 10 * 2 * 2.0 + 3])
+    assert V.backward is backward_all
+
+
 # ----- multiple outputs -------------------------------------------------------------------------
 def test_unused_output_gets_a_zero_gradient():
     x = V.Variable(np.array([1.0, 2.0]))
