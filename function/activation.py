@@ -15,7 +15,7 @@ import variable as V
 from variable import ArrayLike, Forwarder, Function, Variable, backend, numpy_dispatch, series
 from variable.backend import get_array_module, is_device_array
 from variable.ops.elementwise import _multiply, _reduce, _times
-from variable.ops.special import erf_arrays
+from variable.ops.special import Ndtr, erf_arrays, normal_pdf_series
 
 
 def as_float(x: ArrayLike, op: str, like: ArrayLike | None = None) -> Variable:
@@ -572,17 +572,10 @@ _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 _GELU_CUBIC = 0.044715
 
 
-def _normal_pdf_series(x):
-    """Series of phi(x) = exp(-x^2/2) / sqrt(2 pi) along the series `x`."""
-    return series.scale(series.exp(series.scale(series.square(x), -0.5)), _INV_SQRT_2PI)
-
-
 def _normal_cdf(x):
-    """Phi(x) = erfc(-x / sqrt 2) / 2 on an ndarray, to ~1e-15 absolute and ~1e-13
-    relative (the left tail keeps full relative precision: no 1 + erf cancellation).
-
-    erfc's own arrays (variable/ops/special.py) compute it.
-    """
+    """Phi(x) = erfc(-x / sqrt 2) / 2 on an ndarray, in x's floating dtype (float32 for integers
+    and booleans), to ~1e-15 absolute and ~1e-13 relative, for the exact GELU: 1.4x faster
+    than V.ndtr's arrays (`ndtr_arrays`), which keep every digit of the left tail."""
     z = x.astype(np.float64, copy=False) / math.sqrt(2)
     cdf = 0.5 * erf_arrays(-z, complement=True, split=2.0, levels=60)   # (the fraction from |z| = 2)
     return cdf.astype(np.result_type(x.dtype, np.float32), copy=False)
@@ -591,26 +584,6 @@ def _normal_cdf(x):
 def _normal_pdf(x):
     """phi(x) = e^(-x^2/2) / sqrt(2 pi) on arrays, as the backwards here compute it."""
     return np.exp(-0.5 * x * x) * _INV_SQRT_2PI
-
-
-class NormalCDF(Forwarder):
-    """The standard normal CDF Phi (used by the exact GELU)."""
-
-    def forward(self, x):
-        return _normal_cdf(x).astype(x.dtype, copy=False)
-
-    save_for_backward = ("x0",)
-
-    def backward(self, gy):
-        x, = self.inputs
-        return gy * (V.exp(-0.5 * x * x) * _INV_SQRT_2PI)    # d Phi = phi = e^(-x^2/2)/sqrt(2 pi)
-
-    taylor_records = True
-    _pointwise = True
-
-    def taylor(self, x):
-        y, = self.outputs
-        return series.integral(x, y._data, _normal_pdf_series(x))   # y' = phi(x) x'
 
 
 _GELU_SATURATED = 50.0   # tanh(u(x)) is exactly +-1 for |x| >= 10; clipping keeps x^3 finite
@@ -663,13 +636,13 @@ class GELUErf(Forwarder):
 
     def backward(self, gy):
         x, = self.inputs
-        cdf = Function(NormalCDF())(x)
+        cdf = Function(Ndtr())(x)
         pdf = V.exp(-0.5 * x * x) * _INV_SQRT_2PI
         return gy * (cdf + x * pdf)                   # d x Phi(x) = Phi(x) + x phi(x)
 
     def _backward_arrays(self, gy):
         x = self.inputs[0]._data
-        return _multiply(gy, NormalCDF().forward(x) + x * _normal_pdf(x))
+        return _multiply(gy, _normal_cdf(x).astype(x.dtype, copy=False) + x * _normal_pdf(x))
 
     taylor_records = True
     _pointwise = True
@@ -677,10 +650,10 @@ class GELUErf(Forwarder):
     def taylor(self, x):
         x0 = x[0]                                    # Phi(x_0), recorded in a recording pass
         if isinstance(x0, Variable):
-            cdf0 = Function(NormalCDF())(x0)
+            cdf0 = Function(Ndtr())(x0)
         else:
             cdf0 = _normal_cdf(x0).astype(x0.dtype, copy=False)
-        cdf = series.integral(x, cdf0, _normal_pdf_series(x))
+        cdf = series.integral(x, cdf0, normal_pdf_series(x))
         return series.mul(x, cdf)                    # y = x Phi(x), Phi' = phi
 
 
@@ -740,4 +713,3 @@ __all__ = [
 # scipy.special's ufuncs on a Variable record these ops (variable/numpy_dispatch.py)
 numpy_dispatch.register_scipy_ufunc("expit", sigmoid)
 numpy_dispatch.register_scipy_ufunc("log_expit", lambda x: -softplus(-x))
-numpy_dispatch.register_scipy_ufunc("ndtr", lambda x: Function(NormalCDF())(x))

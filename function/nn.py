@@ -113,6 +113,8 @@ def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> Variable:
         raise ValueError(
             f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: the last axis "
             f"of x must equal W.shape[0] (W is (in_size, out_size))"
+            + ("; PyTorch's F.linear takes its weight as (out_size, in_size): pass W.T"
+               if x.ndim and x.shape[-1] == W.shape[1] else "")
         )
     if b is None:
         return Function(Linear())(x, W)

@@ -160,7 +160,13 @@ _SPELLED_OTHERWISE = {
                                  "V.gradcheck and V.numerical_grad check gradients"),
     "gradient_check": ("DeZero's name", "V.gradcheck(f, x)"),
     **{name: ("NumPy's constructor, not an op", _CONSTANT.format(name))
-       for name in ("zeros", "ones", "empty", "full", "eye")},
+       for name in ("zeros", "ones", "empty", "full", "eye", "identity")},
+    "arange": ("NumPy's constructor, not an op", "np.arange(...) is a constant array, which every op "
+                                                 "takes (integers: np.arange(n, dtype=float) for floats)"),
+    **{name: ("NumPy's constructor, not an op", f"np.{name}(x) is a constant ndarray of x's shape "
+                                                 f"and dtype, which every op takes")
+       for name in ("zeros_like", "ones_like", "empty_like", "full_like")},
+    "norm": ("torch.norm", "V.linalg.norm(x, ord, axis), np.linalg.norm's name"),
     **{name: (_TORCH, "rng = np.random.default_rng(seed), then rng.standard_normal(shape) or "
                       "rng.uniform(size=shape): constant arrays every op takes")
        for name in ("randn", "rand")},

@@ -98,8 +98,8 @@ SCIPY_SPELLINGS = {
     "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)",
     "polygamma": "V.polygamma(n, x)",
     # scipy.stats.norm's methods (looked up as "norm.<method>")
-    "norm.cdf": "V.exp(V.log_ndtr((x - loc) / scale))", "norm.logcdf": "V.log_ndtr((x - loc) / scale)",
-    "norm.sf": "V.exp(V.log_ndtr((loc - x) / scale))", "norm.logsf": "V.log_ndtr((loc - x) / scale)",
+    "norm.cdf": "V.ndtr((x - loc) / scale)", "norm.logcdf": "V.log_ndtr((x - loc) / scale)",
+    "norm.sf": "V.ndtr((loc - x) / scale)", "norm.logsf": "V.log_ndtr((loc - x) / scale)",
     "norm.ppf": "loc + scale * V.ndtri(p)",
     "norm.logpdf": "-((x - loc) / scale) ** 2 / 2 - V.log(scale) - log(2 pi) / 2",
 }
@@ -115,12 +115,20 @@ def scipy_spelling(call):
 
 _SCIPY_UFUNC_OPS = {}
 """scipy.special's ufunc name -> the op that computes it, from the packages that define it
-(function/ registers expit as F.sigmoid, ndtr as the normal CDF): `register_scipy_ufunc`."""
+(function/ registers expit as F.sigmoid): `register_scipy_ufunc`."""
 
 
 def register_scipy_ufunc(name, op):
     """Let `scipy.special.<name>(x)` on a Variable record `op(x)` (op: Variables in and out)."""
     _SCIPY_UFUNC_OPS[name] = op
+
+
+def _scipy_ufunc_op(name):
+    """The op registered for scipy.special's ufunc `name`, or None; `function` is imported
+    first (it registers expit and log_expit), so they record where only `variable` was."""
+    if name not in _SCIPY_UFUNC_OPS:
+        import function  # noqa: F401
+    return _SCIPY_UFUNC_OPS.get(name)
 
 
 def _refusal(what, name, linalg=False):
@@ -165,7 +173,7 @@ def array_ufunc(ufunc, method, inputs, kwargs):
             return ufunc(*_data(inputs), **kwargs)
         op = _op_for(name)
         if op is None and what.startswith("scipy."):
-            op = _SCIPY_UFUNC_OPS.get(name)
+            op = _scipy_ufunc_op(name)
         if op is None:
             raise _refusal(what + "(x)", name)
         if kwargs:

@@ -68,6 +68,11 @@ def ndtri(p):
     return np.select([p == 0, p == 1, (p < 0) | (p > 1)], [-np.inf, np.inf, np.nan], z)
 
 
+def ndtr(x):
+    """P(Z <= x) = erfc(-x / sqrt 2) / 2."""
+    return _erfc(-as_float(x) / math.sqrt(2)) / 2
+
+
 def log_ndtr(x):
     """log P(Z <= x) = log(erfc(-x / sqrt 2) / 2)."""
     with np.errstate(divide="ignore"):

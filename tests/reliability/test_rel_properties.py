@@ -1850,6 +1850,7 @@ PROPS = [
     new("erfcinv", unary(uniform(0.05, 1.95)), ref=R.erfcinv),
     new("ndtri", unary(uniform(0.02, 0.98)), ref=R.ndtri),
     new("log_ndtr", unary(uniform(-6, 6)), ref=R.log_ndtr),
+    new("ndtr", unary(uniform(-6, 6)), ref=R.ndtr),
     new("gammaln", unary(uniform(0.2, 6)), ref=R.gammaln),
     new("gammaln", unary(uniform(-2.9, -2.1)), ref=R.gammaln, label="x < 0"),
     new("digamma", unary(uniform(0.2, 6)), ref=lambda x: R.polygamma(0, x)),

@@ -190,6 +190,25 @@ def reference_log_ndtr(x):
     return np.vectorize(_log_ndtr, otypes=[np.float64])(x)
 
 
+def _ndtr(x):
+    """P(Z <= x): Python's math.erfc inside |x| <= 2.83 (where rounding x/sqrt 2 costs at most
+    8 ulps), beyond it 50-digit decimals of Mills' continued fraction, as for _log_ndtr."""
+    if abs(x) <= 2.83:
+        return math.erfc(-x / math.sqrt(2)) / 2
+    with localcontext() as context:
+        context.prec = 50
+        t = Decimal(abs(x))
+        fraction = t
+        for k in range(300, 0, -1):
+            fraction = t + k / fraction
+        tail = (-t * t / 2).exp() / (2 * _decimal_pi()).sqrt() / fraction
+        return float(tail if x < 0 else 1 - tail)
+
+
+def reference_ndtr(x):
+    return np.vectorize(_ndtr, otypes=[np.float64])(x)
+
+
 def inside(low, high):
     return lambda *shapes: (lambda rng: tuple(rng.uniform(low, high, s) for s in shapes))
 
@@ -199,6 +218,7 @@ ROWS = {
     "erfcinv": unary_rows(V.erfcinv, reference_erfcinv, inside(0.02, 1.98), SMOOTH),
     "ndtri": unary_rows(V.ndtri, reference_ndtri, inside(0.01, 0.99), SMOOTH),
     "log_ndtr": unary_rows(V.log_ndtr, reference_log_ndtr, inside(-6.0, 6.0), SMOOTH),
+    "ndtr": unary_rows(V.ndtr, reference_ndtr, inside(-6.0, 6.0), SMOOTH),
     "xlogy": [Row(f"{s0}x{s1}", V.xlogy, lambda x, y: x * np.log(y), nonzero_then_positive(s0, s1), SMOOTH)
               for s0, s1 in BINARY_SHAPES],
     "xlog1py": [Row(f"{s0}x{s1}", V.xlog1py, lambda x, y: x * np.log1p(y), nonzero_then_positive(s0, s1),
@@ -550,6 +570,51 @@ def test_log_ndtrs_slope_is_the_inverse_mills_ratio_finite_in_both_tails():
     assert m[0] == pytest.approx(40.02495, rel=1e-6)                  # about -x far left
     curvature = V.backend.to_cpu(V.grad(V.sum(slope), x).data)         # m' = -m (x + m)
     np.testing.assert_allclose(curvature, -m * (points + m), rtol=1e-9, atol=1e-300)
+
+
+# ----- ndtr --------------------------------------------------------------------------------
+def test_ndtr_to_a_few_ulps_into_its_left_tail():
+    rng = np.random.default_rng(13)
+    x = np.concatenate([rng.uniform(-37.5, 10, 2000), [-2 * math.sqrt(2), -2.8285, -2.8283, 0.0]])
+    expected = reference_ndtr(x)
+    got = V.ndtr(x).data
+    assert np.max(relative(got, expected)) < 4e-15
+    assert V.ndtr(np.array(-37.0)).data == pytest.approx(5.725571222524576e-300, rel=1e-15)
+    np.testing.assert_array_equal(V.ndtr(np.array([-np.inf, -40.0, np.inf, 40.0])).data, [0, 0, 1, 1])
+    assert np.isnan(V.ndtr(np.array(np.nan)).data)
+
+
+def test_ndtrs_derivatives_are_the_normal_density_and_its_derivatives():
+    points = np.array([-30.0, -3.0, 0.0, 0.7, 5.0])
+    x = V.Variable(points)
+    density = V.grad(V.sum(V.ndtr(x)), x, create_graph=True)
+    phi = np.exp(-points ** 2 / 2) / math.sqrt(2 * math.pi)
+    np.testing.assert_allclose(V.backend.to_cpu(density.data), phi, rtol=1e-14)
+    slope = V.grad(V.sum(density), x, create_graph=True)             # phi' = -x phi
+    np.testing.assert_allclose(V.backend.to_cpu(slope.data), -points * phi, rtol=1e-13, atol=1e-300)
+    curvature = V.grad(V.sum(slope), x)                                # phi'' = (x^2 - 1) phi
+    np.testing.assert_allclose(V.backend.to_cpu(curvature.data), (points ** 2 - 1) * phi, rtol=1e-13,
+                               atol=1e-300)
+
+
+def test_ndtr_is_the_exponential_of_log_ndtr_and_one_minus_its_mirror():
+    x = np.linspace(-30, 8, 761)
+    np.testing.assert_allclose(np.log(V.ndtr(x).data), V.log_ndtr(x).data, rtol=4e-15, atol=1e-15)
+    inner = x[np.abs(x) < 5]
+    np.testing.assert_allclose(V.ndtr(inner).data + V.ndtr(-inner).data, 1.0, rtol=4e-16)
+
+
+def test_scipys_ndtr_expit_and_log_expit_record_ops_with_only_variable_imported():
+    """scipy.special.ndtr is V.ndtr; expit and log_expit are function's sigmoid and -softplus(-x),
+    which the dispatch imports itself (a script that imported only `variable` got a refusal)."""
+    special = pytest.importorskip("scipy.special")
+    x = V.Variable(np.array([-30.0, -2.0, 0.5, 8.0]))
+    for scipys, ours in ((special.ndtr, V.ndtr), (special.expit, None), (special.log_expit, None)):
+        y = scipys(x)
+        assert isinstance(y, V.Variable) and y.creator is not None
+        if ours is not None:
+            np.testing.assert_array_equal(y.data, ours(x).data)
+        np.testing.assert_allclose(y.data, scipys(x.data), rtol=1e-12)
 
 
 def test_scipys_log_ndtr_records_the_op():
