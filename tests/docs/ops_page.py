@@ -80,8 +80,8 @@ def op(name):
     return getattr(V.linalg if module == "linalg" else V, short)
 
 
-SCIPY_SPECIAL = ("erf", "erfc", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "gammaln", "digamma",
-                 "xlogy", "xlog1py", "logit")
+SCIPY_SPECIAL = ("erf", "erfc", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
+                 "gammaln", "digamma", "xlogy", "xlog1py", "logit")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -229,10 +229,10 @@ def render() -> str:
         "  refused alike, naming the function and gengrad's op where it has one",
         "  (`V.logsumexp`, `F.softmax`, `V.linalg.norm`); SciPy's ufuncs record gengrad's op",
         "  where it has one (`scipy.special.erf`, `erfc`, `erfinv`, `erfcinv`, `ndtr`, `ndtri`,",
-        "  `log_ndtr`, `gammaln`, `digamma` (or `psi`), `xlogy`, `xlog1py` and `logit`: `V.erf`,",
-        "  `V.gammaln`, ...; `expit` and `log_expit`: `F.sigmoid`, `-F.softplus(-x)`) and are",
-        "  refused as NumPy's are otherwise (`scipy.special.gamma`), under SciPy's",
-        "  name, naming gengrad's spelling where it has one (`scipy.special.gamma`:",
+        "  `log_ndtr`, `i1`, `i0e`, `i1e`, `gammaln`, `digamma` (or `psi`), `xlogy`, `xlog1py` and",
+        "  `logit`: `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`: `F.sigmoid`,",
+        "  `-F.softplus(-x)`) and are refused as NumPy's are otherwise (`scipy.special.gamma`),",
+        "  under SciPy's name, naming gengrad's spelling where it has one (`scipy.special.gamma`:",
         "  `V.exp(V.gammaln(x))` for x > 0; `scipy.special.polygamma(n, x)`, SciPy's Python code:",
         "  `V.polygamma(n, x)`); `scipy.io`'s files read the values;",
         "- `math.exp(x[0])` is `math.exp(float(x[0]))`, a Python number: write `V.exp(x[0])`.",

@@ -73,6 +73,48 @@ def ndtr(x):
     return _erfc(-as_float(x) / math.sqrt(2)) / 2
 
 
+def _bessel_i(n, x, scaled):
+    """I_n(x) (`scaled`: times e^(-|x|)) for one float: the power series in Python floats up to
+    |x| = 40, beyond it 30 terms of the asymptotic expansion (a switch point of its own)."""
+    if math.isnan(x):
+        return math.nan
+    sign = -1.0 if n % 2 and x < 0 else 1.0
+    a = abs(x)
+    if math.isinf(a):
+        return sign * (0.0 if scaled else math.inf)
+    if a <= 40:
+        term = (a / 2) ** n / math.factorial(n)
+        total, k = term, 0
+        while term > 1e-18 * total:
+            k += 1
+            term *= a * a / 4 / (k * (k + n))
+            total += term
+        return sign * total * (math.exp(-a) if scaled else 1.0)
+    term = total = 1.0
+    for k in range(1, 30):
+        term *= -(4 * n * n - (2 * k - 1) ** 2) / (8 * k * a)
+        total += term
+    total /= math.sqrt(2 * math.pi * a)
+    if not scaled:
+        total = total * math.exp(a / 2) * math.exp(a / 2) if a < 1e3 else math.inf
+    return sign * total
+
+
+def i1(x):
+    """I_1(x), the modified Bessel function of order 1."""
+    return np.vectorize(lambda v: _bessel_i(1, v, False), otypes=[np.float64])(as_float(x))
+
+
+def i0e(x):
+    """I_0(x) e^(-|x|)."""
+    return np.vectorize(lambda v: _bessel_i(0, v, True), otypes=[np.float64])(as_float(x))
+
+
+def i1e(x):
+    """I_1(x) e^(-|x|)."""
+    return np.vectorize(lambda v: _bessel_i(1, v, True), otypes=[np.float64])(as_float(x))
+
+
 def log_ndtr(x):
     """log P(Z <= x) = log(erfc(-x / sqrt 2) / 2)."""
     with np.errstate(divide="ignore"):

@@ -463,8 +463,9 @@ def test_empty_input_gives_empty_values_and_gradients(op):
 
 
 # ----- i0 --------------------------------------------------------------------------------
-def bessel_series(n, x, digits=60):
-    """I_n(x) from its power series in `digits`-digit decimal arithmetic (a reference)."""
+def bessel_series(n, x, digits=60, scaled=False):
+    """I_n(x) (`scaled`: I_n(x) e^(-|x|)) from its power series in `digits`-digit decimal
+    arithmetic (a reference)."""
     with localcontext() as context:
         context.prec = digits
         x = Decimal(float(x))
@@ -475,6 +476,8 @@ def bessel_series(n, x, digits=60):
             k += 1
             term = term * u / (k * (k + n))
             total += term
+        if scaled:
+            total *= (-abs(x)).exp()
         return float(total) * (-1.0 if n % 2 and x < 0 else 1.0)
 
 

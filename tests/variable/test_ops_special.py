@@ -11,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from op_rows import BINARY_SHAPES, SMOOTH, UNARY_SHAPES, Row, normal, table_tests, unary_rows
+from test_ops_division import bessel_series
 
 import variable as V
 
@@ -209,6 +210,11 @@ def reference_ndtr(x):
     return np.vectorize(_ndtr, otypes=[np.float64])(x)
 
 
+def bessel_reference(n, scaled=False):
+    """I_n (scaled: I_n e^(-|x|)) on an array, by test_ops_division's 60-digit power series."""
+    return np.vectorize(lambda x: bessel_series(n, x, scaled=scaled), otypes=[np.float64])
+
+
 def inside(low, high):
     return lambda *shapes: (lambda rng: tuple(rng.uniform(low, high, s) for s in shapes))
 
@@ -219,6 +225,11 @@ ROWS = {
     "ndtri": unary_rows(V.ndtri, reference_ndtri, inside(0.01, 0.99), SMOOTH),
     "log_ndtr": unary_rows(V.log_ndtr, reference_log_ndtr, inside(-6.0, 6.0), SMOOTH),
     "ndtr": unary_rows(V.ndtr, reference_ndtr, inside(-6.0, 6.0), SMOOTH),
+    "i1": unary_rows(V.i1, bessel_reference(1), inside(-4.0, 4.0), SMOOTH),
+    "i0e": unary_rows(V.i0e, bessel_reference(0, scaled=True), inside(0.2, 4.0), SMOOTH)
+    + unary_rows(V.i0e, bessel_reference(0, scaled=True), inside(-30.0, -0.2), SMOOTH),
+    "i1e": unary_rows(V.i1e, bessel_reference(1, scaled=True), inside(-30.0, -0.2), SMOOTH)
+    + unary_rows(V.i1e, bessel_reference(1, scaled=True), inside(0.2, 30.0), SMOOTH),
     "xlogy": [Row(f"{s0}x{s1}", V.xlogy, lambda x, y: x * np.log(y), nonzero_then_positive(s0, s1), SMOOTH)
               for s0, s1 in BINARY_SHAPES],
     "xlog1py": [Row(f"{s0}x{s1}", V.xlog1py, lambda x, y: x * np.log1p(y), nonzero_then_positive(s0, s1),
@@ -615,6 +626,59 @@ def test_scipys_ndtr_expit_and_log_expit_record_ops_with_only_variable_imported(
         if ours is not None:
             np.testing.assert_array_equal(y.data, ours(x).data)
         np.testing.assert_allclose(y.data, scipys(x.data), rtol=1e-12)
+
+
+# ----- i1, i0e, i1e --------------------------------------------------------------------------
+BESSEL_POINTS = np.array([1e-3, 0.5, 3.0, 17.9, 20.0, 20.5, 21.0, 40.0, 123.4, 500.0, 709.5, 713.9, 2e3,
+                          -2.5, -713.0, -1e4])
+
+
+@pytest.mark.parametrize("n, op, scaled", [(1, V.i1, False), (0, V.i0e, True), (1, V.i1e, True)])
+def test_i1_i0e_and_i1e_match_a_60_digit_power_series(n, op, scaled):
+    points = BESSEL_POINTS if scaled else BESSEL_POINTS[np.abs(BESSEL_POINTS) < 714]
+    expected = np.array([bessel_series(n, x, scaled=scaled) for x in points])
+    np.testing.assert_allclose(V.backend.to_cpu(op(V.Variable(points)).data), expected, rtol=1e-14)
+
+
+def test_the_scaled_bessel_functions_neither_overflow_nor_lose_their_tails():
+    x = V.Variable(np.array([1e300, -1e300, np.inf, -np.inf, np.nan, 0.0]))
+    i0e, i1e = (V.backend.to_cpu(op(x).data) for op in (V.i0e, V.i1e))
+    np.testing.assert_allclose(i0e[:2], 1 / np.sqrt(2 * np.pi * 1e300), rtol=1e-15)   # ~ 1/sqrt(2 pi x)
+    np.testing.assert_array_equal(i0e[2:4], [0.0, 0.0])
+    np.testing.assert_array_equal(i1e[2:4], [0.0, -0.0])
+    assert np.isnan(i0e[4]) and np.isnan(i1e[4])
+    assert i0e[5] == 1.0 and i1e[5] == 0.0
+
+
+def test_the_scaled_bessel_functions_derivatives():
+    """d log i0e = I_1/I_0 - sign(x) (from 60-digit series); each second derivative against
+    central differences of the first."""
+    points = np.array([-30.0, -2.0, 0.7, 5.0, 300.0])
+    x = V.Variable(points)
+    slope = V.grad(V.sum(V.log(V.i0e(x))), x)
+    ratio = np.array([bessel_series(1, v) / bessel_series(0, v) for v in points])
+    np.testing.assert_allclose(V.backend.to_cpu(slope.data), ratio - np.sign(points), rtol=1e-13, atol=1e-15)
+
+    def first(op, at):
+        x = V.Variable(at)
+        return V.backend.to_cpu(V.grad(V.sum(op(x)), x).data)
+
+    h = 1e-5 * np.maximum(1, np.abs(points))
+    for op in (V.i0e, V.i1e):
+        x = V.Variable(points)
+        second = V.grad(V.sum(V.grad(V.sum(op(x)), x, create_graph=True)), x)
+        numeric = (first(op, points + h) - first(op, points - h)) / (2 * h)
+        np.testing.assert_allclose(V.backend.to_cpu(second.data), numeric, rtol=1e-7, atol=1e-14)
+
+
+def test_scipys_bessel_functions_record_the_ops():
+    special = pytest.importorskip("scipy.special")
+    x = V.Variable(np.array([-30.0, -2.0, 0.5, 8.0, 700.0]))
+    for scipys, ours in ((special.i1, V.i1), (special.i0e, V.i0e), (special.i1e, V.i1e)):
+        y = scipys(x)
+        assert isinstance(y, V.Variable) and y.creator is not None
+        np.testing.assert_array_equal(y.data, ours(x).data)
+        np.testing.assert_allclose(y.data, scipys(x.data), rtol=1e-14)
 
 
 def test_scipys_log_ndtr_records_the_op():

@@ -596,8 +596,9 @@ def _plan(n):
     return s, k + 1, asymptotic
 
 
-def _bessel_i(n, x):
-    """I_n(x) for a whole n >= 0 on a floating array: I_n(-x) = (-1)^n I_n(x), and for |x|
+def _bessel_i(n, x, scaled=False):
+    """I_n(x) (`scaled`: I_n(x) e^(-|x|)) for a whole n >= 0 on a floating array: I_n(-x) =
+    (-1)^n I_n(x), and for |x|
 
     - <= s, the power series (x/2)^n / n! sum_k u^k n! / (k! (k + n)!), u = x^2 / 4, its
       positive terms summed as the recurrence t_k = t_(k-1) u / (k (k + n)) makes them;
@@ -609,7 +610,7 @@ def _bessel_i(n, x):
     """
     xp = get_array_module(x)
     if x.dtype == np.float16:                            # (computed in float32, as NumPy keeps float16)
-        return _bessel_i(n, x.astype(np.float32)).astype(np.float16)
+        return _bessel_i(n, x.astype(np.float32), scaled).astype(np.float16)
     s, series_terms, asymptotic_terms = _plan(n)
     ax = xp.abs(x)
     far = ax > s                                         # (NaN: False, the series keeps it NaN)
@@ -621,60 +622,82 @@ def _bessel_i(n, x):
         total = total + term
     if n:
         total = total * ((near * 0.5) ** n * (1.0 / math.factorial(n)))
+    if scaled:
+        total = total * xp.exp(-near)
     big = xp.where(far & (ax < np.inf), ax, s)           # inf: its value is set below
     r = 1.0 / big
     term = expansion = xp.ones_like(big)
     for k in range(1, asymptotic_terms):
         term = term * (r * (-(4 * n * n - (2 * k - 1) ** 2) / (8 * k)))
         expansion = expansion + term
-    half = xp.exp(big * 0.5)                             # e^x = e^(x/2) e^(x/2)
-    y = xp.where(far, (half * (expansion / xp.sqrt(big * (2 * math.pi)))) * half, total)
-    y = xp.where(ax == np.inf, np.inf, y)
+    expansion = expansion / xp.sqrt(big * (2 * math.pi))
+    if not scaled:
+        half = xp.exp(big * 0.5)                         # e^x = e^(x/2) e^(x/2)
+        expansion = (half * expansion) * half
+    y = xp.where(far, expansion, total)
+    y = xp.where(ax == np.inf, 0.0 if scaled else np.inf, y)
     return xp.copysign(y, x) if n % 2 else y
 
 
-def _bessel(n, x):
-    """I_n of `x`: a recorded BesselI op on a Variable, the values on an array."""
-    return Function(BesselI(n))(x) if isinstance(x, Variable) else _bessel_i(n, x)
+def _bessel(n, x, scaled=False):
+    """I_n of `x` (`scaled`: I_n(x) e^(-|x|)): a recorded BesselI op on a Variable, the values
+    on an array."""
+    return Function(BesselI(n, scaled))(x) if isinstance(x, Variable) else _bessel_i(n, x, scaled)
+
+
+def _sign_of(x):
+    """The sign of `x`'s data, a constant (the slope of |x|, 0 at 0)."""
+    data = x._data if isinstance(x, Variable) else x
+    return get_array_module(data).sign(data)
 
 
 class BesselI(Forwarder):
-    """I_n, the modified Bessel function of the first kind of whole order n (i0: n = 0)."""
+    """I_n, the modified Bessel function of the first kind of whole order n (i0: n = 0, i1:
+    n = 1), or with `scaled` I_n(x) e^(-|x|) (i0e, i1e), which does not overflow."""
 
-    def __init__(self, order):
+    def __init__(self, order, scaled=False):
         self.order = order
+        self.scaled = scaled
 
     def forward(self, x):
         if x.dtype.kind != "f":                          # (integers and booleans: float64, as np.i0)
             x = x.astype(np.float64)
-        return _bessel_i(self.order, x)
+        return _bessel_i(self.order, x, self.scaled)
 
     save_for_backward = ("x",)
 
     def backward(self, gy):
         x, = self.inputs
-        n = self.order
+        n, scaled = self.order, self.scaled
         if n == 0:
-            return gy * _bessel(1, x)                                      # I_0' = I_1
-        return gy * ((_bessel(n - 1, x) + _bessel(n + 1, x)) * 0.5)      # I_n' = (I_(n-1) + I_(n+1)) / 2
+            slope = _bessel(1, x, scaled)                                  # I_0' = I_1
+        else:
+            slope = (_bessel(n - 1, x, scaled) + _bessel(n + 1, x, scaled)) * 0.5   # (I_(n-1) + I_(n+1))/2
+        if scaled:                                      # (I_n e^(-|x|))' = (I_n' - sign(x) I_n) e^(-|x|)
+            slope = slope - _sign_of(x) * _bessel(n, x, True)
+        return gy * slope
 
     taylor_records = True
     _pointwise = True
 
     def taylor(self, x):
         # y_j = I_j(x(t)) satisfy y_j' = g_j x' with g_j = (y_(j-1) + y_(j+1)) / 2 (g_0 = y_1), so
-        # k y_j,k = sum_i i x_i g_j,(k-i): coefficient k of I_j needs k - 1 of I_(j-1), I_(j+1)
+        # k y_j,k = sum_i i x_i g_j,(k-i): coefficient k of I_j needs k - 1 of I_(j-1), I_(j+1).
+        # Scaled (y_j = I_j(x) e^(-s x), s = sign(x_0) along the series), g_j takes - s y_j too.
         y, = self.outputs
-        n, order = self.order, len(x) - 1
+        n, order, scaled = self.order, len(x) - 1, self.scaled
         x0 = x[0]
         lowest = max(0, n - order)
-        ys = {j: [y._data if j == n else _bessel(j, x0)] for j in range(lowest, n + order + 1)}
+        ys = {j: [y._data if j == n else _bessel(j, x0, scaled)] for j in range(lowest, n + order + 1)}
+        sign = _sign_of(x0) if scaled else None
         gs = {}
 
         def g(j, k):
             key = (j, k)
             if key not in gs:
                 gs[key] = ys[1][k] if j == 0 else (ys[j - 1][k] + ys[j + 1][k]) * 0.5
+                if scaled:
+                    gs[key] = gs[key] - sign * ys[j][k]
             return gs[key]
 
         for k in range(1, order + 1):

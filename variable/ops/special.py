@@ -26,8 +26,9 @@ import numpy as np
 
 from .. import numpy_dispatch, series
 from ..backend import is_device_array
-from ..forwarder import Forwarder, Function
+from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
+from .division import BesselI
 from .elementwise import _reduce, exp, log
 from .exponential import log1p
 from .piecewise import where
@@ -516,6 +517,60 @@ def ndtr(x):
     return Function(Ndtr())(x)
 
 
+# ----- modified Bessel functions (I_0 is np.i0, in division.py) -------------------------------
+def i1(x):
+    """The modified Bessel function of the first kind of order 1, elementwise
+    (scipy.special.i1, torch.special.i1): i0's derivative.
+
+    Parameters
+    ----------
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        I_1(x), of x's shape, to about 1e-15 relative; finite up to |x| ~ 713.98, +-inf beyond.
+    """
+    return Function(BesselI(1))(as_variable(x, op="i1"))
+
+
+def i0e(x):
+    """The exponentially scaled modified Bessel function of order 0, I_0(x) e^(-|x|), elementwise
+    (scipy.special.i0e, torch.special.i0e): log I_0(k) = log i0e(k) + |k| without overflow
+    (the von Mises distribution's normaliser).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        I_0(x) e^(-|x|), of x's shape, to about 1e-15 relative; 0 at +-inf.  Its derivative
+        i1e(x) - sign(x) i0e(x) takes sign(0) = 0 at the kink, as |x|'s does.
+    """
+    return Function(BesselI(0, scaled=True))(as_variable(x, op="i0e"))
+
+
+def i1e(x):
+    """The exponentially scaled modified Bessel function of order 1, I_1(x) e^(-|x|),
+    elementwise (scipy.special.i1e, torch.special.i1e).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        I_1(x) e^(-|x|), of x's shape, to about 1e-15 relative; 0 at +-inf.
+    """
+    return Function(BesselI(1, scaled=True))(as_variable(x, op="i1e"))
+
+
 # ----- the gamma family: psi^(n), n = -1 (gammaln), 0 (digamma), 1, 2, ... (polygamma) -----
 
 
@@ -956,5 +1011,5 @@ def logit(p):
 
 numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
 
-__all__ = ["erf", "erfc", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "gammaln", "digamma", "polygamma",
-           "xlogy", "xlog1py", "logit"]
+__all__ = ["erf", "erfc", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e", "gammaln",
+           "digamma", "polygamma", "xlogy", "xlog1py", "logit"]
