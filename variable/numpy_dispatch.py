@@ -91,6 +91,7 @@ SCIPY_SPELLINGS = {
     "rgamma": "V.exp(-V.gammaln(x)) for x > 0", "loggamma": "V.gammaln(x) for real x > 0",
     "betaln": "V.gammaln(a) + V.gammaln(b) - V.gammaln(a + b)",
     "entr": "-V.xlogy(x, x)", "rel_entr": "V.xlogy(x, x / y)",
+    "iv": "V.i0(x) and V.i1(x) for orders 0 and 1", "ive": "V.i0e(x) and V.i1e(x) for orders 0 and 1",
     # functions written in Python (refused where they convert: variable.py's _scipy_caller)
     "logsumexp": "V.logsumexp(x, axis)", "softmax": "F.softmax(x, axis)",
     "log_softmax": "F.log_softmax(x, axis)", "norm": "V.linalg.norm(x)", "det": "V.linalg.det(x)",

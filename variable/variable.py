@@ -659,6 +659,18 @@ _BINARY_OPS = frozenset(dis.opmap[name] for name in ("BINARY_OP",) if name in di
 # NumPy's functions written in C that are conversions (the value is what is asked for)
 _C_CONVERSIONS = frozenset(["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
                             "fromiter", "result_type", "min_scalar_type"])
+# Python's math functions that are not computations to differentiate: tests, and the whole
+# numbers of floor/ceil/trunc (their derivative is 0 wherever it exists)
+_MATH_VALUE_READS = frozenset(["isnan", "isinf", "isfinite", "isclose", "floor", "ceil", "trunc"])
+_MATH_SPELLINGS = {
+    **{name: f"V.arc{name[1:]}(x), or np.arc{name[1:]}(x)"
+       for name in ("asin", "acos", "atan", "asinh", "acosh", "atanh")},
+    "atan2": "V.arctan2(y, x), or np.arctan2(y, x)", "pow": "x ** y", "lgamma": "V.gammaln(x)",
+    "gamma": "V.exp(V.gammaln(x)) for x > 0", "log": "V.log(x), or np.log(x) (V.log(x) / math.log(b) "
+    "in base b)", "dist": "V.linalg.norm(p - q)", "fsum": "sum(xs), Python's, which adds the "
+    "Variables (or V.sum(V.stack(xs)))",
+}
+"""gengrad's spelling of math's functions where it is not V.<name>(x) or np.<name>(x)."""
 _read_calls = {}
 """(code, offset) -> the dotted names of the function called there (`np.dot`, `rng.normal`),
 as its source reads them, or None where the source is not at hand or is not such a name."""
@@ -698,9 +710,10 @@ def _read_called_names(frame):
 
 
 def _numpy_code_called(frame):
-    """('random', 'method' or 'compute', its name as written) where `frame` is calling a NumPy
-    function or method written in C that computes from its arguments' values (np.dot, np.exp,
-    arr.dot, rng.normal), not a conversion or a test giving booleans; else None."""
+    """('random', 'method', 'compute' or 'math', its name as written) where `frame` is calling a
+    NumPy function or method written in C that computes from its arguments' values (np.dot,
+    np.exp, arr.dot, rng.normal), not a conversion or a test giving booleans, or a function of
+    Python's math module that does (math.exp, not math.isnan); else None."""
     names = _called_names(frame)
     if names is None:
         return None
@@ -718,6 +731,8 @@ def _numpy_code_called(frame):
     written = ".".join(names)
     owner = getattr(called, "__objclass__", None) or type(getattr(called, "__self__", None))
     module = getattr(called, "__module__", None) or ""
+    if module in ("math", "cmath") and getattr(called, "__name__", "") not in _MATH_VALUE_READS:
+        return "math", written
     if owner in (np.random.Generator, np.random.RandomState) or module.startswith("numpy.random"):
         return "random", written
     if isinstance(called, np.ufunc):  # (a test: np.isfinite, np.less; its object loop aside)
@@ -732,9 +747,19 @@ def _numpy_code_called(frame):
     return None if getattr(called, "__name__", "") in _C_CONVERSIONS else ("compute", written)
 
 
+def _math_spelling(name):
+    """gengrad's spelling of Python's math.<name> ("V.exp(x), or np.exp(x)")."""
+    if name in _MATH_SPELLINGS:
+        return _MATH_SPELLINGS[name]
+    if name not in sys.modules["variable"].OPS:
+        return "gengrad's ops"
+    return f"V.{name}(x)" + (f", or np.{name}(x)" if hasattr(np, name) else "")
+
+
 def _refuse_numpy_in_c(frame, conversion):
     """Raise if `frame` (the user's) is calling NumPy's C code that converts a Variable to its
-    values to compute with them, or is doing an ndarray's arithmetic with a list of them."""
+    values to compute with them (or Python's math module's: math.exp(x)), or is doing an
+    ndarray's arithmetic with a list of them."""
     instruction = frame.f_code.co_code[frame.f_lasti]
     if instruction in _BINARY_OPS and conversion == "x.__array__()":
         raise ValueError(
@@ -747,6 +772,13 @@ def _refuse_numpy_in_c(frame, conversion):
     if called is None:
         return
     kind, call = called
+    if kind == "math":
+        raise ValueError(
+            f"{call}: Python's math module computes with a float, to which it converts the "
+            f"Variable (by {conversion}), so the result is a plain number and the gradient would be "
+            f"silently lost; use {_math_spelling(call.rpartition('.')[2])}, or give x.item() for the "
+            f"value alone"
+        )
     if kind == "random" and call.rpartition(".")[2] in ("permutation", "choice", "permuted"):
         raise ValueError(
             f"{call}: NumPy's random generators draw from the values of a Variable given to them "
@@ -785,7 +817,8 @@ def _refuse_losing_the_graph(variable, conversion):
     np.mean, np.full(n, x): the file that called it is NumPy's, not one that reads values), or
     for NumPy's code in C called from the user's (np.dot([x, y], w), arr.dot(x), rng.normal(mu),
     arr + [x, y]: read from the instruction and its source). NumPy gives gengrad no other hook
-    there; any other caller (a conversion, float(x), math.exp(x)) is let through."""
+    there; Python's math functions (math.exp(x)) are refused the same way. Any other caller (a
+    conversion, float(x), f"{x}") is let through."""
     if not variable.requires_grad or not _enable_backprop.get():
         return
     try:

@@ -8,6 +8,7 @@ and the likely fix, never compute a wrong number.  A new slip met anywhere becom
 here.
 """
 
+import math
 import os
 import re
 import tempfile
@@ -214,6 +215,11 @@ def _using_config_unknown():
 def _backward_with_positional_gradient():
     x = V.Variable(np.array([1.0, 2.0]))
     (x * x).backward(np.array([1.0, 10.0]))
+
+
+def _math_exp_of_a_variable():
+    x = V.Variable(np.array(0.5))
+    return math.exp(x) * x                       # a float times x: d/dx would miss exp's part
 
 
 def _square_of(x):
@@ -1201,6 +1207,11 @@ CATALOGUE += [
             lambda: F.linear(np.ones((2, 3)), V.Variable(np.ones((4, 3)))), ValueError,
             (r"linear: x of shape \(2, 3\) does not match W of shape \(4, 3\)",
              r"PyTorch's F\.linear takes its weight as \(out_size, in_size\): pass W\.T")),
+    Mistake("math.exp(x) * x (Python's math module on a Variable)", _math_exp_of_a_variable, ValueError,
+            (r"math\.exp: Python's math module computes with a float", r"gradient would be silently lost",
+             r"V\.exp\(x\), or np\.exp\(x\)")),
+    Mistake("math.atan(x) (math's name for arctan)", lambda: math.atan(V.Variable(np.array(0.5))), ValueError,
+            (r"math\.atan: Python's math module", r"V\.arctan\(x\), or np\.arctan\(x\)")),
     Mistake("L.BatchNorm(momentum=0.1) (PyTorch's keyword)", lambda: L.BatchNorm(momentum=0.1), TypeError,
             (r"BatchNorm: momentum is PyTorch's keyword", r"decay=0\.9 for momentum=0\.1")),
     Mistake("x.grad.zero_() (PyTorch)", _zero_grad_in_place, AttributeError,

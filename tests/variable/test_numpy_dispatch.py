@@ -189,8 +189,14 @@ def test_conversions_and_python_numbers_are_the_documented_exceptions():
     assert type(np.asarray(x)) is np.ndarray and type(np.array(x)) is np.ndarray
     # np.array of a list of Variables is a conversion of each (NumPy offers no hook)
     assert type(np.array([x[0], x[1]])) is np.ndarray
-    # math functions convert through float(), as float(x) and PyTorch's math.exp(t) do
-    assert math.exp(x[0]) == pytest.approx(math.exp(0.5))
+    # math's functions compute with float(x): refused on a Variable that requires grad (the result
+    # would be a plain number), answered on its value, its tests and whole numbers, and under no_grad
+    with pytest.raises(ValueError, match=r"math\.exp: Python's math module .* use V\.exp\(x\)"):
+        math.exp(x[0])
+    assert math.exp(x[0].item()) == pytest.approx(math.exp(0.5))
+    assert not math.isnan(x[0]) and math.floor(x[1]) == 2
+    with V.no_grad():
+        assert math.sqrt(x[1]) == pytest.approx(math.sqrt(2.0))
     # data-only results: indices, masks and shapes, no gradient to lose
     assert np.argmax(x) == 1 and np.shape(x) == (2,)
     np.testing.assert_array_equal(np.isnan(x), [False, False])
@@ -303,7 +309,7 @@ def test_conversions_and_tests_called_from_the_users_code_still_take_variables()
     a, b = V.Variable(np.array(2.0)), V.Variable(np.array([1.0, np.inf]))
     assert type(np.asarray([a, a])) is np.ndarray            # conversions: the values are asked for
     assert type(np.array(b)) is np.ndarray and float(a) == 2.0 and np.float64(a) == 2.0
-    assert math.exp(a) == math.exp(2.0)                      # Python's math takes float(a), as in PyTorch
+    assert math.isfinite(a) and math.floor(a) == 2           # Python's math: its tests and whole numbers
     np.testing.assert_array_equal(np.isfinite([a, b[1]]), [True, False])   # tests give booleans
     np.testing.assert_array_equal(np.less([a, b[0]], 1.5), [False, True])
     assert np.dot(ARR, V.stack([a, a])).creator is not None  # NumPy's function: gengrad's op
