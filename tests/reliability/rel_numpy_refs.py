@@ -115,6 +115,28 @@ def i1e(x):
     return np.vectorize(lambda v: _bessel_i(1, v, True), otypes=[np.float64])(as_float(x))
 
 
+def _log_gamma(x):
+    """log|Gamma(x)| for one float, inf at the poles (where math.lgamma raises)."""
+    try:
+        return math.lgamma(x)
+    except ValueError:
+        return math.inf
+
+
+def _betaln(a, b):
+    """log|B(a, b)| for one pair of floats: B(a, inf) = 0 for a > 0, else the gammalns."""
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if math.inf in (a, b) and min(a, b) > 0:
+        return -math.inf
+    return _log_gamma(a) + _log_gamma(b) - _log_gamma(a + b)
+
+
+def betaln(a, b):
+    """log|B(a, b)| = log|Gamma(a)| + log|Gamma(b)| - log|Gamma(a + b)|, broadcast."""
+    return np.vectorize(_betaln, otypes=[np.float64])(*as_float(a, b))
+
+
 def log_ndtr(x):
     """log P(Z <= x) = log(erfc(-x / sqrt 2) / 2)."""
     with np.errstate(divide="ignore"):

@@ -1854,6 +1854,8 @@ PROPS = [
     new("i1", unary(uniform(-5, 5)), ref=R.i1),
     new("i0e", unary(uniform(0.2, 30)), ref=R.i0e),
     new("i1e", unary(uniform(-30, -0.2)), ref=R.i1e),
+    new("betaln", binary(uniform(0.2, 6), uniform(0.2, 6)), ref=R.betaln),
+    new("betaln", binary(uniform(11, 40), uniform(0.2, 40)), ref=R.betaln, label="large"),
     new("gammaln", unary(uniform(0.2, 6)), ref=R.gammaln),
     new("gammaln", unary(uniform(-2.9, -2.1)), ref=R.gammaln, label="x < 0"),
     new("digamma", unary(uniform(0.2, 6)), ref=lambda x: R.polygamma(0, x)),

@@ -41,6 +41,19 @@ def _decimal_pi():
     return 16 * arctan_inverse(Decimal(5)) - 4 * arctan_inverse(Decimal(239))
 
 
+def _log_gamma_decimal(x):
+    """log|Gamma(x)| of the Decimal x, in the context's precision (50 digits): the recurrence
+    up to z >= 40 (either side of the poles: no reflection), then Stirling's series there."""
+    N = 40 + max(0, math.ceil(-x))
+    z = x + N
+    product = Decimal(1)
+    for k in range(N):
+        product *= x + k
+    stirling = ((z - Decimal("0.5")) * z.ln() - z + (2 * _decimal_pi()).ln() / 2
+                + sum(B[2 * k] / (2 * k * (2 * k - 1) * z ** (2 * k - 1)) for k in range(1, 14)))
+    return stirling - abs(product).ln()
+
+
 def _psi_50_digits(n, x):
     """psi^(n)(x) (n = -1: log|Gamma(x)|) in 50-digit decimals from the exact value of the
     double x: the recurrence up to z >= 40 (either side of the poles: no reflection), then
@@ -52,12 +65,7 @@ def _psi_50_digits(n, x):
         z = x + N
         terms = range(1, 14)
         if n == -1:
-            product = Decimal(1)
-            for k in range(N):
-                product *= x + k
-            stirling = ((z - Decimal("0.5")) * z.ln() - z + (2 * _decimal_pi()).ln() / 2
-                        + sum(B[2 * k] / (2 * k * (2 * k - 1) * z ** (2 * k - 1)) for k in terms))
-            return float(stirling - abs(product).ln())
+            return float(_log_gamma_decimal(x))
         if n == 0:
             return float(z.ln() - 1 / (2 * z) - sum(B[2 * k] / (2 * k * z ** (2 * k)) for k in terms)
                          - sum(1 / (x + k) for k in range(N)))
@@ -72,6 +80,18 @@ def reference_polygamma(n, x):
     independent of the op's reflection, its shift and its series about zeros, and of its
     float64 arithmetic."""
     return np.vectorize(lambda v: _psi_50_digits(n, v), otypes=[np.float64])(x)
+
+
+def _betaln_50_digits(a, b):
+    """log|B(a, b)| from three 50-digit log-gammas (a + b exact in 50 digits)."""
+    with localcontext() as context:
+        context.prec = 50
+        a, b = Decimal(float(a)), Decimal(float(b))
+        return float(_log_gamma_decimal(a) + _log_gamma_decimal(b) - _log_gamma_decimal(a + b))
+
+
+def reference_betaln(a, b):
+    return np.vectorize(_betaln_50_digits, otypes=[np.float64])(a, b)
 
 
 def reference_gammaln(x):
@@ -215,6 +235,10 @@ def bessel_reference(n, scaled=False):
     return np.vectorize(lambda x: bessel_series(n, x, scaled=scaled), otypes=[np.float64])
 
 
+def positive_pairs(low, high, s0, s1):
+    return lambda rng: (rng.uniform(low, high, s0), rng.uniform(low, high, s1))
+
+
 def inside(low, high):
     return lambda *shapes: (lambda rng: tuple(rng.uniform(low, high, s) for s in shapes))
 
@@ -230,6 +254,8 @@ ROWS = {
     + unary_rows(V.i0e, bessel_reference(0, scaled=True), inside(-30.0, -0.2), SMOOTH),
     "i1e": unary_rows(V.i1e, bessel_reference(1, scaled=True), inside(-30.0, -0.2), SMOOTH)
     + unary_rows(V.i1e, bessel_reference(1, scaled=True), inside(0.2, 30.0), SMOOTH),
+    "betaln": [Row(f"{s0}x{s1}", V.betaln, reference_betaln, positive_pairs(low, high, s0, s1), SMOOTH)
+               for low, high in ((0.3, 5.0), (11.0, 40.0)) for s0, s1 in BINARY_SHAPES],
     "xlogy": [Row(f"{s0}x{s1}", V.xlogy, lambda x, y: x * np.log(y), nonzero_then_positive(s0, s1), SMOOTH)
               for s0, s1 in BINARY_SHAPES],
     "xlog1py": [Row(f"{s0}x{s1}", V.xlog1py, lambda x, y: x * np.log1p(y), nonzero_then_positive(s0, s1),
@@ -438,6 +464,52 @@ def test_scipys_gamma_functions_without_an_op_are_refused_naming_gengrads_spelli
         special.polygamma(1, x)
     with pytest.raises(TypeError, match=r"scipy\.special\.gamma\(x\).*V\.exp\(V\.gammaln\(x\)\)"):
         special.gamma(x)
+
+
+# ----- betaln --------------------------------------------------------------------------------
+def test_betaln_to_a_few_ulps_for_large_arguments_too():
+    rng = np.random.default_rng(14)
+    a = np.concatenate([10.0 ** rng.uniform(-3, 8, 600), rng.uniform(9.0, 11.0, 100), [1e6, 1.0, 0.5]])
+    b = np.concatenate([10.0 ** rng.uniform(-3, 8, 600), rng.uniform(9.0, 11.0, 100), [1.0, 1e6, 0.5]])
+    expected = reference_betaln(a, b)
+    got = V.betaln(a, b).data
+    # (where |betaln| < 1 it is ill-conditioned itself: its terms, of size 1, cancel)
+    assert np.all(np.abs(got - expected) <= 8e-15 * np.maximum(np.abs(expected), 1.0))
+    assert got[-3] == got[-2] == pytest.approx(-math.log(1e6), rel=1e-16)
+    assert got[-1] == pytest.approx(math.log(math.pi), rel=1e-15)            # B(1/2, 1/2) = pi
+
+
+def test_betaln_of_negative_arguments_poles_and_infinities():
+    a = np.array([-0.5, -3.5, 2.5, -0.5, 0.0, 5.0, np.nan])
+    b = np.array([20.0, 15.0, -0.3, -0.5, 2.0, np.inf, 1.0])
+    got = V.betaln(a, b).data
+    np.testing.assert_allclose(got[:3], reference_betaln(a[:3], b[:3]), rtol=4e-15)
+    np.testing.assert_array_equal(got[3:6], [-np.inf, np.inf, -np.inf])   # a + b = -1: a pole; B(5, inf) = 0
+    assert np.isnan(got[6])
+
+
+def test_betalns_derivatives_are_differences_of_digammas():
+    a, b = np.array([0.5, 3.0, 40.0, 1e4]), np.array([2.0, 0.25, 60.0, 3.0])
+    x, y = V.Variable(a), V.Variable(b)
+    ga, gb = V.grad(V.sum(V.betaln(x, y)), [x, y])
+    psi = lambda v: reference_polygamma(0, v)                                       # noqa: E731
+    # (psi(a) - psi(a + b) cancels for large a: to 1e-14 absolute there, as the reference's difference)
+    np.testing.assert_allclose(V.backend.to_cpu(ga.data), psi(a) - psi(a + b), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(V.backend.to_cpu(gb.data), psi(b) - psi(a + b), rtol=1e-12, atol=1e-14)
+
+
+def test_a_beta_log_density_by_scipy_records_betaln():
+    special = pytest.importorskip("scipy.special")
+    p = np.array([0.2, 0.5, 0.9])
+    a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
+    logpdf = V.xlogy(a - 1, p) + V.xlog1py(b - 1, -p) - special.betaln(a, b)
+    assert logpdf.creator is not None
+    np.testing.assert_allclose(V.backend.to_cpu(logpdf.data),
+                               np.log(12 * p * (1 - p) ** 2), rtol=1e-14)           # 1/B(2, 3) = 12
+    ga, gb = V.grad(V.sum(logpdf), [a, b])
+    psi = lambda v: reference_polygamma(0, v)                                       # noqa: E731
+    np.testing.assert_allclose(V.backend.to_cpu(ga.data), np.sum(np.log(p)) - 3 * (psi(2.0) - psi(5.0)),
+                               rtol=1e-13)
 
 
 # ----- xlogy, xlog1py and logit ----------------------------------------------------------------
