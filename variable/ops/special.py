@@ -18,6 +18,7 @@ integrates psi^(n+1) along the input's series, to any order.  Accuracy: a few ul
 except by the zeros of gammaln (x = 1, 2) and digamma (x = 1.46...), where the error is a few
 ulps of the terms that cancel there (2e-15 absolute), and next to the poles of x < 0."""
 
+import functools
 import math
 import operator
 from fractions import Fraction
@@ -49,14 +50,14 @@ def _select(where, inside, outside, x, *others):
 
 
 
-def erf_series(z):
+def erf_series(z, terms=40):
     """erf(z) for 0 <= z < 2 by a series of positive terms (no cancellation)."""
     # erf(z) = 2/sqrt(pi) exp(-z^2) sum_n 2^n z^(2n+1) / (1 3 5 ... (2n+1)); the term
-    # ratio is 2 z^2 / (2n + 1), so 40 terms reach 1e-17 relative at z = 2
+    # ratio is 2 z^2 / (2n + 1), so 40 terms reach 1e-17 relative at z = 2 (24 at z = 1.2)
     term = z.copy()
     total = z.copy()
     z2 = 2 * z * z
-    for n in range(1, 41):
+    for n in range(1, terms + 1):
         term *= z2
         term *= 1 / (2 * n + 1)
         total += term
@@ -179,49 +180,111 @@ def erfc(x):
 
 
 # ----- the inverses: erfinv, erfcinv and the normal quantile ndtri ------------------------------
-def _halley_on_erf(a, y):
-    """Halley's steps for erf(y) = a from y: r = (erf(y) - a) / erf'(y), y -= r / (1 + y r)
-    (erf''/erf' = -2y); each step triples the digits."""
-    for _ in range(3):
-        r = (erf_arrays(y, False, 2.0, 60) - a) / (TWO_OVER_SQRT_PI * np.exp(-y * y))
+def _halley_on_erf(a, y, steps):
+    """Halley's steps for erf(y) = a, 0 <= a <= 0.9, from y (0 <= y < 1.2): r = (erf(y) - a) /
+    erf'(y), y -= r / (1 + y r) (erf''/erf' = -2y); each step triples the digits."""
+    for _ in range(steps):
+        y = np.clip(y, 0.0, 1.2)
+        r = (erf_series(y, 24) - a) / (TWO_OVER_SQRT_PI * np.exp(-y * y))
         y = y - r / (1 + y * r)
     return y
 
 
-def _newton_on_log_erfc(q, y, levels):
-    """Newton's steps for log erfc(y) = log q, for y >= 1 and q as small as the smallest
-    double: log erfc(y) = -y^2 - log(sqrt(pi) F(y)), F the continued fraction (erfc_fraction's:
-    exact from 1 on with 200 levels, from 2 on with 60), and its slope is -2 F(y); nothing
-    underflows.  Each step doubles the digits: four from the tail's asymptotics."""
+def _halley_on_log_erfc(q, y, levels, steps):
+    """Halley's steps for log erfc(y) = log q, for y >= 1 and q as small as the smallest
+    double: g = log erfc(y) = -y^2 - log(sqrt(pi) F(y)), F the continued fraction
+    (erfc_fraction's: exact from 1 on with 200 levels, from 2 on with 60), g' = -2F and
+    g'' = 4F(y - F), so nothing underflows; r = g/g', y -= r / (1 + r (y - F)).  Each step
+    triples the digits."""
     target = np.log(q)
-    for _ in range(4):
+    for _ in range(steps):
         log_erfc, fraction = _log_erfc_tail(y, levels)
-        y = np.maximum(y + (log_erfc - target) / (2 * fraction), 1.0)
+        r = (target - log_erfc) / (2 * fraction)
+        y = np.maximum(y - r / (1 + r * (y - fraction)), 1.0)
     return y
+
+
+def _series_start(a):
+    """erfinv's series to a^7: within 5% up to 0.9."""
+    a2 = a * a
+    terms = 1 + a2 * (math.pi / 12 + a2 * (7 * math.pi ** 2 / 480 + a2 * 127 * math.pi ** 3 / 40320))
+    return math.sqrt(math.pi) / 2 * a * terms
+
+
+def _tail_start(q):
+    """erfcinv(q) for q < 0.1 from erfc(y) ~ e^(-y^2) / (y sqrt(pi)): within 2%."""
+    t = -np.log(q)
+    return np.sqrt(np.maximum(t - 0.5 * np.log(math.pi * t), 1.0))
+
+
+def _chebyshev_coefficients(f, degree):
+    """The Chebyshev coefficients (c_0 halved) of the polynomial of `degree` that takes f's
+    values at the degree + 1 Chebyshev nodes of [-1, 1]."""
+    theta = np.pi * (np.arange(degree + 1) + 0.5) / (degree + 1)
+    values = f(np.cos(theta))
+    c = [2 / (degree + 1) * float(np.sum(values * np.cos(j * theta))) for j in range(degree + 1)]
+    return (c[0] / 2, *c[1:])
+
+
+def _clenshaw(c, t):
+    """sum_j c_j T_j(t) by Clenshaw's recurrence (c from _chebyshev_coefficients)."""
+    b1 = b2 = 0.0
+    for cj in c[:0:-1]:
+        b1, b2 = 2 * t * b1 - b2 + cj, b1
+    return t * b1 - b2 + c[0]
+
+
+# erfinv(a) / a as a polynomial in w = -log(1 - a^2), a <= 0.9 (within 3e-15), and erfcinv(q) /
+# u in 1/u, u = sqrt(-log(q (2 - q))), from a = 0.9 to the smallest normal q (within 6e-8):
+# interpolated at Chebyshev nodes, their values by Halley's and Newton's steps from the
+# starts above (three and four steps; from these polynomials one step of each does)
+_SPLIT = 0.9
+_W_SPLIT = -math.log1p(-_SPLIT ** 2)
+_R_LOW, _R_HIGH = 1 / math.sqrt(-math.log(2 * 1e-307)), 1 / math.sqrt(_W_SPLIT)
+
+
+def _nodes_middle(t):
+    a = np.sqrt(-np.expm1(-(t + 1) * (_W_SPLIT / 2)))
+    return _halley_on_erf(a, _series_start(a), 3) / a
+
+
+def _nodes_tail(t):
+    u = 1 / (_R_LOW + (t + 1) * ((_R_HIGH - _R_LOW) / 2))
+    p = np.exp(-u * u)                                   # q (2 - q)
+    q = p / (1 + np.sqrt(1 - p))
+    return _halley_on_log_erfc(q, _tail_start(q), 200, 4) / u
+
+
+@functools.cache
+def _polynomials():
+    """(middle, tail): the coefficients, computed on first use."""
+    return _chebyshev_coefficients(_nodes_middle, 12), _chebyshev_coefficients(_nodes_tail, 16)
 
 
 def _inverse_erf(a, q):
     """y >= 0 with erf(y) = a and erfc(y) = q = 1 - a, each given to full precision where it
-    is used: Halley's steps on erf from erfinv's series (a <= 0.9), and Newton's on log erfc
-    from the tail's asymptotics beyond, where q keeps the digits that 1 - a would lose (and
-    erf's digits near 1 would not serve)."""
-    def series_start(a):                         # erfinv's series, to a^7: within 5% at 0.9
-        a2 = a * a
-        terms = 1 + a2 * (math.pi / 12 + a2 * (7 * math.pi ** 2 / 480 + a2 * 127 * math.pi ** 3 / 40320))
-        return math.sqrt(math.pi) / 2 * a * terms
-
-    def tail_start(q):                           # erfc(y) ~ e^(-y^2) / (y sqrt(pi)): within 2%
-        t = -np.log(q)
-        return np.sqrt(np.maximum(t - 0.5 * np.log(math.pi * t), 1.0))
-
+    is used: one Halley step on erf from the middle polynomial (a <= 0.9), one on log erfc
+    from the tail's beyond, where q keeps the digits that 1 - a would lose (and erf's digits near 1
+    would not serve); below the smallest normal q, four from the tail's asymptotics."""
     def middle(a):
-        return _halley_on_erf(a, series_start(a))
+        t = -np.log1p(-a * a) * (2 / _W_SPLIT) - 1
+        return _halley_on_erf(a, a * _clenshaw(_polynomials()[0], t), 1)
 
-    def tail(q):                                 # (erfc(y) < 0.004: y > 2, where 60 levels do)
-        return _select(q < 0.004, lambda q: _newton_on_log_erfc(q, tail_start(q), 60),
-                       lambda q: _newton_on_log_erfc(q, tail_start(q), 200), q)
+    def tail(q):
+        u = np.sqrt(-(np.log(q) + np.log1p(1 - q)))
+        t = np.clip((2 / u - (_R_LOW + _R_HIGH)) / (_R_HIGH - _R_LOW), -1.0, 1.0)
+        start = u * _clenshaw(_polynomials()[1], t)
+        return _select(                                  # (erfc(y) < 0.004: y > 2, where 60 levels do)
+            q < 0.004, lambda q, y: _halley_on_log_erfc(q, y, 60, 1),
+            lambda q, y: _halley_on_log_erfc(q, y, 200, 1), q, start)
 
-    return _select(a <= 0.9, lambda a, q: middle(a), lambda a, q: tail(q), a, q)
+    def beyond(q):                                       # (subnormal q)
+        return _halley_on_log_erfc(q, _tail_start(q), 60, 4)
+
+    def outside(a, q):
+        return _select(q < 2.3e-308, beyond, tail, q)
+
+    return _select(a <= _SPLIT, lambda a, q: middle(a), outside, a, q)
 
 
 def inverse_erf_arrays(x, complement):
