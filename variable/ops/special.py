@@ -935,14 +935,17 @@ def polygamma(n, x):
 _STIRLING_FROM = 10.0   # corr(x)'s 10 terms: the first left out is below 2e-17 of it from here on
 
 
+_STIRLING = tuple(float(_B[2 * k] / (2 * k * (2 * k - 1))) for k in range(1, 11))
+
+
 def _stirling_correction(x):
     """log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2) for x >= 10, by its asymptotic series
     sum_k B_2k / (2k (2k - 1) x^(2k - 1)), Horner's scheme in 1/x^2."""
     r = 1 / x
     r2 = r * r
     total = 0.0
-    for k in range(10, 0, -1):
-        total = total * r2 + float(_B[2 * k] / (2 * k * (2 * k - 1)))
+    for c in reversed(_STIRLING):
+        total = total * r2 + c
     return total * r
 
 
