@@ -90,7 +90,6 @@ SCIPY_SPELLINGS = {
     "cosm1": "V.cos(x) - 1", "gamma": "V.exp(V.gammaln(x)) for x > 0",
     "rgamma": "V.exp(-V.gammaln(x)) for x > 0", "loggamma": "V.gammaln(x) for real x > 0",
     "beta": "V.exp(V.betaln(a, b)) for a, b > 0",
-    "entr": "-V.xlogy(x, x)", "rel_entr": "V.xlogy(x, x / y)",
     "iv": "V.i0(x) and V.i1(x) for orders 0 and 1", "ive": "V.i0e(x) and V.i1e(x) for orders 0 and 1",
     # functions written in Python (refused where they convert: variable.py's _scipy_caller)
     "logsumexp": "V.logsumexp(x, axis)", "softmax": "F.softmax(x, axis)",

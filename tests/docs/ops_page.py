@@ -81,7 +81,8 @@ def op(name):
 
 
 SCIPY_SPECIAL = ("erf", "erfc", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
-                 "gammaln", "digamma", "betaln", "xlogy", "xlog1py", "logit")
+                 "gammaln", "digamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit", "entr",
+                 "rel_entr", "kl_div")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -229,7 +230,8 @@ def render() -> str:
         "  refused alike, naming the function and gengrad's op where it has one",
         "  (`V.logsumexp`, `F.softmax`, `V.linalg.norm`); SciPy's ufuncs record gengrad's op",
         "  where it has one (`scipy.special.erf`, `erfc`, `erfinv`, `erfcinv`, `ndtr`, `ndtri`,",
-        "  `log_ndtr`, `i1`, `i0e`, `i1e`, `gammaln`, `digamma` (or `psi`), `betaln`, `xlogy`, `xlog1py` and",
+        "  `log_ndtr`, `i1`, `i0e`, `i1e`, `gammaln`, `digamma` (or `psi`), `betaln`, `entr`,",
+        "  `rel_entr`, `kl_div`, `xlogy`, `xlog1py` and",
         "  `logit`: `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`: `F.sigmoid`,",
         "  `-F.softplus(-x)`) and are refused as NumPy's are otherwise (`scipy.special.gamma`),",
         "  under SciPy's name, naming gengrad's spelling where it has one (`scipy.special.gamma`:",

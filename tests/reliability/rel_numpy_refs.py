@@ -137,6 +137,37 @@ def betaln(a, b):
     return np.vectorize(_betaln, otypes=[np.float64])(*as_float(a, b))
 
 
+def entr(x):
+    """-x log(x); 0 at 0, -inf below (SciPy's)."""
+    x = as_float(x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x < 0, -np.inf, np.where(x == 0, 0.0, -x * np.log(x)))
+
+
+def rel_entr(x, y):
+    """x log(x/y) for x, y > 0; 0 where x == 0 <= y; NaN where either is; inf elsewhere."""
+    x, y = np.broadcast_arrays(*as_float(x, y))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inside = x * np.log(x / y)
+    return np.select([(x > 0) & (y > 0), (x == 0) & (y >= 0), np.isnan(x) | np.isnan(y)],
+                     [inside, 0.0, np.nan], np.inf)
+
+
+def kl_div(x, y):
+    """x log(x/y) - x + y for x, y > 0; y where x == 0 <= y; NaN where either is; inf elsewhere."""
+    x, y = np.broadcast_arrays(*as_float(x, y))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inside = x * np.log(x / y) - x + y
+    return np.select([(x > 0) & (y > 0), (x == 0) & (y >= 0), np.isnan(x) | np.isnan(y)],
+                     [inside, y, np.nan], np.inf)
+
+
+def multigammaln(a, d):
+    """sum_(j<d) log Gamma(a - j/2) + d(d - 1)/4 log(pi)."""
+    a = as_float(a)
+    return sum(gammaln(a - j / 2) for j in range(d)) + d * (d - 1) / 4 * math.log(math.pi)
+
+
 def log_ndtr(x):
     """log P(Z <= x) = log(erfc(-x / sqrt 2) / 2)."""
     with np.errstate(divide="ignore"):

@@ -330,6 +330,9 @@ OPS = [
     _elementwise(V.ndtri, R.ndtri, "ndtri", ("unit",)), _elementwise(V.log_ndtr, R.log_ndtr, "log_ndtr"),
     _elementwise(V.ndtr, R.ndtr, "ndtr"), _elementwise(V.i1, R.i1, "i1"), _elementwise(V.i0e, R.i0e, "i0e"),
     _elementwise(V.i1e, R.i1e, "i1e"), _binary(V.betaln, R.betaln, ("positive", "positive")),
+    _elementwise(V.entr, R.entr), _binary(V.rel_entr, R.rel_entr, ("positive", "positive")),
+    _binary(V.kl_div, R.kl_div, ("positive", "positive")),
+    _elementwise(lambda a: V.multigammaln(a, 2), lambda a: R.multigammaln(a, 2), "multigammaln", ("above1",)),
     _elementwise(V.radians, np.radians, "radians"), _elementwise(V.degrees, np.degrees, "degrees"),
     # ----- variable: rounding, remainders and identities (rounding.py) ------------------------
     *[_ufunc(n) for n in ("sign", "floor", "ceil", "round", "around", "rint", "trunc", "fix", "fmax",

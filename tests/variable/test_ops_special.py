@@ -94,6 +94,10 @@ def reference_betaln(a, b):
     return np.vectorize(_betaln_50_digits, otypes=[np.float64])(a, b)
 
 
+def reference_multigammaln(a, d):
+    return sum(reference_gammaln(a - j / 2) for j in range(d)) + d * (d - 1) / 4 * math.log(math.pi)
+
+
 def reference_gammaln(x):
     return reference_polygamma(-1, x)
 
@@ -256,6 +260,14 @@ ROWS = {
     + unary_rows(V.i1e, bessel_reference(1, scaled=True), inside(0.2, 30.0), SMOOTH),
     "betaln": [Row(f"{s0}x{s1}", V.betaln, reference_betaln, positive_pairs(low, high, s0, s1), SMOOTH)
                for low, high in ((0.3, 5.0), (11.0, 40.0)) for s0, s1 in BINARY_SHAPES],
+    "multigammaln": [Row(f"d={d}, {s}", lambda a, d=d: V.multigammaln(a, d),
+                         lambda a, d=d: reference_multigammaln(a, d), inside(d / 2 + 0.1, 6.0)(s), SMOOTH)
+                     for d in (1, 3) for s in UNARY_SHAPES],
+    "entr": unary_rows(V.entr, lambda x: -x * np.log(x), inside(0.1, 3.0), SMOOTH),
+    "rel_entr": [Row(f"{s0}x{s1}", V.rel_entr, lambda x, y: x * np.log(x / y),
+                     positive_pairs(0.1, 3.0, s0, s1), SMOOTH) for s0, s1 in BINARY_SHAPES],
+    "kl_div": [Row(f"{s0}x{s1}", V.kl_div, lambda x, y: x * np.log(x / y) - x + y,
+                   positive_pairs(0.1, 3.0, s0, s1), SMOOTH) for s0, s1 in BINARY_SHAPES],
     "xlogy": [Row(f"{s0}x{s1}", V.xlogy, lambda x, y: x * np.log(y), nonzero_then_positive(s0, s1), SMOOTH)
               for s0, s1 in BINARY_SHAPES],
     "xlog1py": [Row(f"{s0}x{s1}", V.xlog1py, lambda x, y: x * np.log1p(y), nonzero_then_positive(s0, s1),
@@ -510,6 +522,57 @@ def test_a_beta_log_density_by_scipy_records_betaln():
     psi = lambda v: reference_polygamma(0, v)                                       # noqa: E731
     np.testing.assert_allclose(V.backend.to_cpu(ga.data), np.sum(np.log(p)) - 3 * (psi(2.0) - psi(5.0)),
                                rtol=1e-13)
+
+
+# ----- multigammaln, entr, rel_entr, kl_div ----------------------------------------------------
+def test_multigammaln_is_a_sum_of_gammalns_and_refuses_a_too_small():
+    a = np.array([1.6, 2.0, 7.5, 40.0])
+    np.testing.assert_allclose(V.backend.to_cpu(V.multigammaln(V.Variable(a), 3).data),
+                               reference_multigammaln(a, 3), rtol=4e-15)
+    np.testing.assert_array_equal(V.multigammaln(a, 1).data, V.gammaln(a).data)
+    if V.backend.default_device() == "cpu":
+        with pytest.raises(ValueError, match=r"multigammaln: every entry of a must be above \(d - 1\)/2 = 1"):
+            V.multigammaln(np.array([3.0, 1.0]), 3)
+    else:                                                # (checked on the device: NaN, no sync)
+        assert np.isnan(V.backend.to_cpu(V.multigammaln(V.Variable(np.array([3.0, 1.0])), 3).data)[1])
+    for d, error in ((0, ValueError), (2.5, TypeError), (True, TypeError)):
+        with pytest.raises(error, match=r"multigammaln: .*d"):
+            V.multigammaln(a, d)
+
+
+def test_the_entropies_at_the_edges_of_their_domains_as_scipy_gives_them():
+    x = V.Variable(np.array([-1.0, 0.0, 0.0, 0.3, 2.5, np.nan, 1.0]))
+    y = V.Variable(np.array([0.5, 0.0, 2.0, -1.0, 1.0, 1.0, 0.0]))
+    f = V.backend.to_cpu
+    np.testing.assert_array_equal(f(V.entr(x).data), [-np.inf, 0.0, 0.0, -0.3 * math.log(0.3),
+                                                      -2.5 * math.log(2.5), np.nan, 0.0])
+    np.testing.assert_array_equal(f(V.rel_entr(x, y).data), [np.inf, 0.0, 0.0, np.inf, 2.5 * math.log(2.5),
+                                                             np.nan, np.inf])
+    np.testing.assert_array_equal(f(V.kl_div(x, y).data), [np.inf, 0.0, 2.0, np.inf,
+                                                           2.5 * math.log(2.5) - 1.5, np.nan, np.inf])
+
+
+def test_a_kl_divergence_has_finite_gradients_at_zero_probabilities():
+    p = V.Variable(np.array([0.0, 0.25, 0.75]))
+    q = V.Variable(np.array([0.2, 0.3, 0.5]))
+    gp, gq = V.grad(V.sum(V.kl_div(p, q)), [p, q])
+    np.testing.assert_allclose(V.backend.to_cpu(gp.data), [0.0, math.log(0.25 / 0.3), math.log(0.75 / 0.5)])
+    np.testing.assert_allclose(V.backend.to_cpu(gq.data), [1.0, 1 - 0.25 / 0.3, 1 - 0.75 / 0.5])
+    gp, = V.grad(V.sum(V.rel_entr(p, q)), [p])
+    np.testing.assert_allclose(V.backend.to_cpu(gp.data), [0.0, math.log(0.25 / 0.3) + 1, math.log(1.5) + 1])
+
+
+def test_scipys_entropies_and_multigammaln_record_the_ops():
+    special = pytest.importorskip("scipy.special")
+    p, q = V.Variable(np.array([0.0, 0.25, 0.75])), V.Variable(np.array([0.2, 0.3, 0.5]))
+    for scipys, ours, args in ((special.entr, V.entr, (p,)), (special.rel_entr, V.rel_entr, (p, q)),
+                               (special.kl_div, V.kl_div, (p, q))):
+        y = scipys(*args)
+        assert isinstance(y, V.Variable) and y.creator is not None
+        np.testing.assert_array_equal(y.data, ours(*args).data)
+        np.testing.assert_allclose(y.data, scipys(*[v.data for v in args]), rtol=1e-15)
+    a = np.array([2.0, 5.5])
+    np.testing.assert_allclose(V.multigammaln(a, 3).data, [special.multigammaln(v, 3) for v in a], rtol=1e-14)
 
 
 # ----- xlogy, xlog1py and logit ----------------------------------------------------------------

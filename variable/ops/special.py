@@ -26,7 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 from .. import numpy_dispatch, series
-from ..backend import is_device_array
+from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .division import BesselI
@@ -890,6 +890,17 @@ def digamma(x):
     return Function(Digamma())(x)
 
 
+def _an_int(value, refusal):
+    """`value` as an int (a bool, a Variable or a non-integer refused: TypeError f"{refusal},
+    got {value!r}")."""
+    if not isinstance(value, (bool, np.bool_, Variable)):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{refusal}, got {value!r}")
+
+
 def polygamma(n, x):
     """The nth derivative of the digamma function, elementwise (scipy.special.polygamma,
     torch.polygamma).
@@ -914,15 +925,8 @@ def polygamma(n, x):
     ValueError
         If `n` is negative (gammaln is the integral of digamma).
     """
-    if isinstance(n, (bool, np.bool_)) or isinstance(n, Variable):
-        raise TypeError(f"polygamma: n must be an int, the order of the derivative of digamma, got {n!r}")
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise TypeError(
-            f"polygamma: n must be an int, the order of the derivative of digamma (one order for "
-            f"every entry: call polygamma once per order), got {n!r}"
-        ) from None
+    n = _an_int(n, "polygamma: n must be an int, the order of the derivative of digamma (one order "
+                   "for every entry: call polygamma once per order)")
     if n < 0:
         raise ValueError(
             f"polygamma: the order n must be at least 0 (0 is digamma), got n={n}; log|Gamma(x)| "
@@ -1174,7 +1178,135 @@ def logit(p):
     return Function(Logit())(p)
 
 
+# ----- entropies: entr, rel_entr, kl_div (scipy.special's, elementwise) -----------------------
+def _as_float_variable(x, op):
+    """x as a Variable of floating data (integers and booleans: float64)."""
+    x = as_variable(x, op=op)
+    return x if x.dtype.kind == "f" else x.astype(np.float64)
+
+
+def _outside(x, y, zero, at_zero):
+    """The constant values of rel_entr and kl_div outside x > 0 and y > 0, an array of x and y's
+    dtype: `at_zero` where x == 0 and y >= 0, NaN where x or y is, inf elsewhere."""
+    xp = get_array_module(x.data)
+    nan = (x.data != x.data) | (y.data != y.data)
+    values = xp.where(zero, at_zero, xp.where(nan, np.nan, np.inf))
+    return values.astype(np.result_type(x.dtype, y.dtype), copy=False)
+
+
+def entr(x):
+    """-x log(x), elementwise (scipy.special.entr): 0 at 0 and -inf below, as SciPy gives; an
+    entropy is V.sum(V.entr(p)).
+
+    Parameters
+    ----------
+    x : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of x's shape and floating dtype.  Its derivative -log(x) - 1 is 0 at x = 0, as
+        `xlogy`'s is, and 0 below (a constant there).
+    """
+    x = _as_float_variable(x, "entr")
+    below = x.data < 0
+    inside = xlogy(where(below, 0.0, x), where(below, 1.0, x))
+    return where(below, -np.inf, 0.0 - inside)         # (0 - : +0 at 0, as SciPy gives it)
+
+
+def _relative(x, y, op):
+    """(x, y, ok, zero, value): the broadcast Variables, the masks of x > 0 and y > 0 and of
+    x == 0 and y >= 0, and x log(x/y) where ok (1 log 1 elsewhere, no warning)."""
+    x, y = _as_float_variable(x, op), _as_float_variable(y, op)
+    ok = (x.data > 0) & (y.data > 0)
+    zero = (x.data == 0) & (y.data >= 0)
+    sx, sy = where(ok, x, 1.0), where(ok, y, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):       # (log 0 = -inf where y is inf)
+        return x, y, ok, zero, sx * log(sx / sy)
+
+
+def rel_entr(x, y):
+    """x log(x/y), elementwise with broadcasting (scipy.special.rel_entr): 0 where x == 0 and
+    y >= 0, inf where x < 0 or y <= 0 otherwise, as SciPy gives; KL(p || q) is
+    V.sum(V.rel_entr(p, q)).
+
+    Parameters
+    ----------
+    x, y : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape.  Its derivatives log(x/y) + 1 and -x/y are 0 where the value
+        is the constant 0 or inf (x == 0: xlogy's convention).
+    """
+    x, y, ok, zero, value = _relative(x, y, "rel_entr")
+    return where(ok, value, _outside(x, y, zero, 0.0))
+
+
+def kl_div(x, y):
+    """x log(x/y) - x + y, elementwise with broadcasting (scipy.special.kl_div): y where x == 0
+    and y >= 0, inf where x < 0 or y <= 0 otherwise, as SciPy gives.
+
+    Parameters
+    ----------
+    x, y : ArrayLike
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape.  Its derivatives log(x/y) and 1 - x/y; where x == 0 the
+        derivative in x is 0 (xlogy's convention) and in y 1.
+    """
+    x, y, ok, zero, value = _relative(x, y, "kl_div")
+    with np.errstate(invalid="ignore"):                         # (inf - inf: NaN, as SciPy gives it)
+        return where(ok, value - x + y, where(zero, y, _outside(x, y, zero, 0.0)))
+
+
+def multigammaln(a, d):
+    """The log of the multivariate gamma function of dimension d, elementwise
+    (scipy.special.multigammaln, torch.mvlgamma): d(d - 1)/4 log(pi) + sum_(j<d) gammaln(a - j/2),
+    the Wishart's normaliser.
+
+    Parameters
+    ----------
+    a : ArrayLike
+        Each entry above (d - 1)/2.
+    d : int
+        The dimension, at least 1.
+
+    Returns
+    -------
+    Variable
+        Of a's shape; its derivative is sum_(j<d) digamma(a - j/2), and so on to any order.
+        On a GPU an entry at or below (d - 1)/2 gives NaN (checked on the device, no sync).
+
+    Raises
+    ------
+    TypeError
+        If d is not an int.
+    ValueError
+        If d < 1, or (on the CPU) an entry of a is not above (d - 1)/2.
+    """
+    d = _an_int(d, "multigammaln: d must be an int, the dimension")
+    if d < 1:
+        raise ValueError(f"multigammaln: the dimension d must be at least 1, got d={d}")
+    a = _as_float_variable(a, "multigammaln")
+    low = (d - 1) / 2
+    if not is_device_array(a.data) and a.size and not bool(np.all(a.data > low)):
+        raise ValueError(
+            f"multigammaln: every entry of a must be above (d - 1)/2 = {low} for d = {d}, "
+            f"got min(a) = {float(np.min(a.data))}"
+        )
+    total = gammaln(a)
+    for j in range(1, d):
+        total = total + gammaln(a - j / 2)
+    total = total + d * (d - 1) / 4 * math.log(math.pi)
+    return where(a.data > low, total, np.nan) if is_device_array(a.data) else total
+
+
 numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e", "gammaln",
-           "digamma", "polygamma", "betaln", "xlogy", "xlog1py", "logit"]
+           "digamma", "polygamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit", "entr", "rel_entr",
+           "kl_div"]
