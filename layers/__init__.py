@@ -68,8 +68,12 @@ _SPELLED_OTHERWISE = {
                                  "function as F)"),
     "MSELoss": (_TORCH, "F.mean_squared_error(y, t): losses are functions (import function as F)"),
     "manual_seed": ("PyTorch's name", "L.seed(n)"),
+    "Spiral": ("DeZero's dataset", "x, t = L.datasets.spiral() (its own draw of the arms)"),
+    "SinCurve": ("DeZero's dataset", "x, t = L.datasets.sine_curve()"),
+    "MNIST": ("DeZero's dataset", "examples.mnist.load_mnist(directory) reads local IDX files"),
+    "get_spiral": ("DeZero's function", "x, t = L.datasets.spiral()"),
 }
-"""Names from PyTorch that `L.` spells otherwise, with the fix."""
+"""Names from PyTorch and DeZero that `L.` spells otherwise, with the fix."""
 
 
 def __getattr__(name):
