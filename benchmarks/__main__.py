@@ -13,12 +13,14 @@ from benchmarks import (
     numpy_calls,
     numpy_ops,
     overhead,
+    special,
     taylor_mode,
 )
 
 
 def main(argv=None):
-    """Run the overhead, NumPy-call, higher-order, Taylor-mode, MLP and memory benchmarks in turn."""
+    """Run the overhead, NumPy-call, SciPy-special, higher-order, Taylor-mode, MLP and memory
+    benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
@@ -41,6 +43,8 @@ def main(argv=None):
     numpy_calls.main(["--steps", "200", "--repeat", "2"] if quick else [])
     print()
     numpy_ops.main(["--repeat", "1"] if quick else [])
+    print()
+    special.main(["--n", "2000", "--repeat", "1"] if quick else [])
     print()
     higher_order.main(["--orders", "4", "--repeat", "1"] if quick else [])
     print()

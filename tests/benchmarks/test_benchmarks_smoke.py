@@ -22,6 +22,7 @@ from benchmarks import (
     numpy_calls,
     numpy_ops,
     overhead,
+    special,
     taylor_mode,
 )
 
@@ -32,6 +33,16 @@ def test_numpy_ops_agree_with_their_hand_written_numpy(capsys):
     assert set(results) == {name for name, _, _ in numpy_ops.cases(np.random.default_rng(0))}
     assert numpy_ops.main(["--repeat", "1"]) == 0
     assert "ratio" in capsys.readouterr().out
+
+
+def test_special_functions_agree_with_numpy_and_scipy(capsys):
+    # run() checks gengrad's values against the NumPy formula (and SciPy's, where installed)
+    results = special.run(n=500, repeat=1)
+    assert set(results) == {name for name, *_ in special.cases(np.random.default_rng(0), 3)}
+    assert all(times["gengrad"] > 0 and times["gengrad+backward"] > 0 for times in results.values())
+    assert "numpy" in results["i0"] and "numpy" in results["kl_div"]
+    assert special.main(["--n", "300", "--repeat", "1"]) == 0
+    assert "gengrad" in capsys.readouterr().out
 
 
 def test_many_inputs_agree_with_numpy(capsys):
