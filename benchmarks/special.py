@@ -23,6 +23,7 @@ def cases(rng, n):
     return [
         ("erf", V.erf, "erf", None, (wide / 3,)),
         ("erfc", V.erfc, "erfc", None, (wide,)),
+        ("erfcx", V.erfcx, "erfcx", None, (wide,)),
         ("erfinv", V.erfinv, "erfinv", None, (unit,)),
         ("ndtr", V.ndtr, "ndtr", None, (wide,)),
         ("ndtri", V.ndtri, "ndtri", None, (probability,)),

@@ -167,6 +167,7 @@ _SPELLED_OTHERWISE = {
                                                  f"and dtype, which every op takes")
        for name in ("zeros_like", "ones_like", "empty_like", "full_like")},
     "norm": ("torch.norm", "V.linalg.norm(x, ord, axis), np.linalg.norm's name"),
+    "mvlgamma": (_TORCH, "V.multigammaln(a, d), SciPy's name"),
     **{name: (_TORCH, "rng = np.random.default_rng(seed), then rng.standard_normal(shape) or "
                       "rng.uniform(size=shape): constant arrays every op takes")
        for name in ("randn", "rand")},

@@ -80,7 +80,7 @@ def op(name):
     return getattr(V.linalg if module == "linalg" else V, short)
 
 
-SCIPY_SPECIAL = ("erf", "erfc", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
+SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
                  "gammaln", "digamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit", "entr",
                  "rel_entr", "kl_div")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
@@ -229,7 +229,7 @@ def render() -> str:
         "  (`scipy.special.logsumexp(x)`, `scipy.linalg.expm(a)`, `scipy.stats.norm.logpdf(x)`):",
         "  refused alike, naming the function and gengrad's op where it has one",
         "  (`V.logsumexp`, `F.softmax`, `V.linalg.norm`); SciPy's ufuncs record gengrad's op",
-        "  where it has one (`scipy.special.erf`, `erfc`, `erfinv`, `erfcinv`, `ndtr`, `ndtri`,",
+        "  where it has one (`scipy.special.erf`, `erfc`, `erfcx`, `erfinv`, `erfcinv`, `ndtr`, `ndtri`,",
         "  `log_ndtr`, `i1`, `i0e`, `i1e`, `gammaln`, `digamma` (or `psi`), `betaln`, `entr`,",
         "  `rel_entr`, `kl_div`, `xlogy`, `xlog1py` and",
         "  `logit`: `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`: `F.sigmoid`,",

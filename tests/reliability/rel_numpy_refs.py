@@ -168,6 +168,24 @@ def multigammaln(a, d):
     return sum(gammaln(a - j / 2) for j in range(d)) + d * (d - 1) / 4 * math.log(math.pi)
 
 
+def _erfcx(x):
+    """e^(x^2) erfc(x) for one float: math.erfc below 25, the asymptotic series beyond."""
+    if math.isnan(x) or x == math.inf:
+        return math.nan if math.isnan(x) else 0.0
+    if x > 25:
+        u = 1 / (2 * x * x)
+        return (1 - u + 3 * u * u - 15 * u ** 3) / (x * math.sqrt(math.pi))
+    try:
+        return math.exp(x * x) * math.erfc(x)
+    except OverflowError:
+        return math.inf
+
+
+def erfcx(x):
+    """e^(x^2) erfc(x); 0 at inf, inf where e^(x^2) overflows."""
+    return np.vectorize(_erfcx, otypes=[np.float64])(as_float(x))
+
+
 def log_ndtr(x):
     """log P(Z <= x) = log(erfc(-x / sqrt 2) / 2)."""
     with np.errstate(divide="ignore"):

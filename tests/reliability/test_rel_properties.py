@@ -1851,6 +1851,7 @@ PROPS = [
     new("ndtri", unary(uniform(0.02, 0.98)), ref=R.ndtri),
     new("log_ndtr", unary(uniform(-6, 6)), ref=R.log_ndtr),
     new("ndtr", unary(uniform(-6, 6)), ref=R.ndtr),
+    new("erfcx", unary(uniform(-3, 6)), ref=R.erfcx),
     new("i1", unary(uniform(-5, 5)), ref=R.i1),
     new("i0e", unary(uniform(0.2, 30)), ref=R.i0e),
     new("i1e", unary(uniform(-30, -0.2)), ref=R.i1e),

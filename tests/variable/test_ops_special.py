@@ -94,6 +94,31 @@ def reference_betaln(a, b):
     return np.vectorize(_betaln_50_digits, otypes=[np.float64])(a, b)
 
 
+def _erfcx(x):
+    """e^(x^2) erfc(x) in 60-digit decimals: erf's alternating series up to 3, erfc's continued
+    fraction (300 levels) beyond, and 2 e^(x^2) - erfcx(-x) for x < 0."""
+    with localcontext() as context:
+        context.prec = 60
+        t = Decimal(abs(x))
+        if t < 3:
+            term, total, n = t, t, 0
+            while abs(term) > Decimal(10) ** -70:
+                n += 1
+                term = -term * t * t * (2 * n - 1) / (n * (2 * n + 1))
+                total += term
+            positive = (t * t).exp() * (1 - 2 / _decimal_pi().sqrt() * total)
+        else:
+            fraction = t
+            for k in range(300, 0, -1):
+                fraction = t + Decimal(k) / 2 / fraction
+            positive = 1 / (_decimal_pi().sqrt() * fraction)
+        return float(positive if x >= 0 else 2 * (t * t).exp() - positive)
+
+
+def reference_erfcx(x):
+    return np.vectorize(_erfcx, otypes=[np.float64])(x)
+
+
 def reference_multigammaln(a, d):
     return sum(reference_gammaln(a - j / 2) for j in range(d)) + d * (d - 1) / 4 * math.log(math.pi)
 
@@ -253,6 +278,7 @@ ROWS = {
     "ndtri": unary_rows(V.ndtri, reference_ndtri, inside(0.01, 0.99), SMOOTH),
     "log_ndtr": unary_rows(V.log_ndtr, reference_log_ndtr, inside(-6.0, 6.0), SMOOTH),
     "ndtr": unary_rows(V.ndtr, reference_ndtr, inside(-6.0, 6.0), SMOOTH),
+    "erfcx": unary_rows(V.erfcx, reference_erfcx, inside(-3.0, 6.0), SMOOTH),
     "i1": unary_rows(V.i1, bessel_reference(1), inside(-4.0, 4.0), SMOOTH),
     "i0e": unary_rows(V.i0e, bessel_reference(0, scaled=True), inside(0.2, 4.0), SMOOTH)
     + unary_rows(V.i0e, bessel_reference(0, scaled=True), inside(-30.0, -0.2), SMOOTH),
@@ -761,6 +787,30 @@ def test_scipys_ndtr_expit_and_log_expit_record_ops_with_only_variable_imported(
         if ours is not None:
             np.testing.assert_array_equal(y.data, ours(x).data)
         np.testing.assert_allclose(y.data, scipys(x.data), rtol=1e-12)
+
+
+# ----- erfcx -------------------------------------------------------------------------------
+def test_erfcx_to_a_few_ulps_without_overflow_or_underflow():
+    rng = np.random.default_rng(15)
+    x = np.concatenate([rng.uniform(-26, 40, 2000), rng.uniform(-1.2, 1.2, 1000),
+                        10.0 ** rng.uniform(1, 300, 100), [0.7, -0.7, 1.0, 2.0, -1.0, 0.0]])
+    got = V.erfcx(x).data
+    assert np.max(relative(got, reference_erfcx(x))) < 4e-15
+    np.testing.assert_array_equal(V.erfcx(np.array([np.inf, -np.inf, -27.0])).data, [0.0, np.inf, np.inf])
+    assert np.isnan(V.erfcx(np.array(np.nan)).data)
+
+
+def test_erfcxs_derivative_and_scipys_erfcx_on_a_variable():
+    points = np.array([-3.0, -0.5, 0.3, 0.9, 1.5, 40.0, 1e6])
+    x = V.Variable(points)
+    y = V.erfcx(x)
+    slope = V.grad(V.sum(y), x)                                       # 2 x erfcx(x) - 2/sqrt(pi)
+    expected = 2 * points * reference_erfcx(points) - 2 / math.sqrt(math.pi)
+    np.testing.assert_allclose(V.backend.to_cpu(slope.data), expected, rtol=1e-9, atol=1e-15)
+    special = pytest.importorskip("scipy.special")
+    z = special.erfcx(x)
+    assert isinstance(z, V.Variable) and z.creator is not None
+    np.testing.assert_array_equal(z.data, y.data)
 
 
 # ----- i1, i0e, i1e --------------------------------------------------------------------------
