@@ -82,6 +82,9 @@ def _exp_minus_square(z, scale=1.0):
     return np.exp(-scale * s * s) * np.exp(-scale * (z - s) * (z + s))
 
 
+_ERFCX_SPLIT = 0.7      # erfc's fraction from here on where its digits matter (erfc, erfcx, ndtr)
+
+
 def erfc_fraction(z, levels=60):
     """erfc(z) for z >= 2 (z >= 1 with 200 `levels`) from its continued fraction, to full
     relative precision: erfc(z) = exp(-z^2)/sqrt(pi) / (z + (1/2)/(z + 1/(z + (3/2)/(z + ...))))."""
@@ -89,23 +92,40 @@ def erfc_fraction(z, levels=60):
     return _exp_minus_square(z) / (math.sqrt(math.pi) * _continued_fraction(z, levels))
 
 
-def erf_arrays(x, complement, split, levels):
+def _fraction_from(t, split):
+    """erfc's continued fraction F(t) for t >= split >= 0.7, each band with the levels that are
+    exact to double precision there (400 below 1, 200 below 2, 60 beyond), each band on its
+    own entries (`_select`)."""
+    def from_one(t):
+        return _select(t < 2, lambda t: _continued_fraction(t, 200), lambda t: _continued_fraction(t, 60), t)
+    if split >= 2:
+        return _continued_fraction(t, 60)
+    if split >= 1:
+        return from_one(t)
+    return _select(t < 1, lambda t: _continued_fraction(t, 400), from_one, t)
+
+
+def erf_arrays(x, complement, split):
     """erf(x) (erfc(x) with `complement`) on an ndarray, in float64 inside, x's dtype out: the
-    series where |x| < `split`, the continued fraction of `levels` levels outside (erfc_fraction
-    says which are exact from where), each on its own entries (`_select`; clamped to its side
-    of the split, where a device runs it everywhere)."""
+    series where -2 < x < `split` and |x| < 2 (erfc: `split` as low as 0.7 where its digits
+    matter, 1 - erf cancelling toward 1; below 0 erfc is 1 + erf(|x|), no cancellation), erfc's
+    continued fraction outside (`_fraction_from`), each on its own entries (`_select`; clamped
+    to its side, where a device runs both everywhere)."""
     dtype = x.dtype if x.dtype.kind == "f" else np.float64   # (integers and booleans: float64)
     z = x.astype(np.float64, copy=False)
+    reach = 2.0 if complement else split                   # the series' reach below 0
 
     def inside(z):
-        inner = np.copysign(erf_series(np.minimum(np.abs(z), split)), z)
+        terms = 24 if max(split, reach) <= 1.2 else 40     # (erf_series: enough below 1.2, below 2)
+        inner = np.copysign(erf_series(np.minimum(np.abs(z), max(split, reach)), terms), z)
         return 1 - inner if complement else inner
 
     def outside(z):
-        tail = erfc_fraction(np.maximum(np.abs(z), split), levels)          # erfc(|x|)
+        t = np.minimum(np.maximum(np.abs(z), split), 40.0)   # (erfc(40) underflows to 0 anyway)
+        tail = _exp_minus_square(t) / (math.sqrt(math.pi) * _fraction_from(t, split))   # erfc(|x|)
         return np.where(z < 0, 2 - tail, tail) if complement else np.copysign(1 - tail, z)
 
-    out = _select(np.abs(z) < split, inside, outside, z)
+    out = _select((z > -reach) & (z < split), inside, outside, z)
     return np.where(np.isnan(z), np.nan, out).astype(dtype, copy=False)
 
 
@@ -119,10 +139,10 @@ class Erf(Forwarder):
 
     complement = False
     slope = TWO_OVER_SQRT_PI     # the derivative over e^(-x^2)
-    split, levels = 2.0, 60      # (the series inside |x| < 2, the fraction outside)
+    split = 2.0                  # (the series inside |x| < 2, the fraction outside)
 
     def forward(self, x):
-        return erf_arrays(x, self.complement, self.split, self.levels)
+        return erf_arrays(x, self.complement, self.split)
 
     save_for_backward = ("x0",)
 
@@ -143,7 +163,7 @@ class Erfc(Erf):
 
     complement = True
     slope = -TWO_OVER_SQRT_PI
-    split, levels = 1.0, 200     # 1 - erf would lose erfc's digits where erf nears 1: the fraction sooner
+    split = _ERFCX_SPLIT         # 1 - erf would lose erfc's digits where erf nears 1: the fraction sooner
     _pointwise = True  # (read from each class's own attributes)
 
 
@@ -179,9 +199,6 @@ def erfc(x):
     return Function(Erfc())(x)
 
 
-_ERFCX_SPLIT = 0.7
-
-
 def erfcx_arrays(x):
     """erfcx(x) = e^(x^2) erfc(x) on an ndarray, in float64 inside and x's floating dtype out:
     1 / (sqrt(pi) F(x)) from x = 0.7 on, F erfc's continued fraction (400 levels below 1, 200
@@ -191,16 +208,8 @@ def erfcx_arrays(x):
     dtype = x.dtype if x.dtype.kind == "f" else np.float64
     x = x.astype(np.float64, copy=False)
 
-    def fraction(z):                             # z >= 0.7 (clamped, for a device)
-        z = np.maximum(z, _ERFCX_SPLIT)
-
-        def near(z):
-            return _select(z < 1, lambda z: _continued_fraction(z, 400),
-                           lambda z: _continued_fraction(z, 200), z)
-        return _select(z < 2, near, lambda z: _continued_fraction(z, 60), z)
-
-    def tail(z):
-        return 1 / (math.sqrt(math.pi) * fraction(z))
+    def tail(z):                                 # z >= 0.7 (clamped, for a device)
+        return 1 / (math.sqrt(math.pi) * _fraction_from(np.maximum(z, _ERFCX_SPLIT), _ERFCX_SPLIT))
 
     def inside(x):
         x = np.clip(x, -_ERFCX_SPLIT, _ERFCX_SPLIT)
@@ -523,7 +532,7 @@ def log_ndtr_arrays(x):
     x = x.astype(np.float64, copy=False)
 
     def middle(x):
-        tail = erf_arrays(np.abs(x) / math.sqrt(2), True, 1.0, 200) / 2   # the smaller side
+        tail = erf_arrays(np.abs(x) / math.sqrt(2), True, 1.0) / 2   # the smaller side (its log: 1.0 does)
         return np.where(x > 0, np.log1p(-tail), np.log(tail))
 
     def lower(x):
@@ -600,11 +609,11 @@ def normal_pdf_series(x):
 
 def ndtr_arrays(x):
     """The standard normal CDF on an ndarray, in float64 inside and x's floating dtype out:
-    (1 + erf(x/sqrt 2))/2 from x = -sqrt 2 on; below, erfc(-x/sqrt 2)/2 by erfc's 200-level
-    fraction (where 1 + erf would cancel) down to -2 sqrt 2 (rounding x/sqrt 2 costs at most
-    2z^2 = 8 ulps there), and beyond, phi(x) R(-x), Mills' ratio read in x itself and phi's
-    exponent split, so the left tail keeps full relative precision to the smallest normal
-    doubles.  Each region runs on its own entries (`_select`)."""
+    erfc(-x/sqrt 2)/2 from x = -2 sqrt 2 on (rounding x/sqrt 2 costs at most 2z^2 = 8 ulps
+    there; erfc's own arrays, the fraction from z = 0.7, where 1 + erf would cancel), and below,
+    phi(x) R(-x), Mills' ratio read in x itself and phi's exponent split, so the left tail keeps
+    full relative precision to the smallest normal doubles.  Each region runs on its own
+    entries (`_select`)."""
     dtype = x.dtype if x.dtype.kind == "f" else np.float64
     x = x.astype(np.float64, copy=False)
 
@@ -613,16 +622,10 @@ def ndtr_arrays(x):
         return _exp_minus_square(t, 0.5) * _INV_SQRT_2PI / _mills(t)
 
     def near(x):
-        return 0.5 * erfc_fraction(np.maximum(-x / math.sqrt(2), 1.0), 200)
-
-    def left(x):
-        return _select(x < -2 * math.sqrt(2), far, near, x)
-
-    def right(x):
-        return 0.5 * erf_arrays(-np.maximum(x, -math.sqrt(2)) / math.sqrt(2), True, 2.0, 60)
+        return 0.5 * erf_arrays(-np.maximum(x, -2 * math.sqrt(2)) / math.sqrt(2), True, _ERFCX_SPLIT)
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        y = _select(x < -math.sqrt(2), left, right, x)
+        y = _select(x < -2 * math.sqrt(2), far, near, x)
         y = np.where(x == -np.inf, 0.0, y)
     return y.astype(dtype, copy=False)
 
