@@ -28,6 +28,7 @@ def cases(rng, n):
         ("ndtr", V.ndtr, "ndtr", None, (wide,)),
         ("ndtri", V.ndtri, "ndtri", None, (probability,)),
         ("log_ndtr", V.log_ndtr, "log_ndtr", None, (wide,)),
+        ("gamma", V.gamma, "gamma", None, (positive,)),
         ("gammaln", V.gammaln, "gammaln", None, (positive,)),
         ("digamma", V.digamma, "digamma", None, (positive,)),
         ("polygamma(1, x)", lambda x: V.polygamma(1, x), "polygamma", None, (positive,)),

@@ -87,8 +87,8 @@ def _op_for(name, linalg=False):
 SCIPY_SPELLINGS = {
     # ufuncs (refused here)
     "expit": "F.sigmoid(x)", "log_expit": "-F.softplus(-x)", "exprel": "V.expm1(x) / x",
-    "cosm1": "V.cos(x) - 1", "gamma": "V.exp(V.gammaln(x)) for x > 0",
-    "rgamma": "V.exp(-V.gammaln(x)) for x > 0", "loggamma": "V.gammaln(x) for real x > 0",
+    "cosm1": "V.cos(x) - 1", "rgamma": "1 / V.gamma(x) away from the poles 0, -1, -2, ...",
+    "loggamma": "V.gammaln(x) for real x > 0",
     "beta": "V.exp(V.betaln(a, b)) for a, b > 0",
     "iv": "V.i0(x) and V.i1(x) for orders 0 and 1", "ive": "V.i0e(x) and V.i1e(x) for orders 0 and 1",
     # functions written in Python (refused where they convert: variable.py's _scipy_caller)

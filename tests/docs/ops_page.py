@@ -81,7 +81,7 @@ def op(name):
 
 
 SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
-                 "gammaln", "digamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit", "entr",
+                 "gamma", "gammaln", "digamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit", "entr",
                  "rel_entr", "kl_div")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
@@ -230,12 +230,12 @@ def render() -> str:
         "  refused alike, naming the function and gengrad's op where it has one",
         "  (`V.logsumexp`, `F.softmax`, `V.linalg.norm`); SciPy's ufuncs record gengrad's op",
         "  where it has one (`scipy.special.erf`, `erfc`, `erfcx`, `erfinv`, `erfcinv`, `ndtr`, `ndtri`,",
-        "  `log_ndtr`, `i1`, `i0e`, `i1e`, `gammaln`, `digamma` (or `psi`), `betaln`, `entr`,",
+        "  `log_ndtr`, `i1`, `i0e`, `i1e`, `gamma`, `gammaln`, `digamma` (or `psi`), `betaln`, `entr`,",
         "  `rel_entr`, `kl_div`, `xlogy`, `xlog1py` and",
         "  `logit`: `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`: `F.sigmoid`,",
-        "  `-F.softplus(-x)`) and are refused as NumPy's are otherwise (`scipy.special.gamma`),",
-        "  under SciPy's name, naming gengrad's spelling where it has one (`scipy.special.gamma`:",
-        "  `V.exp(V.gammaln(x))` for x > 0; `scipy.special.polygamma(n, x)`, SciPy's Python code:",
+        "  `-F.softplus(-x)`) and are refused as NumPy's are otherwise (`scipy.special.gammainc`),",
+        "  under SciPy's name, naming gengrad's spelling where it has one (`scipy.special.rgamma`:",
+        "  `1 / V.gamma(x)` away from the poles; `scipy.special.polygamma(n, x)`, SciPy's Python code:",
         "  `V.polygamma(n, x)`); `scipy.io`'s files read the values;",
         "- Python's `math` functions compute with floats: `math.exp(x[0])` on a Variable that",
         "  requires grad is refused, naming gengrad's op (`V.exp(x[0])`, or `np.exp(x[0])`), since",

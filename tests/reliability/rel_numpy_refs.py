@@ -123,6 +123,24 @@ def _log_gamma(x):
         return math.inf
 
 
+def _gamma(x):
+    """Gamma(x) for one float, with SciPy's values where math.gamma raises: +-inf at +-0, NaN at
+    the negative integers and -inf, inf past its overflow."""
+    if x == 0:
+        return math.copysign(math.inf, x)
+    try:
+        return math.gamma(x)
+    except ValueError:
+        return math.nan
+    except OverflowError:
+        return math.inf
+
+
+def gamma(x):
+    """Gamma(x), elementwise."""
+    return np.vectorize(_gamma, otypes=[np.float64])(as_float(x))
+
+
 def _betaln(a, b):
     """log|B(a, b)| for one pair of floats: B(a, inf) = 0 for a > 0, else the gammalns."""
     if math.isnan(a) or math.isnan(b):

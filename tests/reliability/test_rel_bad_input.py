@@ -331,6 +331,7 @@ OPS = [
     _elementwise(V.ndtr, R.ndtr, "ndtr"), _elementwise(V.erfcx, R.erfcx, "erfcx"),
     _elementwise(V.i1, R.i1, "i1"), _elementwise(V.i0e, R.i0e, "i0e"),
     _elementwise(V.i1e, R.i1e, "i1e"), _binary(V.betaln, R.betaln, ("positive", "positive")),
+    _elementwise(V.gamma, R.gamma, "gamma", ("positive",)),
     _elementwise(V.entr, R.entr), _binary(V.rel_entr, R.rel_entr, ("positive", "positive")),
     _binary(V.kl_div, R.kl_div, ("positive", "positive")),
     _elementwise(lambda a: V.multigammaln(a, 2), lambda a: R.multigammaln(a, 2), "multigammaln", ("above1",)),

@@ -1855,6 +1855,7 @@ PROPS = [
     new("i1", unary(uniform(-5, 5)), ref=R.i1),
     new("i0e", unary(uniform(0.2, 30)), ref=R.i0e),
     new("i1e", unary(uniform(-30, -0.2)), ref=R.i1e),
+    new("gamma", unary(uniform(0.2, 6)), ref=R.gamma),
     new("betaln", binary(uniform(0.2, 6), uniform(0.2, 6)), ref=R.betaln),
     new("betaln", binary(uniform(11, 40), uniform(0.2, 40)), ref=R.betaln, label="large"),
     new("multigammaln", unary(uniform(1.6, 6)), call=lambda a: V.multigammaln(a, 3),

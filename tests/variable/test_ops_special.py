@@ -119,6 +119,18 @@ def reference_erfcx(x):
     return np.vectorize(_erfcx, otypes=[np.float64])(x)
 
 
+def _gamma_50_digits(x):
+    """Gamma(x) from the 50-digit log|Gamma| (its sign (-1)^ceil(-x) below 0)."""
+    with localcontext() as context:
+        context.prec = 50
+        magnitude = _log_gamma_decimal(Decimal(float(x))).exp()
+        return float(magnitude if x > 0 else (-1) ** math.ceil(-x) * magnitude)
+
+
+def reference_gamma(x):
+    return np.vectorize(_gamma_50_digits, otypes=[np.float64])(x)
+
+
 def reference_multigammaln(a, d):
     return sum(reference_gammaln(a - j / 2) for j in range(d)) + d * (d - 1) / 4 * math.log(math.pi)
 
@@ -303,6 +315,8 @@ ROWS = {
     "erf": rows(V.erf, reference_erf),
     "erfc": rows(V.erfc, reference_erfc),
     "gammaln": gamma_rows(V.gammaln, reference_gammaln),
+    "gamma": unary_rows(V.gamma, reference_gamma, inside(0.3, 5.0), SMOOTH)
+    + unary_rows(V.gamma, reference_gamma, inside(-2.9, -2.1), SMOOTH),
     "digamma": gamma_rows(V.digamma, lambda x: reference_polygamma(0, x)),
     "polygamma": [Row(f"n={n}, {row.label}", polygamma_of(n), lambda x, n=n: reference_polygamma(n, x),
                       row.sample, SMOOTH) for n in (1, 3) for row in gamma_rows(None, None)],
@@ -500,8 +514,48 @@ def test_scipys_gamma_functions_without_an_op_are_refused_naming_gengrads_spelli
     x = V.Variable(np.array([0.3, 1.7]))
     with pytest.raises(ValueError, match=r"scipy\.special\.polygamma.*V\.polygamma\(n, x\)"):
         special.polygamma(1, x)
-    with pytest.raises(TypeError, match=r"scipy\.special\.gamma\(x\).*V\.exp\(V\.gammaln\(x\)\)"):
-        special.gamma(x)
+    with pytest.raises(TypeError, match=r"scipy\.special\.rgamma\(x\).*1 / V\.gamma\(x\) away from"):
+        special.rgamma(x)
+
+
+# ----- gamma -------------------------------------------------------------------------------
+def test_gamma_to_a_few_ulps_on_both_sides_of_zero():
+    rng = np.random.default_rng(16)
+    x = np.concatenate([rng.uniform(0, 171.6, 1500), rng.uniform(-170, 0, 1000), rng.uniform(-3, 3, 1000),
+                        10.0 ** rng.uniform(-300, 0, 100), [0.5, 1.0, 2.0, 10.0, 9.999999999, 10.000000001]])
+    x = x[~((x < 0) & (x == np.round(x)))]                 # (not the poles)
+    expected = reference_gamma(x)
+    got = V.gamma(x).data
+    normal = np.abs(expected) > 1e-300                      # (below, Gamma is subnormal: fewer digits)
+    assert np.max(relative(got, expected)[normal]) < 2e-15
+    assert V.gamma(np.array(0.5)).data == pytest.approx(math.sqrt(math.pi), rel=2e-16)
+    np.testing.assert_array_equal(V.gamma(np.arange(1.0, 21.0)).data, [math.factorial(k) for k in range(20)])
+
+
+def test_gamma_at_its_poles_infinities_and_overflow_as_scipy_gives_them():
+    got = V.gamma(np.array([0.0, -0.0, -1.0, -2.0, 171.7, np.inf, -np.inf, np.nan, -180.5, 1e-310])).data
+    np.testing.assert_array_equal(got[:2], [np.inf, -np.inf])
+    assert np.isnan(got[2]) and np.isnan(got[3]) and got[4] == np.inf and got[5] == np.inf
+    assert np.isnan(got[6]) and np.isnan(got[7]) and got[8] == 0 and np.signbit(got[8]) and got[9] == np.inf
+
+
+def test_gammas_derivatives_are_gamma_times_polygammas():
+    points = np.array([0.3, 1.5, 4.2, -0.4, -2.7])
+    x = V.Variable(points)
+    first = V.grad(V.sum(V.gamma(x)), x, create_graph=True)            # Gamma psi
+    second = V.grad(V.sum(first), x)                                    # Gamma (psi^2 + psi')
+    g, psi, psi1 = reference_gamma(points), reference_polygamma(0, points), reference_polygamma(1, points)
+    np.testing.assert_allclose(V.backend.to_cpu(first.data), g * psi, rtol=1e-13)
+    np.testing.assert_allclose(V.backend.to_cpu(second.data), g * (psi ** 2 + psi1), rtol=1e-12)
+
+
+def test_scipys_gamma_records_the_op():
+    special = pytest.importorskip("scipy.special")
+    x = V.Variable(np.array([0.5, 3.0, -1.5, 100.0]))
+    y = special.gamma(x)
+    assert isinstance(y, V.Variable) and y.creator is not None
+    np.testing.assert_array_equal(y.data, V.gamma(x).data)
+    np.testing.assert_allclose(y.data, special.gamma(x.data), rtol=2e-15)
 
 
 # ----- betaln --------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "Arcsin": (V.arcsin, (-0.8, 0.8)), "Arccos": (V.arccos, (-0.8, 0.8)), "Arctan": (V.arctan, (-2, 2)),
     "Arcsinh": (V.arcsinh, (-2, 2)), "Arccosh": (V.arccosh, (1.2, 3)), "Arctanh": (V.arctanh, (-0.8, 0.8)),
     "Sinc": (V.sinc, (0.1, 2)), "Erf": (V.erf, (-2, 2)), "Erfc": (V.erfc, (-2, 2)),
-    "Gammaln": (V.gammaln, (0.3, 4)), "Digamma": (V.digamma, (0.3, 4)),
+    "Gammaln": (V.gammaln, (0.3, 4)), "Gamma": (V.gamma, (0.3, 4)), "Digamma": (V.digamma, (0.3, 4)),
     "Polygamma": (lambda x: V.polygamma(2, x), (0.3, 4)), "Logit": (V.logit, (0.1, 0.9)),
     "Erfinv": (V.erfinv, (-0.9, 0.9)), "Erfcinv": (V.erfcinv, (0.1, 1.9)), "Ndtri": (V.ndtri, (0.05, 0.95)),
     "LogNdtr": (V.log_ndtr, (-4, 4)), "Ndtr": (V.ndtr, (-4, 4)),
