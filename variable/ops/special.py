@@ -1093,17 +1093,20 @@ def _gamma_stirling(z):
 def _gamma_positive(x):
     """Gamma(x) for x > 0: Stirling's from 10 on; below, Gamma(x + 10) / (x (x + 1) ... (x + 9)),
     with the rounding of each x + k (exact: x - (fl(x + k) - k)) put back to first order, in
-    the product and, through psi, in Gamma(x + 10)."""
-    small = x < 10
-    z = np.where(small, x + 10, x)
-    rounding = np.where(small, x - (z - 10), 0.0)          # (x + 10) - z, exact
-    g = _gamma_stirling(np.maximum(z, 10.0)) * (1 + (np.log(z) - 0.5 / z) * rounding)   # psi(z) ~ ...
-    product, lost = np.ones_like(x), np.zeros_like(x)
-    for k in range(10):
-        factor = x + k
-        lost += (x - (factor - k)) / factor
-        product *= factor
-    return np.where(small, g / (product * (1 + lost)), g)
+    the product and, through psi, in Gamma(x + 10).  Each on its own entries (`_select`)."""
+    def recurrence(x):
+        x = np.minimum(x, 10.0)                              # (clamped, for a device)
+        z = x + 10
+        rounding = x - (z - 10)                              # (x + 10) - z, exact
+        g = _gamma_stirling(z) * (1 + (np.log(z) - 0.5 / z) * rounding)   # psi(z) ~ log z - 1/(2z)
+        product, lost = np.ones_like(x), np.zeros_like(x)
+        for k in range(10):
+            factor = x + k
+            lost += (x - (factor - k)) / factor
+            product *= factor
+        return g / (product * (1 + lost))
+
+    return _select(x < 10, recurrence, lambda x: _gamma_stirling(np.maximum(x, 10.0)), x)
 
 
 def _sinpi(x):
