@@ -225,6 +225,15 @@ def reference_ndtri(p):     # (above 1/2, -ndtri(1 - p): 1 - p exact there)
     return np.vectorize(lambda v: _ndtri(v) if v <= 0.5 else -_ndtri(1 - v), otypes=[np.float64])(p)
 
 
+def _upper_tail(t):
+    """P(Z > t) for t > 0 as a Decimal, in the context's precision: Mills' continued fraction
+    (300 levels)."""
+    fraction = t
+    for k in range(300, 0, -1):
+        fraction = t + k / fraction
+    return (-t * t / 2).exp() / (2 * _decimal_pi()).sqrt() / fraction
+
+
 def _log_ndtr(x):
     """log P(Z <= x): Python's math.erfc where its rounded argument x/sqrt 2 costs nothing in
     log space, an asymptotic series below -37 (math.erfc underflows there), and 50-digit
@@ -240,11 +249,7 @@ def _log_ndtr(x):
         return math.log1p(-math.erfc(x / math.sqrt(2)) / 2)
     with localcontext() as context:
         context.prec = 50
-        t = Decimal(x)
-        fraction = t
-        for k in range(300, 0, -1):
-            fraction = t + k / fraction
-        upper_tail = (-t * t / 2).exp() / (2 * _decimal_pi()).sqrt() / fraction
+        upper_tail = _upper_tail(Decimal(x))
         return float(-upper_tail if upper_tail < Decimal("1e-20") else (1 - upper_tail).ln())
 
 
@@ -259,11 +264,7 @@ def _ndtr(x):
         return math.erfc(-x / math.sqrt(2)) / 2
     with localcontext() as context:
         context.prec = 50
-        t = Decimal(abs(x))
-        fraction = t
-        for k in range(300, 0, -1):
-            fraction = t + k / fraction
-        tail = (-t * t / 2).exp() / (2 * _decimal_pi()).sqrt() / fraction
+        tail = _upper_tail(Decimal(abs(x)))
         return float(tail if x < 0 else 1 - tail)
 
 

@@ -642,7 +642,9 @@ def _bessel_i(n, x, scaled=False):
 def _bessel(n, x, scaled=False):
     """I_n of `x` (`scaled`: I_n(x) e^(-|x|)): a recorded BesselI op on a Variable, the values
     on an array."""
-    return Function(BesselI(n, scaled))(x) if isinstance(x, Variable) else _bessel_i(n, x, scaled)
+    if not isinstance(x, Variable):
+        return _bessel_i(n, x, scaled)
+    return Function(ScaledBesselI(n) if scaled else BesselI(n))(x)
 
 
 def _sign_of(x):
@@ -653,11 +655,12 @@ def _sign_of(x):
 
 class BesselI(Forwarder):
     """I_n, the modified Bessel function of the first kind of whole order n (i0: n = 0, i1:
-    n = 1), or with `scaled` I_n(x) e^(-|x|) (i0e, i1e), which does not overflow."""
+    n = 1)."""
 
-    def __init__(self, order, scaled=False):
+    scaled = False
+
+    def __init__(self, order):
         self.order = order
-        self.scaled = scaled
 
     def forward(self, x):
         if x.dtype.kind != "f":                          # (integers and booleans: float64, as np.i0)
@@ -674,7 +677,8 @@ class BesselI(Forwarder):
         else:
             slope = (_bessel(n - 1, x, scaled) + _bessel(n + 1, x, scaled)) * 0.5   # (I_(n-1) + I_(n+1))/2
         if scaled:                                      # (I_n e^(-|x|))' = (I_n' - sign(x) I_n) e^(-|x|)
-            slope = slope - _sign_of(x) * _bessel(n, x, True)
+            y, = self.outputs
+            slope = slope - _sign_of(x) * y
         return gy * slope
 
     taylor_records = True
@@ -709,6 +713,14 @@ class BesselI(Forwarder):
                     total = total + term
                 ys[j].append(total)
         return ys[n]
+
+
+class ScaledBesselI(BesselI):
+    """I_n(x) e^(-|x|) (i0e, i1e), which does not overflow; its backward reads its output too."""
+
+    scaled = True
+    save_for_backward = ("x", "y")
+    _pointwise = True
 
 
 def i0(x: ArrayLike) -> Variable:

@@ -29,12 +29,27 @@ from .. import numpy_dispatch, series
 from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
-from .division import BesselI
+from .division import BesselI, ScaledBesselI
 from .elementwise import _reduce, exp, log
 from .exponential import log1p
 from .piecewise import where
 
 TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+def _in_float64(at=0):
+    """A decorator: the function of arrays it wraps gets its argument number `at` in float64
+    and its result comes back in that argument's floating dtype (integers and booleans:
+    float64)."""
+    def wrap(arrays):
+        @functools.wraps(arrays)
+        def in_float64(*args, **kwargs):
+            x = args[at]
+            dtype = x.dtype if x.dtype.kind == "f" else np.float64
+            args = (*args[:at], x.astype(np.float64, copy=False), *args[at + 1:])
+            return arrays(*args, **kwargs).astype(dtype, copy=False)
+        return in_float64
+    return wrap
 
 
 def _select(where, inside, outside, x, *others):
@@ -82,14 +97,7 @@ def _exp_minus_square(z, scale=1.0):
     return np.exp(-scale * s * s) * np.exp(-scale * (z - s) * (z + s))
 
 
-_ERFCX_SPLIT = 0.7      # erfc's fraction from here on where its digits matter (erfc, erfcx, ndtr)
-
-
-def erfc_fraction(z, levels=60):
-    """erfc(z) for z >= 2 (z >= 1 with 200 `levels`) from its continued fraction, to full
-    relative precision: erfc(z) = exp(-z^2)/sqrt(pi) / (z + (1/2)/(z + 1/(z + (3/2)/(z + ...))))."""
-    z = np.minimum(z, 40.0)                           # erfc(40) underflows to 0 anyway
-    return _exp_minus_square(z) / (math.sqrt(math.pi) * _continued_fraction(z, levels))
+_ERFC_SPLIT = 0.7      # erfc's fraction from here on where its digits matter (erfc, erfcx, ndtr)
 
 
 def _fraction_from(t, split):
@@ -105,14 +113,13 @@ def _fraction_from(t, split):
     return _select(t < 1, lambda t: _continued_fraction(t, 400), from_one, t)
 
 
-def erf_arrays(x, complement, split):
+@_in_float64()
+def erf_arrays(z, complement, split):
     """erf(x) (erfc(x) with `complement`) on an ndarray, in float64 inside, x's dtype out: the
     series where -2 < x < `split` and |x| < 2 (erfc: `split` as low as 0.7 where its digits
     matter, 1 - erf cancelling toward 1; below 0 erfc is 1 + erf(|x|), no cancellation), erfc's
     continued fraction outside (`_fraction_from`), each on its own entries (`_select`; clamped
     to its side, where a device runs both everywhere)."""
-    dtype = x.dtype if x.dtype.kind == "f" else np.float64   # (integers and booleans: float64)
-    z = x.astype(np.float64, copy=False)
     reach = 2.0 if complement else split                   # the series' reach below 0
 
     def inside(z):
@@ -120,13 +127,13 @@ def erf_arrays(x, complement, split):
         inner = np.copysign(erf_series(np.minimum(np.abs(z), max(split, reach)), terms), z)
         return 1 - inner if complement else inner
 
-    def outside(z):
+    def outside(z):             # erfc(|x|) = e^(-t^2) / (sqrt(pi) F(t)), to full relative precision
         t = np.minimum(np.maximum(np.abs(z), split), 40.0)   # (erfc(40) underflows to 0 anyway)
-        tail = _exp_minus_square(t) / (math.sqrt(math.pi) * _fraction_from(t, split))   # erfc(|x|)
+        tail = _exp_minus_square(t) / (math.sqrt(math.pi) * _fraction_from(t, split))
         return np.where(z < 0, 2 - tail, tail) if complement else np.copysign(1 - tail, z)
 
     out = _select((z > -reach) & (z < split), inside, outside, z)
-    return np.where(np.isnan(z), np.nan, out).astype(dtype, copy=False)
+    return np.where(np.isnan(z), np.nan, out)
 
 
 def _density_series(x, scale):
@@ -163,7 +170,7 @@ class Erfc(Erf):
 
     complement = True
     slope = -TWO_OVER_SQRT_PI
-    split = _ERFCX_SPLIT         # 1 - erf would lose erfc's digits where erf nears 1: the fraction sooner
+    split = _ERFC_SPLIT         # 1 - erf would lose erfc's digits where erf nears 1: the fraction sooner
     _pointwise = True  # (read from each class's own attributes)
 
 
@@ -199,33 +206,32 @@ def erfc(x):
     return Function(Erfc())(x)
 
 
+@_in_float64()
 def erfcx_arrays(x):
     """erfcx(x) = e^(x^2) erfc(x) on an ndarray, in float64 inside and x's floating dtype out:
     1 / (sqrt(pi) F(x)) from x = 0.7 on, F erfc's continued fraction (400 levels below 1, 200
     below 2, 60 beyond: no exponential at all, erfcx(1e300) = 5.6e-301); e^(x^2) erfc(x) inside
     |x| < 0.7 (1 - erf loses at most a bit there); 2 e^(x^2) - erfcx(-x) below -0.7, its
     exponent split so x^2 is not rounded (inf from x = -26.63, where it overflows)."""
-    dtype = x.dtype if x.dtype.kind == "f" else np.float64
-    x = x.astype(np.float64, copy=False)
 
     def tail(z):                                 # z >= 0.7 (clamped, for a device)
-        return 1 / (math.sqrt(math.pi) * _fraction_from(np.maximum(z, _ERFCX_SPLIT), _ERFCX_SPLIT))
+        return 1 / (math.sqrt(math.pi) * _fraction_from(np.maximum(z, _ERFC_SPLIT), _ERFC_SPLIT))
 
     def inside(x):
-        x = np.clip(x, -_ERFCX_SPLIT, _ERFCX_SPLIT)
+        x = np.clip(x, -_ERFC_SPLIT, _ERFC_SPLIT)
         return np.exp(x * x) * (1 - np.copysign(erf_series(np.abs(x)), x))
 
     def below(x):
-        x = np.minimum(x, -_ERFCX_SPLIT)
+        x = np.minimum(x, -_ERFC_SPLIT)
         return 2 / _exp_minus_square(x) - tail(-x)
 
     def outside(x):
         return _select(x > 0, tail, below, x)
 
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        y = _select(np.abs(x) < _ERFCX_SPLIT, inside, outside, x)
+        y = _select(np.abs(x) < _ERFC_SPLIT, inside, outside, x)
         y = np.where(np.isinf(x), np.where(x > 0, 0.0, np.inf), np.where(np.isnan(x), np.nan, y))
-    return y.astype(dtype, copy=False)
+    return y
 
 
 class Erfcx(Forwarder):
@@ -287,7 +293,7 @@ def _halley_on_erf(a, y, steps):
 def _halley_on_log_erfc(q, y, levels, steps):
     """Halley's steps for log erfc(y) = log q, for y >= 1 and q as small as the smallest
     double: g = log erfc(y) = -y^2 - log(sqrt(pi) F(y)), F the continued fraction
-    (erfc_fraction's: exact from 1 on with 200 levels, from 2 on with 60), g' = -2F and
+    (`_continued_fraction`: exact from 1 on with 200 levels, from 2 on with 60), g' = -2F and
     g'' = 4F(y - F), so nothing underflows; r = g/g', y -= r / (1 + r (y - F)).  Each step
     triples the digits."""
     target = np.log(q)
@@ -381,11 +387,10 @@ def _inverse_erf(a, q):
     return _select(a <= _SPLIT, lambda a, q: middle(a), outside, a, q)
 
 
+@_in_float64()
 def inverse_erf_arrays(x, complement):
     """erfinv(x) (erfcinv(x) with `complement`) on an ndarray, in float64 inside and x's
     floating dtype out: +-inf at the ends of the domain ([-1, 1]; [0, 2]), NaN outside."""
-    dtype = x.dtype if x.dtype.kind == "f" else np.float64
-    x = x.astype(np.float64, copy=False)
     with np.errstate(divide="ignore", invalid="ignore"):
         if complement:                           # erfcinv(q) = -erfinv(q - 1): q - 1 and 2 - q exact from 1
             upper = x > 1
@@ -399,7 +404,7 @@ def inverse_erf_arrays(x, complement):
         inside = q > 0                           # (and a >= 0: x in the domain, not NaN)
         y = sign * _inverse_erf(np.where(inside, a, 0.5), np.where(inside, q, 0.5))
         y = np.where(inside, y, np.where(q == 0, sign * np.inf, np.nan))
-    return y.astype(dtype, copy=False)
+    return y
 
 
 def _exp_square_series(y, m, k):
@@ -444,11 +449,9 @@ class Ndtri(Erfinv):
 
     slope, power = math.sqrt(2 * math.pi), 0.5
 
+    @_in_float64(at=1)
     def forward(self, p):
-        dtype = p.dtype if p.dtype.kind == "f" else np.float64
-        p = p.astype(np.float64, copy=False)
-        z = -math.sqrt(2) * inverse_erf_arrays(2 * p, True) + 0.0   # (+ 0: ndtri(1/2) = 0, not -0)
-        return z.astype(dtype, copy=False)
+        return -math.sqrt(2) * inverse_erf_arrays(2 * p, True) + 0.0   # (+ 0: ndtri(1/2) = 0, not -0)
 
     _pointwise = True
 
@@ -522,14 +525,13 @@ def _mills(t):
     return _continued_fraction(t, 60, 1.0)
 
 
+@_in_float64()
 def log_ndtr_arrays(x):
     """log of the standard normal CDF on an ndarray, in float64 inside and x's floating dtype
     out: log(erfc(-x/sqrt 2)/2) or log1p(-erfc(x/sqrt 2)/2) for |x| <= 2 sqrt 2, and beyond,
     from Mills' ratio: log Phi(x) = -x^2/2 - log sqrt(2 pi) - log(1/R(-x)) (log_ndtr(-40) =
     -804.6...; no underflow) and log1p(-phi(x) R(x)), phi's exponent split so that x^2 is not
     rounded."""
-    dtype = x.dtype if x.dtype.kind == "f" else np.float64
-    x = x.astype(np.float64, copy=False)
 
     def middle(x):
         tail = erf_arrays(np.abs(x) / math.sqrt(2), True, 1.0) / 2   # the smaller side (its log: 1.0 does)
@@ -549,7 +551,7 @@ def log_ndtr_arrays(x):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         y = _select(np.abs(x) > 2 * math.sqrt(2), tails, middle, x)
         y = np.where(x == np.inf, 0.0, y)
-    return y.astype(dtype, copy=False)
+    return y
 
 
 class LogNdtr(Forwarder):
@@ -607,6 +609,7 @@ def normal_pdf_series(x):
     return series.scale(series.exp(series.scale(series.square(x), -0.5)), _INV_SQRT_2PI)
 
 
+@_in_float64()
 def ndtr_arrays(x):
     """The standard normal CDF on an ndarray, in float64 inside and x's floating dtype out:
     erfc(-x/sqrt 2)/2 from x = -2 sqrt 2 on (rounding x/sqrt 2 costs at most 2z^2 = 8 ulps
@@ -614,20 +617,18 @@ def ndtr_arrays(x):
     phi(x) R(-x), Mills' ratio read in x itself and phi's exponent split, so the left tail keeps
     full relative precision to the smallest normal doubles.  Each region runs on its own
     entries (`_select`)."""
-    dtype = x.dtype if x.dtype.kind == "f" else np.float64
-    x = x.astype(np.float64, copy=False)
 
     def far(x):                                      # (each clamped to its side, for a device)
         t = -np.minimum(x, -1.0)
         return _exp_minus_square(t, 0.5) * _INV_SQRT_2PI / _mills(t)
 
     def near(x):
-        return 0.5 * erf_arrays(-np.maximum(x, -2 * math.sqrt(2)) / math.sqrt(2), True, _ERFCX_SPLIT)
+        return 0.5 * erf_arrays(-np.maximum(x, -2 * math.sqrt(2)) / math.sqrt(2), True, _ERFC_SPLIT)
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         y = _select(x < -2 * math.sqrt(2), far, near, x)
         y = np.where(x == -np.inf, 0.0, y)
-    return y.astype(dtype, copy=False)
+    return y
 
 
 class Ndtr(Forwarder):
@@ -702,7 +703,7 @@ def i0e(x):
         I_0(x) e^(-|x|), of x's shape, to about 1e-15 relative; 0 at +-inf.  Its derivative
         i1e(x) - sign(x) i0e(x) takes sign(0) = 0 at the kink, as |x|'s does.
     """
-    return Function(BesselI(0, scaled=True))(as_variable(x, op="i0e"))
+    return Function(ScaledBesselI(0))(as_variable(x, op="i0e"))
 
 
 def i1e(x):
@@ -719,7 +720,7 @@ def i1e(x):
     Variable
         I_1(x) e^(-|x|), of x's shape, to about 1e-15 relative; 0 at +-inf.
     """
-    return Function(BesselI(1, scaled=True))(as_variable(x, op="i1e"))
+    return Function(ScaledBesselI(1))(as_variable(x, op="i1e"))
 
 
 # ----- the gamma family: psi^(n), n = -1 (gammaln), 0 (digamma), 1, 2, ... (polygamma) -----
@@ -855,12 +856,11 @@ def _positive(n, w):
     return _select(_near(n, w), lambda w: _near_zero(n, w), by_recurrence, w)
 
 
+@_in_float64(at=1)
 def psi_arrays(n, x):
     """psi^(n)(x) on an ndarray (n = -1: log|Gamma(x)|, 0: digamma, n >= 1: polygamma), in
     float64 inside and x's floating dtype out; at the poles (x = 0, -1, -2, ...) inf as
     SciPy gives it ((-1)^(n+1) inf for n >= 1; digamma: -inf at +0, +inf at -0, NaN below)."""
-    dtype = x.dtype if x.dtype.kind == "f" else np.float64
-    x = x.astype(np.float64, copy=False)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         y = _select(x < 0, lambda x: _reflected(n, x), lambda x: _positive(n, x), x)
         pole = (x <= 0) & (x == np.round(x))
@@ -870,7 +870,7 @@ def psi_arrays(n, x):
             y = np.where(pole & (x < 0), np.nan, y)
         else:
             y = np.where(pole, (-1) ** (n + 1) * np.inf, y)
-    return y.astype(dtype, copy=False)
+    return y
 
 
 def _reflected(n, x):
@@ -1120,13 +1120,12 @@ _FACTORIALS = np.array([float(math.factorial(n)) for n in range(171)])
 """(n - 1)! for Gamma(n), n = 1 .. 171, correctly rounded."""
 
 
+@_in_float64()
 def gamma_arrays(x):
     """Gamma(x) on an ndarray, in float64 inside and x's floating dtype out: `_gamma_positive`
     for x > 0 (the whole numbers' factorials exactly), and below, pi / (sin(pi x) Gamma(1 - x)),
     the rounding of 1 - x put back through psi; inf at +0 and past 171.62, -inf at -0, NaN at
     the negative integers and -inf, 0 where it underflows (below -177), as SciPy gives them."""
-    dtype = x.dtype if x.dtype.kind == "f" else np.float64
-    x = x.astype(np.float64, copy=False)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
         negative = x < 0
         y = np.where(negative, 1 - x, x)
@@ -1139,7 +1138,7 @@ def gamma_arrays(x):
         out = np.where(whole, factorial, out)
         out = np.where(x == 0, np.copysign(np.inf, x), np.where(x == np.inf, np.inf, out))
         out = np.where(np.isnan(x) | (negative & (x == np.round(x))), np.nan, out)
-    return out.astype(dtype, copy=False)
+    return out
 
 
 class Gamma(Forwarder):
