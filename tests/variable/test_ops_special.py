@@ -60,19 +60,34 @@ def _psi_50_digits(n, x):
     13 terms of the asymptotic series there (the first left out below 1e-25 for z >= 20)."""
     with localcontext() as context:
         context.prec = 50
-        N = 40 + max(0, math.ceil(-x))
-        x = Decimal(float(x))
-        z = x + N
-        terms = range(1, 14)
-        if n == -1:
-            return float(_log_gamma_decimal(x))
-        if n == 0:
-            return float(z.ln() - 1 / (2 * z) - sum(B[2 * k] / (2 * k * z ** (2 * k)) for k in terms)
-                         - sum(1 / (x + k) for k in range(N)))
-        f = math.factorial
-        tail = (f(n - 1) / z ** n + f(n) / (2 * z ** (n + 1))
-                + sum(B[2 * k] * f(2 * k + n - 1) / (f(2 * k) * z ** (2 * k + n)) for k in terms))
-        return float((-1) ** (n + 1) * (tail + f(n) * sum((x + k) ** -(n + 1) for k in range(N))))
+        return float(_psi_decimal(n, Decimal(float(x))))
+
+
+def _psi_decimal(n, x):
+    """psi^(n) of the Decimal x in the context's precision, as _psi_50_digits describes."""
+    N = 40 + max(0, math.ceil(-x))
+    z = x + N
+    terms = range(1, 14)
+    if n == -1:
+        return _log_gamma_decimal(x)
+    if n == 0:
+        return (z.ln() - 1 / (2 * z) - sum(B[2 * k] / (2 * k * z ** (2 * k)) for k in terms)
+                - sum(1 / (x + k) for k in range(N)))
+    f = math.factorial
+    tail = (f(n - 1) / z ** n + f(n) / (2 * z ** (n + 1))
+            + sum(B[2 * k] * f(2 * k + n - 1) / (f(2 * k) * z ** (2 * k + n)) for k in terms))
+    return (-1) ** (n + 1) * (tail + f(n) * sum((x + k) ** -(n + 1) for k in range(N)))
+
+
+def reference_psi_difference(n, a, b):
+    """psi^(n)(a) - psi^(n)(a + b), correctly rounded: both in 70 digits (a + b exact), so
+    that the 20 or so digits their difference cancels leave 50."""
+    def one(a, b):
+        with localcontext() as context:
+            context.prec = 70
+            a, b = Decimal(float(a)), Decimal(float(b))
+            return float(_psi_decimal(n, a) - _psi_decimal(n, a + b))
+    return np.vectorize(one, otypes=[np.float64])(a, b)
 
 
 def reference_polygamma(n, x):
@@ -581,14 +596,32 @@ def test_betaln_of_negative_arguments_poles_and_infinities():
     assert np.isnan(got[6])
 
 
-def test_betalns_derivatives_are_differences_of_digammas():
-    a, b = np.array([0.5, 3.0, 40.0, 1e4]), np.array([2.0, 0.25, 60.0, 3.0])
+def test_betalns_derivatives_are_differences_of_digammas_to_a_few_ulps():
+    # psi(a) - psi(a + b) computed as written loses digits where b is small beside a (five
+    # at a = 1e4, b = 3; eight at a = 5, b = 1e-9): the op differences the series term by term
+    rng = np.random.default_rng(15)
+    a = np.concatenate([10.0 ** rng.uniform(-3, 8, 150), [1e4, 5.0, 0.5, 40.0, 1e8, 15.0]])
+    b = np.concatenate([10.0 ** rng.uniform(-3, 8, 150), [3.0, 1e-9, 2.0, 60.0, 1.0, 1e-12]])
     x, y = V.Variable(a), V.Variable(b)
-    ga, gb = V.grad(V.sum(V.betaln(x, y)), [x, y])
-    psi = lambda v: reference_polygamma(0, v)                                       # noqa: E731
-    # (psi(a) - psi(a + b) cancels for large a: to 1e-14 absolute there, as the reference's difference)
-    np.testing.assert_allclose(V.backend.to_cpu(ga.data), psi(a) - psi(a + b), rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(V.backend.to_cpu(gb.data), psi(b) - psi(a + b), rtol=1e-12, atol=1e-14)
+    ga, gb = V.grad(V.sum(V.betaln(x, y)), [x, y], create_graph=True)
+    np.testing.assert_allclose(V.backend.to_cpu(ga.data), reference_psi_difference(0, a, b), rtol=4e-15)
+    np.testing.assert_allclose(V.backend.to_cpu(gb.data), reference_psi_difference(0, b, a), rtol=4e-15)
+    # the second derivatives: psi'(a) - psi'(a + b) in a, -psi'(a + b) across
+    gaa, gab = V.grad(V.sum(ga), [x, y])
+    np.testing.assert_allclose(V.backend.to_cpu(gaa.data), reference_psi_difference(1, a, b), rtol=4e-15)
+    np.testing.assert_allclose(V.backend.to_cpu(gab.data), -reference_polygamma(1, a + b), rtol=4e-15)
+
+
+def test_betalns_derivatives_where_an_argument_or_their_sum_is_negative_or_a_pole():
+    a, b = np.array([-2.5, 3.0, 0.0, 1.0, -0.5]), np.array([1.0, -2.5, 1.0, np.inf, -0.5])
+    x, y = V.Variable(a), V.Variable(b)
+    ga, gb = V.grad(V.betaln(x, y), [x, y], V.Variable(np.ones(5)))   # (betaln(-0.5, -0.5) = -inf: no sum)
+    ga, gb = V.backend.to_cpu(ga.data), V.backend.to_cpu(gb.data)
+    np.testing.assert_allclose(ga[:2], reference_psi_difference(0, a[:2], b[:2]), rtol=4e-15)
+    np.testing.assert_allclose(gb[:2], reference_psi_difference(0, b[:2], a[:2]), rtol=4e-15)
+    assert ga[2] == -np.inf and ga[3] == -np.inf         # psi(0+) = -inf; psi(1) - psi(inf) = -inf
+    assert gb[3] == 0                                    # psi(b) - psi(b + 1) = -1/b -> 0
+    assert np.isnan(ga[4]) and np.isnan(gb[4])           # a + b = -1: a pole of psi
 
 
 def test_a_beta_log_density_by_scipy_records_betaln():
