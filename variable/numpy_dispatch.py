@@ -91,17 +91,20 @@ SCIPY_SPELLINGS = {
     "loggamma": "V.gammaln(x) for real x > 0",
     "beta": "V.exp(V.betaln(a, b)) for a, b > 0",
     "iv": "V.i0(x) and V.i1(x) for orders 0 and 1", "ive": "V.i0e(x) and V.i1e(x) for orders 0 and 1",
+    "binom": "V.exp(V.gammaln(n + 1) - V.gammaln(k + 1) - V.gammaln(n - k + 1))",
+    "poch": "V.gamma(z + m) / V.gamma(z), or V.exp(V.gammaln(z + m) - V.gammaln(z)) for z > 0",
     # functions written in Python (refused where they convert: variable.py's _scipy_caller)
     "logsumexp": "V.logsumexp(x, axis)", "softmax": "F.softmax(x, axis)",
     "log_softmax": "F.log_softmax(x, axis)", "norm": "V.linalg.norm(x)", "det": "V.linalg.det(x)",
     "inv": "V.linalg.inv(x)", "solve": "V.linalg.solve(a, b)", "cholesky": "V.linalg.cholesky(x)",
     "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)",
-    "polygamma": "V.polygamma(n, x)",
+    "polygamma": "V.polygamma(n, x)", "factorial": "V.gamma(x + 1) (factorial's exact=False values)",
     # scipy.stats.norm's methods (looked up as "norm.<method>")
     "norm.cdf": "V.ndtr((x - loc) / scale)", "norm.logcdf": "V.log_ndtr((x - loc) / scale)",
     "norm.sf": "V.ndtr((loc - x) / scale)", "norm.logsf": "V.log_ndtr((loc - x) / scale)",
     "norm.ppf": "loc + scale * V.ndtri(p)",
     "norm.logpdf": "-((x - loc) / scale) ** 2 / 2 - V.log(scale) - log(2 pi) / 2",
+    "norm.pdf": "V.exp(-((x - loc) / scale) ** 2 / 2) / (scale sqrt(2 pi))",
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 

@@ -932,13 +932,26 @@ class Variable:
 
         It may be assigned a Variable or an ndarray (wrapped in a constant Variable) of
         this Variable's shape, or None.  Read on a Variable of integer data (a constant, as
-        labels are: `V.Variable(np.array([1, 2]))`), it warns that such data gets no gradient.
+        labels are: `V.Variable(np.array([1, 2]))`), it warns that such data gets no gradient;
+        read as None on an intermediate (one an op made), it warns that backward() fills only
+        the leaves' `.grad`, as PyTorch does.
         """
         g = self._grad
         if g is not None:
             if type(g) is _MixedGrad:
                 _refuse_mixed_grad(self)
             return g
+        if self.creator is not None:
+            op = type(self.creator.forwarder).__name__
+            warnings.warn(
+                f"Variable.grad: this Variable was made by {op}, so it is an intermediate (not a leaf) "
+                f"and backward() fills only the leaves' .grad: y.backward(retain_grad=True) keeps the "
+                f"intermediate ones, and V.grad(y, h) returns this one's; if you meant the Variable you "
+                f"created, read its .grad (x = V.Variable(...) is a leaf, x * 2 is not)",
+                UserWarning,
+                stacklevel=2,
+            )
+            return None
         if self._data.dtype.kind in "iu":
             warnings.warn(
                 f"Variable.grad: this Variable holds integer data ({self._data.dtype}), so it is a "
@@ -956,6 +969,11 @@ class Variable:
         self._grad = value
         self._grad_at = _clock[0]  # the point it is the gradient at: the data as of now
         self._grad_from = None     # (no backward pass's: see backward.py's _refuse_a_second_pass)
+
+    @grad.deleter
+    def grad(self) -> None:
+        """`del x.grad` forgets the gradient, as x.cleargrad() does (PyTorch's spelling)."""
+        self.grad = None
 
     # ----- array-like facts -------------------------------------------------
     @property

@@ -12,6 +12,7 @@ import math
 import os
 import re
 import tempfile
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -1583,6 +1584,22 @@ def test_an_integer_variable_mixed_into_a_float_graph_says_why_it_has_no_gradien
     np.testing.assert_allclose(w.grad.data, [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match=r"integer data \(int64\)"):
         V.grad(V.sum(x * w), x)
+
+
+def test_reading_the_grad_of_an_intermediate_warns_and_names_retain_grad():
+    # PyTorch warns on a non-leaf's .grad; a silent None led to 'NoneType' has no attribute 'data'
+    x = V.Variable(np.array([0.5, 1.5]))
+    h = V.sin(x)
+    V.sum(h * h).backward()
+    with pytest.warns(UserWarning, match=r"made by Sin.*intermediate.*retain_grad=True.*V\.grad\(y, h\)"):
+        assert h.grad is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_allclose(x.grad.data, np.sin(2 * x.data))      # a leaf: no warning
+        x.cleargrad()
+        h = V.sin(x)
+        V.sum(h * h).backward(retain_grad=True)
+        np.testing.assert_allclose(h.grad.data, 2 * np.sin(x.data))      # kept: no warning
 
 
 def test_a_variable_stored_into_one_element_is_refused_through_numpys_own_error():

@@ -116,6 +116,10 @@ def test_gradients_accumulate_until_cleargrad():
     assert x.grad is None
     (x * x).backward()
     np.testing.assert_allclose(x.grad.data, 6.0)
+    del x.grad                               # PyTorch's spelling of the same
+    assert x.grad is None
+    (x * x * x).backward()                   # (not a second pass: the gradient was cleared)
+    np.testing.assert_allclose(x.grad.data, 27.0)
 
 
 def test_a_second_backward_from_the_same_output_is_refused_until_cleared():
@@ -143,7 +147,9 @@ def test_retain_grad_false_keeps_only_leaf_gradients():
     b = V.exp(a)
     y = b + a
     y.backward()
-    assert a.grad is None and b.grad is None and y.grad is None
+    for h in (a, b, y):                         # reading an intermediate's .grad warns, as PyTorch's
+        with pytest.warns(UserWarning, match="intermediate"):
+            assert h.grad is None
     np.testing.assert_allclose(x.grad.data, (np.exp(4.0) + 1) * 4.0)
 
 
@@ -347,7 +353,7 @@ def test_grad_with_respect_to_intermediate_variables():
     np.testing.assert_allclose(ga.data, np.cos(4.0) * 4.0 + np.sin(4.0))
     np.testing.assert_allclose(gb.data, 4.0)
     np.testing.assert_allclose(gx.data, ga.data * 2 * 2.0)
-    assert a.grad is None and b.grad is None and x.grad is None
+    assert a._grad is None and b._grad is None and x.grad is None   # V.grad stores nothing
 
 
 def test_grad_outputs_weights_the_outputs():

@@ -323,6 +323,8 @@ def test_conversions_and_tests_called_from_the_users_code_still_take_variables()
      r"-\(\(x - loc\) / scale\) \*\* 2 / 2"),
     ("scipy.stats.norm.logcdf", lambda sp, x: sp.stats.norm.logcdf(x), r"V\.log_ndtr\(\(x - loc\) / scale\)"),
     ("scipy.stats.norm.ppf", lambda sp, x: sp.stats.norm.ppf(x), r"loc \+ scale \* V\.ndtri\(p\)"),
+    ("scipy.stats.norm.pdf", lambda sp, x: sp.stats.norm.pdf(x), r"V\.exp\(-\(\(x - loc\) / scale\) \*\* 2 / 2\)"),
+    ("scipy.special.factorial", lambda sp, x: sp.special.factorial(x), r"V\.gamma\(x \+ 1\)"),
     ("scipy.stats.t.logcdf", lambda sp, x: sp.stats.t.logcdf(x, 3), None),   # (another distribution)
 ])
 def test_variables_converted_inside_scipys_code_are_refused_naming_the_function(name, call, ours):
@@ -350,6 +352,8 @@ def test_scipys_ufuncs_are_refused_under_scipys_name_and_its_file_io_reads_value
         scipy.special.gammainc(x, x)
     with pytest.raises(TypeError, match=r"^scipy\.special\.exprel\(x\) .*gengrad ops \(V\.expm1\(x\) / x\)"):
         scipy.special.exprel(x)
+    with pytest.raises(TypeError, match=r"^scipy\.special\.binom\(x\) .*V\.gammaln\(n \+ 1\)"):
+        scipy.special.binom(x, 2.0)
     saved = io.BytesIO()
     scipy.io.savemat(saved, {"x": x})                        # saving reads the values
     np.testing.assert_allclose(scipy.io.loadmat(io.BytesIO(saved.getvalue()))["x"].ravel(), x.data)
