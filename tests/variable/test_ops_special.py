@@ -424,6 +424,22 @@ def test_gammaln_to_a_few_ulps():
     assert np.max(np.abs(got - libc) / np.maximum(1.0, np.abs(libc))) < 2e-14
 
 
+def test_gammaln_and_digamma_below_10_by_the_recurrence_toward_their_series():
+    # gammaln on (3.75, 10) down into its series about 2 and on (-10, 0) up into it: sums of
+    # positive terms (up by 10 with log Gamma(x + 10) - log(x ... (x+9)) it was 28 ulps, and the
+    # reflection's rounded 1 - x 3x that by log|Gamma|'s zeros); digamma on (1.96, 10) down into
+    # its series about its zero and below 0.96 up into it (9 ulps by 2 before)
+    grid = np.linspace(3.76, 9.99, 700)
+    assert np.max(relative(V.gammaln(grid).data, reference_gammaln(grid))) < 8e-16
+    grid = np.linspace(-9.99, -0.01, 1000)
+    grid = grid[np.abs(grid - np.round(grid)) > 1e-3]
+    expected = reference_gammaln(grid)
+    away = np.abs(expected) > 0.5                     # (by its zeros the function itself is ill-conditioned)
+    assert np.max(relative(V.gammaln(grid).data, expected)[away]) < 8e-16
+    grid = np.concatenate([np.linspace(0.01, 0.95, 300), np.linspace(1.97, 9.99, 700)])
+    assert np.max(relative(V.digamma(grid).data, reference_polygamma(0, grid))) < 1.2e-15
+
+
 @pytest.mark.parametrize("n", [0, 1, 2, 5, 12])
 def test_digamma_and_polygamma_to_a_few_ulps(n):
     points = GRID[(GRID > -20) & (GRID < 1e4)]

@@ -825,10 +825,10 @@ def _shifted(n, w):
 
 
 def _near_zero(n, w):
-    """gammaln for 1/4 <= w <= 3.75 (its zeros at 1 and 2), digamma within 0.4 of its zero at
+    """gammaln for 1/4 <= w <= 3.75 (its zeros at 1 and 2), digamma within 0.5 of its zero at
     1.46..., where the recurrence's terms cancel: their Taylor series about 2 (the nearest pole
     2 away: 40 terms where |e| <= 3/4; log Gamma(1 + e) = log Gamma(2 + e) - log(1 + e) and
-    log Gamma(3 + e) = log Gamma(2 + e) + log(2 + e)) and about the zero (36 terms, the pole
+    log Gamma(3 + e) = log Gamma(2 + e) + log(2 + e)) and about the zero (46 terms, the pole
     1.46 away); the first term left out is below 1e-17 of the sum."""
     if n == -1:
         one, three = w < 1.25, w > 2.75
@@ -836,21 +836,58 @@ def _near_zero(n, w):
         step = np.where(one, -np.log1p(np.where(one, e, 0.0)), np.where(three, np.log(2 + e), 0.0))
         return _polynomial(_about(-1, 2.0, 40), e) + step
     hi, lo = _DIGAMMA_ROOT
-    return _polynomial(_about(0, hi, 36), (w - hi) - lo)
+    return _polynomial(_about(0, hi, 46), (w - hi) - lo)
 
 
 def _near(n, w):
     """Where _near_zero serves."""
     if n == -1:
         return (w >= 0.25) & (w <= 3.75)
-    return np.abs(w - _DIGAMMA_ROOT[0]) <= 0.4
+    return np.abs(w - _DIGAMMA_ROOT[0]) <= 0.5
+
+
+def _digamma_down(w):
+    """psi(w) for 1.96 < w < 10: down by m = ceil(w - 1.96) steps into the series about the zero,
+    psi(w) = psi(w - m) + 1/(w-1) + ... + 1/(w-m), each w - k exact (psi(w + 10) - sum_k
+    1/(w + k), the other way, cancels to 9 ulps near 2)."""
+    w = np.clip(w, _DIGAMMA_ROOT[0] + 0.5, 10.0)          # (clamped, for a device)
+    m = np.ceil(w - (_DIGAMMA_ROOT[0] + 0.5))
+    total = np.zeros_like(w)
+    for k in range(1, 10):
+        total = total + np.where(k <= m, 1 / (w - k), 0.0)
+    return _near_zero(0, w - m) + total
+
+
+def _digamma_up(w):
+    """psi(w) for 0 <= w < 0.96: psi(w + 1) - 1/w, psi(w + 1) from the series about the zero."""
+    w = np.minimum(w, _DIGAMMA_ROOT[0] - 0.5)
+    return _near_zero(0, w + 1) - 1 / w
+
+
+def _log_gamma_down(w):
+    """log Gamma(w) for 3.75 < w < 10: down by m = ceil(w - 2.75) steps into (1.75, 2.75], where
+    the series about 2 serves, log Gamma(w) = log Gamma(w - m) + log((w-1) ... (w-m)): a sum of
+    positive terms (up the other way, log Gamma(w + 10) - log(w ... (w+9)) cancels to 7 ulps).
+    Each w - k is exact."""
+    w = np.clip(w, 3.75, 10.0)                   # (clamped, for a device)
+    m = np.ceil(w - 2.75)
+    product = np.ones_like(w)
+    for k in range(1, 9):
+        product = product * np.where(k <= m, w - k, 1.0)
+    return _near_zero(-1, w - m) + np.log(product)
 
 
 def _positive(n, w):
     """psi^(n)(w) (log Gamma(w) for n = -1) for w >= 0 in float64: by the series about a zero
     near one, else by the recurrence and the asymptotic series."""
     def by_recurrence(w):
-        return _select(w < _shift(n), lambda w: _shifted(n, w), lambda w: _asymptotic(n, w), w)
+        def shifted(w):
+            if n == -1:
+                return _select(w > 3.75, _log_gamma_down, lambda w: _shifted(n, w), w)
+            if n == 0:
+                return _select(w > _DIGAMMA_ROOT[0], _digamma_down, _digamma_up, w)
+            return _shifted(n, w)
+        return _select(w < _shift(n), shifted, lambda w: _asymptotic(n, w), w)
     if n > 0:
         return by_recurrence(w)
     return _select(_near(n, w), lambda w: _near_zero(n, w), by_recurrence, w)
@@ -873,9 +910,29 @@ def psi_arrays(n, x):
     return y
 
 
+def _log_gamma_up(x):
+    """log|Gamma(x)| for -10 < x < 0: up by m = ceil(1.75 - x) steps into (1.75, 2.75], where the
+    series about 2 serves, log|Gamma(x)| = log Gamma(x + m) - log|x (x+1) ... (x+m-1)|, each
+    x + k exact but for a tiny x (the reflection rounds 1 - x and subtracts log Gamma(1 - x),
+    up to 15: 3x the error near log|Gamma|'s zeros)."""
+    x = np.clip(x, -10.0, 0.0)                   # (clamped, for a device)
+    m = np.ceil(1.75 - x)
+    product = np.ones_like(x)
+    for k in range(12):
+        product = product * np.where(k < m, x + k, 1.0)
+    return _near_zero(-1, x + m) - np.log(np.abs(product))
+
+
 def _reflected(n, x):
     """psi^(n)(x) for x < 0 from psi^(n)(1 - x): log|Gamma(x)| = log(pi / |sin(pi x)|) -
-    log Gamma(1 - x), and psi^(n)(x) = (-1)^n psi^(n)(1 - x) - pi^(n+1) P_n(cot(pi x))."""
+    log Gamma(1 - x) (above -10, `_log_gamma_up`), and psi^(n)(x) = (-1)^n psi^(n)(1 - x) -
+    pi^(n+1) P_n(cot(pi x))."""
+    if n == -1:
+        return _select(x > -10, _log_gamma_up, lambda x: _reflection(n, x), x)
+    return _reflection(n, x)
+
+
+def _reflection(n, x):
     y = _positive(n, 1 - x)
     r = x - np.round(x)                          # x = m + r exactly, |r| <= 1/2: sin(pi x) = +-sin(pi r)
     if n == -1:
