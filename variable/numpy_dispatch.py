@@ -105,6 +105,10 @@ SCIPY_SPELLINGS = {
     "norm.ppf": "loc + scale * V.ndtri(p)",
     "norm.logpdf": "-((x - loc) / scale) ** 2 / 2 - V.log(scale) - log(2 pi) / 2",
     "norm.pdf": "V.exp(-((x - loc) / scale) ** 2 / 2) / (scale sqrt(2 pi))",
+    "gamma.cdf": "V.gammainc(a, x / scale)", "gamma.sf": "V.gammaincc(a, x / scale)",
+    "chi2.cdf": "V.gammainc(df / 2, x / 2)", "chi2.sf": "V.gammaincc(df / 2, x / 2)",
+    "poisson.cdf": "V.gammaincc(k + 1, mu), k = floor(k)",
+    "poisson.sf": "V.gammainc(k + 1, mu), k = floor(k)",
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 

@@ -155,6 +155,53 @@ def betaln(a, b):
     return np.vectorize(_betaln, otypes=[np.float64])(*as_float(a, b))
 
 
+def _gammainc(a, x, upper):
+    """P(a, x) (Q = 1 - P with `upper`) for one pair of floats, with SciPy's edge values: below
+    x = a + 1 the series of P, above it the continued fraction of Q (modified Lentz), each
+    times x^a e^-x / Gamma(a) from math.lgamma."""
+    if math.isnan(a) or math.isnan(x) or a < 0 or x < 0 or (a == 0 and x == 0) or a == x == math.inf:
+        return math.nan
+    if x == math.inf or a == 0:
+        p = 1.0
+    elif x == 0 or a == math.inf:
+        p = 0.0
+    else:
+        prefix = math.exp(a * math.log(x) - x - math.lgamma(a))
+        if x < a + 1:
+            term = total = 1 / a
+            n = 1
+            while term > 1e-17 * total:
+                term *= x / (a + n)
+                total += term
+                n += 1
+            p = prefix * total
+        else:
+            b, c, d = x + 1 - a, 1e300, 1 / (x + 1 - a)
+            h, i = d, 1
+            while True:
+                an = -i * (i - a)
+                b += 2
+                d = 1 / (an * d + b)
+                c = b + an / c
+                h *= d * c
+                i += 1
+                if abs(d * c - 1) < 1e-16:
+                    break
+            q = prefix * h
+            return q if upper else 1 - q
+    return 1 - p if upper else p
+
+
+def gammainc(a, x):
+    """The regularized lower incomplete gamma function P(a, x), broadcast."""
+    return np.vectorize(lambda a, x: _gammainc(a, x, False), otypes=[np.float64])(*as_float(a, x))
+
+
+def gammaincc(a, x):
+    """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x), broadcast."""
+    return np.vectorize(lambda a, x: _gammainc(a, x, True), otypes=[np.float64])(*as_float(a, x))
+
+
 def entr(x):
     """-x log(x); 0 at 0, -inf below (SciPy's)."""
     x = as_float(x)

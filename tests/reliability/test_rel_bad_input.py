@@ -332,6 +332,11 @@ OPS = [
     _elementwise(V.i1, R.i1, "i1"), _elementwise(V.i0e, R.i0e, "i0e"),
     _elementwise(V.i1e, R.i1e, "i1e"), _binary(V.betaln, R.betaln, ("positive", "positive")),
     _elementwise(V.gamma, R.gamma, "gamma", ("positive",)),
+    *[_elementwise(lambda x, f=f: f(2.5, x), lambda x, r=r: r(2.5, x), f.__name__, ("positive",), "a=2.5")
+      for f, r in ((V.gammainc, R.gammainc), (V.gammaincc, R.gammaincc))],
+    *[_binary(lambda a, x, f=f: f(a.detach() if isinstance(a, V.Variable) else a, x), r,
+              ("positive", "positive"), f.__name__)
+      for f, r in ((V.gammainc, R.gammainc), (V.gammaincc, R.gammaincc))],
     _elementwise(V.entr, R.entr), _binary(V.rel_entr, R.rel_entr, ("positive", "positive")),
     _binary(V.kl_div, R.kl_div, ("positive", "positive")),
     _elementwise(lambda a: V.multigammaln(a, 2), lambda a: R.multigammaln(a, 2), "multigammaln", ("above1",)),

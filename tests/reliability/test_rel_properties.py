@@ -1857,6 +1857,9 @@ PROPS = [
     new("i1e", unary(uniform(-30, -0.2)), ref=R.i1e),
     new("gamma", unary(uniform(0.2, 6)), ref=R.gamma),
     new("betaln", binary(uniform(0.2, 6), uniform(0.2, 6)), ref=R.betaln),
+    *[new(f.__name__, unary(uniform(0.05, 9)), call=lambda x, a=a, f=f: f(a, x),
+          ref=lambda x, a=a, r=r: r(a, x), label=f"a={a}")
+      for f, r in ((V.gammainc, R.gammainc), (V.gammaincc, R.gammaincc)) for a in (0.4, 3.5)],
     new("betaln", binary(uniform(11, 40), uniform(0.2, 40)), ref=R.betaln, label="large"),
     new("multigammaln", unary(uniform(1.6, 6)), call=lambda a: V.multigammaln(a, 3),
         ref=lambda a: R.multigammaln(a, 3)),

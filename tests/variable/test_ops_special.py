@@ -292,6 +292,54 @@ def bessel_reference(n, scaled=False):
     return np.vectorize(lambda x: bessel_series(n, x, scaled=scaled), otypes=[np.float64])
 
 
+def _gammainc_60_digits(a, x, upper):
+    """P(a, x) (Q = 1 - P with `upper`) in 60-digit decimals, from x^a e^-x / Gamma(a) (the
+    reference log-gamma's 30 digits) times: below x = a + 1 the series sum_n x^n / (a (a+1)
+    ... (a+n)), every term positive; above, Q's continued fraction 1/(x + 1 - a - 1 (1 - a)/
+    (x + 3 - a - ...)), evaluated from a tail twice as deep until two depths agree to 1e-50.
+    The other one is 1 minus it, which keeps its digits there."""
+    with localcontext() as context:
+        context.prec = 60
+        a, x = Decimal(float(a)), Decimal(float(x))
+        prefix = (a * x.ln() - x - _log_gamma_decimal(a)).exp()
+        if x < a + 1:
+            term = 1 / a
+            total, n = term, 1
+            while term > total * Decimal("1e-62"):
+                term = term * x / (a + n)
+                total, n = total + term, n + 1
+            p = prefix * total
+            return float(1 - p if upper else p)
+
+        def fraction(depth):
+            f = x + 2 * depth + 1 - a
+            for k in range(depth, 0, -1):
+                f = (x + 2 * k - 1 - a) - k * (k - a) / f
+            return 1 / f
+        depth, last = 32, fraction(32)
+        while True:
+            depth *= 2
+            now = fraction(depth)
+            if abs(now - last) <= Decimal("1e-50") * now:
+                break
+            last = now
+        q = prefix * now
+        return float(q if upper else 1 - q)
+
+
+def reference_gammainc(a, x, upper=False):
+    return np.vectorize(lambda a, x: _gammainc_60_digits(a, x, upper), otypes=[np.float64])(a, x)
+
+
+def gammainc_rows(op, upper):
+    """op(a, x) in x for a few constant a: the series, Temme's expansion (a = 40 within 12 of
+    x) and the continued fraction each get points."""
+    return [Row(f"a={a}, {s}", lambda x, a=a: op(a, x), lambda x, a=a: reference_gammainc(a, x, upper),
+                inside(low, high)(s), SMOOTH)
+            for a, low, high in ((0.6, 0.2, 3.0), (3.5, 0.5, 9.0), (40.0, 30.0, 50.0), (25.0, 35.0, 60.0))
+            for s in UNARY_SHAPES]
+
+
 def positive_pairs(low, high, s0, s1):
     return lambda rng: (rng.uniform(low, high, s0), rng.uniform(low, high, s1))
 
@@ -314,6 +362,8 @@ ROWS = {
     + unary_rows(V.i1e, bessel_reference(1, scaled=True), inside(0.2, 30.0), SMOOTH),
     "betaln": [Row(f"{s0}x{s1}", V.betaln, reference_betaln, positive_pairs(low, high, s0, s1), SMOOTH)
                for low, high in ((0.3, 5.0), (11.0, 40.0)) for s0, s1 in BINARY_SHAPES],
+    "gammainc": gammainc_rows(V.gammainc, False),
+    "gammaincc": gammainc_rows(V.gammaincc, True),
     "multigammaln": [Row(f"d={d}, {s}", lambda a, d=d: V.multigammaln(a, d),
                          lambda a, d=d: reference_multigammaln(a, d), inside(d / 2 + 0.1, 6.0)(s), SMOOTH)
                      for d in (1, 3) for s in UNARY_SHAPES],
@@ -588,6 +638,80 @@ def test_scipys_gamma_records_the_op():
     assert isinstance(y, V.Variable) and y.creator is not None
     np.testing.assert_array_equal(y.data, V.gamma(x).data)
     np.testing.assert_allclose(y.data, special.gamma(x.data), rtol=2e-15)
+
+
+# ----- gammainc, gammaincc ---------------------------------------------------------------------
+def _gammainc_condition(a, x, value):
+    """|x d/dx log value|, how much the value itself moves with a relative rounding of x."""
+    return np.maximum(1.0, np.abs(x * np.exp((a - 1) * np.log(x) - x - np.vectorize(math.lgamma)(a)) / value))
+
+
+_A_SMALL, _A_MIDDLE = 10 ** np.linspace(-4, -0.01, 30), np.linspace(1.0, 19.9, 30)
+_A_LARGE, _A_TEMME = 10 ** np.linspace(1.31, 2.5, 30), 10 ** np.linspace(1.31, 4, 30)
+
+
+@pytest.mark.parametrize("region, a, x", [
+    ("a < 1, x < 1.1: Q without 1 - P", _A_SMALL, np.linspace(1e-4, 1.09, 30)),
+    ("a < 1, x >= 1.1: the fraction", _A_SMALL, np.linspace(1.1, 40.0, 30)),
+    ("1 <= a < 20, x < a + 1: the series", _A_MIDDLE, np.linspace(0.05, 0.99, 30) * (_A_MIDDLE + 1)),
+    ("1 <= a < 20, x >= a + 1: the fraction", _A_MIDDLE, np.linspace(1.01, 4.0, 30) * (_A_MIDDLE + 1)),
+    ("a >= 20, |x - a| < 0.3 a: Temme's expansion", _A_TEMME, np.linspace(0.71, 1.29, 30) * _A_TEMME),
+    ("a >= 20, x <= 0.7 a: the series", _A_LARGE, np.linspace(0.3, 0.69, 30) * _A_LARGE),
+    ("a >= 20, x >= 1.3 a: the fraction", _A_LARGE, np.linspace(1.31, 2.5, 30) * _A_LARGE),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_gammainc_and_gammaincc_to_a_few_ulps_where_well_conditioned(region, a, x):
+    for upper, op in ((False, V.gammainc), (True, V.gammaincc)):
+        expected = reference_gammainc(a, x, upper)
+        got = op(a, x).data
+        tolerance = 4e-15 * _gammainc_condition(a, x, expected)
+        assert np.all(np.abs(got - expected) <= tolerance * np.abs(expected)), (region, upper)
+
+
+def test_gammainc_at_its_edges_as_scipy_gives_them():
+    a = np.array([0.0, 0.0, 1.0, 1.0, -1.0, 1.0, np.inf, 1.0, np.nan, 2.0, 0.0, np.inf])
+    x = np.array([0.0, 1.0, 0.0, np.inf, 1.0, -1.0, 1.0, np.nan, 1.0, np.inf, np.inf, np.inf])
+    nan = np.nan
+    np.testing.assert_array_equal(V.gammainc(a, x).data, [nan, 1, 0, 1, nan, nan, 0, nan, nan, 1, 1, nan])
+    np.testing.assert_array_equal(V.gammaincc(a, x).data, [nan, 0, 1, 0, nan, nan, 1, nan, nan, 0, 0, nan])
+    # the derivative at x = 0: x^(a-1) / Gamma(a) there (inf below a = 1, 1 at a = 1, 0 above)
+    x0 = V.Variable(np.zeros(3))
+    g, = V.grad(V.sum(V.gammainc(np.array([0.5, 1.0, 2.0]), x0)), [x0])
+    np.testing.assert_array_equal(V.backend.to_cpu(g.data), [np.inf, 1.0, 0.0])
+
+
+def _log_gamma_density_50_digits(a, x):
+    """log(x^(a-1) e^-x / Gamma(a)) in 50-digit decimals, as a float (its exp is then the
+    density to the rounding of exp)."""
+    with localcontext() as context:
+        context.prec = 50
+        a, x = Decimal(float(a)), Decimal(float(x))
+        return float((a - 1) * x.ln() - x - _log_gamma_decimal(a))
+
+
+def test_gammaincs_derivative_is_the_gamma_density_to_any_order():
+    a, x0 = np.array([0.3, 2.5, 40.0, 150.0]), np.array([0.7, 1.5, 33.0, 100.0])
+    x = V.Variable(x0)
+    g, = V.grad(V.sum(V.gammainc(a, x)), [x], create_graph=True)
+    log_density = np.vectorize(_log_gamma_density_50_digits)(a, x0)
+    np.testing.assert_allclose(V.backend.to_cpu(g.data), np.exp(log_density), rtol=2e-14)
+    gg, = V.grad(V.sum(g), [x])                      # the density's own: itself times (a - 1)/x - 1
+    np.testing.assert_allclose(V.backend.to_cpu(gg.data), np.exp(log_density) * ((a - 1) / x0 - 1),
+                               rtol=2e-14)
+    gq, = V.grad(V.sum(V.gammaincc(a, x)), [x])
+    np.testing.assert_allclose(V.backend.to_cpu(gq.data), -np.exp(log_density), rtol=2e-14)
+
+
+def test_gammainc_refuses_an_a_that_requires_grad_and_records_scipys_ufuncs():
+    x = V.Variable(np.array([0.5, 2.0]))
+    for op, name in ((V.gammainc, "gammainc"), (V.gammaincc, "gammaincc")):
+        with pytest.raises(TypeError, match=rf"^{name}\(a, x\): gengrad differentiates it in x only"
+                                            r".*a\.detach\(\)"):
+            op(V.Variable(np.array(2.0)), x)
+    assert V.gammainc(V.Variable(np.array(2.0), requires_grad=False), x).creator is not None
+    special = pytest.importorskip("scipy.special")
+    y = special.gammaincc(3.0, x)                    # the Poisson CDF at 2 with mean x
+    assert y.creator is not None
+    np.testing.assert_allclose(V.backend.to_cpu(y.data), special.gammaincc(3.0, x.data), rtol=1e-14)
 
 
 # ----- betaln --------------------------------------------------------------------------------

@@ -1411,6 +1411,303 @@ def betaln(a, b):
     return Function(Betaln())(a, b)
 
 
+# ----- the regularized incomplete gamma functions P(a, x) and Q(a, x) ---------------------------
+_TEMME = []
+
+
+def _temme_coefficients(count=25):
+    """d[k, n] (k, n < count): C_k(eta) = sum_n d[k, n] eta^n in Temme's uniform expansion
+    Q(a, x) = erfc(eta sqrt(a/2))/2 + e^(-a eta^2/2)/sqrt(2 pi a) sum_k C_k(eta) a^-k, with
+    eta^2/2 = mu - log(1 + mu), mu = x/a - 1 (DLMF 8.12), from exact fractions on first use:
+    mu's series in eta from mu mu' = eta (1 + mu), C_0 = 1/mu - 1/eta, and C_k = C_{k-1}'/eta
+    + (-1)^k g_k/mu, g_k the coefficients of Stirling's series for Gamma itself."""
+    if not _TEMME:
+        size = 3 * count + 2
+        mu = [Fraction(0), Fraction(1)]
+        for n in range(2, size + 2):
+            mu.append((mu[n - 1] - sum((n - i + 1) * mu[i] * mu[n - i + 1] for i in range(2, n))) / (n + 1))
+        inverse = [Fraction(1)]                            # eta/mu = 1/(1 + mu_2 eta + mu_3 eta^2 ...)
+        for n in range(1, size + 1):
+            inverse.append(-sum(mu[j + 1] * inverse[n - j] for j in range(1, n + 1)))
+        r = inverse[1:]                                    # 1/mu - 1/eta = sum_n r_n eta^n
+        s = [Fraction(0)] * (count + 1)                    # log of Stirling's series: sum_k s_k z^-k
+        for j in range(1, (count + 1) // 2 + 1):
+            s[2 * j - 1] = _B[2 * j] / (2 * j * (2 * j - 1))
+        g = [Fraction(1)]
+        for n in range(1, count):
+            g.append(sum(k * s[k] * g[n - k] for k in range(1, n + 1)) / n)
+        rows = [r]
+        for k in range(1, count):
+            last = rows[-1]
+            rows.append([(n + 2) * last[n + 2] + (-1) ** k * g[k] * r[n] for n in range(len(last) - 2)])
+        _TEMME.append(np.array([[float(c) for c in row[:count]] for row in rows]))
+    return _TEMME[0]
+
+
+def _log1pmx(t):
+    """log(1 + t) - t with no cancellation: for |t| <= 1/2, with u = t/(2 + t),
+    -2u^2/(1 - u) + 2 (u^3/3 + u^5/5 + ...) (log(1 + t) = 2 atanh u); beyond, as written."""
+    small = np.clip(t, -0.5, 0.5)
+    u = small / (2 + small)
+    u2 = u * u
+    odd = np.zeros_like(u)
+    for j in range(20, 0, -1):                               # (u^2 <= 1/9: 20 terms reach 1e-19)
+        odd = odd * u2 + 1.0 / (2 * j + 1)
+    series = -2 * u2 / (1 - u) + 2 * u * u2 * odd
+    return np.where(np.abs(t) <= 0.5, series, np.log1p(t) - t)
+
+
+def _gamma_log_prefix(a, x):
+    """log(x^a e^-x / Gamma(a)) for a >= 10, as a (log(x/a) - (x - a)/a) + log(a/(2 pi))/2 -
+    corr(a) (Stirling's form of Gamma(a)): the large logarithms cancel in closed form."""
+    t = (x - a) / a
+    near = np.abs(t) <= 0.5
+    logs = np.where(near, _log1pmx(np.where(near, t, 0.0)), np.log(x / a) - t)
+    return a * logs + 0.5 * np.log(a / (2 * math.pi)) - _stirling_correction(a)
+
+
+def _gamma_prefix(a, x, power=0, over_a=False):
+    """x^(a - power) e^-x / Gamma(a) (power 0: the factor of both fractions; 1: the density,
+    d P / dx): below a = 10 in two halves (x^((a - power)/2) e^(-x/2), squared: no early
+    underflow; past x = 1e4 by its logarithm, where the power would overflow and the result is
+    0), from 10 on by `_gamma_log_prefix`; x = 0 as its limit.  `over_a`: divided by a, as
+    Gamma(a + 1) below a = 1 (so a subnormal a, whose Gamma overflows, still gives it)."""
+    def small(a, x):
+        a = np.minimum(a, 10.0)
+        exponent = (a - power) / 2                               # (x^... overflows first from 1e4 on)
+        half = np.where(x < 1e4, np.power(x, exponent) * np.exp(-x / 2), np.exp(exponent * np.log(x) - x / 2))
+        if not over_a:
+            return half * half / gamma_arrays(a)
+        below = a < 1                                            # (a + 1 rounds a off only there)
+        return half * half / (gamma_arrays(np.where(below, a + 1, a)) * np.where(below, 1.0, a))
+
+    def large(a, x):
+        a = np.maximum(a, 10.0)
+        y = np.exp(_gamma_log_prefix(a, x) - (np.log(x) if power else 0.0))
+        return y / a if over_a else y
+
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        y = _select(a < 10, small, large, a, x)
+        return np.where(x == 0, np.where(a < power, np.inf, np.where(a == power, 1.0, 0.0)), y)
+
+
+def _lower_series(a, x):
+    """P(a, x) = x^a e^-x / Gamma(a + 1) sum_n x^n / ((a+1) ... (a+n)), all terms positive: up
+    to 120 of them (x < a + 1, or x <= 0.7 a: each at most (a+1)/(a+2) or 0.7 of the last); on
+    the CPU it stops once every sum has converged."""
+    term = total = np.ones_like(x)
+    for n in range(1, 121):
+        term = term * (x / (a + n))
+        total = total + term
+        if n % 10 == 0 and not is_device_array(x) and bool(np.all(term <= 1e-17 * total)):
+            break
+    return _gamma_prefix(a, x, over_a=True) * total
+
+
+def _upper_fraction(a, x):
+    """Q(a, x) = x^a e^-x / Gamma(a) / (x + 1 - a - 1 (1 - a)/(x + 3 - a - 2 (2 - a)/(...))),
+    evaluated from its tail (rounding damped, not accumulated): 100 levels where x < 3 (a < 1
+    from x = 1.1 on), 40 beyond (x >= a + 1, or x >= 1.3 a for a >= 20)."""
+    def levels(n):
+        def fraction(a, x):
+            f = x + (2 * n + 1) - a
+            for k in range(n, 0, -1):
+                f = (x + (2 * k - 1) - a) - k * (k - a) / f
+            return f
+        return fraction
+    return _gamma_prefix(a, x) / _select(x < 3, levels(100), levels(40), a, x)
+
+
+def _small_a_upper(a, x):
+    """Q(a, x) for a < 1 and x < 1.1, where 1 - P would cancel: Gamma(1 + a) Q = (Gamma(1 + a) - 1)
+    - (x^a - 1) - a x^a sum_{n>=1} (-x)^n / (n! (a + n)), Gamma(1 + a) - 1 from log Gamma(2 + a)'s
+    series about 2, in a itself, less log(1 + a) (1 + a would round a tiny a away)."""
+    near = np.minimum(a, 0.75)                               # (the series' reach)
+    log_gamma = np.where(a <= 0.75, _polynomial(_about(-1, 2.0, 40), near) - np.log1p(near),
+                         psi_arrays(-1, 1 + a))                  # log Gamma(1 + a)
+    power = np.power(x, a)
+    total, term = np.zeros_like(x), np.ones_like(x)
+    for n in range(1, 26):                                   # (1.1^25 / 25! < 1e-24)
+        term = term * (-x / n)
+        total = total + term / (a + n)
+    return (np.expm1(log_gamma) - np.expm1(a * np.log(x)) - a * power * total) / np.exp(log_gamma)
+
+
+def _temme(a, x):
+    """(P, Q) by Temme's uniform expansion (`_temme_coefficients`) for a >= 20, |x - a| < 0.3 a."""
+    d = _temme_coefficients()
+    mu = (x - a) / a
+    log1pmx = _log1pmx(mu)
+    eta = np.sign(mu) * np.sqrt(-2 * log1pmx)
+    total = np.zeros_like(x)
+    for k in range(len(d) - 1, -1, -1):                      # sum_k C_k(eta) a^-k, Horner in 1/a
+        c = np.zeros_like(x) + d[k, -1]
+        for n in range(len(d) - 2, -1, -1):
+            c = c * eta + d[k, n]
+        total = total / a + c
+    r = np.exp(a * log1pmx) / np.sqrt(2 * math.pi * a) * total
+    z = eta * np.sqrt(a / 2)
+    return erf_arrays(-z, True, _ERFC_SPLIT) / 2 - r, erf_arrays(z, True, _ERFC_SPLIT) / 2 + r
+
+
+def incomplete_gamma_arrays(a, x, upper):
+    """P(a, x) (Q(a, x) = 1 - P with `upper`) on ndarrays (broadcast), in float64 inside: Temme's
+    expansion for a >= 20 within 0.3 a of x; elsewhere the series for P below x = a + 1 (x = 1.1
+    for a < 1) and the continued fraction for Q above, the other one as 1 minus it, except Q
+    for a < 1 below 1.1 (`_small_a_upper`): each computed where it does not cancel.  SciPy's
+    values at the edges: P(a, 0) = 0, P(0, x > 0) = 1, P(a, inf) = 1, P(inf, x) = 0, NaN for a
+    or x negative, P(0, 0) and P(inf, inf)."""
+    dtype = np.result_type(*[v.dtype if v.dtype.kind == "f" else np.float64 for v in (a, x)])
+    a, x = np.broadcast_arrays(a.astype(np.float64, copy=False), x.astype(np.float64, copy=False))
+    inner = (a > 0) & (x > 0) & (a < np.inf) & (x < np.inf)
+    a_, x_ = np.where(inner, a, 1.0), np.where(inner, x, 1.0)
+
+    def temme(a, x):
+        p, q = _temme(a, x)
+        return q if upper else p
+
+    def by_series(a, x):
+        p = _lower_series(a, x)
+        return np.where(a < 1, _small_a_upper(a, np.minimum(x, 1.1)), 1 - p) if upper else p
+
+    def by_fraction(a, x):
+        q = _upper_fraction(a, x)
+        return q if upper else 1 - q
+
+    def outside_temme(a, x):
+        fraction = x >= np.where(a < 1, 1.1, a + 1)
+        return _select(fraction, by_fraction, by_series, a, x)
+
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        y = _select((a_ >= 20) & (np.abs(x_ - a_) < 0.3 * a_), temme, outside_temme, a_, x_)
+        y = np.minimum(y, 1.0)                                 # (a rounding past 1, as 1 - tiny can be)
+        one, zero = (0.0, 1.0) if upper else (1.0, 0.0)        # (P's 1 and 0 are Q's 0 and 1)
+        y = np.where((x == np.inf) | ((a == 0) & (x > 0)), one, y)
+        y = np.where((x == 0) & (a > 0) | (a == np.inf) & (x < np.inf), zero, y)
+        y = np.where((a < 0) | (x < 0) | (a != a) | (x != x) | ((a == 0) & (x == 0))
+                     | ((a == np.inf) & (x == np.inf)), np.nan, y)
+    return y.astype(dtype, copy=False)
+
+
+class Gammainc(Forwarder):
+    """P(a, x), a held constant: d P / dx = x^(a-1) e^-x / Gamma(a) (Gammaincc: Q(a, x), `upper`)."""
+
+    upper = False
+
+    def forward(self, a, x):
+        return incomplete_gamma_arrays(a, x, self.upper)
+
+    save_for_backward = ("x0", "x1")
+
+    def backward(self, gy):
+        a, x = self.inputs
+        g = gy * Function(GammaDensity())(a, x)
+        return None, _reduce(-g if self.upper else g, x)
+
+    taylor_records = True
+
+    def taylor(self, a, x):
+        out, = self.outputs
+        y0 = out._data
+        if len(x) == 1:
+            return [y0]
+        density = _gamma_density_series(a[0], x[:-1])
+        terms = series.integral(x, y0, series.neg(density) if self.upper else density)
+        return [y0] + [np.broadcast_to(c, y0.shape) for c in terms[1:]]
+
+
+class Gammaincc(Gammainc):
+    """Q(a, x) = 1 - P(a, x), a held constant: d Q / dx = -x^(a-1) e^-x / Gamma(a)."""
+
+    upper = True
+
+
+class GammaDensity(Forwarder):
+    """x^(a-1) e^-x / Gamma(a), a held constant: its derivative is itself times (a - 1)/x - 1."""
+
+    def forward(self, a, x):
+        dtype = np.result_type(*[v.dtype if v.dtype.kind == "f" else np.float64 for v in (a, x)])
+        a, x = np.broadcast_arrays(a.astype(np.float64, copy=False), x.astype(np.float64, copy=False))
+        y = _gamma_prefix(a, x, power=1)
+        return np.where((a < 0) | (x < 0), np.nan, y).astype(dtype, copy=False)
+
+    save_for_backward = ("x0", "x1", "y")
+
+    def backward(self, gy):
+        a, x = self.inputs
+        y, = self.outputs
+        return None, _reduce(gy * (y * ((a - 1) / x - 1)), x)
+
+    taylor_records = True
+
+    def taylor(self, a, x):
+        out, = self.outputs
+        terms = _gamma_density_series(a[0], x, out._data)
+        return [out._data] + [np.broadcast_to(c, out._data.shape) for c in terms[1:]]
+
+
+def _gamma_density_series(a, x, y0=None):
+    """Series of x^(a-1) e^-x / Gamma(a) along the series x (a a constant): y' = y ((a - 1)/x - 1) x'."""
+    if y0 is None:
+        y0 = Function(GammaDensity())(a, x[0]) if isinstance(x[0], Variable) else \
+            GammaDensity().forward(a, x[0])
+    if len(x) == 1:
+        return [y0]
+    rate = series.scale(series.reciprocal(x[:-1]), a - 1)
+    rate = [rate[0] - 1] + rate[1:]
+
+    def slope(ys, m):
+        total = ys[0] * rate[m]
+        for i in range(1, m + 1):
+            total = total + ys[i] * rate[m - i]
+        return total
+
+    return series.ode(x, y0, slope)
+
+
+def _incomplete_gamma(a, x, upper, name):
+    if isinstance(a, Variable) and a.requires_grad:
+        raise TypeError(
+            f"{name}(a, x): gengrad differentiates it in x only (as PyTorch's and HIPS autograd's "
+            f"{name}), and a requires grad, so its gradient would be lost; pass a constant: "
+            f"a.detach() or an array (a's derivative is not implemented)")
+    return Function(Gammaincc() if upper else Gammainc())(a, x)
+
+
+def gammainc(a, x):
+    """The regularized lower incomplete gamma function P(a, x) = gamma(a, x) / Gamma(a),
+    elementwise with broadcasting (scipy.special.gammainc): the Gamma distribution's CDF,
+    the chi-square's (P(k/2, x/2)), 1 - the Poisson's.
+
+    Parameters
+    ----------
+    a : ArrayLike
+        The shape, a constant (a > 0; an array, or a Variable that does not require grad).
+    x : ArrayLike
+        Floating point, x >= 0 (integers become float64).
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape, to a few ulps where it is well conditioned (measured against
+        mpmath); SciPy's values at the edges (P(a, 0) = 0, P(0, x) = 1, NaN for negative a or
+        x).  Its derivative in x is x^(a-1) e^-x / Gamma(a), to any order.
+
+    Raises
+    ------
+    TypeError
+        If a requires grad: its derivative in a is not implemented (nor in PyTorch's).
+    """
+    return _incomplete_gamma(a, x, False, "gammainc")
+
+
+def gammaincc(a, x):
+    """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x), computed without
+    the cancellation of 1 - P (scipy.special.gammaincc): survival functions, the Poisson CDF
+    (Q(k + 1, mu)).  As `gammainc` otherwise; its derivative in x is -x^(a-1) e^-x / Gamma(a)."""
+    return _incomplete_gamma(a, x, True, "gammaincc")
+
+
 # ----- x log(y), x log(1 + y) and logit: SciPy's logarithms for entropies and probabilities -----
 
 
@@ -1683,4 +1980,4 @@ numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc i
 
 __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
            "gammaln", "digamma", "polygamma", "gamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit",
-           "entr", "rel_entr", "kl_div"]
+           "entr", "rel_entr", "kl_div", "gammainc", "gammaincc"]
