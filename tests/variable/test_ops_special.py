@@ -5,6 +5,7 @@ tail; gammaln and digamma by their zeros, polygamma on both sides of its poles),
 of the gamma family, and SciPy's ufuncs recording them."""
 
 import math
+import warnings
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
@@ -619,6 +620,24 @@ def test_gamma_at_its_poles_infinities_and_overflow_as_scipy_gives_them():
     np.testing.assert_array_equal(got[:2], [np.inf, -np.inf])
     assert np.isnan(got[2]) and np.isnan(got[3]) and got[4] == np.inf and got[5] == np.inf
     assert np.isnan(got[6]) and np.isnan(got[7]) and got[8] == 0 and np.signbit(got[8]) and got[9] == np.inf
+
+
+def test_special_functions_far_out_give_their_limits_not_nan():
+    # (each was NaN once: an overflowing intermediate met a 0 there, inf * 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(V.gamma(np.array([172.0, 1e3, 1e300])).data, np.inf)
+        np.testing.assert_array_equal(np.abs(V.gamma(np.array([-200.5, -1245.42])).data), 0.0)
+        np.testing.assert_array_equal(V.erfcx(np.array([-27.0, -1e3, -1e308])).data, np.inf)
+        first = 1 / (math.sqrt(2 * math.pi) * math.sqrt(1e308))    # I_n(x) e^-x ~ 1/sqrt(2 pi x)
+        np.testing.assert_allclose(V.i0e(np.array([1e308, -1e308])).data, first, rtol=1e-15)
+        np.testing.assert_allclose(V.i1e(np.array([1e308, -1e308])).data, [first, -first], rtol=1e-15)
+        a = x = np.array([1e-310])                                  # a subnormal shape
+        assert V.gammainc(a, x).data[0] == 1.0
+        q = 1e-310 * (-0.5772156649015329 - math.log(1e-310))       # Q(a, x) ~ a E1(x) for a, x -> 0
+        np.testing.assert_allclose(V.gammaincc(a, x).data, q, rtol=1e-12)
+    with pytest.warns(RuntimeWarning, match="overflow"):            # NumPy's np.i0 warns there too
+        np.testing.assert_array_equal(V.i0(np.array([1e308, -1e308])).data, np.inf)
 
 
 def test_gammas_derivatives_are_gamma_times_polygammas():

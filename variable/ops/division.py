@@ -630,7 +630,7 @@ def _bessel_i(n, x, scaled=False):
     for k in range(1, asymptotic_terms):
         term = term * (r * (-(4 * n * n - (2 * k - 1) ** 2) / (8 * k)))
         expansion = expansion + term
-    expansion = expansion / xp.sqrt(big * (2 * math.pi))
+    expansion = expansion / (xp.sqrt(big) * math.sqrt(2 * math.pi))   # (big * 2 pi overflows from 3e307)
     if not scaled:
         half = xp.exp(big * 0.5)                         # e^x = e^(x/2) e^(x/2)
         expansion = (half * expansion) * half

@@ -221,8 +221,8 @@ def erfcx_arrays(x):
         x = np.clip(x, -_ERFC_SPLIT, _ERFC_SPLIT)
         return np.exp(x * x) * (1 - np.copysign(erf_series(np.abs(x)), x))
 
-    def below(x):
-        x = np.minimum(x, -_ERFC_SPLIT)
+    def below(x):                                # (inf from -26.63 on: -27 gives it)
+        x = np.clip(x, -27.0, -_ERFC_SPLIT)
         return 2 / _exp_minus_square(x) - tail(-x)
 
     def outside(x):
@@ -1142,7 +1142,9 @@ _SQRT_2PI = math.sqrt(2 * math.pi)
 
 def _gamma_stirling(z):
     """Gamma(z) for z >= 10: sqrt(2 pi) z^(z - 1/2) e^(-z) e^(corr(z)), z^(z - 1/2) in two halves
-    (no overflow before Gamma's own, at 171.62)."""
+    (no overflow before Gamma's own, at 171.62; z clamped to 180, where it is inf, so no half
+    overflows to inf where e^(-z) is 0)."""
+    z = np.minimum(z, 180.0)
     half = np.power(z, (z - 0.5) * 0.5)
     return (_SQRT_2PI * half) * (np.exp(-z) * half) * np.exp(_stirling_correction(z))
 
