@@ -59,8 +59,10 @@ def _select(where, inside, outside, x, *others):
     if is_device_array(x):
         return np.where(where, inside(x, *others), outside(x, *others))
     out = np.empty_like(x)
-    out[where] = inside(x[where], *[o[where] for o in others])
-    out[~where] = outside(x[~where], *[o[~where] for o in others])
+    if where.any():                              # (a side with no entries is not run at all)
+        out[where] = inside(x[where], *[o[where] for o in others])
+    if not where.all():
+        out[~where] = outside(x[~where], *[o[~where] for o in others])
     return out
 
 
