@@ -1272,23 +1272,19 @@ def _asymptotic_difference(n, z, b):
 
 def _nonnegative_difference(n, a, b):
     """psi^(n)(a) - psi^(n)(a + b) for a >= 0 and a + b >= 0: both shifted up by _shift(n)
-    below it, the recurrence's terms differenced one by one (1/(a+k) - 1/(a+b+k) as
-    b/((a+k)(a+b+k))); each piece has the sign of -b, so nothing cancels."""
+    where either is below it, the recurrence's terms differenced one by one (1/(a+k) -
+    1/(a+b+k) as b/((a+k)(a+b+k))); each piece has the sign of -b, so nothing cancels.  (One
+    asymptotic difference for all entries, so a device runs it once.)"""
     s = _shift(n)
-
-    def shifted(a, b):
-        total = _asymptotic_difference(n, a + s, b)
-        for k in range(s):
-            if n == 0:
-                total = total - b / ((a + k) * ((a + b) + k))
-            else:
-                total = total + (-1) ** (n + 1) * math.factorial(n) * _power_difference(n + 1, a + k, b)
-        return total
-
-    def far(a, b):                              # (clamped to its side, for a device)
-        return _asymptotic_difference(n, np.maximum(a, s), b)
-
-    return _select((a < s) | (a + b < s), shifted, far, a, b)
+    shifted = (a < s) | (a + b < s)
+    total = _asymptotic_difference(n, np.where(shifted, a + s, a), b)
+    steps = np.zeros_like(total)
+    for k in range(s):
+        if n == 0:
+            steps = steps - b / ((a + k) * ((a + b) + k))
+        else:
+            steps = steps + (-1) ** (n + 1) * math.factorial(n) * _power_difference(n + 1, a + k, b)
+    return total + np.where(shifted, steps, 0.0)
 
 
 def psi_difference_arrays(n, a, b):
