@@ -807,19 +807,10 @@ def _asymptotic(n, z):
 
 
 def _shifted(n, w):
-    """psi^(n)(w) for 0 <= w < _shift(n), from psi^(n)(w + s) by the recurrence."""
+    """psi^(n)(w) for n >= 1 and 0 <= w < _shift(n), from psi^(n)(w + s) by the recurrence,
+    psi^(n)(w) = psi^(n)(w + s) + (-1)^(n+1) n! sum_k (w + k)^-(n+1), all its terms of one sign."""
     s = _shift(n)
-    if n == -1:                                  # log Gamma(w) = log Gamma(w + s) - log(w (w+1) ... (w+s-1))
-        product = w
-        for k in range(1, s):
-            product = product * (w + k)
-        return _asymptotic(n, w + s) - np.log(product)
-    if n == 0:                                   # psi(w) = psi(w + s) - sum_k 1/(w + k)
-        total = 1 / w
-        for k in range(1, s):
-            total = total + 1 / (w + k)
-        return _asymptotic(n, w + s) - total
-    # psi^(n)(w) = psi^(n)(w + s) + (-1)^(n+1) n! sum_k (w + k)^-(n+1)
+    w = np.minimum(w, s)                         # (clamped, for a device)
     total = w ** -(n + 1.0)
     for k in range(1, s):
         total = total + (w + k) ** -(n + 1.0)
@@ -827,81 +818,89 @@ def _shifted(n, w):
 
 
 def _near_zero(n, w):
-    """gammaln for 1/4 <= w <= 3.75 (its zeros at 1 and 2), digamma within 0.5 of its zero at
-    1.46..., where the recurrence's terms cancel: their Taylor series about 2 (the nearest pole
-    2 away: 40 terms where |e| <= 3/4; log Gamma(1 + e) = log Gamma(2 + e) - log(1 + e) and
-    log Gamma(3 + e) = log Gamma(2 + e) + log(2 + e)) and about the zero (46 terms, the pole
-    1.46 away); the first term left out is below 1e-17 of the sum."""
+    """gammaln's series about 2 at w = 2 + e (40 terms, |e| <= 3/4: its nearest pole 2 away),
+    digamma's about its zero at 1.46... (46 terms, |w - 1.46| <= 1/2: the pole 1.46 away); the
+    first term left out is below 1e-17 of the sum.  gammaln takes e itself, exact."""
     if n == -1:
-        one, three = w < 1.25, w > 2.75
-        e = np.where(one, w - 1, np.where(three, w - 3, w - 2))
-        step = np.where(one, -np.log1p(np.where(one, e, 0.0)), np.where(three, np.log(2 + e), 0.0))
-        return _polynomial(_about(-1, 2.0, 40), e) + step
+        return _polynomial(_about(-1, 2.0, 40), w)
     hi, lo = _DIGAMMA_ROOT
     return _polynomial(_about(0, hi, 46), (w - hi) - lo)
 
 
-def _near(n, w):
-    """Where _near_zero serves."""
-    if n == -1:
-        return (w >= 0.25) & (w <= 3.75)
-    return np.abs(w - _DIGAMMA_ROOT[0]) <= 0.5
+def _most(steps, bound):
+    """How many steps a loop over `steps` (whole numbers, either sign) takes: `bound` on a
+    device (no host read), the largest |step| on the CPU."""
+    if is_device_array(steps) or not steps.size:
+        return bound if steps.size else 0
+    return int(np.max(np.abs(steps)))
 
 
-def _digamma_down(w):
-    """psi(w) for 1.96 < w < 10: down by m = ceil(w - 1.96) steps into the series about the zero,
-    psi(w) = psi(w - m) + 1/(w-1) + ... + 1/(w-m), each w - k exact (psi(w + 10) - sum_k
-    1/(w + k), the other way, cancels to 9 ulps near 2)."""
-    w = np.clip(w, _DIGAMMA_ROOT[0] + 0.5, 10.0)          # (clamped, for a device)
-    m = np.ceil(w - (_DIGAMMA_ROOT[0] + 0.5))
+def _log_gamma_reduced(x):
+    """log|Gamma(x)| for -10 < x < 10, by whole steps into (1.75, 2.75], where the series about 2
+    serves: up, log|Gamma(x)| = log Gamma(x + m) - log|x (x+1) ... (x+m-1)|; down, log Gamma(x)
+    = log Gamma(x - m) + log((x-1) ... (x-m)).  The series' e = x +- m - 2 is exact (by the
+    zeros at 1 and 2 too), and so is each factor but for a tiny x; no large terms cancel (up
+    by 10 and Stirling's series cancelled to 28 ulps below 10; the reflection's rounded 1 - x
+    tripled that by log|Gamma|'s zeros below 0)."""
+    x = np.clip(x, -10.0, 10.0)                      # (clamped, for a device)
+    up = np.ceil(1.75 - x)                           # steps up (x <= 1.75), or
+    down = np.ceil(x - 2.75)                         # steps down (x > 2.75)
+    steps = np.where(up > 0, up, np.where(down > 0, -down, 0.0))
+    product = np.ones_like(x)
+    for k in range(_most(steps, 12)):               # x (x+1) ... (x+m-1), or (x-1) ... (x-m)
+        product = product * np.where(k < steps, x + k, np.where(k < -steps, x - (k + 1), 1.0))
+    logs = np.log(np.abs(product))
+    return _near_zero(-1, x + (steps - 2)) + np.where(steps > 0, -logs, logs)
+
+
+def _log_gamma_far(x):
+    """log|Gamma(x)| for |x| >= 10: Stirling's series, and below -10 the reflection
+    log(pi / |sin(pi x)|) - log Gamma(1 - x) (sin(pi x) from x's exact distance to a whole
+    number)."""
+    z = np.maximum(np.where(x < 0, 1 - x, x), 10.0)  # (clamped, for a device)
+    y = _asymptotic(-1, z)
+    r = x - np.round(x)
+    return np.where(x < 0, math.log(math.pi) - np.log(np.abs(np.sin(math.pi * r))) - y, y)
+
+
+def _digamma_reduced(w):
+    """psi(w) for 0 <= w < 10 by whole steps into the series about its zero: up one step below
+    0.96 (psi(w) = psi(w + 1) - 1/w), down m steps above 1.96 (psi(w) = psi(w - m) + 1/(w-1)
+    + ... + 1/(w-m), each w - k exact); the shift up by 10 and the asymptotic series cancelled
+    to 9 ulps by 2."""
+    hi = _DIGAMMA_ROOT[0]
+    w = np.clip(w, 0.0, 10.0)                        # (clamped, for a device)
+    up = w < hi - 0.5
+    down = np.maximum(np.ceil(w - (hi + 0.5)), 0.0)
     total = np.zeros_like(w)
-    for k in range(1, 10):
-        total = total + np.where(k <= m, 1 / (w - k), 0.0)
-    return _near_zero(0, w - m) + total
-
-
-def _digamma_up(w):
-    """psi(w) for 0 <= w < 0.96: psi(w + 1) - 1/w, psi(w + 1) from the series about the zero."""
-    w = np.minimum(w, _DIGAMMA_ROOT[0] - 0.5)
-    return _near_zero(0, w + 1) - 1 / w
-
-
-def _log_gamma_down(w):
-    """log Gamma(w) for 3.75 < w < 10: down by m = ceil(w - 2.75) steps into (1.75, 2.75], where
-    the series about 2 serves, log Gamma(w) = log Gamma(w - m) + log((w-1) ... (w-m)): a sum of
-    positive terms (up the other way, log Gamma(w + 10) - log(w ... (w+9)) cancels to 7 ulps).
-    Each w - k is exact."""
-    w = np.clip(w, 3.75, 10.0)                   # (clamped, for a device)
-    m = np.ceil(w - 2.75)
-    product = np.ones_like(w)
-    for k in range(1, 9):
-        product = product * np.where(k <= m, w - k, 1.0)
-    return _near_zero(-1, w - m) + np.log(product)
+    for k in range(1, _most(down, 9) + 1):
+        total = total + np.where(k <= down, 1 / (w - k), 0.0)
+    with np.errstate(divide="ignore"):
+        return _near_zero(0, np.where(up, w + 1, w - down)) + np.where(up, -1 / w, total)
 
 
 def _positive(n, w):
-    """psi^(n)(w) (log Gamma(w) for n = -1) for w >= 0 in float64: by the series about a zero
-    near one, else by the recurrence and the asymptotic series."""
-    def by_recurrence(w):
-        def shifted(w):
-            if n == -1:
-                return _select(w > 3.75, _log_gamma_down, lambda w: _shifted(n, w), w)
-            if n == 0:
-                return _select(w > _DIGAMMA_ROOT[0], _digamma_down, _digamma_up, w)
-            return _shifted(n, w)
-        return _select(w < _shift(n), shifted, lambda w: _asymptotic(n, w), w)
-    if n > 0:
-        return by_recurrence(w)
-    return _select(_near(n, w), lambda w: _near_zero(n, w), by_recurrence, w)
+    """psi^(n)(w) (log Gamma(w) for n = -1) for w >= 0 in float64: gammaln and digamma below 10
+    by whole steps into their series (`_log_gamma_reduced`, `_digamma_reduced`), the polygammas
+    by the recurrence up; the asymptotic series beyond."""
+    near = {-1: _log_gamma_reduced, 0: _digamma_reduced}.get(n, lambda w: _shifted(n, w))
+    return _select(w < _shift(n), near, lambda w: _asymptotic(n, np.maximum(w, _shift(n))), w)
 
 
 @_in_float64(at=1)
 def psi_arrays(n, x):
     """psi^(n)(x) on an ndarray (n = -1: log|Gamma(x)|, 0: digamma, n >= 1: polygamma), in
     float64 inside and x's floating dtype out; at the poles (x = 0, -1, -2, ...) inf as
-    SciPy gives it ((-1)^(n+1) inf for n >= 1; digamma: -inf at +0, +inf at -0, NaN below)."""
+    SciPy gives it ((-1)^(n+1) inf for n >= 1; digamma: -inf at +0, +inf at -0, NaN below).
+    Below 0 from 1 - x (`_reflected`), computed once with the positive side's (one pass of
+    each branch where a device runs every branch); log|Gamma| from -10 by its own steps."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        y = _select(x < 0, lambda x: _reflected(n, x), lambda x: _positive(n, x), x)
+        if n == -1:
+            y = _select(np.abs(x) < 10, _log_gamma_reduced, _log_gamma_far, x)
+        else:
+            negative = x < 0
+            y = _positive(n, np.where(negative, 1 - x, x))
+            y = np.where(negative, _reflected(n, x, y), y)
         pole = (x <= 0) & (x == np.round(x))
         if n == -1:
             y = np.where(pole | np.isinf(x), np.inf, y)
@@ -912,33 +911,9 @@ def psi_arrays(n, x):
     return y
 
 
-def _log_gamma_up(x):
-    """log|Gamma(x)| for -10 < x < 0: up by m = ceil(1.75 - x) steps into (1.75, 2.75], where the
-    series about 2 serves, log|Gamma(x)| = log Gamma(x + m) - log|x (x+1) ... (x+m-1)|, each
-    x + k exact but for a tiny x (the reflection rounds 1 - x and subtracts log Gamma(1 - x),
-    up to 15: 3x the error near log|Gamma|'s zeros)."""
-    x = np.clip(x, -10.0, 0.0)                   # (clamped, for a device)
-    m = np.ceil(1.75 - x)
-    product = np.ones_like(x)
-    for k in range(12):
-        product = product * np.where(k < m, x + k, 1.0)
-    return _near_zero(-1, x + m) - np.log(np.abs(product))
-
-
-def _reflected(n, x):
-    """psi^(n)(x) for x < 0 from psi^(n)(1 - x): log|Gamma(x)| = log(pi / |sin(pi x)|) -
-    log Gamma(1 - x) (above -10, `_log_gamma_up`), and psi^(n)(x) = (-1)^n psi^(n)(1 - x) -
-    pi^(n+1) P_n(cot(pi x))."""
-    if n == -1:
-        return _select(x > -10, _log_gamma_up, lambda x: _reflection(n, x), x)
-    return _reflection(n, x)
-
-
-def _reflection(n, x):
-    y = _positive(n, 1 - x)
+def _reflected(n, x, y):
+    """psi^(n)(x) for x < 0 (n >= 0) from y = psi^(n)(1 - x): (-1)^n y - pi^(n+1) P_n(cot(pi x))."""
     r = x - np.round(x)                          # x = m + r exactly, |r| <= 1/2: sin(pi x) = +-sin(pi r)
-    if n == -1:
-        return math.log(math.pi) - np.log(np.abs(np.sin(math.pi * r))) - y
     cot = np.sin(math.pi * (0.5 - np.abs(r))) / np.sin(math.pi * r)   # (cos(pi r), 0 at r = 1/2)
     return (-1) ** n * y - math.pi ** (n + 1) * _polynomial(_cot_derivative(n), cot)
 
