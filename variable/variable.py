@@ -1481,9 +1481,28 @@ class Variable:
         """Interchange two axes, as ndarray.swapaxes."""
         return rearrange.swapaxes(self, axis1, axis2)
 
-    def repeat(self, repeats: Any, axis: int | None = None) -> Variable:
-        """Repeat each entry, as ndarray.repeat."""
-        return rearrange.repeat(self, repeats, axis)
+    def repeat(self, repeats: Any, axis: int | None = None, *more: Any) -> Variable:
+        """Repeat each entry, as ndarray.repeat (PyTorch's x.repeat tiles: V.tile, which a call
+        that cannot be NumPy's names)."""
+        tiles = (repeats, axis, *more)
+        if more:
+            raise TypeError(
+                f"Variable.repeat(repeats, axis) is NumPy's, repeating each entry; PyTorch's "
+                f"x.repeat{tiles} tiles the whole array: V.tile(x, {tiles}) (np.tile)")
+        try:
+            return rearrange.repeat(self, repeats, axis)
+        except ValueError as error:
+            ints = (int, np.integer)
+            tiles = None
+            if isinstance(repeats, ints) and isinstance(axis, ints) and not -self.ndim <= axis < self.ndim:
+                tiles = (repeats, axis)                          # x.repeat(2, 3) on a matrix
+            elif axis is None and isinstance(repeats, (tuple, list)) and len(repeats) == self.ndim >= 2:
+                tiles = tuple(repeats)                           # x.repeat((2, 3)) on a matrix
+            if tiles is not None:
+                raise ValueError(
+                    f"{error}; PyTorch's x.repeat{tiles} tiles the whole array: V.tile(x, {tiles}) "
+                    f"(np.tile); NumPy's (and gengrad's) x.repeat(r, axis) repeats each entry") from None
+            raise
 
     def astype(self, dtype: Any, copy: bool = True) -> Variable:
         """The data in another dtype; between float dtypes the gradient is cast back.
