@@ -40,13 +40,21 @@ TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 def _in_float64(at=0):
     """A decorator: the function of arrays it wraps gets its argument number `at` in float64
     and its result comes back in that argument's floating dtype (integers and booleans:
-    float64)."""
+    float64).  With a tuple `at`, those arguments are broadcast together and the result comes
+    back in their result dtype."""
+    places = at if isinstance(at, tuple) else (at,)
+
     def wrap(arrays):
         @functools.wraps(arrays)
         def in_float64(*args, **kwargs):
-            x = args[at]
-            dtype = x.dtype if x.dtype.kind == "f" else np.float64
-            args = (*args[:at], x.astype(np.float64, copy=False), *args[at + 1:])
+            xs = [args[i] for i in places]
+            dtype = np.result_type(*[x.dtype if x.dtype.kind == "f" else np.float64 for x in xs])
+            xs = [x.astype(np.float64, copy=False) for x in xs]
+            if len(xs) > 1:
+                xs = np.broadcast_arrays(*xs)
+            args = list(args)
+            for i, x in zip(places, xs):
+                args[i] = x
             return arrays(*args, **kwargs).astype(dtype, copy=False)
         return in_float64
     return wrap
@@ -1075,6 +1083,7 @@ def _stirling_correction(x):
     return total * r
 
 
+@_in_float64(at=(0, 1))
 def betaln_arrays(a, b):
     """log|B(a, b)| = log|Gamma(a) Gamma(b) / Gamma(a + b)| on ndarrays (broadcast), in float64
     inside: with s the smaller and l the larger argument, the three gammalns where l < 10 or
@@ -1083,8 +1092,6 @@ def betaln_arrays(a, b):
     all three where s >= 10 too, so that the large logarithms cancel in closed form, not in
     the rounded sum (log(2 pi)/2 - log(s + l)/2 - (s - 1/2) log1p(l/s) - (l - 1/2) log1p(s/l)
     + the corrections)."""
-    dtype = np.result_type(*[x.dtype if x.dtype.kind == "f" else np.float64 for x in (a, b)])
-    a, b = np.broadcast_arrays(a.astype(np.float64, copy=False), b.astype(np.float64, copy=False))
     small, large = np.minimum(a, b), np.maximum(a, b)
 
     def plain(small, large):
@@ -1109,8 +1116,7 @@ def betaln_arrays(a, b):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         stirling = (large >= _STIRLING_FROM) & (small + large >= _STIRLING_FROM) & (large < np.inf)
         y = _select(stirling, large_ones, plain, small, large)
-        y = np.where((large == np.inf) & (small > 0), -np.inf, y)
-    return y.astype(dtype, copy=False)
+        return np.where((large == np.inf) & (small > 0), -np.inf, y)
 
 
 # ----- the gamma function itself ----------------------------------------------------------------
@@ -1196,14 +1202,7 @@ class Gamma(Forwarder):
     def taylor(self, x):
         y, = self.outputs
         psi = _psi_series(0, x, _psi(0, x[0]))            # y' = y psi(x) x'
-
-        def slope(ys, m):
-            total = ys[0] * psi[m]
-            for i in range(1, m + 1):
-                total = total + ys[i] * psi[m - i]
-            return total
-
-        return series.ode(x, y._data, slope)
+        return series.ode(x, y._data, lambda ys, m: series.cauchy(ys, psi, m))
 
 
 def gamma(x):
@@ -1262,22 +1261,19 @@ def _nonnegative_difference(n, a, b):
     return total + np.where(shifted, steps, 0.0)
 
 
+@_in_float64(at=(1, 2))
 def psi_difference_arrays(n, a, b):
     """psi^(n)(a) - psi^(n)(a + b) on ndarrays (broadcast), in float64 inside: the
     derivatives of betaln (n = 0) and their own, with no cancellation where a and a + b are
     not negative (psi(1e4) - psi(1e4 + 3) to a few ulps, where the difference of the two
     loses five digits, and psi(5) - psi(5 + 1e-9), where it loses eight); the plain
     difference elsewhere."""
-    dtype = np.result_type(*[x.dtype if x.dtype.kind == "f" else np.float64 for x in (a, b)])
-    a, b = np.broadcast_arrays(a.astype(np.float64, copy=False), b.astype(np.float64, copy=False))
-
     def plain(a, b):
         return psi_arrays(n, a) - psi_arrays(n, a + b)
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         stable = (a >= 0) & (a + b >= 0) & (b < np.inf)
-        y = _select(stable, lambda a, b: _nonnegative_difference(n, a, b), plain, a, b)
-    return y.astype(dtype, copy=False)
+        return _select(stable, lambda a, b: _nonnegative_difference(n, a, b), plain, a, b)
 
 
 class PsiDifference(Forwarder):
@@ -1498,7 +1494,7 @@ def _small_a_upper(a, x):
     - (x^a - 1) - a x^a sum_{n>=1} (-x)^n / (n! (a + n)), Gamma(1 + a) - 1 from log Gamma(2 + a)'s
     series about 2, in a itself, less log(1 + a) (1 + a would round a tiny a away)."""
     near = np.minimum(a, 0.75)                               # (the series' reach)
-    log_gamma = np.where(a <= 0.75, _polynomial(_about(-1, 2.0, 40), near) - np.log1p(near),
+    log_gamma = np.where(a <= 0.75, _near_zero(-1, near) - np.log1p(near),
                          psi_arrays(-1, 1 + a))                  # log Gamma(1 + a)
     power = np.power(x, a)
     total, term = np.zeros_like(x), np.ones_like(x)
@@ -1525,6 +1521,7 @@ def _temme(a, x):
     return erf_arrays(-z, True, _ERFC_SPLIT) / 2 - r, erf_arrays(z, True, _ERFC_SPLIT) / 2 + r
 
 
+@_in_float64(at=(0, 1))
 def incomplete_gamma_arrays(a, x, upper):
     """P(a, x) (Q(a, x) = 1 - P with `upper`) on ndarrays (broadcast), in float64 inside: Temme's
     expansion for a >= 20 within 0.3 a of x; elsewhere the series for P below x = a + 1 (x = 1.1
@@ -1532,8 +1529,6 @@ def incomplete_gamma_arrays(a, x, upper):
     for a < 1 below 1.1 (`_small_a_upper`): each computed where it does not cancel.  SciPy's
     values at the edges: P(a, 0) = 0, P(0, x > 0) = 1, P(a, inf) = 1, P(inf, x) = 0, NaN for a
     or x negative, P(0, 0) and P(inf, inf)."""
-    dtype = np.result_type(*[v.dtype if v.dtype.kind == "f" else np.float64 for v in (a, x)])
-    a, x = np.broadcast_arrays(a.astype(np.float64, copy=False), x.astype(np.float64, copy=False))
     inner = (a > 0) & (x > 0) & (a < np.inf) & (x < np.inf)
     a_, x_ = np.where(inner, a, 1.0), np.where(inner, x, 1.0)
 
@@ -1542,8 +1537,10 @@ def incomplete_gamma_arrays(a, x, upper):
         return q if upper else p
 
     def by_series(a, x):
-        p = _lower_series(a, x)
-        return np.where(a < 1, _small_a_upper(a, np.minimum(x, 1.1)), 1 - p) if upper else p
+        if not upper:
+            return _lower_series(a, x)
+        return _select(a < 1, lambda a, x: _small_a_upper(a, np.minimum(x, 1.1)),
+                       lambda a, x: 1 - _lower_series(a, x), a, x)
 
     def by_fraction(a, x):
         q = _upper_fraction(a, x)
@@ -1561,7 +1558,13 @@ def incomplete_gamma_arrays(a, x, upper):
         y = np.where((x == 0) & (a > 0) | (a == np.inf) & (x < np.inf), zero, y)
         y = np.where((a < 0) | (x < 0) | (a != a) | (x != x) | ((a == 0) & (x == 0))
                      | ((a == np.inf) & (x == np.inf)), np.nan, y)
-    return y.astype(dtype, copy=False)
+    return y
+
+
+@_in_float64(at=(0, 1))
+def gamma_density_arrays(a, x):
+    """x^(a-1) e^-x / Gamma(a) on ndarrays (broadcast), NaN for a or x negative."""
+    return np.where((a < 0) | (x < 0), np.nan, _gamma_prefix(a, x, power=1))
 
 
 class Gammainc(Forwarder):
@@ -1601,10 +1604,7 @@ class GammaDensity(Forwarder):
     """x^(a-1) e^-x / Gamma(a), a held constant: its derivative is itself times (a - 1)/x - 1."""
 
     def forward(self, a, x):
-        dtype = np.result_type(*[v.dtype if v.dtype.kind == "f" else np.float64 for v in (a, x)])
-        a, x = np.broadcast_arrays(a.astype(np.float64, copy=False), x.astype(np.float64, copy=False))
-        y = _gamma_prefix(a, x, power=1)
-        return np.where((a < 0) | (x < 0), np.nan, y).astype(dtype, copy=False)
+        return gamma_density_arrays(a, x)
 
     save_for_backward = ("x0", "x1", "y")
 
@@ -1624,20 +1624,14 @@ class GammaDensity(Forwarder):
 def _gamma_density_series(a, x, y0=None):
     """Series of x^(a-1) e^-x / Gamma(a) along the series x (a a constant): y' = y ((a - 1)/x - 1) x'."""
     if y0 is None:
-        y0 = Function(GammaDensity())(a, x[0]) if isinstance(x[0], Variable) else \
-            GammaDensity().forward(a, x[0])
+        recorded = isinstance(x[0], Variable)
+        y0 = Function(GammaDensity())(a, x[0]) if recorded else gamma_density_arrays(a, x[0])
     if len(x) == 1:
         return [y0]
     rate = series.scale(series.reciprocal(x[:-1]), a - 1)
     rate = [rate[0] - 1] + rate[1:]
 
-    def slope(ys, m):
-        total = ys[0] * rate[m]
-        for i in range(1, m + 1):
-            total = total + ys[i] * rate[m - i]
-        return total
-
-    return series.ode(x, y0, slope)
+    return series.ode(x, y0, lambda ys, m: series.cauchy(ys, rate, m))
 
 
 def _incomplete_gamma(a, x, upper, name):
