@@ -336,9 +336,14 @@ def gammainc_rows(op, upper):
     """op(a, x) in x for a few constant a: the series, Temme's expansion (a = 40 within 12 of
     x) and the continued fraction each get points, each a in one of the shapes (every branch
     runs on every entry on a device: one shape each keeps the stand-in's run short)."""
-    return [Row(f"a={a}, {s}", lambda x, a=a: op(a, x), lambda x, a=a: reference_gammainc(a, x, upper),
+    rows = [Row(f"a={a}, {s}", lambda x, a=a: op(a, x), lambda x, a=a: reference_gammainc(a, x, upper),
                 inside(low, high)(s), SMOOTH)
             for (a, low, high), s in zip(_GAMMAINC_POINTS, UNARY_SHAPES * 2)]
+    # a (2, 1) against x (3,): the gradient sums to x's shape (no float32 pass: a float64 array
+    # promotes a float32 x, as in NumPy)
+    a = np.array([[0.6], [3.5]])
+    return rows + [Row("a (2, 1) x (3,)", lambda x: op(a, x), lambda x: reference_gammainc(a, x, upper),
+                       inside(0.5, 3.0)((3,)), SMOOTH, float32=False)]
 
 
 _GAMMAINC_POINTS = ((0.6, 0.2, 3.0), (3.5, 0.5, 9.0), (40.0, 30.0, 50.0), (25.0, 35.0, 60.0))
