@@ -109,6 +109,13 @@ SCIPY_SPELLINGS = {
     "chi2.cdf": "V.gammainc(df / 2, x / 2)", "chi2.sf": "V.gammaincc(df / 2, x / 2)",
     "poisson.cdf": "V.gammaincc(k + 1, mu), k = floor(k)",
     "poisson.sf": "V.gammainc(k + 1, mu), k = floor(k)",
+    "t.cdf": "V.betainc(df / 2, 0.5, df / (df + t ** 2)) / 2 for t < 0, 1 minus it for t > 0",
+    "t.sf": "V.betainc(df / 2, 0.5, df / (df + t ** 2)) / 2 for t > 0, 1 minus it for t < 0",
+    "beta.cdf": "V.betainc(a, b, x)", "beta.sf": "V.betaincc(a, b, x)",
+    "binom.cdf": "V.betaincc(k + 1, n - k, p), k = floor(k)",
+    "binom.sf": "V.betainc(k + 1, n - k, p), k = floor(k)",
+    "f.cdf": "V.betainc(d1 / 2, d2 / 2, d1 x / (d1 x + d2))",
+    "f.sf": "V.betaincc(d1 / 2, d2 / 2, d1 x / (d1 x + d2))",
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 

@@ -1860,6 +1860,9 @@ PROPS = [
     *[new(f.__name__, unary(uniform(0.05, 9)), call=lambda x, a=a, f=f: f(a, x),
           ref=lambda x, a=a, r=r: r(a, x), label=f"a={a}")
       for f, r in ((V.gammainc, R.gammainc), (V.gammaincc, R.gammaincc)) for a in (0.4, 3.5)],
+    *[new(f.__name__, unary(uniform(0.1, 0.9)), call=lambda x, a=a, b=b, f=f: f(a, b, x),
+          ref=lambda x, a=a, b=b, r=r: r(a, b, x), label=f"a={a}, b={b}")
+      for f, r in ((V.betainc, R.betainc), (V.betaincc, R.betaincc)) for a, b in ((0.4, 2.5), (3.5, 30.0))],
     new("betaln", binary(uniform(11, 40), uniform(0.2, 40)), ref=R.betaln, label="large"),
     new("multigammaln", unary(uniform(1.6, 6)), call=lambda a: V.multigammaln(a, 3),
         ref=lambda a: R.multigammaln(a, 3)),

@@ -1029,6 +1029,12 @@ def _scipy_beta_of_variables():
     return special.beta(a, b)
 
 
+def _scipy_student_t_cdf_of_a_variable():
+    stats = pytest.importorskip("scipy.stats")
+    t = V.Variable(np.array([-0.5, 1.2]))
+    return stats.t.cdf(t, 4)
+
+
 def _array_method_given_a_variable():
     w = np.array([0.3, 0.7])
     x = V.Variable(np.array([2.0, 3.0]))
@@ -1150,6 +1156,14 @@ CATALOGUE += [
             lambda: V.gammainc(V.Variable(np.array(2.0)), np.array([0.5, 3.0])), TypeError,
             (r"gammainc\(a, x\): gengrad differentiates it in x only", r"gradient would be lost",
              r"a\.detach\(\) or an array")),
+    Mistake("scipy.stats.t.cdf(t, df) in a robust regression's likelihood: SciPy's Python code",
+            _scipy_student_t_cdf_of_a_variable, ValueError,
+            (r"scipy\.stats\.t\.cdf: a Variable reached SciPy's code", r"gradient would be silently lost",
+             r"V\.betainc\(df / 2, 0\.5, df / \(df \+ t \*\* 2\)\) / 2 for t < 0")),
+    Mistake("betainc(a, b, x) with a shape that requires grad (a learned Beta distribution's CDF)",
+            lambda: V.betainc(2.0, V.Variable(np.array(3.0)), np.array([0.2, 0.7])), TypeError,
+            (r"betainc\(a, b, x\): gengrad differentiates it in x only", r"b requires grad",
+             r"b\.detach\(\) or an array")),
     Mistake("x.repeat(2, 3) on a matrix: PyTorch's repeat tiles, NumPy's repeats entries",
             lambda: V.Variable(np.ones((2, 3))).repeat(2, 3), ValueError,
             (r"repeat: axis 3 is out of range", r"PyTorch's x\.repeat\(2, 3\) tiles the whole array",

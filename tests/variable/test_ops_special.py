@@ -350,6 +350,49 @@ _GAMMAINC_POINTS = ((0.6, 0.2, 3.0), (3.5, 0.5, 9.0), (40.0, 30.0, 50.0), (25.0,
 """(a, the range of x) for the table: the series, the fraction, Temme's expansion, the fraction past 1.3 a."""
 
 
+def _betainc_60_digits(a, b, x, upper):
+    """I_x(a, b) (1 - I with `upper`) in 60-digit decimals: x^a (1-x)^b / (a B(a, b)) (B from the
+    reference log-gammas) times the hypergeometric series sum_n (a+b)_n / (a+1)_n x^n, every term
+    positive, on the side of the mean where its terms shrink from the first (x <= (a + 1)/(a +
+    b + 2)); beyond, I_x(a, b) = 1 - I_(1-x)(b, a), 1 - x exact in decimals."""
+    with localcontext() as context:
+        context.prec = 60
+        a, b, x = Decimal(float(a)), Decimal(float(b)), Decimal(float(x))
+        swap = x > (a + 1) / (a + b + 2)
+        if swap:
+            a, b, x = b, a, 1 - x
+        log_beta = _log_gamma_decimal(a) + _log_gamma_decimal(b) - _log_gamma_decimal(a + b)
+        prefix = (a * x.ln() + b * (1 - x).ln() - log_beta).exp() / a
+        term = total = Decimal(1)
+        n = 0
+        while term > total * Decimal("1e-62"):
+            term = term * (a + b + n) / (a + 1 + n) * x
+            total, n = total + term, n + 1
+        value = prefix * total
+        return float(value if swap == upper else 1 - value)
+
+
+def reference_betainc(a, b, x, upper=False):
+    return np.vectorize(lambda a, b, x: _betainc_60_digits(a, b, x, upper), otypes=[np.float64])(a, b, x)
+
+
+def betainc_rows(op, upper):
+    """op(a, b, x) in x for constant a and b: below and above the mean (the fraction on either
+    side), b below 1 (1 - I by its own series), both above 10 (Stirling's prefactor)."""
+    rows = [Row(f"a={a}, b={b}, {s}", lambda x, a=a, b=b: op(a, b, x),
+                lambda x, a=a, b=b: reference_betainc(a, b, x, upper), inside(low, high)(s), SMOOTH)
+            for (a, b, low, high), s in zip(_BETAINC_POINTS, UNARY_SHAPES * 2)]
+    a = np.array([[0.6], [3.5]])                   # (2, 1) against x (3,): the gradient sums to x's shape
+    return rows + [Row("a (2, 1) x (3,)", lambda x: op(a, 2.0, x),
+                       lambda x: reference_betainc(a, 2.0, x, upper), inside(0.1, 0.9)((3,)), SMOOTH,
+                       float32=False)]
+
+
+_BETAINC_POINTS = ((2.5, 3.5, 0.05, 0.95), (0.7, 0.4, 0.1, 0.9), (30.0, 12.0, 0.6, 0.8),
+                   (4.0, 40.0, 0.02, 0.2))
+"""(a, b, the range of x) for the table: both sides of the mean, b and a below 1, both large, one large."""
+
+
 def positive_pairs(low, high, s0, s1):
     return lambda rng: (rng.uniform(low, high, s0), rng.uniform(low, high, s1))
 
@@ -375,6 +418,8 @@ ROWS = {
                for s0, s1 in shapes],
     "gammainc": gammainc_rows(V.gammainc, False),
     "gammaincc": gammainc_rows(V.gammaincc, True),
+    "betainc": betainc_rows(V.betainc, False),
+    "betaincc": betainc_rows(V.betaincc, True),
     "multigammaln": [Row(f"d={d}, {s}", lambda a, d=d: V.multigammaln(a, d),
                          lambda a, d=d: reference_multigammaln(a, d), inside(d / 2 + 0.1, 6.0)(s), SMOOTH)
                      for d in (1, 3) for s in UNARY_SHAPES],
@@ -741,6 +786,94 @@ def test_gammainc_refuses_an_a_that_requires_grad_and_records_scipys_ufuncs():
     y = special.gammaincc(3.0, x)                    # the Poisson CDF at 2 with mean x
     assert y.creator is not None
     np.testing.assert_allclose(V.backend.to_cpu(y.data), special.gammaincc(3.0, x.data), rtol=1e-14)
+
+
+# ----- betainc, betaincc ----------------------------------------------------------------------
+def _betainc_condition(a, b, x, value):
+    """|x d/dx log value|, how much the value itself moves with a relative rounding of x."""
+    density = np.exp((a - 1) * np.log(x) + (b - 1) * np.log1p(-x) - reference_betaln(a, b))
+    with np.errstate(invalid="ignore", divide="ignore"):             # (a value that underflows to 0)
+        return np.where(value > 0, np.maximum(1.0, np.abs(x * density / value)), 1.0)
+
+
+def _betainc_points(a, b, seed):
+    """x for each (a, b): a third uniform in (0, 1), the rest within three widths of the mean."""
+    rng = np.random.default_rng(seed)
+    mean, width = a / (a + b), np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1)))
+    x = np.clip(mean + width * rng.normal(0, 1.5, a.shape), 1e-6, 1 - 1e-6)
+    x[::3] = rng.uniform(0.001, 0.999, a.shape)[::3]
+    return x
+
+
+_RNG = np.random.default_rng(7)
+
+
+@pytest.mark.parametrize("region, a, b", [
+    ("a, b below 10: the powers", 10 ** _RNG.uniform(-3, 1, 24), 10 ** _RNG.uniform(-3, 1, 24)),
+    ("a, b from 10 on: Stirling's form", 10 ** _RNG.uniform(1, 3.3, 24), 10 ** _RNG.uniform(1, 3.3, 24)),
+    ("a below 10, b above", 10 ** _RNG.uniform(-2, 1, 24), 10 ** _RNG.uniform(1, 3.3, 24)),
+    ("a above 10, b below", 10 ** _RNG.uniform(1, 3.3, 24), 10 ** _RNG.uniform(-2, 1, 24)),
+    ("a below 1, b any: 1 - I by its series", 10 ** _RNG.uniform(-6, 0, 24), 10 ** _RNG.uniform(-2, 3, 24)),
+    ("Student's t: b = 1/2", _RNG.uniform(0.5, 20, 24), np.full(24, 0.5)),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_betainc_and_betaincc_to_a_few_ulps_where_well_conditioned(region, a, b):
+    x = _betainc_points(a, b, len(region))
+    for upper, op in ((False, V.betainc), (True, V.betaincc)):
+        expected = reference_betainc(a, b, x, upper)
+        got = op(a, b, x).data
+        tolerance = 8e-15 * _betainc_condition(a, b, x, expected)
+        assert np.all(np.abs(got - expected) <= tolerance * np.abs(expected) + 1e-300), (region, upper)
+
+
+def test_betainc_at_its_edges_as_scipy_gives_them():
+    inf, nan = np.inf, np.nan
+    a = np.array([0.0, 1.0, 0.0, 2.0, 2.0, inf, 1.0, inf, -1.0, 1.0, 1.0, nan, 2.0])
+    b = np.array([1.0, 0.0, 0.0, 3.0, 3.0, 1.0, inf, inf, 1.0, 1.0, 1.0, 1.0, 0.0])
+    x = np.array([0.5, 0.5, 0.5, 0.0, 1.0, 0.5, 0.5, 0.5, 0.5, -0.1, 1.1, 0.5, 0.0])
+    expected = np.array([1, 0, nan, 0, 1, 0, 1, nan, nan, nan, nan, nan, 0])
+    np.testing.assert_array_equal(V.betainc(a, b, x).data, expected)
+    np.testing.assert_array_equal(V.betaincc(a, b, x).data, 1 - expected)
+    # a = b tiny: 1/2 by symmetry (SciPy gives 0 for I and 1/2 for 1 - I at a = b = 1e-310)
+    np.testing.assert_array_equal(V.betainc(1e-310, 1e-310, 0.5).data, 0.5)
+    # the density at x = 0 and 1: inf below 1, b (or a) at 1 (1/B(1, b) = b), 0 above
+    x0 = V.Variable(np.array([0.0, 0.0, 0.0, 1.0]))
+    g, = V.grad(V.sum(V.betainc(np.array([0.5, 1.0, 2.0, 2.0]), np.array([2.0, 3.0, 2.0, 1.0]), x0)), [x0])
+    np.testing.assert_array_equal(V.backend.to_cpu(g.data), [np.inf, 3.0, 0.0, 2.0])
+
+
+def _log_beta_density_50_digits(a, b, x):
+    with localcontext() as context:
+        context.prec = 50
+        a, b, x = Decimal(float(a)), Decimal(float(b)), Decimal(float(x))
+        log_beta = _log_gamma_decimal(a) + _log_gamma_decimal(b) - _log_gamma_decimal(a + b)
+        return float((a - 1) * x.ln() + (b - 1) * (1 - x).ln() - log_beta)
+
+
+def test_betaincs_derivative_is_the_beta_density_to_any_order():
+    a, b = np.array([0.3, 2.5, 40.0, 3.0]), np.array([0.5, 3.5, 60.0, 400.0])
+    x0 = np.array([0.2, 0.6, 0.41, 0.01])
+    x = V.Variable(x0)
+    g, = V.grad(V.sum(V.betainc(a, b, x)), [x], create_graph=True)
+    density = np.exp(np.vectorize(_log_beta_density_50_digits)(a, b, x0))
+    np.testing.assert_allclose(V.backend.to_cpu(g.data), density, rtol=2e-14)
+    gg, = V.grad(V.sum(g), [x])                      # itself times (a - 1)/x - (b - 1)/(1 - x)
+    np.testing.assert_allclose(V.backend.to_cpu(gg.data), density * ((a - 1) / x0 - (b - 1) / (1 - x0)),
+                               rtol=2e-14)
+    gq, = V.grad(V.sum(V.betaincc(a, b, x)), [x])
+    np.testing.assert_allclose(V.backend.to_cpu(gq.data), -density, rtol=2e-14)
+
+
+def test_betainc_refuses_a_shape_that_requires_grad_and_records_scipys_ufuncs():
+    x = V.Variable(np.array([0.3, 0.8]))
+    for op, name in ((V.betainc, "betainc"), (V.betaincc, "betaincc")):
+        with pytest.raises(TypeError, match=rf"^{name}\(a, b, x\): gengrad differentiates it in x only"
+                                            r".*b requires grad.*b\.detach\(\)"):
+            op(2.0, V.Variable(np.array(3.0)), x)
+    assert V.betainc(V.Variable(np.array(2.0), requires_grad=False), 3.0, x).creator is not None
+    special = pytest.importorskip("scipy.special")
+    y = special.betaincc(3.0, 2.0, x)                # the binomial CDF P(K <= 2) of 4 trials at p = x
+    assert y.creator is not None
+    np.testing.assert_allclose(V.backend.to_cpu(y.data), special.betaincc(3.0, 2.0, x.data), rtol=1e-14)
 
 
 # ----- betaln --------------------------------------------------------------------------------
