@@ -35,6 +35,8 @@ def cases(rng, n):
         ("betaln", V.betaln, "betaln", None, (positive, other)),
         ("gammainc", _in_x(V.gammainc), "gammainc", None, (positive, other)),
         ("gammaincc", _in_x(V.gammaincc), "gammaincc", None, (positive, other)),
+        ("betainc", _in_x(V.betainc), "betainc", None, (positive, other, probability)),
+        ("betaincc", _in_x(V.betaincc), "betaincc", None, (positive, other, probability)),
         ("i0", V.i0, "i0", np.i0, (wide,)),
         ("i0e", V.i0e, "i0e", lambda x: np.i0(x) * np.exp(-np.abs(x)), (wide,)),
         ("xlogy", V.xlogy, "xlogy", lambda x, y: x * np.log(y), (positive, other)),
@@ -44,8 +46,9 @@ def cases(rng, n):
 
 
 def _in_x(op):
-    """op(a, x) differentiated in x alone (gammainc's a is a constant)."""
-    return lambda a, x: op(a.detach() if isinstance(a, V.Variable) else a, x)
+    """op(a, x) (op(a, b, x)) differentiated in x alone (gammainc's a, betainc's a and b are
+    constants)."""
+    return lambda *args: op(*[a.detach() if isinstance(a, V.Variable) else a for a in args[:-1]], args[-1])
 
 
 def _scipy_special():

@@ -841,6 +841,17 @@ def test_betainc_at_its_edges_as_scipy_gives_them():
     np.testing.assert_array_equal(V.backend.to_cpu(g.data), [np.inf, 3.0, 0.0, 2.0])
 
 
+def test_betainc_where_its_fraction_does_not_converge_is_nan_with_a_warning(monkeypatch):
+    # past its deepest level (2^15, which a = b = 1e12 at the mean needs: here 64, which a = b =
+    # 1e6 needs) the value is NaN there, said, never a wrong number
+    from variable.ops import special
+    monkeypatch.setattr(special, "_BETA_DEPTH", 64)
+    with pytest.warns(RuntimeWarning, match=r"^betainc: the continued fraction did not converge in 64 "
+                                            r"levels for 1 entries"):
+        y = V.backend.to_cpu(V.betainc(1e6, 1e6, V.Variable(np.array([0.5, 0.49]))).data)
+    assert np.isnan(y[0]) and 0 < y[1] < 1e-170                   # (2.49e-176: converged there)
+
+
 def _log_beta_density_50_digits(a, b, x):
     with localcontext() as context:
         context.prec = 50

@@ -21,6 +21,8 @@ ulps of the terms that cancel there (2e-15 absolute), and next to the poles of x
 import functools
 import math
 import operator
+import os
+import sys
 import warnings
 from fractions import Fraction
 
@@ -1645,7 +1647,8 @@ def _incomplete_gamma(a, x, upper, name):
         raise TypeError(
             f"{name}(a, x): gengrad differentiates it in x only (as PyTorch's and HIPS autograd's "
             f"{name}), and a requires grad, so its gradient would be lost; pass a constant: "
-            f"a.detach() or an array (a's derivative is not implemented)")
+            f"a.detach() or an array (a's derivative is not implemented). The order is SciPy's: "
+            f"the shape first, x last (scipy.stats.gamma.cdf(x, a) is {name}(a, x))")
     return Function(Gammaincc() if upper else Gammainc())(a, x)
 
 
@@ -1777,31 +1780,49 @@ up to a few hundred where a and b are large and x is within a few widths of the 
 this depth (a and b above 1e11 or so) the value is NaN, with a warning."""
 
 
+def _callers_level():
+    """The stacklevel, for a warning given by the function that calls this one, of the first
+    frame outside the `variable` package: the user's line."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _beta_fraction(a, b, x, w):
     """`_beta_fraction_levels` for x <= (a + 1)/(a + b + 2), where it converges: at depths 8, 16,
     32 ... until two depths agree to 2 ulps, each entry as deep as it needs on the CPU (a device
     runs every entry to the depth the slowest needs, one sync per doubling)."""
     depth = 8
-    last = _beta_fraction_levels(a, b, x, w, depth)
     if is_device_array(x):
+        last = _beta_fraction_levels(a, b, x, w, depth)
         while True:
             depth *= 2
             now = _beta_fraction_levels(a, b, x, w, depth)
-            if depth >= _BETA_DEPTH or bool(np.all(np.abs(now - last) <= 4e-16 * np.abs(now))):
+            done = np.abs(now - last) <= 4e-16 * np.abs(now)
+            if bool(np.all(done)):
                 return now
+            if depth >= _BETA_DEPTH:
+                warnings.warn(f"betainc: the continued fraction did not converge in {depth} levels "
+                              f"for {int(np.sum(~done))} entries (a and b above 1e11 or so, x by the "
+                              f"mean): NaN there", RuntimeWarning, stacklevel=_callers_level())
+                return np.where(done, now, np.nan)
             last = now
     out = np.empty_like(x)
-    todo = np.arange(x.size)
-    a, b, x, w = a.ravel(), b.ravel(), x.ravel(), w.ravel()
     flat = out.reshape(-1)
+    a, b, x, w = a.ravel(), b.ravel(), x.ravel(), w.ravel()
+    last = _beta_fraction_levels(a, b, x, w, depth)
+    todo = np.arange(x.size)
     while todo.size:
         depth *= 2
         now = _beta_fraction_levels(a[todo], b[todo], x[todo], w[todo], depth)
         done = np.abs(now - last) <= 4e-16 * np.abs(now)
         if depth >= _BETA_DEPTH:
-            warnings.warn(f"betainc: the continued fraction did not converge in {depth} levels "
-                          f"for {int((~done).sum())} entries (a and b above 1e11 or so, x by the "
-                          f"mean): NaN there", RuntimeWarning, stacklevel=5)
+            if not done.all():
+                warnings.warn(f"betainc: the continued fraction did not converge in {depth} levels "
+                              f"for {int((~done).sum())} entries (a and b above 1e11 or so, x by "
+                              f"the mean): NaN there", RuntimeWarning, stacklevel=_callers_level())
             now = np.where(done, now, np.nan)
             done[:] = True
         flat[todo[done]] = now[done]
@@ -1857,17 +1878,15 @@ def incomplete_beta_arrays(a, b, x, upper):
     w = np.where(swap, -w, w)
     complement = swap != upper                               # (the side's value is not the one asked for)
 
-    def side(p, q, u, v, w):
-        return _beta_prefix(p, q, u, v, w) * _beta_fraction(p, q, u, w)
-
-    def other(p, q, u, v, w):
-        value = side(p, q, u, v, w)
-        near_one = (p < 1) & (value > 0.5)                   # (only a p below 1 takes the side past 1/2)
-        return _select(near_one, _beta_complement_small_a, lambda p, q, u, v, value: 1 - value,
-                       p, q, u, v, value)
+    def near_one(p, q, u, v, value, y):
+        return _beta_complement_small_a(p, q, u, v, value)
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        y = _select(complement, other, side, p, q, u, v, w)
+        value = _beta_prefix(p, q, u, v, w) * _beta_fraction(p, q, u, w)          # I_u(p, q)
+        y = np.where(complement, 1 - value, value)
+        # (only a p below 1 takes the side's value past 1/2, where 1 - value cancels)
+        y = _select(complement & (p < 1) & (value > 0.5), near_one, lambda p, q, u, v, value, y: y,
+                    p, q, u, v, value, y)
         y = np.clip(y, 0.0, 1.0)                               # (a rounding past 0 or 1)
         one, zero = (0.0, 1.0) if upper else (1.0, 0.0)        # (I's 1 and 0 are 1 - I's 0 and 1)
         y = np.where((x == 1) | (a == 0) & (x > 0) | (b == np.inf) & (x > 0), one, y)
@@ -1975,7 +1994,8 @@ def _incomplete_beta(a, b, x, upper, name):
                 f"{name}(a, b, x): gengrad differentiates it in x only (as PyTorch's and HIPS "
                 f"autograd's incomplete gamma), and {letter} requires grad, so its gradient would "
                 f"be lost; pass a constant: {letter}.detach() or an array ({letter}'s derivative "
-                f"is not implemented)")
+                f"is not implemented). The order is SciPy's: the shapes first, x last "
+                f"(scipy.stats.beta.cdf(x, a, b) is {name}(a, b, x))")
     return Function(Betaincc() if upper else Betainc())(a, b, x)
 
 
