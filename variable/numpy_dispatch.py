@@ -18,6 +18,7 @@ The only NumPy calls that turn a Variable into a plain float array are the conve
 `np.asarray(x)` / `np.array(x)` (also what plotting libraries call) and `x.numpy()`.
 """
 
+import os
 import sys
 
 import numpy as np
@@ -189,7 +190,7 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if op is None and what.startswith("scipy."):
             op = _scipy_ufunc_op(name)
         if op is None:
-            raise _refusal(what + "(x)", name)
+            raise _refusal(*_shown(ufunc, what, name))
         if kwargs:
             if ufunc.signature is not None:      # a gufunc (np.vecdot): its axis keywords are the op's
                 return op(*inputs, **kwargs)
@@ -211,6 +212,21 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         + _METHOD_HINTS.get(method, "Write it with gengrad ops (V.*) or as a V.Forwarder")
         + f"; {what}(x.data) gives a plain array without gradient"
     )
+
+
+def _shown(ufunc, what, name):
+    """(the call, the name) a refusal shows: a ufunc that is not public in NumPy or SciPy
+    (scipy.special.zeta's _riemann_zeta) by the public scipy.special function that called it,
+    found on the stack."""
+    special = sys.modules.get("scipy.special")
+    if what.startswith("the ufunc") and special is not None:
+        frame = sys._getframe(1)
+        while frame is not None:
+            code = frame.f_code
+            if f"scipy{os.sep}special" in code.co_filename and callable(getattr(special, code.co_name, None)):
+                return f"scipy.special.{code.co_name}(x)", code.co_name
+            frame = frame.f_back
+    return what + "(x)", name
 
 
 def _namespace_of(ufunc):

@@ -359,6 +359,11 @@ def test_scipys_ufuncs_are_refused_under_scipys_name_and_its_file_io_reads_value
     with pytest.raises(TypeError, match=r"^scipy\.special\.hyp2f1\(x\) does not take Variables: "
                                         r"gengrad has no hyp2f1 op, and SciPy would drop the graph"):
         scipy.special.hyp2f1(x, x, x, x)
+    # a private ufunc (zeta calls _riemann_zeta or _zeta) by the public function that called it
+    for call in (lambda: scipy.special.zeta(x), lambda: scipy.special.zeta(x, 1.0)):
+        with pytest.raises(TypeError, match=r"^scipy\.special\.zeta\(x\) does not take Variables: "
+                                            r"gengrad has no zeta op, and SciPy would drop the graph"):
+            call()
     with pytest.raises(TypeError, match=r"^scipy\.special\.exprel\(x\) .*gengrad ops \(V\.expm1\(x\) / x\)"):
         scipy.special.exprel(x)
     with pytest.raises(TypeError, match=r"^scipy\.special\.binom\(x\) .*V\.gammaln\(n \+ 1\)"):
