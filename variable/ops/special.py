@@ -1905,9 +1905,13 @@ def beta_density_arrays(a, b, x):
     a_, b_, x_ = np.where(inner, a, 1.0), np.where(inner, b, 1.0), np.where(inner, x, 0.5)
     y_, w = _beta_offsets(a_, b_, x_)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        tiny = np.minimum(x_, y_) < 1e-290
-        by_logs = np.exp((a_ - 1) * np.log(x_) + (b_ - 1) * np.log(y_) - betaln_arrays(a_, b_))
-        y = np.where(tiny, by_logs, _beta_prefix(a_, b_, x_, y_, w) * (a_ / (x_ * y_)))
+        def by_logs(a, b, x, y, w):
+            return np.exp((a - 1) * np.log(x) + (b - 1) * np.log(y) - betaln_arrays(a, b))
+
+        def by_prefix(a, b, x, y, w):
+            return _beta_prefix(a, b, x, y, w) * (a / (x * y))
+
+        y = _select(np.minimum(x_, y_) < 1e-290, by_logs, by_prefix, a_, b_, x_, y_, w)
 
         def edge(c, d):                          # the limit where c's power is of 0: 1/B(1, d) = d
             return np.where(c < 1, np.inf, np.where(c == 1, d, 0.0))
