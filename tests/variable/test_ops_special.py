@@ -354,11 +354,13 @@ def _betainc_60_digits(a, b, x, upper):
     """I_x(a, b) (1 - I with `upper`) in 60-digit decimals: x^a (1-x)^b / (a B(a, b)) (B from the
     reference log-gammas) times the hypergeometric series sum_n (a+b)_n / (a+1)_n x^n, every term
     positive, on the side of the mean where its terms shrink from the first (x <= (a + 1)/(a +
-    b + 2)); beyond, I_x(a, b) = 1 - I_(1-x)(b, a), 1 - x exact in decimals."""
+    b + 2)); beyond, I_x(a, b) = 1 - I_(1-x)(b, a), 1 - x exact in decimals.  Where one parameter
+    dwarfs the other (from 1e6 on) the side is x's own below 1/2 (by that side's mean, the
+    series would take about 1/x or 1/(1 - x) terms)."""
     with localcontext() as context:
         context.prec = 60
         a, b, x = Decimal(float(a)), Decimal(float(b)), Decimal(float(x))
-        swap = x > (a + 1) / (a + b + 2)
+        swap = x > (a + 1) / (a + b + 2) if max(a, b) < Decimal(10 ** 6) else x > Decimal("0.5")
         if swap:
             a, b, x = b, a, 1 - x
         log_beta = _log_gamma_decimal(a) + _log_gamma_decimal(b) - _log_gamma_decimal(a + b)
@@ -797,15 +799,19 @@ def _betainc_condition(a, b, x, value):
 
 
 def _betainc_points(a, b, seed):
-    """x for each (a, b): a third uniform in (0, 1), the rest within three widths of the mean."""
+    """x for each (a, b): within three widths of the mean, and a third uniform in (0, 1) unless
+    one parameter dwarfs the other (where that third would be 0 or 1 to every digit)."""
     rng = np.random.default_rng(seed)
-    mean, width = a / (a + b), np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1)))
-    x = np.clip(mean + width * rng.normal(0, 1.5, a.shape), 1e-6, 1 - 1e-6)
-    x[::3] = rng.uniform(0.001, 0.999, a.shape)[::3]
+    mean, width = a / (a + b), np.sqrt(a / (a + b) * (b / (a + b)) / (a + b + 1))
+    x = np.clip(mean + width * rng.normal(0, 1.5, a.shape), 1e-300, 1 - 1e-15)
+    if np.all(np.maximum(a, b) < 1e6):
+        x[::3] = rng.uniform(0.001, 0.999, a.shape)[::3]
     return x
 
 
 _RNG = np.random.default_rng(7)
+_A_DWARFED = 10 ** _RNG.uniform(-3, 2, 24)
+_DWARFING = 1e8 * np.maximum(_A_DWARFED, 1) ** 1.5 * 10 ** _RNG.uniform(0, 4, 24)
 
 
 @pytest.mark.parametrize("region, a, b", [
@@ -815,6 +821,8 @@ _RNG = np.random.default_rng(7)
     ("a above 10, b below", 10 ** _RNG.uniform(1, 3.3, 24), 10 ** _RNG.uniform(-2, 1, 24)),
     ("a below 1, b any: 1 - I by its series", 10 ** _RNG.uniform(-6, 0, 24), 10 ** _RNG.uniform(-2, 3, 24)),
     ("Student's t: b = 1/2", _RNG.uniform(0.5, 20, 24), np.full(24, 0.5)),
+    ("b dwarfs a: the gamma limit", _A_DWARFED, _DWARFING),
+    ("a dwarfs b: the gamma limit", _DWARFING, _A_DWARFED),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_betainc_and_betaincc_to_a_few_ulps_where_well_conditioned(region, a, b):
     x = _betainc_points(a, b, len(region))

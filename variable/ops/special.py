@@ -1704,11 +1704,29 @@ def _log_gamma_difference(z, b):
     return total + np.where(shifted, steps, 0.0)
 
 
-def _log_ratio_less(t, variable, over):
-    """log(1 + t) - t where 1 + t = variable * over (t = w/a, variable x, over (a + b)/a: x's
-    ratio to the mean), with no cancellation: log1pmx(t) for |t| <= 1/2; below, where the
-    variable is below 1/2 and exact, log(variable) + log(over) - t (1 + t would round there)."""
-    return np.where(t < -0.5, np.log(variable) + np.log(over) - t, _log1pmx(np.maximum(t, -0.5)))
+def _ratio_parts(t, variable, over, exponent):
+    """exponent (log(1 + t) - t) split as (base, rest), exponent log(base) + rest, where 1 + t =
+    variable * over (t = w/a, variable x, over (a + b)/a: x's ratio to the mean) and no part
+    cancels: for t >= -1/2 base 1 and rest exponent log1pmx(t); below, where the variable is
+    below 1/2 and exact, base variable * over and rest -exponent t, so that a power computes
+    base^exponent (to an ulp, where exponent log(variable) would carry log's rounding times
+    |exponent log(variable)|)."""
+    far = t < -0.5
+    return (np.where(far, variable * over, 1.0),
+            np.where(far, -exponent * t, exponent * _log1pmx(np.maximum(t, -0.5))))
+
+
+def _powers_times_exp(pairs, rest):
+    """prod(base^exponent) e^rest for the (base, exponent) `pairs`: by the powers where each is
+    a normal double and e^rest neither overflows nor underflows, else by one exponential of
+    the summed logarithms."""
+    logs, product, normal = rest, np.exp(np.clip(rest, -700.0, 700.0)), np.abs(rest) < 700
+    for base, exponent in pairs:
+        power = np.power(base, exponent)
+        logs = logs + exponent * np.log(base)
+        product = product * power
+        normal = normal & (power > 1e-290) & (power < 1e290)
+    return np.where(normal, product, np.exp(logs))
 
 
 def _beta_prefix(a, b, x, y, w):
@@ -1729,18 +1747,20 @@ def _beta_prefix(a, b, x, y, w):
     def large(a, b, x, y, w):
         a, b = np.maximum(a, 10.0), np.maximum(b, 10.0)
         s = a + b
-        logs = (a * _log_ratio_less(w / a, x, s / a) + b * _log_ratio_less(-w / b, y, s / b)
-                + 0.5 * np.log(a / s * b) - _LOG_SQRT_2PI
+        base_a, rest_a = _ratio_parts(w / a, x, s / a, a)
+        base_b, rest_b = _ratio_parts(-w / b, y, s / b, b)
+        rest = (rest_a + rest_b + 0.5 * np.log(a / s * b) - _LOG_SQRT_2PI
                 - (_stirling_correction(a) + _stirling_correction(b) - _stirling_correction(s)))
-        return np.exp(logs) / a
+        return _powers_times_exp(((base_a, a), (base_b, b)), rest) / a
 
     def mixed(p, q, u, v, w):                                # u^p v^q / (p B(p, q)), p < 10 <= q
         p, q = np.minimum(p, 10.0), np.maximum(q, 10.0)
         s = p + q
         us = np.where(u < 0.5, u * s, p + w)                 # (u (p + q): u exact, or by w)
-        logs = (p * np.log(us) - us + q * _log_ratio_less(-w / q, v, s / q) - 0.5 * np.log1p(p / q)
-                + (_stirling_correction(s) - _stirling_correction(q)) - _log_gamma_1p(p))
-        return np.exp(logs)
+        base_q, rest_q = _ratio_parts(-w / q, v, s / q, q)
+        rest = (rest_q - us - 0.5 * np.log1p(p / q) + (_stirling_correction(s) - _stirling_correction(q))
+                - _log_gamma_1p(p))
+        return _powers_times_exp(((us, p), (base_q, q)), rest)
 
     def one_large(a, b, x, y, w):
         return _select(a < 10, mixed, lambda a, b, x, y, w: mixed(b, a, y, x, -w) * (b / a), a, b, x, y, w)
@@ -1762,15 +1782,16 @@ def _beta_fraction_levels(a, b, x, w, depth):
     lam = 1 - w
     f = None
     for m in range(depth, -1, -1):
-        if m:
-            bm = m + m * (b - m) * x / (a + (2 * m - 1)) + (a + m) * (lam + m * (2 - x)) / (a + (2 * m + 1))
+        if m:                                                # (x first in each product: b x and s x
+            # are at most about 1 where the fraction is used, b s can overflow)
+            bm = m + m * ((b - m) * x) / (a + (2 * m - 1)) + (a + m) * (lam + m * (2 - x)) / (a + (2 * m + 1))
         else:
             bm = a * lam / (a + 1)
         if f is None:
             f = bm
         else:
             d = a + (2 * m + 1)                              # (a_(m+1)'s denominator's root)
-            f = bm + ((a + m) * (s + m) * (m + 1) * (b - (m + 1)) * x * x / (d * d)) / f
+            f = bm + (((s + m) * x) * ((b - (m + 1)) * x) * ((a + m) * (m + 1)) / (d * d)) / f
     return a / f
 
 
@@ -1860,17 +1881,10 @@ def _beta_offsets(a, b, x):
     return y, np.where(x < 0.5, x * s - a, b - y * s)
 
 
-@_in_float64(at=(0, 1, 2))
-def incomplete_beta_arrays(a, b, x, upper):
-    """I_x(a, b) (1 - I with `upper`) on ndarrays (broadcast), in float64 inside: the continued
-    fraction times its prefactor (`_beta_prefix`) on the side of the mean where it converges
-    (x <= (a + 1)/(a + b + 2); beyond, I_x(a, b) = 1 - I_(1-x)(b, a)), the other value as 1
-    minus it, except where that side's parameter is below 1, where 1 - I is computed on its own
-    (`_beta_complement_small_a`).  SciPy's values at the edges: 0 at x = 0 and 1 at x = 1, 1 for
-    a = 0 (x > 0), 0 for b = 0 (x < 1), 0 for an infinite a, 1 for an infinite b, NaN outside
-    [0, 1], for a negative a or b, a = b = 0 and a = b = inf."""
-    inner = (a > 0) & (b > 0) & (x > 0) & (x < 1) & (a < np.inf) & (b < np.inf)
-    a_, b_, x_ = np.where(inner, a, 1.0), np.where(inner, b, 1.0), np.where(inner, x, 0.5)
+def _beta_by_fraction(a_, b_, x_, upper):
+    """I_x(a, b) (1 - I with `upper`) for 0 < x < 1 and finite a, b > 0 (`incomplete_beta_arrays`):
+    the fraction on its side of (a + 1)/(a + b + 2), the other value as 1 minus it or, near 1 for
+    a side's parameter below 1, by `_beta_complement_small_a`."""
     y_, w = _beta_offsets(a_, b_, x_)
     swap = x_ > (a_ + 1) / (a_ + b_ + 2)
     p, q = np.where(swap, b_, a_), np.where(swap, a_, b_)
@@ -1887,6 +1901,42 @@ def incomplete_beta_arrays(a, b, x, upper):
         # (only a p below 1 takes the side's value past 1/2, where 1 - value cancels)
         y = _select(complement & (p < 1) & (value > 0.5), near_one, lambda p, q, u, v, value, y: y,
                     p, q, u, v, value, y)
+    return y
+
+
+def _beta_gamma_limit(a, b, x, upper):
+    """I_x(a, b) (1 - I with `upper`) where one parameter is so large beside the other (above
+    1e8 s^1.5, s the smaller or 1) that the fraction would need 1 - x to more digits than a
+    double has: the gamma limit with Temme's shift, P(a, -(b + (a - 1)/2) log(1 - x)) for a large
+    b (Q(b, -(a + (b - 1)/2) log x) for a large a), whose relative error, about s^3 / (30 l^2),
+    is below 1e-17 there (measured against mpmath)."""
+    large_b = b >= a
+    shape = np.where(large_b, a, b)
+    argument = np.where(large_b, (b + (a - 1) / 2) * -np.log1p(-x), (a + (b - 1) / 2) * -np.log(x))
+    return _select(large_b == upper, lambda s, t: incomplete_gamma_arrays(s, t, True),
+                   lambda s, t: incomplete_gamma_arrays(s, t, False), shape, argument)
+
+
+@_in_float64(at=(0, 1, 2))
+def incomplete_beta_arrays(a, b, x, upper):
+    """I_x(a, b) (1 - I with `upper`) on ndarrays (broadcast), in float64 inside: the continued
+    fraction times its prefactor (`_beta_prefix`) on the side of the mean where it converges
+    (x <= (a + 1)/(a + b + 2); beyond, I_x(a, b) = 1 - I_(1-x)(b, a)), the other value as 1
+    minus it, except where that side's parameter is below 1, where 1 - I is computed on its own
+    (`_beta_complement_small_a`); where one parameter dwarfs the other, the gamma limit
+    (`_beta_gamma_limit`).  SciPy's values at the edges: 0 at x = 0 and 1 at x = 1, 1 for
+    a = 0 (x > 0), 0 for b = 0 (x < 1), 0 for an infinite a, 1 for an infinite b, NaN outside
+    [0, 1], for a negative a or b, a = b = 0 and a = b = inf."""
+    inner = (a > 0) & (b > 0) & (x > 0) & (x < 1) & (a < np.inf) & (b < np.inf)
+    a_, b_, x_ = np.where(inner, a, 1.0), np.where(inner, b, 1.0), np.where(inner, x, 0.5)
+    small, large = np.minimum(a_, b_), np.maximum(a_, b_)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        limit = large >= 1e8 * np.maximum(small, 1.0) ** 1.5
+        if is_device_array(limit) and not bool(limit.any()):   # (a device would run both everywhere)
+            y = _beta_by_fraction(a_, b_, x_, upper)
+        else:
+            y = _select(limit, lambda a, b, x: _beta_gamma_limit(a, b, x, upper),
+                        lambda a, b, x: _beta_by_fraction(a, b, x, upper), a_, b_, x_)
         y = np.clip(y, 0.0, 1.0)                               # (a rounding past 0 or 1)
         one, zero = (0.0, 1.0) if upper else (1.0, 0.0)        # (I's 1 and 0 are 1 - I's 0 and 1)
         y = np.where((x == 1) | (a == 0) & (x > 0) | (b == np.inf) & (x > 0), one, y)
@@ -2037,6 +2087,141 @@ def betaincc(a, b, x):
     survival functions, the two-sided tail of Student's t (I_(nu/(nu + t^2))(nu/2, 1/2)).  As
     `betainc` otherwise; its derivative in x is minus the beta density."""
     return _incomplete_beta(a, b, x, True, "betaincc")
+
+
+# ----- Student's t distribution function -------------------------------------------------------
+@_in_float64(at=(0, 1))
+def student_t_cdf_arrays(df, t):
+    """P(T <= t) for Student's t with df degrees of freedom on ndarrays (broadcast), in float64
+    inside: with I = I_(df/(df + t^2))(df/2, 1/2) (the two tails' mass), I/2 below 0 and 1 - I/2
+    above; I from whichever of df/(df + t^2) and t^2/(df + t^2) is the smaller (each is exact
+    to a few ulps only where it is small: near t = 0, 1 - t^2/(df + t^2) would round t's digits
+    away).  The normal's CDF for an infinite df; SciPy's values at the edges (0 and 1 at -inf
+    and inf, NaN for df <= 0)."""
+    inner = (df > 0) & (df < np.inf) & (np.abs(t) < np.inf)
+    d, s = np.where(inner, df, 1.0), np.where(inner, t, 0.0)
+
+    def near_zero(d, square):                                # I = 1 - I_(t^2/(df + t^2))(1/2, df/2)
+        return incomplete_beta_arrays(np.full_like(d, 0.5), d / 2, square / (d + square), True)
+
+    def tails(d, square):
+        return incomplete_beta_arrays(d / 2, np.full_like(d, 0.5), d / (d + square), False)
+
+    with np.errstate(invalid="ignore", over="ignore"):
+        square = s * s                                       # (inf from |t| = 1e154 on: I = 0 there)
+        i = _select(square < d, near_zero, tails, d, square)
+        y = np.where(s < 0, i / 2, 1 - i / 2)
+        y = np.where(df == np.inf, ndtr_arrays(np.where(df == np.inf, t, 0.0)), y)
+        y = np.where((np.abs(t) == np.inf) & (df > 0), np.where(t > 0, 1.0, 0.0), y)
+        return np.where((df <= 0) | (df != df) | (t != t), np.nan, y)
+
+
+@_in_float64(at=(0, 1))
+def student_t_density_arrays(df, t):
+    """Student's t density (1 + t^2/df)^(-(df+1)/2) Gamma((df+1)/2) / (Gamma(df/2) sqrt(df pi)),
+    the ratio of gammas as one difference of log-gammas (no cancellation for a large df); the
+    normal's density for an infinite df, NaN for df <= 0."""
+    d = np.where((df > 0) & (df < np.inf), df, 1.0)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        log_ratio = -_log_gamma_difference(d / 2, np.full_like(d, 0.5))
+        y = np.exp(log_ratio - (d + 1) / 2 * np.log1p(t * t / d)) / np.sqrt(d * math.pi)
+        y = np.where(df == np.inf, np.exp(-0.5 * t * t) * _INV_SQRT_2PI, y)
+        return np.where((df <= 0) | (df != df) | (t != t), np.nan, y)
+
+
+class StudentT(Forwarder):
+    """P(T <= t), df held constant: its derivative is Student's t density."""
+
+    def forward(self, df, t):
+        return student_t_cdf_arrays(df, t)
+
+    save_for_backward = ("x0", "x1")
+
+    def backward(self, gy):
+        df, t = self.inputs
+        return None, _reduce(gy * Function(StudentTDensity())(df, t), t)
+
+    taylor_records = True
+
+    def taylor(self, df, t):
+        out, = self.outputs
+        y0 = out._data
+        if len(t) == 1:
+            return [y0]
+        terms = series.integral(t, y0, _student_t_density_series(df[0], t[:-1]))
+        return [y0] + [np.broadcast_to(c, y0.shape) for c in terms[1:]]
+
+
+class StudentTDensity(Forwarder):
+    """Student's t density, df held constant: its derivative is itself times
+    -(1 + 1/df) t / (1 + t^2/df) (-t for an infinite df)."""
+
+    def forward(self, df, t):
+        return student_t_density_arrays(df, t)
+
+    save_for_backward = ("x0", "x1", "y")
+
+    def backward(self, gy):
+        df, t = self.inputs
+        y, = self.outputs
+        return None, _reduce(gy * (y * (-(1 + 1 / df) * t / (1 + t * t / df))), t)
+
+    taylor_records = True
+
+    def taylor(self, df, t):
+        out, = self.outputs
+        terms = _student_t_density_series(df[0], t, out._data)
+        return [out._data] + [np.broadcast_to(c, out._data.shape) for c in terms[1:]]
+
+
+def _student_t_density_series(df, t, y0=None):
+    """Series of Student's t density along the series t (df a constant): y' = y r(t) t' with
+    r(t) = -(1 + 1/df) t / (1 + t^2/df)."""
+    if y0 is None:
+        recorded = isinstance(t[0], Variable)
+        y0 = Function(StudentTDensity())(df, t[0]) if recorded else student_t_density_arrays(df, t[0])
+    if len(t) == 1:
+        return [y0]
+    head = t[:-1]
+    squares = series.square(head)
+    one_plus = [1 + squares[0] / df] + [c / df for c in squares[1:]]
+    rate = series.scale(series.div(head, one_plus), -(1 + 1 / df))
+    return series.ode(t, y0, lambda ys, m: series.cauchy(ys, rate, m))
+
+
+def stdtr(df, t):
+    """Student's t distribution function P(T <= t) with df degrees of freedom, elementwise with
+    broadcasting (scipy.special.stdtr, scipy.stats.t.cdf of (x - loc) / scale): robust
+    regression with censored data, t tests' p-values.
+
+    Parameters
+    ----------
+    df : ArrayLike
+        The degrees of freedom, a constant (df > 0, inf for the normal; an array, or a Variable
+        that does not require grad).
+    t : ArrayLike
+        Floating point (integers become float64).
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape, to a few ulps where it is well conditioned (by t = 0 too, and in
+        both tails); SciPy's values at the edges (0 at -inf, 1 at inf, NaN for df <= 0).  Its
+        derivative in t is Student's t density, to any order (finite at t = 0, where
+        V.betainc(df / 2, 0.5, df / (df + t ** 2)) composed by hand gives NaN).
+
+    Raises
+    ------
+    TypeError
+        If df requires grad: its derivative is not implemented.
+    """
+    if isinstance(df, Variable) and df.requires_grad:
+        raise TypeError(
+            "stdtr(df, t): gengrad differentiates it in t only, and df requires grad, so its "
+            "gradient would be lost; pass a constant: df.detach() or an array (df's derivative is "
+            "not implemented). The order is SciPy's: df first (scipy.stats.t.cdf(x, df) is "
+            "stdtr(df, x))")
+    return Function(StudentT())(df, t)
 
 
 # ----- x log(y), x log(1 + y) and logit: SciPy's logarithms for entropies and probabilities -----
@@ -2311,4 +2496,5 @@ numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc i
 
 __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
            "gammaln", "digamma", "polygamma", "gamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit",
-           "entr", "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc"]
+           "entr", "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc",
+           "stdtr"]
