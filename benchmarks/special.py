@@ -37,6 +37,7 @@ def cases(rng, n):
         ("gammaincc", _in_x(V.gammaincc), "gammaincc", None, (positive, other)),
         ("betainc", _in_x(V.betainc), "betainc", None, (positive, other, probability)),
         ("betaincc", _in_x(V.betaincc), "betaincc", None, (positive, other, probability)),
+        ("stdtr", _in_x(V.stdtr), "stdtr", None, (positive, wide)),
         ("i0", V.i0, "i0", np.i0, (wide,)),
         ("i0e", V.i0e, "i0e", lambda x: np.i0(x) * np.exp(-np.abs(x)), (wide,)),
         ("xlogy", V.xlogy, "xlogy", lambda x, y: x * np.log(y), (positive, other)),

@@ -82,7 +82,7 @@ def op(name):
 
 SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
                  "gamma", "gammaln", "digamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit", "entr",
-                 "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc")
+                 "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc", "stdtr")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -232,11 +232,12 @@ def render() -> str:
         "  where it has one (`scipy.special.erf`, `erfc`, `erfcx`, `erfinv`, `erfcinv`, `ndtr`, `ndtri`,",
         "  `log_ndtr`, `i1`, `i0e`, `i1e`, `gamma`, `gammaln`, `digamma` (or `psi`), `betaln`, `entr`,",
         "  `rel_entr`, `kl_div`, `xlogy`, `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc`",
-        "  (in x) and `logit`: `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`: `F.sigmoid`,",
-        "  `-F.softplus(-x)`) and are refused as NumPy's are otherwise (`scipy.special.hyp2f1`),",
-        "  under SciPy's name, naming gengrad's spelling where it has one (`scipy.special.rgamma`:",
-        "  `1 / V.gamma(x)` away from the poles; `scipy.special.polygamma(n, x)`, SciPy's Python code:",
-        "  `V.polygamma(n, x)`); `scipy.io`'s files read the values;",
+        "  (in x), `stdtr` (in t) and `logit`: `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`:",
+        "  `F.sigmoid`, `-F.softplus(-x)`) and are refused as NumPy's are otherwise",
+        "  (`scipy.special.hyp2f1`), under SciPy's name, naming gengrad's spelling where it has one",
+        "  (`scipy.special.rgamma`: `1 / V.gamma(x)` away from the poles;",
+        "  `scipy.special.polygamma(n, x)`, SciPy's Python code: `V.polygamma(n, x)`); `scipy.io`'s",
+        "  files read the values;",
         "- Python's `math` functions compute with floats: `math.exp(x[0])` on a Variable that",
         "  requires grad is refused, naming gengrad's op (`V.exp(x[0])`, or `np.exp(x[0])`), since",
         "  its result would be a plain number; tests and whole numbers (`math.isnan`,",

@@ -250,6 +250,23 @@ def betaincc(a, b, x):
     return np.vectorize(lambda a, b, x: _betainc(a, b, x, True), otypes=[np.float64])(*as_float(a, b, x))
 
 
+def _stdtr(df, t):
+    """P(T <= t) for one pair of floats: I_(df/(df + t^2))(df/2, 1/2) / 2 below 0, 1 minus it above."""
+    if math.isnan(df) or math.isnan(t) or df <= 0:
+        return math.nan
+    if math.isinf(t):
+        return 1.0 if t > 0 else 0.0
+    if t == 0:
+        return 0.5
+    half = _betainc(df / 2, 0.5, df / (df + t * t), False) / 2
+    return half if t < 0 else 1 - half
+
+
+def stdtr(df, t):
+    """Student's t distribution function, broadcast."""
+    return np.vectorize(_stdtr, otypes=[np.float64])(*as_float(df, t))
+
+
 def entr(x):
     """-x log(x); 0 at 0, -inf below (SciPy's)."""
     x = as_float(x)

@@ -340,6 +340,7 @@ OPS = [
     *[_elementwise(lambda x, f=f: f(2.5, 1.5, x), lambda x, r=r: r(2.5, 1.5, x), f.__name__, ("unit",),
                    "a=2.5, b=1.5")
       for f, r in ((V.betainc, R.betainc), (V.betaincc, R.betaincc))],
+    _elementwise(lambda t: V.stdtr(4.5, t), lambda t: R.stdtr(4.5, t), "stdtr", variant="df=4.5"),
     _elementwise(V.entr, R.entr), _binary(V.rel_entr, R.rel_entr, ("positive", "positive")),
     _binary(V.kl_div, R.kl_div, ("positive", "positive")),
     _elementwise(lambda a: V.multigammaln(a, 2), lambda a: R.multigammaln(a, 2), "multigammaln", ("above1",)),

@@ -1863,6 +1863,8 @@ PROPS = [
     *[new(f.__name__, unary(uniform(0.1, 0.9)), call=lambda x, a=a, b=b, f=f: f(a, b, x),
           ref=lambda x, a=a, b=b, r=r: r(a, b, x), label=f"a={a}, b={b}")
       for f, r in ((V.betainc, R.betainc), (V.betaincc, R.betaincc)) for a, b in ((0.4, 2.5), (3.5, 30.0))],
+    *[new("stdtr", unary(uniform(-6, 6)), call=lambda t, df=df: V.stdtr(df, t),
+          ref=lambda t, df=df: R.stdtr(df, t), label=f"df={df}") for df in (1.0, 7.5)],
     new("betaln", binary(uniform(11, 40), uniform(0.2, 40)), ref=R.betaln, label="large"),
     new("multigammaln", unary(uniform(1.6, 6)), call=lambda a: V.multigammaln(a, 3),
         ref=lambda a: R.multigammaln(a, 3)),

@@ -351,31 +351,55 @@ _GAMMAINC_POINTS = ((0.6, 0.2, 3.0), (3.5, 0.5, 9.0), (40.0, 30.0, 50.0), (25.0,
 
 
 def _betainc_60_digits(a, b, x, upper):
-    """I_x(a, b) (1 - I with `upper`) in 60-digit decimals: x^a (1-x)^b / (a B(a, b)) (B from the
-    reference log-gammas) times the hypergeometric series sum_n (a+b)_n / (a+1)_n x^n, every term
-    positive, on the side of the mean where its terms shrink from the first (x <= (a + 1)/(a +
-    b + 2)); beyond, I_x(a, b) = 1 - I_(1-x)(b, a), 1 - x exact in decimals.  Where one parameter
-    dwarfs the other (from 1e6 on) the side is x's own below 1/2 (by that side's mean, the
-    series would take about 1/x or 1/(1 - x) terms)."""
+    """I_x(a, b) (1 - I with `upper`) in 60-digit decimals, as a float (`_betainc_decimal`)."""
     with localcontext() as context:
         context.prec = 60
-        a, b, x = Decimal(float(a)), Decimal(float(b)), Decimal(float(x))
-        swap = x > (a + 1) / (a + b + 2) if max(a, b) < Decimal(10 ** 6) else x > Decimal("0.5")
-        if swap:
-            a, b, x = b, a, 1 - x
-        log_beta = _log_gamma_decimal(a) + _log_gamma_decimal(b) - _log_gamma_decimal(a + b)
-        prefix = (a * x.ln() + b * (1 - x).ln() - log_beta).exp() / a
-        term = total = Decimal(1)
-        n = 0
-        while term > total * Decimal("1e-62"):
-            term = term * (a + b + n) / (a + 1 + n) * x
-            total, n = total + term, n + 1
-        value = prefix * total
-        return float(value if swap == upper else 1 - value)
+        return float(_betainc_decimal(Decimal(float(a)), Decimal(float(b)), Decimal(float(x)), upper))
+
+
+def _betainc_decimal(a, b, x, upper):
+    """I_x(a, b) (1 - I with `upper`) of decimals, in the context's precision (60 digits): x^a
+    (1-x)^b / (a B(a, b)) (B from the reference log-gammas) times the hypergeometric series
+    sum_n (a+b)_n / (a+1)_n x^n, every term positive, on the side of the mean where its terms
+    shrink from the first (x <= (a + 1)/(a + b + 2)); beyond, I_x(a, b) = 1 - I_(1-x)(b, a), 1 - x
+    exact in decimals, and from x = 0.999 on (a series in x takes about 140/(1 - x) terms).
+    Where one parameter dwarfs the other (from 1e6 on) the side is x's own below 1/2 (by that
+    side's mean, the series would take about 1/x or 1/(1 - x) terms)."""
+    if max(a, b) < Decimal(10 ** 6):
+        swap = x > (a + 1) / (a + b + 2) or x > Decimal("0.999")
+    else:
+        swap = x > Decimal("0.5")
+    if swap:
+        a, b, x = b, a, 1 - x
+    log_beta = _log_gamma_decimal(a) + _log_gamma_decimal(b) - _log_gamma_decimal(a + b)
+    prefix = (a * x.ln() + b * (1 - x).ln() - log_beta).exp() / a
+    term = total = Decimal(1)
+    n = 0
+    while term > total * Decimal("1e-62"):
+        term = term * (a + b + n) / (a + 1 + n) * x
+        total, n = total + term, n + 1
+    value = prefix * total
+    return value if swap == upper else 1 - value
 
 
 def reference_betainc(a, b, x, upper=False):
     return np.vectorize(lambda a, b, x: _betainc_60_digits(a, b, x, upper), otypes=[np.float64])(a, b, x)
+
+
+def _stdtr_60_digits(df, t):
+    """P(T <= t) in 60-digit decimals: I = I_(df/(df + t^2))(df/2, 1/2) (its argument exact in
+    decimals), I/2 below 0 and 1 - I/2 above."""
+    with localcontext() as context:
+        context.prec = 60
+        df, t = Decimal(float(df)), Decimal(float(t))
+        if t == 0:
+            return 0.5
+        i = _betainc_decimal(df / 2, Decimal("0.5"), df / (df + t * t), False)
+        return float(i / 2 if t < 0 else 1 - i / 2)
+
+
+def reference_stdtr(df, t):
+    return np.vectorize(_stdtr_60_digits, otypes=[np.float64])(df, t)
 
 
 def betainc_rows(op, upper):
@@ -393,6 +417,11 @@ def betainc_rows(op, upper):
 _BETAINC_POINTS = ((2.5, 3.5, 0.05, 0.95), (0.7, 0.4, 0.1, 0.9), (30.0, 12.0, 0.6, 0.8),
                    (4.0, 40.0, 0.02, 0.2))
 """(a, b, the range of x) for the table: both sides of the mean, b and a below 1, both large, one large."""
+
+
+_STDTR_POINTS = ((1.0, -3.0, 3.0), (4.5, -8.0, 2.0), (30.0, -1.0, 6.0))
+"""(df, the range of t) for the table: Cauchy's, a few degrees, nearly the normal."""
+_DF_COLUMN = np.array([[1.5], [7.0]])
 
 
 def positive_pairs(low, high, s0, s1):
@@ -422,6 +451,11 @@ ROWS = {
     "gammaincc": gammainc_rows(V.gammaincc, True),
     "betainc": betainc_rows(V.betainc, False),
     "betaincc": betainc_rows(V.betaincc, True),
+    "stdtr": [Row(f"df={df}, {s}", lambda t, df=df: V.stdtr(df, t), lambda t, df=df: reference_stdtr(df, t),
+                  inside(low, high)(s), SMOOTH)
+              for (df, low, high), s in zip(_STDTR_POINTS, UNARY_SHAPES)]
+    + [Row("df (2, 1) t (3,)", lambda t: V.stdtr(_DF_COLUMN, t), lambda t: reference_stdtr(_DF_COLUMN, t),
+           inside(-2.0, 2.0)((3,)), SMOOTH, float32=False)],
     "multigammaln": [Row(f"d={d}, {s}", lambda a, d=d: V.multigammaln(a, d),
                          lambda a, d=d: reference_multigammaln(a, d), inside(d / 2 + 0.1, 6.0)(s), SMOOTH)
                      for d in (1, 3) for s in UNARY_SHAPES],
@@ -893,6 +927,72 @@ def test_betainc_refuses_a_shape_that_requires_grad_and_records_scipys_ufuncs():
     y = special.betaincc(3.0, 2.0, x)                # the binomial CDF P(K <= 2) of 4 trials at p = x
     assert y.creator is not None
     np.testing.assert_allclose(V.backend.to_cpu(y.data), special.betaincc(3.0, 2.0, x.data), rtol=1e-14)
+
+
+# ----- stdtr ---------------------------------------------------------------------------------
+_DFS = np.array([0.5, 1.0, 2.5, 4.0, 10.0, 100.0, 1e5, 1e10])
+
+
+def test_stdtr_to_a_few_ulps_by_zero_and_in_both_tails():
+    rng = np.random.default_rng(11)
+    df = np.repeat(_DFS, 30)
+    # (at df = 1e10 the reference takes I as 1 minus a value near 1, to its log-gammas' 28 digits:
+    # a value above 1e-9 keeps 17 of them)
+    far = np.where(df > 1e6, 0.75, 3.0)
+    t = np.sign(rng.uniform(-1, 1, df.shape)) * 10 ** rng.uniform(-12, -1, df.shape)
+    t[10::30] = 0
+    middle, tails = np.arange(df.size) % 30 // 10 == 1, np.arange(df.size) % 30 // 10 == 2
+    t[middle] = rng.uniform(-4, 4, middle.sum())
+    t[tails] = np.sign(t[tails]) * 10 ** rng.uniform(0.5, far[tails])
+    expected = reference_stdtr(df, t)
+    density = np.exp(np.vectorize(_log_student_t_density_50_digits)(df, t))
+    with np.errstate(invalid="ignore", divide="ignore"):                 # (a value that underflows to 0)
+        tolerance = 8e-15 * np.where(expected > 0, np.maximum(1.0, np.abs(t * density / expected)), 1.0)
+    got = V.stdtr(df, t).data
+    assert np.all(np.abs(got - expected) <= tolerance * expected + 1e-300)
+
+
+def test_stdtr_at_its_edges_as_scipy_gives_them():
+    inf, nan = np.inf, np.nan
+    df = np.array([0.0, -1.0, inf, 1.0, 1.0, 1.0, nan, inf, 3.0, 3.0, 1e-300])
+    t = np.array([1.0, 1.0, 1.0, inf, -inf, nan, 1.0, inf, 0.0, -0.0, 1.0])
+    got = V.stdtr(df, t).data
+    np.testing.assert_array_equal(got[[0, 1, 3, 4, 5, 6, 7, 8, 9, 10]],
+                                  [nan, nan, 1, 0, nan, nan, 1, 0.5, 0.5, 0.5])
+    np.testing.assert_allclose(got[2], 0.8413447460685429, rtol=1e-15)           # the normal's, df = inf
+    # the far tails, where df/(df + t^2) underflows or t^2 overflows
+    np.testing.assert_allclose(V.stdtr(3.0, np.array([-1e200, 1e200, -1e5])).data,
+                               [0.0, 1.0, float(reference_stdtr(3.0, -1e5))], rtol=1e-14)
+
+
+def _log_student_t_density_50_digits(df, t):
+    with localcontext() as context:
+        context.prec = 50
+        df, t = Decimal(float(df)), Decimal(float(t))
+        return float(_log_gamma_decimal((df + 1) / 2) - _log_gamma_decimal(df / 2)
+                     - (df * _decimal_pi()).ln() / 2 - (df + 1) / 2 * (1 + t * t / df).ln())
+
+
+def test_stdtrs_derivative_is_the_t_density_to_any_order_and_finite_at_zero():
+    df, t0 = np.array([1.0, 4.0, 4.0, 30.0, 1e8]), np.array([0.0, 0.0, -2.5, 1.5, 0.7])
+    t = V.Variable(t0)
+    g, = V.grad(V.sum(V.stdtr(df, t)), [t], create_graph=True)
+    density = np.exp(np.vectorize(_log_student_t_density_50_digits)(df, t0))
+    np.testing.assert_allclose(V.backend.to_cpu(g.data), density, rtol=2e-14)
+    gg, = V.grad(V.sum(g), [t])                      # itself times -(1 + 1/df) t / (1 + t^2/df)
+    np.testing.assert_allclose(V.backend.to_cpu(gg.data), density * -(1 + 1 / df) * t0 / (1 + t0 * t0 / df),
+                               rtol=2e-14, atol=1e-300)
+
+
+def test_stdtr_refuses_a_df_that_requires_grad_and_records_scipys_ufunc():
+    t = V.Variable(np.array([-0.5, 1.2]))
+    with pytest.raises(TypeError, match=r"^stdtr\(df, t\): gengrad differentiates it in t only.*"
+                                        r"df\.detach\(\).*scipy\.stats\.t\.cdf\(x, df\) is stdtr\(df, x\)"):
+        V.stdtr(V.Variable(np.array(3.0)), t)
+    special = pytest.importorskip("scipy.special")
+    y = special.stdtr(3.0, t)
+    assert y.creator is not None
+    np.testing.assert_allclose(V.backend.to_cpu(y.data), special.stdtr(3.0, t.data), rtol=1e-14)
 
 
 # ----- betaln --------------------------------------------------------------------------------

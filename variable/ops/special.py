@@ -2129,7 +2129,7 @@ def student_t_density_arrays(df, t):
         return np.where((df <= 0) | (df != df) | (t != t), np.nan, y)
 
 
-class StudentT(Forwarder):
+class Stdtr(Forwarder):
     """P(T <= t), df held constant: its derivative is Student's t density."""
 
     def forward(self, df, t):
@@ -2221,7 +2221,7 @@ def stdtr(df, t):
             "gradient would be lost; pass a constant: df.detach() or an array (df's derivative is "
             "not implemented). The order is SciPy's: df first (scipy.stats.t.cdf(x, df) is "
             "stdtr(df, x))")
-    return Function(StudentT())(df, t)
+    return Function(Stdtr())(df, t)
 
 
 # ----- x log(y), x log(1 + y) and logit: SciPy's logarithms for entropies and probabilities -----
