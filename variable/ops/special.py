@@ -1736,7 +1736,8 @@ def _beta_prefix(a, b, x, y, w):
     ((a + b) Gamma(a + 1) Gamma(b + 1)) (no gamma overflows; by logarithms where a power would
     underflow); from 10 on Stirling's form of B, in which the large logarithms cancel in closed
     form: a log(x/x0) + b log(y/y0) is a log1pmx(w/a) + b log1pmx(-w/b), their linear terms
-    cancelled exactly; where only one is below 10, that one's Gamma is kept (`mixed`)."""
+    cancelled exactly, and a factor far below its mean a power (`_ratio_parts`); where only one
+    is below 10, that one's Gamma is kept (`mixed`)."""
     def small(a, b, x, y, w):
         a, b = np.minimum(a, 10.0), np.minimum(b, 10.0)
         s = a + b
