@@ -1301,8 +1301,7 @@ class PsiDifference(Forwarder):
 
     def taylor(self, a, b):
         out, = self.outputs
-        return [out._data] + [np.broadcast_to(c, out._data.shape)
-                              for c in _difference_series(self.n, a, b, out._data)[1:]]
+        return _at_value(out._data, _difference_series(self.n, a, b, out._data))
 
 
 def _psi_difference(n, a, b):
@@ -1315,6 +1314,35 @@ def _psi_difference(n, a, b):
 def _shorter(x):
     """The series x one order shorter (a constant's, of one coefficient, stays as it is)."""
     return x[:-1] if len(x) > 1 else x
+
+
+def _at_value(y0, terms):
+    """[y0] and the series `terms` past order 0, each broadcast to y0's shape (an argument held
+    constant leaves coefficients of its own shape): what a Taylor rule returns."""
+    return [y0] + [np.broadcast_to(c, y0.shape) for c in terms[1:]]
+
+
+def _integral_at(y0, x, density, upper=False):
+    """A distribution function's Taylor rule: the series of y along the series x, from its value
+    y0, with y' = density(x) x' (-density with `upper`, a complement); `density` gives the
+    density's series along x's head."""
+    if len(x) == 1:
+        return [y0]
+    terms = density(x[:-1])
+    return _at_value(y0, series.integral(x, y0, series.neg(terms) if upper else terms))
+
+
+def _series_of_density(density, constants, x, rate, y0=None):
+    """Series of a density op (a Forwarder class of `constants` and x) along the series x: y' =
+    y rate x', `rate(head)` the series of d log y / dx along x's head; y0 its value, or recorded
+    (or computed on arrays) here."""
+    if y0 is None:
+        recorded = isinstance(x[0], Variable)
+        y0 = Function(density())(*constants, x[0]) if recorded else density().forward(*constants, x[0])
+    if len(x) == 1:
+        return [y0]
+    rates = rate(x[:-1])
+    return series.ode(x, y0, lambda ys, m: series.cauchy(ys, rates, m))
 
 
 def _from_value(y0, parts):
@@ -1363,7 +1391,7 @@ class Betaln(Forwarder):
         parts = [series.integral(x, y0, _difference_series(0, _shorter(x), _shorter(other),
                                                            _psi_difference(0, x[0], other[0])))
                  for x, other in ((a, b), (b, a)) if len(x) > 1]
-        return [y0] + [np.broadcast_to(c, y0.shape) for c in _from_value(y0, parts)[1:]]
+        return _at_value(y0, _from_value(y0, parts))
 
 
 def betaln(a, b):
@@ -1594,12 +1622,7 @@ class Gammainc(Forwarder):
 
     def taylor(self, a, x):
         out, = self.outputs
-        y0 = out._data
-        if len(x) == 1:
-            return [y0]
-        density = _gamma_density_series(a[0], x[:-1])
-        terms = series.integral(x, y0, series.neg(density) if self.upper else density)
-        return [y0] + [np.broadcast_to(c, y0.shape) for c in terms[1:]]
+        return _integral_at(out._data, x, lambda head: _gamma_density_series(a[0], head), self.upper)
 
 
 class Gammaincc(Gammainc):
@@ -1625,30 +1648,32 @@ class GammaDensity(Forwarder):
 
     def taylor(self, a, x):
         out, = self.outputs
-        terms = _gamma_density_series(a[0], x, out._data)
-        return [out._data] + [np.broadcast_to(c, out._data.shape) for c in terms[1:]]
+        return _at_value(out._data, _gamma_density_series(a[0], x, out._data))
 
 
 def _gamma_density_series(a, x, y0=None):
     """Series of x^(a-1) e^-x / Gamma(a) along the series x (a a constant): y' = y ((a - 1)/x - 1) x'."""
-    if y0 is None:
-        recorded = isinstance(x[0], Variable)
-        y0 = Function(GammaDensity())(a, x[0]) if recorded else gamma_density_arrays(a, x[0])
-    if len(x) == 1:
-        return [y0]
-    rate = series.scale(series.reciprocal(x[:-1]), a - 1)
-    rate = [rate[0] - 1] + rate[1:]
+    def rate(head):                                          # (a - 1)/x - 1
+        over = series.scale(series.reciprocal(head), a - 1)
+        return [over[0] - 1] + over[1:]
+    return _series_of_density(GammaDensity, (a,), x, rate, y0)
 
-    return series.ode(x, y0, lambda ys, m: series.cauchy(ys, rate, m))
+
+def _constant_parameters(call, variable, parameters, order, peers=""):
+    """Refuse a parameter (`parameters`: (name, value) pairs) that requires grad: `call` is
+    differentiated in `variable` only, so its gradient would be lost."""
+    for letter, value in parameters:
+        if isinstance(value, Variable) and value.requires_grad:
+            raise TypeError(
+                f"{call}: gengrad differentiates it in {variable} only{peers}, and {letter} requires "
+                f"grad, so its gradient would be lost; pass a constant: {letter}.detach() or an array "
+                f"({letter}'s derivative is not implemented). The order is SciPy's: {order}")
 
 
 def _incomplete_gamma(a, x, upper, name):
-    if isinstance(a, Variable) and a.requires_grad:
-        raise TypeError(
-            f"{name}(a, x): gengrad differentiates it in x only (as PyTorch's and HIPS autograd's "
-            f"{name}), and a requires grad, so its gradient would be lost; pass a constant: "
-            f"a.detach() or an array (a's derivative is not implemented). The order is SciPy's: "
-            f"the shape first, x last (scipy.stats.gamma.cdf(x, a) is {name}(a, x))")
+    _constant_parameters(f"{name}(a, x)", "x", (("a", a),),
+                         f"the shape first, x last (scipy.stats.gamma.cdf(x, a) is {name}(a, x))",
+                         f" (as PyTorch's and HIPS autograd's {name})")
     return Function(Gammaincc() if upper else Gammainc())(a, x)
 
 
@@ -1991,12 +2016,7 @@ class Betainc(Forwarder):
 
     def taylor(self, a, b, x):
         out, = self.outputs
-        y0 = out._data
-        if len(x) == 1:
-            return [y0]
-        density = _beta_density_series(a[0], b[0], x[:-1])
-        terms = series.integral(x, y0, series.neg(density) if self.upper else density)
-        return [y0] + [np.broadcast_to(c, y0.shape) for c in terms[1:]]
+        return _integral_at(out._data, x, lambda head: _beta_density_series(a[0], b[0], head), self.upper)
 
 
 class Betaincc(Betainc):
@@ -2023,34 +2043,23 @@ class BetaDensity(Forwarder):
 
     def taylor(self, a, b, x):
         out, = self.outputs
-        terms = _beta_density_series(a[0], b[0], x, out._data)
-        return [out._data] + [np.broadcast_to(c, out._data.shape) for c in terms[1:]]
+        return _at_value(out._data, _beta_density_series(a[0], b[0], x, out._data))
 
 
 def _beta_density_series(a, b, x, y0=None):
     """Series of the beta density along the series x (a, b constants): y' = y ((a - 1)/x -
     (b - 1)/(1 - x)) x'."""
-    if y0 is None:
-        recorded = isinstance(x[0], Variable)
-        y0 = Function(BetaDensity())(a, b, x[0]) if recorded else beta_density_arrays(a, b, x[0])
-    if len(x) == 1:
-        return [y0]
-    head = x[:-1]
-    one_minus = [1 - head[0]] + series.neg(head[1:])
-    rate = series.add(series.scale(series.reciprocal(head), a - 1),
-                      series.scale(series.reciprocal(one_minus), -(b - 1)))
-    return series.ode(x, y0, lambda ys, m: series.cauchy(ys, rate, m))
+    def rate(head):                                          # (a - 1)/x - (b - 1)/(1 - x)
+        one_minus = [1 - head[0]] + series.neg(head[1:])
+        return series.add(series.scale(series.reciprocal(head), a - 1),
+                          series.scale(series.reciprocal(one_minus), -(b - 1)))
+    return _series_of_density(BetaDensity, (a, b), x, rate, y0)
 
 
 def _incomplete_beta(a, b, x, upper, name):
-    for letter, v in (("a", a), ("b", b)):
-        if isinstance(v, Variable) and v.requires_grad:
-            raise TypeError(
-                f"{name}(a, b, x): gengrad differentiates it in x only (as PyTorch's and HIPS "
-                f"autograd's incomplete gamma), and {letter} requires grad, so its gradient would "
-                f"be lost; pass a constant: {letter}.detach() or an array ({letter}'s derivative "
-                f"is not implemented). The order is SciPy's: the shapes first, x last "
-                f"(scipy.stats.beta.cdf(x, a, b) is {name}(a, b, x))")
+    _constant_parameters(f"{name}(a, b, x)", "x", (("a", a), ("b", b)),
+                         f"the shapes first, x last (scipy.stats.beta.cdf(x, a, b) is {name}(a, b, x))",
+                         " (as PyTorch's and HIPS autograd's incomplete gamma)")
     return Function(Betaincc() if upper else Betainc())(a, b, x)
 
 
@@ -2146,11 +2155,7 @@ class Stdtr(Forwarder):
 
     def taylor(self, df, t):
         out, = self.outputs
-        y0 = out._data
-        if len(t) == 1:
-            return [y0]
-        terms = series.integral(t, y0, _student_t_density_series(df[0], t[:-1]))
-        return [y0] + [np.broadcast_to(c, y0.shape) for c in terms[1:]]
+        return _integral_at(out._data, t, lambda head: _student_t_density_series(df[0], head))
 
 
 class StudentTDensity(Forwarder):
@@ -2171,23 +2176,17 @@ class StudentTDensity(Forwarder):
 
     def taylor(self, df, t):
         out, = self.outputs
-        terms = _student_t_density_series(df[0], t, out._data)
-        return [out._data] + [np.broadcast_to(c, out._data.shape) for c in terms[1:]]
+        return _at_value(out._data, _student_t_density_series(df[0], t, out._data))
 
 
 def _student_t_density_series(df, t, y0=None):
     """Series of Student's t density along the series t (df a constant): y' = y r(t) t' with
     r(t) = -(1 + 1/df) t / (1 + t^2/df)."""
-    if y0 is None:
-        recorded = isinstance(t[0], Variable)
-        y0 = Function(StudentTDensity())(df, t[0]) if recorded else student_t_density_arrays(df, t[0])
-    if len(t) == 1:
-        return [y0]
-    head = t[:-1]
-    squares = series.square(head)
-    one_plus = [1 + squares[0] / df] + [c / df for c in squares[1:]]
-    rate = series.scale(series.div(head, one_plus), -(1 + 1 / df))
-    return series.ode(t, y0, lambda ys, m: series.cauchy(ys, rate, m))
+    def rate(head):
+        squares = series.square(head)
+        one_plus = [1 + squares[0] / df] + [c / df for c in squares[1:]]
+        return series.scale(series.div(head, one_plus), -(1 + 1 / df))
+    return _series_of_density(StudentTDensity, (df,), t, rate, y0)
 
 
 def stdtr(df, t):
@@ -2216,12 +2215,8 @@ def stdtr(df, t):
     TypeError
         If df requires grad: its derivative is not implemented.
     """
-    if isinstance(df, Variable) and df.requires_grad:
-        raise TypeError(
-            "stdtr(df, t): gengrad differentiates it in t only, and df requires grad, so its "
-            "gradient would be lost; pass a constant: df.detach() or an array (df's derivative is "
-            "not implemented). The order is SciPy's: df first (scipy.stats.t.cdf(x, df) is "
-            "stdtr(df, x))")
+    _constant_parameters("stdtr(df, t)", "t", (("df", df),),
+                         "df first (scipy.stats.t.cdf(x, df) is stdtr(df, x))")
     return Function(Stdtr())(df, t)
 
 
