@@ -1837,6 +1837,13 @@ def _callers_level():
     return level
 
 
+def _unconverged(depth, done):
+    """The warning for the entries of the fraction not `done` at its deepest level."""
+    warnings.warn(f"betainc: the continued fraction did not converge in {depth} levels for "
+                  f"{int(np.sum(~done))} entries (a and b above 1e11 or so, x by the mean): NaN "
+                  f"there", RuntimeWarning, stacklevel=_callers_level())
+
+
 def _beta_fraction(a, b, x, w):
     """`_beta_fraction_levels` for x <= (a + 1)/(a + b + 2), where it converges: at depths 8, 16,
     32 ... until two depths agree to 2 ulps, each entry as deep as it needs on the CPU (a device
@@ -1851,9 +1858,7 @@ def _beta_fraction(a, b, x, w):
             if bool(np.all(done)):
                 return now
             if depth >= _BETA_DEPTH:
-                warnings.warn(f"betainc: the continued fraction did not converge in {depth} levels "
-                              f"for {int(np.sum(~done))} entries (a and b above 1e11 or so, x by the "
-                              f"mean): NaN there", RuntimeWarning, stacklevel=_callers_level())
+                _unconverged(depth, done)
                 return np.where(done, now, np.nan)
             last = now
     out = np.empty_like(x)
@@ -1867,9 +1872,7 @@ def _beta_fraction(a, b, x, w):
         done = np.abs(now - last) <= 4e-16 * np.abs(now)
         if depth >= _BETA_DEPTH:
             if not done.all():
-                warnings.warn(f"betainc: the continued fraction did not converge in {depth} levels "
-                              f"for {int((~done).sum())} entries (a and b above 1e11 or so, x by "
-                              f"the mean): NaN there", RuntimeWarning, stacklevel=_callers_level())
+                _unconverged(depth, done)
             now = np.where(done, now, np.nan)
             done[:] = True
         flat[todo[done]] = now[done]
@@ -2108,8 +2111,7 @@ def student_t_cdf_arrays(df, t):
     to a few ulps only where it is small: near t = 0, 1 - t^2/(df + t^2) would round t's digits
     away).  The normal's CDF for an infinite df; SciPy's values at the edges (0 and 1 at -inf
     and inf, NaN for df <= 0)."""
-    inner = (df > 0) & (df < np.inf) & (np.abs(t) < np.inf)
-    d, s = np.where(inner, df, 1.0), np.where(inner, t, 0.0)
+    d, s = np.where((df > 0) & (df < np.inf), df, 1.0), np.where(np.abs(t) < np.inf, t, 0.0)
 
     def near_zero(d, square):                                # I = 1 - I_(t^2/(df + t^2))(1/2, df/2)
         return incomplete_beta_arrays(np.full_like(d, 0.5), d / 2, square / (d + square), True)
@@ -2117,11 +2119,13 @@ def student_t_cdf_arrays(df, t):
     def tails(d, square):
         return incomplete_beta_arrays(d / 2, np.full_like(d, 0.5), d / (d + square), False)
 
-    with np.errstate(invalid="ignore", over="ignore"):
+    def student(d, s):
         square = s * s                                       # (inf from |t| = 1e154 on: I = 0 there)
         i = _select(square < d, near_zero, tails, d, square)
-        y = np.where(s < 0, i / 2, 1 - i / 2)
-        y = np.where(df == np.inf, ndtr_arrays(np.where(df == np.inf, t, 0.0)), y)
+        return np.where(s < 0, i / 2, 1 - i / 2)
+
+    with np.errstate(invalid="ignore", over="ignore"):
+        y = _select(df == np.inf, lambda d, s: ndtr_arrays(s), student, d, s)
         y = np.where((np.abs(t) == np.inf) & (df > 0), np.where(t > 0, 1.0, 0.0), y)
         return np.where((df <= 0) | (df != df) | (t != t), np.nan, y)
 
