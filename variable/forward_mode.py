@@ -177,9 +177,9 @@ def _push(outputs: list[Variable], seeds: dict, order: int, op: str = "taylor", 
                 varying.update(y for y in (ref() for ref in f.outputs) if y is not None)
                 break
     unrecorded = next((f for f in todo if not f.forwarder.taylor_records), None)
-    if unrecorded is not None or not record:
-        record = False
-        series = dict(seeds)
+    if unrecorded is not None or not record:  # (on arrays: a direction's data, its graph
+        record = False                        # refused through _NoGraph by the caller)
+        series = {x: [c._data if isinstance(c, Variable) else c for c in s] for x, s in seeds.items()}
     else:
         series = {x: [x, *s[1:]] for x, s in seeds.items()}
     masks = _uses(todo, outputs, varying, order, wanted)
@@ -328,8 +328,11 @@ def _point(x, i, op):
 
 def _direction(v, x, i, op, batched=False):
     """The direction for input `i`: an ndarray of x's shape and dtype (batched: a stack of
-    them along a leading axis)."""
+    them along a leading axis).  A direction that requires grad stays a Variable (outside
+    no_grad), so the derivatives, linear in it, keep their graph to it."""
     if isinstance(v, Variable):
+        if v.requires_grad and is_backprop_enabled():
+            return _traced_direction(v, x, i, op, batched)
         v = v._data
     try:
         data = backend.get_array_module(x).asarray(v, dtype=x._data.dtype)   # on x's device
@@ -350,6 +353,22 @@ def _direction(v, x, i, op, batched=False):
             f"{x._data.shape}; v holds one direction per input, each of its input's shape{hint}"
         )
     return data
+
+
+def _traced_direction(v, x, i, op, batched):
+    """A direction that requires grad, as a Variable of x's shape and dtype."""
+    if batched:
+        raise ValueError(
+            f"{op}: direction {i} is a Variable that requires grad, and with batched=True the "
+            f"directions are pushed through as arrays, so its gradient would be lost; push one "
+            f"direction at a time (batched=False), or pass v.detach() if it is a constant"
+        )
+    if v.shape != x._data.shape:
+        raise ValueError(
+            f"{op}: direction {i} has shape {v.shape} but input {i} has shape "
+            f"{x._data.shape}; v holds one direction per input, each of its input's shape"
+        )
+    return v if v.dtype == x._data.dtype else v.astype(x._data.dtype)
 
 
 def _as_outputs(ys, op):
@@ -431,7 +450,8 @@ def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False, wante
         first = Directions(vi, xi._data.shape, weights) if batched else vi
         seeds[xi] = [xi._data, first][:order + 1] + [_zeros(xi)] * (order - 1)
     made_here = {id(xi) for xi, given in zip(xs, x if several else [x]) if xi is not given}
-    depends = _depended_on(outputs, made_here)
+    traced = tuple(c for vi in vs for c in (vi if path else [vi]) if isinstance(c, Variable))
+    depends = _depended_on(outputs, made_here) + traced  # (a direction that requires grad too)
     unrecorded = None
     if order:  # a graph for the derivatives where they depend on Variables that require grad
         with enable_grad():
@@ -652,7 +672,8 @@ def jvp(
         The point, floating point.  A Variable that requires grad is used as is (f(x) stays
         connected to its graph); anything else becomes a new Variable.
     v : ArrayLike or tuple of ArrayLike
-        The direction: one array of each input's shape.  With `batched`, n directions
+        The direction: one array of each input's shape; a Variable that requires grad
+        keeps its graph (J v is differentiable in v).  With `batched`, n directions
         stacked along a first axis (shape (n, *x.shape)), pushed through f together.
     batched : bool
         Whether v holds a batch of directions (torch.func.vmap over jvp, in one pass).
@@ -669,7 +690,8 @@ def jvp(
     TypeError
         If `f` is not callable or returns no Variable, or an input is not floating point.
     ValueError
-        If a direction's shape differs from its input's, or `jvp` is called inside the `f`
+        If a direction's shape differs from its input's, a batch of directions requires
+        grad (its gradient would be lost: push them one at a time), or `jvp` is called inside the `f`
         of another jvp or taylor.
     NotImplementedError
         If an op between the inputs and the outputs has no Taylor rule (naming it).
@@ -703,7 +725,8 @@ def taylor(
     x : ArrayLike or tuple of ArrayLike
         The point, floating point.  A Variable that requires grad is used as is.
     v : ArrayLike or tuple of ArrayLike
-        The direction: one array of each input's shape.
+        The direction: one array of each input's shape; a Variable that requires grad
+        keeps its graph (D_v^k f is differentiable in v).
     order : int
         The highest derivative wanted, >= 0.
     batched : bool

@@ -360,6 +360,42 @@ def test_a_jvp_with_closed_over_weights_trains_them():
     np.testing.assert_allclose(W.grad.data, V.grad(nested, W).data, rtol=1e-13)
 
 
+def test_a_direction_that_requires_grad_keeps_its_graph():
+    # J v is linear in v: grad over v of sum(J v) + sum(v^2) is J^T 1 + 2 v, over x it is
+    # H v (f = x sin x, elementwise); a pass that took v's data would give 2 v alone
+    x = V.Variable(np.array([1.0, 2.0]))
+    v = V.Variable(np.array([0.5, -0.25]))
+    _, jv = V.jvp(lambda t: t * V.sin(t), x, v)
+    gx, gv = V.grad(V.sum(jv) + V.sum(v * v), [x, v])
+    a = x.data
+    np.testing.assert_allclose(gv.data, np.sin(a) + a * np.cos(a) + 2 * v.data, rtol=1e-14)
+    np.testing.assert_allclose(gx.data, (2 * np.cos(a) - a * np.sin(a)) * v.data, rtol=1e-14)
+
+
+def test_a_taylor_coefficient_is_differentiable_in_its_direction():
+    # D_v^3 sin = -cos(x) v^3: its gradient in v is -3 cos(x) v^2, in a float32 v too
+    x = V.Variable(np.array([0.3, 1.1]))
+    v = V.Variable(np.array([2.0, -0.5], dtype=np.float32))
+    d3 = V.taylor(V.sin, x, v, 3)[3]
+    np.testing.assert_allclose(d3.data, -np.cos(x.data) * v.data.astype(np.float64) ** 3, rtol=1e-7)
+    np.testing.assert_allclose(V.grad(V.sum(d3), v).data, -3 * np.cos(x.data) * v.data ** 2, rtol=1e-6)
+    path = V.jet(V.sin, x, [v, np.zeros(2)])[1]               # jet along x + t v: the same J v
+    np.testing.assert_allclose(V.grad(V.sum(path[0]), v).data, np.cos(x.data), rtol=1e-6)
+
+
+def test_a_direction_that_requires_grad_is_refused_where_its_gradient_would_be_lost(cube_op):
+    v = V.Variable(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"jvp: direction 0 is a Variable that requires grad.*"
+                                         r"batched=False.*v\.detach\(\)"):
+        V.jvp(V.sin, np.ones(3), v, batched=True)
+    _, jv = V.jvp(lambda t: cube_op.apply(t), np.ones(3), v[0])   # a rule on arrays only:
+    with pytest.raises(ValueError, match=r"V\.jvp, order 1.*Cube"):  # its derivative has no graph
+        V.grad(V.sum(jv), v)
+    with V.no_grad():                                            # under no_grad, a constant
+        _, jv = V.jvp(V.sin, np.ones(3), v[0])
+    assert not jv.requires_grad
+
+
 def test_forward_derivatives_of_constants_stay_plain_constants():
     _, t = V.jvp(V.sin, np.ones(2), np.ones(2))
     assert not t.requires_grad and t.creator is None
