@@ -677,7 +677,8 @@ as its source reads them, or None where the source is not at hand or is not such
 
 
 def _called_names(frame):
-    """_read_called_names(frame), read once per instruction (_read_calls)."""
+    """_read_called_names(frame), read once per instruction (_read_calls): (the dotted names,
+    whether the first argument is written as a list) or None."""
     key = (frame.f_code, frame.f_lasti)
     names = _read_calls.get(key, False)
     if names is False:
@@ -687,9 +688,13 @@ def _called_names(frame):
     return names
 
 
+_LISTS = (ast.List, ast.Tuple, ast.ListComp)
+
+
 def _read_called_names(frame):
     """The dotted names of the function called by `frame`'s current instruction, read from
-    its source (the instruction's position in it); None where that is not at hand."""
+    its source (the instruction's position in it), and whether its first argument is written
+    as a list, tuple or list comprehension; None where the source is not at hand."""
     code = frame.f_code
     try:
         line, end_line, column, end_column = list(code.co_positions())[frame.f_lasti // 2]
@@ -706,17 +711,20 @@ def _read_called_names(frame):
         func = func.value
     if not isinstance(func, ast.Name):
         return None
-    return (func.id, *reversed(names))
+    return (func.id, *reversed(names)), bool(node.args) and isinstance(node.args[0], _LISTS)
 
 
 def _numpy_code_called(frame):
     """('random', 'method', 'compute' or 'math', its name as written) where `frame` is calling a
     NumPy function or method written in C that computes from its arguments' values (np.dot,
     np.exp, arr.dot, rng.normal), not a conversion or a test giving booleans, or a function of
-    Python's math module that does (math.exp, not math.isnan); else None."""
-    names = _called_names(frame)
-    if names is None:
+    Python's math module that does (math.exp, not math.isnan); ('list', ...) where it is a
+    conversion given a list written in the call (np.array([x, y]): autograd's way to build a
+    vector, which NumPy answers with the values); else None."""
+    read = _called_names(frame)
+    if read is None:
         return None
+    names, listed = read
     for scope in (frame.f_locals, frame.f_globals, frame.f_builtins):
         if names[0] in scope:
             called = scope[names[0]]
@@ -744,7 +752,9 @@ def _numpy_code_called(frame):
         return "method", written
     if isinstance(called, type) or not (module == "numpy" or module.startswith("numpy.")):
         return None
-    return None if getattr(called, "__name__", "") in _C_CONVERSIONS else ("compute", written)
+    if getattr(called, "__name__", "") in _C_CONVERSIONS:
+        return ("list", written) if listed else None
+    return "compute", written
 
 
 def _math_spelling(name):
@@ -772,6 +782,14 @@ def _refuse_numpy_in_c(frame, conversion):
     if called is None:
         return
     kind, call = called
+    if kind == "list":
+        raise ValueError(
+            f"{call}([x, y]): NumPy converts each Variable in the list to its values (by "
+            f"{conversion}), since it does not hand lists to gengrad, so the array has no graph and "
+            f"their gradients would be silently lost; V.stack([x, y]) (or np.stack([x, y])) builds "
+            f"the vector with its graph, as autograd's np.array does; give x.item() or x.data for "
+            f"the values alone"
+        )
     if kind == "math":
         raise ValueError(
             f"{call}: Python's math module computes with a float, to which it converts the "

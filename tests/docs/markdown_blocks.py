@@ -27,6 +27,7 @@ file's blocks run in order in one namespace, like one Python session.
 import ast
 import builtins
 import io
+import linecache
 import re
 import sys
 import tokenize
@@ -103,13 +104,16 @@ def _comment_text(comment):
 def run_blocks(blocks, filename, namespace=None):
     """Run `blocks` in order in one namespace; return every failed print promise as text.
 
-    Each block is compiled as `<filename> (python block <i>)`, so a traceback names it.
+    Each block is compiled as `<filename> (python block <i>)`, its text put where Python
+    finds a file's source (linecache), so a traceback names and shows it and gengrad reads its
+    calls as it reads a script's (np.array([x, y]) refused).
     """
     namespace = {} if namespace is None else namespace
     failures = []
     for i, code in enumerate(blocks, start=1):
         name = f"{filename} (python block {i})"
         checks = checked_prints(code)
+        linecache.cache[name] = (len(code), None, code.splitlines(keepends=True), name)
         namespace["print"] = _recording_print(name, checks)
         try:
             exec(compile(code, name, "exec"), namespace)

@@ -187,8 +187,16 @@ def test_numpy_keywords_gengrad_cannot_honour_are_refused():
 def test_conversions_and_python_numbers_are_the_documented_exceptions():
     x = V.Variable(np.array([0.5, 2.0]))
     assert type(np.asarray(x)) is np.ndarray and type(np.array(x)) is np.ndarray
-    # np.array of a list of Variables is a conversion of each (NumPy offers no hook)
-    assert type(np.array([x[0], x[1]])) is np.ndarray
+    # np.array of a list of Variables (autograd's way to build a vector) would convert each, as
+    # NumPy offers no hook there: refused where the list is written in the call, naming V.stack
+    for build in (lambda: np.array([x[0], x[1]]), lambda: np.asarray((x[0], 1.0)),
+                  lambda: np.array([x[i] * 2 for i in range(2)])):
+        with pytest.raises(ValueError, match=r"np\.(as)?array\(\[x, y\]\): NumPy converts each "
+                                             r"Variable.*silently lost.*V\.stack\(\[x, y\]\)"):
+            build()
+    assert type(np.array([x.data[0], x[1].item()])) is np.ndarray       # the values alone
+    with V.no_grad():
+        assert type(np.array([x[0], x[1]])) is np.ndarray                 # no graph to lose
     # math's functions compute with float(x): refused on a Variable that requires grad (the result
     # would be a plain number), answered on its value, its tests and whole numbers, and under no_grad
     with pytest.raises(ValueError, match=r"math\.exp: Python's math module .* use V\.exp\(x\)"):
@@ -307,7 +315,7 @@ def test_variables_converted_by_numpys_code_in_c_are_refused_at_the_call(call, r
 
 def test_conversions_and_tests_called_from_the_users_code_still_take_variables():
     a, b = V.Variable(np.array(2.0)), V.Variable(np.array([1.0, np.inf]))
-    assert type(np.asarray([a, a])) is np.ndarray            # conversions: the values are asked for
+    assert type(np.asarray(a)) is np.ndarray                 # conversions: the values are asked for
     assert type(np.array(b)) is np.ndarray and float(a) == 2.0 and np.float64(a) == 2.0
     assert math.isfinite(a) and math.floor(a) == 2           # Python's math: its tests and whole numbers
     np.testing.assert_array_equal(np.isfinite([a, b[1]]), [True, False])   # tests give booleans
