@@ -49,7 +49,7 @@ def _seed(y, gy, where):
     if backend.is_device_array(gy):
         gy = new_variable(gy.astype(y._data.dtype, copy=False))
     elif not isinstance(gy, Variable):
-        if not isinstance(gy, (np.ndarray, int, float)) or isinstance(gy, bool):
+        if not isinstance(gy, (np.ndarray, int, float, np.number)) or isinstance(gy, bool):
             raise TypeError(
                 f"{where}: a grad_output must be a Variable, an ndarray, a number or None, "
                 f"got {type(gy).__name__}"
@@ -66,11 +66,12 @@ def _seeds(outputs, grad_outputs, where):
     """One checked incoming gradient per output (ones where none is given)."""
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
-    elif isinstance(grad_outputs, (Variable, np.ndarray)) or backend.is_device_array(grad_outputs):
+    elif isinstance(grad_outputs, (Variable, np.ndarray, int, float, np.number)) and not isinstance(
+            grad_outputs, bool) or backend.is_device_array(grad_outputs):
         grad_outputs = [grad_outputs]
     elif not isinstance(grad_outputs, (list, tuple)):
         raise TypeError(
-            f"{where}: grad_outputs must be a Variable, an ndarray or a list/tuple of them, "
+            f"{where}: grad_outputs must be a Variable, an ndarray, a number or a list/tuple of them, "
             f"got {type(grad_outputs).__name__}"
         )
     if len(grad_outputs) != len(outputs):
@@ -885,7 +886,8 @@ def _refuse_adding_to_itself(outputs, grads):
 def grad(
     outputs: Variable | Sequence[Variable],
     inputs: Variable | Sequence[Variable],
-    grad_outputs: Variable | np.ndarray | Sequence[Variable | np.ndarray | float | None] | None = None,
+    grad_outputs: Variable | np.ndarray | float | Sequence[Variable | np.ndarray | float | None]
+    | None = None,
     create_graph: bool = False,
     allow_unused: bool = False,
     materialize_grads: bool = False,
@@ -901,9 +903,9 @@ def grad(
     outputs : Variable or list/tuple of Variables
     inputs : Variable or iterable of Variables (a list, a tuple, model.params())
         Each must require grad.
-    grad_outputs : Variable, ndarray or list/tuple of them, optional
-        Incoming gradients (vector-Jacobian product), one per output; None, or a None
-        entry, means ones.
+    grad_outputs : Variable, ndarray, number or list/tuple of them, optional
+        Incoming gradients (vector-Jacobian product), one per output (a number: for an
+        output of one entry); None, or a None entry, means ones.
     create_graph : bool
         Record the pass so the returned gradients can be differentiated again.
     allow_unused : bool

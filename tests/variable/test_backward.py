@@ -367,6 +367,19 @@ def test_grad_outputs_weights_the_outputs():
     np.testing.assert_allclose(g.data, 2 + 2 * x.data * u)
 
 
+def test_a_number_is_the_grad_output_of_a_one_entry_output():
+    # a NumPy scalar (np.float32(2.0), what indexing or np.sum of an array gives) is a number too
+    x = V.Variable(np.array([1.0, 2.0], dtype=np.float32))
+    for gy in (2.0, np.float32(2.0), np.float64(2.0), [np.float32(2.0)]):
+        gx = V.grad(V.sum(x * x), x, grad_outputs=gy)
+        np.testing.assert_array_equal(gx.data, [4.0, 8.0])
+        assert gx.dtype == np.float32
+    with pytest.raises(TypeError, match=r"grad_outputs must be a Variable, an ndarray, a number.*got bool"):
+        V.grad(V.sum(x), x, grad_outputs=np.bool_(True))
+    with pytest.raises(ValueError, match=r"grad_output of shape \(\) does not match output of shape \(2,\)"):
+        V.grad(x * x, x, grad_outputs=np.float32(2.0))
+
+
 def test_grad_output_of_wrong_shape_or_count_raises():
     x = V.Variable(np.array([1.0, 2.0, 3.0]))
     with pytest.raises(ValueError, match="shape"):
