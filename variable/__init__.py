@@ -63,7 +63,7 @@ from .ops.signal import *  # noqa: F403
 from .ops.special import *  # noqa: F403
 from .ops.stacking import *  # noqa: F403
 from .ops.statistics import *  # noqa: F403
-from . import linalg
+from . import linalg, stats
 # isort: on
 
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
@@ -98,7 +98,7 @@ __all__ = [
     "get_dot_graph", "graph_functions", "plot_dot_graph", "record_backward", "jacobian", "hessian", "hvp",
     "hessian_operator", "laplacian", "divergence", "keep_freed_memory",
     "cache_limit", "cached_memory", "empty_cache",
-    "ArrayLike", "Axis", "linalg", *OPS,
+    "ArrayLike", "Axis", "linalg", "stats", *OPS,
 ]
 
 

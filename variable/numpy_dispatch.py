@@ -85,6 +85,15 @@ def _op_for(name, linalg=False):
     return getattr(package, spelled) if spelled in package.OPS else None
 
 
+_DENSITY = ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")
+_V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, scale"),
+            ("gamma", _DENSITY, "x, a, loc, scale"), ("chi2", _DENSITY, "x, df, loc, scale"),
+            ("beta", _DENSITY, "x, a, b, loc, scale"), ("expon", _DENSITY, "x, loc, scale"),
+            ("poisson", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, mu, loc"),
+            ("dirichlet", ("pdf", "logpdf"), "x, alpha"),
+            ("multivariate_normal", ("pdf", "logpdf"), "x, mean, cov"))
+"""variable/stats.py's distributions and methods, with their arguments as SciPy orders them."""
+
 SCIPY_SPELLINGS = {
     # ufuncs (refused here)
     "expit": "F.sigmoid(x)", "log_expit": "-F.softplus(-x)", "exprel": "V.expm1(x) / x",
@@ -100,18 +109,11 @@ SCIPY_SPELLINGS = {
     "inv": "V.linalg.inv(x)", "solve": "V.linalg.solve(a, b)", "cholesky": "V.linalg.cholesky(x)",
     "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)",
     "polygamma": "V.polygamma(n, x)", "factorial": "V.gamma(x + 1) (factorial's exact=False values)",
-    # scipy.stats.norm's methods (looked up as "norm.<method>")
-    "norm.cdf": "V.ndtr((x - loc) / scale)", "norm.logcdf": "V.log_ndtr((x - loc) / scale)",
-    "norm.sf": "V.ndtr((loc - x) / scale)", "norm.logsf": "V.log_ndtr((loc - x) / scale)",
-    "norm.ppf": "loc + scale * V.ndtri(p)",
-    "norm.logpdf": "-((x - loc) / scale) ** 2 / 2 - V.log(scale) - log(2 pi) / 2",
-    "norm.pdf": "V.exp(-((x - loc) / scale) ** 2 / 2) / (scale sqrt(2 pi))",
-    "gamma.cdf": "V.gammainc(a, x / scale)", "gamma.sf": "V.gammaincc(a, x / scale)",
-    "chi2.cdf": "V.gammainc(df / 2, x / 2)", "chi2.sf": "V.gammaincc(df / 2, x / 2)",
-    "poisson.cdf": "V.gammaincc(k + 1, mu), k = floor(k)",
-    "poisson.sf": "V.gammainc(k + 1, mu), k = floor(k)",
-    "t.cdf": "V.stdtr(df, (x - loc) / scale)", "t.sf": "V.stdtr(df, (loc - x) / scale)",
-    "beta.cdf": "V.betainc(a, b, x)", "beta.sf": "V.betaincc(a, b, x)",
+    # scipy.stats' distributions (looked up as "norm.<method>"): those of V.stats, and two more
+    **{f"{dist}{gen}.{method}": f"V.stats.{dist}.{method}({arguments})"
+       for dist, methods, arguments in _V_STATS for method in methods for gen in ("", "_gen")},
+    "norm.ppf": "V.stats.norm.ppf(q, loc, scale)",
+    "multivariate_normal_gen.entropy": "V.stats.multivariate_normal.entropy(mean, cov)",
     "binom.cdf": "V.betaincc(k + 1, n - k, p), k = floor(k)",
     "binom.sf": "V.betainc(k + 1, n - k, p), k = floor(k)",
     "f.cdf": "V.betainc(d1 / 2, d2 / 2, d1 x / (d1 x + d2))",

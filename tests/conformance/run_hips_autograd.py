@@ -61,6 +61,29 @@ class _Alias(types.ModuleType):
         return getattr(self.__dict__["_target"], attr)
 
 
+class _Either:
+    """A V.stats distribution, with SciPy's for what it lacks (rvs: sampling, no gradient)."""
+
+    def __init__(self, ours, theirs):
+        self.ours, self.theirs = ours, theirs
+
+    def __getattr__(self, attr):
+        return getattr(self.ours, attr, None) or getattr(self.theirs, attr)
+
+
+class _StatsModule:
+    """autograd.scipy.stats: each distribution V.stats has, else SciPy's."""
+
+    def __getattr__(self, name):
+        import scipy.stats
+
+        import variable
+
+        ours = getattr(variable.stats, name, None)
+        theirs = getattr(scipy.stats, name)
+        return theirs if ours is None else _Either(ours, theirs)
+
+
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """autograd -> the adapter; autograd.numpy[.x] -> numpy[.x]; autograd.scipy[.x] -> scipy[.x];
     any other autograd.x -> the adapter again (core, test_util, extend, tracer, ...)."""
@@ -145,6 +168,12 @@ def main(argv):
             sys.modules["autograd." + name] = importlib.import_module(name)
         except ImportError:
             pass
+    stats = _Alias("autograd.scipy.stats", _StatsModule())   # autograd's distributions: V.stats
+    sys.modules["autograd.scipy.stats"] = stats
+    sys.modules["autograd.scipy"] = _Alias("autograd.scipy", importlib.import_module("scipy"))
+    sys.modules["autograd.scipy"].stats = stats
+    for name in ("norm", "t", "gamma", "beta", "chi2", "poisson", "dirichlet", "multivariate_normal"):
+        sys.modules["autograd.scipy.stats." + name] = getattr(stats, name)
     autograd = importlib.import_module("autograd")
     autograd.numpy, autograd.scipy = sys.modules["autograd.numpy"], sys.modules.get("autograd.scipy")
     outcomes = _Outcomes()

@@ -231,7 +231,9 @@ def render() -> str:
         "- SciPy's functions convert a Variable as NumPy's own code does",
         "  (`scipy.special.logsumexp(x)`, `scipy.linalg.expm(a)`, `scipy.stats.norm.logpdf(x)`):",
         "  refused alike, naming the function and gengrad's op where it has one",
-        "  (`V.logsumexp`, `F.softmax`, `V.linalg.norm`); SciPy's ufuncs record gengrad's op",
+        "  (`V.logsumexp`, `F.softmax`, `V.linalg.norm`; scipy.stats' distributions are",
+        "  `V.stats`, under SciPy's names: `V.stats.norm.logpdf(x, loc, scale)`, `V.stats.t.cdf`,",
+        "  ...); SciPy's ufuncs record gengrad's op",
         "  where it has one (`scipy.special.erf`, `erfc`, `erfcx`, `erfinv`, `erfcinv`, `ndtr`, `ndtri`,",
         "  `log_ndtr`, `i1`, `i0e`, `i1e`, `gamma`, `gammaln`, `digamma` (or `psi`), `betaln`, `entr`,",
         "  `rel_entr`, `kl_div`, `xlogy`, `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc`",
@@ -288,7 +290,15 @@ def render() -> str:
         "| `autograd.extend.primitive` + `defvjp`, `jax.custom_vjp` | a `V.Forwarder` with `backward`"
         " (and `taylor`), see [custom_functions.md](custom_functions.md) |",
         "| `jax.lax.stop_gradient(x)` | `x.detach()` |",
-        "| `anp.array([x, y])` (autograd's own) | `V.stack([x, y])` |",
+        "| `anp.array([x, y])` (autograd's own) | `V.stack([x, y])` (`np.array([x, y])` is refused) |",
+        "| `autograd.scipy.stats.norm.logpdf(x, mu, sigma)`, `jax.scipy.stats` | "
+        "`V.stats.norm.logpdf(x, mu, sigma)`: scipy.stats' names and arguments, for `norm`, `t`, "
+        "`gamma`, `chi2`, `beta`, `expon`, `poisson`, `dirichlet` and `multivariate_normal` |",
+        "",
+        "HIPS autograd's own test suite runs on gengrad through an adapter,",
+        "`python tests/conformance/run_hips_autograd.py PATH/TO/autograd/tests`, which sorts each",
+        "test as passed, wrong, or refused (an op gengrad lacks, complex numbers): no test gives a",
+        "wrong number.",
         "",
         "## The ops",
         "",

@@ -1166,7 +1166,7 @@ CATALOGUE += [
     Mistake("scipy.stats.t.cdf(t, df) in a robust regression's likelihood: SciPy's Python code",
             _scipy_student_t_cdf_of_a_variable, ValueError,
             (r"scipy\.stats\.t\.cdf: a Variable reached SciPy's code", r"gradient would be silently lost",
-             r"V\.stdtr\(df, \(x - loc\) / scale\)")),
+             r"V\.stats\.t\.cdf\(x, df, loc, scale\)")),
     Mistake("betainc(a, b, x) with a shape that requires grad (a learned Beta distribution's CDF)",
             lambda: V.betainc(2.0, V.Variable(np.array(3.0)), np.array([0.2, 0.7])), TypeError,
             (r"betainc\(a, b, x\): gengrad differentiates it in x only", r"b requires grad",

@@ -328,20 +328,21 @@ def test_conversions_and_tests_called_from_the_users_code_still_take_variables()
     ("scipy.special.softmax", lambda sp, x: sp.special.softmax(x), r"F\.softmax\(x, axis\)"),
     ("scipy.linalg.expm", lambda sp, x: sp.linalg.expm(V.reshape(x, (2, 2))), None),
     ("scipy.stats.norm.logpdf", lambda sp, x: sp.stats.norm.logpdf(x),
-     r"-\(\(x - loc\) / scale\) \*\* 2 / 2"),
-    ("scipy.stats.norm.logcdf", lambda sp, x: sp.stats.norm.logcdf(x), r"V\.log_ndtr\(\(x - loc\) / scale\)"),
-    ("scipy.stats.norm.ppf", lambda sp, x: sp.stats.norm.ppf(x), r"loc \+ scale \* V\.ndtri\(p\)"),
-    ("scipy.stats.norm.pdf", lambda sp, x: sp.stats.norm.pdf(x),
-     r"V\.exp\(-\(\(x - loc\) / scale\) \*\* 2 / 2\)"),
+     r"V\.stats\.norm\.logpdf\(x, loc, scale\)"),
+    ("scipy.stats.norm.logcdf", lambda sp, x: sp.stats.norm.logcdf(x),
+     r"V\.stats\.norm\.logcdf\(x, loc, scale\)"),
+    ("scipy.stats.norm.ppf", lambda sp, x: sp.stats.norm.ppf(x), r"V\.stats\.norm\.ppf\(q, loc, scale\)"),
+    ("scipy.stats.norm.pdf", lambda sp, x: sp.stats.norm.pdf(x), r"V\.stats\.norm\.pdf\(x, loc, scale\)"),
     ("scipy.special.factorial", lambda sp, x: sp.special.factorial(x), r"V\.gamma\(x \+ 1\)"),
     ("scipy.stats.poisson.cdf", lambda sp, x: sp.stats.poisson.cdf(3, V.exp(x)),
-     r"V\.gammaincc\(k \+ 1, mu\)"),
-    ("scipy.stats.chi2.cdf", lambda sp, x: sp.stats.chi2.cdf(V.exp(x), 3), r"V\.gammainc\(df / 2, x / 2\)"),
-    ("scipy.stats.t.cdf", lambda sp, x: sp.stats.t.cdf(x, 3), r"V\.stdtr\(df, \(x - loc\) / scale\)"),
+     r"V\.stats\.poisson\.cdf\(k, mu, loc\)"),
+    ("scipy.stats.chi2.cdf", lambda sp, x: sp.stats.chi2.cdf(V.exp(x), 3), r"V\.stats\.chi2\.cdf\(x, df"),
+    ("scipy.stats.t.cdf", lambda sp, x: sp.stats.t.cdf(x, 3), r"V\.stats\.t\.cdf\(x, df, loc, scale\)"),
     ("scipy.stats.binom.cdf", lambda sp, x: sp.stats.binom.cdf(2, 5, V.abs(x)),
      r"V\.betaincc\(k \+ 1, n - k, p\)"),
-    ("scipy.stats.beta.cdf", lambda sp, x: sp.stats.beta.cdf(V.abs(x), 2, 3), r"V\.betainc\(a, b, x\)"),
-    ("scipy.stats.t.logcdf", lambda sp, x: sp.stats.t.logcdf(x, 3), None),   # (another distribution)
+    ("scipy.stats.beta.cdf", lambda sp, x: sp.stats.beta.cdf(V.abs(x), 2, 3),
+     r"V\.stats\.beta\.cdf\(x, a, b"),
+    ("scipy.stats.logistic.cdf", lambda sp, x: sp.stats.logistic.cdf(x), None),   # (another distribution)
 ])
 def test_variables_converted_inside_scipys_code_are_refused_naming_the_function(name, call, ours):
     pytest.importorskip("scipy")

@@ -1,0 +1,154 @@
+"""V.stats: scipy.stats' distributions on Variables.
+
+Values against SciPy's at points inside and outside each support (SciPy is a test-time
+reference only), derivatives against central differences in every argument that has one,
+and the edges: no NumPy warning (the suite turns RuntimeWarnings into errors), zero
+gradients outside the support, NaN for a scale or shape that is not positive.
+"""
+
+import numpy as np
+import pytest
+
+import variable as V
+
+stats = pytest.importorskip("scipy.stats")
+
+RNG = np.random.default_rng(7)
+X = RNG.normal(size=6) * 2
+POS = np.abs(RNG.normal(size=6)) * 2 + 0.1
+UNIT = np.array([0.05, 0.2, 0.45, 0.5, 0.8, 0.97])
+
+# (distribution, method, arguments as SciPy takes them)
+VALUES = [
+    *[("norm", m, (X, 0.3, 1.7)) for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    ("norm", "logpdf", (X.reshape(2, 3), np.array([0.1, -0.2, 0.3]), np.array([[0.5], [2.0]]))),
+    ("norm", "ppf", (UNIT, 0.3, 1.7)),
+    *[("t", m, (X, np.array([0.7, 3.0, 30.0, np.inf, 1.0, 2.5]), 0.3, 1.7))
+      for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[("gamma", m, (np.append(POS[:5], -1.0), np.array([0.5, 1.0, 2.0, 3.5, 10.0, 2.0]), 0.05, 2.0))
+      for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[("chi2", m, (POS, np.array([1.0, 2.0, 3.0, 5.5, 10.0, 0.5]))) for m in ("pdf", "logpdf", "cdf", "sf")],
+    *[("expon", m, (X, 0.1, 1.5)) for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[("beta", m, (np.array([-0.1, 0.0, 0.2, 0.5, 1.0, 1.3]), np.array([2.0, 1.0, 3.0, 0.5, 0.7, 2.0]),
+                   np.array([2.0, 0.5, 3.0, 1.0, 0.7, 4.0])))
+      for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[("poisson", m, (np.array([0.0, 1.0, 2.5, -1.0, 7.0, 12.0]), 3.2))
+      for m in ("pmf", "logpmf", "cdf", "sf")],
+]
+
+
+def _ours(dist, method):
+    return getattr(getattr(V.stats, dist), method)
+
+
+@pytest.mark.parametrize("dist, method, args", VALUES, ids=[f"{d}.{m}" for d, m, _ in VALUES])
+def test_values_are_scipys(dist, method, args):
+    ours = _ours(dist, method)(*args).data
+    theirs = np.asarray(getattr(getattr(stats, dist), method)(*args), dtype=float)
+    assert ours.shape == theirs.shape
+    np.testing.assert_array_equal(np.isfinite(ours), np.isfinite(theirs))
+    np.testing.assert_allclose(ours, theirs, rtol=2e-14, atol=0)       # infinities and NaN alike
+
+
+def test_a_scale_or_shape_that_is_not_positive_gives_nan_as_scipy():
+    np.testing.assert_array_equal(V.stats.norm.logpdf(X, 0.0, -1.0).data, np.full(6, np.nan))
+    np.testing.assert_array_equal(V.stats.gamma.cdf(POS, -2.0).data, np.full(6, np.nan))
+    np.testing.assert_array_equal(V.stats.t.logpdf(X, 0.0).data, np.full(6, np.nan))
+    assert np.isnan(V.stats.poisson.pmf(2.0, -1.0).data)
+
+
+def test_the_multivariate_distributions_are_scipys():
+    cov = np.array([[2.0, 0.3, 0.1], [0.3, 1.0, -0.2], [0.1, -0.2, 0.5]])
+    mean, x = np.array([0.1, -0.4, 0.2]), RNG.normal(size=(5, 3))
+    mvn = stats.multivariate_normal
+    ours = V.stats.multivariate_normal
+    np.testing.assert_allclose(ours.logpdf(x, mean, cov).data, mvn.logpdf(x, mean, cov), rtol=1e-14)
+    np.testing.assert_allclose(ours.pdf(x[0], mean, cov).data, mvn.pdf(x[0], mean, cov), rtol=1e-14)
+    np.testing.assert_allclose(V.stats.multivariate_normal.entropy(mean, cov).data, mvn.entropy(mean, cov),
+                               rtol=1e-14)
+    for c in (0.7, np.array([0.5, 2.0, 1.5])):              # a variance, or the diagonal
+        np.testing.assert_allclose(ours.logpdf(x, mean, c).data, mvn.logpdf(x, mean, c), rtol=1e-14)
+        np.testing.assert_allclose(ours.entropy(mean, c).data, mvn.entropy(mean, c), rtol=1e-14)
+    variance = V.Variable(np.array(0.7))                       # a learned variance keeps its graph
+    g = V.grad(V.sum(ours.logpdf(x, mean, variance)), variance)
+    np.testing.assert_allclose(g.data, np.sum(np.sum((x - mean) ** 2, axis=1) / 0.7 ** 2 / 2 - 1.5 / 0.7))
+    alpha = np.array([1.5, 2.0, 3.0])
+    points = RNG.dirichlet(alpha, size=4).T                     # SciPy's layout: components first
+    np.testing.assert_allclose(V.stats.dirichlet.logpdf(points, alpha).data,
+                               stats.dirichlet.logpdf(points, alpha), rtol=1e-14)
+    np.testing.assert_allclose(V.stats.dirichlet.pdf(points[:, 0], alpha).data,
+                               stats.dirichlet.pdf(points[:, 0], alpha), rtol=1e-14)
+
+
+# (function of Variables, the point, order): every argument that has a derivative
+DERIVATIVES = [
+    ("norm.logpdf", lambda x, m, s: V.stats.norm.logpdf(x, m, s), (X[:3], X[3:], POS[:3]), 3),
+    ("norm.logcdf", lambda x, m, s: V.stats.norm.logcdf(x, m, s), (X[:3], X[3:], POS[:3]), 2),
+    ("norm.sf", lambda x, m, s: V.stats.norm.sf(x, m, s), (X[:3], X[3:], POS[:3]), 2),
+    ("norm.ppf", lambda q, m, s: V.stats.norm.ppf(q, m, s), (UNIT[:3], X[:3], POS[:3]), 2),
+    ("t.logpdf", lambda x, df, m, s: V.stats.t.logpdf(x, df, m, s),
+     (X[:3], POS[:3] + 1, X[3:], POS[3:]), 3),
+    ("t.logcdf", lambda x, m, s: V.stats.t.logcdf(x, 2.5, m, s), (X[:3], X[3:], POS[3:]), 2),
+    ("gamma.logpdf", lambda x, a, s: V.stats.gamma.logpdf(x, a, 0.0, s),
+     (POS[:3], POS[3:] + 1, POS[:3]), 3),
+    ("gamma.sf", lambda x, s: V.stats.gamma.sf(x, 2.5, 0.0, s), (POS[:3], POS[3:]), 2),
+    ("chi2.logpdf", lambda x, df: V.stats.chi2.logpdf(x, df), (POS[:3], POS[3:] + 2), 2),
+    ("expon.logcdf", lambda x, s: V.stats.expon.logcdf(x, 0.0, s), (POS[:3], POS[3:]), 2),
+    ("beta.logpdf", lambda x, a, b: V.stats.beta.logpdf(x, a, b),
+     (UNIT[:3], POS[:3] + 1, POS[3:] + 1), 3),
+    ("beta.cdf", lambda x, s: V.stats.beta.cdf(x, 2.0, 3.0, 0.0, s), (UNIT[:3], POS[3:] + 1), 2),
+    ("poisson.logpmf", lambda mu: V.stats.poisson.logpmf(np.array([0.0, 2.0, 5.0]), mu), (POS[:3],), 3),
+    ("poisson.cdf", lambda mu: V.stats.poisson.cdf(np.array([0.0, 2.0, 5.0]), mu), (POS[:3],), 2),
+    ("dirichlet.logpdf", lambda x, a: V.stats.dirichlet.logpdf(x, a),
+     (UNIT[:3] / UNIT[:3].sum(), POS[:3]), 2),
+    ("multivariate_normal.logpdf",
+     lambda x, m, c: V.stats.multivariate_normal.logpdf(x, m, (c + c.T) / 2 + 2 * np.eye(2)),
+     (X[:4].reshape(2, 2), X[4:], np.array([[1.0, 0.2], [0.1, 0.5]])), 2),
+]
+
+
+@pytest.mark.parametrize("f, point, order", [row[1:] for row in DERIVATIVES],
+                         ids=[row[0] for row in DERIVATIVES])
+def test_derivatives_match_central_differences(f, point, order):
+    assert V.gradcheck(f, *point, order=order)
+
+
+def test_outside_the_support_the_gradient_is_zero_and_no_warning_is_raised():
+    x = V.Variable(np.array([-1.0, 0.25, 0.5, 0.75, 2.0]))    # (at 0 and 1 the value may be infinite)
+    a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
+    for value in (V.stats.beta.logpdf(x, a, b), V.stats.beta.cdf(x, 2.0, 3.0), V.stats.gamma.logpdf(x, a),
+                  V.stats.gamma.logcdf(x, 2.0), V.stats.expon.logpdf(x)):
+        gx = V.grad(V.sum(V.where(np.isfinite(value.data), value, 0.0)), x)
+        assert np.all(np.isfinite(gx.data)) and gx.data[0] == 0.0
+    sigma = V.Variable(np.array([1.0, -1.0]))
+    g = V.grad(V.sum(V.where(np.isfinite(V.stats.norm.logpdf(0.5, 0.0, sigma).data),
+                             V.stats.norm.logpdf(0.5, 0.0, sigma), 0.0)), sigma)
+    np.testing.assert_allclose(g.data, [0.25 - 1.0, 0.0])       # d/ds (-z^2/2 - log s) = z^2/s - 1/s
+
+
+def test_a_gaussian_fit_by_maximum_likelihood_recovers_the_sample_moments():
+    data = RNG.normal(1.5, 0.7, size=400)
+    mu, log_sigma = V.Variable(np.array(0.0)), V.Variable(np.array(0.0))
+    for _ in range(200):
+        nll = -V.sum(V.stats.norm.logpdf(data, mu, V.exp(log_sigma))) / len(data)
+        g_mu, g_ls = V.grad(nll, [mu, log_sigma])
+        mu.data -= 0.5 * g_mu.data
+        log_sigma.data -= 0.5 * g_ls.data
+    np.testing.assert_allclose([mu.item(), np.exp(log_sigma.item())], [data.mean(), data.std()], rtol=1e-6)
+
+
+def test_wrong_shapes_are_named():
+    with pytest.raises(ValueError, match=r"dirichlet\.logpdf: alpha must be a vector.*x of shape \(4,\)"):
+        V.stats.dirichlet.logpdf(np.full(4, 0.25), np.ones(3))
+    with pytest.raises(ValueError, match=r"multivariate_normal\.logpdf: cov must be a \(3, 3\) matrix"):
+        V.stats.multivariate_normal.logpdf(np.zeros(3), np.zeros(3), np.ones(2))
+
+
+def test_scipys_own_functions_on_a_variable_name_v_stats():
+    x = V.Variable(np.array([0.5, 1.0]))
+    with pytest.raises(ValueError, match=r"scipy\.stats\.norm\.logpdf.*V\.stats\.norm\.logpdf\(x, loc, "
+                                         r"scale\)"):
+        stats.norm.logpdf(x)
+    with pytest.raises(ValueError,
+                       match=r"scipy\.stats\.gamma\.logpdf.*V\.stats\.gamma\.logpdf\(x, a, loc, scale\)"):
+        stats.gamma.logpdf(x, 2.0)

@@ -1,0 +1,360 @@
+"""`V.stats`: scipy.stats' distributions on Variables, written with gengrad's ops.
+
+`V.stats.norm.logpdf(x, loc, scale)` is scipy.stats.norm.logpdf (the same names, arguments
+and values), differentiable to any order in every argument through the ops it is made of;
+SciPy's own functions convert a Variable to its values, so they are refused on one, naming
+these.  The distribution functions (cdf, sf) are differentiable in x, loc and scale; in a
+shape parameter (t's df, gamma's a, beta's a and b) their ops refuse a Variable that
+requires grad, as V.gammainc does.
+
+Outside the support the values are SciPy's (logpdf -inf, cdf 0 or 1, NaN for a scale or
+shape that is not positive), computed without a NumPy warning and with zero gradient
+there: the formulas run at a safe point and `where` chooses.
+"""
+
+import math
+
+import numpy as np
+
+from .ops import reduction, special
+from .ops.elementwise import exp, log, square
+from .ops.exponential import expm1, log1p
+from .ops.piecewise import where
+from .variable import Variable
+
+__all__ = ["norm", "t", "gamma", "beta", "chi2", "expon", "poisson", "dirichlet", "multivariate_normal"]
+
+_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def _data(x):
+    """The values of x (a Variable's data, or x as an array), to build masks from."""
+    return x.data if isinstance(x, Variable) else np.asarray(x, dtype=float)
+
+
+def _positive(*values):
+    """Where every one of `values` is > 0 (a constant mask; NaN and negatives are not)."""
+    mask = True
+    for v in values:
+        mask = mask & (_data(v) > 0)
+    return mask
+
+
+def _at(mask, x, safe):
+    """x where `mask`, `safe` elsewhere: the point the formulas run at (no NaN, no warning,
+    no gradient outside the mask)."""
+    return where(mask, x, safe)
+
+
+def _log(p):
+    """log p, -inf where p is 0 (outside the support), without NumPy's warning."""
+    pd = _data(p)
+    return where(pd > 0, log(_at(pd > 0, p, 1.0)), where(pd == 0, -np.inf, np.nan))
+
+
+def _log_of(p, q):
+    """log p, given p and its complement q = 1 - p each computed on its own: log p up to
+    p = 1/2, log1p(-q) above, where log p would lose the digits of a small q."""
+    high = _data(p) > 0.5
+    return where(high, log1p(-_at(high, q, 0.0)), _log(_at(high, 0.5, p)))
+
+
+class _Distribution:
+    """A scipy.stats distribution's functions; pdf is exp(logpdf), logcdf log(cdf), ..."""
+
+    name = ""
+
+    def pdf(self, x, *args, **kwargs):
+        return exp(self.logpdf(x, *args, **kwargs))
+
+    def logcdf(self, x, *args, **kwargs):
+        return _log_of(self.cdf(x, *args, **kwargs), self.sf(x, *args, **kwargs))
+
+    def logsf(self, x, *args, **kwargs):
+        return _log_of(self.sf(x, *args, **kwargs), self.cdf(x, *args, **kwargs))
+
+    def __repr__(self):
+        return f"V.stats.{self.name}"
+
+
+class _Norm(_Distribution):
+    """The normal distribution: scipy.stats.norm(loc, scale)."""
+
+    name = "norm"
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        s = _at(ok, scale, 1.0)
+        z = (x - loc) / s
+        return where(ok, -0.5 * square(z) - log(s) - _HALF_LOG_2PI, np.nan)   # -z^2/2 - log(s sqrt(2 pi))
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        return where(ok, special.ndtr((x - loc) / _at(ok, scale, 1.0)), np.nan)
+
+    def logcdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        return where(ok, special.log_ndtr((x - loc) / _at(ok, scale, 1.0)), np.nan)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        return where(ok, special.ndtr((loc - x) / _at(ok, scale, 1.0)), np.nan)   # 1 - Phi(z) = Phi(-z)
+
+    def logsf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        return where(ok, special.log_ndtr((loc - x) / _at(ok, scale, 1.0)), np.nan)
+
+    def ppf(self, q, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        return where(ok, loc + _at(ok, scale, 1.0) * special.ndtri(q), np.nan)
+
+
+class _T(_Distribution):
+    """Student's t distribution: scipy.stats.t(df, loc, scale)."""
+
+    name = "t"
+
+    def logpdf(self, x, df, loc=0.0, scale=1.0):
+        ok = _positive(df, scale)
+        finite = ok & np.isfinite(_data(df))
+        n, s = _at(finite, df, 1.0), _at(ok, scale, 1.0)
+        z = (x - loc) / s
+        # log Gamma((n+1)/2) - log Gamma(n/2) - log(n pi)/2 - log s - (n+1)/2 log(1 + z^2/n)
+        value = (special.gammaln((n + 1) / 2) - special.gammaln(n / 2) - 0.5 * log(n * math.pi) - log(s)
+                 - (n + 1) / 2 * log1p(square(z) / n))
+        normal = -0.5 * square(z) - log(s) - _HALF_LOG_2PI                       # df = inf
+        return where(finite, value, where(ok, normal, np.nan))
+
+    def cdf(self, x, df, loc=0.0, scale=1.0):
+        ok = _positive(df, scale)
+        return where(ok, special.stdtr(_at(ok, df, 1.0), (x - loc) / _at(ok, scale, 1.0)), np.nan)
+
+    def sf(self, x, df, loc=0.0, scale=1.0):
+        ok = _positive(df, scale)
+        return where(ok, special.stdtr(_at(ok, df, 1.0), (loc - x) / _at(ok, scale, 1.0)), np.nan)
+
+
+class _Gamma(_Distribution):
+    """The gamma distribution: scipy.stats.gamma(a, loc, scale), density z^(a-1) e^-z / Gamma(a)."""
+
+    name = "gamma"
+
+    def logpdf(self, x, a, loc=0.0, scale=1.0):
+        ok = _positive(a, scale)
+        a_, s = _at(ok, a, 1.0), _at(ok, scale, 1.0)
+        z = (x - loc) / s
+        inside = ok & (_data(z) >= 0)
+        z = _at(inside, z, 1.0)
+        value = special.xlogy(a_ - 1, z) - z - special.gammaln(a_) - log(s)      # (a-1) log z - z - ...
+        return where(inside, value, where(ok, -np.inf, np.nan))
+
+    def cdf(self, x, a, loc=0.0, scale=1.0):
+        ok = _positive(a, scale)
+        z = (x - loc) / _at(ok, scale, 1.0)
+        inside = ok & (_data(z) >= 0)
+        return where(inside, special.gammainc(_at(ok, a, 1.0), _at(inside, z, 1.0)), where(ok, 0.0, np.nan))
+
+    def sf(self, x, a, loc=0.0, scale=1.0):
+        ok = _positive(a, scale)
+        z = (x - loc) / _at(ok, scale, 1.0)
+        inside = ok & (_data(z) >= 0)
+        return where(inside, special.gammaincc(_at(ok, a, 1.0), _at(inside, z, 1.0)), where(ok, 1.0, np.nan))
+
+
+class _Chi2(_Distribution):
+    """The chi-square distribution: scipy.stats.chi2(df, loc, scale), a gamma of a = df/2, scale 2."""
+
+    name = "chi2"
+
+    def logpdf(self, x, df, loc=0.0, scale=1.0):
+        return gamma.logpdf(x, df / 2, loc, 2 * scale)
+
+    def cdf(self, x, df, loc=0.0, scale=1.0):
+        return gamma.cdf(x, df / 2, loc, 2 * scale)
+
+    def sf(self, x, df, loc=0.0, scale=1.0):
+        return gamma.sf(x, df / 2, loc, 2 * scale)
+
+
+class _Beta(_Distribution):
+    """The beta distribution: scipy.stats.beta(a, b, loc, scale) on [loc, loc + scale]."""
+
+    name = "beta"
+
+    def logpdf(self, x, a, b, loc=0.0, scale=1.0):
+        ok = _positive(a, b, scale)
+        a_, b_, s = _at(ok, a, 1.0), _at(ok, b, 1.0), _at(ok, scale, 1.0)
+        z = (x - loc) / s
+        zd = _data(z)
+        inside = ok & (zd >= 0) & (zd <= 1)           # (at 0 and 1: +-inf, or a finite end)
+        z = _at(inside, z, 0.5)
+        # (a-1) log z + (b-1) log(1-z) - log B(a, b) - log s
+        value = special.xlogy(a_ - 1, z) + special.xlog1py(b_ - 1, -z) - special.betaln(a_, b_) - log(s)
+        return where(inside, value, where(ok, -np.inf, np.nan))
+
+    def cdf(self, x, a, b, loc=0.0, scale=1.0):
+        return self._integral(x, a, b, loc, scale, special.betainc, 0.0, 1.0)
+
+    def sf(self, x, a, b, loc=0.0, scale=1.0):
+        return self._integral(x, a, b, loc, scale, special.betaincc, 1.0, 0.0)
+
+    @staticmethod
+    def _integral(x, a, b, loc, scale, op, below, above):
+        ok = _positive(a, b, scale)
+        z = (x - loc) / _at(ok, scale, 1.0)
+        zd = _data(z)
+        inside = ok & (zd >= 0) & (zd <= 1)
+        value = op(_at(ok, a, 1.0), _at(ok, b, 1.0), _at(inside, z, 0.5))
+        return where(inside, value, where(ok & (zd < 0), below, where(ok, above, np.nan)))
+
+
+class _Expon(_Distribution):
+    """The exponential distribution: scipy.stats.expon(loc, scale), density e^-z."""
+
+    name = "expon"
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        s = _at(ok, scale, 1.0)
+        z = (x - loc) / s
+        inside = ok & (_data(z) >= 0)
+        return where(inside, -z - log(s), where(ok, -np.inf, np.nan))
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        z = (x - loc) / _at(ok, scale, 1.0)
+        inside = ok & (_data(z) >= 0)
+        return where(inside, -expm1(-_at(inside, z, 0.0)), where(ok, 0.0, np.nan))     # 1 - e^-z
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        return exp(self.logsf(x, loc, scale))
+
+    def logsf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        z = (x - loc) / _at(ok, scale, 1.0)
+        inside = ok & (_data(z) >= 0)
+        return where(inside, -z, where(ok, 0.0, np.nan))
+
+
+class _Poisson(_Distribution):
+    """The Poisson distribution: scipy.stats.poisson(mu, loc), its pmf at whole numbers k."""
+
+    name = "poisson"
+
+    def logpmf(self, k, mu, loc=0):
+        k = _data(k) - _data(loc)
+        ok = _data(mu) >= 0
+        inside = ok & (k >= 0) & (k == np.floor(k))
+        m = _at(ok, mu, 1.0)
+        k = np.where(inside, k, 0.0)
+        value = special.xlogy(k, m) - special.gammaln(k + 1) - m                  # k log mu - log k! - mu
+        return where(inside, value, where(ok, -np.inf, np.nan))
+
+    def pmf(self, k, mu, loc=0):
+        return exp(self.logpmf(k, mu, loc))
+
+    def pdf(self, *args, **kwargs):
+        raise AttributeError("V.stats.poisson is discrete: it has pmf(k, mu) and logpmf(k, mu), as SciPy's")
+
+    def cdf(self, k, mu, loc=0):
+        k = np.floor(_data(k) - _data(loc))
+        ok = _data(mu) >= 0
+        inside = ok & (k >= 0)
+        value = special.gammaincc(np.where(inside, k, 0.0) + 1, _at(ok, mu, 1.0))   # P(N <= k) = Q(k+1, mu)
+        return where(inside, value, where(ok, 0.0, np.nan))
+
+    def sf(self, k, mu, loc=0):
+        k = np.floor(_data(k) - _data(loc))
+        ok = _data(mu) >= 0
+        inside = ok & (k >= 0)
+        value = special.gammainc(np.where(inside, k, 0.0) + 1, _at(ok, mu, 1.0))
+        return where(inside, value, where(ok, 1.0, np.nan))
+
+
+class _Dirichlet:
+    """The Dirichlet distribution: scipy.stats.dirichlet(alpha); x's first axis holds the K
+    components (a point of the simplex per column), as in SciPy."""
+
+    name = "dirichlet"
+
+    def logpdf(self, x, alpha):
+        xd, ad = _data(x), _data(alpha)
+        if ad.ndim != 1 or xd.shape[:1] != ad.shape:
+            raise ValueError(f"dirichlet.logpdf: alpha must be a vector of the K concentrations and x "
+                             f"hold K components along its first axis; got x of shape {xd.shape} and alpha "
+                             f"of shape {ad.shape}")
+        a = alpha.reshape(ad.shape + (1,) * (xd.ndim - 1)) if xd.ndim > 1 else alpha
+        # sum_i (alpha_i - 1) log x_i - (sum_i log Gamma(alpha_i) - log Gamma(sum_i alpha_i))
+        norm_ = reduction.sum(special.gammaln(alpha)) - special.gammaln(reduction.sum(alpha))
+        return reduction.sum(special.xlogy(a - 1, x), axis=0) - norm_
+
+    def pdf(self, x, alpha):
+        return exp(self.logpdf(x, alpha))
+
+    def __repr__(self):
+        return "V.stats.dirichlet"
+
+
+def _covariance(cov, d, op):
+    """cov as a (d, d) matrix: a number is that variance on the diagonal, a vector the
+    diagonal, as SciPy takes them (its graph kept)."""
+    shape = np.shape(_data(cov))
+    if shape == ():
+        return cov * np.eye(d)
+    if shape == (d,):
+        return cov * np.eye(d)                         # (each column j scaled by cov[j]: diag(cov))
+    if shape == (d, d):
+        return cov
+    raise ValueError(f"multivariate_normal.{op}: cov must be a ({d}, {d}) matrix, a vector of {d} variances "
+                     f"or a number; got shape {shape}")
+
+
+class _MultivariateNormal:
+    """The multivariate normal: scipy.stats.multivariate_normal(mean, cov); x's last axis
+    holds the d coordinates."""
+
+    name = "multivariate_normal"
+
+    def logpdf(self, x, mean=None, cov=1.0, allow_singular=False):
+        from . import linalg
+
+        if allow_singular:
+            raise ValueError("multivariate_normal.logpdf: allow_singular=True (a pseudo-inverse) is not "
+                             "supported; give a positive definite cov")
+        xd = _data(x)
+        d = xd.shape[-1] if xd.ndim else 1
+        c = _covariance(cov, d, "logpdf")
+        diff = x - mean if mean is not None else x
+        rows = diff.reshape(-1, d)
+        solved = linalg.solve(c, rows.T)                                     # cov^-1 (x - mean)
+        maha = reduction.sum(rows.T * solved, axis=0)
+        _, logdet = linalg.slogdet(c)
+        value = -0.5 * (maha + logdet + d * math.log(2 * math.pi))  # -(maha + log det(2 pi cov)) / 2
+        return value.reshape(xd.shape[:-1] if xd.ndim else ())
+
+    def pdf(self, x, mean=None, cov=1.0, allow_singular=False):
+        return exp(self.logpdf(x, mean, cov, allow_singular))
+
+    def entropy(self, mean=None, cov=1.0):
+        from . import linalg
+
+        shape = np.shape(_data(cov))
+        given = mean is not None and np.ndim(_data(mean))
+        d = shape[0] if shape else np.shape(_data(mean))[-1] if given else 1
+        c = _covariance(cov, d, "entropy")
+        _, logdet = linalg.slogdet(c)
+        return 0.5 * (logdet + c.shape[0] * (1 + math.log(2 * math.pi)))    # log det(2 pi e cov) / 2
+
+    def __repr__(self):
+        return "V.stats.multivariate_normal"
+
+
+norm = _Norm()
+t = _T()
+gamma = _Gamma()
+chi2 = _Chi2()
+beta = _Beta()
+expon = _Expon()
+poisson = _Poisson()
+dirichlet = _Dirichlet()
+multivariate_normal = _MultivariateNormal()
