@@ -12,10 +12,13 @@ shape that is not positive), computed without a NumPy warning and with zero grad
 there: the formulas run at a safe point and `where` chooses.
 """
 
+import functools
+import inspect
 import math
 
 import numpy as np
 
+from .backend import default_device, get_array_module, gpu_module, is_device_array
 from .ops import reduction, special
 from .ops.elementwise import exp, log, square
 from .ops.exponential import expm1, log1p
@@ -28,22 +31,44 @@ _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 
 def _data(x):
-    """The values of x (a Variable's data, or x as an array), to build masks from."""
-    return x.data if isinstance(x, Variable) else np.asarray(x, dtype=float)
+    """The values of x: a Variable's data, else x itself (an array or a number, on its device)."""
+    return x.data if isinstance(x, Variable) else x
 
 
 def _positive(*values):
-    """Where every one of `values` is > 0 (a constant mask; NaN and negatives are not)."""
+    """Where every one of `values` is > 0 (a constant mask, or one bool for numbers; NaN
+    and negatives are not)."""
     mask = True
     for v in values:
         mask = mask & (_data(v) > 0)
+    return _one(mask)
+
+
+def _one(mask):
+    """A mask of one value (a number's, or a host array's of one entry) as a Python bool,
+    so numbers given with device data choose without an op; other masks as they are."""
+    if isinstance(mask, (bool, np.bool_)) or type(mask) is np.ndarray and mask.ndim == 0:
+        return bool(mask)
     return mask
 
 
 def _at(mask, x, safe):
     """x where `mask`, `safe` elsewhere: the point the formulas run at (no NaN, no warning,
     no gradient outside the mask)."""
+    mask = _one(mask)
+    if isinstance(mask, bool):
+        return x if mask else safe
     return where(mask, x, safe)
+
+
+def _choose(mask, value, other):
+    """value where `mask`, `other` (a number) elsewhere."""
+    mask = _one(mask)
+    if not isinstance(mask, bool):
+        if not isinstance(value, Variable) and not isinstance(other, Variable):    # (two numbers)
+            return Variable(get_array_module(mask).where(mask, value, other).astype(float))
+        return where(mask, value, other)
+    return value if mask else value * 0.0 + other        # (other: NaN, or the edge value)
 
 
 def _log(p):
@@ -59,17 +84,46 @@ def _log_of(p, q):
     return where(high, log1p(-_at(high, q, 0.0)), _log(_at(high, 0.5, p)))
 
 
+def _together(method):
+    """`method` with the numbers and host arrays given beside device data moved to its
+    device (gengrad's ops take one device; SciPy's numbers broadcast against any array), or
+    to the GPU under set_default_device("gpu"), where the Variables the formulas make go."""
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        found = next((d for d in map(_data, (*args, *kwargs.values())) if is_device_array(d)), None)
+        if found is None and default_device() == "cpu":
+            return method(self, *args, **kwargs)
+        xp = get_array_module(found) if found is not None else gpu_module("V.stats")
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()                           # (the defaults, loc=0.0, ..., too)
+        for name, v in list(bound.arguments.items())[1:]:
+            if not (v is None or isinstance(v, (Variable, bool, tuple, dict)) or is_device_array(v)):
+                bound.arguments[name] = xp.asarray(v, dtype=float)
+        return method(*bound.args, **bound.kwargs)
+    return call
+
+
 class _Distribution:
     """A scipy.stats distribution's functions; pdf is exp(logpdf), logcdf log(cdf), ..."""
 
     name = ""
 
+    def __init_subclass__(cls):
+        for attr, value in list(vars(cls).items()):
+            if callable(value) and not attr.startswith("_"):
+                setattr(cls, attr, _together(value))
+
+    @_together
     def pdf(self, x, *args, **kwargs):
         return exp(self.logpdf(x, *args, **kwargs))
 
+    @_together
     def logcdf(self, x, *args, **kwargs):
         return _log_of(self.cdf(x, *args, **kwargs), self.sf(x, *args, **kwargs))
 
+    @_together
     def logsf(self, x, *args, **kwargs):
         return _log_of(self.sf(x, *args, **kwargs), self.cdf(x, *args, **kwargs))
 
@@ -86,27 +140,27 @@ class _Norm(_Distribution):
         ok = _positive(scale)
         s = _at(ok, scale, 1.0)
         z = (x - loc) / s
-        return where(ok, -0.5 * square(z) - log(s) - _HALF_LOG_2PI, np.nan)   # -z^2/2 - log(s sqrt(2 pi))
+        return _choose(ok, -0.5 * square(z) - log(s) - _HALF_LOG_2PI, np.nan)   # -z^2/2 - log(s sqrt(2 pi))
 
     def cdf(self, x, loc=0.0, scale=1.0):
         ok = _positive(scale)
-        return where(ok, special.ndtr((x - loc) / _at(ok, scale, 1.0)), np.nan)
+        return _choose(ok, special.ndtr((x - loc) / _at(ok, scale, 1.0)), np.nan)
 
     def logcdf(self, x, loc=0.0, scale=1.0):
         ok = _positive(scale)
-        return where(ok, special.log_ndtr((x - loc) / _at(ok, scale, 1.0)), np.nan)
+        return _choose(ok, special.log_ndtr((x - loc) / _at(ok, scale, 1.0)), np.nan)
 
     def sf(self, x, loc=0.0, scale=1.0):
         ok = _positive(scale)
-        return where(ok, special.ndtr((loc - x) / _at(ok, scale, 1.0)), np.nan)   # 1 - Phi(z) = Phi(-z)
+        return _choose(ok, special.ndtr((loc - x) / _at(ok, scale, 1.0)), np.nan)   # 1 - Phi(z) = Phi(-z)
 
     def logsf(self, x, loc=0.0, scale=1.0):
         ok = _positive(scale)
-        return where(ok, special.log_ndtr((loc - x) / _at(ok, scale, 1.0)), np.nan)
+        return _choose(ok, special.log_ndtr((loc - x) / _at(ok, scale, 1.0)), np.nan)
 
     def ppf(self, q, loc=0.0, scale=1.0):
         ok = _positive(scale)
-        return where(ok, loc + _at(ok, scale, 1.0) * special.ndtri(q), np.nan)
+        return _choose(ok, loc + _at(ok, scale, 1.0) * special.ndtri(q), np.nan)
 
 
 class _T(_Distribution):
@@ -123,15 +177,15 @@ class _T(_Distribution):
         value = (special.gammaln((n + 1) / 2) - special.gammaln(n / 2) - 0.5 * log(n * math.pi) - log(s)
                  - (n + 1) / 2 * log1p(square(z) / n))
         normal = -0.5 * square(z) - log(s) - _HALF_LOG_2PI                       # df = inf
-        return where(finite, value, where(ok, normal, np.nan))
+        return _choose(finite, value, _choose(ok, normal, np.nan))
 
     def cdf(self, x, df, loc=0.0, scale=1.0):
         ok = _positive(df, scale)
-        return where(ok, special.stdtr(_at(ok, df, 1.0), (x - loc) / _at(ok, scale, 1.0)), np.nan)
+        return _choose(ok, special.stdtr(_at(ok, df, 1.0), (x - loc) / _at(ok, scale, 1.0)), np.nan)
 
     def sf(self, x, df, loc=0.0, scale=1.0):
         ok = _positive(df, scale)
-        return where(ok, special.stdtr(_at(ok, df, 1.0), (loc - x) / _at(ok, scale, 1.0)), np.nan)
+        return _choose(ok, special.stdtr(_at(ok, df, 1.0), (loc - x) / _at(ok, scale, 1.0)), np.nan)
 
 
 class _Gamma(_Distribution):
@@ -146,19 +200,21 @@ class _Gamma(_Distribution):
         inside = ok & (_data(z) >= 0)
         z = _at(inside, z, 1.0)
         value = special.xlogy(a_ - 1, z) - z - special.gammaln(a_) - log(s)      # (a-1) log z - z - ...
-        return where(inside, value, where(ok, -np.inf, np.nan))
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
 
     def cdf(self, x, a, loc=0.0, scale=1.0):
-        ok = _positive(a, scale)
-        z = (x - loc) / _at(ok, scale, 1.0)
-        inside = ok & (_data(z) >= 0)
-        return where(inside, special.gammainc(_at(ok, a, 1.0), _at(inside, z, 1.0)), where(ok, 0.0, np.nan))
+        return self._integral(x, a, loc, scale, special.gammainc, 0.0)
 
     def sf(self, x, a, loc=0.0, scale=1.0):
+        return self._integral(x, a, loc, scale, special.gammaincc, 1.0)
+
+    @staticmethod
+    def _integral(x, a, loc, scale, op, below):
+        """P(a, z) or Q(a, z) inside the support, `below` (0 or 1) left of it."""
         ok = _positive(a, scale)
         z = (x - loc) / _at(ok, scale, 1.0)
         inside = ok & (_data(z) >= 0)
-        return where(inside, special.gammaincc(_at(ok, a, 1.0), _at(inside, z, 1.0)), where(ok, 1.0, np.nan))
+        return _choose(inside, op(_at(ok, a, 1.0), _at(inside, z, 1.0)), _choose(ok, below, np.nan))
 
 
 class _Chi2(_Distribution):
@@ -190,7 +246,7 @@ class _Beta(_Distribution):
         z = _at(inside, z, 0.5)
         # (a-1) log z + (b-1) log(1-z) - log B(a, b) - log s
         value = special.xlogy(a_ - 1, z) + special.xlog1py(b_ - 1, -z) - special.betaln(a_, b_) - log(s)
-        return where(inside, value, where(ok, -np.inf, np.nan))
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
 
     def cdf(self, x, a, b, loc=0.0, scale=1.0):
         return self._integral(x, a, b, loc, scale, special.betainc, 0.0, 1.0)
@@ -205,7 +261,7 @@ class _Beta(_Distribution):
         zd = _data(z)
         inside = ok & (zd >= 0) & (zd <= 1)
         value = op(_at(ok, a, 1.0), _at(ok, b, 1.0), _at(inside, z, 0.5))
-        return where(inside, value, where(ok & (zd < 0), below, where(ok, above, np.nan)))
+        return _choose(inside, value, _choose(ok & (zd < 0), below, _choose(ok, above, np.nan)))
 
 
 class _Expon(_Distribution):
@@ -218,13 +274,13 @@ class _Expon(_Distribution):
         s = _at(ok, scale, 1.0)
         z = (x - loc) / s
         inside = ok & (_data(z) >= 0)
-        return where(inside, -z - log(s), where(ok, -np.inf, np.nan))
+        return _choose(inside, -z - log(s), _choose(ok, -np.inf, np.nan))
 
     def cdf(self, x, loc=0.0, scale=1.0):
         ok = _positive(scale)
         z = (x - loc) / _at(ok, scale, 1.0)
         inside = ok & (_data(z) >= 0)
-        return where(inside, -expm1(-_at(inside, z, 0.0)), where(ok, 0.0, np.nan))     # 1 - e^-z
+        return _choose(inside, -expm1(-_at(inside, z, 0.0)), _choose(ok, 0.0, np.nan))     # 1 - e^-z
 
     def sf(self, x, loc=0.0, scale=1.0):
         return exp(self.logsf(x, loc, scale))
@@ -233,7 +289,7 @@ class _Expon(_Distribution):
         ok = _positive(scale)
         z = (x - loc) / _at(ok, scale, 1.0)
         inside = ok & (_data(z) >= 0)
-        return where(inside, -z, where(ok, 0.0, np.nan))
+        return _choose(inside, -z, _choose(ok, 0.0, np.nan))
 
 
 class _Poisson(_Distribution):
@@ -248,7 +304,7 @@ class _Poisson(_Distribution):
         m = _at(ok, mu, 1.0)
         k = np.where(inside, k, 0.0)
         value = special.xlogy(k, m) - special.gammaln(k + 1) - m                  # k log mu - log k! - mu
-        return where(inside, value, where(ok, -np.inf, np.nan))
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
 
     def pmf(self, k, mu, loc=0):
         return exp(self.logpmf(k, mu, loc))
@@ -261,14 +317,14 @@ class _Poisson(_Distribution):
         ok = _data(mu) >= 0
         inside = ok & (k >= 0)
         value = special.gammaincc(np.where(inside, k, 0.0) + 1, _at(ok, mu, 1.0))   # P(N <= k) = Q(k+1, mu)
-        return where(inside, value, where(ok, 0.0, np.nan))
+        return _choose(inside, value, _choose(ok, 0.0, np.nan))
 
     def sf(self, k, mu, loc=0):
         k = np.floor(_data(k) - _data(loc))
         ok = _data(mu) >= 0
         inside = ok & (k >= 0)
         value = special.gammainc(np.where(inside, k, 0.0) + 1, _at(ok, mu, 1.0))
-        return where(inside, value, where(ok, 1.0, np.nan))
+        return _choose(inside, value, _choose(ok, 1.0, np.nan))
 
 
 class _Dirichlet:
@@ -277,6 +333,7 @@ class _Dirichlet:
 
     name = "dirichlet"
 
+    @_together
     def logpdf(self, x, alpha):
         xd, ad = _data(x), _data(alpha)
         if ad.ndim != 1 or xd.shape[:1] != ad.shape:
@@ -295,14 +352,15 @@ class _Dirichlet:
         return "V.stats.dirichlet"
 
 
-def _covariance(cov, d, op):
-    """cov as a (d, d) matrix: a number is that variance on the diagonal, a vector the
-    diagonal, as SciPy takes them (its graph kept)."""
+def _covariance(cov, d, op, like):
+    """cov as a (d, d) matrix on the device of `like`: a number is that variance on the
+    diagonal, a vector the diagonal, as SciPy takes them (its graph kept)."""
     shape = np.shape(_data(cov))
+    eye = get_array_module(_data(like)).eye(d)
     if shape == ():
-        return cov * np.eye(d)
+        return cov * eye
     if shape == (d,):
-        return cov * np.eye(d)                         # (each column j scaled by cov[j]: diag(cov))
+        return cov * eye                               # (each column j scaled by cov[j]: diag(cov))
     if shape == (d, d):
         return cov
     raise ValueError(f"multivariate_normal.{op}: cov must be a ({d}, {d}) matrix, a vector of {d} variances "
@@ -315,6 +373,7 @@ class _MultivariateNormal:
 
     name = "multivariate_normal"
 
+    @_together
     def logpdf(self, x, mean=None, cov=1.0, allow_singular=False):
         from . import linalg
 
@@ -323,7 +382,7 @@ class _MultivariateNormal:
                              "supported; give a positive definite cov")
         xd = _data(x)
         d = xd.shape[-1] if xd.ndim else 1
-        c = _covariance(cov, d, "logpdf")
+        c = _covariance(cov, d, "logpdf", x)
         diff = x - mean if mean is not None else x
         rows = diff.reshape(-1, d)
         solved = linalg.solve(c, rows.T)                                     # cov^-1 (x - mean)
@@ -335,13 +394,14 @@ class _MultivariateNormal:
     def pdf(self, x, mean=None, cov=1.0, allow_singular=False):
         return exp(self.logpdf(x, mean, cov, allow_singular))
 
+    @_together
     def entropy(self, mean=None, cov=1.0):
         from . import linalg
 
         shape = np.shape(_data(cov))
         given = mean is not None and np.ndim(_data(mean))
         d = shape[0] if shape else np.shape(_data(mean))[-1] if given else 1
-        c = _covariance(cov, d, "entropy")
+        c = _covariance(cov, d, "entropy", cov if mean is None else mean)
         _, logdet = linalg.slogdet(c)
         return 0.5 * (logdet + c.shape[0] * (1 + math.log(2 * math.pi)))    # log det(2 pi e cov) / 2
 

@@ -6,6 +6,8 @@ and the edges: no NumPy warning (the suite turns RuntimeWarnings into errors), z
 gradients outside the support, NaN for a scale or shape that is not positive.
 """
 
+import os
+
 import numpy as np
 import pytest
 
@@ -144,6 +146,8 @@ def test_wrong_shapes_are_named():
         V.stats.multivariate_normal.logpdf(np.zeros(3), np.zeros(3), np.ones(2))
 
 
+@pytest.mark.skipif(os.environ.get("GENGRAD_DEVICE", "cpu") != "cpu",
+                    reason="on a device, NumPy refuses to convert device data before SciPy's code runs")
 def test_scipys_own_functions_on_a_variable_name_v_stats():
     x = V.Variable(np.array([0.5, 1.0]))
     with pytest.raises(ValueError, match=r"scipy\.stats\.norm\.logpdf.*V\.stats\.norm\.logpdf\(x, loc, "
@@ -152,3 +156,22 @@ def test_scipys_own_functions_on_a_variable_name_v_stats():
     with pytest.raises(ValueError,
                        match=r"scipy\.stats\.gamma\.logpdf.*V\.stats\.gamma\.logpdf\(x, a, loc, scale\)"):
         stats.gamma.logpdf(x, 2.0)
+
+
+def test_on_the_device_the_values_are_the_hosts_and_the_densities_read_nothing_back(gpu, count_syncs):
+    x, unit = V.Variable(X[:4]), V.Variable(UNIT[:4])
+    calls = [lambda x, u: V.stats.norm.logpdf(x, 0.2, 1.5), lambda x, u: V.stats.t.logpdf(x, 3.0),
+             lambda x, u: V.stats.gamma.logpdf(V.abs(x), 2.0), lambda x, u: V.stats.gamma.sf(V.abs(x), 2.0),
+             lambda x, u: V.stats.beta.logpdf(u, 2.0, 3.0), lambda x, u: V.stats.expon.logcdf(x),
+             lambda x, u: V.stats.poisson.logpmf(np.floor(u.data * 4), V.abs(x)),   # (k on u's device)
+             lambda x, u: V.stats.multivariate_normal.logpdf(V.reshape(x, (2, 2)), None, 2.0)]
+    for call in calls:
+        host = call(x, unit)
+        host_gradient = V.grad(V.sum(host), x, materialize_grads=True)
+        moved = V.Variable(X[:4]).to_gpu(), V.Variable(UNIT[:4]).to_gpu()   # (to_gpu moves in place)
+        with count_syncs() as syncs:
+            value = call(*moved)
+            gradient = V.grad(V.sum(value), moved[0], materialize_grads=True)
+        assert syncs.count == 0
+        np.testing.assert_allclose(V.backend.to_cpu(value.data), host.data, rtol=1e-14)
+        np.testing.assert_allclose(V.backend.to_cpu(gradient.data), host_gradient.data, rtol=1e-13)
