@@ -167,6 +167,8 @@ _SPELLED_OTHERWISE = {
                                                  f"and dtype, which every op takes")
        for name in ("zeros_like", "ones_like", "empty_like", "full_like")},
     "norm": ("torch.norm", "V.linalg.norm(x, ord, axis), np.linalg.norm's name"),
+    "distributions": ("torch.distributions", "V.stats, under scipy.stats' names: Normal(mu, sigma)"
+                                             ".log_prob(x) is V.stats.norm.logpdf(x, mu, sigma)"),
     "mvlgamma": (_TORCH, "V.multigammaln(a, d), SciPy's name"),
     **{name: (_TORCH, "rng = np.random.default_rng(seed), then rng.standard_normal(shape) or "
                       "rng.uniform(size=shape): constant arrays every op takes")

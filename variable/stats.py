@@ -127,8 +127,27 @@ class _Distribution:
     def logsf(self, x, *args, **kwargs):
         return _log_of(self.sf(x, *args, **kwargs), self.cdf(x, *args, **kwargs))
 
+    def __call__(self, *args, **kwargs):
+        return _Frozen(self, args, kwargs)
+
     def __repr__(self):
         return f"V.stats.{self.name}"
+
+
+class _Frozen:
+    """A distribution with its parameters given, as scipy.stats.norm(loc, scale) makes one:
+    `.logpdf(x)` is the distribution's logpdf(x, loc, scale)."""
+
+    def __init__(self, dist, args, kwargs):
+        self.dist, self.args, self.kwargs = dist, args, kwargs
+
+    def __getattr__(self, method):
+        function = getattr(self.dist, method)
+        return lambda *x: function(*x, *self.args, **self.kwargs)
+
+    def __repr__(self):
+        given = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        return f"{self.dist!r}({', '.join(given)})"
 
 
 class _Norm(_Distribution):
@@ -348,6 +367,9 @@ class _Dirichlet:
     def pdf(self, x, alpha):
         return exp(self.logpdf(x, alpha))
 
+    def __call__(self, alpha):
+        return _Frozen(self, (alpha,), {})
+
     def __repr__(self):
         return "V.stats.dirichlet"
 
@@ -405,6 +427,9 @@ class _MultivariateNormal:
         _, logdet = linalg.slogdet(c)
         return 0.5 * (logdet + c.shape[0] * (1 + math.log(2 * math.pi)))    # log det(2 pi e cov) / 2
 
+    def __call__(self, mean=None, cov=1.0):
+        return _Frozen(self, (mean, cov), {})
+
     def __repr__(self):
         return "V.stats.multivariate_normal"
 
@@ -418,3 +443,12 @@ expon = _Expon()
 poisson = _Poisson()
 dirichlet = _Dirichlet()
 multivariate_normal = _MultivariateNormal()
+
+
+def __getattr__(name):
+    """A scipy.stats distribution V.stats lacks: say which it has."""
+    raise AttributeError(
+        f"module 'variable.stats' has no attribute {name!r}: V.stats has {', '.join(__all__)} (scipy.stats' "
+        f"names and arguments); write another density with gengrad's ops (V.log, V.gammaln, ...), "
+        f"which differentiate it"
+    )

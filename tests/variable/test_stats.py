@@ -175,3 +175,21 @@ def test_on_the_device_the_values_are_the_hosts_and_the_densities_read_nothing_b
         assert syncs.count == 0
         np.testing.assert_allclose(V.backend.to_cpu(value.data), host.data, rtol=1e-14)
         np.testing.assert_allclose(V.backend.to_cpu(gradient.data), host_gradient.data, rtol=1e-13)
+
+
+def test_a_frozen_distribution_takes_its_parameters_once_as_scipys_does():
+    x = np.array([0.2, 1.5])
+    np.testing.assert_allclose(V.stats.norm(0.5, 2.0).logpdf(x).data, stats.norm(0.5, 2.0).logpdf(x),
+                               rtol=1e-15)
+    np.testing.assert_allclose(V.stats.t(3.0, loc=1.0).cdf(x).data, stats.t(3.0, loc=1.0).cdf(x), rtol=1e-15)
+    np.testing.assert_allclose(V.stats.multivariate_normal(np.zeros(2), np.eye(2)).logpdf(x).data,
+                               stats.multivariate_normal(np.zeros(2), np.eye(2)).logpdf(x), rtol=1e-15)
+    sigma = V.Variable(np.array(2.0))
+    frozen = V.stats.norm(0.0, sigma)
+    assert repr(frozen) == "V.stats.norm(0.0, variable(2.0))"
+    np.testing.assert_allclose(V.grad(V.sum(frozen.logpdf(x)), sigma).data, np.sum(x ** 2 / 8 - 0.5))
+
+
+def test_a_distribution_v_stats_lacks_is_named_with_those_it_has():
+    with pytest.raises(AttributeError, match=r"no attribute 'laplace': V\.stats has norm, t, gamma"):
+        V.stats.laplace.logpdf(0.5)
