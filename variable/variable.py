@@ -653,7 +653,9 @@ def _numpy_caller(frame):
     return "np." + "".join(part + "." for part in public) + name
 
 
-_CALL_INSTRUCTIONS = frozenset(dis.opmap[name] for name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX")
+# (PRECALL: Python 3.11 runs a call of a C function inside its PRECALL once the code is warm,
+# a loop having run in it: the instruction under way is then the PRECALL)
+_CALL_INSTRUCTIONS = frozenset(dis.opmap[name] for name in ("PRECALL", "CALL", "CALL_KW", "CALL_FUNCTION_EX")
                                if name in dis.opmap)
 _BINARY_OPS = frozenset(dis.opmap[name] for name in ("BINARY_OP",) if name in dis.opmap)
 # NumPy's functions written in C that are conversions (the value is what is asked for)

@@ -313,6 +313,31 @@ def test_variables_converted_by_numpys_code_in_c_are_refused_at_the_call(call, r
     assert type(call(a.detach(), b.detach())) is not V.Variable
 
 
+def test_a_conversion_in_warm_code_is_refused_as_in_cold():
+    # once a loop has run in a code object, Python 3.11 runs a C function's call inside the
+    # PRECALL instruction: the refusals read that instruction as a call too
+    def build(a, b):
+        for _ in range(50):                      # (a loop warms the code)
+            pass
+        return np.array([a, b])
+    a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
+    with V.no_grad():
+        for _ in range(20):
+            build(a, b)
+    with pytest.raises(ValueError, match=r"np\.array\(\[x, y\]\): NumPy converts each Variable"):
+        build(a, b)
+
+    def exp_of(a):
+        for _ in range(50):
+            pass
+        return math.exp(a)
+    with V.no_grad():
+        for _ in range(20):
+            exp_of(a)
+    with pytest.raises(ValueError, match=r"math\.exp: Python's math module"):
+        exp_of(a)
+
+
 def test_conversions_and_tests_called_from_the_users_code_still_take_variables():
     a, b = V.Variable(np.array(2.0)), V.Variable(np.array([1.0, np.inf]))
     assert type(np.asarray(a)) is np.ndarray                 # conversions: the values are asked for
