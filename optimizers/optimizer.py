@@ -23,6 +23,24 @@ def hyperparameter(value, name, where, low=0.0, high=None, low_open=False):
     return value
 
 
+class _Listed:
+    """A list of Variables given to setup, answering as a Layer does: params(), named_params()
+    (named by position, for the optimizer's saved state) and cleargrads()."""
+
+    def __init__(self, params):
+        self._params = list(params)
+
+    def params(self):
+        return iter(self._params)
+
+    def named_params(self):
+        return ((str(i), p) for i, p in enumerate(self._params))
+
+    def cleargrads(self):
+        for p in self._params:
+            p.cleargrad()
+
+
 def replace_grad(param, array):
     """Give `param` a fresh gradient holding `array` (never writes into the old one)."""
     param.grad = Variable(array, requires_grad=False)
@@ -35,8 +53,9 @@ def _foreign_call(cls, args, kwargs):
             isinstance(args[0], (Variable, Iterator, list, tuple, set, dict))
             or callable(getattr(args[0], "params", None))):
         return (f"{cls.__name__}: the parameters go to setup(), not to the constructor: write "
-                f"O.{cls.__name__}(lr=...).setup(model) (PyTorch's {cls.__name__}(model.parameters(), "
-                f"lr=...) order; gengrad's optimizers, as DeZero's, take the model in setup)")
+                f"O.{cls.__name__}(lr=...).setup(model), or setup([w, b]) for a list of Variables "
+                f"(PyTorch's {cls.__name__}(model.parameters(), lr=...) order; gengrad's optimizers, "
+                f"as DeZero's, take what they update in setup)")
     for name in kwargs:
         renamed = cls.renamed.get(name, _RENAMED_EVERYWHERE.get(name))
         if renamed is not None and name not in accepted:
@@ -128,17 +147,34 @@ class Optimizer:
                               "(opt.lr = 0.1 * 0.5 ** (epoch // 10)); every parameter of the model shares it")
 
     def setup(self, target):
-        """Remember the Layer (anything with `params()`) to optimize; returns self.
+        """Remember what to optimize, a Layer (anything with `params()`) or a list of
+        Variables (PyTorch's `Adam([w, b])`); returns self.
 
         Raises
         ------
         TypeError
-            If `target` has no `params()` method.
+            If `target` has no `params()` method and is not a list or tuple of Variables (a
+            generator such as `model.params()` is refused, naming `setup(model)`, which also
+            sees the parameters a lazy layer makes later).
         """
-        if not callable(getattr(target, "params", None)):
+        name = type(self).__name__
+        if isinstance(target, Variable):
+            target = [target]
+        if isinstance(target, (list, tuple)) and target and all(isinstance(p, Variable) for p in target):
+            target = _Listed(target)
+        elif isinstance(target, Iterator):
             raise TypeError(
-                f"{type(self).__name__}.setup: target must be a Layer (something with params()), "
-                f"got {type(target).__name__}"
+                f"{name}.setup: got an iterator ({type(target).__name__}: model.params()?), read once; "
+                f"pass the model itself, "
+                f"setup(model), whose params() are read at each update (a lazy layer's included), "
+                f"or a list of Variables, setup([w, b])"
+            )
+        elif not callable(getattr(target, "params", None)):
+            raise TypeError(
+                f"{name}.setup: target must be a Layer (something with params()) or a list of "
+                f"Variables, got {type(target).__name__}"
+                + (" holding " + ", ".join(sorted({type(p).__name__ for p in target})) if
+                   isinstance(target, (list, tuple)) and target else "")
             )
         self.target = target
         return self

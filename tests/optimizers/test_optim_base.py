@@ -29,8 +29,28 @@ def test_setup_returns_self_and_checks_its_target():
     model = Two()
     assert opt.setup(model) is opt
     assert opt.target is model
-    with pytest.raises(TypeError, match="SGD.setup: target must be a Layer"):
-        O.SGD().setup([model.used])
+    with pytest.raises(TypeError, match=r"SGD.setup: target must be a Layer \(something with params\(\)\) or "
+                                        r"a list of Variables, got list holding ndarray"):
+        O.SGD().setup([np.ones(2)])
+    with pytest.raises(TypeError, match=r"SGD.setup: got an iterator \(list_iterator: model.params\(\)\?\), "
+                                        r"read once; pass the model itself, setup\(model\)"):
+        O.SGD().setup(model.params())        # (a lazy layer's parameters would be missed)
+
+
+def test_a_list_of_variables_is_a_target_as_pytorchs_optimizers_take_it():
+    w, b = V.Variable(np.array([1.0, -2.0])), V.Variable(np.array(0.5))
+    opt = O.Adam(lr=0.1).setup([w, b])
+    for _ in range(300):
+        opt.target.cleargrads()
+        V.sum((w - 3.0) ** 2 + (b + 1.0) ** 2).backward()
+        opt.update()
+    np.testing.assert_allclose(w.data, [3.0, 3.0], atol=1e-3)
+    np.testing.assert_allclose(b.data, -1.0, atol=1e-3)
+    state = opt.state_dict()                 # named by position
+    assert {"state/0/m", "state/1/v"} <= set(state)
+    fresh = O.Adam(lr=0.1).setup([V.Variable(w.data.copy()), V.Variable(b.data.copy())])
+    fresh.load_state_dict(state)
+    assert O.SGD().setup(w).target.params().__next__() is w          # one Variable: a list of one
 
 
 def test_update_before_setup_raises():
