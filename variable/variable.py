@@ -646,6 +646,8 @@ def _numpy_caller(frame):
         name, module = frame.f_code.co_name, frame.f_globals.get("__name__", "numpy")
         if name == "__call__" and "self" in frame.f_locals:    # np.vectorize(f)(x)
             name = type(frame.f_locals["self"]).__name__
+        if name == "__getitem__" and frame.f_locals.get("self") in (np.r_, np.c_):   # np.r_[x, y]
+            return "np.r_[...]" if frame.f_locals["self"] is np.r_ else "np.c_[...]"
         frame = frame.f_back
     if name.startswith("_"):
         return "a NumPy function"
@@ -863,6 +865,13 @@ def _refuse_losing_the_graph(variable, conversion):
         call = _numpy_caller(frame)
         if call[3:] in _NUMPY_CONVERSIONS:
             return
+        if call in ("np.r_[...]", "np.c_[...]"):
+            fix = "np.hstack([x, y])" if call == "np.r_[...]" else "np.column_stack([x, y])"
+            raise ValueError(
+                f"{call}: NumPy's index trick converts the Variables in it to their values (by "
+                f"{conversion}), with no hook for gengrad, so their gradients would be silently lost; "
+                f"{fix} records gengrad's op; give x.data for the values alone"
+            )
         raise ValueError(
             f"{call}: a Variable reached NumPy's own code, which converts it to its values (by "
             f"{conversion}): it was inside a list or tuple, which NumPy does not hand to gengrad, or "

@@ -313,6 +313,16 @@ def test_variables_converted_by_numpys_code_in_c_are_refused_at_the_call(call, r
     assert type(call(a.detach(), b.detach())) is not V.Variable
 
 
+def test_numpys_index_tricks_are_refused_naming_the_function_that_joins():
+    x, y = V.Variable(np.array([1.0, 2.0])), V.Variable(np.array(3.0))
+    with pytest.raises(ValueError, match=r"^np\.r_\[\.\.\.\]: NumPy's index trick .* np\.hstack\(\[x, y\]\)"):
+        np.r_[x, y]
+    with pytest.raises(ValueError, match=r"^np\.c_\[\.\.\.\]: .* np\.column_stack\(\[x, y\]\)"):
+        np.c_[x, x]
+    np.testing.assert_array_equal(np.hstack([x, y]).data, np.r_[x.data, y.data])       # the fixes
+    np.testing.assert_array_equal(np.column_stack([x, x]).data, np.c_[x.data, x.data])
+
+
 def test_a_conversion_in_warm_code_is_refused_as_in_cold():
     # once a loop has run in a code object, Python 3.11 runs a C function's call inside the
     # PRECALL instruction: the refusals read that instruction as a call too
