@@ -89,7 +89,11 @@ _DENSITY = ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")
 _V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, scale"),
             ("gamma", _DENSITY, "x, a, loc, scale"), ("chi2", _DENSITY, "x, df, loc, scale"),
             ("beta", _DENSITY, "x, a, b, loc, scale"), ("expon", _DENSITY, "x, loc, scale"),
+            *[(name, _DENSITY, "x, loc, scale") for name in ("laplace", "logistic", "cauchy", "uniform",
+                                                              "halfnorm")],
+            ("lognorm", _DENSITY, "x, s, loc, scale"),
             ("poisson", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, mu, loc"),
+            ("binom", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, n, p, loc"),
             ("dirichlet", ("pdf", "logpdf"), "x, alpha"),
             ("multivariate_normal", ("pdf", "logpdf"), "x, mean, cov"))
 """variable/stats.py's distributions and methods, with their arguments as SciPy orders them."""
@@ -114,8 +118,6 @@ SCIPY_SPELLINGS = {
        for dist, methods, arguments in _V_STATS for method in methods for gen in ("", "_gen")},
     "norm.ppf": "V.stats.norm.ppf(q, loc, scale)",
     "multivariate_normal_gen.entropy": "V.stats.multivariate_normal.entropy(mean, cov)",
-    "binom.cdf": "V.betaincc(k + 1, n - k, p), k = floor(k)",
-    "binom.sf": "V.betainc(k + 1, n - k, p), k = floor(k)",
     "f.cdf": "V.betainc(d1 / 2, d2 / 2, d1 x / (d1 x + d2))",
     "f.sf": "V.betaincc(d1 / 2, d2 / 2, d1 x / (d1 x + d2))",
 }

@@ -22,10 +22,12 @@ from .backend import default_device, get_array_module, gpu_module, is_device_arr
 from .ops import reduction, special
 from .ops.elementwise import exp, log, square
 from .ops.exponential import expm1, log1p
-from .ops.piecewise import where
+from .ops.inverse_trig import arctan
+from .ops.piecewise import abs, clip, maximum, where
 from .variable import Variable
 
-__all__ = ["norm", "t", "gamma", "beta", "chi2", "expon", "poisson", "dirichlet", "multivariate_normal"]
+__all__ = ["norm", "t", "gamma", "beta", "chi2", "expon", "laplace", "logistic", "cauchy", "uniform",
+           "lognorm", "halfnorm", "poisson", "binom", "dirichlet", "multivariate_normal"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -374,6 +376,205 @@ class _Dirichlet:
         return "V.stats.dirichlet"
 
 
+class _Laplace(_Distribution):
+    """The Laplace distribution: scipy.stats.laplace(loc, scale), density e^-|z| / 2."""
+
+    name = "laplace"
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        s = _at(ok, scale, 1.0)
+        return _choose(ok, -abs((x - loc) / s) - log(2 * s), np.nan)
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        return self._tail(x, loc, scale, 1.0)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        return self._tail(x, loc, scale, -1.0)
+
+    @staticmethod
+    def _tail(x, loc, scale, sign):
+        """e^-|z| / 2 on the tail's side, 1 - e^-|z| / 2 on the other (no cancellation)."""
+        ok = _positive(scale)
+        z = sign * (x - loc) / _at(ok, scale, 1.0)
+        half = 0.5 * exp(-abs(z))
+        return _choose(ok, _choose(_data(z) < 0, half, 1.0 - half), np.nan)
+
+
+def _softplus(t):
+    """log(1 + e^t) without overflow: max(t, 0) + log1p(e^-|t|)."""
+    return maximum(t, 0.0) + log1p(exp(-abs(t)))
+
+
+class _Logistic(_Distribution):
+    """The logistic distribution: scipy.stats.logistic(loc, scale), its cdf the sigmoid."""
+
+    name = "logistic"
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        s = _at(ok, scale, 1.0)
+        z = (x - loc) / s
+        return _choose(ok, -abs(z) - 2 * log1p(exp(-abs(z))) - log(s), np.nan)   # (symmetric in z)
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        return exp(self.logcdf(x, loc, scale))
+
+    def logcdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        return _choose(ok, -_softplus(-(x - loc) / _at(ok, scale, 1.0)), np.nan)   # log sigmoid(z)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        return exp(self.logsf(x, loc, scale))
+
+    def logsf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        return _choose(ok, -_softplus((x - loc) / _at(ok, scale, 1.0)), np.nan)
+
+
+class _Cauchy(_Distribution):
+    """The Cauchy distribution: scipy.stats.cauchy(loc, scale), density 1 / (pi (1 + z^2))."""
+
+    name = "cauchy"
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        s = _at(ok, scale, 1.0)
+        return _choose(ok, -log1p(square((x - loc) / s)) - log(math.pi * s), np.nan)
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        return self._tail(x, loc, scale, 1.0)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        return self._tail(x, loc, scale, -1.0)
+
+    @staticmethod
+    def _tail(x, loc, scale, sign):
+        """1/2 + arctan(z) / pi, as -arctan(1/z) / pi below 0 (no cancellation in the far tail)."""
+        ok = _positive(scale)
+        z = sign * (x - loc) / _at(ok, scale, 1.0)
+        left = _data(z) < 0
+        value = _choose(left, -arctan(1.0 / _at(left, z, -1.0)) / math.pi, 0.5 + arctan(z) / math.pi)
+        return _choose(ok, value, np.nan)
+
+
+class _Uniform(_Distribution):
+    """The uniform distribution on [loc, loc + scale]: scipy.stats.uniform(loc, scale)."""
+
+    name = "uniform"
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        s = _at(ok, scale, 1.0)
+        zd = _data((x - loc) / s)
+        inside = ok & (zd >= 0) & (zd <= 1)
+        return _choose(inside, -log(s) + 0.0 * x, _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        return _choose(ok, clip((x - loc) / _at(ok, scale, 1.0), 0.0, 1.0), np.nan)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        return _choose(ok, clip((loc + _at(ok, scale, 1.0) - x) / _at(ok, scale, 1.0), 0.0, 1.0), np.nan)
+
+
+class _Lognorm(_Distribution):
+    """The log-normal distribution: scipy.stats.lognorm(s, loc, scale), log(z) normal with sd s."""
+
+    name = "lognorm"
+
+    def logpdf(self, x, s, loc=0.0, scale=1.0):
+        ok = _positive(s, scale)
+        s_, c = _at(ok, s, 1.0), _at(ok, scale, 1.0)
+        z = (x - loc) / c
+        inside = ok & (_data(z) > 0)
+        lz = log(_at(inside, z, 1.0))
+        # -(log z)^2 / (2 s^2) - log(s z sqrt(2 pi)) - log(scale)
+        value = -square(lz / s_) / 2 - log(s_) - lz - _HALF_LOG_2PI - log(c)
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, s, loc=0.0, scale=1.0):
+        return self._integral(x, s, loc, scale, 1.0, 0.0)
+
+    def sf(self, x, s, loc=0.0, scale=1.0):
+        return self._integral(x, s, loc, scale, -1.0, 1.0)
+
+    @staticmethod
+    def _integral(x, s, loc, scale, sign, below):
+        ok = _positive(s, scale)
+        z = (x - loc) / _at(ok, scale, 1.0)
+        inside = ok & (_data(z) > 0)
+        value = special.ndtr(sign * log(_at(inside, z, 1.0)) / _at(ok, s, 1.0))
+        return _choose(inside, value, _choose(ok, below, np.nan))
+
+
+class _Halfnorm(_Distribution):
+    """The half-normal distribution: scipy.stats.halfnorm(loc, scale), |N(0, 1)| scaled."""
+
+    name = "halfnorm"
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        s = _at(ok, scale, 1.0)
+        z = (x - loc) / s
+        inside = ok & (_data(z) >= 0)
+        value = -0.5 * square(z) - log(s) + (math.log(2) - _HALF_LOG_2PI)
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        z = (x - loc) / _at(ok, scale, 1.0)
+        inside = ok & (_data(z) >= 0)
+        return _choose(inside, special.erf(_at(inside, z, 0.0) / math.sqrt(2)), _choose(ok, 0.0, np.nan))
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        ok = _positive(scale)
+        z = (x - loc) / _at(ok, scale, 1.0)
+        inside = ok & (_data(z) >= 0)
+        return _choose(inside, special.erfc(_at(inside, z, 0.0) / math.sqrt(2)), _choose(ok, 1.0, np.nan))
+
+
+class _Binom(_Distribution):
+    """The binomial distribution: scipy.stats.binom(n, p, loc), its pmf at whole numbers k."""
+
+    name = "binom"
+
+    def logpmf(self, k, n, p, loc=0):
+        k, n = _data(k) - _data(loc), _data(n)
+        ok = (n >= 0) & (n == np.floor(n)) & (_data(p) >= 0) & (_data(p) <= 1)
+        inside = ok & (k >= 0) & (k <= n) & (k == np.floor(k))
+        k = k * inside                                                   # (0 outside: no NaN)
+        q = _at(ok, p, 0.5)
+        # log C(n, k) + k log p + (n - k) log(1 - p)
+        value = (special.gammaln(n + 1.0) - special.gammaln(k + 1.0) - special.gammaln(n - k + 1.0)
+                 + special.xlogy(k, q) + special.xlog1py(n - k, -q))
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
+
+    def pmf(self, k, n, p, loc=0):
+        return exp(self.logpmf(k, n, p, loc))
+
+    def pdf(self, *args, **kwargs):
+        raise AttributeError("V.stats.binom is discrete: it has pmf(k, n, p) and logpmf(k, n, p), as SciPy's")
+
+    def cdf(self, k, n, p, loc=0):
+        return self._integral(k, n, p, loc, special.betaincc, 0.0, 1.0)
+
+    def sf(self, k, n, p, loc=0):
+        return self._integral(k, n, p, loc, special.betainc, 1.0, 0.0)
+
+    @staticmethod
+    def _integral(k, n, p, loc, op, below, above):
+        """P(K <= k) = 1 - I_p(k + 1, n - k) (betaincc) for 0 <= k < n; `below` left of
+        0, `above` from n on."""
+        k, n = np.floor(_data(k) - _data(loc)), _data(n)
+        ok = (n >= 0) & (n == np.floor(n)) & (_data(p) >= 0) & (_data(p) <= 1)
+        inside = ok & (k >= 0) & (k < n)
+        kk, nn = k * inside, n * inside + (1 - inside)                  # (k = 0, n = 1 outside)
+        value = op(kk + 1.0, nn - kk, _at(ok, p, 0.5))
+        return _choose(inside, value, _choose(ok, _choose(k < 0, below, above), np.nan))
+
+
 def _covariance(cov, d, op, like):
     """cov as a (d, d) matrix on the device of `like`: a number is that variance on the
     diagonal, a vector the diagonal, as SciPy takes them (its graph kept)."""
@@ -435,6 +636,13 @@ class _MultivariateNormal:
 
 
 norm = _Norm()
+laplace = _Laplace()
+logistic = _Logistic()
+cauchy = _Cauchy()
+uniform = _Uniform()
+lognorm = _Lognorm()
+halfnorm = _Halfnorm()
+binom = _Binom()
 t = _T()
 gamma = _Gamma()
 chi2 = _Chi2()

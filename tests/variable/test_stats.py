@@ -36,6 +36,12 @@ VALUES = [
       for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
     *[("poisson", m, (np.array([0.0, 1.0, 2.5, -1.0, 7.0, 12.0]), 3.2))
       for m in ("pmf", "logpmf", "cdf", "sf")],
+    *[(dist, m, args) for dist, args in [
+        ("laplace", (X, 0.3, 1.2)), ("logistic", (X * 20, 0.3, 1.2)), ("cauchy", (X * 1e3, 0.3, 1.2)),
+        ("uniform", (X, -1.0, 2.5)), ("lognorm", (np.append(POS[:5], 0.0), 0.8, 0.0, 1.5)),
+        ("halfnorm", (X, -0.5, 1.3))] for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[("binom", m, (np.array([-1.0, 0.0, 2.5, 5.0, 10.0, 12.0]), 10, 0.3))
+      for m in ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf")],
 ]
 
 
@@ -99,6 +105,19 @@ DERIVATIVES = [
     ("beta.logpdf", lambda x, a, b: V.stats.beta.logpdf(x, a, b),
      (UNIT[:3], POS[:3] + 1, POS[3:] + 1), 3),
     ("beta.cdf", lambda x, s: V.stats.beta.cdf(x, 2.0, 3.0, 0.0, s), (UNIT[:3], POS[3:] + 1), 2),
+    ("laplace.logpdf", lambda x, m, s: V.stats.laplace.logpdf(x, m, s), (X[:3], X[3:], POS[:3]), 2),
+    ("laplace.cdf", lambda x, s: V.stats.laplace.cdf(x, 0.1, s), (X[:3], POS[:3]), 2),
+    ("logistic.logpdf", lambda x, m, s: V.stats.logistic.logpdf(x, m, s), (X[:3], X[3:], POS[:3]), 3),
+    ("logistic.logsf", lambda x, s: V.stats.logistic.logsf(x, 0.1, s), (X[:3], POS[:3]), 2),
+    ("cauchy.logpdf", lambda x, m, s: V.stats.cauchy.logpdf(x, m, s), (X[:3], X[3:], POS[:3]), 3),
+    ("cauchy.cdf", lambda x, s: V.stats.cauchy.cdf(x, 0.1, s), (X[:3] * 5, POS[:3]), 2),
+    ("uniform.cdf", lambda x, m: V.stats.uniform.cdf(x, m, 4.0), (np.array([0.3, 1.1, 2.9]), X[:3] * 0.1), 2),
+    ("lognorm.logpdf", lambda x, s, c: V.stats.lognorm.logpdf(x, s, 0.0, c), (POS[:3], POS[3:], POS[:3]), 3),
+    ("lognorm.sf", lambda x, s: V.stats.lognorm.sf(x, s), (POS[:3], POS[3:]), 2),
+    ("halfnorm.logpdf", lambda x, s: V.stats.halfnorm.logpdf(x, 0.0, s), (POS[:3], POS[3:]), 3),
+    ("halfnorm.cdf", lambda x, s: V.stats.halfnorm.cdf(x, 0.0, s), (POS[:3], POS[3:]), 2),
+    ("binom.logpmf", lambda p: V.stats.binom.logpmf(np.array([0.0, 3.0, 7.0]), 7, p), (UNIT[1:4],), 3),
+    ("binom.cdf", lambda p: V.stats.binom.cdf(np.array([0.0, 3.0, 6.0]), 7, p), (UNIT[1:4],), 2),
     ("poisson.logpmf", lambda mu: V.stats.poisson.logpmf(np.array([0.0, 2.0, 5.0]), mu), (POS[:3],), 3),
     ("poisson.cdf", lambda mu: V.stats.poisson.cdf(np.array([0.0, 2.0, 5.0]), mu), (POS[:3],), 2),
     ("dirichlet.logpdf", lambda x, a: V.stats.dirichlet.logpdf(x, a),
@@ -191,5 +210,5 @@ def test_a_frozen_distribution_takes_its_parameters_once_as_scipys_does():
 
 
 def test_a_distribution_v_stats_lacks_is_named_with_those_it_has():
-    with pytest.raises(AttributeError, match=r"no attribute 'laplace': V\.stats has norm, t, gamma"):
-        V.stats.laplace.logpdf(0.5)
+    with pytest.raises(AttributeError, match=r"no attribute 'weibull_min': V\.stats has norm, t, gamma"):
+        V.stats.weibull_min.logpdf(0.5)
