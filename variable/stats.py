@@ -64,11 +64,9 @@ def _at(mask, x, safe):
 
 
 def _choose(mask, value, other):
-    """value where `mask`, `other` (a number) elsewhere."""
+    """value where `mask`, `other` (a number, or a Variable) elsewhere."""
     mask = _one(mask)
     if not isinstance(mask, bool):
-        if not isinstance(value, Variable) and not isinstance(other, Variable):    # (two numbers)
-            return Variable(get_array_module(mask).where(mask, value, other).astype(float))
         return where(mask, value, other)
     return value if mask else value * 0.0 + other        # (other: NaN, or the edge value)
 
@@ -323,8 +321,8 @@ class _Poisson(_Distribution):
         ok = _data(mu) >= 0
         inside = ok & (k >= 0) & (k == np.floor(k))
         m = _at(ok, mu, 1.0)
-        k = np.where(inside, k, 0.0)
-        value = special.xlogy(k, m) - special.gammaln(k + 1) - m                  # k log mu - log k! - mu
+        k = k * inside                                                           # (0 outside: no NaN)
+        value = special.xlogy(k, m) - special.gammaln(k + 1.0) - m                # k log mu - log k! - mu
         return _choose(inside, value, _choose(ok, -np.inf, np.nan))
 
     def pmf(self, k, mu, loc=0):
@@ -334,18 +332,19 @@ class _Poisson(_Distribution):
         raise AttributeError("V.stats.poisson is discrete: it has pmf(k, mu) and logpmf(k, mu), as SciPy's")
 
     def cdf(self, k, mu, loc=0):
-        k = np.floor(_data(k) - _data(loc))
-        ok = _data(mu) >= 0
-        inside = ok & (k >= 0)
-        value = special.gammaincc(np.where(inside, k, 0.0) + 1, _at(ok, mu, 1.0))   # P(N <= k) = Q(k+1, mu)
-        return _choose(inside, value, _choose(ok, 0.0, np.nan))
+        return self._integral(k, mu, loc, special.gammaincc, 0.0)
 
     def sf(self, k, mu, loc=0):
+        return self._integral(k, mu, loc, special.gammainc, 1.0)
+
+    @staticmethod
+    def _integral(k, mu, loc, op, below):
+        """P(N <= k) = Q(k + 1, mu) (gammaincc) for k >= 0, `below` left of 0."""
         k = np.floor(_data(k) - _data(loc))
         ok = _data(mu) >= 0
         inside = ok & (k >= 0)
-        value = special.gammainc(np.where(inside, k, 0.0) + 1, _at(ok, mu, 1.0))
-        return _choose(inside, value, _choose(ok, 1.0, np.nan))
+        value = op(k * inside + 1.0, _at(ok, mu, 1.0))                        # (k = 0 outside)
+        return _choose(inside, value, _choose(ok, below, np.nan))
 
 
 class _Dirichlet:
