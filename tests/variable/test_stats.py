@@ -212,3 +212,17 @@ def test_a_frozen_distribution_takes_its_parameters_once_as_scipys_does():
 def test_a_distribution_v_stats_lacks_is_named_with_those_it_has():
     with pytest.raises(AttributeError, match=r"no attribute 'weibull_min': V\.stats has norm, t, gamma"):
         V.stats.weibull_min.logpdf(0.5)
+
+
+TAYLOR = {"t.logpdf": lambda x: V.stats.t.logpdf(x, 3.0, 0.1, 1.5),
+          "beta.cdf": lambda x: V.stats.beta.cdf(x / 3, 2.0, 3.0),
+          "logistic.logcdf": lambda x: V.stats.logistic.logcdf(x),
+          "cauchy.sf": lambda x: V.stats.cauchy.sf(x),
+          "gamma.logsf": lambda x: V.stats.gamma.logsf(x, 2.0),
+          "mvn.logpdf": lambda x: V.stats.multivariate_normal.logpdf(x, np.zeros(3), 2.0)}
+
+
+@pytest.mark.parametrize("f", TAYLOR.values(), ids=TAYLOR.keys())
+def test_taylor_mode_runs_through_them(f):
+    # forward mode (V.jvp, V.taylor, V.hessian's rows) agrees with nested reverse mode
+    assert V.taylorcheck(f, np.array([0.3, 1.2, 2.5]), order=3)
