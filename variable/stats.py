@@ -84,24 +84,59 @@ def _log_of(p, q):
     return where(high, log1p(-_at(high, q, 0.0)), _log(_at(high, 0.5, p)))
 
 
-def _together(method):
-    """`method` with the numbers and host arrays given beside device data moved to its
-    device (gengrad's ops take one device; SciPy's numbers broadcast against any array), or
-    to the GPU under set_default_device("gpu"), where the Variables the formulas make go."""
+def _argument(where, name, v):
+    """Argument `name` checked: a Variable, a number or a numeric array as it is, a list of
+    numbers as an array; anything else a TypeError naming the function."""
+    if v is None or isinstance(v, (Variable, bool, int, float, np.number)) or is_device_array(v):
+        return v
+    if isinstance(v, (list, tuple)):
+        try:
+            return np.asarray(v, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"{where}: {name} must hold numbers, got {v!r}") from None
+    if isinstance(v, np.ndarray) and v.dtype.kind in "biuf":
+        return v
+    kind = f"an array of dtype {v.dtype}" if isinstance(v, np.ndarray) else type(v).__name__
+    raise TypeError(f"{where}: {name} must be a number, an array of numbers or a Variable, got {kind}")
+
+
+def _together(method, broadcast=True):
+    """`method` with its arguments checked (numbers, arrays or Variables that broadcast
+    together, errors naming the function) and the numbers and host arrays given beside device
+    data moved to its device (gengrad's ops take one device; SciPy's numbers broadcast against
+    any array), or to the GPU under set_default_device("gpu"), where the Variables the formulas
+    make go."""
     signature = inspect.signature(method)
+    if any(p.kind is p.VAR_POSITIONAL for p in signature.parameters.values()):
+        return method                                    # (it calls a checked method)
 
     @functools.wraps(method)
     def call(self, *args, **kwargs):
-        found = next((d for d in map(_data, (*args, *kwargs.values())) if is_device_array(d)), None)
-        if found is None and default_device() == "cpu":
-            return method(self, *args, **kwargs)
-        xp = get_array_module(found) if found is not None else gpu_module("V.stats")
-        bound = signature.bind(self, *args, **kwargs)
+        where = f"V.stats.{self.name}.{method.__name__}"
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{where}: {error}") from None
         bound.apply_defaults()                           # (the defaults, loc=0.0, ..., too)
-        for name, v in list(bound.arguments.items())[1:]:
-            if not (v is None or isinstance(v, (Variable, bool, tuple, dict)) or is_device_array(v)):
-                bound.arguments[name] = xp.asarray(v, dtype=float)
-        return method(*bound.args, **bound.kwargs)
+        given = {name: _argument(where, name, v) for name, v in list(bound.arguments.items())[1:]}
+        for name, v in given.items():
+            if v is None and signature.parameters[name].default is not None:
+                raise TypeError(f"{where}: {name} must be a number, an array of numbers or a Variable, "
+                                f"got None")
+        shapes = {name: np.shape(_data(v)) for name, v in given.items() if v is not None}
+        if broadcast:
+            try:
+                np.broadcast_shapes(*shapes.values())
+            except ValueError:
+                raise ValueError(f"{where}: the arguments' shapes do not broadcast together: "
+                                 + ", ".join(f"{name} {shape}" for name, shape in shapes.items())) from None
+        found = next((d for d in map(_data, given.values()) if is_device_array(d)), None)
+        if found is not None or default_device() == "gpu":
+            xp = get_array_module(found) if found is not None else gpu_module("V.stats")
+            for name, v in given.items():
+                if not (v is None or isinstance(v, (Variable, bool)) or is_device_array(v)):
+                    given[name] = xp.asarray(v, dtype=float)
+        return method(self, **given)
     return call
 
 
@@ -353,13 +388,17 @@ class _Dirichlet:
 
     name = "dirichlet"
 
-    @_together
+    @functools.partial(_together, broadcast=False)
     def logpdf(self, x, alpha):
         xd, ad = _data(x), _data(alpha)
-        if ad.ndim != 1 or xd.shape[:1] != ad.shape:
-            raise ValueError(f"dirichlet.logpdf: alpha must be a vector of the K concentrations and x "
-                             f"hold K components along its first axis; got x of shape {xd.shape} and alpha "
-                             f"of shape {ad.shape}")
+        if np.ndim(ad) != 1 or np.shape(xd)[:1] != np.shape(ad):
+            raise ValueError(f"V.stats.dirichlet.logpdf: alpha must be a vector of the K concentrations "
+                             f"and x hold K components along its first axis; got x of shape "
+                             f"{np.shape(xd)} and alpha of shape {np.shape(ad)}")
+        if not is_device_array(xd) and not (np.all((xd > 0) & (xd < 1))
+                                            and np.allclose(np.sum(xd, axis=0), 1.0, rtol=0, atol=1e-10)):
+            raise ValueError("V.stats.dirichlet.logpdf: x must lie in the open simplex, each column's K "
+                             "components in (0, 1) and summing to 1, as SciPy requires")  # (not on a GPU)
         a = alpha.reshape(ad.shape + (1,) * (xd.ndim - 1)) if xd.ndim > 1 else alpha
         # sum_i (alpha_i - 1) log x_i - (sum_i log Gamma(alpha_i) - log Gamma(sum_i alpha_i))
         norm_ = reduction.sum(special.gammaln(alpha)) - special.gammaln(reduction.sum(alpha))
@@ -585,8 +624,8 @@ def _covariance(cov, d, op, like):
         return cov * eye                               # (each column j scaled by cov[j]: diag(cov))
     if shape == (d, d):
         return cov
-    raise ValueError(f"multivariate_normal.{op}: cov must be a ({d}, {d}) matrix, a vector of {d} variances "
-                     f"or a number; got shape {shape}")
+    raise ValueError(f"V.stats.multivariate_normal.{op}: cov must be a ({d}, {d}) matrix, a vector of "
+                     f"{d} variances or a number; got shape {shape}")
 
 
 class _MultivariateNormal:
@@ -595,13 +634,13 @@ class _MultivariateNormal:
 
     name = "multivariate_normal"
 
-    @_together
+    @functools.partial(_together, broadcast=False)
     def logpdf(self, x, mean=None, cov=1.0, allow_singular=False):
         from . import linalg
 
         if allow_singular:
-            raise ValueError("multivariate_normal.logpdf: allow_singular=True (a pseudo-inverse) is not "
-                             "supported; give a positive definite cov")
+            raise ValueError("V.stats.multivariate_normal.logpdf: allow_singular=True (a pseudo-inverse) is "
+                             "not supported; give a positive definite cov")
         xd = _data(x)
         d = xd.shape[-1] if xd.ndim else 1
         c = _covariance(cov, d, "logpdf", x)
@@ -616,7 +655,7 @@ class _MultivariateNormal:
     def pdf(self, x, mean=None, cov=1.0, allow_singular=False):
         return exp(self.logpdf(x, mean, cov, allow_singular))
 
-    @_together
+    @functools.partial(_together, broadcast=False)
     def entropy(self, mean=None, cov=1.0):
         from . import linalg
 

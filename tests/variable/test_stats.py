@@ -120,8 +120,8 @@ DERIVATIVES = [
     ("binom.cdf", lambda p: V.stats.binom.cdf(np.array([0.0, 3.0, 6.0]), 7, p), (UNIT[1:4],), 2),
     ("poisson.logpmf", lambda mu: V.stats.poisson.logpmf(np.array([0.0, 2.0, 5.0]), mu), (POS[:3],), 3),
     ("poisson.cdf", lambda mu: V.stats.poisson.cdf(np.array([0.0, 2.0, 5.0]), mu), (POS[:3],), 2),
-    ("dirichlet.logpdf", lambda x, a: V.stats.dirichlet.logpdf(x, a),
-     (UNIT[:3] / UNIT[:3].sum(), POS[:3]), 2),
+    ("dirichlet.logpdf", lambda x, a: V.stats.dirichlet.logpdf(x / V.sum(x), a),   # (on the simplex)
+     (UNIT[:3], POS[:3]), 2),
     ("multivariate_normal.logpdf",
      lambda x, m, c: V.stats.multivariate_normal.logpdf(x, m, (c + c.T) / 2 + 2 * np.eye(2)),
      (X[:4].reshape(2, 2), X[4:], np.array([[1.0, 0.2], [0.1, 0.5]])), 2),
@@ -156,6 +156,25 @@ def test_a_gaussian_fit_by_maximum_likelihood_recovers_the_sample_moments():
         mu.data -= 0.5 * g_mu.data
         log_sigma.data -= 0.5 * g_ls.data
     np.testing.assert_allclose([mu.item(), np.exp(log_sigma.item())], [data.mean(), data.std()], rtol=1e-6)
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(TypeError, match=r"V\.stats\.norm\.logpdf: scale must be a number, an array of "
+                                        r"numbers or a Variable, got None"):
+        V.stats.norm.logpdf(1.0, 0.0, None)
+    with pytest.raises(TypeError, match=r"V\.stats\.gamma\.cdf: x must be .* got str"):
+        V.stats.gamma.cdf("1.0", 2.0)
+    with pytest.raises(TypeError, match=r"V\.stats\.norm\.cdf: .* got an array of dtype complex128"):
+        V.stats.norm.cdf(np.array([1j]))
+    with pytest.raises(TypeError, match=r"V\.stats\.t\.logpdf: missing a required argument: 'df'"):
+        V.stats.t.logpdf(1.0)
+    with pytest.raises(ValueError, match=r"V\.stats\.norm\.logpdf: the arguments' shapes do not broadcast "
+                                         r"together: x \(3,\), loc \(2,\), scale \(\)"):
+        V.stats.norm.logpdf(np.ones(3), np.ones(2))
+    if os.environ.get("GENGRAD_DEVICE", "cpu") == "cpu":                  # (device data is not read)
+        with pytest.raises(ValueError, match=r"V\.stats\.dirichlet\.logpdf: x must lie in the open simplex"):
+            V.stats.dirichlet.logpdf(np.array([0.5, 0.6]), np.ones(2))
+    np.testing.assert_allclose(V.stats.norm.logpdf([0.1, 0.2]).data, stats.norm.logpdf([0.1, 0.2]))  # a list
 
 
 def test_wrong_shapes_are_named():
