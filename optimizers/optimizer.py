@@ -159,7 +159,8 @@ class Optimizer:
         """
         name = type(self).__name__
         if isinstance(target, Variable):
-            target = [target]
+            raise TypeError(f"{name}.setup: target must be a Layer or a list of Variables, got one "
+                            f"{type(target).__name__}: give it in a list, setup([w])")
         if isinstance(target, (list, tuple)) and target and all(isinstance(p, Variable) for p in target):
             target = _Listed(target)
         elif isinstance(target, Iterator):

@@ -50,7 +50,9 @@ def test_a_list_of_variables_is_a_target_as_pytorchs_optimizers_take_it():
     assert {"state/0/m", "state/1/v"} <= set(state)
     fresh = O.Adam(lr=0.1).setup([V.Variable(w.data.copy()), V.Variable(b.data.copy())])
     fresh.load_state_dict(state)
-    assert O.SGD().setup(w).target.params().__next__() is w          # one Variable: a list of one
+    with pytest.raises(TypeError, match=r"SGD\.setup: .* got one Variable: give it in a list, "
+                                        r"setup\(\[w\]\)"):
+        O.SGD().setup(w)
 
 
 def test_update_before_setup_raises():
