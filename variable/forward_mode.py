@@ -330,14 +330,21 @@ def _direction(v, x, i, op, batched=False):
     """The direction for input `i`: an ndarray of x's shape and dtype (batched: a stack of
     them along a leading axis).  A direction that requires grad stays a Variable (outside
     no_grad), so the derivatives, linear in it, keep their graph to it."""
-    if isinstance(v, Variable):
-        if v.requires_grad and is_backprop_enabled():
-            return _traced_direction(v, x, i, op, batched)
-        v = v._data
-    try:
-        data = backend.get_array_module(x).asarray(v, dtype=x._data.dtype)   # on x's device
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"{op}: direction {i} must be numeric like its input ({error})") from None
+    traced = isinstance(v, Variable) and v.requires_grad and is_backprop_enabled()
+    if traced and batched:
+        raise ValueError(
+            f"{op}: direction {i} is a Variable that requires grad, and with batched=True the "
+            f"directions are pushed through as arrays, so its gradient would be lost; push one "
+            f"direction at a time (batched=False), or pass v.detach() if it is a constant"
+        )
+    if traced:
+        data = v if v.dtype == x._data.dtype else v.astype(x._data.dtype)    # (a recorded cast)
+    else:
+        try:
+            data = backend.get_array_module(x).asarray(v._data if isinstance(v, Variable) else v,
+                                                       dtype=x._data.dtype)
+        except (TypeError, ValueError) as error:                             # (on x's device)
+            raise TypeError(f"{op}: direction {i} must be numeric like its input ({error})") from None
     if batched and (data.ndim != x.ndim + 1 or not len(data) or not _broadcasts(data.shape[1:], x.shape)):
         raise ValueError(
             f"{op}: with batched=True, v holds a stack of directions along its first axis, so for "
@@ -353,22 +360,6 @@ def _direction(v, x, i, op, batched=False):
             f"{x._data.shape}; v holds one direction per input, each of its input's shape{hint}"
         )
     return data
-
-
-def _traced_direction(v, x, i, op, batched):
-    """A direction that requires grad, as a Variable of x's shape and dtype."""
-    if batched:
-        raise ValueError(
-            f"{op}: direction {i} is a Variable that requires grad, and with batched=True the "
-            f"directions are pushed through as arrays, so its gradient would be lost; push one "
-            f"direction at a time (batched=False), or pass v.detach() if it is a constant"
-        )
-    if v.shape != x._data.shape:
-        raise ValueError(
-            f"{op}: direction {i} has shape {v.shape} but input {i} has shape "
-            f"{x._data.shape}; v holds one direction per input, each of its input's shape"
-        )
-    return v if v.dtype == x._data.dtype else v.astype(x._data.dtype)
 
 
 def _as_outputs(ys, op):
