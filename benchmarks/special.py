@@ -1,5 +1,6 @@
-"""SciPy's special functions in gengrad: the forward pass on n points, next to SciPy's ufunc
-(C) when SciPy is installed and to a NumPy formula where NumPy has one (np.i0, x * log(y)).
+"""SciPy's special functions and distributions in gengrad: the forward pass on n points, next
+to SciPy's (a ufunc in C, or scipy.stats' Python) when SciPy is installed and to a NumPy
+formula where NumPy has one (np.i0, x * log(y), the normal's log density).
 
 Each case checks gengrad's values against SciPy's and the formula's before timing them, and
 times gengrad's forward pass alone and with the backward pass (V.grad of the sum).  Rounds
@@ -43,6 +44,14 @@ def cases(rng, n):
         ("xlogy", V.xlogy, "xlogy", lambda x, y: x * np.log(y), (positive, other)),
         ("logit", V.logit, "logit", lambda p: np.log(p / (1 - p)), (probability,)),
         ("kl_div", V.kl_div, "kl_div", lambda x, y: x * np.log(x / y) - x + y, (positive, other)),
+        # scipy.stats' distributions (V.stats), differentiated in every argument
+        ("stats.norm.logpdf", V.stats.norm.logpdf, "stats.norm.logpdf",
+         lambda x, m, s: -0.5 * ((x - m) / s) ** 2 - np.log(s) - 0.5 * np.log(2 * np.pi),
+         (wide, unit, positive)),
+        ("stats.norm.cdf", V.stats.norm.cdf, "stats.norm.cdf", None, (wide, unit, positive)),
+        ("stats.t.logpdf", V.stats.t.logpdf, "stats.t.logpdf", None, (wide, positive, unit, other)),
+        ("stats.gamma.logpdf", V.stats.gamma.logpdf, "stats.gamma.logpdf", None, (positive, other)),
+        ("stats.beta.logpdf", V.stats.beta.logpdf, "stats.beta.logpdf", None, (probability, positive, other)),
     ]
 
 
@@ -54,14 +63,20 @@ def _in_x(op):
 
 def _scipy_special():
     try:
+        importlib.import_module("scipy.stats")
         return importlib.import_module("scipy.special")
     except ImportError:
         return None
 
 
 def _scipy_call(special, name, arrays):
+    """SciPy's function: scipy.special.<name>, or scipy.stats' for "stats.<dist>.<method>"."""
     if name == "polygamma":
         return lambda: special.polygamma(1, *arrays)
+    if name.startswith("stats."):
+        _, dist, method = name.split(".")
+        function = getattr(getattr(importlib.import_module("scipy.stats"), dist), method)
+        return lambda: function(*arrays)
     return lambda: getattr(special, name)(*arrays)
 
 
@@ -100,7 +115,7 @@ def report(results, n):
              "best of the rounds"]
     for name, times in results.items():
         g = times["gengrad"]
-        line = f"  {name:16s} gengrad {g:8.2f}   +backward {times['gengrad+backward']:8.2f}"
+        line = f"  {name:18s} gengrad {g:8.2f}   +backward {times['gengrad+backward']:8.2f}"
         if "numpy" in times:
             line += f"   numpy {times['numpy']:8.2f} ({ratio(g, times['numpy'])})"
         if "scipy" in times:
