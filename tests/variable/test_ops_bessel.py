@@ -1,0 +1,181 @@
+"""j0, j1, jn, y0, y1 and yn (variable/ops/bessel.py): the table rows (third order, Taylor mode
+to sixth, float32) in all three regions of the computation (power series, Miller's recurrence,
+Hankel's expansions), the values against an independent 80-digit power series to a few ulps
+times the condition number, SciPy's values at the edges, and the refusals."""
+
+import math
+from decimal import Decimal, localcontext
+
+import numpy as np
+import pytest
+from op_rows import SMOOTH, UNARY_SHAPES, Row, table_tests, unary_rows
+
+import variable as V
+
+_PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494459230781640628620899863")
+_EULER = Decimal("0.57721566490153286060651209008240243104215933593992359880576723488486772677766467")
+
+
+def _series(kind, n, x):
+    """J_n(x) or Y_n(x) of a whole n >= 0 and a float x > 0 from their power series in 80-digit
+    decimals (Y_n with its logarithm and the finite sum of negative powers): a method of its
+    own, exact to far more digits than a double for x up to 45 (its terms peak near e^x)."""
+    with localcontext() as context:
+        context.prec = 80
+        h = Decimal(float(x)) / 2
+        u = -h * h
+        term = h ** n / math.factorial(n)
+        j, k = term, 0
+        while abs(term) > Decimal(10) ** -75 or k < 5:
+            k += 1
+            term = term * u / (k * (k + n))
+            j += term
+        if kind == "j":
+            return float(j)
+        # Y_n = (2/pi) J_n ln(x/2) - (1/pi) sum_(k<n) (n-k-1)!/k! (x/2)^(2k-n)
+        #       - (1/pi) sum_k (psi(k+1) + psi(n+k+1)) u^k (x/2)^n / (k! (n+k)!)
+        finite = sum((Decimal(math.factorial(n - k - 1)) / math.factorial(k) * h ** (2 * k - n)
+                      for k in range(n)), Decimal(0))
+        psi_k, psi_nk = -_EULER, -_EULER + sum((Decimal(1) / m for m in range(1, n + 1)), Decimal(0))
+        term = h ** n / math.factorial(n)
+        rest, k = (psi_k + psi_nk) * term, 0
+        while abs(term) > Decimal(10) ** -75 or k < 5:
+            k += 1
+            psi_k += Decimal(1) / k
+            psi_nk += Decimal(1) / (n + k)
+            term = term * u / (k * (k + n))
+            rest += (psi_k + psi_nk) * term
+        return float((2 * j * h.ln() - finite - rest) / _PI)
+
+
+def reference(kind, n):
+    """Z_n on an array by `_series` (Z_-n = (-1)^n Z_n; J_n(-x) = (-1)^n J_n(x))."""
+    sign = -1.0 if n < 0 and n % 2 else 1.0
+
+    def one(x):
+        if kind == "j" and x < 0:
+            return sign * (-1.0) ** abs(n) * _series(kind, abs(n), -x)
+        return sign * _series(kind, abs(n), x)
+    return np.vectorize(one, otypes=[np.float64])
+
+
+def inside(low, high):
+    return lambda *shapes: (lambda rng: tuple(rng.uniform(low, high, s) for s in shapes))
+
+
+def _rows(fn, kind, n, regions):
+    return [row for low, high in regions
+            for row in unary_rows(fn, reference(kind, n), inside(low, high), SMOOTH)]
+
+
+_J_REGIONS = ((-1.9, 1.9), (3.0, 12.0), (26.0, 40.0))     # series, Miller, Hankel (and negative x)
+_Y_REGIONS = ((0.3, 1.9), (3.0, 12.0), (26.0, 40.0))
+
+ROWS = {
+    "j0": _rows(V.j0, "j", 0, _J_REGIONS),
+    "j1": _rows(V.j1, "j", 1, _J_REGIONS),
+    "jn": [Row(f"n={n}, {row.label}", lambda x, n=n: V.jn(n, x), row.ref, row.sample, SMOOTH)
+           for n in (2, 5, -3) for row in _rows(None, "j", n, ((0.5, 9.0), (27.0, 33.0)))[::2]],
+    "y0": _rows(V.y0, "y", 0, _Y_REGIONS),
+    "y1": _rows(V.y1, "y", 1, _Y_REGIONS),
+    "yn": [Row(f"n={n}, {row.label}", lambda x, n=n: V.yn(n, x), row.ref, row.sample, SMOOTH)
+           for n in (2, 4, -2) for row in _rows(None, "y", n, ((1.0, 9.0), (27.0, 33.0)))[::2]],
+}
+assert all(len(rows) >= len(UNARY_SHAPES) for rows in ROWS.values())
+
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+
+
+@pytest.mark.parametrize("kind, op", [("j", V.jn), ("y", V.yn)])
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 30, -1])
+def test_values_are_within_a_few_ulps_times_the_condition_number(kind, op, n):
+    # points in all three regions, near zeros too: the error is measured against
+    # |x Z_n'(x)| + |Z_n(x)|, the size of the rounding a double x itself carries
+    rng = np.random.default_rng(abs(n) + (kind == "y"))
+    x = np.concatenate([rng.uniform(0.01, 2.0, 30), rng.uniform(2.0, 25.0, 60), rng.uniform(25.0, 45.0, 30),
+                        np.geomspace(1e-6, 1e-2, 8), [2.0, 25.0, 2.4048255576957729, 3.8317059702075123]])
+    if kind == "y" and n:
+        x = x[x > 0.05 * abs(n)]                      # (|Y_n| overflows toward 0 for large n)
+    ours = op(n, x).data
+    exact = reference(kind, n)(x)
+    slope = (reference(kind, n - 1)(x) - reference(kind, n + 1)(x)) / 2
+    scale = np.abs(x * slope) + np.abs(exact)
+    assert np.all(np.abs(ours - exact) <= 8e-15 * scale), np.max(np.abs(ours - exact) / scale)
+
+
+def test_edges_are_scipys():
+    special = pytest.importorskip("scipy.special")
+    x = np.array([0.0, -0.0, 1e-300, 5e-8, -3.5, 60.0, np.inf, -np.inf, np.nan])
+    with np.errstate(all="ignore"):
+        for ours, theirs in [(V.j0, special.j0), (V.j1, special.j1), (V.y0, special.y0), (V.y1, special.y1),
+                             (lambda t: V.jn(4, t), lambda t: special.jn(4, t)),
+                             (lambda t: V.yn(3, t), lambda t: special.yn(3, t)),
+                             (lambda t: V.yn(-3, t), lambda t: special.yn(-3, t))]:
+            np.testing.assert_allclose(ours(x).data, theirs(x), rtol=1e-13, atol=0)   # NaN and infs alike
+    np.testing.assert_array_equal(V.j0(np.float32([0.0, 1.0])).data, np.float32([1.0, 0.7651977]))
+
+    # far out the phase x - pi/4 must not be rounded (ulp(1e15) = 0.125): 40-digit values
+    # (SciPy's j0 is 2e-12 off at 1e5, 8e-9 at 1e9, 14 % at 1e15, where it gives 5.29e-9)
+    far = np.array([1e5, 1e9, 1e15])
+    np.testing.assert_allclose(V.j0(far).data, [-0.0017192011162359723, 2.4687471886269195e-05,
+                                                6.156638646885022e-09], rtol=1e-14)
+    np.testing.assert_allclose(V.y1(far[:2]).data, [0.0017192103500882562, -2.4687471888874407e-05],
+                               rtol=1e-14)
+    np.testing.assert_allclose(V.jn(4, far[:2]).data, [-0.0017193488527148316, 2.4687471927952574e-05],
+                               rtol=1e-14)
+    np.testing.assert_allclose(V.yn(3, 1e15).data, 6.156638646884826e-09, rtol=1e-12)
+
+
+def test_the_derivatives_are_the_neighbouring_orders():
+    x = V.Variable(np.array([0.0, 0.7, 4.2, 31.0]))
+    np.testing.assert_allclose(V.grad(V.sum(V.j0(x)), x).data, -V.j1(x).data, rtol=1e-15)
+    np.testing.assert_allclose(V.grad(V.sum(V.j1(x)), x).data[0], 0.5)          # J_1'(0) = 1/2
+    y = V.Variable(np.array([0.7, 4.2, 31.0]))
+    np.testing.assert_allclose(V.grad(V.sum(V.y0(y)), y).data, -V.y1(y).data, rtol=1e-15)
+    zero = V.Variable(np.array([0.0]))
+    assert V.grad(V.sum(V.y0(zero)), zero).data[0] == np.inf                 # Y_0'(0) = -Y_1(0) = inf
+    d4 = V.nth_derivative(V.j0, np.array([0.0]), np.ones(1), 4)          # J_0'''' (0) = 3/8
+    np.testing.assert_allclose(d4.data, [0.375], rtol=1e-15)
+
+
+def test_scipys_ufuncs_record_them():
+    special = pytest.importorskip("scipy.special")
+    x = V.Variable(np.array([0.5, 3.0]))
+    for theirs, ours in [(special.j0(x), V.j0(x)), (special.jn(3, x), V.jn(3, x)),
+                         (special.jv(2.0, x), V.jn(2, x)), (special.yv(1, x), V.y1(x)),
+                         (special.yn(2, x), V.yn(2, x))]:
+        assert isinstance(theirs, V.Variable) and theirs.creator is not None
+        np.testing.assert_array_equal(theirs.data, ours.data)
+
+
+def test_orders_that_are_not_whole_are_refused():
+    x = V.Variable(np.array([0.5, 3.0]))
+    with pytest.raises(TypeError, match=r"jn\(n, x\): n must be a whole number \(an int\), got float 2\.5"):
+        V.jn(2.5, x)
+    with pytest.raises(TypeError, match=r"yn\(n, x\): n must be a whole number"):
+        V.yn(np.array([1, 2]), x)
+    with pytest.raises(ValueError, match=r"jn\(n, x\): \|n\| must be at most 256, got 300"):
+        V.jn(300, x)
+    special = pytest.importorskip("scipy.special")
+    with pytest.raises(TypeError, match=r"scipy\.special\.jv\(v, x\): gengrad has Bessel functions of one "
+                                        r"whole order v, not differentiated \(V\.jn\(n, x\)"):
+        special.jv(2.5, x)
+
+
+def test_on_the_device_the_values_and_gradients_are_the_hosts_without_a_sync(gpu, count_syncs):
+    for op, x in [(V.j0, [0.0, 1e-3, 1.5, 7.0, 24.0, 31.0, -4.0, np.inf]),    # every region and edge
+                  (lambda t: V.jn(3, t), [0.0, 1e-3, 1.5, 7.0, 24.0, 31.0, -4.0]),
+                  (V.y1, [1e-3, 1.5, 7.0, 24.0, 31.0, -4.0, np.inf]),             # (Y'(0) is +inf)
+                  (lambda t: V.yn(-2, t), [1e-3, 1.5, 7.0, 24.0, 31.0])]:
+        x = np.array(x)
+        host = V.Variable(x)
+        host_value = op(host)
+        host_gradient = V.grad(V.sum(V.where(np.isfinite(host_value.data), host_value, 0.0)), host)
+        moved = V.Variable(x).to_gpu()
+        with count_syncs() as syncs:
+            value = op(moved)
+            finite = V.backend.get_array_module(value.data).isfinite(value.data)
+            gradient = V.grad(V.sum(V.where(finite, value, 0.0)), moved)
+        assert syncs.count == 0
+        np.testing.assert_array_equal(V.backend.to_cpu(value.data), host_value.data)
+        np.testing.assert_array_equal(V.backend.to_cpu(gradient.data), host_gradient.data)

@@ -1,0 +1,349 @@
+"""Bessel functions of the first and second kind of whole order: SciPy's j0, j1, jn, y0, y1
+and yn (I_n, the modified ones, are i0 and i1 in division.py and special.py).
+
+J_n and Y_n are computed on NumPy alone, each entry in one of three regions of |x|:
+
+- up to 2, their power series (Y_0 and Y_1 with the logarithmic terms);
+- up to T = max(25, the highest order wanted), Miller's recurrence J_(k-1) = (2k/x) J_k -
+  J_(k+1) run down from an order N past x (from 0 and 1, so every J_k comes out scaled by one
+  unknown factor, fixed by J_0 + 2 (J_2 + J_4 + ...) = 1), and Y_0, Y_1 from the same J_k by
+  Neumann's series;
+- beyond, Hankel's expansions J, Y = sqrt(2 / (pi x)) (P cos, sin chi -+ Q sin, cos chi), whose
+  error there is below 1e-18.
+
+J_n and Y_n of higher n follow from J_0, J_1 (Y_0, Y_1) by the recurrence upwards where it is
+stable (Y always, J for n below x; above x J_n comes from Miller's run). Every region runs on
+every entry (clamped into it) and `where` picks, so nothing is read back from a device.
+
+Derivatives: J_n' = (J_(n-1) - J_(n+1)) / 2 and likewise for Y (J_(-1) = -J_1), so each
+derivative is the same op at neighbouring orders, to any order.
+"""
+
+import math
+
+import numpy as np
+
+from .. import numpy_dispatch, series
+from ..backend import get_array_module
+from ..forwarder import Forwarder, Function, Variable, as_variable
+from ..types import ArrayLike
+from .piecewise import where
+from .special import _select
+
+_SMALL = 2.0            # the power series up to here
+_HANKEL = 25.0          # Hankel's expansions from here (or from the highest order wanted)
+_HANKEL_TERMS = 24      # P and Q together: the last term below 1e-18 of the first at x = 25
+_EULER = 0.57721566490153286061
+
+
+def _float(x):
+    """x in float64 (float16 and float32 come back in their dtype: `_restore`)."""
+    return x.astype(np.float64) if x.dtype != np.float64 else x
+
+
+def _series(orders, x, want_y=True):
+    """J_0..J_orders (and, `want_y`, Y_0 and Y_1) by their power series in x (0 < x <= 2)."""
+    xp = get_array_module(x)
+    h = x * 0.5
+    u = -h * h                                        # (-x^2/4)^k
+    js = []
+    for n in range(orders + 1):                       # J_n = (x/2)^n sum_k u^k / (k! (k+n)!)
+        term = xp.full_like(x, 1.0 / math.factorial(n))
+        total = term
+        for k in range(1, 18):
+            term = term * u * (1.0 / (k * (k + n)))
+            total = total + term
+        js.append(total * h ** n)
+    if not want_y:
+        return js, None, None
+    log_half = xp.log(h) + _EULER                     # ln(x/2) + gamma
+    term, harmonic, rest = xp.ones_like(x), 0.0, xp.zeros_like(x)
+    for k in range(1, 18):                            # Y_0 = (2/pi)[(ln(x/2)+gamma) J_0 - sum H_k u^k / k!^2]
+        term = term * u * (1.0 / (k * k))
+        harmonic += 1.0 / k
+        rest = rest - harmonic * term
+    y0 = (2 / math.pi) * (log_half * js[0] + rest)
+    # Y_1 = -2/(pi x) + (2/pi) ln(x/2) J_1 - (1/pi) sum (psi(k+1) + psi(k+2)) (x/2)^(2k+1) (-1)^k / (k!(k+1)!)
+    term, psis, rest = h * 1.0, 1 - 2 * _EULER, h * (1 - 2 * _EULER)
+    for k in range(1, 18):
+        term = term * u * (1.0 / (k * (k + 1)))
+        psis += 1.0 / k + 1.0 / (k + 1)
+        rest = rest + psis * term
+    y1 = -2 / (math.pi * x) + (2 / math.pi) * xp.log(h) * js[1] - rest / math.pi
+    return js, y0, y1
+
+
+def _miller(orders, x, top, want_y=True):
+    """J_0..J_orders (and, `want_y`, Y_0 and Y_1) by Miller's recurrence and Neumann's series
+    (2 < x <= top)."""
+    xp = get_array_module(x)
+    n_start = 2 * ((max(orders, int(top)) + 40) // 2)    # even, past x and the orders wanted
+    above, here = xp.zeros_like(x), xp.full_like(x, 1e-30)
+    norm, s0, s1 = xp.zeros_like(x), xp.zeros_like(x), xp.zeros_like(x)
+    kept = {}
+    inverse = 1.0 / x
+    rescale = math.lgamma(n_start + 1) > 250 * math.log(10)   # (from 1e-30, growth <= N! for x >= 2)
+    for m in range(n_start, -1, -1):                  # `here` is (a multiple of) J_m
+        if m <= orders:
+            kept[m] = here
+        if m % 2 == 0 and m:
+            k = m // 2                                # norm = 2 sum J_2k; S0 = sum (-1)^k J_2k / k
+            norm = norm + 2 * here
+            if want_y:
+                s0 = s0 + here * ((-1) ** k / k)
+        elif m % 2 and want_y:                        # S1 = sum_k (-1)^k (J_(2k-1) - J_(2k+1)) / k
+            k = (m + 1) // 2
+            coefficient = (-1) ** k / k - ((-1) ** (k - 1) / (k - 1) if k > 1 else 0.0)
+            s1 = s1 + here * coefficient
+        if m:
+            above, here = here, (inverse * (2 * m)) * here - above
+        if rescale and m % 8 == 0 and m:              # (rescale all alike: no overflow)
+            factor = xp.where(xp.abs(here) > 1e250, 1e-250, 1.0)
+            above, here, norm, s0, s1 = above * factor, here * factor, norm * factor, s0 * factor, s1 * factor
+            kept = {j: v * factor for j, v in kept.items()}
+    scale = 1.0 / (norm + here)                        # J_0 + 2 sum J_2k = 1
+    js = [kept[j] * scale for j in range(orders + 1)]
+    if not want_y:
+        return js, None, None
+    log_half = xp.log(x * 0.5) + _EULER
+    y0 = (2 / math.pi) * (log_half * js[0] - 2 * s0 * scale)     # Y_0 = (2/pi)[L J_0 - 2 S0]
+    y1 = (2 / math.pi) * (log_half * js[1] - js[0] * inverse + s1 * scale)   # Y_1 = -Y_0'
+    return js, y0, y1
+
+
+def _hankel(x):
+    """J_0, J_1, Y_0, Y_1 by Hankel's expansions (x >= 25)."""
+    xp = get_array_module(x)
+    r = 1.0 / x
+    c, s = xp.cos(x), xp.sin(x)
+    amplitude = xp.sqrt((2 / math.pi) * r)
+    out = []
+    for nu, (cos_chi, sin_chi) in ((0, (c + s, s - c)), (1, (s - c, -(s + c)))):
+        p, q, term = xp.ones_like(x), xp.zeros_like(x), 1.0
+        power = xp.ones_like(x)
+        for k in range(1, _HANKEL_TERMS):             # a_k = a_(k-1) (4 nu^2 - (2k-1)^2) / (8k)
+            term = term * (4 * nu * nu - (2 * k - 1) ** 2) / (8 * k)
+            power = power * r
+            sign = -1 if (k // 2) % 2 else 1          # (-1)^floor(k/2)
+            if k % 2:
+                q = q + (sign * term) * power
+            else:
+                p = p + (sign * term) * power
+        out.append(amplitude * (p * cos_chi - q * sin_chi) * math.sqrt(0.5))
+        out.append(amplitude * (p * sin_chi + q * cos_chi) * math.sqrt(0.5))
+    j0, y0, j1, y1 = out
+    return j0, j1, y0, y1
+
+
+def _upwards(z0, z1, n, x):
+    """Z_n from Z_0 and Z_1 by Z_(k+1) = (2k/x) Z_k - Z_(k-1) (stable for Y, and for J below x);
+    an infinite Z_k (Y at tiny x) stays as it is."""
+    xp = get_array_module(x)
+    zs = [z0, z1]
+    for k in range(1, n):
+        step = (2 * k) / x * zs[k] - zs[k - 1]
+        zs.append(xp.where(xp.isinf(zs[k]), zs[k], step))
+    return zs[n]
+
+
+def bessel_arrays(kind, n, x):
+    """J_n(x) (kind "j") or Y_n(x) (kind "y") of a whole n on a floating array, in x's dtype."""
+    xp = get_array_module(x)
+    dtype = x.dtype
+    x = _float(x)
+    sign = 1.0
+    if n < 0:                                         # J_-n = (-1)^n J_n, and Y alike
+        n, sign = -n, (-1.0) ** n
+    top = max(_HANKEL, float(n))
+    y = kind == "y"
+
+    def small(a):
+        js, y0, y1 = _series(max(n, 1), xp.minimum(a, _SMALL), y)
+        return _upwards(y0, y1, n, a) if y else js[n]
+
+    def middle(a):
+        a = xp.clip(a, _SMALL, top)
+        js, y0, y1 = _miller(max(n, 1), a, top, y)
+        return _upwards(y0, y1, n, a) if y else js[n]
+
+    def far(a):                                       # (far beyond every order: J upwards is stable)
+        a = xp.maximum(a, top)
+        j0, j1, y0, y1 = _hankel(a)
+        return _upwards(y0, y1, n, a) if y else _upwards(j0, j1, n, a)
+
+    def beyond_small(a):
+        return _select(a > top, far, middle, a)
+
+    with np.errstate(all="ignore"):
+        ax = xp.abs(x)
+        safe = xp.where((ax > 0) & xp.isfinite(ax), ax, 1.0)     # (0, inf, NaN: set below)
+        value = _select(safe <= _SMALL, small, beyond_small, safe)
+        if y:
+            value = xp.where(ax == 0, -np.inf, value)
+            value = xp.where((x < 0) | xp.isinf(x), np.nan, value)   # (SciPy's: complex below 0)
+        else:
+            value = xp.where(ax == 0, 1.0 if n == 0 else 0.0, value)
+            value = xp.where(xp.isinf(ax), np.nan, value)   # (SciPy's: the phase is undefined)
+            if n % 2:
+                value = xp.where(x < 0, -value, value)  # J_n(-x) = (-1)^n J_n(x)
+        value = xp.where(xp.isnan(x), np.nan, value)
+    return (sign * value).astype(dtype if dtype.kind == "f" else np.float64, copy=False)
+
+
+def _bessel(kind, n, x):
+    """J_n or Y_n of `x`: a recorded op on a Variable, the values on an array."""
+    if not isinstance(x, Variable):
+        return bessel_arrays(kind, n, x)
+    return Function(BesselJ(n) if kind == "j" else BesselY(n))(x)
+
+
+class BesselJ(Forwarder):
+    """J_n, the Bessel function of the first kind of whole order n (j0: n = 0, j1: n = 1)."""
+
+    kind = "j"
+
+    def __init__(self, order):
+        self.order = order
+
+    def forward(self, x):
+        if x.dtype.kind != "f":                       # (integers and booleans: float64)
+            x = x.astype(np.float64)
+        if self.kind == "y":
+            self.zero = x == 0                        # (where backward's neighbours are both -inf)
+        return bessel_arrays(self.kind, self.order, x)
+
+    save_for_backward = ("x",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        n, kind = self.order, self.kind
+        if kind == "y":                               # (at 0, Y_(n-1) - Y_(n+1) is -inf + inf: +inf)
+            x = where(self.zero, 1.0, x)
+            return gy * where(self.zero, np.inf, (_bessel(kind, n - 1, x) - _bessel(kind, n + 1, x)) * 0.5)
+        return gy * ((_bessel(kind, n - 1, x) - _bessel(kind, n + 1, x)) * 0.5)   # (Z_(n-1) - Z_(n+1))/2
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        # y_j = Z_j(x(t)) satisfy y_j' = g_j x' with g_j = (y_(j-1) - y_(j+1)) / 2, so
+        # k y_j,k = sum_i i x_i g_j,(k-i): coefficient k of Z_j needs k - 1 of Z_(j-1), Z_(j+1)
+        y, = self.outputs
+        n, order, kind = self.order, len(x) - 1, self.kind
+        x0 = x[0]
+        ys = {j: [y._data if j == n else _bessel(kind, j, x0)] for j in range(n - order, n + order + 1)}
+        gs = {}
+
+        def g(j, k):
+            if (j, k) not in gs:
+                gs[j, k] = (ys[j - 1][k] - ys[j + 1][k]) * 0.5
+            return gs[j, k]
+
+        for k in range(1, order + 1):
+            for j in range(n - (order - k), n + order - k + 1):
+                ys[j].append(series._total([x[i] * g(j, k - i) if i == k else (x[i] * (i / k)) * g(j, k - i)
+                                            for i in range(1, k + 1)]))
+        return ys[n]
+
+
+class BesselY(BesselJ):
+    """Y_n, the Bessel function of the second kind of whole order n (y0, y1): the same rules."""
+
+    kind = "y"
+
+
+def _order(n, op):
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"{op}(n, x): n must be a whole number (an int), got {type(n).__name__}"
+                        + (f" {n!r}" if isinstance(n, (float, np.floating)) else "")
+                        + "; gengrad has Bessel functions of whole order only")
+    if abs(n) > 256:
+        raise ValueError(f"{op}(n, x): |n| must be at most 256, got {n}")
+    return int(n)
+
+
+def j0(x: ArrayLike) -> Variable:
+    """The Bessel function of the first kind of order 0, elementwise (scipy.special.j0,
+    torch.special.bessel_j0); its derivative is -j1(x).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        J_0(x), of x's shape, to about 1e-15 absolute (relative away from its zeros).
+    """
+    return Function(BesselJ(0))(as_variable(x, op="j0"))
+
+
+def j1(x: ArrayLike) -> Variable:
+    """The Bessel function of the first kind of order 1, elementwise (scipy.special.j1,
+    torch.special.bessel_j1); its derivative is (j0(x) - jn(2, x)) / 2."""
+    return Function(BesselJ(1))(as_variable(x, op="j1"))
+
+
+def jn(n: int, x: ArrayLike) -> Variable:
+    """The Bessel function of the first kind of whole order n, elementwise (scipy.special.jn,
+    scipy.special.jv at whole orders); J_(-n) = (-1)^n J_n.
+
+    Parameters
+    ----------
+    n : int
+        The order, |n| <= 256; not differentiated.
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        J_n(x), of x's shape.
+
+    Raises
+    ------
+    TypeError
+        If n is not a whole number (a float order is refused: whole orders only).
+    """
+    return Function(BesselJ(_order(n, "jn")))(as_variable(x, op="jn"))
+
+
+def y0(x: ArrayLike) -> Variable:
+    """The Bessel function of the second kind of order 0, elementwise (scipy.special.y0,
+    torch.special.bessel_y0): -inf at 0, NaN for x < 0 (as SciPy's); its derivative is -y1(x)."""
+    return Function(BesselY(0))(as_variable(x, op="y0"))
+
+
+def y1(x: ArrayLike) -> Variable:
+    """The Bessel function of the second kind of order 1, elementwise (scipy.special.y1,
+    torch.special.bessel_y1): -inf at 0, NaN for x < 0."""
+    return Function(BesselY(1))(as_variable(x, op="y1"))
+
+
+def yn(n: int, x: ArrayLike) -> Variable:
+    """The Bessel function of the second kind of whole order n, elementwise (scipy.special.yn):
+    Y_(-n) = (-1)^n Y_n; -inf at 0, NaN for x < 0.
+
+    Raises
+    ------
+    TypeError
+        If n is not a whole number.
+    """
+    return Function(BesselY(_order(n, "yn")))(as_variable(x, op="yn"))
+
+
+def _whole_order(op, name):
+    """scipy.special's jv(v, x) and yv (jn is jv) at a whole order v: V.jn, V.yn."""
+    def call(v, x):
+        if isinstance(v, Variable) or np.ndim(v) or float(v) != int(float(v)):
+            raise TypeError(f"scipy.special.{name}(v, x): gengrad has Bessel functions of one whole order "
+                            f"v, not differentiated (V.{op.__name__}(n, x) with n an int), got v = {v!r}")
+        return op(int(float(v)), x)
+    return call
+
+
+numpy_dispatch.register_scipy_ufunc("jv", _whole_order(jn, "jv"))   # (scipy.special.jn is jv)
+numpy_dispatch.register_scipy_ufunc("yv", _whole_order(yn, "yv"))
+
+__all__ = ["j0", "j1", "jn", "y0", "y1", "yn"]
