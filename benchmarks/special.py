@@ -39,6 +39,9 @@ def cases(rng, n):
         ("betainc", _in_x(V.betainc), "betainc", None, (positive, other, probability)),
         ("betaincc", _in_x(V.betaincc), "betaincc", None, (positive, other, probability)),
         ("stdtr", _in_x(V.stdtr), "stdtr", None, (positive, wide)),
+        ("j0", V.j0, "j0", None, (wide * 5,)),
+        ("y1", V.y1, "y1", None, (positive * 2.5,)),
+        ("jn(5, x)", lambda x: V.jn(5, x), "jn", None, (wide * 5,)),
         ("i0", V.i0, "i0", np.i0, (wide,)),
         ("i0e", V.i0e, "i0e", lambda x: np.i0(x) * np.exp(-np.abs(x)), (wide,)),
         ("xlogy", V.xlogy, "xlogy", lambda x, y: x * np.log(y), (positive, other)),
@@ -73,6 +76,8 @@ def _scipy_call(special, name, arrays):
     """SciPy's function: scipy.special.<name>, or scipy.stats' for "stats.<dist>.<method>"."""
     if name == "polygamma":
         return lambda: special.polygamma(1, *arrays)
+    if name == "jn":
+        return lambda: special.jn(5, *arrays)
     if name.startswith("stats."):
         _, dist, method = name.split(".")
         function = getattr(getattr(importlib.import_module("scipy.stats"), dist), method)

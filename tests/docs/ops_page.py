@@ -82,7 +82,8 @@ def op(name):
 
 SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
                  "gamma", "gammaln", "digamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit", "entr",
-                 "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc", "stdtr")
+                 "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc", "stdtr", "j0", "j1",
+                 "jn", "y0", "y1", "yn")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -235,7 +236,8 @@ def render() -> str:
         "  `V.stats`, under SciPy's names: `V.stats.norm.logpdf(x, loc, scale)`, `V.stats.t.cdf`,",
         "  ...); SciPy's ufuncs record gengrad's op",
         "  where it has one (`scipy.special.erf`, `erfc`, `erfcx`, `erfinv`, `erfcinv`, `ndtr`, `ndtri`,",
-        "  `log_ndtr`, `i1`, `i0e`, `i1e`, `gamma`, `gammaln`, `digamma` (or `psi`), `betaln`, `entr`,",
+        "  `log_ndtr`, `i1`, `i0e`, `i1e`, `j0`, `j1`, `jn` (and `jv` at a whole order), `y0`, `y1`,",
+        "  `yn`, `gamma`, `gammaln`, `digamma` (or `psi`), `betaln`, `entr`,",
         "  `rel_entr`, `kl_div`, `xlogy`, `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc`",
         "  (in x), `stdtr` (in t) and `logit`: `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`:",
         "  `F.sigmoid`, `-F.softplus(-x)`) and are refused as NumPy's are otherwise",

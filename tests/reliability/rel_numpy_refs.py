@@ -115,6 +115,45 @@ def i1e(x):
     return np.vectorize(lambda v: _bessel_i(1, v, True), otypes=[np.float64])(as_float(x))
 
 
+def _bessel_jy(kind, n, x):
+    """J_n(x) or Y_n(x) (whole n) for one float with |x| <= 12: the power series in Python's
+    fractions of the double x (exact sums, then one rounding; Y_n with its logarithm), a
+    method of its own; NaN outside, and for Y at x <= 0."""
+    from fractions import Fraction
+    if math.isnan(x) or abs(x) > 12 or kind == "y" and x <= 0:
+        return math.nan
+    sign = (-1.0) ** n if n < 0 else 1.0
+    n = abs(n)
+    if kind == "j" and x < 0:
+        return sign * (-1.0) ** n * _bessel_jy(kind, n, -x)
+    h = Fraction(x) / 2
+    term = h ** n / math.factorial(n)
+    j, psi_k, psi_nk = term, Fraction(0), sum((Fraction(1, m) for m in range(1, n + 1)), Fraction(0))
+    rest = (psi_k + psi_nk) * term
+    for k in range(1, 60):
+        term = term * -h * h / (k * (k + n))
+        j += term
+        psi_k += Fraction(1, k)
+        psi_nk += Fraction(1, n + k)
+        rest += (psi_k + psi_nk) * term
+    if kind == "j":
+        return sign * float(j)
+    euler = 0.5772156649015329
+    finite = sum((Fraction(math.factorial(n - k - 1), math.factorial(k)) * h ** (2 * k - n)
+                  for k in range(n)), Fraction(0))
+    return sign * (2 * float(j) * (math.log(x / 2) + euler) - float(finite) - float(rest)) / math.pi
+
+
+def bessel_j(n):
+    """J_n on an array (|x| <= 12)."""
+    return lambda x: np.vectorize(lambda v: _bessel_jy("j", n, v), otypes=[np.float64])(as_float(x))
+
+
+def bessel_y(n):
+    """Y_n on an array (0 < x <= 12)."""
+    return lambda x: np.vectorize(lambda v: _bessel_jy("y", n, v), otypes=[np.float64])(as_float(x))
+
+
 def _log_gamma(x):
     """log|Gamma(x)| for one float, inf at the poles (where math.lgamma raises)."""
     try:

@@ -330,6 +330,12 @@ OPS = [
     _elementwise(V.ndtri, R.ndtri, "ndtri", ("unit",)), _elementwise(V.log_ndtr, R.log_ndtr, "log_ndtr"),
     _elementwise(V.ndtr, R.ndtr, "ndtr"), _elementwise(V.erfcx, R.erfcx, "erfcx"),
     _elementwise(V.i1, R.i1, "i1"), _elementwise(V.i0e, R.i0e, "i0e"),
+    # ----- variable: Bessel functions (bessel.py)
+    _elementwise(V.j0, R.bessel_j(0), "j0"), _elementwise(V.j1, R.bessel_j(1), "j1"),
+    _elementwise(lambda x: V.jn(3, x), R.bessel_j(3), "jn", variant="n=3"),
+    _elementwise(V.y0, R.bessel_y(0), "y0", ("positive",)),
+    _elementwise(V.y1, R.bessel_y(1), "y1", ("positive",)),
+    _elementwise(lambda x: V.yn(2, x), R.bessel_y(2), "yn", ("positive",), "n=2"),
     _elementwise(V.i1e, R.i1e, "i1e"), _binary(V.betaln, R.betaln, ("positive", "positive")),
     _elementwise(V.gamma, R.gamma, "gamma", ("positive",)),
     *[_elementwise(lambda x, f=f: f(2.5, x), lambda x, r=r: r(2.5, x), f.__name__, ("positive",), "a=2.5")
