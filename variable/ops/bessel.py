@@ -250,6 +250,7 @@ class BesselY(BesselJ):
     """Y_n, the Bessel function of the second kind of whole order n (y0, y1): the same rules."""
 
     kind = "y"
+    _pointwise = True
 
 
 def _order(n, op):
