@@ -20,6 +20,7 @@ from examples import (
     optimization,
     pinn_poisson,
     plotting,
+    robust_regression,
     tanh_higher_order,
     taylor_series,
 )
@@ -132,6 +133,26 @@ def test_optimization_newton_reaches_the_minima_and_beats_gradient_descent(tmp_p
     newton_distance = numbers(line_with(out, "Newton:"))[-1]
     assert newton_distance < 1e-8 < 1e-2 < gd_distance
     assert_figure(tmp_path / "rosenbrock.png")
+
+
+# ----- robust_regression.py ---------------------------------------------------------
+def test_robust_regression_converges_quadratically_and_resists_the_outliers(tmp_path, capsys):
+    assert robust_regression.main(["--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    w_ls, b_ls = numbers(line_with(out, "least squares:"))[:2]
+    w, b, scale, nu, steps, final = numbers(line_with(out, "Student-t fit:"))
+    assert abs(w - 1.5) < 0.02 and abs(b + 0.7) < 0.05           # the data's line
+    assert abs(b_ls + 0.7) > 0.4                                  # least squares pulled up by the outliers
+    assert final < 1e-7 and steps < 20 and 0 < scale and 0 < nu
+    norms = [numbers(line)[2] for line in section(out, "Newton's method on the Student-t")
+             if line.lstrip().startswith("step")]
+    assert norms[-1] < 10 * norms[-2] ** 2 and norms[-2] < 10 * norms[-3] ** 2    # quadratic
+    x, y = robust_regression.make_data(200, 12, 0)                # the optimum: a zero gradient,
+    theta = np.array([w, b, np.log(scale), np.log(nu)])           # by central differences too
+    f = robust_regression.negative_log_likelihood(x, y)
+    numeric = [(f(theta + h).item() - f(theta - h).item()) / 2e-6 for h in np.eye(4) * 1e-6]
+    assert np.max(np.abs(numeric)) < 1e-2                        # (theta as printed: 6 decimals)
+    assert_figure(tmp_path / "robust_regression.png")
 
 
 def test_rosenbrock_hessian_by_double_backprop_matches_the_closed_form():
