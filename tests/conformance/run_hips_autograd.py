@@ -168,12 +168,13 @@ def main(argv):
             sys.modules["autograd." + name] = importlib.import_module(name)
         except ImportError:
             pass
-    stats = _Alias("autograd.scipy.stats", _StatsModule())   # autograd's distributions: V.stats
-    sys.modules["autograd.scipy.stats"] = stats
-    sys.modules["autograd.scipy"] = _Alias("autograd.scipy", importlib.import_module("scipy"))
-    sys.modules["autograd.scipy"].stats = stats
-    for name in ("norm", "t", "gamma", "beta", "chi2", "poisson", "dirichlet", "multivariate_normal"):
-        sys.modules["autograd.scipy.stats." + name] = getattr(stats, name)
+    if "autograd.scipy" in sys.modules:                  # (with SciPy installed)
+        stats = _Alias("autograd.scipy.stats", _StatsModule())   # autograd's distributions: V.stats
+        sys.modules["autograd.scipy.stats"] = stats
+        sys.modules["autograd.scipy"] = _Alias("autograd.scipy", sys.modules["autograd.scipy"])
+        sys.modules["autograd.scipy"].stats = stats
+        for name in ("norm", "t", "gamma", "beta", "chi2", "poisson", "dirichlet", "multivariate_normal"):
+            sys.modules["autograd.scipy.stats." + name] = getattr(stats, name)
     autograd = importlib.import_module("autograd")
     autograd.numpy, autograd.scipy = sys.modules["autograd.numpy"], sys.modules.get("autograd.scipy")
     outcomes = _Outcomes()
