@@ -12,8 +12,9 @@ J_n and Y_n are computed on NumPy alone, each entry in one of three regions of |
   error there is below 1e-18.
 
 J_n and Y_n of higher n follow from J_0, J_1 (Y_0, Y_1) by the recurrence upwards where it is
-stable (Y always, J for n below x; above x J_n comes from Miller's run). Every region runs on
-every entry (clamped into it) and `where` picks, so nothing is read back from a device.
+stable (Y always, J for n below x; above x J_n comes from Miller's run). On the CPU each
+region runs on its own entries; on a device every region runs on every entry (clamped into it)
+and `where` picks, so nothing is read back from the device.
 
 Derivatives: J_n' = (J_(n-1) - J_(n+1)) / 2 and likewise for Y (J_(-1) = -J_1), so each
 derivative is the same op at neighbouring orders, to any order.
@@ -37,7 +38,7 @@ _EULER = 0.57721566490153286061
 
 
 def _float(x):
-    """x in float64 (float16 and float32 come back in their dtype: `_restore`)."""
+    """x in float64 (bessel_arrays casts its result back to x's dtype)."""
     return x.astype(np.float64) if x.dtype != np.float64 else x
 
 
