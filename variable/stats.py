@@ -63,6 +63,14 @@ def _at(mask, x, safe):
     return where(mask, x, safe)
 
 
+def _standardized(x, loc, scale, *shapes):
+    """(ok, z, s): where scale and every shape parameter are positive (a mask, or one bool),
+    the scale there (1 elsewhere: no NaN, no warning, no gradient) and z = (x - loc) / s."""
+    ok = _positive(scale, *shapes)
+    s = _at(ok, scale, 1.0)
+    return ok, (x - loc) / s, s
+
+
 def _choose(mask, value, other):
     """value where `mask`, `other` (a number, or a Variable) elsewhere."""
     mask = _one(mask)
@@ -191,26 +199,24 @@ class _Norm(_Distribution):
     name = "norm"
 
     def logpdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        s = _at(ok, scale, 1.0)
-        z = (x - loc) / s
+        ok, z, s = _standardized(x, loc, scale)
         return _choose(ok, -0.5 * square(z) - log(s) - _HALF_LOG_2PI, np.nan)   # -z^2/2 - log(s sqrt(2 pi))
 
     def cdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        return _choose(ok, special.ndtr((x - loc) / _at(ok, scale, 1.0)), np.nan)
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, special.ndtr(z), np.nan)
 
     def logcdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        return _choose(ok, special.log_ndtr((x - loc) / _at(ok, scale, 1.0)), np.nan)
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, special.log_ndtr(z), np.nan)
 
     def sf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        return _choose(ok, special.ndtr((loc - x) / _at(ok, scale, 1.0)), np.nan)   # 1 - Phi(z) = Phi(-z)
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, special.ndtr(-z), np.nan)                      # 1 - Phi(z) = Phi(-z)
 
     def logsf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        return _choose(ok, special.log_ndtr((loc - x) / _at(ok, scale, 1.0)), np.nan)
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, special.log_ndtr(-z), np.nan)
 
     def ppf(self, q, loc=0.0, scale=1.0):
         ok = _positive(scale)
@@ -223,10 +229,9 @@ class _T(_Distribution):
     name = "t"
 
     def logpdf(self, x, df, loc=0.0, scale=1.0):
-        ok = _positive(df, scale)
+        ok, z, s = _standardized(x, loc, scale, df)
         finite = ok & np.isfinite(_data(df))
-        n, s = _at(finite, df, 1.0), _at(ok, scale, 1.0)
-        z = (x - loc) / s
+        n = _at(finite, df, 1.0)
         # log Gamma((n+1)/2) - log Gamma(n/2) - log(n pi)/2 - log s - (n+1)/2 log(1 + z^2/n)
         value = (special.gammaln((n + 1) / 2) - special.gammaln(n / 2) - 0.5 * log(n * math.pi) - log(s)
                  - (n + 1) / 2 * log1p(square(z) / n))
@@ -234,12 +239,12 @@ class _T(_Distribution):
         return _choose(finite, value, _choose(ok, normal, np.nan))
 
     def cdf(self, x, df, loc=0.0, scale=1.0):
-        ok = _positive(df, scale)
-        return _choose(ok, special.stdtr(_at(ok, df, 1.0), (x - loc) / _at(ok, scale, 1.0)), np.nan)
+        ok, z, _ = _standardized(x, loc, scale, df)
+        return _choose(ok, special.stdtr(_at(ok, df, 1.0), z), np.nan)
 
     def sf(self, x, df, loc=0.0, scale=1.0):
-        ok = _positive(df, scale)
-        return _choose(ok, special.stdtr(_at(ok, df, 1.0), (loc - x) / _at(ok, scale, 1.0)), np.nan)
+        ok, z, _ = _standardized(x, loc, scale, df)
+        return _choose(ok, special.stdtr(_at(ok, df, 1.0), -z), np.nan)
 
 
 class _Gamma(_Distribution):
@@ -248,9 +253,8 @@ class _Gamma(_Distribution):
     name = "gamma"
 
     def logpdf(self, x, a, loc=0.0, scale=1.0):
-        ok = _positive(a, scale)
-        a_, s = _at(ok, a, 1.0), _at(ok, scale, 1.0)
-        z = (x - loc) / s
+        ok, z, s = _standardized(x, loc, scale, a)
+        a_ = _at(ok, a, 1.0)
         inside = ok & (_data(z) >= 0)
         z = _at(inside, z, 1.0)
         value = special.xlogy(a_ - 1, z) - z - special.gammaln(a_) - log(s)      # (a-1) log z - z - ...
@@ -265,8 +269,7 @@ class _Gamma(_Distribution):
     @staticmethod
     def _integral(x, a, loc, scale, op, below):
         """P(a, z) or Q(a, z) inside the support, `below` (0 or 1) left of it."""
-        ok = _positive(a, scale)
-        z = (x - loc) / _at(ok, scale, 1.0)
+        ok, z, _ = _standardized(x, loc, scale, a)
         inside = ok & (_data(z) >= 0)
         return _choose(inside, op(_at(ok, a, 1.0), _at(inside, z, 1.0)), _choose(ok, below, np.nan))
 
@@ -292,9 +295,8 @@ class _Beta(_Distribution):
     name = "beta"
 
     def logpdf(self, x, a, b, loc=0.0, scale=1.0):
-        ok = _positive(a, b, scale)
-        a_, b_, s = _at(ok, a, 1.0), _at(ok, b, 1.0), _at(ok, scale, 1.0)
-        z = (x - loc) / s
+        ok, z, s = _standardized(x, loc, scale, a, b)
+        a_, b_ = _at(ok, a, 1.0), _at(ok, b, 1.0)
         zd = _data(z)
         inside = ok & (zd >= 0) & (zd <= 1)           # (at 0 and 1: +-inf, or a finite end)
         z = _at(inside, z, 0.5)
@@ -310,8 +312,7 @@ class _Beta(_Distribution):
 
     @staticmethod
     def _integral(x, a, b, loc, scale, op, below, above):
-        ok = _positive(a, b, scale)
-        z = (x - loc) / _at(ok, scale, 1.0)
+        ok, z, _ = _standardized(x, loc, scale, a, b)
         zd = _data(z)
         inside = ok & (zd >= 0) & (zd <= 1)
         value = op(_at(ok, a, 1.0), _at(ok, b, 1.0), _at(inside, z, 0.5))
@@ -324,15 +325,12 @@ class _Expon(_Distribution):
     name = "expon"
 
     def logpdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        s = _at(ok, scale, 1.0)
-        z = (x - loc) / s
+        ok, z, s = _standardized(x, loc, scale)
         inside = ok & (_data(z) >= 0)
         return _choose(inside, -z - log(s), _choose(ok, -np.inf, np.nan))
 
     def cdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        z = (x - loc) / _at(ok, scale, 1.0)
+        ok, z, _ = _standardized(x, loc, scale)
         inside = ok & (_data(z) >= 0)
         return _choose(inside, -expm1(-_at(inside, z, 0.0)), _choose(ok, 0.0, np.nan))     # 1 - e^-z
 
@@ -340,8 +338,7 @@ class _Expon(_Distribution):
         return exp(self.logsf(x, loc, scale))
 
     def logsf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        z = (x - loc) / _at(ok, scale, 1.0)
+        ok, z, _ = _standardized(x, loc, scale)
         inside = ok & (_data(z) >= 0)
         return _choose(inside, -z, _choose(ok, 0.0, np.nan))
 
@@ -420,9 +417,8 @@ class _Laplace(_Distribution):
     name = "laplace"
 
     def logpdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        s = _at(ok, scale, 1.0)
-        return _choose(ok, -abs((x - loc) / s) - log(2 * s), np.nan)
+        ok, z, s = _standardized(x, loc, scale)
+        return _choose(ok, -abs(z) - log(2 * s), np.nan)
 
     def cdf(self, x, loc=0.0, scale=1.0):
         return self._tail(x, loc, scale, 1.0)
@@ -433,8 +429,8 @@ class _Laplace(_Distribution):
     @staticmethod
     def _tail(x, loc, scale, sign):
         """e^-|z| / 2 on the tail's side, 1 - e^-|z| / 2 on the other (no cancellation)."""
-        ok = _positive(scale)
-        z = sign * (x - loc) / _at(ok, scale, 1.0)
+        ok, z, _ = _standardized(x, loc, scale)
+        z = sign * z
         half = 0.5 * exp(-abs(z))
         return _choose(ok, _choose(_data(z) < 0, half, 1.0 - half), np.nan)
 
@@ -450,24 +446,22 @@ class _Logistic(_Distribution):
     name = "logistic"
 
     def logpdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        s = _at(ok, scale, 1.0)
-        z = (x - loc) / s
+        ok, z, s = _standardized(x, loc, scale)
         return _choose(ok, -abs(z) - 2 * log1p(exp(-abs(z))) - log(s), np.nan)   # (symmetric in z)
 
     def cdf(self, x, loc=0.0, scale=1.0):
         return exp(self.logcdf(x, loc, scale))
 
     def logcdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        return _choose(ok, -_softplus(-(x - loc) / _at(ok, scale, 1.0)), np.nan)   # log sigmoid(z)
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, -_softplus(-z), np.nan)                          # log sigmoid(z)
 
     def sf(self, x, loc=0.0, scale=1.0):
         return exp(self.logsf(x, loc, scale))
 
     def logsf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        return _choose(ok, -_softplus((x - loc) / _at(ok, scale, 1.0)), np.nan)
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, -_softplus(z), np.nan)
 
 
 class _Cauchy(_Distribution):
@@ -476,9 +470,8 @@ class _Cauchy(_Distribution):
     name = "cauchy"
 
     def logpdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        s = _at(ok, scale, 1.0)
-        return _choose(ok, -log1p(square((x - loc) / s)) - log(math.pi * s), np.nan)
+        ok, z, s = _standardized(x, loc, scale)
+        return _choose(ok, -log1p(square(z)) - log(math.pi * s), np.nan)
 
     def cdf(self, x, loc=0.0, scale=1.0):
         return self._tail(x, loc, scale, 1.0)
@@ -489,8 +482,8 @@ class _Cauchy(_Distribution):
     @staticmethod
     def _tail(x, loc, scale, sign):
         """1/2 + arctan(z) / pi, as -arctan(1/z) / pi below 0 (no cancellation in the far tail)."""
-        ok = _positive(scale)
-        z = sign * (x - loc) / _at(ok, scale, 1.0)
+        ok, z, _ = _standardized(x, loc, scale)
+        z = sign * z
         left = _data(z) < 0
         value = _choose(left, -arctan(1.0 / _at(left, z, -1.0)) / math.pi, 0.5 + arctan(z) / math.pi)
         return _choose(ok, value, np.nan)
@@ -502,19 +495,18 @@ class _Uniform(_Distribution):
     name = "uniform"
 
     def logpdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        s = _at(ok, scale, 1.0)
-        zd = _data((x - loc) / s)
+        ok, z, s = _standardized(x, loc, scale)
+        zd = _data(z)
         inside = ok & (zd >= 0) & (zd <= 1)
         return _choose(inside, -log(s) + 0.0 * x, _choose(ok, -np.inf, np.nan))
 
     def cdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        return _choose(ok, clip((x - loc) / _at(ok, scale, 1.0), 0.0, 1.0), np.nan)
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, clip(z, 0.0, 1.0), np.nan)
 
     def sf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        return _choose(ok, clip((loc + _at(ok, scale, 1.0) - x) / _at(ok, scale, 1.0), 0.0, 1.0), np.nan)
+        ok, _, s = _standardized(x, loc, scale)
+        return _choose(ok, clip((loc + s - x) / s, 0.0, 1.0), np.nan)
 
 
 class _Lognorm(_Distribution):
@@ -523,9 +515,8 @@ class _Lognorm(_Distribution):
     name = "lognorm"
 
     def logpdf(self, x, s, loc=0.0, scale=1.0):
-        ok = _positive(s, scale)
-        s_, c = _at(ok, s, 1.0), _at(ok, scale, 1.0)
-        z = (x - loc) / c
+        ok, z, c = _standardized(x, loc, scale, s)
+        s_ = _at(ok, s, 1.0)
         inside = ok & (_data(z) > 0)
         lz = log(_at(inside, z, 1.0))
         # -(log z)^2 / (2 s^2) - log(s z sqrt(2 pi)) - log(scale)
@@ -540,8 +531,7 @@ class _Lognorm(_Distribution):
 
     @staticmethod
     def _integral(x, s, loc, scale, sign, below):
-        ok = _positive(s, scale)
-        z = (x - loc) / _at(ok, scale, 1.0)
+        ok, z, _ = _standardized(x, loc, scale, s)
         inside = ok & (_data(z) > 0)
         value = special.ndtr(sign * log(_at(inside, z, 1.0)) / _at(ok, s, 1.0))
         return _choose(inside, value, _choose(ok, below, np.nan))
@@ -553,24 +543,23 @@ class _Halfnorm(_Distribution):
     name = "halfnorm"
 
     def logpdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        s = _at(ok, scale, 1.0)
-        z = (x - loc) / s
+        ok, z, s = _standardized(x, loc, scale)
         inside = ok & (_data(z) >= 0)
         value = -0.5 * square(z) - log(s) + (math.log(2) - _HALF_LOG_2PI)
         return _choose(inside, value, _choose(ok, -np.inf, np.nan))
 
     def cdf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        z = (x - loc) / _at(ok, scale, 1.0)
-        inside = ok & (_data(z) >= 0)
-        return _choose(inside, special.erf(_at(inside, z, 0.0) / math.sqrt(2)), _choose(ok, 0.0, np.nan))
+        return self._integral(x, loc, scale, special.erf, 0.0)
 
     def sf(self, x, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        z = (x - loc) / _at(ok, scale, 1.0)
+        return self._integral(x, loc, scale, special.erfc, 1.0)
+
+    @staticmethod
+    def _integral(x, loc, scale, op, below):
+        """erf(z / sqrt 2) or erfc(z / sqrt 2) for z >= 0, `below` (0 or 1) left of it."""
+        ok, z, _ = _standardized(x, loc, scale)
         inside = ok & (_data(z) >= 0)
-        return _choose(inside, special.erfc(_at(inside, z, 0.0) / math.sqrt(2)), _choose(ok, 1.0, np.nan))
+        return _choose(inside, op(_at(inside, z, 0.0) / math.sqrt(2)), _choose(ok, below, np.nan))
 
 
 class _Binom(_Distribution):
