@@ -24,10 +24,11 @@ import math
 
 import numpy as np
 
-from .. import numpy_dispatch, series
+from .. import numpy_dispatch
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
+from .division import neighbour_orders_series
 from .piecewise import where
 from .special import _select
 
@@ -227,24 +228,14 @@ class BesselJ(Forwarder):
     _pointwise = True
 
     def taylor(self, x):
-        # y_j = Z_j(x(t)) satisfy y_j' = g_j x' with g_j = (y_(j-1) - y_(j+1)) / 2, so
-        # k y_j,k = sum_i i x_i g_j,(k-i): coefficient k of Z_j needs k - 1 of Z_(j-1), Z_(j+1)
+        # y_j = Z_j(x(t)) satisfy y_j' = g_j x' with g_j = (y_(j-1) - y_(j+1)) / 2: the orders
+        # from n - K to n + K, pushed together (neighbour_orders_series)
         y, = self.outputs
         n, order, kind = self.order, len(x) - 1, self.kind
         x0 = x[0]
         ys = {j: [y._data if j == n else _bessel(kind, j, x0)] for j in range(n - order, n + order + 1)}
-        gs = {}
-
-        def g(j, k):
-            if (j, k) not in gs:
-                gs[j, k] = (ys[j - 1][k] - ys[j + 1][k]) * 0.5
-            return gs[j, k]
-
-        for k in range(1, order + 1):
-            for j in range(n - (order - k), n + order - k + 1):
-                ys[j].append(series._total([x[i] * g(j, k - i) if i == k else (x[i] * (i / k)) * g(j, k - i)
-                                            for i in range(1, k + 1)]))
-        return ys[n]
+        return neighbour_orders_series(x, ys, n, n - order,
+                                       lambda ys, j, k: (ys[j - 1][k] - ys[j + 1][k]) * 0.5)
 
 
 class BesselY(BesselJ):

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import series
 from ..backend import errstate, get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
@@ -694,25 +695,32 @@ class BesselI(Forwarder):
         lowest = max(0, n - order)
         ys = {j: [y._data if j == n else _bessel(j, x0, scaled)] for j in range(lowest, n + order + 1)}
         sign = _sign_of(x0) if scaled else None
-        gs = {}
 
-        def g(j, k):
-            key = (j, k)
-            if key not in gs:
-                gs[key] = ys[1][k] if j == 0 else (ys[j - 1][k] + ys[j + 1][k]) * 0.5
-                if scaled:
-                    gs[key] = gs[key] - sign * ys[j][k]
-            return gs[key]
+        def slope(ys, j, k):
+            g = ys[1][k] if j == 0 else (ys[j - 1][k] + ys[j + 1][k]) * 0.5
+            return g - sign * ys[j][k] if scaled else g
+        return neighbour_orders_series(x, ys, n, lowest, slope)
 
-        for k in range(1, order + 1):
-            for j in range(max(0, n - (order - k)), n + order - k + 1):
-                terms = [x[i] * g(j, k - i) if i == k else (x[i] * (i / k)) * g(j, k - i)
-                         for i in range(1, k + 1)]
-                total = terms[0]
-                for term in terms[1:]:
-                    total = total + term
-                ys[j].append(total)
-        return ys[n]
+
+def neighbour_orders_series(x, ys, n, lowest, slope):
+    """Coefficients of y_n = Z_n(x(t)) along the series x, for a family of functions whose
+    derivative reads the neighbouring orders (Bessel's: I_n here, J_n and Y_n in bessel.py):
+    y_j' = g_j x', so k y_j,k = sum_i i x_i g_j,(k-i), and coefficient k of Z_j needs
+    coefficient k - 1 of Z_(j-1) and Z_(j+1).  `ys` maps every order from `lowest` to
+    n + K (K = len(x) - 1) to [its value at x_0] and is extended in place; slope(ys, j, k) is
+    coefficient k of g_j, each computed once."""
+    order, slopes = len(x) - 1, {}
+
+    def g(j, k):
+        if (j, k) not in slopes:
+            slopes[j, k] = slope(ys, j, k)
+        return slopes[j, k]
+
+    for k in range(1, order + 1):
+        for j in range(max(lowest, n - (order - k)), n + order - k + 1):
+            ys[j].append(series._total([x[i] * g(j, k - i) if i == k else (x[i] * (i / k)) * g(j, k - i)
+                                        for i in range(1, k + 1)]))
+    return ys[n]
 
 
 class ScaledBesselI(BesselI):
