@@ -11,6 +11,7 @@ import linecache
 import math
 import os
 import sys
+import sysconfig
 import warnings
 import weakref
 from collections.abc import Sequence
@@ -695,10 +696,20 @@ def _called_names(frame):
 _LISTS = (ast.List, ast.Tuple, ast.ListComp)
 
 
+def _dotted(node):
+    """('self', 'parts') for the expression `self.parts`, None for one that is not a dotted name."""
+    names = []
+    while isinstance(node, ast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    return (node.id, *reversed(names)) if isinstance(node, ast.Name) else None
+
+
 def _read_called_names(frame):
     """The dotted names of the function called by `frame`'s current instruction, read from
-    its source (the instruction's position in it), and whether its first argument is written
-    as a list, tuple or list comprehension; None where the source is not at hand."""
+    its source (the instruction's position in it), and how its first argument is written:
+    True for a list, tuple or list comprehension, its dotted names for a name (`parts`,
+    `self.parts`), else False; None where the source is not at hand."""
     code = frame.f_code
     try:
         line, end_line, column, end_column = list(code.co_positions())[frame.f_lasti // 2]
@@ -709,13 +720,61 @@ def _read_called_names(frame):
         node = ast.parse(b"(" + b"".join(lines) + b")", mode="eval").body
     except (AttributeError, IndexError, TypeError, ValueError, SyntaxError):  # (3.10, no source)
         return None
-    names, func = [], getattr(node, "func", None)
-    while isinstance(func, ast.Attribute):
-        names.append(func.attr)
-        func = func.value
-    if not isinstance(func, ast.Name):
+    names = _dotted(getattr(node, "func", None))
+    if names is None:
         return None
-    return (func.id, *reversed(names)), bool(node.args) and isinstance(node.args[0], _LISTS)
+    first = node.args[0] if getattr(node, "args", None) else None
+    return names, isinstance(first, _LISTS) or _dotted(first) or False
+
+
+def _look_up(frame, names):
+    """The object the dotted names (`np.dot`, `self.parts`) stand for in `frame`, read without
+    running code (no property, no __getattr__), or None where they stand for nothing."""
+    for scope in (frame.f_locals, frame.f_globals, frame.f_builtins):
+        if names[0] in scope:
+            found = scope[names[0]]
+            break
+    else:
+        return None
+    try:
+        for name in names[1:]:
+            found = inspect.getattr_static(found, name)
+    except AttributeError:
+        return None
+    return found
+
+
+# Where installed packages and Python's own library live: their code converting a list it was
+# given (matplotlib's np.asarray(y) of a list of losses) is a conversion, not the user's slip
+_LIBRARY_DIRS = tuple(sorted({os.path.join(path, "") for key, path in sysconfig.get_paths().items()
+                              if key in ("stdlib", "platstdlib", "purelib", "platlib")}))
+_PACKAGE_PARTS = tuple(os.sep + part + os.sep for part in ("site-packages", "dist-packages"))
+
+
+def _in_library(where):
+    """True for a file of Python's own library or of an installed package (any site-packages)."""
+    return where.startswith(_LIBRARY_DIRS) or any(part in where for part in _PACKAGE_PARTS)
+
+
+def _library_reads(frame):
+    """True where the code converting (past NumPy's own) is an installed package's other than
+    SciPy's (matplotlib's plot of a list of losses, pandas): it reads the values, as
+    np.asarray(x) does."""
+    while frame is not None and frame.f_code.co_filename.startswith(_NUMPY_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return False
+    where = frame.f_code.co_filename
+    return _in_library(where) and _SCIPY_PART not in where
+
+
+def _named_list(frame, names):
+    """The list or tuple the dotted names given to a conversion stand for in the user's `frame`
+    (np.array(parts), parts = [x, y]: NumPy converts each Variable in it), else None."""
+    if _in_library(frame.f_code.co_filename):
+        return None
+    found = _look_up(frame, names)
+    return found if type(found) in (list, tuple) else None
 
 
 def _numpy_code_called(frame):
@@ -728,17 +787,9 @@ def _numpy_code_called(frame):
     read = _called_names(frame)
     if read is None:
         return None
-    names, listed = read
-    for scope in (frame.f_locals, frame.f_globals, frame.f_builtins):
-        if names[0] in scope:
-            called = scope[names[0]]
-            break
-    else:
-        return None
-    try:
-        for name in names[1:]:
-            called = inspect.getattr_static(called, name)
-    except AttributeError:
+    names, first = read
+    called = _look_up(frame, names)
+    if called is None:
         return None
     written = ".".join(names)
     owner = getattr(called, "__objclass__", None) or type(getattr(called, "__self__", None))
@@ -757,7 +808,11 @@ def _numpy_code_called(frame):
     if isinstance(called, type) or not (module == "numpy" or module.startswith("numpy.")):
         return None
     if getattr(called, "__name__", "") in _C_CONVERSIONS:
-        return ("list", written) if listed else None
+        if first is True:
+            return "list", written
+        if first and _named_list(frame, first) is not None:
+            return "named list", f"{written}({'.'.join(first)})"
+        return None
     return "compute", written
 
 
@@ -786,6 +841,14 @@ def _refuse_numpy_in_c(frame, conversion):
     if called is None:
         return
     kind, call = called
+    if kind == "named list":
+        listed = call[call.index("(") + 1:-1]
+        raise ValueError(
+            f"{call}: {listed} is a list holding Variables, and NumPy converts each to its values "
+            f"(by {conversion}), since it does not hand lists to gengrad, so the array has no graph "
+            f"and their gradients would be silently lost; V.stack({listed}) (or np.stack({listed})) "
+            f"builds the array with its graph; give [v.item() for v in {listed}] for the values alone"
+        )
     if kind == "list":
         raise ValueError(
             f"{call}([x, y]): NumPy converts each Variable in the list to its values (by "
@@ -861,6 +924,8 @@ def _refuse_losing_the_graph(variable, conversion):
                 f"{call} on the arrays and whose backward gives its derivative "
                 f"(docs/custom_functions.md); give x.data for the value alone"
             )
+    if _library_reads(frame):
+        return
     if where.startswith(_NUMPY_DIR) and not where.startswith(_NUMPY_READS):
         call = _numpy_caller(frame)
         if call[3:] in _NUMPY_CONVERSIONS:

@@ -694,6 +694,14 @@ def _dezero_config():  # the book's global switch
     V.Config.enable_backprop = False
 
 
+def _np_array_of_a_named_list():
+    x = V.Variable(np.array([0.5, 2.0]))
+    parts = []
+    for i in range(2):
+        parts.append(x[i] ** (i + 1))
+    return V.sum(np.array(parts) * 3)     # (the array holds the values: no graph back to x)
+
+
 def _record_backward_without_call():  # `with V.no_grad:` habit, one pair of brackets short
     y = V.Variable(2.0) * 3
     with V.record_backward as steps:  # noqa: F841
@@ -744,6 +752,9 @@ CATALOGUE += [
     Mistake("autograd's np.array([x, y]) to build a vector of Variables",
             lambda: V.sum(np.array([V.Variable(0.5), V.Variable(2.0) ** 2]) * 3), ValueError,
             (r"np\.array\(\[x, y\]\)", r"gradients would be silently lost", r"V\.stack\(\[x, y\]\)")),
+    Mistake("np.array(parts) of a list of Variables built up in a loop", _np_array_of_a_named_list,
+            ValueError, (r"np\.array\(parts\): parts is a list holding Variables",
+                         r"gradients would be silently lost", r"V\.stack\(parts\)")),
     Mistake("torch.distributions.Normal(mu, sigma).log_prob(x), as V.distributions",
             lambda: V.distributions.Normal, AttributeError,
             (r"no attribute 'distributions'", r"torch\.distributions",

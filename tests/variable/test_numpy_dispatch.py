@@ -195,6 +195,17 @@ def test_conversions_and_python_numbers_are_the_documented_exceptions():
                                              r"Variable.*silently lost.*V\.stack\(\[x, y\]\)"):
             build()
     assert type(np.array([x.data[0], x[1].item()])) is np.ndarray       # the values alone
+    # ... and where the list is bound to a name (or an attribute) given to the conversion
+    parts = [x[0], x[1] ** 2]
+    with pytest.raises(ValueError, match=r"np\.array\(parts\): parts is a list holding Variables.*"
+                                         r"silently lost; V\.stack\(parts\).*\[v\.item\(\) for v in parts\]"):
+        np.array(parts)
+    holder = type("Holder", (), {})()
+    holder.parts = tuple(parts)
+    with pytest.raises(ValueError, match=r"np\.asarray\(holder\.parts\): holder\.parts is a list"):
+        np.asarray(holder.parts)
+    values = [v.item() for v in parts]
+    assert type(np.array(values)) is np.ndarray and type(np.array(x)) is np.ndarray
     with V.no_grad():
         assert type(np.array([x[0], x[1]])) is np.ndarray                 # no graph to lose
     # math's functions compute with float(x): refused on a Variable that requires grad (the result
@@ -212,6 +223,36 @@ def test_conversions_and_python_numbers_are_the_documented_exceptions():
     assert np.nanargmax(nans) == 1 and np.nanargmin(nans) == 2
     np.testing.assert_array_equal(np.isin(nans, [2.0, 5.0]), [False, True, False])
     assert np.linalg.matrix_rank(V.Variable(np.array([[1.0, 2.0], [2.0, 4.0]]))) == 1
+
+
+def test_an_installed_package_converting_a_list_of_variables_reads_their_values():
+    # matplotlib's plt.plot(losses) of a list of losses: its code (in site-packages) converts the
+    # list, as np.asarray(x) converts one Variable; the same call in the user's code is refused
+    x = V.Variable(np.array([0.5, 2.0]))
+    losses = [V.sum(x), V.sum(x * x)]
+    user, package = "/home/user/train.py", "/opt/env/lib/python3.11/site-packages/plotlib/core.py"
+    for where, refused in ((user, True), (package, False)):
+        code = compile("np.atleast_1d(losses)", where, "eval")
+        if refused:
+            with pytest.raises(ValueError, match=r"np\.atleast_1d: a Variable reached NumPy's own code"):
+                eval(code, {"np": np, "losses": losses})
+        else:
+            np.testing.assert_array_equal(eval(code, {"np": np, "losses": losses}), [2.5, 4.25])
+
+
+def test_plotting_a_list_of_losses_with_matplotlib_plots_their_values():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    x = V.Variable(np.array([0.5, 2.0]))
+    losses = [V.sum(x), V.sum(x * x)]
+    figure, axes = plt.subplots()
+    try:
+        (line,) = axes.plot(losses)
+        np.testing.assert_array_equal(line.get_ydata(), [2.5, 4.25])
+    finally:
+        plt.close(figure)
 
 
 def test_where_with_a_variable_condition_gives_indices():
