@@ -42,6 +42,8 @@ def cases(rng, n):
         ("j0", V.j0, "j0", None, (wide * 5,)),
         ("y1", V.y1, "y1", None, (positive * 2.5,)),
         ("jn(5, x)", lambda x: V.jn(5, x), "jn", None, (wide * 5,)),
+        ("k0", V.k0, "k0", None, (positive * 2.5,)),
+        ("k1e", V.k1e, "k1e", None, (positive * 2.5,)),
         ("i0", V.i0, "i0", np.i0, (wide,)),
         ("i0e", V.i0e, "i0e", lambda x: np.i0(x) * np.exp(-np.abs(x)), (wide,)),
         ("xlogy", V.xlogy, "xlogy", lambda x, y: x * np.log(y), (positive, other)),

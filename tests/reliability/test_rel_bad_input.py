@@ -336,6 +336,11 @@ OPS = [
     _elementwise(V.y0, R.bessel_y(0), "y0", ("positive",)),
     _elementwise(V.y1, R.bessel_y(1), "y1", ("positive",)),
     _elementwise(lambda x: V.yn(2, x), R.bessel_y(2), "yn", ("positive",), "n=2"),
+    _elementwise(V.k0, R.bessel_k(0), "k0", ("positive",)),
+    _elementwise(V.k1, R.bessel_k(1), "k1", ("positive",)),
+    _elementwise(lambda x: V.kn(3, x), R.bessel_k(3), "kn", ("positive",), "n=3"),
+    _elementwise(V.k0e, R.bessel_k(0, True), "k0e", ("positive",)),
+    _elementwise(V.k1e, R.bessel_k(1, True), "k1e", ("positive",)),
     _elementwise(V.i1e, R.i1e, "i1e"), _binary(V.betaln, R.betaln, ("positive", "positive")),
     _elementwise(V.gamma, R.gamma, "gamma", ("positive",)),
     *[_elementwise(lambda x, f=f: f(2.5, x), lambda x, r=r: r(2.5, x), f.__name__, ("positive",), "a=2.5")

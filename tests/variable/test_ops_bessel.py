@@ -1,7 +1,8 @@
-"""j0, j1, jn, y0, y1 and yn (variable/ops/bessel.py): the table rows (third order, Taylor mode
-to sixth, float32) in all three regions of the computation (power series, Miller's recurrence,
-Hankel's expansions), the values against an independent 80-digit power series to a few ulps
-times the condition number, SciPy's values at the edges, and the refusals."""
+"""j0, j1, jn, y0, y1 and yn, k0, k1, kn, k0e and k1e (variable/ops/bessel.py): the table rows
+(third order, Taylor mode to sixth, float32) in all regions of the computation (power series,
+Miller's recurrence, Hankel's expansions; K's series and integral), the values against an
+independent power series in 80 or 100 digits to a few ulps times the condition number, SciPy's
+values at the edges, and the refusals."""
 
 import math
 from decimal import Decimal, localcontext
@@ -48,6 +49,37 @@ def _series(kind, n, x):
         return float((2 * j * h.ln() - finite - rest) / _PI)
 
 
+def _k_series(n, x, scaled=False):
+    """K_n(x) (`scaled`: K_n(x) e^x) of a whole n >= 0 and a float 0 < x <= 45 from its power
+    series in 100-digit decimals, h = x/2: K_n = 1/2 sum_(k<n) (n-k-1)!/k! (-1)^k h^(2k-n) +
+    (-1)^(n+1) (ln h + gamma) I_n + (-1)^n / 2 sum_k (H_k + H_(n+k)) h^(2k+n) / (k! (n+k)!)
+    (the sums cancel to e^-2x of their size: 39 digits at 45, 61 left)."""
+    with localcontext() as context:
+        context.prec = 100
+        h = Decimal(float(x)) / 2
+        u = h * h
+        finite = sum((Decimal(math.factorial(n - k - 1)) / math.factorial(k) * (-1) ** k * h ** (2 * k - n)
+                      for k in range(n)), Decimal(0))
+        term = h ** n / math.factorial(n)
+        harmonic_k, harmonic_nk = Decimal(0), sum((Decimal(1) / m for m in range(1, n + 1)), Decimal(0))
+        i_n, rest, k = term, (harmonic_k + harmonic_nk) * term, 0
+        while term > Decimal(10) ** -95 * i_n or k < 5:
+            k += 1
+            harmonic_k += Decimal(1) / k
+            harmonic_nk += Decimal(1) / (n + k)
+            term = term * u / (k * (k + n))
+            i_n += term
+            rest += (harmonic_k + harmonic_nk) * term
+        sign = -1 if n % 2 else 1
+        value = finite / 2 - sign * (h.ln() + _EULER) * i_n + sign * rest / 2
+        return float(value * Decimal(float(x)).exp() if scaled else value)
+
+
+def k_reference(n, scaled=False):
+    """K_n (K_n e^x) on an array by `_k_series` (K_-n = K_n)."""
+    return np.vectorize(lambda x: _k_series(abs(n), x, scaled), otypes=[np.float64])
+
+
 def reference(kind, n):
     """Z_n on an array by `_series` (Z_-n = (-1)^n Z_n; J_n(-x) = (-1)^n J_n(x))."""
     sign = -1.0 if n < 0 and n % 2 else 1.0
@@ -81,6 +113,22 @@ ROWS = {
     "yn": [Row(f"n={n}, {row.label}", lambda x, n=n: V.yn(n, x), row.ref, row.sample, SMOOTH)
            for n in (2, 4, -2) for row in _rows(None, "y", n, ((1.0, 9.0), (27.0, 33.0)))[::2]],
 }
+_K_REGIONS = ((0.2, 0.95), (1.1, 6.0), (20.0, 40.0))     # series, the integral near and far
+
+
+def _k_rows(fn, n, scaled, regions=_K_REGIONS):
+    return [row for low, high in regions
+            for row in unary_rows(fn, k_reference(n, scaled), inside(low, high), SMOOTH)]
+
+
+ROWS.update({
+    "k0": _k_rows(V.k0, 0, False),
+    "k1": _k_rows(V.k1, 1, False),
+    "kn": [Row(f"n={n}, {row.label}", lambda x, n=n: V.kn(n, x), row.ref, row.sample, SMOOTH)
+           for n in (2, 5, -3) for row in _k_rows(None, n, False, ((0.3, 0.9), (1.5, 9.0)))[::2]],
+    "k0e": _k_rows(V.k0e, 0, True),
+    "k1e": _k_rows(V.k1e, 1, True),
+})
 assert all(len(rows) >= len(UNARY_SHAPES) for rows in ROWS.values())
 
 test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
@@ -103,6 +151,37 @@ def test_values_are_within_a_few_ulps_times_the_condition_number(kind, op, n):
     assert np.all(np.abs(ours - exact) <= 8e-15 * scale), np.max(np.abs(ours - exact) / scale)
 
 
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 30])
+@pytest.mark.parametrize("scaled", [False, True])
+def test_k_values_are_within_a_few_ulps_times_the_condition_number(n, scaled):
+    # K_n has no zeros: the error against |x K_n'| + |K_n| (for K_n e^x the same, scaled)
+    rng = np.random.default_rng(n + 10 * scaled)
+    x = np.concatenate([rng.uniform(0.01, 1.0, 30), rng.uniform(1.0, 8.0, 40), rng.uniform(8.0, 45.0, 30),
+                        np.geomspace(1e-6, 1e-2, 6), [1.0, np.nextafter(1.0, 2.0)]])
+    if n > 2:
+        x = x[x > 0.05 * n]                            # (K_n overflows toward 0 for large n)
+    if scaled and n < 2:
+        ours = (V.k0e if n == 0 else V.k1e)(x).data
+    else:
+        ours = V.kn(n, x).data * (np.exp(x) if scaled else 1.0)
+    exact = k_reference(n, scaled)(x)
+    slope = (k_reference(n - 1)(x) + k_reference(n + 1)(x)) / 2 * (np.exp(x) if scaled else 1.0)
+    scale = np.abs(x * slope) + np.abs(exact)
+    assert np.all(np.abs(ours - exact) <= 8e-15 * scale), np.max(np.abs(ours - exact) / scale)
+
+
+def test_k_far_out_keeps_the_wronskian():
+    # I_n K_(n+1) + I_(n+1) K_n = 1/x, from 1e-3 to 1e12 (the scaled ones: e^x and e^-x cancel)
+    x = np.geomspace(1e-3, 1e12, 400)
+    wronskian = V.i0e(x).data * V.k1e(x).data + V.i1e(x).data * V.k0e(x).data
+    np.testing.assert_allclose(wronskian * x, 1.0, rtol=3e-15)
+    special = pytest.importorskip("scipy.special")
+    np.testing.assert_allclose(V.k0e(x).data, special.k0e(x), rtol=3e-15, atol=0)
+    np.testing.assert_allclose(V.k1e(x).data, special.k1e(x), rtol=3e-15, atol=0)
+    near = x[(x > 0.5) & (x < 40.0)]                   # (beyond, x itself rounds K by x ulps)
+    np.testing.assert_allclose(V.kn(4, near).data, special.kn(4, near), rtol=3e-15, atol=0)
+
+
 def test_edges_are_scipys():
     special = pytest.importorskip("scipy.special")
     x = np.array([0.0, -0.0, 1e-300, 5e-8, -3.5, 60.0, np.inf, -np.inf, np.nan])
@@ -113,6 +192,16 @@ def test_edges_are_scipys():
                              (lambda t: V.yn(-3, t), lambda t: special.yn(-3, t))]:
             np.testing.assert_allclose(ours(x).data, theirs(x), rtol=1e-13, atol=0)   # NaN and infs alike
     np.testing.assert_array_equal(V.j0(np.float32([0.0, 1.0])).data, np.float32([1.0, 0.7651977]))
+    x = np.array([0.0, -0.0, 1e-300, 5e-8, -3.5, 1.0, 60.0, 300.0, 1e5, np.inf, -np.inf, np.nan])
+    with np.errstate(all="ignore"):
+        for ours, theirs in [(V.k0, special.k0), (V.k1, special.k1), (V.k0e, special.k0e),
+                             (V.k1e, special.k1e), (lambda t: V.kn(3, t), lambda t: special.kn(3, t)),
+                             (lambda t: V.kn(-2, t), lambda t: special.kn(-2, t))]:
+            np.testing.assert_allclose(ours(x).data, theirs(x), rtol=1e-14, atol=0)   # NaN and infs alike
+    # near the underflow, 30-digit values (SciPy's kn(3, x) is 2e-14 off at 690 and 0 from 700)
+    np.testing.assert_allclose(V.kn(3, np.array([690.0, 700.0])).data,
+                               [1.0427844874668682634e-301, 4.6998715291469308417e-306], rtol=2e-15)
+    np.testing.assert_allclose(V.k1e(1e5).data, 0.0039633421600369322005, rtol=2e-15)
 
     # far out the phase x - pi/4 must not be rounded (ulp(1e15) = 0.125): 40-digit values
     # (SciPy's j0 is 2e-12 off at 1e5, 8e-9 at 1e9, 14 % at 1e15, where it gives 5.29e-9)
@@ -136,6 +225,13 @@ def test_the_derivatives_are_the_neighbouring_orders():
     assert V.grad(V.sum(V.y0(zero)), zero).data[0] == np.inf                 # Y_0'(0) = -Y_1(0) = inf
     d4 = V.nth_derivative(V.j0, np.array([0.0]), np.ones(1), 4)          # J_0'''' (0) = 3/8
     np.testing.assert_allclose(d4.data, [0.375], rtol=1e-15)
+    k = V.Variable(np.array([0.4, 1.0, 3.0, 50.0]))
+    np.testing.assert_allclose(V.grad(V.sum(V.k0(k)), k).data, -V.k1(k).data, rtol=1e-15)
+    np.testing.assert_allclose(V.grad(V.sum(V.k0e(k)), k).data, V.k0e(k).data - V.k1e(k).data, rtol=1e-14)
+    zero = V.Variable(np.array([0.0, 0.0]))
+    with np.errstate(all="raise"):                                           # (no inf - inf on the way)
+        assert np.all(V.grad(V.sum(V.k0e(zero)), zero).data == -np.inf)
+        assert np.all(V.grad(V.sum(V.k1(zero)), zero).data == -np.inf)
 
 
 def test_scipys_ufuncs_record_them():
@@ -143,7 +239,9 @@ def test_scipys_ufuncs_record_them():
     x = V.Variable(np.array([0.5, 3.0]))
     for theirs, ours in [(special.j0(x), V.j0(x)), (special.jn(3, x), V.jn(3, x)),
                          (special.jv(2.0, x), V.jn(2, x)), (special.yv(1, x), V.y1(x)),
-                         (special.yn(2, x), V.yn(2, x))]:
+                         (special.yn(2, x), V.yn(2, x)), (special.k0(x), V.k0(x)), (special.k1e(x), V.k1e(x)),
+                         (special.kn(3, x), V.kn(3, x)), (special.kv(2.0, x), V.kn(2, x)),
+                         (special.kve(0, x), V.k0e(x))]:
         assert isinstance(theirs, V.Variable) and theirs.creator is not None
         np.testing.assert_array_equal(theirs.data, ours.data)
 
@@ -160,13 +258,21 @@ def test_orders_that_are_not_whole_are_refused():
     with pytest.raises(TypeError, match=r"scipy\.special\.jv\(v, x\): gengrad has Bessel functions of one "
                                         r"whole order v, not differentiated \(V\.jn\(n, x\)"):
         special.jv(2.5, x)
+    with pytest.raises(TypeError, match=r"scipy\.special\.kve\(v, x\): .*whole order v.*"
+                                        r"\(scipy\.special\.kve\(n, x\) with n an int\), got v = 0\.5"):
+        special.kve(0.5, x)
+    with pytest.raises(TypeError, match=r"kn\(n, x\): n must be a whole number"):
+        V.kn(1.5, x)
 
 
 def test_on_the_device_the_values_and_gradients_are_the_hosts_without_a_sync(gpu, count_syncs):
     for op, x in [(V.j0, [0.0, 1e-3, 1.5, 7.0, 24.0, 31.0, -4.0, np.inf]),    # every region and edge
                   (lambda t: V.jn(3, t), [0.0, 1e-3, 1.5, 7.0, 24.0, 31.0, -4.0]),
                   (V.y1, [1e-3, 1.5, 7.0, 24.0, 31.0, -4.0, np.inf]),             # (Y'(0) is +inf)
-                  (lambda t: V.yn(-2, t), [1e-3, 1.5, 7.0, 24.0, 31.0])]:
+                  (lambda t: V.yn(-2, t), [1e-3, 1.5, 7.0, 24.0, 31.0]),
+                  (V.k0, [1e-3, 0.5, 1.0, 3.0, 50.0, 800.0, -1.0, np.inf]),            # (K'(0) is -inf)
+                  (lambda t: V.kn(3, t), [1e-3, 0.5, 1.0, 3.0, 50.0]),
+                  (V.k1e, [1e-3, 0.5, 1.0, 3.0, 50.0, 800.0, np.inf])]:
         x = np.array(x)
         host = V.Variable(x)
         host_value = op(host)
@@ -193,5 +299,20 @@ def test_the_forward_laplacian_of_cylinder_waves_solves_helmholtz():
     for u in (lambda p: V.j0(k * radius(p)),
               lambda p: V.yn(2, k * radius(p)) * V.cos(2 * V.arctan2(p[:, 1], p[:, 0]))):
         residual = V.laplacian(u, points) + k * k * u(points)
+        np.testing.assert_allclose(residual.data, 0.0, atol=1e-14)
+        assert abs(V.grad(V.sum(residual ** 2), k).item()) < 1e-26
+
+
+def test_the_forward_laplacian_of_screened_potentials_solves_modified_helmholtz():
+    # K_0(k r) and K_1(k r) cos theta solve Laplacian u - k^2 u = 0 away from the origin
+    # (Yukawa's screened potential in the plane), to rounding, trainable in k
+    points = np.random.default_rng(4).uniform(0.3, 3.0, (6, 2))
+    k = V.Variable(np.array(0.8))
+
+    def radius(p):
+        return V.sqrt(V.sum(p * p, axis=1))
+    for u in (lambda p: V.k0(k * radius(p)),
+              lambda p: V.k1e(k * radius(p)) * V.exp(-k * radius(p)) * p[:, 0] / radius(p)):
+        residual = V.laplacian(u, points) - k * k * u(points)
         np.testing.assert_allclose(residual.data, 0.0, atol=1e-14)
         assert abs(V.grad(V.sum(residual ** 2), k).item()) < 1e-26

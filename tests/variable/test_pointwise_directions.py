@@ -19,6 +19,7 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "Square": (V.square, (-2, 2)), "Pow": (lambda x: x ** 3.5, (0.5, 2)), "Abs": (V.abs, (0.1, 2)),
     "Cbrt": (V.cbrt, (0.5, 2)), "BesselI": (V.i0, (-2, 2)),
     "ScaledBesselI": (V.i0e, (0.3, 2)), "BesselJ": (V.j0, (-2, 2)), "BesselY": (V.y1, (0.5, 3)),
+    "BesselK": (V.k1, (0.5, 3)), "ScaledBesselK": (V.k0e, (0.5, 3)),
     "Clip": (lambda x: V.clip(x, -0.5, 0.5), (-1, 1)),
     "Exp2": (V.exp2, (-2, 2)), "Expm1": (V.expm1, (-2, 2)), "Log10": (V.log10, (0.5, 2)),
     "Log1p": (V.log1p, (-0.5, 2)), "Log2": (V.log2, (0.5, 2)), "Reciprocal": (V.reciprocal, (0.5, 2)),

@@ -1,5 +1,6 @@
 """Bessel functions of the first and second kind of whole order: SciPy's j0, j1, jn, y0, y1
-and yn (I_n, the modified ones, are i0 and i1 in division.py and special.py).
+and yn, and the modified ones of the second kind k0, k1, kn, k0e and k1e (I_n, the modified
+ones of the first kind, are i0 and i1 in division.py and special.py).
 
 J_n and Y_n are computed on NumPy alone, each entry in one of three regions of |x|:
 
@@ -16,8 +17,14 @@ stable (Y always, J for n below x; above x J_n comes from Miller's run). On the 
 region runs on its own entries; on a device every region runs on every entry (clamped into it)
 and `where` picks, so nothing is read back from the device.
 
-Derivatives: J_n' = (J_(n-1) - J_(n+1)) / 2 and likewise for Y (J_(-1) = -J_1), so each
-derivative is the same op at neighbouring orders, to any order.
+K_0 and K_1 come from their power series up to 1 (with the logarithmic terms) and beyond
+from K_n(x) = int_0^inf e^(-x cosh t) cosh(n t) dt by the trapezoid rule on 24 nodes (scaled
+by e^x, so K_n e^x never underflows), which converges exponentially for such an integrand;
+K_n of higher n by the recurrence upwards, stable for K.
+
+Derivatives: J_n' = (J_(n-1) - J_(n+1)) / 2 and likewise for Y (J_(-1) = -J_1), and
+K_n' = -(K_(n-1) + K_(n+1)) / 2 (K_(-1) = K_1), so each derivative is the same op at
+neighbouring orders, to any order.
 """
 
 import math
@@ -192,6 +199,91 @@ def bessel_arrays(kind, n, x):
     return (sign * value).astype(dtype if dtype.kind == "f" else np.float64, copy=False)
 
 
+# ----- K_n, the modified Bessel functions of the second kind ----------------------------------
+_K_SERIES = 1.0         # the power series up to here, the integral beyond
+_K_NODES = 24           # the trapezoid rule's nodes on [0, t_max]: error below 1e-17 from x = 1
+_K_TAIL = 45.0          # t_max where x (cosh t - 1) = 45: the integrand below e^-45 of its peak
+
+
+def _k_series(x):
+    """K_0(x) and K_1(x) by their power series (0 < x <= 1), with the logarithmic terms:
+    K_0 = -(log(x/2) + gamma) I_0 + sum_k u^k / k!^2 H_k and K_1 = 1/x + log(x/2) I_1 -
+    (x/4) sum_k u^k / (k! (k+1)!) (psi(k+1) + psi(k+2)), u = x^2/4."""
+    xp = get_array_module(x)
+    u = x * x * 0.25
+    log_half = xp.log(x * 0.5)
+    i0 = i1 = power = xp.ones_like(x)                 # power: u^k / (k! (k+1)!), then u^k / k!^2
+    s0 = xp.zeros_like(x)
+    s1 = power * (2.0 * -_EULER + 1.0)                # psi(1) + psi(2) = -2 gamma + 1
+    harmonic = 0.0
+    for k in range(1, 13):                            # (u <= 1/4: 4^-13 / 13!^2 is below 1e-27)
+        harmonic += 1.0 / k
+        power = power * u * (1.0 / (k * (k + 1)))
+        i1 = i1 + power
+        s1 = s1 + power * (2.0 * (harmonic - _EULER) + 1.0 / (k + 1))
+        term = power * (k + 1)                        # u^k / k!^2
+        i0 = i0 + term
+        s0 = s0 + term * harmonic
+    k0 = s0 - (log_half + _EULER) * i0
+    k1 = 1.0 / x + log_half * (i1 * (x * 0.5)) - (x * 0.25) * s1
+    return k0, k1
+
+
+def _k_integral(x):
+    """K_0(x) e^x and K_1(x) e^x (x >= 1) from K_n(x) = int_0^inf e^(-x cosh t) cosh(n t) dt by the
+    trapezoid rule, which converges exponentially here (an integrand analytic in a strip,
+    decaying doubly exponentially); its nodes span [0, t_max(x)] (cosh t - 1 = 2 sinh(t/2)^2)."""
+    xp = get_array_module(x)
+    h = xp.arccosh(1.0 + _K_TAIL / x) * (1.0 / _K_NODES)
+    k0 = k1 = xp.full_like(x, 0.5)
+    for k in range(1, _K_NODES + 1):
+        t = h * k
+        half = xp.sinh(t * 0.5)
+        weight = xp.exp((-2.0 * x) * (half * half))
+        k0 = k0 + weight
+        k1 = k1 + weight * xp.cosh(t)
+    return k0 * h, k1 * h
+
+
+def bessel_k_arrays(n, x, scaled=False):
+    """K_n(x) (`scaled`: K_n(x) e^x) of a whole n on a floating array, in x's dtype: +inf at 0,
+    NaN below 0 (as SciPy's), 0 at +inf; K_(-n) = K_n, and K_(k+1) = K_(k-1) + (2k/x) K_k upwards
+    from K_0 and K_1 (stable: K grows with the order)."""
+    xp = get_array_module(x)
+    dtype = x.dtype
+    x = _float(x)
+    n = abs(n)
+
+    def near(a):
+        k0, k1 = _k_series(xp.minimum(a, _K_SERIES))
+        if scaled:
+            grow = xp.exp(a)
+            k0, k1 = k0 * grow, k1 * grow
+        return _k_upwards(k0, k1, n, a)
+
+    def far(a):
+        a = xp.maximum(a, _K_SERIES)
+        k0, k1 = _k_integral(a)
+        value = _k_upwards(k0, k1, n, a)
+        return value if scaled else value * xp.exp(-a)
+
+    with np.errstate(all="ignore"):
+        safe = xp.where((x > 0) & (x < np.inf), x, 1.0)   # (0, inf, below 0, NaN: set below)
+        value = _select(safe <= _K_SERIES, near, far, safe)
+        value = xp.where(x == 0, np.inf, value)
+        value = xp.where(x == np.inf, 0.0, value)
+        value = xp.where((x < 0) | xp.isnan(x), np.nan, value)
+    return value.astype(dtype if dtype.kind == "f" else np.float64, copy=False)
+
+
+def _k_upwards(k0, k1, n, x):
+    """K_n from K_0 and K_1 (scaled alike) by K_(k+1) = K_(k-1) + (2k/x) K_k."""
+    ks = [k0, k1]
+    for k in range(1, n):
+        ks.append(ks[k - 1] + (2 * k) / x * ks[k])
+    return ks[n]
+
+
 def _bessel(kind, n, x):
     """J_n or Y_n of `x`: a recorded op on a Variable, the values on an array."""
     if not isinstance(x, Variable):
@@ -242,6 +334,65 @@ class BesselY(BesselJ):
     """Y_n, the Bessel function of the second kind of whole order n (y0, y1): the same rules."""
 
     kind = "y"
+    _pointwise = True
+
+
+def _bessel_k(n, x, scaled):
+    """K_n of `x` (`scaled`: K_n(x) e^x): a recorded op on a Variable, the values on an array."""
+    if not isinstance(x, Variable):
+        return bessel_k_arrays(n, x, scaled)
+    return Function(ScaledBesselK(n) if scaled else BesselK(n))(x)
+
+
+class BesselK(Forwarder):
+    """K_n, the modified Bessel function of the second kind of whole order n (k0, k1, kn)."""
+
+    scaled = False
+
+    def __init__(self, order):
+        self.order = order
+
+    def forward(self, x):
+        if x.dtype.kind != "f":                       # (integers and booleans: float64)
+            x = x.astype(np.float64)
+        self.zero = x == 0                            # (where the scaled slope is -inf + inf)
+        return bessel_k_arrays(self.order, x, self.scaled)
+
+    save_for_backward = ("x",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        n, scaled = self.order, self.scaled
+        if not scaled:                                # -(K_(n-1) + K_(n+1))/2
+            return gy * ((_bessel_k(n - 1, x, False) + _bessel_k(n + 1, x, False)) * -0.5)
+        y, = self.outputs                             # (K_n e^x)' = (K_n' + K_n) e^x; -inf at 0
+        x, y = where(self.zero, 1.0, x), where(self.zero, 1.0, y)       # (not -inf + inf there)
+        slope = (_bessel_k(n - 1, x, True) + _bessel_k(n + 1, x, True)) * -0.5 + y
+        return gy * where(self.zero, -np.inf, slope)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        # y_j = K_j(x(t)) (K_j e^x scaled) satisfy y_j' = g_j x' with g_j = -(y_(j-1) + y_(j+1))/2
+        # (+ y_j scaled): the orders from n - K to n + K, pushed together
+        y, = self.outputs
+        n, order, scaled = self.order, len(x) - 1, self.scaled
+        x0 = x[0]
+        ys = {j: [y._data if j == n else _bessel_k(j, x0, scaled)] for j in range(n - order, n + order + 1)}
+
+        def slope(ys, j, k):
+            g = (ys[j - 1][k] + ys[j + 1][k]) * -0.5
+            return g + ys[j][k] if scaled else g
+        return neighbour_orders_series(x, ys, n, n - order, slope)
+
+
+class ScaledBesselK(BesselK):
+    """K_n(x) e^x (k0e, k1e, kve at a whole order), which does not underflow; its backward
+    reads its output too."""
+
+    scaled = True
+    save_for_backward = ("x", "y")
     _pointwise = True
 
 
@@ -326,17 +477,87 @@ def yn(n: int, x: ArrayLike) -> Variable:
     return Function(BesselY(_order(n, "yn")))(as_variable(x, op="yn"))
 
 
+def k0(x: ArrayLike) -> Variable:
+    """The modified Bessel function of the second kind of order 0, elementwise
+    (scipy.special.k0, torch.special.modified_bessel_k0): +inf at 0, NaN for x < 0 (as SciPy's);
+    its derivative is -k1(x).
+
+    Parameters
+    ----------
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        K_0(x), of x's shape, to about 1e-15 relative; 0 from about x = 745 (k0e keeps it).
+    """
+    return Function(BesselK(0))(as_variable(x, op="k0"))
+
+
+def k1(x: ArrayLike) -> Variable:
+    """The modified Bessel function of the second kind of order 1, elementwise
+    (scipy.special.k1, torch.special.modified_bessel_k1): +inf at 0, NaN for x < 0; its
+    derivative is -(k0(x) + kn(2, x)) / 2."""
+    return Function(BesselK(1))(as_variable(x, op="k1"))
+
+
+def kn(n: int, x: ArrayLike) -> Variable:
+    """The modified Bessel function of the second kind of whole order n, elementwise
+    (scipy.special.kn, scipy.special.kv at whole orders): K_(-n) = K_n; +inf at 0, NaN for x < 0.
+
+    Parameters
+    ----------
+    n : int
+        The order, |n| <= 256; not differentiated.
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        K_n(x), of x's shape (+inf where it overflows, near 0 for large n).
+
+    Raises
+    ------
+    TypeError
+        If n is not a whole number (a float order is refused: whole orders only).
+    """
+    return Function(BesselK(_order(n, "kn")))(as_variable(x, op="kn"))
+
+
+def k0e(x: ArrayLike) -> Variable:
+    """The exponentially scaled modified Bessel function of the second kind of order 0,
+    K_0(x) e^x, elementwise (scipy.special.k0e, torch.special.scaled_modified_bessel_k0):
+    log K_0(x) = log k0e(x) - x without underflow."""
+    return Function(ScaledBesselK(0))(as_variable(x, op="k0e"))
+
+
+def k1e(x: ArrayLike) -> Variable:
+    """The exponentially scaled modified Bessel function of the second kind of order 1,
+    K_1(x) e^x, elementwise (scipy.special.k1e, torch.special.scaled_modified_bessel_k1)."""
+    return Function(ScaledBesselK(1))(as_variable(x, op="k1e"))
+
+
+def _kne(n, x):
+    """K_n(x) e^x of a whole order n (scipy.special.kve at a whole order)."""
+    return Function(ScaledBesselK(_order(n, "kve")))(as_variable(x, op="kve"))
+
+
 def _whole_order(op, name):
     """scipy.special's jv(v, x) and yv (jn is jv) at a whole order v: V.jn, V.yn."""
     def call(v, x):
         if isinstance(v, Variable) or np.ndim(v) or float(v) != int(float(v)):
+            spelled = "scipy.special.kve(n, x)" if name == "kve" else f"V.{op.__name__}(n, x)"
             raise TypeError(f"scipy.special.{name}(v, x): gengrad has Bessel functions of one whole order "
-                            f"v, not differentiated (V.{op.__name__}(n, x) with n an int), got v = {v!r}")
+                            f"v, not differentiated ({spelled} with n an int), got v = {v!r}")
         return op(int(float(v)), x)
     return call
 
 
 numpy_dispatch.register_scipy_ufunc("jv", _whole_order(jn, "jv"))   # (scipy.special.jn is jv)
 numpy_dispatch.register_scipy_ufunc("yv", _whole_order(yn, "yv"))
+numpy_dispatch.register_scipy_ufunc("kv", _whole_order(kn, "kv"))
+numpy_dispatch.register_scipy_ufunc("kve", _whole_order(_kne, "kve"))
 
-__all__ = ["j0", "j1", "jn", "y0", "y1", "yn"]
+__all__ = ["j0", "j1", "jn", "y0", "y1", "yn", "k0", "k1", "kn", "k0e", "k1e"]
