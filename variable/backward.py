@@ -90,8 +90,8 @@ def _as_list(xs, what, where):
     elif hasattr(xs, "__iter__") and not isinstance(xs, (str, bytes, np.ndarray, dict)):
         items = list(xs)
     else:
-        hint = ""
-        if callable(xs) and where == "grad":       # JAX's grad(f)(x), HIPS autograd's grad(f)
+        hint = _model_hint(xs, what)
+        if callable(xs) and where == "grad" and not hint:   # JAX's grad(f)(x), HIPS autograd's grad(f)
             hint = (f"; {where} takes the output Variable, not the function: V.grad(f(x), x) "
                     f"(JAX's grad(f)(x)); V.jacobian(f, x), V.hessian(f, x) and V.jvp(f, x, v) take f")
         raise TypeError(
@@ -100,8 +100,17 @@ def _as_list(xs, what, where):
         )
     for x in items:
         if not isinstance(x, Variable):
-            raise TypeError(f"{where}: {what} must be Variables, got {type(x).__name__}")
+            hint = _model_hint(x, what)
+            raise TypeError(f"{where}: {what} must be Variables, got {type(x).__name__}{hint}")
     return items
+
+
+def _model_hint(x, what):
+    """Where `x` is a layer or model (it has params()): how to give its parameters instead."""
+    if not callable(getattr(x, "params", None)):
+        return ""
+    return (f" (a layer or model: give its parameters, {what}=[x, *model.params()], and read "
+            f"their gradients in that order)")
 
 
 _by_generation = attrgetter("generation")

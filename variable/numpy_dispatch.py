@@ -70,6 +70,8 @@ def _data(value):
         return value._data
     if isinstance(value, (list, tuple)):
         return type(value)(_data(v) for v in value)
+    if isinstance(value, dict):                      # (keyword arguments: np.bincount(x, weights=w))
+        return {key: _data(v) for key, v in value.items()}
     return value
 
 
@@ -316,8 +318,14 @@ def array_function(func, types, args, kwargs):
     linalg = module.startswith("numpy.linalg")
     namespace = _namespace(module)
     what = f"{namespace}.{name}"
+    if not linalg and name in _DIFFERENTIABLE_EXTRAS:   # np.bincount(i, weights=w), np.full_like(a, w)
+        answer = _DIFFERENTIABLE_EXTRAS[name](func, args, kwargs)
+        if answer is not None:
+            return answer
     if (name in _LINALG_DATA_ONLY) if linalg else (name in _DATA_ONLY):
         return func(*_data(args), **_data(kwargs))
+    if name == "copyto" and _called_by_numpy("full_like", "full"):   # np.full_like(a, w), a an ndarray
+        raise _fill_refusal("np.full_like")
     if namespace == "np.fft" and name in ("fftshift", "ifftshift"):  # real: rolls
         return _fft_shift(*args, name=name, **kwargs)
     if namespace == "np.fft":  # complex results: gengrad's Variables are real
@@ -334,6 +342,92 @@ def array_function(func, types, args, kwargs):
         return op(*args, **kwargs)
     _CALLS[func] = op
     return op(*args, **kwargs)
+
+
+def _traced(value):
+    """True for a Variable that requires grad while a graph is recorded."""
+    from .config import is_backprop_enabled
+    from .variable import Variable
+    return isinstance(value, Variable) and value.requires_grad and is_backprop_enabled()
+
+
+def _bincount(func, args, kwargs):
+    """np.bincount(x, weights=w, minlength) with weights that require grad: the sums of w into
+    the bins, recorded (a scatter-add; each weight's gradient is its bin's); None otherwise."""
+    bound = _bind(func, args, kwargs, ("x", "weights", "minlength"), {"weights": None, "minlength": 0})
+    if bound is None or not _traced(bound["weights"]):
+        return None
+    from .ops.histograms import _binned
+    ops = _ops()
+    x, weights = _data(bound["x"]), bound["weights"]
+    if np.shape(x) != weights.shape:
+        raise ValueError(f"np.bincount: weights of shape {weights.shape} must have the shape of x, "
+                         f"{np.shape(x)}")
+    try:                                             # (NumPy checks x and minlength)
+        count = func(x, minlength=bound["minlength"]).shape[0]
+    except (TypeError, ValueError) as error:
+        raise type(error)(f"np.bincount: {error}") from None
+    w = weights if weights.dtype == np.float64 else weights.astype(np.float64)
+    from .backend import get_array_module
+    index = get_array_module(weights._data).asarray(x, dtype=np.intp)
+    return _binned(index, count, ops.reshape(w, (w.size,)))
+
+
+def _full_like(func, args, kwargs):
+    """np.full_like(a, fill_value, dtype, ..., shape) with a fill_value that requires grad: the
+    value broadcast to the shape, a new Variable (recorded); None otherwise."""
+    names = ("a", "fill_value", "dtype", "order", "subok", "shape", "device")
+    bound = _bind(func, args, kwargs, names, {"dtype": None, "order": "K", "subok": True, "shape": None,
+                                              "device": None})
+    if bound is None or not _traced(bound["fill_value"]):
+        return None
+    dtype = np.dtype(bound["dtype"]) if bound["dtype"] is not None else np.result_type(_data(bound["a"]))
+    if dtype.kind != "f":                            # (whole numbers: no gradient; NumPy's answer)
+        return None
+    ops = _ops()
+    shape = np.shape(bound["a"]) if bound["shape"] is None else tuple(np.atleast_1d(bound["shape"]))
+    fill = bound["fill_value"]
+    fill = fill if fill.dtype == dtype else fill.astype(dtype)
+    return ops.positive(ops.broadcast_to(fill, shape))
+
+
+def _bind(func, args, kwargs, names, defaults):
+    """`args` and `kwargs` of a call of `func` by its parameter `names` (with `defaults`), or None
+    where they do not fit (NumPy then answers with its own error)."""
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return None
+    bound = dict(defaults, **dict(zip(names, args)), **kwargs)
+    return bound if all(name in bound for name in names) else None
+
+
+_DIFFERENTIABLE_EXTRAS = {"bincount": _bincount, "full_like": _full_like}
+"""_DATA_ONLY functions with an argument besides the data that may carry a gradient: they
+record an op when it requires grad (np.bincount's weights, np.full_like's fill_value)."""
+
+
+def _called_by_numpy(*names):
+    """True where NumPy's own function (one of `names`) is calling down into this dispatch."""
+    frame = sys._getframe(1)
+    ours = os.path.dirname(__file__) + os.sep
+    while frame is not None and frame.f_code.co_filename.startswith(ours):   # (this dispatch's own)
+        frame = frame.f_back
+    numpy_dir = os.path.dirname(np.__file__) + os.sep
+    while frame is not None and frame.f_code.co_filename.startswith(numpy_dir):
+        if frame.f_code.co_name in names:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _fill_refusal(call):
+    """The error for np.full(shape, w) and np.full_like(a, w) with w a Variable: NumPy's code fills
+    an ndarray, which keeps no graph."""
+    return ValueError(
+        f"{call}(..., fill_value): the fill value is a Variable, and NumPy's code copies its values "
+        f"into a new ndarray, which keeps no graph, so its gradient would be silently lost; "
+        f"V.broadcast_to(w, shape) (+ 0.0 for a copy) fills with its graph; give w.item() (w.data) "
+        f"for the value alone"
+    )
 
 
 def _fft_shift(x, axes=None, *, name):

@@ -930,6 +930,8 @@ def _refuse_losing_the_graph(variable, conversion):
         call = _numpy_caller(frame)
         if call[3:] in _NUMPY_CONVERSIONS:
             return
+        if call in ("np.full", "np.full_like"):
+            raise numpy_dispatch._fill_refusal(call)
         if call in ("np.r_[...]", "np.c_[...]"):
             fix = "np.hstack([x, y])" if call == "np.r_[...]" else "np.column_stack([x, y])"
             raise ValueError(

@@ -401,6 +401,12 @@ def _no_grad_without_parentheses():
         pass
 
 
+def _grad_with_a_model_among_the_inputs():
+    model = L.Linear(2)
+    x = V.Variable(np.ones((1, 3)))
+    return V.grad(V.sum(model(x)), [x, model])   # (PyTorch's autograd.grad(loss, [x, *model.parameters()]))
+
+
 def _grad_of_a_list_assigned():
     V.Variable(np.array([1.0, 2.0])).grad = [0.1, 0.2]
 
@@ -480,6 +486,9 @@ CATALOGUE += [
             (r"Variable\.grad", r"\(3,\)", r"\(2,\)")),
     Mistake("grad with a number as inputs", lambda: V.grad(V.Variable(1.0) * 2, 5), TypeError,
             (r"grad", r"iterable of Variables")),
+    Mistake("V.grad(loss, [x, model]): a model among the inputs", _grad_with_a_model_among_the_inputs,
+            TypeError, (r"grad: inputs must be Variables, got Linear", r"a layer or model",
+                        r"inputs=\[x, \*model\.params\(\)\]")),
     Mistake("np.sum(x, dtype=...) on a Variable", lambda: np.sum(V.Variable(np.ones(2)), dtype=np.float32),
             TypeError, (r"np\.sum", r"dtype", r"x\.data")),
     Mistake("update an ndarray in place from a Variable", _ndarray_updated_in_place_from_variable, TypeError,
@@ -694,6 +703,12 @@ def _dezero_config():  # the book's global switch
     V.Config.enable_backprop = False
 
 
+
+def _np_full_of_a_trained_value():
+    bias = V.Variable(np.array(0.1))
+    return V.sum(np.full(4, bias) * np.arange(4.0))
+
+
 def _np_array_of_a_named_list():
     x = V.Variable(np.array([0.5, 2.0]))
     parts = []
@@ -755,6 +770,9 @@ CATALOGUE += [
     Mistake("np.array(parts) of a list of Variables built up in a loop", _np_array_of_a_named_list,
             ValueError, (r"np\.array\(parts\): parts is a list holding Variables",
                          r"gradients would be silently lost", r"V\.stack\(parts\)")),
+    Mistake("np.full(n, w): a vector filled with a trained value", _np_full_of_a_trained_value, ValueError,
+            (r"np\.full\(\.\.\., fill_value\): the fill value is a Variable", r"silently lost",
+             r"V\.broadcast_to\(w, shape\)")),
     Mistake("torch.distributions.Normal(mu, sigma).log_prob(x), as V.distributions",
             lambda: V.distributions.Normal, AttributeError,
             (r"no attribute 'distributions'", r"torch\.distributions",

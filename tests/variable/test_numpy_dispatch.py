@@ -255,6 +255,46 @@ def test_plotting_a_list_of_losses_with_matplotlib_plots_their_values():
         plt.close(figure)
 
 
+def test_arguments_besides_the_data_keep_their_gradient():
+    # np.bincount's weights and np.full_like's fill value may require grad: recorded (the other
+    # functions of counts and constants run on the data); a Variable bound of np.clip is
+    # differentiated too (PyTorch's clamp with tensor bounds)
+    w = V.Variable(np.array([0.5, -1.0, 2.0]))
+    counts = np.bincount([0, 2, 2], weights=w, minlength=4)
+    np.testing.assert_array_equal(counts.data, np.bincount([0, 2, 2], weights=w.data, minlength=4))
+    np.testing.assert_array_equal(V.grad(V.sum(counts * np.arange(4.0)), w).data, [0.0, 2.0, 2.0])
+    assert V.gradcheck(lambda w: np.bincount(np.array([1, 0, 1]), weights=w), np.array([0.3, 0.2, 0.9]),
+                       order=2)
+    assert type(np.bincount([0, 1], weights=w.detach()[:2])) is np.ndarray         # no graph to keep
+    with pytest.raises(ValueError, match=r"np\.bincount: weights of shape \(3,\) must have the shape of x"):
+        np.bincount([0, 1], weights=w)
+    with pytest.raises(ValueError, match=r"np\.bincount: .*negative"):
+        np.bincount([0, -1, 1], weights=w)
+    s = V.Variable(np.array(0.7))
+    filled = np.full_like(w, s)
+    np.testing.assert_array_equal(filled.data, [0.7, 0.7, 0.7])
+    assert V.grad(V.sum(filled * np.array([1.0, 2.0, 3.0])), s).item() == 6.0
+    assert np.full_like(w, s, shape=(2, 2)).shape == (2, 2)
+    np.testing.assert_array_equal(np.full_like(w, s, dtype=np.int64), [0, 0, 0])   # (NumPy's cast)
+    # where NumPy's own code fills an ndarray (np.full, np.full_like of an ndarray): refused
+    refusal = (r"\(\.\.\., fill_value\): the fill value is a Variable.*silently lost; "
+               r"V\.broadcast_to\(w, shape\)")
+    for call, fill in (("np.full", lambda: np.full(3, s)),
+                       ("np.full_like", lambda: np.full_like(np.ones(3), s))):
+        with pytest.raises(ValueError, match=re.escape(call) + refusal):
+            fill()
+    lo, hi = V.Variable(np.array(0.0)), V.Variable(np.array([1.0, 1.5, 1.8]))
+    clipped = np.clip(w, lo, hi)
+    np.testing.assert_array_equal(clipped.data, [0.5, 0.0, 1.8])
+    grads = V.grad(V.sum(clipped * np.array([1.0, 2.0, 3.0])), [w, lo, hi])
+    for gradient, expected in zip(grads, ([1.0, 0.0, 0.0], 2.0, [0.0, 0.0, 3.0])):
+        np.testing.assert_array_equal(gradient.data, expected)
+    np.testing.assert_array_equal(np.clip(np.array([0.1, 0.8, 3.0]), V.Variable(np.array(0.7)), 1.0).data,
+                                  [0.7, 0.8, 1.0])
+    with pytest.raises(ValueError, match=r"clip: bound of shape \(2,\) does not broadcast to input \(3,\)"):
+        V.clip(w, V.Variable(np.zeros(2)), 1.0)
+
+
 def test_where_with_a_variable_condition_gives_indices():
     x = V.Variable(np.array([0.5, -2.0, 3.0]))
     (idx,) = np.where(x > 0)
@@ -310,7 +350,6 @@ def test_emath_records_inside_the_real_domain_and_refuses_outside():
     (lambda a, b: np.median([a, b]), "np.median"),
     (lambda a, b: np.linalg.det([[a, b], [b, a]]), "np.linalg.det"),
     (lambda a, b: np.linalg.norm([a, b]), "np.linalg.norm"),
-    (lambda a, b: np.full(3, a), "np.full"),
     (lambda a, b: np.vectorize(lambda t: t * 2)(a), "np.vectorize"),
 ])
 def test_variables_converted_inside_numpys_own_code_are_refused_naming_the_function(call, name):

@@ -221,6 +221,8 @@ def minimum(x0: ArrayLike, x1: ArrayLike) -> Variable:
 def _bound(value, op, which):
     if value is None or isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
         return value
+    if isinstance(value, Variable):                  # (one that requires grad: clip's caller)
+        value = value._data
     if (isinstance(value, np.ndarray) or backend.is_device_array(value)) and value.dtype.kind in "iuf":
         return value
     raise TypeError(f"{op}: {which} must be a number, a numeric ndarray or None, got {type(value).__name__}")
@@ -232,10 +234,12 @@ def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | N
     Parameters
     ----------
     x : ArrayLike
-    lo, hi : float, ndarray or None
-        Constant bounds; an array bound must broadcast to the shape of `x`. None leaves
+    lo, hi : float, ndarray, Variable or None
+        The bounds; an array bound must broadcast to the shape of `x`. None leaves
         that side open. Next to GPU data a NumPy bound moves there only under
-        V.backend.set_default_device("gpu") (a 0-d one counts as a number).
+        V.backend.set_default_device("gpu") (a 0-d one counts as a number). A bound that
+        requires grad is differentiated too (PyTorch's clamp with tensor bounds): the
+        result is then V.minimum(V.maximum(x, lo), hi), NumPy's clip where lo > hi.
 
     Returns
     -------
@@ -251,6 +255,8 @@ def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | N
     ValueError
         If both bounds are None or an array bound does not broadcast to `x`.
     """
+    if any(isinstance(b, Variable) and b.requires_grad for b in (lo, hi)):
+        return _clip_to_variables(x, lo, hi)
     lo, hi = _bound(lo, "clip", "lo"), _bound(hi, "clip", "hi")
     if lo is None and hi is None:
         raise ValueError("clip: at least one of lo and hi must be given")
@@ -263,6 +269,22 @@ def clip(x: ArrayLike, lo: float | np.ndarray | None, hi: float | np.ndarray | N
                 raise ValueError(f"clip: bound of shape {bound.shape} does not broadcast to input {x_shape}")
             bounds[i] = backend.constant_like(bound, x, "clip", which, "x")
     return Function(Clip(*bounds))(x)
+
+
+def _clip_to_variables(x, lo, hi):
+    """clip(x, lo, hi) with a bound that requires grad: max(x, lo), then min(., hi), each bound
+    checked to broadcast to x's shape, as a constant bound is."""
+    x = as_variable(x, op="clip")
+    y = x
+    for bound, which, op in ((lo, "lo", maximum), (hi, "hi", minimum)):
+        if bound is None:
+            continue
+        if not isinstance(bound, Variable):
+            _bound(bound, "clip", which)
+        if not broadcasts_to(np.shape(bound), x.shape):
+            raise ValueError(f"clip: bound of shape {np.shape(bound)} does not broadcast to input {x.shape}")
+        y = op(y, bound)
+    return y
 
 
 def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: ArrayLike) -> Variable:
