@@ -25,6 +25,24 @@ from .types import ArrayLike
 from .variable import _FORWARD_MODE
 
 _inside_f = contextvars.ContextVar("gengrad_inside_forward_mode", default=None)
+_noting = contextvars.ContextVar("gengrad_noting_forward_passes", default=None)
+"""A list `run_kept` watches: every forward pass started while it is set adds its name."""
+
+
+def run_kept(f, xs):
+    """f(*xs) with every array its graph makes kept, so a forward pass can follow it along
+    that graph (`_evaluate`'s `ran`) instead of running f again; and whether f ran a forward
+    pass of its own (V.jvp inside f): a pass over its graph would then meet those arrays
+    as constants, so the caller runs f again under `_evaluate`, which refuses that."""
+    noted = []
+    token = _noting.set(noted)
+    saving.keeping_all[0] += 1
+    try:
+        y = f(*xs)
+    finally:
+        saving.keeping_all[0] -= 1
+        _noting.reset(token)
+    return y, bool(noted)
 
 
 def _no_rule(f, op):
@@ -389,15 +407,21 @@ def _broadcasts(shape, target):
         return False
 
 
-def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False, wanted=None, nested=False):
+def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False, wanted=None, nested=False,
+              ran=None):
     """Run `f` at `x` and push the path x + t v through it: (outputs, their series, tuple?).
 
     `batched`: v holds n directions along a leading axis, pushed through together
     (coefficients k >= 1 are Directions); with `weights` too (order 2), coefficient 2 is
     collapsed: sum_d w_d of the directions' (variable/directions.py).  `wanted`: the orders
-    the caller reads (a bit mask; None: all); the others may come back None."""
+    the caller reads (a bit mask; None: all); the others may come back None.  `ran`: what
+    `run_kept(f, x)` returned, f's output at x, whose graph the pass follows (f is not run
+    again; x must then be the Variables it ran on)."""
     if not callable(f):
         raise TypeError(f"{op}: f must be callable, got {type(f).__name__}")
+    noted = _noting.get()
+    if noted is not None:
+        noted.append(op)
     if _inside_f.get() is not None and not nested:
         raise ValueError(
             f"{op} was called inside the function given to {_inside_f.get()}: the inner "
@@ -424,14 +448,17 @@ def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False, wante
     if batched and len({len(vi) for vi in vs}) > 1:
         raise ValueError(f"{op}: with batched=True every input needs as many directions; got "
                          f"{', '.join(str(len(vi)) for vi in vs)}")
-    token = _inside_f.set(f"V.{op}")
-    saving.keeping_all[0] += 1  # the pass below reads every array f's graph made
-    try:
-        with enable_grad():
-            ys = f(*xs)
-    finally:
-        saving.keeping_all[0] -= 1
-        _inside_f.reset(token)
+    if ran is not None:
+        ys = ran
+    else:
+        token = _inside_f.set(f"V.{op}")
+        saving.keeping_all[0] += 1  # the pass below reads every array f's graph made
+        try:
+            with enable_grad():
+                ys = f(*xs)
+        finally:
+            saving.keeping_all[0] -= 1
+            _inside_f.reset(token)
     outputs, several_outputs = _as_outputs(ys, op)
     seeds = {}
     for xi, vi in zip(xs, vs):  # the path x + t v: coefficients x, v, then zeros

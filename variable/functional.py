@@ -48,20 +48,21 @@ _FORWARD_LIMIT = 2 ** 24
 """The most entries the unit directions and their tangents may hold for a forward pass."""
 
 
-def _forward_rows(g, x, size, create_graph, op):
+def _forward_rows(g, x, size, create_graph, op, ran=None):
     """d g(x) / d x by one forward pass along all x.size unit directions at once, as a Variable
     of shape (x.size, *g(x).shape) (row i: the derivative along x_i); None where forward mode
     cannot serve: inside another forward pass without create_graph (its derivatives would be
     constants there; with it, the pass records, and the outer pass goes through its ops: a
     Hessian's Jacobian), an op with no Taylor rule, too many entries, or a graph wanted
     through an op whose rule does not record."""
-    blocks = _forward_blocks(g, (x,), size, create_graph, op)
+    blocks = _forward_blocks(g, (x,), size, create_graph, op, ran)
     return None if blocks is None else blocks[0][0]
 
 
-def _forward_blocks(g, xs, size, create_graph, op):
+def _forward_blocks(g, xs, size, create_graph, op, ran=None):
     """The rows of every output of g(*xs) along the unit directions of every input, in one
-    forward pass: blocks[o][j] of shape (xs[j].size, *output_o.shape); None as _forward_rows."""
+    forward pass: blocks[o][j] of shape (xs[j].size, *output_o.shape); None as _forward_rows.
+    `ran`: g's output at xs from `run_kept`, whose graph the pass follows (g is not run again)."""
     from .forward_mode import _evaluate, _inside_f
     n = sum(x.size for x in xs)
     nested = _inside_f.get() is not None     # inside another pass: only a recorded one serves
@@ -78,12 +79,12 @@ def _forward_blocks(g, xs, size, create_graph, op):
     try:
         if create_graph:
             _, series, _, (depends, unrecorded) = _evaluate(g, point, directions, 1, op, batched=True,
-                                                            nested=nested)
+                                                            nested=nested, ran=ran)
             if depends and unrecorded is not None:
                 return None
         else:
             with no_grad():                          # (an array pass: nothing recorded)
-                _, series, _, _ = _evaluate(g, point, directions, 1, op, batched=True)
+                _, series, _, _ = _evaluate(g, point, directions, 1, op, batched=True, ran=ran)
     except NotImplementedError:
         return None
     blocks = []
@@ -180,8 +181,9 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
     """Jacobian of `f` at `x`, a Variable of shape f(x).shape + x.shape.
 
     When f(x) has at least as many entries as x, one forward pass along all the unit
-    directions at once (V.jvp with batched=True); otherwise, or where forward mode cannot
-    serve (an op with no Taylor rule), one backward pass per element of f(x).  With a
+    directions at once (V.jvp with batched=True) over the graph f(x) made; otherwise, or
+    where forward mode cannot serve (an op with no Taylor rule), one backward pass per
+    element of f(x).  Either way f runs once.  With a
     tuple `x`, f takes one argument per
     entry (as for V.jvp) and the result is a tuple: d f / d x[j] of shape f(x).shape +
     x[j].shape for each j (torch.autograd.functional.jacobian's rule).
@@ -217,24 +219,25 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
     """
     if argnums is not None or has_aux:
         return _with_options(jacobian, f, x, create_graph, argnums, has_aux, "jacobian")
+    from .forward_mode import run_kept
     xs = _several(f, x, "jacobian")
     if xs is not None:
-        y = f(*xs)
+        y, inner = run_kept(f, xs)                   # (f runs once: a forward pass follows its graph)
         if not isinstance(y, Variable):
             raise TypeError(f"jacobian: f must return a Variable, got {type(y).__name__}")
         if y.requires_grad and y.size and sum(xi.size for xi in xs) <= y.size:   # one forward pass
-            blocks = _forward_blocks(f, xs, y.size, create_graph, "jacobian")
+            blocks = _forward_blocks(f, xs, y.size, create_graph, "jacobian", None if inner else y)
             if blocks is not None:
                 return tuple(_columns(rows, y.shape, xi.shape) for rows, xi in zip(blocks[0], xs))
         return _blocks(y, xs, create_graph)
     x = _leaf(f, x, "jacobian")
-    y = f(x)
+    y, inner = run_kept(f, (x,))
     if not isinstance(y, Variable):
         raise TypeError(f"jacobian: f must return a Variable, got {type(y).__name__}")
     if not y.requires_grad or y.size == 0 or x.size == 0:
         return new_variable(get_array_module(x).zeros(y.shape + x.shape, dtype=x.dtype))
     if x.size <= y.size:                             # as many outputs as inputs, or more:
-        rows = _forward_rows(f, x, y.size, create_graph, "jacobian")   # one forward pass
+        rows = _forward_rows(f, x, y.size, create_graph, "jacobian", None if inner else y)   # one pass
         if rows is not None:
             return _columns(rows, y.shape, x.shape)
     return reshape(stack(_rows(y, x, create_graph)), y.shape + x.shape)

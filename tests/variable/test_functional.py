@@ -73,6 +73,29 @@ def test_jacobian_rows_match_gradcheck_numerics():
         np.testing.assert_allclose(J[i], row, rtol=1e-6, atol=1e-8)
 
 
+def test_jacobian_runs_f_once():
+    # the forward pass follows the graph f(x) made (tall Jacobians), as reverse mode does (wide
+    # ones); f running a forward pass of its own is run again, and refused as before
+    calls = []
+
+    def f(x, w=None):
+        calls.append(1)
+        return V.tanh(x) * V.sum(x ** 2) if w is None else V.concat([V.sin(x) * w[0], w ** 3])
+    x = _normal((3,))
+    for jacobian in (lambda: V.jacobian(f, x), lambda: V.jacobian(lambda v: V.sum(f(v)), x),
+                     lambda: V.jacobian(f, (x[:2], x))):
+        calls.clear()
+        J = jacobian()
+        assert len(calls) == 1
+    np.testing.assert_allclose(J[0].data, np.concatenate([np.diag(np.cos(x[:2]) * x[0]), np.zeros((3, 2))]),
+                               rtol=1e-13)
+    np.testing.assert_allclose(J[1].data[2:], np.diag(3 * x ** 2), rtol=1e-13)
+    calls.clear()
+    with pytest.raises(ValueError, match=r"jvp was called inside the function given to V\.jacobian"):
+        V.jacobian(lambda v: f(v) * V.jvp(V.sin, v, np.ones(3))[1], x)
+    assert len(calls) == 2
+
+
 def test_jacobian_of_float32_stays_float32():
     J = V.jacobian(V.tanh, _normal((3,), dtype=np.float32))
     assert J.dtype == np.float32
