@@ -44,6 +44,8 @@ def cases(rng, n):
         ("jn(5, x)", lambda x: V.jn(5, x), "jn", None, (wide * 5,)),
         ("k0", V.k0, "k0", None, (positive * 2.5,)),
         ("k1e", V.k1e, "k1e", None, (positive * 2.5,)),
+        ("kv(2.3, x)", lambda x: V.kv(2.3, x), "kv", None, (positive * 2.5,)),
+        ("iv(2.3, x)", lambda x: V.iv(2.3, x), "iv", None, (positive * 2.5,)),
         ("i0", V.i0, "i0", np.i0, (wide,)),
         ("i0e", V.i0e, "i0e", lambda x: np.i0(x) * np.exp(-np.abs(x)), (wide,)),
         ("xlogy", V.xlogy, "xlogy", lambda x, y: x * np.log(y), (positive, other)),
@@ -80,6 +82,8 @@ def _scipy_call(special, name, arrays):
         return lambda: special.polygamma(1, *arrays)
     if name == "jn":
         return lambda: special.jn(5, *arrays)
+    if name in ("kv", "iv"):
+        return lambda: getattr(special, name)(2.3, *arrays)
     if name.startswith("stats."):
         _, dist, method = name.split(".")
         function = getattr(getattr(importlib.import_module("scipy.stats"), dist), method)

@@ -106,7 +106,6 @@ SCIPY_SPELLINGS = {
     "cosm1": "V.cos(x) - 1", "rgamma": "1 / V.gamma(x) away from the poles 0, -1, -2, ...",
     "loggamma": "V.gammaln(x) for real x > 0",
     "beta": "V.exp(V.betaln(a, b)) for a, b > 0",
-    "iv": "V.i0(x) and V.i1(x) for orders 0 and 1", "ive": "V.i0e(x) and V.i1e(x) for orders 0 and 1",
     "binom": "V.exp(V.gammaln(n + 1) - V.gammaln(k + 1) - V.gammaln(n - k + 1))",
     "poch": "V.gamma(z + m) / V.gamma(z), or V.exp(V.gammaln(z + m) - V.gammaln(z)) for z > 0",
     # functions written in Python (refused where they convert: variable.py's _scipy_caller)

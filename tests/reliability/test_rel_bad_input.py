@@ -341,6 +341,10 @@ OPS = [
     _elementwise(lambda x: V.kn(3, x), R.bessel_k(3), "kn", ("positive",), "n=3"),
     _elementwise(V.k0e, R.bessel_k(0, True), "k0e", ("positive",)),
     _elementwise(V.k1e, R.bessel_k(1, True), "k1e", ("positive",)),
+    _elementwise(lambda x: V.kv(2.3, x), R.bessel_kv(2.3), "kv", ("positive",), "v=2.3"),
+    _elementwise(lambda x: V.kve(-0.4, x), R.bessel_kv(-0.4, True), "kve", ("positive",), "v=-0.4"),
+    _elementwise(lambda x: V.iv(2.3, x), R.bessel_iv(2.3), "iv", ("positive",), "v=2.3"),
+    _elementwise(lambda x: V.ive(-0.4, x), R.bessel_iv(-0.4, True), "ive", ("positive",), "v=-0.4"),
     _elementwise(V.i1e, R.i1e, "i1e"), _binary(V.betaln, R.betaln, ("positive", "positive")),
     _elementwise(V.gamma, R.gamma, "gamma", ("positive",)),
     *[_elementwise(lambda x, f=f: f(2.5, x), lambda x, r=r: r(2.5, x), f.__name__, ("positive",), "a=2.5")

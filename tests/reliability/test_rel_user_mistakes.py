@@ -1063,6 +1063,12 @@ def _scipy_logsumexp_of_a_variable():
     return special.logsumexp(logits, axis=1)
 
 
+def _matern_kv_of_a_trained_order():
+    special = pytest.importorskip("scipy.special")
+    r, nu = V.Variable(np.array([0.5, 2.0])), V.Variable(np.array(1.5))
+    return special.kv(nu, V.sqrt(2 * nu) * r)
+
+
 def _scipy_polygamma_of_a_variable():
     special = pytest.importorskip("scipy.special")
     a = V.Variable(np.array([0.5, 2.0]))
@@ -1194,6 +1200,10 @@ CATALOGUE += [
     Mistake("scipy.special.logsumexp(logits) in a loss", _scipy_logsumexp_of_a_variable, ValueError,
             (r"scipy\.special\.logsumexp: a Variable reached SciPy's code",
              r"gradient would be silently lost", r"V\.logsumexp\(x, axis\)")),
+    Mistake("a Matern kernel's smoothness nu trained: scipy.special.kv(nu, r) with nu a Variable",
+            _matern_kv_of_a_trained_order, TypeError,
+            (r"kv\(v, x\): v must be a real number, got a Variable", r"not differentiated",
+             r"v\.item\(\)")),
     Mistake("scipy.special.polygamma(1, a): SciPy's Python code", _scipy_polygamma_of_a_variable, ValueError,
             (r"scipy\.special\.polygamma: a Variable reached SciPy's code", r"V\.polygamma\(n, x\)")),
     Mistake("scipy.special.beta(a, b) in a Beta density", _scipy_beta_of_variables, TypeError,

@@ -1,5 +1,5 @@
-"""j0, j1, jn, y0, y1 and yn, k0, k1, kn, k0e and k1e (variable/ops/bessel.py): the table rows
-(third order, Taylor mode to sixth, float32) in all regions of the computation (power series,
+"""j0, j1, jn, y0, y1, yn, k0, k1, kn, k0e, k1e, kv, kve, iv and ive (variable/ops/bessel.py):
+the table rows (third order, Taylor mode to sixth, float32) in all regions of the computation (power series,
 Miller's recurrence, Hankel's expansions; K's series and integral), the values against an
 independent power series in 80 or 100 digits to a few ulps times the condition number, SciPy's
 values at the edges, and the refusals."""
@@ -75,6 +75,55 @@ def _k_series(n, x, scaled=False):
         return float(value * Decimal(float(x)).exp() if scaled else value)
 
 
+def _kv_integral(nu, x, scaled=False):
+    """K_nu(x) (`scaled`: K_nu(x) e^x) of a real nu and a float x > 0 from int_0^inf
+    e^(-x (cosh t - 1)) cosh(nu t) dt (times e^-x) by the trapezoid rule at h = min(1/8,
+    1/(2 sqrt x)) in 40-digit decimals, to where the integrand is below 1e-32 of the sum: its
+    error is below e^-75 there."""
+    with localcontext() as context:
+        context.prec = 40
+        h = Decimal(min(0.125, 0.5 / math.sqrt(float(x))))
+        x, nu = Decimal(float(x)), Decimal(float(nu))
+        total, k = Decimal(0), 0
+        while True:
+            t = h * k
+            cosh_t = ((t).exp() + (-t).exp()) / 2
+            term = (-x * (cosh_t - 1)).exp() * (((nu * t).exp() + (-nu * t).exp()) / 2)
+            total += term / 2 if k == 0 else term
+            if k > 8 and term < Decimal(10) ** -32 * total:
+                break
+            k += 1
+        value = total * h
+        return float(value if scaled else value * (-x).exp())
+
+
+def kv_reference(nu, scaled=False):
+    """K_nu (K_nu e^x) of a real order on an array by `_kv_integral`."""
+    return np.vectorize(lambda x: _kv_integral(nu, x, scaled), otypes=[np.float64])
+
+
+def _iv_series(nu, x, scaled=False):
+    """I_nu(x) (`scaled`: times e^-x) of a real nu and a float x > 0: (x/2)^nu / Gamma(nu + 1)
+    sum_k (x^2/4)^k / (k! (nu + 1)_k) in 60-digit decimals (Gamma(nu + 1) in double precision,
+    math.gamma's), to where a term is below 1e-45 of the sum: for x up to 45."""
+    with localcontext() as context:
+        context.prec = 60
+        h = Decimal(float(x)) / 2
+        u, nu_ = h * h, Decimal(float(nu))
+        term, total, k = Decimal(1), Decimal(1), 0
+        while abs(term) > Decimal(10) ** -45 * abs(total) or k < 5:
+            k += 1
+            term = term * u / (k * (nu_ + k))
+            total += term
+        value = total * (h.ln() * nu_).exp() / Decimal(math.gamma(nu + 1))
+        return float(value * (-Decimal(float(x))).exp() if scaled else value)
+
+
+def iv_reference(nu, scaled=False):
+    """I_nu (I_nu e^-x) of a real order on an array of positive x by `_iv_series`."""
+    return np.vectorize(lambda x: _iv_series(nu, x, scaled), otypes=[np.float64])
+
+
 def k_reference(n, scaled=False):
     """K_n (K_n e^x) on an array by `_k_series` (K_-n = K_n)."""
     return np.vectorize(lambda x: _k_series(abs(n), x, scaled), otypes=[np.float64])
@@ -128,6 +177,18 @@ ROWS.update({
            for n in (2, 5, -3) for row in _k_rows(None, n, False, ((0.3, 0.9), (1.5, 9.0)))[::2]],
     "k0e": _k_rows(V.k0e, 0, True),
     "k1e": _k_rows(V.k1e, 1, True),
+    "kv": [Row(f"v={v}, {row.label}", lambda x, v=v: V.kv(v, x), row.ref, row.sample, SMOOTH)
+           for v in (0.5, 2.3, -1.7) for low, high in _K_REGIONS
+           for row in unary_rows(None, kv_reference(v), inside(low, high), SMOOTH)[::2]],
+    "iv": [Row(f"v={v}, {row.label}", lambda x, v=v: V.iv(v, x), row.ref, row.sample, SMOOTH)
+           for v in (0.5, 2.3, -1.7) for low, high in ((0.2, 3.0), (5.0, 12.0))     # (ive: far out)
+           for row in unary_rows(None, iv_reference(v), inside(low, high), SMOOTH)[::2]],
+    "ive": [Row(f"v={v}, {row.label}", lambda x, v=v: V.ive(v, x), row.ref, row.sample, SMOOTH)
+            for v in (0.25, -2.6) for low, high in ((0.2, 3.0), (22.0, 40.0))
+            for row in unary_rows(None, iv_reference(v, True), inside(low, high), SMOOTH)[::2]],
+    "kve": [Row(f"v={v}, {row.label}", lambda x, v=v: V.kve(v, x), row.ref, row.sample, SMOOTH)
+            for v in (0.25, 3.6) for low, high in _K_REGIONS
+            for row in unary_rows(None, kv_reference(v, True), inside(low, high), SMOOTH)[::2]],
 })
 assert all(len(rows) >= len(UNARY_SHAPES) for rows in ROWS.values())
 
@@ -168,6 +229,57 @@ def test_k_values_are_within_a_few_ulps_times_the_condition_number(n, scaled):
     slope = (k_reference(n - 1)(x) + k_reference(n + 1)(x)) / 2 * (np.exp(x) if scaled else 1.0)
     scale = np.abs(x * slope) + np.abs(exact)
     assert np.all(np.abs(ours - exact) <= 8e-15 * scale), np.max(np.abs(ours - exact) / scale)
+
+
+@pytest.mark.parametrize("nu", [0.5, -0.3, 1e-7, 0.4999, 2.3, 7.75])
+@pytest.mark.parametrize("scaled", [False, True])
+def test_kv_of_real_orders_is_within_a_few_ulps_times_the_condition_number(nu, scaled):
+    rng = np.random.default_rng(int(abs(nu) * 100) + 7 * scaled)
+    x = np.concatenate([rng.uniform(0.01, 1.0, 12), rng.uniform(1.0, 8.0, 12), rng.uniform(8.0, 45.0, 8),
+                        np.geomspace(1e-12, 1e-3, 4), [1.0, np.nextafter(1.0, 2.0)]])
+    ours = (V.kve if scaled else V.kv)(nu, x).data
+    exact = kv_reference(nu, scaled)(x)
+    slope = (kv_reference(nu - 1)(x) + kv_reference(nu + 1)(x)) / 2 * (np.exp(x) if scaled else 1.0)
+    scale = np.abs(x * slope) + np.abs(exact)
+    assert np.all(np.abs(ours - exact) <= 8e-15 * scale), np.max(np.abs(ours - exact) / scale)
+    # K_(1/2) = sqrt(pi / (2x)) e^-x; whole orders are kn's
+    t = np.geomspace(1e-200, 700.0, 60)
+    np.testing.assert_allclose(V.kv(0.5, t).data, np.sqrt(np.pi / (2 * t)) * np.exp(-t), rtol=2e-15)
+    np.testing.assert_allclose(V.kv(3.0, t).data, V.kn(3, t).data, rtol=1e-15)
+
+
+@pytest.mark.parametrize("nu", [0.5, -0.5, 1.5, -1.5, 0.25, -0.3, 2.7, -2.7, 7.25, 12.5, 25.2, 3.0])
+def test_iv_of_real_orders_keeps_the_wronskian_with_kv(nu):
+    # I_nu K_(nu+1) + I_(nu+1) K_nu = 1/x, from 1e-3 to 1e5, in the scaled functions (e^-x and
+    # e^x cancel; kv is checked against its own reference), for nu > -1, where both terms are
+    # positive (below, I_nu < 0 near 0 and the sum cancels)
+    x = np.geomspace(1e-3, 1e5, 300)
+    if nu > -1:
+        wronskian = V.ive(nu, x).data * V.kve(nu + 1, x).data + V.ive(nu + 1, x).data * V.kve(nu, x).data
+        np.testing.assert_allclose(wronskian * x, 1.0, rtol=4e-15 * max(1.0, abs(nu)))
+    t = x[x <= 45.0]                                    # and the series where it is at hand
+    np.testing.assert_allclose(V.iv(nu, t).data, iv_reference(nu)(t), rtol=3e-15 + 2e-16 * max(1.0, abs(nu)))
+
+
+def test_iv_edges():
+    special = pytest.importorskip("scipy.special")
+    x = np.array([1e-300, 5e-8, 1.0, 60.0, 700.0])
+    for v in (0.5, -0.5, 2.5, -1.7, 10.25):              # (SciPy's iv(0.5, 1e-300) is 0, not 8e-151)
+        np.testing.assert_allclose(V.iv(v, x[1:]).data, special.iv(v, x[1:]), rtol=1e-13, atol=0)
+        np.testing.assert_allclose(V.ive(v, x[1:]).data, special.ive(v, x[1:]), rtol=1e-13, atol=0)
+    # at a fractional order: NaN below 0 (as SciPy's), 0 at 0 for v > 0 and +-inf for v < 0 with
+    # the sign of Gamma(v + 1) (SciPy's iv(-1.5, 0) is +inf), the limits at +inf (SciPy's: NaN)
+    edges = np.array([0.0, -1.0, np.inf, -np.inf, np.nan])
+    np.testing.assert_array_equal(V.iv(1.5, edges).data, [0.0, np.nan, np.inf, np.nan, np.nan])
+    np.testing.assert_array_equal(V.iv(-1.5, edges).data, [-np.inf, np.nan, np.inf, np.nan, np.nan])
+    np.testing.assert_array_equal(V.iv(-0.5, edges).data, [np.inf, np.nan, np.inf, np.nan, np.nan])
+    np.testing.assert_array_equal(V.ive(2.5, edges[2:]).data, [0.0, np.nan, np.nan])
+    np.testing.assert_array_equal(V.iv(-2, np.array([-1.0, 0.0])).data, V.iv(2, np.array([-1.0, 0.0])).data)
+    half = np.sqrt(2 / (np.pi * x[:4])) * np.sinh(x[:4])                  # I_(1/2)
+    np.testing.assert_allclose(V.iv(0.5, x[:4]).data, half, rtol=2e-15)
+    with pytest.raises(ValueError, match=r"iv\(v, x\): an order beyond \|v\| = 30 is not supported, "
+                                         r"got 31\.0"):
+        V.iv(31, x)
 
 
 def test_k_far_out_keeps_the_wronskian():
@@ -241,7 +353,9 @@ def test_scipys_ufuncs_record_them():
                          (special.jv(2.0, x), V.jn(2, x)), (special.yv(1, x), V.y1(x)),
                          (special.yn(2, x), V.yn(2, x)), (special.k0(x), V.k0(x)), (special.k1e(x), V.k1e(x)),
                          (special.kn(3, x), V.kn(3, x)), (special.kv(2.0, x), V.kn(2, x)),
-                         (special.kve(0, x), V.k0e(x))]:
+                         (special.kve(0, x), V.k0e(x)), (special.kv(1.5, x), V.kv(1.5, x)),
+                         (special.kve(-0.3, x), V.kve(-0.3, x)), (special.iv(2.5, x), V.iv(2.5, x)),
+                         (special.ive(-0.5, x), V.ive(-0.5, x))]:
         assert isinstance(theirs, V.Variable) and theirs.creator is not None
         np.testing.assert_array_equal(theirs.data, ours.data)
 
@@ -258,11 +372,13 @@ def test_orders_that_are_not_whole_are_refused():
     with pytest.raises(TypeError, match=r"scipy\.special\.jv\(v, x\): gengrad has Bessel functions of one "
                                         r"whole order v, not differentiated \(V\.jn\(n, x\)"):
         special.jv(2.5, x)
-    with pytest.raises(TypeError, match=r"scipy\.special\.kve\(v, x\): .*whole order v.*"
-                                        r"\(scipy\.special\.kve\(n, x\) with n an int\), got v = 0\.5"):
-        special.kve(0.5, x)
     with pytest.raises(TypeError, match=r"kn\(n, x\): n must be a whole number"):
         V.kn(1.5, x)
+    with pytest.raises(TypeError, match=r"kv\(v, x\): v must be a real number, got a Variable \(the order "
+                                        r"is not differentiated: give v\.item\(\)\)"):
+        special.kv(V.Variable(np.array(1.5)), x)
+    with pytest.raises(ValueError, match=r"kve\(v, x\): v must be finite, got inf"):
+        V.kve(np.inf, x)
 
 
 def test_on_the_device_the_values_and_gradients_are_the_hosts_without_a_sync(gpu, count_syncs):
@@ -272,7 +388,9 @@ def test_on_the_device_the_values_and_gradients_are_the_hosts_without_a_sync(gpu
                   (lambda t: V.yn(-2, t), [1e-3, 1.5, 7.0, 24.0, 31.0]),
                   (V.k0, [1e-3, 0.5, 1.0, 3.0, 50.0, 800.0, -1.0, np.inf]),            # (K'(0) is -inf)
                   (lambda t: V.kn(3, t), [1e-3, 0.5, 1.0, 3.0, 50.0]),
-                  (V.k1e, [1e-3, 0.5, 1.0, 3.0, 50.0, 800.0, np.inf])]:
+                  (V.k1e, [1e-3, 0.5, 1.0, 3.0, 50.0, 800.0, np.inf]),
+                  (lambda t: V.kv(2.3, t), [1e-3, 0.5, 1.0, 3.0, 50.0]),
+                  (lambda t: V.iv(-1.5, t), [1e-3, 0.5, 3.0, 25.0, -1.0])]:
         x = np.array(x)
         host = V.Variable(x)
         host_value = op(host)

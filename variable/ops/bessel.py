@@ -1,6 +1,7 @@
 """Bessel functions of the first and second kind of whole order: SciPy's j0, j1, jn, y0, y1
-and yn, and the modified ones of the second kind k0, k1, kn, k0e and k1e (I_n, the modified
-ones of the first kind, are i0 and i1 in division.py and special.py).
+and yn, and the modified ones of the second kind, k0, k1, kn, k0e, k1e, and kv and kve of any
+real order (I_n, the modified ones of the first kind, are i0 and i1 in division.py and
+special.py).
 
 J_n and Y_n are computed on NumPy alone, each entry in one of three regions of |x|:
 
@@ -17,10 +18,11 @@ stable (Y always, J for n below x; above x J_n comes from Miller's run). On the 
 region runs on its own entries; on a device every region runs on every entry (clamped into it)
 and `where` picks, so nothing is read back from the device.
 
-K_0 and K_1 come from their power series up to 1 (with the logarithmic terms) and beyond
-from K_n(x) = int_0^inf e^(-x cosh t) cosh(n t) dt by the trapezoid rule on 24 nodes (scaled
-by e^x, so K_n e^x never underflows), which converges exponentially for such an integrand;
-K_n of higher n by the recurrence upwards, stable for K.
+K_0 and K_1 come from their power series up to 1 (with the logarithmic terms), K_mu and
+K_(mu+1) of a fractional mu (|mu| <= 1/2) from Temme's series there, and beyond from
+K_nu(x) = int_0^inf e^(-x cosh t) cosh(nu t) dt by the trapezoid rule on 24 nodes (scaled by
+e^x, so K_nu e^x never underflows), which converges exponentially for such an integrand;
+K_(mu+n) by the recurrence upwards, stable for K.
 
 Derivatives: J_n' = (J_(n-1) - J_(n+1)) / 2 and likewise for Y (J_(-1) = -J_1), and
 K_n' = -(K_(n-1) + K_(n+1)) / 2 (K_(-1) = K_1), so each derivative is the same op at
@@ -35,7 +37,7 @@ from .. import numpy_dispatch
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
-from .division import neighbour_orders_series
+from .division import BesselI, ScaledBesselI, neighbour_orders_series
 from .piecewise import where
 from .special import _select
 
@@ -229,10 +231,63 @@ def _k_series(x):
     return k0, k1
 
 
-def _k_integral(x):
-    """K_0(x) e^x and K_1(x) e^x (x >= 1) from K_n(x) = int_0^inf e^(-x cosh t) cosh(n t) dt by the
-    trapezoid rule, which converges exponentially here (an integrand analytic in a strip,
-    decaying doubly exponentially); its nodes span [0, t_max(x)] (cosh t - 1 = 2 sinh(t/2)^2)."""
+# 1/Gamma(1 + z) = sum_k a_k z^k (Abramowitz and Stegun 6.1.34): Temme's Gamma_1, Gamma_2
+_RECIPROCAL_GAMMA = (
+    1.0, 0.57721566490153286061, -0.65587807152025388108, -0.042002635034095235529,
+    0.1665386113822914895, -0.042197734555544336748, -0.0096219715278769735621,
+    0.0072189432466630995424, -0.0011651675918590651121, -0.00021524167411495097282,
+    0.00012805028238811618615, -0.000020134854780788238656, -1.2504934821426706573e-6,
+    1.1330272319816958824e-6, -2.0563384169776071035e-7, 6.1160951044814158179e-9,
+    5.0020076444692229301e-9, -1.1812745704870201446e-9, 1.0434267116911005105e-10,
+    7.782263439905071254e-12, -3.6968056186422057082e-12, 5.100370287454475979e-13,
+    -2.0583260535665067832e-14, -5.3481225394230179824e-15, 1.2267786282382607902e-15,
+    -1.1812593016974587695e-16)
+
+
+def _k_temme(mu, x):
+    """K_mu(x) and K_(mu+1)(x) for |mu| <= 1/2 and 0 < x <= 1 by Temme's series (1975):
+    K_mu = sum_k c_k f_k, K_(mu+1) = (2/x) sum_k c_k (p_k - k f_k), c_k = (x^2/4)^k / k!, with
+    f_0 from Gamma_1(mu) = (1/Gamma(1-mu) - 1/Gamma(1+mu)) / (2 mu) and Gamma_2 (their mean),
+    p_0 = (x/2)^-mu Gamma(1+mu) / 2, q_0 = (x/2)^mu Gamma(1-mu) / 2, f_k = (k f_(k-1) + p_(k-1)
+    + q_(k-1)) / (k^2 - mu^2), p_k = p_(k-1) / (k - mu), q_k = q_(k-1) / (k + mu)."""
+    xp = get_array_module(x)
+    a = _RECIPROCAL_GAMMA
+    gamma1 = -sum(a[k] * mu ** (k - 1) for k in range(1, len(a), 2))
+    gamma2 = sum(a[k] * mu ** k for k in range(0, len(a), 2))
+    plus, minus = gamma2 - mu * gamma1, gamma2 + mu * gamma1        # 1/Gamma(1+mu), 1/Gamma(1-mu)
+    d = -xp.log(x * 0.5)
+    e = mu * d
+    pi_mu = math.pi * mu
+    fact = pi_mu / math.sin(pi_mu) if mu else 1.0
+    # e^e = (x/2)^-mu by pow, to an ulp (exp(mu d) carries |e| ulps of the rounded e: 3e-14 at
+    # x = 1e-270); so cosh e, and sinh e / e where e is not small
+    power = (x * 0.5) ** -mu
+    inverse = 1.0 / power
+    small = xp.abs(e) < 0.5
+    safe_e = xp.where(small, 1.0, e)
+    sinhc = xp.where(small, xp.sinh(e) / xp.where(e == 0, 1.0, e), (power - inverse) * 0.5 / safe_e)
+    sinhc = xp.where(e == 0, 1.0, sinhc)                            # sinh(e) / e
+    f = fact * (gamma1 * ((power + inverse) * 0.5) + gamma2 * sinhc * d)
+    p = power * (0.5 / plus)
+    q = inverse * (0.5 / minus)
+    k_mu, k_next = f, p
+    c = 1.0
+    u = x * x * 0.25
+    for k in range(1, 16):                            # (u <= 1/4: c_15 below 1e-33)
+        f = (k * f + p + q) * (1.0 / (k * k - mu * mu))
+        c = c * u * (1.0 / k)
+        p = p * (1.0 / (k - mu))
+        q = q * (1.0 / (k + mu))
+        k_mu = k_mu + c * f
+        k_next = k_next + c * (p - k * f)
+    return k_mu, k_next * (2.0 / x)
+
+
+def _k_integral(x, mu=0.0):
+    """K_mu(x) e^x and K_(mu+1)(x) e^x (x >= 1, |mu| <= 1/2) from K_nu(x) = int_0^inf
+    e^(-x cosh t) cosh(nu t) dt by the trapezoid rule, which converges exponentially here (an
+    integrand analytic in a strip, decaying doubly exponentially); its nodes span
+    [0, t_max(x)] (cosh t - 1 = 2 sinh(t/2)^2)."""
     xp = get_array_module(x)
     h = xp.arccosh(1.0 + _K_TAIL / x) * (1.0 / _K_NODES)
     k0 = k1 = xp.full_like(x, 0.5)
@@ -240,31 +295,38 @@ def _k_integral(x):
         t = h * k
         half = xp.sinh(t * 0.5)
         weight = xp.exp((-2.0 * x) * (half * half))
-        k0 = k0 + weight
-        k1 = k1 + weight * xp.cosh(t)
+        if mu:
+            k0 = k0 + weight * xp.cosh(t * mu)
+            k1 = k1 + weight * xp.cosh(t * (mu + 1.0))
+        else:
+            k0 = k0 + weight
+            k1 = k1 + weight * xp.cosh(t)
     return k0 * h, k1 * h
 
 
-def bessel_k_arrays(n, x, scaled=False):
-    """K_n(x) (`scaled`: K_n(x) e^x) of a whole n on a floating array, in x's dtype: +inf at 0,
-    NaN below 0 (as SciPy's), 0 at +inf; K_(-n) = K_n, and K_(k+1) = K_(k-1) + (2k/x) K_k upwards
-    from K_0 and K_1 (stable: K grows with the order)."""
+def bessel_k_arrays(nu, x, scaled=False):
+    """K_nu(x) (`scaled`: K_nu(x) e^x) of a real order nu on a floating array, in x's dtype: +inf
+    at 0, NaN below 0 (as SciPy's), 0 at +inf; K_(-nu) = K_nu, and K_(mu+k+1) = K_(mu+k-1) +
+    (2(mu+k)/x) K_(mu+k) upwards from K_mu and K_(mu+1), mu = nu - round(nu) (stable: K grows
+    with the order); K_0 and K_1 by their power series below 1, K_mu and K_(mu+1) by Temme's."""
     xp = get_array_module(x)
     dtype = x.dtype
     x = _float(x)
-    n = abs(n)
+    nu = abs(nu)
+    n = int(math.floor(nu + 0.5))
+    mu = nu - n                                       # in [-1/2, 1/2)
 
     def near(a):
-        k0, k1 = _k_series(xp.minimum(a, _K_SERIES))
+        k0, k1 = _k_temme(mu, xp.minimum(a, _K_SERIES)) if mu else _k_series(xp.minimum(a, _K_SERIES))
         if scaled:
             grow = xp.exp(a)
             k0, k1 = k0 * grow, k1 * grow
-        return _k_upwards(k0, k1, n, a)
+        return _k_upwards(k0, k1, n, a, mu)
 
     def far(a):
         a = xp.maximum(a, _K_SERIES)
-        k0, k1 = _k_integral(a)
-        value = _k_upwards(k0, k1, n, a)
+        k0, k1 = _k_integral(a, mu)
+        value = _k_upwards(k0, k1, n, a, mu)
         return value if scaled else value * xp.exp(-a)
 
     with np.errstate(all="ignore"):
@@ -276,11 +338,11 @@ def bessel_k_arrays(n, x, scaled=False):
     return value.astype(dtype if dtype.kind == "f" else np.float64, copy=False)
 
 
-def _k_upwards(k0, k1, n, x):
-    """K_n from K_0 and K_1 (scaled alike) by K_(k+1) = K_(k-1) + (2k/x) K_k."""
+def _k_upwards(k0, k1, n, x, mu=0.0):
+    """K_(mu+n) from K_mu and K_(mu+1) (scaled alike) by K_(mu+k+1) = K_(mu+k-1) + (2(mu+k)/x) K_(mu+k)."""
     ks = [k0, k1]
     for k in range(1, n):
-        ks.append(ks[k - 1] + (2 * k) / x * ks[k])
+        ks.append(ks[k - 1] + (2 * (mu + k)) / x * ks[k])
     return ks[n]
 
 
@@ -337,6 +399,44 @@ class BesselY(BesselJ):
     _pointwise = True
 
 
+_I_LIMIT = 30
+"""The highest |v| of iv and ive: I_v's power series runs up to x ~ v^2 / 2, where its
+asymptotic expansion takes over, and would overflow past x ~ 700 (v ~ 37, reached by the
+derivatives of order 30 + a few)."""
+
+
+def iv(v: float, x: ArrayLike) -> Variable:
+    """The modified Bessel function of the first kind of real order v, elementwise
+    (scipy.special.iv): I_(-n) = I_n at whole orders; at a fractional one NaN for x < 0 and
+    I_(-a) = I_a + (2/pi) sin(pi a) K_a (so +-inf at 0 for a negative fractional order, with
+    the sign of (x/2)^v / Gamma(v + 1) there).  The von Mises-Fisher density on the sphere in d
+    dimensions is normalized by I_(d/2 - 1).
+
+    Parameters
+    ----------
+    v : float
+        The order, |v| <= 30; not differentiated (a number, not a Variable).
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        I_v(x), of x's shape, to about 1e-15 relative; its derivative is
+        (iv(v - 1, x) + iv(v + 1, x)) / 2, to any order.
+    """
+    v = _real_order(v, "iv", _I_LIMIT)
+    return Function(BesselI(abs(int(v)) if v == int(v) else v))(as_variable(x, op="iv"))
+
+
+def ive(v: float, x: ArrayLike) -> Variable:
+    """I_v(x) e^(-|x|), the exponentially scaled modified Bessel function of the first kind of
+    real order v, elementwise (scipy.special.ive): log I_v(x) = log ive(v, x) + |x| without
+    overflow."""
+    v = _real_order(v, "ive", _I_LIMIT)
+    return Function(ScaledBesselI(abs(int(v)) if v == int(v) else v))(as_variable(x, op="ive"))
+
+
 def _bessel_k(n, x, scaled):
     """K_n of `x` (`scaled`: K_n(x) e^x): a recorded op on a Variable, the values on an array."""
     if not isinstance(x, Variable):
@@ -345,7 +445,7 @@ def _bessel_k(n, x, scaled):
 
 
 class BesselK(Forwarder):
-    """K_n, the modified Bessel function of the second kind of whole order n (k0, k1, kn)."""
+    """K_nu, the modified Bessel function of the second kind of real order nu (k0, k1, kn, kv)."""
 
     scaled = False
 
@@ -374,26 +474,42 @@ class BesselK(Forwarder):
     _pointwise = True
 
     def taylor(self, x):
-        # y_j = K_j(x(t)) (K_j e^x scaled) satisfy y_j' = g_j x' with g_j = -(y_(j-1) + y_(j+1))/2
-        # (+ y_j scaled): the orders from n - K to n + K, pushed together
+        # y_j = K_(nu+j)(x(t)) (K e^x scaled) satisfy y_j' = g_j x' with g_j = -(y_(j-1) + y_(j+1))/2
+        # (+ y_j scaled): the orders from nu - K to nu + K (j from -K to K), pushed together
         y, = self.outputs
-        n, order, scaled = self.order, len(x) - 1, self.scaled
+        nu, order, scaled = self.order, len(x) - 1, self.scaled
         x0 = x[0]
-        ys = {j: [y._data if j == n else _bessel_k(j, x0, scaled)] for j in range(n - order, n + order + 1)}
+        ys = {j: [y._data if j == 0 else _bessel_k(nu + j, x0, scaled)] for j in range(-order, order + 1)}
 
         def slope(ys, j, k):
             g = (ys[j - 1][k] + ys[j + 1][k]) * -0.5
             return g + ys[j][k] if scaled else g
-        return neighbour_orders_series(x, ys, n, n - order, slope)
+        return neighbour_orders_series(x, ys, 0, -order, slope)
 
 
 class ScaledBesselK(BesselK):
-    """K_n(x) e^x (k0e, k1e, kve at a whole order), which does not underflow; its backward
-    reads its output too."""
+    """K_nu(x) e^x (k0e, k1e, kve), which does not underflow; its backward reads its output too."""
 
     scaled = True
     save_for_backward = ("x", "y")
     _pointwise = True
+
+
+def _real_order(v, op, limit=256):
+    """The order of kv(v, x): a real number, not differentiated, |v| <= limit."""
+    if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iuf":   # (SciPy's ufunc may pass one)
+        v = v.item()
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        got = type(v).__name__
+        if isinstance(v, Variable):
+            got = "a Variable (the order is not differentiated: give v.item())"
+        raise TypeError(f"{op}(v, x): v must be a real number, got {got}")
+    v = float(v)
+    if not math.isfinite(v):
+        raise ValueError(f"{op}(v, x): v must be finite, got {v}")
+    if abs(v) > limit:
+        raise ValueError(f"{op}(v, x): an order beyond |v| = {limit} is not supported, got {v}")
+    return v
 
 
 def _order(n, op):
@@ -539,25 +655,48 @@ def k1e(x: ArrayLike) -> Variable:
     return Function(ScaledBesselK(1))(as_variable(x, op="k1e"))
 
 
-def _kne(n, x):
-    """K_n(x) e^x of a whole order n (scipy.special.kve at a whole order)."""
-    return Function(ScaledBesselK(_order(n, "kve")))(as_variable(x, op="kve"))
+def kv(v: float, x: ArrayLike) -> Variable:
+    """The modified Bessel function of the second kind of real order v, elementwise
+    (scipy.special.kv): K_(-v) = K_v; +inf at 0, NaN for x < 0.  Matern kernels and the
+    generalized hyperbolic and variance-gamma densities are made of it.
+
+    Parameters
+    ----------
+    v : float
+        The order, |v| <= 256; not differentiated (a number, not a Variable).
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        K_v(x), of x's shape, to about 1e-15 relative; its derivative is
+        -(kv(v - 1, x) + kv(v + 1, x)) / 2, to any order.
+
+    Raises
+    ------
+    TypeError
+        If v is not a number (a Variable order is refused: it is not differentiated).
+    """
+    return Function(BesselK(_real_order(v, "kv")))(as_variable(x, op="kv"))
+
+
+def kve(v: float, x: ArrayLike) -> Variable:
+    """K_v(x) e^x, the exponentially scaled modified Bessel function of the second kind of real
+    order v, elementwise (scipy.special.kve): log K_v(x) = log kve(v, x) - x without underflow."""
+    return Function(ScaledBesselK(_real_order(v, "kve")))(as_variable(x, op="kve"))
 
 
 def _whole_order(op, name):
     """scipy.special's jv(v, x) and yv (jn is jv) at a whole order v: V.jn, V.yn."""
     def call(v, x):
         if isinstance(v, Variable) or np.ndim(v) or float(v) != int(float(v)):
-            spelled = "scipy.special.kve(n, x)" if name == "kve" else f"V.{op.__name__}(n, x)"
             raise TypeError(f"scipy.special.{name}(v, x): gengrad has Bessel functions of one whole order "
-                            f"v, not differentiated ({spelled} with n an int), got v = {v!r}")
+                            f"v, not differentiated (V.{op.__name__}(n, x) with n an int), got v = {v!r}")
         return op(int(float(v)), x)
     return call
 
 
 numpy_dispatch.register_scipy_ufunc("jv", _whole_order(jn, "jv"))   # (scipy.special.jn is jv)
 numpy_dispatch.register_scipy_ufunc("yv", _whole_order(yn, "yv"))
-numpy_dispatch.register_scipy_ufunc("kv", _whole_order(kn, "kv"))
-numpy_dispatch.register_scipy_ufunc("kve", _whole_order(_kne, "kve"))
-
-__all__ = ["j0", "j1", "jn", "y0", "y1", "yn", "k0", "k1", "kn", "k0e", "k1e"]
+__all__ = ["j0", "j1", "jn", "y0", "y1", "yn", "k0", "k1", "kn", "k0e", "k1e", "kv", "kve", "iv", "ive"]

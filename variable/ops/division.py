@@ -574,16 +574,16 @@ _TINY = 2.0 ** -60        # relative size of the first term left out of either s
 @functools.cache
 def _plan(n):
     """(switch point s, power-series terms, asymptotic terms) for I_n: the least whole s at
-    which the asymptotic expansion, while its terms still fall, reaches a term below _TINY,
+    which the asymptotic expansion's terms fall from the first on and reach one below _TINY,
     and the terms each sum needs on its side of s (counts fixed, so no data is read)."""
-    s = 10.0
+    s = 10.0 if n == int(n) else 21.0       # (a fractional order's own e^-x part, e^-2x of I's: < 2^-60)
     while True:
         term, k = 1.0, 0
         while term >= _TINY:
             k += 1
             ratio = abs(4 * n * n - (2 * k - 1) ** 2) / (8 * k * s)
-            if ratio >= 1 and k > n:                     # the terms grow again: s is too small
-                break
+            if ratio >= 1:                               # a term grows (at first, for a large order,
+                break                                    # or again): the sum would lose digits
             term *= ratio
         if term < _TINY:
             break
@@ -622,7 +622,7 @@ def _bessel_i(n, x, scaled=False):
         term = term * (u * (1.0 / (k * (k + n))))
         total = total + term
     if n:
-        total = total * ((near * 0.5) ** n * (1.0 / math.factorial(n)))
+        total = total * ((near * 0.5) ** n * (1.0 / math.gamma(n + 1)))
     if scaled:
         total = total * xp.exp(-near)
     big = xp.where(far & (ax < np.inf), ax, s)           # inf: its value is set below
@@ -637,14 +637,32 @@ def _bessel_i(n, x, scaled=False):
         expansion = (half * expansion) * half
     y = xp.where(far, expansion, total)
     y = xp.where(ax == np.inf, 0.0 if scaled else np.inf, y)
+    if n != int(n):                                      # (a fractional order: complex below 0)
+        return xp.where(x < 0, np.nan, y)
     return xp.copysign(y, x) if n % 2 else y
 
 
+def bessel_i_arrays(nu, x, scaled=False):
+    """I_nu(x) (`scaled`: I_nu(x) e^(-|x|)) of a real order nu on a floating array: I_(-n) = I_n
+    at whole orders, and I_(-a) = I_a + (2/pi) sin(pi a) K_a at fractional ones (the series'
+    sum alone would miss K's share, e^-2x of I's, beyond its switch point); NaN for x < 0 at a
+    fractional order, as SciPy's."""
+    if nu == int(nu) or nu > 0:
+        return _bessel_i(abs(nu) if nu == int(nu) else nu, x, scaled)
+    from .bessel import bessel_k_arrays
+    xp = get_array_module(x)
+    a = -nu
+    with np.errstate(all="ignore"):
+        k = bessel_k_arrays(a, xp.abs(x), True) * xp.exp(-2 * xp.abs(x) if scaled else -xp.abs(x))
+        y = _bessel_i(a, x, scaled) + (2 / math.pi) * math.sin(math.pi * a) * k
+        return xp.where(x == 0, math.copysign(np.inf, math.sin(math.pi * a)), y)   # (K_a(0) = inf)
+
+
 def _bessel(n, x, scaled=False):
-    """I_n of `x` (`scaled`: I_n(x) e^(-|x|)): a recorded BesselI op on a Variable, the values
-    on an array."""
+    """I_n of `x` (`scaled`: I_n(x) e^(-|x|)), n real: a recorded BesselI op on a Variable, the
+    values on an array."""
     if not isinstance(x, Variable):
-        return _bessel_i(n, x, scaled)
+        return bessel_i_arrays(n, x, scaled)
     return Function(ScaledBesselI(n) if scaled else BesselI(n))(x)
 
 
@@ -666,7 +684,7 @@ class BesselI(Forwarder):
     def forward(self, x):
         if x.dtype.kind != "f":                          # (integers and booleans: float64, as np.i0)
             x = x.astype(np.float64)
-        return _bessel_i(self.order, x, self.scaled)
+        return bessel_i_arrays(self.order, x, self.scaled)
 
     save_for_backward = ("x",)
 
@@ -689,17 +707,20 @@ class BesselI(Forwarder):
         # y_j = I_j(x(t)) satisfy y_j' = g_j x' with g_j = (y_(j-1) + y_(j+1)) / 2 (g_0 = y_1), so
         # k y_j,k = sum_i i x_i g_j,(k-i): coefficient k of I_j needs k - 1 of I_(j-1), I_(j+1).
         # Scaled (y_j = I_j(x) e^(-s x), s = sign(x_0) along the series), g_j takes - s y_j too.
+        # A fractional order nu: the orders nu + j, j from -K to K (no I_(-j) = I_j to lean on).
         y, = self.outputs
         n, order, scaled = self.order, len(x) - 1, self.scaled
         x0 = x[0]
-        lowest = max(0, n - order)
-        ys = {j: [y._data if j == n else _bessel(j, x0, scaled)] for j in range(lowest, n + order + 1)}
         sign = _sign_of(x0) if scaled else None
+        whole = n == int(n)
+        lowest = max(0, n - order) if whole else -order
+        ys = {j: [y._data if j == (n if whole else 0) else _bessel(j if whole else n + j, x0, scaled)]
+              for j in range(lowest, (n if whole else 0) + order + 1)}
 
         def slope(ys, j, k):
-            g = ys[1][k] if j == 0 else (ys[j - 1][k] + ys[j + 1][k]) * 0.5
+            g = ys[1][k] if whole and j == 0 else (ys[j - 1][k] + ys[j + 1][k]) * 0.5
             return g - sign * ys[j][k] if scaled else g
-        return neighbour_orders_series(x, ys, n, lowest, slope)
+        return neighbour_orders_series(x, ys, n if whole else 0, lowest, slope)
 
 
 def neighbour_orders_series(x, ys, n, lowest, slope):
