@@ -174,5 +174,11 @@ _SPELLED_OTHERWISE = {
     **{name: (_TORCH, "rng = np.random.default_rng(seed), then rng.standard_normal(shape) or "
                       "rng.uniform(size=shape): constant arrays every op takes")
        for name in ("randn", "rand")},
+    # torch.special's Bessel functions: SciPy's names here
+    **{torch: (_TORCH, f"V.{ours}(x), SciPy's name") for torch, ours in (
+        ("bessel_j0", "j0"), ("bessel_j1", "j1"), ("bessel_y0", "y0"), ("bessel_y1", "y1"),
+        ("modified_bessel_i0", "i0"), ("modified_bessel_i1", "i1"), ("modified_bessel_k0", "k0"),
+        ("modified_bessel_k1", "k1"), ("scaled_modified_bessel_k0", "k0e"),
+        ("scaled_modified_bessel_k1", "k1e"))},
 }
 """Names from PyTorch, DeZero and NumPy's constructors that `V.` spells otherwise, with the fix."""
