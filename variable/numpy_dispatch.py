@@ -323,8 +323,9 @@ def array_function(func, types, args, kwargs):
             return answer
     if (name in _LINALG_DATA_ONLY) if linalg else (name in _DATA_ONLY):
         return func(*_data(args), **_data(kwargs))
-    if name == "copyto" and _called_by_numpy("full_like", "full"):   # np.full_like(a, w), a an ndarray
-        raise _fill_refusal("np.full_like")
+    filling = _called_by_numpy("full_like", "full") if name == "copyto" else None
+    if filling is not None:                          # np.full_like(a, w), a an ndarray; np.full(n, w, dtype)
+        raise _fill_refusal(f"np.{filling}")
     if namespace == "np.fft" and name in ("fftshift", "ifftshift"):  # real: rolls
         return _fft_shift(*args, name=name, **kwargs)
     if namespace == "np.fft":  # complex results: gengrad's Variables are real
@@ -353,9 +354,10 @@ def _traced(value):
 def _bincount(func, args, kwargs):
     """np.bincount(x, weights=w, minlength) with weights that require grad: the sums of w into
     the bins, recorded (a scatter-add; each weight's gradient is its bin's); None otherwise."""
-    bound = _bind(func, args, kwargs, ("x", "weights", "minlength"), {"weights": None, "minlength": 0})
+    bound = _bind(args, kwargs, ("x", "weights", "minlength"), {"weights": None, "minlength": 0})
     if bound is None or not _traced(bound["weights"]):
         return None
+    from .backend import get_array_module
     from .ops.histograms import _binned
     ops = _ops()
     x, weights = _data(bound["x"]), bound["weights"]
@@ -367,7 +369,6 @@ def _bincount(func, args, kwargs):
     except (TypeError, ValueError) as error:
         raise type(error)(f"np.bincount: {error}") from None
     w = weights if weights.dtype == np.float64 else weights.astype(np.float64)
-    from .backend import get_array_module
     index = get_array_module(weights._data).asarray(x, dtype=np.intp)
     return _binned(index, count, ops.reshape(w, (w.size,)))
 
@@ -376,8 +377,8 @@ def _full_like(func, args, kwargs):
     """np.full_like(a, fill_value, dtype, ..., shape) with a fill_value that requires grad: the
     value broadcast to the shape, a new Variable (recorded); None otherwise."""
     names = ("a", "fill_value", "dtype", "order", "subok", "shape", "device")
-    bound = _bind(func, args, kwargs, names, {"dtype": None, "order": "K", "subok": True, "shape": None,
-                                              "device": None})
+    bound = _bind(args, kwargs, names, {"dtype": None, "order": "K", "subok": True, "shape": None,
+                                        "device": None})
     if bound is None or not _traced(bound["fill_value"]):
         return None
     dtype = np.dtype(bound["dtype"]) if bound["dtype"] is not None else np.result_type(_data(bound["a"]))
@@ -390,9 +391,9 @@ def _full_like(func, args, kwargs):
     return ops.positive(ops.broadcast_to(fill, shape))
 
 
-def _bind(func, args, kwargs, names, defaults):
-    """`args` and `kwargs` of a call of `func` by its parameter `names` (with `defaults`), or None
-    where they do not fit (NumPy then answers with its own error)."""
+def _bind(args, kwargs, names, defaults):
+    """`args` and `kwargs` of a call by the function's parameter `names` (with `defaults`), or
+    None where they do not fit (NumPy then answers with its own error)."""
     if len(args) > len(names) or set(kwargs) - set(names):
         return None
     bound = dict(defaults, **dict(zip(names, args)), **kwargs)
@@ -405,7 +406,7 @@ record an op when it requires grad (np.bincount's weights, np.full_like's fill_v
 
 
 def _called_by_numpy(*names):
-    """True where NumPy's own function (one of `names`) is calling down into this dispatch."""
+    """Which of NumPy's own functions `names` is calling down into this dispatch, or None."""
     frame = sys._getframe(1)
     ours = os.path.dirname(__file__) + os.sep
     while frame is not None and frame.f_code.co_filename.startswith(ours):   # (this dispatch's own)
@@ -413,9 +414,9 @@ def _called_by_numpy(*names):
     numpy_dir = os.path.dirname(np.__file__) + os.sep
     while frame is not None and frame.f_code.co_filename.startswith(numpy_dir):
         if frame.f_code.co_name in names:
-            return True
+            return frame.f_code.co_name
         frame = frame.f_back
-    return False
+    return None
 
 
 def _fill_refusal(call):

@@ -279,7 +279,7 @@ def test_arguments_besides_the_data_keep_their_gradient():
     # where NumPy's own code fills an ndarray (np.full, np.full_like of an ndarray): refused
     refusal = (r"\(\.\.\., fill_value\): the fill value is a Variable.*silently lost; "
                r"V\.broadcast_to\(w, shape\)")
-    for call, fill in (("np.full", lambda: np.full(3, s)),
+    for call, fill in (("np.full", lambda: np.full(3, s)), ("np.full", lambda: np.full(3, s, dtype=float)),
                        ("np.full_like", lambda: np.full_like(np.ones(3), s))):
         with pytest.raises(ValueError, match=re.escape(call) + refusal):
             fill()
