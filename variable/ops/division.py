@@ -598,11 +598,12 @@ def _plan(n):
 
 
 def _bessel_i(n, x, scaled=False):
-    """I_n(x) (`scaled`: I_n(x) e^(-|x|)) for a whole n >= 0 on a floating array: I_n(-x) =
-    (-1)^n I_n(x), and for |x|
+    """I_n(x) (`scaled`: I_n(x) e^(-|x|)) for a real n >= 0 on a floating array: I_n(-x) =
+    (-1)^n I_n(x) for a whole n (NaN for a fractional one), and for |x|
 
-    - <= s, the power series (x/2)^n / n! sum_k u^k n! / (k! (k + n)!), u = x^2 / 4, its
-      positive terms summed as the recurrence t_k = t_(k-1) u / (k (k + n)) makes them;
+    - <= s, the power series (x/2)^n / n! sum_k u^k n! / (k! (k + n)!), u = x^2 / 4 (n! is
+      Gamma(n + 1)), its positive terms summed as the recurrence t_k = t_(k-1) u / (k (k + n))
+      makes them;
     - > s, e^x / sqrt(2 pi x) sum_k t_k with t_k = -t_(k-1) (4 n^2 - (2k - 1)^2) / (8 k x),
       e^x applied in two halves (no overflow before the result's own).
 
@@ -673,8 +674,8 @@ def _sign_of(x):
 
 
 class BesselI(Forwarder):
-    """I_n, the modified Bessel function of the first kind of whole order n (i0: n = 0, i1:
-    n = 1)."""
+    """I_n, the modified Bessel function of the first kind of order n (i0: n = 0, i1: n = 1;
+    iv: any real n)."""
 
     scaled = False
 
