@@ -1,5 +1,5 @@
 # Quick start: `make demo` runs the demo, `make test` runs the whole test suite (on NumPy,
-# then the GPU path on tests/device/fake_gpu.py, a CPU stand-in for CuPy).
+# and beside it the GPU path on tests/device/fake_gpu.py, a CPU stand-in for CuPy).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -20,9 +20,16 @@ $(VENV)/.test: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.examples
 	$(BIN)/python examples/demo.py
 
+# The suite on NumPy, and beside it in a second process the GPU path on a CPU stand-in for
+# CuPy (its report follows the first's); fails when either does.
 test: $(VENV)/.test
-	$(BIN)/python -m pytest -q
-	GENGRAD_DEVICE=fake $(BIN)/python -m pytest -q    # the GPU path, on a CPU stand-in for CuPy
+	@GENGRAD_DEVICE=fake $(BIN)/python -m pytest -q -p no:cacheprovider > $(VENV)/gpu-path-suite.log 2>&1 & \
+	  gpu_path=$$!; \
+	  $(BIN)/python -m pytest -q; numpy_status=$$?; \
+	  wait $$gpu_path; gpu_path_status=$$?; \
+	  echo "--- the GPU path, on a CPU stand-in for CuPy (GENGRAD_DEVICE=fake) ---"; \
+	  cat $(VENV)/gpu-path-suite.log; \
+	  test $$numpy_status -eq 0 && test $$gpu_path_status -eq 0
 
 lint: $(VENV)/.test
 	$(BIN)/python -m ruff check .
