@@ -51,6 +51,7 @@ _DATA_ONLY = frozenset([
     "array_str", "array2string", "iterable", "ix_", "indices", "tril_indices_from",
     "triu_indices_from", "diag_indices_from", "common_type", "mintypecode", "lexsort", "einsum_path",
     "packbits", "unpackbits",
+    "save", "savez", "savez_compressed", "savetxt",   # (files written from the values, as np.asarray's)
 ])
 
 

@@ -1246,6 +1246,35 @@ class Variable:
         if current:
             self._grad_at = _clock[0]
 
+    def __copy__(self) -> Variable:
+        """copy.copy: a Variable with the same data, name and graph (what matplotlib copies)."""
+        twin = type(self).__new__(type(self))           # (a Parameter stays one)
+        for name in Variable.__slots__[:-1]:             # (all but __weakref__)
+            if hasattr(self, name):
+                setattr(twin, name, getattr(self, name))
+        return twin
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """What pickle and copy.deepcopy keep of a leaf: its data, name, settings and gradient
+        (a recorded gradient as its values). A Variable made by an op is refused: its graph's
+        Functions hold weak references, which pickle cannot carry, and a deep-copied graph
+        would send its gradients to copies of the inputs, not to them."""
+        if self.creator is not None:
+            raise TypeError(
+                f"pickle / copy: this Variable was made by {self.creator.name} and carries its graph, "
+                f"which does not cross a pickle or a deep copy (as in PyTorch, which refuses non-leaf "
+                f"tensors); keep the values: x.detach() is a leaf sharing the data (x.data the "
+                f"array); a leaf (a parameter, an input) pickles and copies with its data, name and "
+                f"gradient"
+            )
+        state = {name: getattr(self, name) for name in ("_data", "name", "_grad", "creator", "generation",
+                                                        "requires_grad", "_assigned", "_grad_at")
+                 if hasattr(self, name)}
+        grad = state.get("_grad")
+        if grad is not None and grad.creator is not None:   # (a create_graph=True gradient: its values)
+            state["_grad"] = grad.detach()
+        return None, state
+
     def detach(self) -> Variable:
         """A Variable sharing this one's data, cut from the graph: no creator, no gradient."""
         v = Variable.__new__(Variable)

@@ -401,6 +401,13 @@ def _no_grad_without_parentheses():
         pass
 
 
+def _pickled_losses():
+    import pickle
+    w = V.Variable(np.array([0.5, -1.0]))
+    losses = [V.sum(w * w), V.sum(w ** 4)]
+    return pickle.dumps(losses)        # (PyTorch refuses non-leaf tensors alike)
+
+
 def _grad_with_a_model_among_the_inputs():
     model = L.Linear(2)
     x = V.Variable(np.ones((1, 3)))
@@ -486,6 +493,8 @@ CATALOGUE += [
             (r"Variable\.grad", r"\(3,\)", r"\(2,\)")),
     Mistake("grad with a number as inputs", lambda: V.grad(V.Variable(1.0) * 2, 5), TypeError,
             (r"grad", r"iterable of Variables")),
+    Mistake("pickle.dumps(losses): a list of losses pickled with their graphs", _pickled_losses, TypeError,
+            (r"pickle / copy: this Variable was made by", r"x\.detach\(\)")),
     Mistake("V.grad(loss, [x, model]): a model among the inputs", _grad_with_a_model_among_the_inputs,
             TypeError, (r"grad: inputs must be Variables, got Linear", r"a layer or model",
                         r"inputs=\[x, \*model\.params\(\)\]")),
