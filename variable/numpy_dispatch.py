@@ -51,8 +51,10 @@ _DATA_ONLY = frozenset([
     "array_str", "array2string", "iterable", "ix_", "indices", "tril_indices_from",
     "triu_indices_from", "diag_indices_from", "common_type", "mintypecode", "lexsort", "einsum_path",
     "packbits", "unpackbits",
-    "save", "savez", "savez_compressed", "savetxt",   # (files written from the values, as np.asarray's)
 ])
+
+# NumPy's savers: they write a Variable's values (moved to the host first, as x.to_cpu() does)
+_SAVERS = frozenset(["save", "savez", "savez_compressed", "savetxt"])
 
 
 # np.linalg's functions whose result is an integer with no gradient (a rank)
@@ -73,6 +75,20 @@ def _data(value):
         return type(value)(_data(v) for v in value)
     if isinstance(value, dict):                      # (keyword arguments: np.bincount(x, weights=w))
         return {key: _data(v) for key, v in value.items()}
+    return value
+
+
+def _host(value):
+    """`value` with every Variable (also inside lists, tuples and dicts) replaced by its data
+    on the host."""
+    from .backend import to_cpu
+    from .variable import Variable
+    if isinstance(value, Variable):
+        return to_cpu(value._data)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_host(v) for v in value)
+    if isinstance(value, dict):
+        return {key: _host(v) for key, v in value.items()}
     return value
 
 
@@ -324,6 +340,8 @@ def array_function(func, types, args, kwargs):
             return answer
     if (name in _LINALG_DATA_ONLY) if linalg else (name in _DATA_ONLY):
         return func(*_data(args), **_data(kwargs))
+    if not linalg and name in _SAVERS:
+        return func(*_host(args), **_host(kwargs))
     filling = _called_by_numpy("full_like", "full") if name == "copyto" else None
     if filling is not None:                          # np.full_like(a, w), a an ndarray; np.full(n, w, dtype)
         raise _fill_refusal(f"np.{filling}")
