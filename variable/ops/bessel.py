@@ -283,11 +283,11 @@ def _k_temme(mu, x):
     return k_mu, k_next * (2.0 / x)
 
 
-def _k_integral(x, mu=0.0):
-    """K_mu(x) e^x and K_(mu+1)(x) e^x (x >= 1, |mu| <= 1/2) from K_nu(x) = int_0^inf
-    e^(-x cosh t) cosh(nu t) dt by the trapezoid rule, which converges exponentially here (an
-    integrand analytic in a strip, decaying doubly exponentially); its nodes span
-    [0, t_max(x)] (cosh t - 1 = 2 sinh(t/2)^2)."""
+def _k_integral(x, mu=0.0, both=True):
+    """K_mu(x) e^x and K_(mu+1)(x) e^x (x >= 1, |mu| <= 1/2; the second None unless `both`) from
+    K_nu(x) = int_0^inf e^(-x cosh t) cosh(nu t) dt by the trapezoid rule, which converges
+    exponentially here (an integrand analytic in a strip, decaying doubly exponentially); its
+    nodes span [0, t_max(x)] (cosh t - 1 = 2 sinh(t/2)^2)."""
     xp = get_array_module(x)
     h = xp.arccosh(1.0 + _K_TAIL / x) * (1.0 / _K_NODES)
     k0 = k1 = xp.full_like(x, 0.5)
@@ -295,13 +295,10 @@ def _k_integral(x, mu=0.0):
         t = h * k
         half = xp.sinh(t * 0.5)
         weight = xp.exp((-2.0 * x) * (half * half))
-        if mu:
-            k0 = k0 + weight * xp.cosh(t * mu)
+        k0 = k0 + (weight * xp.cosh(t * mu) if mu else weight)
+        if both:
             k1 = k1 + weight * xp.cosh(t * (mu + 1.0))
-        else:
-            k0 = k0 + weight
-            k1 = k1 + weight * xp.cosh(t)
-    return k0 * h, k1 * h
+    return k0 * h, (k1 * h if both else None)
 
 
 def bessel_k_arrays(nu, x, scaled=False):
@@ -325,7 +322,7 @@ def bessel_k_arrays(nu, x, scaled=False):
 
     def far(a):
         a = xp.maximum(a, _K_SERIES)
-        k0, k1 = _k_integral(a, mu)
+        k0, k1 = _k_integral(a, mu, both=n > 0)
         value = _k_upwards(k0, k1, n, a, mu)
         return value if scaled else value * xp.exp(-a)
 
