@@ -18,8 +18,8 @@ stable (Y always, J for n below x; above x J_n comes from Miller's run). On the 
 region runs on its own entries; on a device every region runs on every entry (clamped into it)
 and `where` picks, so nothing is read back from the device.
 
-K_0 and K_1 come from their power series up to 1 (with the logarithmic terms), K_mu and
-K_(mu+1) of a fractional mu (|mu| <= 1/2) from Temme's series there, and beyond from
+K_mu and K_(mu+1) (|mu| <= 1/2, mu = 0 for whole orders) come from Temme's series up to 1,
+and beyond from
 K_nu(x) = int_0^inf e^(-x cosh t) cosh(nu t) dt by the trapezoid rule on 24 nodes (scaled by
 e^x, so K_nu e^x never underflows), which converges exponentially for such an integrand;
 K_(mu+n) by the recurrence upwards, stable for K.
@@ -207,30 +207,6 @@ _K_NODES = 24           # the trapezoid rule's nodes on [0, t_max]: error below 
 _K_TAIL = 45.0          # t_max where x (cosh t - 1) = 45: the integrand below e^-45 of its peak
 
 
-def _k_series(x):
-    """K_0(x) and K_1(x) by their power series (0 < x <= 1), with the logarithmic terms:
-    K_0 = -(log(x/2) + gamma) I_0 + sum_k u^k / k!^2 H_k and K_1 = 1/x + log(x/2) I_1 -
-    (x/4) sum_k u^k / (k! (k+1)!) (psi(k+1) + psi(k+2)), u = x^2/4."""
-    xp = get_array_module(x)
-    u = x * x * 0.25
-    log_half = xp.log(x * 0.5)
-    i0 = i1 = power = xp.ones_like(x)                 # power: u^k / (k! (k+1)!), then u^k / k!^2
-    s0 = xp.zeros_like(x)
-    s1 = power * (2.0 * -_EULER + 1.0)                # psi(1) + psi(2) = -2 gamma + 1
-    harmonic = 0.0
-    for k in range(1, 13):                            # (u <= 1/4: 4^-13 / 13!^2 is below 1e-27)
-        harmonic += 1.0 / k
-        power = power * u * (1.0 / (k * (k + 1)))
-        i1 = i1 + power
-        s1 = s1 + power * (2.0 * (harmonic - _EULER) + 1.0 / (k + 1))
-        term = power * (k + 1)                        # u^k / k!^2
-        i0 = i0 + term
-        s0 = s0 + term * harmonic
-    k0 = s0 - (log_half + _EULER) * i0
-    k1 = 1.0 / x + log_half * (i1 * (x * 0.5)) - (x * 0.25) * s1
-    return k0, k1
-
-
 # 1/Gamma(1 + z) = sum_k a_k z^k (Abramowitz and Stegun 6.1.34): Temme's Gamma_1, Gamma_2
 _RECIPROCAL_GAMMA = (
     1.0, 0.57721566490153286061, -0.65587807152025388108, -0.042002635034095235529,
@@ -245,7 +221,8 @@ _RECIPROCAL_GAMMA = (
 
 
 def _k_temme(mu, x):
-    """K_mu(x) and K_(mu+1)(x) for |mu| <= 1/2 and 0 < x <= 1 by Temme's series (1975):
+    """K_mu(x) and K_(mu+1)(x) for |mu| <= 1/2 (0 too: K_0 and K_1) and 0 < x <= 1 by Temme's
+    series (1975):
     K_mu = sum_k c_k f_k, K_(mu+1) = (2/x) sum_k c_k (p_k - k f_k), c_k = (x^2/4)^k / k!, with
     f_0 from Gamma_1(mu) = (1/Gamma(1-mu) - 1/Gamma(1+mu)) / (2 mu) and Gamma_2 (their mean),
     p_0 = (x/2)^-mu Gamma(1+mu) / 2, q_0 = (x/2)^mu Gamma(1-mu) / 2, f_k = (k f_(k-1) + p_(k-1)
@@ -305,7 +282,7 @@ def bessel_k_arrays(nu, x, scaled=False):
     """K_nu(x) (`scaled`: K_nu(x) e^x) of a real order nu on a floating array, in x's dtype: +inf
     at 0, NaN below 0 (as SciPy's), 0 at +inf; K_(-nu) = K_nu, and K_(mu+k+1) = K_(mu+k-1) +
     (2(mu+k)/x) K_(mu+k) upwards from K_mu and K_(mu+1), mu = nu - round(nu) (stable: K grows
-    with the order); K_0 and K_1 by their power series below 1, K_mu and K_(mu+1) by Temme's."""
+    with the order); K_mu and K_(mu+1) by Temme's series below 1, the integral beyond."""
     xp = get_array_module(x)
     dtype = x.dtype
     x = _float(x)
@@ -314,7 +291,7 @@ def bessel_k_arrays(nu, x, scaled=False):
     mu = nu - n                                       # in [-1/2, 1/2)
 
     def near(a):
-        k0, k1 = _k_temme(mu, xp.minimum(a, _K_SERIES)) if mu else _k_series(xp.minimum(a, _K_SERIES))
+        k0, k1 = _k_temme(mu, xp.minimum(a, _K_SERIES))
         if scaled:
             grow = xp.exp(a)
             k0, k1 = k0 * grow, k1 * grow
@@ -422,16 +399,20 @@ def iv(v: float, x: ArrayLike) -> Variable:
         I_v(x), of x's shape, to about 1e-15 relative; its derivative is
         (iv(v - 1, x) + iv(v + 1, x)) / 2, to any order.
     """
-    v = _real_order(v, "iv", _I_LIMIT)
-    return Function(BesselI(abs(int(v)) if v == int(v) else v))(as_variable(x, op="iv"))
+    return Function(BesselI(_i_order(v, "iv")))(as_variable(x, op="iv"))
 
 
 def ive(v: float, x: ArrayLike) -> Variable:
     """I_v(x) e^(-|x|), the exponentially scaled modified Bessel function of the first kind of
     real order v, elementwise (scipy.special.ive): log I_v(x) = log ive(v, x) + |x| without
     overflow."""
-    v = _real_order(v, "ive", _I_LIMIT)
-    return Function(ScaledBesselI(abs(int(v)) if v == int(v) else v))(as_variable(x, op="ive"))
+    return Function(ScaledBesselI(_i_order(v, "ive")))(as_variable(x, op="ive"))
+
+
+def _i_order(v, op):
+    """iv's order: a real number, |v| <= _I_LIMIT; a whole one as BesselI's whole |n| (I_(-n) = I_n)."""
+    v = _real_order(v, op, _I_LIMIT)
+    return abs(int(v)) if v == int(v) else v
 
 
 def _bessel_k(n, x, scaled):
@@ -452,7 +433,8 @@ class BesselK(Forwarder):
     def forward(self, x):
         if x.dtype.kind != "f":                       # (integers and booleans: float64)
             x = x.astype(np.float64)
-        self.zero = x == 0                            # (where the scaled slope is -inf + inf)
+        if self.scaled:
+            self.zero = x == 0                        # (where the scaled slope is -inf + inf)
         return bessel_k_arrays(self.order, x, self.scaled)
 
     save_for_backward = ("x",)
