@@ -66,29 +66,19 @@ def _ops():
     return sys.modules[__package__]
 
 
-def _data(value):
-    """`value` with every Variable (also inside lists and tuples) replaced by its data."""
+def _data(value, host=False):
+    """`value` with every Variable (also inside lists, tuples and dicts of keyword arguments)
+    replaced by its data (`host`: moved to the host, as x.to_cpu() does)."""
     from .variable import Variable
     if isinstance(value, Variable):
+        if host:
+            from .backend import to_cpu
+            return to_cpu(value._data)
         return value._data
     if isinstance(value, (list, tuple)):
-        return type(value)(_data(v) for v in value)
+        return type(value)(_data(v, host) for v in value)
     if isinstance(value, dict):                      # (keyword arguments: np.bincount(x, weights=w))
-        return {key: _data(v) for key, v in value.items()}
-    return value
-
-
-def _host(value):
-    """`value` with every Variable (also inside lists, tuples and dicts) replaced by its data
-    on the host."""
-    from .backend import to_cpu
-    from .variable import Variable
-    if isinstance(value, Variable):
-        return to_cpu(value._data)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_host(v) for v in value)
-    if isinstance(value, dict):
-        return {key: _host(v) for key, v in value.items()}
+        return {key: _data(v, host) for key, v in value.items()}
     return value
 
 
@@ -341,7 +331,7 @@ def array_function(func, types, args, kwargs):
     if (name in _LINALG_DATA_ONLY) if linalg else (name in _DATA_ONLY):
         return func(*_data(args), **_data(kwargs))
     if not linalg and name in _SAVERS:
-        return func(*_host(args), **_host(kwargs))
+        return func(*_data(args, host=True), **_data(kwargs, host=True))
     filling = _called_by_numpy("full_like", "full") if name == "copyto" else None
     if filling is not None:                          # np.full_like(a, w), a an ndarray; np.full(n, w, dtype)
         raise _fill_refusal(f"np.{filling}")
