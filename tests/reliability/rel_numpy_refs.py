@@ -192,14 +192,14 @@ def bessel_k(n, scaled=False):
     return lambda x: np.vectorize(lambda v: _bessel_k(n, v, scaled), otypes=[np.float64])(as_float(x))
 
 
-def bessel_iv(nu, scaled=False):
-    """I_nu (I_nu e^-x) of a real order nu > -1 on an array (0 <= x <= 12; NaN elsewhere, and
+def bessel_iv(nu, scaled=False, top=12.0):
+    """I_nu (I_nu e^-x) of a real order nu > -1 on an array (0 <= x <= top; NaN elsewhere, and
     inf at +inf): (x/2)^nu / Gamma(nu + 1) sum_k (x^2/4)^k / (k! (nu + 1)_k), its positive terms
     summed in float64 until they fall below 1e-18 of the sum."""
     def one(v):
         if v == math.inf:
             return 0.0 if scaled else math.inf
-        if math.isnan(v) or not 0 <= v <= 12:
+        if math.isnan(v) or not 0 <= v <= top:
             return math.nan
         u, term, total, k = v * v / 4, 1.0, 1.0, 0
         while term > 1e-18 * total:

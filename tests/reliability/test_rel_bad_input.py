@@ -345,6 +345,7 @@ OPS = [
     _elementwise(lambda x: V.kve(-0.4, x), R.bessel_kv(-0.4, True), "kve", ("positive",), "v=-0.4"),
     _elementwise(lambda x: V.iv(2.3, x), R.bessel_iv(2.3), "iv", ("positive",), "v=2.3"),
     _elementwise(lambda x: V.ive(-0.4, x), R.bessel_iv(-0.4, True), "ive", ("positive",), "v=-0.4"),
+    _elementwise(lambda x: V.iv(31.5, x), R.bessel_iv(31.5, top=40.0), "iv", ("positive",), "v=31.5"),
     _elementwise(V.i1e, R.i1e, "i1e"), _binary(V.betaln, R.betaln, ("positive", "positive")),
     _elementwise(V.gamma, R.gamma, "gamma", ("positive",)),
     *[_elementwise(lambda x, f=f: f(2.5, x), lambda x, r=r: r(2.5, x), f.__name__, ("positive",), "a=2.5")

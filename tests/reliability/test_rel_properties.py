@@ -1870,6 +1870,8 @@ PROPS = [
     new("iv", unary(uniform(0.05, 12)), call=lambda x: V.iv(2.3, x), ref=R.bessel_iv(2.3), label="v=2.3"),
     new("ive", unary(uniform(0.05, 12)), call=lambda x: V.ive(-0.4, x), ref=R.bessel_iv(-0.4, True),
         label="v=-0.4"),
+    new("iv", unary(uniform(25, 40)), call=lambda x: V.iv(31.5, x), ref=R.bessel_iv(31.5, top=40.0),
+        label="v=31.5 (Debye's expansion)"),
     new("i0e", unary(uniform(0.2, 30)), ref=R.i0e),
     new("i1e", unary(uniform(-30, -0.2)), ref=R.i1e),
     new("gamma", unary(uniform(0.2, 6)), ref=R.gamma),

@@ -115,8 +115,21 @@ def _iv_series(nu, x, scaled=False):
             k += 1
             term = term * u / (k * (nu_ + k))
             total += term
-        value = total * (h.ln() * nu_).exp() / Decimal(math.gamma(nu + 1))
+        value = total * (h.ln() * nu_).exp() / _gamma(nu + 1)
         return float(value * (-Decimal(float(x))).exp() if scaled else value)
+
+
+def _gamma(a):
+    """Gamma(a) as a Decimal: math.gamma's below 2, and above Gamma(b) b (b + 1) ... (a - 1)
+    with b in [1, 2) (beyond a double's range too)."""
+    if a < 2:
+        return Decimal(math.gamma(a))
+    steps = math.floor(a) - 1
+    base = a - steps
+    value = Decimal(math.gamma(base))
+    for j in range(steps):
+        value *= Decimal(base) + j
+    return value
 
 
 def iv_reference(nu, scaled=False):
@@ -181,10 +194,13 @@ ROWS.update({
            for v in (0.5, 2.3, -1.7) for low, high in _K_REGIONS
            for row in unary_rows(None, kv_reference(v), inside(low, high), SMOOTH)[::2]],
     "iv": [Row(f"v={v}, {row.label}", lambda x, v=v: V.iv(v, x), row.ref, row.sample, SMOOTH)
-           for v in (0.5, 2.3, -1.7) for low, high in ((0.2, 3.0), (5.0, 12.0))     # (ive: far out)
+           for v, regions in (((0.5, 2.3, -1.7), ((0.2, 3.0), (5.0, 12.0))),     # (ive: far out)
+                              ((40.5,), ((30.0, 34.0),)))                          # (Debye's expansion)
+           for v in v for low, high in regions
            for row in unary_rows(None, iv_reference(v), inside(low, high), SMOOTH)[::2]],
     "ive": [Row(f"v={v}, {row.label}", lambda x, v=v: V.ive(v, x), row.ref, row.sample, SMOOTH)
-            for v in (0.25, -2.6) for low, high in ((0.2, 3.0), (22.0, 40.0))
+            for v, regions in (((0.25, -2.6), ((0.2, 3.0), (22.0, 40.0))), ((-36.5,), ((36.0, 40.0),)))
+            for v in v for low, high in regions
             for row in unary_rows(None, iv_reference(v, True), inside(low, high), SMOOTH)[::2]],
     "kve": [Row(f"v={v}, {row.label}", lambda x, v=v: V.kve(v, x), row.ref, row.sample, SMOOTH)
             for v in (0.25, 3.6) for low, high in _K_REGIONS
@@ -277,9 +293,47 @@ def test_iv_edges():
     np.testing.assert_array_equal(V.iv(-2, np.array([-1.0, 0.0])).data, V.iv(2, np.array([-1.0, 0.0])).data)
     half = np.sqrt(2 / (np.pi * x[:4])) * np.sinh(x[:4])                  # I_(1/2)
     np.testing.assert_allclose(V.iv(0.5, x[:4]).data, half, rtol=2e-15)
-    with pytest.raises(ValueError, match=r"iv\(v, x\): an order beyond \|v\| = 30 is not supported, "
-                                         r"got 31\.0"):
-        V.iv(31, x)
+    with pytest.raises(ValueError, match=r"iv\(v, x\): an order beyond \|v\| = 256 is not supported, "
+                                         r"got 257\.0"):
+        V.iv(257, x)
+
+
+@pytest.mark.parametrize("nu", [30.5, 31.0, 47.585, 100.0, 255.5, -35.5, -40.0])
+@pytest.mark.parametrize("scaled", [False, True])
+def test_iv_of_large_orders_is_within_a_few_ulps_times_the_condition_number(nu, scaled):
+    # beyond |v| = 30 Debye's uniform expansion: against the 60-digit series (from 1e-2 to 400;
+    # to 45 below 0, where its terms alternate first), the error measured against |x I'| + |I|
+    # (I_(-n) = I_n at a whole order)
+    def reference(v, scaled=False):
+        return iv_reference(abs(v) if v == int(v) else v, scaled)
+    top = 45.0 if nu < 0 else 400.0
+    x = np.concatenate([np.geomspace(1e-2, top, 25), np.linspace(0.8, 1.2, 5) * min(abs(nu), top)])
+    exact = reference(nu, scaled)(x)
+    slope = (reference(nu - 1)(x) + reference(nu + 1)(x)) / 2 * (np.exp(-x) if scaled else 1.0)
+    keep = (np.abs(exact) > 1e-300) & np.isfinite(slope)           # (normal numbers, both ways)
+    ours = (V.ive if scaled else V.iv)(nu, x[keep]).data
+    scale = np.abs(x[keep] * slope[keep]) + np.abs(exact[keep])
+    assert np.all(np.abs(ours - exact[keep]) <= 8e-15 * scale), np.max(np.abs(ours - exact[keep]) / scale)
+
+
+@pytest.mark.parametrize("nu", [40.5, 100.0, 250.0])
+def test_iv_of_large_orders_keeps_the_wronskian_with_kv(nu):
+    # I_nu K_(nu+1) + I_(nu+1) K_nu = 1/x far beyond the series' reach (kv's own integral and
+    # recurrence on the other side), from nu / 3 on, where neither factor leaves the doubles
+    x = np.geomspace(nu / 3, 1e6, 200)
+    wronskian = V.ive(nu, x).data * V.kve(nu + 1, x).data + V.ive(nu + 1, x).data * V.kve(nu, x).data
+    np.testing.assert_allclose(wronskian * x, 1.0, rtol=1e-13)
+
+
+def test_k_of_a_subnormal_x_is_finite_where_k_is():
+    # K_0(x) = ln(2/x) - gamma and K_(1/2)(x) = sqrt(pi / (2x)) to rounding there, K_1 = 1/x
+    # overflows (SciPy's K_0(5e-324) is inf; here x/2 and 2/x were taken as they round)
+    x = np.array([5e-324, 1e-323, 3e-320, 1e-310, 2.2e-308, 1e-300])
+    np.testing.assert_allclose(V.k0(x).data, np.log(2.0) - np.log(x) - float(_EULER), rtol=4e-16)
+    np.testing.assert_allclose(V.kv(0.5, x).data, np.sqrt(np.pi / 2) / np.sqrt(x), rtol=8e-16)
+    np.testing.assert_allclose(V.kv(0.3, x).data * x ** 0.3,                 # Gamma(0.3) 2^-0.7
+                               math.gamma(0.3) * 2 ** -0.7, rtol=1e-15)
+    np.testing.assert_array_equal(V.k1(x[:4]).data, np.inf)
 
 
 def test_k_far_out_keeps_the_wronskian():
@@ -390,7 +444,9 @@ def test_on_the_device_the_values_and_gradients_are_the_hosts_without_a_sync(gpu
                   (lambda t: V.kn(3, t), [1e-3, 0.5, 1.0, 3.0, 50.0]),
                   (V.k1e, [1e-3, 0.5, 1.0, 3.0, 50.0, 800.0, np.inf]),
                   (lambda t: V.kv(2.3, t), [1e-3, 0.5, 1.0, 3.0, 50.0]),
-                  (lambda t: V.iv(-1.5, t), [1e-3, 0.5, 3.0, 25.0, -1.0])]:
+                  (lambda t: V.iv(-1.5, t), [1e-3, 0.5, 3.0, 25.0, -1.0]),
+                  (lambda t: V.iv(41, t), [0.0, 0.5, 30.0, 45.0, -30.0, 700.0]),     # (Debye's expansion)
+                  (lambda t: V.ive(-36.5, t), [1e-3, 30.0, 45.0, 800.0, -1.0])]:
         x = np.array(x)
         host = V.Variable(x)
         host_value = op(host)

@@ -232,13 +232,15 @@ def _k_temme(mu, x):
     gamma1 = -sum(a[k] * mu ** (k - 1) for k in range(1, len(a), 2))
     gamma2 = sum(a[k] * mu ** k for k in range(0, len(a), 2))
     plus, minus = gamma2 - mu * gamma1, gamma2 + mu * gamma1        # 1/Gamma(1+mu), 1/Gamma(1-mu)
-    d = -xp.log(x * 0.5)
+    exact = x >= 1e-300                               # (x/2 is exact; below, a subnormal x/2 is not)
+    tiny = xp.where(exact, 1.0, x)
+    d = xp.where(exact, -xp.log(x * 0.5), math.log(2.0) - xp.log(tiny))
     e = mu * d
     pi_mu = math.pi * mu
     fact = pi_mu / math.sin(pi_mu) if mu else 1.0
     # e^e = (x/2)^-mu by pow, to an ulp (exp(mu d) carries |e| ulps of the rounded e: 3e-14 at
     # x = 1e-270); so cosh e, and sinh e / e where e is not small
-    power = (x * 0.5) ** -mu
+    power = xp.where(exact, (x * 0.5) ** -mu, tiny ** -mu * 2.0 ** mu)
     inverse = 1.0 / power
     small = xp.abs(e) < 0.5
     safe_e = xp.where(small, 1.0, e)
@@ -257,7 +259,7 @@ def _k_temme(mu, x):
         q = q * (1.0 / (k + mu))
         k_mu = k_mu + c * f
         k_next = k_next + c * (p - k * f)
-    return k_mu, k_next * (2.0 / x)
+    return k_mu, (k_next * 2.0) / x                  # (2 / x overflows for a subnormal x)
 
 
 def _k_integral(x, mu=0.0, both=True):
@@ -373,10 +375,9 @@ class BesselY(BesselJ):
     _pointwise = True
 
 
-_I_LIMIT = 30
-"""The highest |v| of iv and ive: I_v's power series runs up to x ~ v^2 / 2, where its
-asymptotic expansion takes over, and would overflow past x ~ 700 (v ~ 37, reached by the
-derivatives of order 30 + a few)."""
+_I_LIMIT = 256
+"""The highest |v| of iv and ive (kv's): up to 30, I_v's power series and its asymptotic
+expansion; beyond, Debye's uniform expansion (_bessel_i_debye)."""
 
 
 def iv(v: float, x: ArrayLike) -> Variable:
@@ -389,7 +390,7 @@ def iv(v: float, x: ArrayLike) -> Variable:
     Parameters
     ----------
     v : float
-        The order, |v| <= 30; not differentiated (a number, not a Variable).
+        The order, |v| <= 256; not differentiated (a number, not a Variable).
     x : ArrayLike
         Real data (integers become float64).
 

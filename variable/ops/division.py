@@ -597,6 +597,77 @@ def _plan(n):
     return s, k + 1, asymptotic
 
 
+_DEBYE_FROM = 30.0        # orders above it: Debye's uniform expansion
+
+
+@functools.cache
+def _debye_polynomials(count=24):
+    """Debye's polynomials U_0 .. U_(count-1) as exact coefficient lists (lowest power first):
+    U_0 = 1, U_(k+1)(p) = p^2 (1 - p^2) U_k'(p) / 2 + (1/8) int_0^p (1 - 5 t^2) U_k(t) dt."""
+    from fractions import Fraction
+    polynomials = [[Fraction(1)]]
+    for _ in range(count - 1):
+        u = polynomials[-1]
+        nxt = [Fraction(0)] * (len(u) + 3)
+        for i, c in enumerate(u):
+            if i:                                      # p^2 (1 - p^2) i c p^(i-1) / 2
+                nxt[i + 1] += i * c / 2
+                nxt[i + 3] -= i * c / 2
+            nxt[i + 1] += c / (8 * (i + 1))            # (1 - 5 t^2) c t^i, integrated
+            nxt[i + 3] -= 5 * c / (8 * (i + 3))
+        polynomials.append(nxt)
+    return polynomials
+
+
+@functools.cache
+def _debye_plan(nu):
+    """The coefficients, highest power first, of sum_k U_k(p) / nu^k over the terms whose bound
+    max |U_k| on [0, 1] over nu^k is at least _TINY (each U_k's maximum taken on a grid)."""
+    grid = np.linspace(0.0, 1.0, 2001)
+    total = np.zeros(3 * len(_debye_polynomials()) + 1)
+    for k, u in enumerate(_debye_polynomials()):
+        coefficients = np.array([float(c) for c in u])
+        if k and np.max(np.abs(np.polyval(coefficients[::-1], grid))) < _TINY * nu ** k:
+            break
+        total[:len(u)] += coefficients / nu ** k
+    else:
+        raise ValueError(f"iv: Debye's expansion needs more than {k + 1} terms at order {nu}")
+    return tuple(float(c) for c in total[:np.flatnonzero(total)[-1] + 1][::-1])   # (Python floats: NEP 50)
+
+
+def _bessel_i_debye(nu, x, scaled):
+    """I_nu(x) for nu > _DEBYE_FROM (`scaled`: I_nu(x) e^(-|x|)) by Debye's uniform expansion: with
+    z = x / nu, t = sqrt(1 + z^2), p = 1 / t and w = z / (1 + t),
+    I_nu(x) = e^(nu (t + log w)) / sqrt(2 pi nu t) sum_k U_k(p) / nu^k, uniformly in x >= 0
+    (I_nu(-x) as in _bessel_i).  The exponent is taken as x + nu (t - z + log w), t - z =
+    1/(t + z), and e^x in two halves: x is exact, so a large x costs no digits (nu t would), and
+    nothing overflows before the result does; log w is log1p(-(1 + 1/(t + z)) / (1 + t)) from
+    z = 1 on.  Each branch sees only entries of its side (and 1 elsewhere), and I_nu is 0 below
+    1e-300 (it underflows far above) and at +inf its limit: no log of 0, no inf - inf."""
+    xp = get_array_module(x)
+    ax = xp.abs(x)
+    edge = (ax < 1e-300) | (ax == np.inf)                # (NaN: False, and NaN throughout)
+    z = xp.where(edge, 1.0, ax) * (1.0 / nu)
+    t = xp.hypot(1.0, z)
+    small = z < 1.0
+    z_small, t_small = xp.where(small, z, 1.0), xp.where(small, t, math.sqrt(2.0))
+    z_big, t_big = xp.where(small, 1.0, z), xp.where(small, math.sqrt(2.0), t)
+    log_w = xp.where(small, xp.log(z_small / (1.0 + t_small)),
+                     xp.log1p(-(1.0 + 1.0 / (t_big + z_big)) / (1.0 + t_big)))
+    p = 1.0 / t
+    total = xp.zeros_like(p)
+    for c in _debye_plan(nu):
+        total = total * p + c
+    y = xp.exp(nu * (1.0 / (t + z) + log_w)) * (total / xp.sqrt(t * (2 * math.pi * nu)))
+    if not scaled:
+        half = xp.exp(xp.where(edge, 0.0, ax) * 0.5)
+        y = (half * y) * half
+    y = xp.where(ax == np.inf, 0.0 if scaled else np.inf, xp.where(edge, 0.0, y))
+    if nu != int(nu):
+        return xp.where(x < 0, np.nan, y)
+    return xp.copysign(y, x) if nu % 2 else y
+
+
 def _bessel_i(n, x, scaled=False):
     """I_n(x) (`scaled`: I_n(x) e^(-|x|)) for a real n >= 0 on a floating array: I_n(-x) =
     (-1)^n I_n(x) for a whole n (NaN for a fractional one), and for |x|
@@ -613,6 +684,8 @@ def _bessel_i(n, x, scaled=False):
     xp = get_array_module(x)
     if x.dtype == np.float16:                            # (computed in float32, as NumPy keeps float16)
         return _bessel_i(n, x.astype(np.float32), scaled).astype(np.float16)
+    if n > _DEBYE_FROM:
+        return _bessel_i_debye(n, x, scaled)
     s, series_terms, asymptotic_terms = _plan(n)
     ax = xp.abs(x)
     far = ax > s                                         # (NaN: False, the series keeps it NaN)
