@@ -110,9 +110,7 @@ _V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, sc
 SCIPY_SPELLINGS = {
     # ufuncs (refused here)
     "expit": "F.sigmoid(x)", "log_expit": "-F.softplus(-x)", "exprel": "V.expm1(x) / x",
-    "cosm1": "V.cos(x) - 1", "rgamma": "1 / V.gamma(x) away from the poles 0, -1, -2, ...",
-    "loggamma": "V.gammaln(x) for real x > 0",
-    "beta": "V.exp(V.betaln(a, b)) for a, b > 0",
+    "cosm1": "V.cos(x) - 1", "loggamma": "V.gammaln(x) for real x > 0",
     "binom": "V.exp(V.gammaln(n + 1) - V.gammaln(k + 1) - V.gammaln(n - k + 1))",
     "poch": "V.gamma(z + m) / V.gamma(z), or V.exp(V.gammaln(z + m) - V.gammaln(z)) for z > 0",
     # functions written in Python (refused where they convert: variable.py's _scipy_caller)
@@ -166,8 +164,8 @@ def _refusal(what, name, linalg=False):
     return TypeError(
         f"{what} does not take Variables: gengrad has no {name} op, and {library} would drop the "
         f"graph. Write it with gengrad ops{spelled or f' ({where}.*)'}, or as a V.Forwarder with "
-        f"its own backward (docs/custom_functions.md); {what.split('(')[0]}(x.data) gives a plain "
-        f"array without gradient"
+        f"its own backward (docs/custom_functions.md); {what.split('(')[0]}"
+        f"{'(x.data)' if what.endswith('(x)') else '(x.data, ...)'} gives a plain array without gradient"
     )
 
 
@@ -230,6 +228,7 @@ def _shown(ufunc, what, name):
     (scipy.special.zeta's _riemann_zeta) by the public scipy.special function that called it,
     found on the stack."""
     special = sys.modules.get("scipy.special")
+    arguments = "(x)" if ufunc.nin == 1 else "(" + ", ".join(f"x{i}" for i in range(1, ufunc.nin + 1)) + ")"
     if what.startswith("the ufunc") and special is not None:
         frame = sys._getframe(1)
         while frame is not None:
@@ -237,7 +236,7 @@ def _shown(ufunc, what, name):
             if f"scipy{os.sep}special" in code.co_filename and callable(getattr(special, code.co_name, None)):
                 return f"scipy.special.{code.co_name}(x)", code.co_name
             frame = frame.f_back
-    return what + "(x)", name
+    return what + arguments, name
 
 
 def _namespace_of(ufunc):

@@ -637,7 +637,21 @@ def _scipy_caller(frame):
     owner = found.f_locals.get("self")  # a method: scipy.stats.norm.logpdf
     if owner is not None:
         public.append(str(getattr(owner, "name", None) or type(owner).__name__))
-    return ".".join(public + [found.f_code.co_name])
+    return ".".join(public + [_decorated_name(found)])
+
+
+def _decorated_name(frame):
+    """The name of the function running in `frame`; for a decorator's wrapper (functools.wraps:
+    scipy.special.spherical_jn runs a `wrapper`), the name its module binds it to, found as the
+    module global whose code is the frame's and whose __wrapped__ is among the frame's locals."""
+    code = frame.f_code
+    if getattr(frame.f_globals.get(code.co_name), "__code__", None) is code:
+        return code.co_name
+    wrapped = {id(value) for value in frame.f_locals.values() if callable(value)}
+    for name, value in list(frame.f_globals.items()):
+        if getattr(value, "__code__", None) is code and id(getattr(value, "__wrapped__", None)) in wrapped:
+            return name
+    return code.co_name
 
 
 def _numpy_caller(frame):

@@ -83,7 +83,8 @@ def op(name):
 SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
                  "gamma", "gammaln", "digamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit", "entr",
                  "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc", "stdtr", "j0", "j1",
-                 "jn", "y0", "y1", "yn", "k0", "k1", "kn", "k0e", "k1e", "kv", "kve", "iv", "ive")
+                 "jn", "y0", "y1", "yn", "k0", "k1", "kn", "k0e", "k1e", "kv", "kve", "iv", "ive", "gammasgn",
+                 "rgamma", "beta")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -241,12 +242,13 @@ def render() -> str:
         "  where it has one (`scipy.special.erf`, `erfc`, `erfcx`, `erfinv`, `erfcinv`, `ndtr`, `ndtri`,",
         "  `log_ndtr`, `i1`, `i0e`, `i1e`, `j0`, `j1`, `jn` (and `jv` at a whole order), `y0`, `y1`,",
         "  `yn`, `k0`, `k1`, `kn`, `k0e`, `k1e`, `kv`, `kve`, `iv`, `ive` (any real order),",
-        "  `gamma`, `gammaln`, `digamma` (or `psi`), `betaln`, `entr`, `rel_entr`, `kl_div`, `xlogy`,",
+        "  `gamma`, `rgamma` (1/Gamma, entire), `gammasgn`, `gammaln`, `digamma` (or `psi`), `beta`,",
+        "  `betaln`, `entr`, `rel_entr`, `kl_div`, `xlogy`,",
         "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc`",
         "  (in x), `stdtr` (in t) and `logit`: `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`:",
         "  `F.sigmoid`, `-F.softplus(-x)`) and are refused as NumPy's are otherwise",
         "  (`scipy.special.hyp2f1`), under SciPy's name, naming gengrad's spelling where it has one",
-        "  (`scipy.special.rgamma`: `1 / V.gamma(x)` away from the poles;",
+        "  (`scipy.special.binom`: `V.exp(V.gammaln(n + 1) - ...)`;",
         "  `scipy.special.polygamma(n, x)`, SciPy's Python code: `V.polygamma(n, x)`); `scipy.io`'s",
         "  files read the values;",
         "- Python's `math` functions compute with floats: `math.exp(x[0])` on a Variable that",

@@ -256,6 +256,48 @@ def gamma(x):
     return np.vectorize(_gamma, otypes=[np.float64])(as_float(x))
 
 
+def _gammasgn(x):
+    """The sign of Gamma(x) for one float, SciPy's: -1 at -0, NaN at the negative integers and -inf."""
+    if math.isnan(x) or x == -math.inf or (x < 0 and x == math.floor(x)):
+        return math.nan
+    if x == 0 or x == math.inf:
+        return math.copysign(1.0, x)
+    return -1.0 if x < 0 and math.floor(-x) % 2 == 0 else 1.0
+
+
+def gammasgn(x):
+    """The sign of Gamma(x), elementwise."""
+    return np.vectorize(_gammasgn, otypes=[np.float64])(as_float(x))
+
+
+def _rgamma(x):
+    """1 / Gamma(x) for one float: 0 at the poles and at +-inf (-0 at -0), 1 / math.gamma elsewhere."""
+    if math.isnan(x):
+        return math.nan
+    if math.isinf(x) or (x <= 0 and x == math.floor(x)):
+        return 0.0 * math.copysign(1.0, x) if x == 0 else 0.0
+    try:
+        return 1.0 / math.gamma(x)
+    except OverflowError:
+        return 0.0 if x > 0 else math.copysign(math.inf, _gammasgn(x))
+
+
+def rgamma(x):
+    """1 / Gamma(x), elementwise."""
+    return np.vectorize(_rgamma, otypes=[np.float64])(as_float(x))
+
+
+def _beta(a, b):
+    """B(a, b) for one pair of floats: signed e^betaln; inf at a pole of a or b, 0 where only a + b is one."""
+    signs = [_gammasgn(v) for v in (a, b, a + b)]
+    return math.prod(1.0 if math.isnan(s) else s for s in signs) * math.exp(_betaln(a, b))
+
+
+def beta(a, b):
+    """B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b), broadcast."""
+    return np.vectorize(_beta, otypes=[np.float64])(*as_float(a, b))
+
+
 def _betaln(a, b):
     """log|B(a, b)| for one pair of floats: B(a, inf) = 0 for a > 0, else the gammalns."""
     if math.isnan(a) or math.isnan(b):

@@ -348,6 +348,8 @@ OPS = [
     _elementwise(lambda x: V.iv(31.5, x), R.bessel_iv(31.5, top=40.0), "iv", ("positive",), "v=31.5"),
     _elementwise(V.i1e, R.i1e, "i1e"), _binary(V.betaln, R.betaln, ("positive", "positive")),
     _elementwise(V.gamma, R.gamma, "gamma", ("positive",)),
+    _elementwise(V.rgamma, R.rgamma, "rgamma"), _elementwise(V.gammasgn, R.gammasgn, "gammasgn"),
+    _binary(V.beta, R.beta, ("positive", "positive")),
     *[_elementwise(lambda x, f=f: f(2.5, x), lambda x, r=r: r(2.5, x), f.__name__, ("positive",), "a=2.5")
       for f, r in ((V.gammainc, R.gammainc), (V.gammaincc, R.gammaincc))],
     *[_binary(lambda a, x, f=f: f(a.detach() if isinstance(a, V.Variable) else a, x), r,

@@ -1875,6 +1875,10 @@ PROPS = [
     new("i0e", unary(uniform(0.2, 30)), ref=R.i0e),
     new("i1e", unary(uniform(-30, -0.2)), ref=R.i1e),
     new("gamma", unary(uniform(0.2, 6)), ref=R.gamma),
+    new("rgamma", unary(uniform(-4, 6)), ref=R.rgamma),
+    new("gammasgn", unary(uniform(-4, 6)), ref=R.gammasgn),
+    new("beta", binary(uniform(0.2, 6), uniform(0.2, 6)), ref=R.beta),
+    new("beta", binary(uniform(-2.9, -2.1), uniform(0.2, 0.8)), ref=R.beta, label="below 0"),
     new("betaln", binary(uniform(0.2, 6), uniform(0.2, 6)), ref=R.betaln),
     *[new(f.__name__, unary(uniform(0.05, 9)), call=lambda x, a=a, f=f: f(a, x),
           ref=lambda x, a=a, r=r: r(a, x), label=f"a={a}")

@@ -467,7 +467,7 @@ CATALOGUE += [
             TypeError, (r"Square\.backward computes", r"gy \* x instead of gy \* x\.data")),
     Mistake("a NumPy ufunc gengrad has no op for", lambda: np.nextafter(V.Variable(np.ones(2)), 2.0),
             TypeError,
-            (r"np\.nextafter", r"no nextafter op", r"Forwarder", r"np\.nextafter\(x\.data\)")),
+            (r"np\.nextafter", r"no nextafter op", r"Forwarder", r"np\.nextafter\(x\.data, \.\.\.\)")),
     Mistake("a NumPy function gengrad has no op for", lambda: np.sort_complex(V.Variable(np.ones(3))),
             TypeError, (r"np\.sort_complex", r"no sort_complex op", r"Forwarder", r"x\.data")),
     Mistake("np.roots of a polynomial with complex roots",
@@ -1084,10 +1084,10 @@ def _scipy_polygamma_of_a_variable():
     return special.polygamma(1, a)
 
 
-def _scipy_beta_of_variables():
+def _scipy_binom_of_variables():
     special = pytest.importorskip("scipy.special")
-    a, b = V.Variable(np.array(2.0)), V.Variable(np.array(3.0))
-    return special.beta(a, b)
+    n, k = V.Variable(np.array(7.5)), np.array([2.0, 3.0])
+    return special.binom(n, k)
 
 
 def _scipy_student_t_cdf_of_a_variable():
@@ -1215,8 +1215,10 @@ CATALOGUE += [
              r"v\.item\(\)")),
     Mistake("scipy.special.polygamma(1, a): SciPy's Python code", _scipy_polygamma_of_a_variable, ValueError,
             (r"scipy\.special\.polygamma: a Variable reached SciPy's code", r"V\.polygamma\(n, x\)")),
-    Mistake("scipy.special.beta(a, b) in a Beta density", _scipy_beta_of_variables, TypeError,
-            (r"scipy\.special\.beta\(x\) does not take Variables", r"V\.exp\(V\.betaln\(a, b\)\)")),
+    Mistake("scipy.special.binom(n, k) with a trained n (a generalized binomial coefficient)",
+            _scipy_binom_of_variables, TypeError,
+            (r"scipy\.special\.binom\(x1, x2\) does not take Variables", r"V\.gammaln\(n \+ 1\)",
+             r"scipy\.special\.binom\(x\.data, \.\.\.\) gives a plain array")),
     Mistake("gammainc(k, x) with a shape k that requires grad (a learned Gamma distribution's CDF)",
             lambda: V.gammainc(V.Variable(np.array(2.0)), np.array([0.5, 3.0])), TypeError,
             (r"gammainc\(a, x\): gengrad differentiates it in x only", r"gradient would be lost",

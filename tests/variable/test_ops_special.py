@@ -475,6 +475,14 @@ ROWS = {
     "gammaln": gamma_rows(V.gammaln, reference_gammaln),
     "gamma": unary_rows(V.gamma, reference_gamma, inside(0.3, 5.0), SMOOTH)
     + unary_rows(V.gamma, reference_gamma, inside(-2.9, -2.1), SMOOTH),
+    "rgamma": [row for low, high in ((0.3, 5.0), (-3.4, -2.6), (-0.4, 0.4))      # (across the poles 0, -3)
+               for row in unary_rows(V.rgamma, lambda x: 1 / reference_gamma(x), inside(low, high), SMOOTH)],
+    "gammasgn": unary_rows(V.gammasgn, lambda x: np.sign(reference_gamma(x)), inside(0.3, 5.0), SMOOTH)
+    + unary_rows(V.gammasgn, lambda x: np.sign(reference_gamma(x)), inside(-2.9, -2.1), SMOOTH),
+    "beta": [Row(f"{s0}x{s1}", V.beta, lambda a, b: np.exp(reference_betaln(a, b)),
+                 positive_pairs(0.3, 5.0, s0, s1), SMOOTH) for s0, s1 in BINARY_SHAPES]
+    + [Row("below 0", V.beta, lambda a, b: reference_gamma(a) * reference_gamma(b) / reference_gamma(a + b),
+           lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH)],
     "digamma": gamma_rows(V.digamma, lambda x: reference_polygamma(0, x)),
     "polygamma": [Row(f"n={n}, {row.label}", polygamma_of(n), lambda x, n=n: reference_polygamma(n, x),
                       row.sample, SMOOTH) for n in (1, 3) for row in gamma_rows(None, None)],
@@ -688,8 +696,47 @@ def test_scipys_gamma_functions_without_an_op_are_refused_naming_gengrads_spelli
     x = V.Variable(np.array([0.3, 1.7]))
     with pytest.raises(ValueError, match=r"scipy\.special\.polygamma.*V\.polygamma\(n, x\)"):
         special.polygamma(1, x)
-    with pytest.raises(TypeError, match=r"scipy\.special\.rgamma\(x\).*1 / V\.gamma\(x\) away from"):
-        special.rgamma(x)
+    with pytest.raises(TypeError, match=r"scipy\.special\.loggamma\(x\).*V\.gammaln\(x\) for real x > 0"):
+        special.loggamma(x)
+
+
+def test_rgamma_gammasgn_and_beta_are_scipys_with_derivatives_through_the_poles():
+    special = pytest.importorskip("scipy.special")
+    x = np.array([0.0, -0.0, -1.0, -2.0, np.inf, -np.inf, np.nan, -2.5, 171.7, -180.5, 1e-300, 0.3, 3.7,
+                  -0.4])
+    np.testing.assert_array_equal(V.gammasgn(x).data, special.gammasgn(x))
+    np.testing.assert_array_equal(np.signbit(V.gammasgn(x).data), np.signbit(special.gammasgn(x)))
+    np.testing.assert_allclose(V.rgamma(x).data, special.rgamma(x), rtol=2e-15, atol=0)
+    np.testing.assert_array_equal(np.signbit(V.rgamma(x).data), np.signbit(special.rgamma(x)))
+    a = np.array([1.0, -0.5, -1.0, 0.0, -1.5, 0.3, np.nan, -2.5, 40.0])
+    b = np.array([2.0, 2.0, 2.0, 1.0, 0.5, 0.2, 1.0, 1.2, 2.5])
+    np.testing.assert_allclose(V.beta(a, b).data, special.beta(a, b), rtol=1e-14, atol=0)
+    # large arguments from betaln (SciPy's beta(300, 300) is 1.6e-13 off, beta(1e-3, 1e5) 1e-10)
+    a, b = np.array([300.0, 1e-3, 0.5, 1e-8]), np.array([300.0, 1e5, 1e6, 3.0])
+    np.testing.assert_allclose(V.beta(a, b).data, np.exp(reference_betaln(a, b)), rtol=5e-14, atol=0)
+    for ours, scipys, args in ((V.rgamma, special.rgamma, (x,)), (V.gammasgn, special.gammasgn, (x,)),
+                               (V.beta, special.beta, (a, b[::-1]))):
+        y = scipys(*[V.Variable(v) for v in args])                      # scipy.special's names record
+        assert y.creator is not None
+        np.testing.assert_array_equal(y.data, ours(*args).data)
+    # 1/Gamma is entire: at -n its derivative is (-1)^n n!, its second at 0 2 gamma_E (Euler's),
+    # backward and Taylor mode alike
+    poles = V.Variable(np.array([0.0, -1.0, -2.0, -3.0, -4.0]))
+    slope = V.grad(V.sum(V.rgamma(poles)), poles, create_graph=True)
+    np.testing.assert_allclose(slope.data, [1.0, -1.0, 2.0, -6.0, 24.0], rtol=1e-15)
+    curvature = V.grad(V.sum(slope), poles)
+    np.testing.assert_allclose(curvature.data[0], 2 * 0.57721566490153286, rtol=1e-14)
+    d = V.taylor(V.rgamma, poles.data, np.ones(5), 3)
+    np.testing.assert_allclose(d[1].data, slope.data, rtol=1e-15)
+    np.testing.assert_allclose(d[2].data, curvature.data, rtol=1e-13)
+    assert V.gradcheck(V.rgamma, np.array([-3.0, -2.0, 0.0, 1.0]), order=3)
+    assert V.taylorcheck(V.rgamma, np.array([-3.0, -2.0, 0.0, 1.0]), order=4)
+    # beta's gradient: B (psi(a) - psi(a + b)), against SciPy's psi
+    a, b = V.Variable(np.array([0.7, 2.5, -0.5])), V.Variable(np.array([1.3, 0.4, 2.2]))
+    ga, gb = V.grad(V.sum(V.beta(a, b)), [a, b])
+    value, psi_total = special.beta(a.data, b.data), special.psi(a.data + b.data)
+    np.testing.assert_allclose(ga.data, value * (special.psi(a.data) - psi_total), rtol=1e-13)
+    np.testing.assert_allclose(gb.data, value * (special.psi(b.data) - psi_total), rtol=1e-13)
 
 
 # ----- gamma -------------------------------------------------------------------------------

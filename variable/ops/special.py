@@ -36,6 +36,8 @@ from .division import BesselI, ScaledBesselI
 from .elementwise import _reduce, exp, log
 from .exponential import log1p
 from .piecewise import where
+from .rounding import _Flat
+from .trigonometric import cos, sin
 
 TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
@@ -1224,6 +1226,117 @@ def gamma(x):
         derivative is gamma(x) digamma(x); in log space, V.gammaln.
     """
     return Function(Gamma())(x)
+
+
+# ----- the sign of Gamma, its reciprocal, and Beta ---------------------------------------------
+@_in_float64()
+def gammasgn_arrays(x):
+    """The sign of Gamma(x) on an ndarray, as SciPy's gammasgn: 1 above 0 (+0 and +inf too), -1 at
+    -0, (-1)^(k+1) on (-k-1, -k); NaN at the negative integers, -inf and NaN."""
+    with np.errstate(invalid="ignore"):                  # (-inf % 2: NaN, set below)
+        negative_gamma = (x < 0) & (np.floor(-x) % 2 == 0)              # (-1, 0), (-3, -2), ...
+        sign = np.where(x == 0, np.copysign(1.0, x), np.where(negative_gamma, -1.0, 1.0))
+        return np.where(np.isnan(x) | ((x < 0) & (x == np.round(x))), np.nan, sign)
+
+
+class GammaSign(_Flat):
+    """The sign of Gamma(x): constant between the poles, its gradient zeros."""
+
+    def forward(self, x):
+        return gammasgn_arrays(x)
+
+
+def gammasgn(x):
+    """The sign of the gamma function, elementwise (scipy.special.gammasgn): 1 for x > 0, -1 on
+    (-1, 0), (-3, -2), ..., 1 on (-2, -1), ...; NaN at the negative integers, as SciPy gives it.
+    Constant between the poles: its gradient is zeros."""
+    return Function(GammaSign())(as_variable(x, op="gammasgn"))
+
+
+@_in_float64()
+def rgamma_arrays(x):
+    """1 / Gamma(x) on an ndarray: 0 at the poles 0, -1, -2, ... (-0 at -0) and at +-inf, signed
+    by gammasgn where 1 / Gamma overflows (below -178), as SciPy's rgamma."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = 1.0 / gamma_arrays(x)
+        y = np.copysign(np.abs(y), gammasgn_arrays(x))   # (Gamma underflows to +0 below -177)
+        pole = (x <= 0) & (x == np.round(x))
+        return np.where(pole | np.isinf(x), np.where(x == 0, 0.0 * np.copysign(1.0, x), 0.0), y)
+
+
+def _rgamma_sides(x):
+    """(the entries below 1/2, x there and 0 elsewhere, x at and above 1/2 and 1 elsewhere): the
+    two sides of rgamma, each of a Variable or an array with only its own entries."""
+    data = x._data if isinstance(x, Variable) else x
+    low = data < 0.5
+    return low, _pick(low, x, 0.0), _pick(low, 1.0, x)
+
+
+def _pick(mask, a, b):
+    """where(mask, a, b): a recorded op where a or b is a Variable, NumPy's (CuPy's) on arrays."""
+    if isinstance(a, Variable) or isinstance(b, Variable):
+        return where(mask, a, b)
+    return get_array_module(mask).where(mask, a, b)
+
+
+class RGamma(Forwarder):
+    """1 / Gamma(x), an entire function: below 1/2 it is sin(pi x) Gamma(1 - x) / pi, whose
+    derivative Gamma(1 - x) (cos(pi x) - sin(pi x) psi(1 - x) / pi) is finite at the poles of
+    Gamma (rgamma'(-n) = (-1)^n n!); above, -psi(x) / Gamma(x)."""
+
+    def forward(self, x):
+        return rgamma_arrays(x)
+
+    save_for_backward = ("x0",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        low, xl, xh = _rgamma_sides(x)
+        below = gamma(1.0 - xl) * (cos(xl * math.pi) - sin(xl * math.pi) * _psi(0, 1.0 - xl) * (1 / math.pi))
+        above = -_psi(0, xh) * Function(RGamma())(xh)
+        return gy * where(low, below, above)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        # below 1/2: sin(pi x) and Gamma(u), u = 1 - x (Gamma' = Gamma psi), multiplied; above,
+        # y' = -psi(x) y x'; each side on series that hold only its own entries
+        y, = self.outputs
+        low, xl0, xh0 = _rgamma_sides(x[0])
+        data = xl0._data if isinstance(xl0, Variable) else xl0
+        on, off = low.astype(data.dtype), (~low).astype(data.dtype)   # (products: batched directions too)
+        xl = [xl0] + [c * on for c in x[1:]]
+        xh = [xh0] + [c * off for c in x[1:]]
+        u = [1.0 - xl0] + [-c for c in xl[1:]]
+        psi_u = _psi_series(0, u, _psi(0, u[0]))
+        g = series.ode(u, gamma(u[0]) if isinstance(u[0], Variable) else gamma_arrays(u[0]),
+                       lambda ys, m: series.cauchy(ys, psi_u, m))
+        sines = series.sin_cos(series.scale(xl, math.pi))[0]
+        below = series.scale(series.mul(sines, g), 1 / math.pi)
+        psi_h = _psi_series(0, xh, _psi(0, xh[0]))
+        y_h0 = Function(RGamma())(xh0) if isinstance(xh0, Variable) else rgamma_arrays(xh0)
+        above = series.ode(xh, y_h0, lambda ys, m: -series.cauchy(ys, psi_h, m))
+        return [y._data] + [b * on + a * off for b, a in zip(below[1:], above[1:])]
+
+
+def rgamma(x):
+    """1 / Gamma(x), elementwise (scipy.special.rgamma): an entire function, 0 at the poles of
+    Gamma (0, -1, -2, ...) with a finite derivative there ((-1)^n n! at -n), to any order."""
+    return Function(RGamma())(as_variable(x, op="rgamma"))
+
+
+def beta(a, b):
+    """The beta function B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b), elementwise with
+    broadcasting (scipy.special.beta): gammasgn(a) gammasgn(b) gammasgn(a + b) e^(betaln(a, b)),
+    so large arguments underflow to 0 only where B does (Gamma(a) alone would overflow from
+    171.6).  Its derivatives B (psi(a) - psi(a + b)) and B (psi(b) - psi(a + b)), to any order.
+    At a pole of a or b, inf, and 0 where only a + b is one, as SciPy; where a + b and a or b are
+    poles both, NaN (SciPy takes the limit there: B(2, -3) = 1/6)."""
+    a, b = as_variable(a, op="beta"), as_variable(b, op="beta")
+    sign = gammasgn_arrays(a._data) * gammasgn_arrays(b._data) * gammasgn_arrays(a._data + b._data)
+    sign = np.where(np.isnan(sign), 1.0, sign).astype(sign.dtype, copy=False)   # (poles: |B| tells)
+    return exp(betaln(a, b)) * sign
 
 
 def _power_difference(m, z, b):
@@ -2497,4 +2610,4 @@ numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc i
 __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
            "gammaln", "digamma", "polygamma", "gamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit",
            "entr", "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc",
-           "stdtr"]
+           "stdtr", "gammasgn", "rgamma", "beta"]
