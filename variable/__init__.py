@@ -180,5 +180,10 @@ _SPELLED_OTHERWISE = {
         ("modified_bessel_i0", "i0"), ("modified_bessel_i1", "i1"), ("modified_bessel_k0", "k0"),
         ("modified_bessel_k1", "k1"), ("scaled_modified_bessel_k0", "k0e"),
         ("scaled_modified_bessel_k1", "k1e"))},
+    # torch.special's orthogonal polynomials take (x, n): SciPy's take the degree first
+    **{torch: (_TORCH, f"V.{ours}(n, x), SciPy's name (the degree n first)") for torch, ours in (
+        ("legendre_polynomial_p", "eval_legendre"), ("chebyshev_polynomial_t", "eval_chebyt"),
+        ("chebyshev_polynomial_u", "eval_chebyu"), ("hermite_polynomial_h", "eval_hermite"),
+        ("hermite_polynomial_he", "eval_hermitenorm"), ("laguerre_polynomial_l", "eval_laguerre"))},
 }
 """Names from PyTorch, DeZero and NumPy's constructors that `V.` spells otherwise, with the fix."""

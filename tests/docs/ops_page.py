@@ -84,7 +84,8 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "gamma", "gammaln", "digamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit", "entr",
                  "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc", "stdtr", "j0", "j1",
                  "jn", "y0", "y1", "yn", "k0", "k1", "kn", "k0e", "k1e", "kv", "kve", "iv", "ive", "gammasgn",
-                 "rgamma", "beta")
+                 "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu", "eval_hermite",
+                 "eval_hermitenorm", "eval_laguerre")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -244,8 +245,10 @@ def render() -> str:
         "  `yn`, `k0`, `k1`, `kn`, `k0e`, `k1e`, `kv`, `kve`, `iv`, `ive` (any real order),",
         "  `gamma`, `rgamma` (1/Gamma, entire), `gammasgn`, `gammaln`, `digamma` (or `psi`), `beta`,",
         "  `betaln`, `entr`, `rel_entr`, `kl_div`, `xlogy`,",
-        "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc`",
-        "  (in x), `stdtr` (in t) and `logit`: `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`:",
+        "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc` (in x), `stdtr` (in t), `logit`",
+        "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
+        "  `eval_hermitenorm`, `eval_laguerre` (of whole degree, by their recurrences: derivatives to",
+        "  any order): `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`:",
         "  `F.sigmoid`, `-F.softplus(-x)`) and are refused as NumPy's are otherwise",
         "  (`scipy.special.hyp2f1`), under SciPy's name, naming gengrad's spelling where it has one",
         "  (`scipy.special.binom`: `V.exp(V.gammaln(n + 1) - ...)`;",

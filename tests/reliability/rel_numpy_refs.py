@@ -298,6 +298,32 @@ def beta(a, b):
     return np.vectorize(_beta, otypes=[np.float64])(*as_float(a, b))
 
 
+_ORTHOGONAL = {   # p_1 and p_(k+1) from (k, x, p_k, p_(k-1)), in gengrad's order of operations
+    "eval_legendre": (lambda x: x, lambda k, x, p, q: (x * p) * ((2 * k + 1) / (k + 1)) - q * (k / (k + 1))),
+    "eval_chebyt": (lambda x: x, lambda k, x, p, q: (x * p) * 2.0 - q),
+    "eval_chebyu": (lambda x: 2.0 * x, lambda k, x, p, q: (x * p) * 2.0 - q),
+    "eval_hermite": (lambda x: 2.0 * x, lambda k, x, p, q: (x * p) * 2.0 - q * (2.0 * k)),
+    "eval_hermitenorm": (lambda x: x, lambda k, x, p, q: x * p - q * k),
+    "eval_laguerre": (lambda x: 1.0 - x,
+                      lambda k, x, p, q: ((2 * k + 1) * p - x * p) / (k + 1) - q * (k / (k + 1))),
+}
+
+
+def orthogonal(name, n):
+    """The orthogonal polynomial `name` (scipy.special.eval_<name>) of degree n, elementwise, by
+    its three-term recurrence in floats (NaN stays NaN at degree 0)."""
+    first, step = _ORTHOGONAL[name]
+
+    def one(x):
+        if n == 0:
+            return math.nan if math.isnan(x) else 1.0
+        previous, current = 1.0, first(x)
+        for k in range(1, n):
+            previous, current = current, step(k, x, current, previous)
+        return current
+    return lambda x: np.vectorize(one, otypes=[np.float64])(as_float(x))
+
+
 def _betaln(a, b):
     """log|B(a, b)| for one pair of floats: B(a, inf) = 0 for a > 0, else the gammalns."""
     if math.isnan(a) or math.isnan(b):

@@ -350,6 +350,9 @@ OPS = [
     _elementwise(V.gamma, R.gamma, "gamma", ("positive",)),
     _elementwise(V.rgamma, R.rgamma, "rgamma"), _elementwise(V.gammasgn, R.gammasgn, "gammasgn"),
     _binary(V.beta, R.beta, ("positive", "positive")),
+    *[_elementwise(lambda x, name=name: getattr(V, name)(4, x), R.orthogonal(name, 4), name, variant="n=4")
+      for name in ("eval_legendre", "eval_chebyt", "eval_chebyu", "eval_hermite", "eval_hermitenorm",
+                   "eval_laguerre")],
     *[_elementwise(lambda x, f=f: f(2.5, x), lambda x, r=r: r(2.5, x), f.__name__, ("positive",), "a=2.5")
       for f, r in ((V.gammainc, R.gammainc), (V.gammaincc, R.gammaincc))],
     *[_binary(lambda a, x, f=f: f(a.detach() if isinstance(a, V.Variable) else a, x), r,

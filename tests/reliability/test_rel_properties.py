@@ -1879,6 +1879,10 @@ PROPS = [
     new("gammasgn", unary(uniform(-4, 6)), ref=R.gammasgn),
     new("beta", binary(uniform(0.2, 6), uniform(0.2, 6)), ref=R.beta),
     new("beta", binary(uniform(-2.9, -2.1), uniform(0.2, 0.8)), ref=R.beta, label="below 0"),
+    *[new(name, unary(uniform(-1.3, 1.3)), call=lambda x, name=name: getattr(V, name)(4, x),
+          ref=R.orthogonal(name, 4), label="n=4")
+      for name in ("eval_legendre", "eval_chebyt", "eval_chebyu", "eval_hermite", "eval_hermitenorm",
+                   "eval_laguerre")],
     new("betaln", binary(uniform(0.2, 6), uniform(0.2, 6)), ref=R.betaln),
     *[new(f.__name__, unary(uniform(0.05, 9)), call=lambda x, a=a, f=f: f(a, x),
           ref=lambda x, a=a, r=r: r(a, x), label=f"a={a}")

@@ -424,6 +424,38 @@ _STDTR_POINTS = ((1.0, -3.0, 3.0), (4.5, -8.0, 2.0), (30.0, -1.0, 6.0))
 _DF_COLUMN = np.array([[1.5], [7.0]])
 
 
+_RECURRENCES = {   # p_0 = 1, p_1, and p_(k+1) from (k, x, p_k, p_(k-1)), in exact fractions
+    "eval_legendre": (lambda x: x, lambda k, x, p, q: ((2 * k + 1) * x * p - k * q) / (k + 1)),
+    "eval_chebyt": (lambda x: x, lambda k, x, p, q: 2 * x * p - q),
+    "eval_chebyu": (lambda x: 2 * x, lambda k, x, p, q: 2 * x * p - q),
+    "eval_hermite": (lambda x: 2 * x, lambda k, x, p, q: 2 * x * p - 2 * k * q),
+    "eval_hermitenorm": (lambda x: x, lambda k, x, p, q: x * p - k * q),
+    "eval_laguerre": (lambda x: 1 - x, lambda k, x, p, q: ((2 * k + 1 - x) * p - k * q) / (k + 1)),
+}
+
+
+def reference_orthogonal(name, n):
+    """The orthogonal polynomial `name` of degree n at each float x, by its recurrence in exact
+    fractions of x (so rounded once)."""
+    first, step = _RECURRENCES[name]
+
+    def one(x):
+        x = Fraction(float(x))
+        previous, current = Fraction(1), first(x)
+        if n == 0:
+            return 1.0
+        for k in range(1, n):
+            previous, current = current, step(k, x, current, previous)
+        return float(current)
+    return np.vectorize(one, otypes=[np.float64])
+
+
+def orthogonal_rows(name):
+    return [Row(f"n={n}, {row.label}", lambda x, n=n: getattr(V, name)(n, x), reference_orthogonal(name, n),
+                row.sample, SMOOTH) for n in (0, 1, 2, 5, 9)
+            for row in unary_rows(None, None, inside(-1.3, 1.3), SMOOTH)[::3]]
+
+
 def positive_pairs(low, high, s0, s1):
     return lambda rng: (rng.uniform(low, high, s0), rng.uniform(low, high, s1))
 
@@ -483,6 +515,7 @@ ROWS = {
                  positive_pairs(0.3, 5.0, s0, s1), SMOOTH) for s0, s1 in BINARY_SHAPES]
     + [Row("below 0", V.beta, lambda a, b: reference_gamma(a) * reference_gamma(b) / reference_gamma(a + b),
            lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH)],
+    **{name: orthogonal_rows(name) for name in _RECURRENCES},
     "digamma": gamma_rows(V.digamma, lambda x: reference_polygamma(0, x)),
     "polygamma": [Row(f"n={n}, {row.label}", polygamma_of(n), lambda x, n=n: reference_polygamma(n, x),
                       row.sample, SMOOTH) for n in (1, 3) for row in gamma_rows(None, None)],
@@ -737,6 +770,35 @@ def test_rgamma_gammasgn_and_beta_are_scipys_with_derivatives_through_the_poles(
     value, psi_total = special.beta(a.data, b.data), special.psi(a.data + b.data)
     np.testing.assert_allclose(ga.data, value * (special.psi(a.data) - psi_total), rtol=1e-13)
     np.testing.assert_allclose(gb.data, value * (special.psi(b.data) - psi_total), rtol=1e-13)
+
+
+@pytest.mark.parametrize("name", sorted(_RECURRENCES))
+def test_orthogonal_polynomials_of_high_degree_and_their_refusals(name):
+    op = getattr(V, name)
+    x = np.linspace(-1.1, 1.1, 23)
+    for n in (15, 40):                     # to a few ulps of the largest value on the interval
+        exact = reference_orthogonal(name, n)(x)
+        assert np.max(np.abs(op(n, x).data - exact)) <= 2e-15 * n * np.max(np.abs(exact))
+    assert op(np.int64(3), x).data.tolist() == op(3, x).data.tolist() == op(3.0, x).data.tolist()
+    assert op(4, x.astype(np.float32)).dtype == np.float32
+    np.testing.assert_array_equal(op(0, np.array([np.nan, 2.0])).data, [np.nan, 1.0])
+    t = V.Variable(np.array([0.3, -0.7]))
+    assert V.grad(V.sum(op(0, t)), t).data.tolist() == [0.0, 0.0]
+    with pytest.raises(TypeError, match=rf"{name}\(n, x\): the degree n must be a whole number .*got 2\.5"):
+        op(2.5, x)
+    with pytest.raises(TypeError, match=rf"{name}\(n, x\): the degree n must be a whole number"):
+        op(V.Variable(np.array(2.0)), x)
+    with pytest.raises(ValueError, match=rf"{name}\(n, x\): the degree n must be in \[0, 10000\], got -1"):
+        op(-1, x)
+    special = pytest.importorskip("scipy.special")
+    y = getattr(special, name)(5, t)                                     # SciPy's ufunc records it
+    assert y.creator is not None
+    np.testing.assert_allclose(y.data, getattr(special, name)(5, t.data), rtol=1e-13)
+    torch_name = {"eval_legendre": "legendre_polynomial_p", "eval_chebyt": "chebyshev_polynomial_t",
+                  "eval_chebyu": "chebyshev_polynomial_u", "eval_hermite": "hermite_polynomial_h",
+                  "eval_hermitenorm": "hermite_polynomial_he", "eval_laguerre": "laguerre_polynomial_l"}[name]
+    with pytest.raises(AttributeError, match=rf"V\.{name}\(n, x\), SciPy's name \(the degree n first\)"):
+        getattr(V, torch_name)
 
 
 # ----- gamma -------------------------------------------------------------------------------

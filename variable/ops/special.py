@@ -2605,9 +2605,86 @@ def multigammaln(a, d):
     return where(a.data > low, total, np.nan) if is_device_array(a.data) else total
 
 
+# ----- orthogonal polynomials of whole degree (scipy.special.eval_legendre, ...) ---------------
+class _One(_Flat):
+    """1 of x's shape (degree 0; NaN stays NaN): constant, its gradient zeros."""
+
+    def forward(self, x):
+        return get_array_module(x).where(x != x, x, 1).astype(x.dtype, copy=False)
+
+
+def _degree(n, op):
+    """The degree of an orthogonal polynomial: a whole number >= 0 (an int, or a NumPy integer
+    as SciPy's ufunc passes it); not differentiated."""
+    if isinstance(n, np.ndarray) and n.ndim == 0 and n.dtype.kind in "iu":
+        n = n.item()
+    if isinstance(n, (float, np.floating)) and not isinstance(n, bool) and n == int(n):
+        n = int(n)                                          # (2.0: SciPy's float n)
+    degree = _an_int(n, f"{op}(n, x): the degree n must be a whole number (gengrad's polynomials are of "
+                        f"whole degree; not differentiated)")
+    if not 0 <= degree <= 10_000:
+        raise ValueError(f"{op}(n, x): the degree n must be in [0, 10000], got {degree}")
+    return degree
+
+
+def _three_term(n, x, op, first, step):
+    """p_n(x) by its three-term recurrence p_(k+1) = step(k, x, p_k, p_(k-1)) from p_0 = 1 and
+    p_1 = first(x), on gengrad's ops: its derivatives and Taylor rules are theirs, to any order."""
+    n = _degree(n, op)
+    x = _as_float_variable(x, op)
+    previous, current = Function(_One())(x), first(x)
+    if n == 0:
+        return previous
+    for k in range(1, n):
+        previous, current = current, step(k, x, current, previous)
+    return current
+
+
+def eval_legendre(n, x):
+    """The Legendre polynomial P_n(x) of whole degree n >= 0, elementwise (scipy.special.eval_legendre):
+    (k + 1) P_(k+1) = (2k + 1) x P_k - k P_(k-1), on gengrad's ops (derivatives to any order)."""
+    return _three_term(n, x, "eval_legendre", lambda x: x * 1.0,
+                       lambda k, x, p, q: (x * p) * ((2 * k + 1) / (k + 1)) - q * (k / (k + 1)))
+
+
+def eval_chebyt(n, x):
+    """The Chebyshev polynomial of the first kind T_n(x), whole n >= 0, elementwise
+    (scipy.special.eval_chebyt): T_(k+1) = 2x T_k - T_(k-1); cos(n arccos x) on [-1, 1]."""
+    return _three_term(n, x, "eval_chebyt", lambda x: x * 1.0, lambda k, x, p, q: (x * p) * 2.0 - q)
+
+
+def eval_chebyu(n, x):
+    """The Chebyshev polynomial of the second kind U_n(x), whole n >= 0, elementwise
+    (scipy.special.eval_chebyu): U_(k+1) = 2x U_k - U_(k-1) from U_1 = 2x."""
+    return _three_term(n, x, "eval_chebyu", lambda x: x * 2.0, lambda k, x, p, q: (x * p) * 2.0 - q)
+
+
+def eval_hermite(n, x):
+    """The (physicists') Hermite polynomial H_n(x), whole n >= 0, elementwise
+    (scipy.special.eval_hermite): H_(k+1) = 2x H_k - 2k H_(k-1) from H_1 = 2x."""
+    return _three_term(n, x, "eval_hermite", lambda x: x * 2.0,
+                       lambda k, x, p, q: (x * p) * 2.0 - q * (2.0 * k))
+
+
+def eval_hermitenorm(n, x):
+    """The (probabilists') Hermite polynomial He_n(x), whole n >= 0, elementwise
+    (scipy.special.eval_hermitenorm): He_(k+1) = x He_k - k He_(k-1)."""
+    return _three_term(n, x, "eval_hermitenorm", lambda x: x * 1.0,
+                       lambda k, x, p, q: x * p - q * float(k))
+
+
+def eval_laguerre(n, x):
+    """The Laguerre polynomial L_n(x), whole n >= 0, elementwise (scipy.special.eval_laguerre):
+    (k + 1) L_(k+1) = (2k + 1 - x) L_k - k L_(k-1) from L_1 = 1 - x."""
+    return _three_term(n, x, "eval_laguerre", lambda x: 1.0 - x,
+                       lambda k, x, p, q: (p * ((2 * k + 1) / (k + 1)) - (x * p) * (1 / (k + 1)))
+                       - q * (k / (k + 1)))
+
+
 numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
 
 __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
            "gammaln", "digamma", "polygamma", "gamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit",
            "entr", "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc",
-           "stdtr", "gammasgn", "rgamma", "beta"]
+           "stdtr", "gammasgn", "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu",
+           "eval_hermite", "eval_hermitenorm", "eval_laguerre"]
