@@ -196,7 +196,7 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if name in _DATA_UFUNCS:
             return ufunc(*_data(inputs), **kwargs)
         op = _op_for(name)
-        if op is None and what.startswith("scipy."):
+        if op is None and (what.startswith("scipy.") or _private_scipy_ufunc(ufunc)):
             op = _scipy_ufunc_op(name)
         if op is None:
             raise _refusal(*_shown(ufunc, what, name))
@@ -221,6 +221,12 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         + _METHOD_HINTS.get(method, "Write it with gengrad ops (V.*) or as a V.Forwarder")
         + f"; {what}(x.data) gives a plain array without gradient"
     )
+
+
+def _private_scipy_ufunc(ufunc):
+    """Whether `ufunc` is one of scipy.special's private ufuncs (zeta's _riemann_zeta and _zeta)."""
+    private = sys.modules.get("scipy.special._ufuncs")
+    return private is not None and getattr(private, ufunc.__name__, None) is ufunc
 
 
 def _shown(ufunc, what, name):

@@ -10,6 +10,7 @@ that convention out.
 """
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -322,6 +323,67 @@ def orthogonal(name, n):
             previous, current = current, step(k, x, current, previous)
         return current
     return lambda x: np.vectorize(one, otypes=[np.float64])(as_float(x))
+
+
+def _bernoulli_numbers(count):
+    """B_0 .. B_count as fractions (B_1 = -1/2)."""
+    numbers = [Fraction(1)]
+    for m in range(1, count + 1):
+        numbers.append(-sum(math.comb(m + 1, j) * numbers[j] for j in range(m)) / (m + 1))
+    return numbers
+
+
+_ZETA_BERNOULLI = [float(b / math.factorial(2 * j)) for j, b in enumerate(_bernoulli_numbers(40)[2::2], 1)]
+
+
+def _hurwitz(s, q):
+    """zeta(s, q) for one pair of floats (SciPy's edges; q > 0 or whole): Euler-Maclaurin from
+    q + 15 on with 20 Bernoulli terms, in floats."""
+    if math.isnan(s) or math.isnan(q) or s < 1:
+        return math.nan
+    if s == 1 or (q <= 0 and q == math.floor(q)):
+        return math.inf
+    if q == math.inf:
+        return 0.0
+    if s == math.inf:
+        return 1.0 if q == 1 else (0.0 if q > 1 else math.inf)
+    return _euler_maclaurin(s, q)
+
+
+def _euler_maclaurin(s, q):
+    total = sum((q + k) ** -s for k in range(15))
+    a = q + 15
+    total += a ** (1 - s) / (s - 1) + a ** -s / 2
+    term = s * a ** (-s - 1)
+    for j, b in enumerate(_ZETA_BERNOULLI[:20], 1):
+        if j > 1:
+            term *= (s + 2 * j - 3) * (s + 2 * j - 2) / (a * a)
+        total += b * term
+    return total
+
+
+def _riemann(s):
+    """zeta(s) for one float: Euler-Maclaurin from s = -1/2 on (valid above -39), the reflection
+    with math.gamma below, SciPy's edges."""
+    if math.isnan(s) or s == -math.inf:
+        return math.nan
+    if s == 1:
+        return math.inf
+    if s == math.inf:
+        return 1.0
+    if s >= -0.5:
+        return _euler_maclaurin(s, 1.0)
+    if s < -170:
+        return math.nan
+    reflection = (2 * math.pi) ** s / math.pi * math.sin(math.pi * s / 2) * math.gamma(1 - s)
+    return reflection * _euler_maclaurin(1 - s, 1.0)
+
+
+def zeta(s, q=None):
+    """zeta(s) (Riemann's) or zeta(s, q) (Hurwitz's), elementwise and broadcast."""
+    if q is None:
+        return np.vectorize(_riemann, otypes=[np.float64])(as_float(s))
+    return np.vectorize(_hurwitz, otypes=[np.float64])(*as_float(s, q))
 
 
 def _betaln(a, b):

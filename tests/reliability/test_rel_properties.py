@@ -1879,6 +1879,9 @@ PROPS = [
     new("gammasgn", unary(uniform(-4, 6)), ref=R.gammasgn),
     new("beta", binary(uniform(0.2, 6), uniform(0.2, 6)), ref=R.beta),
     new("beta", binary(uniform(-2.9, -2.1), uniform(0.2, 0.8)), ref=R.beta, label="below 0"),
+    new("zeta", unary(uniform(-6, 0.8)), ref=R.zeta),
+    new("zeta", unary(uniform(1.3, 6)), ref=R.zeta, label="above the pole"),
+    new("zeta", binary(uniform(1.2, 6), uniform(0.2, 6)), ref=R.zeta, label="Hurwitz"),
     *[new(name, unary(uniform(-1.3, 1.3)), call=lambda x, name=name: getattr(V, name)(4, x),
           ref=R.orthogonal(name, 4), label="n=4")
       for name in ("eval_legendre", "eval_chebyt", "eval_chebyu", "eval_hermite", "eval_hermitenorm",

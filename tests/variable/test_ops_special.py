@@ -450,6 +450,39 @@ def reference_orthogonal(name, n):
     return np.vectorize(one, otypes=[np.float64])
 
 
+def _zeta_decimal(s, q=1.0):
+    """zeta(s, q) by Euler-Maclaurin from q + 30 on with 30 Bernoulli terms in 60-digit decimals:
+    the analytic continuation too (valid above s = -59; a negative s costs 30^(1-s) of the 60
+    digits), so one formula serves both of gengrad's sides of -1/2."""
+    with localcontext() as context:
+        context.prec = 60
+        s, q = Decimal(float(s)), Decimal(float(q))
+        total = sum((q + k) ** -s for k in range(30))
+        a = q + 30
+        total += a ** (1 - s) / (s - 1) + a ** -s / 2
+        term = s * a ** (-s - 1)
+        for j in range(1, 31):
+            if j > 1:
+                term *= (s + 2 * j - 3) * (s + 2 * j - 2) / (a * a)
+            b = _BERNOULLI[2 * j]
+            total += Decimal(b.numerator) / Decimal(b.denominator) / math.factorial(2 * j) * term
+        return float(total)
+
+
+def _bernoulli_fractions(count):
+    numbers = [Fraction(1)]
+    for m in range(1, count + 1):
+        numbers.append(-sum(math.comb(m + 1, j) * numbers[j] for j in range(m)) / (m + 1))
+    return numbers
+
+
+_BERNOULLI = _bernoulli_fractions(60)
+
+
+def reference_zeta(s, q=None):
+    return np.vectorize(_zeta_decimal, otypes=[np.float64])(s, 1.0 if q is None else q)
+
+
 def orthogonal_rows(name):
     return [Row(f"n={n}, {row.label}", lambda x, n=n: getattr(V, name)(n, x), reference_orthogonal(name, n),
                 row.sample, SMOOTH) for n in (0, 1, 2, 5, 9)
@@ -516,6 +549,11 @@ ROWS = {
     + [Row("below 0", V.beta, lambda a, b: reference_gamma(a) * reference_gamma(b) / reference_gamma(a + b),
            lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH)],
     **{name: orthogonal_rows(name) for name in _RECURRENCES},
+    "zeta": [row for low, high in ((1.3, 6.0), (0.1, 0.8), (-0.45, -0.05), (-5.5, -0.7))   # (both sides
+             for row in unary_rows(V.zeta, reference_zeta, inside(low, high), SMOOTH)]      # of -1/2)
+    + [Row(f"Hurwitz {s0}x{s1}", V.zeta, reference_zeta,
+           lambda rng, s0=s0, s1=s1: (rng.uniform(1.3, 4.0, s0), rng.uniform(0.6, 5.0, s1)), SMOOTH)
+       for s0, s1 in BINARY_SHAPES],
     "digamma": gamma_rows(V.digamma, lambda x: reference_polygamma(0, x)),
     "polygamma": [Row(f"n={n}, {row.label}", polygamma_of(n), lambda x, n=n: reference_polygamma(n, x),
                       row.sample, SMOOTH) for n in (1, 3) for row in gamma_rows(None, None)],
@@ -799,6 +837,41 @@ def test_orthogonal_polynomials_of_high_degree_and_their_refusals(name):
                   "eval_hermitenorm": "hermite_polynomial_he", "eval_laguerre": "laguerre_polynomial_l"}[name]
     with pytest.raises(AttributeError, match=rf"V\.{name}\(n, x\), SciPy's name \(the degree n first\)"):
         getattr(V, torch_name)
+
+
+def test_zeta_within_a_few_ulps_times_its_condition_number_and_scipys_edges():
+    # against the 60-digit Euler-Maclaurin sum, both sides of -1/2 and near the pole; the error
+    # measured against |x zeta'(x)| + |zeta(x)| (zeta' by the same sum's central difference)
+    x = np.concatenate([-np.geomspace(1e-12, 0.5, 12), np.linspace(-40.3, -0.55, 30),
+                        np.geomspace(1e-12, 0.99, 8), 1 + np.geomspace(1e-10, 30.0, 12)])
+    exact = reference_zeta(x)
+    step = 1e-6 * np.maximum(np.abs(x), 1e-3)
+    step = np.minimum(step, np.abs(x - 1) / 4)
+    slope = (reference_zeta(x + step) - reference_zeta(x - step)) / (2 * step)
+    scale = np.abs(x * slope) + np.abs(exact)
+    error = np.abs(V.zeta(x).data - exact)
+    assert np.all(error <= 40 * 2.2e-16 * scale), np.max(error / scale) / 2.2e-16
+    s, q = np.array([1.5, 2.0, 7.5, 30.0, 1.0 + 1e-8]), np.array([0.3, 11.0, 0.9, 2.0, 0.7])
+    np.testing.assert_allclose(V.zeta(s, q).data, reference_zeta(s, q), rtol=1e-15)
+    x = np.array([0.0, -0.0, 1.0, -2.0, -200.0, -201.0, -500.0, -501.0, np.inf, -np.inf, np.nan])
+    np.testing.assert_array_equal(V.zeta(x).data[[0, 1, 2, 3, 4, 6, 7, 8, 9, 10]],
+                                  [-0.5, -0.5, np.inf, 0.0, 0.0, 0.0, -np.inf, 1.0, np.nan, np.nan])
+    b_202 = _bernoulli_fractions(202)[202]                  # zeta(-201) = -B_202 / 202 (condition 700)
+    assert V.zeta(np.array(-201.0)).data == pytest.approx(float(-b_202 / 202), rel=3e-13)
+    s = np.array([0.5, 1.0, 3.0, 3.0, 2.5, np.inf, np.inf, 3.0])
+    q = np.array([1.0, 1.0, 0.0, -2.0, np.inf, 1.0, 2.0, 0.5])
+    np.testing.assert_array_equal(V.zeta(s, q).data,
+                                  [np.nan, np.inf, np.inf, np.inf, 0.0, 1.0, 0.0, V.zeta(3.0, 0.5).data])
+    with pytest.raises(ValueError, match=r"zeta\(x, q\): q below 0 and not whole is not supported.*"
+                                         r"got q = -0\.5"):
+        V.zeta(3.0, np.array([1.0, -0.5]))
+    # derivatives: d/dq zeta(x, q) = -x zeta(x + 1, q); zeta'(-2) = -zeta(3) / (4 pi^2)
+    s, q = V.Variable(np.array([2.5, 4.0])), V.Variable(np.array([0.7, 3.0]))
+    _, gq = V.grad(V.sum(V.zeta(s, q)), [s, q])
+    np.testing.assert_allclose(gq.data, -s.data * reference_zeta(s.data + 1, q.data), rtol=1e-14)
+    at = V.Variable(np.array(-2.0))
+    np.testing.assert_allclose(V.grad(V.zeta(at), at).data, -reference_zeta(3.0) / (4 * np.pi ** 2),
+                               rtol=1e-14)
 
 
 # ----- gamma -------------------------------------------------------------------------------
@@ -1490,3 +1563,29 @@ def test_scipys_log_ndtr_records_the_op():
     y = special.log_ndtr(x)
     assert isinstance(y, V.Variable) and y.creator is not None
     np.testing.assert_allclose(y.data, special.log_ndtr(x.data), rtol=1e-12)
+
+
+def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_without_a_sync(gpu, count_syncs):
+    # every branch and edge: rgamma at its poles, beta at a pole, zeta on both sides of -1/2 and
+    # beyond -400, Hurwitz's NaN and inf, a polynomial's recurrence
+    x = np.array([-3.0, -2.5, -0.3, 0.0, 0.7, 2.5, 180.0])
+    s = np.array([-500.0, -33.0, -2.0, -0.7, -0.2, 0.5, 1.0, 2.5, np.inf])
+    for op, args in [(V.rgamma, (x,)), (V.gammasgn, (x,)), (V.zeta, (s,)),
+                     (V.beta, (np.array([0.5, -1.0, 2.5, -1.5]), np.array([1.5, 2.0, 0.3, 0.5]))),
+                     (V.zeta, (np.array([2.5, 1.0, 0.5, 3.0, 1.5]), np.array([0.7, 2.0, 1.0, -2.0, 40.0]))),
+                     (lambda t: V.eval_legendre(6, t), (np.array([-1.2, 0.3, 0.9]),)),
+                     (lambda t: V.eval_laguerre(4, t), (np.array([-1.2, 0.3, 5.0]),))]:
+        host = [V.Variable(a) for a in args]
+        with np.errstate(all="ignore"):
+            host_value = op(*host)
+            finite = np.isfinite(host_value.data)
+            host_gradients = V.grad(V.sum(V.where(finite, host_value, 0.0)), host)
+        moved = [V.Variable(a).to_gpu() for a in args]
+        with count_syncs() as syncs, np.errstate(all="ignore"):
+            value = op(*moved)
+            keep = V.backend.get_array_module(value.data).isfinite(value.data)
+            gradients = V.grad(V.sum(V.where(keep, value, 0.0)), moved)
+        assert syncs.count == 0
+        np.testing.assert_array_equal(V.backend.to_cpu(value.data), host_value.data)
+        for g, h in zip(gradients, host_gradients):
+            np.testing.assert_array_equal(V.backend.to_cpu(g.data), h.data)

@@ -33,7 +33,7 @@ from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .division import BesselI, ScaledBesselI
-from .elementwise import _reduce, exp, log
+from .elementwise import _reduce, exp, log, pow
 from .exponential import log1p
 from .piecewise import where
 from .rounding import _Flat
@@ -2605,6 +2605,99 @@ def multigammaln(a, d):
     return where(a.data > low, total, np.nan) if is_device_array(a.data) else total
 
 
+# ----- the Riemann and Hurwitz zeta functions ---------------------------------------------------
+_ZETA_SHIFT = 9
+_ZETA_B = tuple(float(_B[2 * j] / math.factorial(2 * j)) for j in range(1, 11))
+"""zeta(s, q) by Euler-Maclaurin from q + 9 on, with 10 Bernoulli terms: the first left out,
+(s)_21 B_22 / 22! (q + 9)^(-s-21), is below 2e-16 of the sum for every s >= -1/2, q > 0."""
+
+
+def _zeta_sum(s, q, s_minus_one=None):
+    """zeta(s, q) on Variables (or arrays) s != 1 above -19 and q > 0: sum_(k<9) (q + k)^-s +
+    a^(1-s) / (s - 1) + a^-s / 2 + sum_j B_2j / (2j)! (s)_(2j-1) a^(-s-2j+1), a = q + 9, on
+    gengrad's ops (derivatives in s and q to any order); `s_minus_one`, where the caller has it
+    exactly (the reflection's -t for s = 1 - t: near the pole s - 1 would keep t's rounding)."""
+    total = 0.0
+    for k in range(_ZETA_SHIFT):
+        total = total + pow(q + float(k), -s)
+    a = q + float(_ZETA_SHIFT)
+    power = pow(a, -s)
+    total = total + power * a / (s - 1.0 if s_minus_one is None else s_minus_one) + power * 0.5
+    term, inverse_square = power * s / a, 1.0 / (a * a)       # (s)_1 a^(-s-1)
+    for j, b in enumerate(_ZETA_B, 1):
+        if j > 1:
+            term = term * ((s + float(2 * j - 3)) * (s + float(2 * j - 2))) * inverse_square
+        total = total + term * b
+    return total
+
+
+def _exact_value(y, value):
+    """y with the values `value` (an array, within rounding of y's): y + (value - y) as a
+    constant, so its derivatives stay y's."""
+    return y + Variable(value - y._data, requires_grad=False)
+
+
+def zeta(x, q=None):
+    """The Riemann zeta function zeta(x), or the Hurwitz zeta function zeta(x, q) = sum_k
+    (k + q)^-x, elementwise with broadcasting (scipy.special.zeta), differentiable in x and q
+    to any order (d/dq zeta(x, q) = -x zeta(x + 1, q)).
+
+    Euler-Maclaurin's formula from q + 9 on, on gengrad's ops; zeta(x) below x = -1/2 by the
+    reflection 2^x pi^(x-1) sin(pi x / 2) Gamma(1 - x) zeta(1 - x) (0 at -2, -4, ...).  As
+    SciPy: zeta(1) = inf, zeta(x, q) for x < 1 NaN, inf at q = 0, -1, -2, ...  A q below 0 that
+    is not whole is refused (on a device: NaN).
+    """
+    x = _as_float_variable(x, "zeta")
+    xp = get_array_module(x.data)
+    if q is None:
+        return _riemann_zeta(x, xp)
+    q = _as_float_variable(q, "zeta")
+    s, r = xp.broadcast_arrays(x.data, q.data)
+    awkward = (r < 0) & (r != xp.round(r)) & (s > 1)
+    if not is_device_array(s) and bool(np.any(awkward)):
+        raise ValueError(
+            f"zeta(x, q): q below 0 and not whole is not supported (gengrad sums from q > 0; "
+            f"zeta(x, q) = zeta(x, q + m) + sum_(k<m) (q + k)^-x moves it there), got q = "
+            f"{float(r[awkward].flat[0])}")
+    with np.errstate(invalid="ignore"):
+        inside = (s > 1) & (s < np.inf) & (r > 0) & (r < np.inf)
+        outside = xp.where((s == 1) | ((r <= 0) & (r == xp.round(r))), np.inf, np.nan)
+        outside = xp.where((s > 1) & (r == np.inf), 0.0, outside)
+        outside = xp.where((s == np.inf) & (r > 0), xp.where(r == 1, 1.0, xp.where(r > 1, 0.0, np.inf)),
+                           outside)
+        outside = xp.where(xp.isnan(s) | xp.isnan(r), np.nan, outside).astype(x.dtype, copy=False)
+    value = _zeta_sum(where(inside, x, 2.0), where(inside, q, 1.0))
+    return where(inside, value, outside)
+
+
+def _riemann_zeta(x, xp):
+    """zeta(x): Euler-Maclaurin at q = 1 from x = -1/2 on, the reflection below, its e^(...) in
+    two halves; below -400 (where |zeta| overflows) 0 at the even integers and +-inf between.
+    (The reflection's sin(pi x / 2) zeta(1 - x) is 0 times inf at 0, and its Taylor
+    coefficients cancel near 0: Euler-Maclaurin holds for x > -19, and loses to its own
+    cancellation at most 70 ulps on [-1/2, 0).)"""
+    s = x.data
+    with np.errstate(invalid="ignore"):
+        upper = (s >= -0.5) & (s != 1) & (s < np.inf)
+        lower = (s < -0.5) & (s >= -400)
+        far = (s < -400) & (s > -np.inf)
+        sign = _sinpi(xp.where(far, s, 0.0) * 0.5)
+        outside = xp.where(s == 1, np.inf, xp.where(s == np.inf, 1.0, np.nan))
+        outside = xp.where(far, xp.where(sign == 0, 0.0, xp.copysign(np.inf, sign)), outside)
+        outside = outside.astype(x.dtype, copy=False)
+    one = xp.ones_like(s)
+    above = _zeta_sum(where(upper, x, 2.0), one)
+    t = where(lower, x, -1.0)                           # zeta(t) = ... zeta(1 - t), 1 - t > 3/2
+    sine = sin(t * (math.pi / 2))
+    sine = _exact_value(sine, _sinpi(t.data * 0.5))     # (0 at the even negative integers)
+    with np.errstate(over="ignore", invalid="ignore"):  # (|zeta| overflows from about -261)
+        half = exp((t * math.log(2 * math.pi) + gammaln(1.0 - t)) * 0.5)
+        below = (half * (sine * _zeta_sum(1.0 - t, one, -t) * (1 / math.pi))) * half
+        overflowed = lower & (t.data % 2 == 0) & ~get_array_module(t.data).isfinite(below.data)
+        below = where(overflowed, 0.0, below)           # (0 at the even integers, not inf * 0)
+    return where(upper, above, where(lower, below, outside))
+
+
 # ----- orthogonal polynomials of whole degree (scipy.special.eval_legendre, ...) ---------------
 class _One(_Flat):
     """1 of x's shape (degree 0; NaN stays NaN): constant, its gradient zeros."""
@@ -2682,9 +2775,11 @@ def eval_laguerre(n, x):
 
 
 numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
+numpy_dispatch.register_scipy_ufunc("_riemann_zeta", zeta)   # (scipy.special.zeta calls these two)
+numpy_dispatch.register_scipy_ufunc("_zeta", zeta)
 
 __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_ndtr", "i1", "i0e", "i1e",
            "gammaln", "digamma", "polygamma", "gamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit",
            "entr", "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc",
            "stdtr", "gammasgn", "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu",
-           "eval_hermite", "eval_hermitenorm", "eval_laguerre"]
+           "eval_hermite", "eval_hermitenorm", "eval_laguerre", "zeta"]
