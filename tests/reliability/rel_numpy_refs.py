@@ -386,6 +386,38 @@ def zeta(s, q=None):
     return np.vectorize(_hurwitz, otypes=[np.float64])(*as_float(s, q))
 
 
+def _elliptic(m, second):
+    """K(m) (E(m) with `second`) for one float by the arithmetic-geometric mean in floats, with
+    SciPy's edges: K(1) = inf, E(1) = 1, NaN above 1, K(-inf) = 0, E(-inf) = inf."""
+    if math.isnan(m) or m > 1:
+        return math.nan
+    if m == 1:
+        return 1.0 if second else math.inf
+    if m == -math.inf:
+        return math.inf if second else 0.0
+    a, b, total = 1.0, math.sqrt(1 - m), m / 2
+    for n in range(1, 30):                      # (to a_n = b_n in the last bit, or nearly)
+        total += ((a - b) / 2) ** 2 * 2 ** (n - 1)
+        a, b = (a + b) / 2, math.sqrt(a * b)
+    k = math.pi / (2 * a)
+    return k * (1 - total) if second else k
+
+
+def ellipk(m):
+    """K(m), elementwise."""
+    return np.vectorize(lambda v: _elliptic(v, False), otypes=[np.float64])(as_float(m))
+
+
+def ellipe(m):
+    """E(m), elementwise."""
+    return np.vectorize(lambda v: _elliptic(v, True), otypes=[np.float64])(as_float(m))
+
+
+def ellipkm1(p):
+    """K(1 - p), elementwise."""
+    return ellipk(1 - as_float(p))
+
+
 def _betaln(a, b):
     """log|B(a, b)| for one pair of floats: B(a, inf) = 0 for a > 0, else the gammalns."""
     if math.isnan(a) or math.isnan(b):

@@ -483,6 +483,37 @@ def reference_zeta(s, q=None):
     return np.vectorize(_zeta_decimal, otypes=[np.float64])(s, 1.0 if q is None else q)
 
 
+def _elliptic_decimal(m, second=False):
+    """K(m) (E(m) with `second`) by the arithmetic-geometric mean in 60-digit decimals, to a_n =
+    b_n there: K = pi / (2 AGM(1, sqrt(1 - m))), E = K (1 - sum_n 2^(n-1) c_n^2), c_0^2 = m."""
+    with localcontext() as context:
+        context.prec = 60
+        m = Decimal(float(m))
+        a, b, total, n = Decimal(1), (1 - m).sqrt(), m / 2, 0
+        while abs(a - b) > Decimal(10) ** -55 * a:
+            n += 1
+            c = (a - b) / 2
+            total += c * c * 2 ** (n - 1)
+            a, b = (a + b) / 2, (a * b).sqrt()
+        k = _decimal_pi() / (2 * a)
+        return float(k * (1 - total) if second else k)
+
+
+def _elliptic_decimal_complement(p):
+    """K(1 - p) for a float p > 0 by the same mean from b_0 = sqrt(p) (1 - p never rounded)."""
+    with localcontext() as context:
+        context.prec = 60
+        a, b = Decimal(1), Decimal(float(p)).sqrt()
+        while abs(a - b) > Decimal(10) ** -55 * a:
+            a, b = (a + b) / 2, (a * b).sqrt()
+        return float(_decimal_pi() / (2 * a))
+
+
+def reference_elliptic(second=False, complement=False):
+    one = _elliptic_decimal_complement if complement else (lambda m: _elliptic_decimal(m, second))
+    return np.vectorize(one, otypes=[np.float64])
+
+
 def orthogonal_rows(name):
     return [Row(f"n={n}, {row.label}", lambda x, n=n: getattr(V, name)(n, x), reference_orthogonal(name, n),
                 row.sample, SMOOTH) for n in (0, 1, 2, 5, 9)
@@ -549,6 +580,13 @@ ROWS = {
     + [Row("below 0", V.beta, lambda a, b: reference_gamma(a) * reference_gamma(b) / reference_gamma(a + b),
            lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH)],
     **{name: orthogonal_rows(name) for name in _RECURRENCES},
+    **{name: [row for low, high in ((-4.0, -0.2), (0.05, 0.45), (0.55, 0.97))     # (E's three ways)
+              for row in unary_rows(op, ref, inside(low, high), SMOOTH)]
+       for name, op, ref in (("ellipk", V.ellipk, reference_elliptic()),
+                             ("ellipe", V.ellipe, reference_elliptic(True)))},
+    "ellipkm1": [row for low, high in ((0.03, 0.5), (1.2, 5.0))
+                 for row in unary_rows(V.ellipkm1, reference_elliptic(complement=True), inside(low, high),
+                                       SMOOTH)],
     "zeta": [row for low, high in ((1.3, 6.0), (0.1, 0.8), (-0.45, -0.05), (-5.5, -0.7))   # (both sides
              for row in unary_rows(V.zeta, reference_zeta, inside(low, high), SMOOTH)]      # of -1/2)
     + [Row(f"Hurwitz {s0}x{s1}", V.zeta, reference_zeta,
@@ -872,6 +910,34 @@ def test_zeta_within_a_few_ulps_times_its_condition_number_and_scipys_edges():
     at = V.Variable(np.array(-2.0))
     np.testing.assert_allclose(V.grad(V.zeta(at), at).data, -reference_zeta(3.0) / (4 * np.pi ** 2),
                                rtol=1e-14)
+
+
+def test_elliptic_integrals_to_an_ulp_times_their_condition_number_and_scipys_edges():
+    m = np.concatenate([-np.geomspace(1e-300, 1e300, 25), np.linspace(-5.0, 0.999, 25),
+                        1 - np.geomspace(1.2e-16, 0.9, 15), np.geomspace(1e-300, 0.5, 10)])
+    for op, second in ((V.ellipk, False), (V.ellipe, True)):
+        exact = reference_elliptic(second)(m)
+        step = 1e-7 * np.minimum(np.abs(m) + 1e-3, 1 - m)
+        slope = (reference_elliptic(second)(m + step) - reference_elliptic(second)(m - step)) / (2 * step)
+        scale = np.abs(m * slope) + np.abs(exact)
+        error = np.abs(op(m).data - exact)
+        assert np.all(error <= 4 * 2.2e-16 * scale), np.max(error / scale) / 2.2e-16
+        alone = np.array([op(np.array([v])).data[0] for v in m[::7]])       # (its own step count)
+        assert np.all(np.abs(alone - exact[::7]) <= 4 * 2.2e-16 * scale[::7])
+    p = np.geomspace(1e-300, 0.5, 12)
+    np.testing.assert_allclose(V.ellipkm1(p).data, [_elliptic_decimal_complement(v) for v in p], rtol=4e-16)
+    edges = np.array([1.0, 1.5, -np.inf, np.inf, np.nan, 0.0])
+    np.testing.assert_array_equal(V.ellipk(edges).data, [np.inf, np.nan, 0.0, np.nan, np.nan, np.pi / 2])
+    np.testing.assert_array_equal(V.ellipe(edges).data, [1.0, np.nan, np.inf, np.nan, np.nan, np.pi / 2])
+    np.testing.assert_array_equal(V.ellipkm1(np.array([0.0, -0.5, np.inf])).data, [np.inf, np.nan, 0.0])
+    # K' = (E - (1 - m) K) / (2 m (1 - m)), E' = (E - K) / (2m); pi/8 and -pi/8 at 0; a pendulum
+    m = V.Variable(np.array([0.3, -2.0, 0.8, 0.0]))
+    k, e = V.ellipk(m), V.ellipe(m)
+    gk, ge = V.grad(V.sum(k), m), V.grad(V.sum(e), m)
+    md, kd, ed = m.data[:3], k.data[:3], e.data[:3]
+    np.testing.assert_allclose(gk.data[:3], (ed - (1 - md) * kd) / (2 * md * (1 - md)), rtol=1e-13)
+    np.testing.assert_allclose(ge.data[:3], (ed - kd) / (2 * md), rtol=1e-13)
+    np.testing.assert_allclose([gk.data[3], ge.data[3]], [np.pi / 8, -np.pi / 8], rtol=1e-15)
 
 
 # ----- gamma -------------------------------------------------------------------------------
@@ -1574,7 +1640,9 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (V.beta, (np.array([0.5, -1.0, 2.5, -1.5]), np.array([1.5, 2.0, 0.3, 0.5]))),
                      (V.zeta, (np.array([2.5, 1.0, 0.5, 3.0, 1.5]), np.array([0.7, 2.0, 1.0, -2.0, 40.0]))),
                      (lambda t: V.eval_legendre(6, t), (np.array([-1.2, 0.3, 0.9]),)),
-                     (lambda t: V.eval_laguerre(4, t), (np.array([-1.2, 0.3, 5.0]),))]:
+                     (lambda t: V.eval_laguerre(4, t), (np.array([-1.2, 0.3, 5.0]),)),
+                     (V.ellipk, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),)),
+                     (V.ellipe, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),))]:
         host = [V.Variable(a) for a in args]
         with np.errstate(all="ignore"):
             host_value = op(*host)

@@ -33,7 +33,7 @@ from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .division import BesselI, ScaledBesselI
-from .elementwise import _reduce, exp, log, pow
+from .elementwise import _reduce, exp, log, pow, sqrt
 from .exponential import log1p
 from .piecewise import where
 from .rounding import _Flat
@@ -2698,6 +2698,100 @@ def _riemann_zeta(x, xp):
     return where(upper, above, where(lower, below, outside))
 
 
+# ----- the complete elliptic integrals K(m) and E(m) ----------------------------------------------
+_AGM_STEPS = 18
+"""Steps of the arithmetic-geometric mean from (1, b) on a device (no data read): b's ratio to 1
+goes from 1e-154 (m = -1e308) to 1 in 13, then doubles its digits each step; further steps
+leave a_n = b_n as they are.  On the CPU the steps the data's smallest ratio needs (`_agm_steps`)."""
+
+
+def _agm_steps(b):
+    """The steps AGM(1, b) needs for the array b (min(b, 1/b) the slowest): all of them on a
+    device; on the CPU those of its smallest ratio, run in floats to a_n = b_n, and one more."""
+    if is_device_array(b) or not b.size:
+        return _AGM_STEPS
+    with np.errstate(divide="ignore"):
+        ratio = float(np.min(np.minimum(b, 1.0 / b)))
+    if not ratio > 0:
+        return _AGM_STEPS
+    a, steps = 1.0, 0
+    while a != ratio and steps < _AGM_STEPS:
+        a, ratio, steps = (a + ratio) * 0.5, math.sqrt(a * ratio), steps + 1
+    return min(steps + 1, _AGM_STEPS)
+
+
+def _agm(p, m=None):
+    """K(m) and, given m, sigma(m) = sum_n 2^(n-1) c_n^2 (so E(m) = K(m) (1 - sigma(m))), of
+    p = 1 - m (and m), each exact where the caller has it, p > 0, on gengrad's ops: K = pi /
+    (2 a_N) for the arithmetic-geometric mean from a_0 = 1, b_0 = sqrt(p), c_0^2 = m, c_(n+1)
+    = (a_n - b_n) / 2.  Its derivatives are those of the iteration, which converges
+    quadratically (so do they)."""
+    a, b = 1.0, sqrt(p)
+    total = None if m is None else m * 0.5              # 2^-1 c_0^2
+    for n in range(1, _agm_steps(b.data) + 1):
+        if total is not None:
+            c = (a - b) * 0.5
+            total = total + (c * c) * float(2 ** (n - 1))
+        a, b = (a + b) * 0.5, sqrt(a * b)
+    return (math.pi / 2) / a, total
+
+
+def _ellipe_inside(m, p):
+    """E(m) for m < 1 (p = 1 - m): below 0 sqrt(p) E(m') with m' = -m / p in [0, 1), p' = 1 / p
+    (the imaginary-modulus transformation); on [0, 1/2] K(m') (1 - sigma(m')); above, the
+    Legendre relation pi / (2 K(p')) + K(m') sigma(p') (no cancellation as m' -> 1, where K(m')
+    sigma(m') -> 1)."""
+    xp = get_array_module(m.data)
+    below = m.data < 0
+    m1 = where(below, -m / p, m)
+    p1 = where(below, 1.0 / p, p)
+    k1, sigma1 = _agm(p1, m1)
+    upper = (m1.data > 0.5) & xp.ones_like(below)
+    k2, sigma2 = _agm(where(upper, m1, 0.5), where(upper, p1, 0.5))     # K(p'), sigma(p')
+    e1 = where(upper, (math.pi / 2) / k2 + k1 * sigma2, k1 * (1.0 - sigma1))
+    return where(below, sqrt(p) * e1, e1)
+
+
+def _complete_elliptic(m, op, complement=False):
+    """K(m) or E(m) (op "ellipk", "ellipe"; `complement`: ellipkm1's K(1 - p) of p = m) with
+    SciPy's edges: K(1) = inf, E(1) = 1, NaN above 1 and for NaN, K(-inf) = 0, E(-inf) = inf."""
+    m = _as_float_variable(m, op)
+    xp = get_array_module(m.data)
+    p = m.data if complement else 1.0 - m.data
+    with np.errstate(invalid="ignore"):
+        inside = (p > 0) & (p < np.inf)
+        edge = xp.where(p == 0, np.inf if op != "ellipe" else 1.0,
+                        xp.where(p == np.inf, 0.0 if op != "ellipe" else np.inf, np.nan))
+        edge = edge.astype(m.dtype, copy=False)
+    p = where(inside, m if complement else 1.0 - m, 0.5)
+    if op == "ellipe":
+        value = _ellipe_inside(where(inside, m, 0.5), p)
+    else:
+        value, _ = _agm(p)
+    return where(inside, value, edge)
+
+
+def ellipk(m):
+    """The complete elliptic integral of the first kind K(m) = int_0^(pi/2) (1 - m sin^2 t)^(-1/2) dt,
+    elementwise (scipy.special.ellipk, parameter m = k^2, m <= 1): pi / (2 AGM(1, sqrt(1 - m)))
+    on gengrad's ops, derivatives to any order (K' = (E - (1 - m) K) / (2 m (1 - m))).  A
+    pendulum's period is 4 sqrt(L / g) K(sin^2(theta_0 / 2))."""
+    return _complete_elliptic(m, "ellipk")
+
+
+def ellipkm1(p):
+    """K(1 - p), elementwise (scipy.special.ellipkm1): K near m = 1 without the rounding of 1 - p."""
+    return _complete_elliptic(p, "ellipkm1", complement=True)
+
+
+def ellipe(m):
+    """The complete elliptic integral of the second kind E(m) = int_0^(pi/2) (1 - m sin^2 t)^(1/2) dt,
+    elementwise (scipy.special.ellipe, m <= 1): K(m) (1 - sum_n 2^(n-1) c_n^2) from the same
+    arithmetic-geometric mean, derivatives to any order (E' = (E - K) / (2m)); an ellipse's
+    perimeter is 4 a E(1 - b^2 / a^2)."""
+    return _complete_elliptic(m, "ellipe")
+
+
 # ----- orthogonal polynomials of whole degree (scipy.special.eval_legendre, ...) ---------------
 class _One(_Flat):
     """1 of x's shape (degree 0; NaN stays NaN): constant, its gradient zeros."""
@@ -2782,4 +2876,4 @@ __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_nd
            "gammaln", "digamma", "polygamma", "gamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit",
            "entr", "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc",
            "stdtr", "gammasgn", "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu",
-           "eval_hermite", "eval_hermitenorm", "eval_laguerre", "zeta"]
+           "eval_hermite", "eval_hermitenorm", "eval_laguerre", "zeta", "ellipk", "ellipkm1", "ellipe"]
