@@ -46,6 +46,14 @@ def cases(rng, n):
         ("k1e", V.k1e, "k1e", None, (positive * 2.5,)),
         ("kv(2.3, x)", lambda x: V.kv(2.3, x), "kv", None, (positive * 2.5,)),
         ("iv(2.3, x)", lambda x: V.iv(2.3, x), "iv", None, (positive * 2.5,)),
+        ("iv(40.5, x)", lambda x: V.iv(40.5, x), "iv:40.5", None, (positive * 2.5,)),
+        ("rgamma", V.rgamma, "rgamma", None, (wide / 2,)),
+        ("beta", V.beta, "beta", None, (positive, other)),
+        ("zeta", V.zeta, "zeta", None, (wide / 2,)),
+        ("zeta(x, q)", V.zeta, "zeta", None, (positive + 1.01, other)),
+        ("ellipk", V.ellipk, "ellipk", None, (unit * 3 - 2,)),
+        ("ellipe", V.ellipe, "ellipe", None, (unit * 3 - 2,)),
+        ("eval_legendre(8, x)", lambda x: V.eval_legendre(8, x), "eval_legendre", None, (unit,)),
         ("i0", V.i0, "i0", np.i0, (wide,)),
         ("i0e", V.i0e, "i0e", lambda x: np.i0(x) * np.exp(-np.abs(x)), (wide,)),
         ("xlogy", V.xlogy, "xlogy", lambda x, y: x * np.log(y), (positive, other)),
@@ -82,8 +90,11 @@ def _scipy_call(special, name, arrays):
         return lambda: special.polygamma(1, *arrays)
     if name == "jn":
         return lambda: special.jn(5, *arrays)
-    if name in ("kv", "iv"):
-        return lambda: getattr(special, name)(2.3, *arrays)
+    if name.split(":")[0] in ("kv", "iv"):                    # ("iv:40.5": the order; 2.3 by default)
+        base, _, order = name.partition(":")
+        return lambda: getattr(special, base)(float(order or 2.3), *arrays)
+    if name == "eval_legendre":
+        return lambda: special.eval_legendre(8, *arrays)
     if name.startswith("stats."):
         _, dist, method = name.split(".")
         function = getattr(getattr(importlib.import_module("scipy.stats"), dist), method)
@@ -91,12 +102,14 @@ def _scipy_call(special, name, arrays):
     return lambda: getattr(special, name)(*arrays)
 
 
-def run(n=10 ** 6, repeat=3, seed=0):
+def run(n=10 ** 6, repeat=3, seed=0, only=None):
     """{case: {column: milliseconds}} (columns numpy, gengrad, gengrad+backward, scipy, each
-    where it runs), after checking the values agree."""
+    where it runs), after checking the values agree; `only`: the case names to run."""
     special = _scipy_special()
     results = {}
     for name, op, scipy_name, formula, arrays in cases(np.random.default_rng(seed), n):
+        if only is not None and name not in only:
+            continue
         columns = {"gengrad": lambda op=op, arrays=arrays: op(*arrays)}
 
         def both(op=op, arrays=arrays):
@@ -142,8 +155,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10 ** 6)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", help="case names, comma-separated (\"zeta,ellipk\"): those alone")
     args = parser.parse_args(argv)
-    print("\n".join(report(run(args.n, args.repeat), args.n)))
+    only = None if args.only is None else set(args.only.split(","))
+    print("\n".join(report(run(args.n, args.repeat, only=only), args.n)))
     return 0
 
 
