@@ -386,6 +386,55 @@ def zeta(s, q=None):
     return np.vectorize(_hurwitz, otypes=[np.float64])(*as_float(s, q))
 
 
+def _exp1(x):
+    """E1(x) for one float (SciPy's edges: inf at 0, NaN below): the series up to 2, else the
+    continued fraction e^-x / (x + 1 - 1/(x + 3 - 4/(...))) to 200 levels."""
+    if math.isnan(x) or x < 0:
+        return math.nan
+    if x == 0:
+        return math.inf
+    if x == math.inf:
+        return 0.0
+    if x <= 2:
+        term, total = 1.0, 0.0
+        for k in range(1, 60):
+            term *= -x / k
+            total -= term / k
+        return -0.5772156649015329 - math.log(x) + total
+    f = x + 401
+    for k in range(200, 0, -1):
+        f = x + 2 * k - 1 - k * k / f
+    return math.exp(-x) / f
+
+
+def exp1(x):
+    """E1(x), elementwise."""
+    return np.vectorize(_exp1, otypes=[np.float64])(as_float(x))
+
+
+def _expi(x):
+    """Ei(x) for one float: -E1(-x) below 0, the series (positive terms) above, SciPy's edges."""
+    if math.isnan(x):
+        return math.nan
+    if x < 0:
+        return -_exp1(-x)
+    if x == 0:
+        return -math.inf
+    if x > 700:
+        return math.inf if x > 715 else math.exp(x) / x * sum(math.factorial(k) / x ** k for k in range(30))
+    term, total, k = 1.0, 0.0, 0
+    while k < 5 or term > 1e-18 * total:
+        k += 1
+        term *= x / k
+        total += term / k
+    return 0.5772156649015329 + math.log(x) + total
+
+
+def expi(x):
+    """Ei(x), elementwise."""
+    return np.vectorize(_expi, otypes=[np.float64])(as_float(x))
+
+
 def _elliptic(m, second):
     """K(m) (E(m) with `second`) for one float by the arithmetic-geometric mean in floats, with
     SciPy's edges: K(1) = inf, E(1) = 1, NaN above 1, K(-inf) = 0, E(-inf) = inf."""

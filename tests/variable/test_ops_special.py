@@ -514,6 +514,28 @@ def reference_elliptic(second=False, complement=False):
     return np.vectorize(one, otypes=[np.float64])
 
 
+def _exponential_integral(x, ei=False):
+    """E1(x) (Ei(x) with `ei`; -E1(-x) below 0) from the power series in 100-digit decimals:
+    -gamma - log x - sum_k (-x)^k / (k k!) (E1, whose terms reach e^x: 40 digits at 45, 60
+    left), gamma + log x + sum_k x^k / (k k!) (Ei, positive terms)."""
+    if ei and x < 0:
+        return -_exponential_integral(-x)
+    with localcontext() as context:
+        context.prec = 100
+        t = Decimal(float(x)) * (1 if ei else -1)
+        term, total, k = Decimal(1), Decimal(0), 0
+        while k < 5 or abs(term) > Decimal(10) ** -90 * (abs(total) + 1):
+            k += 1
+            term = term * t / k
+            total += term / k
+        euler = Decimal("0.57721566490153286060651209008240243104215933593992359880576723488486772677766467")
+        return float(euler + abs(t).ln() + total) if ei else float(-euler - abs(t).ln() - total)
+
+
+def reference_exponential_integral(ei=False):
+    return np.vectorize(lambda x: _exponential_integral(x, ei), otypes=[np.float64])
+
+
 def orthogonal_rows(name):
     return [Row(f"n={n}, {row.label}", lambda x, n=n: getattr(V, name)(n, x), reference_orthogonal(name, n),
                 row.sample, SMOOTH) for n in (0, 1, 2, 5, 9)
@@ -587,6 +609,10 @@ ROWS = {
     "ellipkm1": [row for low, high in ((0.03, 0.5), (1.2, 5.0))
                  for row in unary_rows(V.ellipkm1, reference_elliptic(complement=True), inside(low, high),
                                        SMOOTH)],
+    "exp1": [row for low, high in ((0.1, 1.4), (1.6, 8.0), (20.0, 45.0))       # (series, fraction)
+             for row in unary_rows(V.exp1, reference_exponential_integral(), inside(low, high), SMOOTH)],
+    "expi": [row for low, high in ((-6.0, -0.2), (0.1, 6.0), (41.0, 45.0))      # (E1, series, expansion)
+             for row in unary_rows(V.expi, reference_exponential_integral(True), inside(low, high), SMOOTH)],
     "zeta": [row for low, high in ((1.3, 6.0), (0.1, 0.8), (-0.45, -0.05), (-5.5, -0.7))   # (both sides
              for row in unary_rows(V.zeta, reference_zeta, inside(low, high), SMOOTH)]      # of -1/2)
     + [Row(f"Hurwitz {s0}x{s1}", V.zeta, reference_zeta,
@@ -938,6 +964,43 @@ def test_elliptic_integrals_to_an_ulp_times_their_condition_number_and_scipys_ed
     np.testing.assert_allclose(gk.data[:3], (ed - (1 - md) * kd) / (2 * md * (1 - md)), rtol=1e-13)
     np.testing.assert_allclose(ge.data[:3], (ed - kd) / (2 * md), rtol=1e-13)
     np.testing.assert_allclose([gk.data[3], ge.data[3]], [np.pi / 8, -np.pi / 8], rtol=1e-15)
+
+
+def test_exponential_integrals_to_a_few_ulps_times_their_condition_number_and_scipys_edges():
+    x = np.concatenate([np.geomspace(1e-300, 1e-3, 8), np.geomspace(1e-3, 45.0, 60),
+                        [1.5, np.nextafter(1.5, 2)]])
+    for op, ei in ((V.exp1, False), (V.expi, True)):
+        for t in ((x, -x[:-10]) if ei else (x,)):
+            exact = reference_exponential_integral(ei)(t)
+            slope = np.exp(t if ei else -t) / t * (1 if ei else -1)
+            scale = np.abs(t * slope) + np.abs(exact)
+            error = np.abs(op(t).data - exact)
+            assert np.all(error <= 4 * 2.2e-16 * scale), np.max(error / scale) / 2.2e-16
+    # far out against the expansions in decimals: E1 ~ e^-x / x sum (-1)^k k! / x^k
+    def expansion(v, sign):                                  # sum_k sign^k k! / v^k, to its smallest term
+        term, total = Decimal(1), Decimal(1)
+        for k in range(1, 60):
+            term = term * k / Decimal(v) * sign
+            total += term
+        return float(total)
+    far = np.array([60.0, 300.0, 700.0, 710.0])
+    normal = far[:3]                                       # (E1(710) is subnormal)
+    np.testing.assert_allclose(V.exp1(normal).data * np.exp(normal / 2) * np.exp(normal / 2) * normal,
+                               [expansion(v, -1) for v in normal], rtol=1e-14)
+    np.testing.assert_allclose(V.expi(far).data / np.exp(far / 2) / np.exp(far / 2) * far,
+                               [expansion(v, 1) for v in far], rtol=1e-14)
+    edges = np.array([0.0, -0.0, -1.0, np.inf, -np.inf, np.nan])
+    np.testing.assert_array_equal(V.exp1(edges).data, [np.inf, np.inf, np.nan, 0.0, np.nan, np.nan])
+    np.testing.assert_array_equal(V.expi(edges).data[[0, 1, 3, 4, 5]],
+                                  [-np.inf, -np.inf, np.inf, -0.0, np.nan])
+    assert np.isfinite(V.expi(np.array(710.0)).data)        # (e^710 overflows, Ei(710) not; SciPy's: inf)
+    # derivatives: -e^-x / x and e^x / x, the Taylor rule's and the nested ones alike
+    t = V.Variable(np.array([0.4, 2.5, -1.5]))
+    first = V.grad(V.sum(V.expi(t)), t, create_graph=True)
+    np.testing.assert_allclose(first.data, np.exp(t.data) / t.data, rtol=1e-15)
+    second = V.grad(V.sum(first), t)
+    np.testing.assert_allclose(second.data, np.exp(t.data) * (t.data - 1) / t.data ** 2, rtol=1e-14)
+    assert V.taylorcheck(V.exp1, np.array([0.4, 1.4, 1.6, 9.0]), order=4)
 
 
 # ----- gamma -------------------------------------------------------------------------------
@@ -1642,6 +1705,8 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (lambda t: V.eval_legendre(6, t), (np.array([-1.2, 0.3, 0.9]),)),
                      (lambda t: V.eval_laguerre(4, t), (np.array([-1.2, 0.3, 5.0]),)),
                      (V.ellipk, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),)),
+                     (V.exp1, (np.array([-1.0, 0.0, 0.3, 1.5, 2.0, 30.0, 800.0, np.inf]),)),
+                     (V.expi, (np.array([-30.0, -0.5, 0.0, 0.3, 12.0, 45.0, 800.0]),)),
                      (V.ellipe, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),))]:
         host = [V.Variable(a) for a in args]
         with np.errstate(all="ignore"):

@@ -2698,6 +2698,148 @@ def _riemann_zeta(x, xp):
     return where(upper, above, where(lower, below, outside))
 
 
+# ----- the exponential integrals E1(x) and Ei(x) --------------------------------------------------
+_EULER_GAMMA = 0.5772156649015329
+_E1_SPLIT = 1.5          # E1's series below, its continued fraction above
+_E1_LEVELS, _EI_TERMS, _EI_ASYMPTOTIC, _EI_SPLIT = 60, 120, 45, 40.0
+
+
+def _e1_levels(x):
+    """Levels of E1's continued fraction the smallest entry of x (>= 1.5) needs: on the CPU, run
+    on that number until two depths agree to the last bit; on a device (or empty) all 60."""
+    if is_device_array(x) or not x.size:
+        return _E1_LEVELS
+    low = float(np.min(x))
+
+    def depth(n):
+        f = low + (2 * n + 1)
+        for k in range(n, 0, -1):
+            f = low + (2 * k - 1) - k * k / f
+        return f
+    for n in range(4, _E1_LEVELS, 4):
+        if depth(n) == depth(n + 4):
+            return n + 4
+    return _E1_LEVELS
+
+
+@_in_float64()
+def exp1_arrays(x):
+    """E1(x) = int_x^inf e^-t / t dt on an ndarray, SciPy's values: up to 1.5 -gamma - log x -
+    sum_k (-x)^k / (k k!) (30 terms); above, e^-x / (x + 1 - 1/(x + 3 - 4/(x + 5 - ...))), from
+    its bottom level up; inf at 0, 0 at inf, NaN below 0."""
+    xp = get_array_module(x)
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        small = xp.where((x > 0) & (x <= _E1_SPLIT), x, 1.0)
+        term, total = xp.ones_like(small), xp.zeros_like(small)
+        for k in range(1, 31):
+            term = term * (-small) * (1.0 / k)
+            total = total - term * (1.0 / k)
+        series_value = (total - _EULER_GAMMA) - xp.log(small)
+        far = xp.where(x > _E1_SPLIT, x, 2.0 * _E1_SPLIT)
+        levels = _e1_levels(far)
+        f = far + float(2 * levels + 1)
+        for k in range(levels, 0, -1):
+            f = far + float(2 * k - 1) - float(k * k) / f
+        fraction = xp.exp(-far) / f
+        y = xp.where(x > _E1_SPLIT, fraction, series_value)
+        y = xp.where(x == 0, np.inf, xp.where(x == np.inf, 0.0, y))
+        return xp.where((x < 0) | xp.isnan(x), np.nan, y)
+
+
+def _ei_counts(x, far):
+    """(series terms, asymptotic terms) Ei needs on the CPU for its entries of x at most 40 and
+    `far` above, each from its worst entry; on a device the most either takes."""
+    if is_device_array(x):
+        return _EI_TERMS, _EI_ASYMPTOTIC
+    near = x[(x > 0) & (x <= _EI_SPLIT)]
+    high, terms = (float(np.max(near)) if near.size else 0.0), 1
+    term, total = 1.0, 1.0
+    while terms < _EI_TERMS and term > 1e-18 * total:
+        term *= high * terms / (terms + 1) ** 2 if terms else high
+        total += term
+        terms += 1
+    beyond = far[x > _EI_SPLIT]
+    low, count, term = (float(np.min(beyond)) if beyond.size else 2 * _EI_SPLIT), 1, 1.0
+    while count < _EI_ASYMPTOTIC and term > 1e-18:
+        term *= count / low
+        count += 1
+    return terms + 1, count
+
+
+@_in_float64()
+def expi_arrays(x):
+    """Ei(x) = -int_(-x)^inf e^-t / t dt on an ndarray, SciPy's values: for 0 < x <= 40, gamma +
+    log x + sum_k x^k / (k k!) (positive terms); above, e^x / x sum_k k! / x^k (to its smallest
+    term, e^x in halves); below 0, -E1(-x); -inf at 0, inf at inf, 0 at -inf."""
+    xp = get_array_module(x)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        near = xp.where((x > 0) & (x <= _EI_SPLIT), x, 1.0)
+        far = xp.where((x > _EI_SPLIT) & (x < np.inf), x, 2 * _EI_SPLIT)
+        terms, asymptotic = _ei_counts(x, far)
+        term, total = xp.ones_like(near), xp.zeros_like(near)
+        for k in range(1, terms):
+            term = term * near * (1.0 / k)
+            total = total + term * (1.0 / k)
+        series_value = (total + _EULER_GAMMA) + xp.log(near)
+        term, expansion, r = xp.ones_like(far), xp.ones_like(far), 1.0 / far
+        for k in range(1, asymptotic):
+            term = term * (r * k)
+            expansion = expansion + term
+        half = xp.exp(far * 0.5)
+        far_value = (half * (expansion * r)) * half
+        negative = exp1_arrays(xp.where(x < 0, -x, 1.0))
+        y = xp.where(x > _EI_SPLIT, far_value, series_value)
+        y = xp.where(x < 0, -negative, y)
+        y = xp.where(x == 0, -np.inf, xp.where(x == np.inf, np.inf, y))
+        return xp.where(x == -np.inf, -0.0, xp.where(xp.isnan(x), np.nan, y))
+
+
+class Exp1(Forwarder):
+    """E1(x): E1' = -e^-x / x."""
+
+    sign = -1.0
+
+    def forward(self, x):
+        return exp1_arrays(x)
+
+    save_for_backward = ("x0",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * (exp(x * self.sign) / x * self.sign)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        slope = series.div(series.exp(series.scale(x, self.sign)), x)   # e^(sign x) / x
+        return series.integral(x, y._data, series.scale(slope, self.sign))
+
+
+class Expi(Exp1):
+    """Ei(x): Ei' = e^x / x."""
+
+    sign = 1.0
+    _pointwise = True
+
+    def forward(self, x):
+        return expi_arrays(x)
+
+
+def exp1(x):
+    """The exponential integral E1(x) = int_x^inf e^-t / t dt, elementwise (scipy.special.exp1),
+    for x >= 0 (NaN below, as SciPy's real one): its derivative -e^-x / x, to any order.  The
+    Theis well function of groundwater flow."""
+    return Function(Exp1())(as_variable(x, op="exp1"))
+
+
+def expi(x):
+    """The exponential integral Ei(x), elementwise (scipy.special.expi; -E1(-x) below 0): its
+    derivative e^x / x, to any order."""
+    return Function(Expi())(as_variable(x, op="expi"))
+
+
 # ----- the complete elliptic integrals K(m) and E(m) ----------------------------------------------
 _AGM_STEPS = 18
 """Steps of the arithmetic-geometric mean from (1, b) on a device (no data read): b's ratio to 1
@@ -2876,4 +3018,5 @@ __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_nd
            "gammaln", "digamma", "polygamma", "gamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit",
            "entr", "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc",
            "stdtr", "gammasgn", "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu",
-           "eval_hermite", "eval_hermitenorm", "eval_laguerre", "zeta", "ellipk", "ellipkm1", "ellipe"]
+           "eval_hermite", "eval_hermitenorm", "eval_laguerre", "zeta", "ellipk", "ellipkm1", "ellipe",
+           "exp1", "expi"]
