@@ -435,6 +435,34 @@ def expi(x):
     return np.vectorize(_expi, otypes=[np.float64])(as_float(x))
 
 
+def _huber(d, r):
+    if math.isnan(d) or math.isnan(r):
+        return math.nan
+    if d < 0:
+        return math.inf
+    return r * r / 2 if abs(r) <= d else d * (abs(r) - d / 2)
+
+
+def huber(d, r):
+    """Huber's function of delta and r, broadcast."""
+    return np.vectorize(_huber, otypes=[np.float64])(*as_float(d, r))
+
+
+def _pseudo_huber(d, r):
+    if math.isnan(d) or math.isnan(r) or d == math.inf:
+        return math.nan
+    if d < 0 or abs(r) == math.inf:
+        return math.inf if d != 0 else math.nan
+    if d == 0:
+        return 0.0
+    return d * r * r / (math.hypot(d, r) + d)
+
+
+def pseudo_huber(d, r):
+    """delta^2 (sqrt(1 + (r / delta)^2) - 1), broadcast."""
+    return np.vectorize(_pseudo_huber, otypes=[np.float64])(*as_float(d, r))
+
+
 def _elliptic(m, second):
     """K(m) (E(m) with `second`) for one float by the arithmetic-geometric mean in floats, with
     SciPy's edges: K(1) = inf, E(1) = 1, NaN above 1, K(-inf) = 0, E(-inf) = inf."""

@@ -536,6 +536,13 @@ def reference_exponential_integral(ei=False):
     return np.vectorize(lambda x: _exponential_integral(x, ei), otypes=[np.float64])
 
 
+def _away_from_the_knees(rng, shape):
+    """Residuals in [-4, 4] at least 0.3 from |r| in [0.5, 2] (huber's delta), one side or the
+    other of every knee |r| = delta, so central differences see one formula."""
+    r = rng.uniform(2.3, 4.0, shape) * rng.choice([-1.0, 1.0], shape)
+    return np.where(rng.random(shape) < 0.5, r, r / 20)
+
+
 def orthogonal_rows(name):
     return [Row(f"n={n}, {row.label}", lambda x, n=n: getattr(V, name)(n, x), reference_orthogonal(name, n),
                 row.sample, SMOOTH) for n in (0, 1, 2, 5, 9)
@@ -613,6 +620,15 @@ ROWS = {
              for row in unary_rows(V.exp1, reference_exponential_integral(), inside(low, high), SMOOTH)],
     "expi": [row for low, high in ((-6.0, -0.2), (0.1, 6.0), (41.0, 45.0))      # (E1, series, expansion)
              for row in unary_rows(V.expi, reference_exponential_integral(True), inside(low, high), SMOOTH)],
+    "huber": [Row(f"{s0}x{s1}", V.huber,
+                  lambda d, r: np.where(np.abs(r) <= d, r * r / 2, d * (np.abs(r) - d / 2)),
+                  lambda rng, s0=s0, s1=s1: (rng.uniform(0.5, 2.0, s0), _away_from_the_knees(rng, s1)),
+                  SMOOTH)
+              for s0, s1 in BINARY_SHAPES],
+    "pseudo_huber": [Row(f"{s0}x{s1}", V.pseudo_huber, lambda d, r: d * d * (np.sqrt(1 + (r / d) ** 2) - 1),
+                         lambda rng, s0=s0, s1=s1: (rng.uniform(0.3, 3.0, s0), rng.uniform(-4.0, 4.0, s1)),
+                         SMOOTH)
+                     for s0, s1 in BINARY_SHAPES],
     "zeta": [row for low, high in ((1.3, 6.0), (0.1, 0.8), (-0.45, -0.05), (-5.5, -0.7))   # (both sides
              for row in unary_rows(V.zeta, reference_zeta, inside(low, high), SMOOTH)]      # of -1/2)
     + [Row(f"Hurwitz {s0}x{s1}", V.zeta, reference_zeta,
@@ -1001,6 +1017,25 @@ def test_exponential_integrals_to_a_few_ulps_times_their_condition_number_and_sc
     second = V.grad(V.sum(first), t)
     np.testing.assert_allclose(second.data, np.exp(t.data) * (t.data - 1) / t.data ** 2, rtol=1e-14)
     assert V.taylorcheck(V.exp1, np.array([0.4, 1.4, 1.6, 9.0]), order=4)
+
+
+def test_huber_and_pseudo_huber_are_scipys_and_differentiable_in_delta():
+    special = pytest.importorskip("scipy.special")
+    d = np.array([1.0, 1.0, 1.0, 0.0, -1.0, 2.0, np.inf, 1.0, np.nan, 0.0, 3.0])
+    r = np.array([0.5, 3.0, -3.0, 2.0, 1.0, np.inf, 5.0, np.nan, 1.0, 0.0, 1e-9])
+    np.testing.assert_array_equal(V.huber(d, r).data, special.huber(d, r))
+    np.testing.assert_allclose(V.pseudo_huber(d, r).data, special.pseudo_huber(d, r), rtol=1e-15)
+    # no cancellation where SciPy's overflows or cancels: r^2 / 2 for small r, delta |r| far out
+    assert V.pseudo_huber(1.0, 1e-9).data == pytest.approx(5e-19, rel=1e-15)
+    assert V.pseudo_huber(1e-300, 1.0).data == pytest.approx(1e-300, rel=1e-15)    # (SciPy's: NaN)
+    delta, r = V.Variable(np.array([1.0, 0.5, 2.0])), V.Variable(np.array([0.3, -3.0, 1.0]))
+    g_delta, g_r = V.grad(V.sum(V.pseudo_huber(delta, r)), [delta, r])
+    h = np.hypot(delta.data, r.data)                     # (r^4 / (h (h + delta)^2): no cancellation)
+    np.testing.assert_allclose(g_r.data, r.data * delta.data / h, rtol=1e-15)
+    np.testing.assert_allclose(g_delta.data, r.data ** 4 / (h * (h + delta.data) ** 2), rtol=1e-14)
+    g_delta, g_r = V.grad(V.sum(V.huber(delta, r)), [delta, r])
+    np.testing.assert_array_equal(g_r.data, [0.3, -0.5, 1.0])                 # r, or delta sign(r)
+    np.testing.assert_array_equal(g_delta.data, [0.0, 2.5, 0.0])              # |r| - delta beyond
 
 
 # ----- gamma -------------------------------------------------------------------------------
@@ -1706,6 +1741,8 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (lambda t: V.eval_laguerre(4, t), (np.array([-1.2, 0.3, 5.0]),)),
                      (V.ellipk, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),)),
                      (V.exp1, (np.array([-1.0, 0.0, 0.3, 1.5, 2.0, 30.0, 800.0, np.inf]),)),
+                     (V.huber, (np.array([1.0, -1.0, 2.0, 0.5]), np.array([0.3, 1.0, -5.0, np.inf]))),
+                     (V.pseudo_huber, (np.array([1.0, -1.0, 0.0, 2.0]), np.array([0.3, 1.0, 0.0, -5.0]))),
                      (V.expi, (np.array([-30.0, -0.5, 0.0, 0.3, 12.0, 45.0, 800.0]),)),
                      (V.ellipe, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),))]:
         host = [V.Variable(a) for a in args]

@@ -35,6 +35,8 @@ from ..variable import Variable
 from .division import BesselI, ScaledBesselI
 from .elementwise import _reduce, exp, log, pow, sqrt
 from .exponential import log1p
+from .inverse_trig import hypot
+from .piecewise import abs as absolute
 from .piecewise import where
 from .rounding import _Flat
 from .trigonometric import cos, sin
@@ -2840,6 +2842,44 @@ def expi(x):
     return Function(Expi())(as_variable(x, op="expi"))
 
 
+# ----- Huber's loss and its smooth relative, elementwise (scipy.special.huber, pseudo_huber) -----
+def _pair_of_floats(a, b, op):
+    """a and b as floating Variables, and their data broadcast together."""
+    a, b = _as_float_variable(a, op), _as_float_variable(b, op)
+    xp = get_array_module(a.data)
+    return a, b, *xp.broadcast_arrays(a.data, b.data), xp
+
+
+def huber(delta, r):
+    """Huber's function, elementwise with broadcasting (scipy.special.huber): r^2 / 2 where |r| <=
+    delta, delta (|r| - delta / 2) beyond, inf for delta < 0; differentiable in delta and r (each
+    side on its own entries).  F.huber_loss is its mean over a batch of residuals."""
+    delta, r, d, x, xp = _pair_of_floats(delta, r, "huber")
+    with np.errstate(invalid="ignore"):
+        inside = xp.abs(x) <= d                            # (NaN: False, and NaN beyond)
+    quadratic = where(inside, r, 0.0)
+    linear_delta, linear_r = where(inside, 0.0, delta), where(inside, 0.0, r)
+    beyond = linear_delta * (absolute(linear_r) - linear_delta * 0.5)
+    value = where(inside, quadratic * quadratic * 0.5, beyond)
+    return where(d < 0, np.inf, value)
+
+
+def pseudo_huber(delta, r):
+    """The pseudo-Huber function delta^2 (sqrt(1 + (r / delta)^2) - 1), elementwise with
+    broadcasting (scipy.special.pseudo_huber), as delta r^2 / (hypot(delta, r) + delta): no
+    cancellation for small r, r^2 / 2 there and delta |r| far out; 0 at delta = 0, inf for
+    delta < 0, NaN for delta = inf (as SciPy), inf for r = +-inf; differentiable in delta and r."""
+    delta, r, d, x, xp = _pair_of_floats(delta, r, "pseudo_huber")
+    with np.errstate(invalid="ignore"):
+        inside = (d >= 0) & (d < np.inf) & (xp.abs(x) < np.inf) & ((d != 0) | (x != 0))
+        edge = xp.where(d < 0, np.inf, xp.where((d > 0) & (d < np.inf) & (xp.abs(x) == np.inf), np.inf,
+                                                xp.where((d == 0) & (x == 0), 0.0, np.nan)))
+        edge = xp.where(xp.isnan(d) | xp.isnan(x), np.nan, edge).astype(np.result_type(d, x), copy=False)
+    delta, r = where(inside, delta, 1.0), where(inside, r, 1.0)
+    value = delta * (r * r) / (hypot(delta, r) + delta)
+    return where(inside, value, edge)
+
+
 # ----- the complete elliptic integrals K(m) and E(m) ----------------------------------------------
 _AGM_STEPS = 18
 """Steps of the arithmetic-geometric mean from (1, b) on a device (no data read): b's ratio to 1
@@ -3019,4 +3059,4 @@ __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_nd
            "entr", "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc",
            "stdtr", "gammasgn", "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu",
            "eval_hermite", "eval_hermitenorm", "eval_laguerre", "zeta", "ellipk", "ellipkm1", "ellipe",
-           "exp1", "expi"]
+           "exp1", "expi", "huber", "pseudo_huber"]
