@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import numpy_dispatch, series
 from ..backend import get_array_module, is_device_array
-from ..forwarder import Forwarder, Function, as_variable
+from ..forwarder import Forwarder, Function, as_variable, new_variable
 from ..variable import Variable
 from .division import BesselI, ScaledBesselI
 from .elementwise import _reduce, exp, log, pow, sqrt
@@ -2636,7 +2636,7 @@ def _zeta_sum(s, q, s_minus_one=None):
 def _exact_value(y, value):
     """y with the values `value` (an array, within rounding of y's): y + (value - y) as a
     constant, so its derivatives stay y's."""
-    return y + Variable(value - y._data, requires_grad=False)
+    return y + new_variable(value - y._data)            # (a constant where y's data is)
 
 
 def zeta(x, q=None):
