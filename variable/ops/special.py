@@ -16,7 +16,14 @@ shifted up by the recurrence Gamma(x + 1) = x Gamma(x), and a large one takes St
 asymptotic series.  Each is the next's integral, so backward is psi^(n+1) and Taylor mode
 integrates psi^(n+1) along the input's series, to any order.  Accuracy: a few ulps relative,
 except by the zeros of gammaln (x = 1, 2) and digamma (x = 1.46...), where the error is a few
-ulps of the terms that cancel there (2e-15 absolute), and next to the poles of x < 0."""
+ulps of the terms that cancel there (2e-15 absolute), and next to the poles of x < 0.
+
+Composites of gengrad's ops, whose derivatives and Taylor rules are those of the ops they
+run: beta (signed e^betaln), zeta (Euler-Maclaurin; Riemann's by reflection below -1/2), the
+complete elliptic integrals (the arithmetic-geometric mean), the orthogonal polynomials
+(their three-term recurrences), huber and pseudo_huber.  Ops of their own: gammasgn (flat),
+rgamma (entire: its derivative through sin(pi x) Gamma(1 - x) below 1/2), exp1 and expi
+(series, continued fraction, asymptotic expansion; their derivatives e^(-+x) / x)."""
 
 import functools
 import math
@@ -2754,10 +2761,10 @@ def _ei_counts(x, far):
     if is_device_array(x):
         return _EI_TERMS, _EI_ASYMPTOTIC
     near = x[(x > 0) & (x <= _EI_SPLIT)]
-    high, terms = (float(np.max(near)) if near.size else 0.0), 1
-    term, total = 1.0, 1.0
+    high = float(np.max(near)) if near.size else 0.0
+    term, total, terms = 1.0, 1.0, 1                     # t_k / t_1 (t_k = x^k / (k k!)), their sum
     while terms < _EI_TERMS and term > 1e-18 * total:
-        term *= high * terms / (terms + 1) ** 2 if terms else high
+        term *= high * terms / (terms + 1) ** 2
         total += term
         terms += 1
     beyond = far[x > _EI_SPLIT]
@@ -2921,14 +2928,13 @@ def _agm(p, m=None):
 def _ellipe_inside(m, p):
     """E(m) for m < 1 (p = 1 - m): below 0 sqrt(p) E(m') with m' = -m / p in [0, 1), p' = 1 / p
     (the imaginary-modulus transformation); on [0, 1/2] K(m') (1 - sigma(m')); above, the
-    Legendre relation pi / (2 K(p')) + K(m') sigma(p') (no cancellation as m' -> 1, where K(m')
-    sigma(m') -> 1)."""
-    xp = get_array_module(m.data)
+    Legendre relation pi / (2 K(p')) + K(m') sigma(p') (as m' -> 1, 1 - sigma(m') would lose the
+    digits K(m') grows by)."""
     below = m.data < 0
     m1 = where(below, -m / p, m)
     p1 = where(below, 1.0 / p, p)
     k1, sigma1 = _agm(p1, m1)
-    upper = (m1.data > 0.5) & xp.ones_like(below)
+    upper = m1.data > 0.5
     k2, sigma2 = _agm(where(upper, m1, 0.5), where(upper, p1, 0.5))     # K(p'), sigma(p')
     e1 = where(upper, (math.pi / 2) / k2 + k1 * sigma2, k1 * (1.0 - sigma1))
     return where(below, sqrt(p) * e1, e1)
@@ -2987,7 +2993,7 @@ def _degree(n, op):
     as SciPy's ufunc passes it); not differentiated."""
     if isinstance(n, np.ndarray) and n.ndim == 0 and n.dtype.kind in "iu":
         n = n.item()
-    if isinstance(n, (float, np.floating)) and not isinstance(n, bool) and n == int(n):
+    if isinstance(n, (float, np.floating)) and math.isfinite(n) and n == int(n):
         n = int(n)                                          # (2.0: SciPy's float n)
     degree = _an_int(n, f"{op}(n, x): the degree n must be a whole number (gengrad's polynomials are of "
                         f"whole degree; not differentiated)")
