@@ -230,8 +230,8 @@ def _private_scipy_ufunc(ufunc):
 
 
 def _shown(ufunc, what, name):
-    """(the call, the name) a refusal shows: a ufunc that is not public in NumPy or SciPy
-    (scipy.special.zeta's _riemann_zeta) by the public scipy.special function that called it,
+    """(the call, the name) a refusal shows, its arguments counted (x, or x1, x2, ...): a ufunc
+    that is not public in NumPy or SciPy by the public scipy.special function that called it,
     found on the stack."""
     special = sys.modules.get("scipy.special")
     arguments = "(x)" if ufunc.nin == 1 else "(" + ", ".join(f"x{i}" for i in range(1, ufunc.nin + 1)) + ")"
@@ -240,7 +240,7 @@ def _shown(ufunc, what, name):
         while frame is not None:
             code = frame.f_code
             if f"scipy{os.sep}special" in code.co_filename and callable(getattr(special, code.co_name, None)):
-                return f"scipy.special.{code.co_name}(x)", code.co_name
+                return f"scipy.special.{code.co_name}{arguments}", code.co_name
             frame = frame.f_back
     return what + arguments, name
 
