@@ -908,6 +908,18 @@ def test_orthogonal_polynomials_of_high_degree_and_their_refusals(name):
         op(V.Variable(np.array(2.0)), x)
     with pytest.raises(ValueError, match=rf"{name}\(n, x\): the degree n must be in \[0, 10000\], got -1"):
         op(-1, x)
+    # an array of degrees broadcasts with x (SciPy's Vandermonde-like table); PyTorch's order refused
+    table = op(np.arange(6)[:, None], x)
+    assert table.shape == (6, 23)
+    for n in range(6):
+        np.testing.assert_array_equal(table.data[n], op(n, x).data)
+    assert V.gradcheck(lambda t: op(np.array([0, 2, 5]), t), np.array([0.3, -0.7, 1.1]), order=3)
+    with pytest.raises(TypeError, match=rf"{name}\(n, x\): the degree n must be whole numbers, got an array "
+                                        rf"of shape \(23,\) and dtype float64; the degree comes first"):
+        op(x, 3)
+    with pytest.raises(ValueError, match=rf"{name}\(n, x\): every degree must be in \[0, 10000\], "
+                                         rf"got -2 \.\. 1"):
+        op(np.array([-2, 1]), 0.5)
     special = pytest.importorskip("scipy.special")
     y = getattr(special, name)(5, t)                                     # SciPy's ufunc records it
     assert y.creator is not None
@@ -1742,6 +1754,7 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (V.zeta, (np.array([2.5, 1.0, 0.5, 3.0, 1.5]), np.array([0.7, 2.0, 1.0, -2.0, 40.0]))),
                      (lambda t: V.eval_legendre(6, t), (np.array([-1.2, 0.3, 0.9]),)),
                      (lambda t: V.eval_laguerre(4, t), (np.array([-1.2, 0.3, 5.0]),)),
+                     (lambda t: V.eval_legendre(np.array([[1], [4], [6]]), t), (np.array([-1.2, 0.3, 0.9]),)),
                      (V.ellipk, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),)),
                      (V.exp1, (np.array([-1.0, 0.0, 0.3, 1.5, 2.0, 30.0, 800.0, np.inf]),)),
                      (V.huber, (np.array([1.0, -1.0, 2.0, 0.5]), np.array([0.3, 1.0, -5.0, np.inf]))),

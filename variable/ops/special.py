@@ -43,9 +43,12 @@ from .division import BesselI, ScaledBesselI
 from .elementwise import _reduce, exp, log, pow, sqrt
 from .exponential import log1p
 from .inverse_trig import hypot
+from .joining import stack
 from .piecewise import abs as absolute
 from .piecewise import where
 from .rounding import _Flat
+from .selection import take_along_axis
+from .shape import broadcast_to
 from .trigonometric import cos, sin
 
 TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -2990,7 +2993,22 @@ class _One(_Flat):
 
 def _degree(n, op):
     """The degree of an orthogonal polynomial: a whole number >= 0 (an int, or a NumPy integer
-    as SciPy's ufunc passes it); not differentiated."""
+    as SciPy's ufunc passes it), or an array of them (SciPy broadcasts one against x: every
+    degree at once); not differentiated."""
+    if isinstance(n, (list, tuple)) or (isinstance(n, np.ndarray) and n.ndim):
+        degrees = np.asarray(n)
+        whole = degrees.dtype.kind in "iu" or (
+            degrees.dtype.kind == "f" and bool(np.all(np.isfinite(degrees) & (degrees == np.round(degrees)))))
+        if not whole:
+            raise TypeError(
+                f"{op}(n, x): the degree n must be whole numbers, got an array of shape {degrees.shape} and "
+                f"dtype {degrees.dtype}; the degree comes first, {op}(n, x) (PyTorch's polynomials take "
+                f"x first)")
+        degrees = degrees.astype(np.int64)
+        if degrees.size and not (0 <= degrees.min() and degrees.max() <= 10_000):
+            raise ValueError(f"{op}(n, x): every degree must be in [0, 10000], got {degrees.min()} .. "
+                             f"{degrees.max()}")
+        return degrees
     if isinstance(n, np.ndarray) and n.ndim == 0 and n.dtype.kind in "iu":
         n = n.item()
     if isinstance(n, (float, np.floating)) and math.isfinite(n) and n == int(n):
@@ -3004,15 +3022,21 @@ def _degree(n, op):
 
 def _three_term(n, x, op, first, step):
     """p_n(x) by its three-term recurrence p_(k+1) = step(k, x, p_k, p_(k-1)) from p_0 = 1 and
-    p_1 = first(x), on gengrad's ops: its derivatives and Taylor rules are theirs, to any order."""
+    p_1 = first(x), on gengrad's ops: its derivatives and Taylor rules are theirs, to any order.
+    An array of degrees broadcasts with x: one recurrence to the highest, each entry its own."""
     n = _degree(n, op)
     x = _as_float_variable(x, op)
-    previous, current = Function(_One())(x), first(x)
-    if n == 0:
-        return previous
-    for k in range(1, n):
-        previous, current = current, step(k, x, current, previous)
-    return current
+    if isinstance(n, np.ndarray):
+        shape = np.broadcast_shapes(n.shape, x.shape)
+        x = x if x.shape == shape else broadcast_to(x, shape)
+    top = int(n.max()) if isinstance(n, np.ndarray) and n.size else n if isinstance(n, int) else 0
+    polynomials = [Function(_One())(x), first(x)]
+    for k in range(1, top):
+        polynomials.append(step(k, x, polynomials[-1], polynomials[-2]))
+    if isinstance(n, int):
+        return polynomials[n]
+    index = get_array_module(x.data).asarray(np.broadcast_to(n, x.shape)[None])
+    return take_along_axis(stack(polynomials[:top + 1]), index, axis=0)[0]
 
 
 def eval_legendre(n, x):
