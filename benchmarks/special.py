@@ -51,6 +51,8 @@ def cases(rng, n):
         ("beta", V.beta, "beta", None, (positive, other)),
         ("zeta", V.zeta, "zeta", None, (wide / 2,)),
         ("zeta(x, q)", V.zeta, "zeta", None, (positive + 1.01, other)),
+        ("erfi", V.erfi, "erfi", None, (wide,)),
+        ("dawsn", V.dawsn, "dawsn", None, (wide,)),
         ("exp1", V.exp1, "exp1", None, (positive,)),
         ("expi", V.expi, "expi", None, (wide * 4,)),
         ("ellipk", V.ellipk, "ellipk", None, (unit * 3 - 2,)),

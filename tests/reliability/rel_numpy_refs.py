@@ -435,6 +435,39 @@ def expi(x):
     return np.vectorize(_expi, otypes=[np.float64])(as_float(x))
 
 
+def _erfi(x, dawson):
+    """erfi(x) (Dawson's D(x) with `dawson`) for one float: the positive series 2/sqrt(pi) sum_k
+    x^(2k+1) / (k! (2k+1)) below 8 (D: times sqrt(pi)/2 e^(-x^2)), beyond D's expansion."""
+    if math.isnan(x):
+        return math.nan
+    if abs(x) > 8:
+        if math.isinf(x):
+            return math.copysign(0.0 if dawson else math.inf, x)
+        r, term, total = 1 / (2 * x * x), 1.0, 1.0
+        for k in range(1, 40):
+            term *= (2 * k - 1) * r
+            total += term
+        d = total / (2 * x)
+        if dawson:
+            return d
+        return math.inf if abs(x) > 26.6 else 2 / math.sqrt(math.pi) * math.exp(x * x) * d
+    term = total = x
+    for k in range(1, 200):
+        term *= x * x / k
+        total += term / (2 * k + 1)
+    return total * math.exp(-x * x) if dawson else 2 / math.sqrt(math.pi) * total
+
+
+def erfi(x):
+    """erfi(x), elementwise."""
+    return np.vectorize(lambda v: _erfi(v, False), otypes=[np.float64])(as_float(x))
+
+
+def dawsn(x):
+    """Dawson's integral, elementwise."""
+    return np.vectorize(lambda v: _erfi(v, True), otypes=[np.float64])(as_float(x))
+
+
 def _huber(d, r):
     if math.isnan(d) or math.isnan(r):
         return math.nan

@@ -355,6 +355,7 @@ OPS = [
     _elementwise(V.exp1, R.exp1, "exp1", ("positive",)), _elementwise(V.expi, R.expi, "expi"),
     _binary(V.huber, R.huber, ("positive", "real")),
     _binary(V.pseudo_huber, R.pseudo_huber, ("positive", "real")),
+    _elementwise(V.erfi, R.erfi, "erfi"), _elementwise(V.dawsn, R.dawsn, "dawsn"),
     _elementwise(V.zeta, R.zeta, "zeta"),                 # (zeta(x, None) is Riemann's: no Hurwitz row)
     *[_elementwise(lambda x, name=name: getattr(V, name)(4, x), R.orthogonal(name, 4), name, variant="n=4")
       for name in ("eval_legendre", "eval_chebyt", "eval_chebyu", "eval_hermite", "eval_hermitenorm",

@@ -543,6 +543,25 @@ def _away_from_the_knees(rng, shape):
     return np.where(rng.random(shape) < 0.5, r, r / 20)
 
 
+def _erfi_decimal(x, dawson=False):
+    """erfi(x) (Dawson's D(x) = sqrt(pi)/2 e^(-x^2) erfi(x) with `dawson`) from the series of
+    positive terms 2/sqrt(pi) sum_k x^(2k+1) / (k! (2k+1)) in 60-digit decimals."""
+    with localcontext() as context:
+        context.prec = 60
+        t = Decimal(float(x))
+        term = total = t
+        k = 0
+        while abs(term) > Decimal(10) ** -55 * abs(total) or k < 3:
+            k += 1
+            term = term * t * t / k
+            total += term / (2 * k + 1)
+        return float(total * (-t * t).exp() if dawson else 2 * total / _decimal_pi().sqrt())
+
+
+def reference_erfi(dawson=False):
+    return np.vectorize(lambda x: _erfi_decimal(x, dawson), otypes=[np.float64])
+
+
 def orthogonal_rows(name):
     return [Row(f"n={n}, {row.label}", lambda x, n=n: getattr(V, name)(n, x), reference_orthogonal(name, n),
                 row.sample, SMOOTH) for n in (0, 1, 2, 5, 9)
@@ -629,6 +648,10 @@ ROWS = {
                          lambda rng, s0=s0, s1=s1: (rng.uniform(0.3, 3.0, s0), rng.uniform(-4.0, 4.0, s1)),
                          SMOOTH)
                      for s0, s1 in BINARY_SHAPES],
+    "erfi": [row for low, high in ((-2.0, 2.0), (6.6, 7.2))                  # (series, expansion)
+             for row in unary_rows(V.erfi, reference_erfi(), inside(low, high), SMOOTH)],
+    "dawsn": [row for low, high in ((-2.0, 2.0), (6.6, 7.5))     # (far out, 1 - 2 x D cancels: below)
+              for row in unary_rows(V.dawsn, reference_erfi(True), inside(low, high), SMOOTH)],
     "zeta": [row for low, high in ((1.3, 6.0), (0.1, 0.8), (-0.45, -0.05), (-5.5, -0.7))   # (both sides
              for row in unary_rows(V.zeta, reference_zeta, inside(low, high), SMOOTH)]      # of -1/2)
     + [Row(f"Hurwitz {s0}x{s1}", V.zeta, reference_zeta,
@@ -1051,6 +1074,32 @@ def test_huber_and_pseudo_huber_are_scipys_and_differentiable_in_delta():
     g_delta, g_r = V.grad(V.sum(V.huber(delta, r)), [delta, r])
     np.testing.assert_array_equal(g_r.data, [0.3, -0.5, 1.0])                 # r, or delta sign(r)
     np.testing.assert_array_equal(g_delta.data, [0.0, 2.5, 0.0])              # |r| - delta beyond
+
+
+def test_erfi_and_dawsn_to_an_ulp_or_so_times_their_condition_number_and_scipys_edges():
+    x = np.concatenate([np.geomspace(1e-300, 1e-3, 6), np.geomspace(1e-3, 26.0, 60),
+                        [6.5, np.nextafter(6.5, 7)]])
+    for op, dawson in ((V.erfi, False), (V.dawsn, True)):
+        exact = reference_erfi(dawson)(x)
+        slope = 1 - 2 * x * exact if dawson else np.exp(x * x) * 2 / np.sqrt(np.pi)
+        scale = np.abs(x * slope) + np.abs(exact)
+        error = np.abs(op(x).data - exact)
+        assert np.all(error <= 4 * 2.2e-16 * scale), np.max(error / scale) / 2.2e-16
+        np.testing.assert_array_equal(op(-x).data, -op(x).data)                     # (odd)
+    far = np.array([1e4, 1e5, 1e70])                       # D ~ 1/(2x) (1 + 1/(2x^2) + 3/(4x^4))
+    np.testing.assert_allclose(V.dawsn(far).data, (1 + 0.5 / far ** 2 + 0.75 / far ** 4) / (2 * far),
+                               rtol=3e-16)
+    edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 27.0])
+    np.testing.assert_array_equal(V.erfi(edges).data, [0.0, -0.0, np.inf, -np.inf, np.nan, np.inf])
+    np.testing.assert_array_equal(np.signbit(V.erfi(edges[:2]).data), [False, True])
+    np.testing.assert_array_equal(V.dawsn(edges[:5]).data, [0.0, -0.0, 0.0, -0.0, np.nan])
+    # D' = 1 - 2 x D, D'' = -2 D - 2 x D', by backward twice and by Taylor mode
+    t = V.Variable(np.array([0.4, 3.0, 8.0]))
+    first = V.grad(V.sum(V.dawsn(t)), t, create_graph=True)
+    value = V.dawsn(t).data
+    np.testing.assert_allclose(first.data, 1 - 2 * t.data * value, rtol=1e-14)
+    second = V.grad(V.sum(first), t)
+    np.testing.assert_allclose(second.data, -2 * value - 2 * t.data * first.data, rtol=1e-13)
 
 
 # ----- gamma -------------------------------------------------------------------------------
@@ -1758,6 +1807,8 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (V.ellipk, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),)),
                      (V.exp1, (np.array([-1.0, 0.0, 0.3, 1.5, 2.0, 30.0, 800.0, np.inf]),)),
                      (V.huber, (np.array([1.0, -1.0, 2.0, 0.5]), np.array([0.3, 1.0, -5.0, np.inf]))),
+                     (V.erfi, (np.array([-7.0, -0.3, 0.0, 2.0, 6.5, 20.0]),)),
+                     (V.dawsn, (np.array([-7.0, -0.3, 0.0, 2.0, 6.5, 1e200, np.inf]),)),
                      (V.pseudo_huber, (np.array([1.0, -1.0, 0.0, 2.0]), np.array([0.3, 1.0, 0.0, -5.0]))),
                      (V.expi, (np.array([-30.0, -0.5, 0.0, 0.3, 12.0, 45.0, 800.0]),)),
                      (V.ellipe, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),))]:
