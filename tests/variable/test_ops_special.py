@@ -650,7 +650,7 @@ ROWS = {
                      for s0, s1 in BINARY_SHAPES],
     "erfi": [row for low, high in ((-2.0, 2.0), (6.6, 7.2))                  # (series, expansion)
              for row in unary_rows(V.erfi, reference_erfi(), inside(low, high), SMOOTH)],
-    "dawsn": [row for low, high in ((-2.0, 2.0), (6.6, 7.5))     # (far out, 1 - 2 x D cancels: below)
+    "dawsn": [row for low, high in ((-2.0, 2.0), (6.6, 12.0))
               for row in unary_rows(V.dawsn, reference_erfi(True), inside(low, high), SMOOTH)],
     "zeta": [row for low, high in ((1.3, 6.0), (0.1, 0.8), (-0.45, -0.05), (-5.5, -0.7))   # (both sides
              for row in unary_rows(V.zeta, reference_zeta, inside(low, high), SMOOTH)]      # of -1/2)
@@ -1094,12 +1094,22 @@ def test_erfi_and_dawsn_to_an_ulp_or_so_times_their_condition_number_and_scipys_
     np.testing.assert_array_equal(np.signbit(V.erfi(edges[:2]).data), [False, True])
     np.testing.assert_array_equal(V.dawsn(edges[:5]).data, [0.0, -0.0, 0.0, -0.0, np.nan])
     # D' = 1 - 2 x D, D'' = -2 D - 2 x D', by backward twice and by Taylor mode
-    t = V.Variable(np.array([0.4, 3.0, 8.0]))
+    t = V.Variable(np.array([0.4, 3.0, 5.0]))
     first = V.grad(V.sum(V.dawsn(t)), t, create_graph=True)
     value = V.dawsn(t).data
     np.testing.assert_allclose(first.data, 1 - 2 * t.data * value, rtol=1e-14)
     second = V.grad(V.sum(first), t)
     np.testing.assert_allclose(second.data, -2 * value - 2 * t.data * first.data, rtol=1e-13)
+    # far out, where 1 - 2 x D cancels to nothing, from D's expansion: -1/(2x^2) - 3/(4x^4), 1/x^3
+    far = V.Variable(np.array([1e4, -1e8, 1e200]))
+    first = V.grad(V.sum(V.dawsn(far)), far, create_graph=True)
+    inverse = 1 / far.data
+    np.testing.assert_allclose(first.data, -0.5 * inverse ** 2 * (1 + 1.5 * inverse ** 2), rtol=1e-15)
+    np.testing.assert_allclose(V.grad(V.sum(first), far).data[:2], inverse[:2] ** 3, rtol=1e-7)
+    points = V.Variable(np.array([1e4, 7.0, 3.0]))
+    taylor = V.taylor(V.dawsn, points.data, np.ones(3), 2)               # Taylor mode: the same
+    np.testing.assert_allclose(taylor[1].data, V.grad(V.sum(V.dawsn(points)), points).data, rtol=1e-15)
+    np.testing.assert_allclose(taylor[1].data[0], -0.5e-8 * (1 + 1.5e-8), rtol=1e-15)
 
 
 # ----- gamma -------------------------------------------------------------------------------
