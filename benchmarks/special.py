@@ -159,9 +159,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10 ** 6)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", help="case names, comma-separated (\"zeta,ellipk\"): those alone")
+    parser.add_argument("--only", action="append", help="a case's name (--only zeta --only 'iv(40.5, x)'): "
+                                                        "those named alone")
     args = parser.parse_args(argv)
-    only = None if args.only is None else set(args.only.split(","))
+    only = None if args.only is None else set(args.only)
     print("\n".join(report(run(args.n, args.repeat, only=only), args.n)))
     return 0
 
