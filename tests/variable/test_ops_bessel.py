@@ -325,6 +325,28 @@ def test_iv_of_large_orders_keeps_the_wronskian_with_kv(nu):
     np.testing.assert_allclose(wronskian * x, 1.0, rtol=1e-13)
 
 
+@pytest.mark.parametrize("name", ["kv", "kve", "iv", "ive"])
+def test_an_array_of_orders_broadcasts_with_x_as_in_scipy(name):
+    op = getattr(V, name)
+    x = np.linspace(0.5, 30.0, 7)
+    orders = np.array([[0.5], [2.3], [-1.7], [40.5], [2.3]])
+    table = op(orders, x)
+    assert table.shape == (5, 7)
+    for row, order in zip(table.data, orders[:, 0]):
+        np.testing.assert_array_equal(row, op(float(order), x).data)
+    assert V.gradcheck(lambda t: op(np.array([0.5, 2.5, 0.5]), t), np.array([1.0, 2.0, 3.0]), order=3)
+    assert V.taylorcheck(lambda t: op([1, 2.5, 1], t), np.array([1.0, 2.0, 3.0]), order=3)
+    with pytest.raises(ValueError, match=rf"{name}\(v, x\): an order beyond \|v\| = 256 is not supported, "
+                                         r"got 300\.0"):
+        op(np.array([1.0, 300.0]), x[:2])
+    with pytest.raises(TypeError, match=rf"{name}\(v, x\): the orders must be real numbers, got an array"):
+        op(np.array(["a"]), x[:1])
+    special = pytest.importorskip("scipy.special")
+    y = getattr(special, name)(orders, V.Variable(x))                    # SciPy's ufunc records it
+    assert y.creator is not None
+    np.testing.assert_allclose(y.data, getattr(special, name)(orders, x), rtol=5e-14)
+
+
 def test_k_of_a_subnormal_x_is_finite_where_k_is():
     # K_0(x) = ln(2/x) - gamma and K_(1/2)(x) = sqrt(pi / (2x)) to rounding there, K_1 = 1/x
     # overflows (SciPy's K_0(5e-324) is inf; here x/2 and 2/x were taken as they round)
@@ -446,7 +468,8 @@ def test_on_the_device_the_values_and_gradients_are_the_hosts_without_a_sync(gpu
                   (lambda t: V.kv(2.3, t), [1e-3, 0.5, 1.0, 3.0, 50.0]),
                   (lambda t: V.iv(-1.5, t), [1e-3, 0.5, 3.0, 25.0, -1.0]),
                   (lambda t: V.iv(41, t), [0.0, 0.5, 30.0, 45.0, -30.0, 700.0]),     # (Debye's expansion)
-                  (lambda t: V.ive(-36.5, t), [1e-3, 30.0, 45.0, 800.0, -1.0])]:
+                  (lambda t: V.ive(-36.5, t), [1e-3, 30.0, 45.0, 800.0, -1.0]),
+                  (lambda t: V.kv(np.array([0.5, 2.3, 0.5, 40.5]), t), [1e-3, 1.0, 3.0, 50.0])]:
         x = np.array(x)
         host = V.Variable(x)
         host_value = op(host)

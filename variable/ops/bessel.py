@@ -38,7 +38,10 @@ from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 from .division import BesselI, ScaledBesselI, neighbour_orders_series
+from .joining import stack
 from .piecewise import where
+from .selection import take_along_axis
+from .shape import broadcast_to
 from .special import _select
 
 _SMALL = 2.0            # the power series up to here
@@ -389,17 +392,20 @@ def iv(v: float, x: ArrayLike) -> Variable:
 
     Parameters
     ----------
-    v : float
-        The order, |v| <= 256; not differentiated (a number, not a Variable).
+    v : float or array of floats
+        The order, |v| <= 256; not differentiated (a number, not a Variable).  An array of
+        orders broadcasts with x, as in SciPy (one op per distinct order).
     x : ArrayLike
         Real data (integers become float64).
 
     Returns
     -------
     Variable
-        I_v(x), of x's shape, to about 1e-15 relative; its derivative is
+        I_v(x), of x's shape (broadcast with v's), to about 1e-15 relative; its derivative is
         (iv(v - 1, x) + iv(v + 1, x)) / 2, to any order.
     """
+    if _several(v):
+        return _each_order(v, x, "iv", lambda order, x: Function(BesselI(_i_order(order, "iv")))(x))
     return Function(BesselI(_i_order(v, "iv")))(as_variable(x, op="iv"))
 
 
@@ -407,6 +413,8 @@ def ive(v: float, x: ArrayLike) -> Variable:
     """I_v(x) e^(-|x|), the exponentially scaled modified Bessel function of the first kind of
     real order v, elementwise (scipy.special.ive): log I_v(x) = log ive(v, x) + |x| without
     overflow."""
+    if _several(v):
+        return _each_order(v, x, "ive", lambda order, x: Function(ScaledBesselI(_i_order(order, "ive")))(x))
     return Function(ScaledBesselI(_i_order(v, "ive")))(as_variable(x, op="ive"))
 
 
@@ -473,6 +481,26 @@ class ScaledBesselK(BesselK):
     scaled = True
     save_for_backward = ("x", "y")
     _pointwise = True
+
+
+def _several(v):
+    """Whether the order v is an array of orders (a list, tuple or an ndarray of one axis or more)."""
+    return isinstance(v, (list, tuple)) or (isinstance(v, np.ndarray) and v.ndim > 0)
+
+
+def _each_order(v, x, op, one):
+    """one(order, x) for an array of orders v broadcast with x, as SciPy's kv(v, x) takes them:
+    one op per distinct order (each checked as a single one), each entry taking its own."""
+    orders = np.asarray(v)
+    if orders.dtype.kind not in "iuf":
+        raise TypeError(f"{op}(v, x): the orders must be real numbers, got an array of dtype {orders.dtype}")
+    x = as_variable(x, op=op)
+    shape = np.broadcast_shapes(orders.shape, x.shape)
+    x = x if x.shape == shape else broadcast_to(x, shape)
+    distinct = np.unique(orders)
+    values = [one(float(order), x) for order in distinct]
+    index = np.searchsorted(distinct, np.broadcast_to(orders, shape))[None]
+    return take_along_axis(stack(values), get_array_module(x.data).asarray(index), axis=0)[0]
 
 
 def _real_order(v, op, limit=256):
@@ -642,15 +670,16 @@ def kv(v: float, x: ArrayLike) -> Variable:
 
     Parameters
     ----------
-    v : float
-        The order, |v| <= 256; not differentiated (a number, not a Variable).
+    v : float or array of floats
+        The order, |v| <= 256; not differentiated (a number, not a Variable).  An array of
+        orders broadcasts with x, as in SciPy (one op per distinct order).
     x : ArrayLike
         Real data (integers become float64).
 
     Returns
     -------
     Variable
-        K_v(x), of x's shape, to about 1e-15 relative; its derivative is
+        K_v(x), of x's shape (broadcast with v's), to about 1e-15 relative; its derivative is
         -(kv(v - 1, x) + kv(v + 1, x)) / 2, to any order.
 
     Raises
@@ -658,12 +687,17 @@ def kv(v: float, x: ArrayLike) -> Variable:
     TypeError
         If v is not a number (a Variable order is refused: it is not differentiated).
     """
+    if _several(v):
+        return _each_order(v, x, "kv", lambda order, x: Function(BesselK(_real_order(order, "kv")))(x))
     return Function(BesselK(_real_order(v, "kv")))(as_variable(x, op="kv"))
 
 
 def kve(v: float, x: ArrayLike) -> Variable:
     """K_v(x) e^x, the exponentially scaled modified Bessel function of the second kind of real
     order v, elementwise (scipy.special.kve): log K_v(x) = log kve(v, x) - x without underflow."""
+    if _several(v):
+        return _each_order(v, x, "kve",
+                           lambda order, x: Function(ScaledBesselK(_real_order(order, "kve")))(x))
     return Function(ScaledBesselK(_real_order(v, "kve")))(as_variable(x, op="kve"))
 
 
