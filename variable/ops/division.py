@@ -635,6 +635,18 @@ def _debye_plan(nu):
     return tuple(float(c) for c in total[:np.flatnonzero(total)[-1] + 1][::-1])   # (Python floats: NEP 50)
 
 
+@functools.cache
+def _debye_constant(nu):
+    """sqrt(e^(nu - nu log nu) / sqrt(2 pi nu)) to a rounding, from 40-digit decimals (the
+    constant itself underflows from nu = 143)."""
+    from decimal import Decimal, localcontext
+    with localcontext() as context:
+        context.prec = 40
+        v = Decimal(nu)
+        pi = Decimal("3.141592653589793238462643383279502884197")
+        return float(((v - v * v.ln()).exp() / (2 * pi * v).sqrt()).sqrt())
+
+
 def _bessel_i_debye(nu, x, scaled):
     """I_nu(x) for nu > _DEBYE_FROM (`scaled`: I_nu(x) e^(-|x|)) by Debye's uniform expansion: with
     z = x / nu, t = sqrt(1 + z^2), p = 1 / t and w = z / (1 + t),
@@ -643,7 +655,12 @@ def _bessel_i_debye(nu, x, scaled):
     1/(t + z), and e^x in two halves: x is exact, so a large x costs no digits (nu t would), and
     nothing overflows before the result does; log w is log1p(-(1 + 1/(t + z)) / (1 + t)) from
     z = 1 on.  Each branch sees only entries of its side (and 1 elsewhere), and I_nu is 0 below
-    1e-300 (it underflows far above) and at +inf its limit: no log of 0, no inf - inf."""
+    1e-300 (it underflows far above) and at +inf its limit: no log of 0, no inf - inf.  In
+    float64 inside (float32's range holds neither (x/2)^(nu/2) nor the constant's root)."""
+    if x.dtype != np.float64:
+        y = _bessel_i_debye(nu, x.astype(np.float64), scaled)
+        with errstate(y, over="ignore"):                 # (inf where float32 overflows)
+            return y.astype(x.dtype)
     xp = get_array_module(x)
     ax = xp.abs(x)
     edge = (ax < 1e-300) | (ax == np.inf)                # (NaN: False, and NaN throughout)
@@ -652,16 +669,24 @@ def _bessel_i_debye(nu, x, scaled):
     small = z < 1.0
     z_small, t_small = xp.where(small, z, 1.0), xp.where(small, t, math.sqrt(2.0))
     z_big, t_big = xp.where(small, 1.0, z), xp.where(small, math.sqrt(2.0), t)
-    log_w = xp.where(small, xp.log(z_small / (1.0 + t_small)),
-                     xp.log1p(-(1.0 + 1.0 / (t_big + z_big)) / (1.0 + t_big)))
+    log_w = xp.log1p(-(1.0 + 1.0 / (t_big + z_big)) / (1.0 + t_big))
     p = 1.0 / t
     total = xp.zeros_like(p)
     for c in _debye_plan(nu):
         total = total * p + c
+    # below z = 1: (x/2)^nu e^(nu - nu log nu) / sqrt(2 pi nu) e^(nu (t - 1 - log1p((t - 1)/2))),
+    # the constant's square root from decimals and (x/2)^(nu/2) by pow, so that nu log(x/2)'s
+    # rounding (nu ulps) never enters; t - 1 = z^2 / (1 + t)
+    near = xp.where(small & ~edge, ax, 1.0)
+    rise = z_small * z_small / (1.0 + t_small)
+    root = (near * 0.5) ** (nu * 0.5) * _debye_constant(nu)
+    inner = xp.exp(nu * (rise - xp.log1p(rise * 0.5)) - (near if scaled else 0.0))
+    y_near = root * (inner * (total / xp.sqrt(t))) * root
     y = xp.exp(nu * (1.0 / (t + z) + log_w)) * (total / xp.sqrt(t * (2 * math.pi * nu)))
     if not scaled:
-        half = xp.exp(xp.where(edge, 0.0, ax) * 0.5)
+        half = xp.exp(xp.where(edge | small, 0.0, ax) * 0.5)
         y = (half * y) * half
+    y = xp.where(small, y_near, y)
     y = xp.where(ax == np.inf, 0.0 if scaled else np.inf, xp.where(edge, 0.0, y))
     if nu != int(nu):
         return xp.where(x < 0, np.nan, y)
