@@ -38,11 +38,9 @@ from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 from .division import BesselI, ScaledBesselI, neighbour_orders_series
-from .joining import stack
 from .piecewise import where
-from .selection import take_along_axis
 from .shape import broadcast_to
-from .special import _select
+from .special import _each_entry_from, _select
 
 _SMALL = 2.0            # the power series up to here
 _HANKEL = 25.0          # Hankel's expansions from here (or from the highest order wanted)
@@ -498,9 +496,7 @@ def _each_order(v, x, op, one):
     shape = np.broadcast_shapes(orders.shape, x.shape)
     x = x if x.shape == shape else broadcast_to(x, shape)
     distinct = np.unique(orders)
-    values = [one(float(order), x) for order in distinct]
-    index = np.searchsorted(distinct, np.broadcast_to(orders, shape))[None]
-    return take_along_axis(stack(values), get_array_module(x.data).asarray(index), axis=0)[0]
+    return _each_entry_from([one(float(order), x) for order in distinct], np.searchsorted(distinct, orders))
 
 
 def _real_order(v, op, limit=256):

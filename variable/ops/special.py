@@ -163,16 +163,17 @@ def erf_arrays(z, complement, split):
     return np.where(np.isnan(z), np.nan, out)
 
 
-def _density_series(x, scale):
-    """Series of scale * e^(-x^2) along the series `x`."""
-    return series.scale(series.exp(series.neg(series.square(x))), scale)
+def _density_series(x, scale, power=-1.0):
+    """Series of scale * e^(power x^2) along the series `x`."""
+    return series.scale(series.exp(series.scale(series.square(x), power)), scale)
 
 
 class Erf(Forwarder):
-    """erf(x) = 2/sqrt(pi) int_0^x e^(-t^2) dt."""
+    """erf(x) = 2/sqrt(pi) int_0^x e^(-t^2) dt (and its kin, whose derivative is slope e^(power x^2))."""
 
     complement = False
-    slope = TWO_OVER_SQRT_PI     # the derivative over e^(-x^2)
+    slope = TWO_OVER_SQRT_PI     # the derivative over e^(power x^2)
+    power = -1.0
     split = 2.0                  # (the series inside |x| < 2, the fraction outside)
 
     def forward(self, x):
@@ -182,14 +183,14 @@ class Erf(Forwarder):
 
     def backward(self, gy):
         x, = self.inputs
-        return gy * (exp(-(x * x)) * self.slope)    # d erf = 2/sqrt(pi) e^(-x^2)
+        return gy * (exp((x * x) * self.power) * self.slope)    # d erf = 2/sqrt(pi) e^(-x^2)
 
     taylor_records = True
     _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
-        return series.integral(x, y._data, _density_series(x, self.slope))
+        return series.integral(x, y._data, _density_series(x, self.slope, self.power))
 
 
 class Erfc(Erf):
@@ -2659,12 +2660,10 @@ def zeta(x, q=None):
     SciPy: zeta(1) = inf, zeta(x, q) for x < 1 NaN, inf at q = 0, -1, -2, ...  A q below 0 that
     is not whole is refused (on a device: NaN).
     """
-    x = _as_float_variable(x, "zeta")
-    xp = get_array_module(x.data)
     if q is None:
-        return _riemann_zeta(x, xp)
-    q = _as_float_variable(q, "zeta")
-    s, r = xp.broadcast_arrays(x.data, q.data)
+        x = _as_float_variable(x, "zeta")
+        return _riemann_zeta(x, get_array_module(x.data))
+    x, q, s, r, xp = _pair_of_floats(x, q, "zeta")
     awkward = (r < 0) & (r != xp.round(r)) & (s > 1)
     if not is_device_array(s) and bool(np.any(awkward)):
         raise ValueError(
@@ -2914,25 +2913,14 @@ def dawsn_arrays(x):
         return xp.where(xp.isnan(x), np.nan, xp.copysign(y, x))
 
 
-class Erfi(Forwarder):
-    """erfi(x): erfi' = 2/sqrt(pi) e^(x^2)."""
+class Erfi(Erf):
+    """erfi(x): erfi' = 2/sqrt(pi) e^(x^2), Erf's rules with the opposite power."""
+
+    power = 1.0
+    _pointwise = True
 
     def forward(self, x):
         return erfi_arrays(x)
-
-    save_for_backward = ("x0",)
-
-    def backward(self, gy):
-        x, = self.inputs
-        return gy * (exp(x * x) * TWO_OVER_SQRT_PI)
-
-    taylor_records = True
-    _pointwise = True
-
-    def taylor(self, x):
-        y, = self.outputs
-        density = series.scale(series.exp(series.square(x)), TWO_OVER_SQRT_PI)
-        return series.integral(x, y._data, density)
 
 
 _DAWSON_FAR = tuple(float(math.prod(range(1, 2 * k, 2)) / 2 ** (k + 1)) for k in range(_DAWSON_ASYMPTOTIC))
@@ -3194,8 +3182,17 @@ def _three_term(n, x, op, first, step):
         polynomials.append(step(k, x, polynomials[-1], polynomials[-2]))
     if isinstance(n, int):
         return polynomials[n]
-    index = get_array_module(x.data).asarray(np.broadcast_to(n, x.shape)[None])
-    return take_along_axis(stack(polynomials[:top + 1]), index, axis=0)[0]
+    return _each_entry_from(polynomials[:top + 1], n)
+
+
+def _each_entry_from(values, index):
+    """values[index[...]][...]: each entry from the Variable (all of one shape) its index names,
+    the index a host array broadcast to that shape (moved to the values' device); recorded, so
+    each entry's gradient goes to the Variable it came from (the arrays of degrees of the
+    polynomials and of orders of kv and iv)."""
+    shape = values[0].shape
+    index = get_array_module(values[0].data).asarray(np.broadcast_to(index, shape)[None])
+    return take_along_axis(stack(values), index, axis=0)[0]
 
 
 def eval_legendre(n, x):
