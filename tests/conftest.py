@@ -57,6 +57,7 @@ DEVICE_READY = (
     "variable/test_ops_sets.py",
     "variable/test_ops_histograms.py",
     "variable/test_ops_special.py",
+    "variable/test_ops_elementary.py",
     "variable/test_stats.py",
     "variable/test_ndarray_methods.py",
     "function/test_function_table.py",

@@ -86,7 +86,9 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "jn", "y0", "y1", "yn", "k0", "k1", "kn", "k0e", "k1e", "kv", "kve", "iv", "ive", "gammasgn",
                  "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu", "eval_hermite",
                  "eval_hermitenorm", "eval_laguerre", "zeta", "ellipk", "ellipkm1", "ellipe", "exp1", "expi",
-                 "huber", "pseudo_huber", "erfi", "dawsn")
+                 "huber", "pseudo_huber", "erfi", "dawsn", "exprel", "cosm1", "powm1", "boxcox", "boxcox1p",
+                 "inv_boxcox", "inv_boxcox1p", "exp10", "sindg", "cosdg", "tandg", "cotdg", "radian", "agm",
+                 "zetac", "loggamma")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -247,7 +249,10 @@ def render() -> str:
         "  `gamma`, `rgamma` (1/Gamma, entire), `gammasgn`, `gammaln`, `digamma` (or `psi`), `beta`,",
         "  `betaln`, `zeta` (Riemann's, and Hurwitz's in both arguments), `entr`, `rel_entr`, `kl_div`,",
         "  `ellipk`, `ellipkm1`, `ellipe` (by the arithmetic-geometric mean), `exp1`, `expi`, `huber`,",
-        "  `pseudo_huber`, `erfi`, `dawsn`, `xlogy`,",
+        "  `pseudo_huber`, `erfi`, `dawsn`, `exprel`, `cosm1`, `powm1`, `boxcox`, `boxcox1p`,",
+        "  `inv_boxcox`, `inv_boxcox1p` (each keeping the digits its direct formula loses, in value",
+        "  and derivatives), `exp10`, `sindg`, `cosdg`, `tandg`, `cotdg` (degrees reduced exactly),",
+        "  `radian`, `agm`, `zetac`, `loggamma` (real), `xlogy`,",
         "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc` (in x), `stdtr` (in t), `logit`",
         "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
         "  `eval_hermitenorm`, `eval_laguerre` (of whole degree, by their recurrences: derivatives to",

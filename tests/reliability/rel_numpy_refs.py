@@ -523,6 +523,123 @@ def ellipe(m):
     return np.vectorize(lambda v: _elliptic(v, True), otypes=[np.float64])(as_float(m))
 
 
+def _elementwise_of(scalar):
+    """An elementwise, broadcasting reference from a function of floats."""
+    return lambda *arrays: np.vectorize(scalar, otypes=[np.float64])(*[as_float(a) for a in arrays])
+
+
+def _exprel(x):
+    if math.isnan(x):
+        return math.nan
+    if math.isinf(x):
+        return math.inf if x > 0 else 0.0
+    return 1.0 if x == 0 else math.expm1(x) / x
+
+
+def _powm1(x, y):
+    if x == 1 or y == 0:
+        return 0.0
+    if math.isnan(x) or math.isnan(y) or (x < 0 and (math.isinf(y) or y != round(y))):
+        return math.nan
+    try:
+        return x ** y - 1
+    except ZeroDivisionError:                   # 0 ** negative
+        return math.copysign(math.inf, x) if y % 2 == 1 else math.inf
+    except OverflowError:
+        return math.inf if x > 0 or y % 2 == 0 else -math.inf
+
+
+def _boxcox(x, lam, shift=0.0):
+    x += shift
+    if math.isnan(x) or math.isnan(lam) or math.isinf(lam) or x < 0:
+        return math.nan
+    if x == 0:
+        return -1 / lam if lam > 0 else -math.inf
+    if x == math.inf:
+        return math.inf if lam >= 0 else -1 / lam
+    return math.log(x) if lam == 0 else (x ** lam - 1) / lam
+
+
+def _inv_boxcox(y, lam, shift=0.0):
+    if math.isnan(y) or math.isnan(lam) or math.isinf(lam):
+        return math.nan
+    if lam == 0:
+        return math.exp(y) - shift
+    base = 1 + lam * y
+    if base < 0 or math.isnan(base):
+        return math.nan
+    if base == 0:
+        return (0.0 if lam > 0 else math.inf) - shift
+    if math.isinf(base):
+        return (math.inf if lam > 0 else 0.0) - shift
+    return base ** (1 / lam) - shift
+
+
+def _degrees(x, function):
+    """function(x degrees), x reduced modulo 360 exactly (fractions)."""
+    if not math.isfinite(x):
+        return math.nan
+    return function(float(Fraction(x) % 360) * math.pi / 180)
+
+
+def _agm(a, b):
+    if math.isnan(a) or math.isnan(b) or a * b < 0:
+        return math.nan
+    if a == 0 or b == 0:
+        return 0.0 if math.isfinite(a) and math.isfinite(b) else math.nan
+    sign = -1.0 if a < 0 else 1.0
+    a, b = abs(a), abs(b)
+    if math.isinf(a) or math.isinf(b):
+        return sign * math.inf
+    for _ in range(60):
+        a, b = (a + b) / 2, math.sqrt(a) * math.sqrt(b)
+    return sign * a
+
+
+exprel = _elementwise_of(_exprel)
+powm1 = _elementwise_of(_powm1)
+boxcox = _elementwise_of(_boxcox)
+boxcox1p = _elementwise_of(lambda x, lam: _boxcox(x, lam, 1.0))
+inv_boxcox = _elementwise_of(_inv_boxcox)
+inv_boxcox1p = _elementwise_of(lambda y, lam: _inv_boxcox(y, lam, 1.0))
+sindg = _elementwise_of(lambda x: _degrees(x, math.sin))
+cosdg = _elementwise_of(lambda x: _degrees(x, math.cos))
+tandg = _elementwise_of(lambda x: math.inf if math.isfinite(x) and Fraction(x) % 180 == 90
+                        else _degrees(x, math.tan))
+cotdg = _elementwise_of(lambda x: math.inf if math.isfinite(x) and Fraction(x) % 180 == 0
+                        else _degrees(x, lambda r: 1 / math.tan(r)))
+agm = _elementwise_of(_agm)
+
+
+def cosm1(x):
+    """cos(x) - 1, elementwise."""
+    return np.cos(as_float(x)) - 1
+
+
+def exp10(x):
+    """10^x, elementwise."""
+    with np.errstate(over="ignore"):
+        return 10.0 ** as_float(x)
+
+
+def radian(d, m, s):
+    """The angle of d degrees, m minutes, s seconds in radians."""
+    d, m, s = as_float(d, m, s)
+    return (d + m / 60 + s / 3600) * math.pi / 180
+
+
+def zetac(x):
+    """zeta(x) - 1, elementwise."""
+    return zeta(x) - 1
+
+
+def loggamma(x):
+    """log Gamma(x) for x >= 0, NaN below."""
+    x = as_float(x)
+    with np.errstate(invalid="ignore"):
+        return np.where(x < 0, np.nan, np.where(x == 0, np.inf, gammaln(np.where(x <= 0, 1.0, x))))
+
+
 def ellipkm1(p):
     """K(1 - p), elementwise."""
     return ellipk(1 - as_float(p))

@@ -357,6 +357,11 @@ OPS = [
     _binary(V.pseudo_huber, R.pseudo_huber, ("positive", "real")),
     _elementwise(V.erfi, R.erfi, "erfi"), _elementwise(V.dawsn, R.dawsn, "dawsn"),
     _elementwise(V.zeta, R.zeta, "zeta"),                 # (zeta(x, None) is Riemann's: no Hurwitz row)
+    *[_elementwise(getattr(V, name), getattr(R, name), name)
+      for name in ("exprel", "cosm1", "exp10", "sindg", "cosdg", "tandg", "cotdg", "zetac", "loggamma")],
+    *[_binary(getattr(V, name), getattr(R, name), ("positive", "real"))
+      for name in ("powm1", "boxcox", "boxcox1p", "inv_boxcox", "inv_boxcox1p", "agm")],
+    Op("radian", V.radian, R.radian, ((2, 3), (3,), ())),
     *[_elementwise(lambda x, name=name: getattr(V, name)(4, x), R.orthogonal(name, 4), name, variant="n=4")
       for name in ("eval_legendre", "eval_chebyt", "eval_chebyu", "eval_hermite", "eval_hermitenorm",
                    "eval_laguerre")],

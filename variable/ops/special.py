@@ -35,7 +35,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import numpy_dispatch, series
+from .. import backend, numpy_dispatch, series
 from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, as_variable, new_variable
 from ..variable import Variable
@@ -3001,8 +3001,21 @@ def dawsn(x):
 
 # ----- Huber's loss and its smooth relative, elementwise (scipy.special.huber, pseudo_huber) -----
 def _pair_of_floats(a, b, op):
-    """a and b as floating Variables, and their data broadcast together."""
+    """a and b as floating Variables on one device, and their data broadcast together: next to
+    GPU data a NumPy array follows the ops' rule (backend.constant_like), and Variables on two
+    devices are refused as an op refuses them."""
     a, b = _as_float_variable(a, op), _as_float_variable(b, op)
+    devices = [backend.device_of(x) for x in (a, b)]
+    if devices[0] != devices[1]:
+        gpu = a if devices[0] == "gpu" else b
+        host = b if gpu is a else a
+        if host.creator is not None or host.requires_grad:
+            raise TypeError(
+                f"{op}: expected all inputs on one device, got input 0 on the {devices[0].upper()}, input 1 "
+                f"on the {devices[1].upper()}; move them with x.to_gpu() (layer.to_gpu() for a model's "
+                f"parameters) or x.to_cpu()")
+        moved = new_variable(backend.constant_like(host.data, gpu, op, "the NumPy array", "the GPU data"))
+        a, b = (gpu, moved) if gpu is a else (moved, gpu)
     xp = get_array_module(a.data)
     return a, b, *xp.broadcast_arrays(a.data, b.data), xp
 
