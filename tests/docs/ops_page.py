@@ -88,7 +88,8 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "eval_hermitenorm", "eval_laguerre", "zeta", "ellipk", "ellipkm1", "ellipe", "exp1", "expi",
                  "huber", "pseudo_huber", "erfi", "dawsn", "exprel", "cosm1", "powm1", "boxcox", "boxcox1p",
                  "inv_boxcox", "inv_boxcox1p", "exp10", "sindg", "cosdg", "tandg", "cotdg", "radian", "agm",
-                 "zetac", "loggamma")
+                 "zetac", "loggamma", "eval_gegenbauer", "eval_genlaguerre", "eval_jacobi", "eval_sh_jacobi",
+                 "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_chebyc", "eval_chebys")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -255,8 +256,10 @@ def render() -> str:
         "  `radian`, `agm`, `zetac`, `loggamma` (real), `xlogy`,",
         "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc` (in x), `stdtr` (in t), `logit`",
         "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
-        "  `eval_hermitenorm`, `eval_laguerre` (of whole degree, by their recurrences: derivatives to",
-        "  any order): `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`:",
+        "  `eval_hermitenorm`, `eval_laguerre`, `eval_gegenbauer`, `eval_genlaguerre`, `eval_jacobi`,",
+        "  `eval_sh_jacobi` (differentiable in their parameters too), `eval_sh_legendre`,",
+        "  `eval_sh_chebyt`, `eval_sh_chebyu`, `eval_chebyc`, `eval_chebys` (of whole degree, by their",
+        "  recurrences: derivatives to any order): `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`:",
         "  `F.sigmoid`, `-F.softplus(-x)`) and are refused as NumPy's are otherwise",
         "  (`scipy.special.hyp2f1`), under SciPy's name, naming gengrad's spelling where it has one",
         "  (`scipy.special.binom`: `V.exp(V.gammaln(n + 1) - ...)`;",

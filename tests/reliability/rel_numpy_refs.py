@@ -325,6 +325,60 @@ def orthogonal(name, n):
     return lambda x: np.vectorize(one, otypes=[np.float64])(as_float(x))
 
 
+def _jacobi_float(n, a, b, x):
+    """P_n^(a, b)(x) by its recurrence in float64 scalars, in gengrad's order of operations."""
+    s = a + b
+    previous, current = np.float64(1.0), (a + 1.0) + (s + 2.0) * (x - 1.0) * 0.5
+    for k in range(1, n):
+        c = s + 2 * k
+        left = ((c + 1.0) * ((c + 2.0) * c * x + (a * a - b * b))) * current
+        right = ((a + k) * (b + k) * (c + 2.0)) * previous * 2.0
+        previous, current = current, (left - right) / ((s + (k + 1)) * c * (2 * (k + 1)))
+    return current
+
+
+def _with_parameters_float(name, n, *args):
+    *parameters, x = (np.float64(v) for v in args)
+    if name == "eval_gegenbauer":
+        (a,) = parameters
+        previous, current = np.float64(1.0), (x * a) * 2.0
+        for k in range(1, n):
+            previous, current = current, (((x * current) * (a + k)) * (2 / (k + 1))
+                                          - previous * ((a * 2.0 + (k - 1)) / (k + 1)))
+        return current
+    if name == "eval_genlaguerre":
+        (a,) = parameters
+        previous, current = np.float64(1.0), (a + 1.0) - x
+        for k in range(1, n):
+            previous, current = current, ((current * (a + (2 * k + 1)) - x * current) * (1 / (k + 1))
+                                          - previous * ((a + k) * (1 / (k + 1))))
+        return current
+    if name == "eval_jacobi":
+        return _jacobi_float(n, *parameters, x)
+    p, q = parameters                                      # eval_sh_jacobi
+    ratio = np.float64(1.0)
+    for j in range(1, n + 1):
+        ratio = ratio * (j / (p + (n - 1 + j)))
+    return _jacobi_float(n, p - q, q - 1.0, x * 2.0 - 1.0) * ratio
+
+
+def orthogonal_with(name, n):
+    """The polynomial `name` with parameters (eval_gegenbauer(n, alpha, x), ...) of degree n >= 1,
+    elementwise and broadcast, by its recurrence in floats as gengrad orders it."""
+    return lambda *args: np.vectorize(lambda *v: _with_parameters_float(name, n, *v),
+                                      otypes=[np.float64])(*[as_float(a) for a in args])
+
+
+def orthogonal_mapped(name, n):
+    """The shifted and rescaled ones: T_n(2x - 1), 2 T_n(x / 2), ... from their parents'."""
+    parent, scale, shift, factor = {"eval_sh_legendre": ("eval_legendre", 2.0, -1.0, 1.0),
+                                    "eval_sh_chebyt": ("eval_chebyt", 2.0, -1.0, 1.0),
+                                    "eval_sh_chebyu": ("eval_chebyu", 2.0, -1.0, 1.0),
+                                    "eval_chebyc": ("eval_chebyt", 0.5, 0.0, 2.0),
+                                    "eval_chebys": ("eval_chebyu", 0.5, 0.0, 1.0)}[name]
+    return lambda x: orthogonal(parent, n)(as_float(x) * scale + shift) * factor
+
+
 def _bernoulli_numbers(count):
     """B_0 .. B_count as fractions (B_1 = -1/2)."""
     numbers = [Fraction(1)]

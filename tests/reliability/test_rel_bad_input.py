@@ -362,6 +362,13 @@ OPS = [
     *[_binary(getattr(V, name), getattr(R, name), ("positive", "real"))
       for name in ("powm1", "boxcox", "boxcox1p", "inv_boxcox", "inv_boxcox1p", "agm")],
     Op("radian", V.radian, R.radian, ((2, 3), (3,), ())),
+    *[Op(name, lambda *args, name=name: getattr(V, name)(4, *args), R.orthogonal_with(name, 4),
+         ((2, 3),) * (count + 1), "n=4")
+      for name, count in (("eval_gegenbauer", 1), ("eval_genlaguerre", 1), ("eval_jacobi", 2),
+                          ("eval_sh_jacobi", 2))],
+    *[_elementwise(lambda x, name=name: getattr(V, name)(4, x), R.orthogonal_mapped(name, 4), name,
+                   variant="n=4")
+      for name in ("eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_chebyc", "eval_chebys")],
     *[_elementwise(lambda x, name=name: getattr(V, name)(4, x), R.orthogonal(name, 4), name, variant="n=4")
       for name in ("eval_legendre", "eval_chebyt", "eval_chebyu", "eval_hermite", "eval_hermitenorm",
                    "eval_laguerre")],

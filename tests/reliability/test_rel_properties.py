@@ -1909,6 +1909,18 @@ PROPS = [
     new("agm", binary(uniform(0.1, 5), uniform(0.1, 5)), ref=R.agm),
     new("zetac", unary(uniform(1.3, 8)), ref=R.zetac),
     new("loggamma", unary(uniform(0.2, 6)), ref=R.loggamma),
+    *[new(name, binary(uniform(*alphas), uniform(*xs)), ref=R.orthogonal_with(name, 4), label="n=4",
+          call=lambda a, x, name=name: getattr(V, name)(4, a, x))
+      for name, alphas, xs in (("eval_gegenbauer", (0.2, 2), (-1.2, 1.2)),
+                               ("eval_genlaguerre", (-0.8, 3), (-1, 5)))],
+    *[new(name, lambda data, rng, low=low, high=high: ([rng.uniform(low, high, s)
+                                                        for s in [data.draw(shapes())] * 3], {}),
+          call=lambda a, b, x, name=name: getattr(V, name)(4, a, b, x), ref=R.orthogonal_with(name, 4),
+          label="n=4")
+      for name, low, high in (("eval_jacobi", -0.8, 1.2), ("eval_sh_jacobi", 1.2, 2.0))],
+    *[new(name, unary(uniform(-0.2, 1.2)), call=lambda x, name=name: getattr(V, name)(4, x),
+          ref=R.orthogonal_mapped(name, 4), label="n=4")
+      for name in ("eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_chebyc", "eval_chebys")],
     *[new(name, unary(uniform(-1.3, 1.3)), call=lambda x, name=name: getattr(V, name)(4, x),
           ref=R.orthogonal(name, 4), label="n=4")
       for name in ("eval_legendre", "eval_chebyt", "eval_chebyu", "eval_hermite", "eval_hermitenorm",

@@ -568,6 +568,64 @@ def orthogonal_rows(name):
             for row in unary_rows(None, None, inside(-1.3, 1.3), SMOOTH)[::3]]
 
 
+def _rising(a, m):
+    """(a)_m = a (a + 1) ... (a + m - 1), exact for a Fraction a."""
+    return math.prod((a + j for j in range(m)), start=Fraction(1))
+
+
+def _binomial(top, m):
+    """binom(top, m) = (top - m + 1)_m / m! for a Fraction top, a whole m >= 0."""
+    return _rising(top - m + 1, m) / math.factorial(m)
+
+
+_EXPLICIT = {      # the polynomials with parameters by their explicit sums, in exact fractions
+    "eval_gegenbauer": lambda n, x, a: sum((-1) ** k * _rising(a, n - k) * (2 * x) ** (n - 2 * k)
+                                           / (math.factorial(k) * math.factorial(n - 2 * k))
+                                           for k in range(n // 2 + 1)),
+    "eval_genlaguerre": lambda n, x, a: sum((-1) ** i * _binomial(n + a, n - i) * x ** i / math.factorial(i)
+                                            for i in range(n + 1)),
+    "eval_jacobi": lambda n, x, a, b: sum(_binomial(n + a, n - s) * _binomial(n + b, s) * ((x - 1) / 2) ** s
+                                          * ((x + 1) / 2) ** (n - s) for s in range(n + 1)),
+    "eval_sh_jacobi": lambda n, x, p, q: (_EXPLICIT["eval_jacobi"](n, 2 * x - 1, p - q, q - 1)
+                                          / _binomial(2 * n + p - 1, n)),
+}
+
+
+def reference_with_parameters(name, n):
+    """`name`(n, *parameters, x) at floats, summed in exact fractions (so rounded once)."""
+    def one(*args):
+        *parameters, x = (Fraction(float(v)) for v in args)
+        return float(_EXPLICIT[name](n, x, *parameters))
+    return lambda *args: np.vectorize(one, otypes=[np.float64])(*args)
+
+
+def parameter_rows(name, ranges, x_range):
+    """Rows of `name`(n, *parameters, x) at n = 2 and 5, every argument a differentiated input."""
+    return [Row(f"n={n}, {shape}", lambda *args, n=n: getattr(V, name)(n, *args),
+                lambda *args, n=n: reference_with_parameters(name, n)(*args),
+                lambda rng, shape=shape: tuple(rng.uniform(low, high, shape)
+                                               for low, high in (*ranges, x_range)),
+                SMOOTH) for n, shape in ((2, (3,)), (5, (2, 3)))]
+
+
+_SHIFTED = {"eval_sh_legendre": ("eval_legendre", lambda x: 2 * x - 1),
+            "eval_sh_chebyt": ("eval_chebyt", lambda x: 2 * x - 1),
+            "eval_sh_chebyu": ("eval_chebyu", lambda x: 2 * x - 1),
+            "eval_chebyc": ("eval_chebyt", lambda x: x / 2), "eval_chebys": ("eval_chebyu", lambda x: x / 2)}
+
+
+def shifted_rows(name):
+    """The shifted and rescaled Chebyshev and Legendre polynomials against their parents' exact
+    values at the (exactly) mapped points."""
+    parent, mapped = _SHIFTED[name]
+    scale = 2.0 if name == "eval_chebyc" else 1.0
+    low, high = (-0.1, 1.1) if "_sh_" in name else (-2.3, 2.3)
+    return [Row(f"n={n}", lambda x, n=n: getattr(V, name)(n, x),
+                lambda x, n=n: scale * reference_orthogonal(parent, n)(mapped(x)), inside(low, high)((3,)),
+                SMOOTH)
+            for n in (2, 6)]
+
+
 def positive_pairs(low, high, s0, s1):
     return lambda rng: (rng.uniform(low, high, s0), rng.uniform(low, high, s1))
 
@@ -628,6 +686,11 @@ ROWS = {
     + [Row("below 0", V.beta, lambda a, b: reference_gamma(a) * reference_gamma(b) / reference_gamma(a + b),
            lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH)],
     **{name: orthogonal_rows(name) for name in _RECURRENCES},
+    "eval_gegenbauer": parameter_rows("eval_gegenbauer", ((0.2, 2.0),), (-1.2, 1.2)),
+    "eval_genlaguerre": parameter_rows("eval_genlaguerre", ((-0.8, 3.0),), (-1.0, 6.0)),
+    "eval_jacobi": parameter_rows("eval_jacobi", ((-0.8, 2.0), (-0.8, 2.0)), (-1.2, 1.2)),
+    "eval_sh_jacobi": parameter_rows("eval_sh_jacobi", ((2.2, 4.0), (0.3, 2.0)), (-0.1, 1.1)),
+    **{name: shifted_rows(name) for name in _SHIFTED},
     **{name: [row for low, high in ((-4.0, -0.2), (0.05, 0.45), (0.55, 0.97))     # (E's three ways)
               for row in unary_rows(op, ref, inside(low, high), SMOOTH)]
        for name, op, ref in (("ellipk", V.ellipk, reference_elliptic()),
@@ -950,6 +1013,64 @@ def test_orthogonal_polynomials_of_high_degree_and_their_refusals(name):
                   "eval_hermitenorm": "hermite_polynomial_he", "eval_laguerre": "laguerre_polynomial_l"}[name]
     with pytest.raises(AttributeError, match=rf"V\.{name}\(n, x\), SciPy's name \(the degree n first\)"):
         getattr(V, torch_name)
+
+
+PARAMETERS = {"eval_gegenbauer": (0.75,), "eval_genlaguerre": (1.5,), "eval_jacobi": (0.5, -0.25),
+              "eval_sh_jacobi": (2.5, 1.5)}
+
+
+@pytest.mark.parametrize("name", sorted(PARAMETERS))
+def test_polynomials_with_parameters_against_their_exact_sums_scipy_and_broadcasting(name):
+    op, parameters = getattr(V, name), PARAMETERS[name]
+    x = np.linspace(-0.1, 1.1, 13) if name == "eval_sh_jacobi" else np.linspace(-1.1, 1.1, 23)
+    for n in (12, 30):                     # to a few ulps of the largest value on the interval
+        exact = reference_with_parameters(name, n)(*parameters, x)
+        assert np.max(np.abs(op(n, *parameters, x).data - exact)) <= 2e-15 * n * np.max(np.abs(exact))
+    # the parameters broadcast with x and an array of degrees, each entry its own, differentiable
+    column = np.array([[parameters[0]], [parameters[0] + 0.5]])
+    grid = op(np.array([[1], [4]]), column, *parameters[1:], x[:3])
+    for i in range(2):
+        for j in range(3):
+            expected = reference_with_parameters(name, (1, 4)[i])(column[i, 0], *parameters[1:], x[j])
+            assert grid.data[i, j] == pytest.approx(float(expected), rel=1e-14, abs=1e-15)
+    assert V.gradcheck(lambda *args: op(3, *args), *[np.array([p, p + 0.3]) for p in parameters], x[4:6],
+                       order=3)
+    assert op(0, np.array([1.0, 2.0]), *parameters[1:], 0.3).shape == (2,)
+    arguments = ", ".join(_SIGNATURES_SHOWN[name])
+    with pytest.raises(TypeError, match=rf"{name}\({arguments}\): the degree n must be a whole number"):
+        op(2.5, *parameters, x)
+    special = pytest.importorskip("scipy.special")
+    t = V.Variable(x[2:5])
+    y = getattr(special, name)(5, *parameters, t)                       # SciPy's ufunc records it
+    assert y.creator is not None
+    np.testing.assert_allclose(y.data, getattr(special, name)(5, *parameters, t.data), rtol=1e-13)
+
+
+_SIGNATURES_SHOWN = {"eval_gegenbauer": ("n", "alpha", "x"), "eval_genlaguerre": ("n", "alpha", "x"),
+                     "eval_jacobi": ("n", "alpha", "beta", "x"), "eval_sh_jacobi": ("n", "p", "q", "x")}
+
+
+@pytest.mark.parametrize("name", sorted(_SHIFTED))
+def test_shifted_and_rescaled_polynomials_are_scipys_and_name_themselves(name):
+    op, x = getattr(V, name), np.linspace(-0.2, 1.2, 15)
+    parent, mapped = _SHIFTED[name]
+    for n in (0, 3, 20):
+        exact = (2.0 if name == "eval_chebyc" else 1.0) * reference_orthogonal(parent, n)(mapped(x))
+        np.testing.assert_allclose(op(n, x).data, exact, rtol=0, atol=4e-15 * max(1.0, np.max(np.abs(exact))))
+    with pytest.raises(ValueError, match=rf"^{name}\(n, x\): the degree n must be in \[0, 10000\], got -1"):
+        op(-1, x)
+    special = pytest.importorskip("scipy.special")
+    np.testing.assert_allclose(getattr(special, name)(7, V.Variable(x)).data, getattr(special, name)(7, x),
+                               rtol=1e-12, atol=1e-14)
+
+
+def test_jacobi_is_nan_where_its_recurrence_divides_by_0_and_defined_for_every_other_parameter():
+    # P_2^(-1, -1): 2k + alpha + beta = 0 at k = 1 (SciPy: NaN too); Gegenbauer at alpha = -1/2 and
+    # Laguerre at alpha = -3/2 are polynomials in alpha (SciPy: NaN), against their exact sums
+    assert np.isnan(V.eval_jacobi(2, -1.0, -1.0, 0.3).data)
+    for name, parameter in (("eval_gegenbauer", -0.5), ("eval_genlaguerre", -1.5)):
+        expected = reference_with_parameters(name, 3)(parameter, 0.3)
+        assert getattr(V, name)(3, parameter, 0.3).data == pytest.approx(float(expected), rel=1e-15)
 
 
 def test_zeta_within_a_few_ulps_times_its_condition_number_and_scipys_edges():
@@ -1812,6 +1933,12 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (lambda t: V.eval_legendre(6, t), (np.array([-1.2, 0.3, 0.9]),)),
                      (lambda t: V.eval_laguerre(4, t), (np.array([-1.2, 0.3, 5.0]),)),
                      (lambda t: V.eval_legendre(np.array([[1], [4], [6]]), t), (np.array([-1.2, 0.3, 0.9]),)),
+                     (lambda a, t: V.eval_gegenbauer(np.array([[1], [4]]), a, t),
+                      (np.array([0.5, 1.5, 2.0]), np.array([-1.2, 0.3, 0.9]))),
+                     (lambda p, q, t: V.eval_sh_jacobi(3, p, q, t),
+                      (np.array([2.5, 3.0]), np.array([1.5, 0.5]), np.array([0.2, 0.9]))),
+                     (lambda a, b, t: V.eval_jacobi(2, a, b, t),
+                      (np.array([-1.0, 0.5]), np.array([-1.0, 0.25]), np.array([0.3, 0.3]))),
                      (V.ellipk, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),)),
                      (V.exp1, (np.array([-1.0, 0.0, 0.3, 1.5, 2.0, 30.0, 800.0, np.inf]),)),
                      (V.huber, (np.array([1.0, -1.0, 2.0, 0.5]), np.array([0.3, 1.0, -5.0, np.inf]))),

@@ -3000,22 +3000,30 @@ def dawsn(x):
 
 
 # ----- Huber's loss and its smooth relative, elementwise (scipy.special.huber, pseudo_huber) -----
+def _floats_on_one_device(op, *xs):
+    """xs as floating Variables on one device: next to GPU data a NumPy array (a Variable of
+    no graph) follows the ops' rule (backend.constant_like), and Variables on two devices are
+    refused as an op refuses them."""
+    xs = [_as_float_variable(x, op) for x in xs]
+    devices = [backend.device_of(x) for x in xs]
+    if "gpu" not in devices or "cpu" not in devices:
+        return xs
+    gpu = xs[devices.index("gpu")]
+    for i, x in enumerate(xs):
+        if devices[i] == "gpu":
+            continue
+        if x.creator is not None or x.requires_grad:
+            where = ", ".join(f"input {j} on the {d.upper()}" for j, d in enumerate(devices))
+            raise TypeError(f"{op}: expected all inputs on one device, got {where}; move them with "
+                            f"x.to_gpu() (layer.to_gpu() for a model's parameters) or x.to_cpu()")
+        xs[i] = new_variable(backend.constant_like(x.data, gpu, op, "the NumPy array", "the GPU data"))
+    return xs
+
+
 def _pair_of_floats(a, b, op):
-    """a and b as floating Variables on one device, and their data broadcast together: next to
-    GPU data a NumPy array follows the ops' rule (backend.constant_like), and Variables on two
-    devices are refused as an op refuses them."""
-    a, b = _as_float_variable(a, op), _as_float_variable(b, op)
-    devices = [backend.device_of(x) for x in (a, b)]
-    if devices[0] != devices[1]:
-        gpu = a if devices[0] == "gpu" else b
-        host = b if gpu is a else a
-        if host.creator is not None or host.requires_grad:
-            raise TypeError(
-                f"{op}: expected all inputs on one device, got input 0 on the {devices[0].upper()}, input 1 "
-                f"on the {devices[1].upper()}; move them with x.to_gpu() (layer.to_gpu() for a model's "
-                f"parameters) or x.to_cpu()")
-        moved = new_variable(backend.constant_like(host.data, gpu, op, "the NumPy array", "the GPU data"))
-        a, b = (gpu, moved) if gpu is a else (moved, gpu)
+    """a and b as floating Variables on one device (`_floats_on_one_device`), and their data
+    broadcast together."""
+    a, b = _floats_on_one_device(op, a, b)
     xp = get_array_module(a.data)
     return a, b, *xp.broadcast_arrays(a.data, b.data), xp
 
@@ -3151,32 +3159,38 @@ class _One(_Flat):
         return get_array_module(x).where(x != x, x, 1).astype(x.dtype, copy=False)
 
 
+_SIGNATURES = {"eval_gegenbauer": "n, alpha, x", "eval_genlaguerre": "n, alpha, x",
+               "eval_jacobi": "n, alpha, beta, x", "eval_sh_jacobi": "n, p, q, x"}
+"""The arguments of the polynomials with parameters, as their messages show them (others: n, x)."""
+
+
 def _degree(n, op):
     """The degree of an orthogonal polynomial: a whole number >= 0 (an int, or a NumPy integer
     as SciPy's ufunc passes it), or an array of them (SciPy broadcasts one against x: every
     degree at once); not differentiated."""
+    call = f"{op}({_SIGNATURES.get(op, 'n, x')})"
     if isinstance(n, (list, tuple)) or (isinstance(n, np.ndarray) and n.ndim):
         degrees = np.asarray(n)
         whole = degrees.dtype.kind in "iu" or (
             degrees.dtype.kind == "f" and bool(np.all(np.isfinite(degrees) & (degrees == np.round(degrees)))))
         if not whole:
             raise TypeError(
-                f"{op}(n, x): the degree n must be whole numbers, got an array of shape {degrees.shape} and "
-                f"dtype {degrees.dtype}; the degree comes first, {op}(n, x) (PyTorch's polynomials take "
+                f"{call}: the degree n must be whole numbers, got an array of shape {degrees.shape} and "
+                f"dtype {degrees.dtype}; the degree comes first, {call} (PyTorch's polynomials take "
                 f"x first)")
         degrees = degrees.astype(np.int64)
         if degrees.size and not (0 <= degrees.min() and degrees.max() <= 10_000):
-            raise ValueError(f"{op}(n, x): every degree must be in [0, 10000], got {degrees.min()} .. "
+            raise ValueError(f"{call}: every degree must be in [0, 10000], got {degrees.min()} .. "
                              f"{degrees.max()}")
         return degrees
     if isinstance(n, np.ndarray) and n.ndim == 0 and n.dtype.kind in "iu":
         n = n.item()
     if isinstance(n, (float, np.floating)) and math.isfinite(n) and n == int(n):
         n = int(n)                                          # (2.0: SciPy's float n)
-    degree = _an_int(n, f"{op}(n, x): the degree n must be a whole number (gengrad's polynomials are of "
+    degree = _an_int(n, f"{call}: the degree n must be a whole number (gengrad's polynomials are of "
                         f"whole degree; not differentiated)")
     if not 0 <= degree <= 10_000:
-        raise ValueError(f"{op}(n, x): the degree n must be in [0, 10000], got {degree}")
+        raise ValueError(f"{call}: the degree n must be in [0, 10000], got {degree}")
     return degree
 
 
@@ -3249,6 +3263,114 @@ def eval_laguerre(n, x):
                        - q * (k / (k + 1)))
 
 
+def _with_parameters(x, op, *parameters):
+    """x and the polynomial's parameters as floating Variables, x broadcast to the shape of all
+    (a degree-0 polynomial has the shape of x, its parameters' too)."""
+    x, *parameters = _floats_on_one_device(op, x, *parameters)
+    shape = np.broadcast_shapes(x.shape, *[a.shape for a in parameters])
+    return (x if x.shape == shape else broadcast_to(x, shape)), parameters
+
+
+def eval_gegenbauer(n, alpha, x):
+    """The Gegenbauer (ultraspherical) polynomial C_n^(alpha)(x), whole n >= 0, elementwise with
+    broadcasting (scipy.special.eval_gegenbauer): (k + 1) C_(k+1) = 2 (k + alpha) x C_k - (k + 2 alpha
+    - 1) C_(k-1) from C_1 = 2 alpha x; differentiable in alpha and x.  A polynomial in alpha, so
+    defined for every real alpha (SciPy's: NaN at alpha = -1/2, -3/2, ...)."""
+    x, (a,) = _with_parameters(x, "eval_gegenbauer", alpha)
+    return _three_term(n, x, "eval_gegenbauer", lambda x: (x * a) * 2.0,
+                       lambda k, x, p, q: ((x * p) * (a + k)) * (2 / (k + 1))
+                       - q * ((a * 2.0 + (k - 1)) / (k + 1)))
+
+
+def eval_genlaguerre(n, alpha, x):
+    """The generalized Laguerre polynomial L_n^(alpha)(x), whole n >= 0, elementwise with
+    broadcasting (scipy.special.eval_genlaguerre): (k + 1) L_(k+1) = (2k + 1 + alpha - x) L_k - (k +
+    alpha) L_(k-1) from L_1 = 1 + alpha - x; differentiable in alpha and x, defined for every real
+    alpha (SciPy's: NaN for alpha <= -1)."""
+    x, (a,) = _with_parameters(x, "eval_genlaguerre", alpha)
+    return _three_term(n, x, "eval_genlaguerre", lambda x: (a + 1.0) - x,
+                       lambda k, x, p, q: (p * (a + (2 * k + 1)) - x * p) * (1 / (k + 1))
+                       - q * ((a + k) * (1 / (k + 1))))
+
+
+def _jacobi(n, alpha, beta, x, op):
+    """P_n^(alpha, beta)(x) by its three-term recurrence (NaN where 2k + alpha + beta = 0 for a k
+    in 1 .. n - 1: alpha + beta a negative whole number there)."""
+    x, (a, b) = _with_parameters(x, op, alpha, beta)
+    s = a + b
+
+    def step(k, x, p, q):
+        c = s + 2 * k
+        left = ((c + 1.0) * ((c + 2.0) * c * x + (a * a - b * b))) * p
+        right = ((a + k) * (b + k) * (c + 2.0)) * q * 2.0
+        with np.errstate(invalid="ignore", divide="ignore"):        # (0 / 0: NaN, as documented)
+            return (left - right) / ((s + (k + 1)) * c * (2 * (k + 1)))
+    return _three_term(n, x, op, lambda x: (a + 1.0) + (s + 2.0) * (x - 1.0) * 0.5, step)
+
+
+def eval_jacobi(n, alpha, beta, x):
+    """The Jacobi polynomial P_n^(alpha, beta)(x), whole n >= 0, elementwise with broadcasting
+    (scipy.special.eval_jacobi), by its three-term recurrence on gengrad's ops: differentiable in
+    alpha, beta and x; NaN where alpha + beta is a negative whole number the recurrence divides by
+    (as SciPy's at P_2^(-1, -1))."""
+    return _jacobi(n, alpha, beta, x, "eval_jacobi")
+
+
+def eval_sh_jacobi(n, p, q, x):
+    """The shifted Jacobi polynomial G_n^(p, q)(x) = P_n^(p - q, q - 1)(2x - 1) / binom(2n + p - 1, n),
+    whole n >= 0, elementwise with broadcasting (scipy.special.eval_sh_jacobi)."""
+    x, (p, q) = _with_parameters(x, "eval_sh_jacobi", p, q)
+    degree = _degree(n, "eval_sh_jacobi")
+    if isinstance(degree, np.ndarray):
+        shape = np.broadcast_shapes(degree.shape, x.shape)
+        x = x if x.shape == shape else broadcast_to(x, shape)
+    top = int(np.max(degree, initial=0))
+    ratios = [Function(_One())(x)]                          # 1 / binom(2k + p - 1, k), k = 0 .. top
+    for k in range(1, top + 1):                 # (binom(2k + p - 1, k) = prod_j (k + p - 1 + j) / j)
+        total = ratios[0]
+        for j in range(1, k + 1):
+            total = total * (j / (p + (k - 1 + j)))
+        ratios.append(total)
+    scale = ratios[degree] if isinstance(degree, int) else _each_entry_from(ratios, degree)
+    return _jacobi(n, p - q, q - 1.0, x * 2.0 - 1.0, "eval_sh_jacobi") * scale
+
+
+def _on_mapped(polynomial, n, x, op, scale, shift=0.0):
+    """polynomial(n, scale x + shift), its degree checked under the caller's name `op`."""
+    x = _as_float_variable(x, op)
+    return polynomial(_degree(n, op), x * scale + shift if shift else x * scale)
+
+
+def eval_sh_legendre(n, x):
+    """The shifted Legendre polynomial P_n(2x - 1), whole n >= 0, elementwise
+    (scipy.special.eval_sh_legendre): orthogonal on [0, 1]."""
+    return _on_mapped(eval_legendre, n, x, "eval_sh_legendre", 2.0, -1.0)
+
+
+def eval_sh_chebyt(n, x):
+    """The shifted Chebyshev polynomial of the first kind T_n(2x - 1), whole n >= 0, elementwise
+    (scipy.special.eval_sh_chebyt)."""
+    return _on_mapped(eval_chebyt, n, x, "eval_sh_chebyt", 2.0, -1.0)
+
+
+def eval_sh_chebyu(n, x):
+    """The shifted Chebyshev polynomial of the second kind U_n(2x - 1), whole n >= 0, elementwise
+    (scipy.special.eval_sh_chebyu)."""
+    return _on_mapped(eval_chebyu, n, x, "eval_sh_chebyu", 2.0, -1.0)
+
+
+def eval_chebyc(n, x):
+    """The Chebyshev polynomial C_n(x) = 2 T_n(x / 2) on [-2, 2], whole n >= 0, elementwise
+    (scipy.special.eval_chebyc)."""
+    return _on_mapped(eval_chebyt, n, x, "eval_chebyc", 0.5) * 2.0
+
+
+def eval_chebys(n, x):
+    """The Chebyshev polynomial S_n(x) = U_n(x / 2) on [-2, 2], whole n >= 0, elementwise
+    (scipy.special.eval_chebys)."""
+    return _on_mapped(eval_chebyu, n, x, "eval_chebys", 0.5)
+
+
 numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
 numpy_dispatch.register_scipy_ufunc("_riemann_zeta", zeta)   # (scipy.special.zeta calls these two)
 numpy_dispatch.register_scipy_ufunc("_zeta", zeta)
@@ -3257,5 +3379,7 @@ __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_nd
            "gammaln", "digamma", "polygamma", "gamma", "betaln", "multigammaln", "xlogy", "xlog1py", "logit",
            "entr", "rel_entr", "kl_div", "gammainc", "gammaincc", "betainc", "betaincc",
            "stdtr", "gammasgn", "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu",
-           "eval_hermite", "eval_hermitenorm", "eval_laguerre", "zeta", "ellipk", "ellipkm1", "ellipe",
+           "eval_hermite", "eval_hermitenorm", "eval_laguerre", "eval_gegenbauer", "eval_genlaguerre",
+           "eval_jacobi", "eval_sh_jacobi", "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu",
+           "eval_chebyc", "eval_chebys", "zeta", "ellipk", "ellipkm1", "ellipe",
            "exp1", "expi", "huber", "pseudo_huber", "erfi", "dawsn"]
