@@ -123,8 +123,7 @@ SCIPY_SPELLINGS = {
        for dist, methods, arguments in _V_STATS for method in methods for gen in ("", "_gen")},
     "norm.ppf": "V.stats.norm.ppf(q, loc, scale)",
     "multivariate_normal_gen.entropy": "V.stats.multivariate_normal.entropy(mean, cov)",
-    "f.cdf": "V.betainc(d1 / 2, d2 / 2, d1 x / (d1 x + d2))",
-    "f.sf": "V.betaincc(d1 / 2, d2 / 2, d1 x / (d1 x + d2))",
+    "f.cdf": "V.fdtr(dfn, dfd, x)", "f.sf": "V.fdtrc(dfn, dfd, x)",
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 

@@ -89,7 +89,9 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "huber", "pseudo_huber", "erfi", "dawsn", "exprel", "cosm1", "powm1", "boxcox", "boxcox1p",
                  "inv_boxcox", "inv_boxcox1p", "exp10", "sindg", "cosdg", "tandg", "cotdg", "radian", "agm",
                  "zetac", "loggamma", "eval_gegenbauer", "eval_genlaguerre", "eval_jacobi", "eval_sh_jacobi",
-                 "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_chebyc", "eval_chebys")
+                 "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_chebyc", "eval_chebys",
+                 "chdtr", "chdtrc", "gdtr", "gdtrc", "pdtr", "pdtrc", "bdtr", "bdtrc", "nbdtr", "nbdtrc",
+                 "fdtr", "fdtrc")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -254,7 +256,9 @@ def render() -> str:
         "  `inv_boxcox`, `inv_boxcox1p` (each keeping the digits its direct formula loses, in value",
         "  and derivatives), `exp10`, `sindg`, `cosdg`, `tandg`, `cotdg` (degrees reduced exactly),",
         "  `radian`, `agm`, `zetac`, `loggamma` (real), `xlogy`,",
-        "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc` (in x), `stdtr` (in t), `logit`",
+        "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc` (in x), `stdtr` (in t), the",
+        "  distribution functions `chdtr`, `chdtrc`, `gdtr`, `gdtrc`, `pdtr`, `pdtrc`, `bdtr`,",
+        "  `bdtrc`, `nbdtr`, `nbdtrc`, `fdtr`, `fdtrc` (in x, m or p), `logit`",
         "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
         "  `eval_hermitenorm`, `eval_laguerre`, `eval_gegenbauer`, `eval_genlaguerre`, `eval_jacobi`,",
         "  `eval_sh_jacobi` (differentiable in their parameters too), `eval_sh_legendre`,",

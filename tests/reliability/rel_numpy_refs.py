@@ -825,6 +825,69 @@ def stdtr(df, t):
     return np.vectorize(_stdtr, otypes=[np.float64])(*as_float(df, t))
 
 
+def chdtr(v, x, upper=False):
+    """The chi-square CDF (survival function with `upper`): P(v / 2, x / 2) (Q), broadcast."""
+    v, x = as_float(v, x)
+    return (gammaincc if upper else gammainc)(v / 2, x / 2)
+
+
+def gdtr(a, b, x, upper=False):
+    """The gamma distribution's CDF of rate a, shape b: P(b, a x) (Q with `upper`); NaN for a < 0."""
+    a, b, x = as_float(a, b, x)
+    with np.errstate(invalid="ignore"):
+        return np.where(a < 0, np.nan, (gammaincc if upper else gammainc)(b, a * x))
+
+
+def pdtr(k, m, upper=False):
+    """The Poisson CDF P(K <= k) = Q(floor(k) + 1, m) (P with `upper`); NaN for k < 0."""
+    k, m = as_float(k, m)
+    with np.errstate(invalid="ignore"):
+        return np.where(k < 0, np.nan, (gammainc if upper else gammaincc)(np.floor(k) + 1, m))
+
+
+def _binomial_cdf(k, n, p, upper):
+    """P(K <= k) (P(K > k)) of the binomial, k and n whole (floored), SciPy's edges."""
+    if math.isnan(k) or math.isnan(n) or math.isnan(p) or not 0 <= p <= 1:
+        return math.nan
+    k, n = math.floor(k), math.trunc(n)
+    if k > n:
+        return math.nan
+    if k == n:
+        return 0.0 if upper else 1.0
+    if k < 0:
+        return 1.0 if upper else math.nan
+    return _betainc(k + 1, n - k, p, not upper)
+
+
+def bdtr(k, n, p, upper=False):
+    """The binomial CDF (survival function with `upper`), broadcast."""
+    return np.vectorize(lambda *v: _binomial_cdf(*v, upper), otypes=[np.float64])(*as_float(k, n, p))
+
+
+def nbdtr(k, n, p, upper=False):
+    """The negative binomial CDF I_p(n, floor(k) + 1) (1 - I with `upper`); NaN for k < 0, n <= 0."""
+    k, n, p = as_float(k, n, p)
+    with np.errstate(invalid="ignore"):
+        bad = (k < 0) | ~(n > 0)
+        return np.where(bad, np.nan, (betaincc if upper else betainc)(np.where(bad, 1, n),
+                                                                      np.floor(np.where(bad, 0, k)) + 1, p))
+
+
+def _snedecor_cdf(dfn, dfd, x, upper):
+    if math.isnan(x) or not (dfn > 0 and dfd > 0) or x < 0:
+        return math.nan
+    if x == math.inf:
+        return 0.0 if upper else 1.0
+    if upper:
+        return _betainc(dfd / 2, dfn / 2, dfd / (dfn * x + dfd), False)
+    return _betainc(dfn / 2, dfd / 2, dfn * x / (dfn * x + dfd), False)
+
+
+def fdtr(dfn, dfd, x, upper=False):
+    """The F distribution's CDF (survival function with `upper`), broadcast."""
+    return np.vectorize(lambda *v: _snedecor_cdf(*v, upper), otypes=[np.float64])(*as_float(dfn, dfd, x))
+
+
 def entr(x):
     """-x log(x); 0 at 0, -inf below (SciPy's)."""
     x = as_float(x)

@@ -381,6 +381,16 @@ OPS = [
                    "a=2.5, b=1.5")
       for f, r in ((V.betainc, R.betainc), (V.betaincc, R.betaincc))],
     _elementwise(lambda t: V.stdtr(4.5, t), lambda t: R.stdtr(4.5, t), "stdtr", variant="df=4.5"),
+    *[_elementwise(lambda x, name=name, c=constants: getattr(V, name)(*c, x),
+                   lambda x, name=name, c=constants: getattr(R, name.removesuffix("c"))(*c, x,
+                                                                                    name.endswith("c")),
+                   name, (domain,), ", ".join(map(str, constants)))
+      for name, constants, domain in (("chdtr", (3.0,), "positive"), ("chdtrc", (3.0,), "positive"),
+                                      ("gdtr", (2.0, 2.5), "positive"), ("gdtrc", (2.0, 2.5), "positive"),
+                                      ("pdtr", (4,), "positive"), ("pdtrc", (4,), "positive"),
+                                      ("bdtr", (3, 10), "unit"), ("bdtrc", (3, 10), "unit"),
+                                      ("nbdtr", (4, 3), "unit"), ("nbdtrc", (4, 3), "unit"),
+                                      ("fdtr", (3.0, 8.0), "positive"), ("fdtrc", (3.0, 8.0), "positive"))],
     _elementwise(V.entr, R.entr), _binary(V.rel_entr, R.rel_entr, ("positive", "positive")),
     _binary(V.kl_div, R.kl_div, ("positive", "positive")),
     _elementwise(lambda a: V.multigammaln(a, 2), lambda a: R.multigammaln(a, 2), "multigammaln", ("above1",)),

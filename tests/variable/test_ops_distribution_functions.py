@@ -1,0 +1,168 @@
+"""scipy.special's distribution functions (variable/ops/distribution_functions.py): the table rows in the
+continuous variable (third order, Taylor mode to sixth), then their tails against sums in
+decimals, SciPy's values and edges, the constants refused when they require grad (naming the
+function and SciPy's order), and the device path without a host sync."""
+
+import math
+import warnings
+from decimal import Decimal, localcontext
+
+import numpy as np
+import pytest
+from op_rows import SMOOTH, Row, table_tests
+from test_ops_special import reference_betainc, reference_gammainc
+
+import variable as V
+
+
+def inside(low, high, shape=(3,)):
+    return lambda rng: (rng.uniform(low, high, shape),)
+
+
+ROWS = {
+    "chdtr": [Row("v=3", lambda x: V.chdtr(3.0, x), lambda x: reference_gammainc(1.5, x / 2),
+                  inside(0.2, 9.0), SMOOTH)],
+    "chdtrc": [Row("v=7", lambda x: V.chdtrc(7.0, x), lambda x: reference_gammainc(3.5, x / 2, True),
+                   inside(0.5, 20.0, (2, 3)), SMOOTH)],
+    "gdtr": [Row("a=2, b=2.5", lambda x: V.gdtr(2.0, 2.5, x), lambda x: reference_gammainc(2.5, 2 * x),
+                 inside(0.1, 4.0), SMOOTH)],
+    "gdtrc": [Row("a=0.5, b=3", lambda x: V.gdtrc(0.5, 3.0, x),
+                  lambda x: reference_gammainc(3.0, x / 2, True), inside(0.5, 15.0), SMOOTH)],
+    "pdtr": [Row("k=4", lambda m: V.pdtr(4, m), lambda m: reference_gammainc(5.0, m, True), inside(0.5, 9.0),
+                 SMOOTH)],
+    "pdtrc": [Row("k=2.7", lambda m: V.pdtrc(2.7, m), lambda m: reference_gammainc(3.0, m), inside(0.5, 9.0),
+                  SMOOTH)],
+    "bdtr": [Row("k=3, n=10", lambda p: V.bdtr(3, 10, p), lambda p: reference_betainc(4.0, 7.0, p, True),
+                 inside(0.05, 0.95), SMOOTH)],
+    "bdtrc": [Row("k=3, n=10", lambda p: V.bdtrc(3, 10, p), lambda p: reference_betainc(4.0, 7.0, p),
+                  inside(0.05, 0.95, (2, 3)), SMOOTH)],
+    "nbdtr": [Row("k=4, n=3", lambda p: V.nbdtr(4, 3, p), lambda p: reference_betainc(3.0, 5.0, p),
+                  inside(0.05, 0.95), SMOOTH)],
+    "nbdtrc": [Row("k=4, n=3", lambda p: V.nbdtrc(4, 3, p), lambda p: reference_betainc(3.0, 5.0, p, True),
+                   inside(0.05, 0.95), SMOOTH)],
+    "fdtr": [Row("dfn=3, dfd=8", lambda x: V.fdtr(3.0, 8.0, x),
+                 lambda x: reference_betainc(1.5, 4.0, 3 * x / (3 * x + 8)), inside(0.1, 5.0), SMOOTH)],
+    "fdtrc": [Row("dfn=4, dfd=5", lambda x: V.fdtrc(4.0, 5.0, x),
+                  lambda x: reference_betainc(2.5, 2.0, 5 / (4 * x + 5)), inside(0.1, 5.0), SMOOTH)],
+}
+
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+
+
+def _binomial_tail(k, n, p, upper):
+    """P(K <= k) (P(K > k)) of the binomial, summed in 50-digit decimals."""
+    with localcontext() as context:
+        context.prec = 50
+        p = Decimal(p)
+        terms = [math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(n + 1)]
+        return float(sum(terms[k + 1:]) if upper else sum(terms[:k + 1]))
+
+
+def _poisson_tail(k, m, upper):
+    """P(K <= k) (P(K > k)) of the Poisson of mean m, in 50-digit decimals."""
+    with localcontext() as context:
+        context.prec = 50
+        m = Decimal(m)
+        terms, term = [], (-m).exp()
+        for i in range(k + 400):
+            terms.append(term)
+            term = term * m / (i + 1)
+        return float(sum(terms[k + 1:]) if upper else sum(terms[:k + 1]))
+
+
+def test_the_tails_keep_their_digits():
+    for k, n, p in ((3, 40, 0.9), (30, 100, 0.6), (0, 5, 1e-9), (97, 100, 0.3)):
+        assert V.bdtr(k, n, p).data == pytest.approx(_binomial_tail(k, n, p, False), rel=2e-14)
+        assert V.bdtrc(k, n, p).data == pytest.approx(_binomial_tail(k, n, p, True), rel=2e-14)
+    for k, m in ((50, 3.0), (2, 60.0), (0, 1e-10)):
+        assert V.pdtr(k, m).data == pytest.approx(_poisson_tail(k, m, False), rel=2e-14)
+        assert V.pdtrc(k, m).data == pytest.approx(_poisson_tail(k, m, True), rel=2e-14)
+    # the F distribution's far tail: the survival function from its own side, not 1 - CDF
+    assert V.fdtrc(4.0, 5.0, 1e6).data == pytest.approx(float(reference_betainc(2.5, 2.0, 5 / (4e6 + 5))),
+                                                        rel=1e-14)
+    assert V.fdtr(4.0, 5.0, 1e-8).data == pytest.approx(float(reference_betainc(2.0, 2.5, 4e-8 / (4e-8 + 5))),
+                                                       rel=1e-14)
+
+
+def test_the_derivative_is_the_density():
+    x = V.Variable(np.array([0.5, 2.0, 7.0]))
+    g, = V.grad(V.sum(V.chdtr(3.0, x)), [x])
+    density = x.data ** 0.5 * np.exp(-x.data / 2) / (2 ** 1.5 * math.gamma(1.5))
+    np.testing.assert_allclose(g.data, density, rtol=1e-14)
+    p = V.Variable(np.array([0.2, 0.5, 0.9]))
+    g, = V.grad(V.sum(V.bdtr(3, 10, p)), [p])          # d/dp P(K <= k) = -(n - k) C(n, k) p^k (1 - p)^(n-k-1)
+    np.testing.assert_allclose(g.data, -7 * math.comb(10, 3) * p.data ** 3 * (1 - p.data) ** 6, rtol=1e-13)
+
+
+@pytest.mark.parametrize("name, constants", [("chdtr", (3.0,)), ("gdtr", (2.0, 2.5)), ("pdtr", (4.0,)),
+                                             ("bdtr", (3.0, 10.0)), ("nbdtr", (4.0, 3.0)),
+                                             ("fdtr", (3.0, 8.0))])
+def test_a_constant_that_requires_grad_is_refused_naming_the_function(name, constants):
+    constant = V.Variable(np.array(constants[0]))
+    with pytest.raises(TypeError, match=rf"^{name}\(.*\): gengrad differentiates it in .* only, and \w+ "
+                                        r"requires grad, so its gradient would be lost; pass a constant"):
+        getattr(V, name)(constant, *constants[1:], 0.4)
+    assert getattr(V, name)(constant.detach(), *constants[1:], 0.4).shape == ()
+
+
+EDGES = {
+    "bdtr": (np.array([-1, 0, 2.7, 5, 6, np.nan, 2, 2, 2, 2, 2, 30, 3]),
+             np.array([5, 5, 5, 5, 5, 5, 5.5, 5, 5, 5, 5, 100, 4]),
+             np.array([0.3] * 7 + [0, 1, -0.1, 1.1, 0.6, 1e-5])),
+    "pdtr": (np.array([-1, 0, 2.7, np.inf, 3, 2, 2, 50]), np.array([2.0, 2, 2, 2, -1, 0, np.inf, 3.0])),
+    "chdtr": (np.array([0, 2, -1, np.inf, 2, 2, 2, 3.5]), np.array([1, 1, 1, 1, -1, 0, np.inf, 80])),
+    "gdtr": (np.array([1, -1, 0, 2, 1, 1, 1, 2.5]), np.array([2, 2, 2, 0, 2, 2, 2, 3.5]),
+             np.array([1, 1, 1, 1, -1, 0, np.inf, 30])),
+    "fdtr": (np.array([2, -1, 0, 2, 2, 2, 2, 3.5, 5]), np.array([3, 3, 3, 0, 3, 3, 3, 7, 11]),
+             np.array([1, 1, 1, 1, -1, 0, np.inf, 200, 1e-6])),
+    "nbdtr": (np.array([-1, 0, 2.7, 3, 2, 2, 2, 40]), np.array([5, 5, 5, 0, 5, 5, 5, 3]),
+              np.array([0.3] * 4 + [0, 1, 1.1, 0.05])),
+}
+
+
+@pytest.mark.parametrize("name", sorted([*EDGES, *[f"{name}c" for name in EDGES]]))
+def test_scipys_values_and_edges_and_its_ufunc_on_a_variable_records_the_op(name):
+    special = pytest.importorskip("scipy.special")
+    args = EDGES[name.removesuffix("c") if name.endswith("c") and name[:-1] in EDGES else name]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        expected, ours = getattr(special, name)(*args), getattr(V, name)(*args).data
+        recorded = getattr(special, name)(*args[:-1], V.Variable(args[-1]))
+    np.testing.assert_allclose(ours, expected, rtol=2e-14, atol=0)
+    assert isinstance(recorded, V.Variable) and recorded.creator is not None
+    np.testing.assert_array_equal(recorded.data, ours)
+
+
+def test_float32_in_float32_out():
+    x = np.array([0.25, 0.5, 0.75], dtype=np.float32)
+    for name, constants in [("chdtr", (3.0,)), ("gdtrc", (2.0, 2.5)), ("pdtr", (4,)), ("bdtrc", (3, 10)),
+                            ("nbdtr", (4, 3)), ("fdtrc", (3.0, 8.0))]:
+        assert getattr(V, name)(*constants, x).dtype == np.float32, name
+
+
+def test_on_the_device_the_distributions_are_the_hosts_without_a_sync(gpu, count_syncs):
+    cases = [(V.chdtr, (np.array([0.0, 3.0, -1.0]),), np.array([1.0, 2.0, 0.5])),
+             (V.gdtrc, (np.array([1.0, -1.0, 2.0]), np.array([2.0, 2.0, 0.0])), np.array([1.0, 1.0, np.inf])),
+             (V.pdtr, (np.array([-1.0, 2.7, 50.0]),), np.array([2.0, 2.0, 3.0])),
+             (V.bdtr, (np.array([-1.0, 2.0, 5.0, 6.0]), np.array([5.0, 5.0, 5.0, 5.0])),
+              np.array([0.3, 0.4, 0.5, 0.6])),
+             (V.bdtrc, (np.array([-1.0, 2.0, 5.0]), np.array([5.0, 5.0, 5.0])), np.array([0.3, 1.2, 0.5])),
+             (V.nbdtrc, (np.array([4.0, -1.0, 2.0]), np.array([3.0, 3.0, 0.0])), np.array([0.3, 0.4, 0.5])),
+             (V.fdtr, (np.array([3.0, 0.0, 2.0]), np.array([8.0, 3.0, 3.0])), np.array([0.7, 1.0, np.inf]))]
+    for op, constants, x in cases:
+        host = V.Variable(x)
+        with np.errstate(all="ignore"):
+            host_value = op(*constants, host)
+            host_gradient, = V.grad(V.sum(V.where(np.isfinite(host_value.data), host_value, 0.0)), [host])
+        moved = V.Variable(x).to_gpu()
+        on_device = [V.backend.to_gpu(c) for c in constants]
+        with count_syncs() as syncs, np.errstate(all="ignore"):
+            value = op(*on_device, moved)
+            keep = V.backend.get_array_module(value.data).isfinite(value.data)
+            gradient, = V.grad(V.sum(V.where(keep, value, 0.0)), [moved])
+        # (none of their own: the incomplete beta function's fraction syncs once per doubling of
+        # its depth on a device, a documented limit of betainc itself)
+        assert all("beta" in where for where in syncs.where), (op.__name__, syncs.where)
+        assert syncs.count == 0 or op in (V.bdtr, V.bdtrc, V.nbdtrc, V.fdtr), op.__name__
+        np.testing.assert_array_equal(V.backend.to_cpu(value.data), host_value.data)
+        np.testing.assert_array_equal(V.backend.to_cpu(gradient.data), host_gradient.data)
