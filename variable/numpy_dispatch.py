@@ -110,8 +110,6 @@ _V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, sc
 SCIPY_SPELLINGS = {
     # ufuncs (refused here)
     "expit": "F.sigmoid(x)", "log_expit": "-F.softplus(-x)",
-    "binom": "V.exp(V.gammaln(n + 1) - V.gammaln(k + 1) - V.gammaln(n - k + 1))",
-    "poch": "V.gamma(z + m) / V.gamma(z), or V.exp(V.gammaln(z + m) - V.gammaln(z)) for z > 0",
     # functions written in Python (refused where they convert: variable.py's _scipy_caller)
     "logsumexp": "V.logsumexp(x, axis)", "softmax": "F.softmax(x, axis)",
     "log_softmax": "F.log_softmax(x, axis)", "norm": "V.linalg.norm(x)", "det": "V.linalg.det(x)",

@@ -91,7 +91,7 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "zetac", "loggamma", "eval_gegenbauer", "eval_genlaguerre", "eval_jacobi", "eval_sh_jacobi",
                  "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_chebyc", "eval_chebys",
                  "chdtr", "chdtrc", "gdtr", "gdtrc", "pdtr", "pdtrc", "bdtr", "bdtrc", "nbdtr", "nbdtrc",
-                 "fdtr", "fdtrc")
+                 "fdtr", "fdtrc", "poch", "binom")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -255,7 +255,8 @@ def render() -> str:
         "  `pseudo_huber`, `erfi`, `dawsn`, `exprel`, `cosm1`, `powm1`, `boxcox`, `boxcox1p`,",
         "  `inv_boxcox`, `inv_boxcox1p` (each keeping the digits its direct formula loses, in value",
         "  and derivatives), `exp10`, `sindg`, `cosdg`, `tandg`, `cotdg` (degrees reduced exactly),",
-        "  `radian`, `agm`, `zetac`, `loggamma` (real), `xlogy`,",
+        "  `radian`, `agm`, `zetac`, `loggamma` (real), `poch`, `binom` (of real arguments, in both;",
+        "  SciPy's exact products for whole m and k), `xlogy`,",
         "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc` (in x), `stdtr` (in t), the",
         "  distribution functions `chdtr`, `chdtrc`, `gdtr`, `gdtrc`, `pdtr`, `pdtrc`, `bdtr`,",
         "  `bdtrc`, `nbdtr`, `nbdtrc`, `fdtr`, `fdtrc` (in x, m or p), `logit`",
@@ -266,8 +267,7 @@ def render() -> str:
         "  recurrences: derivatives to any order): `V.erf`, `V.gammaln`, ...; `expit` and `log_expit`:",
         "  `F.sigmoid`, `-F.softplus(-x)`) and are refused as NumPy's are otherwise",
         "  (`scipy.special.hyp2f1`), under SciPy's name, naming gengrad's spelling where it has one",
-        "  (`scipy.special.binom`: `V.exp(V.gammaln(n + 1) - ...)`;",
-        "  `scipy.special.polygamma(n, x)`, SciPy's Python code: `V.polygamma(n, x)`); `scipy.io`'s",
+        "  (`scipy.special.polygamma(n, x)`, SciPy's Python code: `V.polygamma(n, x)`); `scipy.io`'s",
         "  files read the values;",
         "- Python's `math` functions compute with floats: `math.exp(x[0])` on a Variable that",
         "  requires grad is refused, naming gengrad's op (`V.exp(x[0])`, or `np.exp(x[0])`), since",

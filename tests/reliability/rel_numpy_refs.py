@@ -825,6 +825,61 @@ def stdtr(df, t):
     return np.vectorize(_stdtr, otypes=[np.float64])(*as_float(df, t))
 
 
+def _poch(z, m):
+    """Gamma(z + m) / Gamma(z) for one pair of floats: 1 at m = 0; the product for whole |m| < 20;
+    else the ratio of math.gamma (exp of lgamma's difference where it overflows), SciPy's poles."""
+    if m == 0:
+        return 1.0
+    if math.isnan(z) or math.isnan(m):
+        return math.nan
+    if math.isinf(z) or math.isinf(m):
+        return (math.inf if (z == math.inf and m > 0) or (m == math.inf and z > 0)
+                else 0.0 if z == math.inf and m < 0 else math.nan)
+    if m == round(m) and abs(m) < 20:
+        product = Fraction(1)
+        for i in range(int(abs(m))):
+            product *= (Fraction(z) + i) if m > 0 else (Fraction(z) - i - 1)
+        if product == 0:
+            return math.inf
+        return float(product if m > 0 else 1 / product)
+    top, bottom = z + m, z
+    if top <= 0 and top == round(top):
+        return math.inf
+    if bottom <= 0 and bottom == round(bottom):
+        return 0.0
+    sign = math.copysign(1.0, math.gamma(top) if top < 171 else 1.0) * math.copysign(
+        1.0, math.gamma(bottom) if bottom < 171 else 1.0)
+    return sign * math.exp(math.lgamma(top) - math.lgamma(bottom))
+
+
+def poch(z, m):
+    """The Pochhammer symbol, broadcast."""
+    return np.vectorize(_poch, otypes=[np.float64])(*as_float(z, m))
+
+
+def _binom(n, k):
+    """binom(n, k) for one pair: the product n (n - 1) ... / k! for whole k in [0, 64), else
+    poch(n - k + 1, k) / k! by lgamma; 0 for whole k < 0."""
+    if math.isnan(n) or math.isnan(k) or math.isinf(k):
+        return math.nan
+    if math.isinf(n):
+        if n < 0:
+            return math.nan
+        return math.inf if k > 0 else 1.0 if k == 0 else 0.0 if k == round(k) else math.nan
+    if k == round(k):
+        if k < 0:
+            return 0.0
+        if k < 64:
+            return float(math.prod((Fraction(n) - j for j in range(int(k))), start=Fraction(1))
+                         / math.factorial(int(k)))
+    return _poch(n - k + 1, k) / math.gamma(k + 1)
+
+
+def binom(n, k):
+    """The binomial coefficient of real n and k, broadcast."""
+    return np.vectorize(_binom, otypes=[np.float64])(*as_float(n, k))
+
+
 def chdtr(v, x, upper=False):
     """The chi-square CDF (survival function with `upper`): P(v / 2, x / 2) (Q), broadcast."""
     v, x = as_float(v, x)

@@ -1909,6 +1909,8 @@ PROPS = [
     new("agm", binary(uniform(0.1, 5), uniform(0.1, 5)), ref=R.agm),
     new("zetac", unary(uniform(1.3, 8)), ref=R.zetac),
     new("loggamma", unary(uniform(0.2, 6)), ref=R.loggamma),
+    new("poch", binary(uniform(0.3, 6), uniform(-0.25, 3.3)), ref=R.poch),
+    new("binom", binary(uniform(3, 8), uniform(0.3, 2.7)), ref=R.binom),
     *[new(name, binary(uniform(*alphas), uniform(*xs)), ref=R.orthogonal_with(name, 4), label="n=4",
           call=lambda a, x, name=name: getattr(V, name)(4, a, x))
       for name, alphas, xs in (("eval_gegenbauer", (0.2, 2), (-1.2, 1.2)),

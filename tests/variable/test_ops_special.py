@@ -626,6 +626,35 @@ def shifted_rows(name):
             for n in (2, 6)]
 
 
+def _poch_50_digits(z, m):
+    """Gamma(z + m) / Gamma(z) from 50-digit log|Gamma|s, signed (z, z + m off the poles)."""
+    with localcontext() as context:
+        context.prec = 50
+        z, m = Decimal(float(z)), Decimal(float(m))
+        magnitude = (_log_gamma_decimal(z + m) - _log_gamma_decimal(z)).exp()
+        sign = (-1) ** (max(0, math.ceil(-(z + m))) + max(0, math.ceil(-z)))
+        return float(sign * magnitude)
+
+
+def reference_poch(z, m):
+    return np.vectorize(_poch_50_digits, otypes=[np.float64])(z, m)
+
+
+def _binom_50_digits(n, k):
+    """Gamma(n + 1) / (Gamma(k + 1) Gamma(n - k + 1)) from 50-digit log|Gamma|s, signed (off the poles)."""
+    with localcontext() as context:
+        context.prec = 50
+        n, k = Decimal(float(n)), Decimal(float(k))
+        parts = (n + 1, k + 1, n - k + 1)
+        magnitude = (_log_gamma_decimal(parts[0]) - _log_gamma_decimal(parts[1])
+                     - _log_gamma_decimal(parts[2])).exp()
+        return float((-1) ** sum(max(0, math.ceil(-x)) for x in parts) * magnitude)
+
+
+def reference_binom(n, k):
+    return np.vectorize(_binom_50_digits, otypes=[np.float64])(n, k)
+
+
 def positive_pairs(low, high, s0, s1):
     return lambda rng: (rng.uniform(low, high, s0), rng.uniform(low, high, s1))
 
@@ -720,6 +749,16 @@ ROWS = {
     + [Row(f"Hurwitz {s0}x{s1}", V.zeta, reference_zeta,
            lambda rng, s0=s0, s1=s1: (rng.uniform(1.3, 4.0, s0), rng.uniform(0.6, 5.0, s1)), SMOOTH)
        for s0, s1 in BINARY_SHAPES],
+    "poch": [Row(f"{s0}x{s1}", V.poch, reference_poch,
+                 lambda rng, s0=s0, s1=s1: (rng.uniform(0.3, 6.0, s0), rng.uniform(-0.25, 3.3, s1)), SMOOTH)
+             for s0, s1 in BINARY_SHAPES[:4]]
+    + [Row("z below 0", V.poch, reference_poch,
+           lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH)],
+    "binom": [Row(f"{s0}x{s1}", V.binom, reference_binom,
+                  lambda rng, s0=s0, s1=s1: (rng.uniform(3.0, 8.0, s0), rng.uniform(0.3, 2.7, s1)), SMOOTH)
+              for s0, s1 in BINARY_SHAPES[:4]]
+    + [Row("n below 0", V.binom, reference_binom,
+           lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH)],
     "digamma": gamma_rows(V.digamma, lambda x: reference_polygamma(0, x)),
     "polygamma": [Row(f"n={n}, {row.label}", polygamma_of(n), lambda x, n=n: reference_polygamma(n, x),
                       row.sample, SMOOTH) for n in (1, 3) for row in gamma_rows(None, None)],
@@ -1071,6 +1110,61 @@ def test_jacobi_is_nan_where_its_recurrence_divides_by_0_and_defined_for_every_o
     for name, parameter in (("eval_gegenbauer", -0.5), ("eval_genlaguerre", -1.5)):
         expected = reference_with_parameters(name, 3)(parameter, 0.3)
         assert getattr(V, name)(3, parameter, 0.3).data == pytest.approx(float(expected), rel=1e-15)
+
+
+def test_poch_and_binom_exact_products_and_their_gamma_forms_digits():
+    # whole m and k: the products, each factor rounded once (exact where the value is a float)
+    assert V.binom(10, 3).data == 120 and V.binom(52, 5).data == 2598960 and V.binom(-3, 2).data == 6
+    for n, k in ((60, 30), (63, 40), (1e10, 2), (-7.5, 6), (0.5, 13)):
+        exact = math.prod((Fraction(n) - j for j in range(k)), start=Fraction(1)) / math.factorial(k)
+        assert V.binom(n, k).data == pytest.approx(float(exact), rel=4e-16 * k), (n, k)
+    for z, m in ((-2.5, 4), (0.3, -3), (7.0, 19), (-30.25, 5)):
+        exact = math.prod((Fraction(z) + i for i in range(m)), start=Fraction(1)) if m > 0 else \
+            1 / math.prod((Fraction(z) - i for i in range(1, -m + 1)), start=Fraction(1))
+        assert V.poch(z, m).data == pytest.approx(float(exact), rel=4e-16 * abs(m)), (z, m)
+    # the gamma forms, against 50-digit log|Gamma|s: a fraction's poch times the whole steps below
+    # 64, beyond it the log-gamma difference (about |log value| ulps)
+    for z, m, rel in ((1e6, 0.3, 2e-15), (170.0, 30.5, 4e-15), (30.0, -29.5, 4e-15), (3.3, 50.7, 4e-15),
+                      (5.0, 100.5, 2e-13), (0.1, 63.9, 4e-15), (-0.5, -0.7, 4e-15), (-170.5, 3.5, 1e-13)):
+        assert V.poch(z, m).data == pytest.approx(_poch_50_digits(z, m), rel=rel), (z, m)
+    for n, k in ((1000.0, 500.0), (30.0, 29.5), (7.25, 2.5)):
+        assert V.binom(n, k).data == pytest.approx(float(reference_binom(n, k)), rel=4e-13), (n, k)
+    # edges: m = 0 (even at NaN), poles of z + m (inf) and of z (0), whole k < 0 and k > n
+    z = np.array([np.nan, -2.5, 3.0, -3.0, 0.0, np.inf, 1.0])
+    m = np.array([0.0, 1.5, -3.0, 0.5, 2.0, 1.0, np.inf])
+    np.testing.assert_array_equal(V.poch(z, m).data, [1.0, np.inf, np.inf, 0.0, 0.0, np.inf, np.inf])
+    np.testing.assert_array_equal(V.binom(np.array([5.5, 10.0, 10.0, np.inf, 10.0]),
+                                          np.array([-1.0, 11.0, -2.0, 2.0, np.inf])).data,
+                                  [0.0, 0.0, 0.0, np.inf, np.nan])
+
+
+def test_poch_and_binom_derivatives_through_the_poles_are_the_polynomials():
+    z = V.Variable(np.array([0.0, -1.0, -2.0, -3.0, 1.5]))
+    first, = V.grad(V.sum(V.poch(z, 3.0)), [z], create_graph=True)        # z (z + 1) (z + 2)
+    second, = V.grad(V.sum(first), [z])
+    np.testing.assert_allclose(first.data, 3 * z.data ** 2 + 6 * z.data + 2, rtol=1e-14, atol=1e-14)
+    np.testing.assert_allclose(second.data, 6 * z.data + 6, rtol=1e-14, atol=1e-13)
+    n, k = V.Variable(np.array([10.0, -3.0])), V.Variable(np.array([3.0, 2.0]))
+    gn, gk = V.grad(V.sum(V.binom(n, k)), [n, k])
+    psi = reference_polygamma
+    np.testing.assert_allclose(gn.data[0], 120 * (psi(0, 11.0) - psi(0, 8.0)), rtol=1e-14)
+    np.testing.assert_allclose(gk.data[0], 120 * (psi(0, 8.0) - psi(0, 4.0)), rtol=1e-14)
+    assert gn.data[1] == pytest.approx(-3.5, rel=1e-14)                   # d/dn n (n - 1) / 2 = n - 1/2
+    assert V.gradcheck(V.poch, np.array([0.7, 2.5, 30.0]), np.array([1.3, -0.4, 2.2]), order=3)
+    assert V.gradcheck(lambda n: V.binom(n, 5.0), np.array([-3.0, -1.5, 2.5]), order=3)
+
+
+def test_scipys_poch_and_binom_on_a_variable_record_the_ops():
+    special = pytest.importorskip("scipy.special")
+    z = np.array([2.5, 0.0, -3.0, -2.5, 1e6, 3.0, -0.5, 5.0, 0.5, 170.0])
+    m = np.array([1.5, 2.0, 4.0, -1.0, 0.3, -3.0, -0.7, -5.5, -0.5, 30.0])
+    np.testing.assert_allclose(V.poch(z, m).data, special.poch(z, m), rtol=2e-14)
+    n = np.array([10.0, 10.0, 5.5, 1000.0, -3.5, 10.0, 0.0, 10.0, 1e10, 3.0, 3.0])
+    k = np.array([3.0, 3.5, 2.0, 500.0, 3.0, 11.0, 0.0, 12.5, 2.0, 5.0, -2.5])
+    np.testing.assert_allclose(V.binom(n, k).data, special.binom(n, k), rtol=1e-12)
+    y = special.binom(V.Variable(n[:3]), k[:3])
+    assert y.creator is not None
+    np.testing.assert_array_equal(V.backend.to_cpu(y.data), V.backend.to_cpu(V.binom(n[:3], k[:3]).data))
 
 
 def test_zeta_within_a_few_ulps_times_its_condition_number_and_scipys_edges():
@@ -1940,6 +2034,10 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (lambda a, b, t: V.eval_jacobi(2, a, b, t),
                       (np.array([-1.0, 0.5]), np.array([-1.0, 0.25]), np.array([0.3, 0.3]))),
                      (V.ellipk, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),)),
+                     (V.poch, (np.array([2.5, -3.0, -2.5, 3.0, 1e6, 0.0, 5.0]),
+                               np.array([1.5, 2.0, 1.5, -3.0, 0.3, 2.0, 70.5]))),
+                     (V.binom, (np.array([10.0, -3.0, 5.5, 1000.0, 10.0]),
+                                np.array([3.0, 2.0, 2.2, 500.0, -2.0]))),
                      (V.exp1, (np.array([-1.0, 0.0, 0.3, 1.5, 2.0, 30.0, 800.0, np.inf]),)),
                      (V.huber, (np.array([1.0, -1.0, 2.0, 0.5]), np.array([0.3, 1.0, -5.0, np.inf]))),
                      (V.erfi, (np.array([-7.0, -0.3, 0.0, 2.0, 6.5, 20.0]),)),
