@@ -1599,6 +1599,14 @@ binom(n, k) of whole k in [0, 64) (after k -> n - k for whole n >= 0) the produc
 difference): about |log value| ulps (poch(5, 100.5): 6.5e-14)."""
 
 
+def _loop_length(steps, most):
+    """The steps a product loop takes: `most` on a device (no data read), on the CPU the largest
+    entry of `steps` (the others' extra steps change nothing)."""
+    if is_device_array(steps) or not steps.size:
+        return most if is_device_array(steps) else 0
+    return int(min(np.max(steps), most))
+
+
 def _rising_product(z, m, xp):
     """(where a product applies, poch(z, m) by it) of host or device data: for whole |m| < 20 the
     factors z + i (a negative m divides by z - 1, ..., z + m); for z, z + m > 0 and |m| < 64 the
@@ -1615,7 +1623,7 @@ def _rising_product(z, m, xp):
                                                                       fraction)), 1.0)
         first = xp.where(shifted, base + fraction, base)
         product = xp.ones_like(z * m) * start
-        for i in range(_SHIFT_TERMS - 1):
+        for i in range(_loop_length(steps, _SHIFT_TERMS - 1)):
             factor = xp.where(whole & (m < 0), z - (i + 1), first + i)
             product = xp.where(i < steps, product * factor, product)
         return whole | shifted, xp.where(m < 0, 1.0 / product, product)
@@ -1685,7 +1693,7 @@ def _binomial_product(n, k, xp):
         used = (k == xp.round(k)) & (kx >= 0) & (kx < _SHIFT_TERMS) & (xp.abs(n) < np.inf)
         kx = xp.where(used, kx, 0.0)
         num, den = xp.ones_like(n * k), xp.ones_like(n * k)
-        for j in range(_SHIFT_TERMS - 1):
+        for j in range(_loop_length(kx, _SHIFT_TERMS - 1)):
             taken = j < kx
             num = xp.where(taken, num * (n - j), num)
             den = xp.where(taken, den * (j + 1), den)
