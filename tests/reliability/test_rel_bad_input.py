@@ -363,6 +363,7 @@ OPS = [
       for name in ("powm1", "boxcox", "boxcox1p", "inv_boxcox", "inv_boxcox1p", "agm")],
     Op("radian", V.radian, R.radian, ((2, 3), (3,), ())),
     _binary(V.poch, R.poch, ("positive", "real")), _binary(V.binom, R.binom, ("positive", "real")),
+    _elementwise(lambda x: V.expn(3, x), lambda x: R.expn(3, x), "expn", ("positive",), "n=3"),
     *[Op(name, lambda *args, name=name: getattr(V, name)(4, *args), R.orthogonal_with(name, 4),
          ((2, 3),) * (count + 1), "n=4")
       for name, count in (("eval_gegenbauer", 1), ("eval_genlaguerre", 1), ("eval_jacobi", 2),

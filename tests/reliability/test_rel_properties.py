@@ -1911,6 +1911,7 @@ PROPS = [
     new("loggamma", unary(uniform(0.2, 6)), ref=R.loggamma),
     new("poch", binary(uniform(0.3, 6), uniform(-0.25, 3.3)), ref=R.poch),
     new("binom", binary(uniform(3, 8), uniform(0.3, 2.7)), ref=R.binom),
+    new("expn", unary(uniform(0.1, 6)), call=lambda x: V.expn(3, x), ref=lambda x: R.expn(3, x), label="n=3"),
     *[new(name, binary(uniform(*alphas), uniform(*xs)), ref=R.orthogonal_with(name, 4), label="n=4",
           call=lambda a, x, name=name: getattr(V, name)(4, a, x))
       for name, alphas, xs in (("eval_gegenbauer", (0.2, 2), (-1.2, 1.2)),

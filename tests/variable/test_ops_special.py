@@ -532,6 +532,30 @@ def _exponential_integral(x, ei=False):
         return float(euler + abs(t).ln() + total) if ei else float(-euler - abs(t).ln() - total)
 
 
+def _expn_decimal(n, x):
+    """E_n(x) in 100-digit decimals: E1 by its series (as above), then n E_(n+1) = e^-x - x E_n
+    upward (its cancellation far below the 100 digits for x <= 45); E_0 = e^-x / x."""
+    with localcontext() as context:
+        context.prec = 100
+        t = Decimal(float(x))
+        term, total, k = Decimal(1), Decimal(0), 0
+        while k < 5 or abs(term) > Decimal(10) ** -90 * (abs(total) + 1):
+            k += 1
+            term = term * -t / k
+            total += term / k
+        euler = Decimal("0.57721566490153286060651209008240243104215933593992359880576723488486772677766467")
+        value = -euler - t.ln() - total
+        if n == 0:
+            return float((-t).exp() / t)
+        for m in range(1, n):
+            value = ((-t).exp() - t * value) / m
+        return float(value)
+
+
+def reference_expn(n):
+    return np.vectorize(lambda x: _expn_decimal(n, x), otypes=[np.float64])
+
+
 def reference_exponential_integral(ei=False):
     return np.vectorize(lambda x: _exponential_integral(x, ei), otypes=[np.float64])
 
@@ -740,6 +764,10 @@ ROWS = {
                          lambda rng, s0=s0, s1=s1: (rng.uniform(0.3, 3.0, s0), rng.uniform(-4.0, 4.0, s1)),
                          SMOOTH)
                      for s0, s1 in BINARY_SHAPES],
+    "expn": [Row(f"n={n}, [{low}, {high}]", lambda x, n=n: V.expn(n, x), reference_expn(n),
+                 inside(low, high)(shape), SMOOTH)
+             for n, (low, high), shape in ((2, (0.1, 1.4), (3,)), (5, (1.6, 8.0), (2, 3)),
+                                           (0, (0.3, 3.0), ()))],
     "erfi": [row for low, high in ((-2.0, 2.0), (6.6, 7.2))                  # (series, expansion)
              for row in unary_rows(V.erfi, reference_erfi(), inside(low, high), SMOOTH)],
     "dawsn": [row for low, high in ((-2.0, 2.0), (6.6, 12.0))
@@ -1165,6 +1193,34 @@ def test_scipys_poch_and_binom_on_a_variable_record_the_ops():
     y = special.binom(V.Variable(n[:3]), k[:3])
     assert y.creator is not None
     np.testing.assert_array_equal(V.backend.to_cpu(y.data), V.backend.to_cpu(V.binom(n[:3], k[:3]).data))
+
+
+def test_expn_against_decimals_its_edges_its_orders_and_scipy():
+    x = np.concatenate([np.linspace(0.05, 1.45, 15), np.linspace(1.55, 40.0, 25)])
+    for n in (1, 2, 3, 7, 30):
+        exact = reference_expn(n)(x)
+        np.testing.assert_allclose(V.expn(n, x).data, exact, rtol=4e-15, atol=0)
+    np.testing.assert_array_equal(V.expn(3, np.array([0.0, np.inf, -1.0, np.nan])).data,
+                                  [0.5, 0.0, np.nan, np.nan])
+    np.testing.assert_array_equal(V.expn(1, np.array([0.0])).data, [np.inf])
+    np.testing.assert_array_equal(V.expn(0, np.array([0.0, -1.0])).data, [np.inf, np.nan])
+    # E_n' = -E_(n-1): to any order, down through E_0 = e^-x / x
+    t = V.Variable(np.array([0.4, 2.5]))
+    first, = V.grad(V.sum(V.expn(3, t)), [t], create_graph=True)
+    second, = V.grad(V.sum(first), [t])
+    np.testing.assert_allclose(first.data, -reference_expn(2)(t.data), rtol=1e-14)
+    np.testing.assert_allclose(second.data, reference_expn(1)(t.data), rtol=1e-14)
+    table = V.expn(np.array([[0], [2], [4]]), np.array([0.5, 3.0]))
+    for i, n in enumerate((0, 2, 4)):
+        np.testing.assert_array_equal(table.data[i], V.expn(n, np.array([0.5, 3.0])).data)
+    with pytest.raises(TypeError, match=r"expn\(n, x\): the order n must be a whole number"):
+        V.expn(2.5, x)
+    with pytest.raises(ValueError, match=r"expn\(n, x\): the order n must be in \[0, 10000\], got -1"):
+        V.expn(-1, x)
+    special = pytest.importorskip("scipy.special")
+    y = special.expn(3, V.Variable(x))
+    assert y.creator is not None
+    np.testing.assert_allclose(V.backend.to_cpu(y.data), special.expn(3, x), rtol=5e-15)
 
 
 def test_zeta_within_a_few_ulps_times_its_condition_number_and_scipys_edges():
@@ -2039,6 +2095,7 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (V.binom, (np.array([10.0, -3.0, 5.5, 1000.0, 10.0]),
                                 np.array([3.0, 2.0, 2.2, 500.0, -2.0]))),
                      (V.exp1, (np.array([-1.0, 0.0, 0.3, 1.5, 2.0, 30.0, 800.0, np.inf]),)),
+                     (lambda t: V.expn(4, t), (np.array([-1.0, 0.0, 0.3, 1.5, 2.0, 30.0, 800.0, np.inf]),)),
                      (V.huber, (np.array([1.0, -1.0, 2.0, 0.5]), np.array([0.3, 1.0, -5.0, np.inf]))),
                      (V.erfi, (np.array([-7.0, -0.3, 0.0, 2.0, 6.5, 20.0]),)),
                      (V.dawsn, (np.array([-7.0, -0.3, 0.0, 2.0, 6.5, 1e200, np.inf]),)),

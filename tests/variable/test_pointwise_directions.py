@@ -31,6 +31,7 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "RGamma": (V.rgamma, (-3.5, 4)), "Digamma": (V.digamma, (0.3, 4)),
     "Exp1": (V.exp1, (0.2, 5)), "Expi": (V.expi, (0.2, 5)),
     "Erfi": (V.erfi, (-2, 2)), "Dawsn": (V.dawsn, (-3, 3)),
+    "Expn": (lambda x: V.expn(2, x), (0.3, 3)),
     "Exp10": (V.exp10, (-2, 2)), "QuarterTurnRest": (lambda x: _reduced_degrees(x)[0], (-400, 400)),
     "Polygamma": (lambda x: V.polygamma(2, x), (0.3, 4)), "Logit": (V.logit, (0.1, 0.9)),
     "Erfinv": (V.erfinv, (-0.9, 0.9)), "Erfcinv": (V.erfcinv, (0.1, 1.9)), "Ndtri": (V.ndtri, (0.05, 0.95)),
