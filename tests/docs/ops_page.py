@@ -91,7 +91,7 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "zetac", "loggamma", "eval_gegenbauer", "eval_genlaguerre", "eval_jacobi", "eval_sh_jacobi",
                  "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_chebyc", "eval_chebys",
                  "chdtr", "chdtrc", "gdtr", "gdtrc", "pdtr", "pdtrc", "bdtr", "bdtrc", "nbdtr", "nbdtrc",
-                 "fdtr", "fdtrc", "poch", "binom", "expn")
+                 "fdtr", "fdtrc", "poch", "binom", "expn", "spence")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -256,7 +256,8 @@ def render() -> str:
         "  `pseudo_huber`, `erfi`, `dawsn`, `exprel`, `cosm1`, `powm1`, `boxcox`, `boxcox1p`,",
         "  `inv_boxcox`, `inv_boxcox1p` (each keeping the digits its direct formula loses, in value",
         "  and derivatives), `exp10`, `sindg`, `cosdg`, `tandg`, `cotdg` (degrees reduced exactly),",
-        "  `radian`, `agm`, `zetac`, `loggamma` (real), `poch`, `binom` (of real arguments, in both;",
+        "  `radian`, `agm`, `zetac`, `loggamma` (real), `spence` (the dilogarithm), `poch`, `binom`",
+        "  (of real arguments, in both;",
         "  SciPy's exact products for whole m and k), `xlogy`,",
         "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc` (in x), `stdtr` (in t), the",
         "  distribution functions `chdtr`, `chdtrc`, `gdtr`, `gdtrc`, `pdtr`, `pdtrc`, `bdtr`,",

@@ -902,6 +902,26 @@ def expn(n, x):
     return np.vectorize(lambda v: _expn(n, v), otypes=[np.float64])(as_float(x))
 
 
+def _dilog(w):
+    """Li2(w) for a float w <= 1: its power series for |w| <= 1/2 (60 terms), else Euler's
+    reflection, Landen's identity or the inversion into it."""
+    if w < -1:
+        return -math.pi ** 2 / 6 - math.log(-w) ** 2 / 2 - _dilog(1 / w)
+    if w < -0.5:
+        return -_dilog(w / (w - 1)) - math.log1p(-w) ** 2 / 2
+    if w == 1:
+        return math.pi ** 2 / 6
+    if w > 0.5:
+        return math.pi ** 2 / 6 - math.log(w) * math.log1p(-w) - _dilog(1 - w)
+    return sum(w ** k / (k * k) for k in range(1, 61))
+
+
+def spence(z):
+    """Li2(1 - z) for z >= 0: pi^2/6 at 0, -inf at inf, NaN below 0."""
+    return np.vectorize(lambda v: math.nan if math.isnan(v) or v < 0 else -math.inf if v == math.inf
+                        else _dilog(1 - v), otypes=[np.float64])(as_float(z))
+
+
 def chdtr(v, x, upper=False):
     """The chi-square CDF (survival function with `upper`): P(v / 2, x / 2) (Q), broadcast."""
     v, x = as_float(v, x)

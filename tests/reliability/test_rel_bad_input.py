@@ -358,7 +358,8 @@ OPS = [
     _elementwise(V.erfi, R.erfi, "erfi"), _elementwise(V.dawsn, R.dawsn, "dawsn"),
     _elementwise(V.zeta, R.zeta, "zeta"),                 # (zeta(x, None) is Riemann's: no Hurwitz row)
     *[_elementwise(getattr(V, name), getattr(R, name), name)
-      for name in ("exprel", "cosm1", "exp10", "sindg", "cosdg", "tandg", "cotdg", "zetac", "loggamma")],
+      for name in ("exprel", "cosm1", "exp10", "sindg", "cosdg", "tandg", "cotdg", "zetac", "loggamma",
+                   "spence")],
     *[_binary(getattr(V, name), getattr(R, name), ("positive", "real"))
       for name in ("powm1", "boxcox", "boxcox1p", "inv_boxcox", "inv_boxcox1p", "agm")],
     Op("radian", V.radian, R.radian, ((2, 3), (3,), ())),

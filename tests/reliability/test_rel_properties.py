@@ -1909,6 +1909,7 @@ PROPS = [
     new("agm", binary(uniform(0.1, 5), uniform(0.1, 5)), ref=R.agm),
     new("zetac", unary(uniform(1.3, 8)), ref=R.zetac),
     new("loggamma", unary(uniform(0.2, 6)), ref=R.loggamma),
+    new("spence", unary(uniform(0.05, 8)), ref=R.spence),
     new("poch", binary(uniform(0.3, 6), uniform(-0.25, 3.3)), ref=R.poch),
     new("binom", binary(uniform(3, 8), uniform(0.3, 2.7)), ref=R.binom),
     new("expn", unary(uniform(0.1, 6)), call=lambda x: V.expn(3, x), ref=lambda x: R.expn(3, x), label="n=3"),

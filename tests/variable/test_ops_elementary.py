@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from op_rows import BINARY_SHAPES, SMOOTH, UNARY_SHAPES, Row, table_tests, unary_rows
-from test_ops_special import reference_gammaln, reference_zeta
+from test_ops_special import _decimal_pi, reference_gammaln, reference_zeta
 
 import variable as V
 
@@ -41,6 +41,36 @@ def binary(name, op, ref, first, second):
 def degrees(op, ref, ranges):
     return [row for low, high in ranges
             for row in unary_rows(op, lambda x: ref(np.deg2rad(x)), inside(low, high), SMOOTH)]
+
+
+def _dilog_decimal(w):
+    """Li2(w) of a Decimal w <= 1 in the context's precision: sum_k w^k / k^2 for |w| <= 1/2;
+    below -1 the inversion -pi^2/6 - log^2(-w)/2 - Li2(1/w); on [-1, -1/2) Landen's -Li2(w/(w-1))
+    - log^2(1-w)/2; above 1/2 Euler's reflection pi^2/6 - log(w) log(1-w) - Li2(1-w)."""
+    if w < -1:
+        return -_decimal_pi() ** 2 / 6 - (-w).ln() ** 2 / 2 - _dilog_decimal(1 / w)
+    if w < Decimal("-0.5"):
+        return -_dilog_decimal(w / (w - 1)) - (1 - w).ln() ** 2 / 2
+    if w == 1:
+        return _decimal_pi() ** 2 / 6
+    if w > Decimal("0.5"):
+        return _decimal_pi() ** 2 / 6 - w.ln() * (1 - w).ln() - _dilog_decimal(1 - w)
+    total, power, k = Decimal(0), Decimal(1), 0
+    while True:
+        k += 1
+        power *= w
+        total += power / (k * k)
+        if abs(power) < Decimal(10) ** -45:
+            return total
+
+
+def reference_spence(z):
+    """Li2(1 - z) in 50-digit decimals (1 - z exact there)."""
+    def one(v):
+        with localcontext() as context:
+            context.prec = 50
+            return float(_dilog_decimal(1 - Decimal(float(v))))
+    return np.vectorize(one, otypes=[np.float64])(z)
 
 
 ROWS = {
@@ -74,6 +104,9 @@ ROWS = {
     "zetac": [row for low, high in ((1.3, 6.0), (-3.0, 0.8))                   # (Hurwitz's, zeta - 1)
               for row in unary_rows(V.zetac, lambda x: reference_zeta(x) - 1, inside(low, high), SMOOTH)],
     "loggamma": unary_rows(V.loggamma, reference_gammaln, inside(0.3, 5.0), SMOOTH),
+    "spence": [row for low, high in ((0.1, 0.45), (0.6, 1.8), (2.5, 9.0))    # (reflection, series,
+                                                                               # inversion)
+               for row in unary_rows(V.spence, reference_spence, inside(low, high), SMOOTH)[1:2]],
 }
 
 test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
@@ -204,6 +237,23 @@ def test_loggamma_is_gammaln_at_and_above_0_and_nan_below():
     np.testing.assert_array_equal(V.loggamma(x).data[2:], V.gammaln(x[2:]).data)
 
 
+def test_spence_to_the_last_digits_on_both_sides_of_its_joins_and_smooth_through_1():
+    z = np.concatenate([np.linspace(0.02, 0.49, 12), [0.5, 0.9, 1.0 - 2 ** -30, 1.0 + 2 ** -30, 1.7, 2.0],
+                        np.linspace(2.01, 40.0, 12), [1e10, 1e300]])
+    np.testing.assert_allclose(V.spence(z).data, reference_spence(z), rtol=4e-16, atol=1e-300)
+    np.testing.assert_array_equal(V.spence(np.array([0.0, 1.0, np.inf, -1.0, np.nan])).data,
+                                  [math.pi ** 2 / 6, 0.0, -np.inf, np.nan, np.nan])
+    x = V.Variable(np.array([0.3, 1.0, 1.0 + 1e-9, 4.0]))
+    first, = V.grad(V.sum(V.spence(x)), [x], create_graph=True)        # log(z) / (1 - z): -1 at 1
+    second, = V.grad(V.sum(first), [x])
+    z = x.data
+    slope = np.where(z == 1, -1.0, np.log(z) / (1 - np.where(z == 1, 0.5, z)))
+    np.testing.assert_allclose(first.data, slope, rtol=2e-7)     # (1 + 1e-9: the quotient's own rounding)
+    np.testing.assert_allclose(first.data[[0, 1, 3]], slope[[0, 1, 3]], rtol=1e-15)
+    curvature = np.where(z == 1, 0.5, (1 / z * (1 - z) + np.log(z)) / (1 - np.where(z == 1, 0.5, z)) ** 2)
+    np.testing.assert_allclose(second.data[[0, 1, 3]], curvature[[0, 1, 3]], rtol=1e-14)
+
+
 # ----- SciPy's values and edges, and its ufuncs on Variables -----------------------------------
 EDGES = {
     "exprel": (np.array([0.0, -0.0, 1e-300, -3e-9, 0.5, -1.9, 2.0, 30.0, -800.0, 700.0, -np.inf, np.nan]),),
@@ -224,6 +274,8 @@ EDGES = {
             np.array([2, -2, 1, -2, 0, 1e-300, 1e-300, 1, np.inf, -1, 1, 3, 1e308, 0])),
     "zetac": (np.array([1, 0, 2, 60, np.inf, -1, 0.5, 1.0000001, -30, 100, 1.5, -0.7, 3.3, 12]),),
     "loggamma": (np.array([-0.5, 0.0, 1e-300, 3.0, -np.inf, np.inf, 0.5, 100.0]),),
+    "spence": (np.array([0.0, 1e-300, 1e-8, 0.1, 0.4999, 0.5, 0.9, 1.0, 1.5, 3.0, 10.0, 1e300, -1.0,
+                         np.nan]),),
 }
 EDGES.update(boxcox1p=tuple(a - (1 if i == 0 else 0) for i, a in enumerate(EDGES["boxcox"])),
              inv_boxcox1p=EDGES["inv_boxcox"], cosdg=EDGES["sindg"], cotdg=EDGES["tandg"])
@@ -263,7 +315,8 @@ def test_on_the_device_the_elementary_functions_are_the_hosts_without_a_sync(gpu
              (V.cotdg, (np.array([0.0, 45.0, 90.0, 20.0]),)),
              (V.agm, (np.array([1.0, 1e300, -2.0, 0.0, 1.0]), np.array([2.0, 1e-300, -3.0, 1.0, -1.0]))),
              (V.zetac, (np.array([-2.0, 0.5, 1.0, 3.0, 60.0]),)),
-             (V.loggamma, (np.array([-1.5, 0.5, 3.0]),))]
+             (V.loggamma, (np.array([-1.5, 0.5, 3.0]),)),
+             (V.spence, (np.array([-1.0, 0.0, 0.3, 1.0, 1.9, 2.5, np.inf]),))]
     for op, args in cases:
         host = [V.Variable(a) for a in args]
         with np.errstate(all="ignore"):

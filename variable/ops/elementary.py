@@ -19,7 +19,7 @@ from ..forwarder import Forwarder, Function, new_variable
 from .elementwise import exp, log, sqrt
 from .exponential import _LN10, expm1, log1p
 from .piecewise import where
-from .special import _as_float_variable, _exact_value, _pair_of_floats, gammaln, zeta
+from .special import _B, _as_float_variable, _exact_value, _pair_of_floats, gammaln, zeta
 from .trigonometric import cos, sin, tan
 
 _SERIES_TERMS = 30
@@ -355,6 +355,45 @@ def agm(a, b):
     return where(inside, (u / new_variable(scale)) * sign, edge)
 
 
+# ----- the dilogarithm (scipy.special.spence) -------------------------------------------------------
+_DILOG_TERMS = 22
+"""Terms of Li2(w) = sum_n B_n u^(n+1) / (n+1)!, u = -log(1 - w), used for |u| <= log 2: the
+first left out is below 2^-60 of the sum (the even terms fall as (u / 2 pi)^n)."""
+
+
+def _dilog_series(u):
+    """Li2(1 - e^-u) = sum_n B_n u^(n+1) / (n+1)! on gengrad's ops (B_1 = -1/2; the odd B_n above
+    it are 0), a polynomial in u: its derivatives too."""
+    coefficients = [0.0] + [float(_B[n] / math.factorial(n + 1)) for n in range(_DILOG_TERMS)]
+    return _horner(u, coefficients)
+
+
+def spence(z):
+    """Spence's function int_1^z log(t) / (1 - t) dt = Li2(1 - z) for real z >= 0, elementwise
+    (scipy.special.spence), on gengrad's ops (its derivative log(z) / (1 - z), to any order, smooth
+    through z = 1): for z in [1/2, 2] the Bernoulli series in u = -log z (z = 1 - w exactly, so no
+    digits go into 1 - z); below 1/2 Euler's reflection pi^2/6 - log(z) log(1 - z) - Li2(z); above 2
+    the inversion -pi^2/6 - log^2(z - 1)/2 - Li2(1/(1 - z)).  pi^2/6 at 0, -inf at inf (SciPy's:
+    NaN), NaN below 0."""
+    z = _as_float_variable(z, "spence")
+    xp = get_array_module(z.data)
+    with np.errstate(invalid="ignore"):
+        middle = (z.data >= 0.5) & (z.data <= 2.0)
+        low = (z.data > 0) & (z.data < 0.5)
+        high = (z.data > 2.0) & (z.data < np.inf)
+    zeta2 = math.pi ** 2 / 6
+    center = _dilog_series(-log(where(middle, z, 1.0)))
+    z_low = where(low, z, 0.25)
+    reflected = (zeta2 - log(z_low) * log1p(-z_low)) - _dilog_series(-log1p(-z_low))
+    z_high = where(high, z, 3.0)
+    shifted = log(z_high - 1.0)
+    inverted = (-zeta2 - shifted * shifted * 0.5) - _dilog_series(-log(z_high / (z_high - 1.0)))
+    value = where(middle, center, where(low, reflected, inverted))
+    with np.errstate(invalid="ignore"):
+        edge = xp.where(z.data == 0, zeta2, xp.where(z.data == np.inf, -np.inf, np.nan))
+    return where(middle | low | high, value, edge.astype(z.dtype, copy=False))
+
+
 # ----- zeta(x) - 1, and the real log-gamma -------------------------------------------------------
 def zetac(x):
     """zeta(x) - 1, elementwise (scipy.special.zetac): Hurwitz's zeta(x, 2) above 1, so its
@@ -378,4 +417,4 @@ def loggamma(x):
 
 
 __all__ = ["exprel", "cosm1", "powm1", "boxcox", "boxcox1p", "inv_boxcox", "inv_boxcox1p", "exp10",
-           "sindg", "cosdg", "tandg", "cotdg", "radian", "agm", "zetac", "loggamma"]
+           "sindg", "cosdg", "tandg", "cotdg", "radian", "agm", "zetac", "loggamma", "spence"]
