@@ -65,6 +65,9 @@ CASES = {
     "transpose, expand_dims, squeeze": (
         lambda x: V.squeeze(V.expand_dims(V.transpose(V.tanh(x), (1, 0)), 0), 0), (2, 3)),
     "a rule that copies (run once per direction)": (lambda x: V.Function(CopyRule())(V.sin(x)) ** 2, (2, 3)),
+    # a flat op's zero coefficients carry the directions of its input, so a product with them
+    # stays a product of directions (collapsed at order 2)
+    "floor(x) * x (a flat factor)": (lambda x: V.floor(x * 3) * V.sin(x), (2, 3)),
 }
 
 

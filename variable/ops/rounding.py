@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..backend import get_array_module
+from ..directions import Directions
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 from .elementwise import _reduce
@@ -39,9 +40,9 @@ class _Flat(Forwarder):
     taylor_records = True
 
     def taylor(self, x):
-        y, = self.outputs
-        zero = np.zeros_like(y._data)
-        return [y._data] + [zero] * (len(x) - 1)       # y(t) = y_0 near t = 0: y_k = 0 for k >= 1
+        y, = self.outputs                              # y(t) = y_0 near t = 0: y_k = 0 for k >= 1,
+        zero = np.zeros_like(y._data)                  # with the directions of x_k where x_k has
+        return [y._data] + [c * 0.0 if isinstance(c, Directions) else zero for c in x[1:]]   # them
 
 
 class Sign(_Flat):
