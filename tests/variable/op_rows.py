@@ -220,3 +220,24 @@ def table_tests(rows):
         check_float32(row, rng)
 
     return test_forward, test_derivatives, test_taylor, test_float32
+
+
+def device_equals_host(op, args, count_syncs, constants=()):
+    """op(*constants, *args) with the args on the device equals it on the host, bit for bit: the
+    value, and the gradients in args of the sum of its finite entries; returns the host syncs the
+    device run took (the `count_syncs` fixture's record: its .count and .where)."""
+    host = [V.Variable(a) for a in args]
+    with np.errstate(all="ignore"):
+        host_value = op(*constants, *host)
+        finite = np.isfinite(host_value.data)
+        host_gradients = V.grad(V.sum(V.where(finite, host_value, 0.0)), host)
+    moved = [V.Variable(a).to_gpu() for a in args]
+    device_constants = [V.backend.to_gpu(c) for c in constants]
+    with count_syncs() as syncs, np.errstate(all="ignore"):
+        value = op(*device_constants, *moved)
+        keep = V.backend.get_array_module(value.data).isfinite(value.data)
+        gradients = V.grad(V.sum(V.where(keep, value, 0.0)), moved)
+    np.testing.assert_array_equal(V.backend.to_cpu(value.data), host_value.data)
+    for g, h in zip(gradients, host_gradients):
+        np.testing.assert_array_equal(V.backend.to_cpu(g.data), h.data)
+    return syncs

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from op_rows import BINARY_SHAPES, SMOOTH, UNARY_SHAPES, Row, table_tests, unary_rows
+from op_rows import BINARY_SHAPES, SMOOTH, UNARY_SHAPES, Row, device_equals_host, table_tests, unary_rows
 from test_ops_special import _decimal_pi, reference_gammaln, reference_zeta
 
 import variable as V
@@ -318,20 +318,7 @@ def test_on_the_device_the_elementary_functions_are_the_hosts_without_a_sync(gpu
              (V.loggamma, (np.array([-1.5, 0.5, 3.0]),)),
              (V.spence, (np.array([-1.0, 0.0, 0.3, 1.0, 1.9, 2.5, np.inf]),))]
     for op, args in cases:
-        host = [V.Variable(a) for a in args]
-        with np.errstate(all="ignore"):
-            host_value = op(*host)
-            finite = np.isfinite(host_value.data)
-            host_gradients = V.grad(V.sum(V.where(finite, host_value, 0.0)), host)
-        moved = [V.Variable(a).to_gpu() for a in args]
-        with count_syncs() as syncs, np.errstate(all="ignore"):
-            value = op(*moved)
-            keep = V.backend.get_array_module(value.data).isfinite(value.data)
-            gradients = V.grad(V.sum(V.where(keep, value, 0.0)), moved)
-        assert syncs.count == 0, op.__name__
-        np.testing.assert_array_equal(V.backend.to_cpu(value.data), host_value.data)
-        for g, h in zip(gradients, host_gradients):
-            np.testing.assert_array_equal(V.backend.to_cpu(g.data), h.data)
+        assert device_equals_host(op, args, count_syncs).count == 0, op.__name__
 
 
 def test_a_host_array_or_variable_beside_device_data_is_refused_naming_the_op(gpu):

@@ -13,11 +13,10 @@ import math
 
 import numpy as np
 
-from .. import series
 from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, new_variable
 from .elementwise import exp, log, sqrt
-from .exponential import _LN10, expm1, log1p
+from .exponential import _LN10, Exp2, expm1, log1p
 from .piecewise import where
 from .special import _B, _as_float_variable, _exact_value, _pair_of_floats, gammaln, zeta
 from .trigonometric import cos, sin, tan
@@ -165,24 +164,14 @@ def inv_boxcox1p(y, lmbda):
 
 
 # ----- 10^x --------------------------------------------------------------------------------------
-class Exp10(Forwarder):
+class Exp10(Exp2):
     """10 ** x."""
+
+    log_base = _LN10
+    _pointwise = True
 
     def forward(self, x):
         return get_array_module(x).power(x.dtype.type(10), x)
-
-    save_for_backward = ("y",)
-
-    def backward(self, gy):
-        y, = self.outputs
-        return gy * (_LN10 * y)                        # d 10^x = 10^x ln 10
-
-    taylor_records = True
-    _pointwise = True
-
-    def taylor(self, x):
-        y, = self.outputs
-        return series.exp(series.scale(x, _LN10), y._data)   # 10^x = e^(x ln 10)
 
 
 def exp10(x):

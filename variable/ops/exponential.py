@@ -128,7 +128,9 @@ class Log10(Forwarder):
 
 
 class Exp2(Forwarder):
-    """2 ** x."""
+    """2 ** x (a subclass: base ** x, with its log_base)."""
+
+    log_base = _LN2
 
     def forward(self, x):
         return np.exp2(x)
@@ -137,14 +139,14 @@ class Exp2(Forwarder):
 
     def backward(self, gy):
         y, = self.outputs
-        return gy * (_LN2 * y)                         # d 2^x = 2^x ln 2
+        return gy * (self.log_base * y)                # d b^x = b^x ln b
 
     taylor_records = True
     _pointwise = True
 
     def taylor(self, x):
         y, = self.outputs
-        return series.exp(series.scale(x, _LN2), y._data)   # 2^x = e^(x ln 2)
+        return series.exp(series.scale(x, self.log_base), y._data)   # b^x = e^(x ln b)
 
 
 class Reciprocal(Forwarder):
