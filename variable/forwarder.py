@@ -308,11 +308,14 @@ _DEVICE_TYPES = backend.DEVICE_TYPES
 
 
 def _reference_dtype(inputs):
-    """dtype that Python scalars among `inputs` should take: that of the first array."""
+    """dtype that Python scalars among `inputs` should take: that of the first array (a NumPy
+    floating scalar counts: V.exp(np.float32(2)) is float32, as np.exp's)."""
     for x in inputs:
         if type(x) is Variable:
             return x._data.dtype
         if isinstance(x, (Variable, np.ndarray)) or backend.is_device_array(x):
+            return x.dtype
+        if isinstance(x, np.floating):
             return x.dtype
     return _FLOAT64
 
@@ -421,7 +424,8 @@ def as_variable(x: ArrayLike, like: ArrayLike | None = None, op: str = "as_varia
         (one that does not require grad), an ndarray without a copy.
     like : ArrayLike, optional
         If a Variable or ndarray of floating dtype, a Python number or a list of
-        integers `x` takes its dtype; without `like` they become float64.
+        integers `x` takes its dtype; without `like` they become float64 (a NumPy
+        floating scalar keeps its own: np.float32(2) is float32, as in NumPy).
     op : str
         Name of the calling op, used in error messages.
 
@@ -437,7 +441,7 @@ def as_variable(x: ArrayLike, like: ArrayLike | None = None, op: str = "as_varia
     """
     if isinstance(x, Variable):
         return x
-    dtype = _FLOAT64 if like is None else _reference_dtype((like,))
+    dtype = _reference_dtype((x,) if like is None else (like,))
     return _as_input(x, dtype, op)
 
 

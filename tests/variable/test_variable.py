@@ -319,3 +319,15 @@ def test_size_is_an_int_and_tolist_gives_numbers():
     assert np.zeros(x.size).shape == (6,) and x.size + 1 == 7
     assert x.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
     assert V.Variable(2.5).tolist() == 2.5
+
+
+def test_a_numpy_floating_scalar_gives_an_op_its_dtype_as_in_numpy():
+    # np.exp(np.float32(2)) is float32: so is V.exp's, and a Python number beside it follows it
+    for op, args in [(V.exp, (np.float32(2.0),)), (V.erf, (np.float32(0.5),)),
+                     (V.add, (np.float32(1.0), 2.0)), (V.chdtr, (3, np.float32(2.0))),
+                     (V.as_variable, (np.float32(3.0),))]:
+        assert op(*args).dtype == np.float32, op.__name__
+    # beside arrays NumPy's rule (a NumPy scalar is typed): float32 data times np.float64 is float64
+    assert (V.Variable(np.ones(2, dtype=np.float32)) * np.float64(2.0)).dtype == np.float64
+    assert (np.float32(2.0) * V.Variable(np.ones(2))).dtype == np.float64
+    assert V.as_variable(3.0).dtype == np.float64 and V.as_variable(np.int64(3)).dtype == np.float64
