@@ -1619,8 +1619,8 @@ def _rising_product(z, m, xp):
         size = xp.where(whole | shifted, xp.abs(m), 0.0)
         steps = xp.floor(size)
         fraction = size - steps
-        start = xp.where(shifted, xp.exp(-log_gamma_difference_arrays(xp.where(shifted, base, 1.0),
-                                                                      fraction)), 1.0)
+        start = 1.0 if not _any(shifted) else xp.where(
+            shifted, xp.exp(-log_gamma_difference_arrays(xp.where(shifted, base, 1.0), fraction)), 1.0)
         first = xp.where(shifted, base + fraction, base)
         product = xp.ones_like(z * m) * start
         for i in range(_loop_length(steps, _SHIFT_TERMS - 1)):
@@ -1639,27 +1639,40 @@ def _exact_where(used, exact, value, xp):
     return where(used, where(both, kept, exact), value)
 
 
+def _any(mask):
+    """Whether a branch has entries: on the CPU whether the mask holds one (so an empty branch
+    costs nothing); on a device True (no data read: every branch runs)."""
+    return True if is_device_array(mask) else bool(mask.any())
+
+
 def _poch(z, m, xp):
     """Gamma(z + m) / Gamma(z) of floating Variables on one device, finite arguments: e^-(log
     Gamma(z) - log Gamma(z + m)) where both are positive; for whole m below 1 - z and 1 the
     reflection (-1)^m Gamma(1 - z) / Gamma(1 - z - m) (the polynomial z (z + 1) ... (z + m - 1),
     smooth through the poles); inf at a pole of z + m alone; at one of z alone Gamma(z + m) /
-    Gamma(z), 0 with 1/Gamma's slope; elsewhere signed by gammasgn from log|Gamma|."""
+    Gamma(z), 0 with 1/Gamma's slope; elsewhere signed by gammasgn from log|Gamma|.  (On the CPU
+    a branch with no entries is not computed.)"""
     positive, reflected, top, bottom, beyond = _poch_parts(z.data, m.data, xp)
+    other = ~(positive | reflected | top | bottom | beyond)
+    value = z * 0.0
     with np.errstate(over="ignore"):                       # (inf: Gamma(z + m) / Gamma(z) overflows)
-        value = exp(-Function(LogGammaDifference())(where(positive, z, 1.0), where(positive, m, 0.0)))
-        odd = xp.fmod(xp.where(reflected, m.data, 0.0), 2.0) != 0
-        sign = new_variable(xp.where(odd, -1.0, 1.0).astype(z.dtype, copy=False))
-        mirrored = exp(-Function(LogGammaDifference())(where(reflected, 1.0 - z - m, 1.0),
-                                                       where(reflected, m, 0.0))) * sign
-        other = ~(positive | reflected | top | bottom | beyond)
-        z3, m3 = where(other, z, 0.5), where(other, m, 0.0)
-        with np.errstate(invalid="ignore"):
-            signs = gammasgn_arrays(z3.data + m3.data) * gammasgn_arrays(z3.data)
-        general = exp(gammaln(z3 + m3) - gammaln(z3)) * new_variable(signs.astype(z.dtype, copy=False))
-        z4, m4 = where(bottom, z, 0.5), where(bottom, m, 0.0)
-        at_pole = gamma(z4 + m4) * rgamma(z4)
-    value = where(positive, value, where(reflected, mirrored, where(bottom, at_pole, general)))
+        if _any(other):
+            z3, m3 = where(other, z, 0.5), where(other, m, 0.0)
+            with np.errstate(invalid="ignore"):
+                signs = gammasgn_arrays(z3.data + m3.data) * gammasgn_arrays(z3.data)
+            value = exp(gammaln(z3 + m3) - gammaln(z3)) * new_variable(signs.astype(z.dtype, copy=False))
+        if _any(bottom):
+            z4, m4 = where(bottom, z, 0.5), where(bottom, m, 0.0)
+            value = where(bottom, gamma(z4 + m4) * rgamma(z4), value)
+        if _any(reflected):
+            odd = xp.fmod(xp.where(reflected, m.data, 0.0), 2.0) != 0
+            sign = new_variable(xp.where(odd, -1.0, 1.0).astype(z.dtype, copy=False))
+            mirrored = exp(-Function(LogGammaDifference())(where(reflected, 1.0 - z - m, 1.0),
+                                                           where(reflected, m, 0.0))) * sign
+            value = where(reflected, mirrored, value)
+        if _any(positive):
+            ratio = exp(-Function(LogGammaDifference())(where(positive, z, 1.0), where(positive, m, 0.0)))
+            value = where(positive, ratio, value)
     return where(top, np.inf, where(beyond, 0.0, value))
 
 
@@ -1720,7 +1733,9 @@ def binom(n, k):
     ng, kg = where(positive, 1.0, n1), where(positive, 0.0, k1)
     with np.errstate(over="ignore"):
         logs = -Function(LogGammaDifference())(np1, kp1) - gammaln(where(positive, k1 + 1.0, 1.0))
-        value = where(positive, exp(logs), _poch(ng - kg + 1.0, kg, xp) * rgamma(kg + 1.0))
+        value = exp(logs)
+        if _any(~positive):
+            value = where(positive, value, _poch(ng - kg + 1.0, kg, xp) * rgamma(kg + 1.0))
     value = _exact_where(*_binomial_product(nd.astype(np.float64), kd.astype(np.float64), xp), value, xp)
     with np.errstate(invalid="ignore"):                   # (n = inf: 1 at k = 0, 0 at whole k < 0)
         below = xp.where(kd == 0, 1.0, xp.where(kd == xp.round(kd), 0.0, np.nan))
