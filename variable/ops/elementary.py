@@ -1,6 +1,7 @@
 """scipy.special's elementary functions, on gengrad's ops: those that keep the digits a
-direct formula loses (exprel, cosm1, powm1, the Box-Cox transforms), exp10, the trigonometric
-functions of degrees, the arithmetic-geometric mean agm, zetac and the real loggamma.
+direct formula loses (exprel, cosm1, powm1, the Box-Cox transforms, zetac), exp10, the
+trigonometric functions of degrees, the arithmetic-geometric mean agm, the dilogarithm spence
+and the real loggamma.
 
 Each is a composite of gengrad's ops, so its derivatives (in every argument) and Taylor rules
 are theirs, to any order; where a formula has a removable singularity (expm1(x) / x at 0,
