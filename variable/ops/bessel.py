@@ -39,8 +39,7 @@ from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 from .division import BesselI, ScaledBesselI, neighbour_orders_series
 from .piecewise import where
-from .shape import broadcast_to
-from .special import _each_entry_from, _select
+from .special import _each_order, _select
 
 _SMALL = 2.0            # the power series up to here
 _HANKEL = 25.0          # Hankel's expansions from here (or from the highest order wanted)
@@ -484,19 +483,6 @@ class ScaledBesselK(BesselK):
 def _several(v):
     """Whether the order v is an array of orders (a list, tuple or an ndarray of one axis or more)."""
     return isinstance(v, (list, tuple)) or (isinstance(v, np.ndarray) and v.ndim > 0)
-
-
-def _each_order(v, x, op, one):
-    """one(order, x) for an array of orders v broadcast with x, as SciPy's kv(v, x) takes them:
-    one op per distinct order (each checked as a single one), each entry taking its own."""
-    orders = np.asarray(v)
-    if orders.dtype.kind not in "iuf":
-        raise TypeError(f"{op}(v, x): the orders must be real numbers, got an array of dtype {orders.dtype}")
-    x = as_variable(x, op=op)
-    shape = np.broadcast_shapes(orders.shape, x.shape)
-    x = x if x.shape == shape else broadcast_to(x, shape)
-    distinct = np.unique(orders)
-    return _each_entry_from([one(float(order), x) for order in distinct], np.searchsorted(distinct, orders))
 
 
 def _real_order(v, op, limit=256):

@@ -19,7 +19,7 @@ from ..forwarder import Forwarder, Function, new_variable
 from .elementwise import exp, log, sqrt
 from .exponential import _LN10, Exp2, expm1, log1p
 from .piecewise import where
-from .special import _B, _as_float_variable, _exact_value, _pair_of_floats, gammaln, zeta
+from .special import _B, _agm_count, _as_float_variable, _exact_value, _pair_of_floats, gammaln, zeta
 from .trigonometric import cos, sin, tan
 
 _SERIES_TERMS = 30
@@ -288,8 +288,7 @@ def cotdg(x):
 def radian(d, m, s):
     """The angle of d degrees, m minutes and s seconds in radians, elementwise with broadcasting
     (scipy.special.radian): (d + m / 60 + s / 3600) pi / 180."""
-    d, m = _as_float_variable(d, "radian"), _as_float_variable(m, "radian")
-    s = _as_float_variable(s, "radian")
+    d, m, s = (_as_float_variable(v, "radian") for v in (d, m, s))
     return (d + m * (1 / 60) + s * (1 / 3600)) * (math.pi / 180)
 
 
@@ -312,10 +311,7 @@ def _agm_steps(a, b):
     steps = 0
     while lr < -700.0:
         lr, steps = lr / 2 + math.log(2.0), steps + 1
-    p, q = 1.0, math.exp(lr)
-    while p != q and steps < _AGM_DEVICE_STEPS:
-        p, q, steps = (p + q) * 0.5, math.sqrt(p * q), steps + 1
-    return min(steps + 1, _AGM_DEVICE_STEPS)
+    return _agm_count(math.exp(lr), _AGM_DEVICE_STEPS, steps)
 
 
 def agm(a, b):

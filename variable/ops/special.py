@@ -1602,9 +1602,9 @@ difference): about |log value| ulps (poch(5, 100.5): 6.5e-14)."""
 def _loop_length(steps, most):
     """The steps a product loop takes: `most` on a device (no data read), on the CPU the largest
     entry of `steps` (the others' extra steps change nothing)."""
-    if is_device_array(steps) or not steps.size:
-        return most if is_device_array(steps) else 0
-    return int(min(np.max(steps), most))
+    if is_device_array(steps):
+        return most
+    return int(min(np.max(steps, initial=0), most))
 
 
 def _rising_product(z, m, xp):
@@ -1689,9 +1689,9 @@ def poch(z, m):
     zd, md = xp.broadcast_arrays(z.data, m.data)
     with np.errstate(invalid="ignore"):
         finite = (xp.abs(zd) < np.inf) & (xp.abs(md) < np.inf)
-        edge = xp.where(md == 0, 1.0, xp.where((zd == np.inf) & (md > 0), np.inf,
-                                               xp.where((zd == np.inf) & (md < 0), 0.0,
-                                                        xp.where((md == np.inf) & (zd > 0), np.inf, np.nan))))
+        edge = xp.where((zd == np.inf) & (md > 0), np.inf,      # (m = 0: 1, below)
+                        xp.where((zd == np.inf) & (md < 0), 0.0,
+                                 xp.where((md == np.inf) & (zd > 0), np.inf, np.nan)))
     value = _poch(where(finite, z, 1.0), where(finite, m, 0.0), xp)
     value = _exact_where(*_rising_product(zd.astype(np.float64), md.astype(np.float64), xp), value, xp)
     return where(md == 0, 1.0, where(finite, value, edge.astype(value.dtype, copy=False)))
@@ -3125,15 +3125,7 @@ def expn(n, x):
     Within 4e-15 relative (the alternating series near x = 1.5; SciPy's 1e-15), a few ulps
     elsewhere."""
     if isinstance(n, (list, tuple)) or (isinstance(n, np.ndarray) and n.ndim):
-        orders = np.asarray(n)
-        if orders.dtype.kind not in "iuf" or not np.all((orders == np.round(orders)) & (orders >= 0)):
-            raise TypeError(f"expn(n, x): the orders n must be whole numbers >= 0, got {orders}")
-        x = _as_float_variable(x, "expn")
-        shape = np.broadcast_shapes(orders.shape, x.shape)
-        x = x if x.shape == shape else broadcast_to(x, shape)
-        distinct = np.unique(orders)
-        each = [expn(int(order), x) for order in distinct]
-        return _each_entry_from(each, np.searchsorted(distinct, orders))
+        return _each_order(n, x, "expn", expn, name="n")        # (each order checked as one)
     if isinstance(n, np.ndarray) and n.dtype.kind in "iu":
         n = n.item()
     if isinstance(n, (float, np.floating)) and math.isfinite(n) and n == int(n):
@@ -3386,12 +3378,16 @@ def _agm_steps(b):
         return _AGM_STEPS
     with np.errstate(divide="ignore"):
         ratio = float(np.min(np.minimum(b, 1.0 / b)))
-    if not ratio > 0:
-        return _AGM_STEPS
-    a, steps = 1.0, 0
-    while a != ratio and steps < _AGM_STEPS:
+    return _agm_count(ratio, _AGM_STEPS) if ratio > 0 else _AGM_STEPS
+
+
+def _agm_count(ratio, most, steps=0):
+    """The steps AGM(1, ratio) takes in floats until its two means agree, and one more, counted
+    from `steps` (steps already taken), at most `most`."""
+    a = 1.0
+    while a != ratio and steps < most:
         a, ratio, steps = (a + ratio) * 0.5, math.sqrt(a * ratio), steps + 1
-    return min(steps + 1, _AGM_STEPS)
+    return min(steps + 1, most)
 
 
 def _agm(p, m=None):
@@ -3534,6 +3530,20 @@ def _each_entry_from(values, index):
     shape = values[0].shape
     index = get_array_module(values[0].data).asarray(np.broadcast_to(index, shape)[None])
     return take_along_axis(stack(values), index, axis=0)[0]
+
+
+def _each_order(v, x, op, one, name="v"):
+    """one(order, x) for an array of orders v broadcast with x, as SciPy's kv(v, x) and expn(n, x)
+    take them: one op per distinct order (each checked as a single one), each entry taking its own."""
+    orders = np.asarray(v)
+    if orders.dtype.kind not in "iuf":
+        raise TypeError(f"{op}({name}, x): the orders must be real numbers, got an array of dtype "
+                        f"{orders.dtype}")
+    x = as_variable(x, op=op)
+    shape = np.broadcast_shapes(orders.shape, x.shape)
+    x = x if x.shape == shape else broadcast_to(x, shape)
+    distinct = np.unique(orders)
+    return _each_entry_from([one(float(order), x) for order in distinct], np.searchsorted(distinct, orders))
 
 
 def eval_legendre(n, x):
