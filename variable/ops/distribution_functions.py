@@ -40,68 +40,67 @@ def _arguments(op, signature, variable, constants, *values):
     return (*values, get_array_module(last.data))
 
 
-def _constant(data):
-    """An array of data as a constant input."""
-    return new_variable(data)
+# ----- the chi-square, gamma and Poisson distributions ------------------------------------------
+def _chi_square(v, x, op, upper):
+    """P(v / 2, x / 2) (`upper`: Q)."""
+    v, x, xp = _arguments(op, "v, x", "x", ("v",), v, x)
+    return Function(Gammaincc() if upper else Gammainc())(new_variable(v.data * 0.5), x * 0.5)
 
 
-def _nan_where(mask, value, xp):
-    """value with NaN where the host or device mask is true."""
-    return where(mask, np.nan, value)
-
-
-# ----- the chi-square and gamma distributions ----------------------------------------------------
 def chdtr(v, x):
     """The chi-square distribution's CDF with v degrees of freedom at x, elementwise with broadcasting
     (scipy.special.chdtr): gammainc(v / 2, x / 2), differentiable in x (v constant)."""
-    v, x, xp = _arguments("chdtr", "v, x", "x", ("v",), v, x)
-    return Function(Gammainc())(_constant(v.data * 0.5), x * 0.5)
+    return _chi_square(v, x, "chdtr", upper=False)
 
 
 def chdtrc(v, x):
     """The chi-square distribution's survival function, elementwise with broadcasting
     (scipy.special.chdtrc): gammaincc(v / 2, x / 2), its tail to full relative precision."""
-    v, x, xp = _arguments("chdtrc", "v, x", "x", ("v",), v, x)
-    return Function(Gammaincc())(_constant(v.data * 0.5), x * 0.5)
+    return _chi_square(v, x, "chdtrc", upper=True)
+
+
+def _gamma_distribution(a, b, x, op, upper):
+    """P(b, a x) (`upper`: Q) of rate a and shape b; NaN for a < 0."""
+    a, b, x, xp = _arguments(op, "a, b, x", "x", ("a", "b"), a, b, x)
+    with np.errstate(invalid="ignore"):
+        bad = a.data < 0
+    value = Function(Gammaincc() if upper else Gammainc())(new_variable(b.data), x * new_variable(a.data))
+    return where(bad, np.nan, value)
 
 
 def gdtr(a, b, x):
     """The gamma distribution's CDF of rate a and shape b at x, elementwise with broadcasting
     (scipy.special.gdtr, SciPy's order): gammainc(b, a x), differentiable in x (a, b constants);
     NaN for a < 0."""
-    a, b, x, xp = _arguments("gdtr", "a, b, x", "x", ("a", "b"), a, b, x)
-    with np.errstate(invalid="ignore"):
-        bad = a.data < 0
-    return _nan_where(bad, Function(Gammainc())(_constant(b.data), x * _constant(a.data)), xp)
+    return _gamma_distribution(a, b, x, "gdtr", upper=False)
 
 
 def gdtrc(a, b, x):
     """The gamma distribution's survival function, elementwise with broadcasting
     (scipy.special.gdtrc): gammaincc(b, a x); NaN for a < 0."""
-    a, b, x, xp = _arguments("gdtrc", "a, b, x", "x", ("a", "b"), a, b, x)
+    return _gamma_distribution(a, b, x, "gdtrc", upper=True)
+
+
+def _poisson(k, m, op, upper):
+    """P(K <= k) = Q(floor(k) + 1, m) (`upper`: P(K > k) = P(floor(k) + 1, m)); NaN for k < 0."""
+    k, m, xp = _arguments(op, "k, m", "m", ("k",), k, m)
     with np.errstate(invalid="ignore"):
-        bad = a.data < 0
-    return _nan_where(bad, Function(Gammaincc())(_constant(b.data), x * _constant(a.data)), xp)
+        bad = k.data < 0
+    value = Function(Gammainc() if upper else Gammaincc())(new_variable(xp.floor(k.data) + 1.0), m)
+    return where(bad, np.nan, value)
 
 
-# ----- the Poisson distribution ------------------------------------------------------------------
 def pdtr(k, m):
     """The Poisson distribution's CDF P(K <= k) of mean m, elementwise with broadcasting
     (scipy.special.pdtr): gammaincc(floor(k) + 1, m), differentiable in m (k constant, floored as
     SciPy floors it); NaN for k < 0, 1 at k = inf."""
-    k, m, xp = _arguments("pdtr", "k, m", "m", ("k",), k, m)
-    with np.errstate(invalid="ignore"):
-        bad = k.data < 0
-    return _nan_where(bad, Function(Gammaincc())(_constant(xp.floor(k.data) + 1.0), m), xp)
+    return _poisson(k, m, "pdtr", upper=False)
 
 
 def pdtrc(k, m):
     """The Poisson distribution's survival function P(K > k), elementwise with broadcasting
     (scipy.special.pdtrc): gammainc(floor(k) + 1, m); NaN for k < 0."""
-    k, m, xp = _arguments("pdtrc", "k, m", "m", ("k",), k, m)
-    with np.errstate(invalid="ignore"):
-        bad = k.data < 0
-    return _nan_where(bad, Function(Gammainc())(_constant(xp.floor(k.data) + 1.0), m), xp)
+    return _poisson(k, m, "pdtrc", upper=True)
 
 
 # ----- the binomial and negative binomial distributions -------------------------------------------
@@ -116,10 +115,10 @@ def _binomial(k, n, p, op, upper):
         outside = ~((p.data >= 0) & (p.data <= 1))
         inside = ~(below | full | beyond)
         a, b = xp.where(inside, k_ + 1.0, 1.0), xp.where(inside, n_ - k_, 1.0)
-    value = Function(Betainc() if upper else Betaincc())(_constant(a), _constant(b), p)
+    value = Function(Betainc() if upper else Betaincc())(new_variable(a), new_variable(b), p)
     edge = xp.where(full, 0.0 if upper else 1.0, xp.where(below & ~beyond, 1.0 if upper else np.nan, np.nan))
     value = where(inside, value, edge.astype(value.dtype, copy=False))
-    return _nan_where(outside, value, xp)
+    return where(outside, np.nan, value)
 
 
 def bdtr(k, n, p):
@@ -143,9 +142,9 @@ def _negative_binomial(k, n, p, op, upper):
     k, n, p, xp = _arguments(op, "k, n, p", "p", ("k", "n"), k, n, p)
     with np.errstate(invalid="ignore"):
         bad = (k.data < 0) | ~(n.data > 0)
-    successes, failures = _constant(n.data), _constant(xp.floor(k.data) + 1.0)
+    successes, failures = new_variable(n.data), new_variable(xp.floor(k.data) + 1.0)
     value = Function(Betaincc() if upper else Betainc())(successes, failures, p)
-    return _nan_where(bad, value, xp)
+    return where(bad, np.nan, value)
 
 
 def nbdtr(k, n, p):
@@ -171,15 +170,15 @@ def _snedecor(dfn, dfd, x, op, upper):
         bad = ~(dfn.data > 0) | ~(dfd.data > 0) | ~(x.data >= 0)
         infinite = x.data == np.inf
     finite = where(infinite | bad, 1.0, x)
-    n, d = _constant(dfn.data), _constant(dfd.data)
+    n, d = new_variable(dfn.data), new_variable(dfd.data)
     scaled = finite * n
-    half_n, half_d = _constant(dfn.data * 0.5), _constant(dfd.data * 0.5)
+    half_n, half_d = new_variable(dfn.data * 0.5), new_variable(dfd.data * 0.5)
     if upper:
         value = Function(Betainc())(half_d, half_n, d / (scaled + d))
     else:
         value = Function(Betainc())(half_n, half_d, scaled / (scaled + d))
     value = where(infinite, 0.0 if upper else 1.0, value)
-    return _nan_where(bad, value, xp)
+    return where(bad, np.nan, value)
 
 
 def fdtr(dfn, dfd, x):
