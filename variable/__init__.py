@@ -36,9 +36,10 @@ from .types import ArrayLike, Axis
 # the op families added in NumPy's names: each module's __all__ lists its public ops
 # isort: off
 from .ops import (
-    applying, array_api, bessel, contraction, differences, distribution_functions, division, elementary,
-    exponential, grids, histograms, inverse_trig, nanfunctions, polynomials, powers, products, quantiles,
-    rearrange, rounding, selection, sequences, sets, signal, special, stacking, statistics,
+    applying, array_api, bessel, contraction, differences, distribution_functions, distribution_inverses,
+    division, elementary, exponential, grids, histograms, inverse_trig, nanfunctions, polynomials, powers,
+    products, quantiles, rearrange, rounding, selection, sequences, sets, signal, special, stacking,
+    statistics,
 )
 from .ops.applying import *  # noqa: F403
 from .ops.bessel import *  # noqa: F403
@@ -46,6 +47,7 @@ from .ops.array_api import *  # noqa: F403
 from .ops.contraction import *  # noqa: F403
 from .ops.differences import *  # noqa: F403
 from .ops.distribution_functions import *  # noqa: F403
+from .ops.distribution_inverses import *  # noqa: F403
 from .ops.division import *  # noqa: F403
 from .ops.elementary import *  # noqa: F403
 from .ops.exponential import *  # noqa: F403
@@ -72,7 +74,7 @@ from . import linalg, stats
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
              stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api,
              sequences, polynomials, division, sets, histograms, applying, special, bessel, elementary,
-             distribution_functions)
+             distribution_functions, distribution_inverses)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

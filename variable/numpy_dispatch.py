@@ -122,6 +122,8 @@ SCIPY_SPELLINGS = {
     "norm.ppf": "V.stats.norm.ppf(q, loc, scale)",
     "multivariate_normal_gen.entropy": "V.stats.multivariate_normal.entropy(mean, cov)",
     "f.cdf": "V.fdtr(dfn, dfd, x)", "f.sf": "V.fdtrc(dfn, dfd, x)",
+    "gamma.ppf": "V.gammaincinv(a, q) * scale", "gamma.isf": "V.gammainccinv(a, q) * scale",
+    "chi2.ppf": "V.chdtri(df, 1 - q)", "chi2.isf": "V.chdtri(df, q)",
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 

@@ -91,7 +91,8 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "zetac", "loggamma", "eval_gegenbauer", "eval_genlaguerre", "eval_jacobi", "eval_sh_jacobi",
                  "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_chebyc", "eval_chebys",
                  "chdtr", "chdtrc", "gdtr", "gdtrc", "pdtr", "pdtrc", "bdtr", "bdtrc", "nbdtr", "nbdtrc",
-                 "fdtr", "fdtrc", "poch", "binom", "expn", "spence")
+                 "fdtr", "fdtrc", "poch", "binom", "expn", "spence", "gammaincinv", "gammainccinv", "chdtri",
+                 "gdtrix", "pdtri")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -261,7 +262,8 @@ def render() -> str:
         "  SciPy's exact products for whole m and k), `xlogy`,",
         "  `xlog1py`, `gammainc`, `gammaincc`, `betainc`, `betaincc` (in x), `stdtr` (in t), the",
         "  distribution functions `chdtr`, `chdtrc`, `gdtr`, `gdtrc`, `pdtr`, `pdtrc`, `bdtr`,",
-        "  `bdtrc`, `nbdtr`, `nbdtrc`, `fdtr`, `fdtrc` (in x, m or p), `logit`",
+        "  `bdtrc`, `nbdtr`, `nbdtrc`, `fdtr`, `fdtrc` (in x, m or p), their inverses `gammaincinv`,",
+        "  `gammainccinv`, `chdtri`, `gdtrix`, `pdtri` (in the probability), `logit`",
         "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
         "  `eval_hermitenorm`, `eval_laguerre`, `eval_gegenbauer`, `eval_genlaguerre`, `eval_jacobi`,",
         "  `eval_sh_jacobi` (differentiable in their parameters too), `eval_sh_legendre`,",

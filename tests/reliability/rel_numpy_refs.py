@@ -985,6 +985,26 @@ def fdtr(dfn, dfd, x, upper=False):
     return np.vectorize(lambda *v: _snedecor_cdf(*v, upper), otypes=[np.float64])(*as_float(dfn, dfd, x))
 
 
+def gammaincinv(a, y, upper=False):
+    """x with P(a, x) = y (Q(a, x) = y with `upper`), broadcast: halvings of log x in [-745, 710]
+    on `_gammainc` (the tail below 1/2 read as itself); 0 and inf at the ends, NaN outside [0, 1]
+    and for a <= 0."""
+    a, y = np.broadcast_arrays(*as_float(a, y))
+    with np.errstate(invalid="ignore"):
+        inside = (a > 0) & (a < np.inf) & (y > 0) & (y < 1)
+        a_, y_ = np.where(inside, a, 1.0), np.where(inside, y, 0.5)
+    lower = (y_ <= 0.5) != upper                          # (solve on the tail that is below 1/2)
+    target = np.where(lower != upper, y_, 1 - y_)
+    def tail(a, t, low):                                  # P, or -Q (increasing in t)
+        return _gammainc(a, math.exp(t), False) if low else -_gammainc(a, math.exp(t), True)
+    t = _solve(lambda t: np.vectorize(tail, otypes=[np.float64])(a_, t, lower),
+               np.where(lower, target, -target), -745.0, 710.0)
+    start, end = (np.inf, 0.0) if upper else (0.0, np.inf)
+    with np.errstate(invalid="ignore"):
+        edge = np.where((a >= 0) & (y == 0), start, np.where((a >= 0) & (y == 1), end, np.nan))
+    return np.where(inside, np.exp(t), edge)
+
+
 def entr(x):
     """-x log(x); 0 at 0, -inf below (SciPy's)."""
     x = as_float(x)

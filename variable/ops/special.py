@@ -1827,19 +1827,29 @@ def _lower_series(a, x):
     """P(a, x) = x^a e^-x / Gamma(a + 1) sum_n x^n / ((a+1) ... (a+n)), all terms positive: up
     to 120 of them (x < a + 1, or x <= 0.7 a: each at most (a+1)/(a+2) or 0.7 of the last); on
     the CPU it stops once every sum has converged."""
+    return _gamma_prefix(a, x, over_a=True) * _lower_sum(a, x)
+
+
+def _lower_sum(a, x):
+    """The sum in `_lower_series`: 1 + x/(a+1) + x^2/((a+1)(a+2)) + ..."""
     term = total = np.ones_like(x)
     for n in range(1, 121):
         term = term * (x / (a + n))
         total = total + term
         if n % 10 == 0 and not is_device_array(x) and bool(np.all(term <= 1e-17 * total)):
             break
-    return _gamma_prefix(a, x, over_a=True) * total
+    return total
 
 
 def _upper_fraction(a, x):
     """Q(a, x) = x^a e^-x / Gamma(a) / (x + 1 - a - 1 (1 - a)/(x + 3 - a - 2 (2 - a)/(...))),
     evaluated from its tail (rounding damped, not accumulated): 100 levels where x < 3 (a < 1
     from x = 1.1 on), 40 beyond (x >= a + 1, or x >= 1.3 a for a >= 20)."""
+    return _gamma_prefix(a, x) / _upper_denominator(a, x)
+
+
+def _upper_denominator(a, x):
+    """The continued fraction in `_upper_fraction`: x^a e^-x / Gamma(a) over Q(a, x)."""
     def levels(n):
         def fraction(a, x):
             f = x + (2 * n + 1) - a
@@ -1847,7 +1857,7 @@ def _upper_fraction(a, x):
                 f = (x + (2 * k - 1) - a) - k * (k - a) / f
             return f
         return fraction
-    return _gamma_prefix(a, x) / _select(x < 3, levels(100), levels(40), a, x)
+    return _select(x < 3, levels(100), levels(40), a, x)
 
 
 def _log_gamma_1p(a):
@@ -1872,6 +1882,14 @@ def _small_a_upper(a, x):
 
 def _temme(a, x):
     """(P, Q) by Temme's uniform expansion (`_temme_coefficients`) for a >= 20, |x - a| < 0.3 a."""
+    z, exponent, s = _temme_parts(a, x)
+    r = np.exp(exponent) * s
+    return erf_arrays(-z, True, _ERFC_SPLIT) / 2 - r, erf_arrays(z, True, _ERFC_SPLIT) / 2 + r
+
+
+def _temme_parts(a, x):
+    """(z, -z^2, s) of Temme's expansion: Q = erfc(z)/2 + e^(-z^2) s and P = erfc(-z)/2 - e^(-z^2)
+    s, z = eta sqrt(a/2) and s = sum_k C_k(eta) a^-k / sqrt(2 pi a) (-z^2 = a log1pmx(x/a - 1))."""
     d = _temme_coefficients()
     mu = (x - a) / a
     log1pmx = _log1pmx(mu)
@@ -1882,9 +1900,7 @@ def _temme(a, x):
         for n in range(len(d) - 2, -1, -1):
             c = c * eta + d[k, n]
         total = total / a + c
-    r = np.exp(a * log1pmx) / np.sqrt(2 * math.pi * a) * total
-    z = eta * np.sqrt(a / 2)
-    return erf_arrays(-z, True, _ERFC_SPLIT) / 2 - r, erf_arrays(z, True, _ERFC_SPLIT) / 2 + r
+    return eta * np.sqrt(a / 2), a * log1pmx, total / np.sqrt(2 * math.pi * a)
 
 
 @_in_float64(at=(0, 1))
