@@ -124,6 +124,8 @@ SCIPY_SPELLINGS = {
     "f.cdf": "V.fdtr(dfn, dfd, x)", "f.sf": "V.fdtrc(dfn, dfd, x)",
     "gamma.ppf": "V.gammaincinv(a, q) * scale", "gamma.isf": "V.gammainccinv(a, q) * scale",
     "chi2.ppf": "V.chdtri(df, 1 - q)", "chi2.isf": "V.chdtri(df, q)",
+    "beta.ppf": "V.betaincinv(a, b, q)", "beta.isf": "V.betainccinv(a, b, q)", "t.ppf": "V.stdtrit(df, q)",
+    "f.ppf": "V.fdtri(dfn, dfd, q)",
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 

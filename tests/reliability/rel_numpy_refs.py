@@ -1005,6 +1005,45 @@ def gammaincinv(a, y, upper=False):
     return np.where(inside, np.exp(t), edge)
 
 
+def betaincinv(a, b, y, upper=False):
+    """x with I_x(a, b) = y (1 - I = y with `upper`), broadcast: halvings of [0, 1] on `_betainc`;
+    0 and 1 at the ends (1 and 0 with `upper`), NaN outside [0, 1] and for a or b not in (0, inf)."""
+    a, b, y = np.broadcast_arrays(*as_float(a, b, y))
+    with np.errstate(invalid="ignore"):
+        inside = (a > 0) & (b > 0) & (a < np.inf) & (b < np.inf) & (y > 0) & (y < 1)
+        a_, b_, y_ = np.where(inside, a, 1.0), np.where(inside, b, 1.0), np.where(inside, y, 0.5)
+    sign = -1.0 if upper else 1.0                         # (1 - I decreases in x)
+    x = _solve(lambda x: sign * np.vectorize(lambda a, b, x: _betainc(a, b, x, upper), otypes=[np.float64])(
+        a_, b_, x), sign * y_, 0.0, 1.0)
+    start, end = (1.0, 0.0) if upper else (0.0, 1.0)
+    with np.errstate(invalid="ignore"):
+        valid = (a > 0) & (b > 0) & (a < np.inf) & (b < np.inf)
+        edge = np.where(valid & (y == 0), start, np.where(valid & (y == 1), end, np.nan))
+    return np.where(inside, x, edge)
+
+
+def stdtrit(df, p):
+    """t with stdtr(df, t) = p: halvings of [-1e4, 1e4] on `stdtr`; -inf at 0, inf at 1, NaN outside."""
+    df, p = np.broadcast_arrays(*as_float(df, p))
+    t = _solve(lambda t: stdtr(df, t), p, -1e4, 1e4)
+    return np.select([p == 0, p == 1, (p < 0) | (p > 1) | ~(df > 0)], [-np.inf, np.inf, np.nan], t)
+
+
+QUANTILES = (
+    ("gammaincinv", (2.5,), lambda y: gammaincinv(2.5, y)),
+    ("gammainccinv", (0.6,), lambda y: gammaincinv(0.6, y, True)),
+    ("chdtri", (3.0,), lambda p: 2 * gammaincinv(1.5, p, True)),
+    ("gdtrix", (2.0, 2.5), lambda p: gammaincinv(2.5, p) / 2),
+    ("pdtri", (4,), lambda y: np.where(np.asarray(y) == 1, np.nan, gammaincinv(5.0, y, True))),
+    ("betaincinv", (2.5, 0.7), lambda y: betaincinv(2.5, 0.7, y)),
+    ("betainccinv", (0.6, 3.0), lambda y: betaincinv(0.6, 3.0, y, True)),
+    ("bdtri", (3, 10), lambda y: betaincinv(4.0, 7.0, y, True)),
+    ("nbdtri", (4, 3), lambda y: betaincinv(3.0, 5.0, y)),
+    ("fdtri", (3.0, 8.0), lambda p: 8 / 3 / (1 / betaincinv(1.5, 4.0, p) - 1)),
+    ("stdtrit", (4.5,), lambda p: stdtrit(4.5, p)))
+"""(name, its constants, the reference in the probability) of the distributions' quantiles."""
+
+
 def entr(x):
     """-x log(x); 0 at 0, -inf below (SciPy's)."""
     x = as_float(x)

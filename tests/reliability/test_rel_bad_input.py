@@ -396,12 +396,7 @@ OPS = [
                                       ("fdtr", (3.0, 8.0), "positive"), ("fdtrc", (3.0, 8.0), "positive"))],
     *[_elementwise(lambda y, name=name, c=constants: getattr(V, name)(*c, y), ref, name, ("unit",),
                    ", ".join(map(str, constants)))
-      for name, constants, ref in (
-          ("gammaincinv", (2.5,), lambda y: R.gammaincinv(2.5, y)),
-          ("gammainccinv", (0.6,), lambda y: R.gammaincinv(0.6, y, True)),
-          ("chdtri", (3.0,), lambda p: 2 * R.gammaincinv(1.5, p, True)),
-          ("gdtrix", (2.0, 2.5), lambda p: R.gammaincinv(2.5, p) / 2),
-          ("pdtri", (4,), lambda y: np.where(np.asarray(y) == 1, np.nan, R.gammaincinv(5.0, y, True))))],
+      for name, constants, ref in R.QUANTILES],
     _elementwise(V.entr, R.entr), _binary(V.rel_entr, R.rel_entr, ("positive", "positive")),
     _binary(V.kl_div, R.kl_div, ("positive", "positive")),
     _elementwise(lambda a: V.multigammaln(a, 2), lambda a: R.multigammaln(a, 2), "multigammaln", ("above1",)),

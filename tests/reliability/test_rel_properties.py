@@ -1949,11 +1949,7 @@ PROPS = [
                                          ("fdtr", (3.0, 8.0), 0.1, 5), ("fdtrc", (4.0, 5.0), 0.1, 5))],
     *[new(name, unary(uniform(0.02, 0.98)), call=lambda y, name=name, c=constants: getattr(V, name)(*c, y),
           ref=ref, label=", ".join(map(str, constants)))
-      for name, constants, ref in (("gammaincinv", (2.5,), lambda y: R.gammaincinv(2.5, y)),
-                                   ("gammainccinv", (0.6,), lambda y: R.gammaincinv(0.6, y, True)),
-                                   ("chdtri", (3.0,), lambda p: 2 * R.gammaincinv(1.5, p, True)),
-                                   ("gdtrix", (2.0, 2.5), lambda p: R.gammaincinv(2.5, p) / 2),
-                                   ("pdtri", (4,), lambda y: R.gammaincinv(5.0, y, True)))],
+      for name, constants, ref in R.QUANTILES],
     new("betaln", binary(uniform(11, 40), uniform(0.2, 40)), ref=R.betaln, label="large"),
     new("multigammaln", unary(uniform(1.6, 6)), call=lambda a: V.multigammaln(a, 3),
         ref=lambda a: R.multigammaln(a, 3)),

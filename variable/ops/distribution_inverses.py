@@ -25,17 +25,25 @@ from ..forwarder import Forwarder, Function, new_variable
 from .distribution_functions import _arguments
 from .elementwise import _reduce
 from .special import (
+    BetaDensity,
     GammaDensity,
+    StudentTDensity,
     _at_value,
+    _beta_density_series,
+    _beta_fraction,
+    _beta_offsets,
     _gamma_density_series,
     _gamma_log_prefix,
     _in_float64,
     _log_gamma_1p,
     _lower_sum,
     _select,
+    _student_t_density_series,
     _temme_parts,
     _upper_denominator,
+    betaln_arrays,
     erfcx_arrays,
+    incomplete_beta_arrays,
     incomplete_gamma_arrays,
     inverse_erf_arrays,
     psi_arrays,
@@ -43,9 +51,15 @@ from .special import (
 
 _DEVICE_STEPS = 6
 """Halley's steps on a device, where every entry takes them all (on the CPU the loop stops once
-every entry has converged; a converged entry does not move, so both give the same bits): the
-most any entry took was 4, over a grid of a from 1e-300 to 1e12 and y from 1e-323 to 1 - 1e-16
-and 1.2 million random (a, y) with a from 1e-12 to 1e9."""
+every entry has converged; a converged entry does not move, so both give the same bits): for the
+gamma quantile the most any entry took was 4, over a grid of a from 1e-300 to 1e12 and y from
+1e-323 to 1 - 1e-16 and 1.2 million random (a, y) with a from 1e-12 to 1e9.  The beta quantile
+(whose incomplete beta function syncs on a device anyway) takes as many as the CPU's, asking after
+these whether all are done: up to 18 for a or b near 1e6 beside a small other, or targets near
+1e-300 (10 with a, b in [1e-3, 1e3])."""
+
+_MOST_STEPS = 40
+"""A bound on the steps (on the CPU and for the beta quantile on a device)."""
 
 _TINY = 1e-305
 """Below this a tail's value is taken in logarithms throughout (it would underflow)."""
@@ -95,18 +109,26 @@ def _gamma_residual(t, x, a, target, log_gamma_1p, upper):
     return residual, -slope if upper else slope, (a - x) + (slope if upper else -slope)
 
 
-def _halley(residual, t, x, low, high, *constants):
+def _halley(residual, t, x, low, high, *constants, logit=False, checked=False):
     """t = log x with log V(t) = log target by Halley's steps, each kept in [low, high] (which hold
     the root); `residual(t, x, *constants)` gives g = log(V / target), g' = d log V / d t and g'' /
     g'.  The step moves x as x e^-s, so near the root x keeps its own digits (e^t would round them
-    to t's).  Far from the root (where Halley's correction to Newton's step is large) it takes
+    to t's); with `logit`, t is a logit and x the smaller of its two probabilities, 1 / (1 + e^|t|),
+    moved exactly too.  Far from the root (where Halley's correction to Newton's step is large) it takes
     Newton's step, which on a concave g never passes the root from its steep side.  An entry is
     done once a step is below 1e-6 (the next would be below 1e-17: Halley's steps triple the
-    digits) or stays put; on the CPU the steps after the first run on the entries not done."""
+    digits) or stays put; on the CPU the steps after the first run on the entries not done.  A
+    device takes `_DEVICE_STEPS`, or with `checked` as many as the CPU would, asking after those
+    whether every entry is done (a host sync per further step)."""
     device = is_device_array(t)
+    if device:
+        t, x = t.copy(), x.copy()
+    else:                                    # (arrays, written in place: a 0-d start may be a scalar)
+        t, x = np.array(t, dtype=np.float64), np.array(x, dtype=np.float64)
     done = np.zeros_like(t, dtype=bool)
-    t, x = t.copy(), x.copy()
-    for _ in range(_DEVICE_STEPS if device else 4 * _DEVICE_STEPS):
+    for step in range(_MOST_STEPS):
+        if device and step >= _DEVICE_STEPS and (not checked or bool(done.all())):
+            break
         if device:
             t_, x_, low_, high_, constants_ = t, x, low, high, constants
         else:
@@ -116,12 +138,20 @@ def _halley(residual, t, x, low, high, *constants):
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             newton = g / slope
             correction = 1 - 0.5 * newton * curvature
-            s = np.where(np.abs(correction - 1) < 0.5, newton / correction, newton)
+            s = np.where((np.abs(correction - 1) < 0.5) & (np.abs(newton) < 1), newton / correction, newton)
             s = np.where(np.isnan(s), 0.0, s)
             new_t = np.clip(t_ - s, low_, high_)
             inside = (new_t == t_ - s) & (x_ > 1e-306) & (np.abs(s) < 1)   # (x normal: e^t beyond)
-            new_x = np.where(inside, x_ * np.exp(-s), np.exp(new_t))
-            new_t = np.where(inside & (new_x > 1e-306), np.log(new_x), new_t)
+            if logit:                                   # (x = 1 / (1 + e^|t|), moved by s exactly)
+                side = np.where(t_ > 0, 1.0, -1.0)
+                inside = inside & ((new_t > 0) == (t_ > 0))
+                new_x = np.where(inside, x_ * np.exp(side * s) / (1 + x_ * np.expm1(side * s)),
+                                 1 / (1 + np.exp(np.abs(new_t))))
+                reread = (np.log1p(-new_x) - np.log(new_x)) * side
+                new_t = np.where(inside & (new_x > 1e-306), reread, new_t)
+            else:
+                new_x = np.where(inside, x_ * np.exp(-s), np.exp(new_t))
+                new_t = np.where(inside & (new_x > 1e-306), np.log(new_x), new_t)
         settled = (np.abs(s) < 1e-6) | (new_t == t_)
         if device:
             t, x = np.where(done, t, new_t), np.where(done, x, new_x)
@@ -129,9 +159,9 @@ def _halley(residual, t, x, low, high, *constants):
         else:
             t.reshape(-1)[index], x.reshape(-1)[index] = new_t, new_x
             done.reshape(-1)[index] = settled
-            if done.all():
-                break
-    return x
+        if not device and done.all():
+            break
+    return t, x
 
 
 def _wilson_hilferty(a, z):
@@ -165,7 +195,7 @@ def _gamma_root(a, p, q, lower):
     def solve(upper):
         def on(a, target, start, low, high, log_gamma_1p):
             return _halley(lambda *args: _gamma_residual(*args, upper), start, np.exp(start), low, high,
-                           a, target, log_gamma_1p)
+                           a, target, log_gamma_1p)[1]
         return on
 
     return _select(lower, solve(False), solve(True), a, np.where(lower, p, q), start, low, high, log_gamma_1p)
@@ -219,6 +249,80 @@ class Gammainccinv(Gammaincinv):
     """x = Q^-1(a, y), a held constant: dx/dy = -1 / (x^(a-1) e^-x / Gamma(a))."""
 
     upper = True
+
+
+class Fdtri(Forwarder):
+    """The F distribution's quantile x = (dfd / dfn) w / (1 - w), w = I^-1(dfn / 2, dfd / 2, p) (w and
+    1 - w each to its last digit, so both tails keep theirs), dfn and dfd held constant: dx/dp =
+    1 / f(x), f the F density, B'(z) dfn dfd / (dfn x + dfd)^2 with B' the beta density at z =
+    dfn x / (dfn x + dfd)."""
+
+    @_in_float64(at=(1, 2, 3))
+    def forward(self, dfn, dfd, p):
+        return dfd / dfn * _odds(*inverse_beta_logit_arrays(dfn * 0.5, dfd * 0.5, p, False))
+
+    save_for_backward = ("x0", "x1", "y")
+
+    def backward(self, gy):
+        dfn, dfd, p = self.inputs
+        x, = self.outputs
+        scaled = x * dfn + dfd
+        beta = Function(BetaDensity())(dfn * 0.5, dfd * 0.5, x * dfn / scaled)
+        density = beta * (dfn * dfd) / (scaled * scaled)
+        return None, None, _reduce(gy / density, p)
+
+    taylor_records = True
+
+    def taylor(self, dfn, dfd, p):
+        x, = self.outputs
+        n, d = dfn[0], dfd[0]
+
+        def slope(xs, m):                                   # coefficient m of 1 / f(x)
+            head = list(xs[:m + 1])
+            scaled = [head[0] * n + d] + series.scale(head[1:], n)
+            z = series.div(series.scale(head, n), scaled)
+            density = series.mul(_beta_density_series(n * 0.5, d * 0.5, z),
+                                 series.scale(series.reciprocal(series.square(scaled)), n * d))
+            return series.reciprocal(density)[m]
+        return _at_value(x._data, series.ode(p, x._data, slope))
+
+
+@_in_float64(at=(0, 1))
+def student_t_quantile_arrays(df, p):
+    """t with stdtr(df, t) = p on ndarrays (broadcast), in float64 inside: t^2 = df (1 - x) / x =
+    df e^-T, T the logit of x with I_x(df / 2, 1/2) = 2 min(p, 1 - p) (exact); the normal quantile
+    for an infinite df; -+inf at p = 0, 1, NaN for df <= 0 and p outside [0, 1]."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        infinite = df == np.inf
+        tail = 2 * np.minimum(p, 1 - p)
+        half = np.where(infinite, 1.0, df) * 0.5
+        t = np.sqrt(df / _odds(*inverse_beta_logit_arrays(half, np.full_like(half, 0.5), tail, False)))
+        t = t * np.where(p < 0.5, -1.0, 1.0)
+        normal = -math.sqrt(2) * inverse_erf_arrays(2 * p, True) + 0.0
+        return np.where(infinite, normal, np.where(df > 0, t, np.nan))
+
+
+class Stdtrit(Forwarder):
+    """Student's t quantile, df held constant: dt/dp = 1 / f(t), f Student's t density."""
+
+    def forward(self, df, p):
+        return student_t_quantile_arrays(df, p)
+
+    save_for_backward = ("x0", "y")
+
+    def backward(self, gy):
+        df, p = self.inputs
+        t, = self.outputs
+        return None, _reduce(gy / Function(StudentTDensity())(df, t), p)
+
+    taylor_records = True
+
+    def taylor(self, df, p):
+        t, = self.outputs
+
+        def slope(ts, m):                                   # coefficient m of 1 / f(t)
+            return series.reciprocal(_student_t_density_series(df[0], list(ts[:m + 1])))[m]
+        return _at_value(t._data, series.ode(p, t._data, slope))
 
 
 def _inverse_gamma(op, a, y, upper):
@@ -288,4 +392,219 @@ def pdtri(k, y):
     return Function(Gammainccinv())(new_variable(counts), y)
 
 
-__all__ = ["gammaincinv", "gammainccinv", "chdtri", "gdtrix", "pdtri"]
+# ----- the beta distribution: betaincinv and the quantiles on it --------------------------------
+def _log_sigmoid(t):
+    """log(1 / (1 + e^-t)), for any t (no overflow)."""
+    return -np.logaddexp(0.0, -t)
+
+
+def _beta_residual(t, m, a, b, target, log_beta):
+    """(g, g', g''/g') of g = log(I_u(a, b) / target) in t = log(u / (1 - u)), m = 1 / (1 + e^|t|)
+    the smaller of u and 1 - u (each to its last digit):
+    g' = D / I, D = u^a (1 - u)^b / B(a, b) (`log_beta`: log B(a, b)), and g''/g' = a (1 - u) - b u -
+    g'.  I from the incomplete beta function where it is above `_TINY`; below, from its logarithm,
+    the prefix's and the continued fraction's (the tail is left of the mean, where it converges);
+    below the normal floats u is read from t (I = u^a / (a B(a, b)) there)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        log_u, log_w = _log_sigmoid(t), _log_sigmoid(-t)
+        log_d = a * log_u + b * log_w - log_beta
+        u, w = np.where(t > 0, 1 - m, m), np.where(t > 0, m, 1 - m)   # (past 1/2 as 1 - I_w(b, a))
+        v = _select(u <= 0.5, lambda a, b, u, w: incomplete_beta_arrays(a, b, u, False),
+                    lambda a, b, u, w: incomplete_beta_arrays(b, a, w, True), a, b, u, w)
+        under = u < 1e-306                              # (u or 1 - u below the normal floats: from t,
+        v = np.where(w < 1e-306, -np.expm1(log_d - np.log(b)), v)   # I_w(b, a) = w^b / (b B(a, b)))
+
+        def logarithm(a, b, u, v, log_d):
+            return np.log(v)
+
+        def tiny(a, b, u, v, log_d):
+            _, offset = _beta_offsets(a, b, u)
+            return log_d - np.log(a) + np.log(_beta_fraction(a, b, u, offset))
+
+        small = (v < _TINY) & ~under
+        log_v = _select(small, tiny, logarithm, a, b, u, v, log_d)
+        log_v = np.where(under, log_d - np.log(a), log_v)
+        residual = np.where(small | under | (target < _TINY), log_v - np.log(target), np.log(v / target))
+        slope = np.exp(log_d - log_v)
+    return residual, slope, a * np.exp(log_w) - b * u - slope
+
+
+def _beta_halley(t, a, b, target, log_beta):
+    """`_halley` in the logit: (t, m), m = 1 / (1 + e^|t|) to its last digit."""
+    low, high = np.full_like(t, _T_RANGE[0]), np.full_like(t, -_T_RANGE[0])
+    with np.errstate(over="ignore"):
+        m = 1 / (1 + np.exp(np.abs(t)))
+    return _halley(_beta_residual, t, m, low, high, a, b, target, log_beta, logit=True, checked=True)
+
+
+def _beta_start(a, b, target):
+    """A start for t = logit(u) with I_u(a, b) = target <= 1/2: from a, b >= 1 the normal
+    approximation of the beta quantile (Abramowitz and Stegun 26.5.22, with the normal quantile
+    itself); else the leading terms at either end, u^a / (a B) and 1 - (1 - u)^b / (b B), B
+    approximated by 1/(a (a/s)^-a) + 1/(b (b/s)^-b), s = a + b, as Numerical Recipes' invbetai."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        z = math.sqrt(2) * inverse_erf_arrays(2 * target, True)         # -ndtri(target) >= 0
+        square = (z * z - 3) / 6
+        h = 2 / (1 / (2 * a - 1) + 1 / (2 * b - 1))
+        w = z * np.sqrt(square + h) / h - (1 / (2 * b - 1) - 1 / (2 * a - 1)) * (square + 5 / 6 - 2 / (3 * h))
+        normal = np.log(a / b) - 2 * w
+        s = a + b
+        left, right = np.exp(a * np.log(a / s)) / a, np.exp(b * np.log(b / s)) / b
+        total = left + right
+        log_u = np.log(a * total * target) / a
+        log_w = np.log(b * total * (1 - target)) / b
+        ends = np.where(target < left / total, log_u - np.log(-np.expm1(log_u)),
+                        np.log(-np.expm1(log_w)) - log_w)
+        start = np.where((a >= 1) & (b >= 1), normal, ends)
+    return np.clip(np.where(np.isnan(start), 0.0, start), _T_RANGE[0], -_T_RANGE[0])
+
+
+def inverse_beta_logit_arrays(a, b, y, upper):
+    """(t, m): t = log(x / (1 - x)) with I_x(a, b) = y (1 - I_x(a, b) = y with `upper`) and m the
+    smaller of x and 1 - x, on float64 ndarrays (broadcast): solved on the tail below 1/2 (I_x(a,
+    b) = 1 - I_(1-x)(b, a), the logit's sign flipping), so x and 1 - x both keep their digits;
+    t -+inf at the ends of [0, 1] (+-inf with `upper`), NaN outside it and for a or b not in
+    (0, inf)."""
+    a, b, y = np.broadcast_arrays(a, b, y)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        inside = (a > 0) & (b > 0) & (a < np.inf) & (b < np.inf) & (y > 0) & (y < 1)
+        a_, b_, y_ = np.where(inside, a, 1.0), np.where(inside, b, 1.0), np.where(inside, y, 0.5)
+        value, complement = (1 - y_, y_) if upper else (y_, 1 - y_)   # (1 - y exact from 1/2, where read)
+        swap = value > 0.5
+        p, q, target = np.where(swap, b_, a_), np.where(swap, a_, b_), np.where(swap, complement, value)
+        t, m = _beta_halley(_beta_start(p, q, target), p, q, target, betaln_arrays(p, q))
+        t = np.where(swap, -t, t)
+        low, high = (np.inf, -np.inf) if upper else (-np.inf, np.inf)
+        valid = (a > 0) & (b > 0) & (a < np.inf) & (b < np.inf)
+        edge = np.where(valid & (y == 0), low, np.where(valid & (y == 1), high, np.nan))
+        t = np.where(inside, t, edge)
+        m = np.where(inside, m, np.where(np.isnan(edge), np.nan, 0.0))
+    return t, m
+
+
+def inverse_beta_arrays(a, b, y, upper):
+    """x with I_x(a, b) = y (1 - I = y with `upper`), to its last digit near 0 and near 1."""
+    t, m = inverse_beta_logit_arrays(a, b, y, upper)
+    return np.where(t > 0, 1 - m, m)
+
+
+def _odds(t, m):
+    """x / (1 - x) for the logit t of x and m = min(x, 1 - x), each digit kept."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(t > 0, (1 - m) / m, m / (1 - m))
+
+
+class Betaincinv(Forwarder):
+    """x = I^-1(a, b, y), a and b held constant: dx/dy = 1 / (x^(a-1) (1-x)^(b-1) / B(a, b)), the beta
+    density at the output (Betainccinv: the complement's inverse, -1 over it)."""
+
+    upper = False
+
+    def forward(self, a, b, y):
+        return _in_float64(at=(0, 1, 2))(inverse_beta_arrays)(a, b, y, self.upper)
+
+    save_for_backward = ("x0", "x1", "y")
+
+    def backward(self, gy):
+        a, b, _ = self.inputs
+        x, = self.outputs
+        g = gy / Function(BetaDensity())(a, b, x)
+        return None, None, _reduce(-g if self.upper else g, self.inputs[2])
+
+    taylor_records = True
+
+    def taylor(self, a, b, y):
+        x, = self.outputs
+        sign = -1.0 if self.upper else 1.0
+
+        def slope(xs, m):                                   # coefficient m of +-1 / density(x)
+            return sign * series.reciprocal(_beta_density_series(a[0], b[0], list(xs[:m + 1])))[m]
+        return _at_value(x._data, series.ode(y, x._data, slope))
+
+
+class Betainccinv(Betaincinv):
+    """x with 1 - I_x(a, b) = y, a and b held constant: dx/dy = -1 over the beta density."""
+
+    upper = True
+
+
+def _inverse_beta(op, a, b, y, upper):
+    a, b, y, xp = _arguments(op, "a, b, y", "y", ("a", "b"), a, b, y)
+    return Function(Betainccinv() if upper else Betaincinv())(a, b, y)
+
+
+def betaincinv(a, b, y):
+    """The inverse of the regularized incomplete beta function in x, elementwise with broadcasting
+    (scipy.special.betaincinv): x with I_x(a, b) = y, the beta distribution's quantile
+    (scipy.stats.beta.ppf(y, a, b)).
+
+    Parameters
+    ----------
+    a, b : ArrayLike
+        The shapes, constants (a, b > 0; arrays, or Variables that do not require grad).
+    y : ArrayLike
+        Probabilities in [0, 1] (integers become float64).
+
+    Returns
+    -------
+    Variable
+        Of the broadcast shape: x and 1 - x each to a few ulps (the tail below 1/2 read as itself,
+        the other as 1 - y); 0 at y = 0, 1 at y = 1, NaN outside [0, 1] or for a or b not in
+        (0, inf).  Its derivative in y is one over the beta density at x, to any order.
+
+    Raises
+    ------
+    TypeError
+        If a or b requires grad: their derivatives are not implemented.
+    """
+    return _inverse_beta("betaincinv", a, b, y, upper=False)
+
+
+def betainccinv(a, b, y):
+    """x with 1 - I_x(a, b) = y, elementwise with broadcasting (scipy.special.betainccinv), read from y
+    itself; as `betaincinv` otherwise (1 at y = 0, 0 at y = 1; the derivative -1 over the density)."""
+    return _inverse_beta("betainccinv", a, b, y, upper=True)
+
+
+def bdtri(k, n, y):
+    """The success probability p with bdtr(k, n, p) = y, elementwise with broadcasting
+    (scipy.special.bdtri): betainccinv(k + 1, n - k, y), differentiable in y (k, n constants,
+    floored as SciPy takes them); NaN for k < 0 or k >= n."""
+    k, n, y, xp = _arguments("bdtri", "k, n, y", "y", ("k", "n"), k, n, y)
+    with np.errstate(invalid="ignore"):
+        k_, n_ = xp.floor(k.data), xp.trunc(n.data)
+        valid = (k_ >= 0) & (k_ < n_)
+        a, b = xp.where(valid, k_ + 1.0, np.nan), xp.where(valid, n_ - k_, np.nan)
+    return Function(Betainccinv())(new_variable(a), new_variable(b), y)
+
+
+def nbdtri(k, n, y):
+    """The success probability p with nbdtr(k, n, p) = y, elementwise with broadcasting
+    (scipy.special.nbdtri): betaincinv(n, floor(k) + 1, y), differentiable in y (k, n constants);
+    NaN for k < 0 or n <= 0."""
+    k, n, y, xp = _arguments("nbdtri", "k, n, y", "y", ("k", "n"), k, n, y)
+    with np.errstate(invalid="ignore"):
+        failures = xp.where(k.data >= 0, xp.floor(k.data) + 1.0, np.nan)
+    return Function(Betaincinv())(new_variable(n.data), new_variable(failures), y)
+
+
+def fdtri(dfn, dfd, p):
+    """The F distribution's quantile, elementwise with broadcasting (scipy.special.fdtri): x with
+    fdtr(dfn, dfd, x) = p, dfd w / (dfn (1 - w)) for w = betaincinv(dfn / 2, dfd / 2, p) (from w's
+    logit, so far tails keep their digits); differentiable in p (dfn, dfd constants); 0 at p = 0,
+    inf at p = 1, NaN for dfn <= 0 or dfd <= 0."""
+    dfn, dfd, p, xp = _arguments("fdtri", "dfn, dfd, p", "p", ("dfn", "dfd"), dfn, dfd, p)
+    return Function(Fdtri())(dfn, dfd, p)
+
+
+def stdtrit(df, p):
+    """Student's t quantile, elementwise with broadcasting (scipy.special.stdtrit,
+    scipy.stats.t.ppf(p, df)): t with stdtr(df, t) = p, differentiable in p (df constant) as one
+    over the density; -inf at p = 0, inf at p = 1, the normal quantile for an infinite df, NaN
+    for df <= 0."""
+    df, p, xp = _arguments("stdtrit", "df, p", "p", ("df",), df, p)
+    return Function(Stdtrit())(df, p)
+
+
+__all__ = ["gammaincinv", "gammainccinv", "chdtri", "gdtrix", "pdtri", "betaincinv", "betainccinv", "bdtri",
+           "nbdtri", "fdtri", "stdtrit"]

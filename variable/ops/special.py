@@ -2104,17 +2104,19 @@ def _beta_prefix(a, b, x, y, w):
     """x^a y^b / (a B(a, b)) for a, b > 0, 0 <= x <= 1, y = 1 - x and w = x b - y a = x (a + b) - a
     (x's distance from the mean a/(a + b), times a + b), each passed in as computed from the
     exact one of x and y (the other rounds): below 10 both powers and Gamma(a + b + 1) b /
-    ((a + b) Gamma(a + 1) Gamma(b + 1)) (no gamma overflows; by logarithms where a power would
-    underflow); from 10 on Stirling's form of B, in which the large logarithms cancel in closed
-    form: a log(x/x0) + b log(y/y0) is a log1pmx(w/a) + b log1pmx(-w/b), their linear terms
-    cancelled exactly, and a factor far below its mean a power (`_ratio_parts`); where only one
-    is below 10, that one's Gamma is kept (`mixed`)."""
+    ((a + b) Gamma(a + 1) Gamma(b + 1)) (no gamma overflows; the powers in halves, squared, so
+    nothing underflows early, by logarithms far below the floats); from 10 on Stirling's form of
+    B, in which the large logarithms cancel in closed form: a log(x/x0) + b log(y/y0) is a
+    log1pmx(w/a) + b log1pmx(-w/b), their linear terms cancelled exactly, and a factor far below
+    its mean a power (`_ratio_parts`); where only one is below 10, that one's Gamma is kept
+    (`mixed`)."""
     def small(a, b, x, y, w):
         a, b = np.minimum(a, 10.0), np.minimum(b, 10.0)
         s = a + b
         factor = b / s * gamma_arrays(s + 1) / (gamma_arrays(a + 1) * gamma_arrays(b + 1))
         logs = a * np.log(x) + b * np.log(y)
-        return np.where(logs > -600, np.power(x, a) * np.power(y, b) * factor, np.exp(logs + np.log(factor)))
+        half = np.power(x, a / 2) * np.power(y, b / 2)           # (squared: no underflow above 1e-616)
+        return np.where(logs > -1300, half * half * factor, np.exp(logs + np.log(factor)))
 
     def large(a, b, x, y, w):
         a, b = np.maximum(a, 10.0), np.maximum(b, 10.0)
