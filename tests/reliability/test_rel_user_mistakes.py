@@ -1096,6 +1096,12 @@ def _scipy_student_t_cdf_of_a_variable():
     return stats.t.cdf(t, 4)
 
 
+def _scipy_student_t_quantile_of_a_variable():
+    stats = pytest.importorskip("scipy.stats")
+    q = V.Variable(np.array([0.9, 0.975]))
+    return stats.t.ppf(q, 4)
+
+
 def _array_method_given_a_variable():
     w = np.array([0.3, 0.7])
     x = V.Variable(np.array([2.0, 3.0]))
@@ -1246,6 +1252,14 @@ CATALOGUE += [
             _scipy_student_t_cdf_of_a_variable, ValueError,
             (r"scipy\.stats\.t\.cdf: a Variable reached SciPy's code", r"gradient would be silently lost",
              r"V\.stats\.t\.cdf\(x, df, loc, scale\)")),
+    Mistake("scipy.stats.t.ppf(q, df) for a confidence bound inside a loss: SciPy's Python code",
+            _scipy_student_t_quantile_of_a_variable, ValueError,
+            (r"scipy\.stats\.t\.ppf: a Variable reached SciPy's code", r"gradient would be silently lost",
+             r"V\.stdtrit\(df, q\)")),
+    Mistake("stdtrit(q, df): scipy.stats.t.ppf's order, the probability first",
+            lambda: V.stdtrit(V.Variable(np.array([0.9, 0.975])), 4.0), TypeError,
+            (r"stdtrit\(df, p\): gengrad differentiates it in p only", r"df requires grad",
+             r"The order is SciPy's: stdtrit\(df, p\), p last")),
     Mistake("betainc(a, b, x) with a shape that requires grad (a learned Beta distribution's CDF)",
             lambda: V.betainc(2.0, V.Variable(np.array(3.0)), np.array([0.2, 0.7])), TypeError,
             (r"betainc\(a, b, x\): gengrad differentiates it in x only", r"b requires grad",
