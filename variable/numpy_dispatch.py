@@ -119,12 +119,12 @@ SCIPY_SPELLINGS = {
     # scipy.stats' distributions (looked up as "norm.<method>"): those of V.stats, and two more
     **{f"{dist}{gen}.{method}": f"V.stats.{dist}.{method}({arguments})"
        for dist, methods, arguments in _V_STATS for method in methods for gen in ("", "_gen")},
-    "norm.ppf": "V.stats.norm.ppf(q, loc, scale)",
     "multivariate_normal_gen.entropy": "V.stats.multivariate_normal.entropy(mean, cov)",
     "f.cdf": "V.fdtr(dfn, dfd, x)", "f.sf": "V.fdtrc(dfn, dfd, x)",
-    "gamma.ppf": "V.gammaincinv(a, q) * scale", "gamma.isf": "V.gammainccinv(a, q) * scale",
-    "chi2.ppf": "V.chdtri(df, 1 - q)", "chi2.isf": "V.chdtri(df, q)",
-    "beta.ppf": "V.betaincinv(a, b, q)", "beta.isf": "V.betainccinv(a, b, q)", "t.ppf": "V.stdtrit(df, q)",
+    **{f"{dist}{gen}.{method}": f"V.stats.{dist}.{method}(q, {arguments})"
+       for dist, arguments in (("norm", "loc, scale"), ("t", "df, loc, scale"), ("gamma", "a, loc, scale"),
+                               ("chi2", "df, loc, scale"), ("beta", "a, b, loc, scale"))
+       for method in ("ppf", "isf") for gen in ("", "_gen")},
     "f.ppf": "V.fdtri(dfn, dfd, q)",
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from .backend import default_device, get_array_module, gpu_module, is_device_array
+from .ops import distribution_inverses as quantiles
 from .ops import reduction, special
 from .ops.elementwise import exp, log, square
 from .ops.exponential import expm1, log1p
@@ -148,6 +149,12 @@ def _together(method, broadcast=True):
     return call
 
 
+def _scaled(z, loc, scale):
+    """loc + scale z, NaN where the scale is not positive (a quantile from the standard one)."""
+    ok = _positive(scale)
+    return _choose(ok, loc + _at(ok, scale, 1.0) * z, np.nan)
+
+
 class _Distribution:
     """A scipy.stats distribution's functions; pdf is exp(logpdf), logcdf log(cdf), ..."""
 
@@ -172,6 +179,15 @@ class _Distribution:
 
     def __call__(self, *args, **kwargs):
         return _Frozen(self, args, kwargs)
+
+    def __getattr__(self, method):
+        """A scipy.stats method this distribution lacks: say which it has."""
+        if method.startswith("_"):
+            raise AttributeError(method)
+        kind = type(self)
+        have = sorted(m for m in dir(kind) if not m.startswith("_") and callable(getattr(kind, m)))
+        raise AttributeError(f"V.stats.{self.name} has no {method!r}: it has {', '.join(have)} (scipy.stats' "
+                             f"names and arguments)")
 
     def __repr__(self):
         return f"V.stats.{self.name}"
@@ -219,8 +235,10 @@ class _Norm(_Distribution):
         return _choose(ok, special.log_ndtr(-z), np.nan)
 
     def ppf(self, q, loc=0.0, scale=1.0):
-        ok = _positive(scale)
-        return _choose(ok, loc + _at(ok, scale, 1.0) * special.ndtri(q), np.nan)
+        return _scaled(special.ndtri(q), loc, scale)
+
+    def isf(self, q, loc=0.0, scale=1.0):
+        return _scaled(-special.ndtri(q), loc, scale)
 
 
 class _T(_Distribution):
@@ -246,6 +264,12 @@ class _T(_Distribution):
         ok, z, _ = _standardized(x, loc, scale, df)
         return _choose(ok, special.stdtr(_at(ok, df, 1.0), -z), np.nan)
 
+    def ppf(self, q, df, loc=0.0, scale=1.0):
+        return _scaled(quantiles.stdtrit(df, q), loc, scale)
+
+    def isf(self, q, df, loc=0.0, scale=1.0):
+        return _scaled(-quantiles.stdtrit(df, q), loc, scale)
+
 
 class _Gamma(_Distribution):
     """The gamma distribution: scipy.stats.gamma(a, loc, scale), density z^(a-1) e^-z / Gamma(a)."""
@@ -265,6 +289,12 @@ class _Gamma(_Distribution):
 
     def sf(self, x, a, loc=0.0, scale=1.0):
         return self._integral(x, a, loc, scale, special.gammaincc, 1.0)
+
+    def ppf(self, q, a, loc=0.0, scale=1.0):
+        return _scaled(quantiles.gammaincinv(a, q), loc, scale)
+
+    def isf(self, q, a, loc=0.0, scale=1.0):
+        return _scaled(quantiles.gammainccinv(a, q), loc, scale)
 
     @staticmethod
     def _integral(x, a, loc, scale, op, below):
@@ -288,6 +318,12 @@ class _Chi2(_Distribution):
     def sf(self, x, df, loc=0.0, scale=1.0):
         return gamma.sf(x, df / 2, loc, 2 * scale)
 
+    def ppf(self, q, df, loc=0.0, scale=1.0):
+        return gamma.ppf(q, df / 2, loc, 2 * scale)
+
+    def isf(self, q, df, loc=0.0, scale=1.0):
+        return gamma.isf(q, df / 2, loc, 2 * scale)
+
 
 class _Beta(_Distribution):
     """The beta distribution: scipy.stats.beta(a, b, loc, scale) on [loc, loc + scale]."""
@@ -309,6 +345,12 @@ class _Beta(_Distribution):
 
     def sf(self, x, a, b, loc=0.0, scale=1.0):
         return self._integral(x, a, b, loc, scale, special.betaincc, 1.0, 0.0)
+
+    def ppf(self, q, a, b, loc=0.0, scale=1.0):
+        return _scaled(quantiles.betaincinv(a, b, q), loc, scale)
+
+    def isf(self, q, a, b, loc=0.0, scale=1.0):
+        return _scaled(quantiles.betainccinv(a, b, q), loc, scale)
 
     @staticmethod
     def _integral(x, a, b, loc, scale, op, below, above):

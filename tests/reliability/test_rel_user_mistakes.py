@@ -1255,7 +1255,7 @@ CATALOGUE += [
     Mistake("scipy.stats.t.ppf(q, df) for a confidence bound inside a loss: SciPy's Python code",
             _scipy_student_t_quantile_of_a_variable, ValueError,
             (r"scipy\.stats\.t\.ppf: a Variable reached SciPy's code", r"gradient would be silently lost",
-             r"V\.stdtrit\(df, q\)")),
+             r"V\.stats\.t\.ppf\(q, df, loc, scale\)")),
     Mistake("stdtrit(q, df): scipy.stats.t.ppf's order, the probability first",
             lambda: V.stdtrit(V.Variable(np.array([0.9, 0.975])), 4.0), TypeError,
             (r"stdtrit\(df, p\): gengrad differentiates it in p only", r"df requires grad",

@@ -24,7 +24,10 @@ UNIT = np.array([0.05, 0.2, 0.45, 0.5, 0.8, 0.97])
 VALUES = [
     *[("norm", m, (X, 0.3, 1.7)) for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
     ("norm", "logpdf", (X.reshape(2, 3), np.array([0.1, -0.2, 0.3]), np.array([[0.5], [2.0]]))),
-    ("norm", "ppf", (UNIT, 0.3, 1.7)),
+    ("norm", "ppf", (UNIT, 0.3, 1.7)), ("norm", "isf", (UNIT, 0.3, 1.7)),
+    *[(dist, m, (UNIT, *shapes, 0.3, 1.7)) for dist, shapes in (("t", (4.5,)), ("gamma", (2.5,)),
+                                                                  ("chi2", (3.0,)), ("beta", (2.0, 0.7)))
+      for m in ("ppf", "isf")],
     *[("t", m, (X, np.array([0.7, 3.0, 30.0, np.inf, 1.0, 2.5]), 0.3, 1.7))
       for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
     *[("gamma", m, (np.append(POS[:5], -1.0), np.array([0.5, 1.0, 2.0, 3.5, 10.0, 2.0]), 0.05, 2.0))
@@ -94,6 +97,9 @@ DERIVATIVES = [
     ("norm.logcdf", lambda x, m, s: V.stats.norm.logcdf(x, m, s), (X[:3], X[3:], POS[:3]), 2),
     ("norm.sf", lambda x, m, s: V.stats.norm.sf(x, m, s), (X[:3], X[3:], POS[:3]), 2),
     ("norm.ppf", lambda q, m, s: V.stats.norm.ppf(q, m, s), (UNIT[:3], X[:3], POS[:3]), 2),
+    ("t.ppf", lambda q, m, s: V.stats.t.ppf(q, 4.5, m, s), (UNIT[:3], X[:3], POS[:3]), 2),
+    ("gamma.isf", lambda q, s: V.stats.gamma.isf(q, 2.5, 0.0, s), (UNIT[:3], POS[:3]), 2),
+    ("beta.ppf", lambda q: V.stats.beta.ppf(q, 2.0, 0.7), (UNIT[:3],), 2),
     ("t.logpdf", lambda x, df, m, s: V.stats.t.logpdf(x, df, m, s),
      (X[:3], POS[:3] + 1, X[3:], POS[3:]), 3),
     ("t.logcdf", lambda x, m, s: V.stats.t.logcdf(x, 2.5, m, s), (X[:3], X[3:], POS[3:]), 2),
