@@ -287,6 +287,20 @@ class Fdtri(Forwarder):
         return _at_value(x._data, series.ode(p, x._data, slope))
 
 
+_CORNISH_FISHER_DF = 1.0
+"""From this df on Student's t quantile starts from its Cornish-Fisher expansion about the normal."""
+
+
+def _cornish_fisher(z, df):
+    """t's quantile from the normal's z to 1/df^4 (Abramowitz and Stegun 26.7.5)."""
+    z2 = z * z
+    g1 = (z2 + 1) / 4
+    g2 = ((5 * z2 + 16) * z2 + 3) / 96
+    g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) / 384
+    g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) / 92160
+    return z * (1 + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df)
+
+
 @_in_float64(at=(0, 1))
 def student_t_quantile_arrays(df, p):
     """t with stdtr(df, t) = p on ndarrays (broadcast), in float64 inside: t^2 = df (1 - x) / x =
@@ -296,9 +310,11 @@ def student_t_quantile_arrays(df, p):
         infinite = df == np.inf
         tail = 2 * np.minimum(p, 1 - p)
         half = np.where(infinite, 1.0, df) * 0.5
-        t = np.sqrt(df / _odds(*inverse_beta_logit_arrays(half, np.full_like(half, 0.5), tail, False)))
-        t = t * np.where(p < 0.5, -1.0, 1.0)
         normal = -math.sqrt(2) * inverse_erf_arrays(2 * p, True) + 0.0
+        start = np.where((df >= _CORNISH_FISHER_DF) & (np.abs(normal) < 6), np.log(df) - 2 * np.log(
+            np.abs(_cornish_fisher(normal, df))), np.nan)
+        t = np.sqrt(df / _odds(*inverse_beta_logit_arrays(half, np.full_like(half, 0.5), tail, False, start)))
+        t = t * np.where(p < 0.5, -1.0, 1.0)
         return np.where(infinite, normal, np.where(df > 0, t, np.nan))
 
 
@@ -459,12 +475,12 @@ def _beta_start(a, b, target):
     return np.clip(np.where(np.isnan(start), 0.0, start), _T_RANGE[0], -_T_RANGE[0])
 
 
-def inverse_beta_logit_arrays(a, b, y, upper):
+def inverse_beta_logit_arrays(a, b, y, upper, logit_start=None):
     """(t, m): t = log(x / (1 - x)) with I_x(a, b) = y (1 - I_x(a, b) = y with `upper`) and m the
     smaller of x and 1 - x, on float64 ndarrays (broadcast): solved on the tail below 1/2 (I_x(a,
     b) = 1 - I_(1-x)(b, a), the logit's sign flipping), so x and 1 - x both keep their digits;
     t -+inf at the ends of [0, 1] (+-inf with `upper`), NaN outside it and for a or b not in
-    (0, inf)."""
+    (0, inf).  `logit_start`: a start for t where the caller has a better one (NaN elsewhere)."""
     a, b, y = np.broadcast_arrays(a, b, y)
     with np.errstate(invalid="ignore", divide="ignore"):
         inside = (a > 0) & (b > 0) & (a < np.inf) & (b < np.inf) & (y > 0) & (y < 1)
@@ -472,7 +488,11 @@ def inverse_beta_logit_arrays(a, b, y, upper):
         value, complement = (1 - y_, y_) if upper else (y_, 1 - y_)   # (1 - y exact from 1/2, where read)
         swap = value > 0.5
         p, q, target = np.where(swap, b_, a_), np.where(swap, a_, b_), np.where(swap, complement, value)
-        t, m = _beta_halley(_beta_start(p, q, target), p, q, target, betaln_arrays(p, q))
+        start = _beta_start(p, q, target)
+        if logit_start is not None:                     # (the caller's, in x's frame, where it has one)
+            given = np.where(swap, -logit_start, logit_start)
+            start = np.where(np.isfinite(given), np.clip(given, _T_RANGE[0], -_T_RANGE[0]), start)
+        t, m = _beta_halley(start, p, q, target, betaln_arrays(p, q))
         t = np.where(swap, -t, t)
         low, high = (np.inf, -np.inf) if upper else (-np.inf, np.inf)
         valid = (a > 0) & (b > 0) & (a < np.inf) & (b < np.inf)
