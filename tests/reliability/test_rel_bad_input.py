@@ -397,6 +397,7 @@ OPS = [
     *[_elementwise(lambda y, name=name, c=constants: getattr(V, name)(*c, y), ref, name, ("unit",),
                    ", ".join(map(str, constants)))
       for name, constants, ref in R.QUANTILES],
+    _elementwise(V.ndtri_exp, lambda y: R.ndtri(np.exp(R.as_float(y)))),
     _elementwise(V.entr, R.entr), _binary(V.rel_entr, R.rel_entr, ("positive", "positive")),
     _binary(V.kl_div, R.kl_div, ("positive", "positive")),
     _elementwise(lambda a: V.multigammaln(a, 2), lambda a: R.multigammaln(a, 2), "multigammaln", ("above1",)),

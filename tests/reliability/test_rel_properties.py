@@ -1950,6 +1950,7 @@ PROPS = [
     *[new(name, unary(uniform(0.02, 0.98)), call=lambda y, name=name, c=constants: getattr(V, name)(*c, y),
           ref=ref, label=", ".join(map(str, constants)))
       for name, constants, ref in R.QUANTILES],
+    new("ndtri_exp", unary(uniform(-8, -0.01)), ref=lambda y: R.ndtri(np.exp(y))),
     new("betaln", binary(uniform(11, 40), uniform(0.2, 40)), ref=R.betaln, label="large"),
     new("multigammaln", unary(uniform(1.6, 6)), call=lambda a: V.multigammaln(a, 3),
         ref=lambda a: R.multigammaln(a, 3)),

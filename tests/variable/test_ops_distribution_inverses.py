@@ -5,6 +5,7 @@ density, SciPy's values and edges, the constants refused when they require grad,
 path without a host sync."""
 
 import math
+from decimal import Decimal, localcontext
 
 import numpy as np
 import pytest
@@ -75,6 +76,19 @@ def reference_stdtrit(df, p):
     return np.sign(p - 0.5) * np.sqrt(df * (1 - x) / x)
 
 
+def _normal_quantile(p):
+    """x with erfc(-x / sqrt 2) / 2 = p, by halvings of [-40, 10] on math.erfc."""
+    low, high = -40.0, 10.0
+    for _ in range(100):
+        middle = (low + high) / 2
+        low, high = (middle, high) if math.erfc(-middle / math.sqrt(2)) / 2 < p else (low, middle)
+    return (low + high) / 2
+
+
+def reference_ndtri_exp(y):
+    return np.vectorize(lambda y: _normal_quantile(math.exp(y)), otypes=[np.float64])(y)
+
+
 ROWS = {
     "gammaincinv": [Row("a=2.5", lambda y: V.gammaincinv(2.5, y), lambda y: reference_gammaincinv(2.5, y),
                         inside(0.05, 0.95), SMOOTH, device_order=1)],
@@ -100,6 +114,13 @@ ROWS = {
     "fdtri": [Row("dfn=3, dfd=8", lambda p: V.fdtri(3.0, 8.0, p),
                   lambda p: 8 / 3 / (1 / reference_betaincinv(1.5, 4.0, p) - 1),
                   inside(0.05, 0.95), SMOOTH, device_order=1)],
+    "ndtri_exp": [Row("y in (-6, -0.02)", V.ndtri_exp, reference_ndtri_exp, inside(-6.0, -0.02), SMOOTH)],
+    "nrdtrimn": [Row("in p, std and x", V.nrdtrimn, lambda p, s, x: x - s * reference_ndtri_exp(np.log(p)),
+                     lambda rng: (rng.uniform(0.05, 0.95, 3), rng.uniform(0.5, 2.0, 3), rng.normal(size=3)),
+                     SMOOTH)],
+    "nrdtrisd": [Row("in mn, p and x", V.nrdtrisd, lambda m, p, x: (x - m) / reference_ndtri_exp(np.log(p)),
+                     lambda rng: (rng.normal(size=3), rng.uniform(0.55, 0.95, 3), rng.uniform(2.0, 3.0, 3)),
+                     SMOOTH)],
     "stdtrit": [Row("df=4.5", lambda p: V.stdtrit(4.5, p), lambda p: reference_stdtrit(4.5, p),
                     inside(0.05, 0.95), SMOOTH, device_order=1)],
 }
@@ -207,6 +228,12 @@ EDGES = {
                np.array([0.5, 0.5, 0.5, 0, 1, 0.5])),
     "fdtri": (np.array([-1, 0, 3, 3, 3, 3, 2]), np.array([5, 5, 0, 5, 5, 5, 3]),
               np.array([0.5, 0.5, 0.5, 0, 1, 0.99, 1 - 1e-12])),
+    "ndtri_exp": (np.array([0, -1e-20, -0.1, -0.7, -1, -50, -699, -701, -800, -1e10, -1e300, np.nan, 0.1,
+                            -np.inf]),),
+    "nrdtrimn": (np.array([0.3, 0.5, 0, 1, 1.2, 0.3, 0.3]), np.array([2, 2, 2, 2, 2, 0, -1]),
+                 np.array([1.0, 1, 1, 1, 1, 1, 1])),
+    "nrdtrisd": (np.array([0, 0, 0, 0, 1, 2]), np.array([0.3, 0, 1, 0.7, 0.7, 0.7]),
+                 np.array([1.0, 1, 1, 1, 1, 1])),
     "stdtrit": (np.array([-1, 0, 3, 3, 3, np.inf, 2, 1e6]),
                 np.array([0.5, 0.5, 0.5, 1, 0.99, 0.3, 1e-300, 0.7])),
 }
@@ -215,6 +242,27 @@ EDGES = {
 @pytest.mark.parametrize("name", [*EDGES, "gammainccinv", "betainccinv"])
 def test_scipys_values_and_edges_and_its_ufunc_on_a_variable_records_the_op(name):
     agrees_with_scipy(name, EDGES[name.replace("cc", "c")], rtol=5e-14)
+
+
+def test_ndtri_exp_keeps_its_digits_where_e_to_the_y_would_lose_them():
+    """About log 1/2, ndtri(1/2 + d) = sqrt(2 pi) (d + (2 pi / 6) d^3 + ...) with d = e^y - 1/2 in
+    decimals (ndtri(e^y) loses 1e-11 there); near 0 against -ndtri(1 - e^y) from the decimals'
+    1 - e^y; below -700, where e^y underflows, log_ndtr of it gives y back to a few ulps."""
+    for y in (-0.6931, -0.69314, -0.69315, -0.6932, -0.6935):
+        with localcontext() as context:
+            context.prec = 50
+            d = Decimal(y).exp() - Decimal("0.5")
+            c = 2 * Decimal(math.pi)
+            expected = float(c.sqrt() * (d + c / 6 * d ** 3 + 7 * c * c / 120 * d ** 5))
+        assert V.ndtri_exp(y).data == pytest.approx(expected, rel=4e-16), y
+    for y in (-1e-20, -1e-9):
+        with localcontext() as context:
+            context.prec = 50
+            tail = float(1 - Decimal(y).exp())
+        assert V.ndtri_exp(y).data == pytest.approx(-_normal_quantile(tail), rel=1e-14), y
+    y = np.array([-701.0, -800.0, -1e4, -1e10])
+    np.testing.assert_allclose(V.log_ndtr(V.ndtri_exp(y)).data, y, rtol=4e-16)
+    assert V.ndtri_exp(np.array([0.0, -np.inf, 0.5])).data.tolist()[:2] == [np.inf, -np.inf]
 
 
 def test_the_t_quantile_at_0_is_minus_infinity():
@@ -226,8 +274,10 @@ def test_float32_in_float32_out():
     y = np.array([0.25, 0.5, 0.75], dtype=np.float32)
     for name, constants in [("gammaincinv", (2.0,)), ("gammainccinv", (0.5,)), ("chdtri", (3.0,)),
                             ("gdtrix", (2.0, 2.5)), ("pdtri", (4,)), ("betaincinv", (2.0, 0.5)),
-                            ("bdtri", (3, 10)), ("fdtri", (3.0, 8.0)), ("stdtrit", (4.5,))]:
+                            ("bdtri", (3, 10)), ("fdtri", (3.0, 8.0)), ("stdtrit", (4.5,)),
+                            ("nrdtrimn", (0.3, 2.0))]:
         assert getattr(V, name)(*constants, y).dtype == np.float32, name
+    assert V.ndtri_exp(-y).dtype == np.float32
 
 
 def test_on_the_device_the_inverses_are_the_hosts_without_a_sync(gpu, count_syncs):
@@ -236,7 +286,10 @@ def test_on_the_device_the_inverses_are_the_hosts_without_a_sync(gpu, count_sync
              (V.gammainccinv, (np.array([0.6, 1e4, 2.0, -1.0]),), np.array([1e-300, 0.3, 0.0, 0.5])),
              (V.chdtri, (np.array([3.0, 0.5]),), np.array([0.2, 0.9])),
              (V.gdtrix, (np.array([2.0, 1.0]), np.array([2.5, 30.0])), np.array([0.2, 0.9])),
-             (V.pdtri, (np.array([-1.0, 2.7, 50.0]),), np.array([0.5, 0.3, 0.999]))]
+             (V.pdtri, (np.array([-1.0, 2.7, 50.0]),), np.array([0.5, 0.3, 0.999])),
+             (V.ndtri_exp, (), np.array([-1e-20, -0.69314, -5.0, -800.0, -1e25, 0.0])),
+             (V.nrdtrimn, (np.array([0.3, 0.5, 1.0]), np.array([2.0, 0.5, 1.0])), np.array([1.0, -1.0, 0.0])),
+             (V.nrdtrisd, (np.array([0.0, 1.0]), np.array([0.3, 0.9])), np.array([1.0, 3.0]))]
     for op, constants, y in cases:
         assert device_equals_host(op, (y,), count_syncs, constants).count == 0, op.__name__
     cases = [(V.betaincinv, (np.array([2.5, 0.6, 1e4, 2.0]), np.array([0.7, 3.0, 2.0, -1.0])),

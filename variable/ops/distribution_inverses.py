@@ -23,8 +23,10 @@ from .. import series
 from ..backend import is_device_array
 from ..forwarder import Forwarder, Function, new_variable
 from .distribution_functions import _arguments
-from .elementwise import _reduce
+from .elementwise import _reduce, exp
+from .piecewise import where
 from .special import (
+    _LOG_SQRT_2PI,
     BetaDensity,
     GammaDensity,
     StudentTDensity,
@@ -32,6 +34,7 @@ from .special import (
     _beta_density_series,
     _beta_fraction,
     _beta_offsets,
+    _floats_on_one_device,
     _gamma_density_series,
     _gamma_log_prefix,
     _in_float64,
@@ -46,6 +49,8 @@ from .special import (
     incomplete_beta_arrays,
     incomplete_gamma_arrays,
     inverse_erf_arrays,
+    log_ndtr_arrays,
+    ndtri,
     psi_arrays,
 )
 
@@ -341,6 +346,71 @@ class Stdtrit(Forwarder):
         return _at_value(t._data, series.ode(p, t._data, slope))
 
 
+# ----- the normal distribution: its quantile in log space, and its mean and scale ---------------
+_LOG_2_HIGH, _LOG_2_LOW = 0.6931471805599453, 2.3190468138462996e-17
+"""log 2 = _LOG_2_HIGH + _LOG_2_LOW to twice a double's digits."""
+
+
+def _ndtri_far(y):
+    """ndtri_exp for y < -700 (e^y below the floats): the tail's asymptotics x^2 = -2y - log(2 pi x^2)
+    (within 1e-3 there; within the floats' reach past y = -1e20), then four of Newton's steps on
+    log_ndtr, each squaring the error."""
+    x = -np.sqrt(-2 * y)
+    for _ in range(3):
+        x = -np.sqrt(-2 * y - np.log(2 * math.pi * x * x))
+    near = np.maximum(y, -1e20)
+    z = np.maximum(x, -np.sqrt(-2 * near))
+    for _ in range(4):
+        log_phi = log_ndtr_arrays(z)
+        z = z - (log_phi - near) * np.exp(0.5 * z * z + _LOG_SQRT_2PI + log_phi)
+    return np.where(y > -1e20, z, x)
+
+
+@_in_float64()
+def ndtri_exp_arrays(y):
+    """x with log Phi(x) = y on an ndarray, in float64 inside: about p = e^y = 1/2 (y within 0.69
+    below and 0.5 above log 1/2) sqrt(2) erfinv(2p - 1) with 2p - 1 = expm1(y + log 2) from log 2
+    in two parts (p - 1/2 keeps its digits); above, -ndtri(-expm1(y)) (1 - p keeps its); below,
+    ndtri(e^y) down to y = -700, and `_ndtri_far` beyond; inf at 0, -inf at -inf, NaN above 0."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore", under="ignore"):
+        top, center = y > _LOG_2_HIGH * -1 + 0.5, y >= -2 * _LOG_2_HIGH
+        tail = -math.sqrt(2) * inverse_erf_arrays(2 * np.exp(np.where(center, -1.0, y)), True)
+        upper = math.sqrt(2) * inverse_erf_arrays(-2 * np.expm1(np.where(top, y, -0.1)), True) + 0.0
+        a = np.expm1((np.where(center & ~top, y, -0.7) + _LOG_2_HIGH) + _LOG_2_LOW)     # 2p - 1
+        middle = math.sqrt(2) * inverse_erf_arrays(a, False)
+        deep = y < -700
+        far = _select(deep, _ndtri_far, lambda y: y, np.where(deep, y, -800.0))
+        x = np.where(top, upper, np.where(center, middle, np.where(deep, far, tail)))
+        return np.where(y == 0, np.inf, np.where(y == -np.inf, -np.inf, np.where(y > 0, np.nan, x)))
+
+
+class NdtriExp(Forwarder):
+    """x = ndtri(e^y), the inverse of log_ndtr: dx/dy = Phi(x) / phi(x) = e^(y + x^2/2 + log sqrt(2 pi))."""
+
+    def forward(self, y):
+        return ndtri_exp_arrays(y)
+
+    save_for_backward = ("x0", "y")
+
+    def backward(self, gy):
+        y, = self.inputs
+        x, = self.outputs
+        return gy * exp(y + (x * x) * 0.5 + _LOG_SQRT_2PI)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, y):
+        x, = self.outputs
+
+        def slope(xs, m):    # coefficient m of e^u, u = y + x^2/2 + log sqrt(2 pi)
+            x2 = series.square(list(xs[:m + 1]))
+            u = [y[0] + 0.5 * x2[0] + _LOG_SQRT_2PI] + [y[j] + 0.5 * x2[j] if j < len(y) else 0.5 * x2[j]
+                                                       for j in range(1, m + 1)]
+            return series.exp(u)[m]
+        return series.ode(y, x._data, slope)
+
+
 def _inverse_gamma(op, a, y, upper):
     a, y, xp = _arguments(op, "a, y", "y", ("a",), a, y)
     return Function(Gammainccinv() if upper else Gammaincinv())(a, y)
@@ -626,5 +696,42 @@ def stdtrit(df, p):
     return Function(Stdtrit())(df, p)
 
 
+def ndtri_exp(y):
+    """The standard normal quantile of e^y, elementwise (scipy.special.ndtri_exp): the inverse of
+    log_ndtr, for probabilities given by their logarithm, y <= 0 (integers become float64).  Kept
+    to a few ulps where e^y underflows (ndtri_exp(-1e10) = -141421.3...) and where 1 - e^y would
+    round (ndtri_exp(-1e-20) = 9.262...); inf at 0, -inf at -inf, NaN above 0.  Its derivative is
+    Phi(x) / phi(x), to any order."""
+    return Function(NdtriExp())(y)
+
+
+def _with_weak_numbers(op, *values):
+    """The values as floating Variables on one device, Python numbers in the others' floating dtype
+    (NumPy's rule: 0.3 beside float32 data stays float32)."""
+    typed = [np.result_type(getattr(v, "dtype", np.float64)) for v in values if type(v) not in (int, float)]
+    dtype = np.result_type(*[t if t.kind == "f" else np.float64 for t in typed]) if typed else np.float64
+    return _floats_on_one_device(op, *[np.asarray(v, dtype=dtype) if type(v) in (int, float) else v
+                                       for v in values])
+
+
+def nrdtrimn(p, std, x):
+    """The mean of the normal distribution of standard deviation std in which x is the p quantile,
+    elementwise with broadcasting (scipy.special.nrdtrimn): x - std ndtri(p), differentiable in
+    every argument; NaN for std <= 0 and p outside (0, 1)."""
+    p, std, x = _with_weak_numbers("nrdtrimn", p, std, x)
+    bad = ~((p.data > 0) & (p.data < 1) & (std.data > 0))
+    return where(bad, np.nan, x - std * ndtri(where(bad, 0.5, p)))
+
+
+def nrdtrisd(mn, p, x):
+    """The standard deviation of the normal distribution of mean mn in which x is the p quantile,
+    elementwise with broadcasting (scipy.special.nrdtrisd): (x - mn) / ndtri(p), differentiable in
+    every argument (negative where x and the quantile are on opposite sides of the mean, as
+    SciPy's); +-inf at p = 1/2, NaN for p outside (0, 1)."""
+    mn, p, x = _with_weak_numbers("nrdtrisd", mn, p, x)
+    bad = ~((p.data > 0) & (p.data < 1))
+    return where(bad, np.nan, (x - mn) / ndtri(where(bad, 0.25, p)))
+
+
 __all__ = ["gammaincinv", "gammainccinv", "chdtri", "gdtrix", "pdtri", "betaincinv", "betainccinv", "bdtri",
-           "nbdtri", "fdtri", "stdtrit"]
+           "nbdtri", "fdtri", "stdtrit", "ndtri_exp", "nrdtrimn", "nrdtrisd"]
