@@ -1,6 +1,8 @@
 """The inverses of scipy.special's distribution functions: gammaincinv and gammainccinv (the
-inverses of the regularized incomplete gamma functions in x) and the quantiles built on them,
-chdtri (chi-square), gdtrix (gamma) and pdtri (the Poisson mean).
+incomplete gamma functions' inverses in x) and the quantiles on them, chdtri (chi-square), gdtrix
+(gamma) and pdtri (the Poisson mean); betaincinv and betainccinv and the quantiles on them,
+bdtri, nbdtri (binomial and negative binomial success probabilities), fdtri (F) and stdtrit
+(Student's t); ndtri_exp (the normal quantile of a log-probability), nrdtrimn and nrdtrisd.
 
 Each is differentiated in its probability, to any order: x = F^-1(y) has dx/dy = 1 / F'(x), the
 density at the output, itself a differentiable op (so the backward pass is differentiable
@@ -8,11 +10,12 @@ again), and its Taylor rule solves x' = y' / F'(x) coefficient by coefficient.  
 degrees of freedom and counts are constants, refused when they require grad, as they are in the
 distribution functions.
 
-The forward solves F(x) = y by Newton's steps in t = log x on log F (or log of the complement,
-whichever is the smaller tail, so a tail keeps its digits): the gamma distribution's log is a
-log-concave variable (its density e^(a t - e^t) / Gamma(a) is), so log P and log Q are concave
-in t, and a Newton step from the steep side never passes the root, and from the flat side lands
-on the steep one.  Every step is kept inside bounds that hold the root, so no start diverges.
+The forward solves F(x) = y by Halley's steps on log F (or the log of the complement, whichever
+tail is below 1/2, so a tail keeps its digits), in t = log x for the gamma distribution and in
+the logit for the beta: the log-gamma and logistic-beta variables have log-concave densities
+(e^(a t - e^t) / Gamma(a); e^(a t) / (1 + e^t)^(a + b) / B(a, b)), so log F is concave in t, and
+a Newton step from the steep side never passes the root, from the flat side lands on the steep
+one.  Every step is kept inside bounds that hold the root, so no start diverges.
 """
 
 import math
@@ -119,10 +122,11 @@ def _halley(residual, t, x, low, high, *constants, logit=False, checked=False):
     the root); `residual(t, x, *constants)` gives g = log(V / target), g' = d log V / d t and g'' /
     g'.  The step moves x as x e^-s, so near the root x keeps its own digits (e^t would round them
     to t's); with `logit`, t is a logit and x the smaller of its two probabilities, 1 / (1 + e^|t|),
-    moved exactly too.  Far from the root (where Halley's correction to Newton's step is large) it takes
-    Newton's step, which on a concave g never passes the root from its steep side.  An entry is
-    done once a step is below 1e-6 (the next would be below 1e-17: Halley's steps triple the
-    digits) or stays put; on the CPU the steps after the first run on the entries not done.  A
+    moved exactly too.  Far from the root (Newton's step 1 or more, or Halley's correction to it
+    large) it takes Newton's step, which on a concave g never passes the root from its steep
+    side.  An entry is done once a step is below 1e-6 (the next would be below 1e-17: Halley's
+    steps triple the digits) or stays put; on the CPU the steps after the first run on the entries
+    not done.  A
     device takes `_DEVICE_STEPS`, or with `checked` as many as the CPU would, asking after those
     whether every entry is done (a host sync per further step)."""
     device = is_device_array(t)
