@@ -2115,8 +2115,8 @@ def _beta_prefix(a, b, x, y, w):
         s = a + b
         factor = b / s * gamma_arrays(s + 1) / (gamma_arrays(a + 1) * gamma_arrays(b + 1))
         logs = a * np.log(x) + b * np.log(y)
-        half = np.power(x, a / 2) * np.power(y, b / 2)           # (squared: no underflow above 1e-616)
-        return np.where(logs > -1300, half * half * factor, np.exp(logs + np.log(factor)))
+        half = np.power(x, a / 2) * np.power(y, b / 2)           # (no product below the result's)
+        return np.where(logs > -1300, half * (half * factor), np.exp(logs + np.log(factor)))
 
     def large(a, b, x, y, w):
         a, b = np.maximum(a, 10.0), np.maximum(b, 10.0)
