@@ -239,7 +239,8 @@ class Gammaincinv(Forwarder):
     def backward(self, gy):
         a, _ = self.inputs
         x, = self.outputs
-        g = gy / Function(GammaDensity())(a, x)
+        with np.errstate(divide="ignore", invalid="ignore"):   # (1/0 at the ends of [0, 1])
+            g = gy / Function(GammaDensity())(a, x)
         return None, _reduce(-g if self.upper else g, self.inputs[1])
 
     taylor_records = True
@@ -275,10 +276,11 @@ class Fdtri(Forwarder):
     def backward(self, gy):
         dfn, dfd, p = self.inputs
         x, = self.outputs
-        scaled = x * dfn + dfd
-        beta = Function(BetaDensity())(dfn * 0.5, dfd * 0.5, x * dfn / scaled)
-        density = beta * (dfn * dfd) / (scaled * scaled)
-        return None, None, _reduce(gy / density, p)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):   # (x = inf at p = 1)
+            scaled = x * dfn + dfd
+            beta = Function(BetaDensity())(dfn * 0.5, dfd * 0.5, x * dfn / scaled)
+            density = beta * (dfn * dfd) / (scaled * scaled)
+            return None, None, _reduce(gy / density, p)
 
     taylor_records = True
 
@@ -338,7 +340,8 @@ class Stdtrit(Forwarder):
     def backward(self, gy):
         df, p = self.inputs
         t, = self.outputs
-        return None, _reduce(gy / Function(StudentTDensity())(df, t), p)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return None, _reduce(gy / Function(StudentTDensity())(df, t), p)
 
     taylor_records = True
 
@@ -399,7 +402,8 @@ class NdtriExp(Forwarder):
     def backward(self, gy):
         y, = self.inputs
         x, = self.outputs
-        return gy * exp(y + (x * x) * 0.5 + _LOG_SQRT_2PI)
+        with np.errstate(invalid="ignore", over="ignore"):        # (x = inf at y = 0)
+            return gy * exp(y + (x * x) * 0.5 + _LOG_SQRT_2PI)
 
     taylor_records = True
     _pointwise = True
@@ -602,7 +606,8 @@ class Betaincinv(Forwarder):
     def backward(self, gy):
         a, b, _ = self.inputs
         x, = self.outputs
-        g = gy / Function(BetaDensity())(a, b, x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = gy / Function(BetaDensity())(a, b, x)
         return None, None, _reduce(-g if self.upper else g, self.inputs[2])
 
     taylor_records = True
