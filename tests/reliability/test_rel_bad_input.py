@@ -398,6 +398,10 @@ OPS = [
                    ", ".join(map(str, constants)))
       for name, constants, ref in R.QUANTILES],
     _elementwise(V.ndtri_exp, lambda y: R.ndtri(np.exp(R.as_float(y)))),
+    _elementwise(lambda x: V.nrdtrimn(0.3, 2.0, x), lambda x: R.as_float(x) - 2.0 * R.ndtri(0.3), "nrdtrimn",
+                 variant="p=0.3, std=2"),
+    _elementwise(lambda x: V.nrdtrisd(0.5, 0.8, x), lambda x: (R.as_float(x) - 0.5) / R.ndtri(0.8),
+                 "nrdtrisd", variant="mn=0.5, p=0.8"),
     _elementwise(V.entr, R.entr), _binary(V.rel_entr, R.rel_entr, ("positive", "positive")),
     _binary(V.kl_div, R.kl_div, ("positive", "positive")),
     _elementwise(lambda a: V.multigammaln(a, 2), lambda a: R.multigammaln(a, 2), "multigammaln", ("above1",)),

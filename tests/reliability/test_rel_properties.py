@@ -1951,6 +1951,10 @@ PROPS = [
           ref=ref, label=", ".join(map(str, constants)))
       for name, constants, ref in R.QUANTILES],
     new("ndtri_exp", unary(uniform(-8, -0.01)), ref=lambda y: R.ndtri(np.exp(y))),
+    new("nrdtrimn", unary(uniform(0.02, 0.98)), call=lambda p: V.nrdtrimn(p, 2.0, 0.5),
+        ref=lambda p: 0.5 - 2.0 * R.ndtri(p), label="in p"),
+    new("nrdtrisd", unary(uniform(0.55, 0.98)), call=lambda p: V.nrdtrisd(0.5, p, 2.0),
+        ref=lambda p: 1.5 / R.ndtri(p), label="in p"),
     new("betaln", binary(uniform(11, 40), uniform(0.2, 40)), ref=R.betaln, label="large"),
     new("multigammaln", unary(uniform(1.6, 6)), call=lambda a: V.multigammaln(a, 3),
         ref=lambda a: R.multigammaln(a, 3)),

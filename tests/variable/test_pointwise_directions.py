@@ -35,7 +35,7 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "Exp10": (V.exp10, (-2, 2)), "QuarterTurnRest": (lambda x: _reduced_degrees(x)[0], (-400, 400)),
     "Polygamma": (lambda x: V.polygamma(2, x), (0.3, 4)), "Logit": (V.logit, (0.1, 0.9)),
     "Erfinv": (V.erfinv, (-0.9, 0.9)), "Erfcinv": (V.erfcinv, (0.1, 1.9)), "Ndtri": (V.ndtri, (0.05, 0.95)),
-    "LogNdtr": (V.log_ndtr, (-4, 4)), "Ndtr": (V.ndtr, (-4, 4)),
+    "LogNdtr": (V.log_ndtr, (-4, 4)), "Ndtr": (V.ndtr, (-4, 4)), "NdtriExp": (V.ndtri_exp, (-5, -0.05)),
     "Erfcx": (V.erfcx, (-2, 3)),
     "Sigmoid": (F.sigmoid, (-3, 3)), "Softplus": (F.softplus, (-3, 3)), "Swish": (F.swish, (-3, 3)),
     "ELU": (F.elu, (-2, 2)), "HardSwish": (F.hard_swish, (-2.5, 2.5)),
