@@ -135,9 +135,13 @@ def uses_host_constants(fn) -> bool:
 
 @pytest.fixture
 def device_row():
-    """A check a table test calls with its row's function: under GENGRAD_DEVICE it skips a
-    row whose function holds a constant NumPy array (nothing to do on the CPU)."""
-    def check(fn):
+    """A check a table test calls with its row (or a function): under GENGRAD_DEVICE it skips a
+    row whose function holds a constant NumPy array (nothing to do on the CPU), and a row marked
+    for the host alone (`device=False`)."""
+    def check(row):
+        fn = getattr(row, "fn", row)
+        if DEVICE != "cpu" and not getattr(row, "device", True):
+            pytest.skip("a row for the host alone: its op's device path is its family's device test")
         if DEVICE != "cpu" and uses_host_constants(fn):
             pytest.skip("the row holds a constant NumPy array, refused next to GPU data (as in CuPy)")
     return check

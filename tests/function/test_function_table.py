@@ -394,7 +394,7 @@ def test_function_reexports_every_primitive_op():
 # ----- the row checks ---------------------------------------------------------------------
 @pytest.mark.parametrize("row", ROWS)
 def test_forward_matches_numpy(row, rng, device_row):
-    device_row(row.fn)
+    device_row(row)
     values = row.sample(rng)
     y = row.fn(*values)
     expected = row.ref(*values)
@@ -409,33 +409,33 @@ def test_forward_matches_numpy(row, rng, device_row):
 
 @pytest.mark.parametrize("row", GRADIENT_ROWS)
 def test_gradcheck(row, rng, device_row):
-    device_row(row.fn)
+    device_row(row)
     assert V.gradcheck(row.fn, *row.sample(rng), order=row.order)
 
 
 @pytest.mark.parametrize("row", GRADIENT_ROWS)
 def test_taylor_matches_nested_reverse(row, rng, device_row):
-    device_row(row.fn)
+    device_row(row)
     # every function with a gradient has a Taylor rule: V.taylor to order 6, V.jvp vs V.jacobian
     assert V.taylorcheck(row.fn, *row.sample(rng), order=TAYLOR)
 
 
 @pytest.mark.parametrize("row", GRADIENT_ROWS)
 def test_many_directions_in_one_pass(row, rng, device_row, directions_check):
-    device_row(row.fn)
+    device_row(row)
     directions_check(row.fn, *row.sample(rng))
 
 
 @pytest.mark.parametrize("row", GRADIENT_ROWS)
 def test_taylor_results_are_differentiable(row, rng, device_row, recording_check):
     # reverse over Taylor: a Laplacian in a loss, V.jvp of a function of parameters
-    device_row(row.fn)
+    device_row(row)
     recording_check(row.fn, *row.sample(rng))
 
 
 @pytest.mark.parametrize("row", ROWS)
 def test_float32_stays_float32(row, rng, device_row):
-    device_row(row.fn)
+    device_row(row)
     values = as_float32(row.sample(rng))
     xs = float_inputs(values)
     y = row.fn(*xs)
@@ -453,6 +453,6 @@ def test_float32_stays_float32(row, rng, device_row):
 
 @pytest.mark.parametrize("row", GRADIENT_ROWS)
 def test_constants_record_no_graph(row, rng, device_row):
-    device_row(row.fn)
+    device_row(row)
     y = row.fn(*row.sample(rng))
     assert y.creator is None and not y.requires_grad

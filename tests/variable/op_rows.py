@@ -11,7 +11,6 @@ and test_op_table.py merges every family's ROWS into OP_TABLE, whose meta-test f
 an op of `variable.OPS` has no rows.
 """
 
-import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,9 +32,10 @@ class Row:
     `taylor` is the highest Taylor order checked (TAYLOR for ops with a rule to any order,
     1 for ops with a first-order jvp rule only); `float32` says whether a float32 pass
     runs (data and first- and second-order gradients stay float32, values within `ftol`).
-    `device_order`, where set, is the derivative order checked under GENGRAD_DEVICE: a row whose
-    forward is an iterative solve re-runs it in full for every central difference, and a device
-    takes all of its steps on every entry (the host's check keeps `order`).
+    `device=False` runs the row's checks on the host alone (under GENGRAD_DEVICE they skip): for
+    an op whose forward is an iterative solve, which every central difference and every check
+    re-runs in full, taking all of its steps on every entry on a device; its family's device test
+    then holds the op's device values and gradients to the host's, bit for bit.
     """
 
     label: str
@@ -46,7 +46,7 @@ class Row:
     taylor: int = TAYLOR
     float32: bool = True
     ftol: float = 1e-5
-    device_order: int | None = None
+    device: bool = True
 
 
 def quiet(f):
@@ -204,23 +204,22 @@ def table_tests(rows):
 
     @parametrize
     def test_forward(name, row, rng, device_row):
-        device_row(row.fn)
+        device_row(row)
         check_forward(row, rng)
 
     @parametrize
     def test_derivatives(name, row, rng, device_row):
-        device_row(row.fn)
-        on_device = os.environ.get("GENGRAD_DEVICE", "cpu") != "cpu" and row.device_order is not None
-        assert V.gradcheck(row.fn, *row.sample(rng), order=row.device_order if on_device else row.order)
+        device_row(row)
+        assert V.gradcheck(row.fn, *row.sample(rng), order=row.order)
 
     @parametrize
     def test_taylor(name, row, rng, device_row):
-        device_row(row.fn)
+        device_row(row)
         assert V.taylorcheck(row.fn, *row.sample(rng), order=row.taylor)
 
     @parametrize
     def test_float32(name, row, rng, device_row):
-        device_row(row.fn)
+        device_row(row)
         if not row.float32:
             pytest.skip("no float32 pass for this row")
         check_float32(row, rng)

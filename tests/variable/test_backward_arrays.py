@@ -116,7 +116,7 @@ def _agree(first, recorded, rtol, atol):
 
 @pytest.mark.parametrize("row", ROWS)
 def test_array_rules_agree_with_backward(row, rng, device_row):
-    device_row(row.fn)
+    device_row(row)
     values = row.sample(rng)
     floating = [i for i, a in enumerate(values) if np.asarray(a).dtype.kind == "f"]
     onlys = [None] + (floating if len(floating) > 1 else [])

@@ -230,7 +230,7 @@ def test_every_row_names_a_public_op():
 
 @pytest.mark.parametrize("name, row", CASES)
 def test_forward_matches_numpy(name, row, rng, device_row):
-    device_row(row.fn)
+    device_row(row)
     xs = row.sample(rng)
     y = row.fn(*[V.Variable(x) for x in xs])
     expected = row.ref(*xs)
@@ -242,13 +242,13 @@ def test_forward_matches_numpy(name, row, rng, device_row):
 
 @pytest.mark.parametrize("name, row", CASES)
 def test_derivatives_match_gradcheck(name, row, rng, device_row):
-    device_row(row.fn)
+    device_row(row)
     assert V.gradcheck(row.fn, *row.sample(rng), order=row.order)
 
 
 @pytest.mark.parametrize("name, row", CASES)
 def test_taylor_matches_nested_reverse(name, row, rng, device_row):
-    device_row(row.fn)
+    device_row(row)
     # every op has a Taylor rule: V.taylor to order 6 and V.jvp against V.jacobian
     assert V.taylorcheck(row.fn, *row.sample(rng), order=TAYLOR)
 
@@ -263,14 +263,14 @@ DIFFERENTIABLE_TAYLOR = [
 @pytest.mark.parametrize("name, row", DIFFERENTIABLE_TAYLOR)
 def test_taylor_results_are_differentiable(name, row, rng, device_row, recording_check):
     # reverse over Taylor: V.taylor's derivatives carry a graph to the inputs
-    device_row(row.fn)
+    device_row(row)
     recording_check(row.fn, *row.sample(rng), order=min(2, row.taylor))
 
 
 @pytest.mark.parametrize("name, row", DIFFERENTIABLE_TAYLOR)
 def test_many_directions_in_one_pass(name, row, rng, device_row, directions_check):
     # V.taylor(batched=True) and the collapsed pass against one pass per direction
-    device_row(row.fn)
+    device_row(row)
     directions_check(row.fn, *row.sample(rng), order=min(2, row.taylor))
 
 

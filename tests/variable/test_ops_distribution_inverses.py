@@ -91,29 +91,29 @@ def reference_ndtri_exp(y):
 
 ROWS = {
     "gammaincinv": [Row("a=2.5", lambda y: V.gammaincinv(2.5, y), lambda y: reference_gammaincinv(2.5, y),
-                        inside(0.05, 0.95), SMOOTH, device_order=1)],
+                        inside(0.05, 0.95), SMOOTH, device=False)],
     "gammainccinv": [Row("a=0.6", lambda y: V.gammainccinv(0.6, y),
                          lambda y: reference_gammaincinv(0.6, y, True), inside(0.05, 0.95, (2, 3)), SMOOTH,
-                         device_order=1)],
+                         device=False)],
     "chdtri": [Row("v=3", lambda p: V.chdtri(3.0, p), lambda p: 2 * reference_gammaincinv(1.5, p, True),
-                   inside(0.05, 0.95), SMOOTH, device_order=1)],
+                   inside(0.05, 0.95), SMOOTH, device=False)],
     "gdtrix": [Row("a=2, b=2.5", lambda p: V.gdtrix(2.0, 2.5, p), lambda p: reference_gammaincinv(2.5, p) / 2,
-                   inside(0.05, 0.95), SMOOTH, device_order=1)],
+                   inside(0.05, 0.95), SMOOTH, device=False)],
     "pdtri": [Row("k=4", lambda y: V.pdtri(4, y), lambda y: reference_gammaincinv(5.0, y, True),
-                  inside(0.05, 0.95), SMOOTH, device_order=1)],
+                  inside(0.05, 0.95), SMOOTH, device=False)],
     "betaincinv": [Row("a=2.5, b=0.7", lambda y: V.betaincinv(2.5, 0.7, y),
                        lambda y: reference_betaincinv(2.5, 0.7, y), inside(0.05, 0.95), SMOOTH,
-                       device_order=1)],
+                       device=False)],
     "betainccinv": [Row("a=0.6, b=3", lambda y: V.betainccinv(0.6, 3.0, y),
                         lambda y: reference_betaincinv(0.6, 3.0, y, True), inside(0.05, 0.95, (2, 3)), SMOOTH,
-                        device_order=1)],
+                        device=False)],
     "bdtri": [Row("k=3, n=10", lambda y: V.bdtri(3, 10, y), lambda y: reference_betaincinv(4.0, 7.0, y, True),
-                  inside(0.05, 0.95), SMOOTH, device_order=1)],
+                  inside(0.05, 0.95), SMOOTH, device=False)],
     "nbdtri": [Row("k=4, n=3", lambda y: V.nbdtri(4, 3, y), lambda y: reference_betaincinv(3.0, 5.0, y),
-                   inside(0.05, 0.95), SMOOTH, device_order=1)],
+                   inside(0.05, 0.95), SMOOTH, device=False)],
     "fdtri": [Row("dfn=3, dfd=8", lambda p: V.fdtri(3.0, 8.0, p),
                   lambda p: 8 / 3 / (1 / reference_betaincinv(1.5, 4.0, p) - 1),
-                  inside(0.05, 0.95), SMOOTH, device_order=1)],
+                  inside(0.05, 0.95), SMOOTH, device=False)],
     "ndtri_exp": [Row("y in (-6, -0.02)", V.ndtri_exp, reference_ndtri_exp, inside(-6.0, -0.02), SMOOTH)],
     "nrdtrimn": [Row("in p, std and x", V.nrdtrimn, lambda p, s, x: x - s * reference_ndtri_exp(np.log(p)),
                      lambda rng: (rng.uniform(0.05, 0.95, 3), rng.uniform(0.5, 2.0, 3), rng.normal(size=3)),
@@ -122,7 +122,7 @@ ROWS = {
                      lambda rng: (rng.normal(size=3), rng.uniform(0.55, 0.95, 3), rng.uniform(2.0, 3.0, 3)),
                      SMOOTH)],
     "stdtrit": [Row("df=4.5", lambda p: V.stdtrit(4.5, p), lambda p: reference_stdtrit(4.5, p),
-                    inside(0.05, 0.95), SMOOTH, device_order=1)],
+                    inside(0.05, 0.95), SMOOTH, device=False)],
 }
 
 test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
@@ -294,7 +294,9 @@ def test_on_the_device_the_inverses_are_the_hosts_without_a_sync(gpu, count_sync
         assert device_equals_host(op, (y,), count_syncs, constants).count == 0, op.__name__
     cases = [(V.betaincinv, (np.array([2.5, 0.6, 1e4, 2.0]), np.array([0.7, 3.0, 2.0, -1.0])),
               np.array([0.3, 1e-200, 0.5, 0.5])),
+             (V.betainccinv, (np.array([0.6, 3.0]), np.array([3.0, 40.0])), np.array([0.7, 1e-150])),
              (V.bdtri, (np.array([3.0, -1.0]), np.array([10.0, 5.0])), np.array([0.2, 0.5])),
+             (V.nbdtri, (np.array([4.0, 2.7]), np.array([3.0, 5.0])), np.array([0.3, 0.9])),
              (V.fdtri, (np.array([3.0, 1.0]), np.array([8.0, 2.0])), np.array([0.2, 1 - 1e-9])),
              (V.stdtrit, (np.array([4.5, np.inf, 1.0]),), np.array([0.2, 0.7, 0.5]))]
     for op, constants, y in cases:
