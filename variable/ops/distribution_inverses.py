@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import series
 from ..backend import is_device_array
-from ..forwarder import Forwarder, Function, new_variable
+from ..forwarder import Forwarder, Function, as_variable, new_variable
 from .distribution_functions import _arguments
 from .elementwise import _reduce, exp
 from .piecewise import where
@@ -74,6 +74,22 @@ _TINY = 1e-305
 
 _T_RANGE = (-800.0, 709.0)
 """t = log x is kept in this range: below it x is 0 in floats (so is the answer), above it inf."""
+
+
+def _over_density(gy, density, negative=False):
+    """A quantile's backward: gy over the density at the output (minus it for a complement's
+    inverse), quiet where the density is 0 at the ends of [0, 1] (an infinite slope)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = gy / density
+    return -g if negative else g
+
+
+def _quantile_series(y, x0, density, sign=1.0):
+    """A quantile's Taylor rule: the series of x along the series y from its value x0, with x' =
+    sign y' / f(x); `density(head)` gives the series of f along x's head."""
+    def slope(xs, m):                                       # coefficient m of sign / f(x)
+        return sign * series.reciprocal(density(list(xs[:m + 1])))[m]
+    return _at_value(x0, series.ode(y, x0, slope))
 
 
 def _gamma_residual(t, x, a, target, log_gamma_1p, upper):
@@ -126,9 +142,8 @@ def _halley(residual, t, x, low, high, *constants, logit=False, checked=False):
     large) it takes Newton's step, which on a concave g never passes the root from its steep
     side.  An entry is done once a step is below 1e-6 (the next would be below 1e-17: Halley's
     steps triple the digits) or stays put; on the CPU the steps after the first run on the entries
-    not done.  A
-    device takes `_DEVICE_STEPS`, or with `checked` as many as the CPU would, asking after those
-    whether every entry is done (a host sync per further step)."""
+    not done.  A device takes `_DEVICE_STEPS`, or with `checked` as many as the CPU would, asking
+    after those whether every entry is done (a host sync per further step)."""
     device = is_device_array(t)
     if device:
         t, x = t.copy(), x.copy()
@@ -168,8 +183,8 @@ def _halley(residual, t, x, low, high, *constants, logit=False, checked=False):
         else:
             t.reshape(-1)[index], x.reshape(-1)[index] = new_t, new_x
             done.reshape(-1)[index] = settled
-        if not device and done.all():
-            break
+            if done.all():
+                break
     return t, x
 
 
@@ -237,22 +252,16 @@ class Gammaincinv(Forwarder):
     save_for_backward = ("x0", "y")
 
     def backward(self, gy):
-        a, _ = self.inputs
+        a, y = self.inputs
         x, = self.outputs
-        with np.errstate(divide="ignore", invalid="ignore"):   # (1/0 at the ends of [0, 1])
-            g = gy / Function(GammaDensity())(a, x)
-        return None, _reduce(-g if self.upper else g, self.inputs[1])
+        return None, _reduce(_over_density(gy, Function(GammaDensity())(a, x), self.upper), y)
 
     taylor_records = True
 
     def taylor(self, a, y):
         x, = self.outputs
-        sign = -1.0 if self.upper else 1.0
-
-        def slope(xs, m):                                   # coefficient m of +-1 / density(x)
-            density = _gamma_density_series(a[0], list(xs[:m + 1]))
-            return sign * series.reciprocal(density)[m]
-        return _at_value(x._data, series.ode(y, x._data, slope))
+        return _quantile_series(y, x._data, lambda head: _gamma_density_series(a[0], head),
+                                -1.0 if self.upper else 1.0)
 
 
 class Gammainccinv(Gammaincinv):
@@ -280,7 +289,7 @@ class Fdtri(Forwarder):
             scaled = x * dfn + dfd
             beta = Function(BetaDensity())(dfn * 0.5, dfd * 0.5, x * dfn / scaled)
             density = beta * (dfn * dfd) / (scaled * scaled)
-            return None, None, _reduce(gy / density, p)
+            return None, None, _reduce(_over_density(gy, density), p)
 
     taylor_records = True
 
@@ -288,14 +297,12 @@ class Fdtri(Forwarder):
         x, = self.outputs
         n, d = dfn[0], dfd[0]
 
-        def slope(xs, m):                                   # coefficient m of 1 / f(x)
-            head = list(xs[:m + 1])
+        def density(head):                                  # B'(z) n d / (n x + d)^2, z = n x / (n x + d)
             scaled = [head[0] * n + d] + series.scale(head[1:], n)
             z = series.div(series.scale(head, n), scaled)
-            density = series.mul(_beta_density_series(n * 0.5, d * 0.5, z),
-                                 series.scale(series.reciprocal(series.square(scaled)), n * d))
-            return series.reciprocal(density)[m]
-        return _at_value(x._data, series.ode(p, x._data, slope))
+            return series.mul(_beta_density_series(n * 0.5, d * 0.5, z),
+                              series.scale(series.reciprocal(series.square(scaled)), n * d))
+        return _quantile_series(p, x._data, density)
 
 
 _CORNISH_FISHER_DF = 1.0
@@ -340,17 +347,13 @@ class Stdtrit(Forwarder):
     def backward(self, gy):
         df, p = self.inputs
         t, = self.outputs
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return None, _reduce(gy / Function(StudentTDensity())(df, t), p)
+        return None, _reduce(_over_density(gy, Function(StudentTDensity())(df, t)), p)
 
     taylor_records = True
 
     def taylor(self, df, p):
         t, = self.outputs
-
-        def slope(ts, m):                                   # coefficient m of 1 / f(t)
-            return series.reciprocal(_student_t_density_series(df[0], list(ts[:m + 1])))[m]
-        return _at_value(t._data, series.ode(p, t._data, slope))
+        return _quantile_series(p, t._data, lambda head: _student_t_density_series(df[0], head))
 
 
 # ----- the normal distribution: its quantile in log space, and its mean and scale ---------------
@@ -604,21 +607,16 @@ class Betaincinv(Forwarder):
     save_for_backward = ("x0", "x1", "y")
 
     def backward(self, gy):
-        a, b, _ = self.inputs
+        a, b, y = self.inputs
         x, = self.outputs
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = gy / Function(BetaDensity())(a, b, x)
-        return None, None, _reduce(-g if self.upper else g, self.inputs[2])
+        return None, None, _reduce(_over_density(gy, Function(BetaDensity())(a, b, x), self.upper), y)
 
     taylor_records = True
 
     def taylor(self, a, b, y):
         x, = self.outputs
-        sign = -1.0 if self.upper else 1.0
-
-        def slope(xs, m):                                   # coefficient m of +-1 / density(x)
-            return sign * series.reciprocal(_beta_density_series(a[0], b[0], list(xs[:m + 1])))[m]
-        return _at_value(x._data, series.ode(y, x._data, slope))
+        return _quantile_series(y, x._data, lambda head: _beta_density_series(a[0], b[0], head),
+                                -1.0 if self.upper else 1.0)
 
 
 class Betainccinv(Betaincinv):
@@ -715,11 +713,10 @@ def ndtri_exp(y):
 
 
 def _with_weak_numbers(op, *values):
-    """The values as floating Variables on one device, Python numbers in the others' floating dtype
-    (NumPy's rule: 0.3 beside float32 data stays float32)."""
-    typed = [np.result_type(getattr(v, "dtype", np.float64)) for v in values if type(v) not in (int, float)]
-    dtype = np.result_type(*[t if t.kind == "f" else np.float64 for t in typed]) if typed else np.float64
-    return _floats_on_one_device(op, *[np.asarray(v, dtype=dtype) if type(v) in (int, float) else v
+    """The values as floating Variables on one device, Python numbers in the first array's floating
+    dtype (as_variable's rule, NumPy's: 0.3 beside float32 data stays float32)."""
+    like = next((v for v in values if type(v) not in (int, float)), None)
+    return _floats_on_one_device(op, *[as_variable(v, like, op) if type(v) in (int, float) else v
                                        for v in values])
 
 
