@@ -90,8 +90,12 @@ def reference_ndtri_exp(y):
 
 
 ROWS = {
+    # (a (2, 1) against y (3,): the gradient sums to y's shape; a float64 array promotes a float32 y)
     "gammaincinv": [Row("a=2.5", lambda y: V.gammaincinv(2.5, y), lambda y: reference_gammaincinv(2.5, y),
-                        inside(0.05, 0.95), SMOOTH, device=False)],
+                        inside(0.05, 0.95), SMOOTH, device=False),
+                    Row("a (2, 1) y (3,)", lambda y: V.gammaincinv(np.array([[0.6], [3.5]]), y),
+                        lambda y: reference_gammaincinv(np.array([[0.6], [3.5]]), y),
+                        inside(0.05, 0.95), SMOOTH, float32=False, device=False)],
     "gammainccinv": [Row("a=0.6", lambda y: V.gammainccinv(0.6, y),
                          lambda y: reference_gammaincinv(0.6, y, True), inside(0.05, 0.95, (2, 3)), SMOOTH,
                          device=False)],
@@ -103,7 +107,10 @@ ROWS = {
                   inside(0.05, 0.95), SMOOTH, device=False)],
     "betaincinv": [Row("a=2.5, b=0.7", lambda y: V.betaincinv(2.5, 0.7, y),
                        lambda y: reference_betaincinv(2.5, 0.7, y), inside(0.05, 0.95), SMOOTH,
-                       device=False)],
+                       device=False),
+                   Row("a (2, 1) y (3,)", lambda y: V.betaincinv(np.array([[0.6], [3.5]]), 2.0, y),
+                       lambda y: reference_betaincinv(np.array([[0.6], [3.5]]), 2.0, y),
+                       inside(0.05, 0.95), SMOOTH, float32=False, device=False)],
     "betainccinv": [Row("a=0.6, b=3", lambda y: V.betainccinv(0.6, 3.0, y),
                         lambda y: reference_betaincinv(0.6, 3.0, y, True), inside(0.05, 0.95, (2, 3)), SMOOTH,
                         device=False)],
