@@ -356,6 +356,8 @@ OPS = [
     _binary(V.huber, R.huber, ("positive", "real")),
     _binary(V.pseudo_huber, R.pseudo_huber, ("positive", "real")),
     _elementwise(V.erfi, R.erfi, "erfi"), _elementwise(V.dawsn, R.dawsn, "dawsn"),
+    _elementwise(V.sici, R.sici, "sici"), _elementwise(V.shichi, R.shichi, "shichi"),
+    _elementwise(V.fresnel, R.fresnel, "fresnel"),
     _elementwise(V.zeta, R.zeta, "zeta"),                 # (zeta(x, None) is Riemann's: no Hurwitz row)
     *[_elementwise(getattr(V, name), getattr(R, name), name)
       for name in ("exprel", "cosm1", "exp10", "sindg", "cosdg", "tandg", "cotdg", "zetac", "loggamma",

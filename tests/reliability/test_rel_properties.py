@@ -1890,6 +1890,8 @@ PROPS = [
     new("huber", binary(uniform(0.3, 1), uniform(1.5, 4)), ref=R.huber, label="linear"),
     new("erfi", unary(uniform(-3, 3)), ref=R.erfi),
     new("dawsn", unary(uniform(-10, 10)), ref=R.dawsn),
+    new("sici", unary(uniform(-8, 8)), ref=R.sici), new("shichi", unary(uniform(-5, 5)), ref=R.shichi),
+    new("fresnel", unary(uniform(-4, 4)), ref=R.fresnel),
     new("zeta", unary(uniform(-6, 0.8)), ref=R.zeta),
     new("zeta", unary(uniform(1.3, 6)), ref=R.zeta, label="above the pole"),
     new("zeta", binary(uniform(1.2, 6), uniform(0.2, 6)), ref=R.zeta, label="Hurwitz"),

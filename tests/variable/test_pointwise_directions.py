@@ -12,6 +12,7 @@ import function as F
 import variable as V
 from variable import forward_mode
 from variable.ops.elementary import _reduced_degrees
+from variable.ops.integrals import Sinhc
 
 OPS = {                                          # marked Forwarder: (a call, a domain)
     "Sin": (V.sin, (-2, 2)), "Cos": (V.cos, (-2, 2)), "Tan": (V.tan, (-1, 1)),
@@ -37,6 +38,10 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "Erfinv": (V.erfinv, (-0.9, 0.9)), "Erfcinv": (V.erfcinv, (0.1, 1.9)), "Ndtri": (V.ndtri, (0.05, 0.95)),
     "LogNdtr": (V.log_ndtr, (-4, 4)), "Ndtr": (V.ndtr, (-4, 4)), "NdtriExp": (V.ndtri_exp, (-5, -0.05)),
     "Erfcx": (V.erfcx, (-2, 3)),
+    "Si": (lambda x: V.sici(x)[0], (-3, 3)), "Ci": (lambda x: V.sici(x)[1], (0.5, 5)),
+    "Shi": (lambda x: V.shichi(x)[0], (-3, 3)), "Chi": (lambda x: V.shichi(x)[1], (0.5, 3)),
+    "FresnelS": (lambda x: V.fresnel(x)[0], (-2, 2)), "FresnelC": (lambda x: V.fresnel(x)[1], (-2, 2)),
+    "Sinhc": (lambda x: V.Function(Sinhc())(x), (-3, 3)),
     "Sigmoid": (F.sigmoid, (-3, 3)), "Softplus": (F.softplus, (-3, 3)), "Swish": (F.swish, (-3, 3)),
     "ELU": (F.elu, (-2, 2)), "HardSwish": (F.hard_swish, (-2.5, 2.5)),
     "GELUTanh": (lambda x: F.gelu(x, approximate="tanh"), (-3, 3)), "GELUErf": (F.gelu, (-3, 3)),
