@@ -1963,6 +1963,20 @@ def test_ndtr_to_a_few_ulps_into_its_left_tail():
     assert np.isnan(V.ndtr(np.array(np.nan)).data)
 
 
+def test_ndtr_far_out_is_zero_not_nan():
+    """Below -22,700 the rest of e^(-x^2 / 2)'s split exponent, (x - s)(x + s) / 2 with s = x to 1/16,
+    can pass 709 where e^(-s^2 / 2) is 0 already: 0 * inf was NaN for half the points there."""
+    x = -np.random.default_rng(5).uniform(2.2e4, 1e8, 1001)
+    y = V.Variable(x)
+    value = V.ndtr(y)
+    g, = V.grad(V.sum(value), [y])
+    np.testing.assert_array_equal(value.data, 0.0)
+    np.testing.assert_array_equal(g.data, 0.0)
+    np.testing.assert_array_equal(V.stats.norm.cdf(x).data, 0.0)
+    np.testing.assert_array_equal(V.erfc(x).data, 2.0)
+    np.testing.assert_array_equal(V.erfc(-x).data, 0.0)
+
+
 def test_ndtrs_derivatives_are_the_normal_density_and_its_derivatives():
     points = np.array([-30.0, -3.0, 0.0, 0.7, 5.0])
     x = V.Variable(points)

@@ -121,7 +121,8 @@ def _exp_minus_square(z, scale=1.0):
     """e^(-scale z^2) with z^2 = s^2 + (z - s)(z + s), s = z to 1/16 (s^2 exact): no rounding
     of a large z^2 (~600 in erfc's tail), which e^ would magnify z^2 times."""
     s = np.round(z * 16) / 16
-    return np.exp(-scale * s * s) * np.exp(-scale * (z - s) * (z + s))
+    rest = np.minimum(-scale * (z - s) * (z + s), 700.0)   # (above only where e^(-scale s^2) is 0 already)
+    return np.exp(-scale * s * s) * np.exp(rest)
 
 
 _ERFC_SPLIT = 0.7      # erfc's fraction from here on where its digits matter (erfc, erfcx, ndtr)
