@@ -93,7 +93,8 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "chdtr", "chdtrc", "gdtr", "gdtrc", "pdtr", "pdtrc", "bdtr", "bdtrc", "nbdtr", "nbdtrc",
                  "fdtr", "fdtrc", "poch", "binom", "expn", "spence", "gammaincinv", "gammainccinv", "chdtri",
                  "gdtrix", "pdtri", "betaincinv", "betainccinv", "bdtri", "nbdtri", "fdtri", "stdtrit",
-                 "ndtri_exp", "nrdtrimn", "nrdtrisd", "sici", "shichi", "fresnel")
+                 "ndtri_exp", "nrdtrimn", "nrdtrisd", "sici", "shichi", "fresnel", "wrightomega",
+                 "owens_t")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -266,7 +267,8 @@ def render() -> str:
         "  `bdtrc`, `nbdtr`, `nbdtrc`, `fdtr`, `fdtrc` (in x, m or p), their inverses `gammaincinv`,",
         "  `gammainccinv`, `chdtri`, `gdtrix`, `pdtri`, `betaincinv`, `betainccinv`, `bdtri`, `nbdtri`,",
         "  `fdtri`, `stdtrit` (in the probability), `ndtri_exp`, `nrdtrimn`, `nrdtrisd`, `logit`, the",
-        "  sine, cosine and Fresnel integrals `sici`, `shichi`, `fresnel` (pairs of Variables)",
+        "  sine, cosine and Fresnel integrals `sici`, `shichi`, `fresnel` (pairs of Variables),",
+        "  Wright's omega `wrightomega`, Owen's T `owens_t` (in h and a)",
         "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
         "  `eval_hermitenorm`, `eval_laguerre`, `eval_gegenbauer`, `eval_genlaguerre`, `eval_jacobi`,",
         "  `eval_sh_jacobi` (differentiable in their parameters too), `eval_sh_legendre`,",

@@ -573,6 +573,52 @@ sici, shichi, fresnel = _pair_of(("si", "ci")), _pair_of(("shi", "chi")), _pair_
 """(Si, ci), (Shi, Chi) and Fresnel's (S, C), elementwise."""
 
 
+def _omega(x):
+    """Wright's omega at one float: bisection on w + log w = x in log w, between min(x, 1) - 1 (w < 1
+    below x = 1, and w >= 1 above) and log max(1, x) + 1, then Newton's steps; e^x below -700 (0
+    at -inf), inf at inf."""
+    if math.isnan(x):
+        return math.nan
+    if x == math.inf:
+        return math.inf
+    if x < -700:
+        return math.exp(x)
+    low, high = min(x, 1.0) - 1.0, math.log(max(1.0, x)) + 1.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        if math.exp(middle) + middle > x:
+            high = middle
+        else:
+            low = middle
+    m = (low + high) / 2
+    for _ in range(3):                                   # Newton's steps in m = log w
+        m -= (math.exp(m) + m - x) / (math.exp(m) + 1)
+    return math.exp(m)
+
+
+def wrightomega(x):
+    """omega(x), elementwise."""
+    return np.vectorize(_omega, otypes=[np.float64])(as_float(x))
+
+
+def _owens_t(h, a):
+    """Owen's T at one pair of floats by quadrature of its integrand (SciPy's edges: 0 at |h| =
+    inf, Phi(-|h|) / 2 at a = +-inf)."""
+    if math.isnan(h) or math.isnan(a):
+        return math.nan
+    if math.isinf(h):
+        return 0.0
+    if math.isinf(a):
+        return math.copysign(math.erfc(abs(h) / math.sqrt(2)) / 4, a)
+    value = _integral(lambda t: np.exp(-h * h * (1 + t * t) / 2) / (1 + t * t), abs(a)) / (2 * math.pi)
+    return math.copysign(value, a)
+
+
+def owens_t(h, a):
+    """T(h, a), elementwise with broadcasting."""
+    return np.vectorize(_owens_t, otypes=[np.float64])(*as_float(h, a))
+
+
 def _huber(d, r):
     if math.isnan(d) or math.isnan(r):
         return math.nan

@@ -1892,6 +1892,8 @@ PROPS = [
     new("dawsn", unary(uniform(-10, 10)), ref=R.dawsn),
     new("sici", unary(uniform(-8, 8)), ref=R.sici), new("shichi", unary(uniform(-5, 5)), ref=R.shichi),
     new("fresnel", unary(uniform(-4, 4)), ref=R.fresnel),
+    new("wrightomega", unary(uniform(-8, 8)), ref=R.wrightomega),
+    new("owens_t", binary(uniform(-3, 3), uniform(-3, 3)), ref=R.owens_t),
     new("zeta", unary(uniform(-6, 0.8)), ref=R.zeta),
     new("zeta", unary(uniform(1.3, 6)), ref=R.zeta, label="above the pole"),
     new("zeta", binary(uniform(1.2, 6), uniform(0.2, 6)), ref=R.zeta, label="Hurwitz"),

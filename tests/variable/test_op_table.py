@@ -46,6 +46,7 @@ from test_ops_elementary import ROWS as ELEMENTARY_ROWS
 from test_ops_exponential import ROWS as EXPONENTIAL_ROWS
 from test_ops_grids import ROWS as GRID_ROWS
 from test_ops_histograms import ROWS as HISTOGRAM_ROWS
+from test_ops_implicit import ROWS as IMPLICIT_ROWS
 from test_ops_integrals import ROWS as INTEGRAL_ROWS
 from test_ops_linalg import ROWS as LINALG_ROWS
 from test_ops_linalg_api import ROWS as LINALG_API_ROWS
@@ -196,7 +197,8 @@ ELEMENTWISE_ROWS = {
 # Every op family's rows.  A new family: import its dict of rows and merge it here.
 OP_TABLE = {**TENSOR_OPS_COVERED, **ELEMENTWISE_ROWS, **EXPONENTIAL_ROWS, **ROUNDING_ROWS, **REDUCTION_ROWS,
             **SPECIAL_ROWS, **BESSEL_ROWS, **ELEMENTARY_ROWS, **DISTRIBUTION_ROWS,
-            **INVERSE_DISTRIBUTION_ROWS, **INTEGRAL_ROWS, **CONTRACTION_ROWS, **SHAPE_ROWS, **SELECTION_ROWS,
+            **INVERSE_DISTRIBUTION_ROWS, **INTEGRAL_ROWS, **IMPLICIT_ROWS,
+            **CONTRACTION_ROWS, **SHAPE_ROWS, **SELECTION_ROWS,
             **LINALG_ROWS, **DECOMPOSITION_ROWS, **QUANTILE_ROWS, **NANFUNCTION_ROWS, **SIGNAL_ROWS,
             **POWER_ROWS, **GRID_ROWS, **STATISTICS_ROWS, **ARRAY_API_ROWS, **LINALG_API_ROWS,
             **POLYNOMIAL_ROWS, **DIVISION_ROWS, **SET_ROWS, **HISTOGRAM_ROWS}
