@@ -72,6 +72,11 @@ def cases(rng, n):
         ("gammaincinv", _in_x(V.gammaincinv), "gammaincinv", None, (positive, probability)),
         ("betaincinv", _in_x(V.betaincinv), "betaincinv", None, (positive, other, probability)),
         ("stdtrit", _in_x(V.stdtrit), "stdtrit", None, (positive, probability)),
+        ("sici", _both(V.sici), "sici:pair", None, (wide * 5,)),
+        ("shichi", _both(V.shichi), "shichi:pair", None, (wide,)),
+        ("fresnel", _both(V.fresnel), "fresnel:pair", None, (wide / 2,)),
+        ("wrightomega", V.wrightomega, "wrightomega", None, (wide * 3,)),
+        ("owens_t", V.owens_t, "owens_t", None, (wide / 2, unit * 5)),
         ("i0", V.i0, "i0", np.i0, (wide,)),
         ("i0e", V.i0e, "i0e", lambda x: np.i0(x) * np.exp(-np.abs(x)), (wide,)),
         ("xlogy", V.xlogy, "xlogy", lambda x, y: x * np.log(y), (positive, other)),
@@ -94,6 +99,11 @@ def _in_x(op):
     return lambda *args: op(*[a.detach() if isinstance(a, V.Variable) else a for a in args[:-1]], args[-1])
 
 
+def _both(op):
+    """op's pair of outputs (sici's Si and Ci) stacked: both computed, one array to check and time."""
+    return lambda x: V.stack(list(op(x)))
+
+
 def _scipy_special():
     try:
         importlib.import_module("scipy.stats")
@@ -104,6 +114,9 @@ def _scipy_special():
 
 def _scipy_call(special, name, arrays):
     """SciPy's function: scipy.special.<name>, or scipy.stats' for "stats.<dist>.<method>"."""
+    if name.endswith(":pair"):                                 # (a pair of outputs, stacked)
+        function = getattr(special, name.split(":")[0])
+        return lambda: np.stack(function(*arrays))
     if name == "polygamma":
         return lambda: special.polygamma(1, *arrays)
     if name == "jn":

@@ -32,7 +32,7 @@ from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .inverse_trig import Sinc, _sinc_series
-from .special import _EULER_GAMMA, _in_float64, _select, exp1_arrays, expi_arrays
+from .special import _EULER_GAMMA, _in_float64, exp1_arrays, expi_arrays
 from .trigonometric import cos, cosh, sin
 
 __all__ = ["sici", "shichi", "fresnel"]
@@ -76,15 +76,36 @@ def _e1_on_imaginary_axis(x, levels):
     return re / size, -im / size
 
 
-@_in_float64()
-def sici_arrays(x, which):
-    """Si(x) (which "si") or ci(x) (which "ci") on an ndarray."""
+def _pair_in_float64(arrays):
+    """A decorator: the function of an array returning a pair gets it in float64, and the pair
+    comes back in its floating dtype (integers and booleans: float64)."""
+    def in_float64(x):
+        dtype = x.dtype if x.dtype.kind == "f" else np.float64
+        return tuple(part.astype(dtype, copy=False) for part in arrays(x.astype(np.float64, copy=False)))
+    return in_float64
+
+
+def _select_pair(where, inside, outside, x):
+    """_select for functions returning a pair of arrays."""
+    if is_device_array(x):
+        return tuple(np.where(where, a, b) for a, b in zip(inside(x), outside(x)))
+    out = np.empty((2,) + x.shape)
+    if where.any():
+        out[:, where] = inside(x[where])
+    if not where.all():
+        out[:, ~where] = outside(x[~where])
+    return out[0], out[1]
+
+
+@_pair_in_float64
+def sici_arrays(x):
+    """(Si(x), ci(x)) on an ndarray, in one pass."""
     xp = get_array_module(x)
     ax = xp.abs(x)
 
     def near(a):
         odd, even = _series_pair(a, _SICI_TERMS, -1.0)
-        return odd if which == "si" else (_EULER_GAMMA + xp.log(a)) + even
+        return odd, (_EULER_GAMMA + xp.log(a)) + even
 
     def far(a):
         a = xp.maximum(a, _SICI_SPLIT)                  # (clamped to its side, for a device)
@@ -94,37 +115,36 @@ def sici_arrays(x, which):
         re = xp.where(a < _SICI_FAR, re, u * (1.0 - 6.0 * u))
         im = xp.where(a < _SICI_FAR, im, -r * (1.0 - 2.0 * u))
         c, s = xp.cos(a), xp.sin(a)                     # E1(ia) = (c - i s)(re + i im)
-        return (math.pi / 2 + (c * im - s * re)) if which == "si" else -(c * re + s * im)
+        return math.pi / 2 + (c * im - s * re), -(c * re + s * im)
 
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        y = _select(ax <= _SICI_SPLIT, near, far, xp.where(ax == np.inf, 1e300, ax))
-        if which == "si":
-            y = xp.where(ax == np.inf, math.pi / 2, y)
-            return xp.where(xp.isnan(x), np.nan, xp.copysign(y, x))
-        y = xp.where(ax == np.inf, 0.0, xp.where(ax == 0, -np.inf, y))
-        return xp.where(xp.isnan(x), np.nan, y)
+        si, ci = _select_pair(ax <= _SICI_SPLIT, near, far, xp.where(ax == np.inf, 1e300, ax))
+        si = xp.where(ax == np.inf, math.pi / 2, si)
+        ci = xp.where(ax == np.inf, 0.0, xp.where(ax == 0, -np.inf, ci))
+        nan = xp.isnan(x)
+        return xp.where(nan, np.nan, xp.copysign(si, x)), xp.where(nan, np.nan, ci)
 
 
-@_in_float64()
-def shichi_arrays(x, which):
-    """Shi(x) (which "shi") or Chi(x) (which "chi") on an ndarray."""
+@_pair_in_float64
+def shichi_arrays(x):
+    """(Shi(x), Chi(x)) on an ndarray, in one pass."""
     xp = get_array_module(x)
     ax = xp.abs(x)
 
     def near(a):
         odd, even = _series_pair(a, _SHICHI_TERMS, 1.0)
-        return odd if which == "shi" else (_EULER_GAMMA + xp.log(a)) + even
+        return odd, (_EULER_GAMMA + xp.log(a)) + even
 
     def far(a):
         a = xp.maximum(a, _SHICHI_SPLIT)
         ei, e1 = expi_arrays(a), exp1_arrays(a)
-        return (ei + e1) * 0.5 if which == "shi" else (ei - e1) * 0.5
+        return (ei + e1) * 0.5, (ei - e1) * 0.5
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        y = _select(ax <= _SHICHI_SPLIT, near, far, ax)
-        if which == "shi":
-            return xp.where(xp.isnan(x), np.nan, xp.copysign(y, x))
-        return xp.where(xp.isnan(x), np.nan, xp.where(ax == 0, -np.inf, y))
+        shi, chi = _select_pair(ax <= _SHICHI_SPLIT, near, far, ax)
+        nan = xp.isnan(x)
+        chi = xp.where(ax == 0, -np.inf, chi)
+        return xp.where(nan, np.nan, xp.copysign(shi, x)), xp.where(nan, np.nan, chi)
 
 
 def _half_square_turns(x):
@@ -179,9 +199,9 @@ def _in_bands(a, low, bands, tail):
     return out[0], out[1]
 
 
-@_in_float64()
-def fresnel_arrays(x, which):
-    """S(x) (which "s") or C(x) (which "c") on an ndarray."""
+@_pair_in_float64
+def fresnel_arrays(x):
+    """(S(x), C(x)) on an ndarray, in one pass."""
     xp = get_array_module(x)
     ax = xp.abs(x)
 
@@ -195,16 +215,17 @@ def fresnel_arrays(x, which):
             sin_term = sin_term * u2 * (1.0 / ((2 * n) * (2 * n + 1)))
             c = c + cos_term * (1.0 / (4 * n + 1))
             s = s + sin_term * (1.0 / (4 * n + 3))
-        return s if which == "s" else c
+        return s, c
 
     def far(a):
         a = xp.minimum(xp.maximum(a, _FRESNEL_SPLIT), 1e100)   # (1/2 - 1/(pi x) is 1/2 from 1e17)
         c_tail, s_tail = _in_bands(a, _FRESNEL_SPLIT, _FRESNEL_BANDS, _fresnel_tail)
-        return 0.5 - (s_tail if which == "s" else c_tail)
+        return 0.5 - s_tail, 0.5 - c_tail
 
     with np.errstate(under="ignore", invalid="ignore"):
-        y = _select(ax <= _FRESNEL_SPLIT, near, far, ax)
-        return xp.where(xp.isnan(x), np.nan, xp.copysign(y, x))
+        s, c = _select_pair(ax <= _FRESNEL_SPLIT, near, far, ax)
+        nan = xp.isnan(x)
+        return xp.where(nan, np.nan, xp.copysign(s, x)), xp.where(nan, np.nan, xp.copysign(c, x))
 
 
 # ----- sinh x / x and its derivatives ------------------------------------------------------------
@@ -291,7 +312,17 @@ def _sinhc_series(x, n, y0):
 # ----- the ops -----------------------------------------------------------------------------------
 class _Integral(Forwarder):
     """An integral of `slope`, x's function: backward gy slope(x), Taylor rule the integral of
-    the slope's series along x's."""
+    the slope's series along x's.  Its value is one of a pair computed together (`arrays`, part
+    `part`): the pair's function hands it in (`value`), or forward computes the pair."""
+
+    part = 0
+
+    def __init__(self, value=None):
+        self.value = value
+
+    def forward(self, x):
+        value, self.value = self.value, None           # (handed in once: the pair's other half is its twin's)
+        return self.arrays(x)[self.part] if value is None else value
 
     save_for_backward = ("x0",)
     taylor_records = True
@@ -312,8 +343,7 @@ class Si(_Integral):
 
     _pointwise = True
 
-    def forward(self, x):
-        return sici_arrays(x, "si")
+    arrays, part = staticmethod(sici_arrays), 0
 
     def slope(self, x):
         return Function(Sinc())(x * (1 / math.pi))
@@ -328,8 +358,7 @@ class Ci(_Integral):
 
     _pointwise = True
 
-    def forward(self, x):
-        return sici_arrays(x, "ci")
+    arrays, part = staticmethod(sici_arrays), 1
 
     def slope(self, x):
         return cos(x) / x
@@ -343,8 +372,7 @@ class Shi(_Integral):
 
     _pointwise = True
 
-    def forward(self, x):
-        return shichi_arrays(x, "shi")
+    arrays, part = staticmethod(shichi_arrays), 0
 
     def slope(self, x):
         return Function(Sinhc())(x)
@@ -358,8 +386,7 @@ class Chi(_Integral):
 
     _pointwise = True
 
-    def forward(self, x):
-        return shichi_arrays(x, "chi")
+    arrays, part = staticmethod(shichi_arrays), 1
 
     def slope(self, x):
         return cosh(x) / x
@@ -373,10 +400,7 @@ class FresnelS(_Integral):
 
     _pointwise = True
 
-    part = 0
-
-    def forward(self, x):
-        return fresnel_arrays(x, "s")
+    arrays, part = staticmethod(fresnel_arrays), 0
 
     def slope(self, x):
         return sin(x * x * (math.pi / 2))
@@ -392,17 +416,16 @@ class FresnelC(FresnelS):
 
     part = 1
 
-    def forward(self, x):
-        return fresnel_arrays(x, "c")
-
     def slope(self, x):
         return cos(x * x * (math.pi / 2))
 
 
 # ----- public functions --------------------------------------------------------------------------
 def _pair(x, op, first, second):
+    """The two ops of x, the pair's arrays computed once (first.arrays)."""
     x = as_variable(x, op=op)
-    return Function(first())(x), Function(second())(x)
+    one, two = first.arrays(x._data)
+    return Function(first(one))(x), Function(second(two))(x)
 
 
 def sici(x):
