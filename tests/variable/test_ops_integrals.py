@@ -5,6 +5,7 @@ phase from x^2 taken exactly), the edges, the derivatives, sinh x / x at 0, SciP
 the device path without a host sync."""
 
 import math
+import pickle
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
@@ -288,6 +289,19 @@ def test_float32_in_float32_out():
         for part, want in zip(op(x), op(x.astype(np.float64))):
             assert part.dtype == np.float32
             np.testing.assert_allclose(part.data, want.data, rtol=1e-6)
+
+
+def test_the_pairs_have_names_and_refuse_a_variables_attributes():
+    x = np.array([0.5, 2.0])
+    for op, names in ((V.sici, ("si", "ci")), (V.shichi, ("shi", "chi")), (V.fresnel, ("s", "c"))):
+        pair = op(x)
+        assert isinstance(pair, tuple) and len(pair) == 2
+        for i, name in enumerate(names):
+            assert getattr(pair, name) is pair[i]
+        with pytest.raises(AttributeError, match=rf"V\.{op.__name__}\(x\) returns a pair of Variables"):
+            _ = pair.data
+        again = pickle.loads(pickle.dumps(pair))
+        np.testing.assert_array_equal(again[1].data, pair[1].data)
 
 
 def test_integers_and_lists():

@@ -1335,6 +1335,12 @@ def test_exponential_integrals_to_a_few_ulps_times_their_condition_number_and_sc
     assert V.taylorcheck(V.exp1, np.array([0.4, 1.4, 1.6, 9.0]), order=4)
 
 
+def test_huber_and_pseudo_huber_name_themselves_for_shapes_that_do_not_broadcast():
+    for op in (V.huber, V.pseudo_huber):
+        with pytest.raises(ValueError, match=rf"^{op.__name__}: shapes \(3,\) and \(2,\) cannot be broadcast"):
+            op(V.Variable(np.ones(3)), V.Variable(np.ones(2)))
+
+
 def test_huber_and_pseudo_huber_are_scipys_and_differentiable_in_delta():
     special = pytest.importorskip("scipy.special")
     d = np.array([1.0, 1.0, 1.0, 0.0, -1.0, 2.0, np.inf, 1.0, np.nan, 0.0, 3.0])

@@ -421,11 +421,49 @@ class FresnelC(FresnelS):
 
 
 # ----- public functions --------------------------------------------------------------------------
-def _pair(x, op, first, second):
+class _Pair(tuple):
+    """A pair of Variables with names (sici's si and ci); a Variable's attribute asked of the pair
+    itself (`.backward()`, `.data`) is refused naming the unpacking."""
+
+    __slots__ = ()
+    op, names = "", ()
+
+    def __getattr__(self, name):
+        if name in type(self).names:
+            return self[type(self).names.index(name)]
+        if name.startswith("__"):
+            raise AttributeError(name)
+        both = ", ".join(type(self).names)
+        raise AttributeError(f"V.{type(self).op}(x) returns a pair of Variables ({both}), not one: "
+                             f"unpack it, {both} = V.{type(self).op}(x), and take .{name} of either")
+
+
+class SiciResult(_Pair):
+    """V.sici's (si, ci)."""
+
+    __slots__ = ()
+    op, names = "sici", ("si", "ci")
+
+
+class ShichiResult(_Pair):
+    """V.shichi's (shi, chi)."""
+
+    __slots__ = ()
+    op, names = "shichi", ("shi", "chi")
+
+
+class FresnelResult(_Pair):
+    """V.fresnel's (s, c)."""
+
+    __slots__ = ()
+    op, names = "fresnel", ("s", "c")
+
+
+def _pair(x, op, first, second, kind):
     """The two ops of x, the pair's arrays computed once (first.arrays)."""
     x = as_variable(x, op=op)
     one, two = first.arrays(x._data)
-    return Function(first(one))(x), Function(second(two))(x)
+    return kind((Function(first(one))(x), Function(second(two))(x)))
 
 
 def sici(x):
@@ -434,7 +472,7 @@ def sici(x):
     part of Ci(x) for x < 0, as SciPy's (-inf at 0; 0 at +-inf, where SciPy gives NaN at -inf).
     Derivatives sin x / x and cos x / x, to any order.  Within a few ulps of 40-digit values,
     ci's error near its zeros a few ulps of the terms that cancel there (3e-16 absolute)."""
-    return _pair(x, "sici", Si, Ci)
+    return _pair(x, "sici", Si, Ci, SiciResult)
 
 
 def shichi(x):
@@ -442,7 +480,7 @@ def shichi(x):
     (scipy.special.shichi): Shi odd, Chi even (the real part of Chi(x) for x < 0, as SciPy's),
     -inf at 0; both overflow to +-inf from |x| = 717.  Derivatives sinh x / x (smooth at 0,
     an op of its own) and cosh x / x, to any order."""
-    return _pair(x, "shichi", Shi, Chi)
+    return _pair(x, "shichi", Shi, Chi, ShichiResult)
 
 
 def fresnel(x):
@@ -450,4 +488,4 @@ def fresnel(x):
     SciPy's order (scipy.special.fresnel): both odd, 1/2 at inf.  Derivatives sin(pi x^2 / 2) and
     cos(pi x^2 / 2), to any order.  Within 5e-16 relative of 40-digit values, also for large x
     (the phase from x^2 modulo 4 exactly)."""
-    return _pair(x, "fresnel", FresnelS, FresnelC)
+    return _pair(x, "fresnel", FresnelS, FresnelC, FresnelResult)

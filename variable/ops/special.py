@@ -3350,7 +3350,11 @@ def _pair_of_floats(a, b, op):
     broadcast together."""
     a, b = _floats_on_one_device(op, a, b)
     xp = get_array_module(a.data)
-    return a, b, *xp.broadcast_arrays(a.data, b.data), xp
+    try:
+        arrays = xp.broadcast_arrays(a.data, b.data)
+    except ValueError:
+        raise ValueError(f"{op}: shapes {a.shape} and {b.shape} cannot be broadcast together") from None
+    return a, b, *arrays, xp
 
 
 def huber(delta, r):
