@@ -333,7 +333,7 @@ def render() -> str:
         "| `autograd.scipy.stats.norm.logpdf(x, mu, sigma)`, `jax.scipy.stats` | "
         "`V.stats.norm.logpdf(x, mu, sigma)`: scipy.stats' names and arguments, for `norm`, `t`, "
         "`gamma`, `chi2`, `beta`, `expon`, `laplace`, `logistic`, `cauchy`, `uniform`, `lognorm`, "
-        "`halfnorm`, `poisson`, `binom`, `dirichlet` and `multivariate_normal` |",
+        "`halfnorm`, `skewnorm`, `poisson`, `binom`, `dirichlet` and `multivariate_normal` |",
         "",
         "HIPS autograd's own test suite runs on gengrad through an adapter,",
         "`python tests/conformance/run_hips_autograd.py PATH/TO/autograd/tests`, which sorts each",

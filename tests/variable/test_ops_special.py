@@ -1337,7 +1337,7 @@ def test_exponential_integrals_to_a_few_ulps_times_their_condition_number_and_sc
 
 def test_huber_and_pseudo_huber_name_themselves_for_shapes_that_do_not_broadcast():
     for op in (V.huber, V.pseudo_huber):
-        with pytest.raises(ValueError, match=rf"^{op.__name__}: shapes \(3,\) and \(2,\) cannot be broadcast"):
+        with pytest.raises(ValueError, match=rf"^{op.__name__}: shapes \(3,\) and \(2,\) cannot be"):
             op(V.Variable(np.ones(3)), V.Variable(np.ones(2)))
 
 

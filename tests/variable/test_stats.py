@@ -6,6 +6,7 @@ and the edges: no NumPy warning (the suite turns RuntimeWarnings into errors), z
 gradients outside the support, NaN for a scale or shape that is not positive.
 """
 
+import math
 import os
 
 import numpy as np
@@ -43,6 +44,7 @@ VALUES = [
         ("laplace", (X, 0.3, 1.2)), ("logistic", (X * 20, 0.3, 1.2)), ("cauchy", (X * 1e3, 0.3, 1.2)),
         ("uniform", (X, -1.0, 2.5)), ("lognorm", (np.append(POS[:5], 0.0), 0.8, 0.0, 1.5)),
         ("halfnorm", (X, -0.5, 1.3))] for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[("skewnorm", m, (X, np.array([-4.0, -0.5, 0.0, 0.7, 3.0, 6.0]), 0.3, 1.7)) for m in ("pdf", "logpdf")],
     *[("binom", m, (np.array([-1.0, 0.0, 2.5, 5.0, 10.0, 12.0]), 10, 0.3))
       for m in ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf")],
 ]
@@ -122,6 +124,8 @@ DERIVATIVES = [
     ("lognorm.sf", lambda x, s: V.stats.lognorm.sf(x, s), (POS[:3], POS[3:]), 2),
     ("halfnorm.logpdf", lambda x, s: V.stats.halfnorm.logpdf(x, 0.0, s), (POS[:3], POS[3:]), 3),
     ("halfnorm.cdf", lambda x, s: V.stats.halfnorm.cdf(x, 0.0, s), (POS[:3], POS[3:]), 2),
+    ("skewnorm.logpdf", lambda x, a, m, s: V.stats.skewnorm.logpdf(x, a, m, s),
+     (X[:3], X[3:] * 2, X[3:], POS[:3]), 3),
     ("binom.logpmf", lambda p: V.stats.binom.logpmf(np.array([0.0, 3.0, 7.0]), 7, p), (UNIT[1:4],), 3),
     ("binom.cdf", lambda p: V.stats.binom.cdf(np.array([0.0, 3.0, 6.0]), 7, p), (UNIT[1:4],), 2),
     ("poisson.logpmf", lambda mu: V.stats.poisson.logpmf(np.array([0.0, 2.0, 5.0]), mu), (POS[:3],), 3),
@@ -232,6 +236,32 @@ def test_a_frozen_distribution_takes_its_parameters_once_as_scipys_does():
     frozen = V.stats.norm(0.0, sigma)
     assert repr(frozen) == "V.stats.norm(0.0, variable(2.0))"
     np.testing.assert_allclose(V.grad(V.sum(frozen.logpdf(x)), sigma).data, np.sum(x ** 2 / 8 - 0.5))
+
+
+def test_the_skew_normal_is_the_normal_at_a_0_and_its_density_integrates_to_1():
+    x = np.linspace(-8, 8, 4001)
+    np.testing.assert_allclose(V.backend.to_cpu(V.stats.skewnorm.logpdf(x, 0.0, 0.3, 1.7).data),
+                               V.backend.to_cpu(V.stats.norm.logpdf(x, 0.3, 1.7).data), rtol=1e-15)
+    for a in (-3.0, 0.5, 6.0):
+        density = V.backend.to_cpu(V.stats.skewnorm.pdf(x, a).data)
+        assert abs(np.sum(density) * (x[1] - x[0]) - 1) < 1e-12          # (the tails below e^-32)
+        mean = np.sum(x * density) * (x[1] - x[0])                        # sqrt(2/pi) a / sqrt(1 + a^2)
+        assert abs(mean - math.sqrt(2 / math.pi) * a / math.sqrt(1 + a * a)) < 1e-12
+
+
+def test_methods_a_distribution_lacks_are_refused_by_their_own_names():
+    for method in ("cdf", "logcdf", "sf", "logsf", "ppf"):
+        with pytest.raises(AttributeError, match=rf"V\.stats\.skewnorm has no '{method}': it has logpdf, "):
+            getattr(V.stats.skewnorm, method)(0.5, 2.0)
+
+
+def test_numbers_in_give_a_variable_out():
+    """Each method of Python numbers is a Variable (expon.logsf(0.3) was the float -0.3)."""
+    assert isinstance(V.stats.expon.logsf(0.3), V.Variable)
+    assert isinstance(V.stats.expon.sf(0.3), V.Variable)
+    value = V.stats.multivariate_normal.logpdf(0.3)
+    assert isinstance(value, V.Variable) and value.shape == ()
+    np.testing.assert_allclose(value.data, -0.5 * 0.09 - 0.5 * math.log(2 * math.pi), rtol=1e-15)
 
 
 def test_a_distribution_v_stats_lacks_is_named_with_those_it_has():
