@@ -100,7 +100,7 @@ _V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, sc
             ("beta", _DENSITY, "x, a, b, loc, scale"), ("expon", _DENSITY, "x, loc, scale"),
             *[(name, _DENSITY, "x, loc, scale") for name in ("laplace", "logistic", "cauchy", "uniform",
                                                               "halfnorm")],
-            ("lognorm", _DENSITY, "x, s, loc, scale"),
+            ("lognorm", _DENSITY, "x, s, loc, scale"), ("skewnorm", ("pdf", "logpdf"), "x, a, loc, scale"),
             ("poisson", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, mu, loc"),
             ("binom", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, n, p, loc"),
             ("dirichlet", ("pdf", "logpdf"), "x, alpha"),

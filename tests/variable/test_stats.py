@@ -204,6 +204,9 @@ def test_scipys_own_functions_on_a_variable_name_v_stats():
     with pytest.raises(ValueError,
                        match=r"scipy\.stats\.gamma\.logpdf.*V\.stats\.gamma\.logpdf\(x, a, loc, scale\)"):
         stats.gamma.logpdf(x, 2.0)
+    with pytest.raises(ValueError,
+                       match=r"scipy\.stats\.skewnorm\.logpdf.*V\.stats\.skewnorm\.logpdf\(x, a, loc, scale\)"):
+        stats.skewnorm.logpdf(x, 2.0)
 
 
 def test_on_the_device_the_values_are_the_hosts_and_the_densities_read_nothing_back(gpu, count_syncs):
