@@ -37,9 +37,9 @@ from .types import ArrayLike, Axis
 # isort: off
 from .ops import (
     applying, array_api, bessel, contraction, differences, distribution_functions, distribution_inverses,
-    division, elementary, exponential, grids, histograms, implicit, integrals, inverse_trig, nanfunctions,
-    polynomials, powers, products, quantiles, rearrange, rounding, selection, sequences, sets, signal,
-    special, stacking, statistics,
+    division, elementary, exponential, grids, histograms, implicit, integrals, inverse_trig, ks_distribution,
+    nanfunctions, polynomials, powers, products, quantiles, rearrange, rounding, selection, sequences, sets,
+    signal, special, stacking, statistics,
 )
 from .ops.applying import *  # noqa: F403
 from .ops.bessel import *  # noqa: F403
@@ -53,6 +53,7 @@ from .ops.elementary import *  # noqa: F403
 from .ops.exponential import *  # noqa: F403
 from .ops.implicit import *  # noqa: F403
 from .ops.integrals import *  # noqa: F403
+from .ops.ks_distribution import *  # noqa: F403
 from .ops.grids import *  # noqa: F403
 from .ops.histograms import *  # noqa: F403
 from .ops.inverse_trig import *  # noqa: F403
@@ -76,7 +77,7 @@ from . import linalg, stats
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
              stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api,
              sequences, polynomials, division, sets, histograms, applying, special, bessel, elementary,
-             distribution_functions, distribution_inverses, integrals, implicit)
+             distribution_functions, distribution_inverses, integrals, implicit, ks_distribution)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

@@ -126,6 +126,9 @@ SCIPY_SPELLINGS = {
                                ("chi2", "df, loc, scale"), ("beta", "a, b, loc, scale"))
        for method in ("ppf", "isf") for gen in ("", "_gen")},
     "f.ppf": "V.fdtri(dfn, dfd, q)",
+    **{f"kstwobign{gen}.{method}": spelling for gen in ("", "_gen") for method, spelling in (
+        ("sf", "V.kolmogorov(x)"), ("cdf", "1 - V.kolmogorov(x)"), ("isf", "V.kolmogi(q)"),
+        ("ppf", "V.kolmogi(1 - q)"))},
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 

@@ -619,6 +619,42 @@ def owens_t(h, a):
     return np.vectorize(_owens_t, otypes=[np.float64])(*as_float(h, a))
 
 
+def _kolmogorov(x):
+    """The Kolmogorov survival function at one float: 2 sum (-1)^(k-1) e^(-2 k^2 x^2) (to 100 terms)
+    from 0.5 on, 1 - sqrt(2 pi) / x sum e^(-(2k-1)^2 pi^2 / (8 x^2)) below; 1 at and below 0."""
+    if math.isnan(x):
+        return math.nan
+    if x <= 0:
+        return 1.0
+    if x >= 0.5:
+        return 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * x * x) for k in range(1, 100))
+    theta = sum(math.exp(-(2 * k - 1) ** 2 * math.pi ** 2 / (8 * x * x)) for k in range(1, 20))
+    return 1 - math.sqrt(2 * math.pi) / x * theta
+
+
+def kolmogorov(x):
+    """kolmogorov(x), elementwise."""
+    return np.vectorize(_kolmogorov, otypes=[np.float64])(as_float(x))
+
+
+def _kolmogi(p):
+    """x with kolmogorov(x) = p by 100 halvings of [0, 40]; inf at 0, 0 at 1, NaN outside [0, 1]."""
+    if math.isnan(p) or not 0 <= p <= 1:
+        return math.nan
+    if p == 0:
+        return math.inf
+    low, high = 0.0, 40.0
+    for _ in range(100):
+        middle = (low + high) / 2
+        low, high = (middle, high) if _kolmogorov(middle) > p else (low, middle)
+    return (low + high) / 2
+
+
+def kolmogi(p):
+    """kolmogi(p), elementwise."""
+    return np.vectorize(_kolmogi, otypes=[np.float64])(as_float(p))
+
+
 def _huber(d, r):
     if math.isnan(d) or math.isnan(r):
         return math.nan

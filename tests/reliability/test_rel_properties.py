@@ -1894,6 +1894,8 @@ PROPS = [
     new("fresnel", unary(uniform(-4, 4)), ref=R.fresnel),
     new("wrightomega", unary(uniform(-8, 8)), ref=R.wrightomega),
     new("owens_t", binary(uniform(-3, 3), uniform(-3, 3)), ref=R.owens_t),
+    new("kolmogorov", unary(uniform(0.1, 3)), ref=R.kolmogorov),
+    new("kolmogi", unary(uniform(0.02, 0.98)), ref=R.kolmogi),
     new("zeta", unary(uniform(-6, 0.8)), ref=R.zeta),
     new("zeta", unary(uniform(1.3, 6)), ref=R.zeta, label="above the pole"),
     new("zeta", binary(uniform(1.2, 6), uniform(0.2, 6)), ref=R.zeta, label="Hurwitz"),

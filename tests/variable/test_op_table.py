@@ -48,6 +48,7 @@ from test_ops_grids import ROWS as GRID_ROWS
 from test_ops_histograms import ROWS as HISTOGRAM_ROWS
 from test_ops_implicit import ROWS as IMPLICIT_ROWS
 from test_ops_integrals import ROWS as INTEGRAL_ROWS
+from test_ops_ks_distribution import ROWS as KS_ROWS
 from test_ops_linalg import ROWS as LINALG_ROWS
 from test_ops_linalg_api import ROWS as LINALG_API_ROWS
 from test_ops_nanfunctions import ROWS as NANFUNCTION_ROWS
@@ -197,7 +198,7 @@ ELEMENTWISE_ROWS = {
 # Every op family's rows.  A new family: import its dict of rows and merge it here.
 OP_TABLE = {**TENSOR_OPS_COVERED, **ELEMENTWISE_ROWS, **EXPONENTIAL_ROWS, **ROUNDING_ROWS, **REDUCTION_ROWS,
             **SPECIAL_ROWS, **BESSEL_ROWS, **ELEMENTARY_ROWS, **DISTRIBUTION_ROWS,
-            **INVERSE_DISTRIBUTION_ROWS, **INTEGRAL_ROWS, **IMPLICIT_ROWS,
+            **INVERSE_DISTRIBUTION_ROWS, **INTEGRAL_ROWS, **IMPLICIT_ROWS, **KS_ROWS,
             **CONTRACTION_ROWS, **SHAPE_ROWS, **SELECTION_ROWS,
             **LINALG_ROWS, **DECOMPOSITION_ROWS, **QUANTILE_ROWS, **NANFUNCTION_ROWS, **SIGNAL_ROWS,
             **POWER_ROWS, **GRID_ROWS, **STATISTICS_ROWS, **ARRAY_API_ROWS, **LINALG_API_ROWS,

@@ -1,0 +1,180 @@
+"""The Kolmogorov distribution (variable/ops/ks_distribution.py): kolmogorov and kolmogi against
+60-digit sums of our own (the alternating sum from x = 0.3, the theta form below), their rows
+(third order, Taylor mode to sixth), the edges, the derivative, SciPy's values, and the device
+path without a host sync."""
+
+import math
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from op_rows import SMOOTH, Row, device_equals_host, table_tests
+
+import variable as V
+
+
+def _pi():
+    with localcontext() as ctx:
+        ctx.prec = 80
+
+        def arctan_inverse(n):
+            total, term, k = Decimal(0), Decimal(1) / n, 0
+            while term:
+                total += term / (2 * k + 1) * (-1) ** k
+                term /= n * n
+                k += 1
+            return total
+        return 16 * arctan_inverse(5) - 4 * arctan_inverse(239)
+
+
+PI = _pi()
+
+
+def _kolmogorov_decimal(x):
+    """kolmogorov(x) of a finite x > 0 as a 70-digit Decimal: 2 sum (-1)^(k-1) e^(-2 k^2 x^2) from
+    x = 0.3 (to a term below 1e-70), 1 - sqrt(2 pi) / x sum e^(-(2k-1)^2 pi^2 / (8 x^2)) below."""
+    with localcontext() as ctx:
+        ctx.prec = 70
+        f = Fraction(x)
+        t = Decimal(f.numerator) / Decimal(f.denominator)
+        total, k = Decimal(0), 1
+        if x >= 0.3:
+            while True:
+                term = (-2 * k * k * t * t).exp()
+                total += term if k % 2 else -term
+                if term < Decimal(10) ** -70:
+                    return 2 * total
+                k += 1
+        while True:
+            term = (-(2 * k - 1) ** 2 * PI * PI / (8 * t * t)).exp()
+            total += term
+            if term < Decimal(10) ** -70 * total or k > 50:
+                return 1 - (2 * PI).sqrt() / t * total
+            k += 1
+
+
+def _kolmogorov(x):
+    if math.isnan(x):
+        return math.nan
+    if x <= 0:
+        return 1.0
+    if math.isinf(x):
+        return 0.0
+    return float(_kolmogorov_decimal(x))
+
+
+def reference_kolmogorov(x):
+    return np.vectorize(_kolmogorov, otypes=[np.float64])(x)
+
+
+def _kolmogi(p):
+    """x with kolmogorov(x) = p: halvings of [0, 30] on the 70-digit function, compared with p
+    exactly."""
+    if math.isnan(p) or not 0 <= p <= 1:
+        return math.nan
+    target = Decimal(Fraction(p).numerator) / Decimal(Fraction(p).denominator)
+    low, high = 0.0, 30.0
+    for _ in range(80):
+        middle = (low + high) / 2
+        low, high = (middle, high) if _kolmogorov_decimal(middle) > target else (low, middle)
+    return (low + high) / 2
+
+
+def reference_kolmogi(p):
+    return np.vectorize(_kolmogi, otypes=[np.float64])(p)
+
+
+ROWS = {
+    "kolmogorov": [Row("x in (0.2, 2.5)", V.kolmogorov, reference_kolmogorov,
+                       lambda rng: (rng.uniform(0.2, 2.5, (2, 3)),), SMOOTH),
+                   Row("x in (0.7, 0.95)", V.kolmogorov, reference_kolmogorov,
+                       lambda rng: (rng.uniform(0.7, 0.95, 3),), SMOOTH)],
+    "kolmogi": [Row("p in (0.02, 0.98)", V.kolmogi, reference_kolmogi,
+                    lambda rng: (rng.uniform(0.02, 0.98, 3),), SMOOTH)],
+}
+
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+
+
+def test_the_two_sums_of_the_reference_agree():
+    """Jacobi's theta transformation: the references' two forms are one function (checked where
+    both converge, so that neither form's bugs hide behind the other)."""
+    for x in (0.35, 0.6, 0.9, 1.4):
+        with localcontext() as ctx:
+            ctx.prec = 70
+            t = Decimal(Fraction(x).numerator) / Decimal(Fraction(x).denominator)
+            theta = sum((-(2 * k - 1) ** 2 * PI * PI / (8 * t * t)).exp() for k in range(1, 60))
+            assert abs(float(1 - (2 * PI).sqrt() / t * theta) - _kolmogorov(x)) < 1e-17
+
+
+def test_kolmogorov_against_60_digits():
+    x = np.concatenate([np.geomspace(0.02, 0.8, 40), np.linspace(0.8, 0.84, 21),
+                        np.geomspace(0.84, 26.0, 80)])
+    np.testing.assert_allclose(V.kolmogorov(x).data, reference_kolmogorov(x), rtol=4e-16, atol=0)
+
+
+def test_kolmogi_against_60_digits():
+    p = np.concatenate([np.geomspace(1e-300, 0.5, 30), 1 - np.geomspace(1e-12, 0.5, 20)])
+    x = V.kolmogi(p).data
+    # the x error, p's residual over x K'(x), within a few ulps of x
+    expected = reference_kolmogi(p)
+    np.testing.assert_allclose(x, expected, rtol=4e-15)
+
+
+def test_edges():
+    with np.errstate(all="raise"):
+        k = V.kolmogorov(np.array([-1.0, 0.0, np.inf, -np.inf, np.nan, 30.0]))
+        i = V.kolmogi(np.array([0.0, 1.0, -0.1, 1.1, np.nan]))
+    np.testing.assert_array_equal(k.data, [1.0, 1.0, 0.0, 1.0, np.nan, 0.0])
+    np.testing.assert_array_equal(i.data, [np.inf, 0.0, np.nan, np.nan, np.nan])
+    x = V.Variable(np.array([np.inf, 50.0, 0.0, -1.0, np.nan]))
+    g, = V.grad(V.sum(V.kolmogorov(x)), [x])
+    np.testing.assert_array_equal(g.data, [0.0, 0.0, 0.0, 0.0, np.nan])
+
+
+def test_the_derivatives():
+    """kolmogorov' = -8 x sum (-1)^(k-1) k^2 e^(-2 k^2 x^2); kolmogi' = 1 / kolmogorov'(x)."""
+    x = V.Variable(np.array([0.4, 0.819, 0.821, 1.3, 3.0]))
+    g, = V.grad(V.sum(V.kolmogorov(x)), [x])
+    terms = [(-1) ** (k - 1) * k * k * np.exp(-2 * k * k * x.data ** 2) for k in range(1, 40)]
+    slope = -8 * x.data * sum(terms)
+    np.testing.assert_allclose(g.data, slope, rtol=1e-13)
+    p = V.Variable(np.array([0.1, 0.5, 0.9]))
+    q = V.kolmogi(p)
+    g, = V.grad(V.sum(q), [p])
+    terms = [(-1) ** (k - 1) * k * k * np.exp(-2 * k * k * q.data ** 2) for k in range(1, 60)]
+    slope = -8 * q.data * sum(terms)
+    np.testing.assert_allclose(g.data, 1 / slope, rtol=1e-12)
+
+
+def test_float32_in_float32_out():
+    x = np.array([0.5, 1.0, 2.0], dtype=np.float32)
+    assert V.kolmogorov(x).dtype == np.float32 and V.kolmogi(x / 3).dtype == np.float32
+
+
+def test_scipy_agrees_and_its_ufuncs_record():
+    special = pytest.importorskip("scipy.special")
+    x = np.linspace(0.01, 6, 300)
+    np.testing.assert_allclose(V.kolmogorov(x).data, special.kolmogorov(x), rtol=1e-14)   # (SciPy's: 6e-15)
+    p = np.linspace(0.001, 0.999, 200)
+    np.testing.assert_allclose(V.kolmogi(p).data, special.kolmogi(p), rtol=1e-13)
+    for name, values in (("kolmogorov", x), ("kolmogi", p)):
+        recorded = getattr(special, name)(V.Variable(values))
+        assert isinstance(recorded, V.Variable) and recorded.creator is not None
+
+
+def test_scipy_stats_kstwobign_on_a_variable_names_ours():
+    stats = pytest.importorskip("scipy.stats")
+    x = V.Variable(np.array([0.5, 1.5]))
+    with pytest.raises(ValueError, match=r"scipy\.stats\.kstwobign\.sf.*V\.kolmogorov\(x\)"):
+        stats.kstwobign.sf(x)
+    with pytest.raises(ValueError, match=r"scipy\.stats\.kstwobign\.isf.*V\.kolmogi\(q\)"):
+        stats.kstwobign.isf(x * 0.3)
+
+
+def test_on_the_device_without_a_sync(gpu, count_syncs):
+    x = np.array([-1.0, 0.0, 0.3, 0.82, 1.5, 30.0, np.inf, np.nan])
+    assert device_equals_host(V.kolmogorov, (x,), count_syncs).count == 0
+    p = np.array([0.0, 1e-200, 0.2, 0.7, 0.999, 1.0, np.nan])
+    assert device_equals_host(V.kolmogi, (p,), count_syncs).count == 0
