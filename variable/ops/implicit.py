@@ -129,6 +129,13 @@ class _OverOnePlus(Forwarder):
         y, = self.inputs
         return gy * (1.0 + y) ** -2.0
 
+    taylor_records = True
+
+    def taylor(self, y):
+        out, = self.outputs                             # y / (1 + y) = 1 - p, p = 1 / (1 + y)
+        p = series.reciprocal([y[0] + 1.0] + list(y[1:]))
+        return _at_value(out._data, [out._data] + [-c for c in p[1:]])
+
 
 def wrightomega(x):
     """Wright's omega function, elementwise (scipy.special.wrightomega, real x): omega with omega +
