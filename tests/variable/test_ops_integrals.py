@@ -349,3 +349,20 @@ def test_on_the_device_without_a_sync(gpu, count_syncs):
                                            atol=1e-300)
                 g, = V.grad(V.sum(V.where(np.isfinite(expected), expected, 0.0)), [host])
                 np.testing.assert_allclose(V.backend.to_cpu(gradient.data), g.data, rtol=1e-15)
+
+
+def test_the_higher_derivatives_on_the_device_read_nothing_back(gpu, count_syncs):
+    """Si'' and on run V.sinc's family of higher orders (its series' length from a bound there, not
+    from the data) and sinh x / x's: no host sync to third order."""
+    x = np.array([-3.5, -0.2, 0.0, 0.7, 2.5, 9.0])
+    for op in (lambda v: V.sici(v)[0], lambda v: V.shichi(v)[0], lambda v: V.fresnel(v)[1]):
+        host, moved = V.Variable(x), V.Variable(x).to_gpu()
+        with count_syncs() as syncs:
+            g = op(moved)
+            for _ in range(3):
+                g, = V.grad(V.sum(g), [moved], create_graph=True)
+        assert syncs.count == 0, syncs.where
+        h = op(host)
+        for _ in range(3):
+            h, = V.grad(V.sum(h), [host], create_graph=True)
+        np.testing.assert_allclose(V.backend.to_cpu(g.data), h.data, rtol=1e-13, atol=1e-15)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import series
-from ..backend import get_array_module, maybe_any
+from ..backend import get_array_module, is_device_array, maybe_any
 from ..forwarder import Forwarder, Function, Variable
 from ..types import ArrayLike
 from .elementwise import _reduce, sqrt, square
@@ -256,11 +256,23 @@ def _sinc_family(n, x):
         previous, current = current, ((2 * m + 1) * current - previous) / far_u2
     term = xp.full(x.shape, 1.0 / math.prod(range(1, 2 * n + 2, 2)), dtype=x.dtype)
     near_u2 = np.where(near, u * u, 0).astype(x.dtype, copy=False)
-    total, k, eps = term, 0, np.finfo(x.dtype).eps / 4
-    while k < 200 and (abs(term) > eps * abs(total)).any():
+    total = term
+    for k in range(_sinc_terms(near_u2, n)):
         term = term * -near_u2 / (2 * (k + 1) * (2 * n + 2 * k + 3))
-        total, k = total + term, k + 1
+        total = total + term
     return np.where(near, total, current)
+
+
+def _sinc_terms(u2, n):
+    """Terms of f_n's series for the largest u^2 among u2 (a device: for the bound (n + 2)^2, read
+    from no data), to a term below 1e-18 of the first (f_n, which has no zero below n + 2, is above
+    a third of it there): the magnitudes' own recurrence."""
+    top = (n + 2.0) ** 2 if is_device_array(u2) or not u2.size else float(np.max(u2))
+    term, k = 1.0, 0
+    while k < 200 and term > 1e-18:
+        term *= top / (2 * (k + 1) * (2 * n + 2 * k + 3))
+        k += 1
+    return k
 
 
 class Sinc(Forwarder):
