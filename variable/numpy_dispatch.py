@@ -100,12 +100,22 @@ _V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, sc
             ("beta", _DENSITY, "x, a, b, loc, scale"), ("expon", _DENSITY, "x, loc, scale"),
             *[(name, _DENSITY, "x, loc, scale") for name in ("laplace", "logistic", "cauchy", "uniform",
                                                               "halfnorm")],
-            ("lognorm", _DENSITY, "x, s, loc, scale"), ("skewnorm", ("pdf", "logpdf"), "x, a, loc, scale"),
+            ("lognorm", _DENSITY, "x, s, loc, scale"), ("skewnorm", _DENSITY, "x, a, loc, scale"),
+            ("weibull_min", _DENSITY + ("ppf", "isf"), "x, c, loc, scale"),
+            ("pareto", _DENSITY + ("ppf", "isf"), "x, b, loc, scale"),
+            *[(name, _DENSITY + ("ppf", "isf"), "x, loc, scale")
+              for name in ("gumbel_r", "gumbel_l", "rayleigh")],
+            ("vonmises", ("pdf", "logpdf"), "x, kappa, loc, scale"),
             ("poisson", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, mu, loc"),
             ("binom", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, n, p, loc"),
             ("dirichlet", ("pdf", "logpdf"), "x, alpha"),
             ("multivariate_normal", ("pdf", "logpdf"), "x, mean, cov"))
 """variable/stats.py's distributions and methods, with their arguments as SciPy orders them."""
+
+def _first_q(method, arguments):
+    """A method's arguments as SciPy names them: a quantile's first is q, not x."""
+    return arguments.replace("x", "q", 1) if method in ("ppf", "isf") else arguments
+
 
 SCIPY_SPELLINGS = {
     # ufuncs (refused here)
@@ -117,7 +127,7 @@ SCIPY_SPELLINGS = {
     "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)",
     "polygamma": "V.polygamma(n, x)", "factorial": "V.gamma(x + 1) (factorial's exact=False values)",
     # scipy.stats' distributions (looked up as "norm.<method>"): those of V.stats, and two more
-    **{f"{dist}{gen}.{method}": f"V.stats.{dist}.{method}({arguments})"
+    **{f"{dist}{gen}.{method}": f"V.stats.{dist}.{method}({_first_q(method, arguments)})"
        for dist, methods, arguments in _V_STATS for method in methods for gen in ("", "_gen")},
     "multivariate_normal_gen.entropy": "V.stats.multivariate_normal.entropy(mean, cov)",
     "f.cdf": "V.fdtr(dfn, dfd, x)", "f.sf": "V.fdtrc(dfn, dfd, x)",

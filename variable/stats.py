@@ -21,14 +21,16 @@ import numpy as np
 from .backend import default_device, get_array_module, gpu_module, is_device_array
 from .ops import distribution_inverses as quantiles
 from .ops import implicit, reduction, special
-from .ops.elementwise import exp, log, square
+from .ops.elementwise import exp, log, sqrt, square
 from .ops.exponential import expm1, log1p
 from .ops.inverse_trig import arctan
 from .ops.piecewise import abs, clip, maximum, where
+from .ops.trigonometric import cos
 from .variable import Variable
 
 __all__ = ["norm", "t", "gamma", "beta", "chi2", "expon", "laplace", "logistic", "cauchy", "uniform",
-           "lognorm", "halfnorm", "skewnorm", "poisson", "binom", "dirichlet", "multivariate_normal"]
+           "lognorm", "halfnorm", "skewnorm", "weibull_min", "gumbel_r", "gumbel_l", "pareto", "rayleigh",
+           "vonmises", "poisson", "binom", "dirichlet", "multivariate_normal"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -148,6 +150,18 @@ def _together(method, broadcast=True):
         result = method(self, **given)
         return result if isinstance(result, Variable) else Variable(np.asarray(result, dtype=float))
     return call
+
+
+def _log1m(q):
+    """log(1 - q) for q <= 1, -inf at 1, without NumPy's warning (log1p(-q) to keep a small q's digits)."""
+    below = _data(q) < 1
+    return _choose(below, log1p(-_at(below, q, 0.0)), -np.inf)
+
+
+def _quantile(q, loc, scale, inner):
+    """loc + scale inner(q) for q in [0, 1], NaN outside (and where the scale is not positive)."""
+    ok = _one((_data(q) >= 0) & (_data(q) <= 1))
+    return _choose(ok, _scaled(inner(_at(ok, q, 0.5)), loc, scale), np.nan)
 
 
 def _scaled(z, loc, scale):
@@ -655,6 +669,187 @@ class _Skewnorm(_Distribution):
         return _choose(flip, sf, cdf), _choose(flip, cdf, sf)
 
 
+class _WeibullMin(_Distribution):
+    """The Weibull distribution: scipy.stats.weibull_min(c, loc, scale), cdf 1 - e^(-z^c) for z >= 0."""
+
+    name = "weibull_min"
+
+    def logpdf(self, x, c, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale, c)
+        k = _at(ok, c, 1.0)
+        inside = ok & (_data(z) > 0)
+        zz = _at(inside, z, 1.0)
+        value = log(k) + (k - 1.0) * log(zz) - zz ** k - log(s)
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, c, loc=0.0, scale=1.0):
+        return self._power(x, c, loc, scale, lambda t: -expm1(-t), 0.0)
+
+    def sf(self, x, c, loc=0.0, scale=1.0):
+        return self._power(x, c, loc, scale, lambda t: exp(-t), 1.0)
+
+    def logsf(self, x, c, loc=0.0, scale=1.0):
+        return self._power(x, c, loc, scale, lambda t: -t, 0.0)
+
+    def ppf(self, q, c, loc=0.0, scale=1.0):
+        k = _at(_positive(c), c, 1.0)
+        return _choose(_positive(c), _quantile(q, loc, scale, lambda q: (-_log1m(q)) ** (1.0 / k)), np.nan)
+
+    def isf(self, q, c, loc=0.0, scale=1.0):
+        k = _at(_positive(c), c, 1.0)
+        return _choose(_positive(c), _quantile(q, loc, scale, lambda q: (-_log(q)) ** (1.0 / k)), np.nan)
+
+    @staticmethod
+    def _power(x, c, loc, scale, of, below):
+        """of(z^c) for z >= 0, `below` left of 0."""
+        ok, z, _ = _standardized(x, loc, scale, c)
+        inside = ok & (_data(z) >= 0)
+        return _choose(inside, of(_at(inside, z, 1.0) ** _at(ok, c, 1.0)), _choose(ok, below, np.nan))
+
+
+class _GumbelR(_Distribution):
+    """The right-skewed Gumbel distribution: scipy.stats.gumbel_r(loc, scale), cdf e^(-e^-z)."""
+
+    name = "gumbel_r"
+    side = 1.0
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale)
+        u = z * self.side                               # (-inf far on the short side: e^-u overflows)
+        far = _data(u) < -700
+        safe = _at(far, 0.0, u)
+        return _choose(ok, _choose(far, -np.inf, -(safe + exp(-safe)) - log(s)), np.nan)
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        return self._tail(x, loc, scale, self.side > 0)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        return self._tail(x, loc, scale, self.side < 0)
+
+    def logcdf(self, x, loc=0.0, scale=1.0):
+        return self._log_tail(x, loc, scale) if self.side > 0 else super().logcdf(x, loc, scale)
+
+    def logsf(self, x, loc=0.0, scale=1.0):
+        return self._log_tail(x, loc, scale) if self.side < 0 else super().logsf(x, loc, scale)
+
+    def _log_tail(self, x, loc, scale):
+        """-e^-u, u = side z: the log of the tail e^(-e^-u) as itself (-inf where e^-u overflows)."""
+        ok, z, _ = _standardized(x, loc, scale)
+        u = z * self.side
+        far = _data(u) < -700
+        return _choose(ok, _choose(far, -np.inf, -exp(-_at(far, 0.0, u))), np.nan)
+
+    def ppf(self, q, loc=0.0, scale=1.0):                # -log(-log q); gumbel_l: log(-log(1 - q))
+        if self.side > 0:
+            return _quantile(q, loc, scale, lambda q: -_log(-_log(q)))
+        return _quantile(q, loc, scale, lambda q: _log(-_log1m(q)))
+
+    def isf(self, q, loc=0.0, scale=1.0):
+        if self.side > 0:
+            return _quantile(q, loc, scale, lambda q: -_log(-_log1m(q)))
+        return _quantile(q, loc, scale, lambda q: _log(-_log(q)))
+
+    def _tail(self, x, loc, scale, lower):
+        """e^(-e^-u) (lower) or 1 - e^(-e^-u), u = side z: 0 and 1 where e^-u overflows."""
+        ok, z, _ = _standardized(x, loc, scale)
+        u = z * self.side
+        far = _data(u) < -700
+        t = exp(-_at(far, 0.0, u))
+        value = exp(-t) if lower else -expm1(-t)
+        return _choose(ok, _choose(far, 0.0 if lower else 1.0, value), np.nan)
+
+
+class _GumbelL(_GumbelR):
+    """The left-skewed Gumbel distribution: scipy.stats.gumbel_l(loc, scale), gumbel_r mirrored."""
+
+    name = "gumbel_l"
+    side = -1.0
+
+
+class _Pareto(_Distribution):
+    """The Pareto distribution: scipy.stats.pareto(b, loc, scale), sf z^-b for z >= 1."""
+
+    name = "pareto"
+
+    def logpdf(self, x, b, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale, b)
+        k = _at(ok, b, 1.0)
+        inside = ok & (_data(z) >= 1)
+        value = log(k) - (k + 1.0) * log(_at(inside, z, 1.0)) - log(s)
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, b, loc=0.0, scale=1.0):
+        return self._log_power(x, b, loc, scale, lambda t: -expm1(t), 0.0)
+
+    def sf(self, x, b, loc=0.0, scale=1.0):
+        return self._log_power(x, b, loc, scale, exp, 1.0)
+
+    def logsf(self, x, b, loc=0.0, scale=1.0):
+        return self._log_power(x, b, loc, scale, lambda t: t, 0.0)
+
+    def ppf(self, q, b, loc=0.0, scale=1.0):
+        k = _at(_positive(b), b, 1.0)
+        return _choose(_positive(b), _quantile(q, loc, scale, lambda q: exp(-_log1m(q) / k)), np.nan)
+
+    def isf(self, q, b, loc=0.0, scale=1.0):
+        k = _at(_positive(b), b, 1.0)
+        return _choose(_positive(b), _quantile(q, loc, scale, lambda q: exp(-_log(q) / k)), np.nan)
+
+    @staticmethod
+    def _log_power(x, b, loc, scale, of, below):
+        """of(-b log z) for z >= 1, `below` left of 1."""
+        ok, z, _ = _standardized(x, loc, scale, b)
+        inside = ok & (_data(z) >= 1)
+        return _choose(inside, of(-_at(ok, b, 1.0) * log(_at(inside, z, 1.0))), _choose(ok, below, np.nan))
+
+
+class _Rayleigh(_Distribution):
+    """The Rayleigh distribution: scipy.stats.rayleigh(loc, scale), sf e^(-z^2 / 2) for z >= 0."""
+
+    name = "rayleigh"
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale)
+        inside = ok & (_data(z) >= 0)
+        zz = _at(inside, z, 1.0)
+        return _choose(inside, _log(zz) - 0.5 * square(zz) - log(s), _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        return self._square(x, loc, scale, lambda t: -expm1(-t), 0.0)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        return self._square(x, loc, scale, lambda t: exp(-t), 1.0)
+
+    def logsf(self, x, loc=0.0, scale=1.0):
+        return self._square(x, loc, scale, lambda t: -t, 0.0)
+
+    def ppf(self, q, loc=0.0, scale=1.0):
+        return _quantile(q, loc, scale, lambda q: sqrt(-2.0 * _log1m(q)))
+
+    def isf(self, q, loc=0.0, scale=1.0):
+        return _quantile(q, loc, scale, lambda q: sqrt(-2.0 * _log(q)))
+
+    @staticmethod
+    def _square(x, loc, scale, of, below):
+        """of(z^2 / 2) for z >= 0, `below` left of 0."""
+        ok, z, _ = _standardized(x, loc, scale)
+        inside = ok & (_data(z) >= 0)
+        return _choose(inside, of(0.5 * square(_at(inside, z, 0.0))), _choose(ok, below, np.nan))
+
+
+class _Vonmises(_Distribution):
+    """The von Mises distribution: scipy.stats.vonmises(kappa, loc, scale), density e^(kappa cos z) /
+    (2 pi I0(kappa)), periodic in z (its density alone: log I0 from i0e, no overflow)."""
+
+    name = "vonmises"
+
+    def logpdf(self, x, kappa, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale, kappa)
+        k = _at(ok, kappa, 1.0)                          # kappa (cos z - 1) - log(2 pi i0e(kappa)) - log s
+        value = k * (cos(z) - 1.0) - log(special.i0e(k)) - log(s) - math.log(2 * math.pi)
+        return _choose(ok, value, np.nan)
+
+
 class _Binom(_Distribution):
     """The binomial distribution: scipy.stats.binom(n, p, loc), its pmf at whole numbers k."""
 
@@ -765,6 +960,12 @@ uniform = _Uniform()
 lognorm = _Lognorm()
 halfnorm = _Halfnorm()
 skewnorm = _Skewnorm()
+weibull_min = _WeibullMin()
+gumbel_r = _GumbelR()
+gumbel_l = _GumbelL()
+pareto = _Pareto()
+rayleigh = _Rayleigh()
+vonmises = _Vonmises()
 binom = _Binom()
 t = _T()
 gamma = _Gamma()

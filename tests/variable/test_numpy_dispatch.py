@@ -457,7 +457,9 @@ def test_conversions_and_tests_called_from_the_users_code_still_take_variables()
      r"V\.stats\.binom\.cdf\(k, n, p, loc\)"),
     ("scipy.stats.beta.cdf", lambda sp, x: sp.stats.beta.cdf(V.abs(x), 2, 3),
      r"V\.stats\.beta\.cdf\(x, a, b"),
-    ("scipy.stats.gumbel_r.cdf", lambda sp, x: sp.stats.gumbel_r.cdf(x), None),   # (another distribution)
+    ("scipy.stats.levy.cdf", lambda sp, x: sp.stats.levy.cdf(x), None),   # (another distribution)
+    ("scipy.stats.gumbel_r.ppf", lambda sp, x: sp.stats.gumbel_r.ppf(x),
+     r"V\.stats\.gumbel_r\.ppf\(q, loc, scale\)"),
     # a decorated function (functools.wraps) by its own name, not its decorator's `wrapper`
     ("scipy.special.spherical_jn", lambda sp, x: sp.special.spherical_jn(1, x), None),
 ])

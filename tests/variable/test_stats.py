@@ -46,6 +46,15 @@ VALUES = [
         ("halfnorm", (X, -0.5, 1.3))] for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
     *[("skewnorm", m, (X, np.array([-4.0, -0.5, 0.0, 0.7, 3.0, 6.0]), 0.3, 1.7))
       for m in ("pdf", "logpdf")],
+    *[(dist, m, args) for dist, args in [
+        ("weibull_min", (X, 1.7, -0.5, 1.3)), ("gumbel_r", (X * 5, 0.3, 1.2)),
+        ("gumbel_l", (X * 5, 0.3, 1.2)),
+        ("pareto", (X + 2, 2.5, 0.1, 1.2)), ("rayleigh", (X, -0.5, 1.3))]
+      for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[(dist, m, (np.append(UNIT[:5], [0.0]), *shapes, 0.3, 1.7))
+      for dist, shapes in (("weibull_min", (1.7,)), ("gumbel_r", ()), ("gumbel_l", ()), ("pareto", (2.5,)),
+                           ("rayleigh", ())) for m in ("ppf", "isf")],
+    *[("vonmises", m, (X, np.array([0.1, 1.0, 2.0, 5.0, 30.0, 700.0]), 0.3, 1.1)) for m in ("pdf", "logpdf")],
     *[("binom", m, (np.array([-1.0, 0.0, 2.5, 5.0, 10.0, 12.0]), 10, 0.3))
       for m in ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf")],
 ]
@@ -128,6 +137,20 @@ DERIVATIVES = [
     ("skewnorm.logpdf", lambda x, a, m, s: V.stats.skewnorm.logpdf(x, a, m, s),
      (X[:3], X[3:] * 2, X[3:], POS[:3]), 3),
     ("skewnorm.cdf", lambda x, a, s: V.stats.skewnorm.cdf(x, a, 0.2, s), (X[:3], X[3:] * 2, POS[:3]), 2),
+    ("weibull_min.logpdf", lambda x, c, s: V.stats.weibull_min.logpdf(x, c, 0.0, s),
+     (POS[:3], POS[3:] + 0.5, POS[:3]), 3),
+    ("weibull_min.sf", lambda x, c: V.stats.weibull_min.sf(x, c), (POS[:3], POS[3:] + 0.5), 2),
+    ("weibull_min.ppf", lambda q, c, s: V.stats.weibull_min.ppf(q, c, 0.1, s),
+     (UNIT[:3], POS[3:] + 0.5, POS[:3]), 2),
+    ("gumbel_r.logpdf", lambda x, m, s: V.stats.gumbel_r.logpdf(x, m, s), (X[:3], X[3:], POS[:3]), 3),
+    ("gumbel_l.cdf", lambda x, s: V.stats.gumbel_l.cdf(x, 0.1, s), (X[:3], POS[:3]), 2),
+    ("gumbel_r.isf", lambda q, s: V.stats.gumbel_r.isf(q, 0.1, s), (UNIT[:3], POS[:3]), 2),
+    ("pareto.logpdf", lambda x, b: V.stats.pareto.logpdf(x, b), (POS[:3] + 1, POS[3:]), 3),
+    ("pareto.cdf", lambda x, b, s: V.stats.pareto.cdf(x, b, 0.0, s),
+     (POS[:3] + 3, POS[3:], POS[:3] + 0.5), 2),
+    ("rayleigh.logpdf", lambda x, s: V.stats.rayleigh.logpdf(x, 0.0, s), (POS[:3], POS[3:]), 3),
+    ("rayleigh.ppf", lambda q, s: V.stats.rayleigh.ppf(q, 0.0, s), (UNIT[:3], POS[:3]), 2),
+    ("vonmises.logpdf", lambda x, k, m: V.stats.vonmises.logpdf(x, k, m), (X[:3], POS[:3], X[3:]), 3),
     ("skewnorm.logsf", lambda x, a: V.stats.skewnorm.logsf(x, a), (X[:3], np.array([2.0, -1.5, 0.4])), 2),
     ("binom.logpmf", lambda p: V.stats.binom.logpmf(np.array([0.0, 3.0, 7.0]), 7, p), (UNIT[1:4],), 3),
     ("binom.cdf", lambda p: V.stats.binom.cdf(np.array([0.0, 3.0, 6.0]), 7, p), (UNIT[1:4],), 2),
@@ -352,8 +375,8 @@ def test_numbers_in_give_a_variable_out():
 
 
 def test_a_distribution_v_stats_lacks_is_named_with_those_it_has():
-    with pytest.raises(AttributeError, match=r"no attribute 'weibull_min': V\.stats has norm, t, gamma"):
-        V.stats.weibull_min.logpdf(0.5)
+    with pytest.raises(AttributeError, match=r"no attribute 'weibull_max': V\.stats has norm, t, gamma"):
+        V.stats.weibull_max.logpdf(0.5)
 
 
 TAYLOR = {"t.logpdf": lambda x: V.stats.t.logpdf(x, 3.0, 0.1, 1.5),
