@@ -11,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from op_rows import SMOOTH, Row, device_equals_host, table_tests
+from test_ops_integrals import machin_pi
 
 import variable as V
 from variable.ops.implicit import _gauss_laguerre, _gauss_legendre, owens_t_tail
@@ -41,21 +42,7 @@ def reference_wrightomega(x):
     return np.vectorize(_omega, otypes=[np.float64])(x)
 
 
-def _pi():
-    with localcontext() as ctx:
-        ctx.prec = 110
-
-        def arctan_inverse(n):
-            total, term, k = Decimal(0), Decimal(1) / n, 0
-            while term:
-                total += term / (2 * k + 1) * (-1) ** k
-                term /= n * n
-                k += 1
-            return total
-        return 16 * arctan_inverse(5) - 4 * arctan_inverse(239)
-
-
-PI = _pi()
+PI = machin_pi(110)
 
 
 def _arctan(a):
@@ -239,7 +226,7 @@ def test_scipy_agrees_and_its_ufuncs_record():
         assert isinstance(recorded, V.Variable) and recorded.creator is not None
 
 
-def _tail_reference(h, a):
+def tail_reference(h, a):
     """Q(h)/2 - T(h, a) = e^(-h^2 (1 + a^2) / 2) / (2 pi) int_0^inf e^(-h^2 (2 a v + v^2) / 2) /
     (1 + (a + v)^2) dv: the prefactor in 40 digits, the integral by 12 nodes on 600 panels whose
     edges grow as the cube, up to where the exponent passes 80."""
@@ -267,7 +254,7 @@ def test_owens_t_tail_keeps_its_digits_in_each_of_its_ways():
     cases = [(0.3, 0.5), (1.5, 0.6), (0.05, 20.0), (0.001, 900.0), (3.0, 2.0), (8.0, 0.3), (0.2, 137.0),
              (25.0, 1.1), (1.07, 0.005)]
     h, a = np.array(cases).T
-    expected = [_tail_reference(*case) for case in cases]
+    expected = [tail_reference(*case) for case in cases]
     np.testing.assert_allclose(owens_t_tail(h, a).data, expected, rtol=8e-15)
     # where it does not cancel, it is the difference
     h, a = np.array([0.4, 1.0, 2.0]), np.array([0.3, 0.2, 0.1])

@@ -18,8 +18,9 @@ import variable as V
 DIGITS = 60
 
 
-def _pi():
-    """pi to DIGITS + 10 digits by Machin's formula, 16 arctan(1/5) - 4 arctan(1/239)."""
+def machin_pi(digits=DIGITS + 10):
+    """pi to `digits` digits by Machin's formula, 16 arctan(1/5) - 4 arctan(1/239) (the other
+    families' references take it from here)."""
     def arctan_inverse(n):
         total, term, k, n2 = Decimal(0), Decimal(1) / n, 0, n * n
         while term:
@@ -28,11 +29,11 @@ def _pi():
             k += 1
         return total
     with localcontext() as ctx:
-        ctx.prec = DIGITS + 10
+        ctx.prec = digits
         return 16 * arctan_inverse(5) - 4 * arctan_inverse(239)
 
 
-PI = _pi()
+PI = machin_pi()
 
 
 def _bernoulli(count):

@@ -10,25 +10,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from op_rows import SMOOTH, Row, device_equals_host, table_tests
+from test_ops_integrals import machin_pi
 
 import variable as V
 
-
-def _pi():
-    with localcontext() as ctx:
-        ctx.prec = 80
-
-        def arctan_inverse(n):
-            total, term, k = Decimal(0), Decimal(1) / n, 0
-            while term:
-                total += term / (2 * k + 1) * (-1) ** k
-                term /= n * n
-                k += 1
-            return total
-        return 16 * arctan_inverse(5) - 4 * arctan_inverse(239)
-
-
-PI = _pi()
+PI = machin_pi(80)
 
 
 def _kolmogorov_decimal(x):

@@ -258,26 +258,31 @@ class OwensT(Forwarder):
     taylor_records = True
 
     def taylor(self, h, a):
-        y, = self.outputs
-        if len(h) == 1 and len(a) == 1:
-            return [y._data]
-        parts = []
-        head_h, head_a = _shorter(h), _shorter(a)
-        if len(h) > 1:                                  # -phi(h) erf(a h / sqrt 2) / 2
+        def h_slope(head_h, head_a):                   # -phi(h) erf(a h / sqrt 2) / 2
             u = series.scale(series.mul(head_a, head_h), 1 / math.sqrt(2))
-            slope = series.mul(_density_series(head_h, -0.5 / math.sqrt(2 * math.pi), -0.5),
-                               _erf_series(u))
-            parts.append(series.integral(h, y._data, slope))
-        if len(a) > 1:                                  # e^(-h^2 (1 + a^2) / 2) / (2 pi (1 + a^2))
-            square = series.square(head_a)
-            square = [square[0] + 1.0] + square[1:]
-            slope = series.div(series.exp(series.scale(series.mul(series.square(head_h), square), -0.5)),
-                               series.scale(square, 2 * math.pi))
-            parts.append(series.integral(a, y._data, slope))
-        rest = parts[0][1:]
-        for part in parts[1:]:
-            rest = series.add(rest, part[1:])
-        return _at_value(y._data, [y._data] + rest)
+            return series.mul(_density_series(head_h, -0.5 / math.sqrt(2 * math.pi), -0.5), _erf_series(u))
+        return _owens_series(self.outputs[0]._data, h, a, h_slope, 1.0)
+
+
+def _owens_series(y0, h, a, h_slope, a_sign):
+    """Series of T (or its tail) along the series h and a, from its value y0: y' = h_slope h' +
+    a_sign e^(-h^2 (1 + a^2) / 2) / (2 pi (1 + a^2)) a', each slope's series along the heads."""
+    if len(h) == 1 and len(a) == 1:
+        return [y0]
+    parts = []
+    head_h, head_a = _shorter(h), _shorter(a)
+    if len(h) > 1:
+        parts.append(series.integral(h, y0, h_slope(head_h, head_a)))
+    if len(a) > 1:
+        square = series.square(head_a)
+        square = [square[0] + 1.0] + square[1:]
+        slope = series.div(series.exp(series.scale(series.mul(series.square(head_h), square), -0.5)),
+                           series.scale(square, a_sign * 2 * math.pi))
+        parts.append(series.integral(a, y0, slope))
+    rest = parts[0][1:]
+    for part in parts[1:]:
+        rest = series.add(rest, part[1:])
+    return _at_value(y0, [y0] + rest)
 
 
 def _erf_series(u):
@@ -369,26 +374,10 @@ class OwensTTail(Forwarder):
     taylor_records = True
 
     def taylor(self, h, a):
-        y, = self.outputs
-        if len(h) == 1 and len(a) == 1:
-            return [y._data]
-        parts = []
-        head_h, head_a = _shorter(h), _shorter(a)
-        if len(h) > 1:                                  # -phi(h) Q(a h)
-            u = series.mul(head_a, head_h)
+        def h_slope(head_h, head_a):                   # -phi(h) Q(a h)
             density = _density_series(head_h, -1 / math.sqrt(2 * math.pi), -0.5)
-            slope = series.mul(density, _upper_tail_series(u))
-            parts.append(series.integral(h, y._data, slope))
-        if len(a) > 1:                                  # -e^(-h^2 (1 + a^2) / 2) / (2 pi (1 + a^2))
-            square = series.square(head_a)
-            square = [square[0] + 1.0] + square[1:]
-            slope = series.div(series.exp(series.scale(series.mul(series.square(head_h), square), -0.5)),
-                               series.scale(square, -2 * math.pi))
-            parts.append(series.integral(a, y._data, slope))
-        rest = parts[0][1:]
-        for part in parts[1:]:
-            rest = series.add(rest, part[1:])
-        return _at_value(y._data, [y._data] + rest)
+            return series.mul(density, _upper_tail_series(series.mul(head_a, head_h)))
+        return _owens_series(self.outputs[0]._data, h, a, h_slope, -1.0)
 
 
 def _upper_tail_series(u):
