@@ -4,6 +4,7 @@
 path without a host sync."""
 
 import math
+import os
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
@@ -150,6 +151,8 @@ def test_scipy_agrees_and_its_ufuncs_record():
         assert isinstance(recorded, V.Variable) and recorded.creator is not None
 
 
+@pytest.mark.skipif(os.environ.get("GENGRAD_DEVICE", "cpu") != "cpu",
+                    reason="on a device, NumPy refuses to convert device data before SciPy's code runs")
 def test_scipy_stats_kstwobign_on_a_variable_names_ours():
     stats = pytest.importorskip("scipy.stats")
     x = V.Variable(np.array([0.5, 1.5]))
