@@ -786,16 +786,21 @@ ROWS = {
     + [Row(f"Hurwitz {s0}x{s1}", V.zeta, reference_zeta,
            lambda rng, s0=s0, s1=s1: (rng.uniform(1.3, 4.0, s0), rng.uniform(0.6, 5.0, s1)), SMOOTH)
        for s0, s1 in BINARY_SHAPES],
+    # (poch's and binom's device path: the first shape's row and the family's device test, which
+    # holds values and gradients to the host's bit for bit; the other rows, 70 s on the stand-in,
+    # on the host alone)
     "poch": [Row(f"{s0}x{s1}", V.poch, reference_poch,
-                 lambda rng, s0=s0, s1=s1: (rng.uniform(0.3, 6.0, s0), rng.uniform(-0.25, 3.3, s1)), SMOOTH)
-             for s0, s1 in BINARY_SHAPES[:4]]
+                 lambda rng, s0=s0, s1=s1: (rng.uniform(0.3, 6.0, s0), rng.uniform(-0.25, 3.3, s1)), SMOOTH,
+                 device=i == 0)
+             for i, (s0, s1) in enumerate(BINARY_SHAPES[:4])]
     + [Row("z below 0", V.poch, reference_poch,
-           lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH)],
+           lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH, device=False)],
     "binom": [Row(f"{s0}x{s1}", V.binom, reference_binom,
-                  lambda rng, s0=s0, s1=s1: (rng.uniform(3.0, 8.0, s0), rng.uniform(0.3, 2.7, s1)), SMOOTH)
-              for s0, s1 in BINARY_SHAPES[:4]]
+                  lambda rng, s0=s0, s1=s1: (rng.uniform(3.0, 8.0, s0), rng.uniform(0.3, 2.7, s1)), SMOOTH,
+                  device=i == 0)
+              for i, (s0, s1) in enumerate(BINARY_SHAPES[:4])]
     + [Row("n below 0", V.binom, reference_binom,
-           lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH)],
+           lambda rng: (rng.uniform(-2.9, -2.1, (2, 3)), rng.uniform(0.2, 0.8, (3,))), SMOOTH, device=False)],
     "digamma": gamma_rows(V.digamma, lambda x: reference_polygamma(0, x)),
     "polygamma": [Row(f"n={n}, {row.label}", polygamma_of(n), lambda x, n=n: reference_polygamma(n, x),
                       row.sample, SMOOTH) for n in (1, 3) for row in gamma_rows(None, None)],
