@@ -313,6 +313,13 @@ def where(condition: np.ndarray | Variable | bool | list, x0: ArrayLike, x1: Arr
         than the data (see above).
     ValueError
         If the three shapes do not broadcast together.
+
+    Notes
+    -----
+    The side not taken gets a zero gradient, and zero times that side's own local derivative
+    is still taken: where it is infinite or NaN (V.log(x) at x = 0, V.sqrt at 0) the gradient
+    is NaN there, as in PyTorch and JAX.  Compute the unsafe side at a safe point instead:
+    ``V.where(x > 0, V.log(V.where(x > 0, x, 1.0)), 0.0)``.
     """
     if isinstance(condition, Variable):
         condition = condition.data
