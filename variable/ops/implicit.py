@@ -37,6 +37,7 @@ from .special import (
     _exp_minus_square,
     _floats_on_one_device,
     _in_float64,
+    _select,
     _shorter,
     erf,
     erf_arrays,
@@ -319,36 +320,41 @@ def owens_t_tail_arrays(h, a):
       (R(t) = Q(t) / phi(t), Mills' ratio, from erfcx; b = a / sqrt(1 + a^2)), by 40
       Gauss-Laguerre nodes, e^(-H^2/2) from h^2 and (a h)^2 split exactly."""
     xp = get_array_module(h)
-    with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
-        h_, a_ = xp.minimum(h, 1e150), xp.minimum(a, 1e150)
-        root = xp.sqrt(1.0 + a_ * a_)
-        big_h = h_ * root
-        small = (a_ <= 1.0) & (h_ * a_ < 1.0)
-        middle = ~small & (a_ > 1.0) & (big_h < 2.0)
-        # the difference
-        difference = ndtr_arrays(-h_) * 0.5 - owens_t_arrays(h_, a_)
-        # (1/a) int phi(v/a) Q(v) dv over [a h, a h + 9]
-        low = xp.where(middle, a_ * h_, 0.0)
-        scale = xp.where(middle, a_, 2.0)
-        total = h_ * 0.0
+
+    def difference(h, a):
+        return ndtr_arrays(-h) * 0.5 - owens_t_arrays(h, a)
+
+    def near(h, a):                                     # (1/a) int phi(v/a) Q(v) dv over [a h, a h + 9]
+        low, scale = xp.minimum(a * h, 2.0), xp.maximum(a, 1.0)   # (clamped to its side, for a device)
+        total = h * 0.0
         for node, weight in zip(_TAIL_NODES, _TAIL_WEIGHTS):
             v = low + 4.5 * (1.0 + node)
             w = v / scale
             total = total + weight * xp.exp(-0.5 * w * w) * ndtr_arrays(-v)
-        near = total * (4.5 / math.sqrt(2 * math.pi)) / scale
-        # Laguerre's
-        hh = xp.where(small | middle, 2.0, big_h)
-        p, e = _two_product(h_, a_)
-        prefactor = (_exp_minus_square(h_, 0.5) * _exp_minus_square(p, 0.5) * xp.exp(-p * e)
-                     / (2 * math.pi * hh * root))
-        b = a_ / root
-        total = h_ * 0.0
+        return total * (4.5 / math.sqrt(2 * math.pi)) / scale
+
+    def far(h, a):                                      # Laguerre's
+        root = xp.sqrt(1.0 + a * a)
+        big_h = xp.maximum(h * root, 1.0)               # (H >= 1 on its side)
+        p, e = _two_product(h, a)
+        prefactor = (_exp_minus_square(h, 0.5) * _exp_minus_square(p, 0.5) * xp.exp(-p * e)
+                     / (2 * math.pi * big_h * root))
+        b = a / root
+        total = h * 0.0
         for node, weight in zip(_LAGUERRE_NODES, _LAGUERRE_WEIGHTS):
-            t = b * (hh + node / hh)
+            t = b * (big_h + node / big_h)
             ratio = math.sqrt(math.pi / 2) * erfcx_arrays(t * (1 / math.sqrt(2)))
-            total = total + weight * xp.exp(-0.5 * (node / hh) ** 2) * ratio
-        far = prefactor * total
-        out = xp.where(small, difference, xp.where(middle, near, far))
+            total = total + weight * xp.exp(-0.5 * (node / big_h) ** 2) * ratio
+        return prefactor * total
+
+    def beyond_the_difference(h, a):
+        middle = (a > 1.0) & (h * xp.sqrt(1.0 + a * a) < 2.0)
+        return _select(middle, near, far, h, a)
+
+    with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
+        h_, a_ = xp.minimum(h, 1e150), xp.minimum(a, 1e150)
+        small = (a_ <= 1.0) & (h_ * a_ < 1.0)           # (each way on its own entries, `_select`)
+        out = _select(small, difference, beyond_the_difference, h_, a_)
         out = xp.where((h == np.inf) | (a == np.inf), 0.0, out)
         return xp.where(xp.isnan(h) | xp.isnan(a), np.nan, out)
 
