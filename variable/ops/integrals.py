@@ -76,15 +76,6 @@ def _e1_on_imaginary_axis(x, levels):
     return re / size, -im / size
 
 
-def _pair_in_float64(arrays):
-    """A decorator: the function of an array returning a pair gets it in float64, and the pair
-    comes back in its floating dtype (integers and booleans: float64)."""
-    def in_float64(x):
-        dtype = x.dtype if x.dtype.kind == "f" else np.float64
-        return tuple(part.astype(dtype, copy=False) for part in arrays(x.astype(np.float64, copy=False)))
-    return in_float64
-
-
 def _select_pair(where, inside, outside, x):
     """_select for functions returning a pair of arrays."""
     if is_device_array(x):
@@ -97,7 +88,7 @@ def _select_pair(where, inside, outside, x):
     return out[0], out[1]
 
 
-@_pair_in_float64
+@_in_float64()
 def sici_arrays(x):
     """(Si(x), ci(x)) on an ndarray, in one pass."""
     xp = get_array_module(x)
@@ -125,7 +116,7 @@ def sici_arrays(x):
         return xp.where(nan, np.nan, xp.copysign(si, x)), xp.where(nan, np.nan, ci)
 
 
-@_pair_in_float64
+@_in_float64()
 def shichi_arrays(x):
     """(Shi(x), Chi(x)) on an ndarray, in one pass."""
     xp = get_array_module(x)
@@ -199,7 +190,7 @@ def _in_bands(a, low, bands, tail):
     return out[0], out[1]
 
 
-@_pair_in_float64
+@_in_float64()
 def fresnel_arrays(x):
     """(S(x), C(x)) on an ndarray, in one pass."""
     xp = get_array_module(x)
@@ -249,10 +240,10 @@ def _sinhc_family(n, x):
         near = xp.where(ax <= reach, ax, 0.0)           # (NaN too: 0 here, NaN from the far side)
         u = near * near * 0.5
         term = near * 0.0 + 1.0 / math.prod(range(1, 2 * n + 2, 2))
-        total, k = term, 0
-        while k < _sinhc_terms(near, n, reach):
+        total = term
+        for k in range(_sinhc_terms(near, n, reach)):
             term = term * u * (1.0 / ((k + 1) * (2 * n + 2 * k + 3)))
-            total, k = total + term, k + 1
+            total = total + term
         return xp.where(ax > reach, current, total)
 
 

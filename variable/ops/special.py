@@ -58,7 +58,7 @@ def _in_float64(at=0):
     """A decorator: the function of arrays it wraps gets its argument number `at` in float64
     and its result comes back in that argument's floating dtype (integers and booleans:
     float64).  With a tuple `at`, those arguments are broadcast together and the result comes
-    back in their result dtype."""
+    back in their result dtype.  A function returning a tuple of arrays gets each back so."""
     places = at if isinstance(at, tuple) else (at,)
 
     def wrap(arrays):
@@ -72,7 +72,10 @@ def _in_float64(at=0):
             args = list(args)
             for i, x in zip(places, xs):
                 args[i] = x
-            return arrays(*args, **kwargs).astype(dtype, copy=False)
+            result = arrays(*args, **kwargs)
+            if isinstance(result, tuple):
+                return tuple(part.astype(dtype, copy=False) for part in result)
+            return result.astype(dtype, copy=False)
         return in_float64
     return wrap
 
