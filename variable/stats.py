@@ -152,6 +152,15 @@ def _together(method, broadcast=True):
     return call
 
 
+def _from(x, loc, scale, shapes, start, value, below):
+    """value(z, *shapes) where z >= start, `below` left of it, NaN where the scale or a shape is
+    not positive; the formula runs at z = 1 and shapes 1 elsewhere (no warning, no gradient)."""
+    ok, z, _ = _standardized(x, loc, scale, *shapes)
+    inside = ok & (_data(z) >= start)
+    return _choose(inside, value(_at(inside, z, 1.0), *[_at(ok, v, 1.0) for v in shapes]),
+                   _choose(ok, below, np.nan))
+
+
 def _log1m(q):
     """log(1 - q) for q <= 1, -inf at 1, without NumPy's warning (log1p(-q) to keep a small q's digits)."""
     below = _data(q) < 1
@@ -614,17 +623,10 @@ class _Halfnorm(_Distribution):
         return _choose(inside, value, _choose(ok, -np.inf, np.nan))
 
     def cdf(self, x, loc=0.0, scale=1.0):
-        return self._integral(x, loc, scale, special.erf, 0.0)
+        return _from(x, loc, scale, (), 0.0, lambda z: special.erf(z / math.sqrt(2)), 0.0)
 
     def sf(self, x, loc=0.0, scale=1.0):
-        return self._integral(x, loc, scale, special.erfc, 1.0)
-
-    @staticmethod
-    def _integral(x, loc, scale, op, below):
-        """erf(z / sqrt 2) or erfc(z / sqrt 2) for z >= 0, `below` (0 or 1) left of it."""
-        ok, z, _ = _standardized(x, loc, scale)
-        inside = ok & (_data(z) >= 0)
-        return _choose(inside, op(_at(inside, z, 0.0) / math.sqrt(2)), _choose(ok, below, np.nan))
+        return _from(x, loc, scale, (), 0.0, lambda z: special.erfc(z / math.sqrt(2)), 1.0)
 
 
 class _Skewnorm(_Distribution):
@@ -683,13 +685,13 @@ class _WeibullMin(_Distribution):
         return _choose(inside, value, _choose(ok, -np.inf, np.nan))
 
     def cdf(self, x, c, loc=0.0, scale=1.0):
-        return self._power(x, c, loc, scale, lambda t: -expm1(-t), 0.0)
+        return _from(x, loc, scale, (c,), 0.0, lambda z, c: -expm1(-(z ** c)), 0.0)
 
     def sf(self, x, c, loc=0.0, scale=1.0):
-        return self._power(x, c, loc, scale, lambda t: exp(-t), 1.0)
+        return _from(x, loc, scale, (c,), 0.0, lambda z, c: exp(-(z ** c)), 1.0)
 
     def logsf(self, x, c, loc=0.0, scale=1.0):
-        return self._power(x, c, loc, scale, lambda t: -t, 0.0)
+        return _from(x, loc, scale, (c,), 0.0, lambda z, c: -(z ** c), 0.0)
 
     def ppf(self, q, c, loc=0.0, scale=1.0):
         k = _at(_positive(c), c, 1.0)
@@ -698,13 +700,6 @@ class _WeibullMin(_Distribution):
     def isf(self, q, c, loc=0.0, scale=1.0):
         k = _at(_positive(c), c, 1.0)
         return _choose(_positive(c), _quantile(q, loc, scale, lambda q: (-_log(q)) ** (1.0 / k)), np.nan)
-
-    @staticmethod
-    def _power(x, c, loc, scale, of, below):
-        """of(z^c) for z >= 0, `below` left of 0."""
-        ok, z, _ = _standardized(x, loc, scale, c)
-        inside = ok & (_data(z) >= 0)
-        return _choose(inside, of(_at(inside, z, 1.0) ** _at(ok, c, 1.0)), _choose(ok, below, np.nan))
 
 
 class _GumbelR(_Distribution):
@@ -778,14 +773,14 @@ class _Pareto(_Distribution):
         value = log(k) - (k + 1.0) * log(_at(inside, z, 1.0)) - log(s)
         return _choose(inside, value, _choose(ok, -np.inf, np.nan))
 
-    def cdf(self, x, b, loc=0.0, scale=1.0):
-        return self._log_power(x, b, loc, scale, lambda t: -expm1(t), 0.0)
+    def cdf(self, x, b, loc=0.0, scale=1.0):                      # 1 - z^-b
+        return _from(x, loc, scale, (b,), 1.0, lambda z, b: -expm1(-b * log(z)), 0.0)
 
     def sf(self, x, b, loc=0.0, scale=1.0):
-        return self._log_power(x, b, loc, scale, exp, 1.0)
+        return _from(x, loc, scale, (b,), 1.0, lambda z, b: exp(-b * log(z)), 1.0)
 
     def logsf(self, x, b, loc=0.0, scale=1.0):
-        return self._log_power(x, b, loc, scale, lambda t: t, 0.0)
+        return _from(x, loc, scale, (b,), 1.0, lambda z, b: -b * log(z), 0.0)
 
     def ppf(self, q, b, loc=0.0, scale=1.0):
         k = _at(_positive(b), b, 1.0)
@@ -794,13 +789,6 @@ class _Pareto(_Distribution):
     def isf(self, q, b, loc=0.0, scale=1.0):
         k = _at(_positive(b), b, 1.0)
         return _choose(_positive(b), _quantile(q, loc, scale, lambda q: exp(-_log(q) / k)), np.nan)
-
-    @staticmethod
-    def _log_power(x, b, loc, scale, of, below):
-        """of(-b log z) for z >= 1, `below` left of 1."""
-        ok, z, _ = _standardized(x, loc, scale, b)
-        inside = ok & (_data(z) >= 1)
-        return _choose(inside, of(-_at(ok, b, 1.0) * log(_at(inside, z, 1.0))), _choose(ok, below, np.nan))
 
 
 class _Rayleigh(_Distribution):
@@ -815,26 +803,19 @@ class _Rayleigh(_Distribution):
         return _choose(inside, _log(zz) - 0.5 * square(zz) - log(s), _choose(ok, -np.inf, np.nan))
 
     def cdf(self, x, loc=0.0, scale=1.0):
-        return self._square(x, loc, scale, lambda t: -expm1(-t), 0.0)
+        return _from(x, loc, scale, (), 0.0, lambda z: -expm1(-0.5 * square(z)), 0.0)
 
     def sf(self, x, loc=0.0, scale=1.0):
-        return self._square(x, loc, scale, lambda t: exp(-t), 1.0)
+        return _from(x, loc, scale, (), 0.0, lambda z: exp(-0.5 * square(z)), 1.0)
 
     def logsf(self, x, loc=0.0, scale=1.0):
-        return self._square(x, loc, scale, lambda t: -t, 0.0)
+        return _from(x, loc, scale, (), 0.0, lambda z: -0.5 * square(z), 0.0)
 
     def ppf(self, q, loc=0.0, scale=1.0):
         return _quantile(q, loc, scale, lambda q: sqrt(-2.0 * _log1m(q)))
 
     def isf(self, q, loc=0.0, scale=1.0):
         return _quantile(q, loc, scale, lambda q: sqrt(-2.0 * _log(q)))
-
-    @staticmethod
-    def _square(x, loc, scale, of, below):
-        """of(z^2 / 2) for z >= 0, `below` left of 0."""
-        ok, z, _ = _standardized(x, loc, scale)
-        inside = ok & (_data(z) >= 0)
-        return _choose(inside, of(0.5 * square(_at(inside, z, 0.0))), _choose(ok, below, np.nan))
 
 
 class _Vonmises(_Distribution):
