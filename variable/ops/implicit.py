@@ -39,6 +39,7 @@ from .special import (
     _in_float64,
     _select,
     _shorter,
+    _split,
     erf,
     erf_arrays,
     erfcx_arrays,
@@ -298,13 +299,9 @@ def _erf_series(u):
 # ----- Q(h)/2 - T(h, a), without the cancellation ------------------------------------------------
 def _two_product(a, b):
     """(p, e) with p + e = a b exactly (Dekker's product of split halves)."""
-    def split(x):
-        t = x * 134217729.0
-        high = t - (t - x)
-        return high, x - high
     p = a * b
-    a1, a2 = split(a)
-    b1, b2 = split(b)
+    a1, a2 = _split(a)
+    b1, b2 = _split(b)
     return p, ((a1 * b1 - p) + a1 * b2 + a2 * b1) + a2 * b2
 
 

@@ -32,7 +32,7 @@ from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .inverse_trig import Sinc, _sinc_series
-from .special import _EULER_GAMMA, _in_float64, exp1_arrays, expi_arrays
+from .special import _EULER_GAMMA, _in_float64, _split, exp1_arrays, expi_arrays
 from .trigonometric import cos, cosh, sin
 
 __all__ = ["sici", "shichi", "fresnel"]
@@ -143,9 +143,7 @@ def _half_square_turns(x):
     hi^2, 2 hi lo and lo^2 are exact and each is reduced exactly (e^(i pi x^2 / 2) repeats as x^2
     moves by 4)."""
     xp = get_array_module(x)
-    t = x * 134217729.0                                 # 2^27 + 1: Dekker's split
-    hi = t - (t - x)
-    lo = x - hi
+    hi, lo = _split(x)
     r = xp.fmod(hi * hi, 4.0) + xp.fmod(2.0 * hi * lo, 4.0) + xp.fmod(lo * lo, 4.0)
     r = xp.fmod(r, 4.0)
     return xp.where(r >= 2.0, r - 4.0, r)

@@ -120,6 +120,14 @@ def _continued_fraction(z, levels, step=0.5):
     return fraction
 
 
+def _split(x):
+    """(high, low) with high + low = x, each of at most 26 significant bits (Dekker's split by
+    2^27 + 1), so that a product of two halves is exact."""
+    t = x * 134217729.0
+    high = t - (t - x)
+    return high, x - high
+
+
 def _exp_minus_square(z, scale=1.0):
     """e^(-scale z^2) with z^2 = s^2 + (z - s)(z + s), s = z to 1/16 (s^2 exact): no rounding
     of a large z^2 (~600 in erfc's tail), which e^ would magnify z^2 times."""
