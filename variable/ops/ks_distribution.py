@@ -44,22 +44,30 @@ def _near_constant(k):
 
 
 def _sums(x, xp):
-    """(kolmogorov(x), 1 - kolmogorov(x)), each as itself on its side of 0.82: 2 sum (-1)^(k-1)
-    e^(-2 k^2 x^2) above, sqrt(2 pi) / x sum e^(-c_k / x^2) below (the other as 1 minus it)."""
+    """(kolmogorov(x), 1 - kolmogorov(x), kolmogorov'(x)), each as itself on its side of 0.82, from
+    one set of exponentials: 2 sum (-1)^(k-1) e^(-2 k^2 x^2) and its slope -8 x sum (-1)^(k-1) k^2
+    e^(-2 k^2 x^2) above, sqrt(2 pi) / x sum e^(-c_k / x^2) and sqrt(2 pi) sum e^(-c_k / x^2)
+    (1/x^2 - 2 c_k / x^4) below (the other as 1 minus it; the slope 0 at and below 0)."""
     far = xp.where((x >= _SPLIT) & (x < 40.0), x, 40.0)   # (e^(-2 x^2) underflows from 27.3)
-    total = far * 0.0
+    total, slope = far * 0.0, far * 0.0
     for k in range(_FAR_TERMS, 0, -1):                  # (the smallest terms first)
-        total = total + (-1.0) ** (k - 1) * _exp_minus_square(far * k, 2.0)
+        term = _exp_minus_square(far * k, 2.0)
+        total = total + (-1.0) ** (k - 1) * term
+        slope = slope + ((-1.0) ** (k - 1) * k * k) * term
     far_value = 2.0 * total
     near = xp.where((x > 0) & (x < _SPLIT), x, 0.5)
     inverse_square = 1.0 / (near * near)
-    theta = near * 0.0
+    theta, near_slope = near * 0.0, near * 0.0
     for k in range(_NEAR_TERMS, 0, -1):
-        theta = theta + xp.exp(-_near_constant(k) * inverse_square)
+        c = _near_constant(k)
+        term = xp.exp(-c * inverse_square)
+        theta = theta + term
+        near_slope = near_slope + term * (inverse_square - 2.0 * c * inverse_square ** 2)
     near_complement = (_SQRT_2PI / near) * theta
     value = xp.where(x >= _SPLIT, far_value, xp.where(x > 0, 1.0 - near_complement, 1.0))
     complement = xp.where(x >= _SPLIT, 1.0 - far_value, xp.where(x > 0, near_complement, 0.0))
-    return value, complement
+    derivative = xp.where(x >= _SPLIT, -8.0 * far * slope, xp.where(x > 0, _SQRT_2PI * near_slope, 0.0))
+    return value, complement, derivative
 
 
 @_in_float64()
@@ -168,28 +176,11 @@ def kolmogi_arrays(p):
         x = xp.where(q < 0.6, upper, lower)
         complement = 1.0 - q                                # (exact from 1/2 on)
         for _ in range(_NEWTON_STEPS):                      # the residual of whichever tail is below 1/2
-            value, rest = _sums(x, xp)
-            step = xp.where(q < 0.5, value - q, complement - rest) / _slope_values(x)
+            value, rest, slope = _sums(x, xp)
+            step = xp.where(q < 0.5, value - q, complement - rest) / slope
             x = xp.maximum(x - step, x * 0.5)               # (never past 0)
         x = xp.where(inside, x, xp.where(p == 0, np.inf, xp.where(p == 1, 0.0, np.nan)))
         return x
-
-
-def _slope_values(x):
-    """kolmogorov'(x) on an ndarray (`_slope`'s sums)."""
-    xp = get_array_module(x)
-    far = xp.where((x >= _SPLIT) & (x < 40.0), x, 40.0)
-    total = far * 0.0
-    for k in range(_FAR_TERMS, 0, -1):
-        total = total + ((-1.0) ** (k - 1) * k * k) * _exp_minus_square(far * k, 2.0)
-    near = xp.where((x > 0) & (x < _SPLIT), x, 0.5)
-    inverse_square = 1.0 / (near * near)
-    near_total = near * 0.0
-    for k in range(_NEAR_TERMS, 0, -1):
-        c = _near_constant(k)
-        factor = inverse_square - 2.0 * c * inverse_square ** 2
-        near_total = near_total + xp.exp(-c * inverse_square) * factor
-    return xp.where(x >= _SPLIT, -8.0 * far * total, xp.where(x > 0, _SQRT_2PI * near_total, 0.0))
 
 
 class Kolmogi(Forwarder):
