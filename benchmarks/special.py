@@ -76,6 +76,8 @@ def cases(rng, n):
         ("shichi", _both(V.shichi), "shichi:pair", None, (wide,)),
         ("fresnel", _both(V.fresnel), "fresnel:pair", None, (wide / 2,)),
         ("wrightomega", V.wrightomega, "wrightomega", None, (wide * 3,)),
+        ("lambertw", V.lambertw, "lambertw", None, (positive - 0.45,)),
+        ("lambertw(x, -1)", lambda x: V.lambertw(x, -1), "lambertw:-1", None, (probability * -0.36,)),
         ("owens_t", V.owens_t, "owens_t", None, (wide / 2, unit * 5)),
         ("i0", V.i0, "i0", np.i0, (wide,)),
         ("i0e", V.i0e, "i0e", lambda x: np.i0(x) * np.exp(-np.abs(x)), (wide,)),
@@ -117,6 +119,9 @@ def _scipy_call(special, name, arrays):
     if name.endswith(":pair"):                                 # (a pair of outputs, stacked)
         function = getattr(special, name.split(":")[0])
         return lambda: np.stack(function(*arrays))
+    if name.startswith("lambertw"):                           # (SciPy's is complex: its real part)
+        k = int(name.partition(":")[2] or 0)
+        return lambda: special.lambertw(*arrays, k).real
     if name == "polygamma":
         return lambda: special.polygamma(1, *arrays)
     if name == "jn":

@@ -94,7 +94,7 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "fdtr", "fdtrc", "poch", "binom", "expn", "spence", "gammaincinv", "gammainccinv", "chdtri",
                  "gdtrix", "pdtri", "betaincinv", "betainccinv", "bdtri", "nbdtri", "fdtri", "stdtrit",
                  "ndtri_exp", "nrdtrimn", "nrdtrisd", "sici", "shichi", "fresnel", "wrightomega",
-                 "owens_t", "kolmogorov", "kolmogi")
+                 "lambertw", "owens_t", "kolmogorov", "kolmogi")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -268,7 +268,8 @@ def render() -> str:
         "  `gammainccinv`, `chdtri`, `gdtrix`, `pdtri`, `betaincinv`, `betainccinv`, `bdtri`, `nbdtri`,",
         "  `fdtri`, `stdtrit` (in the probability), `ndtri_exp`, `nrdtrimn`, `nrdtrisd`, `logit`, the",
         "  sine, cosine and Fresnel integrals `sici`, `shichi`, `fresnel` (pairs of Variables),",
-        "  Wright's omega `wrightomega`, Owen's T `owens_t` (in h and a), the Kolmogorov distribution's",
+        "  Wright's omega `wrightomega`, Lambert's W `lambertw` (its real branches k = 0 and -1, real",
+        "  results), Owen's T `owens_t` (in h and a), the Kolmogorov distribution's",
         "  `kolmogorov` and `kolmogi`",
         "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
         "  `eval_hermitenorm`, `eval_laguerre`, `eval_gegenbauer`, `eval_genlaguerre`, `eval_jacobi`,",

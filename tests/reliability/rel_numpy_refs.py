@@ -601,6 +601,37 @@ def wrightomega(x):
     return np.vectorize(_omega, otypes=[np.float64])(as_float(x))
 
 
+def _lambertw(x, k):
+    """W_k(x) at one float: bisection on w - x e^-w (sign-flipped on k = -1, where it falls past
+    the root) between -1 and 1 + log max(1, x) (k = 0) or -1 - 2 |log(-x)| and -1 (k = -1), then
+    Newton's steps where they stay in the bracket; NaN off the real branches."""
+    if math.isnan(x) or x < -1 / math.e - 1e-16 or (k == -1 and x > 0):
+        return math.nan
+    if x == 0:
+        return x if k == 0 else -math.inf
+    if x == math.inf:
+        return math.inf
+    sign = 1.0 if k == 0 else -1.0
+    low, high = (-1.0, 1.0 + math.log(max(1.0, x))) if k == 0 else (-1.0 + 2 * math.log(-x), -1.0)
+    for _ in range(200):
+        middle = (low + high) / 2
+        if sign * (middle - x * math.exp(-middle)) < 0:
+            low = middle
+        else:
+            high = middle
+    w = (low + high) / 2
+    for _ in range(3):
+        slope = 1 + x * math.exp(-w)
+        if slope != 0 and low <= w - (w - x * math.exp(-w)) / slope <= high:
+            w -= (w - x * math.exp(-w)) / slope
+    return w
+
+
+def lambertw(x, k=0):
+    """W_k(x) (its real branches, k = 0 or -1), elementwise."""
+    return np.vectorize(lambda v: _lambertw(v, k), otypes=[np.float64])(as_float(x))
+
+
 def _owens_t(h, a):
     """Owen's T at one pair of floats by quadrature of its integrand (SciPy's edges: 0 at |h| =
     inf, Phi(-|h|) / 2 at a = +-inf)."""

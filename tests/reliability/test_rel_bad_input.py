@@ -359,6 +359,7 @@ OPS = [
     _elementwise(V.sici, R.sici, "sici"), _elementwise(V.shichi, R.shichi, "shichi"),
     _elementwise(V.fresnel, R.fresnel, "fresnel"),
     _elementwise(V.wrightomega, R.wrightomega, "wrightomega"), _binary(V.owens_t, R.owens_t),
+    _elementwise(V.lambertw, R.lambertw, "lambertw", ("positive",)),
     _elementwise(V.kolmogorov, R.kolmogorov, "kolmogorov"),
     _elementwise(V.kolmogi, R.kolmogi, "kolmogi", ("unit",)),
     _elementwise(V.zeta, R.zeta, "zeta"),                 # (zeta(x, None) is Riemann's: no Hurwitz row)

@@ -1090,6 +1090,11 @@ def _scipy_struve_of_a_variable():
     return special.struve(1.0, x)
 
 
+def _scipy_lambertw_on_a_complex_branch():
+    special = pytest.importorskip("scipy.special")
+    return special.lambertw(V.Variable(np.array([0.5, 2.0])), 1)
+
+
 def _scipy_student_t_cdf_of_a_variable():
     stats = pytest.importorskip("scipy.stats")
     t = V.Variable(np.array([-0.5, 1.2]))
@@ -1235,6 +1240,10 @@ CATALOGUE += [
             lambda: V.sici(V.Variable(np.array([0.5, 2.0]))).backward(), AttributeError,
             (r"V\.sici\(x\) returns a pair of Variables \(si, ci\), not one", r"si, ci = V\.sici\(x\)",
              r"take \.backward of either")),
+    Mistake("scipy.special.lambertw(x, k=1): a complex branch, from SciPy's habits, on real Variables",
+            _scipy_lambertw_on_a_complex_branch, ValueError,
+            (r"lambertw\(x, k=1\): gengrad's Variables are real", r"only the branches k = 0 .* and k = -1",
+             r"SciPy's other branches are complex")),
     Mistake("scipy.special.struve(1, x) with a trained x (a piston's radiation impedance): no gengrad op",
             _scipy_struve_of_a_variable, TypeError,
             (r"scipy\.special\.struve\(x1, x2\) does not take Variables", r"gengrad has no struve op",

@@ -1,7 +1,8 @@
-"""Wright's omega and Owen's T (variable/ops/implicit.py): the table rows (third order, Taylor mode
-to sixth) against references of our own (Newton's steps on omega + log omega = x in 60 digits;
-Owen's series in 100 digits for |a| <= 0.9, composite Gauss-Legendre quadrature beyond), closed
-forms, the edges, the derivatives, SciPy's values, and the device path without a host sync."""
+"""Wright's omega, Lambert's W and Owen's T (variable/ops/implicit.py): the table rows (third order,
+Taylor mode to sixth) against references of our own (Newton's steps on omega + log omega = x and on
+w = x e^-w in 60 digits; Owen's series in 100 digits for |a| <= 0.9, composite Gauss-Legendre
+quadrature beyond), closed forms, the edges, the derivatives, SciPy's values, and the device path
+without a host sync."""
 
 import math
 import os
@@ -40,6 +41,48 @@ def _omega(x):
 
 def reference_wrightomega(x):
     return np.vectorize(_omega, otypes=[np.float64])(x)
+
+
+def _lambert(x, k):
+    """W_k(x) in 60 digits: w = x e^-w bracketed (W_0 in [-1, 1 + max(0, log x)], W_-1 in [-1 - 2 Y,
+    -1] with Y = -log(-x), as v - log v = Y for v = -w <= 2 Y), 60 halvings, then Newton's steps
+    on w - x e^-w kept inside the bracket; NaN off the real branches."""
+    if math.isnan(x) or (k == -1 and x > 0):
+        return math.nan
+    if x == 0:
+        return x if k == 0 else -math.inf
+    if math.isinf(x):
+        return math.inf if x > 0 else math.nan
+    with localcontext() as ctx:
+        ctx.prec = 60
+        t = _decimal(x)
+        if t < -1 / Decimal(1).exp():
+            return math.nan
+        sign = 1 if k == 0 else -1                      # sign (w - t e^-w) < 0 below the root
+
+        def f(w):
+            return sign * (w - t * (-w).exp())
+        if k == 0:
+            lo, hi = Decimal(-1), 1 + max(Decimal(0), t.ln() if t > 0 else Decimal(0))
+        else:
+            lo, hi = -1 - 2 * -((-t).ln()), Decimal(-1)
+        for _ in range(60):
+            middle = (lo + hi) / 2
+            lo, hi = (middle, hi) if f(middle) < 0 else (lo, middle)
+        w = (lo + hi) / 2
+        for _ in range(100):
+            value = f(w)
+            slope = sign * (1 + t * (-w).exp())
+            lo, hi = (w, hi) if value < 0 else (lo, w)
+            step = value / slope if slope else hi - lo
+            w = w - step if lo <= w - step <= hi else (lo + hi) / 2
+            if abs(step) <= abs(w) * Decimal(10) ** -55:
+                break
+        return float(w)
+
+
+def reference_lambertw(x, k=0):
+    return np.vectorize(lambda v: _lambert(float(v), k), otypes=[np.float64])(x)
 
 
 PI = machin_pi(110)
@@ -107,6 +150,11 @@ ROWS = {
                         lambda rng: (rng.uniform(-6, 6, (2, 3)),), SMOOTH),
                     Row("x in (0.5, 1.5)", V.wrightomega, reference_wrightomega,
                         lambda rng: (rng.uniform(0.5, 1.5, 3),), SMOOTH)],
+    "lambertw": [Row("k = 0, x in (-0.3, 5)", V.lambertw, reference_lambertw,
+                     lambda rng: (rng.uniform(-0.3, 5, (2, 3)),), SMOOTH),
+                 Row("k = -1, x in (-0.35, -0.01)", lambda x: V.lambertw(x, -1),
+                     lambda x: reference_lambertw(x, -1), lambda rng: (rng.uniform(-0.35, -0.01, 3),),
+                     SMOOTH)],
     "owens_t": [Row("|a| < 0.9", V.owens_t, reference_owens_t,
                     lambda rng: (rng.uniform(-3, 3, 3), rng.uniform(-0.9, 0.9, 3)), SMOOTH),
                 Row("a beyond 1, h (2, 1)", V.owens_t, reference_owens_t,
@@ -147,6 +195,63 @@ def test_wrightomegas_derivative_is_omega_over_one_plus_omega():
     np.testing.assert_allclose(g.data, y.data / (1 + y.data), rtol=1e-15)
     g2, = V.grad(V.sum(g), [x])                          # (w / (1 + w))' = w / (1 + w)^3
     np.testing.assert_allclose(g2.data, y.data / (1 + y.data) ** 3, rtol=1e-14)
+
+
+def _near_the_branch_point():
+    """x from 1 ulp to 0.3 above -1/e (as it rounds: -np.exp(-1), W = -1 there)."""
+    offsets = np.concatenate([np.arange(1, 6) * 2.0 ** -54, np.geomspace(1e-15, 0.3, 40)])
+    return -np.exp(-1.0) + offsets
+
+
+def test_lambertw_against_60_digits():
+    near = _near_the_branch_point()
+    x = np.concatenate([near, np.linspace(-0.35, 3, 68), np.geomspace(1e-300, 1e308, 90),
+                        -np.geomspace(1e-300, 0.3, 60)])
+    np.testing.assert_allclose(V.lambertw(x).data, reference_lambertw(x), rtol=6e-16, atol=1e-320)
+    x = np.concatenate([near, -np.geomspace(5e-324, 0.36, 120), np.linspace(-0.36, -0.01, 36)])
+    np.testing.assert_allclose(V.lambertw(x, -1).data, reference_lambertw(x, -1), rtol=6e-16)
+
+
+def test_lambertw_edges():
+    edge = -np.exp(-1.0)
+    below = np.nextafter(edge, -1.0)
+    with np.errstate(all="raise"):
+        w0 = V.lambertw(np.array([-np.inf, below, edge, -0.0, 0.0, np.inf, np.nan, 1e-310]))
+        w1 = V.lambertw(np.array([-np.inf, below, edge, -0.0, 0.0, 5e-324, 1.0, np.nan]), k=-1)
+    np.testing.assert_array_equal(w0.data, [np.nan, np.nan, -1.0, -0.0, 0.0, np.inf, np.nan, 1e-310])
+    assert np.signbit(w0.data[3]) and not np.signbit(w0.data[4])
+    np.testing.assert_array_equal(w1.data, [np.nan, np.nan, -1.0, -np.inf, -np.inf, np.nan, np.nan, np.nan])
+    # W(e) = 1; -log 2 and -log 4 both have w e^w = -log(2) / 2
+    np.testing.assert_allclose(V.lambertw(math.e).data, 1.0, rtol=2e-16)
+    np.testing.assert_allclose(V.lambertw(-math.log(2) / 2, k=-1).data, -math.log(4), rtol=4e-16)
+    np.testing.assert_allclose(V.lambertw(-math.log(2) / 2).data, -math.log(2), rtol=4e-16)
+
+
+def test_lambertws_derivatives_in_closed_form():
+    """W' = W / (x (1 + W)) (1 at 0), W'' = -W^2 (W + 2) / (x^2 (1 + W)^3) (-2 at 0), on both branches."""
+    for k, x0 in ((0, np.array([-0.36, -0.2, 0.0, 1e-8, 1.0, 50.0, 1e300])),
+                  (-1, np.array([-0.36, -0.2, -1e-3, -1e-150]))):
+        x = V.Variable(x0)
+        w = V.lambertw(x, k)
+        g, = V.grad(V.sum(w), [x], create_graph=True)
+        g2, = V.grad(V.sum(g), [x])
+        w0, nonzero = V.backend.to_cpu(w.data), x0 != 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = np.where(nonzero, (w0 / (1 + w0)) / np.where(nonzero, x0, 1.0), 1.0)
+            curve = np.where(nonzero, -(w0 / x0) ** 2 * (w0 + 2) / (1 + w0) ** 3, -2.0)
+        np.testing.assert_allclose(V.backend.to_cpu(g.data), slope, rtol=3e-15)
+        np.testing.assert_allclose(V.backend.to_cpu(g2.data), curve, rtol=1e-13)
+
+
+def test_lambertw_slips_are_refused_naming_the_branches():
+    x = V.Variable(np.array([0.5, 2.0]))
+    with pytest.raises(ValueError, match=r"lambertw\(x, k=1\): .* only the branches k = 0 .* and k = -1"):
+        V.lambertw(x, 1)
+    for k in (0.5, True, np.array([0, -1]), x):
+        with pytest.raises(TypeError, match=r"the branch k must be an integer, 0 or -1"):
+            V.lambertw(x, k)
+    with pytest.raises(TypeError, match="tol must be a number"):
+        V.lambertw(x, 0, "1e-8")
 
 
 def test_owens_t_against_owens_series():
@@ -207,7 +312,7 @@ def test_the_skew_normal_cdf_is_trainable():
 
 def test_float32_in_float32_out_and_python_numbers():
     x = np.array([-2.0, 0.5, 3.0], dtype=np.float32)
-    assert V.wrightomega(x).dtype == np.float32
+    assert V.wrightomega(x).dtype == np.float32 and V.lambertw(x).dtype == np.float32
     assert V.owens_t(x, np.float32(0.5)).dtype == np.float32
     np.testing.assert_allclose(V.owens_t(x, 0.5).data, V.owens_t(x.astype(np.float64), 0.5).data, rtol=1e-6)
     assert V.owens_t(1, 2).dtype == np.float64
@@ -224,6 +329,13 @@ def test_scipy_agrees_and_its_ufuncs_record():
         np.testing.assert_allclose(V.owens_t(h, a).data, special.owens_t(h, a), rtol=1e-12, atol=1e-300)
         recorded = special.owens_t(V.Variable(h), a)
         assert isinstance(recorded, V.Variable) and recorded.creator is not None
+        x = np.concatenate([np.linspace(-0.367, 0, 40), np.geomspace(1e-10, 1e100, 40)])
+        np.testing.assert_allclose(V.lambertw(x).data, special.lambertw(x).real, rtol=4e-15)
+        np.testing.assert_allclose(V.lambertw(x[:39], -1).data, special.lambertw(x[:39], -1).real, rtol=4e-15)
+        for k in (0, -1):                                # scipy.special.lambertw(x, k, tol) records
+            recorded = special.lambertw(V.Variable(x[:39]), k, tol=1e-3)
+            assert isinstance(recorded, V.Variable) and recorded.creator is not None
+            np.testing.assert_array_equal(recorded.data, V.lambertw(x[:39], k).data)
 
 
 def tail_reference(h, a):
@@ -273,6 +385,10 @@ def test_owens_t_tails_derivatives():
 def test_on_the_device_without_a_sync(gpu, count_syncs):
     x = np.array([-800.0, -30.0, -1.0, 0.0, 1.0, 1.5, 40.0, 1e300, np.inf, -np.inf, np.nan])
     assert device_equals_host(V.wrightomega, (x,), count_syncs).count == 0
+    x = np.array([-np.exp(-1.0), -0.3678, -0.3, -1e-3, 0.0, 1e-8, 2.0, 30.0, 1e300, np.inf, np.nan, -1.0])
+    assert device_equals_host(V.lambertw, (x,), count_syncs).count == 0
+    x = np.array([-np.exp(-1.0), -0.3678, -0.3, -1e-3, -1e-300, 0.0, 0.5, np.nan])
+    assert device_equals_host(lambda x: V.lambertw(x, -1), (x,), count_syncs).count == 0
     h = np.array([0.0, -1.5, 3.0, 20.0, np.inf, 2.0, 1.0])
     a = np.array([0.5, 2.0, -0.3, 0.9, 1.0, np.inf, 40.0])
     assert device_equals_host(V.owens_t, (h, a), count_syncs).count == 0

@@ -42,6 +42,7 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "Shi": (lambda x: V.shichi(x)[0], (-3, 3)), "Chi": (lambda x: V.shichi(x)[1], (0.5, 3)),
     "FresnelS": (lambda x: V.fresnel(x)[0], (-2, 2)), "FresnelC": (lambda x: V.fresnel(x)[1], (-2, 2)),
     "Sinhc": (lambda x: V.Function(Sinhc())(x), (-3, 3)), "WrightOmega": (V.wrightomega, (-3, 3)),
+    "LambertW": (V.lambertw, (-0.3, 3)),
     "Kolmogorov": (V.kolmogorov, (0.3, 1.5)), "Kolmogi": (V.kolmogi, (0.1, 0.9)),
     "Sigmoid": (F.sigmoid, (-3, 3)), "Softplus": (F.softplus, (-3, 3)), "Swish": (F.swish, (-3, 3)),
     "ELU": (F.elu, (-2, 2)), "HardSwish": (F.hard_swish, (-2.5, 2.5)),

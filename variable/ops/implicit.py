@@ -1,5 +1,6 @@
 """scipy.special's functions defined implicitly or by an integral with a parameter, on Variables:
-Wright's omega function (wrightomega) and Owen's T function (owens_t).
+Wright's omega function (wrightomega), Lambert's W function (lambertw) and Owen's T function
+(owens_t).
 
 wrightomega(x) = omega with omega + log omega = x (W(e^x), the Lambert function of e^x, without
 its overflow), real x.  Up to x = 1 it solves w e^w = e^x by Halley's steps from Winitzki's
@@ -9,6 +10,18 @@ Four steps on every entry (cubic convergence from within 8%: no data-dependent b
 sync); within 2.3e-16 of 40-digit values from -745 to 1e300.  Its derivative omega / (1 + omega),
 of the output itself, is differentiable again (its own op, so that 1 / (1 + omega)^2 is no
 difference); Taylor mode solves y' = y / (1 + y) x' coefficient by coefficient, through p = 1 / (1 + y).
+
+lambertw(x, k) = w with w e^w = x on the real branches k = 0 (W >= -1) and k = -1 (W <= -1), real
+x (NaN where W is complex).  Near the branch point x = -1/e, W by its series in p = sqrt(2 (e x +
+1)) (40 terms, to p = 0.5, with x + 1/e from 1/e in two parts: every digit there too); beyond,
+Halley's steps on w e^w = x (k = 0 up to x = e, from the series' first terms or Winitzki's
+approximation), on w + log w = log x (k = 0 beyond e) or on v - log v = -log(-x), v = -w (k = -1),
+four of them.  Within 4.4e-16 of 40-digit values over both branches (the rounding of w e^w in
+Halley's residual, where 1 + W is near 0.5); SciPy's loses 5e-9 next to the branch point on k =
+0, 1e-4 on k = -1 (x + 1/e = 2e-9).  W' = e^-W / (1 + W) is an op of W (`_LambertSlope`: from
+W / (x (1 + W)) where |W| >= 1, as e^-W of a rounded W near 700 would carry 700 ulps),
+differentiable again, with a Taylor rule; one ulp of 1 + W is all it loses next to the branch
+point (3e-9 of W' one ulp of x from it).
 
 owens_t(h, a) = 1/(2 pi) int_0^a e^(-h^2 (1 + t^2) / 2) / (1 + t^2) dt, the skew-normal's CDF's
 part, differentiable in h and a to any order: dT/dh = -phi(h) erf(a h / sqrt 2) / 2 and dT/da =
@@ -20,11 +33,13 @@ digits cancel for large h.  The nodes and weights are our own (Newton's steps on
 leggauss weights are off by 1e-14, which a quadrature carries into its last digits.
 """
 
+import functools
 import math
+from fractions import Fraction
 
 import numpy as np
 
-from .. import series
+from .. import numpy_dispatch, series
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
@@ -47,7 +62,7 @@ from .special import (
     ndtr_arrays,
 )
 
-__all__ = ["wrightomega", "owens_t"]
+__all__ = ["wrightomega", "lambertw", "owens_t"]
 
 _OMEGA_STEPS = 4
 
@@ -59,6 +74,26 @@ def _winitzki(y, xp):
     return L * (1.0 - xp.log1p(L) / (2.0 + L))
 
 
+def _halley_on_log(v, y, sign, xp):
+    """v with v + sign log v = y (sign +-1, v > 0) by Halley's steps from v (f' = 1 + sign / v,
+    f'' = -sign / v^2), a fixed number of them."""
+    for _ in range(_OMEGA_STEPS):
+        f = v + sign * xp.log(v) - y
+        slope = 1.0 + sign / v
+        v = v - f / (slope + sign * f / (2.0 * v * v * slope))
+    return v
+
+
+def _halley_on_exp(w, y, xp):
+    """w with w e^w = y by Halley's steps from w, a fixed number of them."""
+    for _ in range(_OMEGA_STEPS):
+        e = xp.exp(w)
+        f = w * e - y
+        slope = e * (w + 1.0)
+        w = w - f / (slope - f * (w + 2.0) / (2.0 * (w + 1.0)))
+    return w
+
+
 @_in_float64()
 def wrightomega_arrays(x):
     """omega(x) on an ndarray: 0 at -inf (and below -745, where e^x underflows: omega = e^x),
@@ -67,20 +102,10 @@ def wrightomega_arrays(x):
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
         low = xp.minimum(x, 1.0)
         y = xp.exp(low)                                 # w e^w = y, w ~ y for small y
-        w = _winitzki(y, xp)
-        for _ in range(_OMEGA_STEPS):                   # Halley on w e^w - y, relative to y
-            e = xp.exp(w)
-            f = w * e - y
-            slope = e * (w + 1.0)
-            step = f / (slope - f * (w + 2.0) / (2.0 * (w + 1.0)))
-            w = xp.where(y > 0, w - step, 0.0)
+        w = xp.where(y > 0, _halley_on_exp(_winitzki(y, xp), y, xp), 0.0)
         high = xp.where(x > 1.0, x, 2.0)
         log_x = xp.log(high)
-        v = high - log_x + log_x / high                 # w + log w = x
-        for _ in range(_OMEGA_STEPS):
-            f = v + xp.log(v) - high
-            slope = 1.0 + 1.0 / v
-            v = v - f / (slope + f / (2.0 * v * v * slope))
+        v = _halley_on_log(high - log_x + log_x / high, high, 1.0, xp)   # w + log w = x
         out = xp.where(x > 1.0, v, w)
         out = xp.where(x == np.inf, np.inf, out)
         return xp.where(xp.isnan(x), np.nan, out)
@@ -143,6 +168,205 @@ def wrightomega(x):
     """Wright's omega function, elementwise (scipy.special.wrightomega, real x): omega with omega +
     log omega = x, W(e^x) without e^x's overflow; derivative omega / (1 + omega), to any order."""
     return Function(WrightOmega())(as_variable(x, op="wrightomega"))
+
+
+# ----- Lambert's W -------------------------------------------------------------------------------
+_INV_E, _INV_E_REST = 0.36787944117144233, -1.2428753672788363e-17
+"""1/e = _INV_E + _INV_E_REST (the double nearest 1/e is above it: -_INV_E, NumPy's -1/e, is W's
+branch point as it rounds, W = -1 there)."""
+_BRANCH_REACH = 0.5
+"""The series in p = sqrt(2 (e x + 1)) about the branch point serves p < 0.5 (its terms shrink as
+(p / sqrt 2)^k: 40 of them); Halley's steps beyond (1 + W >= 0.4 there: no digits lost to W's
+infinite slope at the branch point)."""
+
+
+@functools.cache
+def _branch_coefficients(n=40):
+    """W = sum_k mu_k p^k about x = -1/e (p < 0 on the branch k = -1): Corless et al.'s recurrence
+    (1996, eq. 4.23), in exact fractions: mu_k = (k-1)/(k+1) (mu_(k-2)/2 + alpha_(k-2)/4) - alpha_k/2
+    - mu_(k-1)/(k+1), alpha_k = sum_(j=2..k-1) mu_j mu_(k+1-j)."""
+    mu, alpha = [Fraction(-1), Fraction(1)], [Fraction(2), Fraction(-1)]
+    for k in range(2, n):
+        alpha.append(sum((mu[j] * mu[k + 1 - j] for j in range(2, k)), Fraction(0)))
+        mu.append(Fraction(k - 1, k + 1) * (mu[k - 2] / 2 + alpha[k - 2] / 4) - alpha[k] / 2
+                  - mu[k - 1] / (k + 1))
+    return tuple(float(m) for m in mu)
+
+
+def _about_branch_point(p, terms):
+    """W from the series in p, its first `terms` terms (Horner's)."""
+    coefficients = _branch_coefficients()[:terms]
+    out = p * 0.0 + coefficients[-1]
+    for c in reversed(coefficients[:-1]):
+        out = out * p + c
+    return out
+
+
+@_in_float64()
+def lambertw_arrays(x, k):
+    """W_k(x) on an ndarray, k = 0 or -1: NaN where it is not real (x < -1/e; x > 0 on k = -1),
+    -inf at x = 0 on k = -1, inf at inf."""
+    xp = get_array_module(x)
+    sign = 1.0 if k == 0 else -1.0
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+        rest = (x + _INV_E) + _INV_E_REST               # x + 1/e, exact where it is small (Sterbenz)
+        rest = xp.where(x >= -_INV_E, xp.maximum(rest, 0.0), np.nan)
+        p = sign * xp.sqrt((2 * math.e) * rest)
+
+        def near(p, x):
+            return _about_branch_point(p, 40)
+
+        if k == 0:
+            def below_e(p, x):                          # w e^w = x: from the series' first terms
+                low = xp.minimum(x, math.e)             # or Winitzki's (each clamped to its side)
+                start = xp.where(low < -0.25, _about_branch_point(p, 4),
+                                 _winitzki(xp.maximum(low, -0.25), xp))
+                return _halley_on_exp(start, low, xp)
+
+            def beyond_e(p, x):                         # w + log w = log x
+                y = xp.log(xp.maximum(x, math.e))
+                return _halley_on_log(y - xp.log(y) + xp.log(y) / y, y, 1.0, xp)
+
+            def far(p, x):
+                return _select(x > math.e, beyond_e, below_e, p, x)
+        else:
+            def far(p, x):                              # v - log v = -log(-x), v = -w
+                y = -xp.log(-xp.where(x < 0, x, -0.1))
+                start = xp.where(p > -1.0, -_about_branch_point(p, 4), y + xp.log(y))
+                return -_halley_on_log(start, y, -1.0, xp)
+        out = _select(xp.abs(p) < _BRANCH_REACH, near, far, p, x)
+        if k == 0:
+            out = xp.where(x == np.inf, np.inf, xp.where(x == 0, x, out))   # (W(-0.0) = -0.0)
+        else:
+            out = xp.where(x == 0, -np.inf, xp.where(x > 0, np.nan, out))
+        return xp.where(xp.isnan(rest), np.nan, out)     # (x below -1/e, or NaN)
+
+
+@_in_float64(at=(0, 1))
+def _lambert_slope_arrays(w, x, k):
+    """W' = W / (x (1 + W)), or e^-W / (1 + W) where |W| < 1 (at x = 0, W = 0: 1); +-inf at
+    the branch point (W = -1), by the branch's side.  (e^-W of a rounded W of size 700 would
+    carry 700 ulps: from x they stay 2.)"""
+    xp = get_array_module(w)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        small = xp.abs(w) < 1.0
+        inside = xp.exp(-xp.where(small, w, 0.0)) / (1.0 + w)
+        outside = (w / (1.0 + w)) / xp.where(small, 1.0, x)
+        out = xp.where(small, inside, outside)
+        return xp.where(w == -1.0, np.inf if k == 0 else -np.inf, out)
+
+
+class LambertW(Forwarder):
+    """W_k(x), k = 0 or -1: W' = e^-W / (1 + W), a function of the output (`_LambertSlope`)."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def forward(self, x):
+        return lambertw_arrays(x, self.k)
+
+    save_for_backward = ("x0", "y")
+
+    def backward(self, gy):
+        x, = self.inputs
+        y, = self.outputs
+        return gy * Function(_LambertSlope(x._data, self.k))(y)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        slope = _LambertSlope(x[0] if not isinstance(x[0], Variable) else x[0]._data, self.k)
+        return series.ode(x, y._data, slope.rate)
+
+
+class _LambertSlope(Forwarder):
+    """s(w) = e^-w / (1 + w), W's slope as a function of W (its value from x, kept as a constant,
+    where e^-w would lose digits): s' = -s (2 + w) / (1 + w)."""
+
+    def __init__(self, x, k):
+        self.x, self.k = x, k
+
+    def forward(self, w):
+        return _lambert_slope_arrays(w, self.x, self.k)
+
+    save_for_backward = ("x0", "y")
+
+    def backward(self, gy):
+        w, = self.inputs
+        s, = self.outputs
+        return gy * -s * (2.0 + w) / (1.0 + w)
+
+    taylor_records = True
+
+    def taylor(self, w):
+        out, = self.outputs
+        head = self.rate(w, 0, None if isinstance(w[0], Variable) else out._data)
+        return _at_value(out._data, [head] + [self.rate(w, m) for m in range(1, len(w))])
+
+    def rate(self, ws, m, s0=None):
+        """Coefficient m of s along the series ws of w (from ws[0 .. m]): s = s_0 E P with E =
+        e^-(w - w_0) (m E_m = -sum_j j w_j E_(m-j)) and P = (1 + w_0) / (1 + w) (P_m = -sum_j w_j
+        P_(m-j) / (1 + w_0)), each from 1 at order 0; the rate of W's Taylor rule."""
+        if m == 0 or len(self._e) != m:                 # (a fresh series: from its start)
+            w0 = ws[0]
+            if s0 is None:
+                s0 = Function(_LambertSlope(self.x, self.k))(w0) if isinstance(w0, Variable) \
+                    else _lambert_slope_arrays(w0, self.x, self.k)
+            self._s0, self._e, self._p, self._over = s0, [1.0], [1.0], 1.0 / (1.0 + w0)
+            for j in range(1, m):
+                self._extend(ws, j)
+            if m == 0:
+                return s0
+        self._extend(ws, m)
+        return self._s0 * _total_product(self._e, self._p, m)
+
+    _e = ()
+
+    def _extend(self, ws, m):
+        e = ws[1] * self._e[m - 1]
+        p = ws[1] * self._p[m - 1]
+        for j in range(2, m + 1):
+            e = e + j * ws[j] * self._e[m - j]
+            p = p + ws[j] * self._p[m - j]
+        self._e.append(e * (-1.0 / m))
+        self._p.append(-p * self._over)
+
+
+def _total_product(a, b, m):
+    """sum_(j=0..m) a_j b_(m-j), with a_0 = b_0 = 1."""
+    total = a[m] + b[m]
+    for j in range(1, m):
+        total = total + a[j] * b[m - j]
+    return total
+
+
+def lambertw(x, k=0, tol=1e-8):
+    """Lambert's W function, elementwise (scipy.special.lambertw on its real branches): w with w e^w
+    = x, on the branch k = 0 (x >= -1/e, W >= -1) or k = -1 (-1/e <= x < 0, W <= -1), real: NaN
+    where W is complex (SciPy's result is complex there, and its imaginary part 0 elsewhere).
+    Differentiable to any order: W' = e^-W / (1 + W) = W / (x (1 + W)).  Within 4.4e-16 of
+    40-digit values over the whole of both branches, the branch point's neighbourhood too, whatever
+    `tol` (SciPy's stopping tolerance; gengrad's steps are fixed, to double precision)."""
+    branch = _lambert_branch(k)
+    if not isinstance(tol, (int, float, np.integer, np.floating)) or isinstance(tol, bool):
+        raise TypeError(f"lambertw(x, k, tol): tol must be a number, got {type(tol).__name__}")
+    return Function(LambertW(branch))(as_variable(x, op="lambertw"))
+
+
+def _lambert_branch(k):
+    """The branch k as an int, 0 or -1 (a 0-d integer array, as SciPy passes it, too)."""
+    if isinstance(k, Variable) or not (isinstance(k, (int, np.integer)) or (
+            isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype.kind in "iu")) or isinstance(k, bool):
+        raise TypeError(f"lambertw(x, k): the branch k must be an integer, 0 or -1, got "
+                        f"{type(k).__name__}")
+    if int(k) not in (0, -1):
+        raise ValueError(
+            f"lambertw(x, k={int(k)}): gengrad's Variables are real, and only the branches k = 0 "
+            f"(x >= -1/e) and k = -1 (-1/e <= x < 0) take real values; SciPy's other branches "
+            f"are complex")
+    return int(k)
 
 
 # ----- Owen's T ----------------------------------------------------------------------------------
@@ -406,3 +630,6 @@ def owens_t(h, a):
     a in [1e-10, 1e10] (the rounding of (h t)^2 in the integrand's exponent; SciPy's: 1.6e-8)."""
     h, a = _floats_on_one_device("owens_t", h, a)
     return Function(OwensT())(h, a)
+
+
+numpy_dispatch.register_scipy_ufunc("_lambertw", lambertw)   # (scipy.special.lambertw calls it)
