@@ -106,6 +106,7 @@ _V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, sc
             *[(name, _DENSITY + ("ppf", "isf"), "x, loc, scale")
               for name in ("gumbel_r", "gumbel_l", "rayleigh")],
             ("vonmises", ("pdf", "logpdf"), "x, kappa, loc, scale"),
+            ("kstwobign", _DENSITY + ("ppf", "isf"), "x, loc, scale"),
             ("poisson", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, mu, loc"),
             ("binom", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, n, p, loc"),
             ("dirichlet", ("pdf", "logpdf"), "x, alpha"),
@@ -136,9 +137,6 @@ SCIPY_SPELLINGS = {
                                ("chi2", "df, loc, scale"), ("beta", "a, b, loc, scale"))
        for method in ("ppf", "isf") for gen in ("", "_gen")},
     "f.ppf": "V.fdtri(dfn, dfd, q)",
-    **{f"kstwobign{gen}.{method}": spelling for gen in ("", "_gen") for method, spelling in (
-        ("sf", "V.kolmogorov(x)"), ("cdf", "1 - V.kolmogorov(x)"), ("isf", "V.kolmogi(q)"),
-        ("ppf", "V.kolmogi(1 - q)"))},
 }
 """SciPy's functions and ufuncs that gengrad's ops spell, for the messages refusing them."""
 

@@ -21,6 +21,7 @@ import numpy as np
 from .backend import default_device, get_array_module, gpu_module, is_device_array
 from .ops import distribution_inverses as quantiles
 from .ops import implicit, reduction, special
+from .ops import ks_distribution as ks
 from .ops.elementwise import exp, log, sqrt, square
 from .ops.exponential import expm1, log1p
 from .ops.inverse_trig import arctan
@@ -30,7 +31,7 @@ from .variable import Variable
 
 __all__ = ["norm", "t", "gamma", "beta", "chi2", "expon", "laplace", "logistic", "cauchy", "uniform",
            "lognorm", "halfnorm", "skewnorm", "weibull_min", "gumbel_r", "gumbel_l", "pareto", "rayleigh",
-           "vonmises", "poisson", "binom", "dirichlet", "multivariate_normal"]
+           "vonmises", "kstwobign", "poisson", "binom", "dirichlet", "multivariate_normal"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -148,8 +149,26 @@ def _together(method, broadcast=True):
                 if not (v is None or isinstance(v, (Variable, bool)) or is_device_array(v)):
                     given[name] = xp.asarray(v, dtype=float)
         result = method(self, **given)
-        return result if isinstance(result, Variable) else Variable(np.asarray(result, dtype=float))
+        result = result if isinstance(result, Variable) else Variable(np.asarray(result, dtype=float))
+        return _nan_where_nan(result, given.values()) if broadcast else result   # (elementwise ones)
     return call
+
+
+def _nan_where_nan(result, values):
+    """result with NaN wherever one of the arguments `values` is NaN, as scipy.stats gives it (a
+    support's mask compares a NaN x as outside: 0, 1 or -inf otherwise).  On the CPU only where
+    there is one; device data always takes the `where` (asking would be a sync)."""
+    mask = None
+    for v in values:
+        d = _data(v)
+        if isinstance(d, float) and math.isnan(d):
+            return where(True, np.nan, result)
+        if not (isinstance(d, np.ndarray) and d.dtype.kind == "f" or is_device_array(d)):
+            continue
+        nan = get_array_module(d).isnan(d)
+        if is_device_array(d) or nan.any():
+            mask = nan if mask is None else mask | nan
+    return result if mask is None else where(mask, np.nan, result)
 
 
 def _from(x, loc, scale, shapes, start, value, below):
@@ -831,6 +850,65 @@ class _Vonmises(_Distribution):
         return _choose(ok, value, np.nan)
 
 
+_THETA = math.pi ** 2 / 8
+"""kstwobign's CDF near 0 is sqrt(2 pi) / z sum_k e^(-(2k-1)^2 pi^2 / (8 z^2))."""
+
+
+class _Kstwobign(_Distribution):
+    """The limiting Kolmogorov-Smirnov distribution (of sqrt(n) D_n): scipy.stats.kstwobign(loc,
+    scale), sf kolmogorov(z).  Its log-tails as themselves where the values underflow: below z =
+    0.3 the theta sum's first term alone (the next is e^(-pi^2 / z^2) <= e^-109 of it), from z = 3
+    the alternating sum's (the next e^(-6 z^2) <= e^-54 of it)."""
+
+    name = "kstwobign"
+
+    def pdf(self, x, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale)
+        return _choose(ok, (0.0 - ks._slope(_at(ok, z, 1.0))) / s, np.nan)   # (+0 at and below 0)
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale)
+        zd = _data(z)
+        near, far = ok & (zd > 0) & (zd < 0.3), ok & (zd >= 3.0) & (zd < np.inf)
+        middle = ok & (zd >= 0.3) & (zd < 3.0)
+        u = 1.0 / square(_at(near, z, 0.2))             # log(sqrt(2 pi) e^(-c u) (2 c u^2 - u))
+        low = _HALF_LOG_2PI - _THETA * u + log(u * (2.0 * _THETA * u - 1.0))
+        w = _at(far, z, 3.0)                            # log(8 w e^(-2 w^2))
+        high = log(8.0 * w) - 2.0 * square(w)
+        inner = log(-ks._slope(_at(middle, z, 1.0)))
+        value = _choose(near, low, _choose(far, high, inner)) - log(s)
+        return _choose(near | far | middle, value, _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, ks.kolmogorov_complement(z), np.nan)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, ks.kolmogorov(z), np.nan)
+
+    def logcdf(self, x, loc=0.0, scale=1.0):
+        ok, z, _ = _standardized(x, loc, scale)
+        zd = _data(z)
+        near = ok & (zd > 0) & (zd < 0.3)
+        w = _at(near, z, 0.2)                           # log(sqrt(2 pi) / w) - c / w^2
+        low = _HALF_LOG_2PI - log(w) - _THETA / square(w)
+        rest = super().logcdf(x, loc, scale)
+        return _choose(near, low, rest)
+
+    def logsf(self, x, loc=0.0, scale=1.0):
+        ok, z, _ = _standardized(x, loc, scale)
+        far = ok & (_data(z) >= 3.0)
+        w = _at(far, z, 3.0)
+        return _choose(far, math.log(2.0) - 2.0 * square(w), super().logsf(x, loc, scale))
+
+    def ppf(self, q, loc=0.0, scale=1.0):
+        return _quantile(q, loc, scale, ks.kolmogi_complement)
+
+    def isf(self, q, loc=0.0, scale=1.0):
+        return _quantile(q, loc, scale, ks.kolmogi)
+
+
 class _Binom(_Distribution):
     """The binomial distribution: scipy.stats.binom(n, p, loc), its pmf at whole numbers k."""
 
@@ -947,6 +1025,7 @@ gumbel_l = _GumbelL()
 pareto = _Pareto()
 rayleigh = _Rayleigh()
 vonmises = _Vonmises()
+kstwobign = _Kstwobign()
 binom = _Binom()
 t = _T()
 gamma = _Gamma()

@@ -13,6 +13,7 @@ import variable as V
 from variable import forward_mode
 from variable.ops.elementary import _reduced_degrees
 from variable.ops.integrals import Sinhc
+from variable.ops.ks_distribution import kolmogi_complement, kolmogorov_complement
 
 OPS = {                                          # marked Forwarder: (a call, a domain)
     "Sin": (V.sin, (-2, 2)), "Cos": (V.cos, (-2, 2)), "Tan": (V.tan, (-1, 1)),
@@ -44,6 +45,8 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "Sinhc": (lambda x: V.Function(Sinhc())(x), (-3, 3)), "WrightOmega": (V.wrightomega, (-3, 3)),
     "LambertW": (V.lambertw, (-0.3, 3)),
     "Kolmogorov": (V.kolmogorov, (0.3, 1.5)), "Kolmogi": (V.kolmogi, (0.1, 0.9)),
+    "KolmogorovComplement": (kolmogorov_complement, (0.3, 1.5)),
+    "KolmogiComplement": (kolmogi_complement, (0.1, 0.9)),
     "Sigmoid": (F.sigmoid, (-3, 3)), "Softplus": (F.softplus, (-3, 3)), "Swish": (F.swish, (-3, 3)),
     "ELU": (F.elu, (-2, 2)), "HardSwish": (F.hard_swish, (-2.5, 2.5)),
     "GELUTanh": (lambda x: F.gelu(x, approximate="tanh"), (-3, 3)), "GELUErf": (F.gelu, (-3, 3)),

@@ -56,6 +56,9 @@ VALUES = [
       for dist, shapes in (("weibull_min", (1.7,)), ("gumbel_r", ()), ("gumbel_l", ()), ("pareto", (2.5,)),
                            ("rayleigh", ())) for m in ("ppf", "isf")],
     *[("vonmises", m, (X, np.array([0.1, 1.0, 2.0, 5.0, 30.0, 700.0]), 0.3, 1.1)) for m in ("pdf", "logpdf")],
+    *[("kstwobign", m, (np.array([-0.5, 0.1, 0.35, 0.9, 1.6, 2.8]), 0.1, 1.2))
+      for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[("kstwobign", m, (np.append(UNIT[:5], [0.0]), 0.3, 1.7)) for m in ("ppf", "isf")],
     *[("binom", m, (np.array([-1.0, 0.0, 2.5, 5.0, 10.0, 12.0]), 10, 0.3))
       for m in ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf")],
 ]
@@ -152,6 +155,13 @@ DERIVATIVES = [
     ("rayleigh.logpdf", lambda x, s: V.stats.rayleigh.logpdf(x, 0.0, s), (POS[:3], POS[3:]), 3),
     ("rayleigh.ppf", lambda q, s: V.stats.rayleigh.ppf(q, 0.0, s), (UNIT[:3], POS[:3]), 2),
     ("vonmises.logpdf", lambda x, k, m: V.stats.vonmises.logpdf(x, k, m), (X[:3], POS[:3], X[3:]), 3),
+    ("kstwobign.logpdf", lambda x, m, s: V.stats.kstwobign.logpdf(x, m, s),   # (its three ways)
+     (np.array([0.25, 1.2, 3.4]), np.array([0.02, -0.1, 0.1]), np.array([1.1, 0.8, 0.9])), 3),
+    ("kstwobign.cdf", lambda x, s: V.stats.kstwobign.cdf(x, 0.1, s), (POS[:3] * 0.5 + 0.3, POS[3:]), 2),
+    ("kstwobign.logcdf", lambda x: V.stats.kstwobign.logcdf(x), (np.array([0.2, 0.28, 1.5]),), 2),
+    ("kstwobign.logsf", lambda x: V.stats.kstwobign.logsf(x), (np.array([0.5, 2.9, 3.5]),), 2),
+    ("kstwobign.ppf", lambda q, s: V.stats.kstwobign.ppf(q, 0.0, s), (UNIT[:3], POS[:3]), 2),
+    ("kstwobign.isf", lambda q: V.stats.kstwobign.isf(q), (UNIT[3:],), 2),
     ("skewnorm.logsf", lambda x, a: V.stats.skewnorm.logsf(x, a), (X[:3], np.array([2.0, -1.5, 0.4])), 2),
     ("binom.logpmf", lambda p: V.stats.binom.logpmf(np.array([0.0, 3.0, 7.0]), 7, p), (UNIT[1:4],), 3),
     ("binom.cdf", lambda p: V.stats.binom.cdf(np.array([0.0, 3.0, 6.0]), 7, p), (UNIT[1:4],), 2),
@@ -343,6 +353,71 @@ def test_the_skew_normal_cdf_is_the_integral_of_its_density():
         trapezoid = np.concatenate([[0.0], np.cumsum((density[1:] + density[:-1]) / 2) * (x[1] - x[0])])
         cdf = V.backend.to_cpu(V.stats.skewnorm.cdf(x, a).data)
         np.testing.assert_allclose(cdf - cdf[0], trapezoid, atol=2e-7)   # (the trapezoid rule's error)
+
+
+def test_kstwobign_keeps_its_log_tails_where_the_values_underflow():
+    """logpdf, logcdf below z = 0.3 and logpdf, logsf from 3 as the leading terms themselves
+    (-pi^2 / (8 z^2) + ..., -2 z^2 + ...): finite where SciPy's log of an underflowed value is -inf,
+    and the log of the value where it does not underflow."""
+    z = np.array([0.01, 0.03, 0.1, 0.29])
+    theta = np.pi ** 2 / (8 * z * z)
+    cdf = np.sqrt(2 * np.pi) / z * np.exp(-theta)        # (the next term: e^(-9 theta), below e^-109 of it)
+    expected_log = 0.5 * np.log(2 * np.pi) - np.log(z) - theta
+    np.testing.assert_allclose(V.backend.to_cpu(V.stats.kstwobign.logcdf(z).data), expected_log, rtol=1e-15)
+    density = 0.5 * np.log(2 * np.pi) - theta + np.log(2 * theta / z ** 2 - 1 / z ** 2)
+    np.testing.assert_allclose(V.backend.to_cpu(V.stats.kstwobign.logpdf(z).data), density, rtol=1e-14)
+    kept = cdf > 1e-300
+    ours = V.backend.to_cpu(V.stats.kstwobign.cdf(z).data)
+    np.testing.assert_allclose(np.exp(expected_log[kept]), ours[kept], rtol=1e-13)
+    w = np.array([3.0, 10.0, 30.0, 1e10])
+    np.testing.assert_allclose(V.backend.to_cpu(V.stats.kstwobign.logsf(w).data), np.log(2) - 2 * w * w,
+                               rtol=1e-15)
+    np.testing.assert_allclose(V.backend.to_cpu(V.stats.kstwobign.logpdf(w).data),
+                               np.log(8 * w) - 2 * w * w, rtol=1e-15)
+    for method, edge in (("logpdf", 0.3), ("logpdf", 3.0), ("logcdf", 0.3), ("logsf", 3.0)):
+        below, at = V.backend.to_cpu(getattr(V.stats.kstwobign, method)(np.array([edge - 1e-12, edge])).data)
+        np.testing.assert_allclose(below, at, rtol=1e-10)       # (one formula meets the other)
+
+
+@pytest.mark.skipif(ON_A_DEVICE, reason="every method of every distribution (22 s of the stand-in): "
+                                         "test_a_nan_argument_on_the_device_reads_nothing_back")
+def test_a_nan_argument_gives_nan_as_scipys():
+    """NaN in x, loc or a shape is NaN out, on every support (a one-sided support's mask compared
+    a NaN x as outside it: 0, 1 or -inf)."""
+    shapes = {"t": (3.0,), "gamma": (2.0,), "chi2": (3.0,), "beta": (2.0, 3.0), "lognorm": (0.8,),
+              "skewnorm": (2.0,), "weibull_min": (1.5,), "pareto": (2.0,), "vonmises": (1.0,),
+              "poisson": (2.0,), "binom": (5, 0.3)}
+    checked = 0
+    for dist in V.stats.__all__:
+        if dist in ("dirichlet", "multivariate_normal"):
+            continue
+        for method in ("pdf", "logpdf", "cdf", "sf", "logcdf", "logsf", "ppf", "isf", "pmf", "logpmf"):
+            x = np.array([np.nan, 0.7])
+            try:
+                function = getattr(getattr(V.stats, dist), method)
+                value = V.backend.to_cpu(function(x, *shapes.get(dist, ())).data)
+            except AttributeError:                             # (a method it lacks)
+                continue
+            assert np.isnan(value[0]) and not np.isnan(value[1]), (dist, method, value)
+            at_nan_loc = function(0.7, *shapes.get(dist, ()), np.nan)
+            assert np.isnan(V.backend.to_cpu(at_nan_loc.data)), (dist, method)
+            checked += 1
+    assert checked > 100
+    x = V.Variable(np.array([np.nan, 0.5, 2.0]))        # (the gradient: 0 at the NaN)
+    g = V.grad(V.sum(V.stats.rayleigh.logpdf(x)[1:]), x)
+    np.testing.assert_allclose(g.data, [0.0, 1 / 0.5 - 0.5, 1 / 2.0 - 2.0])
+
+
+def test_a_nan_argument_on_the_device_reads_nothing_back(gpu, count_syncs):
+    x = V.Variable(np.array([np.nan, 0.5, 2.0])).to_gpu()
+    with count_syncs() as syncs:
+        value = V.stats.rayleigh.logpdf(x, 0.0, 1.0)
+        gradient = V.grad(V.sum(value[1:]), x)
+    assert syncs.count == 0
+    expected = np.log([0.5, 2.0]) - [0.125, 2.0]
+    np.testing.assert_allclose(V.backend.to_cpu(value.data)[1:], expected, rtol=1e-15)
+    assert np.isnan(V.backend.to_cpu(value.data)[0])
+    np.testing.assert_allclose(V.backend.to_cpu(gradient.data), [0.0, 1 / 0.5 - 0.5, 1 / 2.0 - 2.0])
 
 
 def test_numbers_in_give_a_variable_out():

@@ -1,6 +1,7 @@
 """The Kolmogorov distribution on Variables: scipy.special's kolmogorov (the survival function of
-the limiting Kolmogorov-Smirnov statistic, sqrt(n) D_n) and kolmogi (its inverse), each
-differentiable to any order.
+the limiting Kolmogorov-Smirnov statistic, sqrt(n) D_n) and kolmogi (its inverse), and the CDF
+1 - kolmogorov and its inverse as themselves (V.stats.kstwobign's cdf and ppf: a CDF of 1e-300
+keeps its digits), each differentiable to any order.
 
     kolmogorov(x) = 2 sum_(k>=1) (-1)^(k-1) e^(-2 k^2 x^2)                          (x >= 0.82)
                   = 1 - sqrt(2 pi) / x sum_(k>=1) e^(-(2k-1)^2 pi^2 / (8 x^2))       (x < 0.82)
@@ -81,7 +82,8 @@ def kolmogorov_arrays(x):
 def _slope(x):
     """kolmogorov'(x) of a Variable, with gengrad's ops: -8 x sum (-1)^(k-1) k^2 e^(-2 k^2 x^2) from
     0.82 on, sqrt(2 pi) sum e^(-c_k / x^2) (1/x^2 - 2 c_k / x^4) below (0 at and below 0, and from
-    40 on, where it underflows)."""
+    40 on, where it underflows); an array is taken as a constant Variable."""
+    x = as_variable(x, op="kolmogorov")
     xp = get_array_module(x._data)
     far_mask, near_mask = (x._data >= _SPLIT) & (x._data < 40.0), (x._data > 0) & (x._data < _SPLIT)
     far = where(far_mask, x, 1.0)
@@ -159,7 +161,62 @@ def kolmogorov(x):
     return Function(Kolmogorov())(as_variable(x, op="kolmogorov"))
 
 
+@_in_float64()
+def kolmogorov_complement_arrays(x):
+    """1 - kolmogorov(x) on an ndarray, as itself (the theta sum below 0.82: every digit of a small
+    CDF): 0 at and below 0, 1 at inf, NaN at NaN."""
+    xp = get_array_module(x)
+    with np.errstate(under="ignore", over="ignore", divide="ignore", invalid="ignore"):
+        return xp.where(xp.isnan(x), np.nan, _sums(x, xp)[1])
+
+
+class KolmogorovComplement(Forwarder):
+    """1 - kolmogorov(x), the limiting distribution's CDF: its derivative -kolmogorov'(x)."""
+
+    def forward(self, x):
+        return kolmogorov_complement_arrays(x)
+
+    save_for_backward = ("x0",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * -_slope(x)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        if len(x) == 1:
+            return [y._data]
+        return series.integral(x, y._data, series.neg(_slope_series(x[:-1])))
+
+
+def kolmogorov_complement(x):
+    """1 - kolmogorov(x) with its own digits (V.stats.kstwobign's CDF): near 0, where it is
+    e^(-pi^2 / (8 x^2)) small, the difference would lose them all."""
+    return Function(KolmogorovComplement())(as_variable(x, op="kstwobign.cdf"))
+
+
 # ----- its inverse ---------------------------------------------------------------------------------
+def _solve(value, complement, xp):
+    """x with kolmogorov(x) = value, 1 - kolmogorov(x) = complement (0 < value < 1; each given, the
+    one below 1/2 exact), by Newton's steps from the tails' leading terms (6 on every entry, no
+    data-dependent branch), on the residual of the tail below 1/2."""
+    # starts: 2 e^(-2 x^2) = value in the upper tail; near 0, complement = sqrt(2 pi) / x e^(-u) with
+    # u = pi^2 / (8 x^2), that is u - log(u) / 2 = log(4 / sqrt pi) - log(complement)
+    upper = xp.sqrt(-0.5 * xp.log(value * 0.5))
+    t = -xp.log(complement) + math.log(4 / math.sqrt(math.pi))
+    u = t + 0.5 * xp.log(xp.maximum(t, 1.0))
+    lower = math.pi / xp.sqrt(8.0 * u)
+    x = xp.where(value < 0.6, upper, lower)
+    for _ in range(_NEWTON_STEPS):
+        now, rest, slope = _sums(x, xp)
+        step = xp.where(value < 0.5, now - value, complement - rest) / slope
+        x = xp.maximum(x - step, x * 0.5)               # (never past 0)
+    return x
+
+
 @_in_float64()
 def kolmogi_arrays(p):
     """x with kolmogorov(x) = p on an ndarray: inf at 0, 0 at 1, NaN outside [0, 1]."""
@@ -167,24 +224,27 @@ def kolmogi_arrays(p):
     with np.errstate(under="ignore", over="ignore", divide="ignore", invalid="ignore"):
         inside = (p > 0) & (p < 1)
         q = xp.where(inside, p, 0.5)
-        # starts: 2 e^(-2 x^2) = p in the upper tail; near 0, 1 - p = sqrt(2 pi) / x e^(-u) with
-        # u = pi^2 / (8 x^2), that is u - log(u) / 2 = log(4 / sqrt pi) - log(1 - p)
-        upper = xp.sqrt(-0.5 * xp.log(q * 0.5))
-        t = -xp.log1p(-q) + math.log(4 / math.sqrt(math.pi))
-        u = t + 0.5 * xp.log(xp.maximum(t, 1.0))
-        lower = math.pi / xp.sqrt(8.0 * u)
-        x = xp.where(q < 0.6, upper, lower)
-        complement = 1.0 - q                                # (exact from 1/2 on)
-        for _ in range(_NEWTON_STEPS):                      # the residual of whichever tail is below 1/2
-            value, rest, slope = _sums(x, xp)
-            step = xp.where(q < 0.5, value - q, complement - rest) / slope
-            x = xp.maximum(x - step, x * 0.5)               # (never past 0)
-        x = xp.where(inside, x, xp.where(p == 0, np.inf, xp.where(p == 1, 0.0, np.nan)))
-        return x
+        x = _solve(q, 1.0 - q, xp)                      # (1 - q exact from 1/2 on)
+        return xp.where(inside, x, xp.where(p == 0, np.inf, xp.where(p == 1, 0.0, np.nan)))
+
+
+@_in_float64()
+def kolmogi_complement_arrays(c):
+    """x with 1 - kolmogorov(x) = c on an ndarray (kstwobign's quantile): 0 at 0, inf at 1, NaN
+    outside [0, 1]; a small c keeps its digits (x near 0, where 1 - c rounds to 1)."""
+    xp = get_array_module(c)
+    with np.errstate(under="ignore", over="ignore", divide="ignore", invalid="ignore"):
+        inside = (c > 0) & (c < 1)
+        q = xp.where(inside, c, 0.5)
+        x = _solve(1.0 - q, q, xp)
+        return xp.where(inside, x, xp.where(c == 0, 0.0, xp.where(c == 1, np.inf, np.nan)))
 
 
 class Kolmogi(Forwarder):
-    """kolmogi(p): dx/dp = 1 / kolmogorov'(x), of the output."""
+    """kolmogi(p): dx/dp = 1 / kolmogorov'(x), of the output (`sign` -1: the complement's inverse,
+    dx/dc = -1 / kolmogorov'(x))."""
+
+    sign = 1.0
 
     def forward(self, p):
         return kolmogi_arrays(p)
@@ -193,7 +253,7 @@ class Kolmogi(Forwarder):
 
     def backward(self, gy):
         x, = self.outputs
-        return gy / _slope(x)
+        return gy / (_slope(x) * self.sign)
 
     taylor_records = True
     _pointwise = True
@@ -203,7 +263,18 @@ class Kolmogi(Forwarder):
         if len(p) == 1:
             return [x._data]
         # x' = p' / K'(x): coefficient by coefficient, the slope's series from x's own so far
-        return series.ode(p, x._data, lambda xs, m: series.reciprocal(_slope_series(list(xs[:m + 1])))[m])
+        return series.ode(p, x._data, lambda xs, m: series.reciprocal(
+            series.scale(_slope_series(list(xs[:m + 1])), self.sign))[m])
+
+
+class KolmogiComplement(Kolmogi):
+    """x with 1 - kolmogorov(x) = c: dx/dc = -1 / kolmogorov'(x)."""
+
+    sign = -1.0
+    _pointwise = True
+
+    def forward(self, c):
+        return kolmogi_complement_arrays(c)
 
 
 def kolmogi(p):
@@ -211,3 +282,8 @@ def kolmogi(p):
     Kolmogorov-Smirnov test's critical value sqrt(n) D at level p; inf at 0, 0 at 1.  Its
     derivative 1 / kolmogorov'(x), to any order."""
     return Function(Kolmogi())(as_variable(p, op="kolmogi"))
+
+
+def kolmogi_complement(c):
+    """x with 1 - kolmogorov(x) = c (V.stats.kstwobign's ppf), a small c to its last digit."""
+    return Function(KolmogiComplement())(as_variable(c, op="kstwobign.ppf"))
