@@ -342,6 +342,8 @@ OPS = [
     _elementwise(V.k0e, R.bessel_k(0, True), "k0e", ("positive",)),
     _elementwise(V.k1e, R.bessel_k(1, True), "k1e", ("positive",)),
     _elementwise(lambda x: V.kv(2.3, x), R.bessel_kv(2.3), "kv", ("positive",), "v=2.3"),
+    _elementwise(lambda x: V.jv(2.3, x), R.bessel_jy("j", 2.3), "jv", ("positive",), "v=2.3"),
+    _elementwise(lambda x: V.yv(-0.7, x), R.bessel_jy("y", -0.7), "yv", ("positive",), "v=-0.7"),
     _elementwise(lambda x: V.kve(-0.4, x), R.bessel_kv(-0.4, True), "kve", ("positive",), "v=-0.4"),
     _elementwise(lambda x: V.iv(2.3, x), R.bessel_iv(2.3), "iv", ("positive",), "v=2.3"),
     _elementwise(lambda x: V.ive(-0.4, x), R.bessel_iv(-0.4, True), "ive", ("positive",), "v=-0.4"),

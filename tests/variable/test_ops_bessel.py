@@ -1,4 +1,4 @@
-"""j0, j1, jn, y0, y1, yn, k0, k1, kn, k0e, k1e, kv, kve, iv and ive (variable/ops/bessel.py):
+"""j0, j1, jn, y0, y1, yn, jv, yv, k0, k1, kn, k0e, k1e, kv, kve, iv and ive (variable/ops/bessel.py):
 the table rows (third order, Taylor mode to sixth, float32) in all regions of the computation (power series,
 Miller's recurrence, Hankel's expansions; K's series and integral), the values against an
 independent power series in 80 or 100 digits to a few ulps times the condition number, SciPy's
@@ -137,6 +137,54 @@ def iv_reference(nu, scaled=False):
     return np.vectorize(lambda x: _iv_series(nu, x, scaled), otypes=[np.float64])
 
 
+def _cos_sin_pi(nu):
+    """cos(pi nu) and sin(pi nu) as 80-digit Decimals: their Taylor series at pi r, r = nu mod 2
+    (|pi r| < 2 pi: the terms peak below 1e3, 3 of the 80 digits)."""
+    with localcontext() as context:
+        context.prec = 80
+        t = _PI * (Decimal(float(nu)) % 2)
+        cos, sin, term, k = Decimal(0), Decimal(0), Decimal(1), 0
+        while abs(term) > Decimal(10) ** -78 or k < 4:
+            if k % 2 == 0:
+                cos += term if k % 4 == 0 else -term
+            else:
+                sin += term if k % 4 == 1 else -term
+            k += 1
+            term = term * t / k
+        return cos, sin
+
+
+def _jv_decimal(nu, x):
+    """J_nu(x) of a real nu (nu + 1 not a whole number <= 0) and a float x > 0 as an 80-digit
+    Decimal: (x/2)^nu / Gamma(nu + 1) sum_k (-x^2/4)^k / (k! (nu + 1)_k), for x up to 45 (its
+    terms peak near e^x; Gamma in double precision, math.gamma's)."""
+    with localcontext() as context:
+        context.prec = 80
+        h = Decimal(float(x)) / 2
+        u, nu_ = -h * h, Decimal(float(nu))
+        term, total, k = Decimal(1), Decimal(1), 0
+        while abs(term) > Decimal(10) ** -70 or k < 5:
+            k += 1
+            term = term * u / (k * (nu_ + k))
+            total += term
+        return total * (h.ln() * nu_).exp() / _gamma(nu + 1)
+
+
+def _jv_series(kind, nu, x):
+    """J_nu(x) or Y_nu(x) = (J_nu cos(pi nu) - J_-nu) / sin(pi nu) of a real nu that is not whole."""
+    if kind == "j":
+        return float(_jv_decimal(nu, x))
+    with localcontext() as context:
+        context.prec = 80
+        cos, sin = _cos_sin_pi(nu)
+        return float((_jv_decimal(nu, x) * cos - _jv_decimal(-nu, x)) / sin)
+
+
+def jv_reference(kind, nu):
+    """J_nu (Y_nu) of a real order that is not whole on an array of 0 < x <= 45."""
+    return np.vectorize(lambda x: _jv_series(kind, nu, x), otypes=[np.float64])
+
+
 def k_reference(n, scaled=False):
     """K_n (K_n e^x) on an array by `_k_series` (K_-n = K_n)."""
     return np.vectorize(lambda x: _k_series(abs(n), x, scaled), otypes=[np.float64])
@@ -164,6 +212,7 @@ def _rows(fn, kind, n, regions):
 
 _J_REGIONS = ((-1.9, 1.9), (3.0, 12.0), (26.0, 40.0))     # series, Miller, Hankel (and negative x)
 _Y_REGIONS = ((0.3, 1.9), (3.0, 12.0), (26.0, 40.0))
+_REAL_REGIONS = ((0.3, 1.9), (3.0, 12.0), (26.0, 40.0))  # series and Temme's, Miller and Steed's, Hankel's
 
 ROWS = {
     "j0": _rows(V.j0, "j", 0, _J_REGIONS),
@@ -174,6 +223,10 @@ ROWS = {
     "y1": _rows(V.y1, "y", 1, _Y_REGIONS),
     "yn": [Row(f"n={n}, {row.label}", lambda x, n=n: V.yn(n, x), row.ref, row.sample, SMOOTH)
            for n in (2, 4, -2) for row in _rows(None, "y", n, ((1.0, 9.0), (27.0, 33.0)))[::2]],
+    **{name: [Row(f"v={v}, {row.label}", lambda x, v=v, op=op: op(v, x), row.ref, row.sample, SMOOTH)
+              for v in (0.5, 2.3, -1.7) for low, high in _REAL_REGIONS
+              for row in unary_rows(None, jv_reference(kind, v), inside(low, high), SMOOTH)[::3]]
+       for name, kind, op in (("jv", "j", V.jv), ("yv", "y", V.yv))},
 }
 _K_REGIONS = ((0.2, 0.95), (1.1, 6.0), (20.0, 40.0))     # series, the integral near and far
 
@@ -226,6 +279,73 @@ def test_values_are_within_a_few_ulps_times_the_condition_number(kind, op, n):
     slope = (reference(kind, n - 1)(x) - reference(kind, n + 1)(x)) / 2
     scale = np.abs(x * slope) + np.abs(exact)
     assert np.all(np.abs(ours - exact) <= 8e-15 * scale), np.max(np.abs(ours - exact) / scale)
+
+
+@pytest.mark.parametrize("kind, op", [("j", V.jv), ("y", V.yv)])
+@pytest.mark.parametrize("nu", [0.5, -0.5, 0.3, -0.3, 0.05, 0.4999, 2.3, -2.7, 7.25, 30.6, -12.5])
+def test_real_orders_are_within_a_few_ulps_times_the_condition_number(kind, op, nu):
+    # as for whole orders: the error against |x Z_nu'| + |Z_nu|, in each region and near 0
+    rng = np.random.default_rng(int(abs(nu) * 100) + (kind == "y"))
+    x = np.concatenate([rng.uniform(0.01, 2.0, 16), rng.uniform(2.0, 25.0, 30), rng.uniform(25.0, 45.0, 14),
+                        np.geomspace(1e-6, 1e-2, 4), [2.0, np.nextafter(2.0, 3.0), 25.0]])
+    x = x[x > 0.05 * abs(nu)]                         # (|Y| overflows toward 0 for large orders)
+    ours = op(nu, x).data
+    exact = jv_reference(kind, nu)(x)
+    slope = (jv_reference(kind, nu - 1)(x) - jv_reference(kind, nu + 1)(x)) / 2
+    scale = np.abs(x * slope) + np.abs(exact)
+    assert np.all(np.abs(ours - exact) <= 8e-15 * scale), np.max(np.abs(ours - exact) / scale)
+
+
+@pytest.mark.parametrize("nu", [0.5, -0.5, 0.3, 2.7, -2.7, 12.25, 100.5, -60.3])
+def test_real_orders_keep_the_wronskian_far_out(nu):
+    """J_(nu+1) Y_nu - J_nu Y_(nu+1) = 2 / (pi x), from 1e-2 to 1e5 (each region, and beyond the
+    series' reach), and the closed forms of half-integer orders."""
+    x = np.geomspace(1e-2, 1e5, 400)
+    x = x[x > 0.3 * abs(nu)]
+    j, y = V.jv(nu, x).data, V.yv(nu, x).data
+    j1, y1 = V.jv(nu + 1, x).data, V.yv(nu + 1, x).data
+    scale = np.abs(j1 * y) + np.abs(j * y1)             # (the rounding the difference carries)
+    error = np.abs(j1 * y - j * y1 - 2 / (np.pi * x)) / scale
+    assert np.all(error < 1e-13), np.max(error)
+    t = np.geomspace(1e-3, 1e4, 200)                   # J_(1/2) = sqrt(2 / (pi x)) sin x, Y_(1/2) = -.. cos x
+    amplitude = np.sqrt(2 / (np.pi * t))
+    for ours, expected in ((V.jv(0.5, t).data, np.sin(t)), (V.yv(0.5, t).data, -np.cos(t))):
+        error = np.abs(ours / amplitude - expected)
+        assert np.all(error < 3e-15), np.max(error)
+    np.testing.assert_array_equal(V.yv(-0.5, t).data, V.jv(0.5, t).data)    # Y_(-1/2) = J_(1/2)
+
+
+def test_orders_next_to_whole_ones_are_continuous():
+    """Y_nu near nu = n: Y_n + (nu - n) dY/dnu, dY_nu/dnu = -(pi/2) J_0 at 0 (Temme's series keeps
+    sin(pi mu) / mu; the reference's difference over sin(pi nu) would lose 7 digits at 1e-7)."""
+    # (from x = 0.05: below, the next term, mu^2 log(x/2)^2 / 2 of it, passes 1e-14)
+    x = np.concatenate([np.geomspace(0.05, 2.0, 10), np.linspace(2.5, 24.0, 10), [30.0, 44.0]])
+    j0, y0 = V.j0(x).data, V.y0(x).data                # (and dJ_nu/dnu = (pi/2) Y_0 at 0)
+    for mu in (1e-7, -1e-7, 1e-12):
+        for ours, expected in ((V.yv(mu, x).data, y0 - mu * (np.pi / 2) * j0),
+                               (V.jv(mu, x).data, j0 + mu * (np.pi / 2) * y0)):
+            error = np.abs(ours - expected) / (1 + np.abs(y0))
+            assert np.all(error < 2e-14), (mu, np.max(error))
+
+
+def test_real_order_edges():
+    """NaN below 0 and at +-inf (SciPy's); at 0, J_v = 0 and Y_v = -inf for v > 0, J_v = +-inf by
+    the sign of Gamma(v + 1) below; Y_(-(k+1/2)) = (-1)^k J_(k+1/2) is 0 there (SciPy's: -inf)."""
+    x = np.array([0.0, -0.0, -1.5, np.inf, -np.inf, np.nan])
+    with np.errstate(all="raise"):
+        values = {(kind, v): op(v, x).data for kind, op in (("j", V.jv), ("y", V.yv))
+                  for v in (2.3, -2.3, -1.7, -2.5, 0.5)}
+    nan = [np.nan] * 4
+    np.testing.assert_array_equal(values["j", 2.3], [0.0, 0.0] + nan)
+    np.testing.assert_array_equal(values["y", 2.3], [-np.inf, -np.inf] + nan)
+    np.testing.assert_array_equal(values["j", -2.3], [np.inf, np.inf] + nan)        # Gamma(-1.3) > 0
+    np.testing.assert_array_equal(values["j", -1.7], [-np.inf, -np.inf] + nan)      # Gamma(-0.7) < 0
+    np.testing.assert_array_equal(values["y", -2.3], [-np.inf, -np.inf] + nan)      # cos(2.3 pi) > 0
+    np.testing.assert_array_equal(values["y", -2.5], [0.0, 0.0] + nan)              # = J_(5/2)
+    np.testing.assert_array_equal(values["y", 0.5], [-np.inf, -np.inf] + nan)
+    np.testing.assert_array_equal(V.jv(3.0, x[:1]).data, V.jn(3, x[:1]).data)       # whole orders: jn's op
+    assert type(V.yv(-2, V.Variable(np.ones(1))).creator.forwarder).__name__ == "BesselY"
+    np.testing.assert_array_equal(V.yv(-2.0, np.array([0.4, 7.0])).data, V.yn(-2, np.array([0.4, 7.0])).data)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 30])
@@ -325,7 +445,7 @@ def test_iv_of_large_orders_keeps_the_wronskian_with_kv(nu):
     np.testing.assert_allclose(wronskian * x, 1.0, rtol=1e-13)
 
 
-@pytest.mark.parametrize("name", ["kv", "kve", "iv", "ive"])
+@pytest.mark.parametrize("name", ["kv", "kve", "iv", "ive", "jv", "yv"])
 def test_an_array_of_orders_broadcasts_with_x_as_in_scipy(name):
     op = getattr(V, name)
     x = np.linspace(0.5, 30.0, 7)
@@ -344,7 +464,8 @@ def test_an_array_of_orders_broadcasts_with_x_as_in_scipy(name):
     special = pytest.importorskip("scipy.special")
     y = getattr(special, name)(orders, V.Variable(x))                    # SciPy's ufunc records it
     assert y.creator is not None
-    np.testing.assert_allclose(y.data, getattr(special, name)(orders, x), rtol=5e-14)
+    # (near J's and Y's zeros, absolutely: SciPy's yv(-1.7, 20.17) is 3e-15 off, ours 3e-16)
+    np.testing.assert_allclose(y.data, getattr(special, name)(orders, x), rtol=5e-14, atol=5e-15)
 
 
 def test_k_of_a_subnormal_x_is_finite_where_k_is():
@@ -431,12 +552,14 @@ def test_scipys_ufuncs_record_them():
                          (special.kn(3, x), V.kn(3, x)), (special.kv(2.0, x), V.kn(2, x)),
                          (special.kve(0, x), V.k0e(x)), (special.kv(1.5, x), V.kv(1.5, x)),
                          (special.kve(-0.3, x), V.kve(-0.3, x)), (special.iv(2.5, x), V.iv(2.5, x)),
-                         (special.ive(-0.5, x), V.ive(-0.5, x))]:
+                         (special.ive(-0.5, x), V.ive(-0.5, x)), (special.jv(2.5, x), V.jv(2.5, x)),
+                         (special.yv(-0.3, x), V.yv(-0.3, x)), (special.jve(1.2, x), V.jv(1.2, x)),
+                         (special.yve(4, x), V.yn(4, x))]:
         assert isinstance(theirs, V.Variable) and theirs.creator is not None
         np.testing.assert_array_equal(theirs.data, ours.data)
 
 
-def test_orders_that_are_not_whole_are_refused():
+def test_orders_that_are_not_whole_are_refused_by_the_whole_order_names():
     x = V.Variable(np.array([0.5, 3.0]))
     with pytest.raises(TypeError, match=r"jn\(n, x\): n must be a whole number \(an int\), got float 2\.5"):
         V.jn(2.5, x)
@@ -444,10 +567,13 @@ def test_orders_that_are_not_whole_are_refused():
         V.yn(np.array([1, 2]), x)
     with pytest.raises(ValueError, match=r"jn\(n, x\): \|n\| must be at most 256, got 300"):
         V.jn(300, x)
+    with pytest.raises(TypeError, match=r"yn\(n, x\): .* got float 0\.5; V\.yv\(v, x\) takes a real order"):
+        V.yn(0.5, x)
     special = pytest.importorskip("scipy.special")
-    with pytest.raises(TypeError, match=r"scipy\.special\.jv\(v, x\): gengrad has Bessel functions of one "
-                                        r"whole order v, not differentiated \(V\.jn\(n, x\)"):
-        special.jv(2.5, x)
+    with pytest.raises(TypeError, match=r"jv\(v, x\): v must be a real number, got a Variable"):
+        special.jv(V.Variable(np.array(2.5)), x)
+    with pytest.raises(ValueError, match=r"yv\(v, x\): an order beyond \|v\| = 256 is not supported"):
+        V.yv(300.5, x)
     with pytest.raises(TypeError, match=r"kn\(n, x\): n must be a whole number"):
         V.kn(1.5, x)
     with pytest.raises(TypeError, match=r"kv\(v, x\): v must be a real number, got a Variable \(the order "
@@ -469,7 +595,9 @@ def test_on_the_device_the_values_and_gradients_are_the_hosts_without_a_sync(gpu
                   (lambda t: V.iv(-1.5, t), [1e-3, 0.5, 3.0, 25.0, -1.0]),
                   (lambda t: V.iv(41, t), [0.0, 0.5, 30.0, 45.0, -30.0, 700.0]),     # (Debye's expansion)
                   (lambda t: V.ive(-36.5, t), [1e-3, 30.0, 45.0, 800.0, -1.0]),
-                  (lambda t: V.kv(np.array([0.5, 2.3, 0.5, 40.5]), t), [1e-3, 1.0, 3.0, 50.0])]:
+                  (lambda t: V.kv(np.array([0.5, 2.3, 0.5, 40.5]), t), [1e-3, 1.0, 3.0, 50.0]),
+                  (lambda t: V.jv(2.3, t), [0.0, 1e-3, 1.5, 7.0, 24.0, 31.0, -4.0, np.inf]),
+                  (lambda t: V.yv(-0.7, t), [1e-3, 1.5, 7.0, 24.0, 31.0, -4.0])]:
         x = np.array(x)
         host = V.Variable(x)
         host_value = op(host)

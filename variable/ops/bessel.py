@@ -1,7 +1,7 @@
-"""Bessel functions of the first and second kind of whole order: SciPy's j0, j1, jn, y0, y1
-and yn, and the modified ones of the second kind, k0, k1, kn, k0e, k1e, and kv and kve of any
-real order (I_n, the modified ones of the first kind, are i0 and i1 in division.py and
-special.py).
+"""Bessel functions of the first and second kind: SciPy's j0, j1, jn, y0, y1 and yn of whole
+order, jv and yv (jve, yve) of any real order, and the modified ones of the second kind, k0,
+k1, kn, k0e, k1e, and kv and kve of any real order (I_n, the modified ones of the first kind,
+are i0 and i1 in division.py and special.py).
 
 J_n and Y_n are computed on NumPy alone, each entry in one of three regions of |x|:
 
@@ -24,6 +24,14 @@ K_nu(x) = int_0^inf e^(-x cosh t) cosh(nu t) dt by the trapezoid rule on 24 node
 e^x, so K_nu e^x never underflows), which converges exponentially for such an integrand;
 K_(mu+n) by the recurrence upwards, stable for K.
 
+J_nu and Y_nu of a real order that is not whole (bessel_real_arrays): nu = n + mu, |mu| <= 1/2;
+up to 2, J_nu's power series and Temme's series for Y_mu, Y_(mu+1); up to max(25, nu), Miller's
+recurrence gives J's ratios down to mu, and Steed's continued fraction (J_mu' + i Y_mu') /
+(J_mu + i Y_mu) with the Wronskian fixes J_mu and Y_mu (Numerical Recipes' bessjy); beyond,
+Hankel's expansions at mu and mu + 1; Y_nu (J_nu beyond max(25, nu)) by the recurrence
+upwards; a negative order by J_-a = cos(pi a) J_a - sin(pi a) Y_a and Y_-a = sin(pi a) J_a +
+cos(pi a) Y_a.
+
 Derivatives: J_n' = (J_(n-1) - J_(n+1)) / 2 and likewise for Y (J_(-1) = -J_1), and
 K_n' = -(K_(n-1) + K_(n+1)) / 2 (K_(-1) = K_1), so each derivative is the same op at
 neighbouring orders, to any order.
@@ -39,7 +47,7 @@ from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 from .division import BesselI, ScaledBesselI, neighbour_orders_series
 from .piecewise import where
-from .special import _each_order, _select
+from .special import _each_order, _select, _select_pair
 
 _SMALL = 2.0            # the power series up to here
 _HANKEL = 25.0          # Hankel's expansions from here (or from the highest order wanted)
@@ -122,27 +130,40 @@ def _miller(orders, x, top, want_y=True):
     return js, y0, y1
 
 
-def _hankel(x):
-    """J_0, J_1, Y_0, Y_1 by Hankel's expansions (x >= 25)."""
+def _hankel_order(nu, x):
+    """J_nu and Y_nu by Hankel's expansions (x >= 25, |nu| <= 3/2): sqrt(2 / (pi x)) (P cos chi -
+    Q sin chi, P sin chi + Q cos chi), chi = x - (nu / 2 + 1/4) pi."""
     xp = get_array_module(x)
     r = 1.0 / x
     c, s = xp.cos(x), xp.sin(x)
+    cos_phase, sin_phase = _cos_sin_pi(nu * 0.5 + 0.25)
+    cos_chi, sin_chi = c * cos_phase + s * sin_phase, s * cos_phase - c * sin_phase
+    p, q, term = xp.ones_like(x), xp.zeros_like(x), 1.0
+    power = xp.ones_like(x)
+    for k in range(1, _HANKEL_TERMS):                 # a_k = a_(k-1) (4 nu^2 - (2k-1)^2) / (8k)
+        term = term * (4 * nu * nu - (2 * k - 1) ** 2) / (8 * k)
+        power = power * r
+        sign = -1 if (k // 2) % 2 else 1              # (-1)^floor(k/2)
+        if k % 2:
+            q = q + (sign * term) * power
+        else:
+            p = p + (sign * term) * power
     amplitude = xp.sqrt((2 / math.pi) * r)
-    out = []
-    for nu, (cos_chi, sin_chi) in ((0, (c + s, s - c)), (1, (s - c, -(s + c)))):
-        p, q, term = xp.ones_like(x), xp.zeros_like(x), 1.0
-        power = xp.ones_like(x)
-        for k in range(1, _HANKEL_TERMS):             # a_k = a_(k-1) (4 nu^2 - (2k-1)^2) / (8k)
-            term = term * (4 * nu * nu - (2 * k - 1) ** 2) / (8 * k)
-            power = power * r
-            sign = -1 if (k // 2) % 2 else 1          # (-1)^floor(k/2)
-            if k % 2:
-                q = q + (sign * term) * power
-            else:
-                p = p + (sign * term) * power
-        out.append(amplitude * (p * cos_chi - q * sin_chi) * math.sqrt(0.5))
-        out.append(amplitude * (p * sin_chi + q * cos_chi) * math.sqrt(0.5))
-    j0, y0, j1, y1 = out
+    return amplitude * (p * cos_chi - q * sin_chi), amplitude * (p * sin_chi + q * cos_chi)
+
+
+def _cos_sin_pi(t):
+    """cos(pi t) and sin(pi t) of a number t, exact where they are 0 or +-1 (at multiples of 1/2)."""
+    r = math.fmod(t, 2.0)
+    if r * 2 == int(r * 2):
+        return ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))[int(r * 2) % 4]
+    return math.cos(math.pi * r), math.sin(math.pi * r)
+
+
+def _hankel(x):
+    """J_0, J_1, Y_0, Y_1 by Hankel's expansions (x >= 25)."""
+    j0, y0 = _hankel_order(0.0, x)
+    j1, y1 = _hankel_order(1.0, x)
     return j0, j1, y0, y1
 
 
@@ -158,7 +179,11 @@ def _upwards(z0, z1, n, x):
 
 
 def bessel_arrays(kind, n, x):
-    """J_n(x) (kind "j") or Y_n(x) (kind "y") of a whole n on a floating array, in x's dtype."""
+    """J_n(x) (kind "j") or Y_n(x) (kind "y") of a whole n on a floating array, in x's dtype (of a
+    real order that is not whole: bessel_real_arrays)."""
+    if n != int(n):
+        return bessel_real_arrays(kind, n, x)
+    n = int(n)
     xp = get_array_module(x)
     dtype = x.dtype
     x = _float(x)
@@ -199,6 +224,172 @@ def bessel_arrays(kind, n, x):
                 value = xp.where(x < 0, -value, value)  # J_n(-x) = (-1)^n J_n(x)
         value = xp.where(xp.isnan(x), np.nan, value)
     return (sign * value).astype(dtype if dtype.kind == "f" else np.float64, copy=False)
+
+
+# ----- J_nu and Y_nu of a real order -------------------------------------------------------------
+_STEED_DEPTH = 52
+"""Steed's continued fraction from this depth up: exact to the last bit from x = 2 (at depth 40,
+8e-16 off there); run from its top (not Lentz's way down), it gathers no rounding of a long
+product (which cost 4e-15 at 60 steps)."""
+
+
+def _temme_y(mu, x):
+    """Y_mu(x) and Y_(mu+1)(x) for |mu| <= 1/2 and 0 < x <= 2 by Temme's series (1976), the
+    counterpart of _k_temme's: with f_0 = (2/pi) (pi mu / sin(pi mu)) (Gamma_1 cosh e + Gamma_2
+    d sinh(e) / e) (d = -log(x/2), e = mu d), p_0 = (x/2)^-mu Gamma(1 + mu) / pi, q_0 =
+    (x/2)^mu Gamma(1 - mu) / pi, r = 2 sin(pi mu / 2)^2 / mu and c_k = (-x^2/4)^k / k!,
+    -Y_mu = sum_k c_k (f_k + r q_k), -Y_(mu+1) x / 2 = sum_k c_k (p_k - k (f_k + r q_k))."""
+    xp = get_array_module(x)
+    a = _RECIPROCAL_GAMMA
+    gamma1 = -sum(a[k] * mu ** (k - 1) for k in range(1, len(a), 2))
+    gamma2 = sum(a[k] * mu ** k for k in range(0, len(a), 2))
+    plus, minus = gamma2 - mu * gamma1, gamma2 + mu * gamma1        # 1/Gamma(1+mu), 1/Gamma(1-mu)
+    d = -xp.log(x * 0.5)
+    e = mu * d
+    pi_mu = math.pi * mu
+    fact = pi_mu / math.sin(pi_mu) if mu else 1.0
+    power = (x * 0.5) ** -mu                                        # e^e, by pow (to an ulp)
+    inverse = 1.0 / power
+    small = xp.abs(e) < 0.5
+    safe_e = xp.where(small, 1.0, e)
+    sinhc = xp.where(small, xp.sinh(e) / xp.where(e == 0, 1.0, e), (power - inverse) * 0.5 / safe_e)
+    sinhc = xp.where(e == 0, 1.0, sinhc)                            # sinh(e) / e
+    f = (2 / math.pi) * fact * (gamma1 * ((power + inverse) * 0.5) + gamma2 * sinhc * d)
+    p = power * (1 / (math.pi * plus))
+    q = inverse * (1 / (math.pi * minus))
+    r = 2 * math.sin(pi_mu * 0.5) ** 2 / mu if mu else 0.0
+    total, total_next, c = f + r * q, p, 1.0
+    u = x * x * -0.25
+    for k in range(1, 21):                            # (|u| <= 1: c_20 below 1e-18)
+        f = (k * f + p + q) * (1.0 / (k * k - mu * mu))
+        c = c * u * (1.0 / k)
+        p = p * (1.0 / (k - mu))
+        q = q * (1.0 / (k + mu))
+        term = c * (f + r * q)
+        total = total + term
+        total_next = total_next + (c * p - k * term)
+    return -total, total_next * (-2.0) / x
+
+
+def _j_series_real(nu, x):
+    """J_nu(x) = (x/2)^nu / Gamma(nu + 1) sum_k (-x^2/4)^k / (k! (nu + 1)_k), nu >= 0, 0 < x <= 2."""
+    xp = get_array_module(x)
+    h = x * 0.5
+    u = -h * h
+    term = total = xp.ones_like(x)
+    for k in range(1, 24):                            # (|u| <= 1: the 23rd term below 1e-22)
+        term = term * u * (1.0 / (k * (k + nu)))
+        total = total + term
+    if nu <= 170:
+        lead = h ** nu * (1.0 / math.gamma(nu + 1.0))
+    else:                                             # (Gamma(nu + 1) overflows)
+        lead = xp.exp(nu * xp.log(h) - math.lgamma(nu + 1.0))
+    return lead * total
+
+
+def _steed(mu, x):
+    """p + i q = (J_mu' + i Y_mu') / (J_mu + i Y_mu) for x >= 2 (Steed's continued fraction):
+    -1/(2x) + i + (i/x) a_1 / (b_1 + a_2 / (b_2 + ...)), a_k = (k - 1/2)^2 - mu^2, b_k = 2 (x + i k)."""
+    xp = get_array_module(x)
+    tr, ti = xp.zeros_like(x), xp.zeros_like(x)
+    for k in range(_STEED_DEPTH, 0, -1):
+        a = (k - 0.5) ** 2 - mu * mu
+        br, bi = 2.0 * x + tr, 2.0 * k + ti           # b_k + the tail below it
+        scale = a / (br * br + bi * bi)
+        tr, ti = br * scale, -bi * scale
+    inverse = 1.0 / x
+    return -0.5 * inverse - ti * inverse, 1.0 + tr * inverse
+
+
+def _miller_real(n, mu, x, top):
+    """(h_(mu+n), h_mu, h_(mu+1)): J at those orders up to one common factor, by J_(k-1) = (2k/x) J_k
+    - J_(k+1) run down from the order mu + top + 40 (past x and mu + n), rescaled as it grows."""
+    xp = get_array_module(x)
+    above, here = xp.zeros_like(x), xp.full_like(x, 1e-30)
+    inverse = 1.0 / x
+    kept = None
+    for j in range(int(top) + 40, 0, -1):             # here = h_(mu+j); a step down to h_(mu+j-1)
+        if j == n:
+            kept = here
+        above, here = here, (inverse * (2 * (mu + j))) * here - above
+        if j % 8 == 0:
+            factor = xp.where(xp.abs(here) > 1e250, 1e-250, 1.0)
+            above, here = above * factor, here * factor
+            kept = None if kept is None else kept * factor
+    return (here if n == 0 else kept), here, above
+
+
+def _bessel_jy_real(nu, x):
+    """(J_nu(x), Y_nu(x)) for a real nu >= 0 that is not whole, on finite x > 0 (float64).  With
+    nu = n + mu, |mu| <= 1/2:
+    - x <= 2: J_nu by its power series, Y_mu and Y_(mu+1) by Temme's;
+    - 2 < x <= T = max(25, nu): J's ratios by Miller's recurrence down to mu, J_mu'/J_mu among
+      them, with Steed's continued fraction for (J_mu' + i Y_mu') / (J_mu + i Y_mu) and the
+      Wronskian J Y' - J' Y = 2 / (pi x) giving J_mu and Y_mu themselves (NR's bessjy, 6.7);
+    - beyond, J and Y at mu and mu + 1 by Hankel's expansions;
+    then Y_nu (and J_nu beyond T, where the order is below x) by the recurrence upwards."""
+    xp = get_array_module(x)
+    n = int(math.floor(nu + 0.5))
+    mu = nu - n
+    top = max(_HANKEL, nu)
+
+    def upwards(z0, z1, a):
+        zs = [z0, z1]
+        for k in range(1, n):
+            step = (2 * (mu + k)) / a * zs[k] - zs[k - 1]
+            zs.append(xp.where(xp.isinf(zs[k]), zs[k], step))
+        return zs[n]
+
+    def small(a):
+        a = xp.minimum(a, _SMALL)
+        return _j_series_real(nu, a), upwards(*_temme_y(mu, a), a)
+
+    def middle(a):
+        a = xp.clip(a, _SMALL, top)
+        h_nu, h_mu, h_next = _miller_real(n, mu, a, top)
+        f = mu / a - h_next / h_mu                    # J_mu' / J_mu
+        p, q = _steed(mu, a)
+        gamma = (p - f) / q                           # Y_mu / J_mu (J' = p J - q Y)
+        j_mu = xp.sqrt((2 / math.pi) / (a * q * (1.0 + gamma * gamma)))
+        j_mu = xp.where(h_mu < 0, -j_mu, j_mu)
+        y_mu = gamma * j_mu
+        y_next = (mu / a) * y_mu - (q * j_mu + p * y_mu)     # Y_(mu+1) = (mu/x) Y_mu - Y_mu'
+        return h_nu * (j_mu / h_mu), upwards(y_mu, y_next, a)
+
+    def far(a):
+        a = xp.maximum(a, top)
+        j0, y0 = _hankel_order(mu, a)
+        j1, y1 = _hankel_order(mu + 1, a)
+        return upwards(j0, j1, a), upwards(y0, y1, a)
+
+    def beyond_small(a):
+        return _select_pair(a > top, far, middle, a)
+
+    return _select_pair(x <= _SMALL, small, beyond_small, x)
+
+
+def bessel_real_arrays(kind, nu, x):
+    """J_nu(x) (kind "j") or Y_nu(x) ("y") of a real order nu that is not whole, on a floating
+    array: NaN below 0 and at +-inf (as SciPy's); at 0, J_nu = 0 and Y_nu = -inf for nu > 0.  A
+    negative order by J_-a = cos(pi a) J_a - sin(pi a) Y_a, Y_-a = sin(pi a) J_a + cos(pi a) Y_a
+    (Y_-(k+1/2) = +-J_(k+1/2): 0 at x = 0, where SciPy's gives -inf)."""
+    xp = get_array_module(x)
+    dtype = x.dtype
+    x = _float(x)
+    a = abs(nu)
+    with np.errstate(all="ignore"):
+        inside = (x > 0) & (x < np.inf)
+        safe = xp.where(inside, x, 1.0)
+        j, y = _bessel_jy_real(a, safe)
+        j = xp.where(x == 0, 0.0, j)
+        y = xp.where(x == 0, -np.inf, y)
+        if nu < 0:
+            cos, sin = _cos_sin_pi(a)
+            value = cos * j - sin * y if kind == "j" else sin * j + (cos * y if cos else 0.0)
+        else:
+            value = j if kind == "j" else y
+        value = xp.where(inside | (x == 0), value, np.nan)
+    return value.astype(dtype if dtype.kind == "f" else np.float64, copy=False)
 
 
 # ----- K_n, the modified Bessel functions of the second kind ----------------------------------
@@ -330,7 +521,7 @@ def _bessel(kind, n, x):
 
 
 class BesselJ(Forwarder):
-    """J_n, the Bessel function of the first kind of whole order n (j0: n = 0, j1: n = 1)."""
+    """J_n, the Bessel function of the first kind of order n (j0: n = 0, j1: n = 1; jv: real n)."""
 
     kind = "j"
 
@@ -360,16 +551,16 @@ class BesselJ(Forwarder):
     def taylor(self, x):
         # y_j = Z_j(x(t)) satisfy y_j' = g_j x' with g_j = (y_(j-1) - y_(j+1)) / 2: the orders
         # from n - K to n + K, pushed together (neighbour_orders_series)
+        # (j counts from n: order n + j, a real n too)
         y, = self.outputs
         n, order, kind = self.order, len(x) - 1, self.kind
         x0 = x[0]
-        ys = {j: [y._data if j == n else _bessel(kind, j, x0)] for j in range(n - order, n + order + 1)}
-        return neighbour_orders_series(x, ys, n, n - order,
-                                       lambda ys, j, k: (ys[j - 1][k] - ys[j + 1][k]) * 0.5)
+        ys = {j: [y._data if j == 0 else _bessel(kind, n + j, x0)] for j in range(-order, order + 1)}
+        return neighbour_orders_series(x, ys, 0, -order, lambda ys, j, k: (ys[j - 1][k] - ys[j + 1][k]) * 0.5)
 
 
 class BesselY(BesselJ):
-    """Y_n, the Bessel function of the second kind of whole order n (y0, y1): the same rules."""
+    """Y_n, the Bessel function of the second kind of order n (y0, y1, yv): the same rules."""
 
     kind = "y"
     _pointwise = True
@@ -504,9 +695,10 @@ def _real_order(v, op, limit=256):
 
 def _order(n, op):
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        real = {"jn": "jv", "yn": "yv", "kn": "kv"}.get(op)
         raise TypeError(f"{op}(n, x): n must be a whole number (an int), got {type(n).__name__}"
                         + (f" {n!r}" if isinstance(n, (float, np.floating)) else "")
-                        + "; gengrad has Bessel functions of whole order only")
+                        + (f"; V.{real}(v, x) takes a real order v" if real else ""))
     if abs(n) > 256:
         raise ValueError(f"{op}(n, x): |n| must be at most 256, got {n}")
     return int(n)
@@ -536,8 +728,8 @@ def j1(x: ArrayLike) -> Variable:
 
 
 def jn(n: int, x: ArrayLike) -> Variable:
-    """The Bessel function of the first kind of whole order n, elementwise (scipy.special.jn,
-    scipy.special.jv at whole orders); J_(-n) = (-1)^n J_n.
+    """The Bessel function of the first kind of whole order n, elementwise (scipy.special.jn);
+    J_(-n) = (-1)^n J_n (V.jv: a real order).
 
     Parameters
     ----------
@@ -554,7 +746,7 @@ def jn(n: int, x: ArrayLike) -> Variable:
     Raises
     ------
     TypeError
-        If n is not a whole number (a float order is refused: whole orders only).
+        If n is not a whole number (a float order is refused, naming jv / kv, which take one).
     """
     return Function(BesselJ(_order(n, "jn")))(as_variable(x, op="jn"))
 
@@ -627,7 +819,7 @@ def kn(n: int, x: ArrayLike) -> Variable:
     Raises
     ------
     TypeError
-        If n is not a whole number (a float order is refused: whole orders only).
+        If n is not a whole number (a float order is refused, naming jv / kv, which take one).
     """
     return Function(BesselK(_order(n, "kn")))(as_variable(x, op="kn"))
 
@@ -683,16 +875,57 @@ def kve(v: float, x: ArrayLike) -> Variable:
     return Function(ScaledBesselK(_real_order(v, "kve")))(as_variable(x, op="kve"))
 
 
-def _whole_order(op, name):
-    """scipy.special's jv(v, x) and yv (jn is jv) at a whole order v: V.jn, V.yn."""
-    def call(v, x):
-        if isinstance(v, Variable) or np.ndim(v) or float(v) != int(float(v)):
-            raise TypeError(f"scipy.special.{name}(v, x): gengrad has Bessel functions of one whole order "
-                            f"v, not differentiated (V.{op.__name__}(n, x) with n an int), got v = {v!r}")
-        return op(int(float(v)), x)
-    return call
+def jv(v: float, x: ArrayLike) -> Variable:
+    """The Bessel function of the first kind of real order v, elementwise (scipy.special.jv):
+    NaN for x < 0 at an order that is not whole (the value is complex there) and at +-inf;
+    J_(-a) = cos(pi a) J_a - sin(pi a) Y_a.  Vibrating membranes, diffraction and FM spectra.
+
+    Parameters
+    ----------
+    v : float or array of floats
+        The order, |v| <= 256; not differentiated (a number, not a Variable).  An array of
+        orders broadcasts with x, as in SciPy (one op per distinct order).
+    x : ArrayLike
+        Real data (integers become float64).
+
+    Returns
+    -------
+    Variable
+        J_v(x), of x's shape (broadcast with v's), within about 3e-15 of sqrt(J_v^2 + Y_v^2)
+        (relative, away from its zeros; 1e-14 below the turning point at orders near 100); its
+        derivative is (jv(v - 1, x) - jv(v + 1, x)) / 2, to any order.
+    """
+    if _several(v):
+        return _each_order(v, x, "jv", lambda order, x: Function(BesselJ(_j_order(order, "jv")))(x))
+    return Function(BesselJ(_j_order(v, "jv")))(as_variable(x, op="jv"))
 
 
-numpy_dispatch.register_scipy_ufunc("jv", _whole_order(jn, "jv"))   # (scipy.special.jn is jv)
-numpy_dispatch.register_scipy_ufunc("yv", _whole_order(yn, "yv"))
-__all__ = ["j0", "j1", "jn", "y0", "y1", "yn", "k0", "k1", "kn", "k0e", "k1e", "kv", "kve", "iv", "ive"]
+def yv(v: float, x: ArrayLike) -> Variable:
+    """The Bessel function of the second kind of real order v, elementwise (scipy.special.yv):
+    -inf at 0 for v > 0, NaN for x < 0 and at inf; Y_(-a) = sin(pi a) J_a + cos(pi a) Y_a (so
+    Y_(-1/2) = J_(1/2): 0 at 0).  Its derivative is (yv(v - 1, x) - yv(v + 1, x)) / 2."""
+    if _several(v):
+        return _each_order(v, x, "yv", lambda order, x: Function(BesselY(_j_order(order, "yv")))(x))
+    return Function(BesselY(_j_order(v, "yv")))(as_variable(x, op="yv"))
+
+
+def jve(v: float, x: ArrayLike) -> Variable:
+    """scipy.special.jve on real x: J_v(x) e^(-|Im x|) is J_v(x) itself (V.jv)."""
+    return jv(v, x)
+
+
+def yve(v: float, x: ArrayLike) -> Variable:
+    """scipy.special.yve on real x: Y_v(x) itself (V.yv)."""
+    return yv(v, x)
+
+
+def _j_order(v, op):
+    """jv's and yv's order: a real number, |v| <= 256; a whole one as an int (jn's and yn's op)."""
+    v = _real_order(v, op)
+    return int(v) if v == int(v) else v
+
+
+for _name, _op in (("jv", jv), ("yv", yv), ("jve", jve), ("yve", yve)):   # (scipy.special.jn is jv)
+    numpy_dispatch.register_scipy_ufunc(_name, _op)
+__all__ = ["j0", "j1", "jn", "y0", "y1", "yn", "jv", "yv", "jve", "yve", "k0", "k1", "kn", "k0e", "k1e", "kv",
+           "kve", "iv", "ive"]

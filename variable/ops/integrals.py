@@ -32,7 +32,7 @@ from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .inverse_trig import Sinc, _sinc_series
-from .special import _EULER_GAMMA, _in_float64, _split, exp1_arrays, expi_arrays
+from .special import _EULER_GAMMA, _in_float64, _select_pair, _split, exp1_arrays, expi_arrays
 from .trigonometric import cos, cosh, sin
 
 __all__ = ["sici", "shichi", "fresnel"]
@@ -74,18 +74,6 @@ def _e1_on_imaginary_axis(x, levels):
         re, im = (2 * k - 1) - scale * re, x + scale * im
     size = re * re + im * im
     return re / size, -im / size
-
-
-def _select_pair(where, inside, outside, x):
-    """_select for functions returning a pair of arrays."""
-    if is_device_array(x):
-        return tuple(np.where(where, a, b) for a, b in zip(inside(x), outside(x)))
-    out = np.empty((2,) + x.shape)
-    if where.any():
-        out[:, where] = inside(x[where])
-    if not where.all():
-        out[:, ~where] = outside(x[~where])
-    return out[0], out[1]
 
 
 @_in_float64()

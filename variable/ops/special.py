@@ -94,6 +94,18 @@ def _select(where, inside, outside, x, *others):
     return out
 
 
+def _select_pair(where, inside, outside, x):
+    """_select for functions returning a pair of arrays (sici's Si and ci, Bessel's J and Y)."""
+    if is_device_array(x):
+        return tuple(np.where(where, a, b) for a, b in zip(inside(x), outside(x)))
+    out = np.empty((2,) + x.shape)
+    if where.any():
+        out[:, where] = inside(x[where])
+    if not where.all():
+        out[:, ~where] = outside(x[~where])
+    return out[0], out[1]
+
+
 
 def erf_series(z, terms=40):
     """erf(z) for 0 <= z < 2 by a series of positive terms (no cancellation)."""
