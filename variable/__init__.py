@@ -36,11 +36,12 @@ from .types import ArrayLike, Axis
 # the op families added in NumPy's names: each module's __all__ lists its public ops
 # isort: off
 from .ops import (
-    applying, array_api, bessel, contraction, differences, distribution_functions, distribution_inverses,
-    division, elementary, exponential, grids, histograms, implicit, integrals, inverse_trig, ks_distribution,
-    nanfunctions, polynomials, powers, products, quantiles, rearrange, rounding, selection, sequences, sets,
-    signal, special, stacking, statistics,
+    airy_functions, applying, array_api, bessel, contraction, differences, distribution_functions,
+    distribution_inverses, division, elementary, exponential, grids, histograms, implicit, integrals,
+    inverse_trig, ks_distribution, nanfunctions, polynomials, powers, products, quantiles, rearrange,
+    rounding, selection, sequences, sets, signal, special, stacking, statistics,
 )
+from .ops.airy_functions import *  # noqa: F403
 from .ops.applying import *  # noqa: F403
 from .ops.bessel import *  # noqa: F403
 from .ops.array_api import *  # noqa: F403
@@ -77,7 +78,8 @@ from . import linalg, stats
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
              stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api,
              sequences, polynomials, division, sets, histograms, applying, special, bessel, elementary,
-             distribution_functions, distribution_inverses, integrals, implicit, ks_distribution)
+             distribution_functions, distribution_inverses, integrals, implicit, ks_distribution,
+             airy_functions)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

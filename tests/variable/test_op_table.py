@@ -35,6 +35,7 @@ from op_rows import (
     untied,
     with_zeros,
 )
+from test_ops_airy import ROWS as AIRY_ROWS
 from test_ops_array_api import ROWS as ARRAY_API_ROWS
 from test_ops_bessel import ROWS as BESSEL_ROWS
 from test_ops_contraction import ROWS as CONTRACTION_ROWS
@@ -198,7 +199,7 @@ ELEMENTWISE_ROWS = {
 # Every op family's rows.  A new family: import its dict of rows and merge it here.
 OP_TABLE = {**TENSOR_OPS_COVERED, **ELEMENTWISE_ROWS, **EXPONENTIAL_ROWS, **ROUNDING_ROWS, **REDUCTION_ROWS,
             **SPECIAL_ROWS, **BESSEL_ROWS, **ELEMENTARY_ROWS, **DISTRIBUTION_ROWS,
-            **INVERSE_DISTRIBUTION_ROWS, **INTEGRAL_ROWS, **IMPLICIT_ROWS, **KS_ROWS,
+            **INVERSE_DISTRIBUTION_ROWS, **INTEGRAL_ROWS, **IMPLICIT_ROWS, **KS_ROWS, **AIRY_ROWS,
             **CONTRACTION_ROWS, **SHAPE_ROWS, **SELECTION_ROWS,
             **LINALG_ROWS, **DECOMPOSITION_ROWS, **QUANTILE_ROWS, **NANFUNCTION_ROWS, **SIGNAL_ROWS,
             **POWER_ROWS, **GRID_ROWS, **STATISTICS_ROWS, **ARRAY_API_ROWS, **LINALG_API_ROWS,

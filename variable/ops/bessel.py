@@ -47,7 +47,7 @@ from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
 from .division import BesselI, ScaledBesselI, neighbour_orders_series
 from .piecewise import where
-from .special import _each_order, _select, _select_pair
+from .special import _each_order, _select, _select_tuple
 
 _SMALL = 2.0            # the power series up to here
 _HANKEL = 25.0          # Hankel's expansions from here (or from the highest order wanted)
@@ -363,9 +363,9 @@ def _bessel_jy_real(nu, x):
         return upwards(j0, j1, a), upwards(y0, y1, a)
 
     def beyond_small(a):
-        return _select_pair(a > top, far, middle, a)
+        return _select_tuple(a > top, far, middle, a)
 
-    return _select_pair(x <= _SMALL, small, beyond_small, x)
+    return _select_tuple(x <= _SMALL, small, beyond_small, x)
 
 
 def bessel_real_arrays(kind, nu, x):
@@ -895,34 +895,35 @@ def jv(v: float, x: ArrayLike) -> Variable:
         (relative, away from its zeros; 1e-14 below the turning point at orders near 100); its
         derivative is (jv(v - 1, x) - jv(v + 1, x)) / 2, to any order.
     """
-    if _several(v):
-        return _each_order(v, x, "jv", lambda order, x: Function(BesselJ(_j_order(order, "jv")))(x))
-    return Function(BesselJ(_j_order(v, "jv")))(as_variable(x, op="jv"))
+    return _of_real_order(BesselJ, v, x, "jv")
 
 
 def yv(v: float, x: ArrayLike) -> Variable:
     """The Bessel function of the second kind of real order v, elementwise (scipy.special.yv):
     -inf at 0 for v > 0, NaN for x < 0 and at inf; Y_(-a) = sin(pi a) J_a + cos(pi a) Y_a (so
     Y_(-1/2) = J_(1/2): 0 at 0).  Its derivative is (yv(v - 1, x) - yv(v + 1, x)) / 2."""
-    if _several(v):
-        return _each_order(v, x, "yv", lambda order, x: Function(BesselY(_j_order(order, "yv")))(x))
-    return Function(BesselY(_j_order(v, "yv")))(as_variable(x, op="yv"))
+    return _of_real_order(BesselY, v, x, "yv")
 
 
 def jve(v: float, x: ArrayLike) -> Variable:
     """scipy.special.jve on real x: J_v(x) e^(-|Im x|) is J_v(x) itself (V.jv)."""
-    return jv(v, x)
+    return _of_real_order(BesselJ, v, x, "jve")
 
 
 def yve(v: float, x: ArrayLike) -> Variable:
     """scipy.special.yve on real x: Y_v(x) itself (V.yv)."""
-    return yv(v, x)
+    return _of_real_order(BesselY, v, x, "yve")
 
 
-def _j_order(v, op):
-    """jv's and yv's order: a real number, |v| <= 256; a whole one as an int (jn's and yn's op)."""
-    v = _real_order(v, op)
-    return int(v) if v == int(v) else v
+def _of_real_order(kind, v, x, op):
+    """Z_v(x) for jv and yv (`kind` BesselJ or BesselY), refusals named `op`: the order a real
+    number, |v| <= 256 (a whole one an int: jn's and yn's op), or an array of them."""
+    def one(order, x):
+        order = _real_order(order, op)
+        return Function(kind(int(order) if order == int(order) else order))(x)
+    if _several(v):
+        return _each_order(v, x, op, one)
+    return one(v, as_variable(x, op=op))
 
 
 for _name, _op in (("jv", jv), ("yv", yv), ("jve", jve), ("yve", yve)):   # (scipy.special.jn is jv)

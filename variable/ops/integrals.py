@@ -32,7 +32,7 @@ from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .inverse_trig import Sinc, _sinc_series
-from .special import _EULER_GAMMA, _in_float64, _select_pair, _split, exp1_arrays, expi_arrays
+from .special import _EULER_GAMMA, _in_float64, _select_tuple, _split, exp1_arrays, expi_arrays
 from .trigonometric import cos, cosh, sin
 
 __all__ = ["sici", "shichi", "fresnel"]
@@ -97,7 +97,7 @@ def sici_arrays(x):
         return math.pi / 2 + (c * im - s * re), -(c * re + s * im)
 
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        si, ci = _select_pair(ax <= _SICI_SPLIT, near, far, xp.where(ax == np.inf, 1e300, ax))
+        si, ci = _select_tuple(ax <= _SICI_SPLIT, near, far, xp.where(ax == np.inf, 1e300, ax))
         si = xp.where(ax == np.inf, math.pi / 2, si)
         ci = xp.where(ax == np.inf, 0.0, xp.where(ax == 0, -np.inf, ci))
         nan = xp.isnan(x)
@@ -120,7 +120,7 @@ def shichi_arrays(x):
         return (ei + e1) * 0.5, (ei - e1) * 0.5
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        shi, chi = _select_pair(ax <= _SHICHI_SPLIT, near, far, ax)
+        shi, chi = _select_tuple(ax <= _SHICHI_SPLIT, near, far, ax)
         nan = xp.isnan(x)
         chi = xp.where(ax == 0, -np.inf, chi)
         return xp.where(nan, np.nan, xp.copysign(shi, x)), xp.where(nan, np.nan, chi)
@@ -200,7 +200,7 @@ def fresnel_arrays(x):
         return 0.5 - s_tail, 0.5 - c_tail
 
     with np.errstate(under="ignore", invalid="ignore"):
-        s, c = _select_pair(ax <= _FRESNEL_SPLIT, near, far, ax)
+        s, c = _select_tuple(ax <= _FRESNEL_SPLIT, near, far, ax)
         nan = xp.isnan(x)
         return xp.where(nan, np.nan, xp.copysign(s, x)), xp.where(nan, np.nan, xp.copysign(c, x))
 
@@ -399,8 +399,8 @@ class FresnelC(FresnelS):
 
 # ----- public functions --------------------------------------------------------------------------
 class _Pair(tuple):
-    """A pair of Variables with names (sici's si and ci); a Variable's attribute asked of the pair
-    itself (`.backward()`, `.data`) is refused naming the unpacking."""
+    """A pair of Variables with names (sici's si and ci; airy's four too); a Variable's attribute
+    asked of the tuple itself (`.backward()`, `.data`) is refused naming the unpacking."""
 
     __slots__ = ()
     op, names = "", ()
@@ -410,9 +410,12 @@ class _Pair(tuple):
             return self[type(self).names.index(name)]
         if name.startswith("__"):
             raise AttributeError(name)
-        both = ", ".join(type(self).names)
-        raise AttributeError(f"V.{type(self).op}(x) returns a pair of Variables ({both}), not one: "
-                             f"unpack it, {both} = V.{type(self).op}(x), and take .{name} of either")
+        names = type(self).names
+        both = ", ".join(names)
+        count = "a pair of" if len(names) == 2 else f"{len(names)}"
+        raise AttributeError(f"V.{type(self).op}(x) returns {count} Variables ({both}), not one: "
+                             f"unpack it, {both} = V.{type(self).op}(x), and take .{name} of "
+                             f"{'either' if len(names) == 2 else 'one'}")
 
 
 class SiciResult(_Pair):

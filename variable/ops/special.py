@@ -94,16 +94,18 @@ def _select(where, inside, outside, x, *others):
     return out
 
 
-def _select_pair(where, inside, outside, x):
-    """_select for functions returning a pair of arrays (sici's Si and ci, Bessel's J and Y)."""
+def _select_tuple(where, inside, outside, x):
+    """_select for functions returning a tuple of arrays (sici's pair, Bessel's J and Y, Airy's
+    four), each of x's shape: a tuple of them."""
     if is_device_array(x):
         return tuple(np.where(where, a, b) for a, b in zip(inside(x), outside(x)))
-    out = np.empty((2,) + x.shape)
-    if where.any():
-        out[:, where] = inside(x[where])
-    if not where.all():
-        out[:, ~where] = outside(x[~where])
-    return out[0], out[1]
+    parts = [(mask, side(x[mask])) for mask, side in ((where, inside), (~where, outside)) if mask.any()]
+    if not parts:                                 # (no entries at all)
+        return outside(x)
+    out = np.empty((len(parts[0][1]),) + x.shape)
+    for mask, values in parts:
+        out[:, mask] = values
+    return tuple(out)
 
 
 

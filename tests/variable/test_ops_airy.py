@@ -1,0 +1,169 @@
+"""Airy's functions (variable/ops/airy_functions.py): V.airy's four against their Maclaurin series
+in 90-digit decimals (c1 = Ai(0) and c2 = -Ai'(0) from Gamma(1/3) by Stirling's series with exact
+Bernoulli numbers), the rows (third order, Taylor mode to sixth) in each region, the Wronskian
+far out, the edges, SciPy's values, and the device path without a host sync."""
+
+import math
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from op_rows import SMOOTH, Row, device_equals_host, table_tests
+from test_ops_integrals import _bernoulli, machin_pi
+
+import variable as V
+
+DIGITS = 90
+PI = machin_pi(DIGITS + 10)
+
+
+def _gamma_third(z):
+    """Gamma(z) for z = 1/3 or 2/3: log Gamma(z + 100) by Stirling's series (40 terms, the rest
+    below 1e-100), then down by Gamma(z + 100) = Gamma(z) z (z + 1) ... (z + 99)."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 10
+        w = Decimal(z.numerator) / Decimal(z.denominator) + 100
+        bernoulli = _bernoulli(80)
+        log = (w - Decimal("0.5")) * w.ln() - w + (2 * PI).ln() / 2
+        log += sum(Decimal(bernoulli[2 * k].numerator) / Decimal(bernoulli[2 * k].denominator)
+                   / (2 * k * (2 * k - 1) * w ** (2 * k - 1)) for k in range(1, 41))
+        value = log.exp()
+        for j in range(100):
+            value /= Decimal(z.numerator) / Decimal(z.denominator) + j
+        return value
+
+
+def _constants():
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 10
+        three = Decimal(3)
+        c1 = 1 / ((three.ln() * 2 / 3).exp() * _gamma_third(Fraction(2, 3)))    # 1 / (3^(2/3) Gamma(2/3))
+        c2 = 1 / ((three.ln() / 3).exp() * _gamma_third(Fraction(1, 3)))        # 1 / (3^(1/3) Gamma(1/3))
+        return c1, c2
+
+
+C1, C2 = _constants()
+
+
+def _airy_decimal(x):
+    """(Ai, Ai', Bi, Bi') at a float |x| <= 12 from f, g and their derivatives in 90 digits (the
+    terms peak near e^(2 zeta), 1e24 at 12)."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 10
+        t = Decimal(Fraction(float(x)).numerator) / Decimal(Fraction(float(x)).denominator)
+        f = g = df = dg = Decimal(0)
+        a = b = power = Decimal(1)                      # power = t^(3k)
+        k = 0
+        while True:
+            f, g = f + a * power, g + b * power * t
+            if k:
+                df += a * 3 * k * power / t               # (t^(3k-1): t is not 0 for k >= 1 here)
+            dg += b * (3 * k + 1) * power
+            if t == 0:
+                break
+            power *= t * t * t
+            k += 1
+            a /= (3 * k - 1) * (3 * k)
+            b /= (3 * k) * (3 * k + 1)
+            if k > 5 and abs(a) * (abs(t) + 1) ** (3 * k + 1) < Decimal(10) ** -(DIGITS - 5):
+                break
+        root3 = Decimal(3).sqrt()
+        values = (C1 * f - C2 * g, C1 * df - C2 * dg, root3 * (C1 * f + C2 * g), root3 * (C1 * df + C2 * dg))
+        return tuple(float(v) for v in values)
+
+
+def reference(x):
+    x = np.asarray(x, dtype=float)
+    values = [_airy_decimal(v) for v in x.ravel()]
+    return tuple(np.array([v[i] for v in values]).reshape(x.shape) for i in range(4))
+
+
+def inside(low, high, shape=(3,)):
+    return lambda rng: (rng.uniform(low, high, shape),)
+
+
+# (on the host alone: a device runs all three regions, Bessel's and Miller's and Steed's steps, on
+# every entry of every central difference, 50 s of the stand-in's; test_on_the_device_without_a_sync
+# holds the device's values and gradients to the host's)
+ROWS = {"airy": [Row("|x| < 1", V.airy, reference, inside(-0.95, 0.95), SMOOTH, device=False),
+                 Row("1 < x < 6, (2, 3)", V.airy, reference, inside(1.1, 6.0, (2, 3)), SMOOTH, device=False),
+                 Row("-9 < x < -1", V.airy, reference, inside(-9.0, -1.1), SMOOTH, device=False)]}
+
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+
+
+def test_the_constants_are_gammas():
+    """Gamma(1/3) Gamma(2/3) = 2 pi / sqrt 3 (reflection), and math.gamma's to its last digits."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS
+        product = _gamma_third(Fraction(1, 3)) * _gamma_third(Fraction(2, 3))
+        assert abs(product - 2 * PI / Decimal(3).sqrt()) < Decimal(10) ** -(DIGITS - 5)
+    assert abs(float(_gamma_third(Fraction(1, 3))) / math.gamma(1 / 3) - 1) < 4e-16
+
+
+def test_against_90_digits():
+    """Relative where they do not oscillate (x >= 0), against the envelope below; the bound grows
+    with zeta = 2/3 |x|^(3/2), whose rounding the exponential and the phase carry."""
+    x = np.concatenate([np.linspace(-1, 1, 41), np.geomspace(1.0, 12.0, 40), -np.geomspace(1.0, 12.0, 60),
+                        [1e-300, -1e-300, 0.0, np.nextafter(1.0, 2.0), np.nextafter(-1.0, -2.0)]])
+    ours = [V.backend.to_cpu(part.data) for part in V.airy(x)]
+    exact = reference(x)
+    zeta = 2 / 3 * np.abs(x) ** 1.5
+    bound = 4e-15 + 6e-16 * zeta
+    for i, (o, e) in enumerate(zip(ours, exact)):
+        partner = exact[i ^ 2]                           # (Ai with Bi, Ai' with Bi')
+        scale = np.where(x < 0, np.hypot(e, partner), np.abs(e))
+        error = np.abs(o - e) / scale
+        assert np.all(error <= bound), (i, x[np.argmax(error / bound)], np.max(error / bound))
+
+
+def test_the_wronskian_and_the_equation_far_out():
+    """Ai Bi' - Ai' Bi = 1/pi out to x = -1e4 and 100 (where Bi is 1e288), and Ai'' = x Ai by the
+    gradient's gradient."""
+    x = np.concatenate([-np.geomspace(1.0, 1e4, 200), np.linspace(-1, 100, 200)])
+    ai, aip, bi, bip = (part.data for part in V.airy(x))
+    scale = np.abs(ai * bip) + np.abs(aip * bi)
+    assert np.all(np.abs(ai * bip - aip * bi - 1 / np.pi) <= 2e-15 * scale)
+    t = V.Variable(np.array([-7.5, -1.0, 0.0, 0.5, 4.0]))
+    for value in (lambda t: V.airy(t).ai, lambda t: V.airy(t).bi):
+        slope, = V.grad(V.sum(value(t)), [t], create_graph=True)
+        curve, = V.grad(V.sum(slope), [t])
+        np.testing.assert_allclose(curve.data, t.data * value(t).data, rtol=1e-14, atol=1e-16)
+
+
+def test_edges():
+    with np.errstate(all="raise"):
+        parts = V.airy(np.array([np.inf, -np.inf, np.nan, 0.0, 200.0]))
+    ai, aip, bi, bip = (part.data for part in parts)
+    np.testing.assert_array_equal(ai[:3], [0.0, np.nan, np.nan])
+    np.testing.assert_array_equal(bi[:3], [np.inf, np.nan, np.nan])
+    np.testing.assert_array_equal([ai[4], aip[4], bi[4], bip[4]], [0.0, -0.0, np.inf, np.inf])
+    assert ai[3] == float(C1) and aip[3] == -float(C2)
+    assert V.airy(np.float32([0.5])).ai.dtype == np.float32
+
+
+def test_scipy_agrees_and_its_ufunc_records_the_four():
+    special = pytest.importorskip("scipy.special")
+    x = np.linspace(-20, 20, 161)
+    for ours, theirs in zip(V.airy(x), special.airy(x)):
+        scale = np.maximum(np.abs(theirs), np.where(x < 0, 0.5, 0.0))
+        assert np.all(np.abs(ours.data - theirs) <= 5e-14 * scale + 1e-300)
+    recorded = special.airy(V.Variable(x))
+    assert len(recorded) == 4 and all(part.creator is not None for part in recorded)
+    assert recorded.ai is recorded[0]
+
+
+def test_on_the_device_without_a_sync(gpu, count_syncs):
+    x = np.array([-30.0, -5.0, -1.0, -0.3, 0.0, 0.7, 1.0, 3.0, 40.0, np.inf, np.nan])
+    for i in range(4):
+        assert device_equals_host(lambda t, i=i: V.airy(t)[i], (x,), count_syncs).count == 0
+
+
+def test_the_four_used_as_one_variable_are_refused_naming_the_unpacking():
+    parts = V.airy(V.Variable(np.array([0.5, -2.0])))
+    with pytest.raises(AttributeError, match=r"V\.airy\(x\) returns 4 Variables \(ai, aip, bi, bip\), not "
+                                             r"one: unpack it, ai, aip, bi, bip = V\.airy\(x\)"):
+        parts.backward()
+    ai, aip, bi, bip = parts
+    assert ai is parts.ai and bip is parts[3]
