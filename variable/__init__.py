@@ -39,9 +39,10 @@ from .ops import (
     airy_functions, applying, array_api, bessel, contraction, differences, distribution_functions,
     distribution_inverses, division, elementary, exponential, grids, histograms, implicit, integrals,
     inverse_trig, ks_distribution, nanfunctions, polynomials, powers, products, quantiles, rearrange,
-    rounding, selection, sequences, sets, signal, special, stacking, statistics,
+    rounding, selection, sequences, sets, signal, special, spherical_bessel, stacking, statistics,
 )
 from .ops.airy_functions import *  # noqa: F403
+from .ops.spherical_bessel import *  # noqa: F403
 from .ops.applying import *  # noqa: F403
 from .ops.bessel import *  # noqa: F403
 from .ops.array_api import *  # noqa: F403
@@ -79,7 +80,7 @@ _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contract
              stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api,
              sequences, polynomials, division, sets, histograms, applying, special, bessel, elementary,
              distribution_functions, distribution_inverses, integrals, implicit, ks_distribution,
-             airy_functions)
+             airy_functions, spherical_bessel)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

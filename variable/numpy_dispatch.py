@@ -127,6 +127,7 @@ SCIPY_SPELLINGS = {
     "inv": "V.linalg.inv(x)", "solve": "V.linalg.solve(a, b)", "cholesky": "V.linalg.cholesky(x)",
     "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)",
     "polygamma": "V.polygamma(n, x)", "factorial": "V.gamma(x + 1) (factorial's exact=False values)",
+    **{f"spherical_{kind}": f"V.spherical_{kind}(n, x, derivative)" for kind in ("jn", "yn", "in", "kn")},
     # scipy.stats' distributions (looked up as "norm.<method>"): those of V.stats, and two more
     **{f"{dist}{gen}.{method}": f"V.stats.{dist}.{method}({_first_q(method, arguments)})"
        for dist, methods, arguments in _V_STATS for method in methods for gen in ("", "_gen")},

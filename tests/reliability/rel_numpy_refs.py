@@ -262,6 +262,40 @@ def bessel_jy(kind, nu):
     return lambda x: np.vectorize(one, otypes=[np.float64])(as_float(x))
 
 
+def spherical(kind, n):
+    """z_n of kind "j", "y", "i" or "k" on an array (0 < x <= 12; NaN beyond, their values at 0 and
+    +-inf):
+    j_n and i_n by their power series, y_n upwards from -cos(x)/x and -cos(x)/x^2 - sin(x)/x, k_n
+    by its closed form, in float64."""
+    def one(v):
+        if v == 0:
+            at_zero = 1.0 if n == 0 else 0.0
+            return {"j": at_zero, "i": at_zero, "y": -math.inf, "k": math.inf}[kind]
+        if math.isinf(v):                               # (k_n is complex below 0; i_n has n's parity)
+            if kind == "i":
+                return -math.inf if v < 0 and n % 2 else math.inf
+            return math.nan if kind == "k" and v < 0 else 0.0
+        if math.isnan(v) or not 0 < v <= 12:
+            return math.nan
+        if kind in "ji":
+            sign = -1.0 if kind == "j" else 1.0
+            term = v ** n / math.prod(range(1, 2 * n + 2, 2))
+            total = term
+            for k in range(1, 80):
+                term *= sign * v * v / (2 * k * (2 * n + 2 * k + 1))
+                total += term
+            return total
+        if kind == "k":
+            return math.pi / 2 * math.exp(-v) / v * sum(math.factorial(n + k) / (math.factorial(k)
+                                                         * math.factorial(n - k)) / (2 * v) ** k
+                                                         for k in range(n + 1))
+        before, now = -math.cos(v) / v, -math.cos(v) / v ** 2 - math.sin(v) / v
+        for m in range(1, n):
+            before, now = now, (2 * m + 1) / v * now - before
+        return before if n == 0 else now
+    return lambda x: np.vectorize(one, otypes=[np.float64])(as_float(x))
+
+
 def _log_gamma(x):
     """log|Gamma(x)| for one float, inf at the poles (where math.lgamma raises)."""
     try:

@@ -63,6 +63,7 @@ from test_ops_sets import ROWS as SET_ROWS
 from test_ops_shape_more import ROWS as SHAPE_ROWS
 from test_ops_signal import ROWS as SIGNAL_ROWS
 from test_ops_special import ROWS as SPECIAL_ROWS
+from test_ops_spherical_bessel import ROWS as SPHERICAL_ROWS
 from test_ops_statistics import ROWS as STATISTICS_ROWS
 from test_tensor_table import TENSOR_OPS_COVERED
 
@@ -200,6 +201,7 @@ ELEMENTWISE_ROWS = {
 OP_TABLE = {**TENSOR_OPS_COVERED, **ELEMENTWISE_ROWS, **EXPONENTIAL_ROWS, **ROUNDING_ROWS, **REDUCTION_ROWS,
             **SPECIAL_ROWS, **BESSEL_ROWS, **ELEMENTARY_ROWS, **DISTRIBUTION_ROWS,
             **INVERSE_DISTRIBUTION_ROWS, **INTEGRAL_ROWS, **IMPLICIT_ROWS, **KS_ROWS, **AIRY_ROWS,
+            **SPHERICAL_ROWS,
             **CONTRACTION_ROWS, **SHAPE_ROWS, **SELECTION_ROWS,
             **LINALG_ROWS, **DECOMPOSITION_ROWS, **QUANTILE_ROWS, **NANFUNCTION_ROWS, **SIGNAL_ROWS,
             **POWER_ROWS, **GRID_ROWS, **STATISTICS_ROWS, **ARRAY_API_ROWS, **LINALG_API_ROWS,
