@@ -227,6 +227,9 @@ ROWS = {
               for v in (0.5, 2.3, -1.7) for low, high in _REAL_REGIONS
               for row in unary_rows(None, jv_reference(kind, v), inside(low, high), SMOOTH)[::3]]
        for name, kind, op in (("jv", "j", V.jv), ("yv", "y", V.yv))},
+    **{name: [Row(f"v={v}, {row.label}", lambda x, v=v, op=op: op(v, x), row.ref, row.sample, SMOOTH)
+              for v in (1.25,) for row in unary_rows(None, jv_reference(kind, v), inside(3.0, 12.0), SMOOTH)]
+       for name, kind, op in (("jve", "j", V.jve), ("yve", "y", V.yve))},   # (jv's and yv's on real x)
 }
 _K_REGIONS = ((0.2, 0.95), (1.1, 6.0), (20.0, 40.0))     # series, the integral near and far
 
