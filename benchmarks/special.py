@@ -47,6 +47,11 @@ def cases(rng, n):
         ("kv(2.3, x)", lambda x: V.kv(2.3, x), "kv", None, (positive * 2.5,)),
         ("iv(2.3, x)", lambda x: V.iv(2.3, x), "iv", None, (positive * 2.5,)),
         ("iv(40.5, x)", lambda x: V.iv(40.5, x), "iv:40.5", None, (positive * 2.5,)),
+        ("jv(2.3, x)", lambda x: V.jv(2.3, x), "jv", None, (positive * 2.5,)),
+        ("yv(2.3, x)", lambda x: V.yv(2.3, x), "yv", None, (positive * 2.5,)),
+        ("airy", _all(V.airy), "airy:all", None, (wide,)),
+        ("spherical_jn(3, x)", lambda x: V.spherical_jn(3, x), "spherical_jn", None, (positive * 2.5,)),
+        ("hyp0f1(2.5, x)", lambda x: V.hyp0f1(2.5, x), "hyp0f1", None, (wide * 5,)),
         ("rgamma", V.rgamma, "rgamma", None, (wide / 2,)),
         ("beta", V.beta, "beta", None, (positive, other)),
         ("zeta", V.zeta, "zeta", None, (wide / 2,)),
@@ -106,6 +111,10 @@ def _both(op):
     return lambda x: V.stack(list(op(x)))
 
 
+_all = _both
+"""(airy's four, likewise)"""
+
+
 def _scipy_special():
     try:
         importlib.import_module("scipy.stats")
@@ -116,7 +125,7 @@ def _scipy_special():
 
 def _scipy_call(special, name, arrays):
     """SciPy's function: scipy.special.<name>, or scipy.stats' for "stats.<dist>.<method>"."""
-    if name.endswith(":pair"):                                 # (a pair of outputs, stacked)
+    if name.endswith((":pair", ":all")):                       # (a pair of outputs, or airy's four, stacked)
         function = getattr(special, name.split(":")[0])
         return lambda: np.stack(function(*arrays))
     if name.startswith("lambertw"):                           # (SciPy's is complex: its real part)
@@ -126,6 +135,10 @@ def _scipy_call(special, name, arrays):
         return lambda: special.polygamma(1, *arrays)
     if name == "jn":
         return lambda: special.jn(5, *arrays)
+    if name in ("jv", "yv", "hyp0f1"):
+        return lambda: getattr(special, name)(2.3 if name != "hyp0f1" else 2.5, *arrays)
+    if name == "spherical_jn":
+        return lambda: special.spherical_jn(3, *arrays)
     if name.split(":")[0] in ("kv", "iv"):                    # ("iv:40.5": the order; 2.3 by default)
         base, _, order = name.partition(":")
         return lambda: getattr(special, base)(float(order or 2.3), *arrays)

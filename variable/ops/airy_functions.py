@@ -132,20 +132,23 @@ class AiryAi(Forwarder):
     index = 0                                         # (in airy_arrays' four)
     _pointwise = True
 
-    def __init__(self, value=None):
-        self.value = value
+    def __init__(self, value=None, partner=None):
+        self.value, self.partner = value, partner
 
     def forward(self, x):
         value, self.value = self.value, None           # (handed in once: airy computes the four together)
-        return airy_arrays(x)[self.index] if value is None else value
+        if value is None:
+            values = airy_arrays(x)
+            value, self.partner = values[self.index], values[self.index ^ 1]
+        return value
 
-    save_for_backward = ("x0",)
+    save_for_backward = ("x0", "y")
 
     def backward(self, gy):
-        x, = self.inputs
-        if self.index % 2 == 0:                       # Ai' (Bi'), an op of its own
-            return gy * Function(_AIRY[self.index + 1]())(x)
-        return gy * (x * Function(_AIRY[self.index - 1]())(x))     # Ai'' = x Ai
+        x, = self.inputs                              # (the partner's values, computed with ours, handed on)
+        y, = self.outputs
+        partner = Function(_AIRY[self.index ^ 1](self.partner, y._data))(x)
+        return gy * partner if self.index % 2 == 0 else gy * (x * partner)     # Ai' (Bi'); Ai'' = x Ai
 
     taylor_records = True
 
@@ -199,4 +202,4 @@ def airy(x):
     2/3 |x|^(3/2), the phase, as SciPy's)."""
     x = as_variable(x, op="airy")
     values = airy_arrays(x._data)
-    return AiryResult(Function(op(value))(x) for op, value in zip(_AIRY, values))
+    return AiryResult(Function(op(values[i], values[i ^ 1]))(x) for i, op in enumerate(_AIRY))
