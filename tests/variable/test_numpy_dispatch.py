@@ -461,7 +461,8 @@ def test_conversions_and_tests_called_from_the_users_code_still_take_variables()
     ("scipy.stats.gumbel_r.ppf", lambda sp, x: sp.stats.gumbel_r.ppf(x),
      r"V\.stats\.gumbel_r\.ppf\(q, loc, scale\)"),
     # a decorated function (functools.wraps) by its own name, not its decorator's `wrapper`
-    ("scipy.special.spherical_jn", lambda sp, x: sp.special.spherical_jn(1, x), None),
+    ("scipy.special.spherical_jn", lambda sp, x: sp.special.spherical_jn(1, x),
+     r"V\.spherical_jn\(n, x, derivative\)"),
 ])
 def test_variables_converted_inside_scipys_code_are_refused_naming_the_function(name, call, ours):
     pytest.importorskip("scipy")
