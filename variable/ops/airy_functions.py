@@ -10,12 +10,14 @@ Values, all four in one pass:
   (1/3)_k x^(3k) / (3k)!, g = sum 3^k (2/3)_k x^(3k+1) / (3k+1)!, c1 = Ai(0), c2 = -Ai'(0);
 - x > 1, zeta = 2/3 x^(3/2): Ai = sqrt(x/3) / pi K_(1/3)(zeta), Ai' = -x / (pi sqrt 3) K_(2/3),
   Bi = sqrt(x/3) (2 I_(1/3) + sqrt(3) / pi K_(1/3)), Bi' = x / sqrt(3) (2 I_(2/3) + sqrt(3) / pi K_(2/3))
-  (I_-a = I_a + (2/pi) sin(pi a) K_a), K e^zeta and I e^-zeta scaled (airye);
+  (I_-a = I_a + (2/pi) sin(pi a) K_a), K e^zeta and I e^-zeta scaled;
 - x < -1, z = -x: Ai = sqrt(z)/2 (J_(1/3) - Y_(1/3) / sqrt 3), Bi = -sqrt(z)/2 (J_(1/3) / sqrt 3 +
   Y_(1/3)), Ai' = z/2 (J_(2/3) + Y_(2/3) / sqrt 3), Bi' = z/2 (J_(2/3) / sqrt 3 - Y_(2/3)), at
   zeta (DLMF 9.6 with J_-a = cos(pi a) J_a - sin(pi a) Y_a).
-zeta carries x's rounding times 3/2 and its own: e^-zeta's relative error grows as zeta ulps
-(2e-13 at x = 100), the phase's absolute one alike for x < 0 (SciPy's the same).
+zeta = 2/3 |x|^(3/2) in two parts (Dekker's products; sqrt's rounding kept): a rounded zeta
+would carry zeta ulps into e^-zeta and into the phase below 0 (SciPy's: 1.4e-14 at x = -30, 1.5e-13
+at 100), so the low part moves each value by its slope.  Within 1.7e-15 of 40-digit values
+(relative; of the envelope where they oscillate) from x = -1e4 to 103.
 """
 
 import math
@@ -27,6 +29,7 @@ from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .bessel import _bessel_jy_real, bessel_k_arrays
+from .implicit import _two_product
 from .division import bessel_i_arrays
 from .integrals import _Pair
 from .special import _at_value, _in_float64, _select_tuple
@@ -68,16 +71,34 @@ def _maclaurin(x, xp):
             _SQRT3 * (_C1 * f + _C2 * g), _SQRT3 * (_C1 * df + _C2 * dg))
 
 
-def _positive(x, xp, scaled):
-    """(Ai, Ai', Bi, Bi') for x > 1 from K and I at zeta (scaled: Ai e^zeta, Bi e^-zeta)."""
-    zeta = (2.0 / 3.0) * x * xp.sqrt(x)
+_TWO_THIRDS, _TWO_THIRDS_REST = 2 / 3, 3.700743415417188e-17
+"""2/3 = _TWO_THIRDS + _TWO_THIRDS_REST."""
+
+
+def _zeta(z, xp):
+    """2/3 z^(3/2) as high + low to about 1e-32 (sqrt z's rounding and the products' kept by
+    Dekker's products): its rounding, zeta ulps of e^-zeta (of the phase below 0), is corrected."""
+    s = xp.sqrt(z)
+    p, e = _two_product(s, s)
+    root_rest = ((z - p) - e) / (2.0 * s)             # sqrt z = s + root_rest
+    q, e2 = _two_product(z, s)                        # z^(3/2) = q + e2 + z root_rest
+    high, e3 = _two_product(q, _TWO_THIRDS)
+    low = e3 + q * _TWO_THIRDS_REST + (e2 + z * root_rest) * _TWO_THIRDS
+    zeta = high + low
+    return zeta, low - (zeta - high)
+
+
+def _positive(x, xp):
+    """(Ai, Ai', Bi, Bi') for x > 1 from K and I at zeta (each times e^(-+zeta), whose rounding
+    zeta's low part corrects; K e^zeta and I e^-zeta vary slowly)."""
+    zeta, rest = _zeta(x, xp)
     k1 = bessel_k_arrays(1 / 3, zeta, True)           # K e^zeta
     k2 = bessel_k_arrays(2 / 3, zeta, True)
     i1 = bessel_i_arrays(1 / 3, zeta, True)           # I e^-zeta
     i2 = bessel_i_arrays(2 / 3, zeta, True)
-    down = 1.0 if scaled else xp.exp(-zeta)           # (Ai's e^-zeta; Bi's e^zeta, and K's e^-2 zeta there)
-    up = 1.0 if scaled else xp.exp(zeta)
-    twice = xp.exp(-2.0 * zeta)
+    down = xp.exp(-zeta) * (1.0 - rest)               # e^-zeta, Ai's; Bi's e^zeta, and K's e^-2 zeta there
+    up = xp.exp(zeta) * (1.0 + rest)
+    twice = xp.exp(-2.0 * zeta) * (1.0 - 2.0 * rest)
     root = xp.sqrt(x / 3.0)
     ai = root * (1 / math.pi) * k1 * down
     aip = x * (-1 / (math.pi * _SQRT3)) * k2 * down
@@ -87,43 +108,43 @@ def _positive(x, xp, scaled):
 
 
 def _negative(x, xp):
-    """(Ai, Ai', Bi, Bi') for x < -1 from J and Y of orders 1/3 and 2/3 at zeta."""
+    """(Ai, Ai', Bi, Bi') for x < -1 from J and Y of orders 1/3 and 2/3 at zeta, each moved to
+    zeta's low part by its slope (Z_nu' = Z_(nu-1) - nu Z_nu / zeta, Z_(-a) from Z_a and its partner)."""
     z = -x
-    zeta = (2.0 / 3.0) * z * xp.sqrt(z)
+    zeta, rest = _zeta(z, xp)
     j1, y1 = _bessel_jy_real(1 / 3, zeta)
     j2, y2 = _bessel_jy_real(2 / 3, zeta)
+    half3 = _SQRT3 / 2
+    over = 1.0 / zeta
+    j1, j2, y1, y2 = (j1 + rest * ((-0.5 * j2 - half3 * y2) - (1 / 3) * over * j1),    # J_(-2/3) - J_(1/3) / 3 zeta
+                      j2 + rest * ((0.5 * j1 - half3 * y1) - (2 / 3) * over * j2),
+                      y1 + rest * ((half3 * j2 - 0.5 * y2) - (1 / 3) * over * y1),
+                      y2 + rest * ((half3 * j1 + 0.5 * y1) - (2 / 3) * over * y2))
     half_root = xp.sqrt(z) * 0.5
     return (half_root * (j1 - y1 * (1 / _SQRT3)), (z * 0.5) * (j2 + y2 * (1 / _SQRT3)),
             -half_root * (j1 * (1 / _SQRT3) + y1), (z * 0.5) * (j2 * (1 / _SQRT3) - y2))
 
 
 @_in_float64()
-def airy_arrays(x, scaled=False):
-    """(Ai, Ai', Bi, Bi') on an ndarray (`scaled`: airye's, Ai and Ai' times e^zeta and Bi and Bi'
-    times e^-zeta for x > 0): Ai and Ai' are 0 and Bi, Bi' inf at +inf (airye: NaN and 0, SciPy's
-    limits), all NaN at -inf and NaN."""
+def airy_arrays(x):
+    """(Ai, Ai', Bi, Bi') on an ndarray: Ai and Ai' are 0 and Bi, Bi' inf at +inf, all NaN at -inf
+    and NaN."""
     xp = get_array_module(x)
     with np.errstate(all="ignore"):
         finite = xp.where(xp.isfinite(x), x, 0.0)
 
         def near(t):
-            values = _maclaurin(xp.clip(t, -_SERIES, _SERIES), xp)
-            if not scaled:
-                return values
-            zeta = (2.0 / 3.0) * xp.maximum(t, 0.0) ** 1.5
-            grow, shrink = xp.exp(zeta), xp.exp(-zeta)
-            return values[0] * grow, values[1] * grow, values[2] * shrink, values[3] * shrink
+            return _maclaurin(xp.clip(t, -_SERIES, _SERIES), xp)
 
         def far(t):
-            positive = _positive(xp.maximum(t, _SERIES), xp, scaled)
+            positive = _positive(xp.maximum(t, _SERIES), xp)
             negative = _negative(xp.minimum(t, -_SERIES), xp)
             return tuple(xp.where(t > 0, p, n) for p, n in zip(positive, negative))
 
         out = _select_tuple(xp.abs(finite) <= _SERIES, near, far, finite)
         inf = x == np.inf
-        limits = (0.0, 0.0, np.nan if scaled else np.inf, np.nan if scaled else np.inf)
         return tuple(xp.where(inf, limit, xp.where(xp.isnan(x) | (x == -np.inf), np.nan, out[i]))
-                     for i, limit in enumerate(limits))
+                     for i, limit in enumerate((0.0, 0.0, np.inf, np.inf)))
 
 
 class AiryAi(Forwarder):
@@ -197,9 +218,9 @@ _AIRY = (AiryAi, AiryAiPrime, AiryBi, AiryBiPrime)
 def airy(x):
     """Airy's functions, elementwise (scipy.special.airy, real x): the named four (Ai, Ai', Bi, Bi')
     (`.ai`, `.aip`, `.bi`, `.bip`; a tuple, as SciPy's), each a Variable differentiable to any
-    order (Ai'' = x Ai).  Within 4e-15 of 40-digit values (relative; of the envelope where they
-    oscillate, x < 0) for |x| <= 10, as SciPy's, and 1.4e-14 at x = -30 (the rounding of
-    2/3 |x|^(3/2), the phase, as SciPy's)."""
+    order (Ai'' = x Ai).  Within 1.7e-15 of 40-digit values (relative; of the envelope where they
+    oscillate, x < 0) from x = -1e4 to 103 (SciPy's: 1.4e-14 at -30 and 1.5e-13 at 100, the
+    rounding of 2/3 |x|^(3/2) that gengrad keeps)."""
     x = as_variable(x, op="airy")
     values = airy_arrays(x._data)
     return AiryResult(Function(op(values[i], values[i ^ 1]))(x) for i, op in enumerate(_AIRY))
