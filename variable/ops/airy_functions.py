@@ -29,8 +29,8 @@ from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .bessel import _bessel_jy_real, bessel_k_arrays
-from .implicit import _two_product
 from .division import bessel_i_arrays
+from .implicit import _two_product
 from .integrals import _Pair
 from .special import _at_value, _in_float64, _select_tuple
 
@@ -116,7 +116,8 @@ def _negative(x, xp):
     j2, y2 = _bessel_jy_real(2 / 3, zeta)
     half3 = _SQRT3 / 2
     over = 1.0 / zeta
-    j1, j2, y1, y2 = (j1 + rest * ((-0.5 * j2 - half3 * y2) - (1 / 3) * over * j1),    # J_(-2/3) - J_(1/3) / 3 zeta
+    # (J_(1/3)' = J_(-2/3) - J_(1/3) / (3 zeta), J_(-2/3) = -J_(2/3) / 2 - sqrt(3)/2 Y_(2/3), ...)
+    j1, j2, y1, y2 = (j1 + rest * ((-0.5 * j2 - half3 * y2) - (1 / 3) * over * j1),
                       j2 + rest * ((0.5 * j1 - half3 * y1) - (2 / 3) * over * j2),
                       y1 + rest * ((half3 * j2 - 0.5 * y2) - (1 / 3) * over * y1),
                       y2 + rest * ((half3 * j1 + 0.5 * y1) - (2 / 3) * over * y2))
