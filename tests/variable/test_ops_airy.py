@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from op_rows import SMOOTH, Row, device_equals_host, table_tests
-from test_ops_integrals import _bernoulli, machin_pi
+from test_ops_integrals import _bernoulli, cos_sin, machin_pi
 
 import variable as V
 
@@ -136,17 +136,7 @@ def _far_below(x):
                 q += term
             else:
                 p += term
-        angle = zeta - PI / 4
-        turns = (angle / (2 * PI)).to_integral_value(rounding="ROUND_FLOOR")
-        angle -= turns * 2 * PI
-        cos, sin, term, k = Decimal(0), Decimal(0), Decimal(1), 0
-        while abs(term) > Decimal(10) ** -(DIGITS + 5) or k < 4:
-            if k % 2 == 0:
-                cos += term if k % 4 == 0 else -term
-            else:
-                sin += term if k % 4 == 1 else -term
-            k += 1
-            term = term * angle / k
+        cos, sin = cos_sin(zeta - PI / 4)
         scale = 1 / (PI.sqrt() * z.sqrt().sqrt())
         return float(scale * (cos * p + sin * q)), float(scale * (-sin * p + cos * q))
 

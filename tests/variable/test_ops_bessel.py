@@ -10,6 +10,7 @@ from decimal import Decimal, localcontext
 import numpy as np
 import pytest
 from op_rows import SMOOTH, UNARY_SHAPES, Row, table_tests, unary_rows
+from test_ops_integrals import cos_sin
 
 import variable as V
 
@@ -138,20 +139,10 @@ def iv_reference(nu, scaled=False):
 
 
 def _cos_sin_pi(nu):
-    """cos(pi nu) and sin(pi nu) as 80-digit Decimals: their Taylor series at pi r, r = nu mod 2
-    (|pi r| < 2 pi: the terms peak below 1e3, 3 of the 80 digits)."""
+    """cos(pi nu) and sin(pi nu) as 80-digit Decimals."""
     with localcontext() as context:
         context.prec = 80
-        t = _PI * (Decimal(float(nu)) % 2)
-        cos, sin, term, k = Decimal(0), Decimal(0), Decimal(1), 0
-        while abs(term) > Decimal(10) ** -78 or k < 4:
-            if k % 2 == 0:
-                cos += term if k % 4 == 0 else -term
-            else:
-                sin += term if k % 4 == 1 else -term
-            k += 1
-            term = term * t / k
-        return cos, sin
+        return cos_sin(_PI * Decimal(float(nu)))
 
 
 def _jv_decimal(nu, x):

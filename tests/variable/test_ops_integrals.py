@@ -4,9 +4,10 @@ references of our own (power series in Decimal near 0, the asymptotic expansions
 phase from x^2 taken exactly), the edges, the derivatives, sinh x / x at 0, SciPy's values, and
 the device path without a host sync."""
 
+import functools
 import math
 import pickle
-from decimal import Decimal, localcontext
+from decimal import ROUND_FLOOR, Decimal, getcontext, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -18,6 +19,7 @@ import variable as V
 DIGITS = 60
 
 
+@functools.cache
 def machin_pi(digits=DIGITS + 10):
     """pi to `digits` digits by Machin's formula, 16 arctan(1/5) - 4 arctan(1/239) (the other
     families' references take it from here)."""
@@ -78,6 +80,22 @@ def _series(x, odd, sign, weight):
 def _cos_sin(theta):
     """(cos, sin) of a Decimal angle below 2 pi, by their series."""
     return _series(theta, 0, -1, lambda n: 1), _series(theta, 1, -1, lambda n: 1)
+
+
+def cos_sin(angle):
+    """(cos, sin) of a Decimal angle, reduced modulo 2 pi (by a pi of 120 digits), by their series
+    in the context's digits (the other families' references take them from here)."""
+    pi = machin_pi(120)
+    reduced = angle - (angle / (2 * pi)).to_integral_value(rounding=ROUND_FLOOR) * 2 * pi
+    cos, sin, term, k = Decimal(0), Decimal(0), Decimal(1), 0
+    while abs(term) > Decimal(10) ** -(getcontext().prec + 5) or k < 4:
+        if k % 2 == 0:
+            cos += term if k % 4 == 0 else -term
+        else:
+            sin += term if k % 4 == 1 else -term
+        k += 1
+        term = term * reduced / k
+    return cos, sin
 
 
 def _near(x, kind):

@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from op_rows import SMOOTH, Row, device_equals_host, table_tests
-from test_ops_integrals import machin_pi
+from test_ops_integrals import cos_sin, machin_pi
 
 import variable as V
 
@@ -36,19 +36,6 @@ def _power_series(n, t, sign):
     return total
 
 
-def _cos_sin(t):
-    cos, sin, term, k = Decimal(0), Decimal(0), Decimal(1), 0
-    reduced = t - 2 * PI * int(t / (2 * PI))
-    while abs(term) > Decimal(10) ** -(DIGITS + 5) or k < 4:
-        if k % 2 == 0:
-            cos += term if k % 4 == 0 else -term
-        else:
-            sin += term if k % 4 == 1 else -term
-        k += 1
-        term = term * reduced / k
-    return cos, sin
-
-
 def _one(kind, n, x):
     if x == 0:
         return {"j": 1.0 if n == 0 else 0.0, "i": 1.0 if n == 0 else 0.0, "y": -math.inf, "k": math.inf}[kind]
@@ -61,7 +48,7 @@ def _one(kind, n, x):
             total = sum((Decimal(math.factorial(n + k)) / (math.factorial(k) * math.factorial(n - k))
                          / (2 * t) ** k for k in range(n + 1)), Decimal(0))
             return float(PI / 2 * (-t).exp() / t * total)
-        cos, sin = _cos_sin(t)                           # y_0, y_1, then upwards (stable for y)
+        cos, sin = cos_sin(t)                            # y_0, y_1, then upwards (stable for y)
         before, now = -cos / t, -cos / (t * t) - sin / t
         if n == 0:
             return float(before)
