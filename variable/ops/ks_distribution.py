@@ -133,7 +133,9 @@ def _slope_series(x):
 
 
 class Kolmogorov(Forwarder):
-    """kolmogorov(x): its derivative the sums' own (`_slope`)."""
+    """kolmogorov(x): its derivative the sums' own (`_slope`; `sign` -1: the complement's, minus it)."""
+
+    sign = 1.0
 
     def forward(self, x):
         return kolmogorov_arrays(x)
@@ -142,7 +144,8 @@ class Kolmogorov(Forwarder):
 
     def backward(self, gy):
         x, = self.inputs
-        return gy * _slope(x)
+        slope = _slope(x)
+        return gy * (slope if self.sign > 0 else -slope)
 
     taylor_records = True
     _pointwise = True
@@ -151,7 +154,8 @@ class Kolmogorov(Forwarder):
         y, = self.outputs
         if len(x) == 1:
             return [y._data]
-        return series.integral(x, y._data, _slope_series(x[:-1]))
+        slope = _slope_series(x[:-1])
+        return series.integral(x, y._data, slope if self.sign > 0 else series.neg(slope))
 
 
 def kolmogorov(x):
@@ -170,26 +174,14 @@ def kolmogorov_complement_arrays(x):
         return xp.where(xp.isnan(x), np.nan, _sums(x, xp)[1])
 
 
-class KolmogorovComplement(Forwarder):
+class KolmogorovComplement(Kolmogorov):
     """1 - kolmogorov(x), the limiting distribution's CDF: its derivative -kolmogorov'(x)."""
+
+    sign = -1.0
+    _pointwise = True
 
     def forward(self, x):
         return kolmogorov_complement_arrays(x)
-
-    save_for_backward = ("x0",)
-
-    def backward(self, gy):
-        x, = self.inputs
-        return gy * -_slope(x)
-
-    taylor_records = True
-    _pointwise = True
-
-    def taylor(self, x):
-        y, = self.outputs
-        if len(x) == 1:
-            return [y._data]
-        return series.integral(x, y._data, series.neg(_slope_series(x[:-1])))
 
 
 def kolmogorov_complement(x):
