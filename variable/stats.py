@@ -31,7 +31,8 @@ from .variable import Variable
 
 __all__ = ["norm", "t", "gamma", "beta", "chi2", "expon", "laplace", "logistic", "cauchy", "uniform",
            "lognorm", "halfnorm", "skewnorm", "weibull_min", "gumbel_r", "gumbel_l", "pareto", "rayleigh",
-           "vonmises", "kstwobign", "poisson", "binom", "dirichlet", "multivariate_normal"]
+           "vonmises", "kstwobign", "invgamma", "lomax", "invweibull", "poisson", "binom", "dirichlet",
+           "multivariate_normal"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -850,6 +851,115 @@ class _Vonmises(_Distribution):
         return _choose(ok, value, np.nan)
 
 
+def _above_zero(x, loc, scale, shapes, value, below):
+    """value(z, *shapes) where z > 0, `below` at and left of 0, NaN where the scale or a shape is
+    not positive (the formula runs at z = 1 and shapes 1 elsewhere: no 1/0, no gradient)."""
+    ok, z, _ = _standardized(x, loc, scale, *shapes)
+    inside = ok & (_data(z) > 0)
+    return _choose(inside, value(_at(inside, z, 1.0), *[_at(ok, v, 1.0) for v in shapes]),
+                   _choose(ok, below, np.nan))
+
+
+def _reciprocal_or_inf(z):
+    """1 / z, +inf where z is 0 (a quantile at the support's far end)."""
+    zero = _data(z) == 0
+    return _choose(zero, np.inf, 1.0 / _at(zero, 1.0, z))
+
+
+class _Invgamma(_Distribution):
+    """The inverse gamma distribution: scipy.stats.invgamma(a, loc, scale), 1/X for X gamma(a):
+    density z^(-a-1) e^(-1/z) / Gamma(a), cdf Q(a, 1/z) (gammaincc), sf P(a, 1/z)."""
+
+    name = "invgamma"
+
+    def logpdf(self, x, a, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale, a)
+        k = _at(ok, a, 1.0)
+        inside = ok & (_data(z) > 0)
+        zz = _at(inside, z, 1.0)
+        value = -(k + 1.0) * log(zz) - 1.0 / zz - special.gammaln(k) - log(s)
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, a, loc=0.0, scale=1.0):
+        return _above_zero(x, loc, scale, (a,), lambda z, a: special.gammaincc(a, 1.0 / z), 0.0)
+
+    def sf(self, x, a, loc=0.0, scale=1.0):
+        return _above_zero(x, loc, scale, (a,), lambda z, a: special.gammainc(a, 1.0 / z), 1.0)
+
+    def ppf(self, q, a, loc=0.0, scale=1.0):
+        return _quantile(q, loc, scale, lambda q: _reciprocal_or_inf(quantiles.gammainccinv(a, q)))
+
+    def isf(self, q, a, loc=0.0, scale=1.0):
+        return _quantile(q, loc, scale, lambda q: _reciprocal_or_inf(quantiles.gammaincinv(a, q)))
+
+
+class _Lomax(_Distribution):
+    """The Lomax (Pareto II) distribution: scipy.stats.lomax(c, loc, scale), sf (1 + z)^-c, z >= 0."""
+
+    name = "lomax"
+
+    def logpdf(self, x, c, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale, c)
+        k = _at(ok, c, 1.0)
+        inside = ok & (_data(z) >= 0)
+        value = log(k) - (k + 1.0) * log1p(_at(inside, z, 1.0)) - log(s)
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, c, loc=0.0, scale=1.0):
+        return _from(x, loc, scale, (c,), 0.0, lambda z, c: -expm1(-c * log1p(z)), 0.0)
+
+    def sf(self, x, c, loc=0.0, scale=1.0):
+        return _from(x, loc, scale, (c,), 0.0, lambda z, c: exp(-c * log1p(z)), 1.0)
+
+    def logsf(self, x, c, loc=0.0, scale=1.0):
+        return _from(x, loc, scale, (c,), 0.0, lambda z, c: -c * log1p(z), 0.0)
+
+    def ppf(self, q, c, loc=0.0, scale=1.0):                # (1 - q)^(-1/c) - 1
+        k = _at(_positive(c), c, 1.0)
+        return _choose(_positive(c), _quantile(q, loc, scale, lambda q: expm1(-_log1m(q) / k)), np.nan)
+
+    def isf(self, q, c, loc=0.0, scale=1.0):
+        k = _at(_positive(c), c, 1.0)
+        return _choose(_positive(c), _quantile(q, loc, scale, lambda q: expm1(-_log(q) / k)), np.nan)
+
+
+class _Invweibull(_Distribution):
+    """The inverse Weibull (Frechet) distribution: scipy.stats.invweibull(c, loc, scale), cdf
+    e^(-z^-c) for z > 0."""
+
+    name = "invweibull"
+
+    def logpdf(self, x, c, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale, c)
+        k = _at(ok, c, 1.0)
+        inside = ok & (_data(z) > 0)
+        zz = _at(inside, z, 1.0)
+        value = log(k) - (k + 1.0) * log(zz) - zz ** -k - log(s)
+        return _choose(inside, value, _choose(ok, -np.inf, np.nan))
+
+    def cdf(self, x, c, loc=0.0, scale=1.0):
+        return _above_zero(x, loc, scale, (c,), lambda z, c: exp(-(z ** -c)), 0.0)
+
+    def logcdf(self, x, c, loc=0.0, scale=1.0):
+        return _above_zero(x, loc, scale, (c,), lambda z, c: -(z ** -c), -np.inf)
+
+    def sf(self, x, c, loc=0.0, scale=1.0):
+        return _above_zero(x, loc, scale, (c,), lambda z, c: -expm1(-(z ** -c)), 1.0)
+
+    def ppf(self, q, c, loc=0.0, scale=1.0):                # (-log q)^(-1/c)
+        return self._root(q, c, loc, scale, _log)
+
+    def isf(self, q, c, loc=0.0, scale=1.0):
+        return self._root(q, c, loc, scale, _log1m)
+
+    @staticmethod
+    def _root(q, c, loc, scale, logarithm):
+        """(-logarithm(q))^(-1/c), +inf where -logarithm(q) is 0."""
+        k = _at(_positive(c), c, 1.0)
+        inner = _quantile(q, loc, scale, lambda q: _reciprocal_or_inf((-logarithm(q)) ** (1.0 / k)))
+        return _choose(_positive(c), inner, np.nan)
+
+
 _THETA = math.pi ** 2 / 8
 """kstwobign's CDF near 0 is sqrt(2 pi) / z sum_k e^(-(2k-1)^2 pi^2 / (8 z^2))."""
 
@@ -1026,6 +1136,9 @@ pareto = _Pareto()
 rayleigh = _Rayleigh()
 vonmises = _Vonmises()
 kstwobign = _Kstwobign()
+invgamma = _Invgamma()
+lomax = _Lomax()
+invweibull = _Invweibull()
 binom = _Binom()
 t = _T()
 gamma = _Gamma()

@@ -59,6 +59,11 @@ VALUES = [
     *[("kstwobign", m, (np.array([-0.5, 0.1, 0.35, 0.9, 1.6, 2.8]), 0.1, 1.2))
       for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
     *[("kstwobign", m, (np.append(UNIT[:5], [0.0]), 0.3, 1.7)) for m in ("ppf", "isf")],
+    *[(dist, m, (np.array([-0.5, 0.1, 0.35, 0.9, 2.6, 40.0]), shape, 0.1, 1.2))
+      for dist, shape in (("invgamma", 2.5), ("lomax", 1.7), ("invweibull", 1.7))
+      for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[(dist, m, (np.append(UNIT[:5], [0.0, 1.0]), shape, 0.3, 1.7))
+      for dist, shape in (("invgamma", 2.5), ("lomax", 1.7), ("invweibull", 1.7)) for m in ("ppf", "isf")],
     *[("binom", m, (np.array([-1.0, 0.0, 2.5, 5.0, 10.0, 12.0]), 10, 0.3))
       for m in ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf")],
 ]
@@ -162,6 +167,18 @@ DERIVATIVES = [
     ("kstwobign.logsf", lambda x: V.stats.kstwobign.logsf(x), (np.array([0.5, 2.9, 3.5]),), 2),
     ("kstwobign.ppf", lambda q, s: V.stats.kstwobign.ppf(q, 0.0, s), (UNIT[:3], POS[:3]), 2),
     ("kstwobign.isf", lambda q: V.stats.kstwobign.isf(q), (UNIT[3:],), 2),
+    ("invgamma.logpdf", lambda x, a, s: V.stats.invgamma.logpdf(x, a, 0.0, s),
+     (POS[:3], POS[3:] + 1, POS[:3]), 3),
+    ("invgamma.cdf", lambda x, s: V.stats.invgamma.cdf(x, 2.5, 0.1, s), (POS[:3] + 0.5, POS[3:]), 2),
+    ("invgamma.isf", lambda q, s: V.stats.invgamma.isf(q, 2.5, 0.0, s), (UNIT[:3], POS[:3]), 2),
+    ("lomax.logpdf", lambda x, c, s: V.stats.lomax.logpdf(x, c, 0.0, s), (POS[:3], POS[3:], POS[:3]), 3),
+    ("lomax.sf", lambda x, c: V.stats.lomax.sf(x, c), (POS[:3], POS[3:]), 2),
+    ("lomax.ppf", lambda q, c, s: V.stats.lomax.ppf(q, c, 0.1, s), (UNIT[:3], POS[3:], POS[:3]), 2),
+    ("invweibull.logpdf", lambda x, c, s: V.stats.invweibull.logpdf(x, c, 0.0, s),
+     (POS[:3], POS[3:] + 0.5, POS[:3]), 3),
+    ("invweibull.cdf", lambda x, c: V.stats.invweibull.cdf(x, c), (POS[:3], POS[3:] + 0.5), 2),
+    ("invweibull.isf", lambda q, c, s: V.stats.invweibull.isf(q, c, 0.1, s),
+     (UNIT[:3], POS[3:] + 0.5, POS[:3]), 2),
     ("skewnorm.logsf", lambda x, a: V.stats.skewnorm.logsf(x, a), (X[:3], np.array([2.0, -1.5, 0.4])), 2),
     ("binom.logpmf", lambda p: V.stats.binom.logpmf(np.array([0.0, 3.0, 7.0]), 7, p), (UNIT[1:4],), 3),
     ("binom.cdf", lambda p: V.stats.binom.cdf(np.array([0.0, 3.0, 6.0]), 7, p), (UNIT[1:4],), 2),
@@ -386,7 +403,7 @@ def test_a_nan_argument_gives_nan_as_scipys():
     a NaN x as outside it: 0, 1 or -inf)."""
     shapes = {"t": (3.0,), "gamma": (2.0,), "chi2": (3.0,), "beta": (2.0, 3.0), "lognorm": (0.8,),
               "skewnorm": (2.0,), "weibull_min": (1.5,), "pareto": (2.0,), "vonmises": (1.0,),
-              "poisson": (2.0,), "binom": (5, 0.3)}
+              "poisson": (2.0,), "binom": (5, 0.3), "invgamma": (2.5,), "lomax": (1.7,), "invweibull": (1.7,)}
     checked = 0
     for dist in V.stats.__all__:
         if dist in ("dirichlet", "multivariate_normal"):
