@@ -193,6 +193,14 @@ def _quantile(q, loc, scale, inner):
     return _choose(ok, _scaled(inner(_at(ok, q, 0.5)), loc, scale), np.nan)
 
 
+def _shaped_quantile(q, shape, loc, scale, inner):
+    """loc + scale inner(q, k) with the shape k where it is positive, NaN where it is not (and for
+    q outside [0, 1]): weibull_min's, pareto's, lomax's and invweibull's quantiles."""
+    ok = _positive(shape)
+    k = _at(ok, shape, 1.0)
+    return _choose(ok, _quantile(q, loc, scale, lambda q: inner(q, k)), np.nan)
+
+
 def _scaled(z, loc, scale):
     """loc + scale z, NaN where the scale is not positive (a quantile from the standard one)."""
     ok = _positive(scale)
@@ -714,12 +722,10 @@ class _WeibullMin(_Distribution):
         return _from(x, loc, scale, (c,), 0.0, lambda z, c: -(z ** c), 0.0)
 
     def ppf(self, q, c, loc=0.0, scale=1.0):
-        k = _at(_positive(c), c, 1.0)
-        return _choose(_positive(c), _quantile(q, loc, scale, lambda q: (-_log1m(q)) ** (1.0 / k)), np.nan)
+        return _shaped_quantile(q, c, loc, scale, lambda q, k: (-_log1m(q)) ** (1.0 / k))
 
     def isf(self, q, c, loc=0.0, scale=1.0):
-        k = _at(_positive(c), c, 1.0)
-        return _choose(_positive(c), _quantile(q, loc, scale, lambda q: (-_log(q)) ** (1.0 / k)), np.nan)
+        return _shaped_quantile(q, c, loc, scale, lambda q, k: (-_log(q)) ** (1.0 / k))
 
 
 class _GumbelR(_Distribution):
@@ -803,12 +809,10 @@ class _Pareto(_Distribution):
         return _from(x, loc, scale, (b,), 1.0, lambda z, b: -b * log(z), 0.0)
 
     def ppf(self, q, b, loc=0.0, scale=1.0):
-        k = _at(_positive(b), b, 1.0)
-        return _choose(_positive(b), _quantile(q, loc, scale, lambda q: exp(-_log1m(q) / k)), np.nan)
+        return _shaped_quantile(q, b, loc, scale, lambda q, k: exp(-_log1m(q) / k))
 
     def isf(self, q, b, loc=0.0, scale=1.0):
-        k = _at(_positive(b), b, 1.0)
-        return _choose(_positive(b), _quantile(q, loc, scale, lambda q: exp(-_log(q) / k)), np.nan)
+        return _shaped_quantile(q, b, loc, scale, lambda q, k: exp(-_log(q) / k))
 
 
 class _Rayleigh(_Distribution):
@@ -915,12 +919,10 @@ class _Lomax(_Distribution):
         return _from(x, loc, scale, (c,), 0.0, lambda z, c: -c * log1p(z), 0.0)
 
     def ppf(self, q, c, loc=0.0, scale=1.0):                # (1 - q)^(-1/c) - 1
-        k = _at(_positive(c), c, 1.0)
-        return _choose(_positive(c), _quantile(q, loc, scale, lambda q: expm1(-_log1m(q) / k)), np.nan)
+        return _shaped_quantile(q, c, loc, scale, lambda q, k: expm1(-_log1m(q) / k))
 
     def isf(self, q, c, loc=0.0, scale=1.0):
-        k = _at(_positive(c), c, 1.0)
-        return _choose(_positive(c), _quantile(q, loc, scale, lambda q: expm1(-_log(q) / k)), np.nan)
+        return _shaped_quantile(q, c, loc, scale, lambda q, k: expm1(-_log(q) / k))
 
 
 class _Invweibull(_Distribution):
@@ -946,18 +948,11 @@ class _Invweibull(_Distribution):
     def sf(self, x, c, loc=0.0, scale=1.0):
         return _above_zero(x, loc, scale, (c,), lambda z, c: -expm1(-(z ** -c)), 1.0)
 
-    def ppf(self, q, c, loc=0.0, scale=1.0):                # (-log q)^(-1/c)
-        return self._root(q, c, loc, scale, _log)
+    def ppf(self, q, c, loc=0.0, scale=1.0):                # (-log q)^(-1/c), inf where -log q is 0
+        return _shaped_quantile(q, c, loc, scale, lambda q, k: _reciprocal_or_inf((-_log(q)) ** (1.0 / k)))
 
     def isf(self, q, c, loc=0.0, scale=1.0):
-        return self._root(q, c, loc, scale, _log1m)
-
-    @staticmethod
-    def _root(q, c, loc, scale, logarithm):
-        """(-logarithm(q))^(-1/c), +inf where -logarithm(q) is 0."""
-        k = _at(_positive(c), c, 1.0)
-        inner = _quantile(q, loc, scale, lambda q: _reciprocal_or_inf((-logarithm(q)) ** (1.0 / k)))
-        return _choose(_positive(c), inner, np.nan)
+        return _shaped_quantile(q, c, loc, scale, lambda q, k: _reciprocal_or_inf((-_log1m(q)) ** (1.0 / k)))
 
 
 _THETA = math.pi ** 2 / 8
