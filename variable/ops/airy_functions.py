@@ -137,10 +137,9 @@ def airy_arrays(x):
         def near(t):
             return _maclaurin(xp.clip(t, -_SERIES, _SERIES), xp)
 
-        def far(t):
-            positive = _positive(xp.maximum(t, _SERIES), xp)
-            negative = _negative(xp.minimum(t, -_SERIES), xp)
-            return tuple(xp.where(t > 0, p, n) for p, n in zip(positive, negative))
+        def far(t):                                     # (each side on its own entries, on the CPU)
+            return _select_tuple(t > 0, lambda t: _positive(xp.maximum(t, _SERIES), xp),
+                                 lambda t: _negative(xp.minimum(t, -_SERIES), xp), t)
 
         out = _select_tuple(xp.abs(finite) <= _SERIES, near, far, finite)
         inf = x == np.inf

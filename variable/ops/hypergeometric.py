@@ -46,11 +46,12 @@ def _bessel_form(b, z, xp):
     product where the power is a normal double, else by its logarithm (its sign Gamma(b)'s)."""
     root = xp.sqrt(xp.abs(z))
     order = b - 1.0
-    if order == int(order):
-        j = bessel_whole_arrays("j", int(order), 2.0 * root)
-    else:
-        j = bessel_real_arrays("j", order, 2.0 * root)
-    bessel = xp.where(z > 0, bessel_i_arrays(order, 2.0 * root), j)
+
+    def j(t):
+        if order == int(order):
+            return bessel_whole_arrays("j", int(order), t)
+        return bessel_real_arrays("j", order, t)
+    bessel = _select(z > 0, lambda t: bessel_i_arrays(order, t), j, 2.0 * root)   # (each on its own side)
     power = (1.0 - b) * xp.log(root)
     sign = 1.0 if b > 0 or math.floor(b) % 2 == 0 else -1.0
     scale = xp.where(xp.abs(power) < 600.0, math.gamma(b) * root ** (1.0 - b),   # (no subnormal power)
