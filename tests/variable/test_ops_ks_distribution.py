@@ -67,16 +67,23 @@ def reference_complement(x):
     return np.vectorize(_complement, otypes=[np.float64])(x)
 
 
-def _complement_inverse(c):
-    """x with 1 - kolmogorov(x) = c: halvings of [0, 30] compared with c exactly."""
-    if math.isnan(c) or not 0 <= c <= 1:
+def _halvings(p, function, rising):
+    """x with function(x) = p (a 70-digit function of [0, 30], rising or falling): 80 halvings,
+    compared with p exactly."""
+    if math.isnan(p) or not 0 <= p <= 1:
         return math.nan
-    target = Decimal(Fraction(c).numerator) / Decimal(Fraction(c).denominator)
+    target = Decimal(Fraction(p).numerator) / Decimal(Fraction(p).denominator)
     low, high = 0.0, 30.0
     for _ in range(80):
         middle = (low + high) / 2
-        low, high = (middle, high) if _complement_decimal(middle) < target else (low, middle)
+        value = function(middle)
+        low, high = (middle, high) if (value < target if rising else value > target) else (low, middle)
     return (low + high) / 2
+
+
+def _complement_inverse(c):
+    """x with 1 - kolmogorov(x) = c."""
+    return _halvings(c, _complement_decimal, rising=True)
 
 
 def reference_complement_inverse(c):
@@ -98,16 +105,8 @@ def reference_kolmogorov(x):
 
 
 def _kolmogi(p):
-    """x with kolmogorov(x) = p: halvings of [0, 30] on the 70-digit function, compared with p
-    exactly."""
-    if math.isnan(p) or not 0 <= p <= 1:
-        return math.nan
-    target = Decimal(Fraction(p).numerator) / Decimal(Fraction(p).denominator)
-    low, high = 0.0, 30.0
-    for _ in range(80):
-        middle = (low + high) / 2
-        low, high = (middle, high) if _kolmogorov_decimal(middle) > target else (low, middle)
-    return (low + high) / 2
+    """x with kolmogorov(x) = p."""
+    return _halvings(p, _kolmogorov_decimal, rising=False)
 
 
 def reference_kolmogi(p):
