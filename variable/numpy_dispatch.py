@@ -130,6 +130,8 @@ SCIPY_SPELLINGS = {
     "eigh": "V.linalg.eigh(x)", "svd": "V.linalg.svd(x)", "qr": "V.linalg.qr(x)",
     "polygamma": "V.polygamma(n, x)", "factorial": "V.gamma(x + 1) (factorial's exact=False values)",
     **{f"spherical_{kind}": f"V.spherical_{kind}(n, x, derivative)" for kind in ("jn", "yn", "in", "kn")},
+    "kelvin": "its four complex values' real and imaginary parts: V.ber(x), V.bei(x), V.ker(x), V.kei(x), "
+              "V.berp(x), V.beip(x), V.kerp(x), V.keip(x); gengrad's Variables are real",
     # scipy.stats' distributions (looked up as "norm.<method>"): those of V.stats, and two more
     **{f"{dist}{gen}.{method}": f"V.stats.{dist}.{method}({_first_q(method, arguments)})"
        for dist, methods, arguments in _V_STATS for method in methods for gen in ("", "_gen")},

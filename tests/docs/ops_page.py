@@ -96,7 +96,8 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "gdtrix", "pdtri", "betaincinv", "betainccinv", "bdtri", "nbdtri", "fdtri", "stdtrit",
                  "ndtri_exp", "nrdtrimn", "nrdtrisd", "sici", "shichi", "fresnel", "wrightomega",
                  "lambertw", "owens_t", "kolmogorov", "kolmogi", "airy", "spherical_jn", "spherical_yn",
-                 "spherical_in", "spherical_kn", "hyp0f1")
+                 "spherical_in", "spherical_kn", "hyp0f1", "ber", "bei", "ker", "kei", "berp", "beip", "kerp",
+                 "keip")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -275,7 +276,8 @@ def render() -> str:
         "  results), Owen's T `owens_t` (in h and a), the Kolmogorov distribution's",
         "  `kolmogorov` and `kolmogi`, Airy's `airy` (its four: Ai, Ai', Bi, Bi'), the spherical Bessel",
         "  functions `spherical_jn`, `spherical_yn`, `spherical_in`, `spherical_kn` (gengrad's: SciPy's",
-        "  Python code converts a Variable, refused naming them), `hyp0f1` (in z)",
+        "  Python code converts a Variable, refused naming them), `hyp0f1` (in z), Kelvin's functions",
+        "  `ber`, `bei`, `ker`, `kei` and their derivatives `berp`, `beip`, `kerp`, `keip`",
         "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
         "  `eval_hermitenorm`, `eval_laguerre`, `eval_gegenbauer`, `eval_genlaguerre`, `eval_jacobi`,",
         "  `eval_sh_jacobi` (differentiable in their parameters too), `eval_sh_legendre`,",

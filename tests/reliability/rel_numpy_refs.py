@@ -9,6 +9,7 @@ DeZero's flatten, PyTorch's logsumexp and softmax over an empty axis), the refer
 that convention out.
 """
 
+import cmath
 import math
 from fractions import Fraction
 
@@ -293,6 +294,51 @@ def spherical(kind, n):
         for m in range(1, n):
             before, now = now, (2 * m + 1) / v * now - before
         return before if n == 0 else now
+    return lambda x: np.vectorize(one, otypes=[np.float64])(as_float(x))
+
+
+_KELVIN = {"ber": ("b", 0, 0, False), "bei": ("b", 0, 0, True), "ker": ("k", 0, 0, False),
+           "kei": ("k", 0, 0, True), "berp": ("b", 1, -1, False), "beip": ("b", 1, -1, True),
+           "kerp": ("k", 1, -1, False), "keip": ("k", 1, -1, True)}
+
+
+def kelvin(name):
+    """Kelvin's function `name` (ber .. keip) on an array (|x| <= 8; NaN beyond, their limits at 0
+    and +inf) in Python's complex numbers: ber_n + i bei_n = sum_k (-1)^k (x c / 2)^(n+2k) / (k!
+    (n+k)!), c = e^(3 pi i/4); ker_n + i kei_n = (-i)^n K_n(x e^(i pi/4)) by K_n's series with its
+    logarithm; berp = Re(e^(-i pi/4) b_1), and so on."""
+    family, n, turn, imag = _KELVIN[name]
+    at_zero = {"ber": 1.0, "bei": 0.0, "ker": math.inf, "kei": -math.pi / 4, "berp": 0.0, "beip": 0.0,
+               "kerp": -math.inf, "keip": 0.0}[name]
+
+    def one(v):
+        if math.isnan(v) or (family == "k" and v < 0):
+            return math.nan
+        if v == 0:
+            return at_zero
+        if math.isinf(v):
+            return 0.0 if family == "k" and v > 0 else math.nan
+        if abs(v) > 8:
+            return math.nan
+        a = abs(v)
+        z = a * cmath.exp(0.25j * math.pi)
+        u = z * z / 4
+
+        def i_series(m):
+            return sum((z / 2) ** m * u ** k / math.factorial(k) / math.factorial(m + k) for k in range(60))
+        if family == "b":
+            value = 1j ** n * i_series(n)
+        else:
+            harmonic = [sum(1.0 / j for j in range(1, k + 1)) for k in range(62)]
+            finite = sum((z / 2) ** (2 * k - n) * math.factorial(n - k - 1) / math.factorial(k) * (-1) ** k
+                         for k in range(n)) / 2
+            rest = sum((harmonic[k] + harmonic[n + k] - 2 * 0.5772156649015329) * (z / 2) ** n * u ** k
+                       / (math.factorial(k) * math.factorial(n + k)) for k in range(60))
+            logged = (-1) ** (n + 1) * cmath.log(z / 2) * i_series(n)
+            value = (-1j) ** n * (finite + logged + (-1) ** n * rest / 2)
+        value *= cmath.exp(0.25j * math.pi * turn)
+        part = value.imag if imag else value.real
+        return -part if family == "b" and v < 0 and n % 2 else part
     return lambda x: np.vectorize(one, otypes=[np.float64])(as_float(x))
 
 

@@ -346,6 +346,8 @@ OPS = [
     _elementwise(lambda x: V.yv(-0.7, x), R.bessel_jy("y", -0.7), "yv", ("positive",), "v=-0.7"),
     _elementwise(lambda x: V.jve(1.5, x), R.bessel_jy("j", 1.5), "jve", ("positive",), "v=1.5"),
     _elementwise(lambda z: V.hyp0f1(2.5, z), R.hyp0f1(2.5), "hyp0f1", ("real",), "b=2.5"),
+    *[_elementwise(getattr(V, op), R.kelvin(op), op, ("positive",) if op.startswith("k") else ("real",))
+      for op in ("ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip")],
     *[_elementwise(lambda x, op=op: getattr(V, op)(2, x), R.spherical(op[-2], 2), op, ("positive",), "n=2")
       for op in ("spherical_jn", "spherical_yn", "spherical_in", "spherical_kn")],
     _elementwise(lambda x: V.yve(0.25, x), R.bessel_jy("y", 0.25), "yve", ("positive",), "v=0.25"),

@@ -1873,6 +1873,8 @@ PROPS = [
         label="v=1.5"),
     new("hyp0f1", unary(uniform(-20, 20)), call=lambda z: V.hyp0f1(-1.5, z), ref=R.hyp0f1(-1.5),
         label="b=-1.5"),
+    *[new(op, unary(uniform(-6, 6) if op.startswith("be") else uniform(0.2, 6)), ref=R.kelvin(op))
+      for op in ("ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip")],
     *[new(op, unary(uniform(0.3, 10)), call=lambda x, op=op: getattr(V, op)(2, x), ref=R.spherical(op[-2], 2),
           label="n=2") for op in ("spherical_jn", "spherical_yn", "spherical_in", "spherical_kn")],
     new("yve", unary(uniform(0.3, 12)), call=lambda x: V.yve(0.25, x), ref=R.bessel_jy("y", 0.25),

@@ -1096,6 +1096,11 @@ def _scipy_lambertw_on_a_complex_branch():
     return special.lambertw(V.Variable(np.array([0.5, 2.0])), 1)
 
 
+def _scipy_kelvin_of_a_variable():
+    special = pytest.importorskip("scipy.special")
+    return special.kelvin(V.Variable(np.array([0.5, 2.0])))
+
+
 def _scipy_student_t_cdf_of_a_variable():
     stats = pytest.importorskip("scipy.stats")
     t = V.Variable(np.array([-0.5, 1.2]))
@@ -1245,6 +1250,11 @@ CATALOGUE += [
             _scipy_lambertw_on_a_complex_branch, ValueError,
             (r"lambertw\(x, k=1\): gengrad's Variables are real", r"only the branches k = 0 .* and k = -1",
              r"SciPy's other branches are complex")),
+    Mistake("scipy.special.kelvin(x): SciPy's four complex values at once, on a real Variable",
+            _scipy_kelvin_of_a_variable, TypeError,
+            (r"scipy\.special\.kelvin\(x\) does not take Variables",
+             r"real and imaginary parts: V\.ber\(x\), V\.bei\(x\), V\.ker\(x\), V\.kei\(x\), V\.berp\(x\)",
+             r"gengrad's Variables are real")),
     Mistake("scipy.special.struve(1, x) with a trained x (a piston's radiation impedance): no gengrad op",
             _scipy_struve_of_a_variable, TypeError,
             (r"scipy\.special\.struve\(x1, x2\) does not take Variables", r"gengrad has no struve op",

@@ -50,6 +50,7 @@ from test_ops_histograms import ROWS as HISTOGRAM_ROWS
 from test_ops_hypergeometric import ROWS as HYPERGEOMETRIC_ROWS
 from test_ops_implicit import ROWS as IMPLICIT_ROWS
 from test_ops_integrals import ROWS as INTEGRAL_ROWS
+from test_ops_kelvin import ROWS as KELVIN_ROWS
 from test_ops_ks_distribution import ROWS as KS_ROWS
 from test_ops_linalg import ROWS as LINALG_ROWS
 from test_ops_linalg_api import ROWS as LINALG_API_ROWS
@@ -202,7 +203,7 @@ ELEMENTWISE_ROWS = {
 OP_TABLE = {**TENSOR_OPS_COVERED, **ELEMENTWISE_ROWS, **EXPONENTIAL_ROWS, **ROUNDING_ROWS, **REDUCTION_ROWS,
             **SPECIAL_ROWS, **BESSEL_ROWS, **ELEMENTARY_ROWS, **DISTRIBUTION_ROWS,
             **INVERSE_DISTRIBUTION_ROWS, **INTEGRAL_ROWS, **IMPLICIT_ROWS, **KS_ROWS, **AIRY_ROWS,
-            **SPHERICAL_ROWS, **HYPERGEOMETRIC_ROWS,
+            **SPHERICAL_ROWS, **HYPERGEOMETRIC_ROWS, **KELVIN_ROWS,
             **CONTRACTION_ROWS, **SHAPE_ROWS, **SELECTION_ROWS,
             **LINALG_ROWS, **DECOMPOSITION_ROWS, **QUANTILE_ROWS, **NANFUNCTION_ROWS, **SIGNAL_ROWS,
             **POWER_ROWS, **GRID_ROWS, **STATISTICS_ROWS, **ARRAY_API_ROWS, **LINALG_API_ROWS,

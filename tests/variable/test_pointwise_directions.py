@@ -49,6 +49,7 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "AiryAi": (lambda x: V.airy(x).ai, (-3, 3)), "AiryAiPrime": (lambda x: V.airy(x).aip, (-3, 3)),
     "SphericalBessel": (lambda x: V.spherical_jn(2, x), (-3, 3)),
     "Hyp0F1": (lambda x: V.hyp0f1(2.5, x), (-3, 3)),
+    "Kelvin": (lambda x: V.berp(x), (-3, 3)),
     "AiryBi": (lambda x: V.airy(x).bi, (-3, 3)), "AiryBiPrime": (lambda x: V.airy(x).bip, (-3, 3)),
     "KolmogiComplement": (kolmogi_complement, (0.1, 0.9)),
     "Sigmoid": (F.sigmoid, (-3, 3)), "Softplus": (F.softplus, (-3, 3)), "Swish": (F.swish, (-3, 3)),
