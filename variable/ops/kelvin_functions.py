@@ -51,7 +51,7 @@ _TURNS = [(1.0, 0.0), (_ROOT, _ROOT), (0.0, 1.0), (-_ROOT, _ROOT),
 
 _I_SERIES = 2.0         # I_n's power series up to here
 _I_FAR = 30.0           # its asymptotic expansion from here (e^-2z below 1e-18 of e^z)
-_I_NODES = 48           # the trapezoid rule's nodes on [0, pi], and one more per order n
+_I_NODES = 30           # the trapezoid rule's nodes on [0, pi], and two more per order n
 _I_TERMS = 30           # the asymptotic expansion's terms (the last below 1e-17 of the first at 30)
 _K_SERIES = 1.0         # Temme's series up to here, the integral beyond
 _K_NODES = 40           # the trapezoid rule's nodes on [0, u_max]
@@ -100,7 +100,7 @@ def _i_series(n, a, xp):
 def _i_trapezoid(n, a, xp):
     """I_n(z) e^-z = (1/pi) int_0^pi e^(-2z sin^2(t/2)) cos(nt) dt by the trapezoid rule."""
     z = _z(a)
-    nodes = _I_NODES + n
+    nodes = _I_NODES + 2 * n
     total = 0.5 * (1.0 + xp.exp(-2.0 * z) * (-1.0) ** n)
     for j in range(1, nodes):
         t = math.pi * j / nodes
@@ -144,22 +144,31 @@ def _k_series(a, xp):
 
 def _k_path(a, xp, both=True):
     """K_0(z) e^z and K_1(z) e^z (the second None unless `both`) along the steepest-descent path
-    t = u + i v(u) (v(0) = 0, v' = (1 - sqrt(2) cosh u) / cosh 2u), trapezoid rule in u."""
-    z = _z(a)
+    t = u + i v(u), tan v = (tanh u - sqrt(2) sinh u) / (1 + sqrt(2) tanh u sinh u) (v(0) = 0,
+    v' = (1 - sqrt(2) cosh u) / cosh 2u), trapezoid rule in u; in real arithmetic: z (cosh t - 1) =
+    2z sinh^2(t/2) is real there, 2a (sinh^2(u/2) + sin^2(v/2)), without a cancellation."""
     h = xp.arccosh(1.0 + _K_TAIL / a) * (1.0 / _K_NODES)
-    start = 0.5 * (1.0 + 1j * (1.0 - math.sqrt(2.0)))
-    k0 = xp.full_like(z, start)
-    k1 = xp.full_like(z, start) if both else None
+    root2 = math.sqrt(2.0)
+    k0_re, k0_im = xp.full_like(a, 0.5), xp.full_like(a, 0.5 * (1.0 - root2))   # (u = 0: half a node)
+    k1_re, k1_im = (k0_re.copy(), k0_im.copy()) if both else (None, None)
     for j in range(1, _K_NODES + 1):
         u = h * j
-        t = u + 1j * (xp.arctan(xp.tanh(u)) - xp.arctan(math.sqrt(2.0) * xp.sinh(u)))
-        s = xp.sinh(t * 0.5)
-        slope = (1.0 - math.sqrt(2.0) * xp.cosh(u)) / xp.cosh(2.0 * u)          # v'(u)
-        weight = xp.exp(-2.0 * z * (s * s)) * (1.0 + 1j * slope)
-        k0 = k0 + weight
-        if both:
-            k1 = k1 + weight * xp.cosh(t)
-    return k0 * h, (k1 * h if both else None)
+        grown = xp.expm1(u)
+        sinh = grown * (grown + 2.0) / (2.0 * (grown + 1.0))
+        cosh = 1.0 + grown * grown / (2.0 * (grown + 1.0))
+        tanh, stretched = sinh / cosh, root2 * sinh
+        tan_v = (tanh - stretched) / (1.0 + tanh * stretched)
+        cos_v = 1.0 / xp.sqrt(1.0 + tan_v * tan_v)
+        sin_v = tan_v * cos_v
+        half_squares = sinh * sinh / (2.0 * (1.0 + cosh)) + sin_v * sin_v / (2.0 * (1.0 + cos_v))
+        weight = xp.exp(a * (-2.0 * half_squares))
+        slope = weight * ((1.0 - root2 * cosh) / (1.0 + 2.0 * sinh * sinh))          # (weight v')
+        k0_re, k0_im = k0_re + weight, k0_im + slope
+        if both:                                      # (cosh t = cosh u cos v + i sinh u sin v)
+            c, s = cosh * cos_v, sinh * sin_v
+            k1_re, k1_im = k1_re + (weight * c - slope * s), k1_im + (weight * s + slope * c)
+    k0 = (k0_re + 1j * k0_im) * h
+    return k0, ((k1_re + 1j * k1_im) * h if both else None)
 
 
 def _k_upwards(k0, k1, n, z):
