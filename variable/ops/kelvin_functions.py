@@ -307,6 +307,8 @@ class Kelvin(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         family, n, turn, imag = self.family, self.order, self.turn + 3, self.imag
+        if n == 0:                                    # (f_(-1) = -f_1: one op, not two)
+            return gy * -_kelvin(family, 1, turn, imag, x)
         return gy * ((_kelvin(family, n - 1, turn, imag, x) - _kelvin(family, n + 1, turn, imag, x)) * 0.5)
 
     taylor_records = True
@@ -318,8 +320,12 @@ class Kelvin(Forwarder):
         y, = self.outputs
         family, n, order = self.family, self.order, len(x) - 1
         x0 = x[0]
-        fs = {j: [(_kelvin(family, j, 0, False, x0), _kelvin(family, j, 0, True, x0))]
-              for j in range(n - order, n + order + 1)}
+        fs = {}
+        for j in sorted(range(n - order, n + order + 1), key=abs):
+            if -j in fs:                              # (f_(-j) = (-1)^j f_j)
+                fs[j] = [fs[-j][0] if j % 2 == 0 else tuple(-part for part in fs[-j][0])]
+            else:
+                fs[j] = [(_kelvin(family, j, 0, False, x0), _kelvin(family, j, 0, True, x0))]
         slopes = {}
 
         def slope(j, k):                              # coefficient k of g_j: (c/2) (f_(j-1),k - f_(j+1),k)
