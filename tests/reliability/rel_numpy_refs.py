@@ -1344,6 +1344,13 @@ def stdtrit(df, p):
     return np.select([p == 0, p == 1, (p < 0) | (p > 1) | ~(df > 0)], [-np.inf, np.inf, np.nan], t)
 
 
+def gdtria(p, b, x):
+    """The gamma distribution's rate: gammaincinv(b, p) / x, NaN at x = 0 (as SciPy's)."""
+    p, b, x = np.broadcast_arrays(*as_float(p, b, x))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x == 0, np.nan, gammaincinv(b, p) / np.where(x == 0, 1.0, x))
+
+
 QUANTILES = (
     ("gammaincinv", (2.5,), lambda y: gammaincinv(2.5, y)),
     ("gammainccinv", (0.6,), lambda y: gammaincinv(0.6, y, True)),

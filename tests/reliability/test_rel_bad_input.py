@@ -413,6 +413,8 @@ OPS = [
                    ", ".join(map(str, constants)))
       for name, constants, ref in R.QUANTILES],
     _elementwise(V.ndtri_exp, lambda y: R.ndtri(np.exp(R.as_float(y)))),
+    _elementwise(lambda x: V.gdtria(0.3, 2.5, x), lambda x: R.gdtria(0.3, 2.5, x), "gdtria",
+                 variant="p=0.3, b=2.5"),
     _elementwise(lambda x: V.nrdtrimn(0.3, 2.0, x), lambda x: R.as_float(x) - 2.0 * R.ndtri(0.3), "nrdtrimn",
                  variant="p=0.3, std=2"),
     _elementwise(lambda x: V.nrdtrisd(0.5, 0.8, x), lambda x: (R.as_float(x) - 0.5) / R.ndtri(0.8),

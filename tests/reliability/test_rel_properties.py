@@ -1975,6 +1975,8 @@ PROPS = [
           ref=ref, label=", ".join(map(str, constants)))
       for name, constants, ref in R.QUANTILES],
     new("ndtri_exp", unary(uniform(-8, -0.01)), ref=lambda y: R.ndtri(np.exp(y))),
+    new("gdtria", unary(uniform(0.02, 0.98)), call=lambda p: V.gdtria(p, 2.5, 1.5),
+        ref=lambda p: R.gdtria(p, 2.5, 1.5), label="in p"),
     new("nrdtrimn", unary(uniform(0.02, 0.98)), call=lambda p: V.nrdtrimn(p, 2.0, 0.5),
         ref=lambda p: 0.5 - 2.0 * R.ndtri(p), label="in p"),
     new("nrdtrisd", unary(uniform(0.55, 0.98)), call=lambda p: V.nrdtrisd(0.5, p, 2.0),

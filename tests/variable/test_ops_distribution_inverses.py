@@ -103,6 +103,9 @@ ROWS = {
                    inside(0.05, 0.95), SMOOTH, device=False)],
     "gdtrix": [Row("a=2, b=2.5", lambda p: V.gdtrix(2.0, 2.5, p), lambda p: reference_gammaincinv(2.5, p) / 2,
                    inside(0.05, 0.95), SMOOTH, device=False)],
+    "gdtria": [Row("b=2.5, in p and x", lambda p, x: V.gdtria(p, 2.5, x),
+                   lambda p, x: reference_gammaincinv(2.5, p) / x,
+                   lambda rng: (rng.uniform(0.05, 0.95, 3), rng.uniform(0.5, 3.0, 3)), SMOOTH, device=False)],
     "pdtri": [Row("k=4", lambda y: V.pdtri(4, y), lambda y: reference_gammaincinv(5.0, y, True),
                   inside(0.05, 0.95), SMOOTH, device=False)],
     "betaincinv": [Row("a=2.5, b=0.7", lambda y: V.betaincinv(2.5, 0.7, y),
@@ -224,6 +227,9 @@ EDGES = {
                np.array([0.5, 0, 0.5, 0.5, 1, -1, 0.3, 1e-80, 0.5])),
     "gdtrix": (np.array([1, -1, 0, 2, 1, 1, 1, 2.5]), np.array([2, 2, 2, 0, 2, 2, 2, 3.5]),
                np.array([0.5, 0.5, 0.5, 0.5, -1, 0, 1, 1e-30])),
+    "gdtria": (np.array([0, 0.3, 1, 0.5, 0.5, 0.5, -0.1, 1.2, np.nan, 0.7, 0.3, 0.3, 1e-30]),
+               np.array([2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 30.0, 0.0, -1.0, 3.5]),
+               np.array([1, 1, 1, 0, np.inf, -1, 1, 1, 1, 3.5, 1, 1, 2.0])),
     "pdtri": (np.array([-1, 0, 2.7, np.inf, 3, 2, 2, 50, 3]),
               np.array([0.5, 0.5, 0.3, 0.5, 0, 1, 1.5, 1e-100, 0.999])),
     "betaincinv": (np.array([0, 1, 2, 2, 2, 2, np.inf, -1, 2, 0, 2, 0.5, 40.0]),
@@ -272,6 +278,20 @@ def test_ndtri_exp_keeps_its_digits_where_e_to_the_y_would_lose_them():
     assert V.ndtri_exp(np.array([0.0, -np.inf, 0.5])).data.tolist()[:2] == [np.inf, -np.inf]
 
 
+def test_gdtria_is_gdtrix_with_rate_and_quantile_exchanged():
+    """a x = gammaincinv(b, p) either way: gdtria(p, b, x) = gdtrix(x, b, p), bit for bit, and its
+    gradient in x is -a / x; b requiring grad is refused naming gdtria."""
+    p, x = V.Variable(np.array([0.1, 0.5, 0.97])), V.Variable(np.array([0.4, 2.0, 9.0]))
+    a = V.gdtria(p, 3.0, x)
+    np.testing.assert_array_equal(a.data, V.gdtrix(x.data, 3.0, p.data).data)
+    gp, gx = V.grad(V.sum(a), [p, x])
+    np.testing.assert_allclose(gx.data, -a.data / x.data, rtol=1e-15)
+    np.testing.assert_allclose(gp.data, V.grad(V.sum(V.gdtrix(x.data, 3.0, p)), [p])[0].data, rtol=1e-15)
+    with pytest.raises(TypeError, match=r"^gdtria\(p, b, x\): gengrad differentiates it in p and x only, "
+                                        r"and b requires grad"):
+        V.gdtria(0.3, V.Variable(np.array(2.0)), x)
+
+
 def test_the_t_quantile_at_0_is_minus_infinity():
     """(SciPy's stdtrit gives +inf at p = 0 for a finite df, its normal quantile -inf.)"""
     assert V.stdtrit(np.array([3.0, np.inf]), 0.0).data.tolist() == [-np.inf, -np.inf]
@@ -294,6 +314,7 @@ def test_on_the_device_the_inverses_are_the_hosts_without_a_sync(gpu, count_sync
              (V.chdtri, (np.array([3.0, 0.5]),), np.array([0.2, 0.9])),
              (V.gdtrix, (np.array([2.0, 1.0]), np.array([2.5, 30.0])), np.array([0.2, 0.9])),
              (V.pdtri, (np.array([-1.0, 2.7, 50.0]),), np.array([0.5, 0.3, 0.999])),
+             (V.gdtria, (np.array([0.2, 0.9, 0.5]), np.array([2.5, 30.0, 1.0])), np.array([1.5, 0.3, 0.0])),
              (V.ndtri_exp, (), np.array([-1e-20, -0.69314, -5.0, -800.0, -1e25, 0.0])),
              (V.nrdtrimn, (np.array([0.3, 0.5, 1.0]), np.array([2.0, 0.5, 1.0])), np.array([1.0, -1.0, 0.0])),
              (V.nrdtrisd, (np.array([0.0, 1.0]), np.array([0.3, 0.9])), np.array([1.0, 3.0]))]

@@ -37,6 +37,7 @@ from .special import (
     _beta_density_series,
     _beta_fraction,
     _beta_offsets,
+    _constant_parameters,
     _floats_on_one_device,
     _gamma_density_series,
     _gamma_log_prefix,
@@ -478,6 +479,17 @@ def gdtrix(a, b, p):
     return Function(Gammaincinv())(new_variable(b.data), p) / a
 
 
+def gdtria(p, b, x):
+    """The rate a of the gamma distribution of shape b in which x is the p quantile, elementwise with
+    broadcasting (scipy.special.gdtria, SciPy's order): gdtr(a, b, x) = p, a = gammaincinv(b, p) /
+    x; differentiable in p and x (b constant, as gammaincinv's a); NaN at x = 0 (as SciPy's)."""
+    _constant_parameters("gdtria(p, b, x)", "p and x", (("b", b),),
+                         "gdtria(p, b, x): the probability, the shape b, then the quantile x")
+    p, b, x = _with_weak_numbers("gdtria", p, b, x)
+    zero = x.data == 0
+    return where(zero, np.nan, gammaincinv(b, p) / where(zero, 1.0, x))
+
+
 def pdtri(k, y):
     """The Poisson mean m with pdtr(k, m) = y, elementwise with broadcasting (scipy.special.pdtri):
     gammainccinv(floor(k) + 1, y), differentiable in y (k constant, floored as SciPy takes it);
@@ -739,5 +751,5 @@ def nrdtrisd(mn, p, x):
     return where(bad, np.nan, (x - mn) / ndtri(where(bad, 0.25, p)))
 
 
-__all__ = ["gammaincinv", "gammainccinv", "chdtri", "gdtrix", "pdtri", "betaincinv", "betainccinv", "bdtri",
-           "nbdtri", "fdtri", "stdtrit", "ndtri_exp", "nrdtrimn", "nrdtrisd"]
+__all__ = ["gammaincinv", "gammainccinv", "chdtri", "gdtrix", "gdtria", "pdtri", "betaincinv", "betainccinv",
+           "bdtri", "nbdtri", "fdtri", "stdtrit", "ndtri_exp", "nrdtrimn", "nrdtrisd"]
