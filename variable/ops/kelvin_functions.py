@@ -11,12 +11,13 @@ arrays, relative to |ber_n + i bei_n| (|ker_n + i kei_n|) as J and Y are to thei
   e^(-2z sin^2(t/2)) cos(nt) dt by the trapezoid rule (exponentially convergent for a periodic
   integrand, and no cancellation: |e^(z cos t)| is at most |e^z|); beyond, its asymptotic
   expansion (the neglected e^-2z below 1e-18 there);
-- K_0(z), K_1(z): up to 1 Temme's series (bessel.py's, at order 0); beyond, K_m(z) e^z =
-  int_0^inf e^(-z (cosh t - 1)) cosh(mt) dt along the path of steepest descent t = u + i v(u),
-  v = atan(tanh u) - atan(sqrt(2) sinh u), on which z (cosh t - 1) is real and grows, by the
-  trapezoid rule in u (40 nodes); K_n by the recurrence upwards, stable for K;
-- e^(+-z) with z's phase x / sqrt 2 in two parts (Dekker's product): SciPy's rounded phase
-  loses x ulps (3e-14 at x = 300).
+- K_0(z), K_1(z): up to 1 Temme's series at order 0 (as bessel.py's _k_temme, complex here);
+  beyond, K_m(z) e^z = int_0^inf e^(-z (cosh t - 1)) cosh(mt) dt along the path of steepest
+  descent t = u + i v(u), v = atan(tanh u) - atan(sqrt(2) sinh u), on which z (cosh t - 1) is
+  real and grows, by the trapezoid rule in u (40 nodes, in real arithmetic); K_n by the
+  recurrence upwards, stable for K;
+- e^(+-z) with z's phase x / sqrt 2 in two parts (Dekker's product): within 2e-16 of the modulus
+  to x = 700, where SciPy's ber is 1.4e-14 off (2.5e-14 at x = 300, 5e-10 at x = 10).
 
 Derivatives: f_n' = (c/2)(f_(n-1) - f_(n+1)), c = e^(3 pi i / 4), for both pairs (f_(-n) =
 (-1)^n f_n), so berp = Re(e^(-i pi/4) b_1), and so on.  One op, Kelvin, is the real or
