@@ -693,6 +693,31 @@ def _bessel_i_debye(nu, x, scaled):
     return xp.copysign(y, x) if nu % 2 else y
 
 
+def i_power_series(n, x, terms):
+    """I_n's power series (x/2)^n / n! sum_(k < terms) u^k n! / (k! (k + n)!), u = x^2 / 4, its
+    terms by t_k = t_(k-1) u / (k (k + n)); x real (_bessel_i) or complex (kelvin_functions.py)."""
+    xp = get_array_module(x)
+    u = x * x * 0.25
+    term = total = xp.ones_like(x)
+    for k in range(1, terms):
+        term = term * (u * (1.0 / (k * (k + n))))
+        total = total + term
+    if n:
+        total = total * ((x * 0.5) ** n * (1.0 / math.gamma(n + 1)))
+    return total
+
+
+def i_expansion(n, r, terms):
+    """sum_(k < terms) t_k, t_0 = 1, t_k = -t_(k-1) (4 n^2 - (2k - 1)^2) r / (8k): I_n(z) e^-z
+    sqrt(2 pi z) for r = 1/z, real (_bessel_i) or complex (kelvin_functions.py)."""
+    xp = get_array_module(r)
+    term = expansion = xp.ones_like(r)
+    for k in range(1, terms):
+        term = term * (r * (-(4 * n * n - (2 * k - 1) ** 2) / (8 * k)))
+        expansion = expansion + term
+    return expansion
+
+
 def _bessel_i(n, x, scaled=False):
     """I_n(x) (`scaled`: I_n(x) e^(-|x|)) for a real n >= 0 on a floating array: I_n(-x) =
     (-1)^n I_n(x) for a whole n (NaN for a fractional one), and for |x|
@@ -715,21 +740,11 @@ def _bessel_i(n, x, scaled=False):
     ax = xp.abs(x)
     far = ax > s                                         # (NaN: False, the series keeps it NaN)
     near = xp.minimum(ax, s)
-    u = near * near * 0.25
-    term = total = xp.ones_like(near)
-    for k in range(1, series_terms):
-        term = term * (u * (1.0 / (k * (k + n))))
-        total = total + term
-    if n:
-        total = total * ((near * 0.5) ** n * (1.0 / math.gamma(n + 1)))
+    total = i_power_series(n, near, series_terms)
     if scaled:
         total = total * xp.exp(-near)
     big = xp.where(far & (ax < np.inf), ax, s)           # inf: its value is set below
-    r = 1.0 / big
-    term = expansion = xp.ones_like(big)
-    for k in range(1, asymptotic_terms):
-        term = term * (r * (-(4 * n * n - (2 * k - 1) ** 2) / (8 * k)))
-        expansion = expansion + term
+    expansion = i_expansion(n, 1.0 / big, asymptotic_terms)
     expansion = expansion / (xp.sqrt(big) * math.sqrt(2 * math.pi))   # (big * 2 pi overflows from 3e307)
     if not scaled:
         half = xp.exp(big * 0.5)                         # e^x = e^(x/2) e^(x/2)

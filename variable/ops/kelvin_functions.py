@@ -38,6 +38,8 @@ from .. import series
 from ..backend import get_array_module
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
+from .bessel import _k_upwards
+from .division import i_expansion, i_power_series
 from .implicit import _two_product
 from .special import _in_float64, _select, _select_tuple
 
@@ -88,14 +90,7 @@ def _i_series_terms(n):
 
 def _i_series(n, a, xp):
     """I_n(z) = (z/2)^n sum_k (z^2/4)^k / (k! (n+k)!) for |z| <= 2 + n."""
-    z = _z(a)
-    u = z * z * 0.25
-    term = (z * 0.5) ** n * (1.0 / math.factorial(n))
-    total = term
-    for k in range(1, _i_series_terms(n)):
-        term = term * u * (1.0 / (k * (n + k)))
-        total = total + term
-    return total
+    return i_power_series(n, _z(a), _i_series_terms(n))
 
 
 def _i_trapezoid(n, a, xp):
@@ -114,14 +109,7 @@ def _i_asymptotic(n, a, xp):
     """I_n(z) e^-z ~ (2 pi z)^(-1/2) sum_k (-1)^k a_k(n) / z^k, a_k(n) = prod_(j<=k) (4n^2 - (2j-1)^2)
     / (8j)."""
     z = _z(a)
-    w = 1.0 / z
-    coefficients = [1.0]
-    for k in range(1, _I_TERMS):
-        coefficients.append(coefficients[-1] * -(4 * n * n - (2 * k - 1) ** 2) / (8 * k))
-    total = coefficients[-1]
-    for c in reversed(coefficients[:-1]):             # (Horner in 1/z)
-        total = total * w + c
-    return total / xp.sqrt(2 * math.pi * z)
+    return i_expansion(n, 1.0 / z, _I_TERMS) / xp.sqrt(2 * math.pi * z)
 
 
 def _k_series(a, xp):
@@ -170,15 +158,6 @@ def _k_path(a, xp, both=True):
             k1_re, k1_im = k1_re + (weight * c - slope * s), k1_im + (weight * s + slope * c)
     k0 = (k0_re + 1j * k0_im) * h
     return k0, ((k1_re + 1j * k1_im) * h if both else None)
-
-
-def _k_upwards(k0, k1, n, z):
-    """K_n from K_0 and K_1 (scaled alike) by K_(m+1) = K_(m-1) + (2m/z) K_m."""
-    if n == 0:
-        return k0
-    for m in range(1, n):
-        k0, k1 = k1, k0 + (2.0 * m) / z * k1
-    return k1
 
 
 def _part_at(family, n, turn, imag, a, xp):
