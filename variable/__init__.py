@@ -37,14 +37,15 @@ from .types import ArrayLike, Axis
 # isort: off
 from .ops import (
     airy_functions, applying, array_api, bessel, contraction, differences, distribution_functions,
-    distribution_inverses, division, elementary, exponential, grids, histograms, hypergeometric, implicit,
-    integrals, inverse_trig, kelvin_functions, ks_distribution, nanfunctions, polynomials, powers, products,
-    quantiles, rearrange, rounding, selection, sequences, sets, signal, special, spherical_bessel, stacking,
-    statistics,
+    distribution_inverses, division, elementary, elliptic_integrals, exponential, grids, histograms,
+    hypergeometric, implicit, integrals, inverse_trig, kelvin_functions, ks_distribution, nanfunctions,
+    polynomials, powers, products, quantiles, rearrange, rounding, selection, sequences, sets, signal,
+    special, spherical_bessel, stacking, statistics,
 )
 from .ops.airy_functions import *  # noqa: F403
 from .ops.spherical_bessel import *  # noqa: F403
 from .ops.kelvin_functions import *  # noqa: F403
+from .ops.elliptic_integrals import *  # noqa: F403
 from .ops.hypergeometric import *  # noqa: F403
 from .ops.applying import *  # noqa: F403
 from .ops.bessel import *  # noqa: F403
@@ -83,7 +84,7 @@ _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contract
              stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api,
              sequences, polynomials, division, sets, histograms, applying, special, bessel, elementary,
              distribution_functions, distribution_inverses, integrals, implicit, ks_distribution,
-             airy_functions, spherical_bessel, hypergeometric, kelvin_functions)
+             airy_functions, spherical_bessel, hypergeometric, kelvin_functions, elliptic_integrals)
 
 OPS = (
     "add", "sub", "mul", "div", "neg", "pow", "square", "sqrt", "exp", "log",

@@ -1,0 +1,337 @@
+"""Carlson's and Legendre's elliptic integrals (variable/ops/elliptic_integrals.py): elliprf,
+elliprd, elliprc, elliprg, ellipkinc, ellipeinc against references of our own in 40-digit
+decimals (the duplication theorem iterated until the three arguments agree, no truncated
+series), closed forms, the derivatives' own formulas, the complete integrals, the rows (third
+order, Taylor mode to sixth), SciPy's edges, and the device path without a host sync."""
+
+import math
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from op_rows import SMOOTH, Row, device_equals_host, table_tests
+
+import variable as V
+from variable.ops import elliptic_integrals
+
+DIGITS = 40
+
+
+def _decimal(x):
+    if isinstance(x, Decimal):
+        return x
+    f = Fraction(float(x))
+    return Decimal(f.numerator) / Decimal(f.denominator)
+
+
+def _duplicate(x, y, z, rd):
+    """RF(x, y, z) or RD(x, y, z) in decimals: x_(n+1) = (x_n + lambda_n) / 4 ... until the three
+    agree to DIGITS + 5 digits, RF = A^(-1/2) at the limit (RD: 4^-n A^(-3/2) + 3 sum_k 4^-k /
+    (sqrt(z_k) (z_k + lambda_k)))."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 15
+        x, y, z = _decimal(x), _decimal(y), _decimal(z)
+        total, power = Decimal(0), Decimal(1)
+        while max(x, y, z) - min(x, y, z) > max(x, y, z) * Decimal(10) ** -(DIGITS + 5):
+            sx, sy, sz = x.sqrt(), y.sqrt(), z.sqrt()
+            lam = sx * sy + sy * sz + sz * sx
+            if rd:
+                total += power / (sz * (z + lam))
+            x, y, z, power = (x + lam) / 4, (y + lam) / 4, (z + lam) / 4, power / 4
+        a = (x + y + z) / 3
+        return power / (a * a.sqrt()) + 3 * total if rd else 1 / a.sqrt()
+
+
+def _rf(x, y, z):
+    return float(_duplicate(x, y, z, False))
+
+
+def _rd(x, y, z):
+    return float(_duplicate(x, y, z, True))
+
+
+def _rc(x, y):
+    if y < 0:                                   # Cauchy's principal value
+        return math.sqrt(x / (x - y)) * _rf(x - y, -y, -y)
+    return _rf(x, y, y)
+
+
+def _rg(x, y, z):
+    """2 RG = z RF - (x - z)(y - z) RD / 3 + sqrt(x y / z), in decimals (z the largest, x <= y;
+    RG(0, 0, z) = sqrt(z) / 2)."""
+    x, y, z = sorted((x, y, z))
+    if y == 0:
+        return math.sqrt(z) / 2
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 15
+        rf, rd = _duplicate(x, y, z, False), _duplicate(x, y, z, True)
+        dx, dy, dz = _decimal(x), _decimal(y), _decimal(z)
+        return float((dz * rf - (dx - dz) * (dy - dz) * rd / 3 + (dx * dy / dz).sqrt()) / 2)
+
+
+def _legendre_pieces(phi, m):
+    """k, s, c, delta^2 of phi = k pi + psi (|psi| <= pi/2), in decimals."""
+    k = round(phi / math.pi)
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 15
+        psi = _decimal(phi) - k * _decimal_pi()
+        s, c = _sin_cos(psi)
+        return k, s, c, c * c + (1 - _decimal(m)) * s * s
+
+
+def _decimal_pi():
+    """pi to DIGITS + 15 digits by Machin's formula."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 25
+
+        def atan_inverse(n):
+            term = total = Decimal(1) / n
+            k, sign = 1, 1
+            while abs(term) > Decimal(10) ** -(DIGITS + 22):
+                term /= n * n
+                k, sign = k + 2, -sign
+                total += sign * term / k
+            return total
+        return 16 * atan_inverse(5) - 4 * atan_inverse(239)
+
+
+def _sin_cos(x):
+    """sin x and cos x by their series (|x| <= 2)."""
+    s = c = Decimal(0)
+    term, n = Decimal(1), 0
+    while abs(term) > Decimal(10) ** -(DIGITS + 12) or n < 3:
+        if n % 2:
+            s += term if n % 4 == 1 else -term
+        else:
+            c += term if n % 4 == 0 else -term
+        n += 1
+        term = term * x / n if n > 1 else x
+    return s, c
+
+
+def _complete(m, second):
+    """K(m) or E(m) by the arithmetic-geometric mean, in decimals."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 15
+        a, b, total, n = Decimal(1), (1 - _decimal(m)).sqrt(), _decimal(m) / 2, 1
+        while abs(a - b) > Decimal(10) ** -(DIGITS + 10):
+            total += ((a - b) / 2) ** 2 * 2 ** (n - 1)
+            a, b, n = (a + b) / 2, (a * b).sqrt(), n + 1
+        k = _decimal_pi() / (2 * a)
+        return k * (1 - total) if second else k
+
+
+def _f(phi, m):
+    """F(phi, m) = s RF(c^2, delta^2, 1) + 2 k K(m)."""
+    k, s, c, d2 = _legendre_pieces(phi, m)
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 15
+        value = s * _duplicate(c * c, d2, Decimal(1), False)
+        return float(value + (2 * k * _complete(m, False) if k else 0))
+
+
+def _e(phi, m):
+    """E(phi, m) = s RF(c^2, delta^2, 1) - (m/3) s^3 RD(c^2, delta^2, 1) + 2 k E(m) (the classic
+    form: m < 0 only, where both terms are positive)."""
+    k, s, c, d2 = _legendre_pieces(phi, m)
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 15
+        cc, one = c * c, Decimal(1)
+        value = s * _duplicate(cc, d2, one, False) - _decimal(m) / 3 * s ** 3 * _duplicate(cc, d2, one, True)
+        return float(value + (2 * k * _complete(m, True) if k else 0))
+
+
+def reference(scalar):
+    return np.vectorize(scalar, otypes=[np.float64])
+
+
+def positive_triples(*shapes):
+    return lambda rng: tuple(rng.uniform(0.2, 3.0, s) for s in shapes)
+
+
+TRIPLE_SHAPES = [((), (), ()), ((3,), (3,), (3,)), ((2, 3), (3,), ())]
+
+ROWS = {
+    "elliprf": [Row(str(s), V.elliprf, reference(_rf), positive_triples(*s), SMOOTH) for s in TRIPLE_SHAPES],
+    "elliprd": [Row(str(s), V.elliprd, reference(_rd), positive_triples(*s), SMOOTH) for s in TRIPLE_SHAPES],
+    "elliprg": [Row(str(s), V.elliprg, reference(_rg), positive_triples(*s), SMOOTH) for s in TRIPLE_SHAPES],
+    "elliprc": [Row("y > 0", V.elliprc, reference(_rc), positive_triples((3,), (3,)), SMOOTH),
+                Row("y < 0 (principal value)", V.elliprc, reference(_rc),
+                    lambda rng: (rng.uniform(0.2, 3.0, (2, 3)), -rng.uniform(0.2, 3.0, (3,))), SMOOTH)],
+    "ellipkinc": [Row("|phi| < pi/2", V.ellipkinc, reference(_f),
+                      lambda rng: (rng.uniform(-1.4, 1.4, 3), rng.uniform(-3.0, 0.9, 3)), SMOOTH),
+                  Row("phi to 7 (periods)", V.ellipkinc, reference(_f),
+                      lambda rng: (rng.uniform(2.0, 7.0, (2, 3)), rng.uniform(-3.0, 0.9, (3,))), SMOOTH)],
+    "ellipeinc": [Row("m < 0", V.ellipeinc, reference(_e),
+                      lambda rng: (rng.uniform(-1.4, 1.4, 3), rng.uniform(-3.0, -0.1, 3)), SMOOTH),
+                  Row("0 < m < 1", V.ellipeinc, lambda phi, m: _e_by_quadrature(phi, m),
+                      lambda rng: (rng.uniform(-1.4, 1.4, 3), rng.uniform(0.1, 0.95, 3)), SMOOTH),
+                  Row("phi to 7 (periods)", V.ellipeinc, reference(_e),
+                      lambda rng: (rng.uniform(2.0, 7.0, (2, 3)), rng.uniform(-3.0, -0.1, (3,))), SMOOTH)],
+}
+
+
+def _e_by_quadrature(phi, m):
+    """E(phi, m) = int_0^phi sqrt(1 - m sin^2 t) dt by Gauss-Legendre quadrature of 40 nodes (the
+    integrand is analytic for m < 1: error far below 1e-16 for |phi| < 1.5, m <= 0.95)."""
+    nodes, weights = np.polynomial.legendre.leggauss(40)
+    phi, m = np.broadcast_arrays(np.asarray(phi, float), np.asarray(m, float))
+    t = phi[..., None] * (nodes + 1) / 2
+    return np.sum(weights * np.sqrt(1 - m[..., None] * np.sin(t) ** 2), axis=-1) * phi / 2
+
+
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+
+
+def _ulps(got, exact):
+    return np.max(np.abs(got - exact) / (np.abs(exact) * 2.2e-16))
+
+
+def test_carlson_integrals_to_a_few_ulps_from_1e_minus_300_to_1e300():
+    """Against the decimal duplication, on arguments spread over 600 decades (one of them 0 too):
+    within 4 ulps, the smaller arguments kept where a far larger one would scale them away."""
+    rng = np.random.default_rng(7)
+    x, y, z = (10.0 ** rng.uniform(-300, 300, 60) for _ in range(3))
+    x[:10] = 0.0
+    x[10:20], y[10:20], z[10:20] = rng.uniform(0.5, 2, 10), rng.uniform(0.5, 2, 10), rng.uniform(0.5, 2, 10)
+    for op, ref in ((V.elliprf, _rf), (V.elliprd, _rd)):
+        exact = np.array([ref(*t) for t in zip(x, y, z)])
+        finite = np.isfinite(exact) & (exact > 1e-300)
+        with np.errstate(over="ignore"):                    # (RD beyond 1.8e308 overflows, as NumPy's ops)
+            got = op(x, y, z).data
+        assert _ulps(got[finite], exact[finite]) <= 4
+        assert np.all(got[~np.isfinite(exact)] == np.inf)
+    exact = np.array([_rg(*t) for t in zip(x, y, z)])
+    assert _ulps(V.elliprg(x, y, z).data, exact) <= 4
+    for pair in ((x, y), (x, -y)):
+        exact = np.array([_rc(*t) for t in zip(*pair)])
+        keep = np.isfinite(exact) & (exact > 1e-300)
+        assert _ulps(V.elliprc(*pair).data[keep], exact[keep]) <= 4
+    # the far tails: RF(0, 1e-300, 1e300) = log(4 z / y) / (2 sqrt z) nearly, 7e-148
+    np.testing.assert_allclose(V.elliprf(0.0, 1e-300, 1e300).data, _rf(0.0, 1e-300, 1e300), rtol=1e-15)
+    np.testing.assert_allclose(V.elliprg(1e-300, 1e-300, 1e300).data, 0.5e150, rtol=1e-15)
+
+
+def test_carlson_closed_forms():
+    """RC(x, y) = acos(sqrt(x / y)) / sqrt(y - x) below y, acosh(sqrt(x / y)) / sqrt(x - y)
+    above; RF(x, y, y) = RC(x, y); RD(x, x, x) = x^-3/2; RG(x, x, x) = sqrt x; RG(0, y, y) = pi
+    sqrt(y) / 4; RF(0, y, y) = pi / (2 sqrt y)."""
+    rng = np.random.default_rng(3)
+    x, y = rng.uniform(0.01, 5.0, 40), rng.uniform(0.01, 5.0, 40)
+    below = x < y
+    closed = np.where(below, np.arccos(np.sqrt(np.minimum(x / y, 1))) / np.sqrt(np.abs(y - x)),
+                      np.arccosh(np.sqrt(np.maximum(x / y, 1))) / np.sqrt(np.abs(x - y)))
+    np.testing.assert_allclose(V.elliprc(x, y).data, closed, rtol=1e-12)
+    np.testing.assert_allclose(V.elliprf(x, y, y).data, V.elliprc(x, y).data, rtol=9e-16)
+    np.testing.assert_allclose(V.elliprd(x, x, x).data, x ** -1.5, rtol=9e-16)
+    np.testing.assert_allclose(V.elliprg(x, x, x).data, np.sqrt(x), rtol=9e-16)
+    np.testing.assert_allclose(V.elliprg(0.0, y, y).data, np.pi * np.sqrt(y) / 4, rtol=9e-16)
+    np.testing.assert_allclose(V.elliprf(0.0, y, y).data, np.pi / (2 * np.sqrt(y)), rtol=9e-16)
+
+
+def test_legendre_integrals_against_decimals_closed_forms_and_the_complete_ones():
+    """F and E within a few ulps times their condition (the rounding of phi - k pi and of m),
+    F(phi, 0) = E(phi, 0) = phi, F(phi, 1) = atanh(sin phi), E(phi, 1) = sin phi (and 2k + sin psi
+    beyond pi/2: the terms of DLMF 19.25.10 keep the digits there), F(pi/2, m) = K(m) and
+    E(pi/2, m) = E(m) of the arithmetic-geometric mean (V.ellipk, V.ellipe)."""
+    rng = np.random.default_rng(5)
+    phi = np.concatenate([rng.uniform(-1.5, 1.5, 30), rng.uniform(-20, 20, 10)])
+    m = np.concatenate([-10.0 ** rng.uniform(-3, 5, 20), rng.uniform(-1, 1, 20)])
+    f_exact = np.array([_f(*t) for t in zip(phi, m)])
+    slope_phi = 1 / np.sqrt(1 - m * np.sin(phi) ** 2)
+    scale = np.abs(f_exact) + np.abs(phi * slope_phi) + np.abs(m) * 10      # (|m dF/dm| is below 10 |m| here)
+    assert np.max(np.abs(V.ellipkinc(phi, m).data - f_exact) / scale) <= 4 * 2.2e-16
+    below = m < 0
+    e_exact = np.array([_e(*t) for t in zip(phi[below], m[below])])
+    scale = np.abs(e_exact) + np.abs(phi[below]) / slope_phi[below] + np.abs(m[below]) * 10
+    assert np.max(np.abs(V.ellipeinc(phi[below], m[below]).data - e_exact) / scale) <= 4 * 2.2e-16
+    np.testing.assert_allclose(V.ellipkinc(phi, 0.0).data, phi, rtol=4.5e-16)
+    np.testing.assert_allclose(V.ellipeinc(phi, 0.0).data, phi, rtol=4.5e-16)
+    near = np.linspace(-1.5, 1.5, 31)
+    np.testing.assert_allclose(V.ellipkinc(near, 1.0).data, np.arctanh(np.sin(near)), rtol=1e-15, atol=1e-16)
+    np.testing.assert_allclose(V.ellipeinc(near, 1.0).data, np.sin(near), rtol=4e-16, atol=1e-17)
+    far = np.array([2.0, 4.0, -5.0, 30.0])
+    whole = np.round(far / np.pi)
+    np.testing.assert_allclose(V.ellipeinc(far, 1.0).data, 2 * whole + np.sin(far - whole * np.pi),
+                               rtol=1e-15)
+    m = np.array([-50.0, -1.0, 0.0, 0.3, 0.9, 0.999999])
+    short = float(_decimal_pi() / 2 - _decimal(np.pi / 2)) / np.sqrt(1 - m)   # (float pi/2: 6e-17 short)
+    for op, whole in ((V.ellipkinc, V.ellipk(m).data), (V.ellipeinc, V.ellipe(m).data)):
+        assert np.all(np.abs(op(np.pi / 2, m).data - whole) <= 4.5e-16 * whole + 1.01 * float(short.max()))
+
+
+def test_derivatives_are_the_integrands_and_carlsons_formulas():
+    """dF/dphi = 1 / delta, dE/dphi = delta, dE/dm = (E - F) / (2m), dF/dm = E / (2m (1 - m)) -
+    F / (2m) - sin(2 phi) / (4 (1 - m) delta), dRF/dz = -RD(x, y, z) / 6, dRC/dx = (1/(2y))... via
+    RF; and the gradient of RF at a zero argument is -inf (its integrand's pole)."""
+    rng = np.random.default_rng(11)
+    phi = V.Variable(rng.uniform(-4, 4, 8))
+    m = V.Variable(rng.uniform(0.1, 0.95, 8) * np.array([-30, 1] * 4))       # (|m| >= 0.1: (E - F) / 2m)
+    f, e = V.ellipkinc(phi, m), V.ellipeinc(phi, m)
+    delta = np.sqrt(1 - m.data * np.sin(phi.data) ** 2)
+    f_phi, f_m = V.grad(V.sum(f), [phi, m])
+    e_phi, e_m = V.grad(V.sum(e), [phi, m])
+    np.testing.assert_allclose(f_phi.data, 1 / delta, rtol=1e-14)
+    np.testing.assert_allclose(e_phi.data, delta, rtol=1e-14)
+    np.testing.assert_allclose(e_m.data, (e.data - f.data) / (2 * m.data), rtol=1e-13,
+                               atol=1e-15 * np.max(np.abs(f.data / m.data)))
+    md = m.data
+    expected = (e.data / (2 * md * (1 - md)) - f.data / (2 * md)
+                - np.sin(2 * phi.data) / (4 * (1 - md) * delta))
+    np.testing.assert_allclose(f_m.data, expected, rtol=1e-12, atol=1e-15 * np.max(np.abs(f.data / m.data)))
+    x, y, z = (V.Variable(rng.uniform(0.1, 4.0, 6)) for _ in range(3))
+    np.testing.assert_allclose(V.grad(V.sum(V.elliprf(x, y, z)), z).data,
+                               -V.elliprd(x, y, z).data / 6, rtol=1e-14)
+    at = V.Variable(np.array([0.0]))
+    with np.errstate(divide="ignore"):                      # (sqrt's slope at 0, as NumPy's 1 / 0)
+        assert V.grad(V.sum(V.elliprf(at, 1.0, 2.0)), at).data[0] == -np.inf
+
+
+def test_scipys_edges():
+    inf, nan = np.inf, np.nan
+    p = np.array([nan, -1.0, 0.0, 0.0, 1.0, 0.0, inf, 0.0, 1.0])
+    q = np.array([1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0])
+    r = np.array([1.0, 1.0, 0.0, 1.0, 0.0, inf, 0.0, 4.0, 1.0])
+    np.testing.assert_array_equal(V.elliprf(p, q, r).data, [nan, nan, inf, inf, inf, 0.0, 0.0, inf, 1.0])
+    np.testing.assert_array_equal(V.elliprd(p, q, r).data, [nan, nan, inf, inf, inf, 0.0, inf, inf, 1.0])
+    np.testing.assert_array_equal(V.elliprg(p, q, r).data, [nan, nan, 0.0, 0.5, 0.5, inf, inf, 1.0, 1.0])
+    np.testing.assert_array_equal(
+        V.elliprc(np.array([0.0, 1.0, -1.0, 1.0, inf, inf, 0.0, nan]),
+                  np.array([0.0, 0.0, 1.0, inf, 1.0, -1.0, -1.0, 1.0])).data,
+        [nan, nan, nan, 0.0, 0.0, nan, 0.0, nan])
+    phi = np.array([0.0, 1.0, inf, -inf, inf, 1.0, 0.0, np.pi / 2, -np.pi / 2, 2.0, nan, 1.0])
+    m = np.array([1.5, -inf, 0.5, 0.5, -inf, nan, -inf, 1.0, 1.0, 1.0, 0.5, 1.0])
+    np.testing.assert_array_equal(V.ellipkinc(phi, m).data[:11],
+                                  [nan, 0.0, inf, -inf, nan, nan, 0.0, inf, -inf, inf, nan])
+    np.testing.assert_allclose(V.ellipkinc(phi, m).data[11], np.arctanh(np.sin(1.0)), rtol=9e-16)
+    np.testing.assert_array_equal(V.ellipeinc(phi, m).data[:7], [nan, inf, inf, -inf, inf, nan, inf])
+    assert V.ellipeinc(phi, m).data[7] == 1.0
+
+
+def test_the_host_reads_its_steps_and_a_device_takes_its_fixed_steps_to_the_same_digits(monkeypatch):
+    """The CPU stops where Carlson's bound holds for every entry; the device's fixed steps (no data
+    read) give the same values to two ulps."""
+    rng = np.random.default_rng(2)
+    x, y, z = rng.uniform(0.0, 3.0, 50), 10.0 ** rng.uniform(-300, 10, 50), rng.uniform(0.5, 3.0, 50)
+    read = [op(x, y, z).data for op in (V.elliprf, V.elliprd, V.elliprg)]
+    monkeypatch.setattr(elliptic_integrals, "READ_STEPS", False)
+    fixed = [op(x, y, z).data for op in (V.elliprf, V.elliprd, V.elliprg)]
+    for a, b in zip(read, fixed):
+        np.testing.assert_allclose(a, b, rtol=4.5e-16)
+
+
+@pytest.mark.parametrize("op, args", [
+    (V.elliprf, (np.array([0.0, 0.5, 1e-300, 2.0, np.inf]), np.array([1.0, 0.5, 3.0, -1.0, 1.0]),
+                 np.array([2.0, 4.0, 1e10, 1.0, 2.0]))),
+    (V.elliprd, (np.array([0.0, 0.5, 1e-300, 2.0]), np.array([1.0, 0.5, 3.0, 0.0]),
+                 np.array([2.0, 4.0, 1e10, 1.0]))),
+    (V.elliprg, (np.array([0.0, 0.5, 1e-300, 2.0, 0.0]), np.array([1.0, 0.5, 3.0, 7.0, 0.0]),
+                 np.array([2.0, 4.0, 1e10, 1.0, 3.0]))),
+    (V.elliprc, (np.array([0.0, 0.5, 3.0, 2.0]), np.array([1.0, -0.5, 1e-3, 0.0]))),
+    (V.ellipkinc, (np.array([0.3, -1.0, 5.0, 1.5, 2.0]), np.array([0.5, -4.0, 0.9, 1.0, 1.2]))),
+    (V.ellipeinc, (np.array([0.3, -1.0, 5.0, 1.5, 2.0]), np.array([0.5, -4.0, 0.9, 1.0, 1.2]))),
+])
+def test_on_the_device_without_a_sync(op, args, count_syncs, monkeypatch):
+    monkeypatch.setattr(elliptic_integrals, "READ_STEPS", False)    # (the host takes the device's steps)
+    assert device_equals_host(op, args, count_syncs).count == 0

@@ -1,0 +1,302 @@
+"""Carlson's symmetric elliptic integrals and Legendre's incomplete ones on Variables:
+scipy.special's elliprf, elliprd, elliprc, elliprg, ellipkinc and ellipeinc, each differentiable
+in every argument, to any order.
+
+    RF(x, y, z) = 1/2 int_0^inf dt / sqrt((t + x)(t + y)(t + z)),
+    RD(x, y, z) = 3/2 int_0^inf dt / (sqrt((t + x)(t + y)) (t + z)^(3/2)),
+
+by Carlson's duplication (Numer. Algorithms 10, 1995): with lambda = sqrt(x y) + sqrt(y z) +
+sqrt(z x), RF(x, y, z) = RF((x + lambda) / 4, ...) (RD adds 3 / (4^n sqrt(z) (z + lambda)) at
+step n); the three arguments close in on their mean A_n by 4 each step, and a fifth-order
+series in (A_0 - x_0) / (4^n A_n) finishes.  Everything is written with gengrad's ops, so the
+derivatives (dRF/dz = -RD(x, y, z) / 6, ...) and Taylor rules are those of the iteration,
+which converges as it does.  Arguments whose largest is beyond [2^-900, 2^1000] are first
+scaled by a power of 4 (RF(4^k x, ...) = 2^-k RF(x, ...)): no overflow, no step reaching a
+subnormal, and at most 14 steps (0 and 5e-324 beside 1e100: the quadratic phase of sqrt, then
+a factor 4 per step); on the CPU the steps the data needs (Carlson's bound), on a device 16
+(no data read).
+
+    RC(x, y) = RF(x, y, y), for y < 0 Cauchy's principal value sqrt(x / (x - y)) RC(x - y, -y);
+    2 RG(x, y, z) = z RF - (x - z)(y - z) RD / 3 + sqrt(x y / z), z the middle of the three
+      (every term >= 0);
+    F(phi, m) = s RF(c^2, c^2 + (1 - m) s^2, 1),  s = sin phi, c = cos phi;
+    E(phi, m) = s RF(...) - (m / 3) s^3 RD(c^2, c^2 + (1 - m) s^2, 1)                 (m < 0),
+              = (1 - m) s RF(...) + m (1 - m) s^3 RD(c^2, 1, delta^2) / 3 + m s c / delta
+                                                                     (0 <= m <= 1, DLMF 19.25.10),
+
+delta^2 = c^2 + (1 - m) s^2 (1 - m s^2 without its cancellation as m -> 1), every term positive
+(F and E near m = 1, phi = pi/2 keep their digits: E(phi, 1) = sin phi), phi reduced to |phi|
+<= pi/2 by whole multiples of pi, each adding 2 K(m) (2 E(m)).  SciPy's edges: NaN for m > 1
+(as SciPy's, though F is real there for m sin^2 phi <= 1), F(pi/2, 1) = inf, and the others
+listed with each function.
+"""
+
+import math
+
+import numpy as np
+
+from ..backend import get_array_module, is_device_array
+from ..forwarder import as_variable
+from ..variable import Variable
+from .elementwise import sqrt
+from .piecewise import abs as absolute
+from .piecewise import where
+from .special import _floats_on_one_device, ellipe, ellipk
+from .trigonometric import cos, sin
+
+__all__ = ["elliprf", "elliprd", "elliprc", "elliprg", "ellipkinc", "ellipeinc"]
+
+_DEVICE_STEPS = 16
+"""Duplication steps on a device: the most any (scaled) arguments need is 14 (0, 5e-324, 1e100)."""
+READ_STEPS = True
+"""On the CPU, take the steps the data needs (False: _DEVICE_STEPS, as a device does; the device
+tests compare the two paths bit for bit so)."""
+_STOP_RF = (3 * 2.0 ** -53) ** (-1 / 6)
+_STOP_RD = (2.0 ** -53 / 4) ** (-1 / 6)
+"""Carlson's bound: after n steps the series' error is below 2^-53 once 4^-n Q < A_n, Q this
+constant times the largest |A_0 - x_0| (RF's error (3 r)^-1/6, RD's (r / 4)^-1/6 for r = 2^-53)."""
+_NEGLIGIBLE = 2.0 ** -900
+"""RG(x, y, z) with two arguments below this (the largest near 1) is sqrt(z) / 2 to 1e-268: RD(x,
+y, z) there would overflow where (x - z)(y - z) RD(x, y, z) does not."""
+_PI_HIGH, _PI_LOW = math.pi, 1.2246467991473532e-16           # pi = _PI_HIGH + _PI_LOW to 1e-32
+
+
+def _floats(op, *xs):
+    """xs as floating Variables on one device, their data broadcast together, and the module."""
+    xs = _floats_on_one_device(op, *xs)
+    xp = get_array_module(xs[0].data)
+    try:
+        arrays = xp.broadcast_arrays(*[x.data for x in xs])
+    except ValueError:
+        shapes = " and ".join(str(x.shape) for x in xs)
+        raise ValueError(f"{op}: shapes {shapes} cannot be broadcast together") from None
+    return xs, arrays, xp
+
+
+def _half_exponent(top, xp, highest):
+    """The k of the scale 4^-k bringing `top` to [1/2, 2) where it is beyond [2^-900,
+    2^highest], 0 elsewhere (an int array)."""
+    _, exponent = xp.frexp(top)
+    return xp.where((exponent > highest) | (exponent < -900), exponent // 2, 0)
+
+
+def _carlson(x, y, z, rf=True, rd=False):
+    """RF(x, y, z) and/or RD(x, y, z) (a tuple of those asked for) on gengrad's ops, for finite
+    x, y, z >= 0 of which at most one is 0 (z > 0 for RD): one duplication from arguments scaled
+    where the largest is beyond [2^-900, 2^1000] to [1/2, 2) (below 2^-900 the steps would reach
+    subnormals, above 2^1000 x + lambda overflow; between, scaling would lose a small argument
+    that a far larger one makes vanish: RF(0, 1e-300, 1e300) = 7e-148 is log(z / y) / sqrt(z)),
+    until Carlson's bound holds for every entry (a device: _DEVICE_STEPS)."""
+    xp = get_array_module(x.data)
+    top = xp.maximum(xp.maximum(x.data, y.data), z.data)
+    half = _half_exponent(top, xp, 1000)
+    x, y, z = (v * xp.ldexp(xp.ones_like(top), -2 * half) for v in (x, y, z))    # times 4^-half, exact
+    means = {}
+    if rf:
+        means["rf"] = (x + y + z) * (1 / 3)
+    if rd:
+        means["rd"] = (x + y + z * 3.0) * 0.2
+    device = is_device_array(top) or not READ_STEPS
+    if not device:
+        bound, smallest = 0.0, np.inf
+        for key, a in means.items():
+            gap = np.maximum(np.maximum(abs(a.data - x.data), abs(a.data - y.data)), abs(a.data - z.data))
+            bound = np.maximum(bound, (_STOP_RD if key == "rd" else _STOP_RF) * gap)
+            smallest = np.minimum(smallest, a.data)
+    gaps = {key: (a - x, a - y) for key, a in means.items()}
+    total, power, n = 0.0, 1.0, 0
+    while n < (_DEVICE_STEPS if device else 60) and (device or not bool(np.all(bound * power < smallest))):
+        sx, sy, sz = sqrt(x), sqrt(y), sqrt(z)
+        lam = sx * (sy + sz) + sy * sz
+        if rd:
+            total = total + power / sz / (z + lam)        # (no product: z^(3/2) overflows from 2^683)
+        x, y, z = (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25
+        means = {key: (a + lam) * 0.25 for key, a in means.items()}
+        power, n = power * 0.25, n + 1
+        if not device:
+            smallest = smallest * 0.25 + lam.data * 0.25
+    unscale = xp.ldexp(xp.ones_like(top), -half)                     # 2^-half
+    values = []
+    if rf:
+        a = means["rf"]
+        big_x, big_y = gaps["rf"][0] * power / a, gaps["rf"][1] * power / a
+        xy, big_z = big_x * big_y, -(big_x + big_y)
+        e2, e3 = xy - big_z * big_z, xy * big_z
+        series = 1.0 - e2 * 0.1 + e3 * (1 / 14) + e2 * e2 * (1 / 24) - e2 * e3 * (3 / 44)
+        values.append(series / sqrt(a) * unscale)
+    if rd:
+        a = means["rd"]
+        big_x, big_y = gaps["rd"][0] * power / a, gaps["rd"][1] * power / a
+        xy, big_z = big_x * big_y, (big_x + big_y) * (-1 / 3)
+        zz = big_z * big_z
+        e2, e3 = xy - zz * 6.0, (xy * 3.0 - zz * 8.0) * big_z
+        e4, e5 = (xy - zz) * zz * 3.0, xy * zz * big_z
+        series = (1.0 - e2 * (3 / 14) + e3 * (1 / 6) + e2 * e2 * (9 / 88) - e4 * (3 / 22)
+                  - e2 * e3 * (9 / 52) + e5 * (3 / 26))
+        value = series * power / a / sqrt(a) + total * 3.0
+        values.append(value * unscale * unscale * unscale)             # (2^-3half could overflow)
+    return tuple(values)
+
+
+def _outside_values(xp, inside, values, dtype):
+    """The edge values as an array of the result's dtype (only where not `inside` matters)."""
+    return xp.where(inside, 0.0, values).astype(dtype, copy=False)
+
+
+def _safe(inside, *xs):
+    """Each of xs where `inside`, 1 elsewhere (the edges get their values apart)."""
+    return [where(inside, x, 1.0) for x in xs]
+
+
+def elliprf(x: Variable, y: Variable, z: Variable) -> Variable:
+    """Carlson's RF(x, y, z) = 1/2 int_0^inf ((t + x)(t + y)(t + z))^(-1/2) dt, elementwise with
+    broadcasting (scipy.special.elliprf, real arguments), differentiable in each (dRF/dx =
+    -RD(y, z, x) / 6), to any order.  SciPy's edges: NaN below 0 or for NaN, 0 where one is inf,
+    inf where two are 0."""
+    (x, y, z), (p, q, r), xp = _floats("elliprf", x, y, z)
+    with np.errstate(invalid="ignore"):
+        bad = (p != p) | (q != q) | (r != r) | (p < 0) | (q < 0) | (r < 0)
+        infinite = (p == np.inf) | (q == np.inf) | (r == np.inf)
+        zeros = (p == 0).astype(np.int8) + (q == 0) + (r == 0)
+    inside = ~bad & ~infinite & (zeros <= 1)
+    edge = xp.where(bad, np.nan, xp.where(infinite, 0.0, np.inf))
+    value, = _carlson(*_safe(inside, x, y, z))
+    return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
+
+
+def elliprd(x: Variable, y: Variable, z: Variable) -> Variable:
+    """Carlson's RD(x, y, z) = 3/2 int_0^inf ((t + x)(t + y))^(-1/2) (t + z)^(-3/2) dt, elementwise
+    with broadcasting (scipy.special.elliprd, real arguments), differentiable in each, to any
+    order.  SciPy's edges: NaN below 0 or for NaN, inf at z = 0 (else 0 where one is inf), inf
+    where x = y = 0."""
+    (x, y, z), (p, q, r), xp = _floats("elliprd", x, y, z)
+    with np.errstate(invalid="ignore"):
+        bad = (p != p) | (q != q) | (r != r) | (p < 0) | (q < 0) | (r < 0)
+        infinite = (p == np.inf) | (q == np.inf) | (r == np.inf)
+        pole = (r == 0) | ((p == 0) & (q == 0))
+    inside = ~bad & ~infinite & ~pole
+    edge = xp.where(bad, np.nan, xp.where(r == 0, np.inf, xp.where(infinite, 0.0, np.inf)))
+    value, = _carlson(*_safe(inside, x, y, z), rf=False, rd=True)
+    return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
+
+
+def elliprc(x: Variable, y: Variable) -> Variable:
+    """Carlson's RC(x, y) = RF(x, y, y), elementwise with broadcasting (scipy.special.elliprc,
+    real arguments): for y < 0 Cauchy's principal value sqrt(x / (x - y)) RC(x - y, -y);
+    differentiable in both, to any order.  RC(x, y) = acos(sqrt(x / y)) / sqrt(y - x) for x < y,
+    acosh(sqrt(x / y)) / sqrt(x - y) above.  SciPy's edges: NaN for x < 0, y = 0 or NaN, 0 where
+    y is +-inf or x = inf (y > 0; NaN for y < 0) and at x = 0 for y < 0."""
+    (x, y), (p, q), xp = _floats("elliprc", x, y)
+    with np.errstate(invalid="ignore"):
+        bad = (p != p) | (q != q) | (p < 0) | (q == 0) | ((p == np.inf) & (q < 0))
+        zero = (abs(q) == np.inf) | (p == np.inf) | ((p == 0) & (q < 0))
+    inside = ~bad & ~zero
+    edge = xp.where(bad, np.nan, 0.0)
+    x, y = _safe(inside, x, y)
+    negative = inside & (q < 0)
+    shifted = where(negative, x - y, x)
+    positive = where(negative, -y, y)
+    factor = where(negative, sqrt(where(negative, x, 1.0) / where(negative, shifted, 1.0)), 1.0)
+    value = _carlson(shifted, positive, positive)[0] * factor
+    return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
+
+
+def elliprg(x: Variable, y: Variable, z: Variable) -> Variable:
+    """Carlson's RG(x, y, z) = 1/(4 pi) int int sqrt(x sin^2 t cos^2 u + y sin^2 t sin^2 u +
+    z cos^2 t) sin t dt du, elementwise with broadcasting (scipy.special.elliprg, real
+    arguments), differentiable in each, to any order: 2 RG = z RF - (x - z)(y - z) RD / 3 +
+    sqrt(x y / z) with z the middle of the three.  An ellipsoid of semi-axes a, b, c has the
+    surface 4 pi RG(b^2 c^2, c^2 a^2, a^2 b^2).  SciPy's edges: NaN below 0 or for NaN, inf where
+    one is inf, sqrt(t) / 2 where two are 0."""
+    (x, y, z), (p, q, r), xp = _floats("elliprg", x, y, z)
+    with np.errstate(invalid="ignore"):
+        bad = (p != p) | (q != q) | (r != r) | (p < 0) | (q < 0) | (r < 0)
+        infinite = (p == np.inf) | (q == np.inf) | (r == np.inf)
+    inside = ~bad & ~infinite
+    x, y, z = _safe(inside, x, y, z)
+    _, exponent = xp.frexp(xp.maximum(xp.maximum(x.data, y.data), z.data))
+    half = exponent // 2                                    # the largest scaled to [1/2, 2)
+    x, y, z = (v * xp.ldexp(xp.ones_like(half, dtype=x.dtype), -2 * half) for v in (x, y, z))
+    p, q, r = x.data, y.data, z.data
+    zeros = (p < _NEGLIGIBLE).astype(np.int8) + (q < _NEGLIGIBLE) + (r < _NEGLIGIBLE)
+    two_zeros = zeros >= 2
+    alone = where(two_zeros, x + y + z, 1.0)                # RG(0, 0, t) = sqrt(t) / 2
+    x, y, z = _safe(~two_zeros, x, y, z)
+    middle_x = (q <= p) & (p <= r) | (r <= p) & (p <= q)    # z becomes the middle of the three
+    middle_y = ~middle_x & ((p <= q) & (q <= r) | (r <= q) & (q <= p))
+    first = where(middle_x, y, x)
+    second = where(middle_x | middle_y, z, y)
+    mid = where(middle_x, x, where(middle_y, y, z))
+    rf, rd = _carlson(first, second, mid, rd=True)
+    value = mid * rf - (first - mid) * rd * (second - mid) * (1 / 3) + sqrt(first) * sqrt(second) / sqrt(mid)
+    value = where(two_zeros, sqrt(alone), value) * (0.5 * xp.ldexp(xp.ones_like(p), half))
+    edge = xp.where(bad, np.nan, np.inf)
+    return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
+
+
+def _legendre(phi, m, op):
+    """The common part of F(phi, m) and E(phi, m): the Variables, their data, the module, the
+    whole multiples k of pi taken from phi (a constant array), and s = sin psi, c = |cos psi|,
+    delta^2 = c^2 + (1 - m) s^2 of the reduced psi = phi - k pi (|psi| <= pi/2) on the entries
+    `inside` (finite phi, finite m <= 1; others get phi = m = 0.5)."""
+    (phi, m), (p, q), xp = _floats(op, phi, m)
+    with np.errstate(invalid="ignore"):
+        inside = (abs(p) < np.inf) & (q <= 1) & (q > -np.inf)
+        k = xp.where(inside, xp.round(p * (1 / math.pi)), 0.0)
+    phi, m = where(inside, phi, 0.5), where(inside, m, 0.5)
+    psi = phi - k * _PI_HIGH - k * _PI_LOW
+    s, c = sin(psi), absolute(cos(psi))
+    delta2 = c * c + (1.0 - m) * (s * s)
+    return phi, m, p, q, xp, inside, k, s, c, delta2
+
+
+def _periods(value, m, k, xp, complete):
+    """value + 2 k K(m) (E(m) with `complete` = ellipe): K or E only where k != 0 (on the CPU
+    only when some k is)."""
+    if not (is_device_array(k) or bool(k.any())):
+        return value
+    turned = k != 0
+    whole = complete(where(turned, m, 0.5))
+    return value + where(turned, whole * (2.0 * k), 0.0)
+
+
+def ellipkinc(phi: Variable, m: Variable) -> Variable:
+    """The incomplete elliptic integral of the first kind F(phi, m) = int_0^phi (1 - m sin^2 t)^(-1/2)
+    dt, elementwise with broadcasting (scipy.special.ellipkinc, parameter m = k^2), as sin(phi)
+    RF(cos^2 phi, 1 - m sin^2 phi, 1), differentiable in phi and m, to any order (dF/dphi =
+    (1 - m sin^2 phi)^(-1/2)).  A pendulum released at theta_0 takes sqrt(L / g) F(phi, sin^2(
+    theta_0 / 2)) to reach theta with sin(theta / 2) = sin(theta_0 / 2) sin(phi).  SciPy's
+    edges: NaN for m > 1 or NaN, +-inf at phi = +-inf, F(+-pi/2, 1) = +-inf (and beyond), 0 at
+    m = -inf (NaN for phi = +-inf)."""
+    phi, m, p, q, xp, inside, k, s, c, delta2 = _legendre(phi, m, "ellipkinc")
+    with np.errstate(invalid="ignore"):
+        pole = inside & (q == 1) & ((k != 0) | (abs(p) >= math.pi / 2))
+        edge = xp.where((q <= 1) & (abs(p) == np.inf) & (q > -np.inf) | pole, xp.sign(p) * np.inf,
+                        xp.where((q == -np.inf) & (abs(p) < np.inf), 0.0, np.nan))
+    inside = inside & ~pole
+    rf, = _carlson(c * c, delta2, as_variable(xp.ones_like(p)))
+    value = _periods(s * rf, m, xp.where(inside, k, 0.0), xp, ellipk)
+    return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
+
+
+def ellipeinc(phi: Variable, m: Variable) -> Variable:
+    """The incomplete elliptic integral of the second kind E(phi, m) = int_0^phi (1 - m sin^2
+    t)^(1/2) dt, elementwise with broadcasting (scipy.special.ellipeinc, parameter m = k^2), by
+    Carlson's RF and RD (for 0 <= m <= 1 three positive terms, DLMF 19.25.10: E(phi, 1) = sin
+    phi keeps its digits), differentiable in phi and m, to any order (dE/dphi = (1 - m sin^2
+    phi)^(1/2), dE/dm = (E - F) / (2m)).  An ellipse x = a sin t, y = b cos t (b <= a) has the
+    arc a E(phi, 1 - b^2 / a^2) from t = 0 to phi.  SciPy's edges: NaN for m > 1 or NaN, +-inf
+    at phi = +-inf and at m = -inf (inf at phi = 0 there, as SciPy's)."""
+    phi, m, p, q, xp, inside, k, s, c, delta2 = _legendre(phi, m, "ellipeinc")
+    with np.errstate(invalid="ignore"):
+        edge = xp.where(((q <= 1) & (abs(p) == np.inf)) | (q == -np.inf) & (p == p),
+                        xp.where(p < 0, -np.inf, np.inf), np.nan)
+        negative = q < 0
+    outer = where(negative, 0.0, m)                     # m on [0, 1] (the third term's), 0 below
+    ones = as_variable(xp.ones_like(p))
+    rf, rd = _carlson(c * c, where(negative, delta2, ones), where(negative, ones, delta2), rd=True)
+    square = s * s
+    third = where(negative, -m, outer * (1.0 - m)) * (1 / 3)
+    value = s * (rf * (1.0 - outer) + square * rd * third + outer * c / sqrt(delta2))
+    value = _periods(value, m, k, xp, ellipe)
+    return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
