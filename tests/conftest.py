@@ -65,6 +65,7 @@ DEVICE_READY = (
     "variable/test_ops_airy.py",
     "variable/test_ops_spherical_bessel.py",
     "variable/test_ops_kelvin.py",
+    "variable/test_ops_elliptic_integrals.py",
     "variable/test_ops_hypergeometric.py",
     "variable/test_ops_ks_distribution.py",
     "variable/test_stats.py",

@@ -1896,6 +1896,14 @@ PROPS = [
     new("ellipk", unary(uniform(-5, 0.95)), ref=R.ellipk),
     new("ellipe", unary(uniform(-5, 0.95)), ref=R.ellipe),
     new("ellipkm1", unary(uniform(0.05, 3)), ref=R.ellipkm1),
+    *[new(op, binary(uniform(0.05, 4), uniform(0.05, 4)),
+          call=lambda x, y, op=op: getattr(V, op)(x, y, 1.5),
+          ref=lambda x, y, op=op: getattr(R, op)(x, y, 1.5), label="z=1.5")
+      for op in ("elliprf", "elliprd", "elliprg")],
+    new("elliprc", binary(uniform(0.05, 4), lambda rng, s: rng.choice([-1.0, 1.0], s)
+                          * rng.uniform(0.3, 4, s)), ref=R.elliprc),
+    new("ellipkinc", binary(uniform(-8, 8), uniform(-5, 0.95)), ref=R.ellipkinc),
+    new("ellipeinc", binary(uniform(-8, 8), uniform(-5, 0.95)), ref=R.ellipeinc),
     new("exp1", unary(uniform(0.1, 8)), ref=R.exp1),
     new("expi", unary(uniform(-8, -0.2)), ref=R.expi),
     new("expi", unary(uniform(0.5, 8)), ref=R.expi, label="above 0"),

@@ -46,6 +46,7 @@ from test_ops_distribution_functions import ROWS as DISTRIBUTION_ROWS
 from test_ops_distribution_inverses import ROWS as INVERSE_DISTRIBUTION_ROWS
 from test_ops_division import ROWS as DIVISION_ROWS
 from test_ops_elementary import ROWS as ELEMENTARY_ROWS
+from test_ops_elliptic_integrals import ROWS as ELLIPTIC_ROWS
 from test_ops_exponential import ROWS as EXPONENTIAL_ROWS
 from test_ops_grids import ROWS as GRID_ROWS
 from test_ops_histograms import ROWS as HISTOGRAM_ROWS
@@ -205,7 +206,7 @@ ELEMENTWISE_ROWS = {
 OP_TABLE = {**TENSOR_OPS_COVERED, **ELEMENTWISE_ROWS, **EXPONENTIAL_ROWS, **ROUNDING_ROWS, **REDUCTION_ROWS,
             **SPECIAL_ROWS, **BESSEL_ROWS, **ELEMENTARY_ROWS, **DISTRIBUTION_ROWS,
             **INVERSE_DISTRIBUTION_ROWS, **INTEGRAL_ROWS, **IMPLICIT_ROWS, **KS_ROWS, **AIRY_ROWS,
-            **SPHERICAL_ROWS, **HYPERGEOMETRIC_ROWS, **KELVIN_ROWS,
+            **SPHERICAL_ROWS, **HYPERGEOMETRIC_ROWS, **KELVIN_ROWS, **ELLIPTIC_ROWS,
             **CONTRACTION_ROWS, **SHAPE_ROWS, **SELECTION_ROWS,
             **LINALG_ROWS, **DECOMPOSITION_ROWS, **QUANTILE_ROWS, **NANFUNCTION_ROWS, **SIGNAL_ROWS,
             **POWER_ROWS, **GRID_ROWS, **STATISTICS_ROWS, **ARRAY_API_ROWS, **LINALG_API_ROWS,
