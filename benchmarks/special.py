@@ -69,6 +69,7 @@ def cases(rng, n):
         ("ellipeinc", V.ellipeinc, "ellipeinc", None, (wide / 2, unit * 3 - 2)),
         ("elliprf", V.elliprf, "elliprf", None, (positive, other, probability)),
         ("elliprg", V.elliprg, "elliprg", None, (positive, other, probability)),
+        ("ellipj", _all(V.ellipj), "ellipj:all", None, (wide, probability)),
         ("eval_legendre(8, x)", lambda x: V.eval_legendre(8, x), "eval_legendre", None, (unit,)),
         ("eval_jacobi(6, x)", lambda x: V.eval_jacobi(6, 0.5, -0.3, x), "eval_jacobi", None, (unit,)),
         ("exprel", V.exprel, "exprel", lambda x: np.expm1(x) / x, (wide,)),
@@ -115,11 +116,11 @@ def _in_x(op):
 
 def _both(op):
     """op's pair of outputs (sici's Si and Ci) stacked: both computed, one array to check and time."""
-    return lambda x: V.stack(list(op(x)))
+    return lambda *xs: V.stack(list(op(*xs)))
 
 
 _all = _both
-"""(airy's four, likewise)"""
+"""(airy's four, ellipj's four, likewise)"""
 
 
 def _scipy_special():

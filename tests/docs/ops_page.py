@@ -98,7 +98,7 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "ndtri_exp", "nrdtrimn", "nrdtrisd", "sici", "shichi", "fresnel", "wrightomega",
                  "lambertw", "owens_t", "kolmogorov", "kolmogi", "airy", "spherical_jn", "spherical_yn",
                  "spherical_in", "spherical_kn", "hyp0f1", "ber", "bei", "ker", "kei", "berp", "beip", "kerp",
-                 "keip", "elliprf", "elliprd", "elliprc", "elliprg", "ellipkinc", "ellipeinc")
+                 "keip", "elliprf", "elliprd", "elliprc", "elliprg", "ellipkinc", "ellipeinc", "ellipj")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -281,7 +281,8 @@ def render() -> str:
         "  Python code converts a Variable, refused naming them), `hyp0f1` (in z), Kelvin's functions",
         "  `ber`, `bei`, `ker`, `kei` and their derivatives `berp`, `beip`, `kerp`, `keip`, Carlson's",
         "  elliptic integrals `elliprf`, `elliprd`, `elliprc`, `elliprg` and Legendre's incomplete",
-        "  `ellipkinc`, `ellipeinc` (in every argument)",
+        "  `ellipkinc`, `ellipeinc` (in every argument), Jacobi's elliptic functions `ellipj` (sn, cn,",
+        "  dn and the amplitude, in u and m)",
         "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
         "  `eval_hermitenorm`, `eval_laguerre`, `eval_gegenbauer`, `eval_genlaguerre`, `eval_jacobi`,",
         "  `eval_sh_jacobi` (differentiable in their parameters too), `eval_sh_legendre`,",

@@ -1456,6 +1456,28 @@ def ellipeinc(phi, m):
     return np.vectorize(lambda p, q: _legendre(p, q, True), otypes=[np.float64])(*as_float(phi, m))
 
 
+
+def _ellipj(u, m):
+    """sn, cn, dn, am at floats: am the root of F(am, m) = u by Newton's steps (slope 1 / delta)
+    from u pi / (2 K(m)); tanh, sech, sech and the Gudermannian at m = 1; NaN outside [0, 1]."""
+    if math.isnan(u) or math.isnan(m) or not 0 <= m <= 1 or math.isinf(u):
+        return (math.nan,) * 4
+    if m == 1:
+        return math.tanh(u), 1 / math.cosh(u), 1 / math.cosh(u), 2 * math.atan(math.tanh(u / 2))
+    phi = u * math.pi / (2 * _carlson(0.0, 1 - m, 1.0, False))
+    for _ in range(30):
+        phi -= (_legendre(phi, m, False) - u) * math.sqrt(1 - m * math.sin(phi) ** 2)
+    s = math.sin(phi)
+    return s, math.cos(phi), math.sqrt(1 - m * s * s), phi
+
+
+def ellipj(u, m):
+    """Jacobi's sn, cn, dn and the amplitude, elementwise with broadcasting (a tuple of four)."""
+    u, m = np.broadcast_arrays(*as_float(u, m))
+    out = np.array([_ellipj(a, b) for a, b in zip(u.ravel(), m.ravel())]).T.reshape((4,) + u.shape)
+    return tuple(out)
+
+
 QUANTILES = (
     ("gammaincinv", (2.5,), lambda y: gammaincinv(2.5, y)),
     ("gammainccinv", (0.6,), lambda y: gammaincinv(0.6, y, True)),

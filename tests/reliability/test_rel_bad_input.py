@@ -365,6 +365,7 @@ OPS = [
          empty=((2, 0), (0,), ())) for op in ("elliprf", "elliprd", "elliprg")],
     _binary(V.elliprc, R.elliprc, ("positive", "nonzero")),
     _binary(V.ellipkinc, R.ellipkinc, ("real", "unit")), _binary(V.ellipeinc, R.ellipeinc, ("real", "unit")),
+    _binary(V.ellipj, R.ellipj, ("real", "unit")),
     _elementwise(V.exp1, R.exp1, "exp1", ("positive",)), _elementwise(V.expi, R.expi, "expi"),
     _binary(V.huber, R.huber, ("positive", "real")),
     _binary(V.pseudo_huber, R.pseudo_huber, ("positive", "real")),

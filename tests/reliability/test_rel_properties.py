@@ -1904,6 +1904,7 @@ PROPS = [
                           * rng.uniform(0.3, 4, s)), ref=R.elliprc),
     new("ellipkinc", binary(uniform(-8, 8), uniform(-5, 0.95)), ref=R.ellipkinc),
     new("ellipeinc", binary(uniform(-8, 8), uniform(-5, 0.95)), ref=R.ellipeinc),
+    new("ellipj", binary(uniform(-6, 6), uniform(0.02, 0.95)), ref=R.ellipj),
     new("exp1", unary(uniform(0.1, 8)), ref=R.exp1),
     new("expi", unary(uniform(-8, -0.2)), ref=R.expi),
     new("expi", unary(uniform(0.5, 8)), ref=R.expi, label="above 0"),

@@ -142,6 +142,39 @@ def _e(phi, m):
         return float(value + (2 * k * _complete(m, True) if k else 0))
 
 
+def _jacobi(u, m, start):
+    """sn, cn, dn and am of (u, m) in decimals: am is the root of F(am, m) = u (F increasing, its
+    slope 1 / delta), by Newton's steps from `start` until they stop moving; then sin, cos and
+    delta of it."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 15
+        pi, du, dm = _decimal_pi(), _decimal(u), _decimal(m)
+        whole = _complete(m, False)
+        phi = _decimal(start)
+        for _ in range(60):
+            k = int((phi / pi).to_integral_value())
+            s, c = _sin_cos(phi - k * pi)
+            d2 = c * c + (1 - dm) * s * s
+            f = s * _duplicate(c * c, d2, Decimal(1), False) + 2 * k * whole
+            step = (f - du) * d2.sqrt()
+            phi -= step
+            if abs(step) < Decimal(10) ** -(DIGITS + 5):
+                break
+        sign = -1 if k % 2 else 1
+        return float(sign * s), float(sign * c), float(d2.sqrt()), float(phi)
+
+
+def reference_ellipj(u, m):
+    """ellipj's four, elementwise: `_jacobi` from the guess u pi / (2 K(m)) (am = u at m = 0, and
+    am(2K) = pi), which Newton's steps take to the root for m <= 0.95."""
+    u, m = np.broadcast_arrays(np.asarray(u, float), np.asarray(m, float))
+    out = np.empty((4,) + u.shape)
+    for i in np.ndindex(u.shape):
+        guess = u[i] * math.pi / (2 * float(_complete(m[i], False)))
+        out[(slice(None),) + i] = _jacobi(u[i], m[i], guess)
+    return tuple(out)
+
+
 def reference(scalar):
     return np.vectorize(scalar, otypes=[np.float64])
 
@@ -169,6 +202,10 @@ ROWS = {
                       lambda rng: (rng.uniform(-1.4, 1.4, 3), rng.uniform(0.1, 0.95, 3)), SMOOTH),
                   Row("phi to 7 (periods)", V.ellipeinc, reference(_e),
                       lambda rng: (rng.uniform(2.0, 7.0, (2, 3)), rng.uniform(-3.0, -0.1, (3,))), SMOOTH)],
+    "ellipj": [Row("|u| < 3", V.ellipj, reference_ellipj,
+                   lambda rng: (rng.uniform(-3.0, 3.0, 3), rng.uniform(0.05, 0.95, 3)), SMOOTH),
+               Row("u from 5 to 15, (2, 3) by (3,)", V.ellipj, reference_ellipj,
+                   lambda rng: (rng.uniform(5.0, 15.0, (2, 3)), rng.uniform(0.05, 0.9, (3,))), SMOOTH)],
 }
 
 
@@ -319,6 +356,11 @@ def test_the_host_reads_its_steps_and_a_device_takes_its_fixed_steps_to_the_same
     fixed = [op(x, y, z).data for op in (V.elliprf, V.elliprd, V.elliprg)]
     for a, b in zip(read, fixed):
         np.testing.assert_allclose(a, b, rtol=4.5e-16)
+    u, m = rng.uniform(-10, 10, 50), rng.uniform(0, 1, 50)
+    fixed = V.ellipj(u, m)
+    monkeypatch.setattr(elliptic_integrals, "READ_STEPS", True)
+    for a, b in zip(V.ellipj(u, m), fixed):
+        np.testing.assert_allclose(a.data, b.data, rtol=4.5e-16, atol=1e-16)
 
 
 @pytest.mark.parametrize("op, args", [
@@ -331,7 +373,59 @@ def test_the_host_reads_its_steps_and_a_device_takes_its_fixed_steps_to_the_same
     (V.elliprc, (np.array([0.0, 0.5, 3.0, 2.0]), np.array([1.0, -0.5, 1e-3, 0.0]))),
     (V.ellipkinc, (np.array([0.3, -1.0, 5.0, 1.5, 2.0]), np.array([0.5, -4.0, 0.9, 1.0, 1.2]))),
     (V.ellipeinc, (np.array([0.3, -1.0, 5.0, 1.5, 2.0]), np.array([0.5, -4.0, 0.9, 1.0, 1.2]))),
+    *[(lambda u, m, i=i: V.ellipj(u, m)[i], (np.array([0.3, -1.0, 5.0, 1.5, 2.0]),
+                                            np.array([0.5, 0.0, 0.9, 1.0, 1.2]))) for i in (2, 3)],
 ])
 def test_on_the_device_without_a_sync(op, args, count_syncs, monkeypatch):
     monkeypatch.setattr(elliptic_integrals, "READ_STEPS", False)    # (the host takes the device's steps)
     assert device_equals_host(op, args, count_syncs).count == 0
+
+
+def test_jacobi_functions_against_decimals_their_identities_and_their_limits():
+    """sn, cn, dn, am within a few ulps of the decimal root of F(am, m) = u, times the condition
+    (from our own value: Newton's steps then find the root, m up to 1 - 1e-16); sn^2 + cn^2 = 1,
+    dn^2 + m sn^2 = 1, F(am, m) = u (V.ellipkinc); sn, cn, dn, am at m = 0 (sin, cos, 1, u) and m
+    = 1 (tanh, sech, sech and the Gudermannian); sn' = cn dn, cn' = -sn dn, dn' = -m sn cn."""
+    rng = np.random.default_rng(9)
+    u = rng.uniform(-12, 12, 40)
+    m = np.concatenate([rng.uniform(0, 1, 25), 1 - 10.0 ** rng.uniform(-16, -1, 15)])
+    got = [v.data for v in V.ellipj(u, m)]
+    exact = np.array([_jacobi(a, b, got[3][i]) for i, (a, b) in enumerate(zip(u, m))]).T
+    uv, mv = V.Variable(u), V.Variable(m)                # (the condition |f| + |u f_u| + |m f_m|)
+    for i, f in enumerate(V.ellipj(uv, mv)):
+        f_u, f_m = (V.backend.to_cpu(g.data) for g in V.grad(V.sum(f), [uv, mv]))
+        scale = np.abs(exact[i]) + np.abs(u * f_u) + np.abs(m * f_m)
+        assert np.max(np.abs(got[i] - exact[i]) / scale) <= 8 * 2.2e-16
+    sn, cn, dn, am = got
+    np.testing.assert_allclose(sn * sn + cn * cn, 1.0, rtol=5e-16)
+    np.testing.assert_allclose(dn * dn + m * sn * sn, 1.0, rtol=1e-15)
+    np.testing.assert_allclose(V.ellipkinc(am, m).data, u, rtol=1e-9)          # (F's slope reaches 1e8)
+    x = np.linspace(-30, 30, 41)
+    for value, expected in zip(V.ellipj(x, 0.0), (np.sin(x), np.cos(x), np.ones_like(x), x)):
+        np.testing.assert_allclose(value.data, expected, rtol=4.5e-16, atol=1e-15)
+    gd = 2 * np.arctan(np.tanh(x / 2))
+    for value, expected in zip(V.ellipj(x, 1.0), (np.tanh(x), 1 / np.cosh(x), 1 / np.cosh(x), gd)):
+        np.testing.assert_allclose(value.data, expected, rtol=1e-15)
+    assert [float(v.data) for v in V.ellipj(-800.0, 1.0)] == [-1.0, 0.0, 0.0, -np.pi / 2]
+    uv, mv = V.Variable(rng.uniform(-5, 5, 6)), V.Variable(rng.uniform(0.05, 0.95, 6))
+    sn, cn, dn, am = V.ellipj(uv, mv)
+    for f, slope in ((sn, cn.data * dn.data), (cn, -sn.data * dn.data), (dn, -mv.data * sn.data * cn.data),
+                     (am, dn.data)):
+        np.testing.assert_allclose(V.grad(V.sum(f), uv).data, slope, rtol=1e-13, atol=1e-15)
+
+
+def test_jacobi_functions_edges_and_periods():
+    """NaN for m outside [0, 1] or u = +-inf (SciPy's); sn(u + 2K) = -sn(u), cn(u + 4K) = cn(u),
+    am(u + 2K) = am(u) + pi."""
+    nan = np.nan
+    u = np.array([0.5, 0.5, np.inf, nan, 0.5, 0.0])
+    m = np.array([-0.5, 1.5, 0.5, 0.5, nan, 0.3])
+    for value, last in zip(V.ellipj(u, m), (0.0, 1.0, 1.0, 0.0)):
+        np.testing.assert_array_equal(value.data, [nan] * 5 + [last])
+    m = np.array([0.1, 0.5, 0.9])
+    k = V.ellipk(m).data
+    u = np.array([0.3, -1.2, 2.0])
+    base, half, full = V.ellipj(u, m), V.ellipj(u + 2 * k, m), V.ellipj(u + 4 * k, m)
+    np.testing.assert_allclose(half[0].data, -base[0].data, rtol=1e-14)
+    np.testing.assert_allclose(full[1].data, base[1].data, rtol=1e-14)
+    np.testing.assert_allclose(half[3].data, base[3].data + np.pi, rtol=1e-14)

@@ -1,6 +1,6 @@
-"""Carlson's symmetric elliptic integrals and Legendre's incomplete ones on Variables:
-scipy.special's elliprf, elliprd, elliprc, elliprg, ellipkinc and ellipeinc, each differentiable
-in every argument, to any order.
+"""Carlson's symmetric elliptic integrals, Legendre's incomplete ones and Jacobi's elliptic
+functions on Variables: scipy.special's elliprf, elliprd, elliprc, elliprg, ellipkinc, ellipeinc
+and ellipj, each differentiable in every argument, to any order.
 
     RF(x, y, z) = 1/2 int_0^inf dt / sqrt((t + x)(t + y)(t + z)),
     RD(x, y, z) = 3/2 int_0^inf dt / (sqrt((t + x)(t + y)) (t + z)^(3/2)),
@@ -38,19 +38,20 @@ import numpy as np
 from ..backend import get_array_module, is_device_array
 from ..forwarder import as_variable
 from ..variable import Variable
-from .elementwise import sqrt
+from .elementwise import exp, sqrt
+from .inverse_trig import arcsin, arctan
 from .piecewise import abs as absolute
 from .piecewise import where
-from .special import _floats_on_one_device, ellipe, ellipk
-from .trigonometric import cos, sin
+from .special import _AGM_STEPS, _agm_steps, _floats_on_one_device, ellipe, ellipk
+from .trigonometric import cos, sin, tanh
 
-__all__ = ["elliprf", "elliprd", "elliprc", "elliprg", "ellipkinc", "ellipeinc"]
+__all__ = ["elliprf", "elliprd", "elliprc", "elliprg", "ellipkinc", "ellipeinc", "ellipj"]
 
 _DEVICE_STEPS = 16
 """Duplication steps on a device: the most any (scaled) arguments need is 14 (0, 5e-324, 1e100)."""
 READ_STEPS = True
-"""On the CPU, take the steps the data needs (False: _DEVICE_STEPS, as a device does; the device
-tests compare the two paths bit for bit so)."""
+"""On the CPU, take the steps the data needs (False: _DEVICE_STEPS, and ellipj's AGM special.py's
+_AGM_STEPS, as a device does; the device tests compare the two paths bit for bit so)."""
 _STOP_RF = (3 * 2.0 ** -53) ** (-1 / 6)
 _STOP_RD = (2.0 ** -53 / 4) ** (-1 / 6)
 """Carlson's bound: after n steps the series' error is below 2^-53 once 4^-n Q < A_n, Q this
@@ -300,3 +301,41 @@ def ellipeinc(phi: Variable, m: Variable) -> Variable:
     value = s * (rf * (1.0 - outer) + square * rd * third + outer * c / sqrt(delta2))
     value = _periods(value, m, k, xp, ellipe)
     return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
+
+
+def ellipj(u: Variable, m: Variable) -> tuple[Variable, Variable, Variable, Variable]:
+    """Jacobi's elliptic functions sn, cn, dn and the amplitude ph = am(u, m) (F(ph, m) = u),
+    elementwise with broadcasting (scipy.special.ellipj: a tuple of four Variables), each
+    differentiable in u and m, to any order: sn' = cn dn, cn' = -sn dn, dn' = -m sn cn in u.  A
+    pendulum released at theta_0 is at theta(t) = 2 asin(k sn(sqrt(g / L) t + K, k^2)), k =
+    sin(theta_0 / 2).  By the arithmetic-geometric mean from (1, sqrt(1 - m)) (Abramowitz and
+    Stegun 16.4.3: ph_N = 2^N a_N u, ph_(n-1) = (ph_n + asin(c_n / a_n sin ph_n)) / 2) on
+    gengrad's ops, c_(n+1) = c_n^2 / (4 a_(n+1)) to every digit (as a_n - b_n it would be rounding
+    that the derivatives in u multiply by (2^n a_n u)^k), dn = sqrt(cn^2 + (1 - m) sn^2) (no
+    cancellation as m -> 1, nor 0 / 0 at cn = 0 as in cn / cos(ph_1 - ph)); at m = 1
+    tanh u, sech u, sech u and the Gudermannian 2 atan(tanh(u / 2)).  SciPy's edges: NaN for m
+    outside [0, 1] and for u = +-inf."""
+    (u, m), (p, q), xp = _floats("ellipj", u, m)
+    with np.errstate(invalid="ignore"):
+        inside = (abs(p) < np.inf) & (q >= 0) & (q < 1)
+        one = (abs(p) < np.inf) & (q == 1)
+    at_one = where(one, u, 0.5)
+    u, m = where(inside, u, 0.5), where(inside, m, 0.5)
+    a, b, ratios = 1.0, sqrt(1.0 - m), []
+    c = m / ((b + 1.0) * 2.0)                                   # c_1 = (1 - sqrt(1 - m)) / 2
+    for n in range(_agm_steps(b.data) if READ_STEPS else _AGM_STEPS):
+        a, b = (a + b) * 0.5, sqrt(a * b)
+        if n:
+            c = c * c / (a * 4.0)                               # (a_(n-1) - b_(n-1)) / 2, no cancellation
+        ratios.append(c / a)
+    phi = u * a * float(2 ** len(ratios))
+    for ratio in reversed(ratios):
+        phi = (phi + arcsin(ratio * sin(phi))) * 0.5
+    sn, cn = sin(phi), cos(phi)
+    dn = sqrt(cn * cn + (1.0 - m) * (sn * sn))                 # (two terms >= 0: no cancellation)
+    decay = exp(-absolute(at_one))                              # sech u = 2 e^-|u| / (1 + e^-2|u|)
+    sech = decay * 2.0 / (1.0 + decay * decay)
+    limits = (tanh(at_one), sech, sech, arctan(tanh(at_one * 0.5)) * 2.0)
+    nan = xp.where(inside | one, 0.0, np.nan).astype(sn.dtype, copy=False)
+    return tuple(where(inside, value, where(one, limit, nan))
+                 for value, limit in zip((sn, cn, dn, phi), limits))
