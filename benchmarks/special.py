@@ -69,6 +69,7 @@ def cases(rng, n):
         ("ellipeinc", V.ellipeinc, "ellipeinc", None, (wide / 2, unit * 3 - 2)),
         ("elliprf", V.elliprf, "elliprf", None, (positive, other, probability)),
         ("elliprg", V.elliprg, "elliprg", None, (positive, other, probability)),
+        ("elliprj", V.elliprj, "elliprj", None, (positive, other, probability, unit * 3)),
         ("ellipj", _all(V.ellipj), "ellipj:all", None, (wide, probability)),
         ("eval_legendre(8, x)", lambda x: V.eval_legendre(8, x), "eval_legendre", None, (unit,)),
         ("eval_jacobi(6, x)", lambda x: V.eval_jacobi(6, 0.5, -0.3, x), "eval_jacobi", None, (unit,)),

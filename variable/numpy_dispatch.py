@@ -132,8 +132,6 @@ SCIPY_SPELLINGS = {
     **{f"spherical_{kind}": f"V.spherical_{kind}(n, x, derivative)" for kind in ("jn", "yn", "in", "kn")},
     "kelvin": "its four complex values' real and imaginary parts: V.ber(x), V.bei(x), V.ker(x), V.kei(x), "
               "V.berp(x), V.beip(x), V.kerp(x), V.keip(x); gengrad's Variables are real",
-    "elliprj": "V.elliprd(x, y, z) for p = z, RJ(x, y, z, z) = RD(x, y, z); gengrad has V.elliprf, "
-               "V.elliprd, V.elliprc, V.elliprg and no RJ of four arguments",
     # scipy.stats' distributions (looked up as "norm.<method>"): those of V.stats, and two more
     **{f"{dist}{gen}.{method}": f"V.stats.{dist}.{method}({_first_q(method, arguments)})"
        for dist, methods, arguments in _V_STATS for method in methods for gen in ("", "_gen")},

@@ -98,7 +98,8 @@ SCIPY_SPECIAL = ("erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "
                  "ndtri_exp", "nrdtrimn", "nrdtrisd", "sici", "shichi", "fresnel", "wrightomega",
                  "lambertw", "owens_t", "kolmogorov", "kolmogi", "airy", "spherical_jn", "spherical_yn",
                  "spherical_in", "spherical_kn", "hyp0f1", "ber", "bei", "ker", "kei", "berp", "beip", "kerp",
-                 "keip", "elliprf", "elliprd", "elliprc", "elliprg", "ellipkinc", "ellipeinc", "ellipj")
+                 "keip", "elliprf", "elliprd", "elliprc", "elliprg", "elliprj", "ellipkinc", "ellipeinc",
+                 "ellipj")
 """gengrad's ops that NumPy lacks and scipy.special has, its ufunc on a Variable recording them."""
 
 
@@ -280,9 +281,9 @@ def render() -> str:
         "  functions `spherical_jn`, `spherical_yn`, `spherical_in`, `spherical_kn` (gengrad's: SciPy's",
         "  Python code converts a Variable, refused naming them), `hyp0f1` (in z), Kelvin's functions",
         "  `ber`, `bei`, `ker`, `kei` and their derivatives `berp`, `beip`, `kerp`, `keip`, Carlson's",
-        "  elliptic integrals `elliprf`, `elliprd`, `elliprc`, `elliprg` and Legendre's incomplete",
-        "  `ellipkinc`, `ellipeinc` (in every argument), Jacobi's elliptic functions `ellipj` (sn, cn,",
-        "  dn and the amplitude, in u and m)",
+        "  elliptic integrals `elliprf`, `elliprd`, `elliprc`, `elliprg`, `elliprj` and Legendre's",
+        "  incomplete `ellipkinc`, `ellipeinc` (in every argument), Jacobi's elliptic functions",
+        "  `ellipj` (sn, cn, dn and the amplitude, in u and m)",
         "  and the orthogonal polynomials `eval_legendre`, `eval_chebyt`, `eval_chebyu`, `eval_hermite`,",
         "  `eval_hermitenorm`, `eval_laguerre`, `eval_gegenbauer`, `eval_genlaguerre`, `eval_jacobi`,",
         "  `eval_sh_jacobi` (differentiable in their parameters too), `eval_sh_legendre`,",

@@ -364,6 +364,8 @@ OPS = [
     *[Op(op, getattr(V, op), getattr(R, op), ((2, 3), (3,), ()), domain=("positive",) * 3,
          empty=((2, 0), (0,), ())) for op in ("elliprf", "elliprd", "elliprg")],
     _binary(V.elliprc, R.elliprc, ("positive", "nonzero")),
+    Op("elliprj", V.elliprj, R.elliprj, ((2, 3), (3,), (), (2, 1)),
+       domain=("positive", "positive", "positive", "nonzero"), empty=((2, 0), (0,), (), (2, 1))),
     _binary(V.ellipkinc, R.ellipkinc, ("real", "unit")), _binary(V.ellipeinc, R.ellipeinc, ("real", "unit")),
     _binary(V.ellipj, R.ellipj, ("real", "unit")),
     _elementwise(V.exp1, R.exp1, "exp1", ("positive",)), _elementwise(V.expi, R.expi, "expi"),

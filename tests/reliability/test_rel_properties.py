@@ -1900,6 +1900,9 @@ PROPS = [
           call=lambda x, y, op=op: getattr(V, op)(x, y, 1.5),
           ref=lambda x, y, op=op: getattr(R, op)(x, y, 1.5), label="z=1.5")
       for op in ("elliprf", "elliprd", "elliprg")],
+    new("elliprj", binary(uniform(0.05, 4), lambda rng, s: rng.choice([-1.0, 1.0], s)
+                          * rng.uniform(0.3, 4, s)), call=lambda x, p: V.elliprj(x, 1.5, 2.5, p),
+        ref=lambda x, p: R.elliprj(x, 1.5, 2.5, p), label="y=1.5, z=2.5"),
     new("elliprc", binary(uniform(0.05, 4), lambda rng, s: rng.choice([-1.0, 1.0], s)
                           * rng.uniform(0.3, 4, s)), ref=R.elliprc),
     new("ellipkinc", binary(uniform(-8, 8), uniform(-5, 0.95)), ref=R.ellipkinc),

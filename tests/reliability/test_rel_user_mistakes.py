@@ -1101,12 +1101,6 @@ def _scipy_kelvin_of_a_variable():
     return special.kelvin(V.Variable(np.array([0.5, 2.0])))
 
 
-def _scipy_elliprj_of_variables():
-    special = pytest.importorskip("scipy.special")
-    x = V.Variable(np.array([0.5, 2.0]))
-    return special.elliprj(x, 1.0, 2.0, 2.0)
-
-
 def _scipy_student_t_cdf_of_a_variable():
     stats = pytest.importorskip("scipy.stats")
     t = V.Variable(np.array([-0.5, 1.2]))
@@ -1261,11 +1255,6 @@ CATALOGUE += [
             (r"scipy\.special\.kelvin\(x\) does not take Variables",
              r"real and imaginary parts: V\.ber\(x\), V\.bei\(x\), V\.ker\(x\), V\.kei\(x\), V\.berp\(x\)",
              r"gengrad's Variables are real")),
-    Mistake("scipy.special.elliprj(x, y, z, p): Carlson's RJ, which gengrad does not have, on Variables",
-            _scipy_elliprj_of_variables, TypeError,
-            (r"scipy\.special\.elliprj\(x1, x2, x3, x4\) does not take Variables",
-             r"V\.elliprd\(x, y, z\) for p = z, RJ\(x, y, z, z\) = RD\(x, y, z\)",
-             r"no RJ of four arguments")),
     Mistake("scipy.special.struve(1, x) with a trained x (a piston's radiation impedance): no gengrad op",
             _scipy_struve_of_a_variable, TypeError,
             (r"scipy\.special\.struve\(x1, x2\) does not take Variables", r"gengrad has no struve op",

@@ -51,6 +51,39 @@ def _rd(x, y, z):
     return float(_duplicate(x, y, z, True))
 
 
+def _rj_decimal(x, y, z, p):
+    """RJ(x, y, z, p > 0) in decimals: Carlson's first form, the duplication until the four agree,
+    3 sum_k 4^-k RC(alpha_k, beta_k) + 4^-n A^(-3/2), alpha = (p (sqrt x + sqrt y + sqrt z) +
+    sqrt(x y z))^2, beta = p (p + lambda)^2, RC(a, b) = RF(a, b, b) by `_duplicate`."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 15
+        x, y, z, p = (_decimal(v) for v in (x, y, z, p))
+        total, power = Decimal(0), Decimal(1)
+        while max(x, y, z, p) - min(x, y, z, p) > max(x, y, z, p) * Decimal(10) ** -(DIGITS + 5):
+            sx, sy, sz = x.sqrt(), y.sqrt(), z.sqrt()
+            lam = sx * sy + sy * sz + sz * sx
+            alpha, beta = (p * (sx + sy + sz) + sx * sy * sz) ** 2, p * (p + lam) ** 2
+            total += power * _duplicate(alpha, beta, beta, False)
+            x, y, z, p, power = (x + lam) / 4, (y + lam) / 4, (z + lam) / 4, (p + lam) / 4, power / 4
+        a = (x + y + z + 2 * p) / 5
+        return power / (a * a.sqrt()) + 3 * total
+
+
+def _rj(x, y, z, p):
+    """RJ in decimals, for p < 0 its principal value by DLMF 19.20.14 (x <= y <= z, q = -p)."""
+    if p > 0:
+        return float(_rj_decimal(x, y, z, p))
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 15
+        x, y, z = sorted(_decimal(v) for v in (x, y, z))
+        q = -_decimal(p)
+        shifted = y + (z - y) * (y - x) / (y + q)
+        cross = x * z + shifted * q
+        value = ((shifted - y) * _rj_decimal(x, y, z, shifted) - 3 * _duplicate(x, y, z, False)
+                 + 3 * (x * y * z / cross).sqrt() * _duplicate(cross, shifted * q, shifted * q, False))
+        return float(value / (y + q))
+
+
 def _rc(x, y):
     if y < 0:                                   # Cauchy's principal value
         return math.sqrt(x / (x - y)) * _rf(x - y, -y, -y)
@@ -189,6 +222,11 @@ ROWS = {
     "elliprf": [Row(str(s), V.elliprf, reference(_rf), positive_triples(*s), SMOOTH) for s in TRIPLE_SHAPES],
     "elliprd": [Row(str(s), V.elliprd, reference(_rd), positive_triples(*s), SMOOTH) for s in TRIPLE_SHAPES],
     "elliprg": [Row(str(s), V.elliprg, reference(_rg), positive_triples(*s), SMOOTH) for s in TRIPLE_SHAPES],
+    # (on the host alone: three duplications a call, the device test holds the device's to it)
+    "elliprj": [Row(str(s), V.elliprj, reference(_rj), positive_triples(*s), SMOOTH, device=False)
+                for s in (((), (), (), ()), ((2, 3), (3,), (), (2, 1)))]
+    + [Row("p < 0 (principal value)", V.elliprj, reference(_rj),
+           lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), -rng.uniform(0.2, 3.0, 3)), SMOOTH, device=False)],
     "elliprc": [Row("y > 0", V.elliprc, reference(_rc), positive_triples((3,), (3,)), SMOOTH),
                 Row("y < 0 (principal value)", V.elliprc, reference(_rc),
                     lambda rng: (rng.uniform(0.2, 3.0, (2, 3)), -rng.uniform(0.2, 3.0, (3,))), SMOOTH)],
@@ -371,6 +409,8 @@ def test_the_host_reads_its_steps_and_a_device_takes_its_fixed_steps_to_the_same
     (V.elliprg, (np.array([0.0, 0.5, 1e-300, 2.0, 0.0]), np.array([1.0, 0.5, 3.0, 7.0, 0.0]),
                  np.array([2.0, 4.0, 1e10, 1.0, 3.0]))),
     (V.elliprc, (np.array([0.0, 0.5, 3.0, 2.0]), np.array([1.0, -0.5, 1e-3, 0.0]))),
+    (V.elliprj, (np.array([0.0, 0.5, 1e-300, 2.0, 1.0]), np.array([1.0, 0.5, 3.0, 7.0, 2.0]),
+                 np.array([2.0, 4.0, 1e10, 1.0, 3.0]), np.array([0.5, -2.0, 1.0, 0.0, -0.3]))),
     (V.ellipkinc, (np.array([0.3, -1.0, 5.0, 1.5, 2.0]), np.array([0.5, -4.0, 0.9, 1.0, 1.2]))),
     (V.ellipeinc, (np.array([0.3, -1.0, 5.0, 1.5, 2.0]), np.array([0.5, -4.0, 0.9, 1.0, 1.2]))),
     *[(lambda u, m, i=i: V.ellipj(u, m)[i], (np.array([0.3, -1.0, 5.0, 1.5, 2.0]),
@@ -429,3 +469,32 @@ def test_jacobi_functions_edges_and_periods():
     np.testing.assert_allclose(half[0].data, -base[0].data, rtol=1e-14)
     np.testing.assert_allclose(full[1].data, base[1].data, rtol=1e-14)
     np.testing.assert_allclose(half[3].data, base[3].data + np.pi, rtol=1e-14)
+
+
+def test_rj_to_a_few_ulps_and_its_principal_value():
+    """RJ against the decimal first form (4 ulps, arguments over 200 decades); RJ(x, y, z, z) =
+    RD(x, y, z); for p < 0 the principal value within 4 ulps of its terms' size (it crosses 0)
+    and SciPy's values there; SciPy's edges (NaN for a NaN p, where SciPy's ignores it)."""
+    rng = np.random.default_rng(4)
+    x, y, z, p = (10.0 ** rng.uniform(-100, 100, 12) for _ in range(4))
+    x[:3] = 0.0
+    exact = np.array([_rj(*t) for t in zip(x, y, z, p)])
+    with np.errstate(over="ignore", under="ignore"):
+        got = V.elliprj(x, y, z, p).data
+    keep = (exact > 1e-300) & np.isfinite(exact)
+    assert _ulps(got[keep], exact[keep]) <= 4
+    x, y, z = (rng.uniform(0.0, 3.0, 20) for _ in range(3))
+    np.testing.assert_allclose(V.elliprj(x, y, z, z).data, V.elliprd(x, y, z).data, rtol=9e-16)
+    p = -rng.uniform(0.05, 3.0, 20)
+    exact = np.array([_rj(*t) for t in zip(x, y, z, p)])
+    size = np.abs(exact) + 3 * V.elliprf(x, y, z).data / (np.median([x, y, z], axis=0) - p)
+    assert np.max(np.abs(V.elliprj(x, y, z, p).data - exact) / size) <= 4 * 2.2e-16
+    special = pytest.importorskip("scipy.special")
+    np.testing.assert_allclose(V.elliprj(x, y, z, p).data, special.elliprj(x, y, z, p), rtol=1e-12,
+                               atol=1e-13 * np.max(size))
+    inf, nan = np.inf, np.nan
+    edges = np.array([[nan, 1, 1, 1], [1, 1, 1, nan], [-1, 1, 1, 1], [0, 0, 1, 1], [0, 0, 1, 0],
+                      [0, 0, inf, 0], [1, 1, 1, 0], [1, inf, 1, 0], [1, inf, 1, 2], [1, 1, 1, -inf],
+                      [0, 1, 1, 1], [1, 1, 1, 1]]).T
+    np.testing.assert_array_equal(V.elliprj(*edges).data[:10], [nan, nan, nan, inf, nan, 0, nan, 0, 0, 0])
+    np.testing.assert_allclose(V.elliprj(*edges).data[10:], [3 * np.pi / 4, 1.0], rtol=9e-16)

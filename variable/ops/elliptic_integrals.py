@@ -39,13 +39,14 @@ from ..backend import get_array_module, is_device_array
 from ..forwarder import as_variable
 from ..variable import Variable
 from .elementwise import exp, sqrt
+from .exponential import log1p
 from .inverse_trig import arcsin, arctan
 from .piecewise import abs as absolute
-from .piecewise import where
+from .piecewise import minimum, where
 from .special import _AGM_STEPS, _agm_steps, _floats_on_one_device, ellipe, ellipk
 from .trigonometric import cos, sin, tanh
 
-__all__ = ["elliprf", "elliprd", "elliprc", "elliprg", "ellipkinc", "ellipeinc", "ellipj"]
+__all__ = ["elliprf", "elliprd", "elliprc", "elliprg", "elliprj", "ellipkinc", "ellipeinc", "ellipj"]
 
 _DEVICE_STEPS = 16
 """Duplication steps on a device: the most any (scaled) arguments need is 14 (0, 5e-324, 1e100)."""
@@ -81,36 +82,57 @@ def _half_exponent(top, xp, highest):
     return xp.where((exponent > highest) | (exponent < -900), exponent // 2, 0)
 
 
-def _carlson(x, y, z, rf=True, rd=False):
-    """RF(x, y, z) and/or RD(x, y, z) (a tuple of those asked for) on gengrad's ops, for finite
-    x, y, z >= 0 of which at most one is 0 (z > 0 for RD): one duplication from arguments scaled
-    where the largest is beyond [2^-900, 2^1000] to [1/2, 2) (below 2^-900 the steps would reach
-    subnormals, above 2^1000 x + lambda overflow; between, scaling would lose a small argument
-    that a far larger one makes vanish: RF(0, 1e-300, 1e300) = 7e-148 is log(z / y) / sqrt(z)),
-    until Carlson's bound holds for every entry (a device: _DEVICE_STEPS)."""
+def _carlson(x, y, z, rf=True, rd=False, p=None):
+    """RF(x, y, z), RD(x, y, z) and RJ(x, y, z, p) (a tuple of those asked for: RJ with p) on
+    gengrad's ops, for finite x, y, z >= 0 of which at most one is 0 (z > 0 for RD, p > 0 for
+    RJ): one duplication from arguments scaled where the largest is beyond [2^-900, 2^1000] to
+    [1/2, 2) (below 2^-900 the steps would reach subnormals, above 2^1000 x + lambda overflow;
+    between, scaling would lose a small argument that a far larger one makes vanish: RF(0,
+    1e-300, 1e300) = 7e-148 is log(z / y) / sqrt(z)), until Carlson's bound holds for every entry
+    (a device: _DEVICE_STEPS).  RJ's sum takes 4^-n RC(1, 1 + e_n) / d_n, d_n = (sqrt p_n + sqrt
+    x_n)(...)(...), e_n = prod (p_0 - x_0) 4^-n / (sqrt p_n + sqrt x_n)^2 (no cancellation, no
+    overflow: each factor is below 1)."""
     xp = get_array_module(x.data)
     top = xp.maximum(xp.maximum(x.data, y.data), z.data)
+    if p is not None:
+        top = xp.maximum(top, p.data)
     half = _half_exponent(top, xp, 1000)
-    x, y, z = (v * xp.ldexp(xp.ones_like(top), -2 * half) for v in (x, y, z))    # times 4^-half, exact
+    scale = xp.ldexp(xp.ones_like(top), -2 * half)                  # 4^-half, exact
+    x, y, z = x * scale, y * scale, z * scale
     means = {}
     if rf:
         means["rf"] = (x + y + z) * (1 / 3)
     if rd:
         means["rd"] = (x + y + z * 3.0) * 0.2
+    if p is not None:
+        p = p * scale
+        means["rj"] = (x + y + z + p * 2.0) * 0.2
+        spread = [p - v for v in (x, y, z)]
+    starts = [v for v in (x, y, z, p) if v is not None]
     device = is_device_array(top) or not READ_STEPS
     if not device:
         bound, smallest = 0.0, np.inf
         for key, a in means.items():
-            gap = np.maximum(np.maximum(abs(a.data - x.data), abs(a.data - y.data)), abs(a.data - z.data))
-            bound = np.maximum(bound, (_STOP_RD if key == "rd" else _STOP_RF) * gap)
+            gap = np.max([abs(a.data - v.data) for v in starts], axis=0)
+            bound = np.maximum(bound, (_STOP_RF if key == "rf" else _STOP_RD) * gap)
             smallest = np.minimum(smallest, a.data)
-    gaps = {key: (a - x, a - y) for key, a in means.items()}
-    total, power, n = 0.0, 1.0, 0
+    gaps = {key: [a - v for v in starts] for key, a in means.items()}
+    total, third, power, n = 0.0, 0.0, 1.0, 0
     while n < (_DEVICE_STEPS if device else 60) and (device or not bool(np.all(bound * power < smallest))):
         sx, sy, sz = sqrt(x), sqrt(y), sqrt(z)
         lam = sx * (sy + sz) + sy * sz
         if rd:
             total = total + power / sz / (z + lam)        # (no product: z^(3/2) overflows from 2^683)
+        if p is not None:
+            sp = sqrt(p)
+            sums = [sp + sx, sp + sy, sp + sz]
+            e = spread[0] * power / (sums[0] * sums[0])
+            for d, s in zip(spread[1:], sums[1:]):
+                e = e * (d * power / (s * s))
+            near = [minimum(sp, s) * 2.0 / (sp + s) for s in (sx, sy, sz)]   # 1 - |factor|, each
+            rest = near[0] + (1.0 - near[0]) * (near[1] + (1.0 - near[1]) * near[2])   # 1 - |e|
+            third = third + power / sums[0] / sums[1] / sums[2] * _rc_one(e, rest)
+            p = (p + lam) * 0.25
         x, y, z = (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25
         means = {key: (a + lam) * 0.25 for key, a in means.items()}
         power, n = power * 0.25, n + 1
@@ -125,18 +147,46 @@ def _carlson(x, y, z, rf=True, rd=False):
         e2, e3 = xy - big_z * big_z, xy * big_z
         series = 1.0 - e2 * 0.1 + e3 * (1 / 14) + e2 * e2 * (1 / 24) - e2 * e3 * (3 / 44)
         values.append(series / sqrt(a) * unscale)
-    if rd:
-        a = means["rd"]
-        big_x, big_y = gaps["rd"][0] * power / a, gaps["rd"][1] * power / a
-        xy, big_z = big_x * big_y, (big_x + big_y) * (-1 / 3)
-        zz = big_z * big_z
-        e2, e3 = xy - zz * 6.0, (xy * 3.0 - zz * 8.0) * big_z
-        e4, e5 = (xy - zz) * zz * 3.0, xy * zz * big_z
+    for key, last in (("rd", 3.0), ("rj", 6.0)):
+        if key not in means:
+            continue
+        a = means[key]
+        big_x, big_y, big_z = (gap * power / a for gap in gaps[key][:3])
+        if key == "rd":                               # (X + Y + 3 Z = 0; RJ's P plays Z's part)
+            big_p, xyz = (big_x + big_y) * (-1 / 3), big_x * big_y
+            e2, e3 = xyz - big_p * big_p * 6.0, (xyz * 3.0 - big_p * big_p * 8.0) * big_p
+            e4, e5 = (xyz - big_p * big_p) * big_p * big_p * 3.0, xyz * big_p * big_p * big_p
+        else:
+            big_p = (big_x + big_y + big_z) * -0.5
+            xyz, pp = big_x * big_y * big_z, big_p * big_p
+            e2 = big_x * big_y + big_x * big_z + big_y * big_z - pp * 3.0
+            e3 = xyz + e2 * big_p * 2.0 + pp * big_p * 4.0
+            e4 = (xyz * 2.0 + e2 * big_p + pp * big_p * 3.0) * big_p
+            e5 = xyz * pp
         series = (1.0 - e2 * (3 / 14) + e3 * (1 / 6) + e2 * e2 * (9 / 88) - e4 * (3 / 22)
                   - e2 * e3 * (9 / 52) + e5 * (3 / 26))
-        value = series * power / a / sqrt(a) + total * 3.0
+        value = series * power / a / sqrt(a) + (total if key == "rd" else third) * last
         values.append(value * unscale * unscale * unscale)             # (2^-3half could overflow)
     return tuple(values)
+
+
+def _rc_one(e, rest):
+    """RC(1, 1 + e) = atan(sqrt e) / sqrt e for e > -1, below 0 atanh(r) / r = log1p(2 r (1 + r) /
+    (1 + e)) / (2 r), r = sqrt(-e), with 1 + e = `rest` to every digit as e -> -1 (where 1 + e in
+    floats would be 0: RJ(0, 1e100, 1e-100, 1)); by its series sum (-e)^k / (2k + 1) where |e| <
+    1e-3 (8 terms: 1e-26)."""
+    xp = get_array_module(e.data)
+    small = xp.abs(e.data) < 1e-3
+    above = ~small & (e.data > 0)
+    t = where(small, e, 0.0)
+    series = 1 / 15
+    for k in range(6, -1, -1):
+        series = 1.0 / (2 * k + 1) - t * series
+    root = sqrt(where(above, e, 1.0))
+    below = ~small & ~above
+    inverse = sqrt(where(below, -e, 0.25))
+    logarithm = log1p(inverse * (inverse + 1.0) * 2.0 / where(below, rest, 0.75)) * 0.5
+    return where(small, series, where(above, arctan(root) / root, logarithm / inverse))
 
 
 def _outside_values(xp, inside, values, dtype):
@@ -339,3 +389,42 @@ def ellipj(u: Variable, m: Variable) -> tuple[Variable, Variable, Variable, Vari
     nan = xp.where(inside | one, 0.0, np.nan).astype(sn.dtype, copy=False)
     return tuple(where(inside, value, where(one, limit, nan))
                  for value, limit in zip((sn, cn, dn, phi), limits))
+
+
+def elliprj(x: Variable, y: Variable, z: Variable, p: Variable) -> Variable:
+    """Carlson's RJ(x, y, z, p) = 3/2 int_0^inf ((t + x)(t + y)(t + z))^(-1/2) / (t + p) dt,
+    elementwise with broadcasting (scipy.special.elliprj, real arguments), differentiable in
+    each, to any order; RJ(x, y, z, z) = RD(x, y, z).  For p < 0 Cauchy's principal value, from
+    x <= y <= z and q = -p (DLMF 19.20.14): (y + q) RJ(x, y, z, -q) = (p' - y) RJ(x, y, z, p') -
+    3 RF(x, y, z) + 3 sqrt(x y z / (x z + p' q)) RC(x z + p' q, p' q), p' = y + (z - y)(y - x) /
+    (y + q).  SciPy's edges: NaN below 0 (x, y, z) or for NaN; inf where two of x, y, z are 0;
+    at p = 0 NaN (0 where one is inf); else 0 where one is +-inf."""
+    (x, y, z, p), (a, b, c, d), xp = _floats("elliprj", x, y, z, p)
+    with np.errstate(invalid="ignore"):
+        bad = (a != a) | (b != b) | (c != c) | (d != d) | (a < 0) | (b < 0) | (c < 0)
+        infinite = (a == np.inf) | (b == np.inf) | (c == np.inf) | (abs(d) == np.inf)
+        zeros = (a == 0).astype(np.int8) + (b == 0) + (c == 0)
+        edge = xp.where(bad, np.nan, xp.where(
+            zeros >= 2, xp.where((d == 0) & infinite, 0.0, xp.where(d == 0, np.nan, np.inf)),
+            xp.where(d == 0, xp.where(infinite, 0.0, np.nan), 0.0)))
+    inside = ~bad & ~infinite & (zeros <= 1) & (d != 0)
+    x, y, z, p = _safe(inside, x, y, z, p)
+    half = _half_exponent(xp.maximum(xp.maximum(x.data, y.data), xp.maximum(z.data, abs(p.data))), xp, 500)
+    scale = xp.ldexp(xp.ones_like(half, dtype=x.dtype), -2 * half)
+    x, y, z, p = x * scale, y * scale, z * scale, p * scale             # (x z + p' q: no overflow)
+    a, b, c = x.data, y.data, z.data
+    negative = inside & (d < 0)
+    low = where((a <= b) & (a <= c), x, where(b <= c, y, z))             # (sorted, for p < 0)
+    high = where((a >= b) & (a >= c), x, where(b >= c, y, z))
+    middle_x = (b <= a) & (a <= c) | (c <= a) & (a <= b)
+    mid = where(middle_x, x, where(~middle_x & ((a <= b) & (b <= c) | (c <= b) & (b <= a)), y, z))
+    q = where(negative, -p, 1.0)
+    lift = (high - mid) * (mid - low) / (mid + q)                       # p' - y >= 0
+    shifted = where(negative, mid + lift, p)
+    rf, rj = _carlson(low, mid, high, p=shifted)
+    cross = low * high + shifted * q
+    rc, = _carlson(cross, shifted * q, shifted * q)
+    root = sqrt(low) * sqrt(mid) * sqrt(high) / sqrt(cross)
+    principal = (lift * rj - rf * 3.0 + root * rc * 3.0) / (mid + q)
+    value = where(negative, principal, rj) * (xp.ldexp(xp.ones_like(a), -half) ** 3)
+    return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
