@@ -1,20 +1,21 @@
 """Carlson's symmetric elliptic integrals, Legendre's incomplete ones and Jacobi's elliptic
-functions on Variables: scipy.special's elliprf, elliprd, elliprc, elliprg, ellipkinc, ellipeinc
-and ellipj, each differentiable in every argument, to any order.
+functions on Variables: scipy.special's elliprf, elliprd, elliprc, elliprg, elliprj, ellipkinc,
+ellipeinc and ellipj, each differentiable in every argument, to any order.
 
     RF(x, y, z) = 1/2 int_0^inf dt / sqrt((t + x)(t + y)(t + z)),
     RD(x, y, z) = 3/2 int_0^inf dt / (sqrt((t + x)(t + y)) (t + z)^(3/2)),
+    RJ(x, y, z, p) = 3/2 int_0^inf dt / (sqrt((t + x)(t + y)(t + z)) (t + p)),
 
 by Carlson's duplication (Numer. Algorithms 10, 1995): with lambda = sqrt(x y) + sqrt(y z) +
 sqrt(z x), RF(x, y, z) = RF((x + lambda) / 4, ...) (RD adds 3 / (4^n sqrt(z) (z + lambda)) at
-step n); the three arguments close in on their mean A_n by 4 each step, and a fifth-order
-series in (A_0 - x_0) / (4^n A_n) finishes.  Everything is written with gengrad's ops, so the
-derivatives (dRF/dz = -RD(x, y, z) / 6, ...) and Taylor rules are those of the iteration,
-which converges as it does.  Arguments whose largest is beyond [2^-900, 2^1000] are first
-scaled by a power of 4 (RF(4^k x, ...) = 2^-k RF(x, ...)): no overflow, no step reaching a
-subnormal, and at most 14 steps (0 and 5e-324 beside 1e100: the quadratic phase of sqrt, then
-a factor 4 per step); on the CPU the steps the data needs (Carlson's bound), on a device 16
-(no data read).
+step n, RJ 6 RC(1, 1 + e_n) / (4^n d_n)); the arguments close in on their mean A_n by 4 each
+step, and a fifth-order series in (A_0 - x_0) / (4^n A_n) finishes.  Everything is written
+with gengrad's ops, so the derivatives (dRF/dz = -RD(x, y, z) / 6, ...) and Taylor rules are
+those of the iteration, which converges as it does.  Arguments whose largest is beyond
+[2^-900, 2^1000] are first scaled by a power of 4 (RF(4^k x, ...) = 2^-k RF(x, ...)): no
+overflow, no step reaching a subnormal, and at most 14 steps (0 and 5e-324 beside 1e100: the
+quadratic phase of sqrt, then a factor 4 per step); on the CPU the steps the data needs
+(Carlson's bound), on a device 16 (no data read).
 
     RC(x, y) = RF(x, y, y), for y < 0 Cauchy's principal value sqrt(x / (x - y)) RC(x - y, -y);
     2 RG(x, y, z) = z RF - (x - z)(y - z) RD / 3 + sqrt(x y / z), z the middle of the three
