@@ -1515,6 +1515,24 @@ def ellipj(u, m):
     return tuple(out)
 
 
+
+def _lpmv(m, v, x):
+    """P_v^m(x) at a float by the recurrence in the degree from P_m^m = (-1)^m (2m - 1)!! (1 -
+    x^2)^(m/2): (l - m + 1) P_(l+1) = (2l + 1) x P_l - (l + m) P_(l-1); m >= 0, v >= m."""
+    if math.isnan(x) or (m and abs(x) > 1):
+        return math.nan
+    previous, current = 0.0, (-1) ** m * math.prod(range(1, 2 * m, 2)) * (1 - x * x) ** (m / 2)
+    for degree in range(m, v):
+        step = ((2 * degree + 1) * x * current - (degree + m) * previous) / (degree - m + 1)
+        previous, current = current, step
+    return current
+
+
+def lpmv(m, v):
+    """P_v^m(x) elementwise, for whole m >= 0 and v >= m."""
+    return lambda x: np.vectorize(lambda t: _lpmv(m, v, t), otypes=[np.float64])(as_float(x))
+
+
 QUANTILES = (
     ("gammaincinv", (2.5,), lambda y: gammaincinv(2.5, y)),
     ("gammainccinv", (0.6,), lambda y: gammaincinv(0.6, y, True)),

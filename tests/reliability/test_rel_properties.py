@@ -1894,6 +1894,8 @@ PROPS = [
     new("beta", binary(uniform(0.2, 6), uniform(0.2, 6)), ref=R.beta),
     new("beta", binary(uniform(-2.9, -2.1), uniform(0.2, 0.8)), ref=R.beta, label="below 0"),
     new("ellipk", unary(uniform(-5, 0.95)), ref=R.ellipk),
+    new("lpmv", unary(uniform(-0.98, 0.98)), call=lambda x: V.lpmv(3, 8, x), ref=R.lpmv(3, 8),
+        label="m=3, v=8"),
     new("ellipe", unary(uniform(-5, 0.95)), ref=R.ellipe),
     new("ellipkm1", unary(uniform(0.05, 3)), ref=R.ellipkm1),
     *[new(op, binary(uniform(0.05, 4), uniform(0.05, 4)),

@@ -1101,6 +1101,11 @@ def _scipy_kelvin_of_a_variable():
     return special.kelvin(V.Variable(np.array([0.5, 2.0])))
 
 
+def _scipy_lpmv_of_a_half_integer_degree():
+    special = pytest.importorskip("scipy.special")
+    return special.lpmv(1, 2.5, V.Variable(np.array([0.3, -0.5])))
+
+
 def _scipy_student_t_cdf_of_a_variable():
     stats = pytest.importorskip("scipy.stats")
     t = V.Variable(np.array([-0.5, 1.2]))
@@ -1255,6 +1260,10 @@ CATALOGUE += [
             (r"scipy\.special\.kelvin\(x\) does not take Variables",
              r"real and imaginary parts: V\.ber\(x\), V\.bei\(x\), V\.ker\(x\), V\.kei\(x\), V\.berp\(x\)",
              r"gengrad's Variables are real")),
+    Mistake("scipy.special.lpmv(1, 2.5, x): a non-integer degree (a hypergeometric function) on a Variable",
+            _scipy_lpmv_of_a_half_integer_degree, TypeError,
+            (r"^lpmv\(m, v, x\): gengrad's degree v is a whole number",
+             r"SciPy's other real degrees are hypergeometric functions gengrad does not have\), got 2\.5")),
     Mistake("scipy.special.struve(1, x) with a trained x (a piston's radiation impedance): no gengrad op",
             _scipy_struve_of_a_variable, TypeError,
             (r"scipy\.special\.struve\(x1, x2\) does not take Variables", r"gengrad has no struve op",

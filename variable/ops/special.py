@@ -3743,6 +3743,54 @@ def eval_chebys(n, x):
     return _on_mapped(eval_chebyu, n, x, "eval_chebys", 0.5)
 
 
+def _whole_number(value, refusal):
+    """An int from an int, a NumPy integer or a whole float (SciPy's lpmv takes floats), a 0-d
+    one too; anything else refused naming `refusal`."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and value == int(value):
+        value = int(value)
+    return _an_int(value, refusal)
+
+
+def lpmv(m, v, x):
+    """The associated Legendre function P_v^m(x) of whole order m and degree v, elementwise
+    (scipy.special.lpmv, with Condon and Shortley's phase (-1)^m): (-1)^m (2m - 1)!! (1 - x^2)^(m/2)
+    C_(v-m)^(m+1/2)(x), Gegenbauer's polynomial by its recurrence (V.eval_gegenbauer), so
+    differentiable in x to any order; P_v^-m = (-1)^m (v - m)! / (v + m)! P_v^m, P_-v-1 = P_v, 0
+    for m > v.  |x| <= 1 (|x| > 1 NaN for m != 0, as SciPy's; P_v(x) for m = 0).  SciPy's
+    non-integer degrees (hypergeometric functions) are refused."""
+    call = "lpmv(m, v, x)"
+    m = _whole_number(m, f"{call}: the order m must be a whole number (one: not differentiated; "
+                         f"SciPy's lpmv gives NaN for others)")
+    v = _whole_number(v, f"{call}: gengrad's degree v is a whole number (one: not differentiated; "
+                         f"SciPy's other real degrees are hypergeometric functions gengrad does not have)")
+    x = _as_float_variable(x, "lpmv")
+    degree = -v - 1 if v < 0 else v
+    order = abs(m)
+    if max(degree, order) > 10_000:
+        raise ValueError(f"{call}: the degree and the order must be at most 10000, got m = {m}, v = {v}")
+    xp = get_array_module(x.data)
+    if order > degree:                                          # 0 on [-1, 1], NaN beyond (and NaN)
+        with np.errstate(invalid="ignore"):
+            return where(xp.abs(x.data) <= 1, 0.0, xp.full(x.shape, np.nan, x.dtype))
+    scale = Fraction(math.prod(range(1, 2 * order, 2)) * (-1) ** order)
+    if m < 0:
+        scale *= Fraction((-1) ** order * math.factorial(degree - order), math.factorial(degree + order))
+    try:
+        scale = float(scale)
+    except OverflowError:
+        scale = math.copysign(math.inf, scale)
+    with np.errstate(invalid="ignore"):
+        inside = (xp.abs(x.data) <= 1) if order else (x.data == x.data)
+    t = where(inside, x, 0.5)
+    alpha = xp.asarray(order + 0.5, dtype=x.dtype)              # (float32 stays float32, as SciPy's)
+    value = eval_gegenbauer(degree - order, alpha, t) * scale
+    if order:
+        value = value * pow((1.0 - t) * (1.0 + t), order / 2)
+    return where(inside, value, xp.where(inside, 0.0, np.nan).astype(value.dtype, copy=False))
+
+
 numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
 numpy_dispatch.register_scipy_ufunc("_riemann_zeta", zeta)   # (scipy.special.zeta calls these two)
 numpy_dispatch.register_scipy_ufunc("_zeta", zeta)
@@ -3753,5 +3801,5 @@ __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_nd
            "stdtr", "gammasgn", "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu",
            "eval_hermite", "eval_hermitenorm", "eval_laguerre", "eval_gegenbauer", "eval_genlaguerre",
            "eval_jacobi", "eval_sh_jacobi", "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu",
-           "eval_chebyc", "eval_chebys", "zeta", "ellipk", "ellipkm1", "ellipe",
+           "eval_chebyc", "eval_chebys", "lpmv", "zeta", "ellipk", "ellipkm1", "ellipe",
            "exp1", "expi", "huber", "pseudo_huber", "erfi", "dawsn", "poch", "binom", "expn"]
