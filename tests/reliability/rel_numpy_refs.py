@@ -1533,6 +1533,22 @@ def lpmv(m, v):
     return lambda x: np.vectorize(lambda t: _lpmv(m, v, t), otypes=[np.float64])(as_float(x))
 
 
+
+def pbdv(n):
+    """D_n(x) = e^(-x^2/4) He_n(x) and D_n' = n D_(n-1) - x D_n / 2 (NumPy's hermeval), elementwise;
+    0 at +-inf."""
+    def both(x):
+        x = as_float(x)
+        with np.errstate(invalid="ignore", over="ignore"):
+            weight = np.exp(-x * x / 4)
+            value = weight * np.polynomial.hermite_e.hermeval(x, [0] * n + [1])
+            lower = weight * np.polynomial.hermite_e.hermeval(x, [0] * (n - 1) + [1]) if n else 0 * x
+            slope = n * lower - x * value / 2
+        far = np.isinf(x)
+        return np.where(far, 0.0, value), np.where(far, 0.0, slope)
+    return both
+
+
 QUANTILES = (
     ("gammaincinv", (2.5,), lambda y: gammaincinv(2.5, y)),
     ("gammainccinv", (0.6,), lambda y: gammaincinv(0.6, y, True)),

@@ -361,6 +361,7 @@ OPS = [
     _binary(V.beta, R.beta, ("positive", "positive")),
     _elementwise(V.ellipk, R.ellipk, "ellipk"), _elementwise(V.ellipe, R.ellipe, "ellipe"),
     _elementwise(lambda x: V.lpmv(2, 5, x), R.lpmv(2, 5), "lpmv", ("unit",), "m=2, v=5"),
+    _elementwise(lambda x: V.pbdv(3, x), R.pbdv(3), "pbdv", ("real",), "v=3"),
     _elementwise(V.ellipkm1, R.ellipkm1, "ellipkm1", ("positive",)),
     *[Op(op, getattr(V, op), getattr(R, op), ((2, 3), (3,), ()), domain=("positive",) * 3,
          empty=((2, 0), (0,), ())) for op in ("elliprf", "elliprd", "elliprg")],

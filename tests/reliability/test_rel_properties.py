@@ -1896,6 +1896,7 @@ PROPS = [
     new("ellipk", unary(uniform(-5, 0.95)), ref=R.ellipk),
     new("lpmv", unary(uniform(-0.98, 0.98)), call=lambda x: V.lpmv(3, 8, x), ref=R.lpmv(3, 8),
         label="m=3, v=8"),
+    new("pbdv", unary(uniform(-6, 6)), call=lambda x: V.pbdv(4, x), ref=R.pbdv(4), label="v=4"),
     new("ellipe", unary(uniform(-5, 0.95)), ref=R.ellipe),
     new("ellipkm1", unary(uniform(0.05, 3)), ref=R.ellipkm1),
     *[new(op, binary(uniform(0.05, 4), uniform(0.05, 4)),

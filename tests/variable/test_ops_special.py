@@ -714,6 +714,28 @@ def _associated_legendre(m, v, x):
         return float(Decimal(total.numerator) / Decimal(total.denominator) * root * (-1) ** order)
 
 
+def _parabolic_cylinder(n, x):
+    """D_n(x) = e^(-x^2/4) He_n(x) and D_n' = n D_(n-1) - x D_n / 2: He_n exact as a Fraction (its
+    recurrence He_(k+1) = x He_k - k He_(k-1) at x's exact value), e^(-x^2/4) in 40-digit decimals."""
+    t = Fraction(float(x))
+    previous, current = Fraction(0), Fraction(1)
+    for k in range(n):
+        previous, current = current, t * current - k * previous
+    with localcontext() as context:
+        context.prec = 40
+        weight = (-(Decimal(t.numerator) / Decimal(t.denominator)) ** 2 / 4).exp()
+        value = Decimal(current.numerator) / Decimal(current.denominator) * weight
+        lower = Decimal(previous.numerator) / Decimal(previous.denominator) * weight
+        return float(value), float(n * lower - Decimal(t.numerator) / Decimal(t.denominator) * value / 2)
+
+
+def reference_pbdv(n):
+    def both(x):
+        pairs = np.array([_parabolic_cylinder(n, t) for t in np.ravel(x)]).reshape(np.shape(x) + (2,))
+        return pairs[..., 0], pairs[..., 1]
+    return both
+
+
 def reference_lpmv(m, v):
     return lambda x: np.vectorize(lambda t: _associated_legendre(m, v, t), otypes=[np.float64])(x)
 
@@ -783,6 +805,10 @@ ROWS = {
     "eval_jacobi": parameter_rows("eval_jacobi", ((-0.8, 2.0), (-0.8, 2.0)), (-1.2, 1.2)),
     "eval_sh_jacobi": parameter_rows("eval_sh_jacobi", ((2.2, 4.0), (0.3, 2.0)), (-0.1, 1.1)),
     **{name: shifted_rows(name) for name in _SHIFTED},
+    "pbdv": [Row(f"v={n}", lambda x, n=n: V.pbdv(n, x), reference_pbdv(n), inside(low, high)(shape),
+                 SMOOTH)
+             for n, low, high, shape in ((0, -3.0, 3.0, (3,)), (3, -5.0, 5.0, (2, 3)),
+                                         (12, -6.0, 8.0, (3,)))],
     "lpmv": [Row(f"m={m}, v={v}", lambda x, m=m, v=v: V.lpmv(m, v, x), reference_lpmv(m, v),
                  inside(-0.95, 0.95)(shape), SMOOTH)
              for m, v, shape in ((0, 4, (3,)), (1, 3, (2, 3)), (2, 5, (3,)), (-3, 4, (3,)), (1, -3, ()))],
@@ -1205,6 +1231,30 @@ def test_lpmv_to_a_few_ulps_of_its_exact_values_scipys_edges_and_refusals():
     special = pytest.importorskip("scipy.special")
     y = special.lpmv(2, 5, V.Variable(x[1:-3]))
     np.testing.assert_allclose(y.data, special.lpmv(2, 5, x[1:-3]), rtol=1e-13, atol=1e-14)
+
+
+def test_pbdv_to_a_few_ulps_of_its_exact_values_its_limits_and_refusals():
+    """D_n and D_n' against e^(-x^2/4) times the exact Hermite polynomial within 4 (1 + n) ulps of
+    their largest (the recurrence's error is absolute), n to 200 (D_200(40) = 2.7e140, where He_200
+    alone would overflow); 0 far out and at +-inf; negative or non-integer orders refused."""
+    x = np.concatenate([np.linspace(-15, 15, 31), [40.0, -37.5]])
+    for n in (0, 1, 4, 25, 200):
+        exact = np.array([_parabolic_cylinder(n, t) for t in x]).T
+        for got, want in zip(V.pbdv(n, x), exact):
+            assert np.max(np.abs(got.data - want)) <= 4 * 2.2e-16 * (1 + n) * np.max(np.abs(want))
+    d, slope = V.pbdv(3, np.array([np.inf, -np.inf, 60.0, np.nan]))
+    np.testing.assert_array_equal(d.data, [0.0, 0.0, 0.0, np.nan])
+    np.testing.assert_array_equal(slope.data, [0.0, 0.0, 0.0, np.nan])
+    t = V.Variable(np.linspace(-3, 3, 7))
+    d, slope = V.pbdv(6, t)
+    np.testing.assert_allclose(V.grad(V.sum(d), t).data, slope.data, rtol=1e-13, atol=1e-15)
+    with pytest.raises(TypeError, match=r"^pbdv\(v, x\): gengrad's order v is a whole number >= 0"):
+        V.pbdv(2.5, t)
+    with pytest.raises(ValueError, match=r"^pbdv\(v, x\): the order v must be a whole number in \[0, 1"):
+        V.pbdv(-1, t)
+    special = pytest.importorskip("scipy.special")
+    for ours, theirs in zip(special.pbdv(5, V.Variable(x[:31])), special.pbdv(5, x[:31])):
+        np.testing.assert_allclose(ours.data, theirs, rtol=1e-13, atol=1e-13 * np.max(np.abs(theirs)))
 
 
 def test_jacobi_is_nan_where_its_recurrence_divides_by_0_and_defined_for_every_other_parameter():
@@ -2198,5 +2248,6 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (V.pseudo_huber, (np.array([1.0, -1.0, 0.0, 2.0]), np.array([0.3, 1.0, 0.0, -5.0]))),
                      (V.expi, (np.array([-30.0, -0.5, 0.0, 0.3, 12.0, 45.0, 800.0]),)),
                      (V.ellipe, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),)),
-                     (lambda x: V.lpmv(3, 7, x), (np.array([-1.5, -1.0, -0.3, 0.0, 0.8, 1.0]),))]:
+                     (lambda x: V.lpmv(3, 7, x), (np.array([-1.5, -1.0, -0.3, 0.0, 0.8, 1.0]),)),
+                     (lambda x: V.pbdv(4, x)[1], (np.array([-np.inf, -3.0, 0.0, 2.5, 60.0]),))]:
         assert device_equals_host(op, args, count_syncs).count == 0

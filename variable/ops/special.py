@@ -3791,6 +3791,32 @@ def lpmv(m, v, x):
     return where(inside, value, xp.where(inside, 0.0, np.nan).astype(value.dtype, copy=False))
 
 
+def pbdv(v, x):
+    """The parabolic cylinder function D_v(x) of whole order v >= 0 and its derivative,
+    elementwise (scipy.special.pbdv: a pair of Variables): D_n(x) = e^(-x^2/4) He_n(x) by the
+    recurrence D_(k+1) = x D_k - k D_(k-1) from D_0 = e^(-x^2/4) (no overflow of He_n where
+    D_n is a float: D_200(40) = 2.7e140), D_n' = n D_(n-1) - x D_n / 2, both differentiable in x to
+    any order (a harmonic oscillator's n-th state is D_n(sqrt 2 x) / sqrt(n! sqrt(2 pi))).  0
+    where e^(-x^2/4) underflows (|x| > 54.6) and at +-inf, both limits (SciPy's: NaN at +-inf but
+    for D_0).  SciPy's other orders (negative or not whole: hypergeometric functions) are
+    refused."""
+    n = _whole_number(v, "pbdv(v, x): gengrad's order v is a whole number >= 0 (one: not differentiated; "
+                         "SciPy's other orders are hypergeometric functions gengrad does not have)")
+    if not 0 <= n <= 10_000:
+        raise ValueError(f"pbdv(v, x): the order v must be a whole number in [0, 10000] (gengrad has "
+                         f"no negative orders), got {n}")
+    x = _as_float_variable(x, "pbdv")
+    xp = get_array_module(x.data)
+    finite = xp.abs(x.data) < np.inf
+    t = where(finite, x, 0.0)
+    previous, current = None, exp(t * t * -0.25)
+    for k in range(n):
+        previous, current = current, t * current - (previous * float(k) if k else 0.0)
+    slope = previous * float(n) - t * current * 0.5 if n else t * current * -0.5
+    limit = xp.where(x.data == x.data, 0.0, np.nan).astype(current.dtype, copy=False)
+    return where(finite, current, limit), where(finite, slope, limit)
+
+
 numpy_dispatch.register_scipy_ufunc("psi", digamma)   # (SciPy's digamma ufunc is named psi)
 numpy_dispatch.register_scipy_ufunc("_riemann_zeta", zeta)   # (scipy.special.zeta calls these two)
 numpy_dispatch.register_scipy_ufunc("_zeta", zeta)
@@ -3801,5 +3827,5 @@ __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "ndtr", "ndtri", "log_nd
            "stdtr", "gammasgn", "rgamma", "beta", "eval_legendre", "eval_chebyt", "eval_chebyu",
            "eval_hermite", "eval_hermitenorm", "eval_laguerre", "eval_gegenbauer", "eval_genlaguerre",
            "eval_jacobi", "eval_sh_jacobi", "eval_sh_legendre", "eval_sh_chebyt", "eval_sh_chebyu",
-           "eval_chebyc", "eval_chebys", "lpmv", "zeta", "ellipk", "ellipkm1", "ellipe",
+           "eval_chebyc", "eval_chebys", "lpmv", "pbdv", "zeta", "ellipk", "ellipkm1", "ellipe",
            "exp1", "expi", "huber", "pseudo_huber", "erfi", "dawsn", "poch", "binom", "expn"]
