@@ -498,3 +498,15 @@ def test_rj_to_a_few_ulps_and_its_principal_value():
                       [0, 1, 1, 1], [1, 1, 1, 1]]).T
     np.testing.assert_array_equal(V.elliprj(*edges).data[:10], [nan, nan, nan, inf, nan, 0, nan, 0, 0, 0])
     np.testing.assert_allclose(V.elliprj(*edges).data[10:], [3 * np.pi / 4, 1.0], rtol=9e-16)
+
+
+def test_python_numbers_take_the_arrays_dtype():
+    """float32 data beside Python numbers stays float32 (NumPy's weak scalars, SciPy's ufuncs'
+    float32 loop); integers become float64."""
+    x = np.array([0.3, 0.6], np.float32)
+    for y in (V.elliprf(x, 2.0, 3.0), V.elliprd(1, x, 3.0), V.elliprg(x, 2, 3.0), V.elliprc(x, 2.0),
+              V.elliprj(x, 2.0, 3.0, -1.5), V.ellipkinc(x, 0.5), V.ellipeinc(1.0, x), *V.ellipj(x, 0.5)):
+        assert y.dtype == np.float32
+    assert V.elliprf(np.array([1, 2]), 2, 3).dtype == np.float64
+    wide = V.ellipkinc(x.astype(np.float64), 0.5).data
+    np.testing.assert_allclose(V.ellipkinc(x, 0.5).data, wide, rtol=1e-6)
