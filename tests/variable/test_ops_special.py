@@ -1217,6 +1217,8 @@ def test_lpmv_to_a_few_ulps_of_its_exact_values_scipys_edges_and_refusals():
     outside = np.array([-1.5, 1.2, np.nan])
     np.testing.assert_array_equal(V.lpmv(1, 3, outside).data, [np.nan] * 3)
     np.testing.assert_array_equal(V.lpmv(4, 3, np.array([0.3, 1.5])).data, [0.0, np.nan])
+    t = V.Variable(np.array([0.3, -0.7]))
+    np.testing.assert_array_equal(V.grad(V.sum(V.lpmv(4, 3, t)), t).data, [0.0, 0.0])   # (a constant 0)
     np.testing.assert_allclose(V.lpmv(0, 2, outside[:2]).data, (3 * outside[:2] ** 2 - 1) / 2, rtol=1e-15)
     t = V.Variable(np.array(0.3))
     d1 = V.grad(V.lpmv(2, 5, t), t)                        # P_5^2 = 105/2 x (1 - x^2)(3 x^2 - 1)

@@ -3771,9 +3771,10 @@ def lpmv(m, v, x):
     if max(degree, order) > 10_000:
         raise ValueError(f"{call}: the degree and the order must be at most 10000, got m = {m}, v = {v}")
     xp = get_array_module(x.data)
-    if order > degree:                                          # 0 on [-1, 1], NaN beyond (and NaN)
+    if order > degree:                                  # 0 on [-1, 1] (its gradient 0), NaN beyond
         with np.errstate(invalid="ignore"):
-            return where(xp.abs(x.data) <= 1, 0.0, xp.full(x.shape, np.nan, x.dtype))
+            inside = xp.abs(x.data) <= 1
+        return where(inside, where(inside, x, 0.0) * 0.0, xp.full(x.shape, np.nan, x.dtype))
     scale = Fraction(math.prod(range(1, 2 * order, 2)) * (-1) ** order)
     if m < 0:
         scale *= Fraction((-1) ** order * math.factorial(degree - order), math.factorial(degree + order))
