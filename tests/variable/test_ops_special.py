@@ -2253,3 +2253,13 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (lambda x: V.lpmv(3, 7, x), (np.array([-1.5, -1.0, -0.3, 0.0, 0.8, 1.0]),)),
                      (lambda x: V.pbdv(4, x)[1], (np.array([-np.inf, -3.0, 0.0, 2.5, 60.0]),))]:
         assert device_equals_host(op, args, count_syncs).count == 0
+
+
+def test_python_numbers_beside_float32_data_stay_float32_in_the_special_functions():
+    """NumPy's weak scalars (SciPy's float32 loops): a Python number takes the first array's
+    floating dtype in every special function of several arguments (owens_t and poch were float64)."""
+    x = np.array([0.3, 0.6], np.float32)
+    for y in (V.owens_t(x, 2.0), V.owens_t(1.5, x), V.poch(x, 2.0), V.binom(5.0, x), V.huber(1.0, x),
+              V.agm(x, 2.0), V.gdtria(x, 2.5, 3.0), V.nrdtrimn(x, 2.0, 0.5), V.eval_gegenbauer(3, 0.5, x)):
+        assert y.dtype == np.float32
+    assert V.owens_t(0.3, 2).dtype == np.float64 and V.owens_t(np.array([1, 2]), 0.5).dtype == np.float64

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import series
 from ..backend import is_device_array
-from ..forwarder import Forwarder, Function, as_variable, new_variable
+from ..forwarder import Forwarder, Function, new_variable
 from .distribution_functions import _arguments
 from .elementwise import _reduce, exp
 from .piecewise import where
@@ -485,7 +485,7 @@ def gdtria(p, b, x):
     x; differentiable in p and x (b constant, as gammaincinv's a); NaN at x = 0 (as SciPy's)."""
     _constant_parameters("gdtria(p, b, x)", "p and x", (("b", b),),
                          "gdtria(p, b, x): the probability, the shape b, then the quantile x")
-    p, b, x = _with_weak_numbers("gdtria", p, b, x)
+    p, b, x = _floats_on_one_device("gdtria", p, b, x)
     zero = x.data == 0
     return where(zero, np.nan, gammaincinv(b, p) / where(zero, 1.0, x))
 
@@ -724,19 +724,11 @@ def ndtri_exp(y):
     return Function(NdtriExp())(y)
 
 
-def _with_weak_numbers(op, *values):
-    """The values as floating Variables on one device, Python numbers in the first array's floating
-    dtype (as_variable's rule, NumPy's: 0.3 beside float32 data stays float32)."""
-    like = next((v for v in values if type(v) not in (int, float)), None)
-    return _floats_on_one_device(op, *[as_variable(v, like, op) if type(v) in (int, float) else v
-                                       for v in values])
-
-
 def nrdtrimn(p, std, x):
     """The mean of the normal distribution of standard deviation std in which x is the p quantile,
     elementwise with broadcasting (scipy.special.nrdtrimn): x - std ndtri(p), differentiable in
     every argument; NaN for std <= 0 and p outside (0, 1)."""
-    p, std, x = _with_weak_numbers("nrdtrimn", p, std, x)
+    p, std, x = _floats_on_one_device("nrdtrimn", p, std, x)
     bad = ~((p.data > 0) & (p.data < 1) & (std.data > 0))
     return where(bad, np.nan, x - std * ndtri(where(bad, 0.5, p)))
 
@@ -746,7 +738,7 @@ def nrdtrisd(mn, p, x):
     elementwise with broadcasting (scipy.special.nrdtrisd): (x - mn) / ndtri(p), differentiable in
     every argument (negative where x and the quantile are on opposite sides of the mean, as
     SciPy's); +-inf at p = 1/2, NaN for p outside (0, 1)."""
-    mn, p, x = _with_weak_numbers("nrdtrisd", mn, p, x)
+    mn, p, x = _floats_on_one_device("nrdtrisd", mn, p, x)
     bad = ~((p.data > 0) & (p.data < 1))
     return where(bad, np.nan, (x - mn) / ndtri(where(bad, 0.25, p)))
 

@@ -65,15 +65,9 @@ _PI_HIGH, _PI_LOW = math.pi, 1.2246467991473532e-16           # pi = _PI_HIGH + 
 
 
 def _floats(op, *xs):
-    """xs as floating Variables on one device, their data broadcast together, and the module; a
-    Python number takes the others' floating dtype (float32 stays float32, as NumPy's weak
-    scalars)."""
-    weak = [isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs]
+    """xs as floating Variables on one device (a Python number in the first array's floating
+    dtype: float32 stays float32), their data broadcast together, and the module."""
     xs = _floats_on_one_device(op, *xs)
-    strong = [x.dtype for x, w in zip(xs, weak) if not w]
-    if strong and any(weak):
-        dtype = np.result_type(*strong)
-        xs = [x.astype(dtype) if w and x.dtype != dtype else x for x, w in zip(xs, weak)]
     xp = get_array_module(xs[0].data)
     try:
         arrays = xp.broadcast_arrays(*[x.data for x in xs])

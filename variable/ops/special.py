@@ -3351,9 +3351,13 @@ def dawsn(x):
 
 # ----- Huber's loss and its smooth relative, elementwise (scipy.special.huber, pseudo_huber) -----
 def _floats_on_one_device(op, *xs):
-    """xs as floating Variables on one device: next to GPU data a NumPy array (a Variable of
-    no graph) follows the ops' rule (backend.constant_like), and Variables on two devices are
-    refused as an op refuses them."""
+    """xs as floating Variables on one device: Python numbers in the first array's floating dtype
+    (as_variable's rule, NumPy's weak scalars: 0.3 beside float32 data stays float32); next to GPU
+    data a NumPy array (a Variable of no graph) follows the ops' rule (backend.constant_like), and
+    Variables on two devices are refused as an op refuses them."""
+    like = next((x for x in xs if type(x) not in (int, float)), None)
+    if like is not None:
+        xs = [as_variable(x, like, op) if type(x) in (int, float) else x for x in xs]
     xs = [_as_float_variable(x, op) for x in xs]
     devices = [backend.device_of(x) for x in xs]
     if "gpu" not in devices or "cpu" not in devices:
@@ -3785,8 +3789,7 @@ def lpmv(m, v, x):
     with np.errstate(invalid="ignore"):
         inside = (xp.abs(x.data) <= 1) if order else (x.data == x.data)
     t = where(inside, x, 0.5)
-    alpha = xp.asarray(order + 0.5, dtype=x.dtype)              # (float32 stays float32, as SciPy's)
-    value = eval_gegenbauer(degree - order, alpha, t) * scale
+    value = eval_gegenbauer(degree - order, order + 0.5, t) * scale
     if order:
         value = value * pow((1.0 - t) * (1.0 + t), order / 2)
     return where(inside, value, xp.where(inside, 0.0, np.nan).astype(value.dtype, copy=False))
