@@ -1219,6 +1219,18 @@ def test_lpmv_to_a_few_ulps_of_its_exact_values_scipys_edges_and_refusals():
     np.testing.assert_array_equal(V.lpmv(4, 3, np.array([0.3, 1.5])).data, [0.0, np.nan])
     t = V.Variable(np.array([0.3, -0.7]))
     np.testing.assert_array_equal(V.grad(V.sum(V.lpmv(4, 3, t)), t).data, [0.0, 0.0])   # (a constant 0)
+    orders, degrees = np.array([[0], [1], [-2], [4]]), np.array([2, 3, 7])       # a table, as SciPy's
+    inner = x[1:-3]
+    table = V.lpmv(orders[..., None], degrees[:, None], inner)
+    assert table.shape == (4, 3, 19)
+    for i, j in np.ndindex(4, 3):
+        single = V.lpmv(int(orders[i, 0]), int(degrees[j]), inner)
+        np.testing.assert_array_equal(table.data[i, j], single.data)
+    t = V.Variable(inner)
+    np.testing.assert_allclose(V.grad(V.sum(V.lpmv(np.array([1, 2]), 3, t[:, None])), t).data,
+                               sum(V.grad(V.sum(V.lpmv(k, 3, t)), t).data for k in (1, 2)), rtol=1e-14)
+    with pytest.raises(TypeError, match=r"^lpmv\(m, v, x\): the order m must be a whole .*not all whole"):
+        V.lpmv(np.array([1.5, 2.0]), 3, x)
     np.testing.assert_allclose(V.lpmv(0, 2, outside[:2]).data, (3 * outside[:2] ** 2 - 1) / 2, rtol=1e-15)
     t = V.Variable(np.array(0.3))
     d1 = V.grad(V.lpmv(2, 5, t), t)                        # P_5^2 = 105/2 x (1 - x^2)(3 x^2 - 1)
@@ -1254,6 +1266,9 @@ def test_pbdv_to_a_few_ulps_of_its_exact_values_its_limits_and_refusals():
         V.pbdv(2.5, t)
     with pytest.raises(ValueError, match=r"^pbdv\(v, x\): the order v must be a whole number in \[0, 1"):
         V.pbdv(-1, t)
+    orders = np.array([0, 2, 5])
+    for got, want in zip(V.pbdv(orders, x[:, None]), zip(*[V.pbdv(int(n), x) for n in orders])):
+        np.testing.assert_array_equal(got.data, np.stack([w.data for w in want], axis=1))
     special = pytest.importorskip("scipy.special")
     for ours, theirs in zip(special.pbdv(5, V.Variable(x[:31])), special.pbdv(5, x[:31])):
         np.testing.assert_allclose(ours.data, theirs, rtol=1e-13, atol=1e-13 * np.max(np.abs(theirs)))
@@ -2251,7 +2266,9 @@ def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_withou
                      (V.expi, (np.array([-30.0, -0.5, 0.0, 0.3, 12.0, 45.0, 800.0]),)),
                      (V.ellipe, (np.array([-1e300, -3.0, 0.0, 0.4, 0.9, 1.0, 1.5]),)),
                      (lambda x: V.lpmv(3, 7, x), (np.array([-1.5, -1.0, -0.3, 0.0, 0.8, 1.0]),)),
-                     (lambda x: V.pbdv(4, x)[1], (np.array([-np.inf, -3.0, 0.0, 2.5, 60.0]),))]:
+                     (lambda x: V.pbdv(4, x)[1], (np.array([-np.inf, -3.0, 0.0, 2.5, 60.0]),)),
+                     (lambda x: V.lpmv(np.array([[0], [2], [-1]]), np.array([3, 4]), x),
+                      (np.array([-0.5, 0.2, 0.9, 1.5]).reshape(4, 1, 1),))]:
         assert device_equals_host(op, args, count_syncs).count == 0
 
 

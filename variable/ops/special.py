@@ -3757,19 +3757,54 @@ def _whole_number(value, refusal):
     return _an_int(value, refusal)
 
 
+def _whole_numbers(value, refusal):
+    """`_whole_number`, or an int64 array of an array (a list) of whole numbers."""
+    if not isinstance(value, (list, tuple)) and not (isinstance(value, np.ndarray) and value.ndim):
+        return _whole_number(value, refusal)
+    values = np.asarray(value)
+    whole = values.dtype.kind in "iu" or (values.dtype.kind == "f" and bool(
+        np.all(np.isfinite(values) & (values == np.round(values)))))
+    if not whole:
+        raise TypeError(f"{refusal}, got an array of dtype {values.dtype} (not all whole numbers)")
+    return values.astype(np.int64)
+
+
+def _each_pair(orders, x, one):
+    """one(a, b, x) for arrays of whole numbers broadcast with x (SciPy's lpmv and pbdv take them):
+    one call per distinct pair, each entry taking its own (one returns a Variable or a tuple)."""
+    orders = np.broadcast_arrays(*orders)
+    shape = np.broadcast_shapes(orders[0].shape, x.shape)
+    x = x if x.shape == shape else broadcast_to(x, shape)
+    pairs, index = np.unique(np.stack([o.ravel() for o in orders], axis=1), axis=0, return_inverse=True)
+    index = index.reshape(orders[0].shape)
+    values = [one(*[int(p) for p in pair], x) for pair in pairs]
+    if isinstance(values[0], tuple):
+        return tuple(_each_entry_from([v[i] for v in values], index) for i in range(len(values[0])))
+    return _each_entry_from(values, index)
+
+
 def lpmv(m, v, x):
-    """The associated Legendre function P_v^m(x) of whole order m and degree v, elementwise
-    (scipy.special.lpmv, with Condon and Shortley's phase (-1)^m): (-1)^m (2m - 1)!! (1 - x^2)^(m/2)
-    C_(v-m)^(m+1/2)(x), Gegenbauer's polynomial by its recurrence (V.eval_gegenbauer), so
-    differentiable in x to any order; P_v^-m = (-1)^m (v - m)! / (v + m)! P_v^m, P_-v-1 = P_v, 0
-    for m > v.  |x| <= 1 (|x| > 1 NaN for m != 0, as SciPy's; P_v(x) for m = 0).  SciPy's
-    non-integer degrees (hypergeometric functions) are refused."""
+    """The associated Legendre function P_v^m(x) of whole order m and degree v, elementwise with
+    broadcasting (scipy.special.lpmv, with Condon and Shortley's phase (-1)^m): (-1)^m (2m - 1)!!
+    (1 - x^2)^(m/2) C_(v-m)^(m+1/2)(x), Gegenbauer's polynomial by its recurrence
+    (V.eval_gegenbauer), so differentiable in x to any order; P_v^-m = (-1)^m (v - m)! / (v + m)!
+    P_v^m, P_-v-1 = P_v, 0 for m > v.  |x| <= 1 (|x| > 1 NaN for m != 0, as SciPy's; P_v(x) for m
+    = 0).  Arrays of m and v (a table of spherical harmonics' colatitude parts): one recurrence
+    per distinct pair.  SciPy's non-integer degrees (hypergeometric functions) are refused."""
     call = "lpmv(m, v, x)"
-    m = _whole_number(m, f"{call}: the order m must be a whole number (one: not differentiated; "
-                         f"SciPy's lpmv gives NaN for others)")
-    v = _whole_number(v, f"{call}: gengrad's degree v is a whole number (one: not differentiated; "
-                         f"SciPy's other real degrees are hypergeometric functions gengrad does not have)")
+    m = _whole_numbers(m, f"{call}: the order m must be a whole number (not differentiated; "
+                          f"SciPy's lpmv gives NaN for others)")
+    v = _whole_numbers(v, f"{call}: gengrad's degree v is a whole number (not differentiated; "
+                          f"SciPy's other real degrees are hypergeometric functions gengrad does not have)")
     x = _as_float_variable(x, "lpmv")
+    if isinstance(m, np.ndarray) or isinstance(v, np.ndarray):
+        return _each_pair((np.asarray(m), np.asarray(v)), x, _lpmv)
+    return _lpmv(m, v, x)
+
+
+def _lpmv(m, v, x):
+    """lpmv for one whole order m and degree v."""
+    call = "lpmv(m, v, x)"
     degree = -v - 1 if v < 0 else v
     order = abs(m)
     if max(degree, order) > 10_000:
@@ -3804,12 +3839,19 @@ def pbdv(v, x):
     where e^(-x^2/4) underflows (|x| > 54.6) and at +-inf, both limits (SciPy's: NaN at +-inf but
     for D_0).  SciPy's other orders (negative or not whole: hypergeometric functions) are
     refused."""
-    n = _whole_number(v, "pbdv(v, x): gengrad's order v is a whole number >= 0 (one: not differentiated; "
-                         "SciPy's other orders are hypergeometric functions gengrad does not have)")
-    if not 0 <= n <= 10_000:
+    n = _whole_numbers(v, "pbdv(v, x): gengrad's order v is a whole number >= 0 (not differentiated; "
+                          "SciPy's other orders are hypergeometric functions gengrad does not have)")
+    if not np.all((0 <= np.asarray(n)) & (np.asarray(n) <= 10_000)):
         raise ValueError(f"pbdv(v, x): the order v must be a whole number in [0, 10000] (gengrad has "
                          f"no negative orders), got {n}")
     x = _as_float_variable(x, "pbdv")
+    if isinstance(n, np.ndarray):
+        return _each_pair((n,), x, _pbdv)
+    return _pbdv(n, x)
+
+
+def _pbdv(n, x):
+    """pbdv for one whole order n >= 0."""
     xp = get_array_module(x.data)
     finite = xp.abs(x.data) < np.inf
     t = where(finite, x, 0.0)
