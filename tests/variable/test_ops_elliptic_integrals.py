@@ -500,6 +500,24 @@ def test_rj_to_a_few_ulps_and_its_principal_value():
     np.testing.assert_allclose(V.elliprj(*edges).data[10:], [3 * np.pi / 4, 1.0], rtol=9e-16)
 
 
+
+@pytest.mark.parametrize("p", [3.0, -0.5])
+def test_tied_arguments_each_get_their_gradient(p):
+    """RJ and RG sort their arguments: at a tie each argument still gets its own partial (by
+    symmetry equal to its twin's), not its twin's as well (RJ(1, 1, 2, p) gave y nothing)."""
+    h = 1e-6
+    for op, point in ((V.elliprj, [1.0, 1.0, 2.0, p]), (V.elliprj, [2.0, 1.0, 2.0, p]),
+                      (V.elliprg, [1.0, 1.0, 2.0]), (V.elliprg, [2.0, 2.0, 2.0])):
+        xs = [V.Variable(np.array(v)) for v in point]
+        gradients = [float(g.data) for g in V.grad(op(*xs), xs)]
+        for i in range(len(point)):
+            up, down = list(point), list(point)
+            up[i] += h
+            down[i] -= h
+            difference = (float(op(*up).data) - float(op(*down).data)) / (2 * h)
+            assert gradients[i] == pytest.approx(difference, rel=1e-7, abs=1e-9)
+
+
 def test_python_numbers_take_the_arrays_dtype():
     """float32 data beside Python numbers stays float32 (NumPy's weak scalars, SciPy's ufuncs'
     float32 loop); integers become float64."""

@@ -191,6 +191,16 @@ def _rc_one(e, rest):
     return where(small, series, where(above, arctan(root) / root, logarithm / inverse))
 
 
+def _in_order(x, y, z):
+    """x, y, z sorted entrywise by their data, (low, middle, high): a permutation of the three at
+    every entry, ties broken by position, so each argument's gradient reaches that argument
+    (RG's and RJ's formulas want the middle one, RJ's principal value all three in order)."""
+    a, b, c = x.data, y.data, z.data
+    ranks = ((b < a).astype(np.int8) + (c < a), (a <= b).astype(np.int8) + (c < b),
+             (a <= c).astype(np.int8) + (b <= c))
+    return tuple(where(ranks[0] == i, x, where(ranks[1] == i, y, z)) for i in range(3))
+
+
 def _outside_values(xp, inside, values, dtype):
     """The edge values as an array of the result's dtype (only where not `inside` matters)."""
     return xp.where(inside, 0.0, values).astype(dtype, copy=False)
@@ -274,14 +284,9 @@ def elliprg(x: Variable, y: Variable, z: Variable) -> Variable:
     zeros = (p < _NEGLIGIBLE).astype(np.int8) + (q < _NEGLIGIBLE) + (r < _NEGLIGIBLE)
     two_zeros = zeros >= 2
     alone = where(two_zeros, x + y + z, 1.0)                # RG(0, 0, t) = sqrt(t) / 2
-    x, y, z = _safe(~two_zeros, x, y, z)
-    middle_x = (q <= p) & (p <= r) | (r <= p) & (p <= q)    # z becomes the middle of the three
-    middle_y = ~middle_x & ((p <= q) & (q <= r) | (r <= q) & (q <= p))
-    first = where(middle_x, y, x)
-    second = where(middle_x | middle_y, z, y)
-    mid = where(middle_x, x, where(middle_y, y, z))
-    rf, rd = _carlson(first, second, mid, rd=True)
-    value = mid * rf - (first - mid) * rd * (second - mid) * (1 / 3) + sqrt(first) * sqrt(second) / sqrt(mid)
+    low, mid, high = _in_order(*_safe(~two_zeros, x, y, z))
+    rf, rd = _carlson(low, high, mid, rd=True)
+    value = mid * rf - (low - mid) * rd * (high - mid) * (1 / 3) + sqrt(low) * sqrt(high) / sqrt(mid)
     value = where(two_zeros, sqrt(alone), value) * (0.5 * xp.ldexp(xp.ones_like(p), half))
     edge = xp.where(bad, np.nan, np.inf)
     return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
@@ -414,12 +419,12 @@ def elliprj(x: Variable, y: Variable, z: Variable, p: Variable) -> Variable:
     half = _half_exponent(xp.maximum(xp.maximum(x.data, y.data), xp.maximum(z.data, abs(p.data))), xp, 500)
     scale = xp.ldexp(xp.ones_like(half, dtype=x.dtype), -2 * half)
     x, y, z, p = x * scale, y * scale, z * scale, p * scale             # (x z + p' q: no overflow)
-    a, b, c = x.data, y.data, z.data
     negative = inside & (d < 0)
-    low = where((a <= b) & (a <= c), x, where(b <= c, y, z))             # (sorted, for p < 0)
-    high = where((a >= b) & (a >= c), x, where(b >= c, y, z))
-    middle_x = (b <= a) & (a <= c) | (c <= a) & (a <= b)
-    mid = where(middle_x, x, where(~middle_x & ((a <= b) & (b <= c) | (c <= b) & (b <= a)), y, z))
+    low, mid, high = _in_order(x, y, z)
+    unscale = xp.ldexp(xp.ones_like(x.data), -half) ** 3
+    if not (is_device_array(d) or bool(negative.any())):       # (on the CPU, no principal value: RJ alone)
+        rj, = _carlson(low, mid, high, rf=False, p=p)
+        return where(inside, rj * unscale, _outside_values(xp, inside, edge, rj.dtype))
     q = where(negative, -p, 1.0)
     lift = (high - mid) * (mid - low) / (mid + q)                       # p' - y >= 0
     shifted = where(negative, mid + lift, p)
@@ -428,5 +433,5 @@ def elliprj(x: Variable, y: Variable, z: Variable, p: Variable) -> Variable:
     rc, = _carlson(cross, shifted * q, shifted * q)
     root = sqrt(low) * sqrt(mid) * sqrt(high) / sqrt(cross)
     principal = (lift * rj - rf * 3.0 + root * rc * 3.0) / (mid + q)
-    value = where(negative, principal, rj) * (xp.ldexp(xp.ones_like(a), -half) ** 3)
+    value = where(negative, principal, rj) * unscale
     return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
