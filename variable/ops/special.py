@@ -3526,16 +3526,45 @@ _SIGNATURES = {"eval_gegenbauer": "n, alpha, x", "eval_genlaguerre": "n, alpha, 
 """The arguments of the polynomials with parameters, as their messages show them (others: n, x)."""
 
 
+def _is_array(value):
+    """Whether a whole-number argument came as an array (a list, or an ndarray of 1 dimension or more)."""
+    return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim > 0)
+
+
+def _all_whole(values):
+    """Whether an ndarray holds whole numbers only (integers, or finite whole floats)."""
+    return values.dtype.kind in "iu" or (
+        values.dtype.kind == "f" and bool(np.all(np.isfinite(values) & (values == np.round(values)))))
+
+
+def _whole_number(value, refusal):
+    """An int from an int, a NumPy integer or a whole float (SciPy's lpmv takes floats), a 0-d
+    one too; anything else refused naming `refusal`."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and value == int(value):
+        value = int(value)
+    return _an_int(value, refusal)
+
+
+def _whole_numbers(value, refusal):
+    """`_whole_number`, or an int64 array of an array (a list) of whole numbers."""
+    if not _is_array(value):
+        return _whole_number(value, refusal)
+    values = np.asarray(value)
+    if not _all_whole(values):
+        raise TypeError(f"{refusal}, got an array of dtype {values.dtype} (not all whole numbers)")
+    return values.astype(np.int64)
+
+
 def _degree(n, op):
     """The degree of an orthogonal polynomial: a whole number >= 0 (an int, or a NumPy integer
     as SciPy's ufunc passes it), or an array of them (SciPy broadcasts one against x: every
     degree at once); not differentiated."""
     call = f"{op}({_SIGNATURES.get(op, 'n, x')})"
-    if isinstance(n, (list, tuple)) or (isinstance(n, np.ndarray) and n.ndim):
+    if _is_array(n):
         degrees = np.asarray(n)
-        whole = degrees.dtype.kind in "iu" or (
-            degrees.dtype.kind == "f" and bool(np.all(np.isfinite(degrees) & (degrees == np.round(degrees)))))
-        if not whole:
+        if not _all_whole(degrees):
             raise TypeError(
                 f"{call}: the degree n must be whole numbers, got an array of shape {degrees.shape} and "
                 f"dtype {degrees.dtype}; the degree comes first, {call} (PyTorch's polynomials take "
@@ -3745,28 +3774,6 @@ def eval_chebys(n, x):
     """The Chebyshev polynomial S_n(x) = U_n(x / 2) on [-2, 2], whole n >= 0, elementwise
     (scipy.special.eval_chebys)."""
     return _on_mapped(eval_chebyu, n, x, "eval_chebys", 0.5)
-
-
-def _whole_number(value, refusal):
-    """An int from an int, a NumPy integer or a whole float (SciPy's lpmv takes floats), a 0-d
-    one too; anything else refused naming `refusal`."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value.item()
-    if isinstance(value, (float, np.floating)) and math.isfinite(value) and value == int(value):
-        value = int(value)
-    return _an_int(value, refusal)
-
-
-def _whole_numbers(value, refusal):
-    """`_whole_number`, or an int64 array of an array (a list) of whole numbers."""
-    if not isinstance(value, (list, tuple)) and not (isinstance(value, np.ndarray) and value.ndim):
-        return _whole_number(value, refusal)
-    values = np.asarray(value)
-    whole = values.dtype.kind in "iu" or (values.dtype.kind == "f" and bool(
-        np.all(np.isfinite(values) & (values == np.round(values)))))
-    if not whole:
-        raise TypeError(f"{refusal}, got an array of dtype {values.dtype} (not all whole numbers)")
-    return values.astype(np.int64)
 
 
 def _each_pair(orders, x, one):
