@@ -11,11 +11,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from op_rows import SMOOTH, Row, device_equals_host, table_tests
+from test_ops_integrals import cos_sin, machin_pi
 
 import variable as V
 from variable.ops import elliptic_integrals
 
 DIGITS = 40
+PI = machin_pi(DIGITS + 25)
 
 
 def _decimal(x):
@@ -108,39 +110,8 @@ def _legendre_pieces(phi, m):
     k = round(phi / math.pi)
     with localcontext() as ctx:
         ctx.prec = DIGITS + 15
-        psi = _decimal(phi) - k * _decimal_pi()
-        s, c = _sin_cos(psi)
+        c, s = cos_sin(_decimal(phi) - k * PI)
         return k, s, c, c * c + (1 - _decimal(m)) * s * s
-
-
-def _decimal_pi():
-    """pi to DIGITS + 15 digits by Machin's formula."""
-    with localcontext() as ctx:
-        ctx.prec = DIGITS + 25
-
-        def atan_inverse(n):
-            term = total = Decimal(1) / n
-            k, sign = 1, 1
-            while abs(term) > Decimal(10) ** -(DIGITS + 22):
-                term /= n * n
-                k, sign = k + 2, -sign
-                total += sign * term / k
-            return total
-        return 16 * atan_inverse(5) - 4 * atan_inverse(239)
-
-
-def _sin_cos(x):
-    """sin x and cos x by their series (|x| <= 2)."""
-    s = c = Decimal(0)
-    term, n = Decimal(1), 0
-    while abs(term) > Decimal(10) ** -(DIGITS + 12) or n < 3:
-        if n % 2:
-            s += term if n % 4 == 1 else -term
-        else:
-            c += term if n % 4 == 0 else -term
-        n += 1
-        term = term * x / n if n > 1 else x
-    return s, c
 
 
 def _complete(m, second):
@@ -151,7 +122,7 @@ def _complete(m, second):
         while abs(a - b) > Decimal(10) ** -(DIGITS + 10):
             total += ((a - b) / 2) ** 2 * 2 ** (n - 1)
             a, b, n = (a + b) / 2, (a * b).sqrt(), n + 1
-        k = _decimal_pi() / (2 * a)
+        k = PI / (2 * a)
         return k * (1 - total) if second else k
 
 
@@ -181,12 +152,12 @@ def _jacobi(u, m, start):
     delta of it."""
     with localcontext() as ctx:
         ctx.prec = DIGITS + 15
-        pi, du, dm = _decimal_pi(), _decimal(u), _decimal(m)
+        pi, du, dm = PI, _decimal(u), _decimal(m)
         whole = _complete(m, False)
         phi = _decimal(start)
         for _ in range(60):
             k = int((phi / pi).to_integral_value())
-            s, c = _sin_cos(phi - k * pi)
+            c, s = cos_sin(phi - k * pi)
             d2 = c * c + (1 - dm) * s * s
             f = s * _duplicate(c * c, d2, Decimal(1), False) + 2 * k * whole
             step = (f - du) * d2.sqrt()
@@ -331,7 +302,7 @@ def test_legendre_integrals_against_decimals_closed_forms_and_the_complete_ones(
     np.testing.assert_allclose(V.ellipeinc(far, 1.0).data, 2 * whole + np.sin(far - whole * np.pi),
                                rtol=1e-15)
     m = np.array([-50.0, -1.0, 0.0, 0.3, 0.9, 0.999999])
-    short = float(_decimal_pi() / 2 - _decimal(np.pi / 2)) / np.sqrt(1 - m)   # (float pi/2: 6e-17 short)
+    short = float(PI / 2 - _decimal(np.pi / 2)) / np.sqrt(1 - m)   # (float pi/2: 6e-17 short)
     for op, whole in ((V.ellipkinc, V.ellipk(m).data), (V.ellipeinc, V.ellipe(m).data)):
         assert np.all(np.abs(op(np.pi / 2, m).data - whole) <= 4.5e-16 * whole + 1.01 * float(short.max()))
 
