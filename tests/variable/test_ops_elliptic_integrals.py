@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from op_rows import SMOOTH, Row, device_equals_host, table_tests
 from test_ops_integrals import cos_sin, machin_pi
+from test_ops_special import elliptic_decimals
 
 import variable as V
 from variable.ops import elliptic_integrals
@@ -114,25 +115,13 @@ def _legendre_pieces(phi, m):
         return k, s, c, c * c + (1 - _decimal(m)) * s * s
 
 
-def _complete(m, second):
-    """K(m) or E(m) by the arithmetic-geometric mean, in decimals."""
-    with localcontext() as ctx:
-        ctx.prec = DIGITS + 15
-        a, b, total, n = Decimal(1), (1 - _decimal(m)).sqrt(), _decimal(m) / 2, 1
-        while abs(a - b) > Decimal(10) ** -(DIGITS + 10):
-            total += ((a - b) / 2) ** 2 * 2 ** (n - 1)
-            a, b, n = (a + b) / 2, (a * b).sqrt(), n + 1
-        k = PI / (2 * a)
-        return k * (1 - total) if second else k
-
-
 def _f(phi, m):
     """F(phi, m) = s RF(c^2, delta^2, 1) + 2 k K(m)."""
     k, s, c, d2 = _legendre_pieces(phi, m)
     with localcontext() as ctx:
         ctx.prec = DIGITS + 15
         value = s * _duplicate(c * c, d2, Decimal(1), False)
-        return float(value + (2 * k * _complete(m, False) if k else 0))
+        return float(value + (2 * k * elliptic_decimals(m, False) if k else 0))
 
 
 def _e(phi, m):
@@ -143,7 +132,7 @@ def _e(phi, m):
         ctx.prec = DIGITS + 15
         cc, one = c * c, Decimal(1)
         value = s * _duplicate(cc, d2, one, False) - _decimal(m) / 3 * s ** 3 * _duplicate(cc, d2, one, True)
-        return float(value + (2 * k * _complete(m, True) if k else 0))
+        return float(value + (2 * k * elliptic_decimals(m, True) if k else 0))
 
 
 def _jacobi(u, m, start):
@@ -153,7 +142,7 @@ def _jacobi(u, m, start):
     with localcontext() as ctx:
         ctx.prec = DIGITS + 15
         pi, du, dm = PI, _decimal(u), _decimal(m)
-        whole = _complete(m, False)
+        whole = elliptic_decimals(m, False)
         phi = _decimal(start)
         for _ in range(60):
             k = int((phi / pi).to_integral_value())
@@ -174,7 +163,7 @@ def reference_ellipj(u, m):
     u, m = np.broadcast_arrays(np.asarray(u, float), np.asarray(m, float))
     out = np.empty((4,) + u.shape)
     for i in np.ndindex(u.shape):
-        guess = u[i] * math.pi / (2 * float(_complete(m[i], False)))
+        guess = u[i] * math.pi / (2 * float(elliptic_decimals(m[i], False)))
         out[(slice(None),) + i] = _jacobi(u[i], m[i], guess)
     return tuple(out)
 

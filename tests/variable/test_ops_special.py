@@ -493,8 +493,14 @@ def reference_zeta(s, q=None):
 
 
 def _elliptic_decimal(m, second=False):
+    """K(m) (E(m) with `second`) as a float, from `elliptic_decimals`."""
+    return float(elliptic_decimals(m, second))
+
+
+def elliptic_decimals(m, second=False):
     """K(m) (E(m) with `second`) by the arithmetic-geometric mean in 60-digit decimals, to a_n =
-    b_n there: K = pi / (2 AGM(1, sqrt(1 - m))), E = K (1 - sum_n 2^(n-1) c_n^2), c_0^2 = m."""
+    b_n there: K = pi / (2 AGM(1, sqrt(1 - m))), E = K (1 - sum_n 2^(n-1) c_n^2), c_0^2 = m (the
+    elliptic integrals' references take it from here)."""
     with localcontext() as context:
         context.prec = 60
         m = Decimal(float(m))
@@ -505,7 +511,7 @@ def _elliptic_decimal(m, second=False):
             total += c * c * 2 ** (n - 1)
             a, b = (a + b) / 2, (a * b).sqrt()
         k = _decimal_pi() / (2 * a)
-        return float(k * (1 - total) if second else k)
+        return k * (1 - total) if second else k
 
 
 def _elliptic_decimal_complement(p):
