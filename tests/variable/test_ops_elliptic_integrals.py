@@ -185,6 +185,8 @@ ROWS = {
     # (on the host alone: three duplications a call, the device test holds the device's to it)
     "elliprj": [Row(str(s), V.elliprj, reference(_rj), positive_triples(*s), SMOOTH, device=False)
                 for s in (((), (), (), ()), ((2, 3), (3,), (), (2, 1)))]
+    + [Row("p 10^7 to 10^9 times x, y, z (brought down)", V.elliprj, reference(_rj),
+           lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), 10.0 ** rng.uniform(7, 9, 3)), SMOOTH, device=False)]
     + [Row("p < 0 (principal value)", V.elliprj, reference(_rj),
            lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), -rng.uniform(0.2, 3.0, 3)), SMOOTH, device=False)],
     "elliprc": [Row("y > 0", V.elliprc, reference(_rc), positive_triples((3,), (3,)), SMOOTH),
@@ -459,6 +461,20 @@ def test_rj_to_a_few_ulps_and_its_principal_value():
     np.testing.assert_array_equal(V.elliprj(*edges).data[:10], [nan, nan, nan, inf, nan, 0, nan, 0, 0, 0])
     np.testing.assert_allclose(V.elliprj(*edges).data[10:], [3 * np.pi / 4, 1.0], rtol=9e-16)
 
+
+
+def test_rj_with_p_far_above_the_others_on_the_host_and_in_a_devices_steps(monkeypatch):
+    """p from 10^6 to 10^40 times x, y, z (one of them 0 too): within 4 ulps of the decimal
+    duplication, which takes log4(p / z) steps to bring p down, on the host and in a device's 16
+    fixed steps (which were 99% off at p / z = 10^16 before elliprj brought p down itself)."""
+    rng = np.random.default_rng(6)
+    x, y, z = rng.uniform(0.0, 3.0, (3, 8))
+    x[0] = 0.0
+    p = 10.0 ** rng.uniform(6, 40, 8)
+    exact = np.array([_rj(*t) for t in zip(x, y, z, p)])
+    assert _ulps(V.elliprj(x, y, z, p).data, exact) <= 4
+    monkeypatch.setattr(elliptic_integrals, "READ_STEPS", False)
+    assert _ulps(V.elliprj(x, y, z, p).data, exact) <= 4
 
 
 @pytest.mark.parametrize("p", [3.0, -0.5])

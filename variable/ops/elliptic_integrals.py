@@ -51,6 +51,15 @@ __all__ = ["elliprf", "elliprd", "elliprc", "elliprg", "elliprj", "ellipkinc", "
 
 _DEVICE_STEPS = 16
 """Duplication steps on a device: the most any (scaled) arguments need is 14 (0, 5e-324, 1e100)."""
+_HOST_STEPS = 60
+"""The most steps the CPU takes (RF, RD and RJ with p at most _FAR times max(x, y, z) take 14 at
+most; with p 10^16 times them the duplication would need 37, 4^-n underflowing from p / x =
+10^320: elliprj brings such a p down first)."""
+_FAR = 2.0 ** 20
+"""elliprj's p beyond this times max(x, y, z) is brought down (DLMF 19.21.10, x the smallest):
+(p - x) RJ(p) + (p'' - x) RJ(p'') = 3 RF(x, y, z) - 3 sqrt(x) RC(y z, p p''), (p - x)(p'' - x) =
+(y - x)(z - x), so p'' is near x (x, y, z evolve in the duplication as RF's, and p would come
+down by 4 a step only, 37 steps at p / z = 10^16, where a device's 16 were 99% off)."""
 READ_STEPS = True
 """On the CPU, take the steps the data needs (False: _DEVICE_STEPS, and ellipj's AGM special.py's
 _AGM_STEPS, as a device does; the device tests compare the two paths bit for bit so)."""
@@ -120,7 +129,8 @@ def _carlson(x, y, z, rf=True, rd=False, p=None):
             smallest = np.minimum(smallest, a.data)
     gaps = {key: [a - v for v in starts] for key, a in means.items()}
     total, third, power, n = 0.0, 0.0, 1.0, 0
-    while n < (_DEVICE_STEPS if device else 60) and (device or not bool(np.all(bound * power < smallest))):
+    most = _DEVICE_STEPS if device else _HOST_STEPS
+    while n < most and (device or not bool(np.all(bound * power < smallest))):
         sx, sy, sz = sqrt(x), sqrt(y), sqrt(z)
         lam = sx * (sy + sz) + sy * sz
         if rd:
@@ -404,7 +414,8 @@ def elliprj(x: Variable, y: Variable, z: Variable, p: Variable) -> Variable:
     each, to any order; RJ(x, y, z, z) = RD(x, y, z).  For p < 0 Cauchy's principal value, from
     x <= y <= z and q = -p (DLMF 19.20.14): (y + q) RJ(x, y, z, -q) = (p' - y) RJ(x, y, z, p') -
     3 RF(x, y, z) + 3 sqrt(x y z / (x z + p' q)) RC(x z + p' q, p' q), p' = y + (z - y)(y - x) /
-    (y + q).  SciPy's edges: NaN below 0 (x, y, z) or for NaN; inf where two of x, y, z are 0;
+    (y + q); p above 2^20 max(x, y, z) brought down as _FAR says.  SciPy's edges: NaN below 0
+    (x, y, z) or for NaN; inf where two of x, y, z are 0;
     at p = 0 NaN (0 where one is inf); else 0 where one is +-inf."""
     (x, y, z, p), (a, b, c, d), xp = _floats("elliprj", x, y, z, p)
     with np.errstate(invalid="ignore"):
@@ -416,22 +427,38 @@ def elliprj(x: Variable, y: Variable, z: Variable, p: Variable) -> Variable:
             xp.where(d == 0, xp.where(infinite, 0.0, np.nan), 0.0)))
     inside = ~bad & ~infinite & (zeros <= 1) & (d != 0)
     x, y, z, p = _safe(inside, x, y, z, p)
-    half = _half_exponent(xp.maximum(xp.maximum(x.data, y.data), xp.maximum(z.data, abs(p.data))), xp, 500)
-    scale = xp.ldexp(xp.ones_like(half, dtype=x.dtype), -2 * half)
-    x, y, z, p = x * scale, y * scale, z * scale, p * scale             # (x z + p' q: no overflow)
     negative = inside & (d < 0)
+    with np.errstate(invalid="ignore"):
+        far = inside & (d > _FAR * xp.maximum(xp.maximum(a, b), c))
+    if not (is_device_array(d) or bool(negative.any()) or bool(far.any())):    # (the CPU: RJ alone)
+        rj, = _carlson(*_in_order(x, y, z), rf=False, p=p)
+        return where(inside, rj, _outside_values(xp, inside, edge, rj.dtype))
+    # p < 0: scaled where the largest is beyond 2^500 (x z + p' q: no overflow); p far above:
+    # x, y, z scaled to a largest in [1/2, 2) (RJ(x, y, z, p'') at x = 1e-300 would overflow where
+    # (p'' - x) RJ does not) and p met in ratios only; else p > 0 as it is (_carlson scaling its
+    # own beyond 2^1000: a far smaller argument kept)
+    top = xp.maximum(xp.maximum(x.data, y.data), xp.maximum(z.data, abs(p.data)))
+    _, exponent = xp.frexp(xp.maximum(xp.maximum(x.data, y.data), z.data))
+    half = xp.where(negative, _half_exponent(top, xp, 500), xp.where(far, exponent // 2, 0))
+    scale = xp.ldexp(xp.ones_like(top), -2 * half)
+    low0, _, high0 = _in_order(x, y, z)                                 # (as they are, for the ratios)
+    x, y, z, p = x * scale, y * scale, z * scale, where(far, p, p * scale)
     low, mid, high = _in_order(x, y, z)
-    unscale = xp.ldexp(xp.ones_like(x.data), -half) ** 3
-    if not (is_device_array(d) or bool(negative.any())):       # (on the CPU, no principal value: RJ alone)
-        rj, = _carlson(low, mid, high, rf=False, p=p)
-        return where(inside, rj * unscale, _outside_values(xp, inside, edge, rj.dtype))
+    unscale = xp.ldexp(xp.ones_like(top), -half)                       # 2^-half, three times (no overflow)
     q = where(negative, -p, 1.0)
     lift = (high - mid) * (mid - low) / (mid + q)                       # p' - y >= 0
-    shifted = where(negative, mid + lift, p)
-    rf, rj = _carlson(low, mid, high, p=shifted)
+    above = where(far, p, high0 + 1.0)
+    drop = (mid - low) * ((high0 - low0) / (above - low0))              # p far above: p'' - x, scaled
+    vanish = far & ((low + drop).data == 0)            # (x = 0, p'' - x below the floats: both terms 0)
+    lowest = where(vanish, mid, low + drop)
+    rf, rj = _carlson(low, mid, high, p=where(negative, mid + lift, where(far, lowest, p)))
+    shifted = where(negative, mid + lift, 1.0)
     cross = low * high + shifted * q
-    rc, = _carlson(cross, shifted * q, shifted * q)
+    beside = where(negative, shifted * q, lowest)
+    rc, = _carlson(where(negative, cross, mid * (high0 / above)), beside, beside)
     root = sqrt(low) * sqrt(mid) * sqrt(high) / sqrt(cross)
-    principal = (lift * rj - rf * 3.0 + root * rc * 3.0) / (mid + q)
-    value = where(negative, principal, rj) * unscale
+    principal = (lift * rj - rf * 3.0 + root * rc * 3.0) / (mid + q) * unscale * unscale * unscale
+    rest = where(vanish, 0.0, sqrt(low0 / above) * rc * 3.0 + drop * rj)
+    lowered = (rf * 3.0 - rest) * unscale / (above - low0)
+    value = where(negative, principal, where(far, lowered, rj))
     return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
