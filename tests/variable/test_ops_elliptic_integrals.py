@@ -188,7 +188,10 @@ ROWS = {
     + [Row("p 10^7 to 10^9 times x, y, z (brought down)", V.elliprj, reference(_rj),
            lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), 10.0 ** rng.uniform(7, 9, 3)), SMOOTH, device=False)]
     + [Row("p < 0 (principal value)", V.elliprj, reference(_rj),
-           lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), -rng.uniform(0.2, 3.0, 3)), SMOOTH, device=False)],
+           lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), -rng.uniform(0.2, 3.0, 3)), SMOOTH, device=False)]
+    + [Row("p -10^7 to -10^9 times x, y, z (in ratios)", V.elliprj, reference(_rj),
+           lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), -(10.0 ** rng.uniform(7, 9, 3))), SMOOTH,
+           device=False)],
     "elliprc": [Row("y > 0", V.elliprc, reference(_rc), positive_triples((3,), (3,)), SMOOTH),
                 Row("y < 0 (principal value)", V.elliprc, reference(_rc),
                     lambda rng: (rng.uniform(0.2, 3.0, (2, 3)), -rng.uniform(0.2, 3.0, (3,))), SMOOTH)],
@@ -463,14 +466,18 @@ def test_rj_to_a_few_ulps_and_its_principal_value():
 
 
 
-def test_rj_with_p_far_above_the_others_on_the_host_and_in_a_devices_steps(monkeypatch):
-    """p from 10^6 to 10^40 times x, y, z (one of them 0 too): within 4 ulps of the decimal
-    duplication, which takes log4(p / z) steps to bring p down, on the host and in a device's 16
-    fixed steps (which were 99% off at p / z = 10^16 before elliprj brought p down itself)."""
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_rj_with_p_far_from_the_others_on_the_host_and_in_a_devices_steps(sign, monkeypatch):
+    """|p| from 10^6 to 10^40 times x, y, z (one of them 0 too), above and below 0: within 4 ulps
+    of the decimal duplication (which takes log4(p / z) steps to bring p down) and of the decimal
+    principal value, on the host and in a device's 16 fixed steps (which were 99% off at p / z =
+    10^16 before elliprj brought p down itself); x, y, z of 1e-300 beside p = -1e300 (scaling all
+    four by |p| flushed them to 0: NaN)."""
     rng = np.random.default_rng(6)
     x, y, z = rng.uniform(0.0, 3.0, (3, 8))
     x[0] = 0.0
-    p = 10.0 ** rng.uniform(6, 40, 8)
+    p = sign * 10.0 ** rng.uniform(6, 40, 8)
+    x, y, z, p = (np.append(v, w) for v, w in ((x, 1e-300), (y, 2e-300), (z, 3e-300), (p, sign * 1e300)))
     exact = np.array([_rj(*t) for t in zip(x, y, z, p)])
     assert _ulps(V.elliprj(x, y, z, p).data, exact) <= 4
     monkeypatch.setattr(elliptic_integrals, "READ_STEPS", False)

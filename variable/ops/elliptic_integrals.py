@@ -414,7 +414,8 @@ def elliprj(x: Variable, y: Variable, z: Variable, p: Variable) -> Variable:
     each, to any order; RJ(x, y, z, z) = RD(x, y, z).  For p < 0 Cauchy's principal value, from
     x <= y <= z and q = -p (DLMF 19.20.14): (y + q) RJ(x, y, z, -q) = (p' - y) RJ(x, y, z, p') -
     3 RF(x, y, z) + 3 sqrt(x y z / (x z + p' q)) RC(x z + p' q, p' q), p' = y + (z - y)(y - x) /
-    (y + q); p above 2^20 max(x, y, z) brought down as _FAR says.  SciPy's edges: NaN below 0
+    (y + q), with x, y, z scaled alone and q met in ratios where it is beyond 2^20 max(x, y, z);
+    p above 2^20 max(x, y, z) brought down as _FAR says.  SciPy's edges: NaN below 0
     (x, y, z) or for NaN; inf where two of x, y, z are 0;
     at p = 0 NaN (0 where one is inf); else 0 where one is +-inf."""
     (x, y, z, p), (a, b, c, d), xp = _floats("elliprj", x, y, z, p)
@@ -427,38 +428,47 @@ def elliprj(x: Variable, y: Variable, z: Variable, p: Variable) -> Variable:
             xp.where(d == 0, xp.where(infinite, 0.0, np.nan), 0.0)))
     inside = ~bad & ~infinite & (zeros <= 1) & (d != 0)
     x, y, z, p = _safe(inside, x, y, z, p)
-    negative = inside & (d < 0)
     with np.errstate(invalid="ignore"):
-        far = inside & (d > _FAR * xp.maximum(xp.maximum(a, b), c))
-    if not (is_device_array(d) or bool(negative.any()) or bool(far.any())):    # (the CPU: RJ alone)
-        rj, = _carlson(*_in_order(x, y, z), rf=False, p=p)
+        reach = _FAR * xp.maximum(xp.maximum(a, b), c)
+        far, sink = inside & (d > reach), inside & (-d > reach)
+    negative = inside & (d < 0) & ~sink
+    if not (is_device_array(d) or bool(negative.any()) or bool(far.any()) or bool(sink.any())):
+        rj, = _carlson(*_in_order(x, y, z), rf=False, p=p)                # (the CPU: RJ alone)
         return where(inside, rj, _outside_values(xp, inside, edge, rj.dtype))
-    # p < 0: scaled where the largest is beyond 2^500 (x z + p' q: no overflow); p far above:
-    # x, y, z scaled to a largest in [1/2, 2) (RJ(x, y, z, p'') at x = 1e-300 would overflow where
-    # (p'' - x) RJ does not) and p met in ratios only; else p > 0 as it is (_carlson scaling its
-    # own beyond 2^1000: a far smaller argument kept)
+    # p < 0: scaled where the largest is beyond 2^500 (x z + p' q: no overflow); p far above or far
+    # below: x, y, z scaled to a largest in [1/2, 2) (RJ(x, y, z, p'') at x = 1e-300 would overflow
+    # where (p'' - x) RJ does not; scaling by |p| would flush x = 1e-300 to 0 beside p = -1e300)
+    # and p met in ratios only; else p > 0 as it is (_carlson scaling its own beyond 2^1000: a far
+    # smaller argument kept)
     top = xp.maximum(xp.maximum(x.data, y.data), xp.maximum(z.data, abs(p.data)))
     _, exponent = xp.frexp(xp.maximum(xp.maximum(x.data, y.data), z.data))
-    half = xp.where(negative, _half_exponent(top, xp, 500), xp.where(far, exponent // 2, 0))
+    ratios = far | sink
+    half = xp.where(negative, _half_exponent(top, xp, 500), xp.where(ratios, exponent // 2, 0))
     scale = xp.ldexp(xp.ones_like(top), -2 * half)
     low0, _, high0 = _in_order(x, y, z)                                 # (as they are, for the ratios)
-    x, y, z, p = x * scale, y * scale, z * scale, where(far, p, p * scale)
+    x, y, z, p = x * scale, y * scale, z * scale, p * xp.where(ratios, 1.0, scale)
     low, mid, high = _in_order(x, y, z)
     unscale = xp.ldexp(xp.ones_like(top), -half)                       # 2^-half, three times (no overflow)
     q = where(negative, -p, 1.0)
-    lift = (high - mid) * (mid - low) / (mid + q)                       # p' - y >= 0
+    depth = where(sink, -p, 1.0)                                       # p far below: q as it is,
+    rho = where(sink, high0 / depth / high, 0.0)                       # 1 / (its scaled value)
+    lift = where(sink, (high - mid) * (mid - low) * rho / (mid * rho + 1.0),
+                 (high - mid) * (mid - low) / (mid + q))              # p' - y >= 0
     above = where(far, p, high0 + 1.0)
     drop = (mid - low) * ((high0 - low0) / (above - low0))              # p far above: p'' - x, scaled
     vanish = far & ((low + drop).data == 0)            # (x = 0, p'' - x below the floats: both terms 0)
     lowest = where(vanish, mid, low + drop)
-    rf, rj = _carlson(low, mid, high, p=where(negative, mid + lift, where(far, lowest, p)))
-    shifted = where(negative, mid + lift, 1.0)
-    cross = low * high + shifted * q
-    beside = where(negative, shifted * q, lowest)
-    rc, = _carlson(where(negative, cross, mid * (high0 / above)), beside, beside)
-    root = sqrt(low) * sqrt(mid) * sqrt(high) / sqrt(cross)
-    principal = (lift * rj - rf * 3.0 + root * rc * 3.0) / (mid + q) * unscale * unscale * unscale
+    shifted = where(negative | sink, mid + lift, 1.0)
+    rf, rj = _carlson(low, mid, high, p=where(negative | sink, shifted, where(far, lowest, p)))
+    cross = where(sink, low * high * rho + shifted, low * high + shifted * q)   # (sink: over q)
+    beside = where(negative, shifted * q, where(sink, shifted, lowest))
+    rc, = _carlson(where(negative | sink, cross, mid * (high0 / above)), beside, beside)
+    root = sqrt(low) * sqrt(mid) * sqrt(high) / sqrt(cross) * where(sink, rho, 1.0)
+    terms = lift * rj - rf * 3.0 + root * rc * 3.0
+    cube = xp.where(negative, unscale, 1.0)                              # (elsewhere 2^-half may be 2^537)
+    principal = terms / (mid + q) * cube * cube * cube
+    sunk = terms * (unscale / depth) / (mid * rho + 1.0)
     rest = where(vanish, 0.0, sqrt(low0 / above) * rc * 3.0 + drop * rj)
     lowered = (rf * 3.0 - rest) * unscale / (above - low0)
-    value = where(negative, principal, where(far, lowered, rj))
+    value = where(negative, principal, where(sink, sunk, where(far, lowered, rj)))
     return where(inside, value, _outside_values(xp, inside, edge, value.dtype))
