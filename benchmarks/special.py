@@ -71,6 +71,8 @@ def cases(rng, n):
         ("elliprg", V.elliprg, "elliprg", None, (positive, other, probability)),
         ("elliprj", V.elliprj, "elliprj", None, (positive, other, probability, unit * 3)),
         ("ellipj", _all(V.ellipj), "ellipj:all", None, (wide, probability)),
+        ("smirnov(20, d)", lambda d: V.smirnov(20, d), "smirnov:20", None, (probability,)),
+        ("smirnovi(20, p)", lambda p: V.smirnovi(20, p), "smirnovi:20", None, (probability,)),
         ("eval_legendre(8, x)", lambda x: V.eval_legendre(8, x), "eval_legendre", None, (unit,)),
         ("eval_jacobi(6, x)", lambda x: V.eval_jacobi(6, 0.5, -0.3, x), "eval_jacobi", None, (unit,)),
         ("exprel", V.exprel, "exprel", lambda x: np.expm1(x) / x, (wide,)),
@@ -151,6 +153,9 @@ def _scipy_call(special, name, arrays):
     if name.split(":")[0] in ("kv", "iv"):                    # ("iv:40.5": the order; 2.3 by default)
         base, _, order = name.partition(":")
         return lambda: getattr(special, base)(float(order or 2.3), *arrays)
+    if name.split(":")[0] in ("smirnov", "smirnovi"):          # ("smirnov:20": the sample size)
+        base, _, size = name.partition(":")
+        return lambda: getattr(special, base)(int(size), *arrays)
     if name == "eval_legendre":
         return lambda: special.eval_legendre(8, *arrays)
     if name == "eval_jacobi":

@@ -837,6 +837,36 @@ def kolmogi(p):
     return np.vectorize(_kolmogi, otypes=[np.float64])(as_float(p))
 
 
+
+def _smirnov(n, d):
+    """P(D_n^+ >= d) by Birnbaum and Tingey's sum in exact fractions: 1 at 0, 0 at 1, NaN outside."""
+    if math.isnan(d) or not 0 <= d <= 1:
+        return math.nan
+    if d in (0, 1):
+        return 1.0 - d
+    e = Fraction(d)
+    total = sum(math.comb(n, j) * (e + Fraction(j, n)) ** (j - 1) * (1 - e - Fraction(j, n)) ** (n - j)
+                for j in range(n + 1) if 1 - e - Fraction(j, n) > 0)
+    return float(e * total)
+
+
+def smirnov(n):
+    """smirnov(n, d), elementwise in d."""
+    return lambda d: np.vectorize(lambda t: _smirnov(n, t), otypes=[np.float64])(as_float(d))
+
+
+def smirnovi(n):
+    """d with smirnov(n, d) = p by 100 halvings of [0, 1], elementwise; NaN outside [0, 1]."""
+    def one(p):
+        if math.isnan(p) or not 0 <= p <= 1:
+            return math.nan
+        low, high = 0.0, 1.0
+        for _ in range(100):
+            middle = (low + high) / 2
+            low, high = (middle, high) if _smirnov(n, middle) > p else (low, middle)
+        return (low + high) / 2
+    return lambda p: np.vectorize(one, otypes=[np.float64])(as_float(p))
+
 def _huber(d, r):
     if math.isnan(d) or math.isnan(r):
         return math.nan

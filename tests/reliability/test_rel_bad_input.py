@@ -380,6 +380,8 @@ OPS = [
     _elementwise(V.lambertw, R.lambertw, "lambertw", ("positive",)),
     _elementwise(V.kolmogorov, R.kolmogorov, "kolmogorov"),
     _elementwise(V.kolmogi, R.kolmogi, "kolmogi", ("unit",)),
+    _elementwise(lambda d: V.smirnov(7, d), R.smirnov(7), "smirnov", ("unit",), "n=7"),
+    _elementwise(lambda p: V.smirnovi(7, p), R.smirnovi(7), "smirnovi", ("unit",), "n=7"),
     _elementwise(V.zeta, R.zeta, "zeta"),                 # (zeta(x, None) is Riemann's: no Hurwitz row)
     *[_elementwise(getattr(V, name), getattr(R, name), name)
       for name in ("exprel", "cosm1", "exp10", "sindg", "cosdg", "tandg", "cotdg", "zetac", "loggamma",

@@ -1106,6 +1106,11 @@ def _scipy_lpmv_of_a_half_integer_degree():
     return special.lpmv(1, 2.5, V.Variable(np.array([0.3, -0.5])))
 
 
+def _smirnov_with_its_arguments_swapped():
+    statistic = V.Variable(np.array([0.12, 0.3]))
+    return V.smirnov(statistic, 25)
+
+
 def _scipy_student_t_cdf_of_a_variable():
     stats = pytest.importorskip("scipy.stats")
     t = V.Variable(np.array([-0.5, 1.2]))
@@ -1264,6 +1269,10 @@ CATALOGUE += [
             _scipy_lpmv_of_a_half_integer_degree, TypeError,
             (r"^lpmv\(m, v, x\): gengrad's degree v is a whole number",
              r"SciPy's other real degrees are hypergeometric functions gengrad does not have\), got 2\.5")),
+    Mistake("V.smirnov(d, n): the statistic given first, the sample size second (as a p-value call reads)",
+            _smirnov_with_its_arguments_swapped, TypeError,
+            (r"^smirnov\(n, d\): the sample size n must be a whole number, and comes first",
+             r"got variable\(\[0\.12 0\.3 *\]\)")),
     Mistake("scipy.special.struve(1, x) with a trained x (a piston's radiation impedance): no gengrad op",
             _scipy_struve_of_a_variable, TypeError,
             (r"scipy\.special\.struve\(x1, x2\) does not take Variables", r"gengrad has no struve op",

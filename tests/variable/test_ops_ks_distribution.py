@@ -2,7 +2,8 @@
 CDF 1 - kolmogorov and its inverse (V.stats.kstwobign's cdf and ppf), against 60-digit sums of our
 own (the alternating sum from x = 0.3, the theta form below), their rows
 (third order, Taylor mode to sixth), the edges, the derivative, SciPy's values, and the device
-path without a host sync."""
+path without a host sync; the one-sided statistic of n samples, smirnov and smirnovi, against
+Birnbaum and Tingey's sum in 50-digit decimals (every term positive: no digit lost)."""
 
 import math
 import os
@@ -15,6 +16,7 @@ from op_rows import SMOOTH, Row, device_equals_host, table_tests
 from test_ops_integrals import machin_pi
 
 import variable as V
+from variable.ops import ks_distribution
 from variable.ops.ks_distribution import kolmogi_complement, kolmogorov_complement
 
 PI = machin_pi(80)
@@ -113,7 +115,49 @@ def reference_kolmogi(p):
     return np.vectorize(_kolmogi, otypes=[np.float64])(p)
 
 
+def _smirnov_decimal(n, d, slope=False):
+    """smirnov(n, d) of a float 0 < d < 1 in 50-digit decimals, d sum_(j < n (1 - d)) C(n, j) (d +
+    j/n)^(j - 1) (1 - d - j/n)^(n - j) (slope: its derivative in d, each term times 1/d + (j - 1) /
+    p_j - (n - j) / q_j)."""
+    with localcontext() as ctx:
+        ctx.prec = 50
+        f = Fraction(float(d))
+        d = Decimal(f.numerator) / Decimal(f.denominator)
+        total = Decimal(0)
+        for j in range(n + 1):
+            p, q = d + Decimal(j) / n, 1 - d - Decimal(j) / n
+            if q <= 0:
+                break
+            term = d * math.comb(n, j) * p ** (j - 1) * q ** (n - j)
+            total += term * (1 / d + (j - 1) / p - (n - j) / q) if slope else term
+        return total
+
+
+def reference_smirnov(n):
+    def one(d):
+        if math.isnan(d) or not 0 <= d <= 1:
+            return math.nan
+        return 1.0 if d == 0 else 0.0 if d == 1 else float(_smirnov_decimal(n, d))
+    return np.vectorize(one, otypes=[np.float64])
+
+
+def reference_smirnovi(n):
+    """d with smirnov(n, d) = p: 70 halvings of [0, 1] against the decimal sum (p exactly)."""
+    def one(p):
+        target = Decimal(Fraction(p).numerator) / Decimal(Fraction(p).denominator)
+        low, high = 0.0, 1.0
+        for _ in range(70):
+            middle = (low + high) / 2
+            low, high = (middle, high) if _smirnov_decimal(n, middle) > target else (low, middle)
+        return (low + high) / 2
+    return np.vectorize(one, otypes=[np.float64])
+
+
 ROWS = {
+    "smirnov": [Row(f"n = {n}, d in (0.02, 0.9)", lambda d, n=n: V.smirnov(n, d), reference_smirnov(n),
+                    lambda rng: (rng.uniform(0.02, 0.9, (2, 3)),), SMOOTH) for n in (7, 40)],
+    "smirnovi": [Row(f"n = {n}, p in (0.02, 0.98)", lambda p, n=n: V.smirnovi(n, p), reference_smirnovi(n),
+                     lambda rng: (rng.uniform(0.02, 0.98, 3),), SMOOTH) for n in (7, 40)],
     "kolmogorov": [Row("x in (0.2, 2.5)", V.kolmogorov, reference_kolmogorov,
                        lambda rng: (rng.uniform(0.2, 2.5, (2, 3)),), SMOOTH),
                    Row("x in (0.7, 0.95)", V.kolmogorov, reference_kolmogorov,
@@ -252,3 +296,115 @@ def test_on_the_device_without_a_sync(gpu, count_syncs):
     assert device_equals_host(V.kolmogi, (p,), count_syncs).count == 0
     assert device_equals_host(kolmogorov_complement, (x,), count_syncs).count == 0
     assert device_equals_host(kolmogi_complement, (p,), count_syncs).count == 0
+
+
+# ----- the one-sided statistic of n samples: smirnov and smirnovi ------------------------------------
+def _smirnov_points(rng, n):
+    """d over (0, 1), down to 1e-8, and at and just past the kinks 1/n and 2/n."""
+    kinks = [1 / n, 1 / n + 1e-9, 2 / n]
+    return np.concatenate([rng.uniform(0, 1, 12), 10.0 ** rng.uniform(-8, 0, 8), kinks])
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 37, 100, 400])
+def test_smirnov_within_its_condition_of_the_decimal_sum(n):
+    """Within 6 + 3 kappa ulps, kappa = |d S'(d) / S| (the rounding of n d alone moves S by kappa / 2
+    ulps: Loader's saddle-point form keeps every other factor to a few ulps, the sum of up to n
+    terms 4 at most measured; products of n rounded powers, or their logarithms, would lose n ulps
+    at kappa ~ 1)."""
+    rng = np.random.default_rng(n)
+    d = _smirnov_points(rng, n)
+    exact = np.array([float(_smirnov_decimal(n, x)) for x in d])
+    keep = exact > 1e-290                                       # (0 below the floats: 1e-300 at d = 0.999)
+    d, exact = d[keep], exact[keep]
+    kappa = np.abs(d * np.array([float(_smirnov_decimal(n, x, slope=True)) for x in d]) / exact)
+    ulps = np.abs(V.smirnov(n, d).data / exact - 1) / 2.0 ** -53
+    assert np.all(ulps <= 6 + 3 * kappa)
+
+
+@pytest.mark.parametrize("n", [2, 5, 37, 300])
+def test_smirnovi_within_its_condition(n):
+    """p from 1e-300 to 1 - 1e-16: the decimal residual S(d) - p over S'(d) within 2 (1 + kappa)
+    ulps of d, kappa = |p / (d S'(d))| (p's own rounding); 1 - p^(1/n) exactly from d = 1 - 1/n
+    on (S = (1 - d)^n there: 1.0 where that rounds to 1)."""
+    rng = np.random.default_rng(n)
+    p = np.concatenate([rng.uniform(0, 1, 8), 10.0 ** rng.uniform(-300, -1, 8),
+                        1 - 10.0 ** rng.uniform(-15, -1, 4)])
+    d = V.smirnovi(n, p).data
+    for x, q in zip(d, p):
+        if x == 1.0:
+            assert _smirnov_decimal(n, np.nextafter(1.0, 0.0)) > Decimal(q)
+            continue
+        value, slope = float(_smirnov_decimal(n, x)), float(_smirnov_decimal(n, x, slope=True))
+        kappa = abs(q / (x * slope))
+        assert abs(value - q) / abs(slope) / (x * 2.0 ** -53) <= 2 * (1 + kappa)
+
+
+def test_smirnov_derivatives_are_the_sums():
+    """smirnov' against the decimal sum's derivative; smirnovi' = 1 / smirnov'(smirnovi(p))."""
+    rng = np.random.default_rng(3)
+    for n in (4, 30):
+        d = V.Variable(rng.uniform(0.01, 0.95, 10))
+        slope = V.grad(V.sum(V.smirnov(n, d)), d).data
+        exact = np.array([float(_smirnov_decimal(n, x, slope=True)) for x in d.data])
+        np.testing.assert_allclose(slope, exact, rtol=1e-12)
+        p = V.Variable(rng.uniform(0.01, 0.99, 10))
+        root = V.smirnovi(n, p).data
+        exact = np.array([float(_smirnov_decimal(n, x, slope=True)) for x in root])
+        np.testing.assert_allclose(V.grad(V.sum(V.smirnovi(n, p)), p).data, 1 / exact, rtol=1e-12)
+
+
+def test_smirnov_edges_sizes_and_orders():
+    """SciPy's edges; arrays of n broadcast with d; a non-whole n refused naming the op; float32 in,
+    float32 out."""
+    d = np.array([0.0, 1.0, -0.1, 1.1, np.nan, 0.3])
+    for n, expected in ((0, [np.nan] * 6), (-2, [np.nan] * 6), (1, [1.0, 0.0, np.nan, np.nan, np.nan, 0.7])):
+        np.testing.assert_array_equal(V.smirnov(n, d).data, expected)
+    np.testing.assert_array_equal(V.smirnovi(3, d).data[:5], [1.0, 0.0, np.nan, np.nan, np.nan])
+    np.testing.assert_array_equal(V.smirnovi(1, np.array([0.25, 0.7])).data, [0.75, 0.30000000000000004])
+    n, x = np.array([[3], [8]]), np.array([0.15, 0.4, 0.55])
+    both = V.smirnov(n, x).data
+    assert both.shape == (2, 3)
+    np.testing.assert_array_equal(both[1], V.smirnov(8, x).data)
+    np.testing.assert_array_equal(V.smirnovi([3, 8], 0.2).data,
+                                  [V.smirnovi(3, 0.2).data, V.smirnovi(8, 0.2).data])
+    for bad in (2.5, "5", V.Variable(np.array(3.0)), [2.5, 3]):
+        with pytest.raises(TypeError, match=r"smirnov\(n, d\): the sample size n must be a whole number"):
+            V.smirnov(bad, 0.3)
+    with pytest.raises(TypeError, match=r"smirnovi\(n, p\): the sample size n"):
+        V.smirnovi(0.5, 0.3)
+    y = np.array([0.2, 0.6], np.float32)
+    assert V.smirnov(7, y).dtype == np.float32 and V.smirnovi(7, y).dtype == np.float32
+
+
+def test_smirnov_agrees_with_scipy_and_its_ufuncs_record():
+    special = pytest.importorskip("scipy.special")
+    d, p = np.linspace(0.001, 0.999, 101), np.linspace(0.001, 0.999, 101)
+    for n in (1, 5, 60):
+        np.testing.assert_allclose(V.smirnov(n, d).data, special.smirnov(n, d), rtol=1e-12)
+        np.testing.assert_allclose(V.smirnovi(n, p).data, special.smirnovi(n, p), rtol=1e-13)
+    for name, values in (("smirnov", d), ("smirnovi", p)):
+        recorded = getattr(special, name)(5, V.Variable(values))
+        assert isinstance(recorded, V.Variable) and recorded.creator is not None
+
+
+def test_smirnov_the_host_reads_its_terms_and_steps(monkeypatch):
+    """The CPU sums the terms its smallest d needs and stops smirnovi's steps once settled; the
+    device's n - 1 terms and fixed steps give the same values to a few ulps, and so do pieces of
+    entries (the forward pass's memory bound)."""
+    rng = np.random.default_rng(5)
+    d = rng.uniform(0.05, 0.95, 30)
+    p = np.concatenate([rng.uniform(0, 1, 20), 10.0 ** rng.uniform(-200, -1, 10)])
+    read = V.smirnov(50, d).data, V.smirnovi(50, p).data
+    monkeypatch.setattr(ks_distribution, "READ_STEPS", False)
+    np.testing.assert_allclose(V.smirnov(50, d).data, read[0], rtol=4e-15)
+    np.testing.assert_allclose(V.smirnovi(50, p).data, read[1], rtol=4e-15)
+    monkeypatch.setattr(ks_distribution, "_CHUNK", 200)                # (pieces of four entries)
+    np.testing.assert_allclose(V.smirnov(50, d).data, read[0], rtol=4e-15)
+
+
+def test_smirnov_on_the_device_without_a_sync(gpu, count_syncs, monkeypatch):
+    monkeypatch.setattr(ks_distribution, "READ_STEPS", False)   # (the host takes the device's terms, steps)
+    d = np.array([-1.0, 0.0, 0.05, 0.3, 0.55, 0.99, 1.0, np.nan])
+    assert device_equals_host(lambda x: V.smirnov(9, x), (d,), count_syncs).count == 0
+    p = np.array([0.0, 1e-200, 0.2, 0.7, 0.999, 1.0, np.nan])
+    assert device_equals_host(lambda x: V.smirnovi(9, x), (p,), count_syncs).count == 0

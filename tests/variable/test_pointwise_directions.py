@@ -52,6 +52,7 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "Kelvin": (lambda x: V.berp(x), (-3, 3)),
     "AiryBi": (lambda x: V.airy(x).bi, (-3, 3)), "AiryBiPrime": (lambda x: V.airy(x).bip, (-3, 3)),
     "KolmogiComplement": (kolmogi_complement, (0.1, 0.9)),
+    "Smirnovi": (lambda p: V.smirnovi(9, p), (0.1, 0.9)),
     "Sigmoid": (F.sigmoid, (-3, 3)), "Softplus": (F.softplus, (-3, 3)), "Swish": (F.swish, (-3, 3)),
     "ELU": (F.elu, (-2, 2)), "HardSwish": (F.hard_swish, (-2.5, 2.5)),
     "GELUTanh": (lambda x: F.gelu(x, approximate="tanh"), (-3, 3)), "GELUErf": (F.gelu, (-3, 3)),

@@ -15,21 +15,38 @@ kolmogi(p) solves kolmogorov(x) = p by Newton's steps from the tails' leading te
 entry, no data-dependent branch), on the residual of whichever tail is below 1/2 (1 - p, exact
 there, against the theta sum itself: near p = 1, where x is small, p's own rounding would cost
 x 1e-7): dx/dp = 1 / kolmogorov'(x).
+
+smirnov(n, d) is the exact one-sided statistic of n samples, P(D_n^+ >= d): Birnbaum and Tingey's
+sum d sum_(j < n (1 - d)) C(n, j) (d + j/n)^(j - 1) (1 - d - j/n)^(n - j), every term positive,
+each a binomial probability in Loader's saddle-point form (Stirling's remainders and bd0(x, M) =
+x log(x / M) + M - x by its series near x = M), so no n-fold product of rounded powers: within 6
++ 3 kappa ulps of exact rationals, kappa = |d S'/S| its condition.  The forward pass runs in
+pieces of entries (no graph: the n terms per entry stay in a few MB); the derivative is the sum's
+own, written with gengrad's ops, and Taylor mode carries d's series through it (V.jet).
+smirnovi(n, p) solves it by Newton's steps on log S, kept in the bracket the residuals give.
 """
 
+import functools
 import math
+from decimal import Decimal, localcontext
+from fractions import Fraction
 
 import numpy as np
 
 from .. import series
-from ..backend import get_array_module
+from ..backend import get_array_module, is_device_array
+from ..config import no_grad
+from ..directions import Directions
+from ..forward_mode import jet
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
-from .elementwise import exp
+from .elementwise import exp, log
+from .exponential import log1p
 from .piecewise import where
-from .special import _exp_minus_square, _in_float64
+from .shape import broadcast_to, expand_dims
+from .special import _as_float_variable, _each_pair, _exp_minus_square, _in_float64, _whole_numbers
 
-__all__ = ["kolmogorov", "kolmogi"]
+__all__ = ["kolmogorov", "kolmogi", "smirnov", "smirnovi"]
 
 _SPLIT = 0.82
 _FAR_TERMS, _NEAR_TERMS = 7, 5
@@ -279,3 +296,310 @@ def kolmogi(p):
 def kolmogi_complement(c):
     """x with 1 - kolmogorov(x) = c (V.stats.kstwobign's ppf), a small c to its last digit."""
     return Function(KolmogiComplement())(as_variable(c, op="kstwobign.ppf"))
+
+
+# ----- the one-sided statistic of n samples ----------------------------------------------------------
+_NEAR = 0.3
+_BD0_TERMS = 17
+"""bd0's series in v = (x - M) / (x + M) for |v| < 0.3: v^(2k) is below 1e-17 from k = 17 on."""
+READ_STEPS = True
+"""On the CPU, smirnov sums the n (1 - d) terms its smallest d needs and smirnovi stops its Newton
+steps once every entry has settled (False: n - 1 terms and _SMIRNOVI_STEPS steps, as a device
+takes them; the device test compares the two paths bit for bit)."""
+_SMIRNOVI_STEPS = 24
+"""Safeguarded Newton steps of smirnovi on a device (no data-dependent branch); the CPU stops when
+every entry has settled, after 14 at most over n from 2 to 3000 and p from 1e-300 to 1 - 1e-16."""
+
+
+@functools.cache
+def _small_stirling_errors():
+    """delta(k) for k = 1 .. 16 in 40-digit decimals: delta(16) by Stirling's series, then down by
+    delta(k) = delta(k + 1) + (k + 1/2) log(1 + 1/k) - 1 (floats would lose 15 ulps to it)."""
+    with localcontext() as ctx:
+        ctx.prec = 45
+        k = Decimal(16)
+        delta = sum(Decimal(c.numerator) / Decimal(c.denominator) / k ** (2 * m + 1)
+                    for m, c in enumerate(_STIRLING_SERIES + (Fraction(-3617, 122400),)))
+        values = [delta]
+        for k in range(15, 0, -1):
+            delta = delta + (k + Decimal("0.5")) * (1 + Decimal(1) / k).ln() - 1
+            values.append(delta)
+    return np.array([float(v) for v in reversed(values)])
+
+
+_STIRLING_SERIES = (Fraction(1, 12), Fraction(-1, 360), Fraction(1, 1260), Fraction(-1, 1680),
+                    Fraction(1, 1188), Fraction(-691, 360360), Fraction(1, 156))
+"""Stirling's series of delta(k) = log(k!) - (k + 1/2) log k + k - log(2 pi) / 2: sum c_m k^-(2m+1)
+(below 1e-19 of the next term from k = 17 on)."""
+
+
+def _stirling_errors(k):
+    """delta(k) for an ndarray of whole k >= 1 (float64): the decimals' values up to 16, the series
+    beyond."""
+    k = np.asarray(k, dtype=np.float64)
+    big = np.maximum(k, 17.0)
+    inverse_square = 1.0 / (big * big)
+    total = 0.0
+    for c in reversed(_STIRLING_SERIES):
+        total = total * inverse_square + float(c)
+    small = _small_stirling_errors()[np.clip(k, 1, 16).astype(np.int64) - 1]
+    return np.where(k <= 16, small, total / big)
+
+
+def _bd0_series(diff, v, x):
+    """x log(x / M) + M - x near x = M, from diff = x - M and v = diff / (x + M): diff v + 2 x
+    sum_(k>=1) v^(2k+1) / (2k + 1), no cancellation."""
+    v2 = v * v
+    inner = 1.0 / (2 * _BD0_TERMS + 1)
+    for k in range(_BD0_TERMS - 1, 0, -1):
+        inner = inner * v2 + 1.0 / (2 * k + 1)
+    return diff * v + x * 2.0 * (v2 * v * inner)
+
+
+def _smirnov_sums(n, d, slope):
+    """smirnov(n, d) (or its derivative in d) for one whole n >= 2 and a float64 Variable d, 0 < d
+    < 1 at every entry: sum_j (d / p_j) b(j; n, p_j), p_j = d + j / n, over j < n (1 - d), each
+    binomial probability b in Loader's saddle-point form, sqrt(n / (2 pi j (n - j))) e^(delta(n) -
+    delta(j) - delta(n - j) - bd0(j, n p_j) - bd0(n - j, n q_j)), every factor within a few ulps
+    (the powers of p and 1 - p in logarithms would lose n ulps); j = 0: (1 - d)^n."""
+    xp = get_array_module(d.data)
+    # (1 - d)^n: a power of 1 - d where that is exact (d >= 1/2), e^(n log1p(-d)) below
+    first = where(d.data >= 0.5, (1.0 - where(d.data >= 0.5, d, 0.5)) ** n, exp(log1p(-d) * float(n)))
+    if is_device_array(d.data) or not READ_STEPS:
+        last = n - 1
+    else:
+        last = min(n - 1, int(math.floor(n * (1.0 - float(np.min(d.data, initial=1.0))))) + 1)
+    if last < 1:
+        return first * (-n / (1.0 - d)) if slope else first
+    j_host = np.arange(1.0, last + 1.0)
+    rest_host = n - j_host
+    constant = (_stirling_errors(np.array([n]))[0] - _stirling_errors(j_host) - _stirling_errors(rest_host)
+                + 0.5 * np.log(n / (2 * math.pi * j_host * rest_host)))
+    j, rest, constant = (xp.asarray(a) for a in (j_host, rest_host, constant))
+    u = expand_dims(d * float(n), -1)
+    valid = (rest - u.data) > 0                                   # (j < n (1 - d): 1 - p_j > 0)
+    u = where(valid, u, rest * 0.5)
+    low = rest - u                                                # n (1 - p_j)
+    v1, v2 = u / (u + j * 2.0) * -1.0, u / (rest * 2.0 - u)
+    near1, near2 = abs(v1.data) < _NEAR, v2.data < _NEAR
+    b1 = where(near1, _bd0_series(-u, v1, j), u - log1p(u / j) * j)
+    b2 = where(near2, _bd0_series(u, v2, rest), log(low / rest) * -rest - u)
+    terms = u / (u + j) * exp(constant - b1 - b2)
+    if slope:                                                     # d/dd of (d / p) p^j q^(n - j) C
+        terms = terms * ((u + 1.0) * j / (u * (u + j)) - rest / low) * float(n)
+        first = first * (-n / (1.0 - d))
+    return first + where(valid, terms, 0.0).sum(axis=-1)
+
+
+def _smirnov_one(n, d, slope=False):
+    """smirnov(n, d) (slope: its derivative in d) for one whole n: 1 at d = 0, 0 at d = 1 (slope:
+    NaN at both), NaN outside [0, 1] and for n < 1."""
+    xp = get_array_module(d.data)
+    data = d.data
+    with np.errstate(invalid="ignore"):
+        inside = (data > 0) & (data < 1) & (n >= 1)
+    edges = np.nan if slope else xp.where(data == 0, 1.0, xp.where(data == 1, 0.0, np.nan))
+    if n < 1:
+        return where(inside, d, xp.full(data.shape, np.nan, d.dtype))
+    e = where(inside, d, 0.5)
+    value = (-1.0 + e * 0.0 if slope else 1.0 - e) if n == 1 else _smirnov_sums(n, e, slope)
+    return where(inside, value, xp.asarray(edges, dtype=np.float64) if slope else edges.astype(np.float64))
+
+
+def _in_doubles(x, one):
+    """one(x) of a float Variable computed in float64, back in x's dtype (float32 stays float32)."""
+    if x.dtype == np.float64:
+        return one(x)
+    return one(x.astype(np.float64)).astype(x.dtype)
+
+
+def _ks_samples(n, op):
+    """The sample size: an int, or an int64 array of whole numbers; anything else refused naming
+    the op and its order of arguments (the statistic given first is the likely slip)."""
+    return _whole_numbers(n, f"{op}: the sample size n must be a whole number, and comes first (not "
+                             f"differentiated; SciPy's truncates others with a warning)")
+
+
+def smirnov(n, d):
+    """The exact one-sided Kolmogorov-Smirnov survival function P(D_n^+ >= d) of n samples,
+    elementwise with broadcasting (scipy.special.smirnov, scipy.stats.ksone.sf), differentiable in d
+    to any order (n a whole number, or an array of them): Birnbaum and Tingey's sum d sum_(j <= n
+    (1 - d)) C(n, j) (d + j/n)^(j - 1) (1 - d - j/n)^(n - j), each term a binomial probability in
+    Loader's saddle-point form (no n-fold product of rounded powers: within a few ulps of the
+    condition, against exact rationals).  1 at d = 0, 0 at d = 1, NaN outside [0, 1] or for n <
+    1.  Its cost is n terms per entry (on a device always n - 1; on the CPU the n (1 - d) the
+    smallest d needs)."""
+    n = _ks_samples(n, "smirnov(n, d)")
+    d = _as_float_variable(d, "smirnov")
+    if isinstance(n, np.ndarray):
+        return _each_pair((n,), d, lambda k, x: Function(Smirnov(k))(x))
+    return Function(Smirnov(n))(d)
+
+
+
+_CHUNK = 2 ** 18
+"""Entries times terms per piece of smirnov's forward pass (its arrays: ~2 MB each)."""
+
+
+def _smirnov_arrays(n, d, slope=False):
+    """smirnov(n, d) (or its slope) on a float64 ndarray, recording nothing: in pieces of entries
+    whose terms fill about _CHUNK (the memory of n terms per entry stays bounded)."""
+    flat = d.reshape(-1)
+    step = max(1, _CHUNK // max(n, 1))
+    with no_grad():
+        if flat.size <= step:
+            return _smirnov_one(n, as_variable(d), slope).data
+        xp = get_array_module(d)
+        pieces = [_smirnov_one(n, as_variable(flat[i:i + step]), slope).data
+                  for i in range(0, flat.size, step)]
+        return xp.concatenate(pieces).reshape(d.shape)
+
+
+@_in_float64(at=1)
+def smirnov_arrays(n, d):
+    """smirnov(n, d) on an ndarray (float32 computed in float64)."""
+    return _smirnov_arrays(n, d)
+
+
+def _slope_of(n):
+    """smirnov'(n, .) of a Variable, as gengrad's ops (computed in float64)."""
+    return lambda t: _in_doubles(t, lambda e: _smirnov_one(n, e, slope=True))
+
+
+def _path_series(n, xs, m, reciprocal=False):
+    """Coefficient m of smirnov'(n, x(t)) (reciprocal: of 1 / smirnov') along the series x_0 ..
+    x_m (rows of `xs`: arrays, or Variables where the pass records): smirnov' is gengrad's ops, so
+    V.jet carries the path through them (recording where the path's coefficients are Variables);
+    several independent directions (Directions) ride along as a batch axis."""
+    slope = _slope_of(n)
+    recording = isinstance(xs[0], Variable)
+    if m == 0:
+        if recording:
+            value = slope(xs[0])
+            return 1.0 / value if reciprocal else value
+        with no_grad():
+            value = slope(as_variable(xs[0])).data
+        return 1.0 / value if reciprocal else value
+    found = next((c for c in xs[1:m + 1] if isinstance(c, Directions)), None)
+    coefficients = [xs[k] for k in range(m + 1)]
+    if found is not None:
+        if found.weights is not None:
+            raise ValueError("smirnov's rules take independent directions only")
+        full = (found.count, *found.shape)
+        coefficients = [_spread(c.data if isinstance(c, Directions) else c[None], full) for c in coefficients]
+    path = [coefficients[k] * math.factorial(k) for k in range(1, m + 1)]
+    value, derivatives = jet(slope, coefficients[0], path)
+    slopes = [value] + [derivatives[k - 1] / math.factorial(k) for k in range(1, m + 1)]
+    slopes = slopes if recording else [c.data for c in slopes]
+    coefficient = (series.reciprocal(slopes) if reciprocal else slopes)[m]
+    return coefficient if found is None else Directions(coefficient, found.shape)
+
+
+def _spread(c, shape):
+    """c broadcast to `shape` (an array, or a Variable recorded)."""
+    if isinstance(c, Variable):
+        return broadcast_to(c, shape)
+    return get_array_module(c).broadcast_to(c, shape)
+
+
+class Smirnov(Forwarder):
+    """smirnov(n, d) for one whole n: the forward pass in pieces (no graph), its derivative
+    smirnov'(n, d) as gengrad's ops (differentiable again), its Taylor rule the integral of that
+    derivative's series along d's."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def forward(self, d):
+        return smirnov_arrays(self.n, d)
+
+    save_for_backward = ("x0",)
+
+    def backward(self, gy):
+        d, = self.inputs
+        return gy * _slope_of(self.n)(d)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, d):
+        y, = self.outputs
+        if len(d) == 1:
+            return [y._data]
+        slopes = [_path_series(self.n, d, m) for m in range(len(d) - 1)]
+        return series.integral(d, y._data, slopes)
+
+
+@_in_float64(at=1)
+def smirnovi_arrays(n, p):
+    """d with smirnov(n, d) = p on an ndarray, for one whole n: 0 at p = 1, 1 at p = 0, NaN outside
+    [0, 1] and for n < 1.  Newton's steps on log smirnov(n, d) - log p (nearly a parabola in d),
+    kept inside the bracket the residuals' signs give (halving it where a step would leave it), from
+    1 - p^(1/n) (exact for d >= 1 - 1/n, where only the first term remains) or sqrt(-log p / (2 n))
+    (the large-n tail) below."""
+    xp = get_array_module(p)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
+        inside = (p > 0) & (p < 1) & (n >= 1)
+        q = xp.where(inside, p, 0.5)
+        edges = xp.where((p == 1) & (n >= 1), 0.0, xp.where((p == 0) & (n >= 1), 1.0, np.nan))
+        if n < 1:
+            return edges
+        if n == 1:
+            return xp.where(inside, 1.0 - q, edges)
+        power = -xp.expm1(xp.log(q) / n)
+        exact = power >= 1.0 - 1.0 / n                            # (smirnov = (1 - d)^n there)
+        d = xp.where(exact, 0.5, xp.minimum(xp.sqrt(-xp.log(q) / (2.0 * n)), 1.0 - 1.0 / n))
+        low, high = xp.zeros_like(q), xp.ones_like(q)
+        device, close = is_device_array(p) or not READ_STEPS, 0
+        for _ in range(_SMIRNOVI_STEPS if device else 60):
+            value, slope = _smirnov_arrays(n, d), _smirnov_arrays(n, d, slope=True)
+            above = value > q
+            low, high = xp.where(above, d, low), xp.where(above, high, d)
+            step = xp.log1p((value - q) / q) * value / slope
+            new = d - step
+            inner = (new >= low) & (new <= high)
+            d = xp.where(inner, new, (low + high) * 0.5)
+            if not device:
+                settled = (abs(step) <= 2.0 ** -30 * d) | (abs(value - q) <= 2.0 ** -50 * q)
+                close = bool(xp.all(exact | settled)) and close + 1
+                if close == 3:       # (two steps after every step was below 2^-30 of d or the
+                    break            # residual at smirnov's rounding: quadratic convergence)
+        return xp.where(inside, xp.where(exact, power, d), edges)
+
+
+class Smirnovi(Forwarder):
+    """smirnovi(n, p) for one whole n: dd/dp = 1 / smirnov'(n, d), of the output."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def forward(self, p):
+        return smirnovi_arrays(self.n, p)
+
+    save_for_backward = ("y",)
+
+    def backward(self, gy):
+        d, = self.outputs
+        return gy / _slope_of(self.n)(d)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, p):
+        d, = self.outputs
+        if len(p) == 1:
+            return [d._data]
+        # d' = p' / smirnov'(d): coefficient by coefficient, the slope's series from d's own so far
+        return series.ode(p, d._data, lambda ds, m: _path_series(self.n, ds, m, reciprocal=True))
+
+
+def smirnovi(n, p):
+    """The inverse of smirnov in d, elementwise with broadcasting (scipy.special.smirnovi,
+    scipy.stats.ksone.isf): d with P(D_n^+ >= d) = p, the one-sided Kolmogorov-Smirnov critical value of n
+    samples at level p; 0 at p = 1, 1 at p = 0, NaN outside [0, 1] or for n < 1.  Differentiable
+    in p to any order (dd/dp = 1 / smirnov'(n, d)); n a whole number or an array of them."""
+    n = _ks_samples(n, "smirnovi(n, p)")
+    p = _as_float_variable(p, "smirnovi")
+    if isinstance(n, np.ndarray):
+        return _each_pair((n,), p, lambda k, x: Function(Smirnovi(k))(x))
+    return Function(Smirnovi(n))(p)
