@@ -31,8 +31,8 @@ from .variable import Variable
 
 __all__ = ["norm", "t", "gamma", "beta", "chi2", "expon", "laplace", "logistic", "cauchy", "uniform",
            "lognorm", "halfnorm", "skewnorm", "weibull_min", "gumbel_r", "gumbel_l", "pareto", "rayleigh",
-           "vonmises", "kstwobign", "invgamma", "lomax", "invweibull", "poisson", "binom", "dirichlet",
-           "multivariate_normal"]
+           "vonmises", "kstwobign", "ksone", "invgamma", "lomax", "invweibull", "poisson", "binom",
+           "dirichlet", "multivariate_normal"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -146,8 +146,9 @@ def _together(method, broadcast=True):
         found = next((d for d in map(_data, given.values()) if is_device_array(d)), None)
         if found is not None or default_device() == "gpu":
             xp = get_array_module(found) if found is not None else gpu_module("V.stats")
+            host = getattr(type(self), "_host_arguments", ())     # (whole numbers its ops read on the host)
             for name, v in given.items():
-                if not (v is None or isinstance(v, (Variable, bool)) or is_device_array(v)):
+                if not (v is None or isinstance(v, (Variable, bool)) or is_device_array(v) or name in host):
                     given[name] = xp.asarray(v, dtype=float)
         result = method(self, **given)
         result = result if isinstance(result, Variable) else Variable(np.asarray(result, dtype=float))
@@ -1014,6 +1015,73 @@ class _Kstwobign(_Distribution):
         return _quantile(q, loc, scale, ks.kolmogi)
 
 
+class _Ksone(_Distribution):
+    """The one-sided Kolmogorov-Smirnov statistic D_n^+ of n samples: scipy.stats.ksone(n, loc,
+    scale), sf smirnov(n, z) on [0, 1] (n a whole number or an array of them, not differentiated);
+    its CDF below z = 1/n as itself, z (1 + z)^(n - 1) (the complement's one term there: 1 - sf
+    would lose a small CDF's digits)."""
+
+    name = "ksone"
+    _host_arguments = ("n",)
+
+    @staticmethod
+    def _support(z, below, above, at_zero=None):
+        """(inside: 0 < z < 1, z there and 1/2 elsewhere, the values outside: `below` at and below
+        0 (`at_zero` at 0 where given: the density's limit 1 there, as SciPy's), `above` at and
+        above 1, NaN at NaN)."""
+        zd = _data(z)
+        xp = get_array_module(zd)
+        inside = _one((zd > 0) & (zd < 1))
+        with np.errstate(invalid="ignore"):
+            outside = xp.where(zd <= 0, below, xp.where(zd >= 1, above, np.nan))
+            if at_zero is not None:
+                outside = xp.where(zd == 0, at_zero, outside)
+        return inside, _at(inside, z, 0.5), outside
+
+    @staticmethod
+    def _first(w, n):
+        """(z < 1/n, z there and 1/(2n) elsewhere, n - 1 as an array on w's device): where the CDF
+        is its one term z (1 + z)^(n - 1)."""
+        xp = get_array_module(_data(w))
+        count = np.asarray(n, dtype=np.float64)
+        first = _one(_data(w) < xp.asarray(1.0 / count))
+        rest = float(count) - 1.0 if count.ndim == 0 else xp.asarray(count - 1.0)   # (a number: no read)
+        return first, _at(first, w, xp.asarray(0.5 / count)), rest
+
+    def logpdf(self, x, n, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale)
+        inside, w, outside = self._support(z, -np.inf, -np.inf, at_zero=0.0)
+        first, near, rest = self._first(w, n)
+        # below 1/n the one term's derivative (1 + z)^(n - 2) (1 + n z), in logarithms (its log
+        # from the sum's slope would keep the digits of 1, not of a log of 1 + 1e-9)
+        one_term = log1p(near) * (rest - 1.0) + log1p(near * (rest + 1.0))
+        value = _choose(first, one_term, log(0.0 - ks.smirnov_slope(n, w))) - log(s)
+        return _choose(ok, _choose(inside, value, outside), np.nan)
+
+    def pdf(self, x, n, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale)
+        inside, w, outside = self._support(z, 0.0, 0.0, at_zero=1.0)
+        first, near, rest = self._first(w, n)
+        one_term = (1.0 + near) ** (rest - 1.0) * (1.0 + near * (rest + 1.0))
+        value = _choose(first, one_term, 0.0 - ks.smirnov_slope(n, w)) / s
+        return _choose(ok, _choose(inside, value, outside), np.nan)
+
+    def sf(self, x, n, loc=0.0, scale=1.0):
+        ok, z, _ = _standardized(x, loc, scale)
+        inside, w, outside = self._support(z, 1.0, 0.0)
+        return _choose(ok, _choose(inside, ks.smirnov(n, w), outside), np.nan)
+
+    def cdf(self, x, n, loc=0.0, scale=1.0):
+        ok, z, _ = _standardized(x, loc, scale)
+        inside, w, outside = self._support(z, 0.0, 1.0)
+        first, near, rest = self._first(w, n)
+        value = _choose(first, near * (1.0 + near) ** rest, 1.0 - ks.smirnov(n, w))
+        return _choose(ok, _choose(inside, value, outside), np.nan)
+
+    def isf(self, q, n, loc=0.0, scale=1.0):
+        return _quantile(q, loc, scale, lambda q: ks.smirnovi(n, q))
+
+
 class _Binom(_Distribution):
     """The binomial distribution: scipy.stats.binom(n, p, loc), its pmf at whole numbers k."""
 
@@ -1131,6 +1199,7 @@ pareto = _Pareto()
 rayleigh = _Rayleigh()
 vonmises = _Vonmises()
 kstwobign = _Kstwobign()
+ksone = _Ksone()
 invgamma = _Invgamma()
 lomax = _Lomax()
 invweibull = _Invweibull()

@@ -354,7 +354,7 @@ def render() -> str:
         "`V.stats.norm.logpdf(x, mu, sigma)`: scipy.stats' names and arguments, for `norm`, `t`, "
         "`gamma`, `chi2`, `beta`, `expon`, `laplace`, `logistic`, `cauchy`, `uniform`, `lognorm`, "
         "`halfnorm`, `skewnorm`, `weibull_min`, `gumbel_r`, `gumbel_l`, `pareto`, `rayleigh`, `vonmises`, "
-        "`kstwobign`, `invgamma`, `lomax`, `invweibull`, `poisson`, `binom`, `dirichlet` and "
+        "`kstwobign`, `ksone`, `invgamma`, `lomax`, `invweibull`, `poisson`, `binom`, `dirichlet` and "
         "`multivariate_normal` |",
         "",
         "HIPS autograd's own test suite runs on gengrad through an adapter,",

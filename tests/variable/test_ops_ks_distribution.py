@@ -287,6 +287,8 @@ def test_scipy_stats_kstwobign_on_a_variable_names_ours():
         stats.kstwobign.sf(x)
     with pytest.raises(ValueError, match=r"scipy\.stats\.kstwobign\.isf.*V\.stats\.kstwobign\.isf\(q, "):
         stats.kstwobign.isf(x * 0.3)
+    with pytest.raises(ValueError, match=r"scipy\.stats\.ksone\.sf.*V\.stats\.ksone\.sf\(x, n, loc, "):
+        stats.ksone.sf(x * 0.3, 10)
 
 
 def test_on_the_device_without_a_sync(gpu, count_syncs):
@@ -408,3 +410,7 @@ def test_smirnov_on_the_device_without_a_sync(gpu, count_syncs, monkeypatch):
     assert device_equals_host(lambda x: V.smirnov(9, x), (d,), count_syncs).count == 0
     p = np.array([0.0, 1e-200, 0.2, 0.7, 0.999, 1.0, np.nan])
     assert device_equals_host(lambda x: V.smirnovi(9, x), (p,), count_syncs).count == 0
+    x = np.array([-0.2, 0.0, 0.01, 0.1, 0.4, 0.9, 1.0, np.nan])      # (V.stats.ksone: its branches)
+    for method in ("pdf", "logpdf", "cdf", "sf"):
+        one = getattr(V.stats.ksone, method)
+        assert device_equals_host(lambda z, one=one: one(z, 9), (x,), count_syncs).count == 0

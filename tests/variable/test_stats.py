@@ -59,6 +59,9 @@ VALUES = [
     *[("kstwobign", m, (np.array([-0.5, 0.1, 0.35, 0.9, 1.6, 2.8]), 0.1, 1.2))
       for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
     *[("kstwobign", m, (np.append(UNIT[:5], [0.0]), 0.3, 1.7)) for m in ("ppf", "isf")],
+    *[("ksone", m, (np.array([-0.5, 0.03, 0.12, 0.3, 0.6, 1.4]), 12, 0.02, 1.1))
+      for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    ("ksone", "isf", (np.append(UNIT[:5], [0.0]), 12, 0.3, 1.7)),
     *[(dist, m, (np.array([-0.5, 0.1, 0.35, 0.9, 2.6, 40.0]), shape, 0.1, 1.2))
       for dist, shape in (("invgamma", 2.5), ("lomax", 1.7), ("invweibull", 1.7))
       for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
@@ -167,6 +170,10 @@ DERIVATIVES = [
     ("kstwobign.logsf", lambda x: V.stats.kstwobign.logsf(x), (np.array([0.5, 2.9, 3.5]),), 2),
     ("kstwobign.ppf", lambda q, s: V.stats.kstwobign.ppf(q, 0.0, s), (UNIT[:3], POS[:3]), 2),
     ("kstwobign.isf", lambda q: V.stats.kstwobign.isf(q), (UNIT[3:],), 2),
+    ("ksone.logpdf", lambda x: V.stats.ksone.logpdf(x, 12), (np.array([0.03, 0.2, 0.45]),), 3),
+    ("ksone.cdf", lambda x, s: V.stats.ksone.cdf(x, 12, 0.0, s),
+     (np.array([0.05, 0.3, 0.5]), np.array([1.1, 1.3, 0.9])), 2),
+    ("ksone.isf", lambda q: V.stats.ksone.isf(q, 12), (UNIT[:3],), 2),
     ("invgamma.logpdf", lambda x, a, s: V.stats.invgamma.logpdf(x, a, 0.0, s),
      (POS[:3], POS[3:] + 1, POS[:3]), 3),
     ("invgamma.cdf", lambda x, s: V.stats.invgamma.cdf(x, 2.5, 0.1, s), (POS[:3] + 0.5, POS[3:]), 2),
@@ -396,6 +403,22 @@ def test_kstwobign_keeps_its_log_tails_where_the_values_underflow():
         np.testing.assert_allclose(below, at, rtol=1e-10)       # (one formula meets the other)
 
 
+def test_ksone_below_1_over_n_is_its_one_term():
+    """Below z = 1/n the CDF is z (1 + z)^(n - 1) (the complement's one term) and the density (1 +
+    z)^(n - 2) (1 + n z), as themselves: a CDF of 1e-12 keeps its digits (1 - sf would keep 4),
+    and logpdf its (SciPy's: 3.8e-8 at z = 1e-9, n = 20, for 3.79999998e-8); the sum's values meet
+    them at 1/n."""
+    n, z = 20, np.array([1e-12, 1e-9, 1e-3, 0.04])
+    np.testing.assert_allclose(V.backend.to_cpu(V.stats.ksone.cdf(z, n).data), z * (1 + z) ** (n - 1),
+                               rtol=1e-15)
+    expected = (n - 2) * np.log1p(z) + np.log1p(n * z)
+    np.testing.assert_allclose(V.backend.to_cpu(V.stats.ksone.logpdf(z, n).data), expected, rtol=2e-15)
+    edge = np.array([1 / n - 1e-13, 1 / n + 1e-13])
+    for method in ("cdf", "logcdf", "sf"):
+        below, above = V.backend.to_cpu(getattr(V.stats.ksone, method)(edge, n).data)
+        np.testing.assert_allclose(below, above, rtol=1e-11)
+
+
 @pytest.mark.skipif(ON_A_DEVICE, reason="every method of every distribution (22 s of the stand-in): "
                                          "test_a_nan_argument_on_the_device_reads_nothing_back")
 def test_a_nan_argument_gives_nan_as_scipys():
@@ -403,7 +426,8 @@ def test_a_nan_argument_gives_nan_as_scipys():
     a NaN x as outside it: 0, 1 or -inf)."""
     shapes = {"t": (3.0,), "gamma": (2.0,), "chi2": (3.0,), "beta": (2.0, 3.0), "lognorm": (0.8,),
               "skewnorm": (2.0,), "weibull_min": (1.5,), "pareto": (2.0,), "vonmises": (1.0,),
-              "poisson": (2.0,), "binom": (5, 0.3), "invgamma": (2.5,), "lomax": (1.7,), "invweibull": (1.7,)}
+              "poisson": (2.0,), "binom": (5, 0.3), "invgamma": (2.5,), "lomax": (1.7,), "invweibull": (1.7,),
+              "ksone": (9,)}
     checked = 0
     for dist in V.stats.__all__:
         if dist in ("dirichlet", "multivariate_normal"):

@@ -593,6 +593,16 @@ class Smirnovi(Forwarder):
         return series.ode(p, d._data, lambda ds, m: _path_series(self.n, ds, m, reciprocal=True))
 
 
+def smirnov_slope(n, d):
+    """smirnov'(n, d) = -(D_n^+'s density), elementwise, as gengrad's ops (differentiable again),
+    for 0 < d < 1 (NaN elsewhere); n a whole number or an array of them (scipy.stats.ksone's pdf)."""
+    n = _ks_samples(n, "ksone.pdf(x, n)")
+    d = _as_float_variable(d, "ksone.pdf")
+    if isinstance(n, np.ndarray):
+        return _each_pair((n,), d, lambda k, x: _slope_of(k)(x))
+    return _slope_of(n)(d)
+
+
 def smirnovi(n, p):
     """The inverse of smirnov in d, elementwise with broadcasting (scipy.special.smirnovi,
     scipy.stats.ksone.isf): d with P(D_n^+ >= d) = p, the one-sided Kolmogorov-Smirnov critical value of n
