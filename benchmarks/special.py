@@ -71,6 +71,8 @@ def cases(rng, n):
         ("elliprg", V.elliprg, "elliprg", None, (positive, other, probability)),
         ("elliprj", V.elliprj, "elliprj", None, (positive, other, probability, unit * 3)),
         ("ellipj", _all(V.ellipj), "ellipj:all", None, (wide, probability)),
+        ("tklmbda(x, 0.3)", lambda x: V.tklmbda(x, 0.3), "tklmbda:0.3", None, (unit * 3,)),
+        ("tklmbda(x, -0.7)", lambda x: V.tklmbda(x, -0.7), "tklmbda:-0.7", None, (wide * 3,)),
         ("smirnov(20, d)", lambda d: V.smirnov(20, d), "smirnov:20", None, (probability,)),
         ("smirnovi(20, p)", lambda p: V.smirnovi(20, p), "smirnovi:20", None, (probability,)),
         ("eval_legendre(8, x)", lambda x: V.eval_legendre(8, x), "eval_legendre", None, (unit,)),
@@ -153,6 +155,8 @@ def _scipy_call(special, name, arrays):
     if name.split(":")[0] in ("kv", "iv"):                    # ("iv:40.5": the order; 2.3 by default)
         base, _, order = name.partition(":")
         return lambda: getattr(special, base)(float(order or 2.3), *arrays)
+    if name.startswith("tklmbda:"):                           # ("tklmbda:0.3": lambda)
+        return lambda: special.tklmbda(*arrays, float(name.partition(":")[2]))
     if name.split(":")[0] in ("smirnov", "smirnovi"):          # ("smirnov:20": the sample size)
         base, _, size = name.partition(":")
         return lambda: getattr(special, base)(int(size), *arrays)

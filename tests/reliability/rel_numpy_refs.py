@@ -838,6 +838,28 @@ def kolmogi(p):
 
 
 
+def _tukey(x, lam):
+    """Tukey's lambda CDF: 200 halvings of F in (0, 1) on (F^lam - (1 - F)^lam) / lam = x (log(F / (1 -
+    F)) at lam = 0), in floats; 0 and 1 beyond a support's end, NaN at NaN."""
+    if math.isnan(x) or math.isnan(lam):
+        return math.nan
+    if lam > 0 and abs(x) >= 1 / lam:
+        return 0.0 if x < 0 else 1.0
+    low, high = 0.0, 1.0
+    for _ in range(200):
+        f = (low + high) / 2
+        if f in (low, high):
+            break
+        q = math.log(f / (1 - f)) if lam == 0 else (f ** lam - (1 - f) ** lam) / lam
+        low, high = (f, high) if q < x else (low, f)
+    return (low + high) / 2
+
+
+def tklmbda(lam):
+    """tklmbda(x, lam), elementwise in x."""
+    return lambda x: np.vectorize(lambda t: _tukey(t, lam), otypes=[np.float64])(as_float(x))
+
+
 def _smirnov(n, d):
     """P(D_n^+ >= d) by Birnbaum and Tingey's sum in exact fractions: 1 at 0, 0 at 1, NaN outside."""
     if math.isnan(d) or not 0 <= d <= 1:

@@ -410,6 +410,7 @@ OPS = [
                    "a=2.5, b=1.5")
       for f, r in ((V.betainc, R.betainc), (V.betaincc, R.betaincc))],
     _elementwise(lambda t: V.stdtr(4.5, t), lambda t: R.stdtr(4.5, t), "stdtr", variant="df=4.5"),
+    _elementwise(lambda x: V.tklmbda(x, 0.3), R.tklmbda(0.3), "tklmbda", variant="lmbda=0.3"),
     *[_elementwise(lambda x, name=name, c=constants: getattr(V, name)(*c, x),
                    lambda x, name=name, c=constants: getattr(R, name.removesuffix("c"))(*c, x,
                                                                                     name.endswith("c")),

@@ -1978,6 +1978,8 @@ PROPS = [
     *[new(f.__name__, unary(uniform(0.1, 0.9)), call=lambda x, a=a, b=b, f=f: f(a, b, x),
           ref=lambda x, a=a, b=b, r=r: r(a, b, x), label=f"a={a}, b={b}")
       for f, r in ((V.betainc, R.betainc), (V.betaincc, R.betaincc)) for a, b in ((0.4, 2.5), (3.5, 30.0))],
+    *[new("tklmbda", unary(uniform(-3, 3)), call=lambda x, lam=lam: V.tklmbda(x, lam), ref=R.tklmbda(lam),
+          label=f"lmbda={lam}") for lam in (-0.6, 0.3)],
     *[new("stdtr", unary(uniform(-6, 6)), call=lambda t, df=df: V.stdtr(df, t),
           ref=lambda t, df=df: R.stdtr(df, t), label=f"df={df}") for df in (1.0, 7.5)],
     *[new(name, unary(uniform(low, high)), call=lambda x, name=name, c=constants: getattr(V, name)(*c, x),

@@ -1111,6 +1111,11 @@ def _smirnov_with_its_arguments_swapped():
     return V.smirnov(statistic, 25)
 
 
+def _tklmbda_with_its_arguments_swapped():
+    x = V.Variable(np.array([-0.4, 0.8]), requires_grad=True)
+    return V.tklmbda(0.14, x)
+
+
 def _scipy_student_t_cdf_of_a_variable():
     stats = pytest.importorskip("scipy.stats")
     t = V.Variable(np.array([-0.5, 1.2]))
@@ -1273,6 +1278,10 @@ CATALOGUE += [
             _smirnov_with_its_arguments_swapped, TypeError,
             (r"^smirnov\(n, d\): the sample size n must be a whole number, and comes first",
              r"got variable\(\[0\.12 0\.3 *\]\)")),
+    Mistake("V.tklmbda(lmbda, x): the shape given first (as scipy.stats.tukeylambda(lam) is built), x second",
+            _tklmbda_with_its_arguments_swapped, TypeError,
+            (r"^tklmbda\(x, lmbda\): gengrad differentiates it in x only, and lmbda requires grad",
+             r"The order is SciPy's: x first, then lmbda")),
     Mistake("scipy.special.struve(1, x) with a trained x (a piston's radiation impedance): no gengrad op",
             _scipy_struve_of_a_variable, TypeError,
             (r"scipy\.special\.struve\(x1, x2\) does not take Variables", r"gengrad has no struve op",

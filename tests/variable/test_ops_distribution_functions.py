@@ -1,11 +1,13 @@
 """scipy.special's distribution functions (variable/ops/distribution_functions.py): the table rows in the
 continuous variable (third order, Taylor mode to sixth), then their tails against sums in
 decimals, SciPy's values and edges, the constants refused when they require grad (naming the
-function and SciPy's order), and the device path without a host sync."""
+function and SciPy's order), and the device path without a host sync; Tukey's lambda CDF
+(tklmbda) against roots found by halving in 60-digit decimals."""
 
 import math
 import warnings
 from decimal import Decimal, localcontext
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -13,13 +15,50 @@ from op_rows import SMOOTH, Row, device_equals_host, table_tests
 from test_ops_special import reference_betainc, reference_gammainc
 
 import variable as V
+from variable.ops import distribution_functions
 
 
 def inside(low, high, shape=(3,)):
     return lambda rng: (rng.uniform(low, high, shape),)
 
 
+def _decimal(v):
+    f = Fraction(float(v))
+    return Decimal(f.numerator) / Decimal(f.denominator)
+
+
+def _tukey_decimal(x, lam):
+    """Tukey's lambda CDF at x in 60-digit decimals: 250 halvings of log F over (-2000, log 1/2) on
+    Q(F) = (F^lambda - (1 - F)^lambda) / lambda (log(F / (1 - F)) at 0), for -|x|; 1 - F above 0."""
+    if math.isnan(x) or math.isnan(lam):
+        return math.nan
+    if lam > 0 and abs(x) >= 1 / lam or math.isinf(x):
+        return 0.0 if x < 0 else 1.0
+    with localcontext() as context:
+        context.prec = 60
+        z, lam = -abs(_decimal(x)), _decimal(lam)
+
+        def quantile(f):
+            if lam == 0:
+                return (f / (1 - f)).ln()
+            return ((lam * f.ln()).exp() - (lam * (1 - f).ln()).exp()) / lam
+        low, high = Decimal(-2000), Decimal("0.5").ln()
+        for _ in range(250):
+            middle = (low + high) / 2
+            low, high = (middle, high) if quantile(middle.exp()) < z else (low, middle)
+        f = ((low + high) / 2).exp()
+        return float(f) if x <= 0 else float(1 - f)
+
+
+def reference_tklmbda(lam):
+    return np.vectorize(lambda x: _tukey_decimal(x, lam), otypes=[np.float64])
+
+
 ROWS = {
+    "tklmbda": [Row(f"lambda={lam}", lambda x, lam=lam: V.tklmbda(x, lam), reference_tklmbda(lam),
+                    inside(*support, shape), SMOOTH)
+                for lam, support, shape in ((-0.7, (-6.0, 6.0), (2, 3)), (0.0, (-4.0, 4.0), (3,)),
+                                            (0.3, (-3.0, 3.0), (3,)), (2.5, (-0.35, 0.35), (3,)))],
     "chdtr": [Row("v=3", lambda x: V.chdtr(3.0, x), lambda x: reference_gammainc(1.5, x / 2),
                   inside(0.2, 9.0), SMOOTH)],
     "chdtrc": [Row("v=7", lambda x: V.chdtrc(7.0, x), lambda x: reference_gammainc(3.5, x / 2, True),
@@ -164,3 +203,70 @@ def test_on_the_device_the_distributions_are_the_hosts_without_a_sync(gpu, count
         # its depth on a device, a documented limit of betainc itself)
         assert all("beta" in where for where in syncs.where), (op.__name__, syncs.where)
         assert syncs.count == 0 or op in (V.bdtr, V.bdtrc, V.nbdtrc, V.fdtr), op.__name__
+
+
+# ----- Tukey's lambda distribution ------------------------------------------------------------------
+def test_tklmbda_within_a_few_ulps_of_its_condition():
+    """lambda from -8 to 8 (1e-12 to 1 either side too) and x over 40 decades either side: within
+    4 (1 + kappa) ulps of 60-digit roots, kappa = |x F'(x) / F| (SciPy's bisection: 1e-14 of F,
+    4e-10 at lambda = 1e-10)."""
+    rng = np.random.default_rng(3)
+    lam = np.concatenate([rng.uniform(-8, 8, 14), 10.0 ** rng.uniform(-12, 0, 6) * rng.choice([-1, 1], 6)])
+    x = np.concatenate([10.0 ** rng.uniform(-40, 40, 10) * rng.choice([-1, 1], 10), rng.uniform(-5, 5, 10)])
+    x, lam = (a.ravel() for a in np.meshgrid(x, lam))
+    keep = ~((lam > 0) & (np.abs(x) * lam >= 1))
+    x, lam = x[keep], lam[keep]
+    got = V.tklmbda(x, lam).data
+    exact = np.array([_tukey_decimal(a, b) for a, b in zip(x, lam)])
+    positive = (exact > 1e-300) & (exact < 1)
+    f = np.minimum(exact, 1 - exact)
+    with np.errstate(all="ignore"):
+        density = 1 / (f ** (lam - 1) + (1 - f) ** (lam - 1))
+        kappa = np.abs(x * density / exact)
+    ulps = np.abs(got[positive] / exact[positive] - 1) / 2.0 ** -53
+    assert np.all(ulps <= 4 * (1 + kappa[positive]))
+
+
+def test_tklmbda_edges_shapes_and_a_constant_lambda():
+    inf, nan = np.inf, np.nan
+    x = np.array([-inf, inf, nan, 0.0, -2.0, 2.0, 0.5, -0.5, 1.0])
+    lam = np.array([-1.0, -1.0, 0.5, 0.7, 0.5, 0.5, nan, 2.0, 1.0])
+    np.testing.assert_array_equal(V.tklmbda(x, lam).data, [0.0, 1.0, nan, 0.5, 0.0, 1.0, nan, 0.0, 1.0])
+    np.testing.assert_allclose(V.tklmbda(np.array([-0.4, 0.3]), 1.0).data, [0.3, 0.65], rtol=1e-15)  # uniform
+    logistic = V.tklmbda(np.array([-3.0, 2.0]), 0.0).data
+    np.testing.assert_allclose(logistic, 1 / (1 + np.exp([3.0, -2.0])), rtol=1e-15)
+    assert V.tklmbda(np.zeros((2, 1)), np.array([0.5, -0.5, 1.0])).shape == (2, 3)
+    with pytest.raises(TypeError, match=r"^tklmbda\(x, lmbda\): gengrad differentiates it in x only, and "
+                                        r"lmbda requires grad.*The order is SciPy's: x first, then lmbda"):
+        V.tklmbda(0.3, V.Variable(np.array(0.5), requires_grad=True))
+    assert V.tklmbda(np.array([0.3], np.float32), 0.5).dtype == np.float32
+
+
+def test_tklmbda_agrees_with_scipy_its_ufunc_records_and_its_derivative_is_the_density():
+    special = pytest.importorskip("scipy.special")
+    x = np.linspace(-6, 6, 61)
+    for lam in (-1.5, -0.2, 0.0, 0.14, 0.5, 1.0, 3.0):
+        np.testing.assert_allclose(V.tklmbda(x, lam).data, special.tklmbda(x, lam), rtol=3e-14, atol=1e-14)
+    recorded = special.tklmbda(V.Variable(np.array([0.3, -1.0])), 0.5)
+    assert isinstance(recorded, V.Variable) and recorded.creator is not None
+    t = V.Variable(np.array([-2.0, 0.3, 1.5]))
+    f = V.tklmbda(t, -0.4).data
+    slope = V.grad(V.sum(V.tklmbda(t, -0.4)), t).data
+    np.testing.assert_allclose(slope, 1 / (f ** -1.4 + (1 - f) ** -1.4), rtol=1e-14)
+
+
+def test_tklmbda_the_host_settles_where_a_device_takes_its_steps(monkeypatch):
+    rng = np.random.default_rng(8)
+    lam = rng.uniform(-30, 30, 50)
+    x = 10.0 ** rng.uniform(-30, 30, 50) * rng.choice([-1, 1], 50)
+    read = V.tklmbda(x, lam).data
+    monkeypatch.setattr(distribution_functions, "READ_STEPS", False)
+    np.testing.assert_allclose(V.tklmbda(x, lam).data, read, rtol=4e-16, atol=0)
+
+
+def test_tklmbda_on_the_device_without_a_sync(gpu, count_syncs, monkeypatch):
+    monkeypatch.setattr(distribution_functions, "READ_STEPS", False)
+    x = np.array([-np.inf, -1e30, -3.0, -0.2, 0.0, 0.4, 5.0, np.nan])
+    for lam in (np.array(-1.3), np.array(0.0), np.array(0.6)):
+        syncs = device_equals_host(lambda t, lam=lam: V.tklmbda(t, lam), (x,), count_syncs)
+        assert syncs.count == 0
