@@ -253,6 +253,12 @@ def test_tklmbda_agrees_with_scipy_its_ufunc_records_and_its_derivative_is_the_d
     f = V.tklmbda(t, -0.4).data
     slope = V.grad(V.sum(V.tklmbda(t, -0.4)), t).data
     np.testing.assert_allclose(slope, 1 / (f ** -1.4 + (1 - f) ** -1.4), rtol=1e-14)
+    far = V.Variable(np.array([30.0, 12.0, -30.0, -12.0]))    # (the logistic: F (1 - F) exactly)
+    tail = np.exp(-np.abs(far.data))
+    density = tail / (1 + tail) ** 2
+    np.testing.assert_allclose(V.grad(V.sum(V.tklmbda(far, 0.0)), far).data, density, rtol=1e-14)
+    _, first = V.jvp(lambda t: V.tklmbda(t, 0.0), far.data, np.ones(4))
+    np.testing.assert_allclose(first.data, density, rtol=1e-14)   # (F near 1: 1 - F kept its rounding)
 
 
 def test_tklmbda_the_host_settles_where_a_device_takes_its_steps(monkeypatch):

@@ -245,6 +245,17 @@ def _tukey_quantile(s, lam, xp, exact=False):
 
 @_in_float64(at=(0, 1))
 def tklmbda_arrays(x, lam):
+    """F with Q(F) = x (`_tukey_tails`'s first)."""
+    return _tukey_tails(x, lam)[0]
+
+
+@_in_float64(at=(0, 1))
+def tukey_tails_arrays(x, lam):
+    """(F, min(F, 1 - F) = F(-|x|) to its last digit): `_tukey_tails`."""
+    return _tukey_tails(x, lam)
+
+
+def _tukey_tails(x, lam):
     """Tukey's lambda distribution's CDF F with Q(F) = x on ndarrays (broadcast together): for x <=
     0 F itself, from Newton's steps on s = logit F against the residual log(1 + lambda Q) / lambda -
     log1p(lambda x) / lambda (nearly s minus its value at the root far out, in both tails and for
@@ -289,31 +300,36 @@ def tklmbda_arrays(x, lam):
         f = xp.minimum(f - (q - z) * (f * (1.0 - f)) / slope, 0.5)
         lower = xp.where(zero, xp.exp(z) / (1.0 + xp.exp(z)), f)
         below = xp.where(outside, 0.0, xp.where(nan, np.nan, lower))
-        return xp.where(x > 0, 1.0 - below, below)
+        return xp.where(x > 0, 1.0 - below, below), below
 
 
-def _tukey_density(y, lam):
-    """dF/dx = 1 / Q'(F) = 1 / (F^(lambda - 1) + (1 - F)^(lambda - 1)) of the output F, as gengrad's
-    ops (differentiable again); 0 outside 0 < F < 1 (beyond a support's end)."""
+def _tukey_density(y, x, lam, lower):
+    """dF/dx = 1 / Q'(F) = 1 / (G^(lambda - 1) + (1 - G)^(lambda - 1)), G = min(F, 1 - F) (Q' is
+    symmetric), of the output F as gengrad's ops (differentiable again): G is F or 1 - F with the
+    value `lower` (1 - F of an F near 1 would keep its rounding), the graph F's; 0 outside 0 < F
+    < 1 (beyond a support's end)."""
     xp = get_array_module(y.data)
     inside = (y.data > 0) & (y.data < 1)
-    f = where(inside, y, 0.5)
+    sign = xp.where(x <= 0, 1.0, -1.0)
+    base = y * sign + (1.0 - sign) * 0.5                      # F, or 1 - F where x > 0
+    g = where(inside, base + (lower - base.data), 0.5)         # (its value to every digit)
     power = lam - 1.0
-    return where(inside, 1.0 / (exp(log(f) * power) + exp(log1p(-f) * power)), xp.zeros_like(y.data))
+    return where(inside, 1.0 / (exp(log(g) * power) + exp(log1p(-g) * power)), xp.zeros_like(y.data))
 
 
 class Tklmbda(Forwarder):
     """tklmbda(x, lmbda), lambda held constant: dF/dx = 1 / Q'(F), of the output."""
 
     def forward(self, x, lam):
-        return tklmbda_arrays(x, lam)
+        y, self.lower = tukey_tails_arrays(x, lam)
+        return y
 
-    save_for_backward = ("x1", "y")
+    save_for_backward = ("x0", "x1", "y")
 
     def backward(self, gy):
         x, lam = self.inputs
         y, = self.outputs
-        return _reduce(gy * _tukey_density(y, lam.data), x), None
+        return _reduce(gy * _tukey_density(y, xp_broadcast(x.data, y.data), lam.data, self.lower), x), None
 
     taylor_records = True
 
@@ -321,15 +337,27 @@ class Tklmbda(Forwarder):
         y, = self.outputs
         if len(x) == 1:
             return [y._data]
+        x0 = x[0].data if isinstance(x[0], Variable) else x[0]
+        xp = get_array_module(x0)
         power = (lam[0].data if isinstance(lam[0], Variable) else lam[0]) - 1.0
+        values = y._data.data if isinstance(y._data, Variable) else y._data      # (recording: a Variable)
+        sign = xp.where(xp.broadcast_to(x0, values.shape) <= 0, 1.0, -1.0)
+        offset = (1.0 - sign) * 0.5
+        correction = self.lower - (offset + sign * values)     # (G's last digits: a constant)
 
-        def density(ys, m):                      # coefficient m of 1 / Q'(F(t)), F's series so far
-            f = list(ys[:m + 1])
-            rest = [1.0 - f[0]] + [-c for c in f[1:]]
-            q = series.add(series.exp(series.scale(series.log(f), power)),
+        def density(ys, m):                      # coefficient m of 1 / Q'(F(t)), G = min(F, 1 - F)
+            g = series.scale(list(ys[:m + 1]), sign)
+            g[0] = (g[0] + offset) + correction
+            rest = [1.0 - g[0]] + [-c for c in g[1:]]
+            q = series.add(series.exp(series.scale(series.log(g), power)),
                            series.exp(series.scale(series.log(rest), power)))
             return series.reciprocal(q)[m]
         return series.ode(x, y._data, density)
+
+
+def xp_broadcast(a, b):
+    """a broadcast to b's shape (an array of x's entries beside the output's)."""
+    return get_array_module(b).broadcast_to(a, b.shape)
 
 
 def tklmbda(x, lmbda):
