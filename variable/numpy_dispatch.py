@@ -108,6 +108,7 @@ _V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, sc
             ("vonmises", ("pdf", "logpdf"), "x, kappa, loc, scale"),
             ("kstwobign", _DENSITY + ("ppf", "isf"), "x, loc, scale"),
             ("ksone", _DENSITY + ("isf",), "x, n, loc, scale"),
+            ("tukeylambda", _DENSITY + ("ppf", "isf"), "x, lam, loc, scale"),
             ("invgamma", _DENSITY + ("ppf", "isf"), "x, a, loc, scale"),
             *[(name, _DENSITY + ("ppf", "isf"), "x, c, loc, scale") for name in ("lomax", "invweibull")],
             ("poisson", ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"), "k, mu, loc"),

@@ -19,11 +19,12 @@ import math
 import numpy as np
 
 from .backend import default_device, get_array_module, gpu_module, is_device_array
+from .ops import distribution_functions as tails
 from .ops import distribution_inverses as quantiles
 from .ops import implicit, reduction, special
 from .ops import ks_distribution as ks
 from .ops.elementwise import exp, log, sqrt, square
-from .ops.exponential import expm1, log1p
+from .ops.exponential import expm1, log1p, logaddexp
 from .ops.inverse_trig import arctan
 from .ops.piecewise import abs, clip, maximum, where
 from .ops.trigonometric import cos
@@ -31,8 +32,8 @@ from .variable import Variable
 
 __all__ = ["norm", "t", "gamma", "beta", "chi2", "expon", "laplace", "logistic", "cauchy", "uniform",
            "lognorm", "halfnorm", "skewnorm", "weibull_min", "gumbel_r", "gumbel_l", "pareto", "rayleigh",
-           "vonmises", "kstwobign", "ksone", "invgamma", "lomax", "invweibull", "poisson", "binom",
-           "dirichlet", "multivariate_normal"]
+           "vonmises", "kstwobign", "ksone", "tukeylambda", "invgamma", "lomax", "invweibull", "poisson",
+           "binom", "dirichlet", "multivariate_normal"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -1082,6 +1083,38 @@ class _Ksone(_Distribution):
         return _quantile(q, loc, scale, lambda q: ks.smirnovi(n, q))
 
 
+class _Tukeylambda(_Distribution):
+    """Tukey's lambda distribution: scipy.stats.tukeylambda(lam, loc, scale), cdf tklmbda(z, lam)
+    (lam a constant there), sf its mirror tklmbda(-z, lam) (a far tail as itself), the density
+    from min(F, 1 - F) to its last digit in logarithms (G^(lam - 1) overflows where its log does
+    not), ppf and isf the closed quantile (q^lam - (1 - q)^lam) / lam, differentiable in lam too."""
+
+    name = "tukeylambda"
+
+    def logpdf(self, x, lam, loc=0.0, scale=1.0):
+        ok, z, s = _standardized(x, loc, scale)
+        g = tails.tukey_lower(z, lam)
+        inside = _one(_data(g) > 0)
+        w = _at(inside, g, 0.25)
+        power = lam - 1.0
+        value = 0.0 - logaddexp(log(w) * power, log1p(0.0 - w) * power) - log(s)
+        return _choose(ok, _choose(inside, value, -np.inf), np.nan)
+
+    def cdf(self, x, lam, loc=0.0, scale=1.0):
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, tails.tklmbda(z, lam), np.nan)
+
+    def sf(self, x, lam, loc=0.0, scale=1.0):
+        ok, z, _ = _standardized(x, loc, scale)
+        return _choose(ok, tails.tklmbda(0.0 - z, lam), np.nan)
+
+    def ppf(self, q, lam, loc=0.0, scale=1.0):
+        return _quantile(q, loc, scale, lambda q: tails.tukey_quantile(q, lam))
+
+    def isf(self, q, lam, loc=0.0, scale=1.0):
+        return _quantile(q, loc, scale, lambda q: 0.0 - tails.tukey_quantile(q, lam))
+
+
 class _Binom(_Distribution):
     """The binomial distribution: scipy.stats.binom(n, p, loc), its pmf at whole numbers k."""
 
@@ -1200,6 +1233,7 @@ rayleigh = _Rayleigh()
 vonmises = _Vonmises()
 kstwobign = _Kstwobign()
 ksone = _Ksone()
+tukeylambda = _Tukeylambda()
 invgamma = _Invgamma()
 lomax = _Lomax()
 invweibull = _Invweibull()

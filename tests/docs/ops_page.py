@@ -356,8 +356,8 @@ def render() -> str:
         "`V.stats.norm.logpdf(x, mu, sigma)`: scipy.stats' names and arguments, for `norm`, `t`, "
         "`gamma`, `chi2`, `beta`, `expon`, `laplace`, `logistic`, `cauchy`, `uniform`, `lognorm`, "
         "`halfnorm`, `skewnorm`, `weibull_min`, `gumbel_r`, `gumbel_l`, `pareto`, `rayleigh`, `vonmises`, "
-        "`kstwobign`, `ksone`, `invgamma`, `lomax`, `invweibull`, `poisson`, `binom`, `dirichlet` and "
-        "`multivariate_normal` |",
+        "`kstwobign`, `ksone`, `tukeylambda`, `invgamma`, `lomax`, `invweibull`, `poisson`, `binom`, "
+        "`dirichlet` and `multivariate_normal` |",
         "",
         "HIPS autograd's own test suite runs on gengrad through an adapter,",
         "`python tests/conformance/run_hips_autograd.py PATH/TO/autograd/tests`, which sorts each",

@@ -11,6 +11,7 @@ import os
 
 import numpy as np
 import pytest
+from test_ops_distribution_functions import _tukey_decimal
 from test_ops_implicit import tail_reference
 
 import variable as V
@@ -62,6 +63,10 @@ VALUES = [
     *[("ksone", m, (np.array([-0.5, 0.03, 0.12, 0.3, 0.6, 1.4]), 12, 0.02, 1.1))
       for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
     ("ksone", "isf", (np.append(UNIT[:5], [0.0]), 12, 0.3, 1.7)),
+    *[("tukeylambda", m, (np.array([-3.0, -0.7, 0.0, 0.4, 1.9, 60.0]), lam, 0.1, 1.3))   # (SciPy: 1e-14)
+      for lam in (2.5,) for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
+    *[("tukeylambda", m, (np.append(UNIT[:5], [0.0]), lam, 0.3, 1.7)) for lam in (-1.2, 0.0, 0.4)
+      for m in ("ppf", "isf")],
     *[(dist, m, (np.array([-0.5, 0.1, 0.35, 0.9, 2.6, 40.0]), shape, 0.1, 1.2))
       for dist, shape in (("invgamma", 2.5), ("lomax", 1.7), ("invweibull", 1.7))
       for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
@@ -174,6 +179,10 @@ DERIVATIVES = [
     ("ksone.cdf", lambda x, s: V.stats.ksone.cdf(x, 12, 0.0, s),
      (np.array([0.05, 0.3, 0.5]), np.array([1.1, 1.3, 0.9])), 2),
     ("ksone.isf", lambda q: V.stats.ksone.isf(q, 12), (UNIT[:3],), 2),
+    ("tukeylambda.logpdf", lambda x, s: V.stats.tukeylambda.logpdf(x, -0.4, 0.1, s), (X[:3], POS[:3]), 3),
+    ("tukeylambda.sf", lambda x: V.stats.tukeylambda.sf(x, 0.3), (np.array([-2.0, 0.4, 1.5]),), 2),
+    ("tukeylambda.ppf", lambda q, lam, s: V.stats.tukeylambda.ppf(q, lam, 0.2, s),    # (in lambda too)
+     (UNIT[:3], np.array([-0.5, 0.0, 0.7]), POS[:3]), 3),
     ("invgamma.logpdf", lambda x, a, s: V.stats.invgamma.logpdf(x, a, 0.0, s),
      (POS[:3], POS[3:] + 1, POS[:3]), 3),
     ("invgamma.cdf", lambda x, s: V.stats.invgamma.cdf(x, 2.5, 0.1, s), (POS[:3] + 0.5, POS[3:]), 2),
@@ -403,6 +412,29 @@ def test_kstwobign_keeps_its_log_tails_where_the_values_underflow():
         np.testing.assert_allclose(below, at, rtol=1e-10)       # (one formula meets the other)
 
 
+def test_tukeylambda_keeps_its_far_tails():
+    """sf as the mirrored CDF and the density from min(F, 1 - F): at lambda = 0 (the logistic) to
+    the last digits where 1 - cdf and SciPy's lose them (SciPy's sf at z = 30: 5e-4 off); the
+    density's logarithm finite where G^(lambda - 1) overflows."""
+    z = np.array([-40.0, -5.0, 0.5, 12.0, 30.0])
+    np.testing.assert_allclose(V.backend.to_cpu(V.stats.tukeylambda.sf(z, 0.0).data), 1 / (1 + np.exp(z)),
+                               rtol=2e-16)
+    tail = np.exp(-np.abs(z))
+    np.testing.assert_allclose(V.backend.to_cpu(V.stats.tukeylambda.pdf(z, 0.0).data), tail / (1 + tail) ** 2,
+                               rtol=4e-15)
+    far = V.backend.to_cpu(V.stats.tukeylambda.logpdf(np.array([-1e300, 1e300]), -1.0).data)
+    np.testing.assert_allclose(far, 2 * np.log(1e-300) + 0.0, rtol=1e-14)   # (F = 1/|x|: -2 log|x|)
+    for lam, x in ((-1.2, np.array([-3.0, -0.7, 0.4, 1.9, 60.0])),     # (SciPy's sf = 1 - cdf: 5e-14
+                   (0.5, np.array([-1.7, -0.7, 0.4, 1.5, 1.8]))):        # off at 1.9, lambda = 0.5)
+        lower = np.array([_tukey_decimal(-abs(t), lam) for t in x])
+        cdf = np.where(x <= 0, lower, 1 - lower)
+        np.testing.assert_allclose(V.backend.to_cpu(V.stats.tukeylambda.cdf(x, lam).data), cdf, rtol=2e-15)
+        np.testing.assert_allclose(V.backend.to_cpu(V.stats.tukeylambda.sf(-x, lam).data), cdf, rtol=2e-15)
+        density = 1 / (lower ** (lam - 1) + (1 - lower) ** (lam - 1))
+        ours = V.backend.to_cpu(V.stats.tukeylambda.pdf(x, lam).data)
+        np.testing.assert_allclose(ours, density, rtol=1e-14)
+
+
 def test_ksone_below_1_over_n_is_its_one_term():
     """Below z = 1/n the CDF is z (1 + z)^(n - 1) (the complement's one term) and the density (1 +
     z)^(n - 2) (1 + n z), as themselves: a CDF of 1e-12 keeps its digits (1 - sf would keep 4),
@@ -427,7 +459,7 @@ def test_a_nan_argument_gives_nan_as_scipys():
     shapes = {"t": (3.0,), "gamma": (2.0,), "chi2": (3.0,), "beta": (2.0, 3.0), "lognorm": (0.8,),
               "skewnorm": (2.0,), "weibull_min": (1.5,), "pareto": (2.0,), "vonmises": (1.0,),
               "poisson": (2.0,), "binom": (5, 0.3), "invgamma": (2.5,), "lomax": (1.7,), "invweibull": (1.7,),
-              "ksone": (9,)}
+              "ksone": (9,), "tukeylambda": (0.3,)}
     checked = 0
     for dist in V.stats.__all__:
         if dist in ("dirichlet", "multivariate_normal"):

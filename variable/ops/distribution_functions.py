@@ -16,6 +16,7 @@ from .. import series
 from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, new_variable
 from ..variable import Variable
+from .elementary import exprel
 from .elementwise import _reduce, exp, log
 from .exponential import log1p
 from .piecewise import where
@@ -372,3 +373,34 @@ def tklmbda(x, lmbda):
     lmbda = np.asarray(lmbda, dtype=x.dtype) if type(lmbda) in (int, float) else lmbda
     x, lmbda = _floats_on_one_device("tklmbda", x, lmbda)
     return Function(Tklmbda())(x, new_variable(lmbda.data))
+
+
+def tukey_lower(x, lmbda):
+    """G = min(F, 1 - F) of Tukey's lambda CDF at x, a Variable: its value the lower tail F(-|x|)
+    to its last digit, its graph F's (where 1 - F of an F near 1 would keep F's rounding); the
+    density is 1 / (G^(lambda - 1) + (1 - G)^(lambda - 1)) (V.stats.tukeylambda)."""
+    f = tklmbda(x, lmbda)
+    x = _as_float_variable(x, "tukeylambda")
+    xp = get_array_module(f.data)
+    sign = xp.where(xp.broadcast_to(x.data, f.shape) <= 0, 1.0, -1.0)
+    base = f * sign + (1.0 - sign) * 0.5
+    lam = lmbda.data if isinstance(lmbda, Variable) else lmbda
+    _, lower = tukey_tails_arrays(xp.broadcast_to(x.data, f.shape), xp.asarray(lam, dtype=f.dtype))
+    return base + (lower - base.data)
+
+
+def tukey_quantile(q, lmbda):
+    """Q(q) = (q^lambda - (1 - q)^lambda) / lambda = log q exprel(lambda log q) - log1p(-q)
+    exprel(lambda log1p(-q)): differentiable in q and lambda to any order, lambda = 0 (the logistic's
+    logit) included; -1/lambda and 1/lambda at q = 0 and 1 for lambda > 0, -inf and inf else."""
+    q = _as_float_variable(q, "tukeylambda.ppf")
+    lam = lmbda if isinstance(lmbda, Variable) else _as_float_variable(lmbda, "tukeylambda.ppf")
+    q, lam = _floats_on_one_device("tukeylambda.ppf", q, lam)
+    xp = get_array_module(q.data)
+    ends = (q.data == 0) | (q.data == 1)
+    inner = where(ends, 0.5, q)
+    low, high = log(inner), log1p(-inner)
+    value = low * exprel(lam * low) - high * exprel(lam * high)
+    with np.errstate(divide="ignore"):
+        edge = xp.where(lam.data > 0, 1.0 / xp.where(lam.data > 0, lam.data, 1.0), np.inf)
+    return where(ends, xp.where(q.data == 0, -edge, edge), value)
