@@ -50,6 +50,7 @@ def cases(rng, n):
         ("jv(2.3, x)", lambda x: V.jv(2.3, x), "jv", None, (positive * 2.5,)),
         ("yv(2.3, x)", lambda x: V.yv(2.3, x), "yv", None, (positive * 2.5,)),
         ("airy", _all(V.airy), "airy:all", None, (wide,)),
+        ("airye", _all(V.airye), "airye:all", None, (positive * 2.5,)),
         ("spherical_jn(3, x)", lambda x: V.spherical_jn(3, x), "spherical_jn", None, (positive * 2.5,)),
         ("hyp0f1(2.5, x)", lambda x: V.hyp0f1(2.5, x), "hyp0f1", None, (wide * 5,)),
         ("ber", V.ber, "ber", None, (wide * 5,)),

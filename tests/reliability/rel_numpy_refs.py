@@ -724,6 +724,20 @@ def airy(x):
     return tuple(np.array([v[i] for v in values], dtype=np.float64).reshape(x.shape) for i in range(4))
 
 
+def airye(x):
+    """airye's four elementwise: airy's Maclaurin values times e^(+-zeta), zeta = 2/3 x^(3/2), for 0
+    <= x <= 5; NaN and Bi, Bi' below 0 (NaN beyond 5, as airy's)."""
+    x = as_float(x)
+    ai, aip, bi, bip = airy(x)
+    with np.errstate(invalid="ignore"):
+        zeta = np.where(x >= 0, 2 / 3 * np.abs(x) ** 1.5, 0.0)
+    below, inf = x < 0, x == np.inf                      # (+inf: their limits 0, -inf, 0, inf)
+    with np.errstate(invalid="ignore"):
+        values = (np.where(below, np.nan, ai * np.exp(zeta)), np.where(below, np.nan, aip * np.exp(zeta)),
+                  bi * np.exp(-zeta), bip * np.exp(-zeta))
+    return tuple(np.where(inf, limit, v) for v, limit in zip(values, (0.0, -np.inf, 0.0, np.inf)))
+
+
 def _omega(x):
     """Wright's omega at one float: bisection on w + log w = x in log w, between min(x, 1) - 1 (w < 1
     below x = 1, and w >= 1 above) and log max(1, x) + 1, then Newton's steps; e^x below -700 (0

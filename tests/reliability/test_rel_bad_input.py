@@ -376,6 +376,7 @@ OPS = [
     _elementwise(V.erfi, R.erfi, "erfi"), _elementwise(V.dawsn, R.dawsn, "dawsn"),
     _elementwise(V.sici, R.sici, "sici"), _elementwise(V.shichi, R.shichi, "shichi"),
     _elementwise(V.fresnel, R.fresnel, "fresnel"), _elementwise(V.airy, R.airy, "airy"),
+    _elementwise(V.airye, R.airye, "airye", ("positive",)),
     _elementwise(V.wrightomega, R.wrightomega, "wrightomega"), _binary(V.owens_t, R.owens_t),
     _elementwise(V.lambertw, R.lambertw, "lambertw", ("positive",)),
     _elementwise(V.kolmogorov, R.kolmogorov, "kolmogorov"),

@@ -1922,6 +1922,7 @@ PROPS = [
     new("sici", unary(uniform(-8, 8)), ref=R.sici), new("shichi", unary(uniform(-5, 5)), ref=R.shichi),
     new("fresnel", unary(uniform(-4, 4)), ref=R.fresnel),
     new("airy", unary(uniform(-5, 4)), ref=R.airy),
+    new("airye", unary(uniform(0.05, 4.5)), ref=R.airye),
     new("wrightomega", unary(uniform(-8, 8)), ref=R.wrightomega),
     new("lambertw", unary(uniform(-0.36, 30)), ref=R.lambertw),
     new("lambertw", unary(uniform(-0.35, -0.02)), call=lambda x: V.lambertw(x, -1),

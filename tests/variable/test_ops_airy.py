@@ -46,9 +46,9 @@ def _constants():
 C1, C2 = _constants()
 
 
-def _airy_decimal(x):
+def _airy_decimal(x, decimals=False):
     """(Ai, Ai', Bi, Bi') at a float |x| <= 12 from f, g and their derivatives in 90 digits (the
-    terms peak near e^(2 zeta), 1e24 at 12)."""
+    terms peak near e^(2 zeta), 1e24 at 12); `decimals`: as Decimals."""
     with localcontext() as ctx:
         ctx.prec = DIGITS + 10
         t = Decimal(Fraction(float(x)).numerator) / Decimal(Fraction(float(x)).denominator)
@@ -70,7 +70,7 @@ def _airy_decimal(x):
                 break
         root3 = Decimal(3).sqrt()
         values = (C1 * f - C2 * g, C1 * df - C2 * dg, root3 * (C1 * f + C2 * g), root3 * (C1 * df + C2 * dg))
-        return tuple(float(v) for v in values)
+        return values if decimals else tuple(float(v) for v in values)
 
 
 def reference(x):
@@ -89,6 +89,51 @@ def inside(low, high, shape=(3,)):
 ROWS = {"airy": [Row("|x| < 1", V.airy, reference, inside(-0.95, 0.95), SMOOTH, device=False),
                  Row("1 < x < 6, (2, 3)", V.airy, reference, inside(1.1, 6.0, (2, 3)), SMOOTH, device=False),
                  Row("-9 < x < -1", V.airy, reference, inside(-9.0, -1.1), SMOOTH, device=False)]}
+
+def _scaled_decimal(x):
+    """airye's four at a float x: below 12 the Maclaurin values times e^(+-zeta) in 90 digits (NaN
+    and Bi, Bi' below 0); from 12 the asymptotic series (DLMF 9.7.5-8) to its smallest term
+    (e^(-2 zeta) of the first: 1e-24 at 12)."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 10
+        t = Decimal(Fraction(float(x)).numerator) / Decimal(Fraction(float(x)).denominator)
+        if x < 12:
+            ai, aip, bi, bip = _airy_decimal(x, decimals=True)
+            if x < 0:
+                return math.nan, math.nan, float(bi), float(bip)
+            zeta = 2 * t * t.sqrt() / 3
+            up = zeta.exp()
+            return float(ai * up), float(aip * up), float(bi / up), float(bip / up)
+        zeta = 2 * t * t.sqrt() / 3
+        quarter = t.sqrt().sqrt()
+        u, sums = Decimal(1), [Decimal(1)] * 4              # (sum (-1)^k u_k, -1^k v_k, u_k, v_k) / zeta^k
+        k = 0
+        while True:
+            k += 1
+            next_u = u * (6 * k - 5) * (6 * k - 3) * (6 * k - 1) / ((2 * k - 1) * 216 * k)
+            if next_u / zeta ** k > u / zeta ** (k - 1) or k > 200:
+                break
+            u = next_u
+            v = -u * (6 * k + 1) / (6 * k - 1)
+            term_u, term_v = u / zeta ** k, v / zeta ** k
+            sign = -1 if k % 2 else 1
+            sums = [sums[0] + sign * term_u, sums[1] + sign * term_v, sums[2] + term_u, sums[3] + term_v]
+        root_pi = PI.sqrt()
+        return (float(sums[0] / (2 * root_pi * quarter)), float(-quarter * sums[1] / (2 * root_pi)),
+                float(sums[2] / (root_pi * quarter)), float(quarter * sums[3] / root_pi))
+
+
+def reference_scaled(x):
+    x = np.asarray(x, dtype=float)
+    values = [_scaled_decimal(v) for v in x.ravel()]
+    return tuple(np.array([v[i] for v in values]).reshape(x.shape) for i in range(4))
+
+
+ROWS["airye"] = [
+    Row("0 < x < 1", V.airye, reference_scaled, inside(0.05, 0.95), SMOOTH, device=False),
+    Row("1 < x < 30, (2, 3)", V.airye, reference_scaled, inside(1.1, 30.0, (2, 3)), SMOOTH, device=False),
+    Row("-9 < x < -1 (Bi, Bi')", lambda x: V.airye(x)[2:], lambda x: reference_scaled(x)[2:],
+        inside(-9.0, -1.1), SMOOTH, device=False)]
 
 test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
 
@@ -201,3 +246,44 @@ def test_the_four_used_as_one_variable_are_refused_naming_the_unpacking():
         parts.backward()
     ai, aip, bi, bip = parts
     assert ai is parts.ai and bip is parts[3]
+
+
+def test_airye_against_decimals_far_out_and_its_edges():
+    """Within 4e-15 of 90-digit values from x = -12 to 1e300 (where Ai itself underflows from 104
+    and SciPy's airye is NaN from 1e10); the asymptotic series meets the Bessel functions at 1e6;
+    0, -inf, 0, inf at +inf; NaN at NaN."""
+    rng = np.random.default_rng(2)
+    x = np.concatenate([rng.uniform(-12, 12, 20), 10.0 ** rng.uniform(1.1, 300, 20),
+                        [0.0, 1.0, 1e6, 1e6 - 1e-9]])
+    ours = [part.data for part in V.airye(x)]
+    exact = reference_scaled(x)
+    for a, e in zip(ours, exact):
+        np.testing.assert_array_equal(np.isnan(a), np.isnan(e))
+        keep = ~np.isnan(e)
+        scale = np.maximum(np.abs(e[keep]), np.where(x[keep] < 0, 0.6 * np.abs(x[keep]) ** 0.25, 0.0))
+        assert np.all(np.abs(a[keep] - e[keep]) <= 4e-15 * scale)
+    edges = [part.data for part in V.airye(np.array([np.inf, np.nan, -np.inf]))]
+    np.testing.assert_array_equal(np.array(edges)[:, 0], [0.0, -np.inf, 0.0, np.inf])
+    assert np.all(np.isnan(np.array(edges)[:, 1:]))
+    assert V.airye(np.float32([0.5])).eai.dtype == np.float32
+
+
+def test_airye_is_airy_scaled_and_scipys():
+    special = pytest.importorskip("scipy.special")
+    x = np.linspace(-20, 20, 161)
+    zeta = 2 / 3 * np.abs(x) ** 1.5
+    plain, scaled = V.airy(x), V.airye(x)
+    up = np.where(x > 0, np.exp(zeta), 1.0)
+    np.testing.assert_allclose(scaled.ebi.data, plain.bi.data / up, rtol=1e-14)
+    positive = x >= 0
+    np.testing.assert_allclose(scaled.eai.data[positive], plain.ai.data[positive] * up[positive], rtol=1e-14)
+    for ours, theirs in zip(V.airye(x[positive]), special.airye(x[positive])):
+        np.testing.assert_allclose(ours.data, theirs, rtol=5e-14)
+    recorded = special.airye(V.Variable(x))
+    assert len(recorded) == 4 and all(part.creator is not None for part in recorded)
+
+
+def test_airye_on_the_device_without_a_sync(gpu, count_syncs):
+    x = np.array([-30.0, -1.0, 0.0, 0.7, 1.0, 3.0, 40.0, 2e6, np.inf, np.nan])
+    for i in range(4):
+        assert device_equals_host(lambda t, i=i: V.airye(t)[i], (x,), count_syncs).count == 0

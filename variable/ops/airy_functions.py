@@ -30,11 +30,13 @@ from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
 from .bessel import _bessel_jy_real, bessel_k_arrays
 from .division import bessel_i_arrays
+from .elementwise import sqrt
 from .implicit import _two_product
 from .integrals import _Pair
+from .piecewise import where
 from .special import _at_value, _in_float64, _select_tuple
 
-__all__ = ["airy"]
+__all__ = ["airy", "airye"]
 
 _C1 = 0.35502805388781723926006318600418317639797917419918   # Ai(0) = 1 / (3^(2/3) Gamma(2/3))
 _C2 = 0.25881940379280679840518356018920396347909113835493   # -Ai'(0) = 1 / (3^(1/3) Gamma(1/3))
@@ -224,3 +226,177 @@ def airy(x):
     x = as_variable(x, op="airy")
     values = airy_arrays(x._data)
     return AiryResult(Function(op(values[i], values[i ^ 1]))(x) for i, op in enumerate(_AIRY))
+
+
+# ----- the exponentially scaled four -----------------------------------------------------------------
+_FAR = 1e6
+"""From here airye takes the asymptotic series' first two terms (DLMF 9.7.5-8: the next, 385/10368
+zeta^-2, is below 1e-19 of the first; the scaled Bessel functions give 0 from zeta = 1e150)."""
+
+
+def _far_scaled(x, xp):
+    """(Ai e^zeta, Ai' e^zeta, Bi e^-zeta, Bi' e^-zeta) for x >= _FAR: x^-+(1/4) / (2 sqrt pi) (1 -+
+    u_1 / zeta) ..., u_1 = 5/72, v_1 = -7/72 (1 / zeta 0 where x^(3/2) overflows)."""
+    quarter = xp.sqrt(xp.sqrt(x))
+    inverse = 1.5 / (x * xp.sqrt(x))
+    half = 0.5 / math.sqrt(math.pi)
+    u, v = (5 / 72) * inverse, (7 / 72) * inverse
+    return (half / quarter * (1.0 - u), -half * quarter * (1.0 + v),
+            2.0 * half / quarter * (1.0 + u), 2.0 * half * quarter * (1.0 - v))
+
+
+def _positive_scaled(x, xp):
+    """(Ai e^zeta, Ai' e^zeta, Bi e^-zeta, Bi' e^-zeta) for x > 1 from K e^zeta and I e^-zeta at
+    zeta's high part (they vary slowly: its low part moves them by 1e-32 of themselves); from
+    _FAR on the asymptotic series."""
+    return _select_tuple(x < _FAR, lambda t: _bessel_scaled(xp.minimum(t, _FAR), xp),
+                         lambda t: _far_scaled(xp.maximum(t, _FAR), xp), x)
+
+
+def _bessel_scaled(x, xp):
+    """`_positive_scaled` by the scaled Bessel functions, 1 < x < _FAR."""
+    zeta, rest = _zeta(x, xp)
+    k1 = bessel_k_arrays(1 / 3, zeta, True)
+    k2 = bessel_k_arrays(2 / 3, zeta, True)
+    i1 = bessel_i_arrays(1 / 3, zeta, True)
+    i2 = bessel_i_arrays(2 / 3, zeta, True)
+    twice = xp.exp(-2.0 * zeta) * (1.0 - 2.0 * rest)
+    root = xp.sqrt(x / 3.0)
+    return (root * (1 / math.pi) * k1, x * (-1 / (math.pi * _SQRT3)) * k2,
+            root * (2.0 * i1 + (_SQRT3 / math.pi) * k1 * twice),
+            x * (1 / _SQRT3) * (2.0 * i2 + (_SQRT3 / math.pi) * k2 * twice))
+
+
+@_in_float64()
+def airye_arrays(x):
+    """scipy.special.airye's four on an ndarray: for x >= 0 (Ai, Ai') e^zeta and (Bi, Bi') e^-zeta,
+    zeta = 2/3 x^(3/2) (above 1 from the scaled Bessel functions themselves: no underflow, no
+    overflow); below 0 NaN and (Bi, Bi') (the scale e^-|Re zeta| is 1 there, and a real Ai e^zeta
+    is not defined: SciPy's NaN); at +inf 0, -inf, 0 and inf (their limits), NaN at -inf and NaN."""
+    xp = get_array_module(x)
+    with np.errstate(all="ignore"):
+        finite = xp.where(xp.isfinite(x), x, 0.0)
+
+        def near(t):                                     # (0 <= x <= 1: the values, scaled)
+            t = xp.clip(t, 0.0, _SERIES)
+            zeta = (2 / 3) * t * xp.sqrt(t)
+            ai, aip, bi, bip = _maclaurin(t, xp)
+            up, down = xp.exp(zeta), xp.exp(-zeta)
+            return ai * up, aip * up, bi * down, bip * down
+
+        def above(t):
+            return _select_tuple(t <= _SERIES, near,
+                                 lambda t: _positive_scaled(xp.maximum(t, _SERIES), xp), t)
+
+        def below(t):                                    # (Bi and Bi' themselves; NaN for the Ai pair)
+            _, _, bi, bip = airy_arrays(xp.minimum(t, 0.0))
+            nan = xp.full(t.shape, np.nan, dtype=bi.dtype)
+            return nan, nan, bi, bip
+
+        values = _select_tuple(finite < 0, below, above, finite)
+        bad = xp.isnan(x) | (x == -np.inf)
+        inf = x == np.inf
+        return tuple(xp.where(inf, limit, xp.where(bad, np.nan, v))
+                     for v, limit in zip(values, (0.0, -np.inf, 0.0, np.inf)))
+
+
+class ScaledAi(Forwarder):
+    """Ai(x) e^zeta: its derivative the op (Ai' e^zeta) plus sqrt(x) times itself; (Ai' e^zeta)'s
+    is x (Ai e^zeta) + sqrt(x) (Ai' e^zeta); the Bi pair's the same with -sqrt(x) (e^-zeta), and
+    sqrt(x) 0 below 0 (Bi unscaled there)."""
+
+    index = 0
+    _pointwise = True
+
+    def __init__(self, value=None, partner=None):
+        self.value, self.partner = value, partner
+
+    def forward(self, x):
+        value, self.value = self.value, None
+        if value is None:
+            values = airye_arrays(x)
+            value, self.partner = values[self.index], values[self.index ^ 1]
+        return value
+
+    save_for_backward = ("x0", "y")
+
+    def backward(self, gy):
+        x, = self.inputs
+        y, = self.outputs
+        partner = Function(_SCALED[self.index ^ 1](self.partner, y._data))(x)
+        above = x.data > 0
+        root = where(above, sqrt(where(above, x, 1.0)), 0.0)     # (sqrt(x), 0 below: no 1/0 there)
+        sign = 1.0 if self.index < 2 else -1.0
+        plain = partner if self.index % 2 == 0 else x * partner
+        return gy * (plain + root * y * sign)
+
+    taylor_records = True
+
+    def taylor(self, x):
+        """The pair (u, v) along the series x: u' = (v + s u) x', v' = (x u + s v) x', s = +-sqrt(x)
+        (0 below 0): k u_k = sum_j j x_j p_(k-j), p = v + s u, and so for v with q = x u + s v."""
+        out, = self.outputs
+        first = self.index - self.index % 2
+        sign = 1.0 if self.index < 2 else -1.0
+        if isinstance(x[0], Variable):
+            u, v = [Function(_SCALED[first]())(x[0])], [Function(_SCALED[first + 1]())(x[0])]
+            x0 = x[0].data
+        else:
+            values = airye_arrays(x[0])
+            u, v = [values[first]], [values[first + 1]]
+            x0 = x[0]
+        xp = get_array_module(x0)
+        above = x0 > 0
+        on = above.astype(x0.dtype)
+        head = where(above, x[0], 1.0) if isinstance(x[0], Variable) else xp.where(above, x0, 1.0)
+        s = [c * (on * sign) for c in series.sqrt([head] + [c * on for c in x[1:]])]
+        w = [x[0] * u[0]]
+        p, q = [v[0] + s[0] * u[0]], [w[0] + s[0] * v[0]]
+        for k in range(1, len(x)):
+            u.append(series._rate_sum(x, p, k))
+            v.append(series._rate_sum(x, q, k))
+            w.append(series.cauchy(x, u, k))
+            p.append(v[k] + series.cauchy(s, u, k))
+            q.append(w[k] + series.cauchy(s, v, k))
+        return _at_value(out._data, u if self.index % 2 == 0 else v)
+
+
+class ScaledAiPrime(ScaledAi):
+    """Ai'(x) e^zeta."""
+
+    index = 1
+    _pointwise = True
+
+
+class ScaledBi(ScaledAi):
+    """Bi(x) e^-zeta (Bi below 0)."""
+
+    index = 2
+    _pointwise = True
+
+
+class ScaledBiPrime(ScaledAi):
+    """Bi'(x) e^-zeta (Bi' below 0)."""
+
+    index = 3
+    _pointwise = True
+
+
+_SCALED = (ScaledAi, ScaledAiPrime, ScaledBi, ScaledBiPrime)
+
+
+class ScaledAiryResult(_Pair):
+    """V.airye's (eai, eaip, ebi, ebip): scipy.special.airye's four, by name."""
+
+    __slots__ = ()
+    op, names = "airye", ("eai", "eaip", "ebi", "ebip")
+
+
+def airye(x):
+    """Airy's functions exponentially scaled, elementwise (scipy.special.airye, real x): (Ai, Ai')
+    e^zeta and (Bi, Bi') e^-zeta, zeta = 2/3 x^(3/2), for x >= 0 (Ai e^zeta ~ x^(-1/4) / (2
+    sqrt(pi)) far out, where Ai itself underflows from x = 104); below 0 NaN and Bi, Bi' (SciPy's).
+    Each a Variable differentiable to any order (Ai e^zeta)' = Ai' e^zeta + sqrt(x) Ai e^zeta."""
+    x = as_variable(x, op="airye")
+    values = airye_arrays(x._data)
+    return ScaledAiryResult(Function(op(values[i], values[i ^ 1]))(x) for i, op in enumerate(_SCALED))
