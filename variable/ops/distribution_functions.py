@@ -330,7 +330,7 @@ class Tklmbda(Forwarder):
     def backward(self, gy):
         x, lam = self.inputs
         y, = self.outputs
-        return _reduce(gy * _tukey_density(y, xp_broadcast(x.data, y.data), lam.data, self.lower), x), None
+        return _reduce(gy * _tukey_density(y, _broadcast_like(x.data, y.data), lam.data, self.lower), x), None
 
     taylor_records = True
 
@@ -356,7 +356,7 @@ class Tklmbda(Forwarder):
         return series.ode(x, y._data, density)
 
 
-def xp_broadcast(a, b):
+def _broadcast_like(a, b):
     """a broadcast to b's shape (an array of x's entries beside the output's)."""
     return get_array_module(b).broadcast_to(a, b.shape)
 
