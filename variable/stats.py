@@ -1091,7 +1091,16 @@ class _Tukeylambda(_Distribution):
 
     name = "tukeylambda"
 
+    @staticmethod
+    def _constant(method, lam):
+        """lam refused where it requires grad, naming this method (tklmbda is differentiated in x
+        alone: its gradient in lam would be lost)."""
+        special._constant_parameters(f"V.stats.tukeylambda.{method}(x, lam, loc, scale)", "x, loc and scale",
+                                     [("lam", lam)], "x, lam, loc, scale (its quantiles ppf and isf "
+                                     "are differentiable in lam)")
+
     def logpdf(self, x, lam, loc=0.0, scale=1.0):
+        self._constant("logpdf", lam)
         ok, z, s = _standardized(x, loc, scale)
         g = tails.tukey_lower(z, lam)
         inside = _one(_data(g) > 0)
@@ -1101,10 +1110,12 @@ class _Tukeylambda(_Distribution):
         return _choose(ok, _choose(inside, value, -np.inf), np.nan)
 
     def cdf(self, x, lam, loc=0.0, scale=1.0):
+        self._constant("cdf", lam)
         ok, z, _ = _standardized(x, loc, scale)
         return _choose(ok, tails.tklmbda(z, lam), np.nan)
 
     def sf(self, x, lam, loc=0.0, scale=1.0):
+        self._constant("sf", lam)
         ok, z, _ = _standardized(x, loc, scale)
         return _choose(ok, tails.tklmbda(0.0 - z, lam), np.nan)
 

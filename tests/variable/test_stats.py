@@ -435,6 +435,23 @@ def test_tukeylambda_keeps_its_far_tails():
         np.testing.assert_allclose(ours, density, rtol=1e-14)
 
 
+def test_tukeylambda_lam_is_a_constant_but_in_its_quantiles():
+    """A lam that requires grad is refused by the density and the CDF, naming the method and the
+    fix (tklmbda is differentiated in x alone); the quantiles take its gradient."""
+    lam = V.Variable(np.array(0.2), requires_grad=True)
+    for method in ("logpdf", "cdf", "sf"):
+        refusal = (rf"^V\.stats\.tukeylambda\.{method}\(x, lam, loc, scale\): gengrad differentiates it in "
+                   r"x, loc and scale only, and lam requires grad")
+        with pytest.raises(TypeError, match=refusal):
+            getattr(V.stats.tukeylambda, method)(np.array([0.3]), lam)
+    q = np.array([0.3])
+    slope = V.grad(V.stats.tukeylambda.ppf(q, lam).sum(), lam).data
+    step = 1e-6
+    up, down = V.stats.tukeylambda.ppf(q, 0.2 + step).data, V.stats.tukeylambda.ppf(q, 0.2 - step).data
+    difference = (up - down) / (2 * step)
+    np.testing.assert_allclose(slope, difference[0], rtol=1e-7)
+
+
 def test_ksone_below_1_over_n_is_its_one_term():
     """Below z = 1/n the CDF is z (1 + z)^(n - 1) (the complement's one term) and the density (1 +
     z)^(n - 2) (1 + n z), as themselves: a CDF of 1e-12 keeps its digits (1 - sf would keep 4),
