@@ -19,6 +19,7 @@ from ..variable import Variable
 from .elementary import exprel
 from .elementwise import _reduce, exp, log
 from .exponential import log1p
+from .implicit import _two_product
 from .piecewise import where
 from .special import (
     Betainc,
@@ -212,17 +213,6 @@ _TUKEY_STEPS = 24
 """Newton's steps of tklmbda on a device (no data-dependent branch): 20 give the CPU's values
 (which stop once settled) over lambda from -30 to 30 and x over 40 decades either side."""
 _HALF_LOG = float(np.log(0.5))
-
-
-def _two_product(a, b):
-    """(p, e) with p + e = a b exactly (Veltkamp's splitting; |a b| far below the overflow)."""
-    def split(v):
-        c = v * 134217729.0                                          # 2^27 + 1
-        high = c - (c - v)
-        return high, v - high
-    p = a * b
-    (ah, al), (bh, bl) = split(a), split(b)
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
 def _tukey_quantile(s, lam, xp, exact=False):
