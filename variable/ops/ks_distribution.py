@@ -29,7 +29,6 @@ smirnovi(n, p) solves it by Newton's steps on log S, kept in the bracket the res
 import functools
 import math
 from decimal import Decimal, localcontext
-from fractions import Fraction
 
 import numpy as np
 
@@ -44,7 +43,15 @@ from .elementwise import exp, log
 from .exponential import log1p
 from .piecewise import where
 from .shape import broadcast_to, expand_dims
-from .special import _as_float_variable, _each_pair, _exp_minus_square, _in_float64, _whole_numbers
+from .special import (
+    _B,
+    _as_float_variable,
+    _each_pair,
+    _exp_minus_square,
+    _in_float64,
+    _stirling_correction,
+    _whole_numbers,
+)
 
 __all__ = ["kolmogorov", "kolmogi", "smirnov", "smirnovi"]
 
@@ -313,37 +320,28 @@ every entry has settled, after 14 at most over n from 2 to 3000 and p from 1e-30
 
 @functools.cache
 def _small_stirling_errors():
-    """delta(k) for k = 1 .. 16 in 40-digit decimals: delta(16) by Stirling's series, then down by
-    delta(k) = delta(k + 1) + (k + 1/2) log(1 + 1/k) - 1 (floats would lose 15 ulps to it)."""
+    """delta(k) for k = 1 .. 9 in 45-digit decimals: delta(16) by Stirling's series with special.py's
+    Bernoulli numbers (20 terms), then down by delta(k) = delta(k + 1) + (k + 1/2) log(1 + 1/k) - 1
+    (floats would lose 15 ulps to it)."""
     with localcontext() as ctx:
         ctx.prec = 45
         k = Decimal(16)
-        delta = sum(Decimal(c.numerator) / Decimal(c.denominator) / k ** (2 * m + 1)
-                    for m, c in enumerate(_STIRLING_SERIES + (Fraction(-3617, 122400),)))
-        values = [delta]
+        delta = sum(Decimal(_B[2 * m].numerator) / Decimal(_B[2 * m].denominator)
+                    / (2 * m * (2 * m - 1) * k ** (2 * m - 1)) for m in range(1, 21))
+        values = []
         for k in range(15, 0, -1):
             delta = delta + (k + Decimal("0.5")) * (1 + Decimal(1) / k).ln() - 1
             values.append(delta)
-    return np.array([float(v) for v in reversed(values)])
-
-
-_STIRLING_SERIES = (Fraction(1, 12), Fraction(-1, 360), Fraction(1, 1260), Fraction(-1, 1680),
-                    Fraction(1, 1188), Fraction(-691, 360360), Fraction(1, 156))
-"""Stirling's series of delta(k) = log(k!) - (k + 1/2) log k + k - log(2 pi) / 2: sum c_m k^-(2m+1)
-(below 1e-19 of the next term from k = 17 on)."""
+    return np.array([float(v) for v in reversed(values)])[:9]
 
 
 def _stirling_errors(k):
-    """delta(k) for an ndarray of whole k >= 1 (float64): the decimals' values up to 16, the series
-    beyond."""
+    """delta(k) = log(k!) - (k + 1/2) log k + k - log(2 pi) / 2 for an ndarray of whole k >= 1
+    (float64): the decimals' values up to 9, special.py's _stirling_correction (log Gamma(k)'s
+    remainder, the same function) from 10 on."""
     k = np.asarray(k, dtype=np.float64)
-    big = np.maximum(k, 17.0)
-    inverse_square = 1.0 / (big * big)
-    total = 0.0
-    for c in reversed(_STIRLING_SERIES):
-        total = total * inverse_square + float(c)
-    small = _small_stirling_errors()[np.clip(k, 1, 16).astype(np.int64) - 1]
-    return np.where(k <= 16, small, total / big)
+    small = _small_stirling_errors()[np.clip(k, 1, 9).astype(np.int64) - 1]
+    return np.where(k < 10, small, _stirling_correction(np.maximum(k, 10.0)))
 
 
 def _bd0_series(diff, v, x):
