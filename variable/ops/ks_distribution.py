@@ -354,11 +354,12 @@ def _bd0_series(diff, v, x):
     return diff * v + x * 2.0 * (v2 * v * inner)
 
 
-def _smirnov_sums(n, d, slope):
-    """smirnov(n, d) (or its derivative in d) for one whole n >= 2 and a float64 Variable d, 0 < d
-    < 1 at every entry: sum_j (d / p_j) b(j; n, p_j), p_j = d + j / n, over j < n (1 - d), each
-    binomial probability b in Loader's saddle-point form, sqrt(n / (2 pi j (n - j))) e^(delta(n) -
-    delta(j) - delta(n - j) - bd0(j, n p_j) - bd0(n - j, n q_j)), every factor within a few ulps
+def _smirnov_sums(n, d, parts):
+    """smirnov(n, d) and its derivative in d (`parts`: the names of those wanted, "value" and
+    "slope", a tuple of them back: one sum of terms serves both) for one whole n >= 2 and a float64
+    Variable d, 0 < d < 1 at every entry: sum_j (d / p_j) b(j; n, p_j), p_j = d + j / n, over j < n
+    (1 - d), each binomial probability b in Loader's saddle-point form, sqrt(n / (2 pi j (n - j)))
+    e^(delta(n) - delta(j) - delta(n - j) - bd0(j, n p_j) - bd0(n - j, n q_j)), every factor within a few ulps
     (the powers of p and 1 - p in logarithms would lose n ulps); j = 0: (1 - d)^n."""
     xp = get_array_module(d.data)
     # (1 - d)^n: a power of 1 - d where that is exact (d >= 1/2), e^(n log1p(-d)) below
@@ -367,8 +368,9 @@ def _smirnov_sums(n, d, slope):
         last = n - 1
     else:
         last = min(n - 1, int(math.floor(n * (1.0 - float(np.min(d.data, initial=1.0))))) + 1)
+    first_slope = first * (-n / (1.0 - d)) if "slope" in parts else None
     if last < 1:
-        return first * (-n / (1.0 - d)) if slope else first
+        return tuple(first if part == "value" else first_slope for part in parts)
     j_host = np.arange(1.0, last + 1.0)
     rest_host = n - j_host
     constant = (_stirling_errors(np.array([n]))[0] - _stirling_errors(j_host) - _stirling_errors(rest_host)
@@ -383,25 +385,32 @@ def _smirnov_sums(n, d, slope):
     b1 = where(near1, _bd0_series(-u, v1, j), u - log1p(u / j) * j)
     b2 = where(near2, _bd0_series(u, v2, rest), log(low / rest) * -rest - u)
     terms = u / (u + j) * exp(constant - b1 - b2)
-    if slope:                                                     # d/dd of (d / p) p^j q^(n - j) C
-        terms = terms * ((u + 1.0) * j / (u * (u + j)) - rest / low) * float(n)
-        first = first * (-n / (1.0 - d))
-    return first + where(valid, terms, 0.0).sum(axis=-1)
+    sums = {}
+    if "value" in parts:
+        sums["value"] = first + where(valid, terms, 0.0).sum(axis=-1)
+    if "slope" in parts:                                          # d/dd of (d / p) p^j q^(n - j) C
+        factor = ((u + 1.0) * j / (u * (u + j)) - rest / low) * float(n)
+        sums["slope"] = first_slope + where(valid, terms * factor, 0.0).sum(axis=-1)
+    return tuple(sums[part] for part in parts)
 
 
-def _smirnov_one(n, d, slope=False):
-    """smirnov(n, d) (slope: its derivative in d) for one whole n: 1 at d = 0, 0 at d = 1 (slope:
-    NaN at both), NaN outside [0, 1] and for n < 1."""
+def _smirnov_one(n, d, parts=("value",)):
+    """smirnov(n, d) and its derivative in d (`parts`, as `_smirnov_sums`) for one whole n: the
+    value 1 at d = 0, 0 at d = 1 (the slope NaN at both), NaN outside [0, 1] and for n < 1."""
     xp = get_array_module(d.data)
     data = d.data
     with np.errstate(invalid="ignore"):
         inside = (data > 0) & (data < 1) & (n >= 1)
-    edges = np.nan if slope else xp.where(data == 0, 1.0, xp.where(data == 1, 0.0, np.nan))
     if n < 1:
-        return where(inside, d, xp.full(data.shape, np.nan, d.dtype))
+        return tuple(where(inside, d, xp.full(data.shape, np.nan, d.dtype)) for _ in parts)
     e = where(inside, d, 0.5)
-    value = (-1.0 + e * 0.0 if slope else 1.0 - e) if n == 1 else _smirnov_sums(n, e, slope)
-    return where(inside, value, xp.asarray(edges, dtype=np.float64) if slope else edges.astype(np.float64))
+    if n == 1:
+        sums = tuple(1.0 - e if part == "value" else -1.0 + e * 0.0 for part in parts)
+    else:
+        sums = _smirnov_sums(n, e, parts)
+    edges = {"value": xp.where(data == 0, 1.0, xp.where(data == 1, 0.0, np.nan)).astype(np.float64),
+             "slope": xp.asarray(np.nan, dtype=np.float64)}
+    return tuple(where(inside, value, edges[part]) for value, part in zip(sums, parts))
 
 
 def _in_doubles(x, one):
@@ -439,29 +448,30 @@ _CHUNK = 2 ** 18
 """Entries times terms per piece of smirnov's forward pass (its arrays: ~2 MB each)."""
 
 
-def _smirnov_arrays(n, d, slope=False):
-    """smirnov(n, d) (or its slope) on a float64 ndarray, recording nothing: in pieces of entries
-    whose terms fill about _CHUNK (the memory of n terms per entry stays bounded)."""
+def _smirnov_arrays(n, d, parts=("value",)):
+    """smirnov(n, d) and its slope (`parts`, as `_smirnov_sums`: a tuple) on a float64 ndarray,
+    recording nothing: in pieces of entries whose terms fill about _CHUNK (the memory of n terms
+    per entry stays bounded)."""
     flat = d.reshape(-1)
     step = max(1, _CHUNK // max(n, 1))
     with no_grad():
         if flat.size <= step:
-            return _smirnov_one(n, as_variable(d), slope).data
+            return tuple(part.data for part in _smirnov_one(n, as_variable(d), parts))
         xp = get_array_module(d)
-        pieces = [_smirnov_one(n, as_variable(flat[i:i + step]), slope).data
-                  for i in range(0, flat.size, step)]
-        return xp.concatenate(pieces).reshape(d.shape)
+        pieces = [_smirnov_one(n, as_variable(flat[i:i + step]), parts) for i in range(0, flat.size, step)]
+        return tuple(xp.concatenate([piece[k].data for piece in pieces]).reshape(d.shape)
+                     for k in range(len(parts)))
 
 
 @_in_float64(at=1)
 def smirnov_arrays(n, d):
     """smirnov(n, d) on an ndarray (float32 computed in float64)."""
-    return _smirnov_arrays(n, d)
+    return _smirnov_arrays(n, d)[0]
 
 
 def _slope_of(n):
     """smirnov'(n, .) of a Variable, as gengrad's ops (computed in float64)."""
-    return lambda t: _in_doubles(t, lambda e: _smirnov_one(n, e, slope=True))
+    return lambda t: _in_doubles(t, lambda e: _smirnov_one(n, e, ("slope",))[0])
 
 
 def _path_series(n, xs, m, reciprocal=False):
@@ -550,7 +560,7 @@ def smirnovi_arrays(n, p):
         low, high = xp.zeros_like(q), xp.ones_like(q)
         device, close = is_device_array(p) or not READ_STEPS, 0
         for _ in range(_SMIRNOVI_STEPS if device else 60):
-            value, slope = _smirnov_arrays(n, d), _smirnov_arrays(n, d, slope=True)
+            value, slope = _smirnov_arrays(n, d, ("value", "slope"))          # (one sum for both)
             above = value > q
             low, high = xp.where(above, d, low), xp.where(above, high, d)
             step = xp.log1p((value - q) / q) * value / slope
