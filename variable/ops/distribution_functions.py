@@ -294,6 +294,15 @@ def _tukey_tails(x, lam):
         return xp.where(x > 0, 1.0 - below, below), below
 
 
+def _lower_tail(y, x, lower):
+    """G = min(F, 1 - F) as a Variable from the output F (y) at x (an array): F, or 1 - F where x >
+    0, with the value `lower` (1 - F of an F near 1 would keep F's rounding) and F's graph."""
+    xp = get_array_module(y.data)
+    sign = xp.where(x <= 0, 1.0, -1.0)
+    base = y * sign + (1.0 - sign) * 0.5
+    return base + (lower - base.data)
+
+
 def _tukey_density(y, x, lam, lower):
     """dF/dx = 1 / Q'(F) = 1 / (G^(lambda - 1) + (1 - G)^(lambda - 1)), G = min(F, 1 - F) (Q' is
     symmetric), of the output F as gengrad's ops (differentiable again): G is F or 1 - F with the
@@ -301,18 +310,21 @@ def _tukey_density(y, x, lam, lower):
     < 1 (beyond a support's end)."""
     xp = get_array_module(y.data)
     inside = (y.data > 0) & (y.data < 1)
-    sign = xp.where(x <= 0, 1.0, -1.0)
-    base = y * sign + (1.0 - sign) * 0.5                      # F, or 1 - F where x > 0
-    g = where(inside, base + (lower - base.data), 0.5)         # (its value to every digit)
+    g = where(inside, _lower_tail(y, x, lower), 0.5)
     power = lam - 1.0
     return where(inside, 1.0 / (exp(log(g) * power) + exp(log1p(-g) * power)), xp.zeros_like(y.data))
 
 
 class Tklmbda(Forwarder):
-    """tklmbda(x, lmbda), lambda held constant: dF/dx = 1 / Q'(F), of the output."""
+    """tklmbda(x, lmbda), lambda held constant: dF/dx = 1 / Q'(F), of the output (`values`: F and
+    its lower tail, handed in where the caller solved for them already)."""
+
+    def __init__(self, values=None):
+        self.values = values
 
     def forward(self, x, lam):
-        y, self.lower = tukey_tails_arrays(x, lam)
+        values, self.values = self.values, None
+        y, self.lower = tukey_tails_arrays(x, lam) if values is None else values
         return y
 
     save_for_backward = ("x0", "x1", "y")
@@ -358,25 +370,27 @@ def tklmbda(x, lmbda):
     Differentiable in x to any order (dF/dx = 1 / (F^(lambda - 1) + (1 - F)^(lambda - 1))), lambda
     a constant (refused where it requires grad).  Within a few ulps of the condition against
     60-digit roots, every lambda (SciPy's bisection: 1e-14 of F, 4e-10 at lambda = 1e-10)."""
+    return Function(Tklmbda())(*_tukey_inputs(x, lmbda))
+
+
+def _tukey_inputs(x, lmbda):
+    """x and lmbda as floating Variables on one device, lmbda a constant (refused where it requires
+    grad, naming SciPy's order)."""
     _constant_parameters("tklmbda(x, lmbda)", "x", [("lmbda", lmbda)], "x first, then lmbda")
     x = _as_float_variable(x, "tklmbda")
     lmbda = np.asarray(lmbda, dtype=x.dtype) if type(lmbda) in (int, float) else lmbda
     x, lmbda = _floats_on_one_device("tklmbda", x, lmbda)
-    return Function(Tklmbda())(x, new_variable(lmbda.data))
+    return x, new_variable(lmbda.data)
 
 
 def tukey_lower(x, lmbda):
     """G = min(F, 1 - F) of Tukey's lambda CDF at x, a Variable: its value the lower tail F(-|x|)
     to its last digit, its graph F's (where 1 - F of an F near 1 would keep F's rounding); the
     density is 1 / (G^(lambda - 1) + (1 - G)^(lambda - 1)) (V.stats.tukeylambda)."""
-    f = tklmbda(x, lmbda)
-    x = _as_float_variable(x, "tukeylambda")
-    xp = get_array_module(f.data)
-    sign = xp.where(xp.broadcast_to(x.data, f.shape) <= 0, 1.0, -1.0)
-    base = f * sign + (1.0 - sign) * 0.5
-    lam = lmbda.data if isinstance(lmbda, Variable) else lmbda
-    _, lower = tukey_tails_arrays(xp.broadcast_to(x.data, f.shape), xp.asarray(lam, dtype=f.dtype))
-    return base + (lower - base.data)
+    x, lam = _tukey_inputs(x, lmbda)
+    values = tukey_tails_arrays(x.data, lam.data)                  # (one solve gives F and G)
+    f = Function(Tklmbda(values))(x, lam)
+    return _lower_tail(f, _broadcast_like(x.data, f.data), values[1])
 
 
 def tukey_quantile(q, lmbda):
