@@ -154,6 +154,7 @@ class AiryAi(Forwarder):
 
     index = 0                                         # (in airy_arrays' four)
     _pointwise = True
+    _arrays = staticmethod(airy_arrays)               # (the four's arrays, and their ops: _family below)
 
     def __init__(self, value=None, partner=None):
         self.value, self.partner = value, partner
@@ -161,16 +162,25 @@ class AiryAi(Forwarder):
     def forward(self, x):
         value, self.value = self.value, None           # (handed in once: airy computes the four together)
         if value is None:
-            values = airy_arrays(x)
+            values = self._arrays(x)
             value, self.partner = values[self.index], values[self.index ^ 1]
         return value
+
+    def _pair(self, x0):
+        """The pair (u, v) this op belongs to at x_0, each a one-entry series: ops of x_0 where the
+        pass records, arrays elsewhere."""
+        first = self.index - self.index % 2
+        if isinstance(x0, Variable):
+            return [Function(self._family[first]())(x0)], [Function(self._family[first + 1]())(x0)]
+        values = self._arrays(x0)
+        return [values[first]], [values[first + 1]]
 
     save_for_backward = ("x0", "y")
 
     def backward(self, gy):
         x, = self.inputs                              # (the partner's values, computed with ours, handed on)
         y, = self.outputs
-        partner = Function(_AIRY[self.index ^ 1](self.partner, y._data))(x)
+        partner = Function(self._family[self.index ^ 1](self.partner, y._data))(x)
         return gy * partner if self.index % 2 == 0 else gy * (x * partner)     # Ai' (Bi'); Ai'' = x Ai
 
     taylor_records = True
@@ -179,12 +189,7 @@ class AiryAi(Forwarder):
         """The pair (u, v) = (Ai, Ai') along the series x: k u_k = sum_j j x_j v_(k-j), k v_k =
         sum_j j x_j w_(k-j), w = x u (a Cauchy product)."""
         out, = self.outputs
-        first = self.index - self.index % 2
-        if isinstance(x[0], Variable):                # (a recorded pass: the pair as ops of x_0)
-            u, v = [Function(_AIRY[first]())(x[0])], [Function(_AIRY[first + 1]())(x[0])]
-        else:
-            values = airy_arrays(x[0])
-            u, v = [values[first]], [values[first + 1]]
+        u, v = self._pair(x[0])
         w = [x[0] * u[0]]
         for k in range(1, len(x)):
             u.append(series._rate_sum(x, v, k))
@@ -215,6 +220,7 @@ class AiryBiPrime(AiryAi):
 
 
 _AIRY = (AiryAi, AiryAiPrime, AiryBi, AiryBiPrime)
+AiryAi._family = _AIRY
 
 
 def airy(x):
@@ -300,30 +306,21 @@ def airye_arrays(x):
                      for v, limit in zip(values, (0.0, -np.inf, 0.0, np.inf)))
 
 
-class ScaledAi(Forwarder):
+class ScaledAi(AiryAi):
     """Ai(x) e^zeta: its derivative the op (Ai' e^zeta) plus sqrt(x) times itself; (Ai' e^zeta)'s
     is x (Ai e^zeta) + sqrt(x) (Ai' e^zeta); the Bi pair's the same with -sqrt(x) (e^-zeta), and
     sqrt(x) 0 below 0 (Bi unscaled there)."""
 
     index = 0
     _pointwise = True
-
-    def __init__(self, value=None, partner=None):
-        self.value, self.partner = value, partner
-
-    def forward(self, x):
-        value, self.value = self.value, None
-        if value is None:
-            values = airye_arrays(x)
-            value, self.partner = values[self.index], values[self.index ^ 1]
-        return value
+    _arrays = staticmethod(airye_arrays)
 
     save_for_backward = ("x0", "y")
 
     def backward(self, gy):
         x, = self.inputs
         y, = self.outputs
-        partner = Function(_SCALED[self.index ^ 1](self.partner, y._data))(x)
+        partner = Function(self._family[self.index ^ 1](self.partner, y._data))(x)
         above = x.data > 0
         root = where(above, sqrt(where(above, x, 1.0)), 0.0)     # (sqrt(x), 0 below: no 1/0 there)
         sign = 1.0 if self.index < 2 else -1.0
@@ -336,15 +333,9 @@ class ScaledAi(Forwarder):
         """The pair (u, v) along the series x: u' = (v + s u) x', v' = (x u + s v) x', s = +-sqrt(x)
         (0 below 0): k u_k = sum_j j x_j p_(k-j), p = v + s u, and so for v with q = x u + s v."""
         out, = self.outputs
-        first = self.index - self.index % 2
         sign = 1.0 if self.index < 2 else -1.0
-        if isinstance(x[0], Variable):
-            u, v = [Function(_SCALED[first]())(x[0])], [Function(_SCALED[first + 1]())(x[0])]
-            x0 = x[0].data
-        else:
-            values = airye_arrays(x[0])
-            u, v = [values[first]], [values[first + 1]]
-            x0 = x[0]
+        u, v = self._pair(x[0])
+        x0 = x[0].data if isinstance(x[0], Variable) else x[0]
         xp = get_array_module(x0)
         above = x0 > 0
         on = above.astype(x0.dtype)
@@ -383,6 +374,7 @@ class ScaledBiPrime(ScaledAi):
 
 
 _SCALED = (ScaledAi, ScaledAiPrime, ScaledBi, ScaledBiPrime)
+ScaledAi._family = _SCALED
 
 
 class ScaledAiryResult(_Pair):
