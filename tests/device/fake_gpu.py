@@ -142,6 +142,64 @@ class MemoryPointer:
 _NOT_IN_CUPY = frozenset(["spacing"])
 """NumPy's ufuncs that CuPy does not have (its __array_ufunc__ answers NotImplemented)."""
 
+try:    # NumPy's own error state, set for one call without building an np.errstate each time
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    _QUIET = _make_extobj(all="ignore")
+except ImportError:     # (another NumPy: np.errstate itself, as slow as it is)
+    _extobj_contextvar = None
+
+
+def _quietly(ufunc, args):
+    """ufunc(*args) with every floating-point error ignored (CuPy has no error state)."""
+    if _extobj_contextvar is None:
+        with np.errstate(all="ignore"):
+            return ufunc(*args)
+    token = _extobj_contextvar.set(_QUIET)
+    try:
+        return ufunc(*args)
+    finally:
+        _extobj_contextvar.reset(token)
+
+
+def _plain(x):
+    """x as a ufunc operand when it is a DeviceArray, a float, a bool, an int CuPy converts or a
+    NumPy scalar (the common operands, taken without the general checks); None for anything else."""
+    kind = type(x)
+    if kind is DeviceArray:
+        return x._a
+    if kind is float or kind is bool or isinstance(x, np.generic) or (
+            kind is int and _INT_LIMITS[0] <= x <= _INT_LIMITS[1]):
+        return x
+    return None
+
+
+def _fast_result(result):
+    return DeviceArray(result) if type(result) is np.ndarray else _wrap(result)
+
+
+def _operator(name, reflected=False):
+    """The DeviceArray's `a <op> b` for the common operands straight to the ufunc (the stand-in
+    runs every step of a device's arithmetic: NumPy's dispatch to __array_ufunc__ made it 18
+    times as slow as NumPy's own); any other operand takes the general path of
+    NDArrayOperatorsMixin (NotImplemented for a Variable, lists refused, ...)."""
+    ufunc = getattr(np, name)
+    mixin = getattr(np.lib.mixins.NDArrayOperatorsMixin,
+                    f"__r{_OPERATORS[name]}__" if reflected else f"__{_OPERATORS[name]}__")
+
+    def operator(self, other):
+        b = _plain(other)
+        if b is None:
+            return mixin(self, other)
+        return _fast_result(_quietly(ufunc, (b, self._a) if reflected else (self._a, b)))
+
+    operator.__name__ = f"__r{_OPERATORS[name]}__" if reflected else f"__{_OPERATORS[name]}__"
+    return operator
+
+
+_OPERATORS = {"add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "truediv", "power": "pow",
+              "less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge",
+              "equal": "eq", "not_equal": "ne"}
+
 
 class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
     """An array "on the device": arithmetic and NumPy calls stay here, mixing raises."""
@@ -153,6 +211,10 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
 
     # --- NumPy's protocols --------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method == "__call__" and not kwargs and ufunc.__name__ not in _NOT_IN_CUPY:
+            args = [_plain(x) for x in inputs]      # the common operands: no general checks
+            if all(a is not None for a in args):
+                return _fast_result(_quietly(ufunc, args))
         if any(getattr(type(x), "__array_ufunc__", None) is not None
                and not isinstance(x, (DeviceArray, np.ndarray, np.generic)) for x in inputs):
             return NotImplemented   # another library's type (a Variable) answers, as with CuPy
@@ -168,6 +230,15 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
         if out is not None:            # in place (a -= b): the same array object, as CuPy returns
             return out[0] if len(out) == 1 else out
         return _wrap(result)
+
+    for _name, _short in _OPERATORS.items():
+        locals()[f"__{_short}__"] = _operator(_name)
+        if _short not in ("lt", "le", "gt", "ge", "eq", "ne"):
+            locals()[f"__r{_short}__"] = _operator(_name, reflected=True)
+    del _name, _short
+
+    def __neg__(self):
+        return _fast_result(_quietly(np.negative, (self._a,)))
 
     def __array_function__(self, func, types_, args, kwargs):
         if not all(issubclass(t, (DeviceArray, np.ndarray)) for t in types_):
