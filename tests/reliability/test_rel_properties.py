@@ -12,7 +12,9 @@ for eigh, svd and qr, sign-invariant functions of their outputs).  Each example 
   differences of <f(x), u> from V.numerical_grad, for every floating-point input; when
   the inputs hold more than `FULL_GRADIENT` numbers in total (convolutions), against the
   directional derivatives along two random directions instead (V.numerical_grad of
-  t -> <f(x + t v), u>), which keeps the cost linear in the number of examples.
+  t -> <f(x + t v), u>), which keeps the cost linear in the number of examples; for an
+  elementwise function of one input (`Prop.entrywise`: scipy.special's), against the central
+  differences of its outputs, every entry at once (the same numbers in two evaluations, not 2 n).
 
 Values are drawn inside each op's domain, away from its kinks and ties, and far enough
 from the domain's edges that the differences stay inside it (counts >= 1, targets in
@@ -24,7 +26,7 @@ apart.  settings: derandomize=True (the same examples on every run), deadline=No
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
@@ -58,6 +60,10 @@ class Prop:
     ref: Callable
     label: str = ""
     examples: int = EXAMPLES
+    entrywise: bool = False
+    """Each output entry is a function of the same entry of the one floating-point input (an
+    elementwise function: `entrywise`): its central differences, every entry at once, are the
+    full check's (`_check_gradient`)."""
 
 
 # ----- drawing -------------------------------------------------------------------------------
@@ -1437,6 +1443,11 @@ def new(name, draw, call=None, ref=None, label=""):
     return Prop(name, draw, call or getattr(ours, short), ref or getattr(numpys, short), label, NEW_EXAMPLES)
 
 
+def _entrywise(props):
+    """Props of elementwise functions, so marked (`Prop.entrywise`)."""
+    return [replace(p, entrywise=True) for p in props]
+
+
 def joined(name, ref_name=None):
     """A join of a list of arrays: V.<name>(xs) against np.<name>(xs)."""
     ref = getattr(np, ref_name or name)
@@ -1840,7 +1851,8 @@ PROPS = [
     new("arccosh", unary(uniform(1.2, 2.5))), new("arctanh", unary(uniform(-0.9, 0.9))),
     new("hypot", binary(nonzero)), new("sinc", unary(uniform(-4, 4))), new("deg2rad", unary()),
     new("rad2deg", unary()), new("radians", unary()), new("degrees", unary()),
-    # variable.ops.special (NumPy has no erf: Python's math is the reference)
+    # variable.ops.special (NumPy has no erf: Python's math is the reference); elementwise, every one
+    *_entrywise([
     new("erf", unary(uniform(-4, 4)), ref=np.vectorize(math.erf, otypes=[float])),
     new("erfc", unary(uniform(-4, 4)), ref=np.vectorize(math.erfc, otypes=[float])),
     new("xlogy", binary(uniform(-2, 2), uniform(0.2, 3)), ref=R.xlogy),
@@ -2015,6 +2027,7 @@ PROPS = [
         ref=lambda x: R.polygamma(1, x)),
     new("polygamma", unary(uniform(-1.9, -1.1)), call=lambda x: V.polygamma(3, x),
         ref=lambda x: R.polygamma(3, x), label="n=3, x < 0"),
+    ]),
     # variable.ops.rounding
     new("sign", unary(_kinked(0.0))), new("floor", unary(_kinked(-2, -1, 0, 1, 2))),
     new("ceil", unary(_kinked(-2, -1, 0, 1, 2))), new("trunc", unary(_kinked(-2, -1, 0, 1, 2))),
@@ -2245,6 +2258,19 @@ def _check_gradient(prop, arrays, params, y, rng):
     inputs = _variables(arrays)
     analytic = V.grad(weighted(*inputs), [inputs[i] for i in floats], allow_unused=True)
     analytic = [np.zeros(arrays[i].shape) if g is None else g.data for i, g in zip(floats, analytic)]
+    if prop.entrywise and len(floats) == 1 and all(u.shape == arrays[floats[0]].shape for u in us):
+        # output entry k depends on input entry k alone (the forward matched an elementwise
+        # formula): one difference of the outputs at x +- eps, every entry at once, is each entry's
+        # own central difference of <f(x), u> (numerical_grad's 2 n evaluations give the same)
+        def shifted(step):
+            values = [a + step if i == floats[0] else a for i, a in enumerate(arrays)]
+            return [out.data for out in _outputs(prop.call(*_variables(values), **params))]
+        eps = 1e-4                                  # (numerical_grad's step)
+        numeric = sum(u * (p - m) for u, p, m in zip(us, shifted(eps), shifted(-eps))) / (2 * eps)
+        scale = 1 + np.max(np.abs(numeric), initial=0)
+        np.testing.assert_allclose(analytic[0], numeric, rtol=1e-5, atol=1e-6 * scale,
+                                   err_msg=f"gradient of input {floats[0]} (entrywise)")
+        return
     if sum(arrays[i].size for i in floats) <= FULL_GRADIENT:
         numeric = V.numerical_grad(weighted, *arrays)
         numeric = [numeric] if len(arrays) == 1 else list(numeric)
