@@ -1020,7 +1020,8 @@ class _Ksone(_Distribution):
     """The one-sided Kolmogorov-Smirnov statistic D_n^+ of n samples: scipy.stats.ksone(n, loc,
     scale), sf smirnov(n, z) on [0, 1] (n a whole number or an array of them, not differentiated);
     its CDF below z = 1/n as itself, z (1 + z)^(n - 1) (the complement's one term there: 1 - sf
-    would lose a small CDF's digits)."""
+    would lose a small CDF's digits), and its quantile there as that term's inverse (ppf; above,
+    smirnovi(n, 1 - q))."""
 
     name = "ksone"
     _host_arguments = ("n",)
@@ -1081,6 +1082,19 @@ class _Ksone(_Distribution):
 
     def isf(self, q, n, loc=0.0, scale=1.0):
         return _quantile(q, loc, scale, lambda q: ks.smirnovi(n, q))
+
+    def ppf(self, q, n, loc=0.0, scale=1.0):
+        def inner(q):
+            xp = get_array_module(_data(q))
+            count = np.asarray(n, dtype=np.float64)
+            with np.errstate(divide="ignore", invalid="ignore"):  # (n < 1: NaN, smirnovi's)
+                edge = (1.0 + 1.0 / count) ** (count - 1.0) / count   # the CDF at 1/n, where one term ends
+            edge = float(edge) if edge.ndim == 0 else xp.asarray(edge)
+            low = _one(_data(q) <= edge)
+            below = ks.ksone_low_quantile(n, _at(low, q, edge * 0.5))
+            above = ks.smirnovi(n, 1.0 - _at(low, 0.5, q))
+            return _choose(low, below, above)
+        return _quantile(q, loc, scale, inner)
 
 
 class _Tukeylambda(_Distribution):

@@ -1111,6 +1111,10 @@ def _smirnov_with_its_arguments_swapped():
     return V.smirnov(statistic, 25)
 
 
+def _ksone_ppf_with_its_arguments_swapped():
+    return V.stats.ksone.ppf(25, np.array([0.01, 0.5]))       # (smirnovi's order: n first)
+
+
 def _tklmbda_with_its_arguments_swapped():
     x = V.Variable(np.array([-0.4, 0.8]), requires_grad=True)
     return V.tklmbda(0.14, x)
@@ -1278,6 +1282,10 @@ CATALOGUE += [
             _smirnov_with_its_arguments_swapped, TypeError,
             (r"^smirnov\(n, d\): the sample size n must be a whole number, and comes first",
              r"got variable\(\[0\.12 0\.3 *\]\)")),
+    Mistake("V.stats.ksone.ppf(n, q): the sample size given first (as smirnovi(n, p) reads), q second",
+            _ksone_ppf_with_its_arguments_swapped, TypeError,
+            (r"^ksone\.ppf\(q, n\): the sample size n must be a whole number, given after x \(or q\)",
+             r"got an array of dtype float64 \(not all whole numbers\)")),
     Mistake("V.tklmbda(lmbda, x): the shape given first (as scipy.stats.tukeylambda(lam) is built), x second",
             _tklmbda_with_its_arguments_swapped, TypeError,
             (r"^tklmbda\(x, lmbda\): gengrad differentiates it in x only, and lmbda requires grad",

@@ -414,3 +414,13 @@ def test_smirnov_on_the_device_without_a_sync(gpu, count_syncs, monkeypatch):
     for method in ("pdf", "logpdf", "cdf", "sf"):
         one = getattr(V.stats.ksone, method)
         assert device_equals_host(lambda z, one=one: one(z, 9), (x,), count_syncs).count == 0
+    q = np.array([-0.1, 0.0, 1e-200, 0.05, 0.4, 0.9, 1.0, np.nan])   # (ppf: either side of F(1/n))
+    assert device_equals_host(lambda z: V.stats.ksone.ppf(z, 9), (q,), count_syncs).count == 0
+
+
+def test_ksone_ppf_below_the_cdf_at_1_over_n_has_its_taylor_series():
+    """KsoneLowQuantile's Taylor rule (z' = q' / F'(z), F'(z) = (1 + z)^(n - 2) (1 + n z)) against
+    nested reverse mode, to sixth order, for n = 1, 2 and 30."""
+    for n, top in ((1, 0.9), (2, 0.7), (30, 0.08)):
+        q = np.linspace(1e-4, top, 4)
+        assert V.taylorcheck(lambda p, n=n: V.stats.ksone.ppf(p, n), q, order=6)

@@ -13,7 +13,7 @@ import variable as V
 from variable import forward_mode
 from variable.ops.elementary import _reduced_degrees
 from variable.ops.integrals import Sinhc
-from variable.ops.ks_distribution import kolmogi_complement, kolmogorov_complement
+from variable.ops.ks_distribution import kolmogi_complement, kolmogorov_complement, ksone_low_quantile
 
 OPS = {                                          # marked Forwarder: (a call, a domain)
     "Sin": (V.sin, (-2, 2)), "Cos": (V.cos, (-2, 2)), "Tan": (V.tan, (-1, 1)),
@@ -56,6 +56,7 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "AiryBiPrime": (lambda x: V.airy(x).bip, (-3, 3)),
     "KolmogiComplement": (kolmogi_complement, (0.1, 0.9)),
     "Smirnov": (lambda d: V.smirnov(9, d), (0.15, 0.9)), "Smirnovi": (lambda p: V.smirnovi(9, p), (0.1, 0.9)),
+    "KsoneLowQuantile": (lambda q: ksone_low_quantile(9, q), (1e-3, 0.2)),      # (V.stats.ksone.ppf's)
     "Sigmoid": (F.sigmoid, (-3, 3)), "Softplus": (F.softplus, (-3, 3)), "Swish": (F.swish, (-3, 3)),
     "ELU": (F.elu, (-2, 2)), "HardSwish": (F.hard_swish, (-2.5, 2.5)),
     "GELUTanh": (lambda x: F.gelu(x, approximate="tanh"), (-3, 3)), "GELUErf": (F.gelu, (-3, 3)),

@@ -8,6 +8,7 @@ gradients outside the support, NaN for a scale or shape that is not positive.
 
 import math
 import os
+from decimal import Decimal, localcontext
 
 import numpy as np
 import pytest
@@ -62,7 +63,7 @@ VALUES = [
     *[("kstwobign", m, (np.append(UNIT[:5], [0.0]), 0.3, 1.7)) for m in ("ppf", "isf")],
     *[("ksone", m, (np.array([-0.5, 0.03, 0.12, 0.3, 0.6, 1.4]), 12, 0.02, 1.1))
       for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
-    ("ksone", "isf", (np.append(UNIT[:5], [0.0]), 12, 0.3, 1.7)),
+    *[("ksone", m, (np.append(UNIT[:5], [0.0]), 12, 0.3, 1.7)) for m in ("ppf", "isf")],
     *[("tukeylambda", m, (np.array([-3.0, -0.7, 0.0, 0.4, 1.9, 60.0]), lam, 0.1, 1.3))   # (SciPy: 1e-14)
       for lam in (2.5,) for m in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")],
     *[("tukeylambda", m, (np.append(UNIT[:5], [0.0]), lam, 0.3, 1.7)) for lam in (-1.2, 0.0, 0.4)
@@ -179,6 +180,8 @@ DERIVATIVES = [
     ("ksone.cdf", lambda x, s: V.stats.ksone.cdf(x, 12, 0.0, s),
      (np.array([0.05, 0.3, 0.5]), np.array([1.1, 1.3, 0.9])), 2),
     ("ksone.isf", lambda q: V.stats.ksone.isf(q, 12), (UNIT[:3],), 2),
+    ("ksone.ppf", lambda q, s: V.stats.ksone.ppf(q, 12, 0.1, s),      # (either side of 1/n's CDF)
+     (np.array([1e-3, 0.15, 0.6]), POS[:3]), 3),
     ("tukeylambda.logpdf", lambda x, s: V.stats.tukeylambda.logpdf(x, -0.4, 0.1, s), (X[:3], POS[:3]), 3),
     ("tukeylambda.sf", lambda x: V.stats.tukeylambda.sf(x, 0.3), (np.array([-2.0, 0.4, 1.5]),), 2),
     ("tukeylambda.ppf", lambda q, lam, s: V.stats.tukeylambda.ppf(q, lam, 0.2, s),    # (in lambda too)
@@ -466,6 +469,29 @@ def test_ksone_below_1_over_n_is_its_one_term():
     for method in ("cdf", "logcdf", "sf"):
         below, above = V.backend.to_cpu(getattr(V.stats.ksone, method)(edge, n).data)
         np.testing.assert_allclose(below, above, rtol=1e-11)
+
+
+def test_ksone_ppf_below_the_cdf_at_1_over_n_inverts_its_one_term():
+    """Below q = F(1/n) ksone's quantile solves z (1 + z)^(n - 1) = q to its last digits (a q of
+    1e-300 too: 1 - q would round it away), its CDF gives q back; above, smirnovi(n, 1 - q); the two
+    meet at F(1/n); n as an array takes each its own.  (n = 10^6 on the host alone: a device sums
+    all n - 1 terms in each of smirnovi's 24 steps, 50 s of the stand-in.)"""
+    for n in (1, 2, 7, 20, 1000) + (() if ON_A_DEVICE else (10 ** 6,)):
+        edge = (1 + 1 / n) ** (n - 1) / n
+        q = np.array([1e-300, 1e-40, 1e-12, 1e-6, 0.3, 0.999999]) * edge
+        z = V.backend.to_cpu(V.stats.ksone.ppf(q, n).data)
+        with localcontext() as context:
+            context.prec = 40
+            back = [Decimal(float(v)) * (1 + Decimal(float(v))) ** (n - 1) for v in z]
+        relative = np.array([float(abs(b / Decimal(float(t)) - 1)) for b, t in zip(back, q)])
+        assert np.all(relative <= 4 * 2.2e-16 * 2), (n, relative)   # (F's condition: z F' / F <= 2)
+        if n > 1:
+            around = np.array([edge * (1 - 1e-9), edge * (1 + 1e-9)])
+            around = V.backend.to_cpu(V.stats.ksone.ppf(around, n).data)
+            np.testing.assert_allclose(around * n, 1.0, atol=1e-8 * n)
+    mixed = V.backend.to_cpu(V.stats.ksone.ppf(np.array([1e-5, 0.4]), np.array([3, 40])).data)
+    single = [V.backend.to_cpu(V.stats.ksone.ppf(q, k).data) for q, k in ((1e-5, 3), (0.4, 40))]
+    np.testing.assert_array_equal(mixed, np.array(single))
 
 
 @pytest.mark.skipif(ON_A_DEVICE, reason="every method of every distribution (22 s of the stand-in): "

@@ -24,6 +24,8 @@ x log(x / M) + M - x by its series near x = M), so no n-fold product of rounded 
 pieces of entries (no graph: the n terms per entry stay in a few MB); the derivative is the sum's
 own, written with gengrad's ops, and Taylor mode carries d's series through it (V.jet).
 smirnovi(n, p) solves it by Newton's steps on log S, kept in the bracket the residuals give.
+Below d = 1/n the CDF 1 - S is one term, d (1 + d)^(n - 1); ksone_low_quantile inverts it (a small
+probability to its last digit: smirnovi(n, 1 - q) would round q away).
 """
 
 import functools
@@ -423,7 +425,8 @@ def _in_doubles(x, one):
 def _ks_samples(n, op):
     """The sample size: an int, or an int64 array of whole numbers; anything else refused naming
     the op and its order of arguments (the statistic given first is the likely slip)."""
-    return _whole_numbers(n, f"{op}: the sample size n must be a whole number, and comes first (not "
+    place = "given after x (or q)" if op.startswith("ksone") else "and comes first"
+    return _whole_numbers(n, f"{op}: the sample size n must be a whole number, {place} (not "
                              f"differentiated; SciPy's truncates others with a warning)")
 
 
@@ -621,3 +624,71 @@ def smirnovi(n, p):
     if isinstance(n, np.ndarray):
         return _each_pair((n,), p, lambda k, x: Function(Smirnovi(k))(x))
     return Function(Smirnovi(n))(p)
+
+
+_KSONE_LOW_STEPS = 8
+"""Newton's steps of ksone_low_quantile, on every entry (n up to 1e9 needs at most 7)."""
+
+
+def _ksone_low_arrays(n, q):
+    """z with z (1 + z)^(n - 1) = q on an ndarray, 0 <= q <= the CDF at 1/n: Newton's steps from
+    min(q, 1/n), right of the root (the one term F is convex and increasing, so each step stays
+    right of it and closes in), on the residual z P - q with P = e^((n - 1) log1p z) in [1, e):
+    each factor to its last digits, so z keeps its own."""
+    xp = get_array_module(q)
+    if n < 1:
+        return xp.full_like(q, np.nan)      # (no sample: NaN, as SciPy's)
+    z = xp.minimum(q, 1.0 / n)
+    for _ in range(_KSONE_LOW_STEPS):
+        power = xp.exp((n - 1.0) * xp.log1p(z))
+        z = z - (z * power - q) * (1.0 + z) / (power * (1.0 + n * z))
+    return z
+
+
+def _ksone_low_slope(n, z):
+    """F'(z) = (1 + z)^(n - 2) (1 + n z) of a Variable, as gengrad's ops."""
+    return exp(log1p(z) * (n - 2.0)) * (z * float(n) + 1.0)
+
+
+class KsoneLowQuantile(Forwarder):
+    """z = F^-1(q) for F(z) = z (1 + z)^(n - 1), ksone's CDF below z = 1/n, one whole n: dz/dq =
+    1 / F'(z), F'(z) = (1 + z)^(n - 2) (1 + n z), of the output."""
+
+    def __init__(self, n):
+        self.n = n
+
+    @_in_float64(at=1)
+    def forward(self, q):
+        return _ksone_low_arrays(self.n, q)
+
+    save_for_backward = ("y",)
+
+    def backward(self, gy):
+        z, = self.outputs
+        return gy / _ksone_low_slope(self.n, z)
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, q):
+        z, = self.outputs
+        if len(q) == 1:
+            return [z._data]
+        n = float(self.n)
+
+        def slope(zs, m):                           # coefficient m of 1 / F'(z(t))
+            head = list(zs[:m + 1])
+            power = series.power([1.0 + head[0]] + head[1:], n - 2.0)
+            return series.reciprocal(series.mul(power, [1.0 + n * head[0]] + [n * c for c in head[1:]]))[m]
+        return series.ode(q, z._data, slope)
+
+
+def ksone_low_quantile(n, q):
+    """z with z (1 + z)^(n - 1) = q elementwise, for 0 <= q <= (1 + 1/n)^(n - 1) / n: ksone's
+    quantile below 1/n, where its CDF is that one term (V.stats.ksone.ppf), differentiable in q to
+    any order; n a whole number or an array of them."""
+    n = _ks_samples(n, "ksone.ppf(q, n)")
+    q = _as_float_variable(q, "ksone.ppf")
+    if isinstance(n, np.ndarray):
+        return _each_pair((n,), q, lambda k, x: Function(KsoneLowQuantile(k))(x))
+    return Function(KsoneLowQuantile(n))(q)
