@@ -13,7 +13,7 @@ for eigh, svd and qr, sign-invariant functions of their outputs).  Each example 
   the inputs hold more than `FULL_GRADIENT` numbers in total (convolutions), against the
   directional derivatives along two random directions instead (V.numerical_grad of
   t -> <f(x + t v), u>), which keeps the cost linear in the number of examples; for an
-  elementwise function of one input (`Prop.entrywise`: scipy.special's), against the central
+  elementwise function of one floating-point input (`Prop.entrywise`), against the central
   differences of its outputs, every entry at once (the same numbers in two evaluations, not 2 n).
 
 Values are drawn inside each op's domain, away from its kinks and ties, and far enough
@@ -1754,7 +1754,8 @@ def draw_over(data, rng):
 
 # ----- the table ---------------------------------------------------------------------------------
 PROPS = [
-    # variable: elementwise
+    # variable: elementwise (Prop.entrywise: the rows of one floating-point input)
+    *_entrywise([
     Prop("add", binary(), V.add, np.add), Prop("sub", binary(), V.sub, np.subtract),
     Prop("mul", binary(), V.mul, np.multiply), Prop("div", binary(None, nonzero), V.div, np.divide),
     Prop("maximum", binary(untied=True), V.maximum, np.maximum),
@@ -1772,6 +1773,7 @@ PROPS = [
     Prop("clip", draw_clip, V.clip, lambda x, lo, hi: np.clip(x, lo, hi)),
     Prop("where", draw_where, lambda x0, x1, condition: V.where(condition, x0, x1),
          lambda x0, x1, condition: np.where(condition, x0, x1)),
+    ]),
     # variable: shapes
     Prop("reshape", draw_reshape, lambda x, shape: V.reshape(x, shape),
          lambda x, shape: np.reshape(x, shape)),
@@ -1793,7 +1795,8 @@ PROPS = [
     Prop("logsumexp", reduction(), V.logsumexp, R.logsumexp),
     Prop("matmul", draw_matmul, V.matmul, np.matmul),
     Prop("transpose_matmul", draw_transpose_matmul, V.transpose_matmul, np_transpose_matmul),
-    # function: activations
+    # function: activations (elementwise up to softmax)
+    *_entrywise([
     Prop("sigmoid", unary(lambda rng, s: rng.uniform(-6, 6, s)), F.sigmoid, R.sigmoid),
     Prop("relu", unary(_kinked(0.0)), F.relu, R.relu),
     Prop("relu6", unary(_kinked(0.0, 6.0, low=-2, high=8)), F.relu6, R.relu6),
@@ -1806,6 +1809,7 @@ PROPS = [
     Prop("hard_sigmoid", unary(_kinked(-3.0, 3.0, low=-5, high=5)), F.hard_sigmoid, R.hard_sigmoid),
     Prop("hard_swish", unary(_kinked(-3.0, 3.0, low=-5, high=5)), F.hard_swish, R.hard_swish),
     Prop("softplus", unary(lambda rng, s: rng.uniform(-6, 6, s)), F.softplus, R.softplus),
+    ]),
     Prop("softmax", softmax_draw, F.softmax, R.softmax),
     Prop("log_softmax", softmax_draw, F.log_softmax, R.log_softmax),
     # function: losses
@@ -1841,7 +1845,9 @@ PROPS = [
     Prop("average_pooling", pooling_draw, F.average_pooling, R.average_pooling),
     Prop("im2col", im2col_draw, F.im2col, R.im2col),
     Prop("col2im", col2im_draw, F.col2im, R.col2im),
-    # variable.ops.exponential (NumPy names from here on: NEW_EXAMPLES examples each)
+    # variable.ops.exponential (NumPy names from here on: NEW_EXAMPLES examples each), inverse_trig and
+    # special: elementwise, every one
+    *_entrywise([
     new("log1p", unary(uniform(-0.5, 2.0))), new("expm1", unary()), new("log2", unary(positive)),
     new("log10", unary(positive)), new("exp2", unary()), new("logaddexp", binary()),
     new("logaddexp2", binary()), new("reciprocal", unary(nonzero)),
@@ -1851,8 +1857,7 @@ PROPS = [
     new("arccosh", unary(uniform(1.2, 2.5))), new("arctanh", unary(uniform(-0.9, 0.9))),
     new("hypot", binary(nonzero)), new("sinc", unary(uniform(-4, 4))), new("deg2rad", unary()),
     new("rad2deg", unary()), new("radians", unary()), new("degrees", unary()),
-    # variable.ops.special (NumPy has no erf: Python's math is the reference); elementwise, every one
-    *_entrywise([
+    # variable.ops.special (NumPy has no erf: Python's math is the reference)
     new("erf", unary(uniform(-4, 4)), ref=np.vectorize(math.erf, otypes=[float])),
     new("erfc", unary(uniform(-4, 4)), ref=np.vectorize(math.erfc, otypes=[float])),
     new("xlogy", binary(uniform(-2, 2), uniform(0.2, 3)), ref=R.xlogy),
@@ -2028,7 +2033,8 @@ PROPS = [
     new("polygamma", unary(uniform(-1.9, -1.1)), call=lambda x: V.polygamma(3, x),
         ref=lambda x: R.polygamma(3, x), label="n=3, x < 0"),
     ]),
-    # variable.ops.rounding
+    # variable.ops.rounding: elementwise
+    *_entrywise([
     new("sign", unary(_kinked(0.0))), new("floor", unary(_kinked(-2, -1, 0, 1, 2))),
     new("ceil", unary(_kinked(-2, -1, 0, 1, 2))), new("trunc", unary(_kinked(-2, -1, 0, 1, 2))),
     new("fix", unary(_kinked(-2, -1, 0, 1, 2))), new("rint", unary(_kinked(-1.5, -0.5, 0.5, 1.5))),
@@ -2037,6 +2043,7 @@ PROPS = [
     new("fmin", binary(untied=True)), new("nan_to_num", unary()), new("real", unary()), new("imag", unary()),
     new("conj", unary()), new("conjugate", unary()), new("positive", unary()),
     new("fabs", unary(_kinked(0.0))), new("copysign", binary(nonzero, nonzero)),
+    ]),
     # variable.ops.statistics
     new("var", draw_var), new("std", draw_var), new("average", draw_average,
                                                     lambda a, w=None, **kw: V.average(a, weights=w, **kw),
