@@ -95,9 +95,11 @@ def _op_for(name, linalg=False):
 
 
 _DENSITY = ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")
-_V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, scale"),
-            ("gamma", _DENSITY, "x, a, loc, scale"), ("chi2", _DENSITY, "x, df, loc, scale"),
-            ("beta", _DENSITY, "x, a, b, loc, scale"), ("expon", _DENSITY, "x, loc, scale"),
+_V_STATS = (("norm", _DENSITY + ("ppf", "isf"), "x, loc, scale"),
+            ("t", _DENSITY + ("ppf", "isf"), "x, df, loc, scale"),
+            ("gamma", _DENSITY + ("ppf", "isf"), "x, a, loc, scale"),
+            ("chi2", _DENSITY + ("ppf", "isf"), "x, df, loc, scale"),
+            ("beta", _DENSITY + ("ppf", "isf"), "x, a, b, loc, scale"), ("expon", _DENSITY, "x, loc, scale"),
             *[(name, _DENSITY, "x, loc, scale") for name in ("laplace", "logistic", "cauchy", "uniform",
                                                               "halfnorm")],
             ("lognorm", _DENSITY, "x, s, loc, scale"), ("skewnorm", _DENSITY, "x, a, loc, scale"),
@@ -107,7 +109,7 @@ _V_STATS = (("norm", _DENSITY, "x, loc, scale"), ("t", _DENSITY, "x, df, loc, sc
               for name in ("gumbel_r", "gumbel_l", "rayleigh")],
             ("vonmises", ("pdf", "logpdf"), "x, kappa, loc, scale"),
             ("kstwobign", _DENSITY + ("ppf", "isf"), "x, loc, scale"),
-            ("ksone", _DENSITY + ("isf",), "x, n, loc, scale"),
+            ("ksone", _DENSITY + ("ppf", "isf"), "x, n, loc, scale"),
             ("tukeylambda", _DENSITY + ("ppf", "isf"), "x, lam, loc, scale"),
             ("invgamma", _DENSITY + ("ppf", "isf"), "x, a, loc, scale"),
             *[(name, _DENSITY + ("ppf", "isf"), "x, c, loc, scale") for name in ("lomax", "invweibull")],

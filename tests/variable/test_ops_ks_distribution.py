@@ -16,6 +16,7 @@ from op_rows import SMOOTH, Row, device_equals_host, table_tests
 from test_ops_integrals import machin_pi
 
 import variable as V
+from variable import numpy_dispatch
 from variable.ops import ks_distribution
 from variable.ops.ks_distribution import kolmogi_complement, kolmogorov_complement
 
@@ -289,6 +290,26 @@ def test_scipy_stats_kstwobign_on_a_variable_names_ours():
         stats.kstwobign.isf(x * 0.3)
     with pytest.raises(ValueError, match=r"scipy\.stats\.ksone\.sf.*V\.stats\.ksone\.sf\(x, n, loc, "):
         stats.ksone.sf(x * 0.3, 10)
+    with pytest.raises(ValueError, match=r"scipy\.stats\.ksone\.ppf.*V\.stats\.ksone\.ppf\(q, n, loc, "):
+        stats.ksone.ppf(x * 0.3, 10)
+
+
+def test_every_method_of_v_stats_is_named_where_scipy_stats_meets_a_variable():
+    """The refusal of scipy.stats.<dist>.<method> on a Variable names V.stats's method wherever
+    gengrad has it (its list in numpy_dispatch had missed ksone's ppf and the ppf and isf of norm, t,
+    gamma, chi2 and beta): every distribution of V.stats, every scipy.stats method it has."""
+    standard = {"pdf", "logpdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf", "pmf", "logpmf"}
+    named = {name: set(methods) for name, methods, _ in numpy_dispatch._V_STATS}
+    for name in V.stats.__all__:
+        if name in ("dirichlet", "multivariate_normal"):     # (no scipy.stats rv_continuous methods)
+            continue
+        kind = type(getattr(V.stats, name))
+        have = {m for m in standard if hasattr(kind, m)}
+        if "pmf" in have:
+            have.discard("pdf")                               # (a discrete one's pdf is the base's)
+        if not ("cdf" in have and "sf" in have):
+            have -= {"logcdf", "logsf"}
+        assert have == named.get(name), (name, sorted(have ^ named.get(name, set())))
 
 
 def test_on_the_device_without_a_sync(gpu, count_syncs):
