@@ -20,7 +20,8 @@ Values are drawn inside each op's domain, away from its kinks and ties, and far 
 from the domain's edges that the differences stay inside it (counts >= 1, targets in
 (0.01, 0.99)); matrices are well conditioned, with eigenvalues and singular values
 apart.  settings: derandomize=True (the same examples on every run), deadline=None, and
-`Prop.examples` examples per op: `EXAMPLES`, or `NEW_EXAMPLES` for the NumPy-named ops.
+`Prop.examples` examples per op: `EXAMPLES`, or `NEW_EXAMPLES` for the NumPy-named ops
+(`SPECIAL_EXAMPLES` for scipy.special's).
 """
 
 import math
@@ -44,6 +45,10 @@ set GENGRAD_PROPERTY_EXAMPLES=100 for a quicker local run (about a third as long
 FULL_GRADIENT = 40      # inputs with more numbers than this are checked along random directions
 GAP = 0.02              # distance kept from kinks and ties (the difference step is 1e-4)
 NEW_EXAMPLES = max(20, EXAMPLES // 5)
+SPECIAL_EXAMPLES = max(20, EXAMPLES // 10)
+"""Examples per scipy.special function (about 110 rows, 55 s at 30): elementwise, each has a table
+to third order (test_ops_*.py), its pointwise Taylor rule's and the op table's checks; here its
+values over a random range and shapes."""
 """Examples per NumPy-named op (variable/ops/*.py, V.linalg; about 20 s for all at 60): ~110
 ops at EXAMPLES each would more than double the file's time; their table tests
 (tests/variable/test_ops_*.py) check them at fixed points too."""
@@ -1448,6 +1453,11 @@ def _entrywise(props):
     return [replace(p, entrywise=True) for p in props]
 
 
+def _fewer(props):
+    """Props run SPECIAL_EXAMPLES times."""
+    return [replace(p, examples=SPECIAL_EXAMPLES) for p in props]
+
+
 def joined(name, ref_name=None):
     """A join of a list of arrays: V.<name>(xs) against np.<name>(xs)."""
     ref = getattr(np, ref_name or name)
@@ -1857,7 +1867,9 @@ PROPS = [
     new("arccosh", unary(uniform(1.2, 2.5))), new("arctanh", unary(uniform(-0.9, 0.9))),
     new("hypot", binary(nonzero)), new("sinc", unary(uniform(-4, 4))), new("deg2rad", unary()),
     new("rad2deg", unary()), new("radians", unary()), new("degrees", unary()),
-    # variable.ops.special (NumPy has no erf: Python's math is the reference)
+    ]),
+    # variable.ops.special (NumPy has no erf: Python's math is the reference): SPECIAL_EXAMPLES each
+    *_entrywise(_fewer([
     new("erf", unary(uniform(-4, 4)), ref=np.vectorize(math.erf, otypes=[float])),
     new("erfc", unary(uniform(-4, 4)), ref=np.vectorize(math.erfc, otypes=[float])),
     new("xlogy", binary(uniform(-2, 2), uniform(0.2, 3)), ref=R.xlogy),
@@ -2032,7 +2044,7 @@ PROPS = [
         ref=lambda x: R.polygamma(1, x)),
     new("polygamma", unary(uniform(-1.9, -1.1)), call=lambda x: V.polygamma(3, x),
         ref=lambda x: R.polygamma(3, x), label="n=3, x < 0"),
-    ]),
+    ])),
     # variable.ops.rounding: elementwise
     *_entrywise([
     new("sign", unary(_kinked(0.0))), new("floor", unary(_kinked(-2, -1, 0, 1, 2))),

@@ -212,7 +212,7 @@ DERIVATIVES = [
 
 
 ON_A_DEVICE = os.environ.get("GENGRAD_DEVICE", "cpu") != "cpu"
-HOST_ONLY = {"skewnorm.cdf", "skewnorm.logsf", "t.ppf", "gamma.isf", "beta.ppf"}
+HOST_ONLY = {"skewnorm.cdf", "skewnorm.logsf", "t.ppf", "gamma.isf", "beta.ppf", "invgamma.isf"}
 """Checks a device would run far slower than the host (50 s of the stand-in's time): the skew-normal's
 tail takes all three of its ways on every entry, 40 quadrature nodes each, and a quantile all of its
 solver's steps, for every central difference; their device paths are held by
