@@ -41,6 +41,7 @@ from ..directions import Directions
 from ..forward_mode import jet
 from ..forwarder import Forwarder, Function, as_variable
 from ..variable import Variable
+from .distribution_inverses import _quantile_series
 from .elementwise import exp, log
 from .exponential import log1p
 from .piecewise import where
@@ -672,15 +673,12 @@ class KsoneLowQuantile(Forwarder):
 
     def taylor(self, q):
         z, = self.outputs
-        if len(q) == 1:
-            return [z._data]
         n = float(self.n)
 
-        def slope(zs, m):                           # coefficient m of 1 / F'(z(t))
-            head = list(zs[:m + 1])
-            power = series.power([1.0 + head[0]] + head[1:], n - 2.0)
-            return series.reciprocal(series.mul(power, [1.0 + n * head[0]] + [n * c for c in head[1:]]))[m]
-        return series.ode(q, z._data, slope)
+        def density(zs):                            # the series of F'(z) along z's head
+            power = series.power([1.0 + zs[0]] + zs[1:], n - 2.0)
+            return series.mul(power, [1.0 + n * zs[0]] + [n * c for c in zs[1:]])
+        return _quantile_series(q, z._data, density)
 
 
 def ksone_low_quantile(n, q):
