@@ -92,7 +92,10 @@ FAKE_GPU = load_fake_gpu()
 
 
 def _host(value):
-    """A device array as a NumPy copy, for NumPy's testing functions (CuPy refuses np.asarray)."""
+    """A device array as a NumPy copy, for NumPy's testing functions (CuPy refuses np.asarray);
+    in a list or tuple too (`assert_allclose([a, b], [0, 0])`)."""
+    if type(value) in (list, tuple) and any(backend.is_device_array(v) for v in value):
+        return type(value)(_host(v) for v in value)
     return backend.to_cpu(value) if backend.is_device_array(value) else value
 
 

@@ -47,12 +47,14 @@ def get_array_module(*arrays):
         kind = type(a)
         if kind is np.ndarray:
             continue
-        kind = type(getattr(a, "_data", a))
-        if kind is np.ndarray:
-            continue
         module = _MODULES.get(kind) or _module_of_type(kind)
         if module is not np:
             return module
+        kind = type(getattr(a, "_data", None))      # (a Variable's data; asked of no device array)
+        if kind is not np.ndarray:
+            module = _MODULES.get(kind) or _module_of_type(kind)
+            if module is not np:
+                return module
     return np
 
 

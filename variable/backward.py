@@ -47,14 +47,18 @@ def _seed(y, gy, where):
         xp = np if type(data) is np.ndarray else backend.get_array_module(data)
         return new_variable(xp.broadcast_to(xp.ones((), dtype=data.dtype), data.shape))
     if backend.is_device_array(gy):
-        gy = new_variable(gy.astype(y._data.dtype, copy=False))
+        gy = new_variable(backend.constant_like(gy.astype(y._data.dtype, copy=False), y._data, where,
+                                                "grad_output", "its output"))
     elif not isinstance(gy, Variable):
         if not isinstance(gy, (np.ndarray, int, float, np.number)) or isinstance(gy, bool):
             raise TypeError(
                 f"{where}: a grad_output must be a Variable, an ndarray, a number or None, "
                 f"got {type(gy).__name__}"
             )
-        gy = new_variable(np.asarray(gy, dtype=y._data.dtype))
+        # on the output's device: a host array goes to the GPU where V.Variable would put it
+        made = not isinstance(gy, np.ndarray)      # (a number)
+        gy = new_variable(backend.constant_like(np.asarray(gy, dtype=y._data.dtype), y._data, where,
+                                                "grad_output", "its output", made=made))
     if gy.shape != y.shape:
         raise ValueError(
             f"{where}: grad_output of shape {gy.shape} does not match output of shape {y.shape}"

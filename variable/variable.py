@@ -1879,7 +1879,7 @@ def _bitwise(symbol, ufunc, *operands):
     """`x & y` etc.: the ufunc on integer or boolean data (a plain array, no gradient)."""
     data = [x._data if isinstance(x, Variable) else x for x in operands]
     for value in data:
-        kind = getattr(value, "dtype", np.asarray(value).dtype).kind
+        kind = (value.dtype if hasattr(value, "dtype") else np.asarray(value).dtype).kind   # (no device copy)
         if kind not in "iub":
             shown = " ".join(f"{getattr(v, 'dtype', type(v).__name__)}" for v in data)
             raise TypeError(

@@ -145,20 +145,21 @@ _NOT_IN_CUPY = frozenset(["spacing"])
 try:    # NumPy's own error state, set for one call without building an np.errstate each time
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
     _QUIET = _make_extobj(all="ignore")
+    _set_state, _reset_state = _extobj_contextvar.set, _extobj_contextvar.reset
 except ImportError:     # (another NumPy: np.errstate itself, as slow as it is)
     _extobj_contextvar = None
 
 
-def _quietly(ufunc, args):
-    """ufunc(*args) with every floating-point error ignored (CuPy has no error state)."""
+def _quietly(ufunc, args, kwargs=None):
+    """ufunc(*args, **kwargs) with every floating-point error ignored (CuPy has no error state)."""
     if _extobj_contextvar is None:
         with np.errstate(all="ignore"):
-            return ufunc(*args)
-    token = _extobj_contextvar.set(_QUIET)
+            return ufunc(*args, **(kwargs or {}))
+    token = _set_state(_QUIET)
     try:
-        return ufunc(*args)
+        return ufunc(*args, **kwargs) if kwargs else ufunc(*args)
     finally:
-        _extobj_contextvar.reset(token)
+        _reset_state(token)
 
 
 def _plain(x):
@@ -173,6 +174,18 @@ def _plain(x):
     return None
 
 
+def _method(name):
+    """The DeviceArray's method `name`: the ndarray's, on its unwrapped arguments, results wrapped
+    (what __getattr__ does for the rest, without building the method on every call)."""
+    op = f".{name}"
+
+    def method(self, *args, **kwargs):
+        return _wrap(getattr(self._a, name)(*_unwrap_args(args, op), **_unwrap_dict(kwargs, op)))
+
+    method.__name__ = name
+    return method
+
+
 def _fast_result(result):
     return DeviceArray(result) if type(result) is np.ndarray else _wrap(result)
 
@@ -185,12 +198,25 @@ def _operator(name, reflected=False):
     ufunc = getattr(np, name)
     mixin = getattr(np.lib.mixins.NDArrayOperatorsMixin,
                     f"__r{_OPERATORS[name]}__" if reflected else f"__{_OPERATORS[name]}__")
+    low, high = _INT_LIMITS
 
-    def operator(self, other):
-        b = _plain(other)
-        if b is None:
+    def operator(self, other):      # (_plain and _quietly written out: the stand-in's hottest lines)
+        kind = type(other)
+        if kind is DeviceArray:
+            b = other._a
+        elif kind is float or kind is bool or (kind is int and low <= other <= high) or isinstance(
+                other, np.generic):
+            b = other
+        else:
             return mixin(self, other)
-        return _fast_result(_quietly(ufunc, (b, self._a) if reflected else (self._a, b)))
+        if _extobj_contextvar is None:
+            return _fast_result(_quietly(ufunc, (b, self._a) if reflected else (self._a, b)))
+        token = _set_state(_QUIET)
+        try:
+            result = ufunc(b, self._a) if reflected else ufunc(self._a, b)
+        finally:
+            _reset_state(token)
+        return DeviceArray(result) if type(result) is np.ndarray else _wrap(result)
 
     operator.__name__ = f"__r{_OPERATORS[name]}__" if reflected else f"__{_OPERATORS[name]}__"
     return operator
@@ -205,6 +231,7 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
     """An array "on the device": arithmetic and NumPy calls stay here, mixing raises."""
 
     __array_priority__ = 100
+    __slots__ = ("_a", "__weakref__")
 
     def __init__(self, a):
         self._a = a
@@ -212,8 +239,13 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
     # --- NumPy's protocols --------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if method == "__call__" and not kwargs and ufunc.__name__ not in _NOT_IN_CUPY:
-            args = [_plain(x) for x in inputs]      # the common operands: no general checks
-            if all(a is not None for a in args):
+            args = []                               # the common operands: no general checks
+            for x in inputs:
+                a = _plain(x)
+                if a is None:
+                    break
+                args.append(a)
+            else:
                 return _fast_result(_quietly(ufunc, args))
         if any(getattr(type(x), "__array_ufunc__", None) is not None
                and not isinstance(x, (DeviceArray, np.ndarray, np.generic)) for x in inputs):
@@ -241,19 +273,23 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
         return _fast_result(_quietly(np.negative, (self._a,)))
 
     def __array_function__(self, func, types_, args, kwargs):
-        if not all(issubclass(t, (DeviceArray, np.ndarray)) for t in types_):
-            return NotImplemented   # another library's type (a Variable) answers, as with CuPy
-        name = func.__name__
-        strict = _STRICT.get((func.__module__, name))   # CuPy's own signature, where it differs
+        for kind in types_:
+            if kind is not DeviceArray and not issubclass(kind, (DeviceArray, np.ndarray)):
+                return NotImplemented   # another library's type (a Variable) answers, as with CuPy
+        plan = _PLANS.get(func)
+        if plan is None:
+            plan = _PLANS[func] = _plan(func)
+        strict, operands_only, syncing, op = plan
         if strict is not None:
             return strict(*args, **kwargs)
-        if name in _OPERANDS_ONLY:      # CuPy's versions take arrays (and scalars), not lists
-            for a in list(args) + list(kwargs.values()):
-                _operand(a, f"np.{name}")
-        if name in _SYNCING:
-            _sync(f"np.{name}")
-        with np.errstate(all="ignore"):
-            return _wrap(func(*_unwrap(args, f"np.{name}"), **_unwrap_dict(kwargs, f"np.{name}")))
+        if operands_only:      # CuPy's versions take arrays (and scalars), not lists
+            for a in args:
+                _operand(a, op)
+            for a in kwargs.values():
+                _operand(a, op)
+        if syncing:
+            _sync(op)
+        return _wrap(_quietly(func, _unwrap_args(args, op), _unwrap_dict(kwargs, op) if kwargs else None))
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(
@@ -309,7 +345,15 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
         _sync(".nonzero()")
         return _wrap(self._a.nonzero())
 
+    for _name in ("astype", "reshape", "sum", "copy", "transpose", "mean", "ravel", "any", "all", "max",
+                  "min", "argmax", "argmin", "var", "std", "squeeze", "swapaxes", "prod", "cumsum", "dot",
+                  "flatten", "conj", "round", "clip", "view", "take", "repeat"):
+        locals()[_name] = _method(_name)
+    del _name
+
     def __getattr__(self, name):
+        if name[0] == "_":      # NumPy's private and protocol names (__array_interface__, ...):
+            raise AttributeError(f"'fake_gpu.DeviceArray' object has no attribute '{name}'")
         attribute = getattr(self._a, name)      # sum, max, reshape, astype, copy, item, ...
         if not callable(attribute):
             return _wrap(attribute)
@@ -381,6 +425,32 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
 
 def _unwrap_dict(kwargs, op):
     return {k: _unwrap(v, op) for k, v in kwargs.items()}
+
+
+def _unwrap_args(args, op):
+    """_unwrap of a call's arguments, the common ones (DeviceArrays, floats, bools, None, small
+    ints) without the general walk."""
+    out = []
+    for a in args:
+        kind = type(a)
+        if kind is DeviceArray:
+            out.append(a._a)
+        elif kind is float or kind is bool or a is None or (
+                kind is int and _INT_LIMITS[0] <= a <= _INT_LIMITS[1]):
+            out.append(a)
+        else:
+            return _unwrap(args, op)
+    return out
+
+
+_PLANS = {}
+"""NumPy function -> (the stand-in's strict version or None, whether CuPy takes its operands as
+arrays and scalars only, whether it syncs, "np.<name>"): __array_function__'s lookups, once."""
+
+
+def _plan(func):
+    name = func.__name__
+    return (_STRICT.get((func.__module__, name)), name in _OPERANDS_ONLY, name in _SYNCING, f"np.{name}")
 
 
 def _masks(index):
@@ -598,7 +668,8 @@ class _OwnUfunc:
         self.__name__ = ufunc.__name__
 
     def __call__(self, *args, **kwargs):
-        return _own(self._ufunc.__call__, self._where, self.__name__)(*args, **kwargs)
+        _refuse_foreign(args, kwargs, self._where, self.__name__)
+        return self._ufunc(*args, **kwargs)
 
     def __getattr__(self, name):
         value = getattr(self._ufunc, name)
@@ -615,20 +686,26 @@ def _own(function, where, name=None):
     name = name or function.__name__
 
     def call(*args, **kwargs):
-        for value in list(args) + list(kwargs.values()):
-            if _foreign(value):
-                raise TypeError(f"Unsupported type {type(value)} (fake GPU: {where}.{name} "
-                                f"is CuPy's own function, which reads device arrays and scalars only; "
-                                f"np.{name} would hand it to that type)")
+        _refuse_foreign(args, kwargs, where, name)
         return function(*args, **kwargs)
     return call
+
+
+def _refuse_foreign(args, kwargs, where, name):
+    for value in (*args, *kwargs.values()):
+        if type(value) is not DeviceArray and _foreign(value):
+            raise TypeError(f"Unsupported type {type(value)} (fake GPU: {where}.{name} "
+                            f"is CuPy's own function, which reads device arrays and scalars only; "
+                            f"np.{name} would hand it to that type)")
 
 
 class _Linalg(types.ModuleType):
     """`cupy.linalg`: the narrower functions above, NumPy's otherwise (refusing other types)."""
 
     def __getattr__(self, name):
-        return _own(getattr(np.linalg, name), "cupy.linalg")
+        value = _own(getattr(np.linalg, name), "cupy.linalg")
+        setattr(self, name, value)      # (made once)
+        return value
 
 
 class _Module(types.ModuleType):
@@ -636,7 +713,9 @@ class _Module(types.ModuleType):
     CuPy's own functions do (np.<name> dispatches to them; cupy.<name> does not)."""
 
     def __getattr__(self, name):
-        return _own(getattr(np, name), "cupy")
+        value = _own(getattr(np, name), "cupy")
+        setattr(self, name, value)      # (made once)
+        return value
 
 
 module = _Module("fake_gpu")

@@ -178,6 +178,32 @@ def test_the_stand_in_refuses_python_ints_past_64_bits(gpu):
     assert float((backend.to_gpu(np.ones(3)) * float(2 ** 70))[0]) == 2.0 ** 70
 
 
+def test_a_device_array_never_becomes_a_host_array_implicitly(gpu):
+    # np.asarray(cupy array) raises in CuPy; the stand-in once let NumPy read its wrapped array
+    # through __array_interface__ (its attribute lookup fell through to the ndarray's), which
+    # hid a np.asarray(device data) in bitwise operators and host grad_outputs for device outputs
+    a = backend.to_gpu(np.arange(3.0))
+    for convert in (np.asarray, np.array, lambda a: np.full(3, a[0])):
+        with pytest.raises(TypeError, match="Implicit conversion to a NumPy array"):
+            convert(a)
+
+
+def test_a_host_grad_output_for_a_device_output_goes_where_a_variable_would(gpu):
+    x = V.Variable(backend.to_gpu(np.arange(6.0).reshape(2, 3)))
+    with pytest.raises(TypeError, match=r"grad: expected grad_output on the device of its output, got its "
+                                        r"output on the GPU and grad_output on the CPU"):
+        V.grad(V.repeat(x, [1, 0, 3], axis=1), [x], grad_outputs=np.ones((2, 4)))
+    backend.set_default_device("gpu")
+    try:
+        gx, = V.grad(V.repeat(x, [1, 0, 3], axis=1), [x], grad_outputs=np.ones((2, 4)))
+    finally:
+        backend.set_default_device("cpu")
+    np.testing.assert_array_equal(backend.to_cpu(gx.data), [[1.0, 0.0, 3.0]] * 2)
+    h = V.Variable(np.ones(3))
+    with pytest.raises(TypeError, match="output on the CPU and grad_output on the GPU; move grad_output"):
+        V.grad(h * 2, [h], grad_outputs=backend.to_gpu(np.ones(3)))
+
+
 def test_the_stand_in_lacks_the_ufuncs_cupy_lacks_and_spacing_works_without(gpu):
     x = np.array([0.0, -0.0, 1.0, -3.5, 1e30, np.inf, np.nan])
     if gpu.__name__ == "fake_gpu":   # (CuPy itself: its __array_ufunc__ has no spacing)

@@ -278,7 +278,7 @@ def _third_by_nested_reverse(f, x):
     for i in range(x.size):
         gi = V.grad(g[i], xv, create_graph=True)
         for j in range(x.size):
-            third[i, j] = V.grad(gi[j], xv, materialize_grads=True).data
+            third[i, j] = V.backend.to_cpu(V.grad(gi[j], xv, materialize_grads=True).data)
     return third
 
 

@@ -101,7 +101,7 @@ def test_the_estimate_is_unbiased(rng, distribution):
     estimate = V.laplacian(f, x, samples=n, distribution=distribution, rng=np.random.default_rng(7)).data
     variance = 4.0 if distribution == "rademacher" else 92.0
     assert abs(estimate.mean() - 6.0) < 5 * np.sqrt(variance / (n * 50))
-    assert np.std(estimate) == pytest.approx(np.sqrt(variance / n), rel=0.3)   # each point's spread
+    assert float(np.std(estimate)) == pytest.approx(np.sqrt(variance / n), rel=0.3)   # each point's spread
     again = V.laplacian(f, x, samples=n, distribution=distribution, rng=np.random.default_rng(7)).data
     np.testing.assert_array_equal(estimate, again)                              # a seeded Generator
 
@@ -148,7 +148,7 @@ def test_an_op_without_a_recording_rule_gives_a_laplacian_whose_gradient_is_refu
     W = V.Variable(rng.standard_normal((2, 2)), name="W")
     x = rng.standard_normal((3, 2))
     lap = V.laplacian(lambda p: RowProduct.apply(p @ W), x)   # the value is right: 2 W0 . W1 per row
-    np.testing.assert_allclose(lap.data, np.full(3, 2 * W.data[:, 0] @ W.data[:, 1]), rtol=1e-12)
+    np.testing.assert_allclose(lap.data, np.full(3, float(2 * W.data[:, 0] @ W.data[:, 1])), rtol=1e-12)
     with pytest.raises(ValueError, match=r"the op RowProduct on its path.*set taylor_records = True on "
                                          r"RowProduct.*'W'"):
         V.grad(V.sum(lap), W)
