@@ -126,12 +126,13 @@ def numerical_grad(
     return grads[0] if len(grads) == 1 else tuple(grads)
 
 
-def _numerical(total, arrays, eps):
-    """Central differences of the scalar function `total(arrays)` at every entry."""
+def _numerical(total, arrays, eps, skip=()):
+    """Central differences of the scalar function `total(arrays)` at every entry (of the
+    inputs whose index is not in `skip`)."""
     grads = []
-    for a in arrays:
+    for k, a in enumerate(arrays):
         g = np.zeros(a.shape, dtype=np.float64)
-        if a.dtype.kind in "fc":
+        if a.dtype.kind in "fc" and k not in skip:
             flat, gflat = a.reshape(-1), g.reshape(-1)
             for i in range(flat.size):
                 old = flat[i]
@@ -153,6 +154,7 @@ def gradcheck(
     rtol: float = 1e-4,
     atol: float = 1e-5,
     seed: int = 0,
+    entrywise: bool = False,
 ) -> bool:
     """Check the derivatives of `f` at `xs` against central differences, up to `order`.
 
@@ -179,6 +181,15 @@ def gradcheck(
         checker's own (`_checker_rng`), never `np.random.default_rng(seed)`, which a test
         may have drawn its point from: an incoming gradient equal to the point hides
         wrong second-order backwards of scale-invariant ops.
+    entrywise : bool
+        Whether f acts entry by entry, as NumPy's ufuncs do (sin, x * y, scipy.special's
+        functions): each entry of every output depends on the same entry of each input of the
+        outputs' shape alone (inputs that broadcast may feed many).  The central differences
+        then move all entries of such an input at once and read the outputs entry by entry: two
+        calls of f per input and order instead of two per entry, the same numbers up to rounding.
+        Inputs of another shape, and orders whose outputs differ in shape, are moved entry by
+        entry as without it.  The claim is checked too: the central difference along one random
+        direction of all inputs together must be what the entries' differences add up to.
 
     Returns
     -------
@@ -202,6 +213,8 @@ def gradcheck(
     """
     if not isinstance(order, int) or isinstance(order, bool) or order < 1:
         raise ValueError(f"gradcheck: order must be a positive int, got {order!r}")
+    if not isinstance(entrywise, bool):
+        raise TypeError(f"gradcheck: entrywise must be True or False, got {entrywise!r}")
     arrays = _prepare(f, xs, "gradcheck")
     _positive(eps, "eps", "gradcheck", allow_zero=False)
     _positive(rtol, "rtol", "gradcheck", allow_zero=True)
@@ -217,7 +230,7 @@ def gradcheck(
         )
     rng = _checker_rng(seed)
     with _on_device_of(xs):
-        _check(f, arrays, order, 1, eps, rtol, atol, rng)
+        _check(f, arrays, order, 1, eps, rtol, atol, rng, entrywise)
     return True
 
 
@@ -242,7 +255,7 @@ def _on_device_of(xs):
             backend.set_default_device("cpu")
 
 
-def _check(f, arrays, order, level, eps, rtol, atol, rng):
+def _check(f, arrays, order, level, eps, rtol, atol, rng, entrywise=False):
     """First-order check of `f` at `arrays`; then recurse on its gradient function."""
     floating = [a.dtype.kind == "f" for a in arrays]
     xs = [Variable(a.copy(), requires_grad=fl) for a, fl in zip(arrays, floating)]
@@ -266,7 +279,18 @@ def _check(f, arrays, order, level, eps, rtol, atol, rng):
         outs = _as_outputs(f(*[Variable(v, requires_grad=fl) for v, fl in zip(values, floating)]))
         return sum(float(np.sum(y.data * u)) for y, u in zip(outs, seeds))
 
-    numerical = _numerical(total, [a.copy() for a in arrays], eps)
+    shapes = {y.shape for y in ys}
+    together = [fl and entrywise and len(shapes) == 1 and a.shape in shapes and a.size > 1
+                for a, fl in zip(arrays, floating)]
+    if any(together):
+        def entries(values):
+            outs = _as_outputs(f(*[Variable(v, requires_grad=fl) for v, fl in zip(values, floating)]))
+            return sum(backend.to_cpu(y.data * u).astype(np.float64) for y, u in zip(outs, seeds))
+
+        numerical = _numerical_entrywise(total, entries, [a.copy() for a in arrays], together, eps)
+        _check_entrywise(total, [a.copy() for a in arrays], floating, numerical, level, eps, rtol, atol)
+    else:
+        numerical = _numerical(total, [a.copy() for a in arrays], eps)
     numerical = [g for g, fl in zip(numerical, floating) if fl]
     index = [i for i, fl in enumerate(floating) if fl]
     for i, a, n in zip(index, analytic, numerical):
@@ -301,7 +325,42 @@ def _check(f, arrays, order, level, eps, rtol, atol, rng):
                       create_graph=True, allow_unused=True)
             return tuple(x * 0 if g is None else g for x, g in zip(targets, gs))
 
-        _check(gradient_of_f, arrays + us, order, level + 1, eps, rtol, atol, rng)
+        _check(gradient_of_f, arrays + us, order, level + 1, eps, rtol, atol, rng, entrywise)
+
+
+def _numerical_entrywise(total, entries, arrays, together, eps):
+    """_numerical, where each input of `together` moves all its entries at once and its
+    gradient is read off `entries` (the outputs' products with their incoming gradients, entry
+    by entry); the others by `total`, entry by entry."""
+    grads = _numerical(total, arrays, eps, skip={i for i, t in enumerate(together) if t})
+    for i, (a, t) in enumerate(zip(arrays, together)):
+        if t:
+            old = a.copy()
+            a[...] = old + eps
+            plus = entries(arrays)
+            a[...] = old - eps
+            minus = entries(arrays)
+            a[...] = old
+            grads[i] = (plus - minus) / (2 * eps)
+    return grads
+
+
+def _check_entrywise(total, arrays, floating, numerical, level, eps, rtol, atol):
+    """gradcheck's entrywise=True held to its claim: along a random direction v of the inputs,
+    the central difference of `total` equals sum v . (the entry-by-entry gradients)."""
+    rng = np.random.default_rng([_CHECKER_STREAM, level])    # (apart from the incoming gradients' stream)
+    vs = [rng.standard_normal(a.shape) if fl else np.zeros(a.shape) for a, fl in zip(arrays, floating)]
+    plus = total([a + eps * v if fl else a for a, v, fl in zip(arrays, vs, floating)])
+    minus = total([a - eps * v if fl else a for a, v, fl in zip(arrays, vs, floating)])
+    along = (plus - minus) / (2 * eps)
+    added = sum(float(np.sum(v * g)) for v, g in zip(vs, numerical))
+    bound = sum(float(np.sum(np.abs(v) * (atol + rtol * np.abs(g)))) for v, g in zip(vs, numerical))
+    if not abs(along - added) <= bound:
+        raise GradcheckError(
+            f"order {level}: f is not entrywise (gradcheck's entrywise=True): along a random "
+            f"direction its central difference is {along!r}, while the entries' own differences "
+            f"add up to {added!r}; check it without entrywise=True"
+        )
 
 
 def taylorcheck(

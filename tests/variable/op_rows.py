@@ -208,8 +208,10 @@ def check_float32(row, rng):
                 assert g.dtype == np.float32
 
 
-def table_tests(rows):
-    """The four checks of a family's dict {op name: [Row, ...]}, as pytest test functions."""
+def table_tests(rows, entrywise=False):
+    """The four checks of a family's dict {op name: [Row, ...]}, as pytest test functions.
+    `entrywise`: every op of the family acts entry by entry, as NumPy's ufuncs do (gradcheck's
+    `entrywise`: the central differences move all entries of an input at once)."""
     cases = [pytest.param(name, row, id=f"{name}-{row.label}") for name, rs in rows.items() for row in rs]
     parametrize = pytest.mark.parametrize("name, row", cases)
 
@@ -221,7 +223,7 @@ def table_tests(rows):
     @parametrize
     def test_derivatives(name, row, rng, device_row):
         device_row(row)
-        assert V.gradcheck(row.fn, *row.sample(rng), order=device_order(row.order))
+        assert V.gradcheck(row.fn, *row.sample(rng), order=device_order(row.order), entrywise=entrywise)
 
     @parametrize
     def test_taylor(name, row, rng, device_row):

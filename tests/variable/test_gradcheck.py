@@ -100,6 +100,56 @@ def test_backward_nonlinear_in_the_incoming_gradient_fails():
         V.gradcheck(apply(SquaredGyCube), X, order=2)
 
 
+@pytest.mark.parametrize("broken, order, where", [
+    (WrongCube, 1, "order 1, input 0"), (RawArrayCube, 2, "order 2, input 0"),
+    (DetachedGyCube, 2, "order 2, input 1"), (SquaredGyCube, 2, "order 1, input 0"),
+])
+def test_entrywise_checks_fail_the_same_wrong_backwards_at_the_same_order(broken, order, where):
+    assert V.gradcheck(apply(Cube), X, order=3, entrywise=True)
+    with pytest.raises(V.GradcheckError, match=where):
+        V.gradcheck(apply(broken), X, order=order, entrywise=True)
+    with pytest.raises(V.GradcheckError, match="order 1, input 1"):
+        V.gradcheck(apply(WrongSecondInputMul), X, X[::-1], entrywise=True)
+
+
+def test_entrywise_calls_f_twice_per_input_and_order_not_twice_per_entry():
+    calls = []
+
+    def f(x, y):
+        calls.append(1)
+        return V.sin(x) * V.exp(y)
+    for entrywise in (False, True):
+        calls.clear()
+        assert V.gradcheck(f, X, X[::-1], order=3, entrywise=entrywise)
+        counted = len(calls)
+        if not entrywise:
+            full = counted
+    # orders 1, 2, 3 check 2, 3 and 5 inputs (the points, then the incoming gradients), each of 6
+    # entries: 2 * 6 * (2 + 3 + 5) differences, entrywise 2 * (2 + 3 + 5) and 2 per order along a
+    # direction; and one analytic pass per order
+    assert full - 3 == 2 * 6 * (2 + 3 + 5) and counted - 3 == 2 * (2 + 3 + 5) + 2 * 3
+
+
+def test_entrywise_moves_entry_by_entry_the_inputs_that_broadcast():
+    y = np.array([0.3, -0.7, 1.1])          # broadcast along X's rows: each entry feeds two outputs
+    assert V.gradcheck(lambda a, b: V.sin(a) * V.exp(b), X, y, order=3, entrywise=True)
+    with pytest.raises(V.GradcheckError, match="order 1, input 1"):
+        V.gradcheck(lambda a, b: V.sin(a) * apply(WrongCube)(b), X, y, entrywise=True)
+
+
+@pytest.mark.parametrize("f", [lambda a: V.cumsum(a, axis=1), lambda a: a * V.sum(a), lambda a: V.flip(a, 1)])
+def test_entrywise_refuses_an_f_that_is_not(f):
+    assert V.gradcheck(f, X, order=2)
+    with pytest.raises(V.GradcheckError, match=r"order 1: f is not entrywise \(gradcheck's entrywise=True\)"
+                                                r".*check it without entrywise=True"):
+        V.gradcheck(f, X, order=2, entrywise=True)
+
+
+def test_entrywise_must_be_a_bool():
+    with pytest.raises(TypeError, match="gradcheck: entrywise must be True or False, got 'yes'"):
+        V.gradcheck(V.sin, X, entrywise="yes")
+
+
 def test_order_must_be_a_positive_int():
     with pytest.raises(ValueError, match="order"):
         V.gradcheck(apply(Cube), X, order=0)

@@ -135,7 +135,7 @@ ROWS["airye"] = [
     Row("-9 < x < -1 (Bi, Bi')", lambda x: V.airye(x)[2:], lambda x: reference_scaled(x)[2:],
         inside(-9.0, -1.1), SMOOTH, device=False)]
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 def test_the_constants_are_gammas():

@@ -255,7 +255,7 @@ ROWS.update({
 })
 assert all(len(rows) >= len(UNARY_SHAPES) for rows in ROWS.values())
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 @pytest.mark.parametrize("kind, op", [("j", V.jn), ("y", V.yn)])

@@ -85,7 +85,7 @@ ROWS = {
                   lambda x: reference_betainc(2.5, 2.0, 5 / (4 * x + 5)), inside(0.1, 5.0), SMOOTH)],
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 def _binomial_tail(k, n, p, upper):

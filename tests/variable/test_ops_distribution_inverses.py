@@ -135,7 +135,7 @@ ROWS = {
                     inside(0.05, 0.95), SMOOTH, device=False)],
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 def test_closed_forms():

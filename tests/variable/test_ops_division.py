@@ -138,7 +138,7 @@ ROWS = {
     "i0": i0_rows(),
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 def host(v):

@@ -221,7 +221,7 @@ def _e_by_quadrature(phi, m):
     return np.sum(weights * np.sqrt(1 - m[..., None] * np.sin(t) ** 2), axis=-1) * phi / 2
 
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 def _ulps(got, exact):

@@ -87,7 +87,7 @@ ROWS = {
     "degrees": unary_rows(V.degrees, np.degrees, normal, SMOOTH),
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 UNARY = ["log1p", "expm1", "log2", "log10", "exp2", "reciprocal", "arcsin", "arccos", "arctan",
          "arcsinh", "arccosh", "arctanh", "sinc", "deg2rad", "rad2deg", "radians", "degrees"]

@@ -42,7 +42,7 @@ ROWS = {"hyp0f1": [Row("b=2.5, |z| < 0.9", lambda z: V.hyp0f1(2.5, z), reference
                    Row("b=0.7, -30 < z < -2", lambda z: V.hyp0f1(0.7, z), reference(0.7),
                        lambda rng: (rng.uniform(-30.0, -2.0, 3),), SMOOTH)]}
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 @pytest.mark.parametrize("b", [0.5, 2.5, 1.0, 4.0, 0.3, -0.5, -1.5, -3.7, 12.25, 60.5])

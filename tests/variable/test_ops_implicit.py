@@ -161,7 +161,7 @@ ROWS = {
                     lambda rng: (rng.uniform(-3, 3, (2, 1)), rng.uniform(1.2, 6, 3)), SMOOTH)],
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 def test_our_gauss_legendre_integrates_polynomials_of_degree_2n_minus_1_exactly():

@@ -120,7 +120,7 @@ ROWS = {
     for name, spec in _PUBLIC.items()
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 @pytest.mark.parametrize("family", "bk")

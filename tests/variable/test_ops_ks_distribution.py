@@ -167,7 +167,7 @@ ROWS = {
                     lambda rng: (rng.uniform(0.02, 0.98, 3),), SMOOTH)],
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 COMPLEMENT_ROWS = {                       # (V.stats.kstwobign's cdf and ppf: not public ops of V)
     "kolmogorov_complement": [Row("x in (0.2, 2.5)", kolmogorov_complement, reference_complement,

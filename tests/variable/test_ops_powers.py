@@ -68,7 +68,7 @@ ROWS = {
     "float_power": float_power_rows(),
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 # ----- cbrt ---------------------------------------------------------------------------

@@ -135,7 +135,7 @@ ROWS = {
     "heaviside": heaviside_rows(),
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 # ----- zero-derivative ops: exact zeros --------------------------------------------

@@ -871,7 +871,7 @@ ROWS = {
                       row.sample, SMOOTH) for n in (1, 3) for row in gamma_rows(None, None)],
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 POINTS = np.concatenate([np.linspace(-6.0, 27.0, 3301), [-1e-10, 1e-300, 0.0, -0.0, 0.99999, 1.99999]])

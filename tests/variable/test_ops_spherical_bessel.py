@@ -76,7 +76,7 @@ ROWS = {
     for kind in "jyik"
 }
 
-test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS)
+test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 
 @pytest.mark.parametrize("kind", "jyik")
