@@ -630,6 +630,11 @@ def _numpy_of_gpu_data():
     np.asarray(V.Variable(np.ones(2)).to_gpu())
 
 
+def _numpy_grad_output_for_gpu_output():     # PyTorch's y.backward(gradient=...) on another device
+    x = V.Variable(np.ones(3)).to_gpu()
+    (x * 2).backward(gradient=np.ones(3))
+
+
 CATALOGUE += [
     Mistake("add a GPU Variable and a CPU Variable", _gpu_variable_plus_cpu_variable,
             TypeError, (r"Add: expected all inputs on one device", r"input 0 on the GPU, input 1 on the CPU",
@@ -639,6 +644,9 @@ CATALOGUE += [
              r"to_gpu|xp\.asarray"), gpu=True),
     Mistake("np.asarray of GPU data", _numpy_of_gpu_data, TypeError,
             (r"the data is on the GPU", r"x\.to_cpu\(\)"), gpu=True),
+    Mistake("a NumPy grad_output for an output on the GPU", _numpy_grad_output_for_gpu_output, TypeError,
+            (r"backward: expected grad_output on the device of its output", r"output on the GPU and "
+             r"grad_output on the CPU", r"V\.Variable\(grad_output\)\.to_gpu\(\)"), gpu=True),
 ]
 
 
