@@ -107,6 +107,9 @@ def _on_host(function):
 
 
 def pytest_configure(config):
+    # NumPy's testing functions take device arrays (the `gpu` fixture's too, in every run)
+    for name in ("assert_allclose", "assert_array_equal", "assert_array_almost_equal", "assert_equal"):
+        setattr(np.testing, name, _on_host(getattr(np.testing, name)))
     if DEVICE == "cpu":
         return
     if DEVICE == "fake":
@@ -119,8 +122,6 @@ def pytest_configure(config):
             return
     else:
         raise pytest.UsageError(f"GENGRAD_DEVICE must be cpu, gpu or fake, got {DEVICE!r}")
-    for name in ("assert_allclose", "assert_array_equal", "assert_array_almost_equal", "assert_equal"):
-        setattr(np.testing, name, _on_host(getattr(np.testing, name)))
 
 
 def pytest_ignore_collect(collection_path, config):
