@@ -2242,6 +2242,15 @@ def test_scipys_log_ndtr_records_the_op():
     np.testing.assert_allclose(y.data, special.log_ndtr(x.data), rtol=1e-12)
 
 
+def test_on_the_device_erf_and_its_kin_are_the_hosts_in_every_band_without_a_sync(gpu, count_syncs):
+    # erfc's continued fraction takes 400 levels below 1, 200 below 2 and 60 beyond: on a device
+    # one pass from the deepest, each entry starting again at its band's depth (_banded_fraction)
+    x = np.concatenate([np.linspace(-6.0, 30.0, 721), [np.nextafter(1.0, 0), np.nextafter(2.0, 0)]])
+    for op in (V.erf, V.erfc, V.erfcx, V.ndtr, V.log_ndtr, V.ndtri):
+        point = np.clip(np.abs(x) / 31, 1e-300, 1 - 1e-16) if op is V.ndtri else x
+        assert device_equals_host(op, [point], count_syncs).count == 0, op.__name__
+
+
 def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_without_a_sync(gpu, count_syncs):
     # every branch and edge: rgamma at its poles, beta at a pole, zeta on both sides of -1/2 and
     # beyond -400, Hurwitz's NaN and inf, a polynomial's recurrence

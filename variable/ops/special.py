@@ -161,9 +161,26 @@ def _fraction_from(t, split):
         return _select(t < 2, lambda t: _continued_fraction(t, 200), lambda t: _continued_fraction(t, 60), t)
     if split >= 2:
         return _continued_fraction(t, 60)
+    if is_device_array(t):
+        return _banded_fraction(t, split)
     if split >= 1:
         return from_one(t)
     return _select(t < 1, lambda t: _continued_fraction(t, 400), from_one, t)
+
+
+def _banded_fraction(t, split):
+    """_fraction_from on a device, where _select would run every band on every entry (400 + 200
+    + 60 levels, two kernels each): one pass down from the deepest band, each entry starting
+    again (fraction = t) at its own band's depth, so it takes the host's steps bit for bit, in
+    400 levels and two wheres."""
+    fraction = t
+    for k in range(400 if split < 1 else 200, 0, -1):
+        if k == 200 and split < 1:
+            fraction = np.where(t >= 1, t, fraction)
+        elif k == 60:
+            fraction = np.where(t >= 2, t, fraction)
+        fraction = t + (k * 0.5) / fraction
+    return fraction
 
 
 @_in_float64()
