@@ -44,14 +44,14 @@ EXAMPLES = int(os.environ.get("GENGRAD_PROPERTY_EXAMPLES", "300"))
 set GENGRAD_PROPERTY_EXAMPLES=100 for a quicker local run (about a third as long)."""
 FULL_GRADIENT = 40      # inputs with more numbers than this are checked along random directions
 GAP = 0.02              # distance kept from kinks and ties (the difference step is 1e-4)
-NEW_EXAMPLES = max(20, EXAMPLES // 5)
+NEW_EXAMPLES = max(20, EXAMPLES // 10)
+"""Examples per NumPy-named op (variable/ops/*.py, V.linalg; about 220 rows, 36 s at 30, 72 s at
+60): at EXAMPLES each they would more than double the file's time; their table tests
+(tests/variable/test_ops_*.py) check them at fixed points to third order too."""
 SPECIAL_EXAMPLES = max(20, EXAMPLES // 10)
-"""Examples per scipy.special function (about 110 rows, 55 s at 30): elementwise, each has a table
+"""Examples per scipy.special function (about 170 rows, 60 s at 30): elementwise, each has a table
 to third order (test_ops_*.py), its pointwise Taylor rule's and the op table's checks; here its
 values over a random range and shapes."""
-"""Examples per NumPy-named op (variable/ops/*.py, V.linalg; about 20 s for all at 60): ~110
-ops at EXAMPLES each would more than double the file's time; their table tests
-(tests/variable/test_ops_*.py) check them at fixed points too."""
 
 
 @dataclass(frozen=True)
