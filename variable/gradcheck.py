@@ -350,8 +350,8 @@ def _check_entrywise(total, arrays, floating, numerical, level, eps, rtol, atol)
     the central difference of `total` equals sum v . (the entry-by-entry gradients)."""
     rng = np.random.default_rng([_CHECKER_STREAM, level])    # (apart from the incoming gradients' stream)
     vs = [rng.standard_normal(a.shape) if fl else np.zeros(a.shape) for a, fl in zip(arrays, floating)]
-    plus = total([a + eps * v if fl else a for a, v, fl in zip(arrays, vs, floating)])
-    minus = total([a - eps * v if fl else a for a, v, fl in zip(arrays, vs, floating)])
+    plus = total([(a + eps * v).astype(a.dtype) if fl else a for a, v, fl in zip(arrays, vs, floating)])
+    minus = total([(a - eps * v).astype(a.dtype) if fl else a for a, v, fl in zip(arrays, vs, floating)])
     along = (plus - minus) / (2 * eps)
     added = sum(float(np.sum(v * g)) for v, g in zip(vs, numerical))
     bound = sum(float(np.sum(np.abs(v) * (atol + rtol * np.abs(g)))) for v, g in zip(vs, numerical))
