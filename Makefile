@@ -27,9 +27,10 @@ demo: $(VENV)/.examples
 
 # The suite on NumPy, and beside it in a second process the GPU path on a CPU stand-in for
 # CuPy (its report follows the first's); fails when either does.  The NumPy suite is the longer
-# (about 1,150 s of work against the stand-in's 530 on two cores), so the second process runs the
-# files of HOST_AFTER (about 340 s of the NumPy suite) after the stand-in's: the two take about
-# as long (813 s and 868 s in a fresh clone's `.ci/run` on a two-core AMD EPYC).
+# (about 1,100 s of work against the stand-in's 450 on two cores), so the second process runs the
+# files of HOST_AFTER (about 310 s of the NumPy suite) after the stand-in's: the two take about
+# as long (777 s and 754 s, then 856 s and 797 s on a slower run, in a fresh clone's `.ci/run`
+# on a two-core AMD EPYC).
 HOST_AFTER := tests/variable/test_ops_special.py tests/variable/test_ops_bessel.py \
 	tests/benchmarks/test_gpu_benchmark.py tests/variable/test_ops_elliptic_integrals.py \
 	tests/variable/test_ops_elementary.py tests/variable/test_ops_kelvin.py
