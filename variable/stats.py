@@ -1094,9 +1094,12 @@ class _Ksone(_Distribution):
             if type(low) is np.ndarray and (low.all() or not low.any()):
                 low = bool(low.all())   # (on the host, a side no entry takes is not run: smirnovi
                 #                          sums n terms a step, 9 s at n = 10^6)
-            below = None if low is False else ks.ksone_low_quantile(n, _at(low, q, edge * 0.5))
-            above = None if low is True else ks.smirnovi(n, 1.0 - _at(low, 0.5, q))
-            return below if low is True else above if low is False else _choose(low, below, above)
+            if low is True:
+                return ks.ksone_low_quantile(n, q)
+            if low is False:
+                return ks.smirnovi(n, 1.0 - q)
+            below = ks.ksone_low_quantile(n, _at(low, q, edge * 0.5))
+            return _choose(low, below, ks.smirnovi(n, 1.0 - _at(low, 0.5, q)))
         return _quantile(q, loc, scale, inner)
 
 

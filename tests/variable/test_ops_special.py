@@ -2244,7 +2244,7 @@ def test_scipys_log_ndtr_records_the_op():
 
 def test_on_the_device_erf_and_its_kin_are_the_hosts_in_every_band_without_a_sync(gpu, count_syncs):
     # erfc's continued fraction takes 400 levels below 1, 200 below 2 and 60 beyond: on a device
-    # one pass from the deepest, each entry starting again at its band's depth (_banded_fraction)
+    # one pass from the deepest, each entry starting again at its band's depth (restarts)
     x = np.concatenate([np.linspace(-6.0, 30.0, 721), [np.nextafter(1.0, 0), np.nextafter(2.0, 0)]])
     for op in (V.erf, V.erfc, V.erfcx, V.ndtr, V.log_ndtr, V.ndtri):
         point = np.clip(np.abs(x) / 31, 1e-300, 1 - 1e-16) if op is V.ndtri else x

@@ -123,13 +123,18 @@ def erf_series(z, terms=40):
     return TWO_OVER_SQRT_PI * np.exp(-z * z) * total
 
 
-def _continued_fraction(z, levels, step=0.5):
+def _continued_fraction(z, levels, step=0.5, restarts=()):
     """z + step/(z + 2 step/(z + 3 step/(z + ...))), `levels` deep, evaluated bottom-up: erfc's
     continued fraction F(z) with step 1/2 (erfc(z) = e^(-z^2) / (sqrt(pi) F(z)); 60 levels are
     exact to double precision from z = 2 on, 200 from z = 1 on), and with step 1 the same
-    fraction read in t = sqrt(2) z (sqrt(2) F(t / sqrt 2), the reciprocal of Mills' ratio)."""
+    fraction read in t = sqrt(2) z (sqrt(2) F(t / sqrt 2), the reciprocal of Mills' ratio).
+    `restarts`: (level, mask) pairs; the entries of a mask start again there (fraction = z), so
+    each takes the steps of a fraction that deep, in one pass (a device's bands)."""
+    starts = dict(restarts)
     fraction = z
     for k in range(levels, 0, -1):
+        if k in starts:
+            fraction = np.where(starts[k], z, fraction)
         fraction = z + (k * step) / fraction
     return fraction
 
@@ -161,26 +166,14 @@ def _fraction_from(t, split):
         return _select(t < 2, lambda t: _continued_fraction(t, 200), lambda t: _continued_fraction(t, 60), t)
     if split >= 2:
         return _continued_fraction(t, 60)
-    if is_device_array(t):
-        return _banded_fraction(t, split)
+    if is_device_array(t):      # where _select would run every band on every entry (660 levels):
+        #                         one pass from the deepest, each entry restarting at its band's depth
+        if split >= 1:
+            return _continued_fraction(t, 200, restarts=[(60, t >= 2)])
+        return _continued_fraction(t, 400, restarts=[(200, t >= 1), (60, t >= 2)])
     if split >= 1:
         return from_one(t)
     return _select(t < 1, lambda t: _continued_fraction(t, 400), from_one, t)
-
-
-def _banded_fraction(t, split):
-    """_fraction_from on a device, where _select would run every band on every entry (400 + 200
-    + 60 levels, two kernels each): one pass down from the deepest band, each entry starting
-    again (fraction = t) at its own band's depth, so it takes the host's steps bit for bit, in
-    400 levels and two wheres."""
-    fraction = t
-    for k in range(400 if split < 1 else 200, 0, -1):
-        if k == 200 and split < 1:
-            fraction = np.where(t >= 1, t, fraction)
-        elif k == 60:
-            fraction = np.where(t >= 2, t, fraction)
-        fraction = t + (k * 0.5) / fraction
-    return fraction
 
 
 @_in_float64()
