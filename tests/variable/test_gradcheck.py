@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import function as F
 import variable as V
 
 
@@ -137,7 +138,8 @@ def test_entrywise_moves_entry_by_entry_the_inputs_that_broadcast():
         V.gradcheck(lambda a, b: V.sin(a) * apply(WrongCube)(b), X, y, entrywise=True)
 
 
-@pytest.mark.parametrize("f", [lambda a: V.cumsum(a, axis=1), lambda a: a * V.sum(a), lambda a: V.flip(a, 1)])
+@pytest.mark.parametrize("f", [lambda a: V.cumsum(a, axis=1), lambda a: a * V.sum(a), lambda a: V.flip(a, 1),
+                               lambda a: F.softmax(a, axis=1)])   # (a newcomer's slip)
 def test_entrywise_refuses_an_f_that_is_not(f):
     assert V.gradcheck(f, X, order=2)
     with pytest.raises(V.GradcheckError, match=r"order 1: f is not entrywise \(gradcheck's entrywise=True\)"
