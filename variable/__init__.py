@@ -162,6 +162,8 @@ _SPELLED_OTHERWISE = {
     "clamp": (_TORCH, "V.clip(x, lo, hi)"),
     "lgamma": (_TORCH, "V.gammaln(x) (log|Gamma(x)|, SciPy's name)"),
     "psi": ("SciPy's other name", "V.digamma(x)"),
+    "gradgradcheck": (_TORCH, "V.gradcheck(f, x, order=2) checks second derivatives (order=3 "
+                              "third), the incoming gradient's included"),
     "amax": (_TORCH, "V.max(x, axis)"),
     "amin": (_TORCH, "V.min(x, axis)"),
     "bmm": (_TORCH, "V.matmul(x, y) (it multiplies batches of matrices over the leading axes)"),

@@ -4,6 +4,7 @@ import contextlib
 import inspect
 import warnings
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -155,6 +156,7 @@ def gradcheck(
     atol: float = 1e-5,
     seed: int = 0,
     entrywise: bool = False,
+    **others: Any,
 ) -> bool:
     """Check the derivatives of `f` at `xs` against central differences, up to `order`.
 
@@ -205,12 +207,15 @@ def gradcheck(
         the vector-Jacobian product with a random incoming gradient, not of f itself.
     TypeError
         If `f` is not callable or does not return a Variable or a tuple of Variables, no point is
-        given, an input is not real (a Variable, ndarray, number or list of numbers), or `eps`,
-        `rtol` or `atol` is not a number.
+        given, an input is not real (a Variable, ndarray, number or list of numbers), `eps`,
+        `rtol` or `atol` is not a number, or another keyword is given (PyTorch's `fast_mode`,
+        `raise_exception`, ... are refused naming what stands for them here).
     ValueError
         If `order` is not a positive int, an input holds NaN or inf, `eps` is not a finite
         number > 0, or `rtol` or `atol` is not a finite number >= 0.
     """
+    if others:
+        _refuse_keyword(next(iter(others)))
     if not isinstance(order, int) or isinstance(order, bool) or order < 1:
         raise ValueError(f"gradcheck: order must be a positive int, got {order!r}")
     if not isinstance(entrywise, bool):
@@ -232,6 +237,26 @@ def gradcheck(
     with _on_device_of(xs):
         _check(f, arrays, order, 1, eps, rtol, atol, rng, entrywise)
     return True
+
+
+_KEYWORDS = "order, eps, rtol, atol, seed and entrywise"
+_TORCH_KEYWORDS = {
+    "fast_mode": "entrywise=True is the faster check, for an f that acts entry by entry as "
+                 "NumPy's ufuncs do (any other f is checked entry by entry)",
+    "raise_exception": "a failed check always raises V.GradcheckError, naming the order, the input "
+                       "and the worst entry; catch it where a bool is wanted",
+    "check_forward_ad": "V.taylorcheck(f, x, order=...) checks forward mode (jvp and the Taylor "
+                        "rules)",
+    "inputs": "the point is given positionally, one array per input of f: V.gradcheck(f, x, y)",
+}
+
+
+def _refuse_keyword(name):
+    """gradcheck's TypeError for a keyword it does not take, PyTorch's named as such."""
+    if name in _TORCH_KEYWORDS:
+        raise TypeError(f"gradcheck: {name}= is torch.autograd.gradcheck's keyword; in gengrad, "
+                        f"{_TORCH_KEYWORDS[name]} (gradcheck takes {_KEYWORDS})")
+    raise TypeError(f"gradcheck() got an unexpected keyword argument {name!r}; it takes {_KEYWORDS}")
 
 
 _CHECKER_STREAM = 0x6772_6164  # a word of our own mixed into the seed: "grad"

@@ -152,6 +152,21 @@ def test_entrywise_must_be_a_bool():
         V.gradcheck(V.sin, X, entrywise="yes")
 
 
+@pytest.mark.parametrize("keyword, fix", [
+    ("fast_mode", "entrywise=True"), ("raise_exception", "GradcheckError"),
+    ("check_forward_ad", r"V\.taylorcheck"), ("inputs", "positionally")])
+def test_pytorchs_keywords_are_refused_naming_what_stands_for_them(keyword, fix):
+    torchs = rf"gradcheck: {keyword}= is torch\.autograd\.gradcheck's keyword"
+    with pytest.raises(TypeError, match=rf"{torchs}.*{fix}"):
+        V.gradcheck(V.sin, X, **{keyword: True})
+
+
+def test_an_unknown_keyword_is_refused_naming_the_ones_it_takes():
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'tol'; "
+                                        r"it takes order, eps, rtol, atol, seed and entrywise"):
+        V.gradcheck(V.sin, X, tol=1e-3)
+
+
 def test_order_must_be_a_positive_int():
     with pytest.raises(ValueError, match="order"):
         V.gradcheck(apply(Cube), X, order=0)
