@@ -14,7 +14,7 @@ an op of `variable.OPS` has no rows.
 import os
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
@@ -24,6 +24,12 @@ import variable as V
 SMOOTH = 3      # derivative order checked for smooth ops
 PIECEWISE = 2   # ... and for piecewise ones (their higher derivatives are 0 a.e.)
 TAYLOR = 6      # order of Taylor mode checked against nested reverse mode (V.taylorcheck)
+TAYLOR_ELSEWHERE = 3
+"""The Taylor order of a row of an op built from gengrad's ops (zeta, ellipe, the R-functions)
+whose other rows check its rule to TAYLOR: another range (where other ops compose it) or shape.
+The rule is the composition of its ops' rules, each checked to TAYLOR in its own table, so such
+a row checks the composition in its range; nested reverse mode, the reference, costs 5-10 s a
+row at order 6 there and a tenth of that at order 3.  The ops page reads them as TAYLOR."""
 ON_DEVICE = os.environ.get("GENGRAD_DEVICE", "cpu") != "cpu"
 DEVICE_ORDER, DEVICE_TAYLOR = 2, 3
 """On a device (GENGRAD_DEVICE) a row's derivatives are checked to second order at most and its
@@ -41,7 +47,8 @@ class Row:
     """One table entry: `fn` on Variables must equal `ref` on ndarrays at `sample(rng)`.
 
     `taylor` is the highest Taylor order checked (TAYLOR for ops with a rule to any order,
-    1 for ops with a first-order jvp rule only); `float32` says whether a float32 pass
+    1 for ops with a first-order jvp rule only, TAYLOR_ELSEWHERE for a row whose op another
+    row checks to TAYLOR); `float32` says whether a float32 pass
     runs (data and first- and second-order gradients stay float32, values within `ftol`).
     `device=False` runs the row's checks on the host alone (under GENGRAD_DEVICE they skip): for
     an op whose forward is an iterative solve, which every central difference and every check
@@ -157,6 +164,11 @@ BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (2, 3))] + [
 def unary_rows(fn, ref, sampler, order):
     """Rows of a unary op on every shape in UNARY_SHAPES."""
     return [Row(str(s), fn, ref, sampler(s), order) for s in UNARY_SHAPES]
+
+
+def elsewhere(rows):
+    """`rows` with their Taylor rules checked to TAYLOR_ELSEWHERE (another row of the op to TAYLOR)."""
+    return [replace(row, taylor=TAYLOR_ELSEWHERE) for row in rows]
 
 
 def binary_rows(fn, ref, sampler, order):

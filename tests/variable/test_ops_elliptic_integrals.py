@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from op_rows import SMOOTH, Row, device_equals_host, table_tests
+from op_rows import SMOOTH, TAYLOR, TAYLOR_ELSEWHERE, Row, device_equals_host, table_tests
 from test_ops_integrals import cos_sin, machin_pi
 from test_ops_special import elliptic_decimals
 
@@ -181,17 +181,22 @@ TRIPLE_SHAPES = [((), (), ()), ((3,), (3,), (3,)), ((2, 3), (3,), ())]
 ROWS = {
     "elliprf": [Row(str(s), V.elliprf, reference(_rf), positive_triples(*s), SMOOTH) for s in TRIPLE_SHAPES],
     "elliprd": [Row(str(s), V.elliprd, reference(_rd), positive_triples(*s), SMOOTH) for s in TRIPLE_SHAPES],
-    "elliprg": [Row(str(s), V.elliprg, reference(_rg), positive_triples(*s), SMOOTH) for s in TRIPLE_SHAPES],
-    # (on the host alone: three duplications a call, the device test holds the device's to it)
-    "elliprj": [Row(str(s), V.elliprj, reference(_rj), positive_triples(*s), SMOOTH, device=False)
+    "elliprg": [Row(str(s), V.elliprg, reference(_rg), positive_triples(*s), SMOOTH,
+                    taylor=TAYLOR if i == 1 else TAYLOR_ELSEWHERE) for i, s in enumerate(TRIPLE_SHAPES)],
+    # (on the host alone: three duplications a call, the device test holds the device's to it; the
+    # broadcast row checks the Taylor rule to order 6, the others to TAYLOR_ELSEWHERE: op_rows.py)
+    "elliprj": [Row(str(s), V.elliprj, reference(_rj), positive_triples(*s), SMOOTH, device=False,
+                    taylor=TAYLOR if len(s[0]) else TAYLOR_ELSEWHERE)
                 for s in (((), (), (), ()), ((2, 3), (3,), (), (2, 1)))]
     + [Row("p 10^7 to 10^9 times x, y, z (brought down)", V.elliprj, reference(_rj),
-           lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), 10.0 ** rng.uniform(7, 9, 3)), SMOOTH, device=False)]
+           lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), 10.0 ** rng.uniform(7, 9, 3)), SMOOTH, device=False,
+           taylor=TAYLOR_ELSEWHERE)]
     + [Row("p < 0 (principal value)", V.elliprj, reference(_rj),
-           lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), -rng.uniform(0.2, 3.0, 3)), SMOOTH, device=False)]
+           lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), -rng.uniform(0.2, 3.0, 3)), SMOOTH, device=False,
+           taylor=TAYLOR_ELSEWHERE)]
     + [Row("p -10^7 to -10^9 times x, y, z (in ratios)", V.elliprj, reference(_rj),
            lambda rng: (*rng.uniform(0.2, 3.0, (3, 3)), -(10.0 ** rng.uniform(7, 9, 3))), SMOOTH,
-           device=False)],
+           device=False, taylor=TAYLOR_ELSEWHERE)],
     "elliprc": [Row("y > 0", V.elliprc, reference(_rc), positive_triples((3,), (3,)), SMOOTH),
                 Row("y < 0 (principal value)", V.elliprc, reference(_rc),
                     lambda rng: (rng.uniform(0.2, 3.0, (2, 3)), -rng.uniform(0.2, 3.0, (3,))), SMOOTH)],
@@ -202,9 +207,11 @@ ROWS = {
     "ellipeinc": [Row("m < 0", V.ellipeinc, reference(_e),
                       lambda rng: (rng.uniform(-1.4, 1.4, 3), rng.uniform(-3.0, -0.1, 3)), SMOOTH),
                   Row("0 < m < 1", V.ellipeinc, lambda phi, m: _e_by_quadrature(phi, m),
-                      lambda rng: (rng.uniform(-1.4, 1.4, 3), rng.uniform(0.1, 0.95, 3)), SMOOTH),
+                      lambda rng: (rng.uniform(-1.4, 1.4, 3), rng.uniform(0.1, 0.95, 3)), SMOOTH,
+                      taylor=TAYLOR_ELSEWHERE),
                   Row("phi to 7 (periods)", V.ellipeinc, reference(_e),
-                      lambda rng: (rng.uniform(2.0, 7.0, (2, 3)), rng.uniform(-3.0, -0.1, (3,))), SMOOTH)],
+                      lambda rng: (rng.uniform(2.0, 7.0, (2, 3)), rng.uniform(-3.0, -0.1, (3,))), SMOOTH,
+                      taylor=TAYLOR_ELSEWHERE)],
     "ellipj": [Row("|u| < 3", V.ellipj, reference_ellipj,
                    lambda rng: (rng.uniform(-3.0, 3.0, 3), rng.uniform(0.05, 0.95, 3)), SMOOTH),
                Row("u from 5 to 15, (2, 3) by (3,)", V.ellipj, reference_ellipj,

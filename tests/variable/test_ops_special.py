@@ -14,9 +14,12 @@ import pytest
 from op_rows import (
     BINARY_SHAPES,
     SMOOTH,
+    TAYLOR,
+    TAYLOR_ELSEWHERE,
     UNARY_SHAPES,
     Row,
     device_equals_host,
+    elsewhere,
     normal,
     table_tests,
     unary_rows,
@@ -818,8 +821,9 @@ ROWS = {
     "lpmv": [Row(f"m={m}, v={v}", lambda x, m=m, v=v: V.lpmv(m, v, x), reference_lpmv(m, v),
                  inside(-0.95, 0.95)(shape), SMOOTH)
              for m, v, shape in ((0, 4, (3,)), (1, 3, (2, 3)), (2, 5, (3,)), (-3, 4, (3,)), (1, -3, ()))],
-    **{name: [row for low, high in ((-4.0, -0.2), (0.05, 0.45), (0.55, 0.97))     # (E's three ways)
-              for row in unary_rows(op, ref, inside(low, high), SMOOTH)]
+    # (E's three ways; the Taylor rule to order 6 in the first, to TAYLOR_ELSEWHERE in the others)
+    **{name: [row for i, (low, high) in enumerate(((-4.0, -0.2), (0.05, 0.45), (0.55, 0.97)))
+              for row in (elsewhere if i else list)(unary_rows(op, ref, inside(low, high), SMOOTH))]
        for name, op, ref in (("ellipk", V.ellipk, reference_elliptic()),
                              ("ellipe", V.ellipe, reference_elliptic(True)))},
     "ellipkm1": [row for low, high in ((0.03, 0.5), (1.2, 5.0))
@@ -846,10 +850,14 @@ ROWS = {
              for row in unary_rows(V.erfi, reference_erfi(), inside(low, high), SMOOTH)],
     "dawsn": [row for low, high in ((-2.0, 2.0), (6.6, 12.0))
               for row in unary_rows(V.dawsn, reference_erfi(True), inside(low, high), SMOOTH)],
-    "zeta": [row for low, high in ((1.3, 6.0), (0.1, 0.8), (-0.45, -0.05), (-5.5, -0.7))   # (both sides
-             for row in unary_rows(V.zeta, reference_zeta, inside(low, high), SMOOTH)]      # of -1/2)
+    # (both sides of -1/2; the Taylor rule to order 6 above 1 and on two Hurwitz rows, the others
+    # to TAYLOR_ELSEWHERE)
+    "zeta": [row for i, (low, high) in enumerate(((1.3, 6.0), (0.1, 0.8), (-0.45, -0.05), (-5.5, -0.7)))
+             for row in (elsewhere if i else list)(unary_rows(V.zeta, reference_zeta, inside(low, high),
+                                                              SMOOTH))]
     + [Row(f"Hurwitz {s0}x{s1}", V.zeta, reference_zeta,
-           lambda rng, s0=s0, s1=s1: (rng.uniform(1.3, 4.0, s0), rng.uniform(0.6, 5.0, s1)), SMOOTH)
+           lambda rng, s0=s0, s1=s1: (rng.uniform(1.3, 4.0, s0), rng.uniform(0.6, 5.0, s1)), SMOOTH,
+           taylor=TAYLOR if (s0, s1) in (((), ()), ((2, 1), (1, 3))) else TAYLOR_ELSEWHERE)
        for s0, s1 in BINARY_SHAPES],
     # (poch's and binom's device path: the first shape's row and the family's device test, which
     # holds values and gradients to the host's bit for bit; the other rows, 70 s on the stand-in,
