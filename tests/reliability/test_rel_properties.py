@@ -20,8 +20,8 @@ Values are drawn inside each op's domain, away from its kinks and ties, and far 
 from the domain's edges that the differences stay inside it (counts >= 1, targets in
 (0.01, 0.99)); matrices are well conditioned, with eigenvalues and singular values
 apart.  settings: derandomize=True (the same examples on every run), deadline=None, and
-`Prop.examples` examples per op: `EXAMPLES`, or `NEW_EXAMPLES` for the NumPy-named ops
-(`SPECIAL_EXAMPLES` for scipy.special's).
+`Prop.examples` cases per op (`CASES` to each hypothesis example): `EXAMPLES`, or `NEW_EXAMPLES`
+for the NumPy-named ops (`SPECIAL_EXAMPLES` for scipy.special's).
 """
 
 import math
@@ -40,16 +40,16 @@ import function as F
 import variable as V
 
 EXAMPLES = int(os.environ.get("GENGRAD_PROPERTY_EXAMPLES", "300"))
-"""Examples per op (several hundred, as the reliability issue asks): about 70 s on one core;
-set GENGRAD_PROPERTY_EXAMPLES=100 for a quicker local run (about a third as long)."""
+"""Cases per op (several hundred, as the reliability issue asks; the file takes about 140 s on one
+core, 215 s before CASES); set GENGRAD_PROPERTY_EXAMPLES=100 for a quicker local run."""
 FULL_GRADIENT = 40      # inputs with more numbers than this are checked along random directions
 GAP = 0.02              # distance kept from kinks and ties (the difference step is 1e-4)
 NEW_EXAMPLES = max(20, EXAMPLES // 10)
-"""Examples per NumPy-named op (variable/ops/*.py, V.linalg; about 220 rows, 36 s at 30, 72 s at
-60): at EXAMPLES each they would more than double the file's time; their table tests
-(tests/variable/test_ops_*.py) check them at fixed points to third order too."""
+"""Cases per NumPy-named op (variable/ops/*.py, V.linalg; about 220 rows): at EXAMPLES each they
+would more than double the file's time; their table tests (tests/variable/test_ops_*.py) check
+them at fixed points to third order too."""
 SPECIAL_EXAMPLES = max(20, EXAMPLES // 10)
-"""Examples per scipy.special function (about 170 rows, 60 s at 30): elementwise, each has a table
+"""Cases per scipy.special function (about 170 rows): elementwise, each has a table
 to third order (test_ops_*.py), its pointwise Taylor rule's and the op table's checks; here its
 values over a random range and shapes."""
 
@@ -2309,8 +2309,14 @@ def _check_gradient(prop, arrays, params, y, rng):
         assert abs(exact - numeric) <= 1e-5 * (1 + abs(numeric)), (exact, numeric)
 
 
+CASES = 3
+"""Cases each hypothesis example draws and checks, one after another: `Prop.examples` cases in
+examples / CASES examples.  Hypothesis's own work per example (about 1.7 ms: its engine, the
+draws' bookkeeping) was most of a cheap op's time; a failing example shows its draws, each case's."""
+
+
 def _settings(prop):
-    return settings(max_examples=prop.examples, derandomize=True, deadline=None, database=None,
+    return settings(max_examples=-(-prop.examples // CASES), derandomize=True, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -2320,10 +2326,11 @@ def test_forward_matches_numpy_and_gradient_matches_differences(prop):
     @given(data=st.data(), seed=st.integers(0, 2**32 - 1))
     def check(data, seed):
         rng = np.random.default_rng(seed)
-        arrays, params = prop.draw(data, rng)
-        arrays = [np.asarray(a) for a in arrays]
-        y = _check_forward(prop, arrays, params)
-        _check_gradient(prop, arrays, params, y, rng)
+        for _ in range(CASES):
+            arrays, params = prop.draw(data, rng)
+            arrays = [np.asarray(a) for a in arrays]
+            y = _check_forward(prop, arrays, params)
+            _check_gradient(prop, arrays, params, y, rng)
 
     check()
 
