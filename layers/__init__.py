@@ -72,6 +72,8 @@ _SPELLED_OTHERWISE = {
     "SinCurve": ("DeZero's dataset", "x, t = L.datasets.sine_curve()"),
     "MNIST": ("DeZero's dataset", "examples.mnist.load_mnist(directory) reads local IDX files"),
     "get_spiral": ("DeZero's function", "x, t = L.datasets.spiral()"),
+    "utils": ("torch.nn's module", "clip_grad_norm_ is an optimizer hook here: "
+                                   "opt.add_hook(O.ClipGrad(max_norm)) (import optimizers as O)"),
 }
 """Names from PyTorch and DeZero that `L.` spells otherwise, with the fix."""
 
