@@ -10,6 +10,7 @@ exercised on any machine.  The default, cpu, runs everything on NumPy.
 
 import contextlib
 import functools
+import gc
 import importlib.util
 import os
 from pathlib import Path
@@ -144,6 +145,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=_unavailable[0]))
         elif not relative.startswith(DEVICE_READY):
             item.add_marker(pytest.mark.skip(reason=f"GENGRAD_DEVICE={DEVICE}: not among DEVICE_READY"))
+
+
+def pytest_collection_finish(session):
+    """The collected items (38,000 with their parameters and table rows) live to the end of the
+    run: frozen out of the cyclic collector's reach, its full collections during the tests walk
+    what the tests made (half their time)."""
+    gc.collect()
+    gc.freeze()
 
 
 def uses_host_constants(fn) -> bool:
