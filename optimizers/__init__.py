@@ -23,10 +23,9 @@ _SPELLED_OTHERWISE = {
     "Adadelta": (_TORCH, "O.AdaDelta()"),
     "lr_scheduler": (_TORCH, "opt.lr may be set between updates: opt.lr = 0.1 * 0.5 ** (epoch // 10)"),
     "GradientClipping": ("Chainer's name", "opt.add_hook(O.ClipGrad(max_norm))"),
-    "clip_grad_norm_": ("torch.nn.utils' name", "opt.add_hook(O.ClipGrad(max_norm)) once, after setup: it "
-                                               "clips the global norm at every update"),
-    "clip_grad_norm": ("torch.nn.utils' name", "opt.add_hook(O.ClipGrad(max_norm)) once, after setup: it "
-                                              "clips the global norm at every update"),
+    **dict.fromkeys(("clip_grad_norm_", "clip_grad_norm"), (
+        "torch.nn.utils' name", "opt.add_hook(O.ClipGrad(max_norm)) once, after setup: it clips the "
+                                "global norm at every update")),
 }
 """Names from PyTorch that `O.` spells otherwise, with the fix."""
 
