@@ -239,7 +239,6 @@ def gradcheck(
     return True
 
 
-_KEYWORDS = "order, eps, rtol, atol, seed and entrywise"
 _TORCH_KEYWORDS = {
     "fast_mode": "entrywise=True is the faster check, for an f that acts entry by entry as "
                  "NumPy's ufuncs do (any other f is checked entry by entry)",
@@ -252,11 +251,15 @@ _TORCH_KEYWORDS = {
 
 
 def _refuse_keyword(name):
-    """gradcheck's TypeError for a keyword it does not take, PyTorch's named as such."""
+    """gradcheck's TypeError for a keyword it does not take, PyTorch's named as such, listing the
+    keywords it takes (read off its signature)."""
+    *most, last = [p.name for p in inspect.signature(gradcheck).parameters.values()
+                   if p.kind is p.KEYWORD_ONLY]
+    takes = f"{', '.join(most)} and {last}"
     if name in _TORCH_KEYWORDS:
         raise TypeError(f"gradcheck: {name}= is torch.autograd.gradcheck's keyword; in gengrad, "
-                        f"{_TORCH_KEYWORDS[name]} (gradcheck takes {_KEYWORDS})")
-    raise TypeError(f"gradcheck() got an unexpected keyword argument {name!r}; it takes {_KEYWORDS}")
+                        f"{_TORCH_KEYWORDS[name]} (gradcheck takes {takes})")
+    raise TypeError(f"gradcheck() got an unexpected keyword argument {name!r}; it takes {takes}")
 
 
 _CHECKER_STREAM = 0x6772_6164  # a word of our own mixed into the seed: "grad"
