@@ -74,10 +74,12 @@ def main(argv=None):
     """Print derivatives of sin, draw tanh's derivatives, train the spiral network, write the graph."""
     parser = example_parser(__doc__, __file__, "the figures and the graph")
     parser.add_argument("--epochs", type=int, default=50, help="training epochs of the spiral network")
+    parser.add_argument("--pinn-steps", type=int, default=1500,
+                        help="Adam steps of the physics-informed network")
     add_device_option(parser)
     args = parser.parse_args(argv)
-    if args.epochs < 1:
-        parser.error("--epochs must be positive")
+    if args.epochs < 1 or args.pinn_steps < 1:
+        parser.error("--epochs and --pinn-steps must be positive")
     check_device(parser, args.device)
     os.makedirs(args.out, exist_ok=True)
     np.random.seed(0)
@@ -99,7 +101,7 @@ def main(argv=None):
     print("5. Taylor mode: tanh's Taylor polynomials to order 25, and the cost per order")
     taylor_series.main(["--out", args.out, "--nested-up-to", "7"])
     print("6. a physics-informed network solves Poisson's equation, trained on V.laplacian")
-    pinn_poisson.main(["--out", args.out, "--steps", "1500"])
+    pinn_poisson.main(["--out", args.out, "--steps", str(args.pinn_steps)])
     print("7. the backward pass step by step: what the queue pops, and the gradients it sends")
     backward_step_by_step.main(["--out", args.out])
     print(f"done: everything is in {args.out}/")
