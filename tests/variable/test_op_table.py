@@ -22,6 +22,7 @@ from op_rows import (
     PIECEWISE,
     SMOOTH,
     TAYLOR,
+    TAYLOR_ELSEWHERE,
     UNARY_SHAPES,
     Row,
     away_from,
@@ -238,6 +239,17 @@ def test_every_row_names_a_public_op():
     unknown = sorted(name for name in OP_TABLE
                      if name not in (*V.OPS, *V.LINALG_OPS) or _public(name) is None)
     assert not unknown, f"OP_TABLE rows for names that are not public ops: {unknown}"
+
+
+def test_an_op_checked_elsewhere_has_a_row_checked_in_full():
+    """An op with rows at TAYLOR_ELSEWHERE (Taylor to order 3, gradcheck to ORDER_ELSEWHERE) has
+    a row at TAYLOR whose gradcheck order is the highest of its rows (op_rows.py)."""
+    def taylor(row):
+        return getattr(row, "taylor", TAYLOR)      # (the tensor table's cases: order 6)
+    partial = sorted(name for name, rows in OP_TABLE.items()
+                     if any(taylor(r) == TAYLOR_ELSEWHERE for r in rows) and not any(
+                         taylor(r) == TAYLOR and r.order == max(q.order for q in rows) for r in rows))
+    assert not partial, f"ops without a row checked in full: {partial}"
 
 
 @pytest.mark.parametrize("name, row", CASES)
