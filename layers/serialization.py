@@ -21,6 +21,7 @@ fills, so a file saved from a GPU loads into a CPU model and the other way round
 """
 
 import contextlib
+import io
 import os
 import secrets
 import zipfile
@@ -159,19 +160,67 @@ def _read_archive(path, where="load_weights", kind="weights archive"):
             hint = (f"; {given!r} exists without the suffix: '.npz' is appended to a name that does "
                     f"not end with it, as np.savez does, so rename it to {path!r}")
         raise FileNotFoundError(f"{where}: no such file: {path!r}{hint}")
-    if zipfile.is_zipfile(path):
-        try:  # np.load does not verify checksums: read every member once to catch corruption
-            with zipfile.ZipFile(path) as archive:
-                bad = archive.testzip()
-        except Exception as error:
+    if zipfile.is_zipfile(path) and _starts_as_a_zip(path):
+        members = _zip_members(path, where, kind)
+    else:  # (np.load's message, for a .npy file, a pickle or anything else)
+        members = _npy_or_refused(path, where, kind)
+    arrays = {}
+    for key, value in members.items():
+        if not isinstance(value, np.ndarray):  # a member that is not a .npy (np.load gives its bytes)
             raise ValueError(
-                f"{where}: {path!r} is not a valid .npz {kind} ({type(error).__name__}: {error})"
-            ) from None
-        if bad is not None:
-            raise ValueError(
-                f"{where}: entry {bad.removesuffix('.npy')!r} of {path!r} cannot be read "
-                f"(its checksum does not match: the file is corrupted)"
+                f"{where}: entry {key!r} of {path!r} cannot be read as an array: it is "
+                f"not a .npy member (write it with save_weights or save_checkpoint)"
             )
+        arrays[key] = value if value.flags.writeable else value.copy()
+    return arrays
+
+
+def _starts_as_a_zip(path):
+    """Whether the file begins as np.load reads a zip (a local header, or an empty archive's end)."""
+    with open(path, "rb") as file:
+        return file.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def _zip_members(path, where, kind):
+    """{key: ndarray, or the bytes of a member that is not a .npy} of the .npz archive at `path`, as
+    np.load names them ('W.npy' is 'W'), each member read once with its checksum verified (np.load
+    verifies none)."""
+    members = {}
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                name = info.filename
+                try:
+                    data = archive.read(info)
+                except zipfile.BadZipFile:  # a checksum or a member's header that does not match
+                    raise ValueError(
+                        f"{where}: entry {name.removesuffix('.npy')!r} of {path!r} cannot be read "
+                        f"(its checksum does not match: the file is corrupted)"
+                    ) from None
+                members[name] = data
+    except ValueError:
+        raise
+    except Exception as error:
+        raise ValueError(
+            f"{where}: {path!r} is not a valid .npz {kind} ({type(error).__name__}: {error})"
+        ) from None
+    arrays = {}
+    for name, data in members.items():
+        key = name.removesuffix(".npy")
+        if not data.startswith(np.lib.format.MAGIC_PREFIX):
+            arrays[key] = data
+            continue
+        try:
+            arrays[key] = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
+        except Exception as error:  # a bad header, an object array, too few bytes, ...
+            raise ValueError(
+                f"{where}: entry {key!r} of {path!r} cannot be read ({type(error).__name__}: {error})"
+            ) from None
+    return arrays
+
+
+def _npy_or_refused(path, where, kind):
+    """What np.load makes of a file that is not a zip archive: a ValueError naming `kind`."""
     try:
         loaded = np.load(path, allow_pickle=False)
     except (FileNotFoundError, IsADirectoryError, PermissionError):
@@ -185,25 +234,17 @@ def _read_archive(path, where="load_weights", kind="weights archive"):
             f"{where}: {path!r} holds a single array, not an .npz archive of named arrays "
             f"(write it with {'save_weights' if kind == 'weights archive' else 'save_checkpoint'})"
         )
-    arrays = {}
-    with loaded:
-        for key in loaded.files:
-            try:
-                value = loaded[key]
-            except Exception as error:  # corrupt member, object array, bad CRC, ...
-                raise ValueError(
-                    f"{where}: entry {key!r} of {path!r} cannot be read "
-                    f"({type(error).__name__}: {error})"
-                ) from None
-            if not isinstance(value, np.ndarray):  # np.load gives the raw bytes of a non-.npy member
-                raise ValueError(
-                    f"{where}: entry {key!r} of {path!r} cannot be read as an array: it is "
-                    f"not a .npy member (write it with save_weights or save_checkpoint)"
-                )
-            if not value.flags.writeable:
-                value = value.copy()
-            arrays[key] = value
-    return arrays
+    with loaded:  # (a zip that zipfile does not recognise but np.load opens)
+        return {key: _member(loaded, key, path, where) for key in loaded.files}
+
+
+def _member(loaded, key, path, where):
+    try:
+        return loaded[key]
+    except Exception as error:  # corrupt member, object array, bad CRC, ...
+        raise ValueError(
+            f"{where}: entry {key!r} of {path!r} cannot be read ({type(error).__name__}: {error})"
+        ) from None
 
 
 def _describe(keys):
