@@ -220,7 +220,8 @@ def _zip_members(path, where, kind):
 
 
 def _npy_or_refused(path, where, kind):
-    """What np.load makes of a file that is not a zip archive: a ValueError naming `kind`."""
+    """{key: what np.load reads} of a file that zipfile does not open as an archive: a ValueError
+    naming `kind` for a single array (a .npy), a pickle or anything else np.load refuses."""
     try:
         loaded = np.load(path, allow_pickle=False)
     except (FileNotFoundError, IsADirectoryError, PermissionError):
