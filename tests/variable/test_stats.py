@@ -12,6 +12,7 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 import pytest
+from op_rows import device_order
 from test_ops_distribution_functions import _tukey_decimal
 from test_ops_implicit import tail_reference
 
@@ -224,9 +225,7 @@ def test_derivatives_match_central_differences(name, f, point, order):
     if ON_A_DEVICE and name in HOST_ONLY:
         pytest.skip("a host check: its device path has a test of its own (HOST_ONLY)")
     entrywise = name.split(".")[0] not in ("dirichlet", "multivariate_normal")   # (the others: by entry)
-    if ON_A_DEVICE:     # to second order there, as the op tables (op_rows.DEVICE_ORDER): the host's run
-        order = min(order, 2)                       # checks the higher orders on the same ops
-    assert V.gradcheck(f, *point, order=order, entrywise=entrywise)
+    assert V.gradcheck(f, *point, order=device_order(order), entrywise=entrywise)   # (as the op tables')
 
 
 def test_outside_the_support_the_gradient_is_zero_and_no_warning_is_raised():

@@ -8,13 +8,13 @@ float32 pass checking that data and gradients (first and second order) stay floa
 table in test_op_table.py it must cover every name in `variable.OPS`.
 """
 
-import os
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from op_rows import DEVICE_TAYLOR, device_order
 
 import variable as V
 
@@ -321,27 +321,17 @@ def test_forward_matches_numpy(name, case):
         np.testing.assert_allclose(y.data, e, rtol=1e-12, atol=1e-12)
 
 
-ON_DEVICE = os.environ.get("GENGRAD_DEVICE", "cpu") != "cpu"
-
-
-def device_order(order, on_device):
-    """`order` on the host, at most `on_device` on a device (GENGRAD_DEVICE), as the op tables
-    (op_rows.py): a higher order records the same ops on the same device, and the host's run
-    checks every row to its full order."""
-    return min(order, on_device) if ON_DEVICE else order
-
-
 @pytest.mark.parametrize(("name", "case"), _ROWS, ids=_IDS)
 def test_gradcheck(name, case):
     xs = _inputs(name, case, np.float64)
-    assert V.gradcheck(case.f, *xs, order=device_order(case.order, 2))
+    assert V.gradcheck(case.f, *xs, order=device_order(case.order))
 
 
 @pytest.mark.parametrize(("name", "case"), _ROWS, ids=_IDS)
 def test_taylor_matches_nested_reverse(name, case):
     # every op has a Taylor rule: V.taylor to order 6 and V.jvp against V.jacobian
     xs = _inputs(name, case, np.float64)
-    assert V.taylorcheck(case.f, *xs, order=device_order(6, 3))
+    assert V.taylorcheck(case.f, *xs, order=device_order(6, DEVICE_TAYLOR))
 
 
 @pytest.mark.parametrize(("name", "case"), _ROWS, ids=_IDS)
