@@ -160,19 +160,9 @@ def _read_archive(path, where="load_weights", kind="weights archive"):
             hint = (f"; {given!r} exists without the suffix: '.npz' is appended to a name that does "
                     f"not end with it, as np.savez does, so rename it to {path!r}")
         raise FileNotFoundError(f"{where}: no such file: {path!r}{hint}")
-    if zipfile.is_zipfile(path) and _starts_as_a_zip(path):
-        members = _zip_members(path, where, kind)
-    else:  # (np.load's message, for a .npy file, a pickle or anything else)
-        members = _npy_or_refused(path, where, kind)
-    arrays = {}
-    for key, value in members.items():
-        if not isinstance(value, np.ndarray):  # a member that is not a .npy (np.load gives its bytes)
-            raise ValueError(
-                f"{where}: entry {key!r} of {path!r} cannot be read as an array: it is "
-                f"not a .npy member (write it with save_weights or save_checkpoint)"
-            )
-        arrays[key] = value if value.flags.writeable else value.copy()
-    return arrays
+    if not (zipfile.is_zipfile(path) and _starts_as_a_zip(path)):
+        _refuse_what_is_not_a_zip(path, where, kind)
+    return _zip_arrays(path, where, kind)
 
 
 def _starts_as_a_zip(path):
@@ -181,23 +171,22 @@ def _starts_as_a_zip(path):
         return file.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
 
 
-def _zip_members(path, where, kind):
-    """{key: ndarray, or the bytes of a member that is not a .npy} of the .npz archive at `path`, as
-    np.load names them ('W.npy' is 'W'), each member read once with its checksum verified (np.load
-    verifies none)."""
+def _zip_arrays(path, where, kind):
+    """{key: ndarray} of the .npz archive at `path`, named as np.load names them ('W.npy' is 'W'):
+    every member read once with its checksum verified (np.load verifies none), then each parsed
+    as a .npy in turn; a ValueError saying what is wrong."""
     members = {}
     try:
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
                 name = info.filename
                 try:
-                    data = archive.read(info)
+                    members[name] = archive.read(info)
                 except zipfile.BadZipFile:  # a checksum or a member's header that does not match
                     raise ValueError(
                         f"{where}: entry {name.removesuffix('.npy')!r} of {path!r} cannot be read "
                         f"(its checksum does not match: the file is corrupted)"
                     ) from None
-                members[name] = data
     except ValueError:
         raise
     except Exception as error:
@@ -207,21 +196,25 @@ def _zip_members(path, where, kind):
     arrays = {}
     for name, data in members.items():
         key = name.removesuffix(".npy")
-        if not data.startswith(np.lib.format.MAGIC_PREFIX):
-            arrays[key] = data
-            continue
+        if not data.startswith(np.lib.format.MAGIC_PREFIX):  # (np.load gives such a member's bytes)
+            raise ValueError(
+                f"{where}: entry {key!r} of {path!r} cannot be read as an array: it is "
+                f"not a .npy member (write it with save_weights or save_checkpoint)"
+            )
         try:
-            arrays[key] = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
+            value = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
         except Exception as error:  # a bad header, an object array, too few bytes, ...
             raise ValueError(
                 f"{where}: entry {key!r} of {path!r} cannot be read ({type(error).__name__}: {error})"
             ) from None
+        arrays[key] = value if value.flags.writeable else value.copy()
     return arrays
 
 
-def _npy_or_refused(path, where, kind):
-    """{key: what np.load reads} of a file that zipfile does not open as an archive: a ValueError
-    naming `kind` for a single array (a .npy), a pickle or anything else np.load refuses."""
+def _refuse_what_is_not_a_zip(path, where, kind):
+    """Raise for a file that zipfile does not open as an archive: np.load's refusal (a pickle,
+    anything else) or, for a .npy, that it holds a single array.  (np.load opens a zip only
+    where zipfile does.)"""
     try:
         loaded = np.load(path, allow_pickle=False)
     except (FileNotFoundError, IsADirectoryError, PermissionError):
@@ -230,22 +223,13 @@ def _npy_or_refused(path, where, kind):
         raise ValueError(
             f"{where}: {path!r} is not a valid .npz {kind} ({type(error).__name__}: {error})"
         ) from None
-    if not isinstance(loaded, np.lib.npyio.NpzFile):
-        raise ValueError(
-            f"{where}: {path!r} holds a single array, not an .npz archive of named arrays "
-            f"(write it with {'save_weights' if kind == 'weights archive' else 'save_checkpoint'})"
-        )
-    with loaded:  # (a zip that zipfile does not recognise but np.load opens)
-        return {key: _member(loaded, key, path, where) for key in loaded.files}
-
-
-def _member(loaded, key, path, where):
-    try:
-        return loaded[key]
-    except Exception as error:  # corrupt member, object array, bad CRC, ...
-        raise ValueError(
-            f"{where}: entry {key!r} of {path!r} cannot be read ({type(error).__name__}: {error})"
-        ) from None
+    if isinstance(loaded, np.lib.npyio.NpzFile):  # (not met: see above)
+        loaded.close()
+        raise ValueError(f"{where}: {path!r} is not a valid .npz {kind} (zipfile cannot open it)")
+    raise ValueError(
+        f"{where}: {path!r} holds a single array, not an .npz archive of named arrays "
+        f"(write it with {'save_weights' if kind == 'weights archive' else 'save_checkpoint'})"
+    )
 
 
 def _describe(keys):
