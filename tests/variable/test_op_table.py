@@ -27,6 +27,7 @@ from op_rows import (
     Row,
     away_from,
     binary_rows,
+    checked_orders,
     device_order,
     near_zero,
     nonzero,
@@ -34,6 +35,7 @@ from op_rows import (
     normal_then_nonzero,
     positive,
     positive_then_normal,
+    shape_variants,
     unary_rows,
     untied,
     with_zeros,
@@ -250,6 +252,36 @@ def test_an_op_checked_elsewhere_has_a_row_checked_in_full():
                      if any(taylor(r) == TAYLOR_ELSEWHERE for r in rows) and not any(
                          taylor(r) == TAYLOR and r.order == max(q.order for q in rows) for r in rows))
     assert not partial, f"ops without a row checked in full: {partial}"
+
+
+def test_shape_variants_are_the_smaller_shapes_of_each_run():
+    """An elementwise family's rows of one range at several shapes: the largest keeps its orders."""
+    def row(label, taylor=TAYLOR):
+        return Row(label, V.sin, np.sin, normal(()), SMOOTH, taylor=taylor)
+    rows = {"op": [row("()"), row("(3,)"), row("(2, 3)"), row("()"), row("(2, 3)"), row("(3,)"),
+                   row("v=1, ()"), row("v=2, ()"), row("v=2, (3,)"), row("far"), row("far")],
+            "other": [row("()x(2, 3)"), row("(2, 3)x(3,)"), row("(3,)x(3,)", taylor=1)]}
+    variants = shape_variants(rows)
+    labels = [(name, r.label) for name, rs in rows.items() for r in rs if id(r) in variants]
+    assert labels == [("op", "()"), ("op", "(3,)"), ("op", "()"), ("op", "(3,)"), ("op", "v=2, ()"),
+                      ("other", "()x(2, 3)"), ("other", "(3,)x(3,)")]     # (7 and 6 entries; 9 kept)
+    assert checked_orders(rows["op"][0], variants) == (2, TAYLOR_ELSEWHERE)
+    assert checked_orders(rows["op"][2], variants) == (SMOOTH, TAYLOR)
+    assert checked_orders(rows["other"][2], variants) == (2, 1)
+
+
+def test_shape_variants_leave_every_op_checked_to_its_highest_orders():
+    """Whichever rows `shape_variants` lowers, each op keeps a row at its highest gradcheck
+    order and its highest Taylor order (those of op_rows.checked_orders without them)."""
+    lowered = []
+    for name, rows in OP_TABLE.items():
+        rows = [r for r in rows if isinstance(r, Row)]     # (the tensor table's cases are not)
+        variants = shape_variants({name: rows})
+        for i in (0, 1):
+            if rows and max(checked_orders(r, variants)[i] for r in rows) != max(
+                    checked_orders(r)[i] for r in rows):
+                lowered.append((name, ("gradcheck", "Taylor")[i]))
+    assert not lowered, f"ops whose highest order no row checks: {lowered}"
 
 
 @pytest.mark.parametrize("name, row", CASES)
