@@ -2,6 +2,7 @@
 
 import functools
 import gc
+import itertools
 import weakref
 from collections.abc import Sequence
 from heapq import heappop, heappush
@@ -811,10 +812,10 @@ def backward(
         grads = _run(outputs, seeds, create_graph, retain=retain_grad)
         if any(getattr(y, "_assigned", None) == _RECORDED_GRAD for y in outputs):
             _refuse_adding_to_itself(outputs, grads)
-        source = None  # the outputs of a pass seeded with ones, for the next one to compare
+        handed = None  # {id(leaf): its gradient's epoch} of a pass seeded with ones, for the next one
         if grad_outputs is None:
-            source = tuple(weakref.ref(y) for y in outputs)
             _refuse_a_second_pass(outputs, grads)
+            handed = {}
         handout = _Handout(create_graph, grad_outputs)
         now = _clock[0]
         with config._setting(config._enable_backprop, create_graph):
@@ -824,12 +825,16 @@ def backward(
                 if x._grad is None:
                     x._grad = handout(x, g)
                     x._grad_at = now
-                    x._grad_from = source
+                    x._grad_epoch = next(_epochs)
                 else:
                     x._grad = _accumulated(x, g, handout)
-                    if source is not None:  # (the earlier passes' outputs, still alive, and these)
-                        earlier = getattr(x, "_grad_from", None) or ()
-                        x._grad_from = tuple(ref for ref in earlier if ref() is not None) + source
+                if handed is not None:
+                    epoch = getattr(x, "_grad_epoch", None)
+                    if epoch is None:  # (a gradient the user assigned: this pass adds to it)
+                        epoch = x._grad_epoch = next(_epochs)
+                    handed[id(x)] = epoch
+        if handed is not None:
+            _remember(outputs, handed)
 
 
 _PYTORCH_BACKWARD_KEYWORDS = {
@@ -852,15 +857,39 @@ def refuse_pytorch_keywords(call, **given):
                             f"{_PYTORCH_BACKWARD_KEYWORDS[key]}")
 
 
+_epochs = itertools.count()
+"""Numbers for a leaf's gradients: a gradient gets the next when a pass hands it out where the
+leaf held none (or the user's own), and keeps it while later passes add to it
+(`Variable._grad_epoch`)."""
+
+
+def _remember(outputs, handed):
+    """Keep on each output of a pass seeded with ones the leaves it handed gradients to, and
+    their gradients' epochs ({id(leaf): epoch}, `Variable._handed`): the leaves of its graph,
+    which the graph keeps alive, so an id names one leaf while the output lives.  Each output
+    keeps the latest epoch per leaf, so the record is no larger than its graph however many
+    passes run (a record of the outputs on each leaf grew with every pass whose output was
+    kept)."""
+    for y in outputs:
+        earlier = getattr(y, "_handed", None)
+        if earlier is None:
+            y._handed = handed if len(outputs) == 1 else dict(handed)  # (each output its own)
+        else:
+            earlier.update(handed)
+
+
 def _refuse_a_second_pass(outputs, grads):
     """Raise if a leaf this pass reached holds, uncleared, the gradient that an earlier
     backward() from these very outputs put there: y.backward() twice would double it (PyTorch
     refuses a second pass through a graph too). Passes given grad_outputs are let through: a
     sum of vector-Jacobian products may be meant."""
+    records = [handed for y in outputs if (handed := getattr(y, "_handed", None))]
+    if not records:
+        return
     for x in grads:
         if isinstance(x, Variable) and x._grad is not None:
-            earlier = getattr(x, "_grad_from", None)
-            if earlier is not None and any(ref() is y for ref in earlier for y in outputs):
+            epoch = getattr(x, "_grad_epoch", None)
+            if epoch is not None and any(handed.get(id(x)) == epoch for handed in records):
                 which = f"Variable {x.name!r}" if x.name else f"a Variable of shape {x.shape}"
                 raise ValueError(
                     f"backward: this output was differentiated by an earlier backward(), whose "

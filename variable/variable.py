@@ -986,7 +986,7 @@ class Variable:
     """
 
     __slots__ = ("_data", "name", "_grad", "creator", "generation", "requires_grad",
-                 "_assigned", "_grad_at", "_grad_from", "__weakref__")
+                 "_assigned", "_grad_at", "_grad_epoch", "_handed", "__weakref__")
     __hash__ = object.__hash__  # `==` is elementwise; Variables stay dict keys by identity
 
     def __init__(
@@ -1078,7 +1078,7 @@ class Variable:
             value = _checked_grad(self, value)
         self._grad = value
         self._grad_at = _clock[0]  # the point it is the gradient at: the data as of now
-        self._grad_from = None     # (no backward pass's: see backward.py's _refuse_a_second_pass)
+        self._grad_epoch = None    # (no backward pass's: see backward.py's _refuse_a_second_pass)
 
     @grad.deleter
     def grad(self) -> None:

@@ -141,6 +141,48 @@ def test_a_second_backward_from_the_same_output_is_refused_until_cleared():
     np.testing.assert_allclose(x.grad.data, 24.0)
 
 
+def test_passes_from_many_kept_outputs_keep_a_record_no_larger_than_the_graph():
+    # gradients summed over many passes whose outputs are kept (a list of losses): each output
+    # keeps the epochs of the leaves its pass reached, one entry per leaf, so a pass costs the
+    # same after 300 kept outputs as after one (a record on each leaf of every kept output grew)
+    w = V.Variable(np.ones(3))
+    b = V.Variable(0.5)
+    losses = []
+    for i in range(300):
+        loss = V.sum(w * float(i)) + b
+        loss.backward()
+        losses.append(loss)
+    np.testing.assert_allclose(w.grad.data, sum(range(300)))
+    np.testing.assert_allclose(b.grad.data, 300.0)
+    assert all(len(loss._handed) == 2 for loss in losses)
+    for loss in (losses[0], losses[-1]):
+        with pytest.raises(ValueError, match="would double it"):
+            loss.backward()
+    w.cleargrad()
+    b.cleargrad()
+    losses[0].backward()                     # cleared: allowed again
+    losses[-1].backward()                    # another output's pass adds to it
+    np.testing.assert_allclose(w.grad.data, 299.0)
+    with pytest.raises(ValueError, match="would double it"):
+        losses[0].backward()
+    assert all(len(loss._handed) == 2 for loss in losses)
+
+
+def test_a_pass_from_two_outputs_is_remembered_by_each():
+    x = V.Variable(2.0)
+    y1, y2 = x * x, x * x * x
+    V.backward([y1, y2])
+    for y in (y1, y2):
+        with pytest.raises(ValueError, match="would double it"):
+            y.backward()
+    x.cleargrad()
+    y1.backward()                            # the cleared gradient came from neither
+    y2.backward()                            # (y1's record is its own, not y2's)
+    np.testing.assert_allclose(x.grad.data, 4.0 + 12.0)
+    with pytest.raises(ValueError, match="would double it"):
+        y2.backward()
+
+
 def test_retain_grad_false_keeps_only_leaf_gradients():
     x = V.Variable(2.0)
     a = x * x
