@@ -1972,8 +1972,8 @@ PROPS = [
     new("kolmogorov", unary(uniform(0.1, 3)), ref=R.kolmogorov),
     new("kolmogi", unary(uniform(0.02, 0.98)), ref=R.kolmogi),
     # (smirnov(n, d) has a kink at each d = k/n, where its sum gains a term; smirnovi at their images)
-    new("smirnov", unary(lambda rng, s: away(rng, s, SMIRNOV_KINKS, 0.02, 0.98)), call=lambda d: V.smirnov(7, d),
-        ref=R.smirnov(7), label="n=7"),
+    new("smirnov", unary(lambda rng, s: away(rng, s, SMIRNOV_KINKS, 0.02, 0.98)),
+        call=lambda d: V.smirnov(7, d), ref=R.smirnov(7), label="n=7"),
     new("smirnovi", unary(lambda rng, s: away(rng, s, SMIRNOVI_KINKS, 0.02, 0.98)),
         call=lambda p: V.smirnovi(7, p), ref=R.smirnovi(7), label="n=7"),
     new("zeta", unary(uniform(-6, 0.8)), ref=R.zeta),
