@@ -10,9 +10,11 @@ for eigh, svd and qr, sign-invariant functions of their outputs).  Each example 
 - forward: same shape, float64 dtype and values as NumPy's formula;
 - gradient: the vector-Jacobian product with a random incoming gradient u against central
   differences of <f(x), u> from V.numerical_grad, for every floating-point input; when
-  the inputs hold more than `FULL_GRADIENT` numbers in total (convolutions), against the
-  directional derivatives along two random directions instead (V.numerical_grad of
-  t -> <f(x + t v), u>), which keeps the cost linear in the number of examples; for an
+  the inputs hold more than `FULL_GRADIENT` numbers in total (a 3 x 3 matrix and a vector,
+  convolutions), against the directional derivatives along two random directions instead
+  (V.numerical_grad of t -> <f(x + t v), u>: a wrong entry of the gradient moves both, its
+  random weight in each almost never 0), which keeps the cost of a case independent of its
+  size (2 n evaluations of the op for the full gradient, 4 for the directions); for an
   elementwise function of one floating-point input (`Prop.entrywise`), against the central
   differences of its outputs, every entry at once (the same numbers in two evaluations, not 2 n).
 
@@ -41,7 +43,8 @@ import variable as V
 
 EXAMPLES = int(os.environ.get("GENGRAD_PROPERTY_EXAMPLES", "300"))
 """Cases per op (several hundred, as the reliability issue asks; the file takes about 140 s on one
-core, 215 s before CASES); set GENGRAD_PROPERTY_EXAMPLES=100 for a quicker local run."""
+core beside another process, 168 s with three CASES an example and FULL_GRADIENT 40, 215 s with
+one case); set GENGRAD_PROPERTY_EXAMPLES=100 for a quicker local run."""
 FULL_GRADIENT = 12      # inputs with more numbers than this are checked along random directions
 GAP = 0.02              # distance kept from kinks and ties (the difference step is 1e-4)
 NEW_EXAMPLES = max(20, EXAMPLES // 10)
@@ -2324,9 +2327,16 @@ def _check_gradient(prop, arrays, params, y, rng):
 
 
 CASES = 10
-"""Cases each hypothesis example draws and checks, one after another: `Prop.examples` cases in
-examples / CASES examples.  Hypothesis's own work per example (about 1.7 ms: its engine, the
-draws' bookkeeping) was most of a cheap op's time; a failing example shows its draws, each case's."""
+"""Cases each hypothesis example draws and checks, one after another (`_per_example`): `Prop.examples`
+cases in examples / CASES examples.  Hypothesis's own work per example (about 1.7 ms: its engine,
+the draws' bookkeeping) was most of a cheap op's time: the file with its checks left out took 48 s
+at three cases an example, 31 s at ten.  A failing example shows its draws, each case's."""
+
+
+def _per_example(prop):
+    """CASES, or fewer for an op of few cases, so that it still gets ten hypothesis examples:
+    hypothesis's first is its simplest (the least shapes and parameters, every case alike)."""
+    return max(1, min(CASES, prop.examples // 10))
 
 
 class _Draws:
@@ -2342,14 +2352,15 @@ class _Draws:
 
 @st.composite
 def _cases(draw, prop, rng):
-    """CASES cases of `prop`, (arrays, params) each, in one draw (a failure prints them all)."""
+    """The cases of one example of `prop`, (arrays, params) each, in one draw (a failure prints
+    them all)."""
     data = _Draws(draw)
-    return [prop.draw(data, rng) for _ in range(CASES)]
+    return [prop.draw(data, rng) for _ in range(_per_example(prop))]
 
 
 def _settings(prop):
-    return settings(max_examples=-(-prop.examples // CASES), derandomize=True, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    return settings(max_examples=-(-prop.examples // _per_example(prop)), derandomize=True, deadline=None,
+                    database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
 @pytest.mark.parametrize("prop", PROPS, ids=lambda p: p.name + (f"[{p.label}]" if p.label else ""))
