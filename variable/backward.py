@@ -40,12 +40,28 @@ from .variable import (
     _watched,
 )
 
+_ONES = {}
+"""A read-only 0-d 1 per NumPy dtype, made once: the seed of a 0-d output (a loss) as it is, of
+any other as a broadcast view of it."""
+
+
+def _one(dtype):
+    one = _ONES.get(dtype)
+    if one is None:
+        one = np.ones((), dtype=dtype)
+        one.flags.writeable = False
+        _ONES[dtype] = one
+    return one
+
 
 def _seed(y, gy, where):
     """The incoming gradient for output `y`: ones when None, else `gy` checked."""
     if gy is None:  # ones that take no memory (a read-only view of one 1: never written)
         data = y._data
-        xp = np if type(data) is np.ndarray else backend.get_array_module(data)
+        if type(data) is np.ndarray:
+            one = _one(data.dtype)
+            return new_variable(one if data.ndim == 0 else np.broadcast_to(one, data.shape))
+        xp = backend.get_array_module(data)
         return new_variable(xp.broadcast_to(xp.ones((), dtype=data.dtype), data.shape))
     if backend.is_device_array(gy):
         gy = new_variable(backend.constant_like(gy.astype(y._data.dtype, copy=False), y._data, where,
@@ -800,7 +816,8 @@ def backward(
         If no output requires grad, the numbers of grad_outputs and outputs differ, or a
         grad_output's shape differs from its output's.
     """
-    refuse_pytorch_keywords("backward", retain_graph=retain_graph, inputs=inputs)
+    if retain_graph is not None or inputs is not None:
+        refuse_pytorch_keywords("backward", retain_graph=retain_graph, inputs=inputs)
     outputs = _as_list(outputs, "outputs", "backward")
     if not any(y.requires_grad for y in outputs):
         raise ValueError(
@@ -977,7 +994,8 @@ def grad(
         `materialize_grads`) the outputs do not depend on an input, the numbers of
         grad_outputs and outputs differ, or a grad_output's shape differs from its output's.
     """
-    refuse_pytorch_keywords("grad", retain_graph=retain_graph)
+    if retain_graph is not None:
+        refuse_pytorch_keywords("grad", retain_graph=retain_graph)
     single = isinstance(inputs, Variable)
     outputs = _as_list(outputs, "outputs", "grad")
     inputs = _as_list(inputs, "inputs", "grad")

@@ -1377,9 +1377,10 @@ class Variable:
             If this Variable does not require grad (it depends on no Variable that does), or
             `gradient`'s shape differs from its shape.
         """
-        backward_module.refuse_pytorch_keywords("backward", retain_graph=retain_graph, inputs=inputs)
+        if retain_graph is not None or inputs is not None:
+            backward_module.refuse_pytorch_keywords("backward", retain_graph=retain_graph, inputs=inputs)
         for name, flag in (("retain_grad", retain_grad), ("create_graph", create_graph)):
-            if not isinstance(flag, (bool, np.bool_)):
+            if type(flag) is not bool and not isinstance(flag, np.bool_):
                 raise TypeError(
                     f"backward(retain_grad=False, create_graph=False): {name} must be True or "
                     f"False, got {type(flag).__name__}; to start from a gradient (PyTorch's "
