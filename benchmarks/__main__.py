@@ -13,13 +13,14 @@ from benchmarks import (
     numpy_calls,
     numpy_ops,
     overhead,
+    passes,
     special,
     taylor_mode,
 )
 
 
 def main(argv=None):
-    """Run the overhead, NumPy-call, SciPy-special, higher-order, Taylor-mode, MLP and memory
+    """Run the overhead, backward-pass, NumPy-call, SciPy-special, higher-order, Taylor-mode, MLP and memory
     benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
@@ -39,6 +40,8 @@ def main(argv=None):
     memory.main(["--quick", "--steps", "120", "--warmup", "100"] if quick else [])
     print()
     overhead.main(["--steps", "200", "--repeat", "2"] if quick else [])
+    print()
+    passes.main(["--kept", "300", "--passes", "20", "--repeat", "1"] if quick else [])
     print()
     numpy_calls.main(["--steps", "200", "--repeat", "2"] if quick else [])
     print()

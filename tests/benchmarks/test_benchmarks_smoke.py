@@ -22,6 +22,7 @@ from benchmarks import (
     numpy_calls,
     numpy_ops,
     overhead,
+    passes,
     special,
     taylor_mode,
 )
@@ -58,6 +59,14 @@ def test_overhead_chain_matches_numpy(capsys):
     np.testing.assert_allclose(overhead.gengrad_chain(50), overhead.numpy_chain(50), rtol=1e-12)
     assert overhead.main(["--steps", "20", "--repeat", "1", "--no-torch"]) == 0
     assert "us per op" in capsys.readouterr().out
+
+
+def test_passes_benchmark_checks_its_cases_and_runs(capsys):
+    results = passes.run(kept=60, passes=10, repeat=1, torch=False)
+    assert set(results) == {"numpy", "gengrad"}
+    assert all(len(times) == 3 and min(times) > 0 for times in results.values())
+    assert passes.main(["--kept", "40", "--passes", "5", "--repeat", "1", "--no-torch"]) == 0
+    assert "after 40" in capsys.readouterr().out
 
 
 def test_numpy_calls_benchmark_agrees_with_numpy_and_runs(capsys):
