@@ -253,14 +253,14 @@ def shape_variants(rows):
             if not shapes:
                 continue                            # (a row of its own)
             key = _SHAPE.sub("", row.label)
-            run = current.get(key)
-            if run is None or any(tuple(_SHAPE.findall(r.label)) == shapes for r in run):
-                run = current[key] = []
+            run = current.get(key)              # {its rows' shapes: row}
+            if run is None or shapes in run:
+                run = current[key] = {}
                 runs.append(run)
-            run.append(row)
+            run[shapes] = row
         for run in runs:
-            full = max(run, key=lambda r: (r.taylor, r.order, _entries(r.label)))
-            variants.update(id(r) for r in run if r is not full)
+            full = max(run.values(), key=lambda r: (r.taylor, r.order, _entries(r.label)))
+            variants.update(id(r) for r in run.values() if r is not full)
     return variants
 
 
