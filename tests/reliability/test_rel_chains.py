@@ -44,6 +44,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from rel_draws import Draws  # a sibling module: tests/reliability is on sys.path
 
 import function as F
 import variable as V
@@ -517,24 +518,10 @@ def draw_chain(data, rng, arrays):
 SEEDS = st.integers(0, 2**32 - 1)
 
 
-class _Draws:
-    """The drawers' `data` (data.draw(strategy, label=...)) inside one composite strategy: each of
-    the DataObject's own draws costs about 0.12 ms of hypothesis's bookkeeping, one inside a
-    composite about 0.03 ms, and a chain takes a few dozen."""
-
-    __slots__ = ("_draw",)
-
-    def __init__(self, draw):
-        self._draw = draw
-
-    def draw(self, strategy, label=None):
-        return self._draw(strategy)
-
-
 @st.composite
 def _example(draw, seed):
     rng = np.random.default_rng(seed)
-    data = _Draws(draw)
+    data = Draws(draw)
     arrays = draw_inputs(data, rng)
     return draw_chain(data, rng, arrays), arrays
 

@@ -33,10 +33,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
-import rel_numpy_refs as R  # a sibling module: tests/reliability is on sys.path
+import rel_numpy_refs as R  # sibling modules: tests/reliability is on sys.path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from rel_draws import Draws
 
 import function as F
 import variable as V
@@ -2339,22 +2340,11 @@ def _per_example(prop):
     return max(1, min(CASES, prop.examples // 10))
 
 
-class _Draws:
-    """A drawer's `data` (it calls data.draw(strategy)) inside one composite strategy: each of the
-    DataObject's own draws cost about 0.12 ms of hypothesis's bookkeeping, one inside a composite
-    about 0.03 ms (a case draws a few; 36,000 cases)."""
-
-    __slots__ = ("draw",)
-
-    def __init__(self, draw):
-        self.draw = draw
-
-
 @st.composite
 def _cases(draw, prop, rng):
     """The cases of one example of `prop`, (arrays, params) each, in one draw (a failure prints
     them all)."""
-    data = _Draws(draw)
+    data = Draws(draw)
     return [prop.draw(data, rng) for _ in range(_per_example(prop))]
 
 
