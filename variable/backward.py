@@ -942,6 +942,17 @@ def _refuse_adding_to_itself(outputs, grads):
             )
 
 
+def _flags(**flags):
+    """grad's True/False settings as bools, refused where one is anything else (a NumPy bool
+    is one)."""
+    for name, value in flags.items():
+        if type(value) is not bool and not isinstance(value, np.bool_):
+            raise TypeError(f"grad: {name} must be True or False, got {type(value).__name__}; the "
+                            f"settings after grad_outputs are best given by name: "
+                            f"V.grad(y, x, gy, create_graph=True)")
+    return tuple(bool(value) for value in flags.values())
+
+
 def grad(
     outputs: Variable | Sequence[Variable],
     inputs: Variable | Sequence[Variable],
@@ -985,7 +996,8 @@ def grad(
     ------
     TypeError
         If `outputs` or `inputs` is not a Variable or a list/tuple of Variables, or
-        `grad_outputs` or one of its entries has the wrong type, or PyTorch's
+        `grad_outputs` or one of its entries has the wrong type, `create_graph`,
+        `allow_unused` or `materialize_grads` is not True or False, or PyTorch's
         `retain_graph` is given.
     ValueError
         If an input does not require grad, no output requires grad (unless `allow_unused`
@@ -996,6 +1008,9 @@ def grad(
     """
     if retain_graph is not None:
         refuse_pytorch_keywords("grad", retain_graph=retain_graph)
+    if not (type(create_graph) is type(allow_unused) is type(materialize_grads) is bool):
+        create_graph, allow_unused, materialize_grads = _flags(
+            create_graph=create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
     single = isinstance(inputs, Variable)
     outputs = _as_list(outputs, "outputs", "grad")
     inputs = _as_list(inputs, "inputs", "grad")

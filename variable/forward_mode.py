@@ -407,6 +407,16 @@ def _broadcasts(shape, target):
         return False
 
 
+def _refuse_one_point_as_a_list(f, xs, op):
+    """A TypeError where `x`, a list, is one point of an f of one argument: a list or tuple x is
+    one point per argument (as JAX's primals), and f cannot take len(xs)."""
+    from .functional import takes
+    if takes(f, len(xs)) is False and takes(f, 1):
+        raise TypeError(f"{op}: x is a list of {len(xs)}, which is one point per argument of f (a list "
+                        f"or a tuple, as JAX's primals), but f takes one argument; give its point "
+                        f"as one array, and the direction too: V.{op}(f, np.array(x), np.array(v), ...)")
+
+
 def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False, wanted=None, nested=False,
               ran=None):
     """Run `f` at `x` and push the path x + t v through it: (outputs, their series, tuple?).
@@ -431,6 +441,8 @@ def _evaluate(f, x, v, order, op, batched=False, weights=None, path=False, wante
         )
     several = isinstance(x, (tuple, list))
     xs = list(x) if several else [x]
+    if type(x) is list and len(xs) > 1:
+        _refuse_one_point_as_a_list(f, xs, op)
     vs = list(v) if isinstance(v, (tuple, list)) and several else [v]
     if several and not isinstance(v, (tuple, list)):
         raise TypeError(f"{op}: x is a tuple of {len(xs)} inputs, so v must be a tuple of as many directions")

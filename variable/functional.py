@@ -1,5 +1,6 @@
 """Higher-order toolkit built on `grad`: jacobian, hessian, Hessian-vector products."""
 
+import inspect
 from collections.abc import Callable
 
 import numpy as np
@@ -28,6 +29,43 @@ def _leaf(f, x, op):
     if not x.requires_grad:
         raise ValueError(f"{op}: x must be floating point, got dtype {x.dtype}")
     return x
+
+
+_SEVERAL = {"jacobian": "V.jacobian(f, (x, y))", "hessian": "V.hessian(f, (x, y))",
+            "hvp": "V.hvp(f, (x, y), (vx, vy))"}
+"""How each op is given the points of an f of several arguments: one tuple."""
+
+
+def _flag(value, name, op):
+    """`value` as the True/False setting `name` of `op`, refused where it is anything else:
+    there it is most often a second point (`V.jacobian(f, x, y)` puts y in create_graph)."""
+    if type(value) is bool or isinstance(value, np.bool_):
+        return bool(value)
+    raise TypeError(f"{op}: {name} must be True or False, got {type(value).__name__}; for an f of "
+                    f"several arguments give the points as one tuple: {_SEVERAL[op]}")
+
+
+def takes(f, n):
+    """Whether `f` can be called with n positional arguments; None where its signature cannot
+    be read (a ufunc, a builtin)."""
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(*range(n))
+    except TypeError:
+        return False
+    return True
+
+
+def _refuse_a_list_of_points(f, x, op):
+    """A TypeError where the point `x` is a list of len(x) points for an f of len(x) arguments:
+    a list is one point (NumPy reads it as one array), a tuple is one point per argument."""
+    if isinstance(x, list) and callable(f) and takes(f, 1) is False and takes(f, len(x)):
+        raise TypeError(f"{op}: f takes {len(x)} arguments and x is a list of {len(x)}: a list "
+                        f"is one point, read as one array; give the points as one tuple: "
+                        f"{_SEVERAL[op]}")
 
 
 def _rows(y, x, create_graph):
@@ -212,11 +250,15 @@ def jacobian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool
     ------
     TypeError
         If `f` is not callable, or `x` is not a Variable, a numeric ndarray, a number or a list of
-        numbers, or `f` does not return a Variable.
+        numbers, `f` does not return a Variable, `create_graph` is not True or False (a second
+        point there: give the points as one tuple), or `x` is a list of as many points as f
+        takes arguments.
     ValueError
         If `x` does not require grad (integer data, or a Variable made with
         requires_grad=False).
     """
+    create_graph = _flag(create_graph, "create_graph", "jacobian")
+    _refuse_a_list_of_points(f, x, "jacobian")
     if argnums is not None or has_aux:
         return _with_options(jacobian, f, x, create_graph, argnums, has_aux, "jacobian")
     from .forward_mode import run_kept
@@ -275,10 +317,13 @@ def hessian(f: Callable[[Variable], Variable], x: ArrayLike, create_graph: bool 
     ------
     TypeError
         If `f` is not callable, or `x` is not a Variable, a numeric ndarray, a number or a list of
-        numbers.
+        numbers, `create_graph` is not True or False (a second point there: give
+        the points as one tuple), or `x` is a list of as many points as f takes arguments.
     ValueError
         If f(x) is not a scalar Variable (size 1), or `x` does not require grad.
     """
+    create_graph = _flag(create_graph, "create_graph", "hessian")
+    _refuse_a_list_of_points(f, x, "hessian")
     if argnums is not None or has_aux:
         return _with_options(hessian, f, x, create_graph, argnums, has_aux, "hessian")
     xs = _several(f, x, "hessian")
@@ -340,11 +385,14 @@ def hvp(
     ------
     TypeError
         If `f` is not callable, or `x` is not a Variable, a numeric ndarray, a number or a list of
-        numbers, or `v` is not numeric.
+        numbers, `v` is not numeric, `create_graph` is not True or False (a second point there: give
+        the points as one tuple), or `x` is a list of as many points as f takes arguments.
     ValueError
         If f(x) is not a scalar Variable, `v` does not have the shape of `x`, or `x` does
         not require grad.
     """
+    create_graph = _flag(create_graph, "create_graph", "hvp")
+    _refuse_a_list_of_points(f, x, "hvp")
     xs = _several(f, x, "hvp")
     if xs is not None:
         if not isinstance(v, tuple) or len(v) != len(xs):

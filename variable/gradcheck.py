@@ -250,16 +250,30 @@ _TORCH_KEYWORDS = {
 }
 
 
-def _refuse_keyword(name):
-    """gradcheck's TypeError for a keyword it does not take, PyTorch's named as such, listing the
-    keywords it takes (read off its signature)."""
-    *most, last = [p.name for p in inspect.signature(gradcheck).parameters.values()
+_TAYLOR_KEYWORDS = {
+    "eps": "Taylor mode is checked against nested reverse mode, not central differences: there is "
+           "no step to give",
+    "entrywise": "there are no differences to take entry by entry: every entry is checked at once",
+    "v": "the direction is drawn at random (seed=...); V.taylor(f, x, v, order) takes one of yours",
+    "direction": "the direction is drawn at random (seed=...); V.taylor(f, x, v, order) takes one "
+                 "of yours",
+}
+"""gradcheck's keywords (and V.taylor's direction) that the Taylor checkers do not take, and why."""
+
+
+def _refuse_keyword(name, checker=None, op="gradcheck"):
+    """A checker's TypeError for a keyword it does not take, PyTorch's (or gradcheck's, to a
+    Taylor checker) named as such, listing the keywords it takes (read off its signature)."""
+    *most, last = [p.name for p in inspect.signature(checker or gradcheck).parameters.values()
                    if p.kind is p.KEYWORD_ONLY]
     takes = f"{', '.join(most)} and {last}"
-    if name in _TORCH_KEYWORDS:
+    if op == "gradcheck" and name in _TORCH_KEYWORDS:
         raise TypeError(f"gradcheck: {name}= is torch.autograd.gradcheck's keyword; in gengrad, "
                         f"{_TORCH_KEYWORDS[name]} (gradcheck takes {takes})")
-    raise TypeError(f"gradcheck() got an unexpected keyword argument {name!r}; it takes {takes}")
+    if op != "gradcheck" and name in _TAYLOR_KEYWORDS:
+        raise TypeError(f"{op}() got an unexpected keyword argument {name!r}: {_TAYLOR_KEYWORDS[name]} "
+                        f"({op} takes {takes})")
+    raise TypeError(f"{op}() got an unexpected keyword argument {name!r}; it takes {takes}")
 
 
 _CHECKER_STREAM = 0x6772_6164  # a word of our own mixed into the seed: "grad"
@@ -398,6 +412,7 @@ def taylorcheck(
     rtol: float = 1e-8,
     atol: float = 1e-12,
     seed: int = 0,
+    **others: Any,
 ) -> bool:
     """Check `V.taylor` and `V.jvp` of `f` at `xs` against reverse mode, up to `order`.
 
@@ -430,12 +445,15 @@ def taylorcheck(
     GradcheckError
         Naming the order and both values when a check fails.
     TypeError
-        As gradcheck, for `f` and the point.
+        As gradcheck, for `f` and the point, or for a keyword it does not take (gradcheck's
+        `eps` and `entrywise` named as such).
     ValueError
         If `order` is not a positive int, or an input holds NaN or inf.
     NotImplementedError
         If an op of `f` has no Taylor rule.
     """
+    if others:
+        _refuse_keyword(next(iter(others)), taylorcheck, "taylorcheck")
     return _run_taylor_check(_check_taylor, "taylorcheck", f, xs, order, rtol, atol, seed)
 
 
@@ -528,6 +546,7 @@ def taylor_gradcheck(
     rtol: float = 1e-7,
     atol: float = 1e-10,
     seed: int = 0,
+    **others: Any,
 ) -> bool:
     """Check that `V.taylor`'s derivatives of `f` are differentiable, and rightly: reverse
     over Taylor mode against nested reverse mode.
@@ -541,6 +560,8 @@ def taylor_gradcheck(
 
     Parameters, returns and errors are those of `taylorcheck`.
     """
+    if others:
+        _refuse_keyword(next(iter(others)), taylor_gradcheck, "taylor_gradcheck")
     return _run_taylor_check(_check_taylor_grad, "taylor_gradcheck", f, xs, order, rtol, atol, seed)
 
 
