@@ -3,7 +3,7 @@
 from variable import *  # noqa: F401,F403  (the primitive ops, re-exported as the API promises)
 from variable import _SPELLED_OTHERWISE as _SPELLED_OTHERWISE_IN_V
 from variable import OPS, refuse_missing_name
-from variable.variable import refusing_pytorch_keywords_among
+from variable.variable import AXIS_KEYWORDS, RENAMED_KEYWORDS, refusing_foreign_keywords_among
 
 from . import activation, conv, loss, nn
 from . import softmax as _softmax
@@ -38,8 +38,14 @@ from .softmax import log_softmax, softmax
 
 __all__ = list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__
 
-# as in variable: PyTorch's dim= and keepdim= refused by name (`F.softmax(x, dim=1)`)
-globals().update(refusing_pytorch_keywords_among(globals(), [n for n in __all__ if n not in OPS]))
+# PyTorch's keywords refused by name, with gengrad's spelling: dim= and keepdim= as in variable
+# (`F.softmax(x, dim=1)`), its names of parameters (`F.conv2d(x, W, padding=1)`), and by family
+# `inplace=` (`F.relu(x, inplace=True)`) and a loss's `reduction=`, `label_smoothing=`, `ignore_index=`
+_FOREIGN = (*AXIS_KEYWORDS, *RENAMED_KEYWORDS)
+for _names, _keys in ((activation.__all__ + _softmax.__all__, (*_FOREIGN, "inplace")),
+                      (loss.__all__, (*_FOREIGN, "reduction", "label_smoothing", "ignore_index")),
+                      (nn.__all__ + conv.__all__, _FOREIGN)):
+    globals().update(refusing_foreign_keywords_among(globals(), _names, _keys))
 
 _TORCH = "torch.nn.functional's name"
 _SPELLED_OTHERWISE = {

@@ -64,6 +64,10 @@ _SPELLED_OTHERWISE = {
     "BatchNorm2d": (_TORCH, "L.BatchNorm() (its size is read off the first batch)"),
     "Flatten": (_TORCH, "a step lambda x: x.reshape(len(x), -1) in L.Sequential"),
     "Identity": (_TORCH, "a step lambda x: x in L.Sequential"),
+    "MaxPool2d": (_TORCH, "a step lambda x: F.pooling(x, kernel_size, stride) in L.Sequential "
+                          "(pooling is a function: import function as F)"),
+    "AvgPool2d": (_TORCH, "a step lambda x: F.average_pooling(x, kernel_size, stride) in "
+                          "L.Sequential (pooling is a function: import function as F)"),
     "CrossEntropyLoss": (_TORCH, "F.softmax_cross_entropy(y, t): losses are functions (import "
                                  "function as F)"),
     "MSELoss": (_TORCH, "F.mean_squared_error(y, t): losses are functions (import function as F)"),

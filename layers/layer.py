@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from variable import Variable, backend
-from variable.variable import _MixedGrad, _TorchName
+from variable.variable import _MixedGrad, _TorchName, foreign_keyword, keywords_of
 
 from . import serialization
 from .parameter import Parameter
@@ -41,6 +41,19 @@ class Layer:
     ...`).  `del layer.W` removes a parameter on purpose.
     """
 
+    def __new__(cls, *args, **kwargs):
+        """Refuse the keywords of PyTorch's layers (and DeZero's) that gengrad's spell otherwise,
+        naming the fix: `L.Linear(10, bias=False)` (nobias=True), `L.Conv2d(8, 3, padding=1)`
+        (pad=1), `L.ReLU(inplace=True)` (no in-place form)."""
+        if kwargs:
+            accepted = keywords_of(cls.__init__)
+            if accepted is not None:
+                for key, value in kwargs.items():
+                    why = foreign_keyword(cls.__name__, key, value, accepted)
+                    if why is not None:
+                        raise TypeError(why)
+        return super().__new__(cls)
+
     def __init__(self):
         self._ensure_registry()
 
@@ -56,6 +69,8 @@ class Layer:
                             "file (model.named_params() gives them as (path, parameter) pairs)")
     load_state_dict = _TorchName("model.load_weights(path) reads what model.save_weights(path) wrote")
     modules = _TorchName("model.layers() lists the layers, nested ones included")
+    apply = _TorchName("for layer in model.layers(): init(layer) (model.layers() lists the layers, "
+                       "nested ones included; set a parameter with layer.W.data[...] = ...)")
     children = _TorchName("model.layers() lists the layers, nested ones included")
     cuda = _TorchName("model.to_gpu() moves the parameters to the GPU (CuPy)")
     cpu = _TorchName("model.to_cpu() moves the parameters back to the host")

@@ -84,9 +84,12 @@ class Sequential(Model):
             if isinstance(layer, type):
                 raise TypeError(_class_step_message(i, layer))
             if not callable(layer):
+                unpack = (f"; the steps are separate arguments: L.Sequential(*steps) for a "
+                          f"{type(layer).__name__} of steps (as Keras's list is)"
+                          if isinstance(layer, (list, tuple)) and len(layers) == 1 else "")
                 raise TypeError(
                     f"Sequential: step {i} must be a Layer or a function of one Variable, "
-                    f"got {type(layer).__name__}"
+                    f"got {type(layer).__name__}{unpack}"
                 )
             setattr(self, f"l{i}", layer)
         self._size = len(layers)

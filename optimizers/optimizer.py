@@ -65,6 +65,7 @@ def _foreign_call(cls, args, kwargs):
 
 
 _RENAMED_EVERYWHERE = {
+    "learning_rate": "the step size is lr: O.{name}(lr=0.01)",
     "weight_decay": "weight decay is a hook, as PyTorch's weight_decay adds rate * p to each "
                     "gradient: opt = O.{name}(lr=...).setup(model); opt.add_hook(O.WeightDecay(rate))",
 }

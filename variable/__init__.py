@@ -2,7 +2,7 @@
 
 # isort: off
 from .variable import Variable  # first: the op modules bind themselves to it
-from .variable import refuse_missing_name, refusing_pytorch_keywords_among
+from .variable import refuse_missing_name, refusing_foreign_keywords_among
 # isort: on
 from . import backend, saving, series
 from .backend import get_array_module
@@ -100,7 +100,7 @@ OPS = (
 
 # The exported ops that take NumPy's axis= refuse PyTorch's dim= and keepdim= by name
 # (`V.sum(x, dim=1)`); the package's own modules call the functions themselves.
-globals().update(refusing_pytorch_keywords_among(globals(), OPS))
+globals().update(refusing_foreign_keywords_among(globals(), OPS))
 
 LINALG_OPS = tuple(f"linalg.{name}" for name in linalg.__all__ if name != "matmul")
 """The ops of `V.linalg` (np.linalg's names), as "linalg.<name>"."""

@@ -78,6 +78,9 @@ class _MakesContext:
     def __repr__(self):
         return f"<function {self.__name__}>"
 
+    def __reduce__(self):  # pickled by name, as a function is (the name is this object)
+        return self.__qualname__
+
 
 @_MakesContext
 def no_grad(*function: Any) -> _setting:

@@ -250,5 +250,8 @@ class _RecordBackward:
     def __repr__(self):
         return "<function V.record_backward>"
 
+    def __reduce__(self):  # pickled by name, as a function is
+        return "record_backward"
+
 
 record_backward = _RecordBackward()

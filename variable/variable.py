@@ -244,32 +244,112 @@ def _pytorch_keyword(key, value):
     return f"{whose}: write {numpys}={value!r}"
 
 
-def refusing_pytorch_keywords(function):
-    """`function`, which takes NumPy's `axis=`, with PyTorch's `dim=`, `dims=` and `keepdim=`
-    refused by name (`F.softmax(x, dim=1)`, `V.sum(x, 0, keepdim=True)`); the package wraps
-    its exported ops in it, and its own modules call the unwrapped functions."""
+_RENAMED_KEYWORDS = {
+    "padding": ("PyTorch's name", "pad"),
+    "in_features": ("PyTorch's name", "in_size"),
+    "out_features": ("PyTorch's name", "out_size"),
+    "input_size": ("PyTorch's name", "in_size"),
+    "num_embeddings": ("PyTorch's name", "in_size"),
+    "embedding_dim": ("PyTorch's name", "out_size"),
+    "normalized_shape": ("PyTorch's name", "size"),
+    "num_features": ("PyTorch's name", "size"),
+    "negative_slope": ("PyTorch's name", "alpha"),
+    "dropout_ratio": ("DeZero's name", "p"),
+}
+"""Keywords of PyTorch's layers and functions (and DeZero's) that gengrad's spell otherwise:
+{keyword: (whose it is, gengrad's)}; refused naming gengrad's where the callee takes that."""
+
+_DROPPED_KEYWORDS = {
+    "inplace": "gengrad's ops never write into their input (a backward may read it), so there is "
+               "no in-place form: drop inplace={value!r}",
+    "reduction": "{op} is a mean already (reduction='mean'); for 'sum' multiply it by the number "
+                 "of terms it averages, for 'none' write the loss of each entry with gengrad's ops: "
+                 "drop reduction={value!r}",
+    "label_smoothing": "give smoothed probabilities as the target: F.{op}(x, (1 - e) * np.eye(C)[t] "
+                       "+ e / C) for C classes",
+    "ignore_index": "leave those rows out first: keep = t != {value!r}; F.{op}(x[keep], t[keep])",
+}
+"""PyTorch's keywords with no gengrad counterpart, and what to write instead ({op}, {value})."""
+
+
+def foreign_keyword(op, key, value, accepted):
+    """The message refusing keyword `key` (given `value`) to `op`, which takes the keywords
+    `accepted`, naming gengrad's spelling; None where `key` is none of the known foreign ones."""
+    unexpected = f"{op}() got an unexpected keyword argument {key!r}"
+    if key in accepted:
+        return None
+    shown = repr(value) if value is None or isinstance(value, (bool, int, float, str, tuple)) else "..."
+    if key in _RENAMED_KEYWORDS and _RENAMED_KEYWORDS[key][1] in accepted:
+        whose, ours = _RENAMED_KEYWORDS[key]
+        return f"{unexpected}; {key} is {whose}: write {ours}={shown}"
+    if key == "bias" and "nobias" in accepted:
+        fix = f"nobias={not value!r}" if isinstance(value, bool) else "nobias=True for no bias"
+        return f"{unexpected}; bias is PyTorch's keyword: write {fix} (DeZero's spelling)"
+    if key == "bias" and "b" in accepted:
+        return f"{unexpected}; bias is PyTorch's name: write b={shown}"
+    if key in _PYTORCH_KEYWORDS and _PYTORCH_KEYWORDS[key][1] in accepted:
+        return f"{unexpected} ({_pytorch_keyword(key, value)}, as in NumPy)"
+    if key in _DROPPED_KEYWORDS:
+        return f"{unexpected}: {key} is PyTorch's keyword; " + _DROPPED_KEYWORDS[key].format(
+            op=op, value=value)
+    return None
+
+
+def keywords_of(function):
+    """The names `function` takes by keyword; None where it takes any (**kwargs) or has no
+    signature to read."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return frozenset(p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
+AXIS_KEYWORDS = tuple(_PYTORCH_KEYWORDS)
+"""PyTorch's dim=, dims= and keepdim=: refused where a function takes NumPy's axis and keepdims."""
+
+RENAMED_KEYWORDS = (*_RENAMED_KEYWORDS, "bias")
+"""PyTorch's (and DeZero's) names of parameters gengrad's layers and functions spell otherwise."""
+
+
+def refusing_foreign_keywords(function, module, keys):
+    """`function` with the foreign keywords among `keys` (of AXIS_KEYWORDS, RENAMED_KEYWORDS and
+    _DROPPED_KEYWORDS' keys) that apply to it refused by name, naming the fix (`F.softmax(x,
+    dim=1)`, `F.relu(x, inplace=True)`, `F.conv2d(x, W, padding=1)`); `function` itself where none
+    applies.  The wrapper is named `module`.<name>, the namespace it is put in, so that pickle
+    finds it there.  A package wraps its exported functions in it; its own modules call the
+    unwrapped ones."""
+    accepted = keywords_of(function) if inspect.isfunction(function) else None
+    if accepted is None:
+        return function
     name = function.__name__
+    refused = frozenset(key for key in keys if foreign_keyword(name, key, None, accepted) is not None)
+    if not refused:
+        return function
 
     @functools.wraps(function)
-    def taking_axis(*args, **kwargs):
-        if kwargs and not _PYTORCH_KEYWORDS.keys().isdisjoint(kwargs):
-            key = next(k for k in kwargs if k in _PYTORCH_KEYWORDS)
-            raise TypeError(
-                f"{name}() got an unexpected keyword argument {key!r} "
-                f"({_pytorch_keyword(key, kwargs[key])}, as in NumPy)"
-            )
+    def refusing(*args, **kwargs):
+        if kwargs and not refused.isdisjoint(kwargs):
+            key = next(k for k in kwargs if k in refused)
+            raise TypeError(foreign_keyword(name, key, kwargs[key], accepted))
         return function(*args, **kwargs)
-    return taking_axis
+    refusing.__module__, refusing.__qualname__ = module, name
+    return refusing
 
 
-def refusing_pytorch_keywords_among(namespace, names):
-    """{name: refusing_pytorch_keywords(op)} for the op functions `namespace[name]` that take
-    NumPy's `axis` parameter: what a package's namespace is updated with."""
-    def taking_axis(op):
-        code = getattr(op, "__code__", None)
-        return code is not None and "axis" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-    return {name: refusing_pytorch_keywords(namespace[name]) for name in names
-            if taking_axis(namespace[name])}
+def refusing_foreign_keywords_among(namespace, names, keys=AXIS_KEYWORDS):
+    """{name: refusing_foreign_keywords(f)} for the functions `f = namespace[name]` that some of
+    `keys` applies to: what a package's namespace is updated with (by default PyTorch's dim= and
+    keepdim= where a function takes axis= and keepdims=)."""
+    wrappers = {}                                    # one per function: aliases stay one object
+    for name in names:
+        f = namespace[name]
+        if id(f) not in wrappers:
+            wrappers[id(f)] = refusing_foreign_keywords(f, namespace["__name__"], keys)
+    return {name: wrappers[id(namespace[name])] for name in names
+            if wrappers[id(namespace[name])] is not namespace[name]}
 
 
 def refuse_missing_name(module, name, spellings):

@@ -12,6 +12,7 @@ Regenerate the page with `python tests/docs/ops_page.py --write` (or print it wi
 
 import ast
 import importlib
+import inspect
 import sys
 from pathlib import Path
 
@@ -139,7 +140,7 @@ def op_rows():
     rows = []
     for name in (*V.OPS, *V.LINALG_OPS):
         linalg = name.startswith("linalg.")
-        family = op(name).__module__.rpartition(".")[2]
+        family = inspect.unwrap(op(name)).__module__.rpartition(".")[2]   # (where it is defined)
         gengrad = f"`V.{name}`"
         numpy = ", ".join(f"`{n}`" for n in numpy_names(name)) or "—"
         cases = table.get(name)

@@ -144,3 +144,74 @@ def test_transpose_of_two_axes_means_numpys_permutation_where_it_is_one():
     assert y.transpose(1, 0, 2).shape == (3, 2, 4)
     with pytest.raises(ValueError, match=r"not a permutation of the axes of an input of shape \(2, 3\)$"):
         x.transpose(0, 5)  # out of range: NumPy's refusal, with no PyTorch hint
+
+
+@pytest.mark.parametrize("wrong, refused, right", [
+    (lambda x: L.Linear(3, bias=False)(x), r"Linear\(\) got .* 'bias'; .*write nobias=True",
+     lambda x: L.Linear(3, nobias=True)(x)),
+    (lambda x: L.Linear(out_features=6, in_features=3)(x), r"'out_features'; .*write out_size=6",
+     lambda x: L.Linear(out_size=6, in_size=3)(x)),
+    (lambda x: L.LayerNorm(normalized_shape=3)(x), r"write size=3", lambda x: L.LayerNorm(size=3)(x)),
+    (lambda x: L.LeakyReLU(negative_slope=0.2)(x), r"write alpha=0\.2", lambda x: L.LeakyReLU(alpha=0.2)(x)),
+    (lambda x: L.Dropout(dropout_ratio=0.3)(x), r"dropout_ratio is DeZero's name: write p=0\.3",
+     lambda x: L.Dropout(p=0.3)(x)),
+    (lambda x: L.ReLU(inplace=True)(x), r"ReLU\(\) got .* 'inplace'.*drop inplace=True",
+     lambda x: L.ReLU()(x)),
+    (lambda x: L.Softmax(dim=0)(x), r"dim is PyTorch's name: write axis=0", lambda x: L.Softmax(axis=0)(x)),
+    (lambda x: L.Conv2d(2, 3, padding=1)(x.reshape(1, 1, 2, 3)), r"Conv2d\(\) got .* 'padding'.*write pad=1",
+     lambda x: L.Conv2d(2, 3, pad=1)(x.reshape(1, 1, 2, 3))),
+    (lambda x: F.relu(x, inplace=True), r"relu\(\) got .* 'inplace'", lambda x: F.relu(x)),
+    (lambda x: F.conv2d(x.reshape(1, 1, 2, 3), np.ones((1, 1, 1, 1)), padding=1), r"write pad=1",
+     lambda x: F.conv2d(x.reshape(1, 1, 2, 3), np.ones((1, 1, 1, 1)), pad=1)),
+    (lambda x: F.linear(x, np.ones((3, 2)), bias=np.ones(2)), r"bias is PyTorch's name: write b=\.\.\.",
+     lambda x: F.linear(x, np.ones((3, 2)), b=np.ones(2))),
+    (lambda x: F.mean_squared_error(x, 0 * x, reduction="sum"), r"mean_squared_error is a mean already",
+     lambda x: F.mean_squared_error(x, 0 * x) * x.size),
+    (lambda x: F.softmax_cross_entropy(x, np.array([0, 2]), label_smoothing=0.1),
+     r"\(1 - e\) \* np\.eye\(C\)\[t\] \+ e / C",
+     lambda x: F.softmax_cross_entropy(x, 0.9 * np.eye(3)[[0, 2]] + 0.1 / 3)),
+    (lambda x: F.softmax_cross_entropy(x, np.array([0, -100]), ignore_index=-100),
+     r"keep = t != -100; F\.softmax_cross_entropy\(x\[keep\], t\[keep\]\)",
+     lambda x: F.softmax_cross_entropy(x[np.array([True, False])], np.array([0]))),
+])
+def test_pytorch_keywords_of_layers_and_functions_are_refused_and_the_fix_works(wrong, refused, right):
+    x = V.Variable(np.linspace(-1.0, 1.0, 6).reshape(2, 3))
+    with pytest.raises(TypeError, match=refused):
+        wrong(x)
+    y = right(x)
+    y.sum().backward()
+    assert x.grad.shape == x.shape
+
+
+def test_every_renamed_keyword_names_one_gengrad_takes():
+    takes = set()
+    for module in (F, L):
+        for name in dir(module):
+            obj = getattr(module, name)
+            if callable(obj) and not name.startswith("_"):
+                takes |= variable_module.keywords_of(obj.__init__ if isinstance(obj, type) else obj) or set()
+    for key, (_, ours) in variable_module._RENAMED_KEYWORDS.items():
+        assert ours in takes, f"{key} is refused naming {ours}, which no layer or function takes"
+
+
+def test_a_layer_of_ones_own_may_take_any_of_those_keywords():
+    class Gate(L.Layer):
+        def __init__(self, bias=True, inplace=False, padding=0):
+            super().__init__()
+            self.bias, self.inplace, self.padding = bias, inplace, padding
+
+    gate = Gate(bias=False, inplace=True, padding=2)
+    assert (gate.bias, gate.inplace, gate.padding) == (False, True, 2)
+
+
+def test_every_exported_function_pickles_as_itself():
+    import pickle
+
+    functions = {id(f): f for module in (V, F) for name in module.__all__
+                 if callable(f := getattr(module, name)) and not isinstance(f, type)}
+    assert len(functions) > 400
+    for f in functions.values():
+        assert pickle.loads(pickle.dumps(f)) is f, repr(f)
+    model = L.Sequential(L.Linear(2), F.relu, F.softmax)
+    steps = pickle.loads(pickle.dumps(model))
+    assert steps[1] is F.relu and steps[2] is F.softmax
