@@ -185,6 +185,15 @@ _SPELLED_OTHERWISE = {
                                                  f"and dtype, which every op takes")
        for name in ("zeros_like", "ones_like", "empty_like", "full_like")},
     "norm": ("torch.norm", "V.linalg.norm(x, ord, axis), np.linalg.norm's name"),
+    # JAX's (and torch.func's) transformations: gengrad's take f and the point together
+    "vjp": ("JAX's and torch.func's name", "y = f(x); V.grad(y, x, grad_outputs=u) is u^T J, "
+                                           "without touching .grad"),
+    "jacrev": ("JAX's and torch.func's name", "V.jacobian(f, x) (one forward pass where f(x) has "
+                                              "as many entries as x or more, else reverse passes)"),
+    "jacfwd": ("JAX's and torch.func's name", "V.jacobian(f, x) (one forward pass where f(x) has "
+                                              "as many entries as x or more, else reverse passes)"),
+    "value_and_grad": ("JAX's name", "y = f(x); g = V.grad(y, x): the value and the gradient, "
+                                     "f run once"),
     "distributions": ("torch.distributions", "V.stats, under scipy.stats' names: Normal(mu, sigma)"
                                              ".log_prob(x) is V.stats.norm.logpdf(x, mu, sigma)"),
     "mvlgamma": (_TORCH, "V.multigammaln(a, d), SciPy's name"),

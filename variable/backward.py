@@ -953,9 +953,20 @@ def _flags(**flags):
     return tuple(bool(value) for value in flags.values())
 
 
+class _Required:
+    """The default of a parameter that must be given, so that leaving it out can be refused
+    naming the likely slip."""
+
+    def __repr__(self):
+        return "<required>"
+
+
+_REQUIRED = _Required()
+
+
 def grad(
     outputs: Variable | Sequence[Variable],
-    inputs: Variable | Sequence[Variable],
+    inputs: Variable | Sequence[Variable] = _REQUIRED,
     grad_outputs: Variable | np.ndarray | float | Sequence[Variable | np.ndarray | float | None]
     | None = None,
     create_graph: bool = False,
@@ -995,10 +1006,10 @@ def grad(
     Raises
     ------
     TypeError
-        If `outputs` or `inputs` is not a Variable or a list/tuple of Variables, or
-        `grad_outputs` or one of its entries has the wrong type, `create_graph`,
-        `allow_unused` or `materialize_grads` is not True or False, or PyTorch's
-        `retain_graph` is given.
+        If `inputs` is left out (JAX's grad(f) named), `outputs` or `inputs` is not a Variable
+        or a list/tuple of Variables, `grad_outputs` or one of its entries has the wrong type,
+        `create_graph`, `allow_unused` or `materialize_grads` is not True or False, or
+        PyTorch's `retain_graph` is given.
     ValueError
         If an input does not require grad, no output requires grad (unless `allow_unused`
         or `materialize_grads`; the message says why: a gradient computed without
@@ -1006,6 +1017,11 @@ def grad(
         `materialize_grads`) the outputs do not depend on an input, the numbers of
         grad_outputs and outputs differ, or a grad_output's shape differs from its output's.
     """
+    if inputs is _REQUIRED:
+        fix = ("it takes the output Variable, not the function: V.grad(f(x), x) (JAX's grad(f)(x)); "
+               "V.jacobian(f, x), V.hessian(f, x) and V.jvp(f, x, v) take f" if callable(outputs) else
+               "the Variables to differentiate with respect to: V.grad(y, x)")
+        raise TypeError(f"grad() missing its argument inputs: {fix}")
     if retain_graph is not None:
         refuse_pytorch_keywords("grad", retain_graph=retain_graph)
     if not (type(create_graph) is type(allow_unused) is type(materialize_grads) is bool):
