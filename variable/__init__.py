@@ -101,6 +101,8 @@ OPS = (
 # The exported ops that take NumPy's axis= refuse PyTorch's dim= and keepdim= by name
 # (`V.sum(x, dim=1)`); the package's own modules call the functions themselves.
 globals().update(refusing_foreign_keywords_among(globals(), OPS))
+# torch.nn.functional's kl_div(log_q, p, reduction=...) is not SciPy's kl_div(p, q): named in full
+globals().update(refusing_foreign_keywords_among(globals(), ["kl_div"], ("reduction", "log_target")))
 
 LINALG_OPS = tuple(f"linalg.{name}" for name in linalg.__all__ if name != "matmul")
 """The ops of `V.linalg` (np.linalg's names), as "linalg.<name>"."""

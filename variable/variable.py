@@ -271,6 +271,13 @@ _DROPPED_KEYWORDS = {
 }
 """PyTorch's keywords with no gengrad counterpart, and what to write instead ({op}, {value})."""
 
+_KL_DIV = ("kl_div is scipy.special.kl_div(p, q) = p log(p/q) - p + q, entry by entry, of the "
+           "probabilities (torch.nn.functional.kl_div takes log q first and the target p second, "
+           "{key}={value!r} among its keywords): PyTorch's kl_div(log_q, p, reduction='batchmean') "
+           "is V.rel_entr(p, V.exp(log_q)).sum() / len(p)")
+_DROPPED_BY_OP = {("kl_div", "reduction"): _KL_DIV, ("kl_div", "log_target"): _KL_DIV}
+"""Where one op's message for a keyword of PyTorch's differs from _DROPPED_KEYWORDS': {(op, key): fix}."""
+
 
 def foreign_keyword(op, key, value, accepted):
     """The message refusing keyword `key` (given `value`) to `op`, which takes the keywords
@@ -289,6 +296,8 @@ def foreign_keyword(op, key, value, accepted):
         return f"{unexpected}; bias is PyTorch's name: write b={shown}"
     if key in _PYTORCH_KEYWORDS and _PYTORCH_KEYWORDS[key][1] in accepted:
         return f"{unexpected} ({_pytorch_keyword(key, value)}, as in NumPy)"
+    if (op, key) in _DROPPED_BY_OP:
+        return f"{unexpected}: " + _DROPPED_BY_OP[op, key].format(op=op, key=key, value=value)
     if key in _DROPPED_KEYWORDS:
         return f"{unexpected}: {key} is PyTorch's keyword; " + _DROPPED_KEYWORDS[key].format(
             op=op, value=value)
