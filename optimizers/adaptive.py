@@ -5,7 +5,7 @@ All state starts at zero; products and square roots are elementwise.
 
 import numpy as np
 
-from .optimizer import Optimizer, hyperparameter
+from .optimizer import Hyperparameter, Optimizer
 
 
 def _zeros(state, key, like):
@@ -28,10 +28,13 @@ class AdaGrad(Optimizer):
 
     state_kinds = {"h": "array"}
 
+    lr = Hyperparameter()
+    eps = Hyperparameter()
+
     def __init__(self, lr: float = 0.01, eps: float = 1e-8):
         super().__init__()
-        self.lr = hyperparameter(lr, "lr", "AdaGrad")
-        self.eps = hyperparameter(eps, "eps", "AdaGrad")
+        self.lr = lr
+        self.eps = eps
 
     def update_one(self, param, grad):
         """Accumulate squared gradients and scale the step by their root."""
@@ -55,11 +58,15 @@ class RMSprop(Optimizer):
 
     state_kinds = {"h": "array"}
 
+    lr = Hyperparameter()
+    alpha = Hyperparameter(high=1.0)
+    eps = Hyperparameter()
+
     def __init__(self, lr: float = 0.01, alpha: float = 0.99, eps: float = 1e-8):
         super().__init__()
-        self.lr = hyperparameter(lr, "lr", "RMSprop")
-        self.alpha = hyperparameter(alpha, "alpha", "RMSprop", high=1.0)
-        self.eps = hyperparameter(eps, "eps", "RMSprop")
+        self.lr = lr
+        self.alpha = alpha
+        self.eps = eps
 
     def update_one(self, param, grad):
         """Running mean of squared gradients; the step is divided by its root."""
@@ -89,6 +96,10 @@ class AdaDelta(Optimizer):
 
     state_kinds = {"msg": "array", "msdx": "array"}
 
+    lr = Hyperparameter()
+    rho = Hyperparameter(high=1.0)
+    eps = Hyperparameter(low_open=True)
+
     def __init__(self, *args: float, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6):
         if args:  # AdaDelta(0.95): DeZero's rho, or PyTorch's lr? Named, it cannot be misread
             raise TypeError(
@@ -96,9 +107,9 @@ class AdaDelta(Optimizer):
                 f"{args[0]!r} would set lr here, where the DeZero book's AdaDelta({args[0]!r}) means rho"
             )
         super().__init__()
-        self.lr = hyperparameter(lr, "lr", "AdaDelta")
-        self.rho = hyperparameter(rho, "rho", "AdaDelta", high=1.0)
-        self.eps = hyperparameter(eps, "eps", "AdaDelta", low_open=True)
+        self.lr = lr
+        self.rho = rho
+        self.eps = eps
 
     def update_one(self, param, grad):
         """One AdaDelta step."""
@@ -136,13 +147,17 @@ class Adam(Optimizer):
     renamed = {"alpha": "the step size is lr (DeZero's alpha): O.{name}(lr=0.001)",
                "betas": "write beta1=0.9, beta2=0.999 (PyTorch's betas=(0.9, 0.999))"}
 
+    lr = Hyperparameter()
+    beta1 = Hyperparameter(high=1.0)
+    beta2 = Hyperparameter(high=1.0)
+    eps = Hyperparameter()
+
     def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
         super().__init__()
-        name = type(self).__name__
-        self.lr = hyperparameter(lr, "lr", name)
-        self.beta1 = hyperparameter(beta1, "beta1", name, high=1.0)
-        self.beta2 = hyperparameter(beta2, "beta2", name, high=1.0)
-        self.eps = hyperparameter(eps, "eps", name)
+        self.lr = lr
+        self.beta1 = beta1
+        self.beta2 = beta2
+        self.eps = eps
 
     def update_one(self, param, grad):
         """One bias-corrected Adam step."""
@@ -173,10 +188,12 @@ class AdamW(Adam):
         Decay rate (>= 0), multiplied by lr.
     """
 
+    weight_decay = Hyperparameter()
+
     def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8,
                  weight_decay: float = 0.01):
         super().__init__(lr, beta1, beta2, eps)
-        self.weight_decay = hyperparameter(weight_decay, "weight_decay", "AdamW")
+        self.weight_decay = weight_decay
 
     def update_one(self, param, grad):
         """Decay p, then take the Adam step."""

@@ -9,7 +9,7 @@ import numpy as np
 
 from variable import Variable, backend
 
-from .optimizer import hyperparameter, replace_grad
+from .optimizer import Hyperparameter, replace_grad
 
 
 class WeightDecay:
@@ -21,8 +21,10 @@ class WeightDecay:
         Decay rate (>= 0); the same as adding rate/2 * ||p||^2 to the loss.
     """
 
+    rate = Hyperparameter()
+
     def __init__(self, rate: float):
-        self.rate = hyperparameter(rate, "rate", "WeightDecay")
+        self.rate = rate
 
     def __call__(self, params):
         """Add rate * p to every gradient."""
@@ -44,8 +46,10 @@ class ClipGrad:
         Largest allowed global norm (> 0).
     """
 
+    max_norm = Hyperparameter(low_open=True)
+
     def __init__(self, max_norm: float):
-        self.max_norm = hyperparameter(max_norm, "max_norm", "ClipGrad", low_open=True)
+        self.max_norm = max_norm
 
     def __call__(self, params):
         """Scale the gradients down if their joint norm is too large."""

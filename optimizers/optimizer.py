@@ -12,7 +12,14 @@ from variable.variable import _grad_is_current, _TorchName
 def hyperparameter(value, name, where, low=0.0, high=None, low_open=False):
     """`value` as a Python float after checking low <= value (< high); a clear error otherwise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{where}: {name} must be a number, got {type(value).__name__}")
+        fix = ""
+        if isinstance(value, str):                   # (a command line's argument, not converted)
+            fix = f" {value!r}; convert it first: float({value!r})"
+        elif isinstance(value, Variable):
+            fix = f"; give one number, float({name}) (an update follows no graph)"
+        elif hasattr(value, "shape"):                # (an ndarray, a CuPy array)
+            fix = f"; give one number, float(...) of a single value (one {name} for every entry)"
+        raise TypeError(f"{where}: {name} must be a number, got {type(value).__name__}{fix}")
     value = float(value)
     bad = not np.isfinite(value) or value < low or (low_open and value == low)
     if high is not None and value >= high:
@@ -21,6 +28,24 @@ def hyperparameter(value, name, where, low=0.0, high=None, low_open=False):
         interval = f"{'(' if low_open else '['}{low}, {'inf)' if high is None else f'{high})'}"
         raise ValueError(f"{where}: {name} must lie in {interval}, got {value!r}")
     return value
+
+
+class Hyperparameter:
+    """A number setting of an optimizer or hook (lr, beta1, rate, ...), checked by
+    `hyperparameter` whenever it is assigned: in the constructor, and by a schedule between
+    updates (`opt.lr = opt.lr * 0.5`), where a string read from a command line, a negative rate
+    or an array is refused at the line that assigns it, never met inside the update.  Reading
+    it is a plain instance attribute (the descriptor has no __get__), as fast as before."""
+
+    def __init__(self, high=None, low_open=False):
+        self.high, self.low_open = high, low_open
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.name] = hyperparameter(value, self.name, type(obj).__name__, high=self.high,
+                                                 low_open=self.low_open)
 
 
 class _Listed:

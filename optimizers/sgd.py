@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .optimizer import Optimizer, hyperparameter
+from .optimizer import Hyperparameter, Optimizer
 
 
 class SGD(Optimizer):
@@ -11,14 +11,17 @@ class SGD(Optimizer):
     Parameters
     ----------
     lr : float
-        Learning rate (>= 0); may be changed between updates (`opt.lr = ...`).
+        Learning rate (>= 0); may be changed between updates (`opt.lr = ...`, checked as
+        here).
     """
 
     renamed = {"momentum": "SGD with momentum is O.MomentumSGD(lr, momentum=0.9)"}
 
+    lr = Hyperparameter()
+
     def __init__(self, lr: float = 0.01):
         super().__init__()
-        self.lr = hyperparameter(lr, "lr", "SGD")
+        self.lr = lr
 
     def update_one(self, param, grad):
         """p <- p - lr g."""
@@ -44,10 +47,13 @@ class MomentumSGD(Optimizer):
 
     state_kinds = {"v": "array"}
 
+    lr = Hyperparameter()
+    momentum = Hyperparameter(high=1.0)
+
     def __init__(self, lr: float = 0.01, momentum: float = 0.9, nesterov: bool = False):
         super().__init__()
-        self.lr = hyperparameter(lr, "lr", "MomentumSGD")
-        self.momentum = hyperparameter(momentum, "momentum", "MomentumSGD", high=1.0)
+        self.lr = lr
+        self.momentum = momentum
         self.nesterov = bool(nesterov)
 
     def update_one(self, param, grad):

@@ -129,3 +129,29 @@ def test_float32_stays_float32_and_updates_in_place(make):
 def test_bad_hyperparameters_are_named(make, match):
     with pytest.raises((ValueError, TypeError), match=match):
         make()
+
+
+HYPERPARAMETERS = [(make, name) for make in (O.SGD, O.MomentumSGD, O.AdaGrad, O.RMSprop, O.AdaDelta, O.Adam,
+                                             O.AdamW, lambda: O.WeightDecay(0.1), lambda: O.ClipGrad(1.0))
+                   for name in vars(make()) if name in {"lr", "momentum", "alpha", "rho", "eps", "beta1",
+                                                        "beta2", "weight_decay", "rate", "max_norm"}]
+
+
+@pytest.mark.parametrize("make, name", HYPERPARAMETERS)
+def test_a_hyperparameter_assigned_later_is_checked_as_the_constructor_checks_it(make, name):
+    # a schedule's `opt.lr = ...`: a string from a command line, an array or a value out of range is
+    # refused where it is assigned, never met inside update()
+    opt = make()
+    kept = getattr(opt, name)
+    where = type(opt).__name__
+    text = rf"{where}: {name} must be a number, got str '0\.1'; .*float\('0\.1'\)"
+    with pytest.raises(TypeError, match=text):
+        setattr(opt, name, "0.1")
+    with pytest.raises(TypeError, match=rf"{where}: {name} must be a number, got ndarray; give one number"):
+        setattr(opt, name, np.array([0.1, 0.2]))
+    with pytest.raises(ValueError, match=rf"{where}: {name} must lie in"):
+        setattr(opt, name, -0.5)
+    assert getattr(opt, name) == kept               # nothing refused was kept
+    setattr(opt, name, np.float32(0.5))
+    assert type(getattr(opt, name)) is float and getattr(opt, name) == 0.5
+    assert name in vars(opt)                        # a plain attribute to read, and to save
