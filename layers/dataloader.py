@@ -13,6 +13,8 @@ moves the data to the GPU once (as DeZero's loaders), so the batches come out as
 arrays; `to_cpu()` brings it back.
 """
 
+import inspect
+
 import numpy as np
 
 from variable import backend
@@ -66,10 +68,35 @@ def _data_arrays(arrays, where):
     return arrays
 
 
+_TORCH_LOADER_KEYWORDS = {
+    "num_workers": "batches are slices of the arrays, taken in this process: drop num_workers",
+    "pin_memory": "batches are slices of the arrays: drop pin_memory, and for a GPU move the "
+                  "data once with loader.to_gpu()",
+    "collate_fn": "batches are slices of the arrays given, one per array: build the arrays first "
+                  "(np.stack of the examples)",
+    "sampler": "shuffle=True draws a new order each epoch (seed=... fixes it), shuffle=False keeps "
+               "the arrays' order: drop sampler",
+    "generator": "write seed=... (an int or a numpy.random.Generator)",
+    "persistent_workers": "batches are taken in this process: drop persistent_workers",
+}
+"""torch.utils.data.DataLoader's keywords that gengrad's loaders do not take, with the fix."""
+
+
 class _Loader:
     """What both loaders share: the arrays, and moving them between host and GPU."""
 
     arrays: tuple
+
+    def __new__(cls, *arrays, **kwargs):
+        """Refuse torch.utils.data.DataLoader's keywords (`num_workers=4`), naming the fix."""
+        for key in kwargs:
+            if key in _TORCH_LOADER_KEYWORDS:
+                fix = _TORCH_LOADER_KEYWORDS[key]
+                if key in ("sampler", "generator") and "seed" not in inspect.signature(cls).parameters:
+                    fix = f"{cls.__name__} keeps the order of the sequence: drop {key}"
+                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {key!r}: "
+                                f"{key} is torch.utils.data.DataLoader's keyword; {fix}")
+        return super().__new__(cls)
 
     def to_gpu(self):
         """Move the data to the GPU, so that batches are GPU arrays; returns the loader.
