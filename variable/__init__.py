@@ -103,6 +103,9 @@ OPS = (
 globals().update(refusing_foreign_keywords_among(globals(), OPS))
 # torch.nn.functional's kl_div(log_q, p, reduction=...) is not SciPy's kl_div(p, q): named in full
 globals().update(refusing_foreign_keywords_among(globals(), ["kl_div"], ("reduction", "log_target")))
+# torch.autograd.functional's keywords
+globals().update(refusing_foreign_keywords_among(globals(), ["jacobian", "hessian", "hvp"], (
+    "strict", "vectorize", "strategy", "outer_jacobian_strategy")))
 
 LINALG_OPS = tuple(f"linalg.{name}" for name in linalg.__all__ if name != "matmul")
 """The ops of `V.linalg` (np.linalg's names), as "linalg.<name>"."""

@@ -268,6 +268,16 @@ _DROPPED_KEYWORDS = {
     "label_smoothing": "give smoothed probabilities as the target: F.{op}(x, (1 - e) * np.eye(C)[t] "
                        "+ e / C) for C classes",
     "ignore_index": "leave those rows out first: keep = t != {value!r}; F.{op}(x[keep], t[keep])",
+    # torch.autograd.functional's
+    "strict": "{op} gives zeros where f(x) does not depend on x (PyTorch's strict=False): drop "
+              "strict={value!r}",
+    "vectorize": "{op} pushes all the unit directions through one forward pass where it can (what "
+                 "vectorize=True buys): drop vectorize={value!r}",
+    "strategy": "{op} takes one forward pass along all the unit directions where f(x) has as many "
+                "entries as x or more, else one backward pass per entry of f(x): drop "
+                "strategy={value!r}",
+    "outer_jacobian_strategy": "{op} is forward over reverse, one forward pass through the "
+                               "gradient where it can: drop outer_jacobian_strategy={value!r}",
 }
 """PyTorch's keywords with no gengrad counterpart, and what to write instead ({op}, {value})."""
 
