@@ -1,6 +1,8 @@
 """Higher-order toolkit built on `grad`: jacobian, hessian, Hessian-vector products."""
 
+import dis
 import inspect
+import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -386,7 +388,9 @@ def hvp(
     TypeError
         If `f` is not callable, or `x` is not a Variable, a numeric ndarray, a number or a list of
         numbers, `v` is not numeric, `create_graph` is not True or False (a second point there: give
-        the points as one tuple), or `x` is a list of as many points as f takes arguments.
+        the points as one tuple), `x` is a list of as many points as f takes arguments, or the
+        result is unpacked into two names where x has two rows (torch.autograd.functional.hvp's
+        (f(x), product) pair: V.hvp returns the product alone).
     ValueError
         If f(x) is not a scalar Variable, `v` does not have the shape of `x`, or `x` does
         not require grad.
@@ -408,6 +412,12 @@ def hvp(
         return tuple(grad([g for g, _ in live], list(xs), grad_outputs=[vi for _, vi in live],
                           create_graph=create_graph, materialize_grads=True))
     x = _leaf(f, x, "hvp")
+    if x.ndim and len(x) == 2 and _unpacked_in_two(sys._getframe(1)):
+        raise TypeError(
+            "hvp: its result is unpacked into two names, as torch.autograd.functional.hvp's pair "
+            "(f(x), the product) is, but V.hvp returns the product alone, which would unpack into "
+            "its two rows; write hv = V.hvp(f, x, v) (y = f(x) for the value), and index hv[0], "
+            "hv[1] for the rows")
     v = _vector(v, x)
     y = f(x)
     if not isinstance(y, Variable) or y.size != 1:
@@ -417,6 +427,17 @@ def hvp(
         return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype))
     hv = grad(g, x, grad_outputs=v, create_graph=create_graph, allow_unused=True)
     return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype)) if hv is None else hv
+
+
+def _unpacked_in_two(frame):
+    """Whether the call that `frame` (skipping gengrad's own frames) is making unpacks its result
+    into two names at once: `_, hv = V.hvp(f, x, v)`, PyTorch's habit."""
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "variable":
+        frame = frame.f_back                         # (the package's keyword wrapper)
+    if frame is None:
+        return False
+    following = next((i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti), None)
+    return following is not None and following.opname == "UNPACK_SEQUENCE" and following.arg == 2
 
 
 def _vector(v, x, op="hvp"):

@@ -252,6 +252,10 @@ class Mistake:
         return self.label
 
 
+def _hvp_unpacked_as_torchs_pair():
+    _, hv = V.hvp(lambda x: (x ** 3).sum(), np.array([1.0, 2.0]), np.array([1.0, 0.0]))
+
+
 def _none_coefficient():
     class Lazy(V.Forwarder):
         def forward(self, x):
@@ -1260,6 +1264,10 @@ CATALOGUE += [
     Mistake("V.hvp(f, x, y, v): the second point of an f of two arguments given apart",
             lambda: V.hvp(lambda x, y: (x * y).sum(), np.ones(2), np.ones(2), np.ones(2)), TypeError,
             (r"hvp: create_graph must be True or False, got ndarray", r"V\.hvp\(f, \(x, y\), \(vx, vy\)\)")),
+    Mistake("_, hv = V.hvp(f, x, v): torch.autograd.functional.hvp's (f(x), product) pair unpacked",
+            _hvp_unpacked_as_torchs_pair, TypeError,
+            (r"hvp: its result is unpacked into two names", r"V\.hvp returns the product alone",
+             r"hv = V\.hvp\(f, x, v\)")),
     Mistake("V.jvp(f, [1.0, 2.0], [1.0, 0.0]): one point of an f of one argument as a list",
             lambda: V.jvp(V.sin, [1.0, 2.0], [1.0, 0.0]), TypeError,
             (r"jvp: x is a list of 2, which is one point per argument of f", r"f takes one argument",

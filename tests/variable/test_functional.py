@@ -193,6 +193,21 @@ def test_hvp_with_a_mismatched_vector():
     assert str(error.value).startswith("hvp:") and "(4,)" in str(error.value) and "(3,)" in str(error.value)
 
 
+def test_hvp_unpacked_as_torchs_pair_is_refused_and_other_unpackings_are_not():
+    cube = lambda x: V.sum(x ** 3)  # noqa: E731
+    x, v = np.array([1.0, 2.0]), np.array([1.0, 0.0])
+    with pytest.raises(TypeError, match=r"hvp: its result is unpacked into two names"):
+        _, hv = V.hvp(cube, x, v)                    # torch.autograd.functional.hvp's (f(x), hvp)
+    hv = V.hvp(cube, x, v)                           # the product, named once
+    np.testing.assert_allclose(hv.data, [6.0, 0.0])
+    first, second = hv                                # its rows, unpacked apart from the call
+    assert (first.item(), second.item()) == (6.0, 0.0)
+    a, b, c = V.hvp(cube, np.ones(3), np.ones(3))     # three rows: no pair to mistake it for
+    hx, hy = V.hvp(lambda p, q: V.sum(p * q * q), (x, x), (v, v))   # a tuple x: one per point
+    np.testing.assert_allclose(hx.data, [2.0, 0.0])
+    assert a.item() == b.item() == c.item() == 6.0 and hy.shape == (2,)
+
+
 def test_hvp_of_a_non_scalar_function():
     with pytest.raises(ValueError) as error:
         V.hvp(V.sin, _normal((3,)), np.ones(3))
