@@ -18,20 +18,29 @@ from .linear import Linear, _positive_int
 
 def _check_step(layer, x):
     """Refuse a whole sequence: the layer is one time step, and a (batch, time, features) input
-    would run every step at once from the same state, with no recurrence between them."""
-    ndim = getattr(x, "ndim", None)
-    if ndim is None:
+    would run every step at once from the same state, with no recurrence between them; and an
+    input whose features differ from those the layer was built for, naming the layer (its inner
+    Linear would name only itself)."""
+    shape = getattr(x, "shape", None)
+    if shape is None:
         try:
-            ndim = np.ndim(x)
+            shape = np.shape(x)
         except ValueError:      # (a ragged list: the layer's Linear names it)
             return
-    if ndim >= 3:
-        name = type(layer).__name__
+    name = type(layer).__name__
+    if len(shape) >= 3:
         raise ValueError(
-            f"{name}: x of shape {tuple(np.shape(x))} has {ndim} axes, but {name} is one time step: it "
+            f"{name}: x of shape {tuple(shape)} has {len(shape)} axes, but {name} is one time step: it "
             f"takes (batch, in_size) and keeps the state for the next call (as DeZero's does, where "
             f"PyTorch's nn.{name} scans a sequence); for a (batch, time, features) sequence, loop over "
             f"time: for t in range(x.shape[1]): h = layer(x[:, t])"
+        )
+    size = layer.x2h.in_size
+    if size is not None and shape and shape[-1] != size:
+        raise ValueError(
+            f"{name}: x of shape {tuple(shape)} has {shape[-1]} features on its last axis, but this "
+            f"{name} was built for in_size={size} (read off its first input, given, or from loaded "
+            f"weights); each time step takes (batch, {size})"
         )
 
 

@@ -167,3 +167,17 @@ def test_a_whole_sequence_is_refused_naming_the_loop_over_time(cls, rng, on_devi
     for t in range(sequence.shape[1]):                     # the loop the message names
         h = layer(sequence[:, t])
     assert h.shape == (5, 2)
+
+
+@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+def test_other_features_than_the_first_input_had_are_refused_naming_the_layer(cls, rng, on_device):
+    layer = cls(2)
+    h = layer(on_device(rng.standard_normal((4, 3))))
+    with pytest.raises(ValueError, match=rf"^{cls.__name__}: x of shape \(4, 5\) has 5 features on its last "
+                                         rf"axis, but this {cls.__name__} was built for in_size=3"):
+        layer(on_device(rng.standard_normal((4, 5))))
+    assert layer.h is h                                   # the state is kept, as it was
+    assert layer(on_device(rng.standard_normal((4, 3)))).shape == (4, 2)
+    given = cls(2, in_size=6)                             # a given size is checked before the first step
+    with pytest.raises(ValueError, match=r"built for in_size=6"):
+        given(on_device(rng.standard_normal((4, 3))))
