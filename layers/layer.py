@@ -5,7 +5,14 @@ from collections.abc import Iterator
 import numpy as np
 
 from variable import Variable, backend
-from variable.variable import _MixedGrad, _TorchName, foreign_keyword, keywords_of
+from variable.variable import (
+    AXIS_KEYWORDS,
+    RENAMED_KEYWORDS,
+    _MixedGrad,
+    _TorchName,
+    foreign_keyword,
+    keywords_of,
+)
 
 from . import serialization
 from .parameter import Parameter
@@ -24,6 +31,10 @@ def _holds_layers(value):
     return isinstance(value, (list, tuple, dict, set)) and any(
         isinstance(v, (Layer, Parameter)) for v in (value.values() if isinstance(value, dict) else value)
     )
+
+
+_LAYER_KEYWORDS = frozenset((*AXIS_KEYWORDS, *RENAMED_KEYWORDS, "inplace"))
+"""The keywords of PyTorch's layers (and DeZero's) that a layer refuses naming gengrad's."""
 
 
 class Layer:
@@ -45,11 +56,11 @@ class Layer:
         """Refuse the keywords of PyTorch's layers (and DeZero's) that gengrad's spell otherwise,
         naming the fix: `L.Linear(10, bias=False)` (nobias=True), `L.Conv2d(8, 3, padding=1)`
         (pad=1), `L.ReLU(inplace=True)` (no in-place form)."""
-        if kwargs:
+        if kwargs and not _LAYER_KEYWORDS.isdisjoint(kwargs):
             accepted = keywords_of(cls.__init__)
             if accepted is not None:
-                for key, value in kwargs.items():
-                    why = foreign_keyword(cls.__name__, key, value, accepted)
+                for key in _LAYER_KEYWORDS.intersection(kwargs):
+                    why = foreign_keyword(cls.__name__, key, kwargs[key], accepted)
                     if why is not None:
                         raise TypeError(why)
         return super().__new__(cls)
