@@ -59,9 +59,9 @@ class Layer:
         if kwargs and not _LAYER_KEYWORDS.isdisjoint(kwargs):
             accepted = keywords_of(cls.__init__)
             if accepted is not None:
-                for key in _LAYER_KEYWORDS.intersection(kwargs):
-                    why = foreign_keyword(cls.__name__, key, kwargs[key], accepted)
-                    if why is not None:
+                for key, value in kwargs.items():            # (the first as written)
+                    why = key in _LAYER_KEYWORDS and foreign_keyword(cls.__name__, key, value, accepted)
+                    if why:
                         raise TypeError(why)
         return super().__new__(cls)
 
