@@ -252,6 +252,17 @@ class Mistake:
         return self.label
 
 
+def _grad_indexed_as_torchs_tuple():
+    x = V.Variable(np.array([1.0, 2.0, 3.0]))
+    return V.grad((x ** 2).sum(), x)[0]
+
+
+def _grad_unpacked_as_torchs_tuple():
+    x = V.Variable(np.array([1.0, 2.0, 3.0]))
+    g, = V.grad((x ** 2).sum(), x)
+    return g
+
+
 def _hvp_unpacked_as_torchs_pair():
     _, hv = V.hvp(lambda x: (x ** 3).sum(), np.array([1.0, 2.0]), np.array([1.0, 0.0]))
 
@@ -1264,6 +1275,12 @@ CATALOGUE += [
     Mistake("V.hvp(f, x, y, v): the second point of an f of two arguments given apart",
             lambda: V.hvp(lambda x, y: (x * y).sum(), np.ones(2), np.ones(2), np.ones(2)), TypeError,
             (r"hvp: create_graph must be True or False, got ndarray", r"V\.hvp\(f, \(x, y\), \(vx, vy\)\)")),
+    Mistake("V.grad(y, x)[0]: torch.autograd.grad(y, x)[0], the gradient taken from a tuple",
+            _grad_indexed_as_torchs_tuple, TypeError,
+            (r"grad: V\.grad\(y, x\)\[0\] takes the result as torch\.autograd\.grad's tuple",
+             r"of shape \(3,\), so this would take its first row", r"write g = V\.grad\(y, x\)")),
+    Mistake("g, = V.grad(y, x): torch's one-entry tuple unpacked", _grad_unpacked_as_torchs_tuple, TypeError,
+            (r"grad: g, = V\.grad\(y, x\) takes the result as torch\.autograd\.grad's tuple",)),
     Mistake("_, hv = V.hvp(f, x, v): torch.autograd.functional.hvp's (f(x), product) pair unpacked",
             _hvp_unpacked_as_torchs_pair, TypeError,
             (r"hvp: its result is unpacked into two names", r"V\.hvp returns the product alone",

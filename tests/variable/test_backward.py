@@ -386,6 +386,24 @@ def test_grad_of_several_inputs_returns_a_tuple():
     assert x0.grad is None and x1.grad is None
 
 
+def test_torchs_tuple_habits_on_one_input_are_refused_and_the_rest_of_indexing_is_not():
+    x = V.Variable(np.array([1.0, 2.0, 3.0]))
+    y = V.sum(x ** 2)
+    with pytest.raises(TypeError, match=r"V\.grad\(y, x\)\[0\] takes the result as torch\.autograd"):
+        V.grad(y, x)[0]                               # the first row, where the gradient was meant
+    with pytest.raises(TypeError, match=r"g, = V\.grad\(y, x\)"):
+        g, = V.grad(y, x)
+    np.testing.assert_array_equal(V.grad(y, [x])[0].data, [2.0, 4.0, 6.0])   # a list: a tuple
+    np.testing.assert_array_equal(V.grad(y, x)[1:].data, [4.0, 6.0])         # any other index
+    g = V.grad(y, x)
+    assert g[0].item() == 2.0                          # indexed apart from the call
+    second = V.grad(V.grad(y, x, create_graph=True)[2], x)   # one entry of a recorded gradient
+    np.testing.assert_array_equal(second.data, [0.0, 0.0, 2.0])
+    t = V.Variable(np.array(2.0))
+    with pytest.raises(TypeError, match=r"of shape \(\); write g = V\.grad\(y, x\)"):
+        V.grad(t ** 2, t)[0]
+
+
 def test_grad_with_respect_to_intermediate_variables():
     x = V.Variable(2.0)
     a = x * x                                   # 4
