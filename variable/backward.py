@@ -1,6 +1,5 @@
 """The backward pass: a priority queue of Functions, highest generation first."""
 
-import dis
 import functools
 import gc
 import itertools
@@ -40,6 +39,7 @@ from .variable import (
     _KeptInForward,
     _MixedGrad,
     _watched,
+    result_use,
 )
 
 _ONES = {}
@@ -955,34 +955,6 @@ def _flags(**flags):
     return tuple(bool(value) for value in flags.values())
 
 
-_INDEXED_AFTER = {}
-"""{(code, offset): what the caller does with a call's result there: "index" ([0]), "unpack"
-(into one name: `g, = ...`) or None}, read once per call site from its instructions."""
-
-
-def _tuple_habit(frame):
-    """Whether the user's call in `frame` (None where the caller is gengrad itself) takes the
-    result's [0] or unpacks it into one name, as torch.autograd.grad's tuple is taken: "index",
-    "unpack" or None."""
-    if frame is None or frame.f_globals.get("__name__", "").partition(".")[0] == "variable":
-        return None
-    key = (frame.f_code, frame.f_lasti)
-    if key not in _INDEXED_AFTER:
-        if len(_INDEXED_AFTER) > 4096:
-            _INDEXED_AFTER.clear()
-        following = [i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti][:2]
-        habit = None
-        if following and following[0].opname == "UNPACK_SEQUENCE" and following[0].arg == 1:
-            habit = "unpack"
-        elif len(following) == 2 and following[0].opname.startswith("LOAD_") and (
-                following[0].argval == 0 and type(following[0].argval) is int) and (
-                following[1].opname == "BINARY_SUBSCR" or (
-                    following[1].opname == "BINARY_OP" and following[1].argrepr == "[]")):
-            habit = "index"
-        _INDEXED_AFTER[key] = habit
-    return _INDEXED_AFTER[key]
-
-
 class _Required:
     """The default of a parameter that must be given, so that leaving it out can be refused
     naming the likely slip."""
@@ -1059,9 +1031,9 @@ def grad(
             create_graph=create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
     single = isinstance(inputs, Variable)
     if single:
-        habit = _tuple_habit(sys._getframe(1))
-        if habit is not None:
-            taken = "g, = V.grad(y, x)" if habit == "unpack" else "V.grad(y, x)[0]"
+        use = result_use(sys._getframe(1))
+        if use == ("index", 0) or use is not None and use[:2] == ("unpack", 1):
+            taken = "g, = V.grad(y, x)" if use[0] == "unpack" else "V.grad(y, x)[0]"
             raise TypeError(
                 f"grad: {taken} takes the result as torch.autograd.grad's tuple, but with one "
                 f"Variable as inputs V.grad returns its gradient itself, of shape {inputs.shape}"

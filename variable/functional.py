@@ -1,6 +1,5 @@
 """Higher-order toolkit built on `grad`: jacobian, hessian, Hessian-vector products."""
 
-import dis
 import inspect
 import sys
 from collections.abc import Callable
@@ -14,6 +13,7 @@ from .forwarder import Variable, new_variable
 from .ops.joining import stack
 from .ops.shape import reshape, transpose
 from .types import ArrayLike
+from .variable import result_use
 
 
 def _leaf(f, x, op):
@@ -412,7 +412,7 @@ def hvp(
         return tuple(grad([g for g, _ in live], list(xs), grad_outputs=[vi for _, vi in live],
                           create_graph=create_graph, materialize_grads=True))
     x = _leaf(f, x, "hvp")
-    if x.ndim and len(x) == 2 and _unpacked_in_two(sys._getframe(1)):
+    if x.ndim and len(x) == 2 and (result_use(sys._getframe(1)) or ("",))[:2] == ("unpack", 2):
         raise TypeError(
             "hvp: its result is unpacked into two names, as torch.autograd.functional.hvp's pair "
             "(f(x), the product) is, but V.hvp returns the product alone, which would unpack into "
@@ -427,17 +427,6 @@ def hvp(
         return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype))
     hv = grad(g, x, grad_outputs=v, create_graph=create_graph, allow_unused=True)
     return new_variable(get_array_module(x).zeros(x.shape, dtype=x.dtype)) if hv is None else hv
-
-
-def _unpacked_in_two(frame):
-    """Whether the call that `frame` (skipping gengrad's own frames) is making unpacks its result
-    into two names at once: `_, hv = V.hvp(f, x, v)`, PyTorch's habit."""
-    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "variable":
-        frame = frame.f_back                         # (the package's keyword wrapper)
-    if frame is None:
-        return False
-    following = next((i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti), None)
-    return following is not None and following.opname == "UNPACK_SEQUENCE" and following.arg == 2
 
 
 def _vector(v, x, op="hvp"):

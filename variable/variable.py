@@ -358,6 +358,64 @@ def refusing_foreign_keywords(function, module, keys):
     return refusing
 
 
+_REFUSING_CODE = refusing_foreign_keywords(lambda x, axis=None: x, "variable", AXIS_KEYWORDS).__code__
+"""The code of every keyword wrapper (one closure): result_use looks through its frames."""
+
+
+_EXTREMUM_FIX = ("write values = y.{op}(axis={axis}) and indices = y.arg{op}(axis={axis}) (the "
+                 "accuracy of logits y against labels t: F.accuracy(y, t))")
+"""What to write for torch's `_, indices = y.max(1)`."""
+
+_RESULT_USES = {}
+"""{(code, offset): result_use's answer for the call made there}, read once per call site."""
+
+
+def result_use(frame):
+    """How the user's code in `frame` uses the result of the call it is making, read from its
+    next instructions (once per call site): ("index", i) for `call()[i]` with a constant int i,
+    ("unpack", n, first) for `first, ... = call()` into n names (first: the first name, or
+    None), or None.  The package's keyword wrappers are looked through; a call made by gengrad's
+    own code (package `variable`) gives None.  torch's habits of taking a tuple from a call
+    whose gengrad result is one array (`V.grad(y, x)[0]`) are refused with it."""
+    while frame is not None and frame.f_code is _REFUSING_CODE:
+        frame = frame.f_back
+    if frame is None or frame.f_globals.get("__name__", "").partition(".")[0] == "variable":
+        return None
+    key = (frame.f_code, frame.f_lasti)
+    if key not in _RESULT_USES:
+        if len(_RESULT_USES) > 4096:
+            _RESULT_USES.clear()
+        following = [i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti][:3]
+        use = None
+        if following and following[0].opname == "UNPACK_SEQUENCE":
+            stored = following[1] if len(following) > 1 and following[1].opname.startswith("STORE_") else None
+            use = ("unpack", following[0].arg, None if stored is None else stored.argval)
+        elif len(following) >= 2 and following[0].opname.startswith("LOAD_") and (
+                type(following[0].argval) is int) and (following[1].opname == "BINARY_SUBSCR" or (
+                    following[1].opname == "BINARY_OP" and following[1].argrepr == "[]")):
+            use = ("index", following[0].argval)
+        _RESULT_USES[key] = use
+    return _RESULT_USES[key]
+
+
+def refuse_torchs_pair(op, frame, result, fix, axis=None):
+    """Raise where the user's call in `frame` to `op` unpacks its `result`, one Variable, into two
+    names as torch's (values, indices) pair (`_, predicted = y.max(1)`): where that cannot work
+    (the result has other than two rows) or would take its two rows silently with the values
+    thrown away (the first name is `_`).  `fix` says what to write instead ({op} and {axis}
+    filled in)."""
+    use = result_use(frame)
+    if use is None or use[:2] != ("unpack", 2):
+        return
+    rows = len(result) if result.ndim else 0
+    if rows == 2 and use[2] != "_":                  # (lo, hi = V.sort(pair): NumPy's own habit)
+        return
+    shape = f"of shape {result.shape}" + (", which would unpack into its two rows" if rows == 2 else "")
+    raise TypeError(f"{op}: its result is unpacked into two names, as torch.{op}'s (values, indices) "
+                    f"pair is, but gengrad's {op}, as NumPy's, returns the values alone ({shape}); "
+                    + fix.format(op=op, axis=axis))
+
+
 def refusing_foreign_keywords_among(namespace, names, keys=AXIS_KEYWORDS):
     """{name: refusing_foreign_keywords(f)} for the functions `f = namespace[name]` that some of
     `keys` applies to: what a package's namespace is updated with (by default PyTorch's dim= and
@@ -1694,13 +1752,19 @@ class Variable:
         """Maximum over `axis` (None: everything); `np.max(x)` calls it too."""
         if numpy:
             return reduction.max(self, axis, keepdims, **_numpy_keywords("max", numpy))
-        return reduction.max(self, axis, keepdims)
+        result = reduction.max(self, axis, keepdims)
+        if axis is not None:                            # (torch's y.max(1) gives a pair)
+            refuse_torchs_pair("max", sys._getframe(1), result, _EXTREMUM_FIX, axis)
+        return result
 
     def min(self, axis: Axis = None, keepdims: bool = False, **numpy: Any) -> Variable:
         """Minimum over `axis` (None: everything); `np.min(x)` calls it too."""
         if numpy:
             return reduction.min(self, axis, keepdims, **_numpy_keywords("min", numpy))
-        return reduction.min(self, axis, keepdims)
+        result = reduction.min(self, axis, keepdims)
+        if axis is not None:                            # (torch's y.min(1) gives a pair)
+            refuse_torchs_pair("min", sys._getframe(1), result, _EXTREMUM_FIX, axis)
+        return result
 
 
     # ----- NumPy's ndarray methods (each the op of the same name in V) -------------------

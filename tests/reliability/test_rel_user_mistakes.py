@@ -263,6 +263,23 @@ def _grad_unpacked_as_torchs_tuple():
     return g
 
 
+def _max_unpacked_as_torchs_pair():
+    y = V.Variable(np.arange(12.0).reshape(4, 3))
+    _, predicted = y.max(1)
+    return predicted
+
+
+def _max_of_two_rows_unpacked():
+    y = V.Variable(np.arange(6.0).reshape(2, 3))
+    _, predicted = V.max(y, 1)                       # (unrefused: 5.0, a maximum, not its index)
+    return predicted
+
+
+def _sort_unpacked_as_torchs_pair():
+    values, indices = V.sort(V.Variable(np.array([3.0, 1.0, 2.0])))
+    return indices
+
+
 def _hvp_unpacked_as_torchs_pair():
     _, hv = V.hvp(lambda x: (x ** 3).sum(), np.array([1.0, 2.0]), np.array([1.0, 0.0]))
 
@@ -1281,6 +1298,15 @@ CATALOGUE += [
              r"of shape \(3,\), so this would take its first row", r"write g = V\.grad\(y, x\)")),
     Mistake("g, = V.grad(y, x): torch's one-entry tuple unpacked", _grad_unpacked_as_torchs_tuple, TypeError,
             (r"grad: g, = V\.grad\(y, x\) takes the result as torch\.autograd\.grad's tuple",)),
+    Mistake("_, predicted = y.max(1): torch.max's (values, indices) pair, the accuracy idiom",
+            _max_unpacked_as_torchs_pair, TypeError,
+            (r"max: its result is unpacked into two names, as torch\.max's \(values, indices\) pair is",
+             r"indices = y\.argmax\(axis=1\)", r"F\.accuracy\(y, t\)")),
+    Mistake("_, predicted = V.max(y, 1) on a batch of two (it would unpack the two maxima)",
+            _max_of_two_rows_unpacked, TypeError,
+            (r"of shape \(2,\), which would unpack into its two rows", r"y\.argmax\(axis=1\)")),
+    Mistake("values, indices = V.sort(x): torch.sort's pair", _sort_unpacked_as_torchs_pair, TypeError,
+            (r"sort: its result is unpacked into two names", r"indices = x\.argsort\(axis\)")),
     Mistake("_, hv = V.hvp(f, x, v): torch.autograd.functional.hvp's (f(x), product) pair unpacked",
             _hvp_unpacked_as_torchs_pair, TypeError,
             (r"hvp: its result is unpacked into two names", r"V\.hvp returns the product alone",

@@ -542,3 +542,21 @@ def test_where_on_the_device_without_host_syncs(name, gpu, count_syncs):
         op(x, axis=1, where=keep)
     np.testing.assert_allclose(V.backend.to_cpu(op(x, axis=1, where=[True, False, True, True]).data),
                                quiet(getattr(np, name))(data, axis=1, where=[True, False, True, True]))
+
+
+def test_torchs_values_and_indices_pair_is_refused_and_numpys_unpacking_is_not():
+    y = V.Variable(np.array([[0.5, 2.0, 1.0], [3.0, -1.0, 0.0], [1.0, 1.0, 4.0]]))
+    with pytest.raises(TypeError, match=r"max: its result is unpacked into two names.*y\.argmax\(axis=1\)"):
+        _, predicted = y.max(1)                      # torch's accuracy idiom
+    with pytest.raises(TypeError, match=r"min: .*of shape \(3,\)\).*y\.argmin\(axis=0\)"):
+        values, indices = V.min(y, axis=0)
+    pair = V.Variable(np.array([[1.0, 5.0], [3.0, 2.0]]))
+    with pytest.raises(TypeError, match=r"of shape \(2,\), which would unpack into its two rows"):
+        _, predicted = pair.max(1)                   # two rows: the values thrown away
+    xmax, ymax = pair.max(axis=0)                    # NumPy's own habit: the maxima of two columns
+    assert (xmax.item(), ymax.item()) == (3.0, 5.0)
+    lo, hi = V.sort(V.Variable(np.array([3.0, 1.0])))
+    assert (lo.item(), hi.item()) == (1.0, 3.0)
+    a, b, c = y.max(axis=1)                          # three names for three maxima
+    assert (a.item(), b.item(), c.item()) == (2.0, 3.0, 4.0)
+    np.testing.assert_array_equal(y.argmax(axis=1), [1, 0, 2])

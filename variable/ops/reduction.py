@@ -10,6 +10,7 @@ of the input's shape.
 """
 
 import math
+import sys
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from ..axes import kept_shape, normalize_axis
 from ..backend import errstate, get_array_module, is_device_array, maybe_any
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike, Axis
+from ..variable import _EXTREMUM_FIX, refuse_torchs_pair
 from .elementwise import _multiply, exp
 from .piecewise import maximum, minimum, where
 from .piecewise import where as _select  # (the reductions' own `where=` hides `where`
@@ -462,8 +464,12 @@ def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: Arr
         `initial` or does not broadcast to `x`'s shape, or `initial` is not a scalar.
     """
     if where is True and initial is None:
-        return _reduce(Max, "max", x, axis, keepdims, nonempty=True)
-    return _extremum(Max, "max", x, axis, keepdims, initial, where, -np.inf, maximum)
+        result = _reduce(Max, "max", x, axis, keepdims, nonempty=True)
+    else:
+        result = _extremum(Max, "max", x, axis, keepdims, initial, where, -np.inf, maximum)
+    if axis is not None:                                 # (torch.max(y, 1) gives a pair)
+        refuse_torchs_pair("max", sys._getframe(1), result, _EXTREMUM_FIX, axis)
+    return result
 
 
 def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: ArrayLike | None = None,
@@ -500,8 +506,12 @@ def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: Arr
         `initial` or does not broadcast to `x`'s shape, or `initial` is not a scalar.
     """
     if where is True and initial is None:
-        return _reduce(Min, "min", x, axis, keepdims, nonempty=True)
-    return _extremum(Min, "min", x, axis, keepdims, initial, where, np.inf, minimum)
+        result = _reduce(Min, "min", x, axis, keepdims, nonempty=True)
+    else:
+        result = _extremum(Min, "min", x, axis, keepdims, initial, where, np.inf, minimum)
+    if axis is not None:                                 # (torch.min(y, 1) gives a pair)
+        refuse_torchs_pair("min", sys._getframe(1), result, _EXTREMUM_FIX, axis)
+    return result
 
 
 def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Variable:

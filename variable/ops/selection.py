@@ -7,6 +7,7 @@ add up), and the Taylor rule applies the same gather to every coefficient.
 """
 
 import operator
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,6 +17,7 @@ from ..axes import single_axis
 from ..backend import get_array_module, is_device_array
 from ..forwarder import Forwarder, Function, Variable, as_variable
 from ..types import ArrayLike
+from ..variable import refuse_torchs_pair
 from .elementwise import _reduce
 from .indexing import GetItem, GetItemGrad
 from .joining import _as_sequence, _coefficients
@@ -156,7 +158,10 @@ def sort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: No
             raise ValueError("sort: give kind or stable, not both")
         kind = "stable" if stable else None
     a, axis = _sort_input(a, axis, "sort")
-    return Function(Sort(axis, kind))(a)
+    result = Function(Sort(axis, kind))(a)
+    refuse_torchs_pair("sort", sys._getframe(1), result,   # (torch.sort(x) gives a pair)
+                       "write values = V.sort(x, axis) and indices = x.argsort(axis)")
+    return result
 
 
 def partition(a: ArrayLike, kth: int | Sequence[int], axis: int | None = -1, kind: str = "introselect",
