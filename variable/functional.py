@@ -412,12 +412,13 @@ def hvp(
         return tuple(grad([g for g, _ in live], list(xs), grad_outputs=[vi for _, vi in live],
                           create_graph=create_graph, materialize_grads=True))
     x = _leaf(f, x, "hvp")
-    if x.ndim and len(x) == 2 and (result_use(sys._getframe(1)) or ("",))[:2] == ("unpack", 2):
+    if (result_use(sys._getframe(1)) or ("",))[:2] == ("unpack", 2):
+        rows = x.ndim and len(x) == 2
         raise TypeError(
-            "hvp: its result is unpacked into two names, as torch.autograd.functional.hvp's pair "
-            "(f(x), the product) is, but V.hvp returns the product alone, which would unpack into "
-            "its two rows; write hv = V.hvp(f, x, v) (y = f(x) for the value), and index hv[0], "
-            "hv[1] for the rows")
+            f"hvp: its result is unpacked into two names, as torch.autograd.functional.hvp's pair "
+            f"(f(x), the product) is, but V.hvp returns the product alone, of x's shape {x.shape}"
+            f"{', which would unpack into its two rows' if rows else ''}; write hv = V.hvp(f, x, v) "
+            f"(y = f(x) for the value){', and index hv[0], hv[1] for the rows' if rows else ''}")
     v = _vector(v, x)
     y = f(x)
     if not isinstance(y, Variable) or y.size != 1:
