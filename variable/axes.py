@@ -27,7 +27,10 @@ def normalize_axis(
     if not isinstance(axes, (tuple, list)) or not all(
         isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in axes
     ):
-        raise TypeError(f"{op}: axis must be None, an int or a tuple of ints, got {axis!r}")
+        pair = {"max": ("larger", "maximum"), "min": ("smaller", "minimum")}.get(op)
+        hint = (f"; for the {pair[0]} of two arrays entry by entry (torch.{op}(a, b)), write "
+                f"V.{pair[1]}(a, b)" if pair and (hasattr(axis, "shape") or isinstance(axis, float)) else "")
+        raise TypeError(f"{op}: axis must be None, an int or a tuple of ints, got {axis!r}{hint}")
     normal = []
     for a in axes:
         if not -ndim <= a < ndim:

@@ -1305,6 +1305,8 @@ CATALOGUE += [
     Mistake("_, predicted = V.max(y, 1) on a batch of two (it would unpack the two maxima)",
             _max_of_two_rows_unpacked, TypeError,
             (r"of shape \(2,\), which would unpack into its two rows", r"y\.argmax\(axis=1\)")),
+    Mistake("V.max(a, b): torch.max(a, b), the larger entry by entry", lambda: V.max(np.ones(2), np.zeros(2)),
+            TypeError, (r"max: axis must be None, an int or a tuple of ints", r"V\.maximum\(a, b\)")),
     Mistake("values, indices = V.sort(x): torch.sort's pair", _sort_unpacked_as_torchs_pair, TypeError,
             (r"sort: its result is unpacked into two names", r"indices = x\.argsort\(axis\)")),
     Mistake("_, hv = V.hvp(f, x, v): torch.autograd.functional.hvp's (f(x), product) pair unpacked",
