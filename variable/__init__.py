@@ -2,7 +2,7 @@
 
 # isort: off
 from .variable import Variable  # first: the op modules bind themselves to it
-from .variable import refuse_missing_name, refusing_foreign_keywords_among
+from .variable import AXIS_KEYWORDS, refuse_missing_name, refusing_foreign_keywords_among
 # isort: on
 from . import backend, saving, series
 from .backend import get_array_module
@@ -100,7 +100,7 @@ OPS = (
 
 # The exported ops that take NumPy's axis= refuse PyTorch's dim= and keepdim= by name
 # (`V.sum(x, dim=1)`); the package's own modules call the functions themselves.
-globals().update(refusing_foreign_keywords_among(globals(), OPS))
+globals().update(refusing_foreign_keywords_among(globals(), OPS, (*AXIS_KEYWORDS, "unbiased")))
 # torch.nn.functional's kl_div(log_q, p, reduction=...) is not SciPy's kl_div(p, q): named in full
 globals().update(refusing_foreign_keywords_among(globals(), ["kl_div"], ("reduction", "log_target")))
 # torch.autograd.functional's keywords

@@ -285,7 +285,11 @@ _KL_DIV = ("kl_div is scipy.special.kl_div(p, q) = p log(p/q) - p + q, entry by 
            "probabilities (torch.nn.functional.kl_div takes log q first and the target p second, "
            "{key}={value!r} among its keywords): PyTorch's kl_div(log_q, p, reduction='batchmean') "
            "is V.rel_entr(p, V.exp(log_q)).sum() / len(p)")
-_DROPPED_BY_OP = {("kl_div", "reduction"): _KL_DIV, ("kl_div", "log_target"): _KL_DIV}
+_UNBIASED = ("unbiased is PyTorch's keyword, and PyTorch's std and var divide by n - 1 unless "
+             "told otherwise, where NumPy's and gengrad's {op} divide by n (ddof=0): write ddof=1 "
+             "for unbiased=True, ddof=0 (the default) for unbiased=False")
+_DROPPED_BY_OP = {("kl_div", "reduction"): _KL_DIV, ("kl_div", "log_target"): _KL_DIV,
+                  **{(op, "unbiased"): _UNBIASED for op in ("std", "var", "nanstd", "nanvar")}}
 """Where one op's message for a keyword of PyTorch's differs from _DROPPED_KEYWORDS': {(op, key): fix}."""
 
 
@@ -1833,11 +1837,15 @@ class Variable:
     def var(self, axis: Axis = None, dtype: Any = None, out: Any = None, ddof: int = 0,
             keepdims: bool = False, **numpy: Any) -> Variable:
         """Variance with `ddof`, as ndarray.var."""
+        if "unbiased" in numpy:                      # (PyTorch's, whose default differs)
+            raise TypeError(foreign_keyword("var", "unbiased", numpy["unbiased"], frozenset()))
         return statistics.var(self, axis, dtype, out, ddof, keepdims, **numpy)
 
     def std(self, axis: Axis = None, dtype: Any = None, out: Any = None, ddof: int = 0,
             keepdims: bool = False, **numpy: Any) -> Variable:
         """Standard deviation with `ddof`, as ndarray.std."""
+        if "unbiased" in numpy:                      # (PyTorch's, whose default differs)
+            raise TypeError(foreign_keyword("std", "unbiased", numpy["unbiased"], frozenset()))
         return statistics.std(self, axis, dtype, out, ddof, keepdims, **numpy)
 
     def prod(self, axis: Axis = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
