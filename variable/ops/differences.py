@@ -368,7 +368,9 @@ def pad(array: ArrayLike, pad_width: int | Sequence, mode: str = "constant", **k
         )
     unknown = set(kwargs) - _PAD_OPTIONS[mode]
     if unknown:
-        raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: {sorted(unknown)}")
+        torch = (f"; value is torch.nn.functional.pad's keyword: write constant_values="
+                 f"{kwargs['value']!r}" if unknown == {"value"} and mode == "constant" else "")
+        raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: {sorted(unknown)}{torch}")
     if kwargs.get("reflect_type", "even") != "even":
         raise ValueError(f"pad: reflect_type={kwargs['reflect_type']!r} is not supported (only 'even')")
     array = as_variable(array, op="pad")
@@ -398,9 +400,16 @@ def _pad_widths(pad_width, shape):
     try:
         widths = np.broadcast_to(widths, (len(shape), 2))
     except ValueError:
+        flat = widths.ndim == 1 and widths.size % 2 == 0 and 4 <= widths.size <= 2 * len(shape)
+        torch = ""
+        if flat:                                           # torch's (left, right, top, bottom, ...)
+            pairs = [(int(widths[i]), int(widths[i + 1])) for i in range(0, widths.size, 2)]
+            numpys = tuple([(0, 0)] * (len(shape) - len(pairs)) + pairs[::-1])
+            torch = (f"; torch.nn.functional.pad's flat form pads the last axes first: here "
+                     f"pad_width={numpys}")
         raise ValueError(
             f"pad: pad_width {pad_width!r} does not fit an input of shape {shape}; give n, "
-            f"(before, after) or one (before, after) per axis"
+            f"(before, after) or one (before, after) per axis{torch}"
         ) from None
     if (widths < 0).any():
         raise ValueError(f"pad: pad_width must be >= 0, got {pad_width!r}")
