@@ -415,9 +415,10 @@ def refuse_torchs_pair(op, frame, result, fix, axis=None):
     if rows == 2 and use[2] != "_":                  # (lo, hi = V.sort(pair): NumPy's own habit)
         return
     shape = f"of shape {result.shape}" + (", which would unpack into its two rows" if rows == 2 else "")
+    apart = "; for the two values themselves, unpack apart from the call: v = ...; _, b = v"
     raise TypeError(f"{op}: its result is unpacked into two names, as torch.{op}'s (values, indices) "
                     f"pair is, but gengrad's {op}, as NumPy's, returns the values alone ({shape}); "
-                    + fix.format(op=op, axis=axis))
+                    + fix.format(op=op, axis=axis) + (apart if rows == 2 else ""))
 
 
 def refusing_foreign_keywords_among(namespace, names, keys=AXIS_KEYWORDS):
