@@ -389,8 +389,8 @@ def hvp(
         If `f` is not callable, or `x` is not a Variable, a numeric ndarray, a number or a list of
         numbers, `v` is not numeric, `create_graph` is not True or False (a second point there: give
         the points as one tuple), `x` is a list of as many points as f takes arguments, or the
-        result is unpacked into two names where x has two rows (torch.autograd.functional.hvp's
-        (f(x), product) pair: V.hvp returns the product alone).
+        result is unpacked into two names (torch.autograd.functional.hvp's (f(x), product)
+        pair: V.hvp returns the product alone).
     ValueError
         If f(x) is not a scalar Variable, `v` does not have the shape of `x`, or `x` does
         not require grad.
