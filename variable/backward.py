@@ -1010,8 +1010,10 @@ def grad(
     TypeError
         If `inputs` is left out (JAX's grad(f) named), `outputs` or `inputs` is not a Variable
         or a list/tuple of Variables, `grad_outputs` or one of its entries has the wrong type,
-        `create_graph`, `allow_unused` or `materialize_grads` is not True or False, or
-        PyTorch's `retain_graph` is given.
+        `create_graph`, `allow_unused` or `materialize_grads` is not True or False,
+        PyTorch's `retain_graph` is given, or with one Variable as inputs the call's result is
+        taken as torch.autograd.grad's tuple at the call (`V.grad(y, x)[0]`, `g, = V.grad(y,
+        x)`), which would take the gradient's first row.
     ValueError
         If an input does not require grad, no output requires grad (unless `allow_unused`
         or `materialize_grads`; the message says why: a gradient computed without

@@ -457,7 +457,9 @@ def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: Arr
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `where` is not boolean, or `x` is
-        not a Variable, a numeric ndarray, a number or a list of numbers.
+        not a Variable, a numeric ndarray, a number or a list of numbers; or, with an axis, the
+        result is unpacked at the call into two names as torch.max's (values, indices) pair
+        where that cannot work or would take two rows with the first name `_`.
     ValueError
         If an axis is out of range or repeated, an axis reduced over has length 0 and no
         `initial` is given (NumPy and PyTorch refuse too), `where` is given without
@@ -499,7 +501,9 @@ def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False, *, initial: Arr
     ------
     TypeError
         If `axis` is not None, an int or a tuple of ints, `where` is not boolean, or `x` is
-        not a Variable, a numeric ndarray, a number or a list of numbers.
+        not a Variable, a numeric ndarray, a number or a list of numbers; or, with an axis, the
+        result is unpacked at the call into two names as torch.min's (values, indices) pair
+        where that cannot work or would take two rows with the first name `_`.
     ValueError
         If an axis is out of range or repeated, an axis reduced over has length 0 and no
         `initial` is given (NumPy and PyTorch refuse too), `where` is given without

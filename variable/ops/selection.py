@@ -146,7 +146,9 @@ def sort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: No
     Raises
     ------
     TypeError
-        If `order` is given, `axis` is not an int or None, or `a` is not array-like.
+        If `order` is given, `axis` is not an int or None, `a` is not array-like, or the
+        result is unpacked at the call into two names as torch.sort's (values, indices) pair
+        where that cannot work or would take two rows with the first name `_`.
     ValueError
         If `axis` is out of range, `kind` is unknown, or both `kind` and `stable` are given.
     """
