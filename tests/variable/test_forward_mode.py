@@ -356,7 +356,8 @@ def test_a_jvp_with_closed_over_weights_trains_them():
     loss = ux ** 2 + V.sum(W * W)
     loss.backward()
     xv = V.Variable(x)
-    nested = V.grad(V.sum(V.tanh(xv * W)), xv, create_graph=True)[0] ** 2 + V.sum(W * W)
+    gx = V.grad(V.sum(V.tanh(xv * W)), xv, create_graph=True)   # (its [0]: the entry along (1, 0))
+    nested = gx[0] ** 2 + V.sum(W * W)
     np.testing.assert_allclose(W.grad.data, V.grad(nested, W).data, rtol=1e-13)
 
 
