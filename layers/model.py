@@ -124,6 +124,26 @@ class Sequential(Model):
             x = step(x)
         return x
 
+    def __repr__(self):
+        """Every step in order, a function by its name (`(l1): F.relu`), as PyTorch lists every
+        module; Layer's repr shows layers and parameters alone."""
+        if not self._size:
+            return "Sequential()"
+        lines = ["Sequential("]
+        for i, step in enumerate(self):
+            body = repr(step).replace("\n", "\n  ") if isinstance(step, Layer) else _function_name(step)
+            lines.append(f"  (l{i}): {body}")
+        return "\n".join(lines) + "\n)"
+
+
+def _function_name(step):
+    """How a function step is written: `F.relu` for one of gengrad's, else its own name."""
+    name = getattr(step, "__name__", None)
+    for prefix, module in (("F", F), ("V", V)):
+        if name is not None and getattr(module, name, None) is step:
+            return f"{prefix}.{name}"
+    return name or repr(step)
+
 
 class MLP(Model):
     """Fully connected network: Linear layers with `activation` between them (not after the last).

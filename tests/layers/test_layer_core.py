@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import function as F
 import layers as L
 import variable as V
 from variable.backend import to_cpu
@@ -232,3 +233,15 @@ def test_repr_shows_the_tree():
     model = L.Sequential(L.Linear(2, in_size=3), L.ReLU())
     text = repr(model)
     assert "(l0): Linear(" in text and "(W): Parameter(3, 2) float64" in text and "(l1): ReLU()" in text
+
+
+def test_a_sequential_repr_lists_its_function_steps_too():
+    def double(x):
+        return 2 * x
+
+    model = L.Sequential(L.Linear(2, in_size=3), F.relu, double, L.Sequential(F.softmax))
+    lines = repr(model).splitlines()
+    assert lines[0] == "Sequential(" and lines[-1] == ")"
+    assert "  (l1): F.relu" in lines and "  (l2): double" in lines        # (functions were left out)
+    assert "  (l3): Sequential(" in lines and "    (l0): F.softmax" in lines
+    assert repr(L.Sequential()) == "Sequential()"
