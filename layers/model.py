@@ -185,6 +185,10 @@ class MLP(Model):
             setattr(self, f"l{i}", Linear(size, dtype=dtype, rng=rng))
         self._depth = len(sizes)
 
+    def __repr__(self):
+        """The layers, then the activation between them by name (`(activation): F.relu`)."""
+        return super().__repr__()[:-1] + f"  (activation): {_function_name(self.activation)}\n)"
+
     def forward(self, x):
         """Linear, activation, Linear, ..., Linear."""
         for i in range(self._depth - 1):

@@ -245,3 +245,5 @@ def test_a_sequential_repr_lists_its_function_steps_too():
     assert "  (l1): F.relu" in lines and "  (l2): double" in lines        # (functions were left out)
     assert "  (l3): Sequential(" in lines and "    (l0): F.softmax" in lines
     assert repr(L.Sequential()) == "Sequential()"
+    mlp = repr(L.MLP((4, 2), activation=F.relu)).splitlines()
+    assert mlp[0] == "MLP(" and mlp[-2:] == ["  (activation): F.relu", ")"] and "  (l1): Linear()" in mlp
