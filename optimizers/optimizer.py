@@ -34,8 +34,9 @@ class Hyperparameter:
     """A number setting of an optimizer or hook (lr, beta1, rate, ...), checked by
     `hyperparameter` whenever it is assigned: in the constructor, and by a schedule between
     updates (`opt.lr = opt.lr * 0.5`), where a string read from a command line, a negative rate
-    or an array is refused at the line that assigns it, never met inside the update.  Reading
-    it is a plain instance attribute (the descriptor has no __get__), as fast as before."""
+    or an array is refused at the line that assigns it, never met inside the update.  A read
+    finds the instance's own value (the descriptor has no __get__), some 14 ns slower than a
+    plain attribute's (31 against 17 ns on our machine; Adam reads four per parameter)."""
 
     def __init__(self, high=None, low_open=False):
         self.high, self.low_open = high, low_open
