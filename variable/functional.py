@@ -47,12 +47,24 @@ def _flag(value, name, op):
                     f"several arguments give the points as one tuple: {_SEVERAL[op]}")
 
 
+def call_signature(f):
+    """`f`'s signature as a call sees it (`Op.apply` takes *inputs: Op.forward's, without self);
+    None where there is none to read (a ufunc, a builtin)."""
+    try:
+        owner = getattr(f, "__self__", None)
+        if getattr(f, "__name__", None) == "apply" and isinstance(owner, type) and hasattr(owner, "forward"):
+            forward = inspect.signature(owner.forward)
+            return forward.replace(parameters=list(forward.parameters.values())[1:])
+        return inspect.signature(f)
+    except (TypeError, ValueError):
+        return None
+
+
 def takes(f, n):
     """Whether `f` can be called with n positional arguments; None where its signature cannot
     be read (a ufunc, a builtin)."""
-    try:
-        signature = inspect.signature(f)
-    except (TypeError, ValueError):
+    signature = call_signature(f)
+    if signature is None:
         return None
     try:
         signature.bind(*range(n))

@@ -11,6 +11,7 @@ import numpy as np
 from . import backend
 from .backward import grad
 from .forwarder import Variable, new_variable
+from .functional import call_signature
 from .types import ArrayLike
 
 
@@ -68,13 +69,8 @@ def _prepare(f, xs, op):
 def _refuse_more_inputs_than_f_takes(f, xs, op):
     """A TypeError naming the keywords where f cannot take len(xs) positional inputs: every
     argument after f is a point (`V.taylorcheck(f, x, v, 3)` passes x, v and 3 to f)."""
-    try:
-        signature = inspect.signature(f)
-        owner = getattr(f, "__self__", None)    # Op.apply takes *inputs: read Op.forward's
-        if getattr(f, "__name__", None) == "apply" and isinstance(owner, type) and hasattr(owner, "forward"):
-            forward = inspect.signature(owner.forward)
-            signature = forward.replace(parameters=list(forward.parameters.values())[1:])
-    except (TypeError, ValueError):             # (a ufunc, a builtin: no signature to read)
+    signature = call_signature(f)                # (Op.apply: Op.forward's)
+    if signature is None:                        # (a ufunc, a builtin: no signature to read)
         return
     try:
         signature.bind(*xs)
