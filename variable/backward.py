@@ -104,6 +104,11 @@ def _seeds(outputs, grad_outputs, where):
     return [_seed(y, gy, where) for y, gy in zip(outputs, grad_outputs)]
 
 
+_NOT_THE_FUNCTION = ("grad takes the output Variable, not the function: V.grad(f(x), x) (JAX's "
+                     "grad(f)(x)); V.jacobian(f, x), V.hessian(f, x) and V.jvp(f, x, v) take f")
+"""What V.grad(f, ...) and V.grad(f) are told (JAX's and HIPS autograd's grad(f))."""
+
+
 def _as_list(xs, what, where):
     """`xs` (a Variable, or any iterable of them, e.g. model.params()) as a list."""
     if isinstance(xs, Variable):
@@ -115,8 +120,7 @@ def _as_list(xs, what, where):
     else:
         hint = _model_hint(xs, what)
         if callable(xs) and where == "grad" and not hint:   # JAX's grad(f)(x), HIPS autograd's grad(f)
-            hint = (f"; {where} takes the output Variable, not the function: V.grad(f(x), x) "
-                    f"(JAX's grad(f)(x)); V.jacobian(f, x), V.hessian(f, x) and V.jvp(f, x, v) take f")
+            hint = f"; {_NOT_THE_FUNCTION}"
         raise TypeError(
             f"{where}: {what} must be a Variable or an iterable of Variables (a list, a tuple, "
             f"model.params()), got {type(xs).__name__}{hint}"
@@ -1022,8 +1026,7 @@ def grad(
         grad_outputs and outputs differ, or a grad_output's shape differs from its output's.
     """
     if inputs is _REQUIRED:
-        fix = ("it takes the output Variable, not the function: V.grad(f(x), x) (JAX's grad(f)(x)); "
-               "V.jacobian(f, x), V.hessian(f, x) and V.jvp(f, x, v) take f" if callable(outputs) else
+        fix = (_NOT_THE_FUNCTION if callable(outputs) else
                "the Variables to differentiate with respect to: V.grad(y, x)")
         raise TypeError(f"grad() missing its argument inputs: {fix}")
     if retain_graph is not None:
