@@ -20,9 +20,10 @@ DIGITS = 60
 
 
 @functools.cache
+@functools.cache
 def machin_pi(digits=DIGITS + 10):
     """pi to `digits` digits by Machin's formula, 16 arctan(1/5) - 4 arctan(1/239) (the other
-    families' references take it from here)."""
+    families' references take it from here; once for each number of digits)."""
     def arctan_inverse(n):
         total, term, k, n2 = Decimal(0), Decimal(1) / n, 0, n * n
         tiny = Decimal(10) ** -(digits + 5)   # `while term` would run on to Decimal's underflow

@@ -4,9 +4,10 @@ independent sum to a few ulps of relative precision (from erf's smallest values 
 tail; gammaln and digamma by their zeros, polygamma on both sides of its poles), identities
 of the gamma family, and SciPy's ufuncs recording them."""
 
+import functools
 import math
 import warnings
-from decimal import Decimal, localcontext
+from decimal import Decimal, getcontext, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -43,7 +44,13 @@ B = [Decimal(b.numerator) / Decimal(b.denominator) for b in map(_bernoulli, rang
 
 
 def _decimal_pi():
-    """pi to 50 digits by Machin's formula, pi = 16 arctan(1/5) - 4 arctan(1/239)."""
+    """pi in the context's precision (50 to 70 digits here) by Machin's formula, pi =
+    16 arctan(1/5) - 4 arctan(1/239); computed once a precision (every log-gamma reads it)."""
+    return _pi_to(getcontext().prec)
+
+
+@functools.cache
+def _pi_to(precision):
     def arctan_inverse(q):
         total, power, k = Decimal(0), Decimal(1) / q, 0
         while power > Decimal(10) ** -60:
@@ -51,7 +58,9 @@ def _decimal_pi():
             power /= q * q
             k += 1
         return total
-    return 16 * arctan_inverse(Decimal(5)) - 4 * arctan_inverse(Decimal(239))
+    with localcontext() as context:
+        context.prec = precision
+        return 16 * arctan_inverse(Decimal(5)) - 4 * arctan_inverse(Decimal(239))
 
 
 def _log_gamma_decimal(x):
