@@ -27,15 +27,16 @@ demo: $(VENV)/.examples
 
 # The suite on NumPy, and beside it in a second process the GPU path on a CPU stand-in for
 # CuPy (its report follows the first's); fails when either does.  The NumPy suite is the longer
-# (about 1,100 s of work against the stand-in's 500 on two cores), so the second process runs the
-# files of HOST_AFTER (about 270 s of the NumPy suite) after the stand-in's, so that the two take
-# about as long.  Each process is one thread: OpenBLAS's threads would only contend for the
-# two cores (unless OPENBLAS_NUM_THREADS is set).
+# (about 970 s of work against the stand-in's 410 on two cores), so the second process runs the
+# files of HOST_AFTER (about 280 s of the NumPy suite) after the stand-in's, so that the two take
+# about as long (in a fresh clone's `.ci/run` on a two-core AMD EPYC, without test_saving there:
+# 707 s, and 409 + 261 s; 13 min 11 s in all).  Each process runs one BLAS thread: OpenBLAS's
+# threads would only contend for the two cores (unless OPENBLAS_NUM_THREADS is set).
 HOST_AFTER := tests/variable/test_ops_special.py tests/variable/test_ops_bessel.py \
 	tests/benchmarks/test_gpu_benchmark.py tests/variable/test_ops_elliptic_integrals.py \
 	tests/variable/test_ops_elementary.py tests/variable/test_ops_kelvin.py \
 	tests/variable/test_ops_distribution_inverses.py tests/reliability/test_rel_long_runs.py \
-	tests/reliability/test_rel_chains.py
+	tests/reliability/test_rel_chains.py tests/variable/test_saving.py
 test: export OPENBLAS_NUM_THREADS ?= 1
 test: $(VENV)/.test
 	@( GENGRAD_DEVICE=fake $(BIN)/python -m pytest -q -p no:cacheprovider > $(VENV)/gpu-path-suite.log 2>&1; \
