@@ -4,6 +4,7 @@ Miller's recurrence, Hankel's expansions; K's series and integral), the values a
 independent power series in 80 or 100 digits to a few ulps times the condition number, SciPy's
 values at the edges, and the refusals."""
 
+import functools
 import math
 from decimal import Decimal, localcontext
 
@@ -76,6 +77,7 @@ def _k_series(n, x, scaled=False):
         return float(value * Decimal(float(x)).exp() if scaled else value)
 
 
+@functools.cache     # (a row's checks, its forward and float32, read the same points)
 def _kv_integral(nu, x, scaled=False):
     """K_nu(x) (`scaled`: K_nu(x) e^x) of a real nu and a float x > 0 from int_0^inf
     e^(-x (cosh t - 1)) cosh(nu t) dt (times e^-x) by the trapezoid rule at h = min(1/8,

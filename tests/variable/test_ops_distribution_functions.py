@@ -4,6 +4,7 @@ decimals, SciPy's values and edges, the constants refused when they require grad
 function and SciPy's order), and the device path without a host sync; Tukey's lambda CDF
 (tklmbda) against roots found by halving in 60-digit decimals."""
 
+import functools
 import math
 import warnings
 from decimal import Decimal, localcontext
@@ -27,6 +28,7 @@ def _decimal(v):
     return Decimal(f.numerator) / Decimal(f.denominator)
 
 
+@functools.cache     # (a row's checks, its forward and float32, read the same points)
 def _tukey_decimal(x, lam):
     """Tukey's lambda CDF at x in 60-digit decimals: 250 halvings of log F over (-2000, log 1/2) on
     Q(F) = (F^lambda - (1 - F)^lambda) / lambda (log(F / (1 - F)) at 0), for -|x|; 1 - F above 0."""

@@ -4,8 +4,9 @@ and of K_n(x e^(pi i/4)) with its logarithm and digamma terms, complex numbers a
 Wronskian out to 1000, the rows (third order, Taylor mode to sixth), the orders and turns the
 derivatives reach, the edges, SciPy's values, and the device path without a host sync."""
 
+import functools
 import math
-from decimal import Decimal, localcontext
+from decimal import Decimal, getcontext, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -49,6 +50,21 @@ def _power(h, m):
     return _scaled(_unit(m), h ** m)
 
 
+def _by_precision(series):
+    """`series(n, h)` computed once for each n, h and the context's precision: ber and bei are
+    the parts of one series, and the checks of a row (its forward, float32) read the same points."""
+    cache = {}
+
+    @functools.wraps(series)
+    def cached(n, h):
+        key = (n, h, getcontext().prec)
+        if key not in cache:
+            cache[key] = series(n, h)
+        return cache[key]
+    return cached
+
+
+@_by_precision
 def _series_i(n, h):
     """I_n(z) = sum_k (z/2)^(n+2k) / (k! (n+k)!), z/2 = h e^(i pi/4), and the sum of |terms|."""
     total, k = (Decimal(0), Decimal(0)), 0
@@ -60,6 +76,7 @@ def _series_i(n, h):
         k += 1
 
 
+@_by_precision
 def _series_k(n, h):
     """K_n(z) = (1/2)(z/2)^-n sum_(k<n) (n-k-1)!/k! (-z^2/4)^k + (-1)^(n+1) log(z/2) I_n(z)
     + (-1)^n (1/2)(z/2)^n sum_k (psi(k+1) + psi(n+k+1)) (z^2/4)^k / (k! (n+k)!)."""
