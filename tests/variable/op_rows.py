@@ -267,15 +267,23 @@ def shape_variants(rows):
 SHAPE_VARIANTS = set()
 """The ids of the rows `shape_variants` chose in every entrywise family's `table_tests` (filled as
 the families' modules are imported): test_op_table's checks of every row read it too."""
+DEVICE_SKIPS = set()
+"""The ids of those a device skips (`skip_shape_variant_on_device`): the shape variants of an op
+that has a row for the device (`Row.device`) which is not one."""
+
+
+def _skipped_on_device(rows, variants):
+    return {id(r) for rs in rows.values() if any(r.device and id(r) not in variants for r in rs)
+            for r in rs if id(r) in variants}
 
 
 def skip_shape_variant_on_device(row):
     """Under GENGRAD_DEVICE, skip a derivative check (gradcheck, Taylor mode, reverse over Taylor,
-    many directions) of a row of SHAPE_VARIANTS: on a device every check runs to the orders a
+    many directions) of a row of DEVICE_SKIPS: on a device every check runs to the orders a
     shape variant is checked to on the host (DEVICE_ORDER, DEVICE_TAYLOR), so the row of its op
     at the larger shape runs the same device code, the broadcasting included; the host checks
     this shape.  Its forward and float32 checks still run on the device."""
-    if ON_DEVICE and id(row) in SHAPE_VARIANTS:
+    if ON_DEVICE and id(row) in DEVICE_SKIPS:
         pytest.skip("a shape variant of an entrywise op: on the device its op's row at the larger "
                     "shape checks the same code; the host checks this shape")
 
@@ -297,6 +305,7 @@ def table_tests(rows, entrywise=False):
     parametrize = pytest.mark.parametrize("name, row", cases)
     variants = shape_variants(rows) if entrywise else set()
     SHAPE_VARIANTS.update(variants)
+    DEVICE_SKIPS.update(_skipped_on_device(rows, variants))
 
     @parametrize
     def test_forward(name, row, rng, device_row):

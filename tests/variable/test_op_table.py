@@ -18,6 +18,7 @@ import pytest
 # sibling modules: tests/variable is on sys.path
 from op_rows import (
     BINARY_SHAPES,
+    DEVICE_SKIPS,
     DEVICE_TAYLOR,
     PIECEWISE,
     SHAPE_VARIANTS,
@@ -284,6 +285,17 @@ def test_shape_variants_leave_every_op_checked_to_its_highest_orders():
                     checked_orders(r)[i] for r in rows):
                 lowered.append((name, ("gradcheck", "Taylor")[i]))
     assert not lowered, f"ops whose highest order no row checks: {lowered}"
+
+
+def test_every_op_run_on_a_device_keeps_a_row_that_is_not_a_shape_variant():
+    """A device skips the derivative checks of DEVICE_SKIPS' rows (skip_shape_variant_on_device):
+    each op with a row for the device keeps one there (poch's and binom's rows at their full shapes
+    are for the host alone: their shape variants run on the device)."""
+    assert DEVICE_SKIPS and DEVICE_SKIPS <= SHAPE_VARIANTS
+    unchecked = sorted(name for name, rows in OP_TABLE.items()
+                       if any(getattr(r, "device", True) for r in rows)
+                       and all(id(r) in DEVICE_SKIPS for r in rows if getattr(r, "device", True)))
+    assert not unchecked, f"ops whose derivatives no row checks on a device: {unchecked}"
 
 
 @pytest.mark.parametrize("name, row", CASES)
