@@ -29,8 +29,8 @@ demo: $(VENV)/.examples
 # CuPy (its report follows the first's); fails when either does.  The NumPy suite is the longer
 # (about 970 s of work against the stand-in's 410 on two cores), so the second process runs the
 # files of HOST_AFTER (about 280 s of the NumPy suite) after the stand-in's, so that the two take
-# about as long (in a fresh clone's `.ci/run` on a two-core AMD EPYC, without test_saving there:
-# 707 s, and 409 + 261 s; 13 min 11 s in all).  Each process runs one BLAS thread: OpenBLAS's
+# about as long (in a fresh clone's `.ci/run` on a two-core AMD EPYC: 698 s, and 406 + 269 s;
+# 12 min 53 s in all, 14 min 05 s before the stand-in skipped shape variants' derivatives).  Each process runs one BLAS thread: OpenBLAS's
 # threads would only contend for the two cores (unless OPENBLAS_NUM_THREADS is set).
 HOST_AFTER := tests/variable/test_ops_special.py tests/variable/test_ops_bessel.py \
 	tests/benchmarks/test_gpu_benchmark.py tests/variable/test_ops_elliptic_integrals.py \
