@@ -381,15 +381,14 @@ class Layer:
         """
         serialization.load_weights(self, path)
 
-    def __repr__(self):
-        lines = [type(self).__name__ + "("]
+    def _repr_entries(self):
+        """(name, text) of each entry the repr lists: the child layers and parameters."""
         for name in self._children:
             value = self.__dict__[name]
-            if isinstance(value, Layer):
-                body = repr(value).replace("\n", "\n  ")
-                lines.append(f"  ({name}): {body}")
-            else:
-                lines.append(f"  ({name}): Parameter{value.shape} {value.dtype}")
-        if len(lines) == 1:
+            yield name, repr(value) if isinstance(value, Layer) else f"Parameter{value.shape} {value.dtype}"
+
+    def __repr__(self):
+        lines = [f"  ({name}): {text}".replace("\n", "\n  ") for name, text in self._repr_entries()]
+        if not lines:
             return type(self).__name__ + "()"
-        return "\n".join(lines) + "\n)"
+        return "\n".join([type(self).__name__ + "(", *lines, ")"])

@@ -124,16 +124,11 @@ class Sequential(Model):
             x = step(x)
         return x
 
-    def __repr__(self):
+    def _repr_entries(self):
         """Every step in order, a function by its name (`(l1): F.relu`), as PyTorch lists every
-        module; Layer's repr shows layers and parameters alone."""
-        if not self._size:
-            return "Sequential()"
-        lines = ["Sequential("]
+        module; Layer's repr lists layers and parameters alone."""
         for i, step in enumerate(self):
-            body = repr(step).replace("\n", "\n  ") if isinstance(step, Layer) else _function_name(step)
-            lines.append(f"  (l{i}): {body}")
-        return "\n".join(lines) + "\n)"
+            yield f"l{i}", repr(step) if isinstance(step, Layer) else _function_name(step)
 
 
 def _function_name(step):
@@ -185,9 +180,10 @@ class MLP(Model):
             setattr(self, f"l{i}", Linear(size, dtype=dtype, rng=rng))
         self._depth = len(sizes)
 
-    def __repr__(self):
+    def _repr_entries(self):
         """The layers, then the activation between them by name (`(activation): F.relu`)."""
-        return super().__repr__()[:-1] + f"  (activation): {_function_name(self.activation)}\n)"
+        yield from super()._repr_entries()
+        yield "activation", _function_name(self.activation)
 
     def forward(self, x):
         """Linear, activation, Linear, ..., Linear."""
