@@ -62,8 +62,18 @@ _SPELLED_OTHERWISE = {
     "logsigmoid": (_TORCH, "-F.softplus(-x)"),
     "one_hot": (_TORCH, "np.eye(n_classes)[t], a constant array"),
     "embedding": (_TORCH, "F.embed_id(ids, W)"),
-    "max_pool2d": (_TORCH, "F.pooling(x, kernel_size, stride, pad)"),
-    "avg_pool2d": (_TORCH, "F.average_pooling(x, kernel_size, stride, pad)"),
+    "max_pool2d": (_TORCH, "F.pooling(x, kernel_size, stride, pad); give the stride: PyTorch's "
+                           "defaults to the kernel size, gengrad's (as DeZero's) to 1, so "
+                           "max_pool2d(x, 2) is F.pooling(x, 2, 2)"),
+    "avg_pool2d": (_TORCH, "F.average_pooling(x, kernel_size, stride, pad); give the stride: "
+                           "PyTorch's defaults to the kernel size, gengrad's (as DeZero's) to 1, so "
+                           "avg_pool2d(x, 2) is F.average_pooling(x, 2, 2)"),
+    "max_pooling": ("max pooling's name elsewhere", "F.pooling(x, kernel_size, stride, pad) "
+                                                   "(stride 1 unless given, as in DeZero)"),
+    "max_pooling_2d": ("Chainer's name", "F.pooling(x, kernel_size, stride, pad); give the stride: "
+                                         "Chainer's defaults to the kernel size, gengrad's to 1"),
+    "average_pooling_2d": ("Chainer's name", "F.average_pooling(x, kernel_size, stride, pad); give the "
+                                             "stride: Chainer's defaults to the kernel size, gengrad's to 1"),
     "normalize": (_TORCH, "x / V.linalg.norm(x, axis=axis, keepdims=True)"),
     **{name: ("DeZero's name of a first version written out step by step", fix) for name, fix in {
         "linear_simple": "F.linear(x, W, b)",

@@ -65,9 +65,13 @@ _SPELLED_OTHERWISE = {
     "Flatten": (_TORCH, "a step lambda x: x.reshape(len(x), -1) in L.Sequential"),
     "Identity": (_TORCH, "a step lambda x: x in L.Sequential"),
     "MaxPool2d": (_TORCH, "a step lambda x: F.pooling(x, kernel_size, stride) in L.Sequential "
-                          "(pooling is a function: import function as F)"),
+                          "(pooling is a function: import function as F); give the stride: "
+                          "PyTorch's defaults to the kernel size, gengrad's to 1, so MaxPool2d(2) "
+                          "is lambda x: F.pooling(x, 2, 2)"),
     "AvgPool2d": (_TORCH, "a step lambda x: F.average_pooling(x, kernel_size, stride) in "
-                          "L.Sequential (pooling is a function: import function as F)"),
+                          "L.Sequential (pooling is a function: import function as F); give the "
+                          "stride: PyTorch's defaults to the kernel size, gengrad's to 1, so "
+                          "AvgPool2d(2) is lambda x: F.average_pooling(x, 2, 2)"),
     "CrossEntropyLoss": (_TORCH, "F.softmax_cross_entropy(y, t): losses are functions (import "
                                  "function as F)"),
     "MSELoss": (_TORCH, "F.mean_squared_error(y, t): losses are functions (import function as F)"),

@@ -22,6 +22,10 @@ _SPELLED_OTHERWISE = {
     "Adagrad": (_TORCH, "O.AdaGrad(lr=...)"),
     "Adadelta": (_TORCH, "O.AdaDelta()"),
     "lr_scheduler": (_TORCH, "opt.lr may be set between updates: opt.lr = 0.1 * 0.5 ** (epoch // 10)"),
+    **dict.fromkeys(("StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR"), (
+        "torch.optim.lr_scheduler's name", "set opt.lr between updates, from the epoch: "
+                                           "opt.lr = 0.1 * 0.5 ** (epoch // 10) steps it down, "
+                                           "opt.lr = 0.1 * 0.95 ** epoch decays it")),
     "GradientClipping": ("Chainer's name", "opt.add_hook(O.ClipGrad(max_norm))"),
     **dict.fromkeys(("clip_grad_norm_", "clip_grad_norm"), (
         "torch.nn.utils' name", "opt.add_hook(O.ClipGrad(max_norm)) once, after setup: it clips the "

@@ -440,9 +440,29 @@ def _check_gradient(f, x, gx):
     if gx.shape != x.shape:
         raise ValueError(
             f"{f.name}.backward returned a gradient of shape {gx.shape} "
-            f"for an input of shape {x.shape}"
+            f"for an input of shape {x.shape}{_shape_fix(f, x, gx.shape)}"
         )
     return gx
+
+
+def _shape_fix(f, x, shape):
+    """The likely fix for a gradient of the wrong shape: each input's gradient has its shape."""
+    index = next((i for i, v in enumerate(f.inputs) if v is x), None)
+    which = f" (input {index})" if index is not None and len(f.inputs) > 1 else ""
+    if _broadcasts(shape, x.shape):
+        return (f"{which}: each gradient has its input's shape; spread it over the input (as a sum's "
+                f"gradient is): V.broadcast_to(gx, x.shape)")
+    if _broadcasts(x.shape, shape):
+        return (f"{which}: each gradient has its input's shape; where forward broadcast this input, "
+                f"sum the gradient back: V.sum_to(gx, x.shape)")
+    return f"{which}: each gradient has its input's shape (return one per input, in order)"
+
+
+def _broadcasts(small, large):
+    """Whether an array of shape `small` broadcasts to shape `large`."""
+    if len(small) > len(large):
+        return False
+    return all(a in (1, b) for a, b in zip(reversed(small), reversed(large)))
 
 
 def _run(outputs, seeds, create_graph, relevant=None, keep=(), retain=False):

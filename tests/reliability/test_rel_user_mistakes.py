@@ -957,6 +957,22 @@ class ProductOneGradient(V.Forwarder):
         return gy * self.inputs[1]  # the slip: one gradient for two inputs
 
 
+class SumGivingGy(V.Forwarder):
+    def forward(self, x):
+        return x.sum()
+
+    def backward(self, gy):
+        return gy  # the slip: the sum's gradient has the output's shape (), not the input's
+
+
+class ShiftGivingGy(V.Forwarder):
+    def forward(self, x, b):
+        return x + b  # b of shape (1,) broadcast over x
+
+    def backward(self, gy):
+        return gy, gy  # the slip: b's gradient is not summed back to its shape
+
+
 class AdjointOnArrays(V.Forwarder):  # an adjoint solver's habit: arrays in backward
     def forward(self, x):
         return np.sin(x)
@@ -1015,6 +1031,14 @@ CATALOGUE += [
     Mistake("backward returns one gradient for two inputs",
             lambda: V.sum(ProductOneGradient.apply(V.Variable(np.ones(2)), V.Variable(np.ones(2))))
             .backward(), ValueError, (r"returned 1 gradients for 2 inputs", r"return gx, None")),
+    Mistake("backward of a sum returns gy, of the output's shape",
+            lambda: SumGivingGy.apply(V.Variable(np.ones(3))).backward(), ValueError,
+            (r"SumGivingGy\.backward returned a gradient of shape \(\) for an input of shape \(3,\)",
+             r"V\.broadcast_to\(gx, x\.shape\)")),
+    Mistake("backward of a broadcast add returns gy for the broadcast input",
+            lambda: V.sum(ShiftGivingGy.apply(V.Variable(np.ones(3)), V.Variable(np.ones(1)))).backward(),
+            ValueError, (r"ShiftGivingGy\.backward returned a gradient of shape \(3,\) for an input of "
+                         r"shape \(1,\) \(input 1\)", r"V\.sum_to\(gx, x\.shape\)")),
     Mistake("backward on arrays with create_graph=True", _arrays_in_a_recorded_backward, TypeError,
             (r"AdjointOnArrays\.backward", r"once_differentiable = True")),
     Mistake("custom backward writes into its incoming gradient", _backward_writes_into_gy, ValueError,
