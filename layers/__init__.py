@@ -1,4 +1,4 @@
-"""Layers and models: Layer, Parameter, Model, Sequential, MLP, Linear, RNN, LSTM, ...
+"""Layers and models: Layer, Parameter, Model, Sequential, MLP, Linear, RNN, LSTM, GRU, ...
 
     class MyNet(L.Model):
         def __init__(self):
@@ -42,11 +42,11 @@ from .linear import Linear
 from .model import MLP, Model, Sequential
 from .normalization import BatchNorm, LayerNorm
 from .parameter import Parameter
-from .recurrent import LSTM, RNN
+from .recurrent import GRU, LSTM, RNN
 from .serialization import load_checkpoint, load_weights, save_checkpoint, save_weights
 
 __all__ = [
-    "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM",
+    "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
     "LayerNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d",
     "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "Swish", "Sigmoid", "Tanh", "HardSigmoid",
     "HardSwish", "SoftPlus", "Softmax",

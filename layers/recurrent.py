@@ -1,4 +1,4 @@
-"""Recurrent layers that keep their state between calls: RNN and LSTM.
+"""Recurrent layers that keep their state between calls: RNN, LSTM and GRU.
 
 Call the layer once per time step with a batch of inputs of shape (batch, in_size);
 it returns the new hidden state and keeps it for the next call (a whole (batch, time,
@@ -160,4 +160,64 @@ class LSTM(Layer):
         c = i * g if self.c is None else f * self.c + i * g
         h = o * F.tanh(c)
         self.h, self.c = h, c
+        return h
+
+
+class GRU(Layer):
+    """Gated recurrent unit (Cho et al., 2014), in PyTorch's form and gate order.
+
+    With a = x_t W_x + b_x and u = h_{t-1} W_h + b_h, each split into three blocks [r, z, n]:
+    r = sigmoid(a_r + u_r), z = sigmoid(a_z + u_z), n = tanh(a_n + r * u_n) and
+    h_t = (1 - z) * n + z * h_{t-1}, starting from h_0 = 0.  The reset gate r scales u_n,
+    bias included, as in PyTorch's nn.GRU (whose weights are these matrices transposed); the
+    three gates share one matrix product for the input and one for the state.
+
+    Parameters
+    ----------
+    hidden_size : int
+    in_size : int, optional
+        Inferred from the first input when None.
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    rng : numpy.random.Generator, optional
+        Source of the initial weights.
+
+    Attributes
+    ----------
+    x2h : Linear
+        W_x of shape (in_size, 3 hidden_size) and the bias b_x.
+    h2h : Linear
+        W_h of shape (hidden_size, 3 hidden_size) and the bias b_h.
+    h : Variable or None
+        The current hidden state.
+    """
+
+    def __init__(self, hidden_size: int, in_size: int | None = None, *, dtype=None,
+                 rng: np.random.Generator | None = None):
+        super().__init__()
+        self.hidden_size = _positive_int(hidden_size, "hidden_size", "GRU")
+        self.x2h = Linear(3 * hidden_size, in_size, dtype=dtype, rng=rng)
+        self.h2h = Linear(3 * hidden_size, hidden_size, dtype=dtype, rng=rng)
+        self.h = None
+
+    def reset_state(self) -> None:
+        """Forget the hidden state: the next call starts a new sequence."""
+        self.h = None
+
+    def forward(self, x):
+        """One time step: the new hidden state h, shape (batch, hidden_size)."""
+        _check_step(self, x)
+        a = self.x2h(x)
+        self.h2h._settle_dtype(a)     # W_h and b_h take the dtype of the state even before use
+        if self.h is None:
+            u = self.h2h.b            # h_0 = 0 leaves the bias alone
+        else:
+            _check_batch(self, a, x)
+            u = self.h2h(self.h)
+        a_r, a_z, a_n = F.split(a, 3, axis=-1)
+        u_r, u_z, u_n = F.split(u, 3, axis=-1)
+        r, z = F.sigmoid(a_r + u_r), F.sigmoid(a_z + u_z)
+        n = F.tanh(a_n + r * u_n)
+        h = (1 - z) * n if self.h is None else (1 - z) * n + z * self.h
+        self.h = h
         return h

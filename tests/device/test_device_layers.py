@@ -82,11 +82,11 @@ def test_lazy_layers_build_on_the_device_they_were_sent_to(gpu, rng):
 
 
 def test_rnn_and_embedding_and_conv_run_on_the_device(gpu, rng):
-    rnn = L.LSTM(4).to_gpu()
-    for _ in range(2):
-        h = rnn(V.Variable(rng.standard_normal((3, 2))).to_gpu())
-    V.sum(h).backward()
-    assert all(p.grad.device == "gpu" for p in rnn.params())
+    for rnn in (L.LSTM(4).to_gpu(), L.GRU(4).to_gpu()):
+        for _ in range(2):
+            h = rnn(V.Variable(rng.standard_normal((3, 2))).to_gpu())
+        V.sum(h).backward()
+        assert all(p.grad.device == "gpu" for p in rnn.params())
     embed = L.EmbedID(5, 3).to_gpu()
     assert embed(gpu.asarray(np.array([0, 4, 4]))).device == "gpu"
     conv = L.Conv2d(2, 3, pad=1).to_gpu()

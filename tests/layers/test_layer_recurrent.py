@@ -1,4 +1,4 @@
-"""RNN and LSTM: step-by-step forward against NumPy, state handling, BPTT gradients."""
+"""RNN, LSTM and GRU: step-by-step forward against NumPy, state handling, BPTT gradients."""
 
 import numpy as np
 import pytest
@@ -39,10 +39,31 @@ def _lstm_by_hand(layer, xs):
     return out
 
 
-@pytest.mark.parametrize("cls, by_hand", [(L.RNN, _rnn_by_hand), (L.LSTM, _lstm_by_hand)])
+def _gru_by_hand(layer, xs):
+    Wx, bx, Wh, bh = (to_cpu(p.data) for p in (layer.x2h.W, layer.x2h.b, layer.h2h.W, layer.h2h.b))
+    n = Wh.shape[0]
+    h = np.zeros((xs[0].shape[0], n))
+    out = []
+    for x in xs:
+        a, u = x @ Wx + bx, h @ Wh + bh                   # h_0 = 0 too: u = b_h at the first step
+        r = _sigmoid(a[:, :n] + u[:, :n])
+        z = _sigmoid(a[:, n:2 * n] + u[:, n:2 * n])
+        g = np.tanh(a[:, 2 * n:] + r * u[:, 2 * n:])   # the reset gate scales b_h's part too
+        h = (1 - z) * g + z * h
+        out.append(h)
+    return out
+
+
+RECURRENT = [L.RNN, L.LSTM, L.GRU]
+
+
+@pytest.mark.parametrize("cls, by_hand", [(L.RNN, _rnn_by_hand), (L.LSTM, _lstm_by_hand),
+                                           (L.GRU, _gru_by_hand)])
 def test_steps_match_numpy(cls, by_hand, rng, on_device):
     layer = cls(4, in_size=3)
-    layer.x2h.b.data = on_device(rng.standard_normal(layer.x2h.b.shape))
+    for linear in (layer.x2h, layer.h2h):            # biases away from zero, so that each one counts
+        if linear.b is not None:
+            linear.b.data = on_device(rng.standard_normal(linear.b.shape))
     xs = [rng.standard_normal((2, 3)) for _ in range(3)]
     hs = [layer(on_device(x)) for x in xs]
     for got, expected in zip(hs, by_hand(layer, xs)):
@@ -50,7 +71,7 @@ def test_steps_match_numpy(cls, by_hand, rng, on_device):
         np.testing.assert_allclose(got.data, expected, rtol=1e-12, atol=1e-14)
 
 
-@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+@pytest.mark.parametrize("cls", RECURRENT)
 def test_reset_state_starts_a_new_sequence(cls, rng, on_device):
     layer = cls(3)
     x = on_device(rng.standard_normal((1, 2)))
@@ -61,19 +82,23 @@ def test_reset_state_starts_a_new_sequence(cls, rng, on_device):
     np.testing.assert_array_equal(layer(x).data, first)
 
 
-@pytest.mark.parametrize("cls, width", [(L.RNN, 1), (L.LSTM, 4)])
-def test_parameters_and_lazy_input_size(cls, width, rng, on_device):
+@pytest.mark.parametrize("cls, width, state_bias", [(L.RNN, 1, False), (L.LSTM, 4, False), (L.GRU, 3, True)])
+def test_parameters_and_lazy_input_size(cls, width, state_bias, rng, on_device):
     layer = cls(3)
-    assert [k for k, _ in layer.named_params()] == ["h2h/W"]   # W_h is known from the start
+    known = ["h2h/W", "h2h/b"] if state_bias else ["h2h/W"]
+    assert [k for k, _ in layer.named_params()] == known       # W_h is known from the start
     layer(on_device(rng.standard_normal((2, 5)).astype(np.float32)))
     shapes = {k: p.shape for k, p in layer.named_params()}
-    assert shapes == {"h2h/W": (3, 3 * width), "x2h/W": (5, 3 * width), "x2h/b": (3 * width,)}
+    expected = {"h2h/W": (3, 3 * width), "x2h/W": (5, 3 * width), "x2h/b": (3 * width,)}
+    if state_bias:
+        expected["h2h/b"] = (3 * width,)
+    assert shapes == expected
     assert all(p.dtype == np.float32 for p in layer.params())   # W_h too, before its first use
     layer(on_device(rng.standard_normal((2, 5)).astype(np.float32)))
     assert layer.h.dtype == np.float32
 
 
-@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+@pytest.mark.parametrize("cls", RECURRENT)
 def test_backprop_through_time_matches_numerical(cls, rng, on_device):
     layer = cls(2, in_size=3)
     xs = on_device([rng.standard_normal((2, 3)) for _ in range(3)])
@@ -89,7 +114,7 @@ def test_backprop_through_time_matches_numerical(cls, rng, on_device):
     assert_param_grads_match(layer, loss)
 
 
-@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+@pytest.mark.parametrize("cls", RECURRENT)
 def test_gradcheck_second_order_over_two_steps(cls, rng):
     layer = cls(2, in_size=2)
     x0, x1 = rng.standard_normal((2, 1, 2))
@@ -104,19 +129,35 @@ def test_gradcheck_second_order_over_two_steps(cls, rng):
     V.gradcheck(f, x0, x1, *values, order=2)
 
 
-def test_unchain_backward_truncates_the_history(rng, on_device):
-    layer = L.LSTM(2, in_size=1)
+def test_gru_state_bias_counts_from_the_first_step(rng, on_device):
+    layer = L.GRU(2, in_size=3)
+    x = on_device(rng.standard_normal((1, 3)))
+    before = layer(x).data.copy()
+    layer.reset_state()
+    layer.h2h.b.data = layer.h2h.b.data + 1.0         # h_0 = 0, yet b_h enters every gate
+    assert not np.allclose(layer(x).data, before)
+    layer.reset_state()
+    layer.cleargrads()
+    V.sum(layer(x)).backward()
+    assert layer.h2h.W.grad is None                    # W_h meets h_0 = 0 only: it is not used
+    assert np.any(layer.h2h.b.grad.data != 0)
+
+
+@pytest.mark.parametrize("cls", RECURRENT)
+def test_unchain_backward_truncates_the_history(cls, rng, on_device):
+    layer = cls(2, in_size=1)
     for _ in range(3):
         layer(on_device(rng.standard_normal((1, 1))))
     loss = V.sum(layer.h)
     loss.backward()
     loss.unchain_backward()                          # truncated BPTT: the state becomes a leaf
-    assert layer.h.creator is None and layer.c.creator is None
-    h, c = layer.h, layer.c
+    states = {name: getattr(layer, name) for name in ("h", "c") if hasattr(layer, name)}
+    assert all(state.creator is None for state in states.values())
     x = on_device(rng.standard_normal((1, 1)))
 
     def one_step():
-        layer.h, layer.c = h, c
+        for name, state in states.items():
+            setattr(layer, name, state)
         return V.sum(layer(x))
 
     # the gradient now covers one step only: it equals the numerical gradient with the
@@ -124,13 +165,13 @@ def test_unchain_backward_truncates_the_history(rng, on_device):
     assert_param_grads_match(layer, one_step)
 
 
-@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+@pytest.mark.parametrize("cls", RECURRENT)
 def test_bad_hidden_size(cls):
     with pytest.raises(ValueError, match=f"{cls.__name__}: hidden_size must be a positive int"):
         cls(0)
 
 
-@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+@pytest.mark.parametrize("cls", RECURRENT)
 @pytest.mark.parametrize("first, then", [(2, 4), (4, 1), (1, 3)])
 def test_a_new_batch_size_without_reset_state_is_refused(cls, first, then, rng, on_device):
     layer = cls(5)
@@ -147,7 +188,7 @@ def test_a_new_batch_size_without_reset_state_is_refused(cls, first, then, rng, 
     assert layer(on_device(rng.standard_normal((then, 3)))).shape == (then, 5)
 
 
-@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+@pytest.mark.parametrize("cls", RECURRENT)
 def test_a_new_batch_shape_is_refused_too(cls, rng, on_device):
     layer = cls(2)
     layer(on_device(rng.standard_normal(3)))            # one example, no batch axis
@@ -155,7 +196,7 @@ def test_a_new_batch_shape_is_refused_too(cls, rng, on_device):
         layer(on_device(rng.standard_normal((4, 3))))
 
 
-@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+@pytest.mark.parametrize("cls", RECURRENT)
 def test_a_whole_sequence_is_refused_naming_the_loop_over_time(cls, rng, on_device):
     layer = cls(2)
     sequence = on_device(rng.standard_normal((5, 10, 3)))   # PyTorch's batch_first layout
@@ -169,7 +210,7 @@ def test_a_whole_sequence_is_refused_naming_the_loop_over_time(cls, rng, on_devi
     assert h.shape == (5, 2)
 
 
-@pytest.mark.parametrize("cls", [L.RNN, L.LSTM])
+@pytest.mark.parametrize("cls", RECURRENT)
 def test_other_features_than_the_first_input_had_are_refused_naming_the_layer(cls, rng, on_device):
     layer = cls(2)
     h = layer(on_device(rng.standard_normal((4, 3))))

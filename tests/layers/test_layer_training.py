@@ -5,6 +5,7 @@ second or less.
 """
 
 import numpy as np
+import pytest
 
 import function as F
 import layers as L
@@ -44,11 +45,11 @@ def test_mlp_learns_the_spiral(on_device):
 
 
 class SineNet(L.Model):
-    """LSTM(16) followed by a Linear read-out, one time step per call."""
+    """A recurrent layer of 16 units (LSTM or GRU) and a Linear read-out, one time step per call."""
 
-    def __init__(self):
+    def __init__(self, cell):
         super().__init__()
-        self.rnn = L.LSTM(16)
+        self.rnn = cell(16)
         self.out = L.Linear(1)
 
     def reset_state(self):
@@ -58,11 +59,12 @@ class SineNet(L.Model):
         return self.out(self.rnn(x))
 
 
-def test_lstm_fits_a_noisy_sine_curve(on_device):
+@pytest.mark.parametrize("cell", [L.LSTM, L.GRU])
+def test_a_recurrent_net_fits_a_noisy_sine_curve(cell, on_device):
     x, t = on_device(sine_curve(n=1000, period=25.0, noise=0.05, seed=0))
     # predicting "no change" is far off at 25 samples per period: the net must learn the dynamics
     assert np.mean((x - t) ** 2) > 0.03
-    model = SineNet()
+    model = SineNet(cell)
     opt = O.Adam(0.01).setup(model)
     rng = np.random.default_rng(0)
     batch, length = 16, 25

@@ -621,6 +621,8 @@ CATALOGUE += [
             ValueError, (r"LSTM", r"batch size 2, this input has 4", r"reset_state\(\)")),
     Mistake("RNN fed a batch of 1 after a batch of 4", _new_batch_size_without_reset(L.RNN, 4, 1),
             ValueError, (r"RNN", r"batch size 4, this input has 1", r"reset_state\(\)")),
+    Mistake("GRU fed a new batch size without reset_state", _new_batch_size_without_reset(L.GRU, 3, 2),
+            ValueError, (r"GRU", r"batch size 3, this input has 2", r"reset_state\(\)")),
     Mistake("a layer class as a Sequential step", lambda: L.Sequential(L.Linear(3), L.ReLU), TypeError,
             (r"Sequential", r"class ReLU", r"L\.ReLU\(\)")),
     Mistake("Conv2d in PyTorch's (in, out, kernel) order", lambda: L.Conv2d(3, 8, 3)(np.ones((1, 3, 28, 28))),
