@@ -59,7 +59,14 @@ _SPELLED_OTHERWISE = {
     "smooth_l1_loss": (_TORCH, "F.huber_loss(x, t, delta) (smooth_l1_loss with beta=1 is huber_loss "
                                "with delta=1)"),
     "binary_cross_entropy_with_logits": (_TORCH, "F.sigmoid_cross_entropy(logits, t)"),
-    "logsigmoid": (_TORCH, "-F.softplus(-x)"),
+    **dict.fromkeys(("logsigmoid", "log_sigmoid"), (_TORCH, "-F.softplus(-x)")),
+    "hardswish": (_TORCH, "F.hard_swish(x)"),
+    "hardsigmoid": (_TORCH, "F.hard_sigmoid(x)"),
+    "softmin": (_TORCH, "F.softmax(-x, axis)"),
+    "unfold": (_TORCH, "F.im2col(x, kernel_size, stride, pad), of shape (N, C, KH, KW, OH, OW); "
+                       "reshaped to (N, C * KH * KW, OH * OW) it is unfold's layout"),
+    "fold": (_TORCH, "F.col2im(col, x_shape, kernel_size, stride, pad), col of shape "
+                     "(N, C, KH, KW, OH, OW) as F.im2col gives it"),
     "one_hot": (_TORCH, "np.eye(n_classes)[t], a constant array"),
     "embedding": (_TORCH, "F.embed_id(ids, W)"),
     "max_pool2d": (_TORCH, "F.pooling(x, kernel_size, stride, pad); give the stride: PyTorch's "

@@ -75,6 +75,21 @@ _SPELLED_OTHERWISE = {
     "CrossEntropyLoss": (_TORCH, "F.softmax_cross_entropy(y, t): losses are functions (import "
                                  "function as F)"),
     "MSELoss": (_TORCH, "F.mean_squared_error(y, t): losses are functions (import function as F)"),
+    "Softplus": (_TORCH, "L.SoftPlus()"),
+    "Hardswish": (_TORCH, "L.HardSwish()"),
+    "Hardsigmoid": (_TORCH, "L.HardSigmoid()"),
+    "SiLU": (_TORCH, "L.Swish() (x * sigmoid(x), PyTorch's SiLU)"),
+    **{f"{cell}Cell": (_TORCH, f"L.{cell}(hidden_size): gengrad's recurrent layers are cells already, "
+                               f"one time step per call, keeping the state (reset_state() starts a "
+                               f"new sequence)") for cell in ("RNN", "LSTM", "GRU")},
+    "ConvTranspose2d": (_TORCH, "L.Deconv2d(out_channels, kernel_size, stride, pad)"),
+    **dict.fromkeys(("ParameterList", "ParameterDict", "ModuleDict"), (
+        _TORCH, "one attribute per parameter or layer, setattr(self, name, value): a Layer finds "
+                "every Parameter and Layer among its attributes")),
+    "init": ("torch.nn's module", "initial weights come from L.seed(n)'s generator, N(0, 1) / "
+                                  "sqrt(in_size); to set others, write into the data: "
+                                  "layer.W.data[...] = array (after the first call for a lazily sized "
+                                  "layer)"),
     "manual_seed": ("PyTorch's name", "L.seed(n)"),
     "Spiral": ("DeZero's dataset", "x, t = L.datasets.spiral() (its own draw of the arms)"),
     "SinCurve": ("DeZero's dataset", "x, t = L.datasets.sine_curve()"),

@@ -21,6 +21,7 @@ _TORCH = "torch.optim's name"
 _SPELLED_OTHERWISE = {
     "Adagrad": (_TORCH, "O.AdaGrad(lr=...)"),
     "Adadelta": (_TORCH, "O.AdaDelta()"),
+    "RMSProp": ("Keras's spelling", "O.RMSprop(lr=...)"),
     "lr_scheduler": (_TORCH, "opt.lr may be set between updates: opt.lr = 0.1 * 0.5 ** (epoch // 10)"),
     **dict.fromkeys(("StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR"), (
         "torch.optim.lr_scheduler's name", "set opt.lr between updates, from the epoch: "
