@@ -8,16 +8,22 @@ from variable.variable import AXIS_KEYWORDS, RENAMED_KEYWORDS, refusing_foreign_
 from . import activation, conv, loss, nn
 from . import softmax as _softmax
 from .activation import (
+    celu,
     elu,
     gelu,
     hard_sigmoid,
     hard_swish,
+    hard_tanh,
     leaky_relu,
+    log_sigmoid,
+    mish,
     relu,
     relu6,
+    selu,
     sigmoid,
     silu,
     softplus,
+    softsign,
     swish,
 )
 from .conv import average_pooling, col2im, conv2d, deconv2d, im2col, pooling
@@ -59,7 +65,8 @@ _SPELLED_OTHERWISE = {
     "smooth_l1_loss": (_TORCH, "F.huber_loss(x, t, delta) (smooth_l1_loss with beta=1 is huber_loss "
                                "with delta=1)"),
     "binary_cross_entropy_with_logits": (_TORCH, "F.sigmoid_cross_entropy(logits, t)"),
-    **dict.fromkeys(("logsigmoid", "log_sigmoid"), (_TORCH, "-F.softplus(-x)")),
+    "logsigmoid": (_TORCH, "F.log_sigmoid(x)"),
+    "hardtanh": (_TORCH, "F.hard_tanh(x, min_val, max_val)"),
     "hardswish": (_TORCH, "F.hard_swish(x)"),
     "hardsigmoid": (_TORCH, "F.hard_sigmoid(x)"),
     "softmin": (_TORCH, "F.softmax(-x, axis)"),

@@ -1,4 +1,6 @@
-"""Activation functions: sigmoid, the ReLU family, GELU, swish, softplus (softmax: softmax.py).
+"""Activation functions: sigmoid, the ReLU and ELU families, GELU, swish, mish, softplus, ...
+
+(softmax and log_softmax: softmax.py.)
 
 Each is one Forwarder: `forward` computes on ndarrays, stable for any finite input
 (no overflow, no NumPy warnings), and `backward` is written with differentiable ops, so
@@ -387,33 +389,95 @@ def hard_sigmoid(x: ArrayLike) -> Variable:
     return Function(HardSigmoid())(as_float(x, "hard_sigmoid"))
 
 
+class HardTanh(PiecewiseLinear):
+    """clip(x, lo, hi)."""
+
+    def __init__(self, lo, hi):
+        self.lo = lo
+        self.hi = hi
+
+    def forward(self, x):
+        self.slope = (x > self.lo) & (x < self.hi)
+        return np.clip(x, self.lo, self.hi)
+
+
+def hard_tanh(x: ArrayLike, min_val: float = -1.0, max_val: float = 1.0) -> Variable:
+    """Hard tanh: x clipped to [`min_val`, `max_val`] (PyTorch's hardtanh; derivative 0 at the kinks).
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+    min_val, max_val : float
+        The interval, min_val < max_val.
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    TypeError
+        If a bound is not a real number.
+    ValueError
+        If a bound is not finite, or min_val >= max_val.
+    """
+    lo, hi = hard_tanh_bounds(min_val, max_val, "hard_tanh")
+    return Function(HardTanh(lo, hi))(as_float(x, "hard_tanh"))
+
+
+def hard_tanh_bounds(min_val, max_val, op):
+    """(min_val, max_val) as finite floats with min_val < max_val, else an error naming `op`."""
+    lo, hi = finite_number(min_val, op, "min_val"), finite_number(max_val, op, "max_val")
+    if not lo < hi:
+        raise ValueError(f"{op}: min_val must be less than max_val, got min_val={lo!r}, max_val={hi!r}")
+    return lo, hi
+
+
 # ----- smooth and piecewise-smooth --------------------------------------------------
 class ELU(Forwarder):
-    """x for x > 0, alpha (exp(x) - 1) otherwise."""
+    """scale x for x > 0, scale alpha (exp(x / beta) - 1) otherwise: ELU (scale = beta = 1),
+    SELU (its fixed alpha and scale) and CELU (beta = alpha)."""
 
-    def __init__(self, alpha):
+    def __init__(self, alpha, scale=1.0, beta=1.0):
         self.alpha = alpha
+        self.scale = scale
+        self.beta = beta
 
     def forward(self, x):
         self.positive = x > 0
-        negative_part = self.alpha * np.expm1(np.minimum(x, 0))
-        return np.where(self.positive, x, negative_part).astype(x.dtype, copy=False)
+        z = np.minimum(x, 0)
+        if self.beta != 1:
+            z = z / self.beta
+        negative_part = (self.scale * self.alpha) * np.expm1(z)
+        positive_part = x if self.scale == 1 else self.scale * x
+        return np.where(self.positive, positive_part, negative_part).astype(x.dtype, copy=False)
 
     save_for_backward = ("y",)
 
+    def _negative_slope(self, y):
+        """The slope where x <= 0, from the output y: scale alpha e^(x/beta) / beta, which is
+        (y + scale alpha) / beta."""
+        slope = y + self.scale * self.alpha
+        return slope if self.beta == 1 else slope / self.beta
+
     def backward(self, gy):
         y, = self.outputs
-        return gy * V.where(self.positive, 1, y + self.alpha)   # d elu = 1 | alpha e^x = y + alpha
+        return gy * V.where(self.positive, self.scale, self._negative_slope(y))
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
-        return _multiply(gy, np.where(self.positive, 1, self.outputs[0]._data + self.alpha))
+        return _multiply(gy, np.where(self.positive, self.scale, self._negative_slope(self.outputs[0]._data)))
 
     taylor_records = True
     _pointwise = True
 
     def taylor(self, x):
-        def h(ys, m):                                 # y' = h x': h = 1 | y + alpha = alpha e^x
-            return np.where(self.positive, m == 0, ys[m] + self.alpha * (m == 0))
+        lower = self.scale * self.alpha
+
+        def h(ys, m):                                 # y' = h x': h = scale | (y + scale alpha) / beta
+            first = m == 0
+            negative = ys[m] + lower * first
+            return np.where(self.positive, self.scale * first,
+                            negative if self.beta == 1 else negative / self.beta)
 
         y, = self.outputs
         return series.ode(x, y._data, h)
@@ -441,6 +505,59 @@ def elu(x: ArrayLike, alpha: float = 1.0) -> Variable:
     """
     alpha = finite_number(alpha, "elu", "alpha")
     return Function(ELU(alpha))(as_float(x, "elu"))
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(x: ArrayLike) -> Variable:
+    """Scaled ELU (Klambauer et al., 2017): scale * elu(x, alpha) with the fixed alpha =
+    1.6732632... and scale = 1.0507009..., which keep self-normalizing networks' activations
+    at mean 0 and variance 1.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(ELU(_SELU_ALPHA, scale=_SELU_SCALE))(as_float(x, "selu"))
+
+
+def positive_number(value: float, op: str, name: str) -> float:
+    """`value` as a finite float > 0, else an error naming `op` (see `finite_number`)."""
+    value = finite_number(value, op, name)
+    if value <= 0:
+        raise ValueError(f"{op}: {name} must be positive, got {value!r}")
+    return value
+
+
+def celu(x: ArrayLike, alpha: float = 1.0) -> Variable:
+    """Continuously differentiable ELU (Barron, 2017): x where x > 0, `alpha` * (exp(x / alpha)
+    - 1) elsewhere; its slope is 1 on both sides of 0 for every alpha.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+    alpha : float
+        Positive; the value approached as x -> -inf is -alpha.
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `alpha` is not a real number.
+    ValueError
+        If `alpha` is not finite and positive.
+    """
+    alpha = positive_number(alpha, "celu", "alpha")
+    return Function(ELU(alpha, beta=alpha))(as_float(x, "celu"))
 
 
 class HardSwish(Forwarder):
@@ -564,6 +681,129 @@ def softplus(x: ArrayLike) -> Variable:
     Variable of the shape and floating dtype of `x`.
     """
     return Function(Softplus())(as_float(x, "softplus"))
+
+
+def _softplus(x):
+    """log(1 + exp(x)) on an ndarray, without overflow."""
+    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
+class LogSigmoid(Forwarder):
+    """log sigmoid(x) = -softplus(-x), computed as min(x, 0) - log1p(exp(-|x|))."""
+
+    def forward(self, x):
+        return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+    save_for_backward = ("x0",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy * sigmoid(-x)                       # d log sigmoid = 1 - sigmoid = sigmoid(-x)
+
+    def _backward_arrays(self, gy):
+        return _multiply(gy, _sigmoid(-self.inputs[0]._data))
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        return series.integral(x, y._data, series.sigmoid(series.neg(x)))   # y' = sigmoid(-x) x'
+
+
+def log_sigmoid(x: ArrayLike) -> Variable:
+    """log(sigmoid(x)) = -softplus(-x), elementwise, without overflow or loss of digits for
+    large |x| (PyTorch's logsigmoid, SciPy's log_expit).
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(LogSigmoid())(as_float(x, "log_sigmoid"))
+
+
+class Mish(Forwarder):
+    """x tanh(softplus(x))."""
+
+    def forward(self, x):
+        return x * np.tanh(_softplus(x))
+
+    save_for_backward = ("x0",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        t = V.tanh(softplus(x))
+        return gy * (t + x * (1 - t * t) * sigmoid(x))   # d mish = t + x (1 - t^2) sigmoid(x)
+
+    def _backward_arrays(self, gy):
+        x = self.inputs[0]._data
+        t = np.tanh(_softplus(x))
+        return _multiply(gy, t + _multiply(_multiply(x, 1 - t * t), _sigmoid(x)))
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        softplus_x = series.integral(x, _softplus(x[0]), series.sigmoid(x))
+        return series.mul(x, series.tanh(softplus_x), y0=y._data)
+
+
+def mish(x: ArrayLike) -> Variable:
+    """Mish (Misra, 2019): x * tanh(softplus(x)), elementwise.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(Mish())(as_float(x, "mish"))
+
+
+class SoftSign(Forwarder):
+    """x / (1 + |x|)."""
+
+    def forward(self, x):
+        self.sign = np.sign(x)                        # constant on each side of 0 (0 at 0)
+        return x / (1 + np.abs(x))
+
+    save_for_backward = ("x0",)
+
+    def backward(self, gy):
+        x, = self.inputs
+        return gy / V.square(1 + self.sign * x)       # d softsign = 1 / (1 + |x|)^2
+
+    def _backward_arrays(self, gy):
+        return gy / np.square(1 + np.abs(self.inputs[0]._data))
+
+    taylor_records = True
+    _pointwise = True
+
+    def taylor(self, x):
+        y, = self.outputs                             # y = x / (1 + sign x) on each side of 0
+        return [y._data] + series.div(x, [1 + np.abs(x[0])] + [self.sign * c for c in x[1:]])[1:]
+
+
+def softsign(x: ArrayLike) -> Variable:
+    """Softsign x / (1 + |x|), elementwise.  Its second derivative jumps at 0 (from 2 to -2):
+    there it is taken as 0, as |x|'s slope is.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+    """
+    return Function(SoftSign())(as_float(x, "softsign"))
 
 
 # ----- GELU and the error function ------------------------------------------------------
@@ -705,11 +945,11 @@ def gelu(x: ArrayLike, approximate: str = "none") -> Variable:
 
 
 __all__ = [
-    "sigmoid", "relu", "relu6", "leaky_relu", "elu", "gelu", "swish", "silu",
-    "hard_sigmoid", "hard_swish", "softplus",
+    "sigmoid", "relu", "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "swish", "silu", "mish",
+    "hard_sigmoid", "hard_swish", "hard_tanh", "softplus", "softsign", "log_sigmoid",
 ]
 
 
 # scipy.special's ufuncs on a Variable record these ops (variable/numpy_dispatch.py)
 numpy_dispatch.register_scipy_ufunc("expit", sigmoid)
-numpy_dispatch.register_scipy_ufunc("log_expit", lambda x: -softplus(-x))
+numpy_dispatch.register_scipy_ufunc("log_expit", log_sigmoid)

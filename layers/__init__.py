@@ -19,16 +19,22 @@ from variable.variable import refuse_missing_name
 
 from . import datasets
 from .activation import (
+    CELU,
     ELU,
     GELU,
+    SELU,
     HardSigmoid,
     HardSwish,
+    HardTanh,
     LeakyReLU,
+    LogSigmoid,
+    Mish,
     ReLU,
     ReLU6,
     Sigmoid,
     Softmax,
     SoftPlus,
+    SoftSign,
     Swish,
     Tanh,
 )
@@ -48,8 +54,8 @@ from .serialization import load_checkpoint, load_weights, save_checkpoint, save_
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
     "LayerNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d",
-    "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "Swish", "Sigmoid", "Tanh", "HardSigmoid",
-    "HardSwish", "SoftPlus", "Softmax",
+    "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
+    "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",
     "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
     "DataLoader", "SeqDataLoader", "datasets",
 ]
@@ -78,6 +84,8 @@ _SPELLED_OTHERWISE = {
     "Softplus": (_TORCH, "L.SoftPlus()"),
     "Hardswish": (_TORCH, "L.HardSwish()"),
     "Hardsigmoid": (_TORCH, "L.HardSigmoid()"),
+    "Hardtanh": (_TORCH, "L.HardTanh(min_val, max_val)"),
+    "Softsign": (_TORCH, "L.SoftSign()"),
     "SiLU": (_TORCH, "L.Swish() (x * sigmoid(x), PyTorch's SiLU)"),
     **{f"{cell}Cell": (_TORCH, f"L.{cell}(hidden_size): gengrad's recurrent layers are cells already, "
                                f"one time step per call, keeping the state (reset_state() starts a "

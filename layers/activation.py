@@ -5,7 +5,7 @@ validator its function uses, so a bad value fails at once rather than on the fir
 """
 
 import function as F
-from function.activation import finite_number, gelu_approximate
+from function.activation import finite_number, gelu_approximate, hard_tanh_bounds, positive_number
 from function.softmax import axis_type
 
 from .layer import Layer
@@ -77,6 +77,39 @@ class ELU(Layer):
         return F.elu(x, self.alpha)
 
 
+class SELU(Layer):
+    """Scaled ELU with its fixed alpha and scale, for self-normalizing networks (`F.selu`)."""
+
+    def forward(self, x):
+        """Apply F.selu."""
+        return F.selu(x)
+
+
+class CELU(Layer):
+    """x for x > 0, alpha * (exp(x / alpha) - 1) otherwise (`F.celu`).
+
+    Parameters
+    ----------
+    alpha : float
+        Positive; -alpha is the limit as x -> -inf.
+
+    Raises
+    ------
+    TypeError
+        If `alpha` is not a real number.
+    ValueError
+        If `alpha` is not finite and positive.
+    """
+
+    def __init__(self, alpha: float = 1.0):
+        super().__init__()
+        self.alpha = positive_number(alpha, "CELU", "alpha")
+
+    def forward(self, x):
+        """Apply F.celu."""
+        return F.celu(x, self.alpha)
+
+
 class GELU(Layer):
     """Gaussian error linear unit (`F.gelu`).
 
@@ -109,6 +142,14 @@ class Swish(Layer):
         return F.swish(x)
 
 
+class Mish(Layer):
+    """x * tanh(softplus(x)) (`F.mish`)."""
+
+    def forward(self, x):
+        """Apply F.mish."""
+        return F.mish(x)
+
+
 class Sigmoid(Layer):
     """1 / (1 + exp(-x)) (`F.sigmoid`)."""
 
@@ -133,6 +174,31 @@ class HardSigmoid(Layer):
         return F.hard_sigmoid(x)
 
 
+class HardTanh(Layer):
+    """x clipped to [min_val, max_val] (`F.hard_tanh`, PyTorch's Hardtanh).
+
+    Parameters
+    ----------
+    min_val, max_val : float
+        The interval, min_val < max_val.
+
+    Raises
+    ------
+    TypeError
+        If a bound is not a real number.
+    ValueError
+        If a bound is not finite, or min_val >= max_val.
+    """
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0):
+        super().__init__()
+        self.min_val, self.max_val = hard_tanh_bounds(min_val, max_val, "HardTanh")
+
+    def forward(self, x):
+        """Apply F.hard_tanh."""
+        return F.hard_tanh(x, self.min_val, self.max_val)
+
+
 class HardSwish(Layer):
     """x * hard_sigmoid(x) (`F.hard_swish`)."""
 
@@ -147,6 +213,22 @@ class SoftPlus(Layer):
     def forward(self, x):
         """Apply F.softplus."""
         return F.softplus(x)
+
+
+class SoftSign(Layer):
+    """x / (1 + |x|) (`F.softsign`)."""
+
+    def forward(self, x):
+        """Apply F.softsign."""
+        return F.softsign(x)
+
+
+class LogSigmoid(Layer):
+    """log(sigmoid(x)), computed without overflow (`F.log_sigmoid`)."""
+
+    def forward(self, x):
+        """Apply F.log_sigmoid."""
+        return F.log_sigmoid(x)
 
 
 class Softmax(Layer):

@@ -304,7 +304,7 @@ def render() -> str:
         "  recurrences: derivatives to any order), the associated Legendre functions `lpmv` (whole order",
         "  and degree), the parabolic cylinder functions `pbdv` (whole orders >= 0, a pair): `V.erf`,",
         "  `V.gammaln`, ...; `expit` and `log_expit`:",
-        "  `F.sigmoid`, `-F.softplus(-x)`) and are refused as NumPy's are otherwise",
+        "  `F.sigmoid`, `F.log_sigmoid`) and are refused as NumPy's are otherwise",
         "  (`scipy.special.hyp2f1`), under SciPy's name, naming gengrad's spelling where it has one",
         "  (`scipy.special.polygamma(n, x)`, SciPy's Python code: `V.polygamma(n, x)`); `scipy.io`'s",
         "  files read the values;",

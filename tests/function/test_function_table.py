@@ -231,6 +231,22 @@ ACTIVATION_ROWS = {
         Row("alpha=1.5", lambda x: F.elu(x, 1.5), lambda x: np.where(x > 0, x, 1.5 * (np.exp(x) - 1)),
             kinked((2, 3), (0,)), SMOOTH),
     ],
+    "selu": [Row("(2,3)", F.selu,
+                 lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(x)),
+                 kinked((2, 3), (0,)), SMOOTH)],
+    "celu": [
+        Row("alpha=1", F.celu, lambda x: np.where(x > 0, x, np.expm1(x)), kinked((2, 3), (0,)), SMOOTH),
+        Row("alpha=0.5", lambda x: F.celu(x, 0.5), lambda x: np.where(x > 0, x, 0.5 * np.expm1(2 * x)),
+            kinked((2, 3), (0,)), SMOOTH),
+    ],
+    "mish": [Row("(2,3)", F.mish, lambda x: x * np.tanh(np.log1p(np.exp(x))), normal((2, 3)), SMOOTH)],
+    "softsign": [Row("(2,3)", F.softsign, lambda x: x / (1 + np.abs(x)), kinked((2, 3), (0,)), SMOOTH)],
+    "log_sigmoid": [Row("(2,3)", F.log_sigmoid, lambda x: np.log(np_sigmoid(x)), normal((2, 3)), SMOOTH)],
+    "hard_tanh": [
+        Row("[-1, 1]", F.hard_tanh, lambda x: np.clip(x, -1, 1), kinked((3, 4), (-1, 1)), PIECEWISE),
+        Row("[0, 2.5]", lambda x: F.hard_tanh(x, 0.0, 2.5), lambda x: np.clip(x, 0, 2.5),
+            kinked((3, 4), (0, 2.5), -1, 4), PIECEWISE),
+    ],
     "gelu": [
         Row("tanh", lambda x: F.gelu(x, approximate="tanh"), np_gelu_tanh, normal((2, 3)), SMOOTH),
         Row("none", F.gelu, lambda x: 0.5 * x * erfc(-x / np.sqrt(2)), normal((2, 3)), SMOOTH),

@@ -25,6 +25,13 @@ TABLE = [
     (L.LeakyReLU(0.2), lambda x: np.where(x > 0, x, 0.2 * x)),
     (L.LeakyReLU(), lambda x: np.where(x > 0, x, 0.01 * x)),
     (L.ELU(0.5), lambda x: np.where(x > 0, x, 0.5 * (np.exp(x) - 1))),
+    (L.SELU(), lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * (np.exp(x) - 1))),
+    (L.CELU(0.5), lambda x: np.where(x > 0, x, 0.5 * (np.exp(x / 0.5) - 1))),
+    (L.Mish(), lambda x: x * np.tanh(np.log1p(np.exp(x)))),
+    (L.HardTanh(), lambda x: np.clip(x, -1, 1)),
+    (L.HardTanh(-2.0, 0.5), lambda x: np.clip(x, -2, 0.5)),
+    (L.SoftSign(), lambda x: x / (1 + np.abs(x))),
+    (L.LogSigmoid(), lambda x: np.log(_sigmoid(x))),
     (L.GELU("tanh"), lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))),
     (L.GELU(), lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),      # exact by default, as PyTorch
     (L.Swish(), lambda x: x * _sigmoid(x)),
@@ -56,10 +63,12 @@ def test_activation_layer_gradient_and_dtype(layer, formula, rng):
 
 
 def test_all_activation_layers_are_in_the_table():
-    names = {"ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "Swish", "Sigmoid", "Tanh", "HardSigmoid",
-             "HardSwish", "SoftPlus", "Softmax"}
+    from layers import activation
+    names = {name for name, value in vars(activation).items()
+             if isinstance(value, type) and issubclass(value, L.Layer) and value is not L.Layer}
+    assert len(names) == 18                           # (a guard on the search itself)
     assert {type(layer).__name__ for layer, _ in TABLE} == names
-    assert all(hasattr(L, n) for n in names)
+    assert all(getattr(L, n) is getattr(activation, n) for n in names)
 
 
 def test_dropout_layer_in_training_and_test_mode(rng):

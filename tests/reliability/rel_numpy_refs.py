@@ -1773,6 +1773,33 @@ def elu(x, alpha=1.0):
     return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0.0)))
 
 
+def selu(x):
+    return 1.0507009873554804934193349852946 * elu(x, 1.6732632423543772848170429916717)
+
+
+def celu(x, alpha=1.0):
+    x = as_float(x)
+    return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0.0) / alpha))
+
+
+def mish(x):
+    x = as_float(x)
+    return x * np.tanh(np.logaddexp(0.0, x))
+
+
+def softsign(x):
+    x = as_float(x)
+    return x / (1 + np.abs(x))
+
+
+def log_sigmoid(x):
+    return -np.logaddexp(0.0, -as_float(x))
+
+
+def hard_tanh(x, min_val=-1.0, max_val=1.0):
+    return np.clip(as_float(x), min_val, max_val)
+
+
 def gelu(x, approximate="none"):
     x = as_float(x)
     if approximate == "tanh":

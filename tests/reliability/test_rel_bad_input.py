@@ -268,8 +268,8 @@ OPS = [
        empty=((0, 2), (0, 4))),
     # ----- function: activations ------------------------------------------------------------
     *[_elementwise(getattr(F, n), getattr(R, n)) for n in (
-        "sigmoid", "relu", "relu6", "leaky_relu", "elu", "swish", "hard_sigmoid", "hard_swish",
-        "softplus", "softmax", "log_softmax")],
+        "sigmoid", "relu", "relu6", "leaky_relu", "elu", "selu", "celu", "swish", "mish", "hard_sigmoid",
+        "hard_swish", "hard_tanh", "softplus", "softsign", "log_sigmoid", "softmax", "log_softmax")],
     _elementwise(F.silu, R.swish, "silu"),
     _elementwise(lambda x: F.gelu(x, approximate="tanh"), lambda x: R.gelu(x, "tanh"), "gelu",
                  variant="tanh"),
@@ -966,9 +966,17 @@ EXTRA = [
     *_axis_cases("softmax", lambda a: F.softmax(_x(2, 3), axis=a)),
     *_axis_cases("log_softmax", lambda a: F.log_softmax(_x(2, 3), axis=a)),
     *[Case(f.__name__, f"alpha {label}", lambda a=a, f=f: f(_x(2, 3), a), raises=r)
-      for f in (F.leaky_relu, F.elu)
+      for f in (F.leaky_relu, F.elu, F.celu)
       for label, a, r in [("str", "0.1", (TypeError,)), ("None", None, (TypeError,)),
                           ("nan", math.nan, ARG_ERRORS), ("array", np.ones(3), ARG_ERRORS)]],
+    *[Case("celu", f"alpha {a}", lambda a=a: F.celu(_x(2, 3), a)) for a in (0.0, -1.0)],
+    *[Case("hard_tanh", label, lambda k=k: F.hard_tanh(_x(2, 3), **k), raises=r)
+      for label, k, r in [("min_val a str", {"min_val": "-1"}, (TypeError,)),
+                          ("max_val None", {"max_val": None}, (TypeError,)),
+                          ("max_val inf", {"max_val": math.inf}, ARG_ERRORS),
+                          ("min_val nan", {"min_val": math.nan}, ARG_ERRORS),
+                          ("min_val = max_val", {"min_val": 0.5, "max_val": 0.5}, ARG_ERRORS),
+                          ("min_val > max_val", {"min_val": 1.0, "max_val": -1.0}, ARG_ERRORS)]],
     *[Case("gelu", f"approximate {label}", lambda a=a: F.gelu(_x(2, 3), approximate=a))
       for label, a in [("'erf'", "erf"), ("None", None), ("True", True),
                        ("an array", np.array(["tanh", "none"]))]],
@@ -1334,6 +1342,11 @@ LAYER_CTORS = [
     *_ctor_cases("LeakyReLU", lambda p, v: L.LeakyReLU(v),
                  {"alpha": {"str": "0.1", "None": None, "nan": math.nan}}),
     *_ctor_cases("ELU", lambda p, v: L.ELU(v), {"alpha": {"str": "1", "None": None, "nan": math.nan}}),
+    *_ctor_cases("CELU", lambda p, v: L.CELU(v),
+                 {"alpha": {"str": "1", "None": None, "nan": math.nan, "0": 0.0, "-1": -1.0}}),
+    *_ctor_cases("HardTanh", lambda p, v: L.HardTanh(**{p: v}),
+                 {"min_val": {"str": "-1", "None": None, "nan": math.nan, "2 (above max_val)": 2.0},
+                  "max_val": {"inf": math.inf, "-1 (equal to min_val)": -1.0}}),
     *_ctor_cases("GELU", lambda p, v: L.GELU(v), {"approximate": {"'erf'": "erf", "None": None}}),
     *_ctor_cases("Softmax", lambda p, v: L.Softmax(v), {"axis": {"str": "0", "float": 1.0}}),
     *[Case("Parameter", f"data {k}", lambda b=b: L.Parameter(b), raises=(TypeError,))
@@ -1420,6 +1433,8 @@ LAYER_ROWS = [
     LayerRow("Dropout", lambda: L.Dropout(), (2, 3), lambda s: s, ("dropout",), ((2, 0),)),
     *[LayerRow(cls, lambda cls=cls: getattr(L, cls)(), (2, 3), lambda s: s, (fn,), ((2, 0),))
       for cls, fn in [("ReLU", "relu"), ("ReLU6", "relu6"), ("LeakyReLU", "leaky_relu"), ("ELU", "elu"),
+                      ("SELU", "selu"), ("CELU", "celu"), ("Mish", "mish"), ("HardTanh", "hard_tanh"),
+                      ("SoftSign", "softsign"), ("LogSigmoid", "log_sigmoid"),
                       ("GELU", "gelu"), ("Swish", "swish"), ("Sigmoid", "sigmoid"), ("Tanh", "tanh"),
                       ("HardSigmoid", "hard_sigmoid"), ("HardSwish", "hard_swish"), ("SoftPlus", "softplus"),
                       ("Softmax", "softmax")]],

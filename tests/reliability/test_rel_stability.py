@@ -1,6 +1,6 @@
 """Numerical stability at extreme inputs: +-1e3 and +-1e30, in float64 and float32.
 
-For sigmoid, softplus, log_softmax, logsumexp, softmax_cross_entropy,
+For sigmoid, softplus, log_sigmoid, log_softmax, logsumexp, softmax_cross_entropy,
 sigmoid_cross_entropy, binary_cross_entropy (probabilities at and next to 0 and 1, each log
 floored at -100 as in PyTorch) and
 log_cosh_loss, each case checks, with every warning an error and NumPy's overflow,
@@ -121,6 +121,16 @@ def test_softplus(dtype):
     x = np.array(EXTREMES, dtype=dtype)
     y, g, g2 = _value_grad_second(F.softplus, x)
     _check(y, g, g2, [softplus(float(v)) for v in x], [sigmoid(float(v)) for v in x], dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_log_sigmoid(dtype):
+    x = np.array(EXTREMES, dtype=dtype)
+    y, g, g2 = _value_grad_second(F.log_sigmoid, x)
+    _check(y, g, g2, [-softplus(-float(v)) for v in x], [sigmoid(-float(v)) for v in x], dtype)
+    # the right tail keeps its relative precision: log sigmoid(x) = -e^-x there
+    tail = 700.0 if dtype == np.float64 else 80.0
+    np.testing.assert_allclose(F.log_sigmoid(np.array(tail, dtype)).data, -math.exp(-tail), rtol=TOL[dtype])
 
 
 ROWS = [[1e30, 0.0, -1e30], [1e3, -1e3, 0.0], [-1e3, -1e3, -1e3], [1e30, 1e30, 1e30], [-1e30, -1e30, 5.0]]

@@ -2162,7 +2162,7 @@ def test_ndtr_is_the_exponential_of_log_ndtr_and_one_minus_its_mirror():
 
 
 def test_scipys_ndtr_expit_and_log_expit_record_ops_with_only_variable_imported():
-    """scipy.special.ndtr is V.ndtr; expit and log_expit are function's sigmoid and -softplus(-x),
+    """scipy.special.ndtr is V.ndtr; expit and log_expit are function's sigmoid and log_sigmoid,
     which the dispatch imports itself (a script that imported only `variable` got a refusal)."""
     special = pytest.importorskip("scipy.special")
     x = V.Variable(np.array([-30.0, -2.0, 0.5, 8.0]))

@@ -59,6 +59,7 @@ OPS = {                                          # marked Forwarder: (a call, a 
     "KsoneLowQuantile": (lambda q: ksone_low_quantile(9, q), (1e-3, 0.2)),      # (V.stats.ksone.ppf's)
     "Sigmoid": (F.sigmoid, (-3, 3)), "Softplus": (F.softplus, (-3, 3)), "Swish": (F.swish, (-3, 3)),
     "ELU": (F.elu, (-2, 2)), "HardSwish": (F.hard_swish, (-2.5, 2.5)),
+    "Mish": (F.mish, (-3, 3)), "SoftSign": (F.softsign, (-3, 3)), "LogSigmoid": (F.log_sigmoid, (-3, 3)),
     "GELUTanh": (lambda x: F.gelu(x, approximate="tanh"), (-3, 3)), "GELUErf": (F.gelu, (-3, 3)),
 }
 
