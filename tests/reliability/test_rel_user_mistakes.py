@@ -1033,6 +1033,13 @@ CATALOGUE += [
     Mistake("backward returns one gradient for two inputs",
             lambda: V.sum(ProductOneGradient.apply(V.Variable(np.ones(2)), V.Variable(np.ones(2))))
             .backward(), ValueError, (r"returned 1 gradients for 2 inputs", r"return gx, None")),
+    Mistake("F.kl_div(F.log_softmax(z), p): PyTorch's argument order and log-probabilities",
+            lambda: F.kl_div(F.log_softmax(V.Variable(np.ones((2, 3)))), np.full((2, 3), 1 / 3)), ValueError,
+            (r"kl_div: x was made by F\.log_softmax, log-probabilities", r"gives inf where x < 0",
+             r"V\.rel_entr\(p, V\.exp\(log_q\)\)\.sum\(\) / len\(p\)")),
+    Mistake("V.rel_entr(F.log_sigmoid(z), p): log-probabilities where SciPy takes probabilities",
+            lambda: V.rel_entr(F.log_sigmoid(V.Variable(np.ones(3))), np.full(3, 0.5)), ValueError,
+            (r"rel_entr: x was made by F\.log_sigmoid",)),
     Mistake("backward of a sum returns gy, of the output's shape",
             lambda: SumGivingGy.apply(V.Variable(np.ones(3))).backward(), ValueError,
             (r"SumGivingGy\.backward returned a gradient of shape \(\) for an input of shape \(3,\)",

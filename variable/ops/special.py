@@ -2785,9 +2785,26 @@ def entr(x):
     return where(below, -np.inf, 0.0 - inside)         # (0 - : +0 at 0, as SciPy gives it)
 
 
+_LOG_PROBABILITIES = {"LogSoftmax": "log_softmax", "LogSigmoid": "log_sigmoid"}
+
+
+def _refuse_log_probabilities(x, op):
+    """PyTorch's kl_div(log_q, p) habit: x made by F.log_softmax or F.log_sigmoid holds
+    log-probabilities (<= 0), where SciPy's `op` takes probabilities: every entry would be inf."""
+    creator = getattr(x, "creator", None)
+    made_by = creator is not None and _LOG_PROBABILITIES.get(type(creator.forwarder).__name__)
+    if made_by:
+        raise ValueError(
+            f"{op}: x was made by F.{made_by}, log-probabilities, but {op} is SciPy's, of "
+            f"probabilities (p first, q second), and gives inf where x < 0; PyTorch's "
+            f"F.kl_div(log_q, p, reduction='batchmean') is V.rel_entr(p, V.exp(log_q)).sum() / len(p)"
+        )
+
+
 def _relative(x, y, op):
     """(x, y, ok, zero, value): the broadcast Variables, the masks of x > 0 and y > 0 and of
     x == 0 and y >= 0, and x log(x/y) where ok (1 log 1 elsewhere, no warning)."""
+    _refuse_log_probabilities(x, op)
     x, y = _as_float_variable(x, op), _as_float_variable(y, op)
     ok = (x.data > 0) & (y.data > 0)
     zero = (x.data == 0) & (y.data >= 0)
