@@ -15,6 +15,7 @@ import numpy as np
 
 import variable as V
 from variable import ArrayLike, Forwarder, Function, Variable, backend, numpy_dispatch, series
+from variable.axes import single_axis
 from variable.backend import get_array_module, is_device_array
 from variable.ops.elementwise import _multiply, _reduce, _times
 from variable.ops.special import Ndtr, erf_arrays, normal_pdf_series
@@ -806,6 +807,72 @@ def softsign(x: ArrayLike) -> Variable:
     return Function(SoftSign())(as_float(x, "softsign"))
 
 
+def prelu(x: ArrayLike, weight: ArrayLike) -> Variable:
+    """Parametric ReLU (He et al., 2015): x where x > 0, weight * x elsewhere, with a learned
+    slope `weight`, one for all entries or one per channel (x's axis 1), as PyTorch's prelu.
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+    weight : Variable, ndarray or number
+        1-D, of size 1 or of x.shape[1] (a number counts as size 1).
+
+    Returns
+    -------
+    Variable of the shape of `x`, differentiable in `x` and in `weight`.
+
+    Raises
+    ------
+    ValueError
+        If `weight` is not 1-D (or a number), or its size is neither 1 nor the channels'.
+    """
+    x = as_float(x, "prelu")
+    w = as_float(weight, "prelu", like=x)
+    channels = x.shape[1] if x.ndim >= 2 else 1
+    if w.ndim > 1 or w.ndim == 1 and w.shape[0] not in (1, channels):
+        raise ValueError(
+            f"prelu: weight of shape {w.shape} for x of shape {x.shape}: weight is 1-D, with one slope "
+            f"for every entry (size 1) or one per channel, x's axis 1 (size {channels})"
+        )
+    if w.ndim == 1 and w.shape[0] == 1:
+        w = V.reshape(w, ())                               # one slope: the output keeps x's shape
+    elif w.ndim == 1:
+        w = V.reshape(w, (channels,) + (1,) * (x.ndim - 2))   # (C, 1, 1): over axis 1 of (N, C, H, W)
+    return V.where(x.data > 0, x, w * x)
+
+
+def glu(x: ArrayLike, axis: int = -1) -> Variable:
+    """Gated linear unit (Dauphin et al., 2017): x split in halves a, b along `axis`, a * sigmoid(b).
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+        Its size along `axis` must be even.
+    axis : int
+        The axis halved.
+
+    Returns
+    -------
+    Variable of the shape of `x` with that axis halved.
+
+    Raises
+    ------
+    TypeError
+        If `axis` is not an int.
+    ValueError
+        If `x` is 0-d, `axis` is out of range, or the axis's size is odd.
+    """
+    x = as_float(x, "glu")
+    if x.ndim == 0:
+        raise ValueError("glu: x is 0-d; glu halves an axis of it")
+    axis = single_axis(axis, x.ndim, "glu", x.shape)
+    if x.shape[axis] % 2:
+        raise ValueError(f"glu: axis {axis} of x of shape {x.shape} has odd size {x.shape[axis]}; "
+                         f"glu splits it into two halves")
+    a, b = V.split(x, 2, axis=axis)
+    return a * sigmoid(b)
+
+
 # ----- GELU and the error function ------------------------------------------------------
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
@@ -946,7 +1013,7 @@ def gelu(x: ArrayLike, approximate: str = "none") -> Variable:
 
 __all__ = [
     "sigmoid", "relu", "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "swish", "silu", "mish",
-    "hard_sigmoid", "hard_swish", "hard_tanh", "softplus", "softsign", "log_sigmoid",
+    "hard_sigmoid", "hard_swish", "hard_tanh", "softplus", "softsign", "log_sigmoid", "prelu", "glu",
 ]
 
 

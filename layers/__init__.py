@@ -29,6 +29,7 @@ from .activation import (
     LeakyReLU,
     LogSigmoid,
     Mish,
+    PReLU,
     ReLU,
     ReLU6,
     Sigmoid,
@@ -54,7 +55,7 @@ from .serialization import load_checkpoint, load_weights, save_checkpoint, save_
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
     "LayerNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d",
-    "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
+    "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",
     "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
     "DataLoader", "SeqDataLoader", "datasets",

@@ -4,11 +4,15 @@ A parameter (alpha, approximate, axis) is checked when the layer is built, by th
 validator its function uses, so a bad value fails at once rather than on the first call.
 """
 
+import numpy as np
+
 import function as F
 from function.activation import finite_number, gelu_approximate, hard_tanh_bounds, positive_number
 from function.softmax import axis_type
 
 from .layer import Layer
+from .linear import _dtype_or_none, _positive_int
+from .parameter import Parameter
 
 
 class ReLU(Layer):
@@ -50,6 +54,44 @@ class LeakyReLU(Layer):
     def forward(self, x):
         """Apply F.leaky_relu."""
         return F.leaky_relu(x, self.alpha)
+
+
+class PReLU(Layer):
+    """Parametric ReLU: x for x > 0, W * x otherwise, the slope W learned (`F.prelu`).
+
+    Parameters
+    ----------
+    num_parameters : int
+        1 for one slope shared by every entry, or the number of channels (the input's axis 1)
+        for one slope each, as PyTorch's nn.PReLU.
+    init : float
+        The slopes' initial value.
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+
+    Attributes
+    ----------
+    W : Parameter of shape (num_parameters,)
+
+    Raises
+    ------
+    TypeError
+        If `init` is not a real number or `dtype` not a floating-point dtype.
+    ValueError
+        If `num_parameters` is not a positive int or `init` not finite.
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, dtype=None):
+        super().__init__()
+        self.num_parameters = _positive_int(num_parameters, "num_parameters", "PReLU")
+        init = finite_number(init, "PReLU", "init")
+        self._dtype = _dtype_or_none(dtype, "PReLU")
+        self.W = Parameter(np.full(self.num_parameters, init, dtype=self._dtype or np.float64), name="W")
+
+    def forward(self, x):
+        """Apply F.prelu with the layer's slopes."""
+        self._settle_dtype(x)
+        return F.prelu(x, self.W)
 
 
 class ELU(Layer):

@@ -247,6 +247,19 @@ ACTIVATION_ROWS = {
         Row("[0, 2.5]", lambda x: F.hard_tanh(x, 0.0, 2.5), lambda x: np.clip(x, 0, 2.5),
             kinked((3, 4), (0, 2.5), -1, 4), PIECEWISE),
     ],
+    "prelu": [
+        Row("(2,3) per channel", F.prelu, lambda x, w: np.where(x > 0, x, w * x),
+            lambda rng: (away(rng, (2, 3), (0,), -3, 3), rng.uniform(-0.5, 0.5, 3)), PIECEWISE),
+        Row("(2,3,2,2) per channel", F.prelu, lambda x, w: np.where(x > 0, x, w[:, None, None] * x),
+            lambda rng: (away(rng, (2, 3, 2, 2), (0,), -3, 3), rng.uniform(-0.5, 0.5, 3)), PIECEWISE),
+        Row("(4,) shared", F.prelu, lambda x, w: np.where(x > 0, x, w * x),
+            lambda rng: (away(rng, (4,), (0,), -3, 3), rng.uniform(-0.5, 0.5, 1)), PIECEWISE),
+    ],
+    "glu": [
+        Row("axis=-1", F.glu, lambda x: x[:, :2] * np_sigmoid(x[:, 2:]), normal((3, 4)), SMOOTH),
+        Row("axis=0", lambda x: F.glu(x, axis=0), lambda x: x[:1] * np_sigmoid(x[1:]), normal((2, 3)),
+            SMOOTH),
+    ],
     "gelu": [
         Row("tanh", lambda x: F.gelu(x, approximate="tanh"), np_gelu_tanh, normal((2, 3)), SMOOTH),
         Row("none", F.gelu, lambda x: 0.5 * x * erfc(-x / np.sqrt(2)), normal((2, 3)), SMOOTH),

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+import function as F
 import layers as L
 import variable as V
 
@@ -66,9 +67,35 @@ def test_all_activation_layers_are_in_the_table():
     from layers import activation
     names = {name for name, value in vars(activation).items()
              if isinstance(value, type) and issubclass(value, L.Layer) and value is not L.Layer}
-    assert len(names) == 18                           # (a guard on the search itself)
-    assert {type(layer).__name__ for layer, _ in TABLE} == names
+    assert len(names) == 19                           # (a guard on the search itself)
+    assert {type(layer).__name__ for layer, _ in TABLE} | {"PReLU"} == names   # (PReLU: below)
     assert all(getattr(L, n) is getattr(activation, n) for n in names)
+
+
+@pytest.mark.parametrize("channels, shape", [(1, (2, 3)), (3, (2, 3)), (3, (2, 3, 4, 4)), (1, (5,))])
+def test_prelu_layer_learns_its_slopes(channels, shape, rng):
+    layer = L.PReLU(channels)
+    np.testing.assert_array_equal(layer.W.data, np.full(channels, 0.25))   # PyTorch's init
+    x = rng.uniform(-3, 3, shape)
+    w0 = np.full(channels, 0.25)
+    slope = w0.reshape((channels,) + (1,) * (len(shape) - 2)) if len(shape) > 2 else w0
+    np.testing.assert_allclose(layer(x).data, np.where(x > 0, x, slope * x), rtol=1e-15)
+    (w,) = layer.params()
+    V.gradcheck(lambda v, w: V.sum(V.sin(F.prelu(v, w))), x, w0, order=2)
+    layer.cleargrads()
+    V.sum(layer(x)).backward()                                        # d/dW = sum of x where x <= 0
+    axes = tuple(a for a in range(len(shape)) if not (channels > 1 and a == 1))
+    np.testing.assert_allclose(w.grad.data, np.sum(np.minimum(x, 0), axis=axes).reshape(channels), rtol=1e-12)
+    assert L.PReLU(channels)(x.astype(np.float32)).dtype == np.float32
+
+
+def test_prelu_layer_refuses_bad_settings_and_other_channels():
+    with pytest.raises(ValueError, match="PReLU: num_parameters must be a positive int"):
+        L.PReLU(0)
+    with pytest.raises(TypeError, match="PReLU: init must be a real number"):
+        L.PReLU(init="0.25")
+    with pytest.raises(ValueError, match=r"prelu: weight of shape \(3,\) for x of shape \(2, 4\)"):
+        L.PReLU(3)(np.ones((2, 4)))
 
 
 def test_dropout_layer_in_training_and_test_mode(rng):

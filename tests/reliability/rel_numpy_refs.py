@@ -1800,6 +1800,21 @@ def hard_tanh(x, min_val=-1.0, max_val=1.0):
     return np.clip(as_float(x), min_val, max_val)
 
 
+def prelu(x, w):
+    x, w = as_float(x), as_float(w)
+    if w.ndim == 1 and w.size > 1 and x.ndim > 2:
+        w = w.reshape((-1,) + (1,) * (x.ndim - 2))
+    elif w.ndim == 1 and w.size == 1:
+        w = w.reshape(())
+    return np.where(x > 0, x, w * x)
+
+
+def glu(x, axis=-1):
+    x = as_float(x)
+    a, b = np.split(x, 2, axis=axis)
+    return a * sigmoid(b)
+
+
 def gelu(x, approximate="none"):
     x = as_float(x)
     if approximate == "tanh":

@@ -313,6 +313,22 @@ def with_param(draw, **choices):
     return drawer
 
 
+def prelu_draw(data, rng):
+    """x of any shape, away from the kink at 0, and one slope for all or one per channel (axis 1)."""
+    shape = data.draw(SHAPES)
+    channels = shape[1] if len(shape) >= 2 else 1
+    size = data.draw(st.sampled_from(sorted({1, channels})))
+    return [away(rng, shape, (0.0,)), rng.uniform(-0.5, 0.5, size)], {}
+
+
+def glu_draw(data, rng):
+    """x whose drawn axis has an even size, and that axis."""
+    shape = list(data.draw(NONSCALAR))
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    shape[axis] *= 2
+    return [rng.uniform(-3, 3, shape)], {"axis": axis}
+
+
 def softmax_draw(data, rng):
     shape = data.draw(NONSCALAR)
     axis = _axis(data, len(shape))
@@ -1841,6 +1857,8 @@ PROPS = [
     Prop("hard_swish", unary(_kinked(-3.0, 3.0, low=-5, high=5)), F.hard_swish, R.hard_swish),
     Prop("softplus", unary(lambda rng, s: rng.uniform(-6, 6, s)), F.softplus, R.softplus),
     ]),
+    Prop("prelu", prelu_draw, F.prelu, R.prelu),
+    Prop("glu", glu_draw, F.glu, R.glu),
     Prop("softmax", softmax_draw, F.softmax, R.softmax),
     Prop("log_softmax", softmax_draw, F.log_softmax, R.log_softmax),
     # function: losses
