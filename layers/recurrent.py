@@ -37,11 +37,40 @@ def _check_step(layer, x):
         )
     size = layer.x2h.in_size
     if size is not None and shape and shape[-1] != size:
-        raise ValueError(
-            f"{name}: x of shape {tuple(shape)} has {shape[-1]} features on its last axis, but this "
-            f"{name} was built for in_size={size} (read off its first input, given, or from loaded "
-            f"weights); each time step takes (batch, {size})"
-        )
+        message = (f"{name}: x of shape {tuple(shape)} has {shape[-1]} features on its last axis, but "
+                   f"this {name} was built for in_size={size} (read off its first input, given, or from "
+                   f"loaded weights); each time step takes (batch, {size})")
+        hidden = layer.hidden_size
+        if layer.x2h._in_size_given and shape[-1] == hidden != size:   # PyTorch's (input, hidden) order
+            message += (f"; {name}({hidden}, {size}) means hidden_size={hidden}, in_size={size} (gengrad's "
+                        f"order is {name}(hidden_size, in_size=None), as DeZero's); for PyTorch's "
+                        f"nn.{name}({hidden}, {size}) write L.{name}({size}, in_size={hidden}) or just "
+                        f"L.{name}({size})")
+        raise ValueError(message)
+
+
+_TORCH_KEYWORDS = {
+    "batch_first": "{name} is one time step, (batch, in_size) in and (batch, hidden_size) out: loop over "
+                   "time, for t in range(x.shape[1]): h = layer(x[:, t]), for a (batch, time, features) x",
+    "num_layers": "stack the layers: h = layer2(layer1(x)) at each step, one {name} per layer",
+    "bidirectional": "run a second {name} over the reversed sequence and concatenate the two states",
+    "dropout": "apply F.dropout to each layer's output before the next layer",
+    "bias": "{name} always has its biases",
+    "nonlinearity": "{name} uses tanh",
+    "proj_size": "follow the {name} with an L.Linear(proj_size, nobias=True)",
+}
+"""Keywords of PyTorch's nn.RNN, nn.LSTM and nn.GRU, with what to write in gengrad."""
+
+
+class _Recurrent(Layer):
+    """Base of the recurrent layers: refuses PyTorch's keywords of nn.RNN/LSTM/GRU by name."""
+
+    def __new__(cls, *args, **kwargs):
+        for key in kwargs:
+            if key in _TORCH_KEYWORDS:
+                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {key!r}; {key} is "
+                                f"PyTorch's keyword: {_TORCH_KEYWORDS[key].format(name=cls.__name__)}")
+        return super().__new__(cls, *args, **kwargs)
 
 
 def _check_batch(layer, z, x):
@@ -58,7 +87,7 @@ def _check_batch(layer, z, x):
     )
 
 
-class RNN(Layer):
+class RNN(_Recurrent):
     """Elman recurrent layer: h_t = tanh(x_t W_x + b + h_{t-1} W_h), h_0 = 0.
 
     Parameters
@@ -106,7 +135,7 @@ class RNN(Layer):
         return h
 
 
-class LSTM(Layer):
+class LSTM(_Recurrent):
     """Long short-term memory layer (Hochreiter and Schmidhuber, with a forget gate).
 
     With z = x_t W_x + b + h_{t-1} W_h split into four blocks [i, f, o, g]:
@@ -163,7 +192,7 @@ class LSTM(Layer):
         return h
 
 
-class GRU(Layer):
+class GRU(_Recurrent):
     """Gated recurrent unit (Cho et al., 2014), in PyTorch's form and gate order.
 
     With a = x_t W_x + b_x and u = h_{t-1} W_h + b_h, each split into three blocks [r, z, n]:

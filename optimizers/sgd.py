@@ -15,7 +15,8 @@ class SGD(Optimizer):
         here).
     """
 
-    renamed = {"momentum": "SGD with momentum is O.MomentumSGD(lr, momentum=0.9)"}
+    renamed = {"momentum": "SGD with momentum is O.MomentumSGD(lr, momentum=0.9)",
+               "nesterov": "Nesterov's momentum is O.MomentumSGD(lr, momentum=0.9, nesterov=True)"}
 
     lr = Hyperparameter()
 

@@ -52,6 +52,18 @@ def _as_data(data):
     return _plain_array(data, "Variable")
 
 
+def _cast_data(data, dtype):
+    """`data` (an array `_as_data` gave) in the real dtype `dtype`, or a TypeError naming it."""
+    try:
+        wanted = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"Variable: dtype must be a NumPy dtype such as np.float32, got {dtype!r}") from None
+    if wanted.kind not in "biuf":
+        raise TypeError(_COMPLEX.format(op="Variable") if wanted.kind == "c" else
+                        f"Variable: dtype must be a real numeric dtype, got {wanted}")
+    return data.astype(wanted, copy=False)
+
+
 _COMPLEX = (
     "{op}: complex data is not differentiated by gengrad; keep the real and imaginary "
     "parts as two float Variables (np.real(z), np.imag(z))"
@@ -1151,6 +1163,9 @@ class Variable:
     requires_grad : bool, optional
         Defaults to True for floating-point data, False for integer and boolean data
         (integer Variables are constants such as labels or indices).
+    dtype : dtype, optional
+        The data's dtype, as `np.asarray(data, dtype)` gives it (`V.Variable([1, 2],
+        dtype=np.float32)`); by default an ndarray's own and float64 for numbers and lists.
     """
 
     __slots__ = ("_data", "name", "_grad", "creator", "generation", "requires_grad",
@@ -1162,8 +1177,12 @@ class Variable:
         data: np.ndarray | np.generic | float | int | list | tuple,
         name: str | None = None,
         requires_grad: bool | None = None,
+        *,
+        dtype=None,
     ) -> None:
         data = _as_data(data)
+        if dtype is not None:
+            data = _cast_data(data, dtype)
         if backend._DEFAULT["gpu"] and type(data) is np.ndarray:  # set_default_device("gpu")
             data = backend.to_gpu(data)
         floating = data.dtype.kind in "fc"

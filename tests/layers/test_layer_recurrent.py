@@ -222,3 +222,32 @@ def test_other_features_than_the_first_input_had_are_refused_naming_the_layer(cl
     given = cls(2, in_size=6)                             # a given size is checked before the first step
     with pytest.raises(ValueError, match=r"built for in_size=6"):
         given(on_device(rng.standard_normal((4, 3))))
+
+
+@pytest.mark.parametrize("cls", RECURRENT)
+def test_pytorchs_input_hidden_order_is_named_with_the_fix(cls, rng, on_device):
+    layer = cls(3, 4)                                     # nn.LSTM(input_size=3, hidden_size=4)'s habit
+    with pytest.raises(ValueError) as caught:
+        layer(on_device(rng.standard_normal((2, 3))))
+    message = str(caught.value)
+    name = cls.__name__
+    assert message.startswith(f"{name}: x of shape (2, 3) has 3 features on its last axis, but this {name} "
+                              f"was built for in_size=4")
+    assert (f"{name}(3, 4) means hidden_size=3, in_size=4 (gengrad's order is {name}(hidden_size, "
+            f"in_size=None), as DeZero's); for PyTorch's nn.{name}(3, 4) write "
+            f"L.{name}(4, in_size=3)") in message
+    assert cls(4, in_size=3)(on_device(rng.standard_normal((2, 3)))).shape == (2, 4)   # the fix it names
+
+
+@pytest.mark.parametrize("cls", RECURRENT)
+@pytest.mark.parametrize("key, value, words", [
+    ("batch_first", True, r"loop over time, for t in range\(x\.shape\[1\]\): h = layer\(x\[:, t\]\)"),
+    ("num_layers", 2, r"stack the layers"),
+    ("bidirectional", True, r"reversed sequence"),
+    ("dropout", 0.1, r"F\.dropout"),
+    ("bias", False, r"always has its biases"),
+])
+def test_pytorchs_recurrent_keywords_are_refused_naming_the_fix(cls, key, value, words):
+    with pytest.raises(TypeError, match=rf"^{cls.__name__}\(\) got an unexpected keyword argument '{key}'; "
+                                        rf"{key} is PyTorch's keyword: .*{words}"):
+        cls(4, **{key: value})

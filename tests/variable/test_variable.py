@@ -40,6 +40,24 @@ def test_numbers_and_lists_become_float64(value, shape):
     assert x.requires_grad
 
 
+@pytest.mark.parametrize("value", [[1, 2], 3.0, np.arange(3.0), np.float64(0.5)])
+def test_a_dtype_is_given_as_numpy_and_pytorch_give_it(value):
+    x = V.Variable(value, dtype=np.float32)               # torch.tensor(data, dtype=...)'s habit
+    assert x.dtype == np.float32 and x.requires_grad
+    np.testing.assert_array_equal(x.data, np.asarray(value, dtype=np.float32))
+    labels = V.Variable([0, 2], dtype=np.int64)
+    assert labels.dtype == np.int64 and not labels.requires_grad
+    kept = np.ones(2, dtype=np.float32)
+    assert V.Variable(kept, dtype="float32").data is kept  # no copy when nothing changes
+
+
+@pytest.mark.parametrize("dtype, words", [("torch.float32", "a NumPy dtype such as np.float32"),
+                                          (np.complex128, "complex data"), (np.str_, "real numeric dtype")])
+def test_a_dtype_that_is_not_a_real_numpy_dtype_is_refused(dtype, words):
+    with pytest.raises(TypeError, match=rf"^Variable: .*{words}"):
+        V.Variable([1.0], dtype=object() if dtype == "torch.float32" else dtype)
+
+
 def test_numpy_float32_scalar_keeps_its_dtype():
     # float32 end to end: a NumPy float32 scalar is data of a dtype, like a 0-d array
     assert V.Variable(np.float32(0.5)).dtype == np.float32
