@@ -6,7 +6,7 @@ Data: a noisy sine y_k = sin(2 pi k / 25) + u_k, u_k uniform on [-0.05, 0.05]
 starts at j * (n // B)), so every time step is a minibatch of B values and row j of
 consecutive minibatches walks through one unbroken piece of the wave.
 
-Model: an LSTM layer (layers/recurrent.py)
+Model: an LSTM layer (layers/recurrent.py; `--cell gru` takes a GRU instead)
 
     [i, f, o, g] = x_t W_x + h_{t-1} W_h + b,   c_t = sigmoid(f) c_{t-1} + sigmoid(i) tanh(g),
     h_t = sigmoid(o) tanh(c_t),
@@ -45,21 +45,24 @@ from examples.plotting import pyplot, save_figure  # noqa: E402
 PERIOD = 25.0
 
 
-class SineLSTM(L.Model):
-    """LSTM(hidden) followed by Linear(1): one value in, the next value out, per time step."""
+CELLS = {"lstm": L.LSTM, "gru": L.GRU}
 
-    def __init__(self, hidden):
+
+class SineLSTM(L.Model):
+    """LSTM(hidden) (or a GRU) followed by Linear(1): one value in, the next value out, per time step."""
+
+    def __init__(self, hidden, cell="lstm"):
         super().__init__()
-        self.lstm = L.LSTM(hidden)
+        self.rnn = CELLS[cell](hidden)
         self.out = L.Linear(1)
 
     def reset_state(self):
         """Start a new sequence."""
-        self.lstm.reset_state()
+        self.rnn.reset_state()
 
     def forward(self, x):
         """One time step: x of shape (batch, 1) -> the predicted next value, (batch, 1)."""
-        return self.out(self.lstm(x))
+        return self.out(self.rnn(x))
 
 
 def train_epoch(model, optimizer, loader, bptt):
@@ -107,7 +110,8 @@ def main(argv=None):
     """Train the LSTM on the noisy sine, then test one-step and free-running prediction."""
     parser = example_parser(__doc__, __file__, "the figure")
     parser.add_argument("--epochs", type=int, default=20, help="passes over the series")
-    parser.add_argument("--hidden", type=int, default=32, help="LSTM units")
+    parser.add_argument("--hidden", type=int, default=32, help="LSTM (or GRU) units")
+    parser.add_argument("--cell", choices=sorted(CELLS), default="lstm", help="the recurrent layer")
     parser.add_argument("--bptt", type=int, default=20, help="time steps per truncated segment")
     parser.add_argument("--streams", type=int, default=10, help="parallel streams (batch size)")
     parser.add_argument("--samples", type=int, default=1000, help="length of the training series")
@@ -124,13 +128,14 @@ def main(argv=None):
 
     x, t = L.datasets.sine_curve(n=args.samples, period=PERIOD, noise=0.05, seed=args.seed)
     loader = L.SeqDataLoader(x, t, batch_size=args.streams)
-    model = SineLSTM(args.hidden)
+    model = SineLSTM(args.hidden, args.cell)
+    cell = args.cell.upper()
     if args.device == "gpu":                 # the streams and the weights on the GPU
         loader.to_gpu()
         model.to_gpu()
     optimizer = O.Adam(lr=args.lr).setup(model)
     print(f"{args.samples} samples of a noisy sine (period {PERIOD:g}) in {args.streams} streams of "
-          f"{len(loader)} steps; LSTM({args.hidden}), truncated BPTT every {args.bptt} steps")
+          f"{len(loader)} steps; {cell}({args.hidden}), truncated BPTT every {args.bptt} steps")
     start = time.perf_counter()
     for epoch in range(1, args.epochs + 1):
         loss = train_epoch(model, optimizer, loader, args.bptt)
@@ -156,13 +161,13 @@ def main(argv=None):
     fig, (ax0, ax1) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
     ax0.plot(k, cosine, "k--", lw=1, label="cos (clean)")
     ax0.plot(k[1:], results["cosine"], ".", color="C3", ms=4, label="one-step prediction")
-    ax0.set_title("one step ahead: the LSTM reads the true value at every step")
+    ax0.set_title(f"one step ahead: the {cell} reads the true value at every step")
     ax0.legend(fontsize=8, loc="upper right")
     ax1.plot(k, sine, "k--", lw=1, label="sin (clean)")
     ax1.plot(k[:warm], sine[:warm], color="C0", lw=2, label="warm-up input")
     steps = np.arange(warm, warm + len(generated))
     ax1.plot(steps, generated, "o-", color="C3", ms=3, label="fed its own predictions")
-    ax1.set_title("free running: the LSTM continues the wave on its own")
+    ax1.set_title(f"free running: the {cell} continues the wave on its own")
     ax1.set_xlabel("time step")
     ax1.legend(fontsize=8, loc="upper right")
     save_figure(plt, fig, os.path.join(args.out, "lstm_sine.png"))

@@ -329,6 +329,17 @@ def test_lstm_learns_the_sine(tmp_path, capsys):
     assert_figure(tmp_path / "lstm_sine.png")
 
 
+def test_a_gru_takes_the_lstms_place(tmp_path, capsys):
+    assert lstm_sine.main(["--cell", "gru", "--epochs", "2", "--samples", "200", "--hidden", "8",
+                           "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "GRU(8), truncated BPTT every 20 steps" in out
+    losses = [field(line, "loss") for line in progress(out, 2)]
+    assert losses[1] < losses[0]
+    model = lstm_sine.SineLSTM(3, "gru")
+    assert isinstance(model.rnn, L.GRU) and model(np.zeros((2, 1))).shape == (2, 1)
+
+
 def test_lstm_reads_contiguous_streams_and_truncates():
     class Recorder(lstm_sine.SineLSTM):
         """SineLSTM that records the inputs it is fed."""
@@ -350,7 +361,7 @@ def test_lstm_reads_contiguous_streams_and_truncates():
         """Adam that records, at every update, whether the carried state is already a leaf."""
 
         def update(self):
-            lstm = self.target.lstm
+            lstm = self.target.rnn
             self.leaves.append(lstm.h.creator is None and lstm.c.creator is None)
             super().update()
 
