@@ -153,17 +153,18 @@ def test_conv_net_with_adam_syncs_once_a_step(gpu, rng, count_syncs):
 
 # ----- an LSTM with truncated backprop, a linear head, MSE, MomentumSGD and clipping -----------------
 class SeqNet(L.Model):
-    def __init__(self):
+    def __init__(self, cell=L.LSTM):
         super().__init__()
-        self.lstm = L.LSTM(8)
+        self.lstm = cell(8)
         self.out = L.Linear(1)
 
     def forward(self, x):
         return self.out(self.lstm(x))
 
 
-def test_lstm_with_truncated_backprop_syncs_once_a_step(gpu, rng, count_syncs):
-    model = SeqNet().to_gpu()
+@pytest.mark.parametrize("cell", [L.LSTM, L.GRU])
+def test_lstm_with_truncated_backprop_syncs_once_a_step(gpu, rng, count_syncs, cell):
+    model = SeqNet(cell).to_gpu()
     optimizer = O.MomentumSGD(0.01).setup(model).add_hook(O.ClipGrad(1.0))
     bptt = 3
     series = backend.to_gpu(np.sin(np.arange(200) / 4).astype(np.float32).reshape(-1, 4, 1))
