@@ -91,6 +91,41 @@ _SPELLED_OTHERWISE = {
     "average_pooling_2d": ("Chainer's name", "F.average_pooling(x, kernel_size, stride, pad); give the "
                                              "stride: Chainer's defaults to the kernel size, gengrad's to 1"),
     "normalize": (_TORCH, "x / V.linalg.norm(x, axis=axis, keepdims=True)"),
+    "conv_transpose2d": (_TORCH, "F.deconv2d(x, W, b, stride, pad), W of shape (in_channels, "
+                                 "out_channels, kh, kw) as PyTorch's"),
+    "conv1d": (_TORCH, "F.conv2d on images one row high: F.conv2d(x[:, :, None, :], W[:, :, None, :], b, "
+                       "stride=(1, s), pad=(0, p))[:, :, 0, :]"),
+    "max_pool1d": (_TORCH, "F.pooling(x[:, :, None, :], (1, k), (1, s))[:, :, 0, :]"),
+    "avg_pool1d": (_TORCH, "F.average_pooling(x[:, :, None, :], (1, k), (1, s))[:, :, 0, :]"),
+    "adaptive_avg_pool2d": (_TORCH, "V.mean(x, axis=(2, 3), keepdims=True) for output size 1 (global "
+                                    "average pooling); for an output size that divides the image's, "
+                                    "F.average_pooling(x, k, k) with k = H // output_size"),
+    "adaptive_max_pool2d": (_TORCH, "V.max(x, axis=(2, 3), keepdims=True) for output size 1; for an "
+                                    "output size that divides the image's, F.pooling(x, k, k) with "
+                                    "k = H // output_size"),
+    **dict.fromkeys(("interpolate", "upsample", "upsample_nearest"), (
+        _TORCH, "nearest-neighbour upsampling by a whole factor s is V.repeat(V.repeat(x, s, axis=2), s, "
+                "axis=3); there is no bilinear op (L.Deconv2d(channels, 4, 2, 1) learns an upsampling)")),
+    "pixel_shuffle": (_TORCH, "for x of shape (N, C r r, H, W): x.reshape(N, C, r, r, H, W)"
+                              ".transpose(0, 1, 4, 2, 5, 3).reshape(N, C, H * r, W * r)"),
+    "instance_norm": (_TORCH, "(x - V.mean(x, axis=(2, 3), keepdims=True)) / V.sqrt(V.variance(x, "
+                              "axis=(2, 3), keepdims=True) + eps)"),
+    "group_norm": (_TORCH, "for G groups, g = x.reshape(N, G, -1); (g - V.mean(g, axis=2, keepdims=True)) "
+                           "/ V.sqrt(V.variance(g, axis=2, keepdims=True) + eps), reshaped to x.shape, "
+                           "times gamma[:, None, None], plus beta[:, None, None]"),
+    "gaussian_nll_loss": (_TORCH, "V.mean(0.5 * (V.log(var) + (x - t) ** 2 / var)), var > 0 the "
+                                  "predicted variance (PyTorch's, without its eps clamp)"),
+    "margin_ranking_loss": (_TORCH, "V.mean(V.maximum(0, -y * (x1 - x2) + margin))"),
+    "triplet_margin_loss": (_TORCH, "V.mean(V.maximum(V.linalg.norm(a - p, axis=-1) - "
+                                    "V.linalg.norm(a - n, axis=-1) + margin, 0))"),
+    "soft_margin_loss": (_TORCH, "V.mean(F.softplus(-y * x)), y of +-1"),
+    "scaled_dot_product_attention": (_TORCH, "F.softmax(q @ k.swapaxes(-1, -2) / np.sqrt(d), axis=-1) @ v, "
+                                             "d the last axis of q"),
+    "pairwise_distance": (_TORCH, "V.linalg.norm(x1 - x2, axis=-1)"),
+    "tanhshrink": (_TORCH, "x - V.tanh(x)"),
+    "softshrink": (_TORCH, "V.sign(x) * V.maximum(V.abs(x) - lambd, 0)"),
+    "hardshrink": (_TORCH, "V.where(V.abs(x) > lambd, x, 0)"),
+    "threshold": (_TORCH, "V.where(x > threshold, x, value)"),
     **{name: ("DeZero's name of a first version written out step by step", fix) for name, fix in {
         "linear_simple": "F.linear(x, W, b)",
         "sigmoid_simple": "F.sigmoid(x)",

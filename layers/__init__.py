@@ -99,6 +99,21 @@ _SPELLED_OTHERWISE = {
                                   "sqrt(in_size); to set others, write into the data: "
                                   "layer.W.data[...] = array (after the first call for a lazily sized "
                                   "layer)"),
+    "Conv1d": (_TORCH, "L.Conv2d(out_channels, (1, k), (1, s), (0, p)) on images one row high, "
+                       "x[:, :, None, :], and [:, :, 0, :] of its output"),
+    "AdaptiveAvgPool2d": (_TORCH, "a step lambda x: V.mean(x, axis=(2, 3), keepdims=True) in "
+                                  "L.Sequential, for output size 1 (global average pooling)"),
+    "AdaptiveMaxPool2d": (_TORCH, "a step lambda x: V.max(x, axis=(2, 3), keepdims=True) in "
+                                  "L.Sequential, for output size 1"),
+    **dict.fromkeys(("Upsample", "UpsamplingNearest2d"), (
+        _TORCH, "a step lambda x: V.repeat(V.repeat(x, s, axis=2), s, axis=3) in L.Sequential "
+                "(nearest neighbour, a whole factor s); L.Deconv2d learns an upsampling")),
+    "LogSoftmax": (_TORCH, "a step lambda x: F.log_softmax(x, axis) in L.Sequential"),
+    "Softmin": (_TORCH, "a step lambda x: F.softmax(-x, axis) in L.Sequential"),
+    "Unflatten": (_TORCH, "a step lambda x: x.reshape(len(x), C, H, W) in L.Sequential"),
+    "ZeroPad2d": (_TORCH, "a step lambda x: F.pad(x, ((0, 0), (0, 0), (p, p), (p, p))) in L.Sequential"),
+    "InstanceNorm2d": (_TORCH, "a step lambda x: (x - V.mean(x, axis=(2, 3), keepdims=True)) / "
+                               "V.sqrt(V.variance(x, axis=(2, 3), keepdims=True) + 1e-5) in L.Sequential"),
     "manual_seed": ("PyTorch's name", "L.seed(n)"),
     "Spiral": ("DeZero's dataset", "x, t = L.datasets.spiral() (its own draw of the arms)"),
     "SinCurve": ("DeZero's dataset", "x, t = L.datasets.sine_curve()"),

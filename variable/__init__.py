@@ -190,6 +190,14 @@ _SPELLED_OTHERWISE = {
                                                  f"and dtype, which every op takes")
        for name in ("zeros_like", "ones_like", "empty_like", "full_like")},
     "norm": ("torch.norm", "V.linalg.norm(x, ord, axis), np.linalg.norm's name"),
+    "as_tensor": (_TORCH, "V.as_variable(data) (a Variable as is, other data as a constant Variable), "
+                          "or V.Variable(data) for a leaf"),
+    "detach": (_TORCH, "x.detach()"),
+    "clone": (_TORCH, "x.copy() (differentiable)"),
+    "is_grad_enabled": (_TORCH, "V.config.is_backprop_enabled()"),
+    "float32": ("PyTorch's dtype", "np.float32: gengrad's dtypes are NumPy's"),
+    "dist": (_TORCH, "V.linalg.norm(x - y)"),
+    "cdist": (_TORCH, "V.linalg.norm(a[:, None, :] - b[None, :, :], axis=-1) for a (n, d) and b (m, d)"),
     # JAX's (and torch.func's) transformations: gengrad's take f and the point together
     "vjp": ("JAX's and torch.func's name", "y = f(x); V.grad(y, x, grad_outputs=u) is u^T J, "
                                            "without touching .grad"),
