@@ -72,6 +72,20 @@ class _Recurrent(Layer):
                                 f"PyTorch's keyword: {_TORCH_KEYWORDS[key].format(name=cls.__name__)}")
         return super().__new__(cls, *args, **kwargs)
 
+    def __call__(self, *inputs, **kwargs):
+        """One time step of one input; a state passed along (PyTorch's cell(x, h)) is refused."""
+        if len(inputs) != 1 or kwargs:
+            name = type(self).__name__
+            state = "layer.h, layer.c = h0, c0" if name == "LSTM" else "layer.h = h0"
+            given = len(inputs) + len(kwargs)
+            raise TypeError(
+                f"{name} takes one input a call, the time step x of shape (batch, in_size), and keeps "
+                f"its state on the layer; got {given} arguments. For PyTorch's {name}Cell(x, hx), set "
+                f"the state first ({state}, arrays or Variables), then call layer(x); reset_state() "
+                f"starts again from zeros"
+            )
+        return super().__call__(*inputs)
+
 
 def _check_batch(layer, z, x):
     """Refuse an input whose batch differs from the state's (it would broadcast or fail in Add)."""

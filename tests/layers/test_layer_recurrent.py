@@ -251,3 +251,29 @@ def test_pytorchs_recurrent_keywords_are_refused_naming_the_fix(cls, key, value,
     with pytest.raises(TypeError, match=rf"^{cls.__name__}\(\) got an unexpected keyword argument '{key}'; "
                                         rf"{key} is PyTorch's keyword: .*{words}"):
         cls(4, **{key: value})
+
+
+@pytest.mark.parametrize("cls", RECURRENT)
+def test_a_state_passed_along_is_refused_naming_how_to_set_it(cls, rng, on_device):
+    layer = cls(4)
+    x = on_device(rng.standard_normal((2, 3)))
+    h0 = on_device(rng.standard_normal((2, 4)))
+    with pytest.raises(TypeError, match=rf"^{cls.__name__} takes one input a call, .* got 2 arguments\. "
+                                        rf"For PyTorch's {cls.__name__}Cell\(x, hx\), set the state first"):
+        layer(x, h0)                                      # nn.GRUCell(x, hx)'s habit
+    assert layer.h is None                                # nothing ran
+    c0 = on_device(rng.standard_normal((2, 4)))
+    layer.h = h0                                          # the fix it names
+    if cls is L.LSTM:
+        layer.c = c0
+    by_state = layer(x).data
+    fresh = cls(4)
+    fresh(x)                                              # builds the weights: copy them over
+    for (_, mine), (_, theirs) in zip(sorted(layer.named_params()), sorted(fresh.named_params())):
+        theirs.data = mine.data.copy()
+    fresh.h = V.Variable(h0)
+    if cls is L.LSTM:
+        fresh.c = V.Variable(c0)
+    np.testing.assert_allclose(fresh(x).data, by_state, rtol=1e-14)
+    layer.reset_state()
+    assert not np.allclose(layer(x).data, by_state)       # from zeros: another state
