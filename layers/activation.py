@@ -51,6 +51,9 @@ class LeakyReLU(Layer):
         super().__init__()
         self.alpha = finite_number(alpha, "LeakyReLU", "alpha")
 
+    def _repr_settings(self):
+        return {"alpha": self.alpha}
+
     def forward(self, x):
         """Apply F.leaky_relu."""
         return F.leaky_relu(x, self.alpha)
@@ -114,6 +117,9 @@ class ELU(Layer):
         super().__init__()
         self.alpha = finite_number(alpha, "ELU", "alpha")
 
+    def _repr_settings(self):
+        return {"alpha": self.alpha}
+
     def forward(self, x):
         """Apply F.elu."""
         return F.elu(x, self.alpha)
@@ -147,6 +153,9 @@ class CELU(Layer):
         super().__init__()
         self.alpha = positive_number(alpha, "CELU", "alpha")
 
+    def _repr_settings(self):
+        return {"alpha": self.alpha}
+
     def forward(self, x):
         """Apply F.celu."""
         return F.celu(x, self.alpha)
@@ -170,6 +179,9 @@ class GELU(Layer):
     def __init__(self, approximate: str = "none"):
         super().__init__()
         self.approximate = gelu_approximate(approximate, "GELU")
+
+    def _repr_settings(self):
+        return {"approximate": self.approximate}
 
     def forward(self, x):
         """Apply F.gelu."""
@@ -236,6 +248,9 @@ class HardTanh(Layer):
         super().__init__()
         self.min_val, self.max_val = hard_tanh_bounds(min_val, max_val, "HardTanh")
 
+    def _repr_settings(self):
+        return {"min_val": self.min_val, "max_val": self.max_val}
+
     def forward(self, x):
         """Apply F.hard_tanh."""
         return F.hard_tanh(x, self.min_val, self.max_val)
@@ -290,6 +305,9 @@ class Softmax(Layer):
     def __init__(self, axis: int | tuple[int, ...] | None = -1):
         super().__init__()
         self.axis = axis_type(axis, "Softmax")
+
+    def _repr_settings(self):
+        return {"axis": self.axis}
 
     def forward(self, x):
         """Apply F.softmax."""

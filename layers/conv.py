@@ -139,6 +139,12 @@ class _Convolution(Layer):
         if not self.nobias:
             self.b = Parameter(np.zeros(self.out_channels, dtype=dtype), name="b")
 
+    def _repr_settings(self):
+        """Shown until W exists (then W's shape says the channels and the kernel)."""
+        settings = {"out_channels": self.out_channels, "kernel_size": self.kernel_size,
+                    "stride": self.stride, "pad": self.pad}
+        return settings | ({"nobias": True} if self.nobias else {})
+
     def _lazy_shapes(self):
         """('in_channels', shapes of W and b) until W exists (see `Layer._lazy_shapes`)."""
         if self.W is not None:

@@ -33,6 +33,9 @@ class Dropout(Layer):
             raise ValueError(f"Dropout: p must lie in [0, 1), got {p!r}")
         self.p = float(p)
 
+    def _repr_settings(self):
+        return {"p": self.p}
+
     def forward(self, x):
         """Apply F.dropout."""
         return F.dropout(x, self.p)

@@ -387,8 +387,14 @@ class Layer:
             value = self.__dict__[name]
             yield name, repr(value) if isinstance(value, Layer) else f"Parameter{value.shape} {value.dtype}"
 
+    def _repr_settings(self) -> dict:
+        """The layer's settings ({name: value}: an activation's alpha, dropout's p, a lazily sized
+        layer's output size) that the repr shows where it has no entries to list."""
+        return {}
+
     def __repr__(self):
         lines = [f"  ({name}): {text}".replace("\n", "\n  ") for name, text in self._repr_entries()]
         if not lines:
-            return type(self).__name__ + "()"
+            settings = ", ".join(f"{key}={value!r}" for key, value in self._repr_settings().items())
+            return f"{type(self).__name__}({settings})"
         return "\n".join([type(self).__name__ + "(", *lines, ")"])

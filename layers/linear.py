@@ -101,6 +101,10 @@ class Linear(Layer):
         if not self.nobias:
             self.b = Parameter(np.zeros(self.out_size, dtype=dtype), name="b")
 
+    def _repr_settings(self):
+        """Shown until W exists (then W's shape says the sizes)."""
+        return {"out_size": self.out_size, **({"nobias": True} if self.nobias else {})}
+
     def _lazy_shapes(self):
         """('in_size', shapes of W and b) until W exists (see `Layer._lazy_shapes`)."""
         if self.W is not None:

@@ -60,6 +60,9 @@ class LayerNorm(Layer):
         self.gamma = Parameter(np.ones(self.size, dtype=dtype), name="gamma")
         self.beta = Parameter(np.zeros(self.size, dtype=dtype), name="beta")
 
+    def _repr_settings(self):
+        return {"eps": self.eps}
+
     def _lazy_shapes(self):
         """('size', shapes of gamma and beta) until they exist (see `Layer._lazy_shapes`)."""
         if self.gamma is not None:
@@ -130,6 +133,9 @@ class BatchNorm(Layer):
         xp = get_array_module(self.gamma)   # where the parameters went (set_default_device)
         self.avg_mean = xp.zeros(self.size, dtype=dtype)
         self.avg_var = xp.ones(self.size, dtype=dtype)
+
+    def _repr_settings(self):
+        return {"decay": self.decay, "eps": self.eps}
 
     def _lazy_shapes(self):
         """('size', shapes of gamma, beta and the running statistics) until they exist."""

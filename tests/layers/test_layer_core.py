@@ -246,4 +246,31 @@ def test_a_sequential_repr_lists_its_function_steps_too():
     assert "  (l3): Sequential(" in lines and "    (l0): F.softmax" in lines
     assert repr(L.Sequential()) == "Sequential()"
     mlp = repr(L.MLP((4, 2), activation=F.relu)).splitlines()
-    assert mlp[0] == "MLP(" and mlp[-2:] == ["  (activation): F.relu", ")"] and "  (l1): Linear()" in mlp
+    assert mlp[0] == "MLP(" and mlp[-2:] == ["  (activation): F.relu", ")"]
+    assert "  (l1): Linear(out_size=2)" in mlp                           # (not built yet: its settings)
+
+
+@pytest.mark.parametrize("layer, text", [
+    (L.Dropout(0.3), "Dropout(p=0.3)"),
+    (L.LeakyReLU(0.2), "LeakyReLU(alpha=0.2)"),
+    (L.ELU(), "ELU(alpha=1.0)"),
+    (L.CELU(0.5), "CELU(alpha=0.5)"),
+    (L.HardTanh(0, 6), "HardTanh(min_val=0.0, max_val=6.0)"),
+    (L.GELU("tanh"), "GELU(approximate='tanh')"),
+    (L.Softmax(axis=0), "Softmax(axis=0)"),
+    (L.ReLU(), "ReLU()"),
+    (L.Linear(3), "Linear(out_size=3)"),
+    (L.Linear(3, nobias=True), "Linear(out_size=3, nobias=True)"),
+    (L.Conv2d(8, 3, pad=1), "Conv2d(out_channels=8, kernel_size=(3, 3), stride=(1, 1), pad=(1, 1))"),
+    (L.BatchNorm(decay=0.99), "BatchNorm(decay=0.99, eps=2e-05)"),
+    (L.LayerNorm(), "LayerNorm(eps=1e-05)"),
+])
+def test_a_layer_with_nothing_to_list_shows_its_settings(layer, text):
+    assert repr(layer) == text                  # (PyTorch's Dropout(p=0.3), LeakyReLU(negative_slope=0.2))
+
+
+def test_a_built_layer_lists_its_parameters_instead_of_its_settings():
+    layer = L.Linear(3)
+    layer(np.ones((1, 2)))
+    assert repr(layer).splitlines() == ["Linear(", "  (W): Parameter(2, 3) float64",
+                                        "  (b): Parameter(3,) float64", ")"]
