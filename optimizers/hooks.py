@@ -9,7 +9,7 @@ import numpy as np
 
 from variable import Variable, backend
 
-from .optimizer import Hyperparameter, replace_grad
+from .optimizer import Hyperparameter, replace_grad, settings_repr
 
 
 class WeightDecay:
@@ -22,6 +22,7 @@ class WeightDecay:
     """
 
     rate = Hyperparameter()
+    __repr__ = settings_repr
 
     def __init__(self, rate: float):
         self.rate = rate
@@ -47,6 +48,7 @@ class ClipGrad:
     """
 
     max_norm = Hyperparameter(low_open=True)
+    __repr__ = settings_repr
 
     def __init__(self, max_norm: float):
         self.max_norm = max_norm
@@ -102,6 +104,10 @@ class FreezeParam:
                     f"FreezeParam: targets must be Layers or Parameters, got {type(target).__name__}"
                 )
         self.targets = targets
+
+    def __repr__(self):
+        kinds = ", ".join(type(t).__name__ for t in self.targets)
+        return f"FreezeParam({kinds})"
 
     def _frozen(self):
         frozen = set()

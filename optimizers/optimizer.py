@@ -49,6 +49,17 @@ class Hyperparameter:
                                                  low_open=self.low_open)
 
 
+def settings_repr(obj, extra=()) -> str:
+    """`Name(setting=value, ...)`: an optimizer's or hook's Hyperparameters, in the order its
+    classes declare them, then the attributes named in `extra` (MomentumSGD's nesterov)."""
+    names = []
+    for klass in reversed(type(obj).__mro__):
+        names += [name for name, attr in vars(klass).items()
+                  if isinstance(attr, Hyperparameter) and name not in names]
+    shown = [f"{name}={obj.__dict__[name]!r}" for name in [*names, *extra] if name in obj.__dict__]
+    return f"{type(obj).__name__}({', '.join(shown)})"
+
+
 class _Listed:
     """A list of Variables given to setup, answering as a Layer does: params(), named_params()
     (named by position, for the optimizer's saved state) and cleargrads()."""
@@ -166,6 +177,15 @@ class Optimizer:
         self.target = None
         self.hooks = []
         self.state = {}
+
+    _repr_extra: tuple = ()
+    """Settings that are not Hyperparameters but belong in the repr (MomentumSGD's nesterov)."""
+
+    def __repr__(self):
+        text = settings_repr(self, self._repr_extra)
+        if self.hooks:
+            text = text[:-1] + (", " if text[-2] != "(" else "") + f"hooks={self.hooks!r})"
+        return text
 
     # PyTorch's names, refused with gengrad's (DeZero's) spelling
     step = _TorchName("opt.update() updates the parameters, after loss.backward()")

@@ -47,6 +47,7 @@ class MomentumSGD(Optimizer):
     """
 
     state_kinds = {"v": "array"}
+    _repr_extra = ("nesterov",)
 
     lr = Hyperparameter()
     momentum = Hyperparameter(high=1.0)

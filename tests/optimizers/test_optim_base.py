@@ -127,3 +127,25 @@ def test_second_setup_switches_target():
     opt.update()
     np.testing.assert_array_equal(first.used.data, [1.0, 2.0, 3.0])
     assert not np.array_equal(to_cpu(second.used.data), [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize("optimizer, text", [
+    (O.SGD(0.1), "SGD(lr=0.1)"),
+    (O.MomentumSGD(0.1, nesterov=True), "MomentumSGD(lr=0.1, momentum=0.9, nesterov=True)"),
+    (O.Adam(), "Adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-08)"),
+    (O.AdamW(weight_decay=0.1), "AdamW(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-08, weight_decay=0.1)"),
+    (O.RMSprop(), "RMSprop(lr=0.01, alpha=0.99, eps=1e-08)"),
+])
+def test_an_optimizer_shows_its_settings(optimizer, text):
+    assert repr(optimizer) == text                 # (not <optimizers.adaptive.Adam object at 0x...>)
+
+
+def test_an_optimizer_shows_its_hooks_and_a_changed_learning_rate():
+    model = L.Linear(1, in_size=2)
+    opt = O.SGD(0.1).setup(model)
+    opt.add_hook(O.ClipGrad(1.0))
+    opt.add_hook(O.WeightDecay(1e-4))
+    opt.add_hook(O.FreezeParam(model))
+    opt.lr = 0.05                                  # a schedule's step
+    assert repr(opt) == ("SGD(lr=0.05, hooks=[ClipGrad(max_norm=1.0), WeightDecay(rate=0.0001), "
+                         "FreezeParam(Linear)])")
