@@ -453,32 +453,36 @@ class ELU(Forwarder):
         positive_part = x if self.scale == 1 else self.scale * x
         return np.where(self.positive, positive_part, negative_part).astype(x.dtype, copy=False)
 
-    save_for_backward = ("y",)
+    save_for_backward = ("x0",)
 
-    def _negative_slope(self, y):
-        """The slope where x <= 0, from the output y: scale alpha e^(x/beta) / beta, which is
-        (y + scale alpha) / beta."""
-        slope = y + self.scale * self.alpha
-        return slope if self.beta == 1 else slope / self.beta
+    def _exponent(self, x, where):
+        """min(x, 0) / beta, with the ops of `where` (V for Variables, np for arrays)."""
+        z = where(self.positive, 0.0, x)
+        return z if self.beta == 1 else z * (1 / self.beta)
 
     def backward(self, gy):
-        y, = self.outputs
-        return gy * V.where(self.positive, self.scale, self._negative_slope(y))
+        # the slope scale alpha e^(x/beta) / beta where x <= 0, from x: (y + scale alpha) / beta,
+        # from the output, would lose its digits where e^(x/beta) is small
+        x, = self.inputs
+        c = self.scale * self.alpha / self.beta
+        return gy * V.where(self.positive, self.scale, c * V.exp(self._exponent(x, V.where)))
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
-        return _multiply(gy, np.where(self.positive, self.scale, self._negative_slope(self.outputs[0]._data)))
+        c = self.scale * self.alpha / self.beta
+        slope = c * np.exp(self._exponent(self.inputs[0]._data, np.where))
+        return _multiply(gy, np.where(self.positive, self.scale, slope).astype(gy.dtype, copy=False))
 
     taylor_records = True
     _pointwise = True
 
     def taylor(self, x):
-        lower = self.scale * self.alpha
+        c = self.scale * self.alpha / self.beta
+        slope = np.where(self.positive, self.scale, c * np.exp(self._exponent(x[0], np.where)))
 
-        def h(ys, m):                                 # y' = h x': h = scale | (y + scale alpha) / beta
-            first = m == 0
-            negative = ys[m] + lower * first
-            return np.where(self.positive, self.scale * first,
-                            negative if self.beta == 1 else negative / self.beta)
+        def h(ys, m):        # y' = h x': h = scale | (y + scale alpha) / beta, its value from x
+            if m == 0:
+                return slope
+            return np.where(self.positive, 0.0, ys[m] if self.beta == 1 else ys[m] / self.beta)
 
         y, = self.outputs
         return series.ode(x, y._data, h)

@@ -170,6 +170,26 @@ def test_extreme_inputs_give_exact_finite_values_and_gradients(name, expected, d
     assert g2 is None or (g2.dtype == dtype and np.all(np.isfinite(g2.data)))
 
 
+@pytest.mark.parametrize("name, f, scale, alpha, beta", [
+    ("elu", lambda x: F.elu(x, 1.5), 1.0, 1.5, 1.0),
+    ("selu", F.selu, 1.0507009873554805, 1.6732632423543772, 1.0),
+    ("celu", lambda x: F.celu(x, 0.7), 1.0, 0.7, 0.7),
+])
+def test_elus_left_tail_keeps_the_digits_of_its_derivatives(name, f, scale, alpha, beta):
+    """scale alpha e^(x/beta) / beta^k, from x: computed from the output, y + scale alpha, the
+    slope at x = -30 kept 3 digits, and none at -40 (PyTorch computes it from x too)."""
+    points = np.array([-40.0, -30.0, -5.0, -0.5])
+    x = V.Variable(points)
+    g1 = V.grad(V.sum(f(x)), x, create_graph=True)
+    g2 = V.grad(V.sum(g1), x)
+    expected = scale * alpha * np.exp(points / beta)
+    np.testing.assert_allclose(g1.data, expected / beta, rtol=1e-14)
+    np.testing.assert_allclose(g2.data, expected / beta ** 2, rtol=1e-14)
+    series = V.taylor(f, points, np.ones(4), 3)                     # derivatives by Taylor mode
+    for k in (1, 2, 3):
+        np.testing.assert_allclose(series[k].data, expected / beta ** k, rtol=1e-14)
+
+
 def test_exact_gelu_at_extremes():
     x = V.Variable(np.array([-1000.0, -30.0, 30.0, 1000.0]))
     with np.errstate(over="raise", invalid="raise", divide="raise"):
