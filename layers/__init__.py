@@ -51,10 +51,11 @@ from .normalization import BatchNorm, LayerNorm
 from .parameter import Parameter
 from .recurrent import GRU, LSTM, RNN
 from .serialization import load_checkpoint, load_weights, save_checkpoint, save_weights
+from .shape import Flatten
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
-    "LayerNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d",
+    "LayerNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d", "Flatten",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",
     "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
@@ -69,7 +70,6 @@ _SPELLED_OTHERWISE = {
     "Embedding": (_TORCH, "L.EmbedID(in_size, out_size)"),
     "BatchNorm1d": (_TORCH, "L.BatchNorm() (its size is read off the first batch)"),
     "BatchNorm2d": (_TORCH, "L.BatchNorm() (its size is read off the first batch)"),
-    "Flatten": (_TORCH, "a step lambda x: x.reshape(len(x), -1) in L.Sequential"),
     "Identity": (_TORCH, "a step lambda x: x in L.Sequential"),
     "MaxPool2d": (_TORCH, "a step lambda x: F.pooling(x, kernel_size, stride) in L.Sequential "
                           "(pooling is a function: import function as F); give the stride: "

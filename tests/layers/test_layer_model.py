@@ -7,6 +7,7 @@ import pytest
 
 import function as F
 import layers as L
+import variable as V
 from variable.backend import to_cpu
 
 
@@ -137,3 +138,15 @@ def test_sequential_len_indexing_and_slicing_like_pytorch(rng, on_device):
         seq[-5]
     with pytest.raises(TypeError, match="Sequential: indices must be ints or slices, got str"):
         seq["l0"]
+
+
+def test_flatten_joins_convolutions_to_a_linear_head_in_a_sequential(rng, on_device):
+    model = L.Sequential(L.Conv2d(4, 3, pad=1), L.ReLU(), L.Flatten(), L.Linear(2))   # PyTorch's CNN habit
+    x = on_device(rng.standard_normal((5, 1, 6, 6)))
+    y = model(x)
+    assert y.shape == (5, 2) and model.l3.W.shape == (4 * 6 * 6, 2)
+    assert repr(model.l2) == "Flatten()"
+    model.cleargrads()
+    V.sum(y).backward()
+    assert all(p.grad is not None for p in model.params())
+    np.testing.assert_array_equal(to_cpu(L.Flatten()(x).data), to_cpu(x).reshape(5, -1))

@@ -1443,6 +1443,7 @@ LAYER_ROWS = [
     LayerRow("Deconv2d", lambda: L.Deconv2d(3, 3, stride=2, pad=1, in_channels=2), (1, 2, 4, 4),
              lambda s: (s[0], 3, 7, 7), ("deconv2d",), ((0, 2, 4, 4),), "stride 2 pad 1"),
     LayerRow("Dropout", lambda: L.Dropout(), (2, 3), lambda s: s, ("dropout",), ((2, 0),)),
+    LayerRow("Flatten", lambda: L.Flatten(), (2, 3, 4), lambda s: (s[0], 12), ("flatten",), ((0, 3, 4),)),
     LayerRow("PReLU", lambda: L.PReLU(), (2, 3), lambda s: s, ("prelu",), ((2, 0), (0, 3))),
     LayerRow("PReLU", lambda: L.PReLU(3), (2, 3, 4), lambda s: s, ("prelu",), ((0, 3, 4),), "per channel"),
     *[LayerRow(cls, lambda cls=cls: getattr(L, cls)(), (2, 3), lambda s: s, (fn,), ((2, 0),))
