@@ -41,7 +41,7 @@ from .loss import (
     sigmoid_cross_entropy,
     softmax_cross_entropy,
 )
-from .nn import accuracy, batch_norm, dropout, embed_id, layer_norm, linear
+from .nn import accuracy, batch_norm, dropout, embed_id, group_norm, layer_norm, linear
 from .softmax import log_softmax, softmax
 
 __all__ = list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__
@@ -110,9 +110,6 @@ _SPELLED_OTHERWISE = {
                               ".transpose(0, 1, 4, 2, 5, 3).reshape(N, C, H * r, W * r)"),
     "instance_norm": (_TORCH, "(x - V.mean(x, axis=(2, 3), keepdims=True)) / V.sqrt(V.variance(x, "
                               "axis=(2, 3), keepdims=True) + eps)"),
-    "group_norm": (_TORCH, "for G groups, g = x.reshape(N, G, -1); (g - V.mean(g, axis=2, keepdims=True)) "
-                           "/ V.sqrt(V.variance(g, axis=2, keepdims=True) + eps), reshaped to x.shape, "
-                           "times gamma[:, None, None], plus beta[:, None, None]"),
     "gaussian_nll_loss": (_TORCH, "V.mean(0.5 * (V.log(var) + (x - t) ** 2 / var)), var > 0 the "
                                   "predicted variance (PyTorch's, without its eps clamp)"),
     "margin_ranking_loss": (_TORCH, "V.mean(V.maximum(0, -y * (x1 - x2) + margin))"),

@@ -292,6 +292,58 @@ def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-
     return xhat * gamma + beta
 
 
+def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike, beta: ArrayLike,
+               eps: float = 1e-5) -> Variable:
+    """Group normalisation (Wu and He, 2018): the channels (axis 1) split into `num_groups`
+    groups, each example's group normalised over its channels and positions, then scaled by
+    gamma and shifted by beta per channel.  One group is layer norm over (C, H, W); C groups
+    are instance norm.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Shape (N, C, ...), at least 2-d.
+    num_groups : int
+        A divisor of C.
+    gamma, beta : Variable or ndarray
+        Scale and shift of shape (C,).
+    eps : float
+        Added to the (population) variance.
+
+    Returns
+    -------
+    Variable of the shape of `x`.
+
+    Raises
+    ------
+    TypeError
+        If `num_groups` is not an int.
+    ValueError
+        If `x` has fewer than 2 axes or its groups are empty, `num_groups` is not a positive
+        divisor of C, gamma or beta is not (C,), or `eps` is not positive.
+    """
+    op = "group_norm"
+    eps = _positive(eps, op, "eps")
+    x, gamma, beta = as_float(x, op), as_float(gamma, op), as_float(beta, op)
+    if x.ndim < 2:
+        raise ValueError(f"{op}: x must be (N, C, ...), at least 2-d, got shape {x.shape}")
+    n, c = x.shape[:2]
+    if isinstance(num_groups, bool) or not isinstance(num_groups, (int, np.integer)):
+        raise TypeError(f"{op}: num_groups must be an int, got {type(num_groups).__name__}")
+    if num_groups < 1 or c % num_groups:
+        raise ValueError(f"{op}: num_groups={num_groups} must be a positive divisor of the {c} channels "
+                         f"of x of shape {x.shape}")
+    group = x.size // (n * num_groups) if n else 0
+    if group == 0:
+        raise ValueError(f"{op}: x of shape {x.shape} has empty groups: nothing to normalise over")
+    for name, v in (("gamma", gamma), ("beta", beta)):
+        if v.shape != (c,):
+            raise ValueError(f"{op}: {name} must have shape ({c},) for x of shape {x.shape}, got {v.shape}")
+    xhat = Function(Normalize((2,), eps))(V.reshape(x, (n, int(num_groups), group)))
+    per_channel = (c,) + (1,) * (x.ndim - 2)
+    return V.reshape(xhat, x.shape) * V.reshape(gamma, per_channel) + V.reshape(beta, per_channel)
+
+
 def _refuse_training_keyword(op, training):
     """Raise if PyTorch's `training=` was given to `op`: gengrad's mode is V.test_mode()."""
     if training is not None:
@@ -518,4 +570,4 @@ def accuracy(y: ArrayLike, t: ArrayLike) -> float:
     return float(np.mean(scores.argmax(axis=-1) == labels))
 
 
-__all__ = ["linear", "dropout", "layer_norm", "batch_norm", "embed_id", "accuracy"]
+__all__ = ["linear", "dropout", "layer_norm", "group_norm", "batch_norm", "embed_id", "accuracy"]

@@ -47,7 +47,7 @@ from .initializers import seed, use_numpy_global_random
 from .layer import Layer
 from .linear import Linear
 from .model import MLP, Model, Sequential
-from .normalization import BatchNorm, LayerNorm
+from .normalization import BatchNorm, GroupNorm, LayerNorm
 from .parameter import Parameter
 from .recurrent import GRU, LSTM, RNN
 from .serialization import load_checkpoint, load_weights, save_checkpoint, save_weights
@@ -55,7 +55,7 @@ from .shape import Flatten
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
-    "LayerNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d", "Flatten",
+    "LayerNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d", "Flatten",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",
     "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",

@@ -1,4 +1,4 @@
-"""Normalisation layers: LayerNorm (per example) and BatchNorm (per feature, over the batch)."""
+"""Normalisation layers: LayerNorm and GroupNorm (per example) and BatchNorm (per feature, over the batch)."""
 
 import numpy as np
 
@@ -84,6 +84,75 @@ class LayerNorm(Layer):
             if shape[-1] != self.size:
                 raise ValueError(f"LayerNorm: input of shape {tuple(shape)} does not end in size={self.size}")
         return F.layer_norm(x, self.gamma, self.beta, eps=self.eps)
+
+
+class GroupNorm(Layer):
+    """Normalise each example's groups of channels, then scale and shift each channel (`F.group_norm`).
+
+    The channels (axis 1) are split into `num_groups` groups; gamma starts at one and beta at
+    zero, one of each per channel, as PyTorch's nn.GroupNorm(num_groups, num_channels).
+
+    Parameters
+    ----------
+    num_groups : int
+        A divisor of the channels.
+    num_channels : int, optional
+        The channels; inferred from axis 1 of the first input when None.
+    eps : float
+        Added to the variance.
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    """
+
+    def __init__(self, num_groups: int, num_channels: int | None = None, eps: float = 1e-5, dtype=None):
+        super().__init__()
+        self.num_groups = _positive_int(num_groups, "num_groups", "GroupNorm")
+        self.num_channels = (None if num_channels is None
+                             else _positive_int(num_channels, "num_channels", "GroupNorm"))
+        if self.num_channels is not None and self.num_channels % self.num_groups:
+            raise ValueError(f"GroupNorm: num_groups={self.num_groups} must divide "
+                             f"num_channels={self.num_channels}")
+        self.eps = _positive_float(eps, "eps", "GroupNorm")
+        self._dtype = _dtype_or_none(dtype, "GroupNorm")
+        self.gamma = None
+        self.beta = None
+        if self.num_channels is not None:
+            self._create(self._dtype or np.float64)
+
+    def _create(self, dtype):
+        self.gamma = Parameter(np.ones(self.num_channels, dtype=dtype), name="gamma")
+        self.beta = Parameter(np.zeros(self.num_channels, dtype=dtype), name="beta")
+
+    def _repr_settings(self):
+        return {"num_groups": self.num_groups, "eps": self.eps}
+
+    def _lazy_shapes(self):
+        """('num_channels', shapes of gamma and beta) until they exist (see `Layer._lazy_shapes`)."""
+        if self.gamma is not None:
+            return None
+        return "num_channels", {"gamma": (None,), "beta": (None,)}
+
+    def forward(self, x):
+        """Normalise `x` of shape (N, C, ...) by groups of channels."""
+        x = V.as_variable(x, op="GroupNorm")
+        shape = x.shape
+        if len(shape) < 2:
+            raise ValueError(f"GroupNorm: the input must be (N, C, ...), at least 2-d, got shape "
+                             f"{tuple(shape)}")
+        if self.gamma is None:
+            channels = _inferred_size(shape[1], "num_channels", shape, "GroupNorm")
+            if channels % self.num_groups:                 # (refused before anything is built)
+                raise ValueError(f"GroupNorm: num_groups={self.num_groups} must divide the {channels} "
+                                 f"channels of the input of shape {tuple(shape)}")
+            self.num_channels = channels
+            self._create(self._settle_dtype(x))
+            self._settle_device(x)
+        else:
+            self._settle_dtype(x)
+            if shape[1] != self.num_channels:
+                raise ValueError(f"GroupNorm: input of shape {tuple(shape)} has {shape[1]} channels, but the "
+                                 f"layer was built for num_channels={self.num_channels}")
+        return F.group_norm(x, self.num_groups, self.gamma, self.beta, eps=self.eps)
 
 
 class BatchNorm(Layer):

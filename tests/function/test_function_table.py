@@ -61,6 +61,14 @@ def np_gelu_tanh(x):
     return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
 
 
+def np_group_norm(x, groups, gamma, beta, eps=1e-5):
+    """Each example's group of channels standardised, then scaled and shifted per channel."""
+    g = x.reshape(x.shape[0], groups, -1)
+    g = (g - g.mean(axis=2, keepdims=True)) / np.sqrt(g.var(axis=2, keepdims=True) + eps)
+    channel = (-1,) + (1,) * (x.ndim - 2)
+    return g.reshape(x.shape) * gamma.reshape(channel) + beta.reshape(channel)
+
+
 def np_conv2d(x, W, b=None, stride=(1, 1), pad=(0, 0)):
     """Direct sum over output positions, channels and kernel offsets."""
     n, c, h, w = x.shape
@@ -343,6 +351,12 @@ NN_ROWS = {
     "layer_norm": [
         Row("(3,4)", F.layer_norm, np_layer_norm, normal((3, 4), (4,), (4,)), SMOOTH),
         Row("(2,2,3)", F.layer_norm, np_layer_norm, normal((2, 2, 3), (3,), (3,)), SMOOTH),
+    ],
+    "group_norm": [
+        Row("(2,4,3) 2 groups", lambda x, g, b: F.group_norm(x, 2, g, b),
+            lambda x, g, b: np_group_norm(x, 2, g, b), normal((2, 4, 3), (4,), (4,)), SMOOTH),
+        Row("(2,2,2,2) 1 group", lambda x, g, b: F.group_norm(x, 1, g, b),
+            lambda x, g, b: np_group_norm(x, 1, g, b), normal((2, 2, 2, 2), (2,), (2,)), SMOOTH),
     ],
     "batch_norm": [
         Row("(4,3) train", F.batch_norm, np_batch_norm, normal((4, 3), (3,), (3,)), SMOOTH),

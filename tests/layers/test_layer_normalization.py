@@ -98,3 +98,31 @@ def test_batch_norm_errors():
         L.BatchNorm()(np.ones(3))
     with pytest.raises(ValueError, match=r"BatchNorm: decay must lie in \[0, 1.0\]"):
         L.BatchNorm(decay=1.5)
+
+
+@pytest.mark.parametrize("groups, shape", [(2, (3, 4, 5, 5)), (1, (2, 3, 4)), (3, (2, 3, 2, 2))])
+def test_group_norm_layer_normalises_groups_of_channels(groups, shape, rng, on_device):
+    layer = L.GroupNorm(groups)
+    assert repr(layer) == f"GroupNorm(num_groups={groups}, eps=1e-05)"
+    x = rng.standard_normal(shape)
+    y = to_cpu(layer(on_device(x)).data)
+    g = y.reshape(shape[0], groups, -1)                     # gamma 1, beta 0: each group standardised
+    np.testing.assert_allclose(g.mean(axis=2), 0, atol=1e-12)
+    np.testing.assert_allclose(g.var(axis=2) * (1 + 1e-5 / x.reshape(shape[0], groups, -1).var(axis=2)), 1,
+                               rtol=1e-10)
+    assert [k for k, _ in layer.named_params()] == ["gamma", "beta"]
+    assert layer.gamma.shape == (shape[1],)
+    assert L.GroupNorm(groups)(on_device(x.astype(np.float32))).dtype == np.float32
+
+
+def test_group_norm_layer_refuses_channels_its_groups_do_not_divide(rng):
+    layer = L.GroupNorm(3)
+    with pytest.raises(ValueError, match=r"GroupNorm: num_groups=3 must divide the 4 channels of the input"):
+        layer(rng.standard_normal((2, 4, 2)))
+    assert layer.gamma is None and layer.num_channels is None          # nothing built
+    with pytest.raises(ValueError, match=r"GroupNorm: num_groups=3 must divide num_channels=4"):
+        L.GroupNorm(3, 4)
+    built = L.GroupNorm(2)
+    built(rng.standard_normal((2, 4, 2)))
+    with pytest.raises(ValueError, match=r"has 6 channels, but the layer was built for num_channels=4"):
+        built(rng.standard_normal((2, 6, 2)))

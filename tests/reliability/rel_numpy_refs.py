@@ -1809,6 +1809,16 @@ def prelu(x, w):
     return np.where(x > 0, x, w * x)
 
 
+def group_norm(x, num_groups, gamma, beta, eps=1e-5):
+    x, gamma, beta = as_float(x), as_float(gamma), as_float(beta)
+    if x.size == 0:
+        return x.copy()
+    g = x.reshape(x.shape[0], num_groups, -1)
+    g = (g - g.mean(axis=2, keepdims=True)) / np.sqrt(g.var(axis=2, keepdims=True) + eps)
+    per_channel = (-1,) + (1,) * (x.ndim - 2)
+    return g.reshape(x.shape) * gamma.reshape(per_channel) + beta.reshape(per_channel)
+
+
 def glu(x, axis=-1):
     x = as_float(x)
     a, b = np.split(x, 2, axis=axis)

@@ -397,6 +397,17 @@ def layer_norm_draw(data, rng):
     return [distinct(rng, shape, -3, 3), rng.uniform(0.5, 1.5, d), rng.uniform(-1, 1, d)], {}
 
 
+def group_norm_draw(data, rng):
+    """(N, C, ...) with C a multiple of the drawn number of groups and at least two entries a
+    group, spread-out values (see layer_norm_draw)."""
+    groups = data.draw(st.integers(1, 3))
+    n, per_group = data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2))
+    shape = (n, groups * per_group) + data.draw(shapes(1, 2, 2, 3))
+    c = shape[1]
+    x = distinct(rng, shape, -3, 3)
+    return [x, rng.uniform(0.5, 1.5, c), rng.uniform(-1, 1, c)], {"num_groups": groups}
+
+
 def batch_norm_draw(data, rng):
     shape = data.draw(st.sampled_from([(2, 2), (3, 1), (4, 3), (2, 2, 2), (2, 1, 2, 2), (1, 2, 3)]))
     c = shape[1]
@@ -1886,6 +1897,8 @@ PROPS = [
     # function: layers as functions
     Prop("linear", linear_draw, F.linear, R.linear),
     Prop("layer_norm", layer_norm_draw, F.layer_norm, R.layer_norm),
+    Prop("group_norm", group_norm_draw, lambda x, g, b, num_groups: F.group_norm(x, num_groups, g, b),
+         lambda x, g, b, num_groups: R.group_norm(x, num_groups, g, b)),
     Prop("batch_norm", batch_norm_draw, F.batch_norm, R.batch_norm),
     Prop("embed_id", embed_id_draw, F.embed_id, R.embed_id),
     Prop("conv2d", conv2d_draw, lambda x, W, b=None, **kw: F.conv2d(x, W, b, **kw), R.conv2d),
