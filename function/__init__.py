@@ -108,8 +108,8 @@ _SPELLED_OTHERWISE = {
                 "axis=3); there is no bilinear op (L.Deconv2d(channels, 4, 2, 1) learns an upsampling)")),
     "pixel_shuffle": (_TORCH, "for x of shape (N, C r r, H, W): x.reshape(N, C, r, r, H, W)"
                               ".transpose(0, 1, 4, 2, 5, 3).reshape(N, C, H * r, W * r)"),
-    "instance_norm": (_TORCH, "(x - V.mean(x, axis=(2, 3), keepdims=True)) / V.sqrt(V.variance(x, "
-                              "axis=(2, 3), keepdims=True) + eps)"),
+    "instance_norm": (_TORCH, "F.group_norm(x, C, gamma, beta), one group a channel, for x of C channels "
+                              "(gamma = np.ones(C), beta = np.zeros(C) for no affine part)"),
     "gaussian_nll_loss": (_TORCH, "V.mean(0.5 * (V.log(var) + (x - t) ** 2 / var)), var > 0 the "
                                   "predicted variance (PyTorch's, without its eps clamp)"),
     "margin_ranking_loss": (_TORCH, "V.mean(V.maximum(0, -y * (x1 - x2) + margin))"),

@@ -112,8 +112,9 @@ _SPELLED_OTHERWISE = {
     "Softmin": (_TORCH, "a step lambda x: F.softmax(-x, axis) in L.Sequential"),
     "Unflatten": (_TORCH, "a step lambda x: x.reshape(len(x), C, H, W) in L.Sequential"),
     "ZeroPad2d": (_TORCH, "a step lambda x: F.pad(x, ((0, 0), (0, 0), (p, p), (p, p))) in L.Sequential"),
-    "InstanceNorm2d": (_TORCH, "a step lambda x: (x - V.mean(x, axis=(2, 3), keepdims=True)) / "
-                               "V.sqrt(V.variance(x, axis=(2, 3), keepdims=True) + 1e-5) in L.Sequential"),
+    **dict.fromkeys(("InstanceNorm1d", "InstanceNorm2d"), (
+        _TORCH, "L.GroupNorm(C), one group a channel, for C channels (its gamma and beta start at 1 "
+                "and 0, PyTorch's affine=True)")),
     "manual_seed": ("PyTorch's name", "L.seed(n)"),
     "Spiral": ("DeZero's dataset", "x, t = L.datasets.spiral() (its own draw of the arms)"),
     "SinCurve": ("DeZero's dataset", "x, t = L.datasets.sine_curve()"),
