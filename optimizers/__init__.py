@@ -1,4 +1,4 @@
-"""Optimizers (SGD, MomentumSGD, AdaGrad, RMSprop, AdaDelta, Adam, AdamW) and their hooks.
+"""Optimizers (SGD, MomentumSGD, AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam) and their hooks.
 
     opt = O.Adam(lr=1e-3).setup(model)
     opt.add_hook(O.ClipGrad(1.0))
@@ -7,13 +7,13 @@
 
 from variable.variable import refuse_missing_name
 
-from .adaptive import AdaDelta, AdaGrad, Adam, AdamW, RMSprop
+from .adaptive import AdaDelta, AdaGrad, Adam, Adamax, AdamW, RAdam, RMSprop
 from .hooks import ClipGrad, FreezeParam, WeightDecay
 from .optimizer import Optimizer
 from .sgd import SGD, MomentumSGD
 
 __all__ = [
-    "Optimizer", "SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW",
+    "Optimizer", "SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW", "Adamax", "RAdam",
     "WeightDecay", "ClipGrad", "FreezeParam",
 ]
 

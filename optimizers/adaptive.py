@@ -1,7 +1,9 @@
-"""Optimizers with per-parameter step sizes: AdaGrad, RMSprop, AdaDelta, Adam, AdamW.
+"""Optimizers with per-parameter step sizes: AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam.
 
 All state starts at zero; products and square roots are elementwise.
 """
+
+import math
 
 import numpy as np
 
@@ -200,3 +202,76 @@ class AdamW(Adam):
         param.data *= 1 - self.lr * self.weight_decay
         super().update_one(param, grad)
 
+
+
+class Adamax(Adam):
+    """Adam's variant on the infinity norm (Kingma and Ba, section 7.1), as PyTorch's Adamax.
+
+    t <- t + 1;  m <- beta1 * m + (1 - beta1) * g;  u <- max(beta2 * u, |g| + eps)
+    p <- p - lr / (1 - beta1^t) * m / u
+
+    Parameters
+    ----------
+    lr : float
+        Learning rate (>= 0).
+    beta1, beta2 : float
+        Decays of the first moment and of the infinity norm, in [0, 1).
+    eps : float
+        Added to |g| (>= 0): keeps u away from 0.
+    """
+
+    state_kinds = {"m": "array", "u": "array", "t": "count"}
+
+    def __init__(self, lr: float = 0.002, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
+        super().__init__(lr, beta1, beta2, eps)
+
+    def update_one(self, param, grad):
+        """One Adamax step."""
+        state = self.state_of(param)
+        m = _zeros(state, "m", param.data)
+        u = _zeros(state, "u", param.data)
+        t = state["t"] = state.get("t", 0) + 1
+        b1 = self.beta1
+        m *= b1
+        m += (1 - b1) * grad
+        u *= self.beta2
+        np.maximum(u, np.abs(grad) + self.eps, out=u)
+        param.data -= (self.lr / (1 - b1 ** t)) * m / u
+
+
+class RAdam(Adam):
+    """Rectified Adam (Liu et al., 2020), as PyTorch's RAdam: plain momentum steps while the
+    variance estimate is unreliable, Adam's steps scaled by a rectification after.
+
+    m, v and their bias corrections as in Adam; rho_inf = 2 / (1 - beta2) - 1 and
+    rho_t = rho_inf - 2 t beta2^t / (1 - beta2^t).  While rho_t <= 5,
+    p <- p - lr * m_hat; after, with r = sqrt((rho_t - 4)(rho_t - 2) rho_inf /
+    ((rho_inf - 4)(rho_inf - 2) rho_t)),  p <- p - lr * r * m_hat * sqrt(1 - beta2^t) / (sqrt(v) + eps)
+    (eps added to sqrt(v) before the correction, as PyTorch does).
+
+    Parameters
+    ----------
+    lr, beta1, beta2, eps : float
+        As for Adam.
+    """
+
+    def update_one(self, param, grad):
+        """One RAdam step."""
+        state = self.state_of(param)
+        m = _zeros(state, "m", param.data)
+        v = _zeros(state, "v", param.data)
+        t = state["t"] = state.get("t", 0) + 1
+        b1, b2 = self.beta1, self.beta2
+        m *= b1
+        m += (1 - b1) * grad
+        v *= b2
+        v += (1 - b2) * grad * grad
+        correction2 = 1 - b2 ** t
+        rho_inf = 2 / (1 - b2) - 1
+        rho_t = rho_inf - 2 * t * b2 ** t / correction2
+        step = self.lr / (1 - b1 ** t)                # on m_hat = m / (1 - beta1^t)
+        if rho_t > 5:                                 # (Python floats: no sync on a device)
+            r = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+            param.data -= (step * r * math.sqrt(correction2)) * m / (np.sqrt(v) + self.eps)
+        else:
+            param.data -= step * m

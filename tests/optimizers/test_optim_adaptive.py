@@ -1,4 +1,4 @@
-"""AdaGrad, RMSprop, AdaDelta, Adam, AdamW: three steps against the formulas by hand."""
+"""AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam: steps against the formulas by hand."""
 
 import numpy as np
 import pytest
@@ -155,3 +155,44 @@ def test_a_hyperparameter_assigned_later_is_checked_as_the_constructor_checks_it
     setattr(opt, name, np.float32(0.5))
     assert type(getattr(opt, name)) is float and getattr(opt, name) == 0.5
     assert name in vars(opt)                        # a plain attribute to read, and to save
+
+
+def test_adamax_three_steps(quadratic):
+    lr, b1, b2, eps = 0.1, 0.9, 0.999, 1e-8
+    got = run_steps(O.Adamax(lr, beta1=b1, beta2=b2, eps=eps), quadratic)
+    p, m, u = P0.copy(), np.zeros(3), np.zeros(3)
+    for t in range(1, 4):
+        g = grad_of(p)
+        m = b1 * m + (1 - b1) * g
+        u = np.maximum(b2 * u, np.abs(g) + eps)          # the infinity norm, decayed
+        p = p - lr / (1 - b1 ** t) * m / u
+        np.testing.assert_allclose(got[t - 1], p, rtol=1e-12)
+    assert (O.Adamax().lr, O.Adamax().beta2) == (0.002, 0.999)   # PyTorch's defaults
+
+
+def _radam_by_hand(lr, b1, b2, eps, steps):
+    p, m, v = P0.copy(), np.zeros(3), np.zeros(3)
+    rho_inf = 2 / (1 - b2) - 1
+    path, rectified = [], []
+    for t in range(1, steps + 1):
+        g = grad_of(p)
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        m_hat = m / (1 - b1 ** t)
+        rho_t = rho_inf - 2 * t * b2 ** t / (1 - b2 ** t)
+        if rho_t > 5:                                     # the variance estimate is trusted
+            r = np.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+            p = p - lr * r * m_hat * np.sqrt(1 - b2 ** t) / (np.sqrt(v) + eps)
+        else:                                             # momentum alone, while it is not
+            p = p - lr * m_hat
+        path.append(p)
+        rectified.append(rho_t > 5)
+    return path, rectified
+
+
+def test_radam_takes_momentum_steps_then_rectified_adam_steps(quadratic):
+    got = run_steps(O.RAdam(lr=0.05, beta2=0.9), quadratic, steps=8)
+    expected, rectified = _radam_by_hand(0.05, 0.9, 0.9, 1e-8, steps=8)
+    assert rectified[0] is False and rectified[-1] is True  # both kinds of step are checked
+    for step in range(8):
+        np.testing.assert_allclose(got[step], expected[step], rtol=1e-12)

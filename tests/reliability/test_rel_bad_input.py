@@ -1539,12 +1539,14 @@ OPTIMIZER_CASES = [
     *_opt_cases("Adam", O.Adam,
                 {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "beta2": {"1.5": 1.5}, "eps": {"-1": -1.0}}),
     *_opt_cases("AdamW", O.AdamW, {"weight_decay": {"-1": -1.0}, "beta1": {"1": 1.0}}),
+    *_opt_cases("Adamax", O.Adamax, {"lr": {"-1": -1.0}, "beta2": {"1": 1.0}, "eps": {"-1": -1.0}}),
+    *_opt_cases("RAdam", O.RAdam, {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "eps": {"-1": -1.0}}),
     *_opt_cases("WeightDecay", O.WeightDecay, {"rate": {"-1": -1.0}}),
     *_opt_cases("ClipGrad", O.ClipGrad, {"max_norm": {"0": 0.0, "-1": -1.0}}),
     *[Case("FreezeParam", f"target {k}", lambda b=b: O.FreezeParam(b), raises=(TypeError,))
       for k, b in {**NOT_ARRAYS, "ndarray": np.ones(2)}.items()],
     *[Case(name, f"setup({k})", lambda name=name, b=b: getattr(O, name)().setup(b), raises=(TypeError,))
-      for name in ("SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW")
+      for name in ("SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW", "Adamax", "RAdam")
       for k, b in {**NOT_ARRAYS, "ndarray": np.ones(2), "a Parameter": L.Parameter(np.ones(2))}.items()],
     *[Case("Adam", f"add_hook({k})", lambda b=b: O.Adam().add_hook(b), raises=(TypeError,))
       for k, b in {"str": "clip", "None": None, "number": 1.0}.items()],
