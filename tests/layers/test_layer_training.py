@@ -1,4 +1,4 @@
-"""Training that must work: spiral MLP, LSTM on a noisy sine, linear regression.
+"""Training that must work: spiral MLP, LSTM and GRU on a noisy sine, linear regression.
 
 Each runs the DeZero loop (cleargrads, backward, update) from a fixed seed in about a
 second or less.
