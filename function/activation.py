@@ -516,6 +516,20 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
+class SELU(ELU):
+    """ELU scaled, with SELU's fixed alpha and scale (its own name in graphs and recordings)."""
+
+    def __init__(self):
+        super().__init__(_SELU_ALPHA, scale=_SELU_SCALE)
+
+
+class CELU(ELU):
+    """alpha (exp(x / alpha) - 1) left of 0: ELU with beta = alpha."""
+
+    def __init__(self, alpha):
+        super().__init__(alpha, beta=alpha)
+
+
 def selu(x: ArrayLike) -> Variable:
     """Scaled ELU (Klambauer et al., 2017): scale * elu(x, alpha) with the fixed alpha =
     1.6732632... and scale = 1.0507009..., which keep self-normalizing networks' activations
@@ -529,7 +543,7 @@ def selu(x: ArrayLike) -> Variable:
     -------
     Variable of the shape and floating dtype of `x`.
     """
-    return Function(ELU(_SELU_ALPHA, scale=_SELU_SCALE))(as_float(x, "selu"))
+    return Function(SELU())(as_float(x, "selu"))
 
 
 def positive_number(value: float, op: str, name: str) -> float:
@@ -562,7 +576,7 @@ def celu(x: ArrayLike, alpha: float = 1.0) -> Variable:
         If `alpha` is not finite and positive.
     """
     alpha = positive_number(alpha, "celu", "alpha")
-    return Function(ELU(alpha, beta=alpha))(as_float(x, "celu"))
+    return Function(CELU(alpha))(as_float(x, "celu"))
 
 
 class HardSwish(Forwarder):
