@@ -74,7 +74,7 @@ class _Recurrent(Layer):
 
     def __call__(self, *inputs, **kwargs):
         """One time step of one input; a state passed along (PyTorch's cell(x, h)) is refused."""
-        if len(inputs) != 1 or kwargs:
+        if len(inputs) + len(kwargs) != 1 or kwargs.keys() - {"x"}:   # (layer(x=...) is one input)
             name = type(self).__name__
             state = "layer.h, layer.c = h0, c0" if name == "LSTM" else "layer.h = h0"
             given = len(inputs) + len(kwargs)
@@ -84,7 +84,7 @@ class _Recurrent(Layer):
                 f"the state first ({state}, arrays or Variables), then call layer(x); reset_state() "
                 f"starts again from zeros"
             )
-        return super().__call__(*inputs)
+        return super().__call__(*inputs, **kwargs)
 
 
 def _check_batch(layer, z, x):

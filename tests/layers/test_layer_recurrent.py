@@ -277,3 +277,7 @@ def test_a_state_passed_along_is_refused_naming_how_to_set_it(cls, rng, on_devic
     np.testing.assert_allclose(fresh(x).data, by_state, rtol=1e-14)
     layer.reset_state()
     assert not np.allclose(layer(x).data, by_state)       # from zeros: another state
+    layer.reset_state()
+    assert layer(x=x).shape == (2, 4)                     # the one input, by its name
+    with pytest.raises(TypeError, match=rf"^{cls.__name__} takes one input a call"):
+        layer(x, hx=h0)
