@@ -665,11 +665,16 @@ def swish(x: ArrayLike) -> Variable:
 silu = swish
 
 
+def _softplus(x):
+    """log(1 + exp(x)) on an ndarray, without overflow."""
+    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
 class Softplus(Forwarder):
     """log(1 + exp(x)) computed as max(x, 0) + log1p(exp(-|x|))."""
 
     def forward(self, x):
-        return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+        return _softplus(x)
 
     save_for_backward = ("x0",)
 
@@ -700,11 +705,6 @@ def softplus(x: ArrayLike) -> Variable:
     Variable of the shape and floating dtype of `x`.
     """
     return Function(Softplus())(as_float(x, "softplus"))
-
-
-def _softplus(x):
-    """log(1 + exp(x)) on an ndarray, without overflow."""
-    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
 
 
 class LogSigmoid(Forwarder):

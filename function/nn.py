@@ -255,6 +255,14 @@ def _positive(value, op, name):
     return float(value)
 
 
+def _check_scale_shift(op, x, gamma, beta, size):
+    """Refuse gamma or beta of another shape than (size,), naming `op` and the shapes."""
+    for name, v in (("gamma", gamma), ("beta", beta)):
+        if v.shape != (size,):
+            raise ValueError(f"{op}: {name} must have shape ({size},) for x of shape {x.shape}, "
+                             f"got {v.shape}")
+
+
 def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-5) -> Variable:
     """Layer normalisation over the last axis: gamma * (x - mean) / sqrt(var + eps) + beta.
 
@@ -285,9 +293,7 @@ def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-
     d = x.shape[-1]
     if d == 0:
         raise ValueError(f"{op}: x of shape {x.shape} has an empty last axis: nothing to normalise over")
-    for name, v in (("gamma", gamma), ("beta", beta)):
-        if v.shape != (d,):
-            raise ValueError(f"{op}: {name} must have shape ({d},) for x of shape {x.shape}, got {v.shape}")
+    _check_scale_shift(op, x, gamma, beta, d)
     xhat = Function(Normalize((x.ndim - 1,), eps))(x)
     return xhat * gamma + beta
 
@@ -336,9 +342,7 @@ def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike, beta: ArrayLike,
     group = x.size // (n * num_groups) if n else 0
     if group == 0:
         raise ValueError(f"{op}: x of shape {x.shape} has empty groups: nothing to normalise over")
-    for name, v in (("gamma", gamma), ("beta", beta)):
-        if v.shape != (c,):
-            raise ValueError(f"{op}: {name} must have shape ({c},) for x of shape {x.shape}, got {v.shape}")
+    _check_scale_shift(op, x, gamma, beta, c)
     xhat = Function(Normalize((2,), eps))(V.reshape(x, (n, int(num_groups), group)))
     per_channel = (c,) + (1,) * (x.ndim - 2)
     return V.reshape(xhat, x.shape) * V.reshape(gamma, per_channel) + V.reshape(beta, per_channel)
@@ -447,9 +451,7 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
     if x.ndim < 2:
         raise ValueError(f"{op}: x must be (N, C) or (N, C, ...), got shape {x.shape}")
     c = x.shape[1]
-    for name, v in (("gamma", gamma), ("beta", beta)):
-        if v.shape != (c,):
-            raise ValueError(f"{op}: {name} must have shape ({c},) for x of shape {x.shape}, got {v.shape}")
+    _check_scale_shift(op, x, gamma, beta, c)
     mean = _running(running_mean, "running_mean", c, op, x.data)
     var = _running(running_var, "running_var", c, op, x.data)
     param_shape = (1, c) + (1,) * (x.ndim - 2)

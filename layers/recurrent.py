@@ -72,6 +72,15 @@ class _Recurrent(Layer):
                                 f"PyTorch's keyword: {_TORCH_KEYWORDS[key].format(name=cls.__name__)}")
         return super().__new__(cls, *args, **kwargs)
 
+    def __init__(self, hidden_size, in_size, blocks, state_bias, dtype, rng):
+        """x2h and h2h with `blocks` blocks of hidden_size outputs (one per gate), h2h with a
+        bias where `state_bias`; the state h starts empty."""
+        super().__init__()
+        self.hidden_size = _positive_int(hidden_size, "hidden_size", type(self).__name__)
+        self.x2h = Linear(blocks * hidden_size, in_size, dtype=dtype, rng=rng)
+        self.h2h = Linear(blocks * hidden_size, hidden_size, nobias=not state_bias, dtype=dtype, rng=rng)
+        self.h = None
+
     def __call__(self, *inputs, **kwargs):
         """One time step of one input; a state passed along (PyTorch's cell(x, h)) is refused."""
         if len(inputs) + len(kwargs) != 1 or kwargs.keys() - {"x"}:   # (layer(x=...) is one input)
@@ -126,11 +135,7 @@ class RNN(_Recurrent):
 
     def __init__(self, hidden_size: int, in_size: int | None = None, *, dtype=None,
                  rng: np.random.Generator | None = None):
-        super().__init__()
-        self.hidden_size = _positive_int(hidden_size, "hidden_size", "RNN")
-        self.x2h = Linear(hidden_size, in_size, dtype=dtype, rng=rng)
-        self.h2h = Linear(hidden_size, hidden_size, nobias=True, dtype=dtype, rng=rng)
-        self.h = None
+        super().__init__(hidden_size, in_size, 1, False, dtype, rng)
 
     def reset_state(self) -> None:
         """Forget the hidden state: the next call starts a new sequence."""
@@ -178,11 +183,7 @@ class LSTM(_Recurrent):
 
     def __init__(self, hidden_size: int, in_size: int | None = None, *, dtype=None,
                  rng: np.random.Generator | None = None):
-        super().__init__()
-        self.hidden_size = _positive_int(hidden_size, "hidden_size", "LSTM")
-        self.x2h = Linear(4 * hidden_size, in_size, dtype=dtype, rng=rng)
-        self.h2h = Linear(4 * hidden_size, hidden_size, nobias=True, dtype=dtype, rng=rng)
-        self.h = None
+        super().__init__(hidden_size, in_size, 4, False, dtype, rng)
         self.c = None
 
     def reset_state(self) -> None:
@@ -237,11 +238,7 @@ class GRU(_Recurrent):
 
     def __init__(self, hidden_size: int, in_size: int | None = None, *, dtype=None,
                  rng: np.random.Generator | None = None):
-        super().__init__()
-        self.hidden_size = _positive_int(hidden_size, "hidden_size", "GRU")
-        self.x2h = Linear(3 * hidden_size, in_size, dtype=dtype, rng=rng)
-        self.h2h = Linear(3 * hidden_size, hidden_size, dtype=dtype, rng=rng)
-        self.h = None
+        super().__init__(hidden_size, in_size, 3, True, dtype, rng)
 
     def reset_state(self) -> None:
         """Forget the hidden state: the next call starts a new sequence."""

@@ -161,8 +161,8 @@ class Adam(Optimizer):
         self.beta2 = beta2
         self.eps = eps
 
-    def update_one(self, param, grad):
-        """One bias-corrected Adam step."""
+    def _moments(self, param, grad):
+        """m and v updated in place with `grad`, and the step count t, counted."""
         state = self.state_of(param)
         m = _zeros(state, "m", param.data)
         v = _zeros(state, "v", param.data)
@@ -172,6 +172,12 @@ class Adam(Optimizer):
         m += (1 - b1) * grad
         v *= b2
         v += (1 - b2) * grad * grad
+        return m, v, t
+
+    def update_one(self, param, grad):
+        """One bias-corrected Adam step."""
+        m, v, t = self._moments(param, grad)
+        b1, b2 = self.beta1, self.beta2
         correction1 = 1 - b1 ** t                      # Python floats: the dtype of p is kept
         correction2 = 1 - b2 ** t
         param.data -= self.lr * (m / correction1) / (np.sqrt(v / correction2) + self.eps)
@@ -257,15 +263,8 @@ class RAdam(Adam):
 
     def update_one(self, param, grad):
         """One RAdam step."""
-        state = self.state_of(param)
-        m = _zeros(state, "m", param.data)
-        v = _zeros(state, "v", param.data)
-        t = state["t"] = state.get("t", 0) + 1
+        m, v, t = self._moments(param, grad)
         b1, b2 = self.beta1, self.beta2
-        m *= b1
-        m += (1 - b1) * grad
-        v *= b2
-        v += (1 - b2) * grad * grad
         correction2 = 1 - b2 ** t
         rho_inf = 2 / (1 - b2) - 1
         rho_t = rho_inf - 2 * t * b2 ** t / correction2
