@@ -5,7 +5,7 @@ from variable import _SPELLED_OTHERWISE as _SPELLED_OTHERWISE_IN_V
 from variable import OPS, refuse_missing_name
 from variable.variable import AXIS_KEYWORDS, RENAMED_KEYWORDS, refusing_foreign_keywords_among
 
-from . import activation, conv, loss, nn
+from . import activation, attention, conv, loss, nn
 from . import softmax as _softmax
 from .activation import (
     celu,
@@ -28,6 +28,7 @@ from .activation import (
     softsign,
     swish,
 )
+from .attention import scaled_dot_product_attention
 from .conv import average_pooling, col2im, conv2d, deconv2d, im2col, pooling
 from .loss import (
     binary_cross_entropy,
@@ -44,7 +45,8 @@ from .loss import (
 from .nn import accuracy, batch_norm, dropout, embed_id, group_norm, layer_norm, linear
 from .softmax import log_softmax, softmax
 
-__all__ = list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__
+__all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__
+           + attention.__all__)
 
 # PyTorch's keywords refused by name, with gengrad's spelling: dim= and keepdim= as in variable
 # (`F.softmax(x, dim=1)`), its names of parameters (`F.conv2d(x, W, padding=1)`), and by family
@@ -52,7 +54,7 @@ __all__ = list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.
 _FOREIGN = (*AXIS_KEYWORDS, *RENAMED_KEYWORDS)
 for _names, _keys in ((activation.__all__ + _softmax.__all__, (*_FOREIGN, "inplace")),
                       (loss.__all__, (*_FOREIGN, "reduction", "label_smoothing", "ignore_index")),
-                      (nn.__all__ + conv.__all__, _FOREIGN)):
+                      (nn.__all__ + conv.__all__ + attention.__all__, _FOREIGN)):
     globals().update(refusing_foreign_keywords_among(globals(), _names, _keys))
 
 _TORCH = "torch.nn.functional's name"
@@ -116,8 +118,6 @@ _SPELLED_OTHERWISE = {
     "triplet_margin_loss": (_TORCH, "V.mean(V.maximum(V.linalg.norm(a - p, axis=-1) - "
                                     "V.linalg.norm(a - n, axis=-1) + margin, 0))"),
     "soft_margin_loss": (_TORCH, "V.mean(F.softplus(-y * x)), y of +-1"),
-    "scaled_dot_product_attention": (_TORCH, "F.softmax(q @ k.swapaxes(-1, -2) / np.sqrt(d), axis=-1) @ v, "
-                                             "d the last axis of q"),
     "pairwise_distance": (_TORCH, "V.linalg.norm(x1 - x2, axis=-1)"),
     "tanhshrink": (_TORCH, "x - V.tanh(x)"),
     "softshrink": (_TORCH, "V.sign(x) * V.maximum(V.abs(x) - lambd, 0)"),

@@ -19,6 +19,7 @@ from variable.axes import single_axis
 from variable.backend import get_array_module, is_device_array
 from variable.ops.elementwise import _multiply, _reduce, _times
 from variable.ops.special import Ndtr, erf_arrays, normal_pdf_series
+from variable.variable import _refuse_variables_inside
 
 
 def as_float(x: ArrayLike, op: str, like: ArrayLike | None = None) -> Variable:
@@ -44,6 +45,8 @@ def as_float(x: ArrayLike, op: str, like: ArrayLike | None = None) -> Variable:
     elif isinstance(x, np.floating):
         return Variable(_made_like(np.asarray(x), like), requires_grad=False)   # keeps its dtype
     elif isinstance(x, (bool, int, float, np.number, list, tuple)):
+        if isinstance(x, (list, tuple)):
+            _refuse_variables_inside(x, op)
         try:
             data = np.asarray(x, dtype=np.float64)
         except (TypeError, ValueError):

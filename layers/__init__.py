@@ -39,6 +39,7 @@ from .activation import (
     Swish,
     Tanh,
 )
+from .attention import MultiheadAttention
 from .conv import Conv2d, Deconv2d
 from .dataloader import DataLoader, SeqDataLoader
 from .dropout import Dropout
@@ -55,7 +56,7 @@ from .shape import Flatten
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
-    "LayerNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d", "Flatten",
+    "LayerNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d", "Flatten", "MultiheadAttention",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",
     "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
@@ -115,6 +116,13 @@ _SPELLED_OTHERWISE = {
     **dict.fromkeys(("InstanceNorm1d", "InstanceNorm2d"), (
         _TORCH, "L.GroupNorm(C), one group a channel, for C channels (its gamma and beta start at 1 "
                 "and 0, PyTorch's affine=True)")),
+    "MultiHeadAttention": ("Keras's spelling", "L.MultiheadAttention(embed_dim, num_heads), PyTorch's "
+                                               "nn.MultiheadAttention batch first"),
+    **dict.fromkeys(("TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
+                     "TransformerDecoder", "Transformer"), (
+        _TORCH, "write the block as a Model of its steps: h = x + attn(norm1(x))[0]; y = h + "
+                "l2(F.relu(l1(norm2(h)))) with attn = L.MultiheadAttention(E, heads), norm1, norm2 = "
+                "L.LayerNorm(), l1, l2 = L.Linear(4 * E), L.Linear(E)")),
     "manual_seed": ("PyTorch's name", "L.seed(n)"),
     "Spiral": ("DeZero's dataset", "x, t = L.datasets.spiral() (its own draw of the arms)"),
     "SinCurve": ("DeZero's dataset", "x, t = L.datasets.sine_curve()"),

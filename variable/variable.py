@@ -100,15 +100,22 @@ def _on_gpu(what):
     )
 
 
-def _refuse_variables_inside(items, op):
-    """Raise if the list `items` holds a Variable: turning it into an array drops its graph."""
+def _refuse_variables_inside(items, op, outer=None):
+    """Raise if the list or tuple `items` holds a Variable: turning it into an array drops its
+    graph.  A tuple is most often the outputs of a call that returns several: the message says
+    to unpack it."""
+    outer = items if outer is None else outer
     for item in items:
         if isinstance(item, (list, tuple)):
-            _refuse_variables_inside(item, op)
+            _refuse_variables_inside(item, op, outer)
         elif isinstance(item, Variable):
+            kind = type(outer).__name__
+            unpack = ("; a tuple of Variables is what a call with several outputs returns (such as "
+                      "L.MultiheadAttention's (output, weights)): unpack it first, out, weights = layer(x)"
+                      if isinstance(outer, tuple) else "")
             raise TypeError(
-                f"{op}: got a list holding Variables; an array made from it would have no "
-                f"graph. Join Variables with V.stack(list) or V.concat(list) instead"
+                f"{op}: got a {kind} holding Variables; an array made from it would have no "
+                f"graph. Join Variables with V.stack({kind}) or V.concat({kind}) instead{unpack}"
             )
 
 

@@ -69,6 +69,29 @@ def np_group_norm(x, groups, gamma, beta, eps=1e-5):
     return g.reshape(x.shape) * gamma.reshape(channel) + beta.reshape(channel)
 
 
+def np_attention(q, k, v, keep=None, bias=None, scale=None):
+    """Query by query: softmax over the keys it may see of its scaled dot products (all weights 0
+    when it may see none), then the weighted sum of the values."""
+    scale = 1 / np.sqrt(q.shape[-1]) if scale is None else scale
+    batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    q, k, v = (np.broadcast_to(a, batch + a.shape[-2:]) for a in (q, k, v))
+    shape = batch + (q.shape[-2], k.shape[-2])
+    keep = np.ones(shape, bool) if keep is None else np.broadcast_to(keep, shape)
+    bias = np.zeros(shape) if bias is None else np.broadcast_to(bias, shape)
+    out = np.zeros(batch + (q.shape[-2], v.shape[-1]))
+    for index in np.ndindex(*batch, q.shape[-2]):
+        seen = keep[index] & (bias[index] > -np.inf)
+        if seen.any():
+            s = np.array([q[index] @ k[index[:-1] + (j,)] * scale for j in range(k.shape[-2])])
+            s = s + bias[index]
+            w = np.where(seen, np.exp(s - s[seen].max()), 0)
+            out[index] = (w / w.sum()) @ v[index[:-1]]
+    return out
+
+
+ATTENTION_KEEP = np.array([[1, 0, 1, 1], [0, 0, 0, 0], [1, 1, 0, 1]], bool)   # query 1 sees nothing
+
+
 def np_conv2d(x, W, b=None, stride=(1, 1), pad=(0, 0)):
     """Direct sum over output positions, channels and kernel offsets."""
     n, c, h, w = x.shape
@@ -363,6 +386,25 @@ NN_ROWS = {
         Row("NCHW train", F.batch_norm, np_batch_norm, normal((2, 3, 2, 1), (3,), (3,)), SMOOTH),
         Row("NCHW test mode", batch_norm_test_mode, np_batch_norm_test_mode,
             normal((2, 3, 2, 2), (3,), (3,)), PIECEWISE),
+    ],
+    "scaled_dot_product_attention": [
+        Row("(2,3,4) (2,5,4) (2,5,3)", F.scaled_dot_product_attention, np_attention,
+            normal((2, 3, 4), (2, 5, 4), (2, 5, 3)), SMOOTH),
+        Row("heads broadcast, scale", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, scale=0.7),
+            lambda q, k, v: np_attention(q, k, v, scale=0.7),
+            normal((2, 2, 3, 2), (1, 2, 4, 2), (2, 1, 4, 2)), SMOOTH),
+        Row("causal", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+            lambda q, k, v: np_attention(q, k, v, np.tri(3, 4, dtype=bool)), normal((3, 2), (4, 2), (4, 3)),
+            SMOOTH),
+        Row("boolean mask, a row of none", lambda q, k, v: F.scaled_dot_product_attention(
+            q, k, v, ATTENTION_KEEP), lambda q, k, v: np_attention(q, k, v, ATTENTION_KEEP),
+            normal((2, 3, 2), (2, 4, 2), (2, 4, 2)), SMOOTH),
+        Row("float mask of -inf, a row of none", lambda q, k, v: F.scaled_dot_product_attention(
+            q, k, v, np.where(ATTENTION_KEEP, 0.5, -np.inf)), lambda q, k, v: np_attention(
+            q, k, v, bias=np.where(ATTENTION_KEEP, 0.5, -np.inf)), normal((3, 2), (4, 2), (4, 2)), SMOOTH),
+        Row("float mask, differentiated", F.scaled_dot_product_attention,
+            lambda q, k, v, m: np_attention(q, k, v, bias=m), normal((2, 3, 2), (2, 4, 2), (2, 4, 2), (3, 4)),
+            SMOOTH),
     ],
     "embed_id": [Row("repeated ids", F.embed_id, lambda ids, W: W[ids], ids_and_table, PIECEWISE)],
     "accuracy": [Row("(5,3)", F.accuracy, lambda y, t: np.mean(np.argmax(y, 1) == t),

@@ -1819,6 +1819,17 @@ def group_norm(x, num_groups, gamma, beta, eps=1e-5):
     return g.reshape(x.shape) * gamma.reshape(per_channel) + beta.reshape(per_channel)
 
 
+def scaled_dot_product_attention(q, k, v, is_causal=False, scale=None):
+    """softmax(q k^T scale) v over the last two axes (scale 1 / sqrt(E) by default); causal:
+    query i weighs keys 0..i only."""
+    q, k, v = as_float(q), as_float(k), as_float(v)
+    scale = 1 / np.sqrt(max(q.shape[-1], 1)) if scale is None else scale
+    scores = q @ np.swapaxes(k, -1, -2) * scale
+    if is_causal:
+        scores = np.where(np.tri(*scores.shape[-2:], dtype=bool), scores, -np.inf)
+    return softmax(scores, axis=-1) @ v
+
+
 def glu(x, axis=-1):
     x = as_float(x)
     a, b = np.split(x, 2, axis=axis)

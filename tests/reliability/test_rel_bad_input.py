@@ -298,6 +298,10 @@ OPS = [
     Op("layer_norm", F.layer_norm, R.layer_norm, ((2, 3), (3,), (3,)), empty=((0, 3), (3,), (3,))),
     Op("group_norm", lambda x, g, b: F.group_norm(x, 2, g, b), lambda x, g, b: R.group_norm(x, 2, g, b),
        ((2, 4, 3), (4,), (4,)), empty=((0, 4, 3), (4,), (4,)), zero_d=None),
+    Op("scaled_dot_product_attention", F.scaled_dot_product_attention, R.scaled_dot_product_attention,
+       ((2, 3, 4), (2, 5, 4), (2, 5, 3)), empty=((2, 0, 4), (2, 5, 4), (2, 5, 3)), zero_d=None),
+    Op("scaled_dot_product_attention", F.scaled_dot_product_attention, R.scaled_dot_product_attention,
+       ((3, 2), (4, 2), (4, 3)), "no keys", empty=((3, 2), (0, 2), (0, 3)), zero_d=None),
     Op("batch_norm", F.batch_norm, R.batch_norm, ((4, 3), (3,), (3,)), empty=((4, 0), (0,), (0,))),
     Op("embed_id", F.embed_id, R.embed_id, ((2,), (4, 3)), domain=("index:4", "real"),
        empty=((0,), (4, 3))),
@@ -983,6 +987,19 @@ EXTRA = [
         ("gamma (2,) for 4 channels", (_x(2, 4), 2, np.ones(2), np.zeros(4)), ARG_ERRORS),
         ("x 1-d", (_x(4), 2, np.ones(4), np.zeros(4)), ARG_ERRORS),
         ("eps 0", (_x(2, 4), 2, np.ones(4), np.zeros(4), 0.0), ARG_ERRORS)]],
+    *[Case("scaled_dot_product_attention", label, lambda k=k, kw=kw: F.scaled_dot_product_attention(*k, **kw),
+           raises=r) for label, k, kw, r in [
+        ("query and key features 4 and 3", (_x(2, 4), _x(5, 3), _x(5, 3)), {}, ARG_ERRORS),
+        ("key 5 rows, value 4", (_x(2, 4), _x(5, 4), _x(4, 3)), {}, ARG_ERRORS),
+        ("1-d query", (_x(4), _x(5, 4), _x(5, 3)), {}, ARG_ERRORS),
+        ("batches 2 and 3", (_x(2, 2, 4), _x(3, 5, 4), _x(3, 5, 3)), {}, ARG_ERRORS),
+        ("integer mask", (_x(2, 4), _x(5, 4), _x(5, 3)), {"attn_mask": np.ones((2, 5), int)}, (TypeError,)),
+        ("mask (5, 2)", (_x(2, 4), _x(5, 4), _x(5, 3)), {"attn_mask": np.ones((5, 2), bool)}, ARG_ERRORS),
+        ("mask with is_causal", (_x(2, 4), _x(5, 4), _x(5, 3)),
+         {"attn_mask": np.ones((2, 5), bool), "is_causal": True}, ARG_ERRORS),
+        ("scale str", (_x(2, 4), _x(5, 4), _x(5, 3)), {"scale": "0.5"}, (TypeError,)),
+        ("dropout_p 1", (_x(2, 4), _x(5, 4), _x(5, 3)), {"dropout_p": 1.0}, ARG_ERRORS),
+        ("dropout_p None", (_x(2, 4), _x(5, 4), _x(5, 3)), {"dropout_p": None}, (TypeError,))]],
     *[Case("prelu", f"weight {w.shape} for x (2, 3, 4)", lambda w=w: F.prelu(_x(2, 3, 4), w))
       for w in (np.ones(2), np.ones(4), np.ones((3, 1)), np.ones((1, 3)))],
     Case("prelu", "weight (3,) for x (3,)", lambda: F.prelu(_x(3), np.ones(3))),
@@ -1367,6 +1384,12 @@ LAYER_CTORS = [
     *_ctor_cases("GroupNorm", lambda p, v: L.GroupNorm(**{"num_groups": 2, p: v}),
                  {"num_groups": BAD_SIZES, "num_channels": {**BAD_SIZES, "3 (not divided by 2)": 3},
                   "eps": BAD_RATES}, skip={("num_channels", "None")}),
+    *_ctor_cases("MultiheadAttention", lambda p, v: L.MultiheadAttention(**{"embed_dim": 4, "num_heads": 2,
+                                                                            p: v}),
+                 {"embed_dim": {**BAD_SIZES, "3 (not divided by 2 heads)": 3}, "num_heads": BAD_SIZES,
+                  "dropout": {**BAD_RATES, "1": 1.0}, "kdim": BAD_SIZES, "vdim": BAD_SIZES,
+                  "dtype": {"int": np.int64, "not a dtype": "abc"}},
+                 skip={("kdim", "None"), ("vdim", "None")}, names=("Linear",)),
     *_ctor_cases("CELU", lambda p, v: L.CELU(v),
                  {"alpha": {"str": "1", "None": None, "nan": math.nan, "0": 0.0, "-1": -1.0}}),
     *_ctor_cases("HardTanh", lambda p, v: L.HardTanh(**{p: v}),
@@ -1437,6 +1460,11 @@ class LayerRow:
 LINEAR = ("Linear", "linear")      # layers built on Linear may report the Linear that failed
 EMBED = ("EmbedID", "embed_id")
 
+def _first_output(layer):
+    """A layer returning (output, weights) as one that returns its output."""
+    return lambda x: layer(x)[0]
+
+
 LAYER_ROWS = [
     LayerRow("Linear", lambda: L.Linear(4), (2, 3), lambda s: s[:-1] + (4,), ("linear",), ((0, 3), (2, 0))),
     LayerRow("Linear", lambda: L.Linear(4, 3), (2, 3), lambda s: s[:-1] + (4,), ("linear",), ((0, 3),),
@@ -1458,6 +1486,8 @@ LAYER_ROWS = [
     LayerRow("Dropout", lambda: L.Dropout(), (2, 3), lambda s: s, ("dropout",), ((2, 0),)),
     LayerRow("GroupNorm", lambda: L.GroupNorm(2), (2, 4, 3), lambda s: s, ("group_norm",),
              ((0, 4, 3), (2, 4, 0))),
+    LayerRow("MultiheadAttention", lambda: _first_output(L.MultiheadAttention(4, 2)),
+             (2, 3, 4), lambda s: s, ("Linear", "scaled_dot_product_attention"), ((0, 3, 4), (2, 0, 4))),
     LayerRow("Flatten", lambda: L.Flatten(), (2, 3, 4), lambda s: (s[0], 12), ("flatten",), ((0, 3, 4),)),
     LayerRow("PReLU", lambda: L.PReLU(), (2, 3), lambda s: s, ("prelu",), ((2, 0), (0, 3))),
     LayerRow("PReLU", lambda: L.PReLU(3), (2, 3, 4), lambda s: s, ("prelu",), ((0, 3, 4),), "per channel"),

@@ -408,6 +408,22 @@ def group_norm_draw(data, rng):
     return [x, rng.uniform(0.5, 1.5, c), rng.uniform(-1, 1, c)], {"num_groups": groups}
 
 
+def attention_draw(data, rng):
+    """query (..., L, E), key (..., S, E), value (..., S, Ev) with leading axes that broadcast
+    (a 1 against the others' size), L <= S when causal (every query sees a key), and a scale."""
+    batch = data.draw(shapes(0, 2, 1, 2))
+    lead = [tuple(1 if data.draw(st.booleans()) else b for b in batch) for _ in range(3)]
+    length, source, e, ev = (data.draw(st.integers(1, 3)) for _ in range(4))
+    params = {}
+    if data.draw(st.booleans()):
+        params["is_causal"] = True
+        source = max(source, length)
+    if data.draw(st.booleans()):
+        params["scale"] = data.draw(st.floats(0.1, 2.0))
+    return [rng.uniform(-1.5, 1.5, s) for s in (lead[0] + (length, e), lead[1] + (source, e),
+                                                lead[2] + (source, ev))], params
+
+
 def batch_norm_draw(data, rng):
     shape = data.draw(st.sampled_from([(2, 2), (3, 1), (4, 3), (2, 2, 2), (2, 1, 2, 2), (1, 2, 3)]))
     c = shape[1]
@@ -1900,6 +1916,8 @@ PROPS = [
     Prop("group_norm", group_norm_draw, lambda x, g, b, num_groups: F.group_norm(x, num_groups, g, b),
          lambda x, g, b, num_groups: R.group_norm(x, num_groups, g, b)),
     Prop("batch_norm", batch_norm_draw, F.batch_norm, R.batch_norm),
+    Prop("scaled_dot_product_attention", attention_draw, F.scaled_dot_product_attention,
+         R.scaled_dot_product_attention),
     Prop("embed_id", embed_id_draw, F.embed_id, R.embed_id),
     Prop("conv2d", conv2d_draw, lambda x, W, b=None, **kw: F.conv2d(x, W, b, **kw), R.conv2d),
     Prop("deconv2d", deconv2d_draw, lambda x, W, b=None, **kw: F.deconv2d(x, W, b, **kw), R.deconv2d),

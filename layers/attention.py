@@ -1,0 +1,208 @@
+"""MultiheadAttention: PyTorch's nn.MultiheadAttention, batch first, on gengrad's attention.
+
+Inputs are (batch, sequence, embed_dim), or (sequence, embed_dim) for one example; the
+call returns (output, weights) as PyTorch's does, and its masks follow PyTorch's
+convention for this layer: True in a boolean `attn_mask` or `key_padding_mask` means
+*not* allowed to attend (the opposite of F.scaled_dot_product_attention's, as in PyTorch).
+"""
+
+import numpy as np
+
+import variable as V
+from function.attention import attend, attention_mask, causal_keep, dropout_probability
+
+from .layer import Layer
+from .linear import Linear, _dtype_or_none, _positive_int
+
+_TORCH_KEYWORDS = {
+    "batch_first": "gengrad's MultiheadAttention is batch first always, (batch, sequence, embed_dim): "
+                   "drop batch_first (for PyTorch's default (sequence, batch, embed_dim) layout, "
+                   "transpose: x.transpose(1, 0, 2))",
+    "add_bias_kv": "gengrad's MultiheadAttention has no learned bias key and value",
+    "add_zero_attn": "gengrad's MultiheadAttention has no zero attention row",
+    "device": "the parameters move with layer.to_gpu() and layer.to_cpu()",
+}
+"""Keywords of PyTorch's nn.MultiheadAttention with what to write in gengrad."""
+
+
+class MultiheadAttention(Layer):
+    """Multi-head attention (Vaswani et al., 2017), PyTorch's nn.MultiheadAttention batch first.
+
+    query, key and value are projected to embed_dim, split into num_heads heads of
+    embed_dim / num_heads features, attended (scaled dot product, one softmax a head), joined
+    and projected again: ``out_proj(concat_h attention(q_proj(query)_h, k_proj(key)_h,
+    v_proj(value)_h))``.  The four projections are L.Linear layers (W of shape (in, out));
+    PyTorch's in_proj_weight rows [0:E], [E:2E], [2E:3E] transposed are q_proj.W, k_proj.W and
+    v_proj.W.
+
+    Parameters
+    ----------
+    embed_dim : int
+        The features of a query, and of the output.
+    num_heads : int
+        A divisor of embed_dim.
+    dropout : float
+        Dropout on the attention weights, in [0, 1); off inside ``V.test_mode()``.
+    nobias : bool
+        Leave out the projections' biases (PyTorch's bias=False).
+    kdim, vdim : int, optional
+        Features of a key and of a value; embed_dim by default.
+    dtype : dtype, optional
+        Parameter dtype; by default the first input's float dtype (as Linear's).
+    rng : numpy.random.Generator, optional
+        Source of the initial weights.
+
+    Raises
+    ------
+    TypeError
+        If PyTorch's `batch_first`, `add_bias_kv`, `add_zero_attn` or `device` is given (with
+        what to write), or `dtype` is not a floating-point dtype.
+    ValueError
+        If a size is not a positive int, num_heads does not divide embed_dim, or `dropout` is
+        outside [0, 1).
+    """
+
+    def __new__(cls, *args, **kwargs):
+        for key in kwargs:
+            if key in _TORCH_KEYWORDS:
+                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {key!r}; {key} is "
+                                f"PyTorch's keyword: {_TORCH_KEYWORDS[key]}")
+        return super().__new__(cls, *args, **kwargs)
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, nobias: bool = False,
+                 kdim: int | None = None, vdim: int | None = None, dtype=None, *,
+                 rng: np.random.Generator | None = None):
+        super().__init__()
+        name = type(self).__name__
+        self.embed_dim = _positive_int(embed_dim, "embed_dim", name)
+        self.num_heads = _positive_int(num_heads, "num_heads", name)
+        if self.embed_dim % self.num_heads:
+            raise ValueError(f"{name}: num_heads={num_heads} must divide embed_dim={embed_dim} (each head "
+                             f"takes embed_dim / num_heads features)")
+        self.dropout = dropout_probability(dropout, name, "dropout")
+        self._dtype = _dtype_or_none(dtype, name)
+        kdim = self.embed_dim if kdim is None else _positive_int(kdim, "kdim", name)
+        vdim = self.embed_dim if vdim is None else _positive_int(vdim, "vdim", name)
+        e, nobias = self.embed_dim, bool(nobias)
+        self.q_proj = Linear(e, e, nobias, dtype, rng=rng)
+        self.k_proj = Linear(e, kdim, nobias, dtype, rng=rng)
+        self.v_proj = Linear(e, vdim, nobias, dtype, rng=rng)
+        self.out_proj = Linear(e, e, nobias, dtype, rng=rng)
+
+    def _repr_settings(self):
+        return {"embed_dim": self.embed_dim, "num_heads": self.num_heads,
+                **({"dropout": self.dropout} if self.dropout else {})}
+
+    def _heads(self, x, n):
+        """(N, T, E) -> (N, H, T, E / H)."""
+        heads = self.num_heads
+        return x.reshape(n, x.shape[1], heads, self.embed_dim // heads).transpose(0, 2, 1, 3)
+
+    def forward(self, query, key=None, value=None, *, key_padding_mask=None, need_weights: bool = True,
+                attn_mask=None, average_attn_weights: bool = True, is_causal: bool = False):
+        """(output, weights) of attending from `query` to `key` and `value`.
+
+        Parameters
+        ----------
+        query : Variable or ndarray
+            (N, L, embed_dim), or (L, embed_dim) for one example.
+        key, value : Variable or ndarray, optional
+            (N, S, kdim) and (N, S, vdim) (or 2-d, as the query); by default key is the
+            query and value the key (self-attention: ``layer(x)``).
+        key_padding_mask : ndarray, optional
+            (N, S): boolean, True at the keys to ignore (padding); or floating, added to
+            the scores.
+        need_weights : bool
+            Return the weights as the second element; None there otherwise.
+        attn_mask : ndarray or Variable, optional
+            (L, S) or (N * num_heads, L, S): boolean, True where a query may *not* attend to
+            a key; or floating, added to the scores.
+        average_attn_weights : bool
+            Weights averaged over the heads, (N, L, S); else per head, (N, num_heads, L, S).
+        is_causal : bool
+            Query i attends to keys 0..i only (with `attn_mask` too: both apply).
+
+        Returns
+        -------
+        (Variable, Variable or None)
+            The output (N, L, embed_dim) (or (L, embed_dim)) and the weights, or None.
+            A query with every key masked gets weights of 0 and the output bias of
+            out_proj (PyTorch's layer gives NaN there).
+        """
+        name = type(self).__name__
+        query = V.as_variable(query, op=name)
+        key = query if key is None else V.as_variable(key, op=name)
+        value = key if value is None else V.as_variable(value, op=name)
+        unbatched = query.ndim == 2
+        for what, x, size in (("query", query, self.embed_dim), ("key", key, self.k_proj.in_size),
+                              ("value", value, self.v_proj.in_size)):
+            if x.ndim != query.ndim or x.ndim not in (2, 3):
+                raise ValueError(f"{name}: query, key and value must be all 3-d, (batch, sequence, "
+                                 f"features), or all 2-d, (sequence, features); got query {query.shape}, "
+                                 f"key {key.shape}, value {value.shape}")
+            if x.shape[-1] != size:
+                raise ValueError(f"{name}: {what} of shape {x.shape} has {x.shape[-1]} features on its "
+                                 f"last axis, but the layer takes {size} (embed_dim={self.embed_dim}, "
+                                 f"kdim={self.k_proj.in_size}, vdim={self.v_proj.in_size})")
+        if unbatched:
+            query, key, value = query[None], key[None], value[None]
+        n, length, source = query.shape[0], query.shape[1], key.shape[1]
+        if key.shape[:2] != (n, source) or value.shape[:2] != (n, source):
+            raise ValueError(f"{name}: key and value must have the query's batch size and the same "
+                             f"sequence length; got query {query.shape}, key {key.shape}, value "
+                             f"{value.shape}")
+        q = self._heads(self.q_proj(query), n)
+        k = self._heads(self.k_proj(key), n)
+        v = self._heads(self.v_proj(value), n)
+        keep, bias = self._masks(attn_mask, key_padding_mask, is_causal, unbatched, n, length, source, q)
+        out, weights = attend(q, k, v, keep, bias, self.dropout)
+        out = self.out_proj(out.transpose(0, 2, 1, 3).reshape(n, length, self.embed_dim))
+        if need_weights and average_attn_weights:
+            weights = V.mean(weights, axis=1)
+        if unbatched:
+            out = out[0]
+            weights = weights[0]
+        return out, (weights if need_weights else None)
+
+    def __call__(self, *inputs, **kwargs):
+        """Run `forward`: (output, weights), weights None when need_weights=False."""
+        return self.forward(*inputs, **kwargs)
+
+    def _masks(self, attn_mask, key_padding_mask, is_causal, unbatched, n, length, source, like):
+        """(keep, bias) for scores of shape (N, H, L, S) from the layer's masks (True: masked)."""
+        name, heads = type(self).__name__, self.num_heads
+        scores = (n, heads, length, source)
+        keep = causal_keep(length, source, like) if is_causal else None
+        bias = None
+        if attn_mask is not None:
+            attn_mask = attn_mask if hasattr(attn_mask, "reshape") else np.asarray(attn_mask)
+            shape = attn_mask.shape
+            if len(shape) == 3 and shape[0] == n * heads:       # PyTorch's (N * H, L, S)
+                attn_mask = attn_mask.reshape(n, heads, *shape[1:])
+            elif len(shape) != 2:
+                raise ValueError(f"{name}: attn_mask must be (L, S) = ({length}, {source}) or "
+                                 f"(N * num_heads, L, S) = ({n * heads}, {length}, {source}), got shape "
+                                 f"{tuple(shape)}")
+            keep, bias = self._add(keep, bias, attn_mask, "attn_mask", scores, like)
+        if key_padding_mask is not None:
+            if not hasattr(key_padding_mask, "reshape"):
+                key_padding_mask = np.asarray(key_padding_mask)
+            shape = key_padding_mask.shape
+            if tuple(shape) != ((source,) if unbatched else (n, source)):
+                raise ValueError(f"{name}: key_padding_mask must be (N, S) = ({n}, {source}) (or (S,) "
+                                 f"for one example), got shape {tuple(shape)}")
+            keep, bias = self._add(keep, bias, key_padding_mask.reshape(n, 1, 1, source),
+                                   "key_padding_mask", scores, like)
+        return keep, bias
+
+    def _add(self, keep, bias, mask, what, scores, like):
+        """keep and bias with the mask `mask` (PyTorch's convention: True is masked) added."""
+        masked, extra = attention_mask(mask, type(self).__name__, scores, like, what)
+        if masked is not None:
+            keep = ~masked if keep is None else keep & ~masked
+        if extra is not None:
+            bias = extra if bias is None else bias + extra
+        return keep, bias
+
+
+__all__ = ["MultiheadAttention"]
