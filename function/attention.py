@@ -19,18 +19,22 @@ from .nn import dropout
 from .softmax import softmax
 
 
-def attention_mask(mask, op, scores_shape, like, name="attn_mask"):
+def attention_mask(mask, op, scores_shape, like, name="attn_mask", hides=False):
     """(keep, bias) of a user's mask for scores of `scores_shape` (package helper): a boolean
-    mask gives `keep` (True where a key takes part), a float one `bias` (added to the scores;
-    a Variable keeps its gradient); the other is None."""
+    mask gives `keep` (True where a key takes part; where it is hidden if `hides`, which the
+    caller inverts), a float one `bias` (added to the scores; a Variable keeps its gradient);
+    the other is None."""
     if mask is None:
         return None, None
     data = mask._data if isinstance(mask, Variable) else mask
     if not hasattr(data, "dtype"):
         data = np.asarray(data)
     if data.dtype.kind not in "bf":
-        raise TypeError(f"{op}: {name} must be boolean (True where a query may attend to a key) or "
-                        f"floating (added to the scores), got dtype {data.dtype}")
+        true, ones = (("at a key to hide, PyTorch's layer's convention", "mask == 0") if hides else
+                      ("where a query may attend to a key", "mask == 1"))
+        raise TypeError(f"{op}: {name} must be boolean (True {true}) or floating (added to the scores), "
+                        f"got dtype {data.dtype}; for a mask of 1s at the keys to attend to and 0s "
+                        f"elsewhere write {name}=({ones})")
     try:
         shape = np.broadcast_shapes(data.shape, scores_shape)
     except ValueError:

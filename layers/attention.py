@@ -197,7 +197,7 @@ class MultiheadAttention(Layer):
 
     def _add(self, keep, bias, mask, what, scores, like):
         """keep and bias with the mask `mask` (PyTorch's convention: True is masked) added."""
-        masked, extra = attention_mask(mask, type(self).__name__, scores, like, what)
+        masked, extra = attention_mask(mask, type(self).__name__, scores, like, what, hides=True)
         if masked is not None:
             keep = ~masked if keep is None else keep & ~masked
         if extra is not None:

@@ -209,6 +209,45 @@ def test_lstm_classifier_with_adam_syncs_once_a_step(gpu, rng, count_syncs):
     _budget(count_syncs, step)
 
 
+# ----- a transformer block: causal multi-head attention, layer norm, a padding mask, Adam -----------
+class Block(L.Model):
+    """x + attention(norm(x)), then + MLP(norm(.)), then a classifier of each position."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm1, self.norm2 = L.LayerNorm(), L.LayerNorm()
+        self.attn = L.MultiheadAttention(8, 2, dropout=0.1)
+        self.l1, self.l2, self.out = L.Linear(16), L.Linear(8), L.Linear(3)
+
+    def forward(self, x, padding):
+        h = x + self.attn(self.norm1(x), key_padding_mask=padding, is_causal=True)[0]
+        h = h + self.l2(F.gelu(self.l1(self.norm2(h))))
+        return self.out(h)
+
+
+def test_transformer_block_with_adam_syncs_once_a_step(gpu, rng, count_syncs):
+    """Attention's masks (causal, padding, a query that sees no key) are where()s on the device:
+    no branch reads them."""
+    model = Block().to_gpu()
+    optimizer = O.Adam(1e-2).setup(model)
+    padding = np.zeros((4, 5), bool)
+    padding[0, 3:] = True
+    padding[1, :] = True                               # an example of padding only
+    padding = backend.to_gpu(padding)
+    data = iter([(backend.to_gpu(rng.standard_normal((4, 5, 8)).astype(np.float32)),
+                  backend.to_gpu(rng.integers(0, 3, 20))) for _ in range(STEPS + 1)])
+
+    def step():
+        x, t = next(data)
+        loss = F.softmax_cross_entropy(model(x, padding).reshape(20, 3), t)
+        model.cleargrads()
+        loss.backward()
+        optimizer.update()
+        return float(loss)
+
+    _budget(count_syncs, step)
+
+
 # ----- a PINN: the loss reads V.laplacian of the network, Adam --------------------------------------
 @pytest.mark.parametrize("samples", [None, 3], ids=["exact", "estimated"])
 def test_pinn_step_on_the_laplacian_syncs_once_a_step(gpu, rng, count_syncs, samples):
