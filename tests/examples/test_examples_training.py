@@ -22,6 +22,7 @@ import layers as L
 import optimizers as O
 import variable as V
 from examples import (
+    attention_sort,
     digits_mlp,
     gradient_penalty,
     linear_regression,
@@ -439,3 +440,24 @@ def test_every_example_with_a_main_has_a_smoke_test():
     assert {"spiral_mlp", "digits_mlp", "lstm_sine", "gradient_penalty", "demo"} <= set(scripts)
     untested = [name for name in scripts if f"{name}.main(" not in tests]
     assert not untested, f"examples without a smoke test calling their main(): {untested}"
+
+
+# ----- attention_sort.py ----------------------------------------------------------------
+def test_a_transformer_learns_to_sort(tmp_path, capsys):
+    assert attention_sort.main(["--steps", "200", "--layers", "1", "--embed", "16",
+                                "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    losses = [field(line, "loss") for line in out.splitlines() if line.startswith("step")]
+    assert len(losses) == 10 and losses[-1] < losses[0] / 5
+    digits, sequences = numbers(line_with(out, "new sequences"))[1:3]
+    assert digits > 85 and sequences > 40
+    assert_figure(tmp_path / "attention_sort.png")
+
+
+def test_the_sorters_attention_sees_every_position_and_keeps_its_weights():
+    model = attention_sort.Sorter(10, 5, 8, 2, 2, np.random.default_rng(0))
+    x, t = attention_sort.batch(np.random.default_rng(1), 3, 5, 10)
+    assert np.array_equal(t, np.sort(x, axis=1)) and model(x).shape == (3, 5, 10)
+    for block in model.blocks:
+        np.testing.assert_allclose(block.weights.data.sum(axis=-1), 1, rtol=1e-12)   # one softmax a row
+        assert block.weights.shape == (3, 5, 5)
