@@ -10,6 +10,7 @@ import numpy as np
 
 import variable as V
 from function.attention import attend, attention_mask, causal_keep, dropout_probability
+from variable.variable import _TorchName
 
 from .layer import Layer
 from .linear import Linear, _dtype_or_none, _positive_int
@@ -89,9 +90,19 @@ class MultiheadAttention(Layer):
         self.v_proj = Linear(e, vdim, nobias, dtype, rng=rng)
         self.out_proj = Linear(e, e, nobias, dtype, rng=rng)
 
+    in_proj_weight = _TorchName("q_proj.W, k_proj.W and v_proj.W (L.Linear's, each of shape (in, "
+                                "embed_dim)) are its three blocks transposed: PyTorch's in_proj_weight "
+                                "is V.concat([q_proj.W, k_proj.W, v_proj.W], axis=1).T")
+    in_proj_bias = _TorchName("q_proj.b, k_proj.b and v_proj.b are its three parts")
+
     def _repr_settings(self):
         return {"embed_dim": self.embed_dim, "num_heads": self.num_heads,
                 **({"dropout": self.dropout} if self.dropout else {})}
+
+    def __repr__(self):
+        """The settings on the first line, then the four projections."""
+        settings = ", ".join(f"{key}={value!r}" for key, value in self._repr_settings().items())
+        return super().__repr__().replace("(\n", f"(\n  {settings}\n", 1)
 
     def _heads(self, x, n):
         """(N, T, E) -> (N, H, T, E / H)."""

@@ -134,7 +134,8 @@ def test_need_weights_false_gives_none(rng, on_device):
 def test_dropout_drops_weights_in_training_only(rng, on_device):
     L.seed(3)
     layer = L.MultiheadAttention(4, 2, dropout=0.5)
-    assert repr(layer).startswith("MultiheadAttention(") and "q_proj" in repr(layer)
+    assert repr(layer).startswith("MultiheadAttention(\n  embed_dim=4, num_heads=2, dropout=0.5\n  (q_proj): "
+                                  "Linear(\n")
     x = rng.standard_normal((2, 5, 4))
     _, trained = layer(on_device(x), average_attn_weights=False)
     with V.test_mode():
@@ -215,3 +216,20 @@ def test_using_the_pair_as_one_output_names_the_unpacking(on_device):
     with pytest.raises(TypeError, match=r"Linear: got a tuple holding Variables.*unpack it first, out, "
                                         r"weights = layer\(x\)"):
         L.Linear(3)(layer(on_device(np.ones((2, 3, 4)))))
+
+
+def test_pytorch_weights_load_as_the_hint_says(rng):
+    """in_proj_weight (3E, E) rows [0:E], [E:2E], [2E:3E] transposed are q_proj.W, k_proj.W and
+    v_proj.W; V.concat([...], axis=1).T gives it back, as in_proj_weight's hint says."""
+    layer = L.MultiheadAttention(4, 2)
+    in_proj_weight, in_proj_bias = rng.standard_normal((12, 4)), rng.standard_normal(12)
+    for k, linear in enumerate((layer.q_proj, layer.k_proj, layer.v_proj)):
+        linear.W.data[...] = in_proj_weight[4 * k:4 * (k + 1)].T
+        linear.b.data[...] = in_proj_bias[4 * k:4 * (k + 1)]
+    joined = V.concat([layer.q_proj.W, layer.k_proj.W, layer.v_proj.W], axis=1).T
+    np.testing.assert_array_equal(joined.data, in_proj_weight)
+    x = rng.standard_normal((3, 4))
+    q = x @ in_proj_weight[:4].T + in_proj_bias[:4]                  # PyTorch's F.linear(x, W_q, b_q)
+    np.testing.assert_allclose(layer.q_proj(x).data, q, rtol=1e-14)
+    with pytest.raises(AttributeError, match=r"V\.concat\(\[q_proj\.W, k_proj\.W, v_proj\.W\], axis=1\)\.T"):
+        _ = layer.in_proj_weight
