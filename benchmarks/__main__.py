@@ -3,6 +3,7 @@
 import argparse
 
 from benchmarks import (
+    attention,
     gpu,
     higher_order,
     jacobians,
@@ -20,8 +21,8 @@ from benchmarks import (
 
 
 def main(argv=None):
-    """Run the overhead, backward-pass, NumPy-call, SciPy-special, higher-order, Taylor-mode, MLP and memory
-    benchmarks in turn."""
+    """Run the overhead, backward-pass, NumPy-call, SciPy-special, higher-order, Taylor-mode, MLP,
+    attention and memory benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
@@ -60,6 +61,8 @@ def main(argv=None):
     many_inputs.main(["--n", "500", "--repeat", "1"] if quick else [])
     print()
     mlp.main(["--steps", "1", "--rounds", "1"] if quick else [])
+    print()
+    attention.main(["--sizes", "4,8,16,2", "--repeat", "1"] if quick else [])
     return 0
 
 

@@ -65,18 +65,21 @@ def causal_keep(n_queries, n_keys, like):
     return xp.tril(xp.ones((n_queries, n_keys), dtype=bool))
 
 
-def attend(q, k, v, keep=None, bias=None, dropout_p=0.0, scale=None):
+def attend(q, k, v, keep=None, bias=None, dropout_p=0.0, scale=None, every_query_sees=False):
     """(output, weights) of attention on Variables of shapes (..., L, E), (..., S, E) and
     (..., S, Ev) (package helper): weights = softmax(q k^T scale + bias) over the keys, 0 where
-    `keep` is False, output = weights v."""
+    `keep` is False, output = weights v.  `every_query_sees`: `keep` leaves each query a key
+    (a causal mask), so no row of weights is to be zeroed."""
     scale = 1 / math.sqrt(max(q.shape[-1], 1)) if scale is None else scale   # (no features: scores of 0)
-    scores = V.matmul(q, V.swapaxes(k, -1, -2)) * scale
+    scores = V.matmul(q * scale, V.swapaxes(k, -1, -2))     # (q scaled: fewer entries than the scores)
     if bias is not None:
         scores = scores + bias
         finite = getattr(bias, "_data", bias) != -np.inf      # (a score of -inf is masked too)
         keep = finite if keep is None else keep & finite
     if keep is None:
         weights = softmax(scores, axis=-1)
+    elif every_query_sees and bias is None:
+        weights = softmax(V.where(keep, scores, -np.inf), axis=-1)
     else:
         some = keep.any(axis=-1, keepdims=True)    # (a row with no key: softmax of 0s, then 0)
         masked = V.where(some, V.where(keep, scores, -np.inf), 0.0)
@@ -152,7 +155,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p: f
     keep, bias = attention_mask(attn_mask, op, scores_shape, query)
     if is_causal:
         keep = causal_keep(*scores_shape[-2:], query)
-    out, _ = attend(query, key, value, keep, bias, dropout_p, scale)
+    out, _ = attend(query, key, value, keep, bias, dropout_p, scale, every_query_sees=is_causal)
     return out
 
 

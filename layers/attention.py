@@ -166,7 +166,8 @@ class MultiheadAttention(Layer):
         k = self._heads(self.k_proj(key), n)
         v = self._heads(self.v_proj(value), n)
         keep, bias = self._masks(attn_mask, key_padding_mask, is_causal, unbatched, n, length, source, q)
-        out, weights = attend(q, k, v, keep, bias, self.dropout)
+        out, weights = attend(q, k, v, keep, bias, self.dropout,
+                              every_query_sees=attn_mask is None and key_padding_mask is None)
         out = self.out_proj(out.transpose(0, 2, 1, 3).reshape(n, length, self.embed_dim))
         if need_weights and average_attn_weights:
             weights = V.mean(weights, axis=1)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from benchmarks import (
+    attention,
     engine_floor,
     higher_order,
     jacobians,
@@ -218,3 +219,21 @@ def test_gpu_laplacian_cases_agree_with_pytorch():
     run = subprocess.run([sys.executable, "-c", _GPU_LAPLACIAN_AGAINST_TORCH], cwd=root,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and "agree" in run.stdout, run.stderr
+
+
+def test_attention_agrees_with_its_hand_written_numpy(capsys):
+    # run() checks gengrad's gradients (of x and the eight parameters) against NumPy's first
+    results = attention.run(sizes=((2, 3, 4, 2),), repeat=1, torch=False)
+    assert set(results) == {((2, 3, 4, 2), "float32"), ((2, 3, 4, 2), "float64")}
+    assert all(set(times) == {"numpy", "gengrad"} for times in results.values())
+    assert attention.run(sizes=((2, 5, 6, 3),), dtypes=("float64",), causal=True, repeat=1, torch=False)
+    assert attention.main(["--sizes", "2,3,4,2", "--repeat", "1", "--no-torch", "--dtype", "float64"]) == 0
+    assert "ratio to hand-written NumPy" in capsys.readouterr().out
+
+
+def test_attention_checks_catch_a_wrong_gradient(monkeypatch):
+    original = attention.NumpyStep.grads
+    monkeypatch.setattr(attention.NumpyStep, "grads",
+                        lambda self: [1.01 * original(self)[0], *original(self)[1:]])
+    with pytest.raises(AssertionError, match="gengrad: gradients differ"):
+        attention.run(sizes=((2, 3, 4, 2),), dtypes=("float64",), repeat=1, torch=False)
