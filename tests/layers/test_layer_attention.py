@@ -218,18 +218,18 @@ def test_using_the_pair_as_one_output_names_the_unpacking(on_device):
         L.Linear(3)(layer(on_device(np.ones((2, 3, 4)))))
 
 
-def test_pytorch_weights_load_as_the_hint_says(rng):
+def test_pytorch_weights_load_as_the_hint_says(rng, on_device):
     """in_proj_weight (3E, E) rows [0:E], [E:2E], [2E:3E] transposed are q_proj.W, k_proj.W and
     v_proj.W; V.concat([...], axis=1).T gives it back, as in_proj_weight's hint says."""
     layer = L.MultiheadAttention(4, 2)
     in_proj_weight, in_proj_bias = rng.standard_normal((12, 4)), rng.standard_normal(12)
     for k, linear in enumerate((layer.q_proj, layer.k_proj, layer.v_proj)):
-        linear.W.data[...] = in_proj_weight[4 * k:4 * (k + 1)].T
-        linear.b.data[...] = in_proj_bias[4 * k:4 * (k + 1)]
+        linear.W.data[...] = on_device(in_proj_weight[4 * k:4 * (k + 1)].T)
+        linear.b.data[...] = on_device(in_proj_bias[4 * k:4 * (k + 1)])
     joined = V.concat([layer.q_proj.W, layer.k_proj.W, layer.v_proj.W], axis=1).T
-    np.testing.assert_array_equal(joined.data, in_proj_weight)
+    np.testing.assert_array_equal(to_cpu(joined.data), in_proj_weight)
     x = rng.standard_normal((3, 4))
     q = x @ in_proj_weight[:4].T + in_proj_bias[:4]                  # PyTorch's F.linear(x, W_q, b_q)
-    np.testing.assert_allclose(layer.q_proj(x).data, q, rtol=1e-14)
+    np.testing.assert_allclose(to_cpu(layer.q_proj(on_device(x)).data), q, rtol=1e-14)
     with pytest.raises(AttributeError, match=r"V\.concat\(\[q_proj\.W, k_proj\.W, v_proj\.W\], axis=1\)\.T"):
         _ = layer.in_proj_weight
