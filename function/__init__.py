@@ -29,7 +29,7 @@ from .activation import (
     swish,
 )
 from .attention import scaled_dot_product_attention
-from .conv import average_pooling, col2im, conv2d, deconv2d, im2col, pooling
+from .conv import average_pooling, col2im, conv1d, conv2d, deconv2d, im2col, pooling
 from .loss import (
     binary_cross_entropy,
     cosine_similarity,
@@ -95,8 +95,6 @@ _SPELLED_OTHERWISE = {
     "normalize": (_TORCH, "x / V.linalg.norm(x, axis=axis, keepdims=True)"),
     "conv_transpose2d": (_TORCH, "F.deconv2d(x, W, b, stride, pad), W of shape (in_channels, "
                                  "out_channels, kh, kw) as PyTorch's"),
-    "conv1d": (_TORCH, "F.conv2d on images one row high: F.conv2d(x[:, :, None, :], W[:, :, None, :], b, "
-                       "stride=(1, s), pad=(0, p))[:, :, 0, :]"),
     "max_pool1d": (_TORCH, "F.pooling(x[:, :, None, :], (1, k), (1, s))[:, :, 0, :]"),
     "avg_pool1d": (_TORCH, "F.average_pooling(x[:, :, None, :], (1, k), (1, s))[:, :, 0, :]"),
     "adaptive_avg_pool2d": (_TORCH, "V.mean(x, axis=(2, 3), keepdims=True) for output size 1 (global "

@@ -42,6 +42,24 @@ def int_pair(value: Size, op: str, name: str, minimum: int) -> tuple[int, int]:
     return int(pair[0]), int(pair[1])
 
 
+def single_int(value, op: str, name: str, minimum: int) -> int:
+    """An int (or a 1-tuple of one, PyTorch's spelling) >= `minimum`: a 1-D size, stride or pad.
+
+    Raises
+    ------
+    TypeError
+        If `value` is not an int or a 1-tuple of an int (bools refused), naming `op` and `name`.
+    ValueError
+        If it is below `minimum`.
+    """
+    single = value[0] if isinstance(value, (tuple, list)) and len(value) == 1 else value
+    if not isinstance(single, (int, np.integer)) or isinstance(single, (bool, np.bool_)):
+        raise TypeError(f"{op}: {name} must be an int, got {value!r}")
+    if single < minimum:
+        raise ValueError(f"{op}: {name} must be >= {minimum}, got {value!r}")
+    return int(single)
+
+
 def _output_size(size, kernel, stride, pad):
     return (size + 2 * pad - kernel) // stride + 1
 
@@ -272,6 +290,53 @@ def conv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size 
     return y
 
 
+def conv1d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int = 1, pad: int = 0) -> Variable:
+    """1-D convolution (cross-correlation) of (N, C, L) sequences: conv2d of images one row high.
+
+    y[n, o, p] = sum_{c,i} W[o, c, i] x_padded[n, c, p S + i] + b[o].
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Sequences of shape (N, C, L).
+    W : Variable or ndarray
+        Filters of shape (OC, C, K).
+    b : Variable, ndarray or None
+        Bias of shape (OC,).
+    stride, pad : int
+        Step (>= 1) and zero padding at each end (>= 0).
+
+    Returns
+    -------
+    Variable of shape (N, OC, (L + 2 pad - K) // stride + 1).
+
+    Raises
+    ------
+    TypeError
+        If `stride` or `pad` is not an int.
+    ValueError
+        If the shapes do not fit together or the kernel does not fit the padded input.
+    """
+    op = "conv1d"
+    x, W = as_float(x, op), as_float(W, op)
+    if W.ndim != 3:
+        raise ValueError(f"{op}: W must be 3-d (OC, C, K), got shape {W.shape}")
+    if x.ndim != 3 or x.shape[1] != W.shape[1]:
+        raise ValueError(f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
+                         f"(N, C, L) with C = W.shape[1]")
+    stride, pad = single_int(stride, op, "stride", 1), single_int(pad, op, "pad", 0)
+    if W.shape[2] > x.shape[2] + 2 * pad:
+        raise ValueError(f"{op}: kernel {W.shape[2]} does not fit the input of shape {x.shape} padded by "
+                         f"{pad}")
+    if b is not None:
+        b = as_float(b, op)
+        if b.shape != (W.shape[0],):
+            raise ValueError(f"{op}: b must have shape ({W.shape[0]},) for W of shape {W.shape}, got "
+                             f"{b.shape}")
+    y = conv2d(V.expand_dims(x, 2), V.expand_dims(W, 2), b, stride=(1, stride), pad=(0, pad))
+    return V.squeeze(y, axis=2)
+
+
 def _deconv_size(size, kernel, stride, pad, outsize, op, x_shape, W_shape):
     """(OH, OW) of deconv2d: `outsize` once checked, else the smallest size conv2d maps to `size`.
 
@@ -429,4 +494,4 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
     return V.mean(_windows(x, kernel_size, stride, pad, "average_pooling", 0.0), axis=2)
 
 
-__all__ = ["im2col", "col2im", "conv2d", "deconv2d", "pooling", "average_pooling"]
+__all__ = ["im2col", "col2im", "conv1d", "conv2d", "deconv2d", "pooling", "average_pooling"]

@@ -40,7 +40,7 @@ from .activation import (
     Tanh,
 )
 from .attention import MultiheadAttention
-from .conv import Conv2d, Deconv2d
+from .conv import Conv1d, Conv2d, Deconv2d
 from .dataloader import DataLoader, SeqDataLoader
 from .dropout import Dropout
 from .embedding import EmbedID
@@ -56,7 +56,8 @@ from .shape import Flatten
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
-    "LayerNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv2d", "Deconv2d", "Flatten", "MultiheadAttention",
+    "LayerNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Deconv2d", "Flatten",
+    "MultiheadAttention",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",
     "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
@@ -100,8 +101,6 @@ _SPELLED_OTHERWISE = {
                                   "sqrt(in_size); to set others, write into the data: "
                                   "layer.W.data[...] = array (after the first call for a lazily sized "
                                   "layer)"),
-    "Conv1d": (_TORCH, "L.Conv2d(out_channels, (1, k), (1, s), (0, p)) on images one row high, "
-                       "x[:, :, None, :], and [:, :, 0, :] of its output"),
     "AdaptiveAvgPool2d": (_TORCH, "a step lambda x: V.mean(x, axis=(2, 3), keepdims=True) in "
                                   "L.Sequential, for output size 1 (global average pooling)"),
     "AdaptiveMaxPool2d": (_TORCH, "a step lambda x: V.max(x, axis=(2, 3), keepdims=True) in "

@@ -1,10 +1,11 @@
-"""Conv2d and Deconv2d: 2-D convolution and its transpose on (batch, channels, height, width)."""
+"""Conv2d and Deconv2d: 2-D convolution and its transpose on (batch, channels, height, width);
+Conv1d: 1-D convolution on (batch, channels, length)."""
 
 import numpy as np
 
 import function as F
 import variable as V
-from function.conv import int_pair
+from function.conv import int_pair, single_int
 
 from .initializers import generator, scaled_normal
 from .layer import Layer
@@ -20,9 +21,18 @@ def _pair(value, name):
     return (value, value)
 
 
-def _one(pair):
-    """A size pair as written in a call: 3 for (3, 3), (3, 5) otherwise."""
-    return str(pair[0]) if pair[0] == pair[1] else str(tuple(pair))
+def _one(layer, pair):
+    """A size pair of `layer` as written in a call: 3 for (3, 3), (3, 5) otherwise (Conv1d: 3 for
+    its (1, 3))."""
+    sizes = layer._written(pair)
+    return str(sizes[0]) if len(set(sizes)) == 1 else str(tuple(sizes))
+
+
+def _square(layer):
+    """(kernel, stride, pad) of `layer` as single ints when each is the same along every axis
+    (PyTorch's layers take channels as numbers, so only then can they be read in its order)."""
+    sizes = [layer._written(pair) for pair in (layer.kernel_size, layer.stride, layer.pad)]
+    return None if any(len(set(s)) > 1 for s in sizes) else tuple(s[0] for s in sizes)
 
 
 def _order_note(layer, torch_name):
@@ -37,10 +47,10 @@ def _order_note(layer, torch_name):
     name = type(layer).__name__
     given = layer._in_channels_given
     padded = layer.pad != (0, 0)
-    values = [str(layer.out_channels), _one(layer.kernel_size), _one(layer.stride)]
+    values = [str(layer.out_channels), _one(layer, layer.kernel_size), _one(layer, layer.stride)]
     names = ["out_channels", "kernel_size", "stride"]
     if padded:
-        values.append(_one(layer.pad))
+        values.append(_one(layer, layer.pad))
         names.append("pad")
     positional = ", ".join(values)
     call = positional
@@ -51,9 +61,10 @@ def _order_note(layer, torch_name):
     meaning = ", ".join(f"{n}={v}" for n, v in zip(names, values))
     note = (f"{name}({call}) means {meaning} (gengrad's order is {name}(out_channels, kernel_size, "
             f"stride, pad, in_channels))")
-    (kh, kw), (sh, sw), (ph, pw) = layer.kernel_size, layer.stride, layer.pad
-    if kh != kw or sh != sw or ph != pw:
+    square = _square(layer)
+    if square is None:
         return note
+    kh, sh, ph = square
     # the same numbers in PyTorch's order: (in, out, kernel, stride, padding)
     torch_call = call if padded else positional
     torch_stride = ph if padded else 1
@@ -92,10 +103,11 @@ def _check_pytorch_order(layer, shape, torch_name):
     stride): Conv2d(3, 8, 3) on an RGB image.  A channel-preserving convolution with a
     stride of 3 or more and a larger kernel is rare enough to ask for in_channels.
     """
-    (kh, kw), (sh, sw) = layer.kernel_size, layer.stride
     if layer._in_channels_given or shape[1] != layer.out_channels:
         return
-    if kh == kw and sh == sw and 3 <= sh < kh:
+    square = _square(layer)
+    kh, sh = square[:2] if square else (0, 0)
+    if square and 3 <= sh < kh:
         name = type(layer).__name__
         raise ValueError(
             f"{name}: input of shape {tuple(shape)} has {shape[1]} channels, as many as "
@@ -112,6 +124,7 @@ class _Convolution(Layer):
     """
 
     TORCH_NAME = ""
+    LAYOUT = "(batch, channels, height, width)"
 
     def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
                  nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
@@ -159,11 +172,11 @@ class _Convolution(Layer):
         name = type(self).__name__
         x = V.as_variable(x, op=name)
         shape = x.shape
-        if len(shape) != 4:
-            raise ValueError(f"{name}: input must be 4-D (batch, channels, height, width), got shape "
-                             f"{tuple(shape)}")
+        ndim = self.LAYOUT.count(",") + 1
+        if len(shape) != ndim:
+            raise ValueError(f"{name}: input must be {ndim}-D {self.LAYOUT}, got shape {tuple(shape)}")
         if self.W is None:
-            if not self._in_channels_given:
+            if not self._in_channels_given and len(shape) == 4:
                 _check_channels_first(name, shape)
             _check_pytorch_order(self, shape, self.TORCH_NAME)
             self._check_fits(shape)
@@ -179,6 +192,11 @@ class _Convolution(Layer):
 
     def _check_fits(self, shape):
         """Refuse an input the layer cannot take (nothing to refuse by default)."""
+
+    @staticmethod
+    def _written(pair):
+        """The entries of a (kernel, stride or pad) pair that the user wrote: both for 2-D layers."""
+        return pair
 
 
 class Conv2d(_Convolution):
@@ -302,3 +320,82 @@ class Deconv2d(_Convolution):
         """Transposed convolution of `x` (batch, in_channels, height, width); `outsize` as in F.deconv2d."""
         x = self._checked_input(x)
         return F.deconv2d(x, self.W, self.b, stride=self.stride, pad=self.pad, outsize=outsize)
+
+
+class Conv1d(_Convolution):
+    """1-D convolution (cross-correlation) of sequences (batch, channels, length).
+
+    W has shape (out_channels, in_channels, k), PyTorch's layout, and starts as N(0, 1)
+    times sqrt(1 / (in_channels k)); b (out_channels,) starts at zero.  It is Conv2d on
+    images one row high (`F.conv1d`).
+
+    Parameters
+    ----------
+    out_channels : int
+    kernel_size : int
+    stride : int
+    pad : int
+        Zero padding at each end.
+    in_channels : int, optional
+        Inferred from axis 1 of the first input when None.
+    nobias : bool
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    rng : numpy.random.Generator, optional
+        Source of the initial W.
+
+    Raises
+    ------
+    TypeError
+        If `kernel_size`, `stride` or `pad` is not an int, `dtype` is not a floating dtype,
+        or an input is not array-like.
+    ValueError
+        If a size or stride is not positive, a pad is negative, the input is not 3-D with
+        in_channels (> 0) channels, or the kernel does not fit the padded input.  As for
+        Conv2d, PyTorch's nn.Conv1d(in, out, kernel) order typed as Conv1d(3, 8, 3) is
+        refused at the first call when the input has out_channels channels under a stride
+        of 3 or more below the kernel size, and errors at the first call name the order.
+    """
+
+    TORCH_NAME = "Conv1d"
+    LAYOUT = "(batch, channels, length)"
+
+    def __init__(self, out_channels: int, kernel_size: int, stride: int = 1, pad: int = 0,
+                 in_channels: int | None = None, nobias: bool = False, dtype=None, *,
+                 rng: np.random.Generator | None = None):
+        stride, pad = single_int(stride, "Conv1d", "stride", 1), single_int(pad, "Conv1d", "pad", 0)
+        super().__init__(out_channels, kernel_size, (1, stride), (0, pad), in_channels, nobias, dtype,
+                         rng=rng)
+
+    @staticmethod
+    def _kernel(kernel_size):
+        return 1, single_int(kernel_size, "Conv1d", "kernel_size", 1)
+
+    @staticmethod
+    def _written(pair):
+        return pair[1:]
+
+    def _w_shape(self, in_channels):
+        return (self.out_channels, in_channels, self.kernel_size[1])
+
+    def _repr_settings(self):
+        settings = {"out_channels": self.out_channels, "kernel_size": self.kernel_size[1],
+                    "stride": self.stride[1], "pad": self.pad[1]}
+        return settings | ({"nobias": True} if self.nobias else {})
+
+    def forward(self, x):
+        """Convolve `x` of shape (batch, in_channels, length)."""
+        x = self._checked_input(x)
+        return F.conv1d(x, self.W, self.b, stride=self.stride[1], pad=self.pad[1])
+
+    def _check_fits(self, shape):
+        """Refuse an input shorter than the kernel, naming the layout and, on a first call, the order."""
+        k, p = self.kernel_size[1], self.pad[1]
+        if k <= shape[2] + 2 * p:
+            return
+        message = (f"Conv1d: kernel {k} does not fit the input of shape {tuple(shape)} padded by {p} (the "
+                   f"input is (batch, channels, length); a (batch, length, channels) sequence is "
+                   f"x.transpose(0, 2, 1))")
+        if self.W is None or self._in_channels_given:
+            message += "; " + _order_note(self, "Conv1d")
+        raise ValueError(message)

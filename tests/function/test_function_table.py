@@ -92,6 +92,12 @@ def np_attention(q, k, v, keep=None, bias=None, scale=None):
 ATTENTION_KEEP = np.array([[1, 0, 1, 1], [0, 0, 0, 0], [1, 1, 0, 1]], bool)   # query 1 sees nothing
 
 
+def np_conv1d(x, W, b=None, stride=1, pad=0):
+    """conv1d as the 2-D formula on images one row high."""
+    y = np_conv2d(x[:, :, None, :], W[:, :, None, :], b, stride=(1, stride), pad=(0, pad))
+    return y[:, :, 0, :]
+
+
 def np_conv2d(x, W, b=None, stride=(1, 1), pad=(0, 0)):
     """Direct sum over output positions, channels and kernel offsets."""
     n, c, h, w = x.shape
@@ -421,6 +427,11 @@ CONV_ROWS = {
     "col2im": [Row("k=2 s=2 p=1", lambda c: F.col2im(c, (1, 2, 3, 3), 2, 2, 1),
                    lambda c: np_col2im(c, (1, 2, 3, 3), (2, 2), (2, 2), (1, 1)),
                    normal((1, 2, 2, 2, 2, 2)), PIECEWISE)],
+    "conv1d": [
+        Row("bias", F.conv1d, np_conv1d, normal((2, 2, 6), (3, 2, 3), (3,)), PIECEWISE),
+        Row("stride 2 pad 1, no bias", lambda x, W: F.conv1d(x, W, stride=2, pad=1),
+            lambda x, W: np_conv1d(x, W, stride=2, pad=1), normal((1, 2, 5), (2, 2, 3)), PIECEWISE),
+    ],
     "conv2d": [
         Row("bias", F.conv2d, np_conv2d, normal((2, 2, 4, 4), (3, 2, 3, 3), (3,)), PIECEWISE),
         Row("stride 2 pad 1, no bias", lambda x, W: F.conv2d(x, W, stride=2, pad=1),

@@ -1,4 +1,4 @@
-"""Conv2d and Deconv2d against direct loops, and EmbedID as a table lookup; all with gradients."""
+"""Conv1d, Conv2d and Deconv2d against direct loops, and EmbedID as a table lookup; all with gradients."""
 
 import numpy as np
 import pytest
@@ -56,6 +56,72 @@ def test_conv2d_errors(on_device):
         L.Conv2d(2, 0)
     with pytest.raises(ValueError, match="Conv2d: kernel_size must be an int or a pair of ints"):
         L.Conv2d(2, (1, 2, 3))
+
+
+def _conv1d_by_hand(x, W, b, stride, pad):
+    n, c, length = x.shape
+    oc, _, k = W.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad)))
+    y = np.zeros((n, oc, (length + 2 * pad - k) // stride + 1))
+    for i in range(y.shape[2]):
+        y[:, :, i] = np.einsum("nck,ock->no", xp[:, :, i * stride:i * stride + k], W) + b
+    return y
+
+
+@pytest.mark.parametrize("stride, pad", [(1, 0), (2, 1), (3, 2)])
+def test_conv1d_matches_a_direct_loop(stride, pad, rng, on_device):
+    layer = L.Conv1d(4, 3, stride=stride, pad=pad)
+    x = rng.standard_normal((2, 3, 9))
+    y = layer(on_device(x))
+    assert layer.W.shape == (4, 3, 3) and layer.in_channels == 3
+    layer.b.data = on_device(rng.standard_normal(4))
+    expected = _conv1d_by_hand(x, to_cpu(layer.W.data), to_cpu(layer.b.data), stride, pad)
+    assert y.shape == expected.shape
+    np.testing.assert_allclose(to_cpu(layer(on_device(x)).data), expected, rtol=1e-10)
+
+
+def test_conv1d_gradients_second_order_initial_scale_and_dtype(rng, on_device):
+    layer = L.Conv1d(2, 3, in_channels=2, pad=1)
+    x = on_device(rng.standard_normal((2, 2, 5)))
+    w = on_device(rng.standard_normal(layer(x).shape))
+    assert_param_grads_match(layer, lambda: V.sum(layer(x) * w))
+    assert V.gradcheck(lambda v: V.tanh(layer(v)), x, order=2)
+    big = L.Conv1d(64, 5, in_channels=32)
+    np.testing.assert_allclose(to_cpu(big.W.data).std(), np.sqrt(1 / (32 * 5)), rtol=0.03)
+    lazy = L.Conv1d(2, 1, nobias=True)
+    assert lazy(x.astype(np.float32)).dtype == np.float32 and lazy.b is None
+    assert repr(L.Conv1d(8, 3, 2)) == "Conv1d(out_channels=8, kernel_size=3, stride=2, pad=0)"
+
+
+def test_conv1d_errors(on_device):
+    layer = L.Conv1d(2, 3, in_channels=1)
+    with pytest.raises(ValueError, match=r"Conv1d: input must be 3-D \(batch, channels, length\)"):
+        layer(on_device(np.ones((3, 1, 4, 4))))
+    with pytest.raises(ValueError, match=r"Conv1d: input of shape \(1, 2, 4\) has 2 channels"):
+        layer(on_device(np.ones((1, 2, 4))))
+    with pytest.raises(TypeError, match=r"Conv1d: kernel_size must be an int, got \(3, 3\)"):
+        L.Conv1d(2, (3, 3))
+    with pytest.raises(ValueError, match=r"Conv1d: kernel 5 does not fit the input of shape \(2, 100, 3\) "
+                                         r"padded by 0 .* a \(batch, length, channels\) sequence is "
+                                         r"x\.transpose\(0, 2, 1\)"):
+        L.Conv1d(8, 5)(on_device(np.ones((2, 100, 3))))    # (batch, length, channels), Keras's layout
+
+
+def test_conv1d_in_pytorchs_order_is_refused_with_the_call_to_write(on_device):
+    with pytest.raises(ValueError, match=r"Conv1d\(3, 8, 3\) means out_channels=3, kernel_size=8, stride=3 .*"
+                                         r"for PyTorch's nn\.Conv1d\(3, 8, 3\) write L\.Conv1d\(8, 3, "
+                                         r"in_channels=3\) or just L\.Conv1d\(8, 3\)"):
+        L.Conv1d(3, 8, 3)(on_device(np.ones((2, 3, 20))))
+    assert L.Conv1d(8, 3)(on_device(np.ones((2, 3, 20)))).shape == (2, 8, 18)
+
+
+def test_conv1d_is_the_functional_op_and_conv2d_one_row_high(rng, on_device):
+    layer = L.Conv1d(3, 2, stride=2, pad=1)
+    x = on_device(rng.standard_normal((2, 2, 7)))
+    y = layer(x)
+    np.testing.assert_array_equal(to_cpu(y.data), to_cpu(F.conv1d(x, layer.W, layer.b, 2, 1).data))
+    image = F.conv2d(x[:, :, None, :], layer.W.data[:, :, None, :], layer.b, stride=(1, 2), pad=(0, 1))
+    np.testing.assert_allclose(to_cpu(y.data), to_cpu(image.data)[:, :, 0, :], rtol=1e-14)
 
 
 def _deconv_by_hand(x, W, b, stride, pad):

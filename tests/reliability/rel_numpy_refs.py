@@ -2034,6 +2034,19 @@ def conv2d(x, W, b=None, stride=1, pad=0):
     return y if b is None else y + as_float(b).reshape(1, oc, 1, 1)
 
 
+def conv1d(x, W, b=None, stride=1, pad=0):
+    """Each output position: the kernel-weighted sum over channels of its window of the padded input."""
+    x, W = as_float(x, W)
+    oc, c, k = W.shape
+    n, _, length = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad)))
+    out = (length + 2 * pad - k) // stride + 1
+    y = np.zeros((n, oc, out))
+    for p in range(out):
+        y[:, :, p] = np.tensordot(xp[:, :, p * stride:p * stride + k], W, axes=([1, 2], [1, 2]))
+    return y if b is None else y + as_float(b).reshape(1, oc, 1)
+
+
 def deconv2d(x, W, b=None, stride=1, pad=0):
     """Transposed convolution: each input pixel adds its kernel-weighted copy; then crop pad."""
     x, W = as_float(x, W)

@@ -460,6 +460,19 @@ def conv2d_draw(data, rng):
     return arrays, {"stride": stride, "pad": pad}
 
 
+def conv1d_draw(data, rng):
+    """(N, C, L) sequences, a kernel that fits the padded length, a stride and a pad."""
+    n, c, length = (data.draw(st.integers(1, 3)) for _ in range(3))
+    length += data.draw(st.integers(0, 4))
+    pad = data.draw(st.integers(0, 2))
+    k = data.draw(st.integers(1, length + 2 * pad))
+    oc = data.draw(st.integers(1, 2))
+    arrays = [rng.uniform(-1, 1, (n, c, length)), rng.uniform(-1, 1, (oc, c, k))]
+    if data.draw(st.booleans()):
+        arrays.append(rng.uniform(-1, 1, oc))
+    return arrays, {"stride": data.draw(st.integers(1, 3)), "pad": pad}
+
+
 def deconv2d_draw(data, rng):
     x = _image(data, rng, min_side=1)
     kernel, stride, pad = _geometry(data, 3, 3)
@@ -1919,6 +1932,7 @@ PROPS = [
     Prop("scaled_dot_product_attention", attention_draw, F.scaled_dot_product_attention,
          R.scaled_dot_product_attention),
     Prop("embed_id", embed_id_draw, F.embed_id, R.embed_id),
+    Prop("conv1d", conv1d_draw, lambda x, W, b=None, **kw: F.conv1d(x, W, b, **kw), R.conv1d),
     Prop("conv2d", conv2d_draw, lambda x, W, b=None, **kw: F.conv2d(x, W, b, **kw), R.conv2d),
     Prop("deconv2d", deconv2d_draw, lambda x, W, b=None, **kw: F.deconv2d(x, W, b, **kw), R.deconv2d),
     Prop("pooling", pooling_draw, F.pooling, R.pooling),
