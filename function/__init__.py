@@ -5,7 +5,7 @@ from variable import _SPELLED_OTHERWISE as _SPELLED_OTHERWISE_IN_V
 from variable import OPS, refuse_missing_name
 from variable.variable import AXIS_KEYWORDS, RENAMED_KEYWORDS, refusing_foreign_keywords_among
 
-from . import activation, attention, conv, loss, nn
+from . import activation, attention, conv, loss, nn, resample
 from . import softmax as _softmax
 from .activation import (
     celu,
@@ -43,10 +43,11 @@ from .loss import (
     softmax_cross_entropy,
 )
 from .nn import accuracy, batch_norm, dropout, embed_id, group_norm, layer_norm, linear
+from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, interpolate
 from .softmax import log_softmax, softmax
 
 __all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__
-           + attention.__all__)
+           + attention.__all__ + resample.__all__)
 
 # PyTorch's keywords refused by name, with gengrad's spelling: dim= and keepdim= as in variable
 # (`F.softmax(x, dim=1)`), its names of parameters (`F.conv2d(x, W, padding=1)`), and by family
@@ -54,7 +55,7 @@ __all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn
 _FOREIGN = (*AXIS_KEYWORDS, *RENAMED_KEYWORDS)
 for _names, _keys in ((activation.__all__ + _softmax.__all__, (*_FOREIGN, "inplace")),
                       (loss.__all__, (*_FOREIGN, "reduction", "label_smoothing", "ignore_index")),
-                      (nn.__all__ + conv.__all__ + attention.__all__, _FOREIGN)):
+                      (nn.__all__ + conv.__all__ + attention.__all__ + resample.__all__, _FOREIGN)):
     globals().update(refusing_foreign_keywords_among(globals(), _names, _keys))
 
 _TORCH = "torch.nn.functional's name"
@@ -97,15 +98,10 @@ _SPELLED_OTHERWISE = {
                                  "out_channels, kh, kw) as PyTorch's"),
     "max_pool1d": (_TORCH, "F.pooling(x[:, :, None, :], (1, k), (1, s))[:, :, 0, :]"),
     "avg_pool1d": (_TORCH, "F.average_pooling(x[:, :, None, :], (1, k), (1, s))[:, :, 0, :]"),
-    "adaptive_avg_pool2d": (_TORCH, "V.mean(x, axis=(2, 3), keepdims=True) for output size 1 (global "
-                                    "average pooling); for an output size that divides the image's, "
-                                    "F.average_pooling(x, k, k) with k = H // output_size"),
-    "adaptive_max_pool2d": (_TORCH, "V.max(x, axis=(2, 3), keepdims=True) for output size 1; for an "
-                                    "output size that divides the image's, F.pooling(x, k, k) with "
-                                    "k = H // output_size"),
-    **dict.fromkeys(("interpolate", "upsample", "upsample_nearest"), (
-        _TORCH, "nearest-neighbour upsampling by a whole factor s is V.repeat(V.repeat(x, s, axis=2), s, "
-                "axis=3); there is no bilinear op (L.Deconv2d(channels, 4, 2, 1) learns an upsampling)")),
+    **dict.fromkeys(("upsample", "upsample_nearest", "upsample_bilinear"), (
+        _TORCH, "F.interpolate(x, size, scale_factor, mode) (mode 'nearest', or 'bilinear': "
+                "upsample_bilinear's is F.interpolate(x, size, scale_factor, 'bilinear', "
+                "align_corners=True))")),
     "pixel_shuffle": (_TORCH, "for x of shape (N, C r r, H, W): x.reshape(N, C, r, r, H, W)"
                               ".transpose(0, 1, 4, 2, 5, 3).reshape(N, C, H * r, W * r)"),
     "instance_norm": (_TORCH, "F.group_norm(x, C, gamma, beta), one group a channel, for x of C channels "

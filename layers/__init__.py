@@ -101,13 +101,13 @@ _SPELLED_OTHERWISE = {
                                   "sqrt(in_size); to set others, write into the data: "
                                   "layer.W.data[...] = array (after the first call for a lazily sized "
                                   "layer)"),
-    "AdaptiveAvgPool2d": (_TORCH, "a step lambda x: V.mean(x, axis=(2, 3), keepdims=True) in "
-                                  "L.Sequential, for output size 1 (global average pooling)"),
-    "AdaptiveMaxPool2d": (_TORCH, "a step lambda x: V.max(x, axis=(2, 3), keepdims=True) in "
-                                  "L.Sequential, for output size 1"),
-    **dict.fromkeys(("Upsample", "UpsamplingNearest2d"), (
-        _TORCH, "a step lambda x: V.repeat(V.repeat(x, s, axis=2), s, axis=3) in L.Sequential "
-                "(nearest neighbour, a whole factor s); L.Deconv2d learns an upsampling")),
+    "AdaptiveAvgPool2d": (_TORCH, "a step lambda x: F.adaptive_avg_pool2d(x, output_size) in "
+                                  "L.Sequential (pooling is a function: import function as F)"),
+    "AdaptiveMaxPool2d": (_TORCH, "a step lambda x: F.adaptive_max_pool2d(x, output_size) in "
+                                  "L.Sequential (pooling is a function: import function as F)"),
+    **dict.fromkeys(("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"), (
+        _TORCH, "a step lambda x: F.interpolate(x, scale_factor=s, mode='nearest') in L.Sequential "
+                "(or mode='bilinear'; nn.UpsamplingBilinear2d is mode='bilinear', align_corners=True)")),
     "LogSoftmax": (_TORCH, "a step lambda x: F.log_softmax(x, axis) in L.Sequential"),
     "Softmin": (_TORCH, "a step lambda x: F.softmax(-x, axis) in L.Sequential"),
     "Unflatten": (_TORCH, "a step lambda x: x.reshape(len(x), C, H, W) in L.Sequential"),

@@ -72,6 +72,7 @@ DEVICE_READY = (
     "variable/test_stats.py",
     "variable/test_ndarray_methods.py",
     "function/test_function_table.py",
+    "function/test_function_resample.py",
     "layers/",
     "optimizers/",
 )

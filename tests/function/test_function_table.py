@@ -8,6 +8,7 @@ in values and gradients, and no graph when no input requires grad.
 `test_every_function_has_rows` fails as soon as a public function has no row.
 """
 
+import itertools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -96,6 +97,61 @@ def np_conv1d(x, W, b=None, stride=1, pad=0):
     """conv1d as the 2-D formula on images one row high."""
     y = np_conv2d(x[:, :, None, :], W[:, :, None, :], b, stride=(1, stride), pad=(0, pad))
     return y[:, :, 0, :]
+
+
+def np_windows(size_in, size_out):
+    """Adaptive pooling's windows: [floor(i in / out), ceil((i + 1) in / out))."""
+    return [(int(np.floor(i * size_in / size_out)), int(np.ceil((i + 1) * size_in / size_out)))
+            for i in range(size_out)]
+
+
+def np_adaptive_pool(x, size, reduce):
+    """Each output pixel: `reduce` over its rectangle of input pixels."""
+    rows, cols = np_windows(x.shape[-2], size[0]), np_windows(x.shape[-1], size[1])
+    y = np.zeros(x.shape[:-2] + size)
+    for i, (r0, r1) in enumerate(rows):
+        for j, (c0, c1) in enumerate(cols):
+            y[..., i, j] = reduce(x[..., r0:r1, c0:c1], axis=(-2, -1))
+    return y
+
+
+def np_linear_source(i, size_in, size_out, scale=None, align_corners=False):
+    """The source coordinate of output i (PyTorch's): corners aligned, or pixel centres."""
+    if align_corners:
+        return i * (size_in - 1) / (size_out - 1) if size_out > 1 else 0.0
+    scale = size_in / size_out if scale is None else scale
+    return max((i + 0.5) * scale - 0.5, 0.0)
+
+
+def np_bilinear(x, size, align_corners=False):
+    """Each output pixel: its four neighbours at the source coordinates, weighted by distance."""
+    (h, w), y = x.shape[-2:], np.zeros(x.shape[:-2] + size)
+    for i in range(size[0]):
+        s = np_linear_source(i, h, size[0], align_corners=align_corners) if h != size[0] else i
+        r0 = min(int(s), h - 1)
+        r1, a = min(r0 + 1, h - 1), s - r0
+        for j in range(size[1]):
+            t = np_linear_source(j, w, size[1], align_corners=align_corners) if w != size[1] else j
+            c0 = min(int(t), w - 1)
+            c1, b = min(c0 + 1, w - 1), t - c0
+            y[..., i, j] = ((1 - a) * (1 - b) * x[..., r0, c0] + (1 - a) * b * x[..., r0, c1]
+                            + a * (1 - b) * x[..., r1, c0] + a * b * x[..., r1, c1])
+    return y
+
+
+def np_trilinear(x, size):
+    """Each output voxel: its eight neighbours at the source coordinates, weighted by distance."""
+    y = np.zeros(x.shape[:2] + size)
+    for out in np.ndindex(*size):
+        corners = []
+        for axis, i in enumerate(out):
+            n = x.shape[2 + axis]
+            s = np_linear_source(i, n, size[axis]) if n != size[axis] else i
+            low = min(int(s), n - 1)
+            corners.append(((low, 1 - (s - low)), (min(low + 1, n - 1), s - low)))
+        for (d, wd), (h, wh), (w, ww) in itertools.product(*corners):
+            y[(...,) + out] += wd * wh * ww * x[:, :, d, h, w]
+    return y
 
 
 def np_conv2d(x, W, b=None, stride=(1, 1), pad=(0, 0)):
@@ -440,6 +496,37 @@ CONV_ROWS = {
         Row("pairs", lambda x, W, b: F.conv2d(x, W, b, stride=(1, 2), pad=(0, 1)),
             lambda x, W, b: np_conv2d(x, W, b, stride=(1, 2), pad=(0, 1)),
             normal((1, 1, 4, 3), (2, 1, 2, 2), (2,)), PIECEWISE),
+    ],
+    "interpolate": [
+        Row("nearest (2,3,3,4) -> (5,2)", lambda x: F.interpolate(x, size=(5, 2)),
+            lambda x: x[:, :, [0, 0, 1, 1, 2]][:, :, :, [0, 2]], normal((2, 3, 3, 4)), PIECEWISE),
+        Row("nearest scale 2, 1-d", lambda x: F.interpolate(x, scale_factor=2),
+            lambda x: np.repeat(x, 2, axis=2), normal((2, 2, 3)), PIECEWISE),
+        Row("bilinear (1,2,3,4) -> (5,3)", lambda x: F.interpolate(x, size=(5, 3), mode="bilinear"),
+            lambda x: np_bilinear(x, (5, 3)), normal((1, 2, 3, 4)), PIECEWISE),
+        Row("bilinear align_corners, scale 1.5", lambda x: F.interpolate(x, scale_factor=1.5, mode="bilinear",
+                                                                          align_corners=True),
+            lambda x: np_bilinear(x, (4, 6), align_corners=True), normal((2, 1, 3, 4)), PIECEWISE),
+        Row("linear 4 -> 7", lambda x: F.interpolate(x, size=7, mode="linear"),
+            lambda x: np_bilinear(x[:, :, None, :], (1, 7))[:, :, 0], normal((2, 3, 4)), PIECEWISE),
+        Row("trilinear (1,1,2,3,2) -> (3,3,4)", lambda x: F.interpolate(x, size=(3, 3, 4), mode="trilinear"),
+            lambda x: np_trilinear(x, (3, 3, 4)), normal((1, 1, 2, 3, 2)), PIECEWISE),
+        Row("area (2,2,5,4) -> (3,2)", lambda x: F.interpolate(x, size=(3, 2), mode="area"),
+            lambda x: np_adaptive_pool(x, (3, 2), np.mean), normal((2, 2, 5, 4)), PIECEWISE),
+    ],
+    "adaptive_avg_pool2d": [
+        Row("(2,3,5,7) -> (3,4)", lambda x: F.adaptive_avg_pool2d(x, (3, 4)),
+            lambda x: np_adaptive_pool(x, (3, 4), np.mean), normal((2, 3, 5, 7)), PIECEWISE),
+        Row("(2,4,4) -> 1, global", lambda x: F.adaptive_avg_pool2d(x, 1),
+            lambda x: x.mean(axis=(-2, -1), keepdims=True), normal((2, 4, 4)), PIECEWISE),
+        Row("(1,2,3,4) -> (6, None), larger", lambda x: F.adaptive_avg_pool2d(x, (6, None)),
+            lambda x: np_adaptive_pool(x, (6, 4), np.mean), normal((1, 2, 3, 4)), PIECEWISE),
+    ],
+    "adaptive_max_pool2d": [
+        Row("(2,3,5,7) -> (3,4)", lambda x: F.adaptive_max_pool2d(x, (3, 4)),
+            lambda x: np_adaptive_pool(x, (3, 4), np.max), normal((2, 3, 5, 7)), PIECEWISE),
+        Row("(2,4,4) -> 1, global", lambda x: F.adaptive_max_pool2d(x, 1),
+            lambda x: x.max(axis=(-2, -1), keepdims=True), normal((2, 4, 4)), PIECEWISE),
     ],
     "deconv2d": [
         Row("bias", F.deconv2d, np_deconv2d, normal((2, 2, 3, 3), (2, 3, 2, 2), (3,)), PIECEWISE),

@@ -2047,6 +2047,62 @@ def conv1d(x, W, b=None, stride=1, pad=0):
     return y if b is None else y + as_float(b).reshape(1, oc, 1)
 
 
+def _adaptive_windows(size_in, size_out):
+    return [(i * size_in // size_out, -(-(i + 1) * size_in // size_out)) for i in range(size_out)]
+
+
+def _adaptive_pool(x, output_size, reduce):
+    x = as_float(x)
+    size = _pair(output_size)
+    y = np.zeros(x.shape[:-2] + size)
+    for i, (r0, r1) in enumerate(_adaptive_windows(x.shape[-2], size[0])):
+        for j, (c0, c1) in enumerate(_adaptive_windows(x.shape[-1], size[1])):
+            if x.size:
+                y[..., i, j] = reduce(x[..., r0:r1, c0:c1], axis=(-2, -1))
+    return y
+
+
+def adaptive_avg_pool2d(x, output_size):
+    """The mean over each output's window [floor(i H / h), ceil((i + 1) H / h)) x (likewise along W)."""
+    return _adaptive_pool(x, output_size, np.mean)
+
+
+def adaptive_max_pool2d(x, output_size):
+    """The maximum over adaptive_avg_pool2d's windows."""
+    return _adaptive_pool(x, output_size, np.max)
+
+
+def interpolate(x, size, mode="nearest"):
+    """F.interpolate of an image to `size`: nearest (input floor(i H / h)), bilinear or area."""
+    if mode == "bilinear":
+        return interpolate_bilinear(x, size)
+    if mode == "area":
+        return adaptive_avg_pool2d(x, size)
+    x = as_float(x)
+    rows = np.arange(size[0]) * x.shape[-2] // size[0]
+    cols = np.arange(size[1]) * x.shape[-1] // size[1]
+    return x[..., rows, :][..., cols]
+
+
+def interpolate_bilinear(x, size):
+    """Bilinear resize to `size` (pixel centres aligned, PyTorch's align_corners=False)."""
+    x = as_float(x)
+    (h, w), y = x.shape[-2:], np.zeros(x.shape[:-2] + tuple(size))
+
+    def source(i, n, m):
+        s = max((i + 0.5) * n / m - 0.5, 0.0) if n != m else i
+        low = min(int(s), n - 1)
+        return low, min(low + 1, n - 1), s - low
+
+    for i in range(size[0]):
+        r0, r1, a = source(i, h, size[0])
+        for j in range(size[1]):
+            c0, c1, b = source(j, w, size[1])
+            y[..., i, j] = ((1 - a) * ((1 - b) * x[..., r0, c0] + b * x[..., r0, c1])
+                            + a * ((1 - b) * x[..., r1, c0] + b * x[..., r1, c1]))
+    return y
+
+
 def deconv2d(x, W, b=None, stride=1, pad=0):
     """Transposed convolution: each input pixel adds its kernel-weighted copy; then crop pad."""
     x, W = as_float(x, W)

@@ -443,6 +443,17 @@ def _image(data, rng, min_side=2, values=None):
     return (values or (lambda r, s: r.uniform(-2, 2, s)))(rng, shape)
 
 
+def resample_draw(data, rng):
+    """An image and an output size (h, w) of 1 to 6 each: smaller, larger or the same."""
+    size = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+    return [_image(data, rng, min_side=1)], {"size": size}
+
+
+def interpolate_draw(data, rng):
+    arrays, params = resample_draw(data, rng)
+    return arrays, {**params, "mode": data.draw(st.sampled_from(["nearest", "bilinear", "area"]))}
+
+
 def _geometry(data, h, w):
     kernel = (data.draw(st.integers(1, min(3, h))), data.draw(st.integers(1, min(3, w))))
     stride = data.draw(st.sampled_from([1, 2, (1, 2), (2, 1)]))
@@ -1932,6 +1943,12 @@ PROPS = [
     Prop("scaled_dot_product_attention", attention_draw, F.scaled_dot_product_attention,
          R.scaled_dot_product_attention),
     Prop("embed_id", embed_id_draw, F.embed_id, R.embed_id),
+    Prop("interpolate", interpolate_draw, lambda x, size, mode: F.interpolate(x, size=size, mode=mode),
+         R.interpolate),
+    Prop("adaptive_avg_pool2d", resample_draw, lambda x, size: F.adaptive_avg_pool2d(x, size),
+         lambda x, size: R.adaptive_avg_pool2d(x, size)),
+    Prop("adaptive_max_pool2d", resample_draw, lambda x, size: F.adaptive_max_pool2d(x, size),
+         lambda x, size: R.adaptive_max_pool2d(x, size)),
     Prop("conv1d", conv1d_draw, lambda x, W, b=None, **kw: F.conv1d(x, W, b, **kw), R.conv1d),
     Prop("conv2d", conv2d_draw, lambda x, W, b=None, **kw: F.conv2d(x, W, b, **kw), R.conv2d),
     Prop("deconv2d", deconv2d_draw, lambda x, W, b=None, **kw: F.deconv2d(x, W, b, **kw), R.deconv2d),

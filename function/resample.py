@@ -1,0 +1,258 @@
+"""Resampling: `interpolate` (nearest, linear, bilinear, trilinear, area) and adaptive pooling
+(`adaptive_avg_pool2d`, `adaptive_max_pool2d`), with PyTorch's sizes and coordinates.
+
+The linear modes and average pooling are linear maps along each spatial axis, applied one
+axis after another (the separable 2-D or 3-D map): output i is a weighted sum of a few
+inputs, sum_k w_ik x[j_ik] (two for linear interpolation, a window for averaging), taken
+with `V.take` so that a NaN reaches only the outputs that read it (a dense matrix of
+weights would spread it along the whole axis, 0 * NaN being NaN).  Nearest takes one input
+index per output index; max pooling takes, along one axis and then the next, the maximum
+over each output's window (a rectangle's maximum is the maximum over its rows of their
+maxima).
+"""
+
+import math
+
+import numpy as np
+
+import variable as V
+from variable import Variable
+from variable.backend import constant_like
+
+from .activation import ArrayLike, as_float
+
+_SPATIAL = {"linear": 1, "bilinear": 2, "trilinear": 3}
+"""The linear modes and the number of spatial axes each takes."""
+
+MODES = ("nearest", *_SPATIAL, "area")
+
+
+def _positive_sizes(op, name, value, count, x_shape, allow_none=False):
+    """`value` (an int or `count` of them; None entries keep the input's size where allowed)."""
+    if value is None:
+        raise TypeError(f"{op}: {name} must be an int or a tuple of ints, got None"
+                        + (" (None keeps an axis inside a tuple: (h, None))" if allow_none else ""))
+    sizes = value if isinstance(value, (tuple, list)) else (value,) * count
+    if len(sizes) != count:
+        raise ValueError(f"{op}: {name} must be an int or {count} ints for the {count} spatial axes of x of "
+                         f"shape {tuple(x_shape)}, got {value!r}")
+    out = []
+    for axis, size in zip(x_shape[-count:], sizes):
+        if size is None and allow_none:
+            out.append(axis)
+            continue
+        if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
+            raise TypeError(f"{op}: {name} must be an int or a tuple of ints, got {value!r}")
+        if size < 1:
+            raise ValueError(f"{op}: {name} must be positive, got {value!r}")
+        out.append(int(size))
+    return tuple(out)
+
+
+def _spatial_input(op, x):
+    """`x` as a float Variable of shape (N, C, *spatial), at least one spatial axis, none empty."""
+    x = as_float(x, op)
+    if x.ndim < 3:
+        raise ValueError(f"{op}: x must be (N, C, ...) with at least one spatial axis, got shape {x.shape}")
+    if 0 in x.shape[2:]:
+        raise ValueError(f"{op}: x of shape {x.shape} has an empty spatial axis: nothing to resample")
+    return x
+
+
+def _along(x, axis, terms, op):
+    """sum_k w_k x[j_k] along `axis` of `x`, for `terms` [(j_k, w_k)] of (out,) index and
+    weight arrays: output i is sum_k w_k[i] x[j_k[i]]."""
+    shape = (-1,) + (1,) * (x.ndim - 1 - axis)                # (weights along `axis`)
+    y = None
+    for index, weight in terms:
+        index = constant_like(index, x, op, made=True)
+        weight = constant_like(weight.astype(x.dtype).reshape(shape), x, op, made=True)
+        term = V.take(x, index, axis=axis) * weight
+        y = term if y is None else y + term
+    return y
+
+
+def _linear_terms(size_in, size_out, scale, align_corners):
+    """Linear interpolation's two terms: output i reads input at the source coordinate
+    scale (i + 1/2) - 1/2 (align_corners: i (in - 1) / (out - 1)), clamped to the input."""
+    out = np.arange(size_out)
+    if align_corners:
+        source = out * ((size_in - 1) / (size_out - 1) if size_out > 1 else 0.0)
+    else:
+        source = np.maximum(scale * (out + 0.5) - 0.5, 0.0)
+    low = np.minimum(np.floor(source).astype(np.intp), size_in - 1)
+    upper = source - low
+    return [(low, 1 - upper), (np.minimum(low + 1, size_in - 1), upper)]
+
+
+def _windows(size_in, size_out):
+    """PyTorch's adaptive pooling windows: output i covers inputs floor(i in / out) up to
+    ceil((i + 1) in / out), as (start, stop) arrays."""
+    out = np.arange(size_out)
+    return out * size_in // size_out, -(-(out + 1) * size_in // size_out)
+
+
+def _area_terms(size_in, size_out):
+    """Adaptive average pooling's terms: the k-th entry of each window, weighted 1 / its length
+    (0 past its end, where the index repeats the window's last entry)."""
+    start, stop = _windows(size_in, size_out)
+    length = stop - start
+    return [(np.minimum(start + k, stop - 1), np.where(k < length, 1 / length, 0.0))
+            for k in range(int(length.max()))]
+
+
+def interpolate(x: ArrayLike, size=None, scale_factor=None, mode: str = "nearest",
+                align_corners: bool | None = None) -> Variable:
+    """Resize the spatial axes of x (N, C, ...) to `size`, or by `scale_factor` (PyTorch's
+    F.interpolate: its output sizes and source coordinates).
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        (N, C, L), (N, C, H, W) or (N, C, D, H, W).
+    size : int or tuple of ints, optional
+        Output size of each spatial axis.
+    scale_factor : float or tuple of floats, optional
+        Instead of `size`: the output is floor(input size * scale_factor), and the source
+        coordinates scale by 1 / scale_factor.
+    mode : str
+        'nearest' (output i takes input floor(i in / out)), 'linear', 'bilinear' or
+        'trilinear' (for 1, 2 or 3 spatial axes; the pixel centres align: source
+        (i + 1/2) in / out - 1/2, clamped; an axis whose size stays is left as it is), or
+        'area' (adaptive average pooling).
+    align_corners : bool, optional
+        Linear modes only: the corner pixels of input and output align (source i (in - 1)
+        / (out - 1)).  False by default, as in PyTorch.
+
+    Returns
+    -------
+    Variable of shape (N, C, *output sizes).
+
+    Raises
+    ------
+    TypeError
+        If a size is not an int or a scale factor not a number.
+    ValueError
+        If neither or both of size and scale_factor are given, a size is not positive, the
+        mode is unknown or does not fit the spatial axes of x, or align_corners is given to a
+        mode that is not linear.
+    """
+    op = "interpolate"
+    if mode not in MODES:
+        raise ValueError(f"{op}: mode must be one of {', '.join(map(repr, MODES))}, got {mode!r}")
+    x = _spatial_input(op, x)
+    dims = x.ndim - 2
+    if mode in _SPATIAL and _SPATIAL[mode] != dims:
+        wanted = {1: "linear", 2: "bilinear", 3: "trilinear"}.get(dims, "no linear mode")
+        raise ValueError(f"{op}: mode {mode!r} takes {_SPATIAL[mode]} spatial axes, x of shape {x.shape} has "
+                         f"{dims}: {wanted} for it")
+    if align_corners is not None and mode not in _SPATIAL:
+        raise ValueError(f"{op}: align_corners is for the linear modes only, not {mode!r}; drop it")
+    if (size is None) == (scale_factor is None):
+        raise ValueError(f"{op}: give one of size and scale_factor")
+    shape_in = x.shape[2:]
+    if size is not None:
+        shape_out = _positive_sizes(op, "size", size, dims, x.shape)
+        scales = [a / b for a, b in zip(shape_in, shape_out)]
+    else:
+        factors = scale_factor if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * dims
+        if len(factors) != dims or not all(isinstance(f, (int, float, np.integer, np.floating))
+                                           and not isinstance(f, (bool, np.bool_)) for f in factors):
+            raise TypeError(f"{op}: scale_factor must be a number or {dims} numbers, got {scale_factor!r}")
+        if not all(f > 0 and math.isfinite(f) for f in factors):
+            raise ValueError(f"{op}: scale_factor must be positive and finite, got {scale_factor!r}")
+        shape_out = tuple(math.floor(n * f) for n, f in zip(shape_in, factors))
+        if min(shape_out) < 1:
+            raise ValueError(f"{op}: scale_factor {scale_factor!r} leaves no output for x of shape {x.shape}")
+        scales = [1 / f for f in factors]
+    y = x
+    for axis, (n_in, n_out, scale) in enumerate(zip(shape_in, shape_out, scales), start=2):
+        if n_in == n_out and (scale == 1 or mode != "nearest"):     # (PyTorch's linear modes: identity)
+            continue
+        if mode == "nearest":
+            index = (np.arange(n_out) * n_in // n_out if size is not None
+                     else np.floor(np.arange(n_out) * scale).astype(np.intp))
+            index = constant_like(np.minimum(index, n_in - 1), y, op, made=True)
+            y = V.take(y, index, axis=axis)
+        elif mode == "area":
+            y = _along(y, axis, _area_terms(n_in, n_out), op)
+        else:
+            y = _along(y, axis, _linear_terms(n_in, n_out, scale, bool(align_corners)), op)
+    return y
+
+
+def _output_size(op, x, output_size):
+    """The (H, W) of an adaptive pooling of x (None entries keep the input's)."""
+    return _positive_sizes(op, "output_size", output_size, 2, x.shape, allow_none=True)
+
+
+def adaptive_avg_pool2d(x: ArrayLike, output_size) -> Variable:
+    """Average pooling of x (..., H, W) to `output_size` (PyTorch's windows: output i covers
+    inputs floor(i H / h) up to ceil((i + 1) H / h), likewise along W).
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        (N, C, H, W) or (C, H, W).
+    output_size : int or (int or None, int or None)
+        (h, w); None keeps the input's size along that axis.
+
+    Returns
+    -------
+    Variable of shape (..., h, w).
+
+    Raises
+    ------
+    TypeError
+        If a size is not an int (or None).
+    ValueError
+        If x has fewer than 3 axes or an empty one after the first two, or a size is not
+        positive.
+    """
+    op = "adaptive_avg_pool2d"
+    x = _spatial_input(op, x)
+    y = x
+    for axis, size in zip((-2, -1), _output_size(op, x, output_size)):
+        if size != x.shape[axis]:
+            y = _along(y, y.ndim + axis, _area_terms(x.shape[axis], size), op)
+    return y
+
+
+def adaptive_max_pool2d(x: ArrayLike, output_size) -> Variable:
+    """Max pooling of x (..., H, W) to `output_size` over adaptive_avg_pool2d's windows.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        (N, C, H, W) or (C, H, W).
+    output_size : int or (int or None, int or None)
+        (h, w); None keeps the input's size along that axis.
+
+    Returns
+    -------
+    Variable of shape (..., h, w).
+
+    Raises
+    ------
+    TypeError
+        If a size is not an int (or None).
+    ValueError
+        If x has fewer than 3 axes or an empty one after the first two, or a size is not
+        positive.
+    """
+    op = "adaptive_max_pool2d"
+    x = _spatial_input(op, x)
+    y = x
+    for axis, size in zip((x.ndim - 2, x.ndim - 1), _output_size(op, x, output_size)):
+        if size == x.shape[axis]:
+            continue
+        index = [slice(None)] * y.ndim
+        parts = []
+        for start, stop in zip(*_windows(x.shape[axis], size)):
+            index[axis] = slice(start, stop)
+            parts.append(V.max(y[tuple(index)], axis=axis, keepdims=True))
+        y = V.concat(parts, axis=axis)
+    return y
+
+
+__all__ = ["interpolate", "adaptive_avg_pool2d", "adaptive_max_pool2d"]

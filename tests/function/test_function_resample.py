@@ -1,0 +1,77 @@
+"""interpolate and adaptive pooling: PyTorch's sizes and source coordinates, NaN kept where it
+is read, and the identities between the modes."""
+
+import numpy as np
+import pytest
+
+import function as F
+import variable as V
+from variable.backend import to_cpu
+
+
+def test_nearest_by_a_scale_factor_reads_floor_of_i_over_the_factor(on_device):
+    x = on_device(np.arange(3.0).reshape(1, 1, 3))
+    # 3 * 1.3 gives 3 outputs, reading inputs floor(i / 1.3) = 0, 0, 1 (PyTorch's), not the identity
+    np.testing.assert_array_equal(to_cpu(F.interpolate(x, scale_factor=1.3).data), [[[0.0, 0.0, 1.0]]])
+    np.testing.assert_array_equal(to_cpu(F.interpolate(x, size=7).data), [[[0, 0, 0, 1, 1, 2, 2]]])
+
+
+def test_a_linear_axis_whose_size_stays_is_left_as_it_is(rng, on_device):
+    x = rng.standard_normal((1, 2, 3, 6))
+    y = F.interpolate(on_device(x), scale_factor=1.3, mode="bilinear")       # (3, 6) -> (3, 7)
+    z = F.interpolate(on_device(x), size=(3, 7), mode="bilinear")
+    np.testing.assert_allclose(to_cpu(y.data)[..., 0], x[..., 0], rtol=1e-15)
+    assert y.shape == (1, 2, 3, 7) and not np.allclose(to_cpu(y.data), to_cpu(z.data))   # scales 1/1.3 vs 6/7
+
+
+def test_a_nan_reaches_only_the_outputs_that_read_it(on_device):
+    x = np.zeros((1, 1, 6, 6))
+    x[0, 0, 0, 0] = np.nan
+    for y in (F.interpolate(on_device(x), size=(9, 9), mode="bilinear"),
+              F.interpolate(on_device(x), size=(3, 3), mode="area"),
+              F.adaptive_avg_pool2d(on_device(x), 4), F.adaptive_max_pool2d(on_device(x), 4)):
+        nan = np.isnan(to_cpu(y.data))[0, 0]
+        assert nan[0, 0] and nan.sum() <= 4, nan
+
+
+def test_the_modes_agree_where_they_should(rng, on_device):
+    x = on_device(rng.standard_normal((2, 3, 6, 4)))
+    up = F.interpolate(x, scale_factor=2)                                # nearest: each pixel 2 x 2
+    np.testing.assert_allclose(to_cpu(F.adaptive_avg_pool2d(up, (6, 4)).data), to_cpu(x), rtol=1e-14)
+    np.testing.assert_allclose(to_cpu(F.adaptive_max_pool2d(up, (6, 4)).data), to_cpu(x), rtol=0)
+    np.testing.assert_allclose(to_cpu(F.interpolate(x, size=(3, 2), mode="area").data),
+                               to_cpu(F.average_pooling(x, 2, 2).data), rtol=1e-14)
+    np.testing.assert_allclose(to_cpu(F.adaptive_avg_pool2d(x, 1).data),
+                               to_cpu(V.mean(x, axis=(2, 3), keepdims=True).data), rtol=1e-14)
+    np.testing.assert_allclose(to_cpu(F.adaptive_max_pool2d(x, (3, 2)).data),
+                               to_cpu(F.pooling(x, 2, 2).data), rtol=0)
+    corners = F.interpolate(x, size=(11, 7), mode="bilinear", align_corners=True)
+    np.testing.assert_allclose(to_cpu(corners.data)[:, :, ::2, ::2], to_cpu(x), rtol=1e-14)
+
+
+def test_gradients_reach_the_pixels_read_and_float32_stays(rng, on_device):
+    x = V.Variable(on_device(rng.standard_normal((1, 1, 4, 4))))
+    V.sum(F.adaptive_max_pool2d(x, 2)).backward()
+    assert to_cpu(x.grad.data).sum() == 4 and set(np.unique(to_cpu(x.grad.data))) == {0.0, 1.0}
+    assert V.gradcheck(lambda v: F.interpolate(v, size=(5, 3), mode="bilinear") ** 2,
+                       on_device(rng.standard_normal((1, 2, 3, 4))), order=2)
+    small = on_device(rng.standard_normal((1, 2, 3, 4)).astype(np.float32))
+    for y in (F.interpolate(small, scale_factor=2.5, mode="bilinear"), F.adaptive_avg_pool2d(small, 2),
+              F.interpolate(small, size=5), F.adaptive_max_pool2d(small, (2, None))):
+        assert y.dtype == np.float32
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda x: F.interpolate(x, size=4, mode="linear"), ValueError,
+     r"interpolate: mode 'linear' takes 1 spatial axes, x of shape \(1, 2, 3, 4\) has 2: bilinear for it"),
+    (lambda x: F.interpolate(x, size=4, align_corners=True), ValueError,
+     r"interpolate: align_corners is for the linear modes only, not 'nearest'"),
+    (lambda x: F.interpolate(x), ValueError, r"interpolate: give one of size and scale_factor"),
+    (lambda x: F.interpolate(x, size=4, mode="bicubic"), ValueError, r"interpolate: mode must be one of"),
+    (lambda x: F.adaptive_avg_pool2d(x, None), TypeError, r"None keeps an axis inside a tuple: \(h, None\)"),
+    (lambda x: F.adaptive_max_pool2d(x, (2, 0)), ValueError,
+     r"adaptive_max_pool2d: output_size must be positive"),
+])
+def test_bad_calls_name_the_fix(call, error, message, rng, on_device):
+    with pytest.raises(error, match=message):
+        call(on_device(rng.standard_normal((1, 2, 3, 4))))
