@@ -32,6 +32,8 @@ def _positive_sizes(op, name, value, count, x_shape, allow_none=False):
     if value is None:
         raise TypeError(f"{op}: {name} must be an int or a tuple of ints, got None"
                         + (" (None keeps an axis inside a tuple: (h, None))" if allow_none else ""))
+    if isinstance(value, np.ndarray) and value.ndim == 1:                 # (np.array(x.shape[2:]))
+        value = tuple(value.tolist())
     sizes = value if isinstance(value, (tuple, list)) else (value,) * count
     if len(sizes) != count:
         raise ValueError(f"{op}: {name} must be an int or {count} ints for the {count} spatial axes of x of "

@@ -176,8 +176,8 @@ class _Convolution(Layer):
         if len(shape) != ndim:
             raise ValueError(f"{name}: input must be {ndim}-D {self.LAYOUT}, got shape {tuple(shape)}")
         if self.W is None:
-            if not self._in_channels_given and len(shape) == 4:
-                _check_channels_first(name, shape)
+            if not self._in_channels_given:
+                self._check_channels_first(shape)
             _check_pytorch_order(self, shape, self.TORCH_NAME)
             self._check_fits(shape)
             self.in_channels = _inferred_size(shape[1], "in_channels", shape, name)
@@ -192,6 +192,10 @@ class _Convolution(Layer):
 
     def _check_fits(self, shape):
         """Refuse an input the layer cannot take (nothing to refuse by default)."""
+
+    def _check_channels_first(self, shape):
+        """At the first call (in_channels not given), refuse an input that looks channels-last."""
+        _check_channels_first(type(self).__name__, shape)
 
     @staticmethod
     def _written(pair):
@@ -377,6 +381,19 @@ class Conv1d(_Convolution):
 
     def _w_shape(self, in_channels):
         return (self.out_channels, in_channels, self.kernel_size[1])
+
+    def _check_channels_first(self, shape):
+        """A (batch, length, channels) series, Keras's layout, read as (batch, channels, length)
+        has a long axis of "channels" and a "length" shorter than the kernel, which only the
+        padding lets it fit: refused, naming the transpose."""
+        n, c, length = shape
+        if length < self.kernel_size[1] and c > 4 * length:
+            raise ValueError(
+                f"Conv1d: input of shape {tuple(shape)} looks channels-last, (batch, length, channels) "
+                f"with {length} channel(s) over {c} steps: read as (batch, channels, length) it is shorter "
+                f"than the kernel ({self.kernel_size[1]}); gengrad's Conv1d takes (batch, channels, "
+                f"length), as PyTorch's does: x.transpose(0, 2, 1); pass in_channels={c} if you do mean "
+                f"{c} channels of length {length}")
 
     def _repr_settings(self):
         settings = {"out_channels": self.out_channels, "kernel_size": self.kernel_size[1],

@@ -14,6 +14,8 @@ def test_nearest_by_a_scale_factor_reads_floor_of_i_over_the_factor(on_device):
     # 3 * 1.3 gives 3 outputs, reading inputs floor(i / 1.3) = 0, 0, 1 (PyTorch's), not the identity
     np.testing.assert_array_equal(to_cpu(F.interpolate(x, scale_factor=1.3).data), [[[0.0, 0.0, 1.0]]])
     np.testing.assert_array_equal(to_cpu(F.interpolate(x, size=7).data), [[[0, 0, 0, 1, 1, 2, 2]]])
+    image = on_device(np.ones((1, 2, 4, 6)))
+    assert F.interpolate(image, size=np.array(image.shape[2:]) * 2).shape == (1, 2, 8, 12)   # an array
 
 
 def test_a_linear_axis_whose_size_stays_is_left_as_it_is(rng, on_device):

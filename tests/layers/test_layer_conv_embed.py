@@ -104,7 +104,14 @@ def test_conv1d_errors(on_device):
     with pytest.raises(ValueError, match=r"Conv1d: kernel 5 does not fit the input of shape \(2, 100, 3\) "
                                          r"padded by 0 .* a \(batch, length, channels\) sequence is "
                                          r"x\.transpose\(0, 2, 1\)"):
-        L.Conv1d(8, 5)(on_device(np.ones((2, 100, 3))))    # (batch, length, channels), Keras's layout
+        L.Conv1d(8, 5, in_channels=100)(on_device(np.ones((2, 100, 3))))
+    # (batch, length, channels), Keras's layout, which the padding would let through
+    with pytest.raises(ValueError, match=r"Conv1d: input of shape \(2, 100, 3\) looks channels-last, "
+                                         r"\(batch, length, channels\) with 3 channel\(s\) over 100 steps.*"
+                                         r"x\.transpose\(0, 2, 1\); pass in_channels=100 if you do mean"):
+        L.Conv1d(8, 5, pad=2)(on_device(np.ones((2, 100, 3))))
+    assert L.Conv1d(8, 5, pad=2, in_channels=100)(on_device(np.ones((2, 100, 3)))).shape == (2, 8, 3)
+    assert L.Conv1d(8, 3)(on_device(np.ones((2, 64, 4)))).shape == (2, 8, 2)    # many channels, short: fine
 
 
 def test_conv1d_in_pytorchs_order_is_refused_with_the_call_to_write(on_device):
