@@ -27,7 +27,8 @@ def attention_mask(mask, op, scores_shape, like, name="attn_mask", hides=False):
     if mask is None:
         return None, None
     data = mask._data if isinstance(mask, Variable) else mask
-    if not hasattr(data, "dtype"):
+    made = not hasattr(data, "dtype")                 # (a list: made here, where the data is)
+    if made:
         data = np.asarray(data)
     if data.dtype.kind not in "bf":
         true, ones = (("at a key to hide, PyTorch's layer's convention", "mask == 0") if hides else
@@ -43,10 +44,10 @@ def attention_mask(mask, op, scores_shape, like, name="attn_mask", hides=False):
         raise ValueError(f"{op}: {name} of shape {data.shape} does not broadcast to the scores' shape "
                          f"{tuple(scores_shape)} (..., queries, keys)")
     if data.dtype == bool:
-        return constant_like(data, like, op, name), None
+        return constant_like(data, like, op, name, made=made), None
     if isinstance(mask, Variable):
         return None, mask
-    return None, constant_like(data.astype(like.dtype, copy=False), like, op, name)   # (as a number would)
+    return None, constant_like(data.astype(like.dtype, copy=False), like, op, name, made=made)   # (its dtype)
 
 
 def dropout_probability(p, op, name):

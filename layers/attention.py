@@ -10,6 +10,7 @@ import numpy as np
 
 import variable as V
 from function.attention import attend, attention_mask, causal_keep, dropout_probability
+from variable.backend import constant_like, get_array_module
 from variable.variable import _TorchName
 
 from .layer import Layer
@@ -24,6 +25,16 @@ _TORCH_KEYWORDS = {
     "device": "the parameters move with layer.to_gpu() and layer.to_cpu()",
 }
 """Keywords of PyTorch's nn.MultiheadAttention with what to write in gengrad."""
+
+
+def _mask_array(mask, like, what):
+    """A mask as an array on the device of `like`: a list made there (as numbers are), an array
+    checked to be there (named as given, before any reshape); a Variable as it is."""
+    if isinstance(mask, V.Variable):
+        return mask
+    if not hasattr(mask, "reshape"):
+        return get_array_module(like._data).asarray(np.asarray(mask))
+    return constant_like(mask, like, "MultiheadAttention", what)
 
 
 class MultiheadAttention(Layer):
@@ -187,7 +198,7 @@ class MultiheadAttention(Layer):
         keep = causal_keep(length, source, like) if is_causal else None
         bias = None
         if attn_mask is not None:
-            attn_mask = attn_mask if hasattr(attn_mask, "reshape") else np.asarray(attn_mask)
+            attn_mask = _mask_array(attn_mask, like, "attn_mask")
             shape = attn_mask.shape
             if len(shape) == 3 and shape[0] == n * heads:       # PyTorch's (N * H, L, S)
                 attn_mask = attn_mask.reshape(n, heads, *shape[1:])
@@ -197,8 +208,7 @@ class MultiheadAttention(Layer):
                                  f"{tuple(shape)}")
             keep, bias = self._add(keep, bias, attn_mask, "attn_mask", scores, like)
         if key_padding_mask is not None:
-            if not hasattr(key_padding_mask, "reshape"):
-                key_padding_mask = np.asarray(key_padding_mask)
+            key_padding_mask = _mask_array(key_padding_mask, like, "key_padding_mask")
             shape = key_padding_mask.shape
             if tuple(shape) != ((source,) if unbatched else (n, source)):
                 raise ValueError(f"{name}: key_padding_mask must be (N, S) = ({n}, {source}) (or (S,) "

@@ -93,6 +93,23 @@ def test_rnn_and_embedding_and_conv_run_on_the_device(gpu, rng):
     assert conv(V.Variable(rng.standard_normal((1, 1, 4, 4))).to_gpu()).shape == (1, 2, 4, 4)
 
 
+def test_conv1d_attention_and_resampling_run_on_the_device(gpu, rng):
+    x = V.Variable(rng.standard_normal((2, 3, 5))).to_gpu()
+    conv = L.Conv1d(4, 3, pad=1).to_gpu()
+    assert conv(x).device == "gpu" and conv(x).shape == (2, 4, 5)
+    attention = L.MultiheadAttention(5, 1).to_gpu()
+    out, weights = attention(x, key_padding_mask=[[False, False, True], [False, True, True]], is_causal=True)
+    V.sum(out).backward()
+    assert out.device == weights.device == "gpu" and all(p.grad.device == "gpu" for p in attention.params())
+    with pytest.raises(TypeError, match=r"MultiheadAttention: expected key_padding_mask on the device of the "
+                                        r"data, .* \(a NumPy array of shape \(2, 3\)\)"):
+        attention(x, key_padding_mask=np.zeros((2, 3), bool))
+    image = x[:, :, None]
+    for y in (F.interpolate(image, scale_factor=2, mode="bilinear"), F.interpolate(image, size=(1, 7)),
+              F.adaptive_avg_pool2d(image, (1, 2)), F.adaptive_max_pool2d(image, (1, 2))):
+        assert y.device == "gpu"
+
+
 def _train(model, loader, optimizer, steps):
     losses = []
     for _ in range(steps):

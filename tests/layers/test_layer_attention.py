@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from layer_checks import assert_param_grads_match
 
+import function as F
 import layers as L
 import variable as V
 from variable.backend import to_cpu
@@ -233,3 +234,20 @@ def test_pytorch_weights_load_as_the_hint_says(rng, on_device):
     np.testing.assert_allclose(to_cpu(layer.q_proj(on_device(x)).data), q, rtol=1e-14)
     with pytest.raises(AttributeError, match=r"V\.concat\(\[q_proj\.W, k_proj\.W, v_proj\.W\], axis=1\)\.T"):
         _ = layer.in_proj_weight
+
+
+def test_masks_given_as_lists_are_made_where_the_data_is(rng, on_device):
+    q = on_device(rng.standard_normal((2, 3, 4)))
+    keep = [[True, False, True], [True, True, False], [False, False, False]]
+    out = F.scaled_dot_product_attention(q, q, q, keep)
+    same = F.scaled_dot_product_attention(q, q, q, on_device(np.array(keep)))
+    np.testing.assert_array_equal(to_cpu(out.data), to_cpu(same.data))
+    np.testing.assert_array_equal(to_cpu(out.data)[:, 2], 0)          # the query that sees nothing
+    scores = [[0.0, -np.inf, 0.5]] * 3
+    out = F.scaled_dot_product_attention(q, q, q, scores)
+    same = F.scaled_dot_product_attention(q, q, q, on_device(np.array(scores)))
+    np.testing.assert_array_equal(to_cpu(out.data), to_cpu(same.data))
+    layer = L.MultiheadAttention(4, 2)
+    out, _ = layer(q, key_padding_mask=[[False, False, True], [False, True, True]])
+    same, _ = layer(q, key_padding_mask=on_device(np.array([[False, False, True], [False, True, True]])))
+    np.testing.assert_array_equal(to_cpu(out.data), to_cpu(same.data))
