@@ -39,7 +39,7 @@ from .activation import (
     Swish,
     Tanh,
 )
-from .attention import MultiheadAttention
+from .attention import MultiheadAttention, TransformerEncoderLayer
 from .conv import Conv1d, Conv2d, Deconv2d
 from .dataloader import DataLoader, SeqDataLoader
 from .dropout import Dropout
@@ -57,7 +57,7 @@ from .shape import Flatten
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
     "LayerNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Deconv2d", "Flatten",
-    "MultiheadAttention",
+    "MultiheadAttention", "TransformerEncoderLayer",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",
     "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
@@ -117,11 +117,13 @@ _SPELLED_OTHERWISE = {
                 "and 0, PyTorch's affine=True)")),
     "MultiHeadAttention": ("Keras's spelling", "L.MultiheadAttention(embed_dim, num_heads), PyTorch's "
                                                "nn.MultiheadAttention batch first"),
-    **dict.fromkeys(("TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
-                     "TransformerDecoder", "Transformer"), (
-        _TORCH, "write the block as a Model of its steps: h = x + attn(norm1(x))[0]; y = h + "
-                "l2(F.relu(l1(norm2(h)))) with attn = L.MultiheadAttention(E, heads), norm1, norm2 = "
-                "L.LayerNorm(), l1, l2 = L.Linear(4 * E), L.Linear(E)")),
+    **dict.fromkeys(("TransformerDecoderLayer", "TransformerDecoder", "Transformer"), (
+        _TORCH, "write the block as a Model of its steps, as L.TransformerEncoderLayer is written "
+                "(layers/attention.py), with a second L.MultiheadAttention reading the encoder's output")),
+    "TransformerEncoder": (_TORCH, "a stack of L.TransformerEncoderLayer: layers = "
+                                   "[L.TransformerEncoderLayer(d_model, nhead) for _ in range(n)], then for "
+                                   "layer in layers: x = layer(x, src_key_padding_mask=mask) (as attributes "
+                                   "of a Model)"),
     "manual_seed": ("PyTorch's name", "L.seed(n)"),
     "Spiral": ("DeZero's dataset", "x, t = L.datasets.spiral() (its own draw of the arms)"),
     "SinCurve": ("DeZero's dataset", "x, t = L.datasets.sine_curve()"),

@@ -1,4 +1,4 @@
-"""MultiheadAttention: PyTorch's nn.MultiheadAttention, batch first, on gengrad's attention.
+"""MultiheadAttention and TransformerEncoderLayer: PyTorch's, batch first, on gengrad's attention.
 
 Inputs are (batch, sequence, embed_dim), or (sequence, embed_dim) for one example; the
 call returns (output, weights) as PyTorch's does, and its masks follow PyTorch's
@@ -8,6 +8,7 @@ convention for this layer: True in a boolean `attn_mask` or `key_padding_mask` m
 
 import numpy as np
 
+import function as F
 import variable as V
 from function.attention import attend, attention_mask, causal_keep, dropout_probability
 from variable.backend import constant_like, get_array_module
@@ -15,6 +16,7 @@ from variable.variable import _TorchName
 
 from .layer import Layer
 from .linear import Linear, _dtype_or_none, _positive_int
+from .normalization import LayerNorm
 
 _TORCH_KEYWORDS = {
     "batch_first": "gengrad's MultiheadAttention is batch first always, (batch, sequence, embed_dim): "
@@ -227,4 +229,105 @@ class MultiheadAttention(Layer):
         return keep, bias
 
 
-__all__ = ["MultiheadAttention"]
+
+_ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
+
+
+class TransformerEncoderLayer(Layer):
+    """PyTorch's nn.TransformerEncoderLayer, batch first: self-attention and a feed-forward
+    network, each added to its input, with layer norms.
+
+    Post-norm (the default, as in Vaswani et al. and PyTorch):
+
+        x = norm1(x + dropout1(self_attn(x)));   x = norm2(x + dropout2(ff(x)))
+
+    and with `norm_first` (pre-norm): x = x + dropout1(self_attn(norm1(x))), then
+    x = x + dropout2(ff(norm2(x))), where ff(x) = linear2(dropout(activation(linear1(x)))).
+    Its parts carry PyTorch's names (self_attn, linear1, linear2, norm1, norm2), so its
+    weights load as the table in docs/from_pytorch.md says.
+
+    Parameters
+    ----------
+    d_model : int
+        Features of each position.
+    nhead : int
+        Attention heads (a divisor of d_model).
+    dim_feedforward : int
+        Width of the feed-forward network.
+    dropout : float
+        Dropout on the attention weights and after each block, in [0, 1); off inside
+        ``V.test_mode()``.
+    activation : 'relu', 'gelu' or a function
+        Of the feed-forward network.
+    layer_norm_eps : float
+    norm_first : bool
+        Pre-norm instead of post-norm.
+    nobias : bool
+        Leave out the biases of the projections and of the feed-forward network.
+    dtype : dtype, optional
+        Parameter dtype; by default the first input's float dtype.
+    rng : numpy.random.Generator, optional
+        Source of the initial weights.
+
+    Raises
+    ------
+    TypeError
+        If PyTorch's `batch_first` or `device` is given (with what to write), or the
+        activation is neither a name above nor callable.
+    ValueError
+        If a size is not a positive int, nhead does not divide d_model, or dropout is outside
+        [0, 1).
+    """
+
+    def __new__(cls, *args, **kwargs):
+        for key in ("batch_first", "device"):
+            if key in kwargs:
+                fix = _TORCH_KEYWORDS[key].replace("MultiheadAttention", cls.__name__)
+                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {key!r}; {key} is "
+                                f"PyTorch's keyword: {fix}")
+        return super().__new__(cls, *args, **kwargs)
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation="relu", layer_norm_eps: float = 1e-5, norm_first: bool = False,
+                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
+        super().__init__()
+        name = type(self).__name__
+        if isinstance(activation, str) and activation in _ACTIVATIONS:
+            activation = _ACTIVATIONS[activation]
+        elif not callable(activation):
+            raise TypeError(f"{name}: activation must be 'relu', 'gelu' or a function such as F.gelu, got "
+                            f"{activation!r}")
+        self.activation = activation
+        self.norm_first = bool(norm_first)
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout, nobias, dtype=dtype, rng=rng)
+        width = _positive_int(dim_feedforward, "dim_feedforward", name)
+        self.linear1 = Linear(width, d_model, nobias, dtype, rng=rng)
+        self.linear2 = Linear(d_model, width, nobias, dtype, rng=rng)
+        self.norm1 = LayerNorm(d_model, layer_norm_eps, dtype)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps, dtype)
+        self.dropout = self.self_attn.dropout
+
+    def _drop(self, x):
+        return F.dropout(x, self.dropout) if self.dropout else x
+
+    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal: bool = False):
+        """(N, L, d_model) -> (N, L, d_model) (or (L, d_model) for one example); the masks as
+        for MultiheadAttention: True where a key is hidden."""
+        x = V.as_variable(src, op=type(self).__name__)
+
+        def attention(h):
+            out, _ = self.self_attn(h, attn_mask=src_mask, key_padding_mask=src_key_padding_mask,
+                                    is_causal=is_causal, need_weights=False)
+            return self._drop(out)
+
+        def feed_forward(h):
+            return self._drop(self.linear2(self._drop(self.activation(self.linear1(h)))))
+
+        if self.norm_first:
+            x = x + attention(self.norm1(x))
+            return x + feed_forward(self.norm2(x))
+        x = self.norm1(x + attention(x))
+        return self.norm2(x + feed_forward(x))
+
+
+__all__ = ["MultiheadAttention", "TransformerEncoderLayer"]

@@ -251,3 +251,69 @@ def test_masks_given_as_lists_are_made_where_the_data_is(rng, on_device):
     out, _ = layer(q, key_padding_mask=[[False, False, True], [False, True, True]])
     same, _ = layer(q, key_padding_mask=on_device(np.array([[False, False, True], [False, True, True]])))
     np.testing.assert_array_equal(to_cpu(out.data), to_cpu(same.data))
+
+
+def np_layer_norm(x, layer):
+    mean, var = x.mean(axis=-1, keepdims=True), x.var(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + layer.eps) * to_cpu(layer.gamma.data) + to_cpu(layer.beta.data)
+
+
+def np_encoder_layer(layer, x, seen=None):
+    """PyTorch's encoder layer written out: attention and a ReLU network, each added to its
+    input, normalised after (post-norm) or before (pre-norm)."""
+    def attention(h):
+        return np_multihead(layer.self_attn, h, h, h, seen)[0]
+
+    def feed_forward(h):
+        hidden = np.maximum(h @ to_cpu(layer.linear1.W.data) + to_cpu(layer.linear1.b.data), 0)
+        return hidden @ to_cpu(layer.linear2.W.data) + to_cpu(layer.linear2.b.data)
+
+    if layer.norm_first:
+        x = x + attention(np_layer_norm(x, layer.norm1))
+        return x + feed_forward(np_layer_norm(x, layer.norm2))
+    x = np_layer_norm(x + attention(x), layer.norm1)
+    return np_layer_norm(x + feed_forward(x), layer.norm2)
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_encoder_layer_matches_numpy_post_and_pre_norm(norm_first, rng, on_device):
+    layer = L.TransformerEncoderLayer(6, 2, 10, dropout=0.0, norm_first=norm_first, rng=rng)
+    for norm in (layer.norm1, layer.norm2):
+        norm.gamma.data = on_device(rng.uniform(0.5, 1.5, 6))
+        norm.beta.data = on_device(rng.standard_normal(6))
+    x = rng.standard_normal((2, 4, 6))
+    padding = np.array([[False, False, False, True], [False, False, False, False]])
+    causal = np.tri(4, dtype=bool)
+    y = layer(on_device(x), src_key_padding_mask=on_device(padding), is_causal=True)
+    seen = np.broadcast_to(~padding[:, None, None, :] & causal, (2, 2, 4, 4))
+    np.testing.assert_allclose(to_cpu(y.data), np_encoder_layer(layer, x, seen), atol=1e-12)
+    assert isinstance(y, V.Variable) and y.shape == x.shape           # one output: Sequential takes it
+    w = on_device(rng.standard_normal(x.shape))
+    assert_param_grads_match(layer, lambda: V.sum(layer(on_device(x)) * w))
+
+
+def test_encoder_layer_dropout_is_off_in_test_mode_and_stacks_in_sequential(rng, on_device):
+    L.seed(0)
+    stack = L.Sequential(L.TransformerEncoderLayer(4, 2, 8, activation="gelu"),
+                         L.TransformerEncoderLayer(4, 1, 8, activation=F.silu, norm_first=True))
+    x = on_device(rng.standard_normal((3, 5, 4)))
+    with V.test_mode():
+        a, b = stack(x), stack(x)
+    np.testing.assert_array_equal(to_cpu(a.data), to_cpu(b.data))
+    assert not np.allclose(to_cpu(stack(x).data), to_cpu(a.data))      # dropout 0.1 on by default
+    assert repr(stack).count("TransformerEncoderLayer(") == 2 and "self_attn" in repr(stack)
+
+
+@pytest.mark.parametrize("make, error, message", [
+    (lambda: L.TransformerEncoderLayer(8, 2, batch_first=True), TypeError,
+     r"TransformerEncoderLayer\(\) got an unexpected keyword argument 'batch_first'.*batch first always"),
+    (lambda: L.TransformerEncoderLayer(8, 3), ValueError,
+     r"MultiheadAttention: num_heads=3 must divide embed_dim=8"),
+    (lambda: L.TransformerEncoderLayer(8, 2, activation="tanh"), TypeError,
+     r"TransformerEncoderLayer: activation must be 'relu', 'gelu' or a function such as F\.gelu, got 'tanh'"),
+    (lambda: L.TransformerEncoderLayer(8, 2, dim_feedforward=0), ValueError,
+     r"TransformerEncoderLayer: dim_feedforward must be a positive int"),
+])
+def test_encoder_layer_refusals_name_the_fix(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
