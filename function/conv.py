@@ -437,8 +437,20 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
 
 
 def _windows(x, kernel_size, stride, pad, op, pad_value):
-    """Columns (N, C, KH*KW, OH, OW) of `x` for pooling."""
+    """Columns (N, C, KH*KW, OH, OW) of images `x` for pooling; (N, C, K, OL) of sequences
+    (N, C, L), pooled as images one row high."""
     x = as_float(x, op)
+    if x.ndim == 3:
+        k, s, p = (single_int(v, op, name, least) for v, name, least in
+                   ((kernel_size, "kernel_size", 1), (stride, "stride", 1), (pad, "pad", 0)))
+        if p >= k:
+            raise ValueError(f"{op}: pad {p} must be smaller than kernel_size {k}")
+        if k > x.shape[2] + 2 * p:
+            raise ValueError(f"{op}: kernel {k} does not fit the input of shape {x.shape} padded by {p}")
+        col = _windows(V.expand_dims(x, 2), (1, k), (1, s), (0, p), op, pad_value)
+        return V.squeeze(col, axis=3)
+    if x.ndim != 4:
+        raise ValueError(f"{op}: x must be images (N, C, H, W) or sequences (N, C, L), got shape {x.shape}")
     kernel, stride, pad, out = _geometry(x.shape, kernel_size, stride, pad, op)
     if pad[0] >= kernel[0] or pad[1] >= kernel[1]:
         raise ValueError(f"{op}: pad {pad} must be smaller than kernel_size {kernel}")
@@ -447,49 +459,53 @@ def _windows(x, kernel_size, stride, pad, op, pad_value):
 
 
 def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) -> Variable:
-    """Max pooling of NCHW images over kernel-sized windows; padding never wins the max.
+    """Max pooling of NCHW images (or of (N, C, L) sequences) over kernel-sized windows;
+    padding never wins the max.
 
     Padding counts as -inf (as in PyTorch); tied maxima share the gradient evenly.
 
     Parameters
     ----------
     x : Variable or ndarray
-        Images of shape (N, C, H, W).
+        Images of shape (N, C, H, W), or sequences (N, C, L) (PyTorch's max_pool1d).
     kernel_size, stride, pad : int or pair of ints
-        Window size, step and padding (pad < kernel_size), as (height, width).
+        Window size, step and padding (pad < kernel_size), as (height, width); ints for
+        sequences.
 
     Returns
     -------
-    Variable of shape (N, C, OH, OW).
+    Variable of shape (N, C, OH, OW) (or (N, C, OL)).
 
     Raises
     ------
     ValueError
-        If `x` is not 4-d, a size is out of range, pad >= kernel_size or the window does
-        not fit.
+        If `x` is not 3-d or 4-d, a size is out of range, pad >= kernel_size or the window
+        does not fit.
     """
     return V.max(_windows(x, kernel_size, stride, pad, "pooling", -np.inf), axis=2)
 
 
 def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) -> Variable:
-    """Average pooling of NCHW images; zero padding is counted in every mean.
+    """Average pooling of NCHW images (or of (N, C, L) sequences); zero padding is counted in
+    every mean.
 
     Parameters
     ----------
     x : Variable or ndarray
-        Images of shape (N, C, H, W).
+        Images of shape (N, C, H, W), or sequences (N, C, L) (PyTorch's avg_pool1d).
     kernel_size, stride, pad : int or pair of ints
-        Window size, step and zero padding (pad < kernel_size), as (height, width).
+        Window size, step and zero padding (pad < kernel_size), as (height, width); ints for
+        sequences.
 
     Returns
     -------
-    Variable of shape (N, C, OH, OW).
+    Variable of shape (N, C, OH, OW) (or (N, C, OL)).
 
     Raises
     ------
     ValueError
-        If `x` is not 4-d, a size is out of range, pad >= kernel_size or the window does
-        not fit.
+        If `x` is not 3-d or 4-d, a size is out of range, pad >= kernel_size or the window
+        does not fit.
     """
     return V.mean(_windows(x, kernel_size, stride, pad, "average_pooling", 0.0), axis=2)
 

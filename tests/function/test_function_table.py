@@ -195,6 +195,13 @@ def np_pool(x, k, s, p, reduce, pad_value):
     return y
 
 
+def np_pool1d(x, k, s, p, reduce, pad_value):
+    """1-D pooling by direct window reduction over the padded sequence."""
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p)), constant_values=pad_value)
+    out = (x.shape[2] + 2 * p - k) // s + 1
+    return np.stack([reduce(xp[:, :, i * s:i * s + k], axis=2) for i in range(out)], axis=2)
+
+
 def np_im2col(x, k, s, p):
     """col[n, c, i, j, a, b] = x_padded[n, c, a s + i, b s + j] by explicit loops."""
     n, c, h, w = x.shape
@@ -542,12 +549,16 @@ CONV_ROWS = {
             normal((2, 2, 4, 4)), PIECEWISE),
         Row("k=3 s=2 p=1", lambda x: F.pooling(x, 3, 2, 1), lambda x: np_pool(x, 3, 2, 1, np.max, -np.inf),
             normal((1, 2, 5, 5)), PIECEWISE),
+        Row("1-d k=3 s=2 p=1", lambda x: F.pooling(x, 3, 2, 1),
+            lambda x: np_pool1d(x, 3, 2, 1, np.max, -np.inf), normal((2, 2, 7)), PIECEWISE),
     ],
     "average_pooling": [
         Row("k=2 s=1", lambda x: F.average_pooling(x, 2), lambda x: np_pool(x, 2, 1, 0, np.mean, 0),
             normal((1, 2, 3, 3)), SMOOTH),
         Row("k=3 s=2 p=1", lambda x: F.average_pooling(x, 3, 2, 1),
             lambda x: np_pool(x, 3, 2, 1, np.mean, 0), normal((2, 1, 5, 5)), PIECEWISE),
+        Row("1-d k=2 s=2", lambda x: F.average_pooling(x, 2, 2),
+            lambda x: np_pool1d(x, 2, 2, 0, np.mean, 0), normal((2, 3, 6)), SMOOTH),
     ],
 }
 

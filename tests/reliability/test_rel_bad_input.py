@@ -1156,6 +1156,14 @@ EXTRA = [
       for label, k, r in [("0", 0, ARG_ERRORS), ("5 > image", 5, ARG_ERRORS), ("None", None, (TypeError,)),
                           ("1.5", 1.5, (TypeError,))]],
     Case("pooling", "pad >= kernel", lambda: F.pooling(_x(1, 1, 4, 4), 2, pad=2)),
+    *[Case(n, f"sequence: {label}", lambda f=f, k=k: f(*k), raises=r)
+      for n, f in [("pooling", F.pooling), ("average_pooling", F.average_pooling)]
+      for label, k, r in [("pad >= kernel", (_x(1, 1, 4), 2, 1, 2), ARG_ERRORS),
+                          ("kernel longer than the sequence", (_x(1, 1, 4), 5), ARG_ERRORS),
+                          ("a pair kernel", (_x(1, 1, 4), (2, 2)), (TypeError,)),
+                          ("stride 0", (_x(1, 1, 4), 2, 0), ARG_ERRORS),
+                          ("2-d x", (_x(4, 4), 2), ARG_ERRORS),
+                          ("5-d x", (_x(1, 1, 2, 4, 4), 2), ARG_ERRORS)]],
     Case("col2im", "columns of the wrong shape", lambda: F.col2im(_x(1, 2, 2, 2, 2, 2), IMAGE, 2)),
     Case("col2im", "x_shape of 3 ints", lambda: F.col2im(_x(1, 2, 2, 2, 3, 3), (2, 4, 4), 2)),
     Case("col2im", "x_shape None", lambda: F.col2im(_x(1, 2, 2, 2, 3, 3), None, 2), raises=(TypeError,)),
