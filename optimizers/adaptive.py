@@ -135,6 +135,9 @@ class Adam(Optimizer):
     m_hat = m / (1 - beta1^t);          v_hat = v / (1 - beta2^t)
     p <- p - lr * m_hat / (sqrt(v_hat) + eps)
 
+    With `amsgrad` (Reddi et al., 2018, as PyTorch's) v_hat is that of the largest v so far,
+    v_max <- max(v_max, v), so a step never grows for a second moment that fell.
+
     Parameters
     ----------
     lr : float
@@ -143,9 +146,14 @@ class Adam(Optimizer):
         Decays of the first and second moment estimates, in [0, 1).
     eps : float
         Added to the denominator (>= 0).
+    amsgrad : bool
+        Divide by the largest second moment so far.
     """
 
     state_kinds = {"m": "array", "v": "array", "t": "count"}
+    amsgrad = False
+    """Off unless an instance sets it: only then is it a saved setting (old checkpoints load)."""
+    _repr_extra = ("amsgrad",)
     renamed = {"alpha": "the step size is lr (DeZero's alpha): O.{name}(lr=0.001)",
                "betas": "write beta1=0.9, beta2=0.999 (PyTorch's betas=(0.9, 0.999))"}
 
@@ -154,12 +162,18 @@ class Adam(Optimizer):
     beta2 = Hyperparameter(high=1.0)
     eps = Hyperparameter()
 
-    def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
+    def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8,
+                 amsgrad: bool = False):
         super().__init__()
         self.lr = lr
         self.beta1 = beta1
         self.beta2 = beta2
         self.eps = eps
+        if not isinstance(amsgrad, (bool, np.bool_)):
+            raise TypeError(f"{type(self).__name__}: amsgrad must be True or False, got {amsgrad!r}")
+        if amsgrad:
+            self.amsgrad = True
+            self.state_kinds = {**type(self).state_kinds, "v_max": "array"}
 
     def _moments(self, param, grad):
         """m and v updated in place with `grad`, and the step count t, counted."""
@@ -177,6 +191,9 @@ class Adam(Optimizer):
     def update_one(self, param, grad):
         """One bias-corrected Adam step."""
         m, v, t = self._moments(param, grad)
+        if self.amsgrad:                              # v_hat of the largest v so far
+            v_max = _zeros(self.state_of(param), "v_max", param.data)
+            v = np.maximum(v_max, v, out=v_max)
         b1, b2 = self.beta1, self.beta2
         correction1 = 1 - b1 ** t                      # Python floats: the dtype of p is kept
         correction2 = 1 - b2 ** t
@@ -194,13 +211,15 @@ class AdamW(Adam):
         As for Adam.
     weight_decay : float
         Decay rate (>= 0), multiplied by lr.
+    amsgrad : bool
+        As for Adam.
     """
 
     weight_decay = Hyperparameter()
 
     def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8,
-                 weight_decay: float = 0.01):
-        super().__init__(lr, beta1, beta2, eps)
+                 weight_decay: float = 0.01, amsgrad: bool = False):
+        super().__init__(lr, beta1, beta2, eps, amsgrad)
         self.weight_decay = weight_decay
 
     def update_one(self, param, grad):
@@ -260,6 +279,9 @@ class RAdam(Adam):
     lr, beta1, beta2, eps : float
         As for Adam.
     """
+
+    def __init__(self, lr: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
+        super().__init__(lr, beta1, beta2, eps)
 
     def update_one(self, param, grad):
         """One RAdam step."""

@@ -35,6 +35,7 @@ OPTIMIZERS = {
     "AdaDelta": lambda: O.AdaDelta(),
     "Adam": lambda: O.Adam(lr=0.01),
     "AdamW": lambda: O.AdamW(lr=0.01, weight_decay=0.1),
+    "AMSGrad": lambda: O.Adam(lr=0.01, amsgrad=True),
     "Adamax": lambda: O.Adamax(lr=0.01),
     "RAdam": lambda: O.RAdam(lr=0.01),
 }

@@ -48,16 +48,17 @@ def test_adadelta_three_steps(quadratic):
         np.testing.assert_allclose(got[step], p, rtol=1e-12)
 
 
-def _adam_by_hand(lr, b1, b2, eps, weight_decay=0.0, steps=3):
-    p, m, v = P0.copy(), np.zeros(3), np.zeros(3)
+def _adam_by_hand(lr, b1, b2, eps, weight_decay=0.0, steps=3, amsgrad=False):
+    p, m, v, v_max = P0.copy(), np.zeros(3), np.zeros(3), np.zeros(3)
     path = []
     for t in range(1, steps + 1):
         g = grad_of(p)
         p = p - lr * weight_decay * p                    # AdamW: decay p, not the gradient
         m = b1 * m + (1 - b1) * g
         v = b2 * v + (1 - b2) * g * g
+        v_max = np.maximum(v_max, v)                     # AMSGrad: the largest v so far
         m_hat = m / (1 - b1 ** t)                        # bias corrections
-        v_hat = v / (1 - b2 ** t)
+        v_hat = (v_max if amsgrad else v) / (1 - b2 ** t)
         p = p - lr * m_hat / (np.sqrt(v_hat) + eps)
         path.append(p)
     return path
@@ -74,6 +75,42 @@ def test_adam_bias_correction_makes_the_first_step_lr_sized(quadratic):
     # without the correction the step would be lr * 0.1 / sqrt(0.001) = 3.16 lr
     got = run_steps(O.Adam(lr=0.01), quadratic, steps=1)
     np.testing.assert_allclose(got[0], P0 - 0.01 * np.sign(grad_of(P0)), rtol=1e-9)
+
+
+@pytest.mark.parametrize("make, decay", [
+    (lambda: O.Adam(lr=0.3, beta2=0.5, amsgrad=True), 0.0),
+    (lambda: O.AdamW(lr=0.3, beta2=0.5, weight_decay=0.5, amsgrad=True), 0.5)])
+def test_amsgrad_divides_by_the_largest_second_moment(make, decay, quadratic):
+    # beta2 = 0.5 forgets fast, so v falls below its maximum as the gradient shrinks
+    got = run_steps(make(), quadratic, steps=12)
+    expected = _adam_by_hand(0.3, 0.9, 0.5, 1e-8, weight_decay=decay, steps=12, amsgrad=True)
+    plain = _adam_by_hand(0.3, 0.9, 0.5, 1e-8, weight_decay=decay, steps=12)
+    for step in range(12):
+        np.testing.assert_allclose(got[step], expected[step], rtol=1e-12)
+    assert not np.allclose(expected[-1], plain[-1])
+    assert repr(make()).endswith("amsgrad=True)") and "amsgrad" not in repr(O.Adam())
+
+
+def test_amsgrad_state_is_saved_and_a_plain_adam_refuses_it(quadratic):
+    opt = O.Adam(lr=0.1, amsgrad=True).setup(quadratic)
+    quadratic().backward()
+    opt.update()
+    saved = opt.state_dict()
+    assert saved["hyperparameters/amsgrad"] and "state/p/v_max" in saved
+    plain = O.Adam(lr=0.1).setup(quadratic)
+    with pytest.raises(ValueError, match=r"the Adam in the file has hyperparameters \['amsgrad', 'beta1'"):
+        plain.load_state_dict(saved)
+    again = O.Adam(lr=0.1, amsgrad=True).setup(quadratic)
+    again.load_state_dict(saved)
+    np.testing.assert_array_equal(again.state_of(quadratic.p)["v_max"], opt.state_of(quadratic.p)["v_max"])
+    assert "hyperparameters/amsgrad" not in plain.state_dict()          # (checkpoints of before load)
+
+
+def test_amsgrad_is_a_bool_and_adams_own():
+    with pytest.raises(TypeError, match=r"Adam: amsgrad must be True or False, got 'yes'"):
+        O.Adam(amsgrad="yes")
+    with pytest.raises(TypeError, match=r"amsgrad"):
+        O.RAdam(amsgrad=True)
 
 
 def test_adam_default_hyperparameters():

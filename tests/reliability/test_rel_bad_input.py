@@ -1641,6 +1641,9 @@ OPTIMIZER_CASES = [
     *_opt_cases("Adam", O.Adam,
                 {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "beta2": {"1.5": 1.5}, "eps": {"-1": -1.0}}),
     *_opt_cases("AdamW", O.AdamW, {"weight_decay": {"-1": -1.0}, "beta1": {"1": 1.0}}),
+    *[Case(cls.__name__, f"amsgrad {label}", lambda cls=cls, v=v: cls(amsgrad=v), raises=(TypeError,))
+      for cls in (O.Adam, O.AdamW)
+      for label, v in [("str", "True"), ("None", None), ("1", 1), ("array", np.ones(2))]],
     *_opt_cases("Adamax", O.Adamax, {"lr": {"-1": -1.0}, "beta2": {"1": 1.0}, "eps": {"-1": -1.0}}),
     *_opt_cases("RAdam", O.RAdam, {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "eps": {"-1": -1.0}}),
     *_opt_cases("WeightDecay", O.WeightDecay, {"rate": {"-1": -1.0}}),
