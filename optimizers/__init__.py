@@ -1,4 +1,5 @@
-"""Optimizers (SGD, MomentumSGD, AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam) and their hooks.
+"""Optimizers (SGD, MomentumSGD, AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam, NAdam) and
+their hooks.
 
     opt = O.Adam(lr=1e-3).setup(model)
     opt.add_hook(O.ClipGrad(1.0))
@@ -7,14 +8,14 @@
 
 from variable.variable import refuse_missing_name
 
-from .adaptive import AdaDelta, AdaGrad, Adam, Adamax, AdamW, RAdam, RMSprop
+from .adaptive import AdaDelta, AdaGrad, Adam, Adamax, AdamW, NAdam, RAdam, RMSprop
 from .hooks import ClipGrad, FreezeParam, WeightDecay
 from .optimizer import Optimizer
 from .sgd import SGD, MomentumSGD
 
 __all__ = [
     "Optimizer", "SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW", "Adamax", "RAdam",
-    "WeightDecay", "ClipGrad", "FreezeParam",
+    "NAdam", "WeightDecay", "ClipGrad", "FreezeParam",
 ]
 
 _TORCH = "torch.optim's name"

@@ -296,3 +296,60 @@ class RAdam(Adam):
             param.data -= (step * r * math.sqrt(correction2)) * m / (np.sqrt(v) + self.eps)
         else:
             param.data -= step * m
+
+
+class NAdam(Adam):
+    """Adam with Nesterov momentum (Dozat, 2016), as PyTorch's NAdam: the step takes the
+    momentum one step ahead, with a momentum coefficient that warms up over the first steps.
+
+    mu_t = beta1 (1 - 0.96^(t psi) / 2),  M_t = mu_1 mu_2 ... mu_t  (psi = momentum_decay)
+    m and v as in Adam;  v_hat = v / (1 - beta2^t)
+    p <- p - lr [(1 - mu_t) / (1 - M_t) g + mu_(t+1) / (1 - M_t mu_(t+1)) m] / (sqrt(v_hat) + eps)
+
+    M_t depends on t alone: it is recomputed from the step count (so a checkpoint needs only
+    m, v and t), one product a step.
+
+    Parameters
+    ----------
+    lr : float
+        Learning rate (>= 0).
+    beta1, beta2 : float
+        As for Adam.
+    eps : float
+        As for Adam.
+    momentum_decay : float
+        psi (>= 0): how fast mu_t warms up to beta1.
+    """
+
+    momentum_decay = Hyperparameter()
+
+    def __init__(self, lr: float = 0.002, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8,
+                 momentum_decay: float = 0.004):
+        super().__init__(lr, beta1, beta2, eps)
+        self.momentum_decay = momentum_decay
+        self._products = (0, 1.0)                     # (t, M_t): the last product made
+
+    def _mu(self, t):
+        return self.beta1 * (1 - 0.5 * 0.96 ** (t * self.momentum_decay))
+
+    def _product(self, t):
+        """M_t = mu_1 ... mu_t (Python floats): the last one made when it is M_t (every parameter
+        of a step reads it), one product more when it is M_(t-1), else made afresh."""
+        last, product = self._products
+        if last == t:
+            return product
+        if last != t - 1:
+            last, product = 0, 1.0
+        for step in range(last + 1, t + 1):
+            product *= self._mu(step)
+        self._products = (t, product)
+        return product
+
+    def update_one(self, param, grad):
+        """One NAdam step."""
+        m, v, t = self._moments(param, grad)
+        mu, mu_next = self._mu(t), self._mu(t + 1)
+        product = self._product(t)
+        denominator = np.sqrt(v / (1 - self.beta2 ** t)) + self.eps
+        param.data -= (self.lr * (1 - mu) / (1 - product)) * grad / denominator
+        param.data -= (self.lr * mu_next / (1 - product * mu_next)) * m / denominator

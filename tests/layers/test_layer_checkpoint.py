@@ -38,6 +38,7 @@ OPTIMIZERS = {
     "AMSGrad": lambda: O.Adam(lr=0.01, amsgrad=True),
     "Adamax": lambda: O.Adamax(lr=0.01),
     "RAdam": lambda: O.RAdam(lr=0.01),
+    "NAdam": lambda: O.NAdam(lr=0.01),
 }
 
 

@@ -1,10 +1,12 @@
-"""AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam: steps against the formulas by hand."""
+"""AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam, NAdam: steps against the formulas by hand."""
 
 import numpy as np
 import pytest
 from optim_problem import P0, Quadratic, grad_of, run_steps
 
+import layers as L
 import optimizers as O
+import variable as V
 
 
 def test_adagrad_three_steps(quadratic):
@@ -233,3 +235,46 @@ def test_radam_takes_momentum_steps_then_rectified_adam_steps(quadratic):
     assert rectified[0] is False and rectified[-1] is True  # both kinds of step are checked
     for step in range(8):
         np.testing.assert_allclose(got[step], expected[step], rtol=1e-12)
+
+
+def test_nadam_steps_by_hand(quadratic):
+    lr, b1, b2, eps, psi = 0.05, 0.9, 0.999, 1e-8, 0.004
+    got = run_steps(O.NAdam(lr), quadratic, steps=25)
+    p, m, v, product = P0.copy(), np.zeros(3), np.zeros(3), 1.0
+    for t in range(1, 26):
+        g = grad_of(p)
+        mu, mu_next = (b1 * (1 - 0.5 * 0.96 ** (k * psi)) for k in (t, t + 1))   # warming momentum
+        product *= mu
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        denominator = np.sqrt(v / (1 - b2 ** t)) + eps
+        p = p - lr * (1 - mu) / (1 - product) * g / denominator
+        p = p - lr * mu_next / (1 - product * mu_next) * m / denominator
+        np.testing.assert_allclose(got[t - 1], p, rtol=1e-12)
+
+
+def test_nadam_resumes_from_its_state_alone(quadratic):
+    straight = run_steps(O.NAdam(0.05), quadratic, steps=12)[-1]
+    second = Quadratic()
+    run_steps(first := O.NAdam(0.05), second, steps=5)
+    resumed = O.NAdam(0.05).setup(second)
+    resumed.load_state_dict(first.state_dict())                # m, v and t: the product follows from t
+    for _ in range(7):
+        second.cleargrads()
+        second().backward()
+        resumed.update()
+    np.testing.assert_allclose(second.p.data, straight, rtol=1e-13)
+
+
+def test_nadam_makes_one_product_a_step_for_every_parameter(monkeypatch):
+    model = L.Sequential(L.Linear(3), L.Linear(2))
+    opt = O.NAdam(0.01).setup(model)
+    calls = []
+    mu = opt._mu
+    monkeypatch.setattr(opt, "_mu", lambda t: calls.append(t) or mu(t))
+    x = np.ones((4, 5))
+    for _ in range(50):
+        model.cleargrads()
+        V.sum(model(x) ** 2).backward()
+        opt.update()
+    assert len(calls) == 50 * (2 * 4 + 1)     # mu_t and mu_(t+1) for each of 4 parameters, M_t once a step

@@ -1646,6 +1646,8 @@ OPTIMIZER_CASES = [
       for label, v in [("str", "True"), ("None", None), ("1", 1), ("array", np.ones(2))]],
     *_opt_cases("Adamax", O.Adamax, {"lr": {"-1": -1.0}, "beta2": {"1": 1.0}, "eps": {"-1": -1.0}}),
     *_opt_cases("RAdam", O.RAdam, {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "eps": {"-1": -1.0}}),
+    *_opt_cases("NAdam", O.NAdam, {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "beta2": {"1": 1.0},
+                                   "momentum_decay": {"-1": -1.0}}),
     *_opt_cases("WeightDecay", O.WeightDecay, {"rate": {"-1": -1.0}}),
     *_opt_cases("ClipGrad", O.ClipGrad, {"max_norm": {"0": 0.0, "-1": -1.0}}),
     *[Case("FreezeParam", f"target {k}", lambda b=b: O.FreezeParam(b), raises=(TypeError,))
