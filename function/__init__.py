@@ -115,6 +115,18 @@ _SPELLED_OTHERWISE = {
                                     "V.linalg.norm(a - n, axis=-1) + margin, 0))"),
     "soft_margin_loss": (_TORCH, "V.mean(F.softplus(-y * x)), y of +-1"),
     "pairwise_distance": (_TORCH, "V.linalg.norm(x1 - x2, axis=-1)"),
+    "pdist": (_TORCH, "the distances of all pairs i < j: i, j = np.triu_indices(len(x), 1); "
+                      "V.linalg.norm(x[i] - x[j], axis=-1)"),
+    "cosine_embedding_loss": (_TORCH, "c = F.cosine_similarity(x1, x2); V.mean(V.where(y > 0, 1 - c, "
+                                      "V.maximum(c - margin, 0))), y of +-1"),
+    "embedding_bag": (_TORCH, "V.mean(F.embed_id(ids, W), axis=1) for ids of shape (bags, n) (mode='sum': "
+                              "V.sum)"),
+    "bilinear": (_TORCH, "V.einsum('ni,oij,nj->no', x1, W, x2) + b"),
+    **dict.fromkeys(("dropout2d", "dropout3d", "feature_dropout"), (
+        _TORCH, "whole channels dropped: x * F.dropout(np.ones(x.shape[:2] + (1,) * (x.ndim - 2), "
+                "x.dtype), p)")),
+    "gumbel_softmax": (_TORCH, "F.softmax((logits - V.log(-V.log(u))) / tau, axis=-1) with u = "
+                               "np.random.uniform(size=logits.shape)"),
     "tanhshrink": (_TORCH, "x - V.tanh(x)"),
     "softshrink": (_TORCH, "V.sign(x) * V.maximum(V.abs(x) - lambd, 0)"),
     "hardshrink": (_TORCH, "V.where(V.abs(x) > lambd, x, 0)"),
