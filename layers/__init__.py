@@ -84,6 +84,15 @@ _SPELLED_OTHERWISE = {
     "CrossEntropyLoss": (_TORCH, "F.softmax_cross_entropy(y, t): losses are functions (import "
                                  "function as F)"),
     "MSELoss": (_TORCH, "F.mean_squared_error(y, t): losses are functions (import function as F)"),
+    **{name: (_TORCH, f"{fix}: losses are functions (import function as F)") for name, fix in {
+        "L1Loss": "F.mean_absolute_error(y, t)",
+        "SmoothL1Loss": "F.huber_loss(y, t, delta) (PyTorch's SmoothL1Loss(beta) is huber_loss / beta)",
+        "HuberLoss": "F.huber_loss(y, t, delta)",
+        "BCELoss": "F.binary_cross_entropy(p, t), p probabilities",
+        "BCEWithLogitsLoss": "F.sigmoid_cross_entropy(logits, t)",
+        "NLLLoss": "F.softmax_cross_entropy(logits, t) on the logits (NLLLoss after LogSoftmax is this)",
+        "KLDivLoss": "V.sum(V.rel_entr(p, q)) / len(p) for probabilities p and q (docs/from_pytorch.md)",
+    }.items()},
     "Softplus": (_TORCH, "L.SoftPlus()"),
     "Hardswish": (_TORCH, "L.HardSwish()"),
     "Hardsigmoid": (_TORCH, "L.HardSigmoid()"),
@@ -112,6 +121,40 @@ _SPELLED_OTHERWISE = {
     "Softmin": (_TORCH, "a step lambda x: F.softmax(-x, axis) in L.Sequential"),
     "Unflatten": (_TORCH, "a step lambda x: x.reshape(len(x), C, H, W) in L.Sequential"),
     "ZeroPad2d": (_TORCH, "a step lambda x: F.pad(x, ((0, 0), (0, 0), (p, p), (p, p))) in L.Sequential"),
+    "ConstantPad2d": (_TORCH, "a step lambda x: F.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), "
+                              "constant_values=c) in L.Sequential"),
+    "ReflectionPad2d": (_TORCH, "a step lambda x: F.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), mode='reflect') "
+                                "in L.Sequential"),
+    "ReplicationPad2d": (_TORCH, "a step lambda x: F.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), mode='edge') "
+                                 "in L.Sequential"),
+    "MaxPool1d": (_TORCH, "a step lambda x: F.pooling(x, k, k) in L.Sequential, x of shape (N, C, L) (give "
+                          "the stride: PyTorch's defaults to the kernel size, gengrad's to 1)"),
+    "AvgPool1d": (_TORCH, "a step lambda x: F.average_pooling(x, k, k) in L.Sequential, x of shape (N, C, L) "
+                          "(give the stride: PyTorch's defaults to the kernel size, gengrad's to 1)"),
+    "AdaptiveAvgPool1d": (_TORCH, "a step lambda x: F.adaptive_avg_pool2d(x[:, :, None, :], (1, n))"
+                                  "[:, :, 0, :] in L.Sequential"),
+    **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d"), (
+        _TORCH, "a step lambda x: x * F.dropout(np.ones(x.shape[:2] + (1,) * (x.ndim - 2), x.dtype), p) in "
+                "L.Sequential (whole channels dropped)")),
+    "PixelShuffle": (_TORCH, "a step lambda x: x.reshape(N, C, r, r, H, W).transpose(0, 1, 4, 2, 5, 3)"
+                             ".reshape(N, C, H * r, W * r) in L.Sequential"),
+    "GLU": (_TORCH, "a step lambda x: F.glu(x, axis) in L.Sequential"),
+    "Softmax2d": (_TORCH, "a step lambda x: F.softmax(x, axis=1) in L.Sequential"),
+    "Hardshrink": (_TORCH, "a step lambda x: V.where(V.abs(x) > lambd, x, 0) in L.Sequential"),
+    "Tanhshrink": (_TORCH, "a step lambda x: x - V.tanh(x) in L.Sequential"),
+    "Threshold": (_TORCH, "a step lambda x: V.where(x > threshold, x, value) in L.Sequential"),
+    "CosineSimilarity": (_TORCH, "F.cosine_similarity(x1, x2) (a function of two inputs)"),
+    "PairwiseDistance": (_TORCH, "V.linalg.norm(x1 - x2, axis=-1) (a function of two inputs)"),
+    "Unfold": (_TORCH, "a step lambda x: F.im2col(x, kernel_size, stride, pad) in L.Sequential"),
+    "Fold": (_TORCH, "F.col2im(col, x_shape, kernel_size, stride, pad)"),
+    "EmbeddingBag": (_TORCH, "V.mean(embed(ids), axis=1) with embed = L.EmbedID(in_size, out_size) and ids "
+                             "(bags, n) (mode='sum': V.sum)"),
+    "Bilinear": (_TORCH, "a Model with a Parameter W of shape (out, in1, in2) and b (out,), whose forward is "
+                         "V.einsum('ni,oij,nj->no', x1, W, x2) + b"),
+    "LazyLinear": (_TORCH, "L.Linear(out_size): gengrad's layers read their input size off the first input "
+                           "unless it is given"),
+    "LazyConv2d": (_TORCH, "L.Conv2d(out_channels, kernel_size): gengrad's layers read their input channels "
+                           "off the first input unless they are given"),
     **dict.fromkeys(("InstanceNorm1d", "InstanceNorm2d"), (
         _TORCH, "L.GroupNorm(C), one group a channel, for C channels (its gamma and beta start at 1 "
                 "and 0, PyTorch's affine=True)")),
