@@ -21,10 +21,13 @@ from variable.backend import constant_like
 
 from .activation import ArrayLike, as_float
 
-_SPATIAL = {"linear": 1, "bilinear": 2, "trilinear": 3}
-"""The linear modes and the number of spatial axes each takes."""
+_SPATIAL = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+"""The interpolating modes and the number of spatial axes each takes."""
 
-MODES = ("nearest", *_SPATIAL, "area")
+MODES = ("nearest", "nearest-exact", *_SPATIAL, "area")
+
+_CUBIC = -0.75
+"""The cubic convolution kernel's parameter (Keys, 1981), PyTorch's and OpenCV's."""
 
 
 def _positive_sizes(op, name, value, count, x_shape, allow_none=False):
@@ -87,6 +90,29 @@ def _linear_terms(size_in, size_out, scale, align_corners):
     return [(low, 1 - upper), (np.minimum(low + 1, size_in - 1), upper)]
 
 
+def _cubic_terms(size_in, size_out, scale, align_corners):
+    """Cubic convolution's four terms: output i reads inputs floor(s) - 1 .. floor(s) + 2 (clamped
+    to the input) at the source coordinate s as for linear interpolation (not clamped), each
+    weighted by the cubic kernel at its distance from s."""
+    out = np.arange(size_out)
+    if align_corners:
+        source = out * ((size_in - 1) / (size_out - 1) if size_out > 1 else 0.0)
+    else:
+        source = scale * (out + 0.5) - 0.5
+    low = np.floor(source).astype(np.intp)
+    t = source - low
+    a = _CUBIC
+
+    def near(d):                                    # |d| <= 1: (a + 2)|d|^3 - (a + 3)|d|^2 + 1
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d):                                     # 1 < |d| < 2: a|d|^3 - 5a|d|^2 + 8a|d| - 4a
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+
+    weights = (far(t + 1), near(t), near(1 - t), far(2 - t))
+    return [(np.clip(low + k - 1, 0, size_in - 1), w) for k, w in enumerate(weights)]
+
+
 def _windows(size_in, size_out):
     """PyTorch's adaptive pooling windows: output i covers inputs floor(i in / out) up to
     ceil((i + 1) in / out), as (start, stop) arrays."""
@@ -118,13 +144,15 @@ def interpolate(x: ArrayLike, size=None, scale_factor=None, mode: str = "nearest
         Instead of `size`: the output is floor(input size * scale_factor), and the source
         coordinates scale by 1 / scale_factor.
     mode : str
-        'nearest' (output i takes input floor(i in / out)), 'linear', 'bilinear' or
-        'trilinear' (for 1, 2 or 3 spatial axes; the pixel centres align: source
-        (i + 1/2) in / out - 1/2, clamped; an axis whose size stays is left as it is), or
-        'area' (adaptive average pooling).
+        'nearest' (output i takes input floor(i in / out)), 'nearest-exact' (input
+        floor((i + 1/2) in / out), the nearest centre), 'linear', 'bilinear' or 'trilinear'
+        (for 1, 2 or 3 spatial axes; the pixel centres align: source (i + 1/2) in / out -
+        1/2, clamped; an axis whose size stays is left as it is, as PyTorch leaves it),
+        'bicubic' (2 spatial axes: the cubic convolution kernel, a = -0.75, over the 4
+        nearest inputs, clamped at the border), or 'area' (adaptive average pooling).
     align_corners : bool, optional
-        Linear modes only: the corner pixels of input and output align (source i (in - 1)
-        / (out - 1)).  False by default, as in PyTorch.
+        Interpolating modes only: the corner pixels of input and output align (source
+        i (in - 1) / (out - 1)).  False by default, as in PyTorch.
 
     Returns
     -------
@@ -149,7 +177,7 @@ def interpolate(x: ArrayLike, size=None, scale_factor=None, mode: str = "nearest
         raise ValueError(f"{op}: mode {mode!r} takes {_SPATIAL[mode]} spatial axes, x of shape {x.shape} has "
                          f"{dims}: {wanted} for it")
     if align_corners is not None and mode not in _SPATIAL:
-        raise ValueError(f"{op}: align_corners is for the linear modes only, not {mode!r}; drop it")
+        raise ValueError(f"{op}: align_corners is for the interpolating modes only, not {mode!r}; drop it")
     if (size is None) == (scale_factor is None):
         raise ValueError(f"{op}: give one of size and scale_factor")
     shape_in = x.shape[2:]
@@ -169,15 +197,18 @@ def interpolate(x: ArrayLike, size=None, scale_factor=None, mode: str = "nearest
         scales = [1 / f for f in factors]
     y = x
     for axis, (n_in, n_out, scale) in enumerate(zip(shape_in, shape_out, scales), start=2):
-        if n_in == n_out and (scale == 1 or mode != "nearest"):     # (PyTorch's linear modes: identity)
+        if n_in == n_out and (scale == 1 or mode in ("linear", "bilinear", "trilinear")):   # (PyTorch's)
             continue
-        if mode == "nearest":
-            index = (np.arange(n_out) * n_in // n_out if size is not None
-                     else np.floor(np.arange(n_out) * scale).astype(np.intp))
+        if mode in ("nearest", "nearest-exact"):
+            exact = mode == "nearest-exact"                    # the nearest centre: i + 1/2
+            index = ((2 * np.arange(n_out) + exact) * n_in // (2 * n_out) if size is not None
+                     else np.floor((np.arange(n_out) + 0.5 * exact) * scale).astype(np.intp))
             index = constant_like(np.minimum(index, n_in - 1), y, op, made=True)
             y = V.take(y, index, axis=axis)
         elif mode == "area":
             y = _along(y, axis, _area_terms(n_in, n_out), op)
+        elif mode == "bicubic":
+            y = _along(y, axis, _cubic_terms(n_in, n_out, scale, bool(align_corners)), op)
         else:
             y = _along(y, axis, _linear_terms(n_in, n_out, scale, bool(align_corners)), op)
     return y

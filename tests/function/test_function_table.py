@@ -139,6 +139,33 @@ def np_bilinear(x, size, align_corners=False):
     return y
 
 
+def np_cubic(d, a=-0.75):
+    """The cubic convolution kernel at distance d."""
+    d = abs(d)
+    return ((a + 2) * d - (a + 3)) * d * d + 1 if d <= 1 else ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+
+
+def np_bicubic(x, size, align_corners=False):
+    """Each output pixel: the 4 x 4 inputs around its source coordinates (clamped at the border),
+    each weighted by the cubic kernel at its distance along each axis."""
+    (h, w), y = x.shape[-2:], np.zeros(x.shape[:-2] + size)
+
+    def source(i, n, m):
+        if align_corners:
+            return i * (n - 1) / (m - 1) if m > 1 else 0.0
+        return (i + 0.5) * n / m - 0.5
+
+    for i in range(size[0]):
+        s = source(i, h, size[0])
+        for j in range(size[1]):
+            t = source(j, w, size[1])
+            for r in range(int(np.floor(s)) - 1, int(np.floor(s)) + 3):
+                for c in range(int(np.floor(t)) - 1, int(np.floor(t)) + 3):
+                    y[..., i, j] += (np_cubic(s - r) * np_cubic(t - c)
+                                     * x[..., min(max(r, 0), h - 1), min(max(c, 0), w - 1)])
+    return y
+
+
 def np_trilinear(x, size):
     """Each output voxel: its eight neighbours at the source coordinates, weighted by distance."""
     y = np.zeros(x.shape[:2] + size)
@@ -518,6 +545,15 @@ CONV_ROWS = {
             lambda x: np_bilinear(x[:, :, None, :], (1, 7))[:, :, 0], normal((2, 3, 4)), PIECEWISE),
         Row("trilinear (1,1,2,3,2) -> (3,3,4)", lambda x: F.interpolate(x, size=(3, 3, 4), mode="trilinear"),
             lambda x: np_trilinear(x, (3, 3, 4)), normal((1, 1, 2, 3, 2)), PIECEWISE),
+        Row("bicubic (1,2,3,4) -> (5,3)", lambda x: F.interpolate(x, size=(5, 3), mode="bicubic"),
+            lambda x: np_bicubic(x, (5, 3)), normal((1, 2, 3, 4)), PIECEWISE),
+        Row("bicubic align_corners (2,1,4,3) -> (7,2)",
+            lambda x: F.interpolate(x, size=(7, 2), mode="bicubic", align_corners=True),
+            lambda x: np_bicubic(x, (7, 2), align_corners=True), normal((2, 1, 4, 3)), PIECEWISE),
+        Row("nearest-exact (1,2,5,3) -> (3,4)", lambda x: F.interpolate(x, size=(3, 4), mode="nearest-exact"),
+            lambda x: x[:, :, [int((i + 0.5) * 5 / 3) for i in range(3)]][:, :, :, [int((j + 0.5) * 3 / 4)
+                                                                                 for j in range(4)]],
+            normal((1, 2, 5, 3)), PIECEWISE),
         Row("area (2,2,5,4) -> (3,2)", lambda x: F.interpolate(x, size=(3, 2), mode="area"),
             lambda x: np_adaptive_pool(x, (3, 2), np.mean), normal((2, 2, 5, 4)), PIECEWISE),
     ],
