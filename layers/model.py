@@ -1,6 +1,9 @@
 """Model (a Layer that can draw its graph), Sequential and MLP."""
 
+import ast
+import functools
 import inspect
+import linecache
 import warnings
 from collections.abc import Callable
 
@@ -132,12 +135,48 @@ class Sequential(Model):
 
 
 def _function_name(step):
-    """How a function step is written: `F.relu` for one of gengrad's, else its own name."""
+    """How a function step is written: `F.relu` for one of gengrad's, a lambda as its source
+    (`lambda x: F.pooling(x, 2, 2)`), else its own name."""
     name = getattr(step, "__name__", None)
     for prefix, module in (("F", F), ("V", V)):
         if name is not None and getattr(module, name, None) is step:
             return f"{prefix}.{name}"
+    if name == "<lambda>":
+        return _lambda_source(step) or name
     return name or repr(step)
+
+
+def _lambda_source(function):
+    """The text of a lambda as written in its file (`lambda x: F.pooling(x, 2, 2)`), or None where
+    its source cannot be read (typed at a prompt) or told apart from another lambda."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return None
+    source = "".join(linecache.getlines(code.co_filename))
+    try:
+        tree = _parsed(code.co_filename, source)
+    except (SyntaxError, ValueError):
+        return None
+    found = [node for node in ast.walk(tree)
+             if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno]
+    if len(found) > 1 and hasattr(code, "co_positions"):   # several on the line: the one holding its code
+        spots = {(line, column) for line, _, column, _ in code.co_positions() if column is not None}
+        found = [node for node in found if any(_contains(node.body, *spot) for spot in spots)]
+    if len(found) != 1:
+        return None
+    text = ast.get_source_segment(source, found[0])
+    return " ".join(text.split()) if text else None
+
+
+def _contains(node, line, column):
+    """Whether the source of `node` covers the position (line, column)."""
+    return (node.lineno, node.col_offset) <= (line, column) < (node.end_lineno, node.end_col_offset)
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(filename, source):
+    """The syntax tree of a source file (cached: a repr reads it once per file)."""
+    return ast.parse(source, filename)
 
 
 class MLP(Model):

@@ -1,6 +1,7 @@
 """Model.plot, Sequential and MLP."""
 
 import shutil
+import sys
 
 import numpy as np
 import pytest
@@ -150,3 +151,18 @@ def test_flatten_joins_convolutions_to_a_linear_head_in_a_sequential(rng, on_dev
     V.sum(y).backward()
     assert all(p.grad is not None for p in model.params())
     np.testing.assert_array_equal(to_cpu(L.Flatten()(x).data), to_cpu(x).reshape(5, -1))
+
+
+def test_sequential_shows_a_lambda_step_as_written():
+    model = L.Sequential(L.Linear(4), lambda x: F.pooling(x[:, None], 2, 2)[:, 0],
+                         F.relu, lambda h: V.mean(h, axis=-1, keepdims=True))
+    assert repr(model).splitlines()[2:5] == ["  (l1): lambda x: F.pooling(x[:, None], 2, 2)[:, 0]",
+                                             "  (l2): F.relu",
+                                             "  (l3): lambda h: V.mean(h, axis=-1, keepdims=True)"]
+    double, halve = (lambda x: 2 * x), (lambda x: x / 2)         # two on one line: each its own
+    expected = ["  (l0): lambda x: 2 * x", "  (l1): lambda x: x / 2"]
+    if sys.version_info < (3, 11):                                # (no code positions to tell them apart)
+        expected = ["  (l0): <lambda>", "  (l1): <lambda>"]
+    assert repr(L.Sequential(double, halve)).splitlines()[1:3] == expected
+    typed = eval("lambda x: x")                                   # no file to read: its name
+    assert repr(L.Sequential(typed)).splitlines()[1] == "  (l0): <lambda>"
