@@ -1,9 +1,11 @@
-"""Resampling: `interpolate` (nearest, linear, bilinear, trilinear, area) and adaptive pooling
-(`adaptive_avg_pool2d`, `adaptive_max_pool2d`), with PyTorch's sizes and coordinates.
+"""Resampling: `interpolate` (nearest, nearest-exact, linear, bilinear, bicubic, trilinear,
+area) and adaptive pooling (`adaptive_avg_pool2d`, `adaptive_max_pool2d`), with PyTorch's
+sizes and coordinates.
 
-The linear modes and average pooling are linear maps along each spatial axis, applied one
-axis after another (the separable 2-D or 3-D map): output i is a weighted sum of a few
-inputs, sum_k w_ik x[j_ik] (two for linear interpolation, a window for averaging), taken
+The interpolating modes and average pooling are linear maps along each spatial axis, applied
+one axis after another (the separable 2-D or 3-D map): output i is a weighted sum of a few
+inputs, sum_k w_ik x[j_ik] (two for linear interpolation, four for cubic, a window for
+averaging), taken
 with `V.take` so that a NaN reaches only the outputs that read it (a dense matrix of
 weights would spread it along the whole axis, 0 * NaN being NaN).  Nearest takes one input
 index per output index; max pooling takes, along one axis and then the next, the maximum
