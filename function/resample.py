@@ -5,12 +5,11 @@ sizes and coordinates.
 The interpolating modes and average pooling are linear maps along each spatial axis, applied
 one axis after another (the separable 2-D or 3-D map): output i is a weighted sum of a few
 inputs, sum_k w_ik x[j_ik] (two for linear interpolation, four for cubic, a window for
-averaging), taken
-with `V.take` so that a NaN reaches only the outputs that read it (a dense matrix of
-weights would spread it along the whole axis, 0 * NaN being NaN).  Nearest takes one input
-index per output index; max pooling takes, along one axis and then the next, the maximum
-over each output's window (a rectangle's maximum is the maximum over its rows of their
-maxima).
+averaging), taken with `V.take` so that a NaN reaches only the outputs that read it (a dense
+matrix of weights would spread it along the whole axis, 0 * NaN being NaN).  Nearest takes
+one input index per output index; max pooling takes, along one axis and then the next, the
+maximum over each output's window (a rectangle's maximum is the maximum over its rows of
+their maxima).
 """
 
 import math
