@@ -29,6 +29,12 @@ _TORCH_KEYWORDS = {
 """Keywords of PyTorch's nn.MultiheadAttention with what to write in gengrad."""
 
 
+def _settings_first(layer, text):
+    """A layer's repr `text` with its settings (`_repr_settings`) on the first line inside."""
+    settings = ", ".join(f"{key}={value!r}" for key, value in layer._repr_settings().items())
+    return text.replace("(\n", f"(\n  {settings}\n", 1)
+
+
 def _mask_array(mask, like, what):
     """A mask as an array on the device of `like`: a list made there (as numbers are), an array
     checked to be there (named as given, before any reshape); a Variable as it is."""
@@ -114,8 +120,7 @@ class MultiheadAttention(Layer):
 
     def __repr__(self):
         """The settings on the first line, then the four projections."""
-        settings = ", ".join(f"{key}={value!r}" for key, value in self._repr_settings().items())
-        return super().__repr__().replace("(\n", f"(\n  {settings}\n", 1)
+        return _settings_first(self, super().__repr__())
 
     def _heads(self, x, n):
         """(N, T, E) -> (N, H, T, E / H)."""
@@ -309,6 +314,16 @@ class TransformerEncoderLayer(Layer):
 
     def _drop(self, x):
         return F.dropout(x, self.dropout) if self.dropout else x
+
+    def _repr_settings(self):
+        activation = getattr(self.activation, "__name__", repr(self.activation))
+        return {"d_model": self.self_attn.embed_dim, "nhead": self.self_attn.num_heads,
+                "dim_feedforward": self.linear1.out_size, "dropout": self.dropout,
+                "activation": activation, **({"norm_first": True} if self.norm_first else {})}
+
+    def __repr__(self):
+        """The settings on the first line, then the parts."""
+        return _settings_first(self, super().__repr__())
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal: bool = False):
         """(N, L, d_model) -> (N, L, d_model) (or (L, d_model) for one example); the masks as

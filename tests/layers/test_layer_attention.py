@@ -302,6 +302,10 @@ def test_encoder_layer_dropout_is_off_in_test_mode_and_stacks_in_sequential(rng,
     np.testing.assert_array_equal(to_cpu(a.data), to_cpu(b.data))
     assert not np.allclose(to_cpu(stack(x).data), to_cpu(a.data))      # dropout 0.1 on by default
     assert repr(stack).count("TransformerEncoderLayer(") == 2 and "self_attn" in repr(stack)
+    lines = repr(stack).splitlines()
+    assert lines[2] == "    d_model=4, nhead=2, dim_feedforward=8, dropout=0.1, activation='gelu'"
+    assert ("    d_model=4, nhead=1, dim_feedforward=8, dropout=0.1, activation='swish', norm_first=True"
+            in lines)
 
 
 @pytest.mark.parametrize("make, error, message", [
