@@ -19,11 +19,11 @@ from .linear import Linear, _dtype_or_none, _positive_int
 from .normalization import LayerNorm
 
 _TORCH_KEYWORDS = {
-    "batch_first": "gengrad's MultiheadAttention is batch first always, (batch, sequence, embed_dim): "
+    "batch_first": "gengrad's {name} is batch first always, (batch, sequence, embed_dim): "
                    "drop batch_first (for PyTorch's default (sequence, batch, embed_dim) layout, "
                    "transpose: x.transpose(1, 0, 2))",
-    "add_bias_kv": "gengrad's MultiheadAttention has no learned bias key and value",
-    "add_zero_attn": "gengrad's MultiheadAttention has no zero attention row",
+    "add_bias_kv": "gengrad's {name} has no learned bias key and value",
+    "add_zero_attn": "gengrad's {name} has no zero attention row",
     "device": "the parameters move with layer.to_gpu() and layer.to_cpu()",
 }
 """Keywords of PyTorch's nn.MultiheadAttention with what to write in gengrad."""
@@ -82,12 +82,7 @@ class MultiheadAttention(Layer):
         outside [0, 1).
     """
 
-    def __new__(cls, *args, **kwargs):
-        for key in kwargs:
-            if key in _TORCH_KEYWORDS:
-                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {key!r}; {key} is "
-                                f"PyTorch's keyword: {_TORCH_KEYWORDS[key]}")
-        return super().__new__(cls, *args, **kwargs)
+    torch_keywords = _TORCH_KEYWORDS
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, nobias: bool = False,
                  kdim: int | None = None, vdim: int | None = None, dtype=None, *,
@@ -284,13 +279,7 @@ class TransformerEncoderLayer(Layer):
         [0, 1).
     """
 
-    def __new__(cls, *args, **kwargs):
-        for key in ("batch_first", "device"):
-            if key in kwargs:
-                fix = _TORCH_KEYWORDS[key].replace("MultiheadAttention", cls.__name__)
-                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {key!r}; {key} is "
-                                f"PyTorch's keyword: {fix}")
-        return super().__new__(cls, *args, **kwargs)
+    torch_keywords = {key: _TORCH_KEYWORDS[key] for key in ("batch_first", "device")}
 
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
                  activation="relu", layer_norm_eps: float = 1e-5, norm_first: bool = False,

@@ -52,10 +52,20 @@ class Layer:
     ...`).  `del layer.W` removes a parameter on purpose.
     """
 
+    torch_keywords: dict[str, str] = {}
+    """Keywords of the PyTorch layer a subclass mirrors that it does not take ({keyword: what to
+    write instead}, `{name}` standing for the class's name): refused first, by `__new__`."""
+
     def __new__(cls, *args, **kwargs):
         """Refuse the keywords of PyTorch's layers (and DeZero's) that gengrad's spell otherwise,
-        naming the fix: `L.Linear(10, bias=False)` (nobias=True), `L.Conv2d(8, 3, padding=1)`
-        (pad=1), `L.ReLU(inplace=True)` (no in-place form)."""
+        naming the fix: the class's own `torch_keywords` (`L.GRU(8, batch_first=True)`), then
+        those of every layer: `L.Linear(10, bias=False)` (nobias=True), `L.Conv2d(8, 3,
+        padding=1)` (pad=1), `L.ReLU(inplace=True)` (no in-place form)."""
+        for key in kwargs:
+            if key in cls.torch_keywords:
+                fix = cls.torch_keywords[key].format(name=cls.__name__)
+                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {key!r}; {key} is "
+                                f"PyTorch's keyword: {fix}")
         if kwargs and not _LAYER_KEYWORDS.isdisjoint(kwargs):
             accepted = keywords_of(cls.__init__)
             if accepted is not None:

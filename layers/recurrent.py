@@ -65,12 +65,7 @@ _TORCH_KEYWORDS = {
 class _Recurrent(Layer):
     """Base of the recurrent layers: refuses PyTorch's keywords of nn.RNN/LSTM/GRU by name."""
 
-    def __new__(cls, *args, **kwargs):
-        for key in kwargs:
-            if key in _TORCH_KEYWORDS:
-                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {key!r}; {key} is "
-                                f"PyTorch's keyword: {_TORCH_KEYWORDS[key].format(name=cls.__name__)}")
-        return super().__new__(cls, *args, **kwargs)
+    torch_keywords = _TORCH_KEYWORDS
 
     def __init__(self, hidden_size, in_size, blocks, state_bias, dtype, rng):
         """x2h and h2h with `blocks` blocks of hidden_size outputs (one per gate), h2h with a
