@@ -60,6 +60,22 @@ def single_int(value, op: str, name: str, minimum: int) -> int:
     return int(single)
 
 
+def _bias(b, out_channels, W, op):
+    """`b` (or None) as a float Variable of shape (out_channels,), naming `op` and W otherwise."""
+    if b is None:
+        return None
+    b = as_float(b, op)
+    if b.shape != (out_channels,):
+        raise ValueError(f"{op}: b must have shape ({out_channels},) for W of shape {W.shape}, got {b.shape}")
+    return b
+
+
+def _check_fits_1d(kernel, pad, x_shape, op):
+    """Refuse a kernel longer than the padded sequences of `x_shape` (N, C, L)."""
+    if kernel > x_shape[2] + 2 * pad:
+        raise ValueError(f"{op}: kernel {kernel} does not fit the input of shape {x_shape} padded by {pad}")
+
+
 def _output_size(size, kernel, stride, pad):
     return (size + 2 * pad - kernel) // stride + 1
 
@@ -276,10 +292,7 @@ def conv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size 
         )
     oc, c, kh, kw = W.shape
     kernel, stride, pad, (oh, ow) = _geometry(x.shape, (kh, kw), stride, pad, op)
-    if b is not None:
-        b = as_float(b, op)
-        if b.shape != (oc,):
-            raise ValueError(f"{op}: b must have shape ({oc},) for W of shape {W.shape}, got {b.shape}")
+    b = _bias(b, oc, W, op)
     n = x.shape[0]
     col = Function(Im2col(kernel, stride, pad, (oh, ow)))(x)
     col = V.reshape(col, (n, c * kh * kw, oh * ow))
@@ -325,14 +338,8 @@ def conv1d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int =
         raise ValueError(f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
                          f"(N, C, L) with C = W.shape[1]")
     stride, pad = single_int(stride, op, "stride", 1), single_int(pad, op, "pad", 0)
-    if W.shape[2] > x.shape[2] + 2 * pad:
-        raise ValueError(f"{op}: kernel {W.shape[2]} does not fit the input of shape {x.shape} padded by "
-                         f"{pad}")
-    if b is not None:
-        b = as_float(b, op)
-        if b.shape != (W.shape[0],):
-            raise ValueError(f"{op}: b must have shape ({W.shape[0]},) for W of shape {W.shape}, got "
-                             f"{b.shape}")
+    _check_fits_1d(W.shape[2], pad, x.shape, op)
+    b = _bias(b, W.shape[0], W, op)                    # (named conv1d's, not the conv2d's below)
     y = conv2d(V.expand_dims(x, 2), V.expand_dims(W, 2), b, stride=(1, stride), pad=(0, pad))
     return V.squeeze(y, axis=2)
 
@@ -423,10 +430,7 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
     pad = int_pair(pad, op, "pad", 0)
     n, _, h, w = x.shape
     oh, ow = _deconv_size((h, w), kernel, stride, pad, outsize, op, x.shape, W.shape)
-    if b is not None:
-        b = as_float(b, op)
-        if b.shape != (oc,):
-            raise ValueError(f"{op}: b must have shape ({oc},) for W of shape {W.shape}, got {b.shape}")
+    b = _bias(b, oc, W, op)
     # col[n, (o, i, j), (p, q)] = sum_c W[c, (o, i, j)] x[n, c, (p, q)]
     col = V.transpose_matmul(V.reshape(W, (c, oc * kh * kw)), V.reshape(x, (n, c, h * w)))
     col = V.reshape(col, (n, oc, kh, kw, h, w))
@@ -445,8 +449,7 @@ def _windows(x, kernel_size, stride, pad, op, pad_value):
                    ((kernel_size, "kernel_size", 1), (stride, "stride", 1), (pad, "pad", 0)))
         if p >= k:
             raise ValueError(f"{op}: pad {p} must be smaller than kernel_size {k}")
-        if k > x.shape[2] + 2 * p:
-            raise ValueError(f"{op}: kernel {k} does not fit the input of shape {x.shape} padded by {p}")
+        _check_fits_1d(k, p, x.shape, op)
         col = _windows(V.expand_dims(x, 2), (1, k), (1, s), (0, p), op, pad_value)
         return V.squeeze(col, axis=3)
     if x.ndim != 4:
