@@ -153,9 +153,10 @@ class _Convolution(Layer):
             self.b = Parameter(np.zeros(self.out_channels, dtype=dtype), name="b")
 
     def _repr_settings(self):
-        """Shown until W exists (then W's shape says the channels and the kernel)."""
-        settings = {"out_channels": self.out_channels, "kernel_size": self.kernel_size,
-                    "stride": self.stride, "pad": self.pad}
+        """Shown until W exists (then W's shape says the channels and the kernel), as written:
+        pairs for a 2-D layer, ints for Conv1d."""
+        settings = {"out_channels": self.out_channels, "kernel_size": self._as_written(self.kernel_size),
+                    "stride": self._as_written(self.stride), "pad": self._as_written(self.pad)}
         return settings | ({"nobias": True} if self.nobias else {})
 
     def _lazy_shapes(self):
@@ -201,6 +202,24 @@ class _Convolution(Layer):
     def _written(pair):
         """The entries of a (kernel, stride or pad) pair that the user wrote: both for 2-D layers."""
         return pair
+
+    def _as_written(self, pair):
+        """A (kernel, stride or pad) pair as the layer takes it: the pair, or Conv1d's one int."""
+        written = self._written(pair)
+        return written[0] if len(written) == 1 else written
+
+    def _refuse_unfitting(self, shape, layout=""):
+        """Refuse an input smaller than the kernel along a spatial axis, naming the argument order
+        on a first call; `layout` says more about the input's layout."""
+        kernel, pad = self._written(self.kernel_size), self._written(self.pad)
+        if all(k <= n + 2 * p for k, n, p in zip(kernel, shape[2:], pad)):
+            return
+        name = type(self).__name__
+        message = (f"{name}: kernel {self._as_written(self.kernel_size)} does not fit the input of shape "
+                   f"{tuple(shape)} padded by {self._as_written(self.pad)}{layout}")
+        if self.W is None or self._in_channels_given:    # never run on an input of this size yet
+            message += "; " + _order_note(self, self.TORCH_NAME)
+        raise ValueError(message)
 
 
 class Conv2d(_Convolution):
@@ -256,14 +275,7 @@ class Conv2d(_Convolution):
 
     def _check_fits(self, shape):
         """Refuse an input smaller than the kernel, naming the argument order on a first call."""
-        (kh, kw), (ph, pw) = self.kernel_size, self.pad
-        if kh <= shape[2] + 2 * ph and kw <= shape[3] + 2 * pw:
-            return
-        message = (f"Conv2d: kernel {self.kernel_size} does not fit the input of shape {tuple(shape)} "
-                   f"padded by {self.pad}")
-        if self.W is None or self._in_channels_given:    # never run on an input of this size yet
-            message += "; " + _order_note(self, "Conv2d")
-        raise ValueError(message)
+        self._refuse_unfitting(shape)
 
 
 def _channels_error(layer, shape, torch_name):
@@ -395,11 +407,6 @@ class Conv1d(_Convolution):
                 f"length), as PyTorch's does: x.transpose(0, 2, 1); pass in_channels={c} if you do mean "
                 f"{c} channels of length {length}")
 
-    def _repr_settings(self):
-        settings = {"out_channels": self.out_channels, "kernel_size": self.kernel_size[1],
-                    "stride": self.stride[1], "pad": self.pad[1]}
-        return settings | ({"nobias": True} if self.nobias else {})
-
     def forward(self, x):
         """Convolve `x` of shape (batch, in_channels, length)."""
         x = self._checked_input(x)
@@ -407,12 +414,5 @@ class Conv1d(_Convolution):
 
     def _check_fits(self, shape):
         """Refuse an input shorter than the kernel, naming the layout and, on a first call, the order."""
-        k, p = self.kernel_size[1], self.pad[1]
-        if k <= shape[2] + 2 * p:
-            return
-        message = (f"Conv1d: kernel {k} does not fit the input of shape {tuple(shape)} padded by {p} (the "
-                   f"input is (batch, channels, length); a (batch, length, channels) sequence is "
-                   f"x.transpose(0, 2, 1))")
-        if self.W is None or self._in_channels_given:
-            message += "; " + _order_note(self, "Conv1d")
-        raise ValueError(message)
+        self._refuse_unfitting(shape, " (the input is (batch, channels, length); a (batch, length, "
+                                      "channels) sequence is x.transpose(0, 2, 1))")
