@@ -207,7 +207,7 @@ def interpolate(x: ArrayLike, size=None, scale_factor=None, mode: str = "nearest
             index = constant_like(np.minimum(index, n_in - 1), y, op, made=True)
             y = V.take(y, index, axis=axis)
         elif mode == "area":
-            y = _along(y, axis, _area_terms(n_in, n_out), op)
+            y = _mean_over_windows(y, axis, n_in, n_out, op)         # (adaptive average pooling)
         elif mode == "bicubic":
             y = _along(y, axis, _cubic_terms(n_in, n_out, scale, bool(align_corners)), op)
         else:
@@ -215,9 +215,31 @@ def interpolate(x: ArrayLike, size=None, scale_factor=None, mode: str = "nearest
     return y
 
 
-def _output_size(op, x, output_size):
-    """The (H, W) of an adaptive pooling of x (None entries keep the input's)."""
-    return _positive_sizes(op, "output_size", output_size, 2, x.shape, allow_none=True)
+def _adaptive(op, x, output_size, pool):
+    """x pooled to `output_size` along each of its last two axes whose size changes, one axis
+    after the other, by `pool(y, axis, size_in, size_out, op)`."""
+    x = _spatial_input(op, x)
+    sizes = _positive_sizes(op, "output_size", output_size, 2, x.shape, allow_none=True)
+    y = x
+    for axis, size in zip((x.ndim - 2, x.ndim - 1), sizes):
+        if size != x.shape[axis]:
+            y = pool(y, axis, x.shape[axis], size, op)
+    return y
+
+
+def _mean_over_windows(y, axis, size_in, size_out, op):
+    """The mean over each of the adaptive windows along `axis`."""
+    return _along(y, axis, _area_terms(size_in, size_out), op)
+
+
+def _max_over_windows(y, axis, size_in, size_out, op):
+    """The maximum over each of the adaptive windows along `axis`."""
+    index = [slice(None)] * y.ndim
+    parts = []
+    for start, stop in zip(*_windows(size_in, size_out)):
+        index[axis] = slice(start, stop)
+        parts.append(V.max(y[tuple(index)], axis=axis, keepdims=True))
+    return V.concat(parts, axis=axis)
 
 
 def adaptive_avg_pool2d(x: ArrayLike, output_size) -> Variable:
@@ -243,13 +265,7 @@ def adaptive_avg_pool2d(x: ArrayLike, output_size) -> Variable:
         If x has fewer than 3 axes or an empty one after the first two, or a size is not
         positive.
     """
-    op = "adaptive_avg_pool2d"
-    x = _spatial_input(op, x)
-    y = x
-    for axis, size in zip((-2, -1), _output_size(op, x, output_size)):
-        if size != x.shape[axis]:
-            y = _along(y, y.ndim + axis, _area_terms(x.shape[axis], size), op)
-    return y
+    return _adaptive("adaptive_avg_pool2d", x, output_size, _mean_over_windows)
 
 
 def adaptive_max_pool2d(x: ArrayLike, output_size) -> Variable:
@@ -274,19 +290,7 @@ def adaptive_max_pool2d(x: ArrayLike, output_size) -> Variable:
         If x has fewer than 3 axes or an empty one after the first two, or a size is not
         positive.
     """
-    op = "adaptive_max_pool2d"
-    x = _spatial_input(op, x)
-    y = x
-    for axis, size in zip((x.ndim - 2, x.ndim - 1), _output_size(op, x, output_size)):
-        if size == x.shape[axis]:
-            continue
-        index = [slice(None)] * y.ndim
-        parts = []
-        for start, stop in zip(*_windows(x.shape[axis], size)):
-            index[axis] = slice(start, stop)
-            parts.append(V.max(y[tuple(index)], axis=axis, keepdims=True))
-        y = V.concat(parts, axis=axis)
-    return y
+    return _adaptive("adaptive_max_pool2d", x, output_size, _max_over_windows)
 
 
 __all__ = ["interpolate", "adaptive_avg_pool2d", "adaptive_max_pool2d"]
