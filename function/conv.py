@@ -70,46 +70,56 @@ def _bias(b, out_channels, W, op):
     return b
 
 
-def _check_fits_1d(kernel, pad, x_shape, op):
-    """Refuse a kernel longer than the padded sequences of `x_shape` (N, C, L)."""
-    if kernel > x_shape[2] + 2 * pad:
-        raise ValueError(f"{op}: kernel {kernel} does not fit the input of shape {x_shape} padded by {pad}")
+def _check_fits_1d(kernel, pad, x_shape, op, dilation=1):
+    """Refuse a kernel (spread by `dilation`) longer than the padded sequences of `x_shape` (N, C, L)."""
+    if dilation * (kernel - 1) + 1 > x_shape[2] + 2 * pad:
+        spread = "" if dilation == 1 else f" (spread by dilation {dilation})"
+        raise ValueError(f"{op}: kernel {kernel}{spread} does not fit the input of shape {x_shape} "
+                         f"padded by {pad}")
 
 
-def _output_size(size, kernel, stride, pad):
-    return (size + 2 * pad - kernel) // stride + 1
+def _output_size(size, kernel, stride, pad, dilation=1):
+    return (size + 2 * pad - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def _geometry(x_shape, kernel_size, stride, pad, op):
+def _geometry(x_shape, kernel_size, stride, pad, op, dilation=(1, 1)):
     """Checked (kernel, stride, pad) pairs and the output size (OH, OW) for NCHW `x_shape`."""
     if len(x_shape) != 4:
         raise ValueError(f"{op}: x must be 4-d (N, C, H, W), got shape {x_shape}")
     kernel = int_pair(kernel_size, op, "kernel_size", 1)
     stride = int_pair(stride, op, "stride", 1)
     pad = int_pair(pad, op, "pad", 0)
-    out = tuple(_output_size(x_shape[2 + d], kernel[d], stride[d], pad[d]) for d in range(2))
+    out = tuple(_output_size(x_shape[2 + d], kernel[d], stride[d], pad[d], dilation[d]) for d in range(2))
     if min(out) < 1:
+        spread = "" if dilation == (1, 1) else f" (spread by dilation {dilation})"
         raise ValueError(
-            f"{op}: kernel {kernel} does not fit the input of shape {x_shape} padded by {pad}"
+            f"{op}: kernel {kernel}{spread} does not fit the input of shape {x_shape} padded by {pad}"
         )
     return kernel, stride, pad, out
 
 
-class Im2col(Forwarder):
-    """Windows of a padded NCHW image as columns (N, C, KH, KW, OH, OW)."""
+def _window_rows(i, d, s, o):
+    """The slice of padded rows that kernel row `i` (dilation `d`) reads for `o` outputs at stride `s`."""
+    return slice(i * d, i * d + s * (o - 1) + 1, s)
 
-    def __init__(self, kernel, stride, pad, out, pad_value=0.0):
+
+class Im2col(Forwarder):
+    """Windows of a padded NCHW image as columns (N, C, KH, KW, OH, OW); a dilated window's
+    entries lie `dilation` rows (columns) apart."""
+
+    def __init__(self, kernel, stride, pad, out, pad_value=0.0, dilation=(1, 1)):
         self.kernel, self.stride, self.pad, self.out = kernel, stride, pad, out
-        self.pad_value = pad_value
+        self.pad_value, self.dilation = pad_value, dilation
 
     def forward(self, x):
         (kh, kw), (sh, sw), (ph, pw), (oh, ow) = self.kernel, self.stride, self.pad, self.out
+        dh, dw = self.dilation
         if ph or pw:
             x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=self.pad_value)
         col = get_array_module(x).empty(x.shape[:2] + (kh, kw, oh, ow), dtype=x.dtype)
         for i in range(kh):
             for j in range(kw):
-                col[:, :, i, j] = x[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
+                col[:, :, i, j] = x[:, :, _window_rows(i, dh, sh, oh), _window_rows(j, dw, sw, ow)]
         return col
 
     save_for_backward = ()
@@ -117,7 +127,7 @@ class Im2col(Forwarder):
     def backward(self, gcol):
         x, = self.inputs
         # the adjoint of copying windows out is adding them back (pad entries are dropped)
-        return Function(Col2im(x.shape, self.kernel, self.stride, self.pad, self.out))(gcol)
+        return Function(Col2im(x.shape, self.kernel, self.stride, self.pad, self.out, self.dilation))(gcol)
 
     taylor_records = True
 
@@ -125,7 +135,7 @@ class Im2col(Forwarder):
         y, = self.outputs
         # linear: y_k = im2col(x_k), padded with zeros (a -inf pad is a constant of x_0 alone)
         def zero_pad(n):
-            return Im2col(self.kernel, self.stride, self.pad, self.out)
+            return Im2col(self.kernel, self.stride, self.pad, self.out, dilation=self.dilation)
         return [y._data] + [_linear(zero_pad, c) for c in x[1:]]
 
 
@@ -145,16 +155,18 @@ def _linear(make, c):
 class Col2im(Forwarder):
     """Add columns (N, C, KH, KW, OH, OW) back into an NCHW image, dropping the padding."""
 
-    def __init__(self, x_shape, kernel, stride, pad, out):
+    def __init__(self, x_shape, kernel, stride, pad, out, dilation=(1, 1)):
         self.x_shape, self.kernel, self.stride, self.pad, self.out = x_shape, kernel, stride, pad, out
+        self.dilation = dilation
 
     def forward(self, col):
         (kh, kw), (sh, sw), (ph, pw), (oh, ow) = self.kernel, self.stride, self.pad, self.out
+        dh, dw = self.dilation
         n, c, h, w = self.x_shape
         image = get_array_module(col).zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=col.dtype)
         for i in range(kh):
             for j in range(kw):
-                image[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw] += col[:, :, i, j]
+                image[:, :, _window_rows(i, dh, sh, oh), _window_rows(j, dw, sw, ow)] += col[:, :, i, j]
         if ph or pw:
             image = image[:, :, ph:ph + h, pw:pw + w].copy()   # (a C-contiguous copy)
         return image
@@ -163,14 +175,15 @@ class Col2im(Forwarder):
 
     def backward(self, gx):
         # the adjoint of adding windows up is copying them out, with zero padding
-        return Function(Im2col(self.kernel, self.stride, self.pad, self.out))(gx)
+        return Function(Im2col(self.kernel, self.stride, self.pad, self.out, dilation=self.dilation))(gx)
 
     taylor_records = True
 
     def taylor(self, col):
         y, = self.outputs
         def again(n):
-            return Col2im((n,) + self.x_shape[1:], self.kernel, self.stride, self.pad, self.out)
+            shape = (n,) + self.x_shape[1:]
+            return Col2im(shape, self.kernel, self.stride, self.pad, self.out, self.dilation)
         return [y._data] + [_linear(again, c) for c in col[1:]]   # linear: y_k = col2im(col_k)
 
 
@@ -254,93 +267,165 @@ def col2im(col: ArrayLike, x_shape: tuple[int, int, int, int], kernel_size: Size
     return Function(Col2im(x_shape, kernel, stride, pad, out))(col)
 
 
+def _padding(pad, kernel, stride, dilation, op, shown_stride):
+    """(pad, crop) pairs for a convolution's `pad`: numbers as they are; 'valid' none; 'same'
+    dilation (k - 1) per axis in all, as PyTorch's padding='same' (the odd one on the far side):
+    padded by its half rounded up on both sides, then `crop` leading rows (columns) cut off."""
+    if not isinstance(pad, str):
+        return int_pair(pad, op, "pad", 0), (0, 0)
+    if pad == "valid":
+        return (0, 0), (0, 0)
+    if pad != "same":
+        raise ValueError(f"{op}: pad must be an int, a pair of ints, 'same' or 'valid', got {pad!r}")
+    if stride != (1, 1):
+        raise ValueError(f"{op}: pad='same' keeps the input's size only at stride 1 (PyTorch refuses it for "
+                         f"strided convolutions too), got stride {shown_stride}; give pad as a number")
+    total = tuple(d * (k - 1) for d, k in zip(dilation, kernel))
+    return tuple((t + 1) // 2 for t in total), tuple(t % 2 for t in total)
+
+
+def _convolve(x, W, b, stride, pad, dilation, groups, op, shown_stride):
+    """conv2d of float Variables x (N, C, H, W) and W (OC, C / groups, KH, KW) whose channels
+    fit, `stride` and `dilation` checked pairs, `pad` as the user gave it."""
+    oc, cg, kh, kw = W.shape
+    pad, crop = _padding(pad, (kh, kw), stride, dilation, op, shown_stride)
+    kernel, stride, pad, (oh, ow) = _geometry(x.shape, (kh, kw), stride, pad, op, dilation)
+    b = _bias(b, oc, W, op)
+    n = x.shape[0]
+    col = Function(Im2col(kernel, stride, pad, (oh, ow), dilation=dilation))(x)
+    # each group's filters see its own channels: (G, OC / G, K) @ (N, G, K, OH*OW)
+    col = V.reshape(col, (n, groups, cg * kh * kw, oh * ow))
+    y = V.matmul(V.reshape(W, (groups, oc // groups, cg * kh * kw)), col)
+    y = V.reshape(y, (n, oc, oh, ow))
+    if crop != (0, 0):
+        y = y[:, :, crop[0]:, crop[1]:]
+    if b is not None:
+        y = y + V.reshape(b, (1, oc, 1, 1))
+    return y
+
+
+def _groups(groups, x, W, op, layout):
+    """Check `groups` against x's channels and W's: x has W.shape[1] * groups channels and
+    groups divides W's output channels."""
+    if isinstance(groups, (bool, np.bool_)) or not isinstance(groups, (int, np.integer)):
+        raise TypeError(f"{op}: groups must be an int, got {groups!r}")
+    if groups < 1:
+        raise ValueError(f"{op}: groups must be >= 1, got {groups}")
+    if x.ndim != W.ndim or x.shape[1] != W.shape[1] * groups:
+        split = f" * groups = {W.shape[1]} * {groups}" if groups > 1 else ""
+        whole = x.ndim == W.ndim and groups == 1 and x.shape[1] > W.shape[1] and x.shape[1] % W.shape[1] == 0
+        whole = whole and W.shape[0] % (x.shape[1] // W.shape[1]) == 0
+        hint = (f" (or groups={x.shape[1] // W.shape[1]}, each filter seeing {W.shape[1]} of them)"
+                if whole else "")
+        raise ValueError(f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
+                         f"{layout} with C = W.shape[1]{split}{hint}")
+    if W.shape[0] % groups:
+        raise ValueError(f"{op}: groups={groups} must divide W's {W.shape[0]} output channels "
+                         f"(W of shape {W.shape})")
+    return int(groups)
+
+
 def conv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size = 1,
-           pad: Size = 0) -> Variable:
+           pad: Size | str = 0, dilation: Size = 1, groups: int = 1) -> Variable:
     """2-D convolution (cross-correlation, as in every deep-learning library) of NCHW images.
 
-    y[n, o, p, q] = sum_{c,i,j} W[o, c, i, j] x_padded[n, c, p SH + i, q SW + j] + b[o],
-    computed as im2col followed by one batched matrix product.
+    y[n, o, p, q] = sum_{c,i,j} W[o, c, i, j] x_padded[n, g C' + c, p SH + i DH, q SW + j DW] + b[o],
+    with g = o // (OC / groups) the group of filter o and C' = C / groups the channels each
+    group sees; computed as im2col followed by one batched matrix product.
 
     Parameters
     ----------
     x : Variable or ndarray
         Images of shape (N, C, H, W).
     W : Variable or ndarray
-        Filters of shape (OC, C, KH, KW).
+        Filters of shape (OC, C / groups, KH, KW).
     b : Variable, ndarray or None
         Bias of shape (OC,).
-    stride, pad : int or pair of ints
-        Step (>= 1) and zero padding (>= 0), as (height, width).
+    stride : int or pair of ints
+        Step (>= 1), as (height, width).
+    pad : int, pair of ints, 'same' or 'valid'
+        Zero padding (>= 0) on each side; 'valid' is none, 'same' keeps the size at stride 1
+        (DH (KH - 1) rows in all, the odd one at the bottom, as PyTorch's padding='same').
+    dilation : int or pair of ints
+        Spacing (>= 1) between a kernel's taps (atrous convolution).
+    groups : int
+        Channel groups: C and OC split into `groups` parts, each filter seeing its own
+        group's channels (groups = C with OC a multiple of C: a depthwise convolution).
 
     Returns
     -------
-    Variable of shape (N, OC, OH, OW).
+    Variable of shape (N, OC, OH, OW), OH = (H + 2 PH - DH (KH - 1) - 1) // SH + 1 (likewise OW).
 
     Raises
     ------
+    TypeError
+        If a stride, pad or dilation is not an int, a pair of ints or (pad) a string, or
+        `groups` is not an int.
     ValueError
-        If the shapes do not fit together or the kernel does not fit the padded input.
+        If the shapes do not fit together, groups does not divide the channels, pad is
+        'same' at a stride above 1 or an unknown string, or the kernel does not fit the
+        padded input.
     """
     op = "conv2d"
     x, W = as_float(x, op), as_float(W, op)
     if W.ndim != 4:
         raise ValueError(f"{op}: W must be 4-d (OC, C, KH, KW), got shape {W.shape}")
-    if x.ndim != 4 or x.shape[1] != W.shape[1]:
-        raise ValueError(
-            f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
-            f"(N, C, H, W) with C = W.shape[1]"
-        )
-    oc, c, kh, kw = W.shape
-    kernel, stride, pad, (oh, ow) = _geometry(x.shape, (kh, kw), stride, pad, op)
-    b = _bias(b, oc, W, op)
-    n = x.shape[0]
-    col = Function(Im2col(kernel, stride, pad, (oh, ow)))(x)
-    col = V.reshape(col, (n, c * kh * kw, oh * ow))
-    y = V.matmul(V.reshape(W, (oc, c * kh * kw)), col)         # (N, OC, OH*OW)
-    y = V.reshape(y, (n, oc, oh, ow))
-    if b is not None:
-        y = y + V.reshape(b, (1, oc, 1, 1))
-    return y
+    groups = _groups(groups, x, W, op, "(N, C, H, W)")
+    stride, dilation = int_pair(stride, op, "stride", 1), int_pair(dilation, op, "dilation", 1)
+    return _convolve(x, W, b, stride, pad, dilation, groups, op, stride)
 
 
-def conv1d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int = 1, pad: int = 0) -> Variable:
+def conv1d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int = 1, pad: int | str = 0,
+           dilation: int = 1, groups: int = 1) -> Variable:
     """1-D convolution (cross-correlation) of (N, C, L) sequences: conv2d of images one row high.
 
-    y[n, o, p] = sum_{c,i} W[o, c, i] x_padded[n, c, p S + i] + b[o].
+    y[n, o, p] = sum_{c,i} W[o, c, i] x_padded[n, g C' + c, p S + i D] + b[o], g and C' as in
+    conv2d.
 
     Parameters
     ----------
     x : Variable or ndarray
         Sequences of shape (N, C, L).
     W : Variable or ndarray
-        Filters of shape (OC, C, K).
+        Filters of shape (OC, C / groups, K).
     b : Variable, ndarray or None
         Bias of shape (OC,).
-    stride, pad : int
-        Step (>= 1) and zero padding at each end (>= 0).
+    stride : int
+        Step (>= 1).
+    pad : int, 'same' or 'valid'
+        Zero padding at each end (>= 0); 'valid' is none, 'same' keeps the length at stride 1
+        (D (K - 1) in all, the odd one at the end, as PyTorch's padding='same').
+    dilation : int
+        Spacing (>= 1) between the kernel's taps (a dilated, "atrous" convolution).
+    groups : int
+        Channel groups, as in conv2d.
 
     Returns
     -------
-    Variable of shape (N, OC, (L + 2 pad - K) // stride + 1).
+    Variable of shape (N, OC, (L + 2 pad - D (K - 1) - 1) // stride + 1).
 
     Raises
     ------
     TypeError
-        If `stride` or `pad` is not an int.
+        If `stride`, `pad`, `dilation` or `groups` is not an int (pad: or a string).
     ValueError
-        If the shapes do not fit together or the kernel does not fit the padded input.
+        If the shapes do not fit together, groups does not divide the channels, pad is
+        'same' at a stride above 1 or an unknown string, or the kernel does not fit the
+        padded input.
     """
     op = "conv1d"
     x, W = as_float(x, op), as_float(W, op)
     if W.ndim != 3:
         raise ValueError(f"{op}: W must be 3-d (OC, C, K), got shape {W.shape}")
-    if x.ndim != 3 or x.shape[1] != W.shape[1]:
-        raise ValueError(f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
-                         f"(N, C, L) with C = W.shape[1]")
-    stride, pad = single_int(stride, op, "stride", 1), single_int(pad, op, "pad", 0)
-    _check_fits_1d(W.shape[2], pad, x.shape, op)
-    b = _bias(b, W.shape[0], W, op)                    # (named conv1d's, not the conv2d's below)
-    y = conv2d(V.expand_dims(x, 2), V.expand_dims(W, 2), b, stride=(1, stride), pad=(0, pad))
+    groups = _groups(groups, x, W, op, "(N, C, L)")
+    b = _bias(b, W.shape[0], W, op)                    # (named with conv1d's W, not the 4-d one below)
+    stride, dilation = single_int(stride, op, "stride", 1), single_int(dilation, op, "dilation", 1)
+    if not isinstance(pad, str):
+        pad = single_int(pad, op, "pad", 0)
+        _check_fits_1d(W.shape[2], pad, x.shape, op, dilation)
+        pad = (0, pad)
+    y = _convolve(V.expand_dims(x, 2), V.expand_dims(W, 2), b, (1, stride), pad, (1, dilation), groups,
+                  op, stride)
     return V.squeeze(y, axis=2)
 
 

@@ -31,7 +31,8 @@ def _one(layer, pair):
 def _square(layer):
     """(kernel, stride, pad) of `layer` as single ints when each is the same along every axis
     (PyTorch's layers take channels as numbers, so only then can they be read in its order)."""
-    sizes = [layer._written(pair) for pair in (layer.kernel_size, layer.stride, layer.pad)]
+    pad = (0,) if layer.pad == "same" else layer._written(layer.pad)
+    sizes = [layer._written(layer.kernel_size), layer._written(layer.stride), pad]
     return None if any(len(set(s)) > 1 for s in sizes) else tuple(s[0] for s in sizes)
 
 
@@ -42,11 +43,18 @@ def _order_note(layer, torch_name):
     nn.Conv2d(in_channels, out_channels, kernel_size, stride, padding) in mind, it wants
     `L.Conv2d(8, 3, in_channels=3)`.  A pad of 0 cannot be a PyTorch stride, so it (and an
     in_channels after it) counts as not written positionally.  The PyTorch reading is
-    offered when the kernel, stride and pad are square (PyTorch's channels are numbers).
+    offered when the kernel, stride and pad are square (PyTorch's channels are numbers); pad='same',
+    dilation and groups are keywords in both orders.
     """
     name = type(layer).__name__
     given = layer._in_channels_given
-    padded = layer.pad != (0, 0)
+    keywords = [("pad", "'same'", "padding")] if layer.pad == "same" else []
+    if layer.dilation != (1, 1):
+        keywords.append(("dilation", _one(layer, layer.dilation), "dilation"))
+    if layer.groups != 1:
+        keywords.append(("groups", str(layer.groups), "groups"))
+    ours = "".join(f", {n}={v}" for n, v, _ in keywords)
+    padded = layer.pad != "same" and layer.pad != (0, 0)
     values = [str(layer.out_channels), _one(layer, layer.kernel_size), _one(layer, layer.stride)]
     names = ["out_channels", "kernel_size", "stride"]
     if padded:
@@ -58,6 +66,9 @@ def _order_note(layer, torch_name):
         values.append(str(layer.in_channels))
         names.append("in_channels")
         call += f", {layer.in_channels}" if padded else f", in_channels={layer.in_channels}"
+    plain, call = call, call + ours
+    values += [v for _, v, _ in keywords]
+    names += [n for n, _, _ in keywords]
     meaning = ", ".join(f"{n}={v}" for n, v in zip(names, values))
     note = (f"{name}({call}) means {meaning} (gengrad's order is {name}(out_channels, kernel_size, "
             f"stride, pad, in_channels))")
@@ -66,7 +77,7 @@ def _order_note(layer, torch_name):
         return note
     kh, sh, ph = square
     # the same numbers in PyTorch's order: (in, out, kernel, stride, padding)
-    torch_call = call if padded else positional
+    torch_call = (plain if padded else positional) + "".join(f", {t}={v}" for _, v, t in keywords)
     torch_stride = ph if padded else 1
     torch_padding = layer.in_channels if given and padded else 0
     fix = [str(kh), str(sh)]
@@ -74,6 +85,7 @@ def _order_note(layer, torch_name):
         fix.append(f"stride={torch_stride}")
     if torch_padding:
         fix.append(f"pad={torch_padding}")
+    fix += [f"{n}={v}" for n, v, _ in keywords]
     short = ", ".join(fix)
     fix.append(f"in_channels={layer.out_channels}")
     return note + (f"; for PyTorch's nn.{torch_name}({torch_call}) write L.{name}({', '.join(fix)}) "
@@ -127,15 +139,22 @@ class _Convolution(Layer):
     LAYOUT = "(batch, channels, height, width)"
 
     def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
-                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
+                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None,
+                 dilation=1, groups: int = 1):
         super().__init__()
         name = type(self).__name__
         self.out_channels = _positive_int(out_channels, "out_channels", name)
         self.kernel_size = self._kernel(kernel_size)
         self.stride = int_pair(stride, name, "stride", 1)
-        self.pad = int_pair(pad, name, "pad", 0)
+        self.dilation = int_pair(dilation, name, "dilation", 1)
+        self.groups = _positive_int(groups, "groups", name)
         self.in_channels = None if in_channels is None else _positive_int(in_channels, "in_channels", name)
         self._in_channels_given = in_channels is not None
+        self.pad = self._padding(pad)
+        if self.out_channels % self.groups:
+            raise ValueError(f"{name}: groups={self.groups} must divide out_channels={self.out_channels}")
+        if self.in_channels is not None:
+            self._check_groups(self.in_channels, "in_channels")
         self.nobias = bool(nobias)
         self._dtype = _dtype_or_none(dtype, name)
         self._rng = rng
@@ -145,25 +164,53 @@ class _Convolution(Layer):
         if self.in_channels is not None:
             self._create(self._dtype or np.float64)
 
+    def _padding(self, pad):
+        """`pad` as a checked pair, or 'same' ('valid' is no padding), refused as F.conv2d would."""
+        name = type(self).__name__
+        if not isinstance(pad, str):
+            return int_pair(pad, name, "pad", 0)
+        if pad not in ("same", "valid"):
+            raise ValueError(f"{name}: pad must be {self._pad_kinds}, 'same' or 'valid', got {pad!r}")
+        if pad == "same" and self.stride != (1, 1):
+            self.pad = "same"                               # (for the note on the argument order)
+            raise ValueError(f"{name}: pad='same' keeps the input's size only at stride 1 (PyTorch refuses "
+                             f"it for strided convolutions too), got stride {self._as_written(self.stride)}; "
+                             f"{_order_note(self, self.TORCH_NAME)}")
+        return "same" if pad == "same" else (0, 0)
+
+    _pad_kinds = "an int or a pair of ints"
+
+    def _check_groups(self, channels, what):
+        """Refuse `channels` input channels that groups does not divide."""
+        if channels % self.groups:
+            raise ValueError(f"{type(self).__name__}: groups={self.groups} must divide the {channels} input "
+                             f"channels ({what})")
+
     def _create(self, dtype):
         kh, kw = self.kernel_size
-        c = self.in_channels
-        self.W = Parameter(scaled_normal(self._w_shape(c), c * kh * kw, dtype, self._rng), name="W")
+        c = self.in_channels // self.groups                 # the channels each filter sees
+        self.W = Parameter(scaled_normal(self._w_shape(self.in_channels), c * kh * kw, dtype, self._rng),
+                           name="W")
         if not self.nobias:
             self.b = Parameter(np.zeros(self.out_channels, dtype=dtype), name="b")
 
     def _repr_settings(self):
         """Shown until W exists (then W's shape says the channels and the kernel), as written:
         pairs for a 2-D layer, ints for Conv1d."""
+        pad = self.pad if self.pad == "same" else self._as_written(self.pad)
         settings = {"out_channels": self.out_channels, "kernel_size": self._as_written(self.kernel_size),
-                    "stride": self._as_written(self.stride), "pad": self._as_written(self.pad)}
+                    "stride": self._as_written(self.stride), "pad": pad}
+        if self.dilation != (1, 1):
+            settings["dilation"] = self._as_written(self.dilation)
+        if self.groups != 1:
+            settings["groups"] = self.groups
         return settings | ({"nobias": True} if self.nobias else {})
 
     def _lazy_shapes(self):
         """('in_channels', shapes of W and b) until W exists (see `Layer._lazy_shapes`)."""
         if self.W is not None:
             return None
-        shapes = {"W": self._w_shape(None)}
+        shapes = {"W": self._w_shape(None)}          # (None: in_channels / groups for a grouped one)
         if not self.nobias:
             shapes["b"] = (self.out_channels,)
         return "in_channels", shapes
@@ -182,6 +229,7 @@ class _Convolution(Layer):
             _check_pytorch_order(self, shape, self.TORCH_NAME)
             self._check_fits(shape)
             self.in_channels = _inferred_size(shape[1], "in_channels", shape, name)
+            self._check_groups(shape[1], f"axis 1 of the input of shape {tuple(shape)}")
             self._create(self._settle_dtype(x))
             self._settle_device(x)
         else:
@@ -190,6 +238,10 @@ class _Convolution(Layer):
                 raise ValueError(_channels_error(self, shape, self.TORCH_NAME))
             self._check_fits(shape)
         return x
+
+    def _build_from(self, size_name, size, arrays):
+        """Built from loaded weights: W's open axis holds in_channels / groups."""
+        super()._build_from(size_name, size * self.groups, arrays)
 
     def _check_fits(self, shape):
         """Refuse an input the layer cannot take (nothing to refuse by default)."""
@@ -211,12 +263,16 @@ class _Convolution(Layer):
     def _refuse_unfitting(self, shape, layout=""):
         """Refuse an input smaller than the kernel along a spatial axis, naming the argument order
         on a first call; `layout` says more about the input's layout."""
+        if self.pad == "same":
+            return
         kernel, pad = self._written(self.kernel_size), self._written(self.pad)
-        if all(k <= n + 2 * p for k, n, p in zip(kernel, shape[2:], pad)):
+        dilation = self._written(self.dilation)
+        if all(d * (k - 1) + 1 <= n + 2 * p for k, d, n, p in zip(kernel, dilation, shape[2:], pad)):
             return
         name = type(self).__name__
-        message = (f"{name}: kernel {self._as_written(self.kernel_size)} does not fit the input of shape "
-                   f"{tuple(shape)} padded by {self._as_written(self.pad)}{layout}")
+        spread = "" if self.dilation == (1, 1) else f" (spread by dilation {self._as_written(self.dilation)})"
+        message = (f"{name}: kernel {self._as_written(self.kernel_size)}{spread} does not fit the input of "
+                   f"shape {tuple(shape)} padded by {self._as_written(self.pad)}{layout}")
         if self.W is None or self._in_channels_given:    # never run on an input of this size yet
             message += "; " + _order_note(self, self.TORCH_NAME)
         raise ValueError(message)
@@ -266,12 +322,13 @@ class Conv2d(_Convolution):
         return tuple(_positive_int(k, "kernel_size", "Conv2d") for k in _pair(kernel_size, "kernel_size"))
 
     def _w_shape(self, in_channels):
-        return (self.out_channels, in_channels, *self.kernel_size)
+        return (self.out_channels, in_channels and in_channels // self.groups, *self.kernel_size)
 
     def forward(self, x):
         """Convolve `x` of shape (batch, in_channels, height, width)."""
         x = self._checked_input(x)
-        return F.conv2d(x, self.W, self.b, stride=self.stride, pad=self.pad)
+        return F.conv2d(x, self.W, self.b, stride=self.stride, pad=self.pad, dilation=self.dilation,
+                        groups=self.groups)
 
     def _check_fits(self, shape):
         """Refuse an input smaller than the kernel, naming the argument order on a first call."""
@@ -325,6 +382,13 @@ class Deconv2d(_Convolution):
 
     TORCH_NAME = "ConvTranspose2d"
 
+    def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
+                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
+        super().__init__(out_channels, kernel_size, stride, pad, in_channels, nobias, dtype, rng=rng)
+
+    def _padding(self, pad):
+        return int_pair(pad, "Deconv2d", "pad", 0)      # (no 'same': PyTorch's has none either)
+
     @staticmethod
     def _kernel(kernel_size):
         return int_pair(kernel_size, "Deconv2d", "kernel_size", 1)
@@ -376,12 +440,16 @@ class Conv1d(_Convolution):
     TORCH_NAME = "Conv1d"
     LAYOUT = "(batch, channels, length)"
 
-    def __init__(self, out_channels: int, kernel_size: int, stride: int = 1, pad: int = 0,
+    def __init__(self, out_channels: int, kernel_size: int, stride: int = 1, pad: int | str = 0,
                  in_channels: int | None = None, nobias: bool = False, dtype=None, *,
-                 rng: np.random.Generator | None = None):
-        stride, pad = single_int(stride, "Conv1d", "stride", 1), single_int(pad, "Conv1d", "pad", 0)
-        super().__init__(out_channels, kernel_size, (1, stride), (0, pad), in_channels, nobias, dtype,
-                         rng=rng)
+                 rng: np.random.Generator | None = None, dilation: int = 1, groups: int = 1):
+        stride, dilation = (single_int(v, "Conv1d", name, 1) for v, name in ((stride, "stride"),
+                                                                            (dilation, "dilation")))
+        pad = pad if isinstance(pad, str) else (0, single_int(pad, "Conv1d", "pad", 0))
+        super().__init__(out_channels, kernel_size, (1, stride), pad, in_channels, nobias, dtype,
+                         rng=rng, dilation=(1, dilation), groups=groups)
+
+    _pad_kinds = "an int"
 
     @staticmethod
     def _kernel(kernel_size):
@@ -392,7 +460,7 @@ class Conv1d(_Convolution):
         return pair[1:]
 
     def _w_shape(self, in_channels):
-        return (self.out_channels, in_channels, self.kernel_size[1])
+        return (self.out_channels, in_channels and in_channels // self.groups, self.kernel_size[1])
 
     def _check_channels_first(self, shape):
         """A (batch, length, channels) series, Keras's layout, read as (batch, channels, length)
@@ -410,7 +478,9 @@ class Conv1d(_Convolution):
     def forward(self, x):
         """Convolve `x` of shape (batch, in_channels, length)."""
         x = self._checked_input(x)
-        return F.conv1d(x, self.W, self.b, stride=self.stride[1], pad=self.pad[1])
+        pad = self.pad if self.pad == "same" else self.pad[1]
+        return F.conv1d(x, self.W, self.b, stride=self.stride[1], pad=pad, dilation=self.dilation[1],
+                        groups=self.groups)
 
     def _check_fits(self, shape):
         """Refuse an input shorter than the kernel, naming the layout and, on a first call, the order."""
