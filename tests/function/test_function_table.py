@@ -93,9 +93,10 @@ def np_attention(q, k, v, keep=None, bias=None, scale=None):
 ATTENTION_KEEP = np.array([[1, 0, 1, 1], [0, 0, 0, 0], [1, 1, 0, 1]], bool)   # query 1 sees nothing
 
 
-def np_conv1d(x, W, b=None, stride=1, pad=0):
+def np_conv1d(x, W, b=None, stride=1, pad=0, dilation=1, groups=1):
     """conv1d as the 2-D formula on images one row high."""
-    y = np_conv2d(x[:, :, None, :], W[:, :, None, :], b, stride=(1, stride), pad=(0, pad))
+    y = np_conv2d(x[:, :, None, :], W[:, :, None, :], b, stride=(1, stride),
+                  pad=pad if pad == "same" else (0, pad), dilation=(1, dilation), groups=groups)
     return y[:, :, 0, :]
 
 
@@ -181,18 +182,30 @@ def np_trilinear(x, size):
     return y
 
 
-def np_conv2d(x, W, b=None, stride=(1, 1), pad=(0, 0)):
-    """Direct sum over output positions, channels and kernel offsets."""
+def np_conv2d(x, W, b=None, stride=(1, 1), pad=(0, 0), dilation=(1, 1), groups=1):
+    """Direct sum over output positions, each group's channels and kernel offsets; pad 'same'
+    pads dilation (k - 1) per axis, its smaller half in front."""
     n, c, h, w = x.shape
-    oc, _, kh, kw = W.shape
-    xp = np.pad(x, ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
-    oh = (h + 2 * pad[0] - kh) // stride[0] + 1
-    ow = (w + 2 * pad[1] - kw) // stride[1] + 1
+    oc, cg, kh, kw = W.shape
+    (sh, sw), (dh, dw) = stride, dilation
+    if pad == "same":
+        total = (dh * (kh - 1), dw * (kw - 1))
+        widths = [(t // 2, t - t // 2) for t in total]
+    else:
+        widths = [(pad[0], pad[0]), (pad[1], pad[1])]
+    xp = np.pad(x, [(0, 0), (0, 0)] + widths)
+    oh = (xp.shape[2] - dh * (kh - 1) - 1) // sh + 1
+    ow = (xp.shape[3] - dw * (kw - 1) - 1) // sw + 1
+    per_group = oc // groups
     y = np.zeros((n, oc, oh, ow))
-    for p in range(oh):
-        for q in range(ow):
-            window = xp[:, :, p * stride[0]:p * stride[0] + kh, q * stride[1]:q * stride[1] + kw]
-            y[:, :, p, q] = np.einsum("ncij,ocij->no", window, W)
+    for o in range(oc):
+        channels = slice(o // per_group * cg, (o // per_group + 1) * cg)
+        for p in range(oh):
+            for q in range(ow):
+                rows = [p * sh + i * dh for i in range(kh)]
+                cols = [q * sw + j * dw for j in range(kw)]
+                window = xp[:, channels][:, :, rows][:, :, :, cols]          # (n, cg, kh, kw)
+                y[:, o, p, q] = np.einsum("ncij,cij->n", window, W[o])
     return y if b is None else y + b[None, :, None, None]
 
 
@@ -521,6 +534,13 @@ CONV_ROWS = {
         Row("bias", F.conv1d, np_conv1d, normal((2, 2, 6), (3, 2, 3), (3,)), PIECEWISE),
         Row("stride 2 pad 1, no bias", lambda x, W: F.conv1d(x, W, stride=2, pad=1),
             lambda x, W: np_conv1d(x, W, stride=2, pad=1), normal((1, 2, 5), (2, 2, 3)), PIECEWISE),
+        Row("dilation 3, pad 'same', groups 2",
+            lambda x, W, b: F.conv1d(x, W, b, pad="same", dilation=3, groups=2),
+            lambda x, W, b: np_conv1d(x, W, b, pad="same", dilation=3, groups=2),
+            normal((2, 4, 7), (4, 2, 2), (4,)), PIECEWISE),
+        Row("depthwise, stride 2, dilation 2", lambda x, W: F.conv1d(x, W, stride=2, dilation=2, groups=3),
+            lambda x, W: np_conv1d(x, W, stride=2, dilation=2, groups=3), normal((1, 3, 8), (6, 1, 3)),
+            PIECEWISE),
     ],
     "conv2d": [
         Row("bias", F.conv2d, np_conv2d, normal((2, 2, 4, 4), (3, 2, 3, 3), (3,)), PIECEWISE),
@@ -530,6 +550,16 @@ CONV_ROWS = {
         Row("pairs", lambda x, W, b: F.conv2d(x, W, b, stride=(1, 2), pad=(0, 1)),
             lambda x, W, b: np_conv2d(x, W, b, stride=(1, 2), pad=(0, 1)),
             normal((1, 1, 4, 3), (2, 1, 2, 2), (2,)), PIECEWISE),
+        Row("dilation (2, 1), groups 2", lambda x, W, b: F.conv2d(x, W, b, pad=1, dilation=(2, 1), groups=2),
+            lambda x, W, b: np_conv2d(x, W, b, pad=(1, 1), dilation=(2, 1), groups=2),
+            normal((2, 4, 5, 4), (6, 2, 2, 3), (6,)), PIECEWISE),
+        Row("pad 'same', even kernel, depthwise", lambda x, W: F.conv2d(x, W, pad="same", groups=2),
+            lambda x, W: np_conv2d(x, W, pad="same", groups=2), normal((1, 2, 4, 5), (4, 1, 2, 3)),
+            PIECEWISE),
+        Row("pad 'valid', stride 2, dilation 2",
+            lambda x, W: F.conv2d(x, W, stride=2, pad="valid", dilation=2),
+            lambda x, W: np_conv2d(x, W, stride=(2, 2), dilation=(2, 2)), normal((1, 2, 6, 7), (2, 2, 2, 2)),
+            PIECEWISE),
     ],
     "interpolate": [
         Row("nearest (2,3,3,4) -> (5,2)", lambda x: F.interpolate(x, size=(5, 2)),

@@ -2019,31 +2019,51 @@ def col2im(col, x_shape, kernel_size, stride=1, pad=0):
     return image[:, :, ph:ph + h, pw:pw + w]
 
 
-def conv2d(x, W, b=None, stride=1, pad=0):
+def _conv_pads(pad, kernel, dilation):
+    """Per-axis (before, after) zero padding: numbers on both sides, 'valid' none, 'same'
+    dilation (k - 1) in all, the larger half after."""
+    if pad == "valid":
+        return [(0, 0)] * len(kernel)
+    if pad == "same":
+        return [(d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2) for k, d in zip(kernel, dilation)]
+    return [(p, p) for p in pad]
+
+
+def conv2d(x, W, b=None, stride=1, pad=0, dilation=1, groups=1):
+    """Each group of W's filters against its own slice of x's channels, window by window."""
     x, W = as_float(x, W)
-    oc, c, kh, kw = W.shape
-    (sh, sw) = _pair(stride)
-    n, _, h, w = x.shape
-    oh, ow = _out_size(h, w, (kh, kw), stride, pad)
-    xp = _padded(x, pad, 0.0)
+    oc, cg, kh, kw = W.shape
+    (sh, sw), (dh, dw) = _pair(stride), _pair(dilation)
+    pads = _conv_pads(pad if isinstance(pad, str) else _pair(pad), (kh, kw), (dh, dw))
+    xp = np.pad(x, [(0, 0), (0, 0)] + pads)
+    n, _, hp, wp = xp.shape
+    oh, ow = (hp - dh * (kh - 1) - 1) // sh + 1, (wp - dw * (kw - 1) - 1) // sw + 1
     y = np.zeros((n, oc, oh, ow))
-    for p in range(oh):
-        for q in range(ow):
-            window = xp[:, :, p * sh:p * sh + kh, q * sw:q * sw + kw]       # (n, c, kh, kw)
-            y[:, :, p, q] = np.tensordot(window, W, axes=([1, 2, 3], [1, 2, 3]))
+    og = oc // groups
+    for g in range(groups):
+        xg, Wg = xp[:, g * cg:(g + 1) * cg], W[g * og:(g + 1) * og]
+        for p in range(oh):
+            for q in range(ow):
+                window = xg[:, :, p * sh:p * sh + dh * (kh - 1) + 1:dh, q * sw:q * sw + dw * (kw - 1) + 1:dw]
+                y[:, g * og:(g + 1) * og, p, q] = np.tensordot(window, Wg, axes=([1, 2, 3], [1, 2, 3]))
     return y if b is None else y + as_float(b).reshape(1, oc, 1, 1)
 
 
-def conv1d(x, W, b=None, stride=1, pad=0):
-    """Each output position: the kernel-weighted sum over channels of its window of the padded input."""
+def conv1d(x, W, b=None, stride=1, pad=0, dilation=1, groups=1):
+    """Each output position: the kernel-weighted sum over its group's channels of its (dilated)
+    window of the padded input."""
     x, W = as_float(x, W)
-    oc, c, k = W.shape
-    n, _, length = x.shape
-    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad)))
-    out = (length + 2 * pad - k) // stride + 1
-    y = np.zeros((n, oc, out))
-    for p in range(out):
-        y[:, :, p] = np.tensordot(xp[:, :, p * stride:p * stride + k], W, axes=([1, 2], [1, 2]))
+    oc, cg, k = W.shape
+    (before, after), = _conv_pads(pad if isinstance(pad, str) else (pad,), (k,), (dilation,))
+    xp = np.pad(x, ((0, 0), (0, 0), (before, after)))
+    out = (xp.shape[2] - dilation * (k - 1) - 1) // stride + 1
+    y = np.zeros((x.shape[0], oc, out))
+    og = oc // groups
+    for o in range(oc):
+        g = o // og
+        for p in range(out):
+            taps = xp[:, g * cg:(g + 1) * cg, [p * stride + i * dilation for i in range(k)]]
+            y[:, o, p] = np.sum(taps * W[o], axis=(1, 2))
     return y if b is None else y + as_float(b).reshape(1, oc, 1)
 
 

@@ -1121,10 +1121,30 @@ EXTRA = [
     Case("conv1d", "stride 0", lambda: F.conv1d(_x(1, 2, 4), _x(3, 2, 2), stride=0)),
     *[Case("conv1d", f"{param} {label}",
            lambda param=param, v=v: F.conv1d(_x(1, 2, 4), _x(3, 2, 2), **{param: v}), raises=r)
-      for param in ("stride", "pad")
-      for label, v, r in [("-1", -1, ARG_ERRORS), ("1.5", 1.5, (TypeError,)), ("str", "1", (TypeError,)),
+      for param in ("stride", "pad", "dilation")
+      for label, v, r in [("-1", -1, ARG_ERRORS), ("1.5", 1.5, (TypeError,)),
+                          ("str", "1", ARG_ERRORS if param == "pad" else (TypeError,)),
                           ("pair", (1, 1), (TypeError,)), ("True", True, (TypeError,)),
                           ("None", None, (TypeError,))]],
+    *[Case(n, f"groups {label}", lambda f=f, v=v: f(v), raises=r)
+      for n, f in [("conv1d", lambda v: F.conv1d(_x(1, 4, 5), _x(4, 2, 2), groups=v)),
+                   ("conv2d", lambda v: F.conv2d(_x(1, 4, 4, 4), _x(4, 2, 2, 2), groups=v))]
+      for label, v, r in [("0", 0, ARG_ERRORS), ("3 (not x's 4 channels / W's 2)", 3, ARG_ERRORS),
+                          ("1 (x has twice W's channels)", 1, ARG_ERRORS), ("2.0", 2.0, (TypeError,)),
+                          ("True", True, (TypeError,)), ("None", None, (TypeError,))]],
+    Case("conv1d", "groups 2 not dividing W's 3 filters",
+         lambda: F.conv1d(_x(1, 4, 5), _x(3, 2, 2), groups=2)),
+    Case("conv2d", "groups 2 not dividing W's 3 filters",
+         lambda: F.conv2d(_x(1, 4, 4, 4), _x(3, 2, 2, 2), groups=2)),
+    *[Case(n, f"pad {label}", lambda f=f, kw=kw: f(**kw))
+      for n, f in [("conv1d", lambda **kw: F.conv1d(_x(1, 2, 5), _x(3, 2, 2), **kw)),
+                   ("conv2d", lambda **kw: F.conv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2), **kw))]
+      for label, kw in [("'same' at stride 2", {"pad": "same", "stride": 2}), ("'full'", {"pad": "full"}),
+                        ("'SAME'", {"pad": "SAME"})]],
+    Case("conv1d", "kernel 2 at dilation 5 longer than the sequence",
+         lambda: F.conv1d(_x(1, 2, 5), _x(3, 2, 2), dilation=5)),
+    Case("conv2d", "kernel 2 at dilation (1, 4) wider than the image",
+         lambda: F.conv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2), dilation=(1, 4))),
     Case("conv2d", "kernel larger than the image", lambda: F.conv2d(_x(1, 1, 2, 2), _x(1, 1, 3, 3))),
     Case("conv2d", "channels 2 vs 3", lambda: F.conv2d(_x(1, 2, 4, 4), _x(1, 3, 2, 2))),
     Case("conv2d", "3-D x", lambda: F.conv2d(_x(2, 4, 4), _x(1, 2, 2, 2))),
@@ -1147,8 +1167,9 @@ EXTRA = [
                    ("average_pooling",
                     lambda param, v: F.average_pooling(_x(1, 2, 4, 4), **{"kernel_size": 2, param: v})),
                    ("im2col", lambda param, v: F.im2col(_x(1, 2, 4, 4), **{"kernel_size": 2, param: v}))]
-      for param in ("stride", "pad")
-      for label, v, r in [("-1", -1, ARG_ERRORS), ("1.5", 1.5, (TypeError,)), ("str", "1", (TypeError,)),
+      for param in ("stride", "pad", "dilation") if param != "dilation" or n == "conv2d"
+      for label, v, r in [("-1", -1, ARG_ERRORS), ("1.5", 1.5, (TypeError,)),
+                          ("str", "1", ARG_ERRORS if (n, param) == ("conv2d", "pad") else (TypeError,)),
                           ("triple", (1, 1, 1), ARG_ERRORS), ("True", True, ARG_ERRORS)]],
     Case("conv2d", "stride 0", lambda: F.conv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2), stride=0)),
     Case("deconv2d", "stride 0", lambda: F.deconv2d(_x(1, 2, 4, 4), _x(2, 3, 2, 2), stride=0)),

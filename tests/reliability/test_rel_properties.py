@@ -461,27 +461,47 @@ def _geometry(data, h, w):
     return kernel, stride, pad
 
 
+def _grouping(data, rng, x):
+    """groups (1 or 2, when x's channels split) and W's output channels, a multiple of it."""
+    groups = data.draw(st.sampled_from([1, 2])) if x.shape[1] % 2 == 0 else 1
+    return groups, groups * data.draw(st.integers(1, 2))
+
+
 def conv2d_draw(data, rng):
+    """Images, a kernel that fits (dilated by 1 or 2 where it still does), a stride and a pad
+    (or 'same' at stride 1), channels in 1 or 2 groups."""
     x = _image(data, rng)
     kernel, stride, pad = _geometry(data, *x.shape[2:])
-    oc = data.draw(st.integers(1, 2))
-    arrays = [x, rng.uniform(-1, 1, (oc, x.shape[1]) + kernel)]
+    dilation = data.draw(st.sampled_from([1, 2, (1, 2), (2, 1)]))
+    pads, dils = np.broadcast_to(pad, 2), np.broadcast_to(dilation, 2)
+    if any(d * (k - 1) + 1 > n + 2 * p for d, k, n, p in zip(dils, kernel, x.shape[2:], pads)):
+        dilation = 1
+    if stride == 1 and data.draw(st.booleans()):
+        pad = "same"
+    groups, oc = _grouping(data, rng, x)
+    arrays = [x, rng.uniform(-1, 1, (oc, x.shape[1] // groups) + kernel)]
     if data.draw(st.booleans()):
         arrays.append(rng.uniform(-1, 1, oc))
-    return arrays, {"stride": stride, "pad": pad}
+    return arrays, {"stride": stride, "pad": pad, "dilation": dilation, "groups": groups}
 
 
 def conv1d_draw(data, rng):
-    """(N, C, L) sequences, a kernel that fits the padded length, a stride and a pad."""
+    """(N, C, L) sequences, a kernel that fits the padded length at its dilation, a stride and a
+    pad (or 'same' at stride 1), channels in 1 or 2 groups."""
     n, c, length = (data.draw(st.integers(1, 3)) for _ in range(3))
     length += data.draw(st.integers(0, 4))
     pad = data.draw(st.integers(0, 2))
-    k = data.draw(st.integers(1, length + 2 * pad))
-    oc = data.draw(st.integers(1, 2))
-    arrays = [rng.uniform(-1, 1, (n, c, length)), rng.uniform(-1, 1, (oc, c, k))]
+    dilation = data.draw(st.integers(1, 3))
+    k = data.draw(st.integers(1, (length + 2 * pad - 1) // dilation + 1))
+    stride = data.draw(st.integers(1, 3))
+    x = rng.uniform(-1, 1, (n, c, length))
+    groups, oc = _grouping(data, rng, x)
+    arrays = [x, rng.uniform(-1, 1, (oc, c // groups, k))]
     if data.draw(st.booleans()):
         arrays.append(rng.uniform(-1, 1, oc))
-    return arrays, {"stride": data.draw(st.integers(1, 3)), "pad": pad}
+    if stride == 1 and data.draw(st.booleans()):
+        pad = "same"
+    return arrays, {"stride": stride, "pad": pad, "dilation": dilation, "groups": groups}
 
 
 def deconv2d_draw(data, rng):
