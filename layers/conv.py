@@ -137,6 +137,9 @@ class _Convolution(Layer):
 
     TORCH_NAME = ""
     LAYOUT = "(batch, channels, height, width)"
+    torch_keywords = {"padding_mode": "gengrad's convolutions pad with zeros; pad the input first, "
+                                      "V.pad(x, widths, mode='reflect') ('edge' for PyTorch's 'replicate'), "
+                                      "and give pad=0"}
 
     def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
                  nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None,
@@ -381,6 +384,11 @@ class Deconv2d(_Convolution):
     """
 
     TORCH_NAME = "ConvTranspose2d"
+    torch_keywords = {**_Convolution.torch_keywords,
+                      "output_padding": "{name}(..., stride=s) takes the extra rows as its call's outsize: "
+                                        "layer(x, outsize=(h, w))",
+                      "dilation": "{name} has no dilation (nor F.deconv2d); Conv2d and Conv1d have",
+                      "groups": "{name} has no groups (nor F.deconv2d); Conv2d and Conv1d have"}
 
     def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
                  nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):

@@ -131,6 +131,74 @@ def test_conv1d_is_the_functional_op_and_conv2d_one_row_high(rng, on_device):
     np.testing.assert_allclose(to_cpu(y.data), to_cpu(image.data)[:, :, 0, :], rtol=1e-14)
 
 
+def _grouped_by_hand(x, W, b, dilation, groups):
+    """Stride 1, pad 'same' (the odd pad after): each filter over its group's channels, taps
+    `dilation` apart, for sequences (N, C, L)."""
+    oc, cg, k = W.shape
+    total = dilation * (k - 1)
+    xp = np.pad(x, ((0, 0), (0, 0), (total // 2, total - total // 2)))
+    y = np.zeros((x.shape[0], oc, x.shape[2]))
+    for o in range(oc):
+        g = o // (oc // groups)
+        for p in range(x.shape[2]):
+            taps = xp[:, g * cg:(g + 1) * cg, p:p + total + 1:dilation]
+            y[:, o, p] = np.einsum("nck,ck->n", taps, W[o]) + b[o]
+    return y
+
+
+@pytest.mark.parametrize("k, dilation, groups", [(3, 2, 2), (2, 3, 4), (4, 1, 1), (2, 1, 4)])
+def test_conv1d_same_dilated_grouped_matches_a_direct_loop(k, dilation, groups, rng, on_device):
+    layer = L.Conv1d(8, k, pad="same", dilation=dilation, groups=groups)
+    x = rng.standard_normal((2, 4, 9))
+    y = layer(on_device(x))
+    assert layer.W.shape == (8, 4 // groups, k) and layer.in_channels == 4 and y.shape == (2, 8, 9)
+    layer.b.data = on_device(rng.standard_normal(8))
+    expected = _grouped_by_hand(x, to_cpu(layer.W.data), to_cpu(layer.b.data), dilation, groups)
+    np.testing.assert_allclose(to_cpu(layer(on_device(x)).data), expected, rtol=1e-10, atol=1e-14)
+
+
+def test_conv2d_grouped_layer_is_the_functional_op_with_each_groups_fan_in(rng, on_device):
+    layer = L.Conv2d(6, (2, 3), pad="same", dilation=(2, 1), groups=3)
+    x = on_device(rng.standard_normal((2, 3, 5, 4)))
+    y = layer(x)
+    assert layer.W.shape == (6, 1, 2, 3) and y.shape == (2, 6, 5, 4)
+    expected = F.conv2d(x, layer.W, layer.b, pad="same", dilation=(2, 1), groups=3)
+    np.testing.assert_array_equal(to_cpu(y.data), to_cpu(expected.data))
+    w = on_device(rng.standard_normal(y.shape))
+    assert_param_grads_match(layer, lambda: V.sum(layer(x) * w))
+    assert V.gradcheck(lambda v: V.tanh(layer(v)), x, order=2)
+    depthwise = L.Conv2d(64, 3, in_channels=32, groups=32)         # each filter sees 1 channel of 9 taps
+    np.testing.assert_allclose(to_cpu(depthwise.W.data).std(), np.sqrt(1 / 9), rtol=0.03)
+    assert repr(L.Conv2d(8, 3, pad="same", dilation=2, groups=4)) == (
+        "Conv2d(out_channels=8, kernel_size=(3, 3), stride=(1, 1), pad='same', dilation=(2, 2), groups=4)")
+    assert repr(L.Conv1d(8, 3, pad="same", dilation=2)) == (
+        "Conv1d(out_channels=8, kernel_size=3, stride=1, pad='same', dilation=2)")
+    valid = L.Conv2d(2, 3, pad="valid")
+    assert valid.pad == (0, 0) and valid(x).shape == (2, 2, 3, 2)
+
+
+def test_grouped_and_same_padded_layers_refuse_what_cannot_run(on_device):
+    with pytest.raises(ValueError, match=r"Conv2d: groups=3 must divide out_channels=8"):
+        L.Conv2d(8, 3, groups=3)
+    with pytest.raises(ValueError, match=r"Conv2d: groups=2 must divide the 3 input channels \(axis 1 of "
+                                         r"the input of shape \(1, 3, 5, 5\)\)"):
+        L.Conv2d(8, 3, groups=2)(on_device(np.ones((1, 3, 5, 5))))
+    with pytest.raises(ValueError, match=r"Conv1d: pad='same' keeps the input's size only at stride 1 .*"
+                                         r"got stride 2"):
+        L.Conv1d(8, 3, 2, pad="same")
+    # PyTorch's nn.Conv2d(3, 8, 3, padding='same') typed in gengrad's order: kernel 8, stride 3
+    with pytest.raises(ValueError, match=r"for PyTorch's nn\.Conv2d\(3, 8, 3, padding='same'\) write "
+                                         r"L\.Conv2d\(8, 3, pad='same', in_channels=3\)"):
+        L.Conv2d(3, 8, 3, pad="same")
+    with pytest.raises(ValueError, match=r"Conv1d: kernel 3 \(spread by dilation 3\) does not fit the input "
+                                         r"of shape \(1, 3, 5\) padded by 0"):
+        L.Conv1d(8, 3, dilation=3)(on_device(np.ones((1, 3, 5))))
+    with pytest.raises(ValueError, match=r"Conv2d: pad must be an int or a pair of ints, 'same' or 'valid', "
+                                         r"got 'full'"):
+        L.Conv2d(8, 3, pad="full")
+    assert L.Conv2d(8, 3, pad="same")(on_device(np.ones((1, 3, 2, 2)))).shape == (1, 8, 2, 2)   # fits
+
+
 def _deconv_by_hand(x, W, b, stride, pad):
     """Each input pixel adds its W-weighted kernel patch into the padded output; the pad is cut."""
     n, c, h, w = x.shape

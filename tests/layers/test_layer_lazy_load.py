@@ -6,6 +6,7 @@ import pytest
 import function as F
 import layers as L
 import variable as V
+from variable.backend import to_cpu
 
 
 class Lazy(L.Model):
@@ -204,3 +205,21 @@ def test_deconv2d_and_a_float32_conv_net_load_without_a_forward_pass(tmp_path, r
     with pytest.raises(ValueError, match=r"'l2/W' is \(4, 2, 2, 2\) float32 .* \(in_channels, 2, 3, 3\)"):
         wrong.load_weights(tmp_path / "conv.npz")
     assert wrong.l0.W is None
+
+
+def test_grouped_convolutions_load_their_in_channels_without_a_forward_pass(tmp_path, rng, on_device):
+    """A grouped layer's W holds in_channels / groups along axis 1; the size read off the file
+    is multiplied back."""
+    def net():
+        return L.Sequential(L.Conv2d(6, 3, pad="same", groups=3), F.relu, L.Conv2d(4, 1, groups=2),
+                            lambda h: V.reshape(h, h.shape[:2] + (-1,)), L.Conv1d(4, 2, dilation=2, groups=4))
+
+    source = net()
+    x = on_device(rng.standard_normal((2, 3, 4, 4)))
+    y = source(x)
+    source.save_weights(tmp_path / "grouped.npz")
+    fresh = net()
+    fresh.load_weights(tmp_path / "grouped.npz")
+    assert (fresh.l0.in_channels, fresh.l2.in_channels, fresh.l4.in_channels) == (3, 6, 4)
+    assert fresh.l0.W.shape == (6, 1, 3, 3) and fresh.l2.W.shape == (4, 3, 1, 1)
+    np.testing.assert_array_equal(to_cpu(fresh(x).data), to_cpu(y.data))
