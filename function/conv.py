@@ -293,9 +293,12 @@ def _convolve(x, W, b, stride, pad, dilation, groups, op, shown_stride):
     b = _bias(b, oc, W, op)
     n = x.shape[0]
     col = Function(Im2col(kernel, stride, pad, (oh, ow), dilation=dilation))(x)
-    # each group's filters see its own channels: (G, OC / G, K) @ (N, G, K, OH*OW)
-    col = V.reshape(col, (n, groups, cg * kh * kw, oh * ow))
-    y = V.matmul(V.reshape(W, (groups, oc // groups, cg * kh * kw)), col)
+    if groups == 1:                                      # (OC, K) @ (N, K, OH*OW)
+        col = V.reshape(col, (n, cg * kh * kw, oh * ow))
+        y = V.matmul(V.reshape(W, (oc, cg * kh * kw)), col)
+    else:       # each group's filters see its own channels: (G, OC / G, K) @ (N, G, K, OH*OW)
+        col = V.reshape(col, (n, groups, cg * kh * kw, oh * ow))
+        y = V.matmul(V.reshape(W, (groups, oc // groups, cg * kh * kw)), col)
     y = V.reshape(y, (n, oc, oh, ow))
     if crop != (0, 0):
         y = y[:, :, crop[0]:, crop[1]:]
