@@ -42,7 +42,7 @@ from .loss import (
     sigmoid_cross_entropy,
     softmax_cross_entropy,
 )
-from .nn import accuracy, batch_norm, dropout, embed_id, group_norm, layer_norm, linear
+from .nn import accuracy, batch_norm, dropout, embed_id, group_norm, layer_norm, linear, rms_norm
 from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, interpolate
 from .softmax import log_softmax, softmax
 

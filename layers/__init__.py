@@ -48,7 +48,7 @@ from .initializers import seed, use_numpy_global_random
 from .layer import Layer
 from .linear import Linear
 from .model import MLP, Model, Sequential
-from .normalization import BatchNorm, GroupNorm, LayerNorm
+from .normalization import BatchNorm, GroupNorm, LayerNorm, RMSNorm
 from .parameter import Parameter
 from .recurrent import GRU, LSTM, RNN
 from .serialization import load_checkpoint, load_weights, save_checkpoint, save_weights
@@ -56,7 +56,7 @@ from .shape import Flatten
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
-    "LayerNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Deconv2d", "Flatten",
+    "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Deconv2d", "Flatten",
     "MultiheadAttention", "TransformerEncoderLayer",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",

@@ -1,4 +1,5 @@
-"""Normalisation layers: LayerNorm and GroupNorm (per example) and BatchNorm (per feature, over the batch)."""
+"""Normalisation layers: LayerNorm, RMSNorm and GroupNorm (per example) and BatchNorm (per feature,
+over the batch)."""
 
 import numpy as np
 
@@ -48,13 +49,17 @@ class LayerNorm(Layer):
 
     def __init__(self, size: int | None = None, eps: float = 1e-5, dtype=None):
         super().__init__()
-        self.size = None if size is None else _positive_int(size, "size", "LayerNorm")
-        self.eps = _positive_float(eps, "eps", "LayerNorm")
-        self._dtype = _dtype_or_none(dtype, "LayerNorm")
+        name = type(self).__name__
+        self.size = None if size is None else _positive_int(size, "size", name)
+        self.eps = self._eps(eps)
+        self._dtype = _dtype_or_none(dtype, name)
         self.gamma = None
         self.beta = None
         if self.size is not None:
             self._create(self._dtype or np.float64)
+
+    def _eps(self, eps):
+        return _positive_float(eps, "eps", type(self).__name__)
 
     def _create(self, dtype):
         self.gamma = Parameter(np.ones(self.size, dtype=dtype), name="gamma")
@@ -71,19 +76,62 @@ class LayerNorm(Layer):
 
     def forward(self, x):
         """Normalise `x` over its last axis."""
-        x = V.as_variable(x, op="LayerNorm")
+        name = type(self).__name__
+        x = V.as_variable(x, op=name)
         shape = x.shape
         if not shape:
-            raise ValueError("LayerNorm: the input must have at least one axis, got a 0-d input")
+            raise ValueError(f"{name}: the input must have at least one axis, got a 0-d input")
         if self.gamma is None:
-            self.size = _inferred_size(shape[-1], "size", shape, "LayerNorm")
+            self.size = _inferred_size(shape[-1], "size", shape, name)
             self._create(self._settle_dtype(x))
             self._settle_device(x)
         else:
             self._settle_dtype(x)
             if shape[-1] != self.size:
-                raise ValueError(f"LayerNorm: input of shape {tuple(shape)} does not end in size={self.size}")
+                raise ValueError(f"{name}: input of shape {tuple(shape)} does not end in size={self.size}")
+        return self._normalize(x)
+
+    def _normalize(self, x):
         return F.layer_norm(x, self.gamma, self.beta, eps=self.eps)
+
+
+class RMSNorm(LayerNorm):
+    """Divide each example by the root mean square of its last axis, then scale by gamma.
+
+    y = x / sqrt(mean(x^2) + eps) * gamma, over the last axis, with no mean taken away and
+    no shift (`F.rms_norm`; PyTorch's nn.RMSNorm); gamma starts at one.
+
+    Parameters
+    ----------
+    size : int, optional
+        Length of the last axis; inferred from the first input when None.
+    eps : float or None
+        Added to the mean square; None takes the machine epsilon of the input's dtype, as
+        PyTorch's does.
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    """
+
+    torch_keywords = {"elementwise_affine": "RMSNorm always has its gamma; without it, a step "
+                                            "lambda x: F.rms_norm(x)"}
+
+    def __init__(self, size: int | None = None, eps: float | None = None, dtype=None):
+        super().__init__(size, eps, dtype)
+
+    def _eps(self, eps):
+        return None if eps is None else super()._eps(eps)
+
+    def _create(self, dtype):
+        self.gamma = Parameter(np.ones(self.size, dtype=dtype), name="gamma")
+
+    def _lazy_shapes(self):
+        """('size', the shape of gamma) until it exists (see `Layer._lazy_shapes`)."""
+        if self.gamma is not None:
+            return None
+        return "size", {"gamma": (None,)}
+
+    def _normalize(self, x):
+        return F.rms_norm(x, self.gamma, eps=self.eps)
 
 
 class GroupNorm(Layer):

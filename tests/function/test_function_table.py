@@ -276,6 +276,12 @@ def np_batch_norm(x, g, b, eps=2e-5):
     return (x - mean) / np.sqrt(var + eps) * g.reshape(shape) + b.reshape(shape)
 
 
+def np_rms_norm(x, g=None, eps=None):
+    eps = np.finfo(x.dtype).eps if eps is None else eps
+    y = x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps)
+    return y if g is None else y * g
+
+
 def np_layer_norm(x, g, b, eps=1e-5):
     mean, var = x.mean(axis=-1, keepdims=True), x.var(axis=-1, keepdims=True)
     return (x - mean) / np.sqrt(var + eps) * g + b
@@ -480,6 +486,11 @@ NN_ROWS = {
         Row("1-d x", F.linear, lambda x, W, b: x @ W + b, normal((4,), (4, 2), (2,)), PIECEWISE),
     ],
     "dropout": [Row("p=0.4 seeded", dropout_seeded, np_dropout_seeded, normal((3, 4)), PIECEWISE)],
+    "rms_norm": [
+        Row("(3,4)", F.rms_norm, np_rms_norm, normal((3, 4), (4,)), SMOOTH),
+        Row("(2,2,3), no gamma, eps 1e-3", lambda x: F.rms_norm(x, eps=1e-3),
+            lambda x: np_rms_norm(x, eps=1e-3), normal((2, 2, 3)), SMOOTH),
+    ],
     "layer_norm": [
         Row("(3,4)", F.layer_norm, np_layer_norm, normal((3, 4), (4,), (4,)), SMOOTH),
         Row("(2,2,3)", F.layer_norm, np_layer_norm, normal((2, 2, 3), (3,), (3,)), SMOOTH),

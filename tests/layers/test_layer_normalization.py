@@ -1,4 +1,4 @@
-"""LayerNorm and BatchNorm: forward against NumPy, running statistics, test mode, gradients."""
+"""LayerNorm, RMSNorm and BatchNorm: forward against NumPy, running statistics, test mode, gradients."""
 
 import numpy as np
 import pytest
@@ -37,6 +37,36 @@ def test_layer_norm_errors():
         L.LayerNorm(4)(np.ones((2, 3)))
     with pytest.raises(ValueError, match="LayerNorm: eps must be positive"):
         L.LayerNorm(eps=0)
+
+
+def test_rms_norm_divides_by_the_root_mean_square_and_scales(rng, on_device):
+    layer = L.RMSNorm()
+    x = rng.standard_normal((3, 5)) * 2 + 1
+    y = layer(on_device(x))
+    assert layer.gamma.shape == (5,) and layer.size == 5 and len(list(layer.params())) == 1
+    z = x / np.sqrt((x ** 2).mean(-1, keepdims=True) + np.finfo(np.float64).eps)
+    np.testing.assert_allclose(to_cpu(y.data), z, rtol=1e-12)
+    layer.gamma.data = on_device(rng.standard_normal(5))
+    np.testing.assert_allclose(to_cpu(layer(on_device(x)).data), z * to_cpu(layer.gamma.data), rtol=1e-12)
+    w = on_device(rng.standard_normal((3, 5)))
+    assert_param_grads_match(layer, lambda: V.sum(layer(on_device(x)) * w))
+    assert V.gradcheck(lambda v: layer(v), on_device(x), order=2)
+    lazy = L.RMSNorm(eps=1e-6)
+    small = lazy(on_device(x.astype(np.float32)))
+    assert small.dtype == np.float32 and lazy.gamma.dtype == np.float32
+    np.testing.assert_allclose(to_cpu(small.data), x / np.sqrt((x ** 2).mean(-1, keepdims=True) + 1e-6),
+                               rtol=1e-5)
+    assert repr(L.RMSNorm(eps=1e-6)) == "RMSNorm(eps=1e-06)"
+
+
+def test_rms_norm_errors():
+    with pytest.raises(ValueError, match=r"RMSNorm: input of shape \(2, 3\) does not end in size=4"):
+        L.RMSNorm(4)(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="RMSNorm: eps must be positive"):
+        L.RMSNorm(eps=0)
+    with pytest.raises(TypeError, match=r"elementwise_affine is PyTorch's keyword: .*"
+                                        r"lambda x: F\.rms_norm\(x\)"):
+        L.RMSNorm(4, elementwise_affine=False)
 
 
 def test_batch_norm_training_step_and_running_statistics(rng, on_device):

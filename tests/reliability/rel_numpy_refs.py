@@ -1950,6 +1950,14 @@ def linear(x, W, b=None):
     return y if b is None else y + as_float(b)
 
 
+def rms_norm(x, gamma=None, eps=None):
+    """Each row over the root of its mean square (eps: x's machine epsilon when None)."""
+    x = as_float(x)
+    eps = np.finfo(x.dtype).eps if eps is None else eps
+    root = np.sqrt(np.einsum("...i,...i->...", x, x)[..., None] / x.shape[-1] + eps)
+    return x / root if gamma is None else x / root * as_float(gamma)
+
+
 def layer_norm(x, gamma, beta, eps=1e-5):
     x, gamma, beta = as_float(x, gamma, beta)
     mean = x.mean(axis=-1, keepdims=True)

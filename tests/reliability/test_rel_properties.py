@@ -397,6 +397,15 @@ def layer_norm_draw(data, rng):
     return [distinct(rng, shape, -3, 3), rng.uniform(0.5, 1.5, d), rng.uniform(-1, 1, d)], {}
 
 
+def rms_norm_draw(data, rng):
+    """Rows away from 0 (where the mean square is eps and the derivatives of order 1/sqrt(eps)),
+    a gamma, and eps left to the dtype or given."""
+    shape = data.draw(shapes(1, 3, 2, 3))
+    x = distinct(rng, shape, 0.5, 3) * rng.choice([-1, 1], shape)
+    kwargs = data.draw(st.sampled_from([{}, {"eps": 1e-3}]))
+    return [x, rng.uniform(0.5, 1.5, shape[-1])], kwargs
+
+
 def group_norm_draw(data, rng):
     """(N, C, ...) with C a multiple of the drawn number of groups and at least two entries a
     group, spread-out values (see layer_norm_draw)."""
@@ -1957,6 +1966,7 @@ PROPS = [
     # function: layers as functions
     Prop("linear", linear_draw, F.linear, R.linear),
     Prop("layer_norm", layer_norm_draw, F.layer_norm, R.layer_norm),
+    Prop("rms_norm", rms_norm_draw, F.rms_norm, R.rms_norm),
     Prop("group_norm", group_norm_draw, lambda x, g, b, num_groups: F.group_norm(x, num_groups, g, b),
          lambda x, g, b, num_groups: R.group_norm(x, num_groups, g, b)),
     Prop("batch_norm", batch_norm_draw, F.batch_norm, R.batch_norm),
