@@ -1,5 +1,5 @@
-"""Optimizers (SGD, MomentumSGD, AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam, NAdam) and
-their hooks.
+"""Optimizers (SGD, MomentumSGD, AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam, NAdam,
+LBFGS) and their hooks.
 
     opt = O.Adam(lr=1e-3).setup(model)
     opt.add_hook(O.ClipGrad(1.0))
@@ -10,12 +10,13 @@ from variable.variable import refuse_missing_name
 
 from .adaptive import AdaDelta, AdaGrad, Adam, Adamax, AdamW, NAdam, RAdam, RMSprop
 from .hooks import ClipGrad, FreezeParam, WeightDecay
+from .lbfgs import LBFGS
 from .optimizer import Optimizer
 from .sgd import SGD, MomentumSGD
 
 __all__ = [
     "Optimizer", "SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW", "Adamax", "RAdam",
-    "NAdam", "WeightDecay", "ClipGrad", "FreezeParam",
+    "NAdam", "LBFGS", "WeightDecay", "ClipGrad", "FreezeParam",
 ]
 
 _TORCH = "torch.optim's name"

@@ -44,8 +44,19 @@ OPTIMIZERS = {
 
 def test_every_optimizer_class_is_covered():
     classes = {type(make()).__name__ for make in OPTIMIZERS.values()}
-    assert classes == {name for name in O.__all__ if isinstance(getattr(O, name), type)
-                       and issubclass(getattr(O, name), O.Optimizer) and name != "Optimizer"}
+    assert classes | {"LBFGS"} == {name for name in O.__all__ if isinstance(getattr(O, name), type)
+                                   and issubclass(getattr(O, name), O.Optimizer) and name != "Optimizer"}
+
+
+def test_lbfgs_is_refused_by_a_checkpoint_and_writes_nothing(tmp_path):
+    """Its history spans all parameters, which the per-parameter state cannot hold: refused,
+    never saved without it."""
+    model = Net()
+    model(np.ones((2, 4)))
+    opt = O.LBFGS().setup(model)
+    with pytest.raises(TypeError, match=r"LBFGS\.state_dict: L-BFGS's history .*\(model\.save_weights"):
+        L.save_checkpoint(tmp_path / "c.npz", model, opt)
+    assert not os.listdir(tmp_path)
 
 
 def _batches(dtype=np.float64):

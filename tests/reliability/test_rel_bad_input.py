@@ -1692,12 +1692,20 @@ OPTIMIZER_CASES = [
     *_opt_cases("RAdam", O.RAdam, {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "eps": {"-1": -1.0}}),
     *_opt_cases("NAdam", O.NAdam, {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "beta2": {"1": 1.0},
                                    "momentum_decay": {"-1": -1.0}}),
+    *_opt_cases("LBFGS", O.LBFGS, {"lr": {"0": 0.0, "-1": -1.0}, "tolerance_grad": {"-1": -1.0},
+                                   "tolerance_change": {"-1": -1.0}, "max_iter": {"0": 0, "1.5": 1.5},
+                                   "history_size": {"0": 0, "-1": -1}}),
+    *[Case("LBFGS", f"max_eval {k}", lambda v=v: O.LBFGS(max_eval=v))
+      for k, v in {"0": 0, "1.5": 1.5, "str": "10", "True": True, "array": np.ones(2)}.items()],
+    *[Case("LBFGS", f"line_search_fn {k}", lambda v=v: O.LBFGS(line_search_fn=v))
+      for k, v in {"'wolfe'": "wolfe", "True": True, "1": 1, "a function": abs}.items()],
     *_opt_cases("WeightDecay", O.WeightDecay, {"rate": {"-1": -1.0}}),
     *_opt_cases("ClipGrad", O.ClipGrad, {"max_norm": {"0": 0.0, "-1": -1.0}}),
     *[Case("FreezeParam", f"target {k}", lambda b=b: O.FreezeParam(b), raises=(TypeError,))
       for k, b in {**NOT_ARRAYS, "ndarray": np.ones(2)}.items()],
     *[Case(name, f"setup({k})", lambda name=name, b=b: getattr(O, name)().setup(b), raises=(TypeError,))
-      for name in ("SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW", "Adamax", "RAdam")
+      for name in ("SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW", "Adamax", "RAdam",
+                   "LBFGS")
       for k, b in {**NOT_ARRAYS, "ndarray": np.ones(2), "a Parameter": L.Parameter(np.ones(2))}.items()],
     *[Case("Adam", f"add_hook({k})", lambda b=b: O.Adam().add_hook(b), raises=(TypeError,))
       for k, b in {"str": "clip", "None": None, "number": 1.0}.items()],
