@@ -16,7 +16,8 @@
    a second one times Taylor mode against nested reverse mode order by order.
 6. A physics-informed network (examples/pinn_poisson.py) learns the solution of Poisson's
    equation on the unit square from the residual of -Laplacian(u) = f, with V.laplacian
-   inside its loss; the figure draws its solution, its error and the loss curve.
+   inside its loss, trained by Adam and then L-BFGS; the figure draws its solution, its
+   error and the loss curve.
 7. The backward pass step by step (examples/backward_step_by_step.py): V.record_backward
    watches the engine's queue pop each op once, after every path into it has delivered its
    gradient; a table per pass, and an HTML page with one picture per step to open in a
@@ -74,12 +75,14 @@ def main(argv=None):
     """Print derivatives of sin, draw tanh's derivatives, train the spiral network, write the graph."""
     parser = example_parser(__doc__, __file__, "the figures and the graph")
     parser.add_argument("--epochs", type=int, default=50, help="training epochs of the spiral network")
-    parser.add_argument("--pinn-steps", type=int, default=1500,
+    parser.add_argument("--pinn-steps", type=int, default=1000,
                         help="Adam steps of the physics-informed network")
+    parser.add_argument("--pinn-lbfgs", type=int, default=25,
+                        help="L-BFGS updates of the physics-informed network, after Adam")
     add_device_option(parser)
     args = parser.parse_args(argv)
-    if args.epochs < 1 or args.pinn_steps < 1:
-        parser.error("--epochs and --pinn-steps must be positive")
+    if args.epochs < 1 or args.pinn_steps < 1 or args.pinn_lbfgs < 0:
+        parser.error("--epochs and --pinn-steps must be positive, --pinn-lbfgs at least 0")
     check_device(parser, args.device)
     os.makedirs(args.out, exist_ok=True)
     np.random.seed(0)
@@ -101,7 +104,7 @@ def main(argv=None):
     print("5. Taylor mode: tanh's Taylor polynomials to order 25, and the cost per order")
     taylor_series.main(["--out", args.out, "--nested-up-to", "7"])
     print("6. a physics-informed network solves Poisson's equation, trained on V.laplacian")
-    pinn_poisson.main(["--out", args.out, "--steps", str(args.pinn_steps)])
+    pinn_poisson.main(["--out", args.out, "--steps", str(args.pinn_steps), "--lbfgs", str(args.pinn_lbfgs)])
     print("7. the backward pass step by step: what the queue pops, and the gradients it sends")
     backward_step_by_step.main(["--out", args.out])
     print(f"done: everything is in {args.out}/")

@@ -9,13 +9,16 @@ tanh) is fitted by minimising, over random points,
 
     mean((-Laplacian(u_theta) - f)^2 over interior points) + 100 mean(u_theta^2 over boundary points),
 
-with Adam.  `V.laplacian(u, points)` gives each point's Laplacian from one second-order
+first with Adam on fresh random points each step, then with L-BFGS (`O.LBFGS`, strong Wolfe
+line search) on one fixed set of points, as PINNs are usually finished: 1000 Adam steps and
+25 L-BFGS updates (500 iterations) leave about a tenth of the error of 3000 Adam steps, in
+half the time.  `V.laplacian(u, points)` gives each point's Laplacian from one second-order
 Taylor pass, with a graph to the weights, so `loss.backward()` is the exact gradient of
 that loss: no finite differences, no nested gradient loop written by hand.
 
 Prints the loss as it trains and the error against the exact solution on a grid; saves a
 figure of the solution, its error and the loss curve (needs matplotlib).  Runs in about
-ten seconds.
+five seconds.
 """
 
 import os
@@ -62,8 +65,8 @@ def residual_loss(model, interior, boundary):
     return pde + BOUNDARY_WEIGHT * edge, pde, edge
 
 
-def train(steps=3000, points=128, lr=3e-3, seed=0, log_every=500):
-    """Fit the network; returns it and the loss of each step."""
+def train(steps=1000, points=128, lr=3e-3, seed=0, log_every=500):
+    """Fit the network with Adam; returns it and the loss of each step."""
     L.seed(seed)
     rng = np.random.default_rng(seed)
     model = L.MLP((32, 32, 1), activation=V.tanh)
@@ -83,6 +86,26 @@ def train(steps=3000, points=128, lr=3e-3, seed=0, log_every=500):
     return model, losses
 
 
+def refine(model, updates=25, points=256, seed=1, log_every=5):
+    """Go on with L-BFGS (20 iterations an update) on one fixed set of points; returns the loss
+    at the start of each update."""
+    rng = np.random.default_rng(seed)
+    interior, boundary = rng.uniform(0, 1, (points, 2)), boundary_points(points // 2, rng)
+    optimizer = O.LBFGS(line_search_fn="strong_wolfe").setup(model)
+
+    def closure():                        # (the optimizer clears the gradients before each call)
+        loss = residual_loss(model, interior, boundary)[0]
+        loss.backward()
+        return loss
+
+    losses = []
+    for update in range(updates):
+        losses.append(float(optimizer.update(closure)))
+        if log_every and (update % log_every == 0 or update == updates - 1):
+            print(f"L-BFGS update {update:3d}  loss {losses[-1]:.3e}")
+    return losses
+
+
 def grid_error(model, n=41):
     """The grid, the network's solution on it, and its largest and mean absolute error."""
     xs = np.linspace(0, 1, n)
@@ -96,13 +119,15 @@ def grid_error(model, n=41):
 def main(argv=None):
     """Train, report the error against sin(pi x) sin(pi y), and draw the figure."""
     parser = example_parser(__doc__, __file__)
-    parser.add_argument("--steps", type=int, default=3000, help="Adam steps")
+    parser.add_argument("--steps", type=int, default=1000, help="Adam steps")
     parser.add_argument("--points", type=int, default=128, help="interior points per step")
+    parser.add_argument("--lbfgs", type=int, default=25, help="L-BFGS updates after Adam (0: none)")
     args = parser.parse_args(argv)
-    if args.steps < 1 or args.points < 2:
-        parser.error("--steps must be at least 1 and --points at least 2")
+    if args.steps < 1 or args.points < 2 or args.lbfgs < 0:
+        parser.error("--steps must be at least 1, --points at least 2 and --lbfgs at least 0")
     os.makedirs(args.out, exist_ok=True)
     model, losses = train(args.steps, args.points)
+    losses += refine(model, args.lbfgs, 2 * args.points)
     xs, u, error = grid_error(model)
     print(f"error against the exact solution on a 41 x 41 grid: largest {error.max():.3e}, "
           f"mean {error.mean():.3e}")
@@ -114,7 +139,8 @@ def main(argv=None):
             ax.set_title(title)
             fig.colorbar(image, ax=ax)
         axes[2].semilogy(losses)
-        axes[2].set_xlabel("Adam step")
+        axes[2].axvline(args.steps, color="gray", linestyle=":")
+        axes[2].set_xlabel("Adam step, then L-BFGS update")
         axes[2].set_title("loss")
         save_figure(plt, fig, os.path.join(args.out, "pinn_poisson.png"))
     return 0

@@ -66,7 +66,8 @@ def check_output(out, out_dir, epochs):
 def test_demo_without_graphviz_or_matplotlib_still_runs(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    assert demo.main(["--out", str(tmp_path), "--epochs", "2", "--pinn-steps", "800"]) == 0
+    assert demo.main(["--out", str(tmp_path), "--epochs", "2", "--pinn-steps", "800",
+                      "--pinn-lbfgs", "5"]) == 0
     out = capsys.readouterr().out
     assert "Graphviz 'dot' not found" in out
     assert out.count("matplotlib is not installed") == 4           # tanh, spiral, Taylor, PINN figures

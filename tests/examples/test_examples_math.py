@@ -321,9 +321,13 @@ def test_pinn_problem_is_consistent_and_training_lowers_the_error(tmp_path, caps
     assert np.mean(losses[-20:]) < 0.05 * np.mean(losses[:5])
     _, _, error = pinn_poisson.grid_error(model)
     assert error.max() < 0.5                                             # u peaks at 1
-    assert pinn_poisson.main(["--steps", "3", "--points", "8", "--out", str(tmp_path)]) == 0
+    refined = pinn_poisson.refine(model, updates=4, points=64, log_every=0)
+    assert refined[-1] < 0.2 * refined[0]                               # L-BFGS goes on lowering it
+    _, _, finer = pinn_poisson.grid_error(model)
+    assert finer.max() < error.max()
+    assert pinn_poisson.main(["--steps", "3", "--points", "8", "--lbfgs", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "error against the exact solution" in out
+    assert "error against the exact solution" in out and "L-BFGS update   0" in out
 
 
 # ----- numpy_sensitivity.py ----------------------------------------------------------
