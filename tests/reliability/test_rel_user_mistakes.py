@@ -240,6 +240,15 @@ def _zero_grad_in_place():
     x.grad.zero_()
 
 
+_LBFGS_X = V.Variable(np.array([1.0, 2.0]))
+
+
+def _lbfgs():
+    """An LBFGS set up on one Variable, for the closure slips."""
+    _LBFGS_X.cleargrad()
+    return O.LBFGS().setup([_LBFGS_X])
+
+
 @dataclass
 class Mistake:
     label: str
@@ -631,6 +640,17 @@ CATALOGUE += [
     Mistake("gru(x, h) with the state passed along (PyTorch's GRUCell)",
             lambda: L.GRU(4)(np.ones((2, 3)), np.zeros((2, 4))), TypeError,
             (r"GRU takes one input a call", r"got 2 arguments", r"set the state first \(layer\.h = h0")),
+    Mistake("LBFGS stepped as PyTorch's, opt.step(closure)", lambda: _lbfgs().step(lambda: None),
+            AttributeError, (r"opt\.update\(closure\) runs the iterations",)),
+    Mistake("LBFGS updated without a closure, as the other optimizers are", lambda: _lbfgs().update(),
+            TypeError, (r"LBFGS\.update: give a closure", r"returns the loss: opt\.update\(closure\)")),
+    Mistake("an LBFGS closure without `return loss`",
+            lambda: _lbfgs().update(lambda: V.sum(_LBFGS_X ** 2).backward()), TypeError,
+            (r"the closure returned None; end it with `return loss`",)),
+    Mistake("an LBFGS closure without loss.backward()", lambda: _lbfgs().update(lambda: V.sum(_LBFGS_X ** 2)),
+            ValueError, (r"the closure left no gradient: call loss\.backward\(\) in it",)),
+    Mistake("weight decay hooked onto LBFGS", lambda: _lbfgs().add_hook(O.WeightDecay(1e-4)), TypeError,
+            (r"LBFGS\.add_hook", r"put a penalty in the closure's loss")),
     Mistake("O.SGD(lr, nesterov=True) (PyTorch's SGD)", lambda: O.SGD(0.1, nesterov=True), TypeError,
             (r"SGD\(\) got an unexpected keyword argument 'nesterov'",
              r"O\.MomentumSGD\(lr, momentum=0\.9, nesterov=True\)")),
