@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .optimizer import Hyperparameter, Optimizer
+from .optimizer import Hyperparameter, Optimizer, hyperparameter
 
 
 def _zeros(state, key, like):
@@ -48,6 +48,11 @@ class AdaGrad(Optimizer):
 class RMSprop(Optimizer):
     """h <- alpha * h + (1 - alpha) * g^2;  p <- p - lr * g / (sqrt(h) + eps).
 
+    With `centered` (Graves, 2013) the running mean of g, a, is kept too and h - a^2 (an
+    estimate of g's variance) replaces h; with `momentum` the scaled gradients are summed
+    into a velocity, b <- momentum * b + g / (sqrt(h) + eps), and p <- p - lr * b.  Both
+    as PyTorch's RMSprop (its weight_decay is the WeightDecay hook).
+
     Parameters
     ----------
     lr : float
@@ -56,26 +61,62 @@ class RMSprop(Optimizer):
         Decay of the running mean of squares, in [0, 1).
     eps : float
         Added to the denominator (>= 0).
+    momentum : float
+        In [0, 1); 0 takes no velocity.
+    centered : bool
+        Divide by the root of the running variance instead of the mean square.
     """
 
     state_kinds = {"h": "array"}
+    centered = False
+    """Off unless an instance sets it (as momentum): only then is it a saved setting, so
+    checkpoints of a plain RMSprop load as before."""
+    _repr_extra = ("centered",)
 
     lr = Hyperparameter()
     alpha = Hyperparameter(high=1.0)
     eps = Hyperparameter()
+    momentum = Hyperparameter(high=1.0)
 
-    def __init__(self, lr: float = 0.01, alpha: float = 0.99, eps: float = 1e-8):
+    def __init__(self, lr: float = 0.01, alpha: float = 0.99, eps: float = 1e-8, momentum: float = 0.0,
+                 centered: bool = False):
         super().__init__()
         self.lr = lr
         self.alpha = alpha
         self.eps = eps
+        kinds = dict(type(self).state_kinds)
+        if hyperparameter(momentum, "momentum", "RMSprop", high=1.0):
+            self.momentum = momentum
+            kinds["b"] = "array"
+        if not isinstance(centered, (bool, np.bool_)):
+            raise TypeError(f"RMSprop: centered must be True or False, got {centered!r}")
+        if centered:
+            self.centered = True
+            kinds["a"] = "array"
+        self.state_kinds = kinds
 
     def update_one(self, param, grad):
-        """Running mean of squared gradients; the step is divided by its root."""
-        h = _zeros(self.state_of(param), "h", param.data)
+        """Running mean of squared gradients (and of gradients, centered); the step is divided by
+        its root (and summed into a velocity, with momentum)."""
+        state = self.state_of(param)
+        h = _zeros(state, "h", param.data)
         h *= self.alpha
         h += (1 - self.alpha) * grad * grad
-        param.data -= self.lr * grad / (np.sqrt(h) + self.eps)
+        if self.centered:
+            a = _zeros(state, "a", param.data)
+            a *= self.alpha
+            a += (1 - self.alpha) * grad
+            root = np.sqrt(h - a * a)
+        else:
+            root = np.sqrt(h)
+        scaled = grad / (root + self.eps)
+        momentum = self.__dict__.get("momentum", 0.0)
+        if momentum:
+            b = _zeros(state, "b", param.data)
+            b *= momentum
+            b += scaled
+            scaled = b
+        param.data -= self.lr * scaled
 
 
 class AdaDelta(Optimizer):

@@ -359,4 +359,4 @@ def _loss_value(loss):
     if size != 1 or not isinstance(data, (int, float, np.generic, np.ndarray)) and not hasattr(data, "item"):
         raise TypeError(f"LBFGS.update: the closure must return the loss, one number, got "
                         f"{type(loss).__name__}" + (f" of shape {data.shape}" if size != 1 else ""))
-    return float(data)
+    return float(data.item()) if hasattr(data, "item") else float(data)

@@ -32,6 +32,7 @@ OPTIMIZERS = {
     "Nesterov": lambda: O.MomentumSGD(lr=0.05, momentum=0.8, nesterov=True),
     "AdaGrad": lambda: O.AdaGrad(lr=0.1),
     "RMSprop": lambda: O.RMSprop(lr=0.01),
+    "RMSprop centered, momentum": lambda: O.RMSprop(lr=0.01, momentum=0.9, centered=True),
     "AdaDelta": lambda: O.AdaDelta(),
     "Adam": lambda: O.Adam(lr=0.01),
     "AdamW": lambda: O.AdamW(lr=0.01, weight_decay=0.1),

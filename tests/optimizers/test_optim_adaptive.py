@@ -37,6 +37,34 @@ def test_rmsprop_three_steps(quadratic):
         np.testing.assert_allclose(got[step], p, rtol=1e-12)
 
 
+@pytest.mark.parametrize("momentum, centered", [(0.9, False), (0.0, True), (0.5, True)])
+def test_rmsprop_with_momentum_or_centered_three_steps(momentum, centered, quadratic):
+    lr, alpha, eps = 0.01, 0.9, 1e-8
+    got = run_steps(O.RMSprop(lr, alpha=alpha, eps=eps, momentum=momentum, centered=centered), quadratic)
+    p, h, a, b = P0.copy(), np.zeros(3), np.zeros(3), np.zeros(3)
+    for step in range(3):
+        g = grad_of(p)
+        h = alpha * h + (1 - alpha) * g * g
+        a = alpha * a + (1 - alpha) * g                  # running mean of g (used when centered)
+        scaled = g / (np.sqrt(h - a * a if centered else h) + eps)
+        b = momentum * b + scaled                        # the velocity (the step itself without momentum)
+        p = p - lr * b
+        np.testing.assert_allclose(got[step], p, rtol=1e-12)
+
+
+def test_rmsprop_keeps_and_shows_only_what_is_on():
+    plain = O.RMSprop()
+    assert plain.state_kinds == {"h": "array"} and "momentum" not in plain.hyperparameters()
+    both = O.RMSprop(momentum=0.9, centered=True)
+    assert both.state_kinds == {"h": "array", "b": "array", "a": "array"}
+    assert both.hyperparameters()["momentum"] == 0.9 and both.hyperparameters()["centered"] is True
+    assert repr(both) == "RMSprop(lr=0.01, alpha=0.99, eps=1e-08, momentum=0.9, centered=True)"
+    with pytest.raises(ValueError, match=r"RMSprop: momentum must lie in \[0.0, 1.0\), got 1.0"):
+        O.RMSprop(momentum=1.0)
+    with pytest.raises(TypeError, match=r"RMSprop: centered must be True or False, got 'yes'"):
+        O.RMSprop(centered="yes")
+
+
 def test_adadelta_three_steps(quadratic):
     rho, eps, lr = 0.9, 1e-6, 1.0
     got = run_steps(O.AdaDelta(lr=lr, rho=rho, eps=eps), quadratic)

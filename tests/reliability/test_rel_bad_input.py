@@ -1680,7 +1680,10 @@ OPTIMIZER_CASES = [
     *_opt_cases("SGD", O.SGD, {"lr": {"-1": -1.0}}),
     *_opt_cases("MomentumSGD", O.MomentumSGD, {"lr": {"-1": -1.0}, "momentum": {"1": 1.0, "-0.5": -0.5}}),
     *_opt_cases("AdaGrad", O.AdaGrad, {"lr": {"-1": -1.0}, "eps": {"-1": -1.0}}),
-    *_opt_cases("RMSprop", O.RMSprop, {"lr": {"-1": -1.0}, "alpha": {"1": 1.0}, "eps": {"-1": -1.0}}),
+    *_opt_cases("RMSprop", O.RMSprop, {"lr": {"-1": -1.0}, "alpha": {"1": 1.0}, "eps": {"-1": -1.0},
+                                       "momentum": {"1": 1.0, "-0.5": -0.5}}),
+    *[Case("RMSprop", f"centered {label}", lambda v=v: O.RMSprop(centered=v), raises=(TypeError,))
+      for label, v in [("str", "True"), ("None", None), ("1", 1), ("array", np.ones(2))]],
     *_opt_cases("AdaDelta", O.AdaDelta, {"lr": {"-1": -1.0}, "rho": {"1": 1.0}, "eps": {"0": 0.0}}),
     *_opt_cases("Adam", O.Adam,
                 {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "beta2": {"1.5": 1.5}, "eps": {"-1": -1.0}}),
