@@ -39,7 +39,7 @@ from .activation import (
     Swish,
     Tanh,
 )
-from .attention import MultiheadAttention, TransformerEncoderLayer
+from .attention import MultiheadAttention, TransformerDecoderLayer, TransformerEncoderLayer
 from .conv import Conv1d, Conv2d, Deconv2d
 from .dataloader import DataLoader, SeqDataLoader
 from .dropout import Dropout
@@ -57,7 +57,7 @@ from .shape import Flatten
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
     "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Deconv2d", "Flatten",
-    "MultiheadAttention", "TransformerEncoderLayer",
+    "MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",
     "seed", "use_numpy_global_random", "save_weights", "load_weights", "save_checkpoint", "load_checkpoint",
@@ -160,9 +160,14 @@ _SPELLED_OTHERWISE = {
                 "and 0, PyTorch's affine=True)")),
     "MultiHeadAttention": ("Keras's spelling", "L.MultiheadAttention(embed_dim, num_heads), PyTorch's "
                                                "nn.MultiheadAttention batch first"),
-    **dict.fromkeys(("TransformerDecoderLayer", "TransformerDecoder", "Transformer"), (
-        _TORCH, "write the block as a Model of its steps, as L.TransformerEncoderLayer is written "
-                "(layers/attention.py), with a second L.MultiheadAttention reading the encoder's output")),
+    "TransformerDecoder": (_TORCH, "a stack of L.TransformerDecoderLayer: layers = "
+                                   "[L.TransformerDecoderLayer(d_model, nhead) for _ in range(n)], then for "
+                                   "layer in layers: y = layer(y, memory, tgt_is_causal=True) (as attributes "
+                                   "of a Model)"),
+    "Transformer": (_TORCH, "a Model of L.TransformerEncoderLayer and L.TransformerDecoderLayer stacks: "
+                            "memory = the encoder layers applied to src, then each decoder layer "
+                            "y = layer(y, memory, tgt_is_causal=True), and a final L.LayerNorm for each "
+                            "stack (PyTorch's encoder and decoder norms)"),
     "TransformerEncoder": (_TORCH, "a stack of L.TransformerEncoderLayer: layers = "
                                    "[L.TransformerEncoderLayer(d_model, nhead) for _ in range(n)], then for "
                                    "layer in layers: x = layer(x, src_key_padding_mask=mask) (as attributes "

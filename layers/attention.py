@@ -1,4 +1,5 @@
-"""MultiheadAttention and TransformerEncoderLayer: PyTorch's, batch first, on gengrad's attention.
+"""MultiheadAttention, TransformerEncoderLayer and TransformerDecoderLayer: PyTorch's, batch first,
+on gengrad's attention.
 
 Inputs are (batch, sequence, embed_dim), or (sequence, embed_dim) for one example; the
 call returns (output, weights) as PyTorch's does, and its masks follow PyTorch's
@@ -233,7 +234,48 @@ class MultiheadAttention(Layer):
 _ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
 
 
-class TransformerEncoderLayer(Layer):
+class _TransformerLayer(Layer):
+    """What the encoder and decoder layers share: the feed-forward network, its activation,
+    dropout, the settings shown in the repr; a subclass makes its attention blocks and norms."""
+
+    torch_keywords = {key: _TORCH_KEYWORDS[key] for key in ("batch_first", "device")}
+
+    def _activation(self, activation):
+        if isinstance(activation, str) and activation in _ACTIVATIONS:
+            return _ACTIVATIONS[activation]
+        if not callable(activation):
+            raise TypeError(f"{type(self).__name__}: activation must be 'relu', 'gelu' or a function such as "
+                            f"F.gelu, got {activation!r}")
+        return activation
+
+    def _feed_forward_parts(self, d_model, dim_feedforward, nobias, dtype, rng):
+        width = _positive_int(dim_feedforward, "dim_feedforward", type(self).__name__)
+        self.linear1 = Linear(width, d_model, nobias, dtype, rng=rng)
+        self.linear2 = Linear(d_model, width, nobias, dtype, rng=rng)
+
+    def _drop(self, x):
+        return F.dropout(x, self.dropout) if self.dropout else x
+
+    def _feed_forward(self, h):
+        return self._drop(self.linear2(self._drop(self.activation(self.linear1(h)))))
+
+    def _attend(self, attention, h, memory, mask, padding, causal):
+        out, _ = attention(h, memory, attn_mask=mask, key_padding_mask=padding, is_causal=causal,
+                           need_weights=False)
+        return self._drop(out)
+
+    def _repr_settings(self):
+        activation = getattr(self.activation, "__name__", repr(self.activation))
+        return {"d_model": self.self_attn.embed_dim, "nhead": self.self_attn.num_heads,
+                "dim_feedforward": self.linear1.out_size, "dropout": self.dropout,
+                "activation": activation, **({"norm_first": True} if self.norm_first else {})}
+
+    def __repr__(self):
+        """The settings on the first line, then the parts."""
+        return _settings_first(self, super().__repr__())
+
+
+class TransformerEncoderLayer(_TransformerLayer):
     """PyTorch's nn.TransformerEncoderLayer, batch first: self-attention and a feed-forward
     network, each added to its input, with layer norms.
 
@@ -279,59 +321,82 @@ class TransformerEncoderLayer(Layer):
         [0, 1).
     """
 
-    torch_keywords = {key: _TORCH_KEYWORDS[key] for key in ("batch_first", "device")}
-
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
                  activation="relu", layer_norm_eps: float = 1e-5, norm_first: bool = False,
                  nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
         super().__init__()
-        name = type(self).__name__
-        if isinstance(activation, str) and activation in _ACTIVATIONS:
-            activation = _ACTIVATIONS[activation]
-        elif not callable(activation):
-            raise TypeError(f"{name}: activation must be 'relu', 'gelu' or a function such as F.gelu, got "
-                            f"{activation!r}")
-        self.activation = activation
+        self.activation = self._activation(activation)
         self.norm_first = bool(norm_first)
         self.self_attn = MultiheadAttention(d_model, nhead, dropout, nobias, dtype=dtype, rng=rng)
-        width = _positive_int(dim_feedforward, "dim_feedforward", name)
-        self.linear1 = Linear(width, d_model, nobias, dtype, rng=rng)
-        self.linear2 = Linear(d_model, width, nobias, dtype, rng=rng)
+        self._feed_forward_parts(d_model, dim_feedforward, nobias, dtype, rng)
         self.norm1 = LayerNorm(d_model, layer_norm_eps, dtype)
         self.norm2 = LayerNorm(d_model, layer_norm_eps, dtype)
         self.dropout = self.self_attn.dropout
-
-    def _drop(self, x):
-        return F.dropout(x, self.dropout) if self.dropout else x
-
-    def _repr_settings(self):
-        activation = getattr(self.activation, "__name__", repr(self.activation))
-        return {"d_model": self.self_attn.embed_dim, "nhead": self.self_attn.num_heads,
-                "dim_feedforward": self.linear1.out_size, "dropout": self.dropout,
-                "activation": activation, **({"norm_first": True} if self.norm_first else {})}
-
-    def __repr__(self):
-        """The settings on the first line, then the parts."""
-        return _settings_first(self, super().__repr__())
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal: bool = False):
         """(N, L, d_model) -> (N, L, d_model) (or (L, d_model) for one example); the masks as
         for MultiheadAttention: True where a key is hidden."""
         x = V.as_variable(src, op=type(self).__name__)
-
-        def attention(h):
-            out, _ = self.self_attn(h, attn_mask=src_mask, key_padding_mask=src_key_padding_mask,
-                                    is_causal=is_causal, need_weights=False)
-            return self._drop(out)
-
-        def feed_forward(h):
-            return self._drop(self.linear2(self._drop(self.activation(self.linear1(h)))))
-
+        mask, padding = src_mask, src_key_padding_mask
         if self.norm_first:
-            x = x + attention(self.norm1(x))
-            return x + feed_forward(self.norm2(x))
-        x = self.norm1(x + attention(x))
-        return self.norm2(x + feed_forward(x))
+            x = x + self._attend(self.self_attn, self.norm1(x), None, mask, padding, is_causal)
+            return x + self._feed_forward(self.norm2(x))
+        x = self.norm1(x + self._attend(self.self_attn, x, None, mask, padding, is_causal))
+        return self.norm2(x + self._feed_forward(x))
 
 
-__all__ = ["MultiheadAttention", "TransformerEncoderLayer"]
+class TransformerDecoderLayer(_TransformerLayer):
+    """PyTorch's nn.TransformerDecoderLayer, batch first: self-attention over the target,
+    attention from it to the encoder's output (`memory`), and a feed-forward network, each
+    added to its input, with layer norms.
+
+    Post-norm (the default): x = norm1(x + self_attn(x)), x = norm2(x + multihead_attn(x,
+    memory)), x = norm3(x + ff(x)); with `norm_first`, x = x + self_attn(norm1(x)), x = x +
+    multihead_attn(norm2(x), memory), x = x + ff(norm3(x)); each block's output dropped out,
+    ff as in TransformerEncoderLayer.  Parts under PyTorch's names (self_attn, multihead_attn,
+    linear1, linear2, norm1, norm2, norm3).
+
+    Parameters
+    ----------
+    As TransformerEncoderLayer's.
+
+    Raises
+    ------
+    As TransformerEncoderLayer's.
+    """
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation="relu", layer_norm_eps: float = 1e-5, norm_first: bool = False,
+                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
+        super().__init__()
+        self.activation = self._activation(activation)
+        self.norm_first = bool(norm_first)
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout, nobias, dtype=dtype, rng=rng)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout, nobias, dtype=dtype, rng=rng)
+        self._feed_forward_parts(d_model, dim_feedforward, nobias, dtype, rng)
+        self.norm1 = LayerNorm(d_model, layer_norm_eps, dtype)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps, dtype)
+        self.norm3 = LayerNorm(d_model, layer_norm_eps, dtype)
+        self.dropout = self.self_attn.dropout
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal: bool = False, memory_is_causal: bool = False):
+        """(N, T, d_model) and the encoder's (N, S, d_model) -> (N, T, d_model) (or 2-d for one
+        example); the masks as for MultiheadAttention (True where a key is hidden): tgt_* for
+        the self-attention, memory_* for the attention to `memory`.  `tgt_is_causal` makes
+        position i of the target see positions 0..i only (as a causal tgt_mask does)."""
+        name = type(self).__name__
+        x = V.as_variable(tgt, op=name)
+        memory = V.as_variable(memory, op=name)
+        own = (tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+        cross = (memory_mask, memory_key_padding_mask, memory_is_causal)
+        if self.norm_first:
+            x = x + self._attend(self.self_attn, self.norm1(x), None, *own)
+            x = x + self._attend(self.multihead_attn, self.norm2(x), memory, *cross)
+            return x + self._feed_forward(self.norm3(x))
+        x = self.norm1(x + self._attend(self.self_attn, x, None, *own))
+        x = self.norm2(x + self._attend(self.multihead_attn, x, memory, *cross))
+        return self.norm3(x + self._feed_forward(x))
+
+
+__all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer"]

@@ -1,5 +1,6 @@
-"""MultiheadAttention: forward against a head-by-head NumPy formula, PyTorch's mask convention,
-queries that see no key, gradients to second order, dropout, dtype, refusals, checkpoints."""
+"""MultiheadAttention, and the encoder and decoder layers: forward against a head-by-head NumPy
+formula, PyTorch's mask convention, queries that see no key, gradients to second order, dropout,
+dtype, refusals, checkpoints."""
 
 import numpy as np
 import pytest
@@ -319,5 +320,84 @@ def test_encoder_layer_dropout_is_off_in_test_mode_and_stacks_in_sequential(rng,
      r"TransformerEncoderLayer: dim_feedforward must be a positive int"),
 ])
 def test_encoder_layer_refusals_name_the_fix(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
+
+
+def np_decoder_layer(layer, x, memory, seen_self=None, seen_memory=None):
+    """PyTorch's decoder layer written out: self-attention, attention to the memory and a ReLU
+    network, each added to its input, normalised after (post-norm) or before (pre-norm)."""
+    def attend_self(h):
+        return np_multihead(layer.self_attn, h, h, h, seen_self)[0]
+
+    def attend_memory(h):
+        return np_multihead(layer.multihead_attn, h, memory, memory, seen_memory)[0]
+
+    def feed_forward(h):
+        hidden = np.maximum(h @ to_cpu(layer.linear1.W.data) + to_cpu(layer.linear1.b.data), 0)
+        return hidden @ to_cpu(layer.linear2.W.data) + to_cpu(layer.linear2.b.data)
+
+    norms = (layer.norm1, layer.norm2, layer.norm3)
+    blocks = (attend_self, attend_memory, feed_forward)
+    for norm, block in zip(norms, blocks):
+        x = x + block(np_layer_norm(x, norm)) if layer.norm_first else np_layer_norm(x + block(x), norm)
+    return x
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_decoder_layer_matches_numpy_post_and_pre_norm(norm_first, rng, on_device):
+    layer = L.TransformerDecoderLayer(6, 2, 10, dropout=0.0, norm_first=norm_first, rng=rng)
+    for norm in (layer.norm1, layer.norm2, layer.norm3):
+        norm.gamma.data = on_device(rng.uniform(0.5, 1.5, 6))
+        norm.beta.data = on_device(rng.standard_normal(6))
+    x, memory = rng.standard_normal((2, 4, 6)), rng.standard_normal((2, 5, 6))
+    target_padding = np.array([[False, False, False, True], [False, False, False, False]])
+    memory_padding = np.array([[False, False, True, True, False], [False, False, False, False, False]])
+    y = layer(on_device(x), on_device(memory), tgt_key_padding_mask=on_device(target_padding),
+              memory_key_padding_mask=on_device(memory_padding), tgt_is_causal=True)
+    seen_self = np.broadcast_to(~target_padding[:, None, None, :] & np.tri(4, dtype=bool), (2, 2, 4, 4))
+    seen_memory = np.broadcast_to(~memory_padding[:, None, None, :], (2, 2, 4, 5))
+    np.testing.assert_allclose(to_cpu(y.data), np_decoder_layer(layer, x, memory, seen_self, seen_memory),
+                               atol=1e-12)
+    assert isinstance(y, V.Variable) and y.shape == x.shape
+    w = on_device(rng.standard_normal(x.shape))
+    assert_param_grads_match(layer, lambda: V.sum(layer(on_device(x), on_device(memory)) * w))
+    assert V.gradcheck(lambda t, m: V.tanh(layer(t, m)), on_device(x[:1]), on_device(memory[:1]), order=2)
+
+
+def test_decoder_layer_reads_one_example_and_keeps_the_encoders_conventions(rng, on_device):
+    L.seed(0)
+    encoder = L.TransformerEncoderLayer(4, 2, 8)
+    decoder = L.TransformerDecoderLayer(4, 2, 8, activation="gelu", norm_first=True)
+    source, target = on_device(rng.standard_normal((5, 4))), on_device(rng.standard_normal((3, 4)))
+    with V.test_mode():                                                # dropout off: deterministic
+        memory = encoder(source)
+        one = decoder(target, memory, tgt_is_causal=True)
+        batched = decoder(target[None], memory[None], tgt_is_causal=True)
+    assert one.shape == (3, 4)
+    np.testing.assert_allclose(to_cpu(one.data), to_cpu(batched.data)[0], rtol=1e-13)
+    first = decoder(target, memory, tgt_is_causal=True)                # dropout 0.1 on in training
+    assert not np.allclose(to_cpu(first.data), to_cpu(one.data))
+    assert repr(decoder).splitlines()[1] == (
+        "  d_model=4, nhead=2, dim_feedforward=8, dropout=0.1, activation='gelu', norm_first=True")
+    names = [path for path, _ in decoder.named_params()]
+    assert {path.split("/")[0] for path in names} == {"self_attn", "multihead_attn", "linear1", "linear2",
+                                                      "norm1", "norm2", "norm3"}
+
+
+@pytest.mark.parametrize("make, error, message", [
+    (lambda: L.TransformerDecoderLayer(8, 2, batch_first=True), TypeError,
+     r"TransformerDecoderLayer\(\) got an unexpected keyword argument 'batch_first'.*batch first always"),
+    (lambda: L.TransformerDecoderLayer(8, 3), ValueError,
+     r"MultiheadAttention: num_heads=3 must divide embed_dim=8"),
+    (lambda: L.TransformerDecoderLayer(8, 2, activation="tanh"), TypeError,
+     r"TransformerDecoderLayer: activation must be 'relu', 'gelu' or a function such as F\.gelu, got 'tanh'"),
+    (lambda: L.TransformerDecoderLayer(8, 2)(np.ones((2, 3, 8))), TypeError, r"memory"),
+    (lambda: L.TransformerDecoderLayer(8, 2)(np.ones((2, 3, 8)), np.ones((2, 4, 6))), ValueError,
+     r"MultiheadAttention: key of shape \(2, 4, 6\) has 6 features on its last axis, but the layer takes 8"),
+    (lambda: L.TransformerDecoderLayer(8, 2)(np.ones((2, 3, 8)), np.ones((3, 4, 8))), ValueError,
+     r"MultiheadAttention: key and value must have the query's batch size"),
+])
+def test_decoder_layer_refusals_name_the_fix(make, error, message):
     with pytest.raises(error, match=message):
         make()

@@ -1495,6 +1495,14 @@ LAYER_CTORS = [
                   "layer_norm_eps": {"0": 0.0, "-1": -1.0, "nan": math.nan, "str": "1e-5", "None": None},
                   "dtype": {"int": np.int64, "not a dtype": "abc"}},
                  names=("MultiheadAttention", "Linear", "LayerNorm")),
+    *_ctor_cases("TransformerDecoderLayer",
+                 lambda p, v: L.TransformerDecoderLayer(**{"d_model": 4, "nhead": 2, p: v}),
+                 {"d_model": {**BAD_SIZES, "3 (not divided by 2 heads)": 3}, "nhead": BAD_SIZES,
+                  "dim_feedforward": BAD_SIZES, "dropout": {**BAD_RATES, "1": 1.0},
+                  "activation": {"str": "tanh", "None": None, "number": 1.0},
+                  "layer_norm_eps": {"0": 0.0, "-1": -1.0, "nan": math.nan, "str": "1e-5", "None": None},
+                  "dtype": {"int": np.int64, "not a dtype": "abc"}},
+                 names=("MultiheadAttention", "Linear", "LayerNorm")),
     *_ctor_cases("CELU", lambda p, v: L.CELU(v),
                  {"alpha": {"str": "1", "None": None, "nan": math.nan, "0": 0.0, "-1": -1.0}}),
     *_ctor_cases("HardTanh", lambda p, v: L.HardTanh(**{p: v}),
@@ -1565,6 +1573,11 @@ class LayerRow:
 LINEAR = ("Linear", "linear")      # layers built on Linear may report the Linear that failed
 EMBED = ("EmbedID", "embed_id")
 
+def _self_memory(layer):
+    """A decoder layer reading its input as its memory too, as a layer of one input."""
+    return lambda x: layer(x, x)
+
+
 def _first_output(layer):
     """A layer returning (output, weights) as one that returns its output."""
     return lambda x: layer(x)[0]
@@ -1603,6 +1616,9 @@ LAYER_ROWS = [
     LayerRow("TransformerEncoderLayer", lambda: L.TransformerEncoderLayer(4, 2, 8), (2, 3, 4), lambda s: s,
              ("MultiheadAttention", "Linear", "LayerNorm", "layer_norm", "scaled_dot_product_attention"),
              ((0, 3, 4), (2, 0, 4))),
+    LayerRow("TransformerDecoderLayer", lambda: _self_memory(L.TransformerDecoderLayer(4, 2, 8)), (2, 3, 4),
+             lambda s: s, ("MultiheadAttention", "Linear", "LayerNorm", "layer_norm",
+                           "scaled_dot_product_attention"), ((0, 3, 4), (2, 0, 4))),
     LayerRow("Flatten", lambda: L.Flatten(), (2, 3, 4), lambda s: (s[0], 12), ("flatten",), ((0, 3, 4),)),
     LayerRow("PReLU", lambda: L.PReLU(), (2, 3), lambda s: s, ("prelu",), ((2, 0), (0, 3))),
     LayerRow("PReLU", lambda: L.PReLU(3), (2, 3, 4), lambda s: s, ("prelu",), ((0, 3, 4),), "per channel"),
