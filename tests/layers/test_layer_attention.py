@@ -392,12 +392,20 @@ def test_decoder_layer_reads_one_example_and_keeps_the_encoders_conventions(rng,
      r"MultiheadAttention: num_heads=3 must divide embed_dim=8"),
     (lambda: L.TransformerDecoderLayer(8, 2, activation="tanh"), TypeError,
      r"TransformerDecoderLayer: activation must be 'relu', 'gelu' or a function such as F\.gelu, got 'tanh'"),
-    (lambda: L.TransformerDecoderLayer(8, 2)(np.ones((2, 3, 8))), TypeError, r"memory"),
-    (lambda: L.TransformerDecoderLayer(8, 2)(np.ones((2, 3, 8)), np.ones((2, 4, 6))), ValueError,
-     r"MultiheadAttention: key of shape \(2, 4, 6\) has 6 features on its last axis, but the layer takes 8"),
-    (lambda: L.TransformerDecoderLayer(8, 2)(np.ones((2, 3, 8)), np.ones((3, 4, 8))), ValueError,
-     r"MultiheadAttention: key and value must have the query's batch size"),
 ])
 def test_decoder_layer_refusals_name_the_fix(make, error, message):
     with pytest.raises(error, match=message):
         make()
+
+
+@pytest.mark.parametrize("shapes, error, message", [
+    (((2, 3, 8),), TypeError, r"memory"),
+    (((2, 3, 8), (2, 4, 6)), ValueError,
+     r"MultiheadAttention: key of shape \(2, 4, 6\) has 6 features on its last axis, but the layer takes 8"),
+    (((2, 3, 8), (3, 4, 8)), ValueError,
+     r"MultiheadAttention: key and value must have the query's batch size"),
+])
+def test_decoder_layer_calls_that_do_not_fit_name_the_shapes(shapes, error, message, on_device):
+    layer = L.TransformerDecoderLayer(8, 2)
+    with pytest.raises(error, match=message):
+        layer(*(on_device(np.ones(shape)) for shape in shapes))
