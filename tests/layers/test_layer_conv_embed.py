@@ -175,6 +175,9 @@ def test_conv2d_grouped_layer_is_the_functional_op_with_each_groups_fan_in(rng, 
         "Conv1d(out_channels=8, kernel_size=3, stride=1, pad='same', dilation=2)")
     valid = L.Conv2d(2, 3, pad="valid")
     assert valid.pad == (0, 0) and valid(x).shape == (2, 2, 3, 2)
+    # once built, W's shape shows the channels and the kernel, the first line what it cannot
+    assert repr(layer).splitlines()[:2] == ["Conv2d(", "  pad='same', dilation=(2, 1), groups=3"]
+    assert repr(valid).splitlines()[1].startswith("  (W): Parameter(2, 3, 3, 3)")
 
 
 def test_grouped_and_same_padded_layers_refuse_what_cannot_run(on_device):
