@@ -259,9 +259,16 @@ class _TransformerLayer(Layer):
     def _feed_forward(self, h):
         return self._drop(self.linear2(self._drop(self.activation(self.linear1(h)))))
 
-    def _attend(self, attention, h, memory, mask, padding, causal):
-        out, _ = attention(h, memory, attn_mask=mask, key_padding_mask=padding, is_causal=causal,
-                           need_weights=False)
+    def _attend(self, attention, h, memory, mask, padding, causal, names):
+        """attention(h, memory) dropped out; a refusal of its masks or inputs names this layer and
+        what its keywords are called here (`names`: the mask's and the padding mask's)."""
+        try:
+            out, _ = attention(h, memory, attn_mask=mask, key_padding_mask=padding, is_causal=causal,
+                               need_weights=False)
+        except ValueError as error:
+            block = "attention to the memory" if memory is not None else "self-attention"
+            raise ValueError(f"{type(self).__name__}, its {block} (where {names[0]} is attn_mask and "
+                             f"{names[1]} key_padding_mask): {error}") from None
         return self._drop(out)
 
     def _repr_settings(self):
@@ -337,11 +344,11 @@ class TransformerEncoderLayer(_TransformerLayer):
         """(N, L, d_model) -> (N, L, d_model) (or (L, d_model) for one example); the masks as
         for MultiheadAttention: True where a key is hidden."""
         x = V.as_variable(src, op=type(self).__name__)
-        mask, padding = src_mask, src_key_padding_mask
+        own = (src_mask, src_key_padding_mask, is_causal, ("src_mask", "src_key_padding_mask"))
         if self.norm_first:
-            x = x + self._attend(self.self_attn, self.norm1(x), None, mask, padding, is_causal)
+            x = x + self._attend(self.self_attn, self.norm1(x), None, *own)
             return x + self._feed_forward(self.norm2(x))
-        x = self.norm1(x + self._attend(self.self_attn, x, None, mask, padding, is_causal))
+        x = self.norm1(x + self._attend(self.self_attn, x, None, *own))
         return self.norm2(x + self._feed_forward(x))
 
 
@@ -388,8 +395,9 @@ class TransformerDecoderLayer(_TransformerLayer):
         name = type(self).__name__
         x = V.as_variable(tgt, op=name)
         memory = V.as_variable(memory, op=name)
-        own = (tgt_mask, tgt_key_padding_mask, tgt_is_causal)
-        cross = (memory_mask, memory_key_padding_mask, memory_is_causal)
+        own = (tgt_mask, tgt_key_padding_mask, tgt_is_causal, ("tgt_mask", "tgt_key_padding_mask"))
+        cross = (memory_mask, memory_key_padding_mask, memory_is_causal,
+                 ("memory_mask", "memory_key_padding_mask"))
         if self.norm_first:
             x = x + self._attend(self.self_attn, self.norm1(x), None, *own)
             x = x + self._attend(self.multihead_attn, self.norm2(x), memory, *cross)

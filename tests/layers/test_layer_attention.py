@@ -409,3 +409,18 @@ def test_decoder_layer_calls_that_do_not_fit_name_the_shapes(shapes, error, mess
     layer = L.TransformerDecoderLayer(8, 2)
     with pytest.raises(error, match=message):
         layer(*(on_device(np.ones(shape)) for shape in shapes))
+
+
+def test_a_mask_that_does_not_fit_is_named_as_the_layer_calls_it(on_device):
+    decoder, encoder = L.TransformerDecoderLayer(8, 2), L.TransformerEncoderLayer(8, 2)
+    target, memory = on_device(np.ones((2, 5, 8))), on_device(np.ones((2, 7, 8)))
+    with pytest.raises(ValueError, match=r"TransformerDecoderLayer, its self-attention \(where tgt_mask is "
+                                         r"attn_mask and tgt_key_padding_mask key_padding_mask\): "
+                                         r"MultiheadAttention: key_padding_mask must be \(N, S\) = \(2, 5\)"):
+        decoder(target, memory, tgt_key_padding_mask=on_device(np.zeros((2, 7), bool)))
+    with pytest.raises(ValueError, match=r"TransformerDecoderLayer, its attention to the memory \(where "
+                                         r"memory_mask is attn_mask .*attn_mask of shape \(7, 5\)"):
+        decoder(target, memory, memory_mask=on_device(np.zeros((7, 5), bool)))
+    with pytest.raises(ValueError, match=r"TransformerEncoderLayer, its self-attention \(where src_mask is "
+                                         r"attn_mask"):
+        encoder(memory, src_mask=on_device(np.zeros((5, 5), bool)))
