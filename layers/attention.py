@@ -235,23 +235,35 @@ _ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
 
 
 class _TransformerLayer(Layer):
-    """What the encoder and decoder layers share: the feed-forward network, its activation,
-    dropout, the settings shown in the repr; a subclass makes its attention blocks and norms."""
+    """What the encoder and decoder layers share: their settings and parts, made in PyTorch's
+    order (self_attn, the decoder's multihead_attn, linear1, linear2, norm1, norm2, the
+    decoder's norm3), the feed-forward network, dropout and the repr; a subclass says whether
+    it attends to a memory (`CROSS`) and how the blocks follow each other (`forward`)."""
 
     torch_keywords = {key: _TORCH_KEYWORDS[key] for key in ("batch_first", "device")}
+    CROSS = False
 
-    def _activation(self, activation):
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation="relu", layer_norm_eps: float = 1e-5, norm_first: bool = False,
+                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
+        super().__init__()
+        name = type(self).__name__
         if isinstance(activation, str) and activation in _ACTIVATIONS:
-            return _ACTIVATIONS[activation]
-        if not callable(activation):
-            raise TypeError(f"{type(self).__name__}: activation must be 'relu', 'gelu' or a function such as "
-                            f"F.gelu, got {activation!r}")
-        return activation
-
-    def _feed_forward_parts(self, d_model, dim_feedforward, nobias, dtype, rng):
-        width = _positive_int(dim_feedforward, "dim_feedforward", type(self).__name__)
+            activation = _ACTIVATIONS[activation]
+        elif not callable(activation):
+            raise TypeError(f"{name}: activation must be 'relu', 'gelu' or a function such as F.gelu, got "
+                            f"{activation!r}")
+        self.activation = activation
+        self.norm_first = bool(norm_first)
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout, nobias, dtype=dtype, rng=rng)
+        if self.CROSS:
+            self.multihead_attn = MultiheadAttention(d_model, nhead, dropout, nobias, dtype=dtype, rng=rng)
+        width = _positive_int(dim_feedforward, "dim_feedforward", name)
         self.linear1 = Linear(width, d_model, nobias, dtype, rng=rng)
         self.linear2 = Linear(d_model, width, nobias, dtype, rng=rng)
+        for k in range(3 if self.CROSS else 2):
+            setattr(self, f"norm{k + 1}", LayerNorm(d_model, layer_norm_eps, dtype))
+        self.dropout = self.self_attn.dropout
 
     def _drop(self, x):
         return F.dropout(x, self.dropout) if self.dropout else x
@@ -328,18 +340,6 @@ class TransformerEncoderLayer(_TransformerLayer):
         [0, 1).
     """
 
-    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
-                 activation="relu", layer_norm_eps: float = 1e-5, norm_first: bool = False,
-                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
-        super().__init__()
-        self.activation = self._activation(activation)
-        self.norm_first = bool(norm_first)
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout, nobias, dtype=dtype, rng=rng)
-        self._feed_forward_parts(d_model, dim_feedforward, nobias, dtype, rng)
-        self.norm1 = LayerNorm(d_model, layer_norm_eps, dtype)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps, dtype)
-        self.dropout = self.self_attn.dropout
-
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal: bool = False):
         """(N, L, d_model) -> (N, L, d_model) (or (L, d_model) for one example); the masks as
         for MultiheadAttention: True where a key is hidden."""
@@ -372,19 +372,7 @@ class TransformerDecoderLayer(_TransformerLayer):
     As TransformerEncoderLayer's.
     """
 
-    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
-                 activation="relu", layer_norm_eps: float = 1e-5, norm_first: bool = False,
-                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
-        super().__init__()
-        self.activation = self._activation(activation)
-        self.norm_first = bool(norm_first)
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout, nobias, dtype=dtype, rng=rng)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout, nobias, dtype=dtype, rng=rng)
-        self._feed_forward_parts(d_model, dim_feedforward, nobias, dtype, rng)
-        self.norm1 = LayerNorm(d_model, layer_norm_eps, dtype)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps, dtype)
-        self.norm3 = LayerNorm(d_model, layer_norm_eps, dtype)
-        self.dropout = self.self_attn.dropout
+    CROSS = True
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal: bool = False, memory_is_causal: bool = False):
