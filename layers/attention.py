@@ -30,12 +30,6 @@ _TORCH_KEYWORDS = {
 """Keywords of PyTorch's nn.MultiheadAttention with what to write in gengrad."""
 
 
-def _settings_first(layer, text):
-    """A layer's repr `text` with its settings (`_repr_settings`) on the first line inside."""
-    settings = ", ".join(f"{key}={value!r}" for key, value in layer._repr_settings().items())
-    return text.replace("(\n", f"(\n  {settings}\n", 1)
-
-
 def _mask_array(mask, like, what):
     """A mask as an array on the device of `like`: a list made there (as numbers are), an array
     checked to be there (named as given, before any reshape); a Variable as it is."""
@@ -114,9 +108,9 @@ class MultiheadAttention(Layer):
         return {"embed_dim": self.embed_dim, "num_heads": self.num_heads,
                 **({"dropout": self.dropout} if self.dropout else {})}
 
-    def __repr__(self):
-        """The settings on the first line, then the four projections."""
-        return _settings_first(self, super().__repr__())
+    def _repr_above_entries(self):
+        """The settings, above the four projections."""
+        return self._repr_settings()
 
     def _heads(self, x, n):
         """(N, T, E) -> (N, H, T, E / H)."""
@@ -289,9 +283,9 @@ class _TransformerLayer(Layer):
                 "dim_feedforward": self.linear1.out_size, "dropout": self.dropout,
                 "activation": activation, **({"norm_first": True} if self.norm_first else {})}
 
-    def __repr__(self):
-        """The settings on the first line, then the parts."""
-        return _settings_first(self, super().__repr__())
+    def _repr_above_entries(self):
+        """The settings, above the parts."""
+        return self._repr_settings()
 
 
 class TransformerEncoderLayer(_TransformerLayer):

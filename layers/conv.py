@@ -209,19 +209,12 @@ class _Convolution(Layer):
             settings["groups"] = self.groups
         return settings | ({"nobias": True} if self.nobias else {})
 
-    def __repr__(self):
-        """Once W exists, its shape gives the channels and the kernel; the settings it cannot
-        show (a stride, pad, dilation or groups other than the default) go on the first line."""
-        text = super().__repr__()
-        if self.W is None:
-            return text
+    def _repr_above_entries(self):
+        """Once W exists its shape gives the channels and the kernel; above it, the settings it
+        cannot show: a stride, pad, dilation or groups other than the default."""
         defaults = {"stride": 1, "pad": 0, "dilation": 1, "groups": 1}
-        unseen = {key: value for key, value in self._repr_settings().items()
-                  if key in defaults and set(np.atleast_1d(value)) != {defaults[key]}}
-        if not unseen:
-            return text
-        settings = ", ".join(f"{key}={value!r}" for key, value in unseen.items())
-        return text.replace("(\n", f"(\n  {settings}\n", 1)
+        return {key: value for key, value in self._repr_settings().items()
+                if key in defaults and set(np.atleast_1d(value)) != {defaults[key]}}
 
     def _lazy_shapes(self):
         """('in_channels', shapes of W and b) until W exists (see `Layer._lazy_shapes`)."""

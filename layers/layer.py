@@ -402,9 +402,15 @@ class Layer:
         layer's output size) that the repr shows where it has no entries to list."""
         return {}
 
+    def _repr_above_entries(self) -> dict:
+        """Settings the repr shows on a line of their own above the entries, where the entries
+        do not tell them (an attention layer's heads, a convolution's stride); none by default."""
+        return {}
+
     def __repr__(self):
         lines = [f"  ({name}): {text}".replace("\n", "\n  ") for name, text in self._repr_entries()]
         if not lines:
             settings = ", ".join(f"{key}={value!r}" for key, value in self._repr_settings().items())
             return f"{type(self).__name__}({settings})"
-        return "\n".join([type(self).__name__ + "(", *lines, ")"])
+        above = ", ".join(f"{key}={value!r}" for key, value in self._repr_above_entries().items())
+        return "\n".join([type(self).__name__ + "(", *([f"  {above}"] if above else []), *lines, ")"])

@@ -326,3 +326,32 @@ def test_embed_id_dtype_and_errors(on_device):
         L.EmbedID(0, 2)
     with pytest.raises(ValueError, match="embed_id"):   # (on a device: raised at the read)
         float(V.sum(L.EmbedID(3, 2)(on_device(np.array([3])))))
+
+
+@pytest.mark.parametrize("padding_idx", [0, 3, -1])
+def test_embed_id_padding_row_starts_at_zero_and_gets_no_gradient(padding_idx, rng, on_device):
+    layer = L.EmbedID(6, 4, padding_idx=padding_idx)
+    row = padding_idx % 6
+    assert layer.padding_idx == row and not to_cpu(layer.W.data)[row].any()
+    layer.W.data[row] = 0.5                       # (a loaded padding row comes out as it is)
+    ids = rng.integers(0, 6, (3, 5))
+    ids[0, :2] = row
+    y = layer(on_device(ids))
+    np.testing.assert_array_equal(to_cpu(y.data), to_cpu(layer.W.data)[ids])
+    w = rng.standard_normal(y.shape)
+    V.sum(y * on_device(w)).backward()
+    expected = np.zeros((6, 4))
+    np.add.at(expected, ids, w)
+    expected[row] = 0
+    np.testing.assert_allclose(to_cpu(layer.W.grad.data), expected, rtol=1e-14)
+    assert repr(layer).splitlines()[1] == f"  padding_idx={row}"
+
+
+def test_embed_id_padding_idx_refusals():
+    with pytest.raises(TypeError, match=r"EmbedID: the third argument is the dtype, got 0; PyTorch's "
+                                        r"padding_idx goes by name here: L\.EmbedID\(10, 4, padding_idx=0\)"):
+        L.EmbedID(10, 4, 0)
+    with pytest.raises(ValueError, match=r"EmbedID: padding_idx=10 is not an id of the table of in_size=10"):
+        L.EmbedID(10, 4, padding_idx=10)
+    with pytest.raises(TypeError, match=r"EmbedID: padding_idx must be an int, got float"):
+        L.EmbedID(10, 4, padding_idx=1.0)
