@@ -139,8 +139,9 @@ class LBFGS(Optimizer):
 
     The optimizer clears the gradients before each call of the closure, so a closure with
     or without `model.cleargrads()` (PyTorch's `zero_grad()`) computes the same.  The
-    history is kept between updates, as PyTorch's is.  Memory: (2 history_size + 2) copies
-    of the parameters.
+    history is kept between updates, as PyTorch's is, and in checkpoints
+    (`layers.save_checkpoint`: each parameter's slices of it), so a resumed run continues bit
+    for bit.  Memory: (2 history_size + 2) copies of the parameters.
 
     Parameters
     ----------
@@ -187,7 +188,18 @@ class LBFGS(Optimizer):
         if line_search_fn not in (None, "strong_wolfe"):
             raise ValueError(f"LBFGS: line_search_fn must be None or 'strong_wolfe', got {line_search_fn!r}")
         self.line_search_fn = line_search_fn
-        self._memory = {"n_iter": 0, "func_evals": 0}
+        self.global_state = {"n_iter": 0, "func_evals": 0, "t": 0.0, "h_diag": 1.0, "ro": []}
+        self._vectors = {}          # d, prev_g and the history's dirs and steps, flat over all parameters
+
+    state_kinds = {"d": "array", "prev_g": "array", "dirs": "history", "steps": "history"}
+    global_kinds = {"n_iter": "count", "func_evals": "count", "t": "float", "h_diag": "float", "ro": "floats"}
+    """The history is kept flat over all parameters; a checkpoint holds each parameter's slices
+    (its part of the last direction, of the last gradient and of every remembered step and
+    gradient change) and the rest as the optimizer's global state."""
+
+    def hyperparameters(self):
+        """The numbers, and whether the line search is on (a setting a checkpoint must match)."""
+        return {**super().hyperparameters(), "strong_wolfe": self.line_search_fn == "strong_wolfe"}
 
     def add_hook(self, hook):
         """Refused: a hook changes the gradient but not the loss the line search and the
@@ -268,15 +280,15 @@ class LBFGS(Optimizer):
             raise TypeError(f"LBFGS.update: give a closure, a function that computes the loss, calls "
                             f"loss.backward() and returns the loss: opt.update(closure), got {got} (L-BFGS "
                             f"evaluates the loss several times per update)")
-        memory = self._memory
+        memory, vectors = self.global_state, self._vectors
         first, loss, g = self._evaluate(closure)
         evals = 1
         memory["func_evals"] += 1
         if float(abs(g).max()) <= self.tolerance_grad:
             return first
-        d, t = memory.get("d"), memory.get("t")
-        dirs, steps, ro = memory.get("dirs"), memory.get("steps"), memory.get("ro")
-        h_diag, prev_g = memory.get("h_diag"), memory.get("prev_g")
+        d, prev_g = vectors.get("d"), vectors.get("prev_g")
+        dirs, steps = vectors.get("dirs"), vectors.get("steps")
+        t, h_diag, ro = memory["t"], memory["h_diag"], memory["ro"]
         n_iter = 0
         while n_iter < self.max_iter:
             n_iter += 1
@@ -321,18 +333,93 @@ class LBFGS(Optimizer):
                 break
             if abs(loss - prev_loss) < self.tolerance_change:
                 break
-        memory.update(d=d, t=t, dirs=dirs, steps=steps, ro=ro, h_diag=h_diag, prev_g=prev_g)
+        memory.update(t=float(t), h_diag=float(h_diag), ro=ro)
+        vectors.update(d=d, prev_g=prev_g, dirs=dirs, steps=steps)
         return first
 
     def update_one(self, param, grad):
         raise TypeError("LBFGS updates all parameters at once: opt.update(closure)")
 
+    # ----- checkpoints: the flat vectors as each parameter's slices ------------------------
     def state_dict(self):
-        """Refused: the history is not kept per parameter, so a checkpoint cannot hold it."""
-        raise TypeError("LBFGS.state_dict: L-BFGS's history (its last history_size steps over all "
-                        "parameters) is not saved in checkpoints; save the model's weights alone "
-                        "(model.save_weights) and start a new LBFGS from them, which begins again with a "
-                        "gradient step")
+        """As Optimizer.state_dict, each parameter's slices of the flat vectors as its state.
+
+        Raises
+        ------
+        TypeError
+            If the parameters have several dtypes (their slices would not keep every bit).
+        """
+        self._slice_into_state()
+        try:
+            return super().state_dict()
+        finally:
+            self.state.clear()
+
+    def _slice_into_state(self):
+        self.state.clear()
+        if self._vectors.get("d") is None:
+            return
+        params = self._params()
+        if len({p.dtype for p in params}) > 1:
+            dtypes = sorted({str(p.dtype) for p in params})
+            raise TypeError(f"LBFGS.state_dict: the parameters have several dtypes ({dtypes}), and the "
+                            f"history, kept in the widest, would lose bits in theirs; give them one dtype to "
+                            f"checkpoint")
+        xp = get_array_module(params[0].data)
+        offset = 0
+        for p in params:
+            def piece(v, start=offset, p=p):
+                return v[start:start + p.size].reshape(p.shape)
+
+            def stack(vectors, p=p):
+                return xp.stack([piece(v) for v in vectors]) if vectors else xp.zeros((0,) + p.shape, p.dtype)
+
+            self.state[p] = {"d": piece(self._vectors["d"]), "prev_g": piece(self._vectors["prev_g"]),
+                             "dirs": stack(self._vectors["dirs"]), "steps": stack(self._vectors["steps"])}
+            offset += p.size
+
+    def _plan_state(self, arrays, specs, where):
+        """As Optimizer's, checking too that the history is whole: every parameter's slices
+        after an update (none before), with as many steps as the global state's ro."""
+        install = super()._plan_state(arrays, specs, where)
+        with_state = set(np.asarray(arrays["params_with_state"]).tolist())
+        started = int(arrays.get("global/n_iter", 0)) > 0
+        if with_state and with_state != set(specs) or started != bool(with_state):
+            raise ValueError(f"{where}: the LBFGS history is not whole: "
+                             + ("it has no slices of " + ", ".join(sorted(set(specs) - with_state))
+                                if with_state else "the file says it made steps but holds none of them"
+                                if started else "the file holds steps but says it made none"))
+        counts = {int(np.shape(arrays[key])[0]) for key in arrays
+                  if key.startswith("state/") and key.rsplit("/", 1)[1] in ("dirs", "steps")}
+        if counts and counts != {len(arrays["global/ro"])}:
+            raise ValueError(f"{where}: the LBFGS history holds {sorted(counts)} steps per parameter "
+                             f"but {len(arrays['global/ro'])} curvatures (ro)")
+
+        def apply():
+            install()
+            self._join_state()
+
+        return apply
+
+    def _join_state(self):
+        """The flat vectors back from each parameter's slices (the state just installed)."""
+        states, self.state = self.state, {}
+        memory = self.global_state
+        memory["ro"] = [float(r) for r in memory["ro"]]
+        if not states:
+            self._vectors = {}
+            return
+        params = self._params()
+        xp = get_array_module(params[0].data)
+
+        def join(entry, i=None):
+            return xp.concatenate([xp.reshape(states[p][entry] if i is None else states[p][entry][i], -1)
+                                   for p in params])
+
+        k = len(memory["ro"])
+        self._vectors = {"d": join("d"), "prev_g": join("prev_g"),
+                         "dirs": [join("dirs", i) for i in range(k)],
+                         "steps": [join("steps", i) for i in range(k)]}
 
 
 def _two_loop(q, dirs, steps, ro, h_diag):

@@ -157,11 +157,17 @@ class Optimizer:
     ----------
     state_kinds : dict
         Class attribute naming each entry of the per-parameter state and its kind:
-        'array' (an array of the parameter's shape and dtype) or 'count' (a Python int
-        >= 0).  An optimizer with state declares it here so that it can be checkpointed.
+        'array' (an array of the parameter's shape and dtype), 'history' (a stack of such
+        arrays along a first axis) or 'count' (a Python int >= 0).  An optimizer with state
+        declares it here so that it can be checkpointed.
+    global_kinds : dict
+        The same for the state of the optimizer as a whole, `self.global_state` (L-BFGS's step
+        count and last step length): 'count', 'float' (a Python float) or 'floats' (a 1-d
+        float64 array).  Saved and restored all together, or not at all.
     """
 
     state_kinds: dict[str, str] = {}
+    global_kinds: dict[str, str] = {}
     renamed: dict[str, str] = {}
     """Keywords of DeZero or PyTorch that this optimizer spells otherwise, with the fix."""
 
@@ -177,6 +183,7 @@ class Optimizer:
         self.target = None
         self.hooks = []
         self.state = {}
+        self.global_state = {}
 
     _repr_extra: tuple = ()
     """Settings that are not Hyperparameters but belong in the repr (MomentumSGD's nesterov)."""
@@ -334,6 +341,13 @@ class Optimizer:
                 # an array is copied on the parameter's device (save_checkpoint writes host copies)
                 copy = np.array(value, dtype=np.int64) if kind == "count" else value.copy()
                 arrays[f"state/{path}/{key}"] = copy
+        for key, value in self.global_state.items():
+            kind = self.global_kinds.get(key)
+            if kind is None:
+                raise TypeError(f"{name}.state_dict: global state {key!r} is not declared in "
+                                f"{name}.global_kinds")
+            dtype = np.int64 if kind == "count" else np.float64
+            arrays[f"global/{key}"] = np.array(value, dtype=dtype)
         return arrays
 
     def load_state_dict(self, arrays: dict) -> None:
@@ -402,9 +416,12 @@ class Optimizer:
                 f"{where}: the optimizer state has no 'params_with_state' entry (a 1-d array of "
                 f"parameter paths) saying which parameters have state"
             )
-        by_path = {}
+        by_path, whole = {}, {}
         for key, value in arrays.items():
             if key in ("class", "params_with_state") or key.startswith("hyperparameters/"):
+                continue
+            if key.startswith("global/"):
+                whole[key[len("global/"):]] = _global_value(key, value, self.global_kinds, name, where)
                 continue
             if not key.startswith("state/") or key.count("/") < 2:
                 raise ValueError(f"{where}: unexpected optimizer entry {key!r}")
@@ -438,6 +455,10 @@ class Optimizer:
                     f"{', '.join(repr(k) for k in lacking)}"
                 )
 
+        if whole and whole.keys() != self.global_kinds.keys():
+            raise ValueError(f"{where}: the optimizer's global state lacks "
+                             f"{', '.join(repr(k) for k in sorted(self.global_kinds.keys() - whole.keys()))}")
+
         def apply():
             params = dict(self.target.named_params())
             self.state.clear()
@@ -445,6 +466,7 @@ class Optimizer:
                 param = params[path]
                 self.state[param] = {entry: _on_device_of(param, value, where)
                                      for entry, value in state.items()}
+            self.global_state = whole
 
         return apply
 
@@ -452,6 +474,21 @@ class Optimizer:
 def _on_device_of(param, value, where):
     """A state entry (a count, or an array from a file or a state_dict) on `param`'s device."""
     return value if isinstance(value, int) else backend.to_device(value, param.device, where)
+
+
+def _global_value(key, value, kinds, name, where):
+    """The global state entry to install from the stored array `value`, or a ValueError."""
+    kind = kinds.get(key[len("global/"):])
+    if kind is None:
+        raise ValueError(f"{where}: optimizer entry {key!r}: {name} keeps no global state of that name"
+                         + (f" (it keeps {sorted(kinds)})" if kinds else ""))
+    ndim, dtype_kinds, what = {"count": (0, "iu", "a 0-d integer >= 0"), "float": (0, "f", "a 0-d float"),
+                               "floats": (1, "f", "a 1-d float array")}[kind]
+    if not isinstance(value, np.ndarray) or value.ndim != ndim or value.dtype.kind not in dtype_kinds or (
+            kind == "count" and value < 0):
+        got = f"{value.shape} {value.dtype}" if isinstance(value, np.ndarray) else type(value).__name__
+        raise ValueError(f"{where}: optimizer entry {key!r} must be {what}, got {got}")
+    return int(value) if kind == "count" else float(value) if kind == "float" else value.astype(np.float64)
 
 
 def _state_value(key, value, kind, spec, where):
@@ -466,6 +503,13 @@ def _state_value(key, value, kind, spec, where):
                 f"{value.shape} {value.dtype}"
             )
         return int(value)
+    if kind == "history":
+        if value.shape[1:] != tuple(shape) or value.ndim != len(shape) + 1 or value.dtype != dtype:
+            raise ValueError(
+                f"{where}: optimizer entry {key!r} is {value.shape} {value.dtype}, but it must be a stack "
+                f"of arrays of its parameter's {tuple(shape)} {dtype}, (k,) + {tuple(shape)}"
+            )
+        return value.copy()
     if value.shape != tuple(shape) or value.dtype != dtype:
         raise ValueError(
             f"{where}: optimizer entry {key!r} is {value.shape} {value.dtype}, but its parameter "

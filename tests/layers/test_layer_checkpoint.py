@@ -49,15 +49,61 @@ def test_every_optimizer_class_is_covered():
                                    and issubclass(getattr(O, name), O.Optimizer) and name != "Optimizer"}
 
 
-def test_lbfgs_is_refused_by_a_checkpoint_and_writes_nothing(tmp_path):
-    """Its history spans all parameters, which the per-parameter state cannot hold: refused,
-    never saved without it."""
-    model = Net()
-    model(np.ones((2, 4)))
-    opt = O.LBFGS().setup(model)
-    with pytest.raises(TypeError, match=r"LBFGS\.state_dict: L-BFGS's history .*\(model\.save_weights"):
-        L.save_checkpoint(tmp_path / "c.npz", model, opt)
-    assert not os.listdir(tmp_path)
+def _lbfgs_updates(model, opt, n):
+    """n L-BFGS updates on one fixed batch."""
+    x, t = _batches()[0]
+
+    def closure():
+        loss = F.softmax_cross_entropy(model(V.Variable(x)), t)
+        loss.backward()
+        return loss
+
+    for _ in range(n):
+        opt.update(closure)
+
+
+@pytest.mark.parametrize("line_search_fn", [None, "strong_wolfe"])
+def test_lbfgs_saved_and_resumed_continues_bit_for_bit(tmp_path, line_search_fn):
+    """Its history (full: 3 updates of 4 iterations, 3 remembered) is saved as each parameter's
+    slices and the optimizer's global state, and joined back on loading."""
+    def make():
+        return O.LBFGS(lr=0.5, max_iter=4, history_size=3, line_search_fn=line_search_fn)
+
+    first, opt1 = _setup(make, 0, HOOKS["no hooks"])
+    _lbfgs_updates(first, opt1, 3)
+    assert len(opt1.global_state["ro"]) == 3 and opt1.global_state["n_iter"] > 6
+    L.save_checkpoint(tmp_path / "ckpt.npz", first, opt1)
+    resumed, opt2 = _setup(make, 99, HOOKS["no hooks"])
+    L.load_checkpoint(tmp_path / "ckpt.npz", resumed, opt2)
+    _assert_same(_state(resumed, opt2), _state(first, opt1))
+    _lbfgs_updates(first, opt1, 2)
+    _lbfgs_updates(resumed, opt2, 2)
+    _assert_same(_state(resumed, opt2), _state(first, opt1))
+    assert opt1.global_state["func_evals"] == opt2.global_state["func_evals"] > 10
+
+
+def test_an_lbfgs_history_that_is_not_whole_is_refused(tmp_path):
+    model, opt = _setup(lambda: O.LBFGS(max_iter=3), 0, HOOKS["no hooks"])
+    fresh_state = opt.state_dict()                   # before any update: no history, and it loads
+    assert not [key for key in fresh_state if key.startswith("state/")]
+    _lbfgs_updates(model, opt, 1)
+    arrays = opt.state_dict()
+    other, opt2 = _setup(lambda: O.LBFGS(max_iter=3), 0, HOOKS["no hooks"])
+    other(np.ones((2, 4)))
+    opt2.load_state_dict(fresh_state)
+    short = {k: v for k, v in arrays.items() if k != "global/ro"}
+    with pytest.raises(ValueError, match=r"the optimizer's global state lacks 'ro'"):
+        opt2.load_state_dict(short)
+    path = next(k for k in arrays if k.endswith("/dirs")).rsplit("/", 1)[0][len("state/"):]
+    listed = np.array([p for p in arrays["params_with_state"] if p != path])
+    partial = {k: v for k, v in arrays.items() if not k.startswith(f"state/{path}/")} | {
+        "params_with_state": listed}
+    with pytest.raises(ValueError, match=rf"the LBFGS history is not whole: it has no slices of {path}"):
+        opt2.load_state_dict(partial)
+    with pytest.raises(ValueError, match=r"LBFGS has strong_wolfe=True but the file was saved with "
+                                         r"strong_wolfe=False"):
+        O.LBFGS(max_iter=3, line_search_fn="strong_wolfe").setup(other).load_state_dict(arrays)
+    assert opt2.global_state["n_iter"] == 0          # every refusal changed nothing
 
 
 def _batches(dtype=np.float64):

@@ -47,7 +47,7 @@ def test_rosenbrocks_valley_is_followed_to_its_minimum(on_device):
     losses = [float(opt.update(closure).data) for _ in range(10)]
     np.testing.assert_allclose(to_cpu(p.data), [1.0, 1.0], atol=1e-4)
     assert losses[0] > 6 and losses[-1] < 1e-8
-    assert opt._memory["func_evals"] <= 10 * opt.max_eval
+    assert opt.global_state["func_evals"] <= 10 * opt.max_eval
 
 
 def test_a_model_is_fitted_its_lazy_layers_built_by_the_first_call(rng, on_device):
@@ -164,4 +164,4 @@ def test_the_steps_are_pytorchs(line_search_fn, lr, history_size, max_iter):
         ours, theirs = opt.update(closure), topt.step(torch_closure)
         np.testing.assert_allclose(float(ours.data), float(theirs.detach()), rtol=1e-7, atol=1e-12)
         np.testing.assert_allclose(p.data, tp.detach().numpy(), rtol=1e-7)
-    assert opt._memory["func_evals"] == topt.state[tp]["func_evals"]
+    assert opt.global_state["func_evals"] == topt.state[tp]["func_evals"]
