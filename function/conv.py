@@ -528,9 +528,24 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
     return y
 
 
-def _windows(x, kernel_size, stride, pad, op, pad_value):
-    """Columns (N, C, KH*KW, OH, OW) of images `x` for pooling; (N, C, K, OL) of sequences
-    (N, C, L), pooled as images one row high."""
+def _ceil_extra(size, kernel, stride, pad):
+    """Rows past the far padding that ceil_mode's last window reaches (PyTorch's rule: one more
+    window where the stride leaves rows uncovered, unless it would start in the far padding)."""
+    out = -(-(size + 2 * pad - kernel) // stride) + 1
+    if (out - 1) * stride >= size + pad:
+        out -= 1
+    return max(0, (out - 1) * stride + kernel - (size + 2 * pad))
+
+
+def _check_flag(value, op, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{op}: {name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _pool_geometry(x, kernel_size, stride, pad, op):
+    """Checked float `x` as images, (kernel, stride, pad) pairs and whether it came as (N, C, L)
+    sequences (pooled as images one row high)."""
     x = as_float(x, op)
     if x.ndim == 3:
         k, s, p = (single_int(v, op, name, least) for v, name, least in
@@ -538,18 +553,47 @@ def _windows(x, kernel_size, stride, pad, op, pad_value):
         if p >= k:
             raise ValueError(f"{op}: pad {p} must be smaller than kernel_size {k}")
         _check_fits_1d(k, p, x.shape, op)
-        col = _windows(V.expand_dims(x, 2), (1, k), (1, s), (0, p), op, pad_value)
-        return V.squeeze(col, axis=3)
+        return V.expand_dims(x, 2), (1, k), (1, s), (0, p), True
     if x.ndim != 4:
         raise ValueError(f"{op}: x must be images (N, C, H, W) or sequences (N, C, L), got shape {x.shape}")
-    kernel, stride, pad, out = _geometry(x.shape, kernel_size, stride, pad, op)
+    kernel, stride, pad, _ = _geometry(x.shape, kernel_size, stride, pad, op)
     if pad[0] >= kernel[0] or pad[1] >= kernel[1]:
         raise ValueError(f"{op}: pad {pad} must be smaller than kernel_size {kernel}")
+    return x, kernel, stride, pad, False
+
+
+def _windows(x, kernel, stride, pad, extra, pad_value):
+    """Columns (N, C, KH*KW, OH, OW) of images `x` padded by `pad` on both sides and `extra` more
+    on the far ones (ceil_mode), with `pad_value`."""
+    if extra != (0, 0):
+        x = V.pad(x, ((0, 0), (0, 0), (0, extra[0]), (0, extra[1])), constant_values=pad_value)
+    out = tuple(_output_size(x.shape[2 + d], kernel[d], stride[d], pad[d]) for d in range(2))
     col = Function(Im2col(kernel, stride, pad, out, pad_value))(x)
     return V.reshape(col, x.shape[:2] + (kernel[0] * kernel[1],) + out)
 
 
-def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) -> Variable:
+def _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce):
+    """`reduce(columns, extra, geometry)` over the windows of images or sequences, as (N, C, OH, OW)
+    or (N, C, OL)."""
+    ceil_mode = _check_flag(ceil_mode, op, "ceil_mode")
+    x, kernel, stride, pad, sequences = _pool_geometry(x, kernel_size, stride, pad, op)
+    extra = tuple(_ceil_extra(x.shape[2 + d], kernel[d], stride[d], pad[d]) if ceil_mode else 0
+                  for d in range(2))
+    y = reduce(x, kernel, stride, pad, extra)
+    return V.squeeze(y, axis=2) if sequences else y
+
+
+def _window_counts(size, kernel, stride, pad, extra, count_include_pad):
+    """How many entries each window along an axis averages: those inside the padded input
+    (count_include_pad, PyTorch's default) or inside the input; never ceil_mode's extra."""
+    inside = np.zeros(size + 2 * pad + extra)
+    inside[slice(0, size + 2 * pad) if count_include_pad else slice(pad, pad + size)] = 1
+    out = (size + 2 * pad + extra - kernel) // stride + 1
+    return np.array([inside[o * stride:o * stride + kernel].sum() for o in range(out)])
+
+
+def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
+            ceil_mode: bool = False) -> Variable:
     """Max pooling of NCHW images (or of (N, C, L) sequences) over kernel-sized windows;
     padding never wins the max.
 
@@ -562,6 +606,9 @@ def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) ->
     kernel_size, stride, pad : int or pair of ints
         Window size, step and padding (pad < kernel_size), as (height, width); ints for
         sequences.
+    ceil_mode : bool
+        Round the output size up, as PyTorch's ceil_mode: a last window that runs past the
+        padding where the stride leaves rows (columns) uncovered.
 
     Returns
     -------
@@ -573,12 +620,15 @@ def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) ->
         If `x` is not 3-d or 4-d, a size is out of range, pad >= kernel_size or the window
         does not fit.
     """
-    return V.max(_windows(x, kernel_size, stride, pad, "pooling", -np.inf), axis=2)
+    def reduce(x, kernel, stride, pad, extra):
+        return V.max(_windows(x, kernel, stride, pad, extra, -np.inf), axis=2)
+    return _pool(x, kernel_size, stride, pad, ceil_mode, "pooling", reduce)
 
 
-def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0) -> Variable:
+def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0, ceil_mode: bool = False,
+                    count_include_pad: bool = True) -> Variable:
     """Average pooling of NCHW images (or of (N, C, L) sequences); zero padding is counted in
-    every mean.
+    every mean unless `count_include_pad` is False.
 
     Parameters
     ----------
@@ -587,6 +637,11 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
     kernel_size, stride, pad : int or pair of ints
         Window size, step and zero padding (pad < kernel_size), as (height, width); ints for
         sequences.
+    ceil_mode : bool
+        Round the output size up, as pooling's; the entries past the padding are never counted.
+    count_include_pad : bool
+        Count the padding in each mean (PyTorch's default); False averages over the input's
+        entries alone.
 
     Returns
     -------
@@ -598,7 +653,18 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
         If `x` is not 3-d or 4-d, a size is out of range, pad >= kernel_size or the window
         does not fit.
     """
-    return V.mean(_windows(x, kernel_size, stride, pad, "average_pooling", 0.0), axis=2)
+    op = "average_pooling"
+    count_include_pad = _check_flag(count_include_pad, op, "count_include_pad")
+
+    def reduce(x, kernel, stride, pad, extra):
+        col = _windows(x, kernel, stride, pad, extra, 0.0)
+        if extra == (0, 0) and count_include_pad:
+            return V.mean(col, axis=2)
+        rows, cols = (_window_counts(x.shape[2 + d], kernel[d], stride[d], pad[d], extra[d],
+                                     count_include_pad) for d in range(2))
+        counts = get_array_module(x._data).asarray(np.outer(rows, cols).astype(x.dtype))
+        return V.sum(col, axis=2) / counts
+    return _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce)
 
 
 __all__ = ["im2col", "col2im", "conv1d", "conv2d", "deconv2d", "pooling", "average_pooling"]

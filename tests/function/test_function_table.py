@@ -235,6 +235,29 @@ def np_pool(x, k, s, p, reduce, pad_value):
     return y
 
 
+def np_pool_clipped(x, k, s, p, kind, ceil_mode=False, count_include_pad=True):
+    """PyTorch's pooling written out: each window clipped to the input (and, for the mean's
+    divisor with count_include_pad, to the padded input); ceil_mode rounds the size up unless
+    the last window would start in the far padding."""
+    n, c, h, w = x.shape
+
+    def size_out(size):
+        o = (size + 2 * p - k + (s - 1 if ceil_mode else 0)) // s + 1
+        return o - 1 if ceil_mode and (o - 1) * s >= size + p else o
+
+    y = np.empty((n, c, size_out(h), size_out(w)))
+    for i, j in np.ndindex(*y.shape[2:]):
+        h0, w0 = i * s - p, j * s - p
+        h1, w1 = min(h0 + k, h + p), min(w0 + k, w + p)
+        window = x[:, :, max(h0, 0):min(h1, h), max(w0, 0):min(w1, w)]
+        if kind == "max":
+            y[:, :, i, j] = window.max(axis=(2, 3))
+        else:
+            count = (h1 - h0) * (w1 - w0) if count_include_pad else window.shape[2] * window.shape[3]
+            y[:, :, i, j] = window.sum(axis=(2, 3)) / count
+    return y
+
+
 def np_pool1d(x, k, s, p, reduce, pad_value):
     """1-D pooling by direct window reduction over the padded sequence."""
     xp = np.pad(x, ((0, 0), (0, 0), (p, p)), constant_values=pad_value)
@@ -628,8 +651,20 @@ CONV_ROWS = {
             normal((1, 2, 5, 5)), PIECEWISE),
         Row("1-d k=3 s=2 p=1", lambda x: F.pooling(x, 3, 2, 1),
             lambda x: np_pool1d(x, 3, 2, 1, np.max, -np.inf), normal((2, 2, 7)), PIECEWISE),
+        Row("k=3 s=2 p=1 ceil_mode", lambda x: F.pooling(x, 3, 2, 1, ceil_mode=True),
+            lambda x: np_pool_clipped(x, 3, 2, 1, "max", ceil_mode=True), normal((1, 2, 6, 6)), PIECEWISE),
     ],
     "average_pooling": [
+        Row("k=3 s=2 p=1 ceil_mode", lambda x: F.average_pooling(x, 3, 2, 1, ceil_mode=True),
+            lambda x: np_pool_clipped(x, 3, 2, 1, "mean", ceil_mode=True), normal((1, 2, 6, 6)), SMOOTH),
+        Row("k=3 s=2 p=1 ceil_mode, count_include_pad=False",
+            lambda x: F.average_pooling(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+            lambda x: np_pool_clipped(x, 3, 2, 1, "mean", ceil_mode=True, count_include_pad=False),
+            normal((2, 1, 6, 5)), SMOOTH),
+        Row("k=2 s=1 p=1, count_include_pad=False",
+            lambda x: F.average_pooling(x, 2, 1, 1, count_include_pad=False),
+            lambda x: np_pool_clipped(x, 2, 1, 1, "mean", count_include_pad=False), normal((1, 2, 3, 4)),
+            SMOOTH),
         Row("k=2 s=1", lambda x: F.average_pooling(x, 2), lambda x: np_pool(x, 2, 1, 0, np.mean, 0),
             normal((1, 2, 3, 3)), SMOOTH),
         Row("k=3 s=2 p=1", lambda x: F.average_pooling(x, 3, 2, 1),

@@ -1185,6 +1185,12 @@ EXTRA = [
       for label, k, r in [("0", 0, ARG_ERRORS), ("5 > image", 5, ARG_ERRORS), ("None", None, (TypeError,)),
                           ("1.5", 1.5, (TypeError,))]],
     Case("pooling", "pad >= kernel", lambda: F.pooling(_x(1, 1, 4, 4), 2, pad=2)),
+    *[Case(n, f"{flag} {label}", lambda f=f, flag=flag, v=v: f(_x(1, 1, 4, 4), 2, **{flag: v}),
+           raises=(TypeError,))
+      for n, f, flags in [("pooling", F.pooling, ("ceil_mode",)),
+                          ("average_pooling", F.average_pooling, ("ceil_mode", "count_include_pad"))]
+      for flag in flags
+      for label, v in [("str", "True"), ("None", None), ("1", 1), ("array", np.ones(2))]],
     *[Case(n, f"sequence: {label}", lambda f=f, k=k: f(*k), raises=r)
       for n, f in [("pooling", F.pooling), ("average_pooling", F.average_pooling)]
       for label, k, r in [("pad >= kernel", (_x(1, 1, 4), 2, 1, 2), ARG_ERRORS),
