@@ -538,6 +538,7 @@ def _ceil_extra(size, kernel, stride, pad):
 
 
 def _check_flag(value, op, name):
+    """`value` as a bool, refusing anything but True and False (a string "False" is truthy)."""
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{op}: {name} must be True or False, got {value!r}")
     return bool(value)
@@ -573,8 +574,8 @@ def _windows(x, kernel, stride, pad, extra, pad_value):
 
 
 def _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce):
-    """`reduce(columns, extra, geometry)` over the windows of images or sequences, as (N, C, OH, OW)
-    or (N, C, OL)."""
+    """`reduce(x, kernel, stride, pad, extra)` of images (sequences as images one row high, `extra`
+    ceil_mode's rows and columns past the padding), as (N, C, OH, OW) or (N, C, OL)."""
     ceil_mode = _check_flag(ceil_mode, op, "ceil_mode")
     x, kernel, stride, pad, sequences = _pool_geometry(x, kernel_size, stride, pad, op)
     extra = tuple(_ceil_extra(x.shape[2 + d], kernel[d], stride[d], pad[d]) if ceil_mode else 0
