@@ -28,6 +28,7 @@ from examples import (
     linear_regression,
     lstm_sine,
     mnist,
+    seq2seq_reverse,
     sin_regression_mlp,
     spiral_mlp,
 )
@@ -461,3 +462,35 @@ def test_the_sorters_attention_sees_every_position_and_keeps_its_weights():
     for block in model.blocks:
         np.testing.assert_allclose(block.weights.data.sum(axis=-1), 1, rtol=1e-12)   # one softmax a row
         assert block.weights.shape == (3, 5, 5)
+
+
+# ----- seq2seq_reverse.py ---------------------------------------------------------------
+def test_an_encoder_decoder_learns_to_reverse(tmp_path, capsys):
+    assert seq2seq_reverse.main(["--steps", "150", "--length", "4", "--vocab", "5", "--embed", "16",
+                                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    losses = [field(line, "loss") for line in out.splitlines() if line.startswith("step")]
+    assert len(losses) == 9 and losses[-1] < losses[0] / 5            # every 150 // 8 steps, and the last
+    digits, sequences = numbers(line_with(out, "greedy decoding"))[1:3]
+    assert digits > 80 and sequences > 40
+    assert_figure(tmp_path / "seq2seq_reverse.png")
+
+
+def test_the_decoder_never_reads_ahead_and_its_attention_to_the_source_is_a_softmax():
+    """Changing the target's last digit changes no score before it (the causal mask), and each
+    row of the drawn attention to the source sums to one."""
+    L.seed(0)
+    model = seq2seq_reverse.Reverser(5, 4, 8, 2, np.random.default_rng(0))
+    source, target = seq2seq_reverse.batch(np.random.default_rng(1), 3, 4, 5)
+    assert np.array_equal(target, source[:, ::-1])
+    read = seq2seq_reverse.shifted(target, 5)
+    assert np.array_equal(read[:, 0], [5, 5, 5]) and np.array_equal(read[:, 1:], target[:, :-1])
+    other = read.copy()
+    other[:, -1] = (other[:, -1] + 1) % 5
+    with V.test_mode():
+        a, b = model(source, read).data, model(source, other).data
+    np.testing.assert_array_equal(a[:, :-1], b[:, :-1])
+    assert not np.allclose(a[:, -1], b[:, -1])
+    weights = seq2seq_reverse.cross_attention(model, source[:1], target[:1], 5)
+    assert weights.shape == (4, 4)
+    np.testing.assert_allclose(weights.sum(axis=-1), 1, rtol=1e-12)
