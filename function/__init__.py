@@ -29,7 +29,7 @@ from .activation import (
     swish,
 )
 from .attention import scaled_dot_product_attention
-from .conv import average_pooling, col2im, conv1d, conv2d, deconv2d, im2col, pooling
+from .conv import average_pooling, col2im, conv1d, conv2d, conv3d, deconv2d, im2col, pooling
 from .loss import (
     binary_cross_entropy,
     cosine_similarity,

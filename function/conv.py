@@ -8,6 +8,9 @@ matrix product whose columns col2im adds up, pooling a max or mean over them, ea
 composition of differentiable ops (as fast as a fused op: the reshapes copy nothing).
 """
 
+import functools
+import math
+
 import numpy as np
 
 import variable as V
@@ -31,15 +34,29 @@ def int_pair(value: Size, op: str, name: str, minimum: int) -> tuple[int, int]:
     ValueError
         If an entry is below `minimum`.
     """
-    pair = (value, value) if isinstance(value, (int, np.integer)) else value
+    return int_tuple(value, op, name, minimum, 2)
+
+
+def int_tuple(value, op: str, name: str, minimum: int, count: int) -> tuple[int, ...]:
+    """An int or `count` ints, each >= `minimum`, as a tuple of `count` (one per spatial axis).
+
+    Raises
+    ------
+    TypeError
+        If `value` is not an int or `count` ints (bools refused), naming `op` and `name`.
+    ValueError
+        If an entry is below `minimum`.
+    """
+    values = (value,) * count if isinstance(value, (int, np.integer)) else value
     if (
-        not isinstance(pair, (tuple, list)) or len(pair) != 2
-        or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in pair)
+        not isinstance(values, (tuple, list)) or len(values) != count
+        or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values)
     ):
-        raise TypeError(f"{op}: {name} must be an int or a pair of ints, got {value!r}")
-    if any(v < minimum for v in pair):
+        many = {2: "a pair of ints", 3: "a triple of ints"}.get(count, f"{count} ints")
+        raise TypeError(f"{op}: {name} must be an int or {many}, got {value!r}")
+    if any(v < minimum for v in values):
         raise ValueError(f"{op}: {name} must be >= {minimum}, got {value!r}")
-    return int(pair[0]), int(pair[1])
+    return tuple(int(v) for v in values)
 
 
 def single_int(value, op: str, name: str, minimum: int) -> int:
@@ -83,43 +100,47 @@ def _output_size(size, kernel, stride, pad, dilation=1):
 
 
 def _geometry(x_shape, kernel_size, stride, pad, op, dilation=(1, 1)):
-    """Checked (kernel, stride, pad) pairs and the output size (OH, OW) for NCHW `x_shape`."""
-    if len(x_shape) != 4:
-        raise ValueError(f"{op}: x must be 4-d (N, C, H, W), got shape {x_shape}")
-    kernel = int_pair(kernel_size, op, "kernel_size", 1)
-    stride = int_pair(stride, op, "stride", 1)
-    pad = int_pair(pad, op, "pad", 0)
-    out = tuple(_output_size(x_shape[2 + d], kernel[d], stride[d], pad[d], dilation[d]) for d in range(2))
+    """Checked (kernel, stride, pad) tuples and the output size (OH, OW) for NCHW `x_shape` (or
+    (OD, OH, OW) for (N, C, D, H, W), as many axes as `dilation` has)."""
+    dims = len(dilation)
+    if len(x_shape) != dims + 2:
+        layout = "(N, C, H, W)" if dims == 2 else "(N, C, D, H, W)"
+        raise ValueError(f"{op}: x must be {dims + 2}-d {layout}, got shape {x_shape}")
+    kernel = int_tuple(kernel_size, op, "kernel_size", 1, dims)
+    stride = int_tuple(stride, op, "stride", 1, dims)
+    pad = int_tuple(pad, op, "pad", 0, dims)
+    out = tuple(_output_size(x_shape[2 + d], kernel[d], stride[d], pad[d], dilation[d]) for d in range(dims))
     if min(out) < 1:
-        spread = "" if dilation == (1, 1) else f" (spread by dilation {dilation})"
+        spread = "" if set(dilation) == {1} else f" (spread by dilation {dilation})"
         raise ValueError(
             f"{op}: kernel {kernel}{spread} does not fit the input of shape {x_shape} padded by {pad}"
         )
     return kernel, stride, pad, out
 
 
-def _window_rows(i, d, s, o):
-    """The slice of padded rows that kernel row `i` (dilation `d`) reads for `o` outputs at stride `s`."""
-    return slice(i * d, i * d + s * (o - 1) + 1, s)
+def _window(offsets, dilation, stride, out):
+    """The entries of the padded image that the kernel entry at `offsets` reads, one per output
+    position: along each spatial axis a slice from offset * dilation, `out` steps of `stride`."""
+    return (slice(None), slice(None)) + tuple(slice(i * d, i * d + s * (o - 1) + 1, s)
+                                              for i, d, s, o in zip(offsets, dilation, stride, out))
 
 
 class Im2col(Forwarder):
-    """Windows of a padded NCHW image as columns (N, C, KH, KW, OH, OW); a dilated window's
-    entries lie `dilation` rows (columns) apart."""
+    """Windows of padded images as columns (N, C, KH, KW, OH, OW): two spatial axes (NCHW), or
+    one or three (N, C, KD, KH, KW, OD, OH, OW); a dilated window's entries lie `dilation`
+    apart."""
 
-    def __init__(self, kernel, stride, pad, out, pad_value=0.0, dilation=(1, 1)):
+    def __init__(self, kernel, stride, pad, out, pad_value=0.0, dilation=None):
         self.kernel, self.stride, self.pad, self.out = kernel, stride, pad, out
-        self.pad_value, self.dilation = pad_value, dilation
+        self.pad_value, self.dilation = pad_value, dilation or (1,) * len(kernel)
 
     def forward(self, x):
-        (kh, kw), (sh, sw), (ph, pw), (oh, ow) = self.kernel, self.stride, self.pad, self.out
-        dh, dw = self.dilation
-        if ph or pw:
-            x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=self.pad_value)
-        col = get_array_module(x).empty(x.shape[:2] + (kh, kw, oh, ow), dtype=x.dtype)
-        for i in range(kh):
-            for j in range(kw):
-                col[:, :, i, j] = x[:, :, _window_rows(i, dh, sh, oh), _window_rows(j, dw, sw, ow)]
+        if any(self.pad):
+            x = np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in self.pad), constant_values=self.pad_value)
+        col = get_array_module(x).empty(x.shape[:2] + tuple(self.kernel) + tuple(self.out), dtype=x.dtype)
+        for offsets in np.ndindex(*self.kernel):
+            window = _window(offsets, self.dilation, self.stride, self.out)
+            col[(slice(None), slice(None)) + offsets] = x[window]
         return col
 
     save_for_backward = ()
@@ -153,22 +174,22 @@ def _linear(make, c):
 
 
 class Col2im(Forwarder):
-    """Add columns (N, C, KH, KW, OH, OW) back into an NCHW image, dropping the padding."""
+    """Add columns (N, C, KH, KW, OH, OW) back into NCHW images (any number of spatial axes, as
+    Im2col's), dropping the padding."""
 
-    def __init__(self, x_shape, kernel, stride, pad, out, dilation=(1, 1)):
+    def __init__(self, x_shape, kernel, stride, pad, out, dilation=None):
         self.x_shape, self.kernel, self.stride, self.pad, self.out = x_shape, kernel, stride, pad, out
-        self.dilation = dilation
+        self.dilation = dilation or (1,) * len(kernel)
 
     def forward(self, col):
-        (kh, kw), (sh, sw), (ph, pw), (oh, ow) = self.kernel, self.stride, self.pad, self.out
-        dh, dw = self.dilation
-        n, c, h, w = self.x_shape
-        image = get_array_module(col).zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=col.dtype)
-        for i in range(kh):
-            for j in range(kw):
-                image[:, :, _window_rows(i, dh, sh, oh), _window_rows(j, dw, sw, ow)] += col[:, :, i, j]
-        if ph or pw:
-            image = image[:, :, ph:ph + h, pw:pw + w].copy()   # (a C-contiguous copy)
+        padded = tuple(self.x_shape[:2]) + tuple(n + 2 * p for n, p in zip(self.x_shape[2:], self.pad))
+        image = get_array_module(col).zeros(padded, dtype=col.dtype)
+        for offsets in np.ndindex(*self.kernel):
+            window = _window(offsets, self.dilation, self.stride, self.out)
+            image[window] += col[(slice(None), slice(None)) + offsets]
+        if any(self.pad):
+            inside = tuple(slice(p, p + n) for p, n in zip(self.pad, self.x_shape[2:]))
+            image = image[(slice(None), slice(None)) + inside].copy()   # (a C-contiguous copy)
         return image
 
     save_for_backward = ()
@@ -268,16 +289,18 @@ def col2im(col: ArrayLike, x_shape: tuple[int, int, int, int], kernel_size: Size
 
 
 def _padding(pad, kernel, stride, dilation, op, shown_stride):
-    """(pad, crop) pairs for a convolution's `pad`: numbers as they are; 'valid' none; 'same'
+    """(pad, crop) tuples for a convolution's `pad`: numbers as they are; 'valid' none; 'same'
     dilation (k - 1) per axis in all, as PyTorch's padding='same' (the odd one on the far side):
     padded by its half rounded up on both sides, then `crop` leading rows (columns) cut off."""
+    dims = len(kernel)
     if not isinstance(pad, str):
-        return int_pair(pad, op, "pad", 0), (0, 0)
+        return int_tuple(pad, op, "pad", 0, dims), (0,) * dims
     if pad == "valid":
-        return (0, 0), (0, 0)
+        return (0,) * dims, (0,) * dims
     if pad != "same":
-        raise ValueError(f"{op}: pad must be an int, a pair of ints, 'same' or 'valid', got {pad!r}")
-    if stride != (1, 1):
+        many = "an int, a pair of ints" if dims == 2 else "an int, a triple of ints"
+        raise ValueError(f"{op}: pad must be {many}, 'same' or 'valid', got {pad!r}")
+    if set(stride) != {1}:
         raise ValueError(f"{op}: pad='same' keeps the input's size only at stride 1 (PyTorch refuses it for "
                          f"strided convolutions too), got stride {shown_stride}; give pad as a number")
     total = tuple(d * (k - 1) for d, k in zip(dilation, kernel))
@@ -285,25 +308,26 @@ def _padding(pad, kernel, stride, dilation, op, shown_stride):
 
 
 def _convolve(x, W, b, stride, pad, dilation, groups, op, shown_stride):
-    """conv2d of float Variables x (N, C, H, W) and W (OC, C / groups, KH, KW) whose channels
-    fit, `stride` and `dilation` checked pairs, `pad` as the user gave it."""
-    oc, cg, kh, kw = W.shape
-    pad, crop = _padding(pad, (kh, kw), stride, dilation, op, shown_stride)
-    kernel, stride, pad, (oh, ow) = _geometry(x.shape, (kh, kw), stride, pad, op, dilation)
+    """The convolution of float Variables x (N, C, H, W) and W (OC, C / groups, KH, KW) whose
+    channels fit (or of volumes, (N, C, D, H, W) and (OC, C / groups, KD, KH, KW)), `stride` and
+    `dilation` checked tuples, `pad` as the user gave it."""
+    oc, cg, *kernel = W.shape
+    pad, crop = _padding(pad, tuple(kernel), stride, dilation, op, shown_stride)
+    kernel, stride, pad, out = _geometry(x.shape, tuple(kernel), stride, pad, op, dilation)
     b = _bias(b, oc, W, op)
-    n = x.shape[0]
-    col = Function(Im2col(kernel, stride, pad, (oh, ow), dilation=dilation))(x)
+    n, taps, positions = x.shape[0], cg * math.prod(kernel), math.prod(out)
+    col = Function(Im2col(kernel, stride, pad, out, dilation=dilation))(x)
     if groups == 1:                                      # (OC, K) @ (N, K, OH*OW)
-        col = V.reshape(col, (n, cg * kh * kw, oh * ow))
-        y = V.matmul(V.reshape(W, (oc, cg * kh * kw)), col)
+        col = V.reshape(col, (n, taps, positions))
+        y = V.matmul(V.reshape(W, (oc, taps)), col)
     else:       # each group's filters see its own channels: (G, OC / G, K) @ (N, G, K, OH*OW)
-        col = V.reshape(col, (n, groups, cg * kh * kw, oh * ow))
-        y = V.matmul(V.reshape(W, (groups, oc // groups, cg * kh * kw)), col)
-    y = V.reshape(y, (n, oc, oh, ow))
-    if crop != (0, 0):
-        y = y[:, :, crop[0]:, crop[1]:]
+        col = V.reshape(col, (n, groups, taps, positions))
+        y = V.matmul(V.reshape(W, (groups, oc // groups, taps)), col)
+    y = V.reshape(y, (n, oc) + out)
+    if any(crop):
+        y = y[(slice(None), slice(None)) + tuple(slice(c, None) for c in crop)]
     if b is not None:
-        y = y + V.reshape(b, (1, oc, 1, 1))
+        y = y + V.reshape(b, (1, oc) + (1,) * len(out))
     return y
 
 
@@ -432,6 +456,51 @@ def conv1d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int =
     return V.squeeze(y, axis=2)
 
 
+def conv3d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int | tuple = 1,
+           pad: int | tuple | str = 0, dilation: int | tuple = 1, groups: int = 1) -> Variable:
+    """3-D convolution (cross-correlation) of (N, C, D, H, W) volumes, as conv2d of images.
+
+    y[n, o, p, q, r] = sum_{c,i,j,k} W[o, c, i, j, k] x_padded[n, g C' + c, p SD + i DD,
+    q SH + j DH, r SW + k DW] + b[o], g and C' as in conv2d.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Volumes of shape (N, C, D, H, W).
+    W : Variable or ndarray
+        Filters of shape (OC, C / groups, KD, KH, KW).
+    b : Variable, ndarray or None
+        Bias of shape (OC,).
+    stride, dilation : int or triple of ints
+        Step and spacing of the taps (>= 1), as (depth, height, width).
+    pad : int, triple of ints, 'same' or 'valid'
+        Zero padding (>= 0) on each side, as conv2d's.
+    groups : int
+        Channel groups, as in conv2d.
+
+    Returns
+    -------
+    Variable of shape (N, OC, OD, OH, OW), each as conv2d's output sizes.
+
+    Raises
+    ------
+    TypeError
+        If a stride, pad or dilation is not an int, a triple of ints or (pad) a string, or
+        `groups` is not an int.
+    ValueError
+        If the shapes do not fit together, groups does not divide the channels, pad is
+        'same' at a stride above 1 or an unknown string, or the kernel does not fit the
+        padded input.
+    """
+    op = "conv3d"
+    x, W = as_float(x, op), as_float(W, op)
+    if W.ndim != 5:
+        raise ValueError(f"{op}: W must be 5-d (OC, C, KD, KH, KW), got shape {W.shape}")
+    groups = _groups(groups, x, W, op, "(N, C, D, H, W)")
+    stride, dilation = int_tuple(stride, op, "stride", 1, 3), int_tuple(dilation, op, "dilation", 1, 3)
+    return _convolve(x, W, b, stride, pad, dilation, groups, op, stride)
+
+
 def _deconv_size(size, kernel, stride, pad, outsize, op, x_shape, W_shape):
     """(OH, OW) of deconv2d: `outsize` once checked, else the smallest size conv2d maps to `size`.
 
@@ -555,22 +624,23 @@ def _pool_geometry(x, kernel_size, stride, pad, op):
             raise ValueError(f"{op}: pad {p} must be smaller than kernel_size {k}")
         _check_fits_1d(k, p, x.shape, op)
         return V.expand_dims(x, 2), (1, k), (1, s), (0, p), True
-    if x.ndim != 4:
-        raise ValueError(f"{op}: x must be images (N, C, H, W) or sequences (N, C, L), got shape {x.shape}")
-    kernel, stride, pad, _ = _geometry(x.shape, kernel_size, stride, pad, op)
-    if pad[0] >= kernel[0] or pad[1] >= kernel[1]:
+    if x.ndim not in (4, 5):
+        raise ValueError(f"{op}: x must be images (N, C, H, W), sequences (N, C, L) or volumes "
+                         f"(N, C, D, H, W), got shape {x.shape}")
+    kernel, stride, pad, _ = _geometry(x.shape, kernel_size, stride, pad, op, (1,) * (x.ndim - 2))
+    if any(p >= k for p, k in zip(pad, kernel)):
         raise ValueError(f"{op}: pad {pad} must be smaller than kernel_size {kernel}")
     return x, kernel, stride, pad, False
 
 
 def _windows(x, kernel, stride, pad, extra, pad_value):
-    """Columns (N, C, KH*KW, OH, OW) of images `x` padded by `pad` on both sides and `extra` more
-    on the far ones (ceil_mode), with `pad_value`."""
-    if extra != (0, 0):
-        x = V.pad(x, ((0, 0), (0, 0), (0, extra[0]), (0, extra[1])), constant_values=pad_value)
-    out = tuple(_output_size(x.shape[2 + d], kernel[d], stride[d], pad[d]) for d in range(2))
+    """Columns (N, C, KH*KW, OH, OW) of images `x` (or (N, C, KD*KH*KW, OD, OH, OW) of volumes)
+    padded by `pad` on both sides and `extra` more on the far ones (ceil_mode), with `pad_value`."""
+    if any(extra):
+        x = V.pad(x, ((0, 0), (0, 0)) + tuple((0, e) for e in extra), constant_values=pad_value)
+    out = tuple(_output_size(x.shape[2 + d], kernel[d], stride[d], pad[d]) for d in range(len(kernel)))
     col = Function(Im2col(kernel, stride, pad, out, pad_value))(x)
-    return V.reshape(col, x.shape[:2] + (kernel[0] * kernel[1],) + out)
+    return V.reshape(col, x.shape[:2] + (math.prod(kernel),) + out)
 
 
 def _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce):
@@ -579,7 +649,7 @@ def _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce):
     ceil_mode = _check_flag(ceil_mode, op, "ceil_mode")
     x, kernel, stride, pad, sequences = _pool_geometry(x, kernel_size, stride, pad, op)
     extra = tuple(_ceil_extra(x.shape[2 + d], kernel[d], stride[d], pad[d]) if ceil_mode else 0
-                  for d in range(2))
+                  for d in range(len(kernel)))
     y = reduce(x, kernel, stride, pad, extra)
     return V.squeeze(y, axis=2) if sequences else y
 
@@ -603,22 +673,23 @@ def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
     Parameters
     ----------
     x : Variable or ndarray
-        Images of shape (N, C, H, W), or sequences (N, C, L) (PyTorch's max_pool1d).
+        Images of shape (N, C, H, W), sequences (N, C, L) (PyTorch's max_pool1d) or volumes
+        (N, C, D, H, W) (max_pool3d).
     kernel_size, stride, pad : int or pair of ints
         Window size, step and padding (pad < kernel_size), as (height, width); ints for
-        sequences.
+        sequences, triples for volumes.
     ceil_mode : bool
         Round the output size up, as PyTorch's ceil_mode: a last window that runs past the
         padding where the stride leaves rows (columns) uncovered.
 
     Returns
     -------
-    Variable of shape (N, C, OH, OW) (or (N, C, OL)).
+    Variable of shape (N, C, OH, OW) (or (N, C, OL), (N, C, OD, OH, OW)).
 
     Raises
     ------
     ValueError
-        If `x` is not 3-d or 4-d, a size is out of range, pad >= kernel_size or the window
+        If `x` is not 3-d, 4-d or 5-d, a size is out of range, pad >= kernel_size or the window
         does not fit.
     """
     def reduce(x, kernel, stride, pad, extra):
@@ -634,10 +705,11 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
     Parameters
     ----------
     x : Variable or ndarray
-        Images of shape (N, C, H, W), or sequences (N, C, L) (PyTorch's avg_pool1d).
+        Images of shape (N, C, H, W), sequences (N, C, L) (PyTorch's avg_pool1d) or volumes
+        (N, C, D, H, W) (avg_pool3d).
     kernel_size, stride, pad : int or pair of ints
         Window size, step and zero padding (pad < kernel_size), as (height, width); ints for
-        sequences.
+        sequences, triples for volumes.
     ceil_mode : bool
         Round the output size up, as pooling's; the entries past the padding are never counted.
     count_include_pad : bool
@@ -646,12 +718,12 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
 
     Returns
     -------
-    Variable of shape (N, C, OH, OW) (or (N, C, OL)).
+    Variable of shape (N, C, OH, OW) (or (N, C, OL), (N, C, OD, OH, OW)).
 
     Raises
     ------
     ValueError
-        If `x` is not 3-d or 4-d, a size is out of range, pad >= kernel_size or the window
+        If `x` is not 3-d, 4-d or 5-d, a size is out of range, pad >= kernel_size or the window
         does not fit.
     """
     op = "average_pooling"
@@ -659,13 +731,14 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
 
     def reduce(x, kernel, stride, pad, extra):
         col = _windows(x, kernel, stride, pad, extra, 0.0)
-        if extra == (0, 0) and count_include_pad:
+        if not any(extra) and count_include_pad:
             return V.mean(col, axis=2)
-        rows, cols = (_window_counts(x.shape[2 + d], kernel[d], stride[d], pad[d], extra[d],
-                                     count_include_pad) for d in range(2))
-        counts = get_array_module(x._data).asarray(np.outer(rows, cols).astype(x.dtype))
+        counts = functools.reduce(np.multiply.outer, (
+            _window_counts(x.shape[2 + d], kernel[d], stride[d], pad[d], extra[d], count_include_pad)
+            for d in range(len(kernel))))
+        counts = get_array_module(x._data).asarray(counts.astype(x.dtype))
         return V.sum(col, axis=2) / counts
     return _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce)
 
 
-__all__ = ["im2col", "col2im", "conv1d", "conv2d", "deconv2d", "pooling", "average_pooling"]
+__all__ = ["im2col", "col2im", "conv1d", "conv2d", "conv3d", "deconv2d", "pooling", "average_pooling"]

@@ -228,7 +228,8 @@ def test_max_pooling_routes_the_gradient_to_each_windows_maximum(rng):
     (lambda: F.pooling(np.ones((1, 1, 4, 4)), 2, pad=2), ValueError,
      r"pooling: pad \(2, 2\) must be smaller than kernel_size \(2, 2\)"),
     (lambda: F.average_pooling(np.ones((4, 4)), 2), ValueError,
-     r"average_pooling: x must be images \(N, C, H, W\) or sequences \(N, C, L\)"),
+     r"average_pooling: x must be images \(N, C, H, W\), sequences \(N, C, L\) or volumes "
+     r"\(N, C, D, H, W\)"),
     (lambda: F.pooling(np.ones((1, 4, 4)), (2, 2)), TypeError,
      r"pooling: kernel_size must be an int, got \(2, 2\)"),
 ])

@@ -209,6 +209,31 @@ def np_conv2d(x, W, b=None, stride=(1, 1), pad=(0, 0), dilation=(1, 1), groups=1
     return y if b is None else y + b[None, :, None, None]
 
 
+def np_conv3d(x, W, b=None, stride=1, pad=0, dilation=1):
+    """Direct sum over output positions, channels and the kernel's taps (one group)."""
+    n, c, *size = x.shape
+    oc, _, *kernel = W.shape
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(pad, pad)] * 3)
+    out = [(m + 2 * pad - dilation * (k - 1) - 1) // stride + 1 for m, k in zip(size, kernel)]
+    y = np.zeros((n, oc, *out))
+    for p in np.ndindex(*out):
+        spans = [slice(q * stride, q * stride + dilation * (k - 1) + 1, dilation) for q, k in zip(p, kernel)]
+        taps = (slice(None), slice(None), *spans)
+        y[(slice(None), slice(None)) + p] = np.einsum("ncijk,ocijk->no", xp[taps], W)
+    return y if b is None else y + b[None, :, None, None, None]
+
+
+def np_pool3d(x, k, s, reduce):
+    """Pooling of volumes by direct window reduction, no padding."""
+    n, c, *size = x.shape
+    out = [(m - k) // s + 1 for m in size]
+    y = np.empty((n, c, *out))
+    for p in np.ndindex(*out):
+        window = tuple(slice(q * s, q * s + k) for q in p)
+        y[(slice(None), slice(None)) + p] = reduce(x[(slice(None), slice(None)) + window], axis=(2, 3, 4))
+    return y
+
+
 def np_deconv2d(x, W, b=None, stride=(1, 1), pad=(0, 0), outsize=None):
     """Each input pixel adds its kernel-weighted patch into the padded output, then the pad is cut."""
     n, c, h, w = x.shape
@@ -595,6 +620,12 @@ CONV_ROWS = {
             lambda x, W: np_conv2d(x, W, stride=(2, 2), dilation=(2, 2)), normal((1, 2, 6, 7), (2, 2, 2, 2)),
             PIECEWISE),
     ],
+    "conv3d": [
+        Row("bias", F.conv3d, np_conv3d, normal((2, 2, 3, 4, 3), (3, 2, 2, 2, 2), (3,)), PIECEWISE),
+        Row("stride 2 pad 1 dilation 2, no bias", lambda x, W: F.conv3d(x, W, stride=2, pad=1, dilation=2),
+            lambda x, W: np_conv3d(x, W, stride=2, pad=1, dilation=2),
+            normal((1, 1, 4, 5, 4), (2, 1, 2, 2, 2)), PIECEWISE),
+    ],
     "interpolate": [
         Row("nearest (2,3,3,4) -> (5,2)", lambda x: F.interpolate(x, size=(5, 2)),
             lambda x: x[:, :, [0, 0, 1, 1, 2]][:, :, :, [0, 2]], normal((2, 3, 3, 4)), PIECEWISE),
@@ -651,10 +682,14 @@ CONV_ROWS = {
             normal((1, 2, 5, 5)), PIECEWISE),
         Row("1-d k=3 s=2 p=1", lambda x: F.pooling(x, 3, 2, 1),
             lambda x: np_pool1d(x, 3, 2, 1, np.max, -np.inf), normal((2, 2, 7)), PIECEWISE),
+        Row("3-d k=2 s=1", lambda x: F.pooling(x, 2, 1), lambda x: np_pool3d(x, 2, 1, np.max),
+            normal((1, 2, 3, 3, 4)), PIECEWISE),
         Row("k=3 s=2 p=1 ceil_mode", lambda x: F.pooling(x, 3, 2, 1, ceil_mode=True),
             lambda x: np_pool_clipped(x, 3, 2, 1, "max", ceil_mode=True), normal((1, 2, 6, 6)), PIECEWISE),
     ],
     "average_pooling": [
+        Row("3-d k=2 s=2", lambda x: F.average_pooling(x, 2, 2), lambda x: np_pool3d(x, 2, 2, np.mean),
+            normal((2, 1, 4, 4, 5)), SMOOTH),
         Row("k=3 s=2 p=1 ceil_mode", lambda x: F.average_pooling(x, 3, 2, 1, ceil_mode=True),
             lambda x: np_pool_clipped(x, 3, 2, 1, "mean", ceil_mode=True), normal((1, 2, 6, 6)), SMOOTH),
         Row("k=3 s=2 p=1 ceil_mode, count_include_pad=False",

@@ -2057,6 +2057,27 @@ def conv2d(x, W, b=None, stride=1, pad=0, dilation=1, groups=1):
     return y if b is None else y + as_float(b).reshape(1, oc, 1, 1)
 
 
+def conv3d(x, W, b=None, stride=1, pad=0, dilation=1, groups=1):
+    """Each group's filters against its slice of the volumes' channels, output entry by entry."""
+    x, W = as_float(x, W)
+    oc, cg, *kernel = W.shape
+    triple = (lambda v: (v,) * 3 if isinstance(v, int) else tuple(v))
+    stride, dilation = triple(stride), triple(dilation)
+    pads = _conv_pads(pad if isinstance(pad, str) else triple(pad), kernel, dilation)
+    xp = np.pad(x, [(0, 0), (0, 0)] + pads)
+    out = [(m - d * (k - 1) - 1) // s + 1 for m, k, s, d in zip(xp.shape[2:], kernel, stride, dilation)]
+    y = np.zeros((x.shape[0], oc, *out))
+    og = oc // groups
+    for o in range(oc):
+        g = o // og
+        for p in np.ndindex(*out):
+            spans = [slice(q * s, q * s + d * (k - 1) + 1, d)
+                     for q, s, d, k in zip(p, stride, dilation, kernel)]
+            window = xp[(slice(None), slice(g * cg, (g + 1) * cg), *spans)]
+            y[(slice(None), o, *p)] = np.sum(window * W[o], axis=(1, 2, 3, 4))
+    return y if b is None else y + as_float(b).reshape(1, oc, 1, 1, 1)
+
+
 def conv1d(x, W, b=None, stride=1, pad=0, dilation=1, groups=1):
     """Each output position: the kernel-weighted sum over its group's channels of its (dilated)
     window of the padded input."""

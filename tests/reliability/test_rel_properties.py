@@ -494,6 +494,24 @@ def conv2d_draw(data, rng):
     return arrays, {"stride": stride, "pad": pad, "dilation": dilation, "groups": groups}
 
 
+def conv3d_draw(data, rng):
+    """Volumes of 2 to 3 entries a side, a kernel that fits, a stride, a pad (or 'same' at
+    stride 1), a dilation of 1 or 2 where it fits, channels in 1 or 2 groups."""
+    n, c = data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2))
+    x = rng.uniform(-1, 1, (n, c) + tuple(data.draw(st.integers(2, 3)) for _ in range(3)))
+    kernel = tuple(data.draw(st.integers(1, 2)) for _ in range(3))
+    stride, pad, dilation = (data.draw(st.sampled_from(v)) for v in ([1, 2], [0, 1], [1, 2]))
+    if any(dilation * (k - 1) + 1 > m + 2 * pad for k, m in zip(kernel, x.shape[2:])):
+        dilation = 1
+    groups, oc = _grouping(data, rng, x)
+    arrays = [x, rng.uniform(-1, 1, (oc, c // groups) + kernel)]
+    if data.draw(st.booleans()):
+        arrays.append(rng.uniform(-1, 1, oc))
+    if stride == 1 and data.draw(st.booleans()):
+        pad = "same"
+    return arrays, {"stride": stride, "pad": pad, "dilation": dilation, "groups": groups}
+
+
 def conv1d_draw(data, rng):
     """(N, C, L) sequences, a kernel that fits the padded length at its dilation, a stride and a
     pad (or 'same' at stride 1), channels in 1 or 2 groups."""
@@ -1981,6 +1999,7 @@ PROPS = [
          lambda x, size: R.adaptive_max_pool2d(x, size)),
     Prop("conv1d", conv1d_draw, lambda x, W, b=None, **kw: F.conv1d(x, W, b, **kw), R.conv1d),
     Prop("conv2d", conv2d_draw, lambda x, W, b=None, **kw: F.conv2d(x, W, b, **kw), R.conv2d),
+    Prop("conv3d", conv3d_draw, lambda x, W, b=None, **kw: F.conv3d(x, W, b, **kw), R.conv3d),
     Prop("deconv2d", deconv2d_draw, lambda x, W, b=None, **kw: F.deconv2d(x, W, b, **kw), R.deconv2d),
     Prop("pooling", pooling_draw, F.pooling, R.pooling),
     Prop("average_pooling", pooling_draw, F.average_pooling, R.average_pooling),
