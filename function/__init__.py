@@ -100,6 +100,10 @@ _SPELLED_OTHERWISE = {
                            "defaults to the kernel size, gengrad's to 1"),
     "avg_pool1d": (_TORCH, "F.average_pooling(x, k, s) of x of shape (N, C, L); give the stride: "
                            "PyTorch's defaults to the kernel size, gengrad's to 1"),
+    "max_pool3d": (_TORCH, "F.pooling(x, k, s) of x of shape (N, C, D, H, W); give the stride: PyTorch's "
+                           "defaults to the kernel size, gengrad's to 1"),
+    "avg_pool3d": (_TORCH, "F.average_pooling(x, k, s) of x of shape (N, C, D, H, W); give the stride: "
+                           "PyTorch's defaults to the kernel size, gengrad's to 1"),
     **dict.fromkeys(("upsample", "upsample_nearest", "upsample_bilinear"), (
         _TORCH, "F.interpolate(x, size, scale_factor, mode) (mode 'nearest', or 'bilinear': "
                 "upsample_bilinear's is F.interpolate(x, size, scale_factor, 'bilinear', "

@@ -131,6 +131,12 @@ _SPELLED_OTHERWISE = {
                           "the stride: PyTorch's defaults to the kernel size, gengrad's to 1)"),
     "AvgPool1d": (_TORCH, "a step lambda x: F.average_pooling(x, k, k) in L.Sequential, x of shape (N, C, L) "
                           "(give the stride: PyTorch's defaults to the kernel size, gengrad's to 1)"),
+    "MaxPool3d": (_TORCH, "a step lambda x: F.pooling(x, k, k) in L.Sequential, x of shape "
+                          "(N, C, D, H, W) (give the stride: PyTorch's defaults to the kernel size, "
+                          "gengrad's to 1)"),
+    "AvgPool3d": (_TORCH, "a step lambda x: F.average_pooling(x, k, k) in L.Sequential, x of shape "
+                          "(N, C, D, H, W) (give the stride: PyTorch's defaults to the kernel size, "
+                          "gengrad's to 1)"),
     "AdaptiveAvgPool1d": (_TORCH, "a step lambda x: F.adaptive_avg_pool2d(x[:, :, None, :], (1, n))"
                                   "[:, :, 0, :] in L.Sequential"),
     **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d"), (
