@@ -40,7 +40,7 @@ from .activation import (
     Tanh,
 )
 from .attention import MultiheadAttention, TransformerDecoderLayer, TransformerEncoderLayer
-from .conv import Conv1d, Conv2d, Deconv2d
+from .conv import Conv1d, Conv2d, Conv3d, Deconv2d
 from .dataloader import DataLoader, SeqDataLoader
 from .dropout import Dropout
 from .embedding import EmbedID
@@ -56,7 +56,8 @@ from .shape import Flatten
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
-    "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Deconv2d", "Flatten",
+    "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Conv3d", "Deconv2d",
+    "Flatten",
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",

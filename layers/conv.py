@@ -1,11 +1,14 @@
 """Conv2d and Deconv2d: 2-D convolution and its transpose on (batch, channels, height, width);
-Conv1d: 1-D convolution on (batch, channels, length)."""
+Conv1d: 1-D convolution on (batch, channels, length); Conv3d: 3-D on (batch, channels, depth,
+height, width)."""
+
+import math
 
 import numpy as np
 
 import function as F
 import variable as V
-from function.conv import int_pair, single_int
+from function.conv import int_pair, int_tuple, single_int
 
 from .initializers import generator, scaled_normal
 from .layer import Layer
@@ -49,12 +52,12 @@ def _order_note(layer, torch_name):
     name = type(layer).__name__
     given = layer._in_channels_given
     keywords = [("pad", "'same'", "padding")] if layer.pad == "same" else []
-    if layer.dilation != (1, 1):
+    if set(layer.dilation) != {1}:
         keywords.append(("dilation", _one(layer, layer.dilation), "dilation"))
     if layer.groups != 1:
         keywords.append(("groups", str(layer.groups), "groups"))
     ours = "".join(f", {n}={v}" for n, v, _ in keywords)
-    padded = layer.pad != "same" and layer.pad != (0, 0)
+    padded = layer.pad != "same" and any(layer.pad)
     values = [str(layer.out_channels), _one(layer, layer.kernel_size), _one(layer, layer.stride)]
     names = ["out_channels", "kernel_size", "stride"]
     if padded:
@@ -137,6 +140,8 @@ class _Convolution(Layer):
 
     TORCH_NAME = ""
     LAYOUT = "(batch, channels, height, width)"
+    DIMS = 2
+    """Spatial axes of the settings (Conv1d's are pairs too: it is Conv2d one row high)."""
     torch_keywords = {"padding_mode": "gengrad's convolutions pad with zeros; pad the input first, "
                                       "V.pad(x, widths, mode='reflect') ('edge' for PyTorch's 'replicate'), "
                                       "and give pad=0"}
@@ -148,8 +153,8 @@ class _Convolution(Layer):
         name = type(self).__name__
         self.out_channels = _positive_int(out_channels, "out_channels", name)
         self.kernel_size = self._kernel(kernel_size)
-        self.stride = int_pair(stride, name, "stride", 1)
-        self.dilation = int_pair(dilation, name, "dilation", 1)
+        self.stride = int_tuple(stride, name, "stride", 1, self.DIMS)
+        self.dilation = int_tuple(dilation, name, "dilation", 1, self.DIMS)
         self.groups = _positive_int(groups, "groups", name)
         self.in_channels = None if in_channels is None else _positive_int(in_channels, "in_channels", name)
         self._in_channels_given = in_channels is not None
@@ -171,15 +176,15 @@ class _Convolution(Layer):
         """`pad` as a checked pair, or 'same' ('valid' is no padding), refused as F.conv2d would."""
         name = type(self).__name__
         if not isinstance(pad, str):
-            return int_pair(pad, name, "pad", 0)
+            return int_tuple(pad, name, "pad", 0, self.DIMS)
         if pad not in ("same", "valid"):
             raise ValueError(f"{name}: pad must be {self._pad_kinds}, 'same' or 'valid', got {pad!r}")
-        if pad == "same" and self.stride != (1, 1):
+        if pad == "same" and set(self.stride) != {1}:
             self.pad = "same"                               # (for the note on the argument order)
             raise ValueError(f"{name}: pad='same' keeps the input's size only at stride 1 (PyTorch refuses "
                              f"it for strided convolutions too), got stride {self._as_written(self.stride)}; "
                              f"{_order_note(self, self.TORCH_NAME)}")
-        return "same" if pad == "same" else (0, 0)
+        return "same" if pad == "same" else (0,) * self.DIMS
 
     _pad_kinds = "an int or a pair of ints"
 
@@ -190,10 +195,9 @@ class _Convolution(Layer):
                              f"channels ({what})")
 
     def _create(self, dtype):
-        kh, kw = self.kernel_size
         c = self.in_channels // self.groups                 # the channels each filter sees
-        self.W = Parameter(scaled_normal(self._w_shape(self.in_channels), c * kh * kw, dtype, self._rng),
-                           name="W")
+        fan_in = c * math.prod(self.kernel_size)
+        self.W = Parameter(scaled_normal(self._w_shape(self.in_channels), fan_in, dtype, self._rng), name="W")
         if not self.nobias:
             self.b = Parameter(np.zeros(self.out_channels, dtype=dtype), name="b")
 
@@ -203,7 +207,7 @@ class _Convolution(Layer):
         pad = self.pad if self.pad == "same" else self._as_written(self.pad)
         settings = {"out_channels": self.out_channels, "kernel_size": self._as_written(self.kernel_size),
                     "stride": self._as_written(self.stride), "pad": pad}
-        if self.dilation != (1, 1):
+        if set(self.dilation) != {1}:
             settings["dilation"] = self._as_written(self.dilation)
         if self.groups != 1:
             settings["groups"] = self.groups
@@ -280,7 +284,8 @@ class _Convolution(Layer):
         if all(d * (k - 1) + 1 <= n + 2 * p for k, d, n, p in zip(kernel, dilation, shape[2:], pad)):
             return
         name = type(self).__name__
-        spread = "" if self.dilation == (1, 1) else f" (spread by dilation {self._as_written(self.dilation)})"
+        dilation = self._as_written(self.dilation)
+        spread = "" if set(self.dilation) == {1} else f" (spread by dilation {dilation})"
         message = (f"{name}: kernel {self._as_written(self.kernel_size)}{spread} does not fit the input of "
                    f"shape {tuple(shape)} padded by {self._as_written(self.pad)}{layout}")
         if self.W is None or self._in_channels_given:    # never run on an input of this size yet
@@ -501,3 +506,67 @@ class Conv1d(_Convolution):
         """Refuse an input shorter than the kernel, naming the layout and, on a first call, the order."""
         self._refuse_unfitting(shape, " (the input is (batch, channels, length); a (batch, length, "
                                       "channels) sequence is x.transpose(0, 2, 1))")
+
+
+class Conv3d(_Convolution):
+    """3-D convolution (cross-correlation) of volumes (batch, channels, depth, height, width).
+
+    W has shape (out_channels, in_channels / groups, kd, kh, kw), PyTorch's layout, and starts
+    as N(0, 1) times sqrt(1 / (in_channels / groups kd kh kw)); b (out_channels,) starts at
+    zero (`F.conv3d`).
+
+    Parameters
+    ----------
+    out_channels : int
+    kernel_size, stride : int or (int, int, int)
+    pad : int, (int, int, int), 'same' or 'valid'
+        Zero padding on each side.
+    in_channels : int, optional
+        Inferred from axis 1 of the first input when None.
+    nobias : bool
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    rng : numpy.random.Generator, optional
+        Source of the initial W.
+    dilation : int or (int, int, int)
+    groups : int
+
+    Raises
+    ------
+    TypeError, ValueError
+        As Conv2d's, for inputs of 5 axes; a channels-last volume (N, D, H, W, C) with C of 1,
+        3 or 4 and D = H is refused at the first call (transpose it to (N, C, D, H, W)).
+    """
+
+    TORCH_NAME = "Conv3d"
+    LAYOUT = "(batch, channels, depth, height, width)"
+    DIMS = 3
+    _pad_kinds = "an int or a triple of ints"
+
+    @staticmethod
+    def _kernel(kernel_size):
+        return int_tuple(kernel_size, "Conv3d", "kernel_size", 1, 3)
+
+    def _w_shape(self, in_channels):
+        return (self.out_channels, in_channels and in_channels // self.groups, *self.kernel_size)
+
+    def _check_channels_first(self, shape):
+        """A channels-last volume, (batch, depth, height, width, channels), refused as Conv2d
+        refuses a channels-last image."""
+        n, c, d, h, w = shape
+        if w in (1, 3, 4) and c == d and c > 4 * w:
+            raise ValueError(
+                f"Conv3d: input of shape {tuple(shape)} looks channels-last, (batch, depth, height, width, "
+                f"channels) with {w} channel(s); gengrad's Conv3d takes (batch, channels, depth, height, "
+                f"width), as PyTorch's does: x.transpose(0, 4, 1, 2, 3); pass in_channels={c} if you do mean "
+                f"{c} channels of {d}x{h}x{w}")
+
+    def forward(self, x):
+        """Convolve `x` of shape (batch, in_channels, depth, height, width)."""
+        x = self._checked_input(x)
+        return F.conv3d(x, self.W, self.b, stride=self.stride, pad=self.pad, dilation=self.dilation,
+                        groups=self.groups)
+
+    def _check_fits(self, shape):
+        """Refuse an input smaller than the kernel, naming the argument order on a first call."""
+        self._refuse_unfitting(shape)

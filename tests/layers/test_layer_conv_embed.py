@@ -355,3 +355,40 @@ def test_embed_id_padding_idx_refusals():
         L.EmbedID(10, 4, padding_idx=10)
     with pytest.raises(TypeError, match=r"EmbedID: padding_idx must be an int, got float"):
         L.EmbedID(10, 4, padding_idx=1.0)
+
+
+def test_conv3d_matches_a_direct_loop_and_the_functional_op(rng, on_device):
+    layer = L.Conv3d(4, (2, 3, 2), stride=(1, 2, 1), pad=1, dilation=(2, 1, 1), groups=2)
+    x = rng.standard_normal((2, 2, 4, 5, 3))
+    y = layer(on_device(x))
+    assert layer.W.shape == (4, 1, 2, 3, 2) and layer.in_channels == 2 and y.shape == (2, 4, 4, 3, 4)
+    W, b = to_cpu(layer.W.data), to_cpu(layer.b.data)
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1), (1, 1)))
+    expected = np.empty(y.shape)
+    for o, p, q, r in np.ndindex(*y.shape[1:]):
+        g = o // 2                                            # two filters a group, one channel each
+        window = xp[:, g, p:p + 3:2, 2 * q:2 * q + 3, r:r + 2]
+        expected[:, o, p, q, r] = np.einsum("nijk,ijk->n", window, W[o, 0]) + b[o]
+    np.testing.assert_allclose(to_cpu(y.data), expected, rtol=1e-12, atol=1e-14)
+    again = F.conv3d(on_device(x), layer.W, layer.b, (1, 2, 1), 1, (2, 1, 1), 2)
+    np.testing.assert_array_equal(to_cpu(y.data), to_cpu(again.data))
+    w = on_device(rng.standard_normal(y.shape))
+    assert_param_grads_match(layer, lambda: V.sum(layer(on_device(x)) * w))
+    big = L.Conv3d(32, 3, in_channels=16)
+    np.testing.assert_allclose(to_cpu(big.W.data).std(), np.sqrt(1 / (16 * 27)), rtol=0.03)
+    assert repr(layer).splitlines()[1] == "  stride=(1, 2, 1), pad=(1, 1, 1), dilation=(2, 1, 1), groups=2"
+
+
+def test_conv3d_refusals_name_the_layout_and_the_order(on_device):
+    with pytest.raises(ValueError, match=r"Conv3d: input must be 5-D \(batch, channels, depth, height, "
+                                         r"width\), got shape \(2, 3, 8, 8\)"):
+        L.Conv3d(8, 3)(on_device(np.ones((2, 3, 8, 8))))
+    with pytest.raises(ValueError, match=r"Conv3d: input of shape \(2, 16, 16, 16, 1\) looks channels-last.*"
+                                         r"x\.transpose\(0, 4, 1, 2, 3\)"):
+        L.Conv3d(8, 3)(on_device(np.ones((2, 16, 16, 16, 1))))
+    with pytest.raises(ValueError, match=r"for PyTorch's nn\.Conv3d\(3, 8, 3\) write L\.Conv3d\(8, 3, "
+                                         r"in_channels=3\)"):
+        L.Conv3d(3, 8, 3)(on_device(np.ones((1, 3, 16, 16, 16))))
+    with pytest.raises(TypeError, match=r"Conv3d: kernel_size must be an int or a triple of ints, "
+                                        r"got \(3, 3\)"):
+        L.Conv3d(8, (3, 3))

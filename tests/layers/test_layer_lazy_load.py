@@ -223,3 +223,17 @@ def test_grouped_convolutions_load_their_in_channels_without_a_forward_pass(tmp_
     assert (fresh.l0.in_channels, fresh.l2.in_channels, fresh.l4.in_channels) == (3, 6, 4)
     assert fresh.l0.W.shape == (6, 1, 3, 3) and fresh.l2.W.shape == (4, 3, 1, 1)
     np.testing.assert_array_equal(to_cpu(fresh(x).data), to_cpu(y.data))
+
+
+def test_a_conv3d_net_loads_without_a_forward_pass(tmp_path, rng, on_device):
+    def net():
+        return L.Sequential(L.Conv3d(4, 3, pad="same", groups=1), F.relu, L.Conv3d(6, 1, groups=2))
+
+    source = net()
+    x = on_device(rng.standard_normal((1, 2, 3, 4, 4)))
+    y = source(x)
+    source.save_weights(tmp_path / "volumes.npz")
+    fresh = net()
+    fresh.load_weights(tmp_path / "volumes.npz")
+    assert (fresh.l0.in_channels, fresh.l2.in_channels) == (2, 4) and fresh.l2.W.shape == (6, 2, 1, 1, 1)
+    np.testing.assert_array_equal(to_cpu(fresh(x).data), to_cpu(y.data))
