@@ -43,7 +43,7 @@ from .loss import (
     softmax_cross_entropy,
 )
 from .nn import accuracy, batch_norm, dropout, embed_id, group_norm, layer_norm, linear, rms_norm
-from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, interpolate
+from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, affine_grid, grid_sample, interpolate
 from .softmax import log_softmax, softmax
 
 __all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__

@@ -18,7 +18,7 @@ import numpy as np
 
 import variable as V
 from variable import Variable
-from variable.backend import constant_like
+from variable.backend import constant_like, get_array_module
 
 from .activation import ArrayLike, as_float
 
@@ -293,4 +293,134 @@ def adaptive_max_pool2d(x: ArrayLike, output_size) -> Variable:
     return _adaptive("adaptive_max_pool2d", x, output_size, _max_over_windows)
 
 
-__all__ = ["interpolate", "adaptive_avg_pool2d", "adaptive_max_pool2d"]
+def _flag(value, op, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{op}: {name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def affine_grid(theta: ArrayLike, size, align_corners: bool = False) -> Variable:
+    """The sampling grid of an affine map (PyTorch's F.affine_grid, 2-D): for each output pixel
+    its normalised (x, y) in [-1, 1] mapped by theta, ready for `grid_sample`.
+
+    grid[n, i, j] = theta[n] @ (x_j, y_i, 1), x_j and y_i the pixel centres spread over [-1, 1]
+    (with `align_corners`, the corner pixels' centres at -1 and 1).
+
+    Parameters
+    ----------
+    theta : Variable or ndarray
+        Affine maps of shape (N, 2, 3).
+    size : tuple of 4 ints
+        The output's (N, C, H, W).
+    align_corners : bool
+
+    Returns
+    -------
+    Variable of shape (N, H, W, 2), differentiable in theta.
+
+    Raises
+    ------
+    TypeError
+        If `size` is not 4 ints or `align_corners` not a bool.
+    ValueError
+        If theta is not (N, 2, 3) for the size's N, or a size is not positive.
+    """
+    op = "affine_grid"
+    theta = as_float(theta, op)
+    align_corners = _flag(align_corners, op, "align_corners")
+    if not isinstance(size, (tuple, list)) or len(size) != 4 or not all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in size):
+        raise TypeError(f"{op}: size must be 4 ints (N, C, H, W), got {size!r}")
+    n, _, h, w = (int(v) for v in size)
+    if min(n, h, w) < 1:
+        raise ValueError(f"{op}: size must be positive, got {tuple(size)}")
+    if theta.shape != (n, 2, 3):
+        raise ValueError(f"{op}: theta must have shape (N, 2, 3) = ({n}, 2, 3) for size {tuple(size)}, got "
+                         f"{theta.shape}")
+
+    def centres(count):                      # the pixel centres in [-1, 1]
+        steps = np.linspace(-1.0, 1.0, count) if count > 1 else np.zeros(1)
+        return steps if align_corners else steps * (count - 1) / count
+
+    xs, ys = np.meshgrid(centres(w), centres(h))
+    base = np.stack([xs, ys, np.ones_like(xs)], axis=-1).reshape(1, h * w, 3).astype(theta.dtype)
+    base = constant_like(base, theta, op, "the base grid")
+    return V.matmul(base, V.transpose(theta, (0, 2, 1))).reshape(n, h, w, 2)
+
+
+def _unnormalised(coordinate, size, align_corners):
+    """A normalised coordinate in [-1, 1] as a pixel position (0 is the first pixel's centre)."""
+    if align_corners:
+        return (coordinate + 1) * ((size - 1) / 2)
+    return ((coordinate + 1) * size - 1) / 2
+
+
+def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool = False) -> Variable:
+    """`x` read at the points of `grid` (PyTorch's F.grid_sample, 2-D): out[n, :, i, j] is x[n]
+    interpolated at grid[n, i, j] = (x, y), both normalised to [-1, 1] across the image.
+
+    Bilinear mode weighs the four pixels around the point by their nearness, so the output
+    is differentiable in x and in the grid (a spatial transformer learns its grid so);
+    nearest takes the nearest pixel (differentiable in x only).  Points outside the image
+    read zeros (padding_mode 'zeros'), or the nearest border pixel ('border').
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Images (N, C, H, W).
+    grid : Variable or ndarray
+        Points (N, Ho, Wo, 2), x (width) first.
+    mode : 'bilinear' or 'nearest'
+    padding_mode : 'zeros' or 'border'
+    align_corners : bool
+        Whether -1 and 1 are the corner pixels' centres (True) or the image's edges (False).
+
+    Returns
+    -------
+    Variable of shape (N, C, Ho, Wo).
+
+    Raises
+    ------
+    TypeError
+        If `align_corners` is not a bool.
+    ValueError
+        If the shapes do not fit together, or the mode or padding mode is not one above.
+    """
+    op = "grid_sample"
+    x, grid = as_float(x, op), as_float(grid, op)
+    align_corners = _flag(align_corners, op, "align_corners")
+    if mode not in ("bilinear", "nearest"):
+        raise ValueError(f"{op}: mode must be 'bilinear' or 'nearest', got {mode!r}")
+    if padding_mode not in ("zeros", "border"):
+        raise ValueError(f"{op}: padding_mode must be 'zeros' or 'border', got {padding_mode!r}")
+    if x.ndim != 4 or grid.ndim != 4 or grid.shape[-1] != 2 or grid.shape[0] != x.shape[0]:
+        raise ValueError(f"{op}: x must be (N, C, H, W) and grid (N, Ho, Wo, 2) with the same N, got x of "
+                         f"shape {x.shape} and grid of shape {grid.shape}")
+    n, _, h, w = x.shape
+    xp = get_array_module(x._data)
+    px = _unnormalised(grid[..., 0], w, align_corners)
+    py = _unnormalised(grid[..., 1], h, align_corners)
+    if padding_mode == "border":                       # (points beyond the edge read the edge)
+        px, py = V.clip(px, 0, w - 1), V.clip(py, 0, h - 1)
+    batch = xp.arange(n).reshape(n, 1, 1)
+
+    def read(row, col):
+        """x at integer pixels (row, col) (N, Ho, Wo), zero where they fall outside: (N, Ho, Wo, C)."""
+        inside = (row >= 0) & (row < h) & (col >= 0) & (col < w)
+        picked = x[batch, :, xp.clip(row, 0, h - 1), xp.clip(col, 0, w - 1)]
+        return picked * inside[..., None].astype(x.dtype)
+
+    if mode == "nearest":                              # (round half to even, as PyTorch's)
+        out = read(xp.rint(py._data).astype(np.int64), xp.rint(px._data).astype(np.int64))
+    else:
+        x0, y0 = xp.floor(px._data), xp.floor(py._data)
+        wx1, wy1 = px - x0, py - y0                     # the weights: how far past the lower pixel
+        wx0, wy0 = 1 - wx1, 1 - wy1
+        c0, r0 = x0.astype(np.int64), y0.astype(np.int64)
+        out = (read(r0, c0) * (wy0 * wx0)[..., None] + read(r0, c0 + 1) * (wy0 * wx1)[..., None]
+               + read(r0 + 1, c0) * (wy1 * wx0)[..., None] + read(r0 + 1, c0 + 1) * (wy1 * wx1)[..., None])
+    return V.transpose(out, (0, 3, 1, 2))
+
+
+__all__ = ["interpolate", "adaptive_avg_pool2d", "adaptive_max_pool2d", "affine_grid", "grid_sample"]

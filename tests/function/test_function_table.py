@@ -234,6 +234,37 @@ def np_pool3d(x, k, s, reduce):
     return y
 
 
+def np_affine_grid(theta, size, align_corners=False):
+    """Pixel centres (x, y, 1) on a meshgrid, mapped by theta."""
+    n, _, h, w = size
+    xs = np.linspace(-1, 1, w) if align_corners else (2 * np.arange(w) + 1) / w - 1
+    ys = np.linspace(-1, 1, h) if align_corners else (2 * np.arange(h) + 1) / h - 1
+    if w == 1:
+        xs = np.zeros(1)
+    if h == 1:
+        ys = np.zeros(1)
+    base = np.stack(np.broadcast_arrays(xs[None, :], ys[:, None], 1.0), axis=-1)    # (h, w, 3)
+    return np.einsum("hwk,nck->nhwc", base, theta)
+
+
+def np_grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
+    """Bilinear weights (1 - |dy|)(1 - |dx|) of the four pixels around each point, written as a
+    sum over all pixels (zero beyond distance 1), or the nearest pixel."""
+    n, c, h, w = x.shape
+    size = np.array([w, h])
+    p = (grid + 1) / 2 * (size - 1) if align_corners else ((grid + 1) * size - 1) / 2
+    if padding_mode == "border":
+        p = np.clip(p, 0, size - 1)
+    cols, rows = np.arange(w), np.arange(h)
+    if mode == "nearest":
+        wx = (np.rint(p[..., 0])[..., None] == cols).astype(float)
+        wy = (np.rint(p[..., 1])[..., None] == rows).astype(float)
+    else:
+        wx = np.maximum(0, 1 - abs(p[..., 0][..., None] - cols))                # (n, ho, wo, w)
+        wy = np.maximum(0, 1 - abs(p[..., 1][..., None] - rows))                # (n, ho, wo, h)
+    return np.einsum("nijy,nijx,ncyx->ncij", wy, wx, x)
+
+
 def np_deconv2d(x, W, b=None, stride=(1, 1), pad=(0, 0), outsize=None):
     """Each input pixel adds its kernel-weighted patch into the padded output, then the pad is cut."""
     n, c, h, w = x.shape
@@ -651,6 +682,23 @@ CONV_ROWS = {
             normal((1, 2, 5, 3)), PIECEWISE),
         Row("area (2,2,5,4) -> (3,2)", lambda x: F.interpolate(x, size=(3, 2), mode="area"),
             lambda x: np_adaptive_pool(x, (3, 2), np.mean), normal((2, 2, 5, 4)), PIECEWISE),
+    ],
+    "grid_sample": [
+        Row("bilinear, zeros", lambda x, g: F.grid_sample(x, g), lambda x, g: np_grid_sample(x, g),
+            lambda rng: [rng.standard_normal((2, 2, 3, 4)), rng.uniform(-1.2, 1.2, (2, 3, 2, 2))], PIECEWISE),
+        Row("bilinear, border, align_corners",
+            lambda x, g: F.grid_sample(x, g, padding_mode="border", align_corners=True),
+            lambda x, g: np_grid_sample(x, g, padding_mode="border", align_corners=True),
+            lambda rng: [rng.standard_normal((1, 3, 4, 3)), rng.uniform(-1.2, 1.2, (1, 2, 3, 2))], PIECEWISE),
+        Row("nearest", lambda x, g: F.grid_sample(x, g, mode="nearest"),
+            lambda x, g: np_grid_sample(x, g, mode="nearest"),
+            lambda rng: [rng.standard_normal((1, 2, 3, 3)), rng.uniform(-0.9, 0.9, (1, 2, 2, 2))], PIECEWISE),
+    ],
+    "affine_grid": [
+        Row("(2, 1, 3, 4)", lambda t: F.affine_grid(t, (2, 1, 3, 4)),
+            lambda t: np_affine_grid(t, (2, 1, 3, 4)), normal((2, 2, 3)), SMOOTH),
+        Row("align_corners", lambda t: F.affine_grid(t, (1, 2, 4, 2), align_corners=True),
+            lambda t: np_affine_grid(t, (1, 2, 4, 2), align_corners=True), normal((1, 2, 3)), SMOOTH),
     ],
     "adaptive_avg_pool2d": [
         Row("(2,3,5,7) -> (3,4)", lambda x: F.adaptive_avg_pool2d(x, (3, 4)),

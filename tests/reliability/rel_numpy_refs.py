@@ -2111,6 +2111,47 @@ def _adaptive_pool(x, output_size, reduce):
     return y
 
 
+def affine_grid(theta, size, align_corners=False):
+    """Each output pixel's centre (x, y) in [-1, 1], mapped by its image's theta."""
+    theta = as_float(theta)
+    n, _, h, w = size
+
+    def centre(i, count):
+        if count == 1:
+            return 0.0
+        return -1 + 2 * i / (count - 1) if align_corners else (2 * i + 1) / count - 1
+
+    grid = np.empty((n, h, w, 2))
+    for b, i, j in np.ndindex(n, h, w):
+        grid[b, i, j] = theta[b] @ np.array([centre(j, w), centre(i, h), 1.0])
+    return grid
+
+
+def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
+    """Each output point read off its image: the four pixels around it weighted by nearness
+    (or the nearest), zero outside the image ('zeros') or clamped to it ('border')."""
+    x, grid = as_float(x, grid)
+    n, c, h, w = x.shape
+    out = np.zeros((n, c) + grid.shape[1:3])
+
+    def pixel(b, row, col):
+        return x[b, :, row, col] if 0 <= row < h and 0 <= col < w else np.zeros(c)
+
+    for b, i, j in np.ndindex(n, *grid.shape[1:3]):
+        gx, gy = grid[b, i, j]
+        px = (gx + 1) / 2 * (w - 1) if align_corners else ((gx + 1) * w - 1) / 2
+        py = (gy + 1) / 2 * (h - 1) if align_corners else ((gy + 1) * h - 1) / 2
+        if padding_mode == "border":
+            px, py = min(max(px, 0), w - 1), min(max(py, 0), h - 1)
+        if mode == "nearest":
+            out[b, :, i, j] = pixel(b, int(np.rint(py)), int(np.rint(px)))
+            continue
+        c0, r0 = int(np.floor(px)), int(np.floor(py))
+        for row, col in ((r0, c0), (r0, c0 + 1), (r0 + 1, c0), (r0 + 1, c0 + 1)):
+            out[b, :, i, j] += (1 - abs(py - row)) * (1 - abs(px - col)) * pixel(b, row, col)
+    return out
+
+
 def adaptive_avg_pool2d(x, output_size):
     """The mean over each output's window [floor(i H / h), ceil((i + 1) H / h)) x (likewise along W)."""
     return _adaptive_pool(x, output_size, np.mean)

@@ -452,6 +452,24 @@ def _image(data, rng, min_side=2, values=None):
     return (values or (lambda r, s: r.uniform(-2, 2, s)))(rng, shape)
 
 
+def grid_draw(data, rng):
+    """An image and a grid of points in and around it (off the pixel centres, where bilinear
+    sampling has a kink), a mode, a padding mode and align_corners."""
+    x = _image(data, rng, min_side=1)
+    rows, cols = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
+    grid = rng.uniform(-1.2, 1.2, (x.shape[0], rows, cols, 2))
+    kwargs = {"mode": data.draw(st.sampled_from(["bilinear", "nearest"])),
+              "padding_mode": data.draw(st.sampled_from(["zeros", "border"])),
+              "align_corners": data.draw(st.booleans())}
+    return [x, grid], kwargs
+
+
+def affine_draw(data, rng):
+    """Affine maps theta (N, 2, 3) and an output size."""
+    n, h, w = data.draw(st.integers(1, 2)), data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4))
+    return [rng.uniform(-1, 1, (n, 2, 3))], {"size": (n, 1, h, w), "align_corners": data.draw(st.booleans())}
+
+
 def resample_draw(data, rng):
     """An image and an output size (h, w) of 1 to 6 each: smaller, larger or the same."""
     size = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
@@ -1993,6 +2011,8 @@ PROPS = [
     Prop("embed_id", embed_id_draw, F.embed_id, R.embed_id),
     Prop("interpolate", interpolate_draw, lambda x, size, mode: F.interpolate(x, size=size, mode=mode),
          R.interpolate),
+    Prop("grid_sample", grid_draw, F.grid_sample, R.grid_sample),
+    Prop("affine_grid", affine_draw, F.affine_grid, R.affine_grid),
     Prop("adaptive_avg_pool2d", resample_draw, lambda x, size: F.adaptive_avg_pool2d(x, size),
          lambda x, size: R.adaptive_avg_pool2d(x, size)),
     Prop("adaptive_max_pool2d", resample_draw, lambda x, size: F.adaptive_max_pool2d(x, size),
