@@ -257,8 +257,13 @@ class _Convolution(Layer):
         """Built from loaded weights: W's open axis holds in_channels / groups."""
         super()._build_from(size_name, size * self.groups, arrays)
 
+    def _w_shape(self, in_channels):
+        """W's shape (None for in_channels while it is unknown): (out, in / groups, *kernel)."""
+        return (self.out_channels, in_channels and in_channels // self.groups, *self.kernel_size)
+
     def _check_fits(self, shape):
-        """Refuse an input the layer cannot take (nothing to refuse by default)."""
+        """Refuse an input smaller than the kernel, naming the argument order on a first call."""
+        self._refuse_unfitting(shape)
 
     def _check_channels_first(self, shape):
         """At the first call (in_channels not given), refuse an input that looks channels-last."""
@@ -336,18 +341,11 @@ class Conv2d(_Convolution):
     def _kernel(kernel_size):
         return tuple(_positive_int(k, "kernel_size", "Conv2d") for k in _pair(kernel_size, "kernel_size"))
 
-    def _w_shape(self, in_channels):
-        return (self.out_channels, in_channels and in_channels // self.groups, *self.kernel_size)
-
     def forward(self, x):
         """Convolve `x` of shape (batch, in_channels, height, width)."""
         x = self._checked_input(x)
         return F.conv2d(x, self.W, self.b, stride=self.stride, pad=self.pad, dilation=self.dilation,
                         groups=self.groups)
-
-    def _check_fits(self, shape):
-        """Refuse an input smaller than the kernel, naming the argument order on a first call."""
-        self._refuse_unfitting(shape)
 
 
 def _channels_error(layer, shape, torch_name):
@@ -415,6 +413,9 @@ class Deconv2d(_Convolution):
 
     def _w_shape(self, in_channels):
         return (in_channels, self.out_channels, *self.kernel_size)
+
+    def _check_fits(self, shape):
+        """Any input fits a transposed convolution (it spreads each pixel into a kernel)."""
 
     def forward(self, x, outsize=None):
         """Transposed convolution of `x` (batch, in_channels, height, width); `outsize` as in F.deconv2d."""
@@ -547,9 +548,6 @@ class Conv3d(_Convolution):
     def _kernel(kernel_size):
         return int_tuple(kernel_size, "Conv3d", "kernel_size", 1, 3)
 
-    def _w_shape(self, in_channels):
-        return (self.out_channels, in_channels and in_channels // self.groups, *self.kernel_size)
-
     def _check_channels_first(self, shape):
         """A channels-last volume, (batch, depth, height, width, channels), refused as Conv2d
         refuses a channels-last image."""
@@ -566,7 +564,3 @@ class Conv3d(_Convolution):
         x = self._checked_input(x)
         return F.conv3d(x, self.W, self.b, stride=self.stride, pad=self.pad, dilation=self.dilation,
                         groups=self.groups)
-
-    def _check_fits(self, shape):
-        """Refuse an input smaller than the kernel, naming the argument order on a first call."""
-        self._refuse_unfitting(shape)
