@@ -501,13 +501,16 @@ def conv3d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int |
     return _convolve(x, W, b, stride, pad, dilation, groups, op, stride)
 
 
-def _deconv_size(size, kernel, stride, pad, outsize, op, x_shape, W_shape):
+def _deconv_size(size, kernel, stride, pad, outsize, op, x_shape, W_shape, dilation=(1, 1)):
     """(OH, OW) of deconv2d: `outsize` once checked, else the smallest size conv2d maps to `size`.
 
-    With stride S, the S consecutive sizes from there on all map back to `size` under conv2d.
+    With stride S, the S consecutive sizes from there on all map back to `size` under conv2d;
+    with a dilation D above S, as PyTorch's output_padding allows, D of them (the rows past
+    the last window get the bias alone).
     """
-    low = tuple(stride[d] * (size[d] - 1) + kernel[d] - 2 * pad[d] for d in range(2))
-    high = tuple(low[d] + stride[d] - 1 for d in range(2))
+    low = tuple(stride[d] * (size[d] - 1) + dilation[d] * (kernel[d] - 1) + 1 - 2 * pad[d]
+                for d in range(2))
+    high = tuple(low[d] + max(stride[d], dilation[d]) - 1 for d in range(2))
     if (outsize is None and min(low) < 1) or min(high) < 1:
         raise ValueError(
             f"{op}: pad {pad} is too large for x of shape {x_shape} and W of shape {W_shape}: "
@@ -523,14 +526,15 @@ def _deconv_size(size, kernel, stride, pad, outsize, op, x_shape, W_shape):
             allowed = f"{first}" if first == high[d] else f"between {first} and {high[d]}"
             raise ValueError(
                 f"{op}: outsize {out} does not fit x of shape {x_shape} with kernel {kernel}, "
-                f"stride {stride} and pad {pad}: conv2d would not take an image of that size "
-                f"back to {tuple(size)}; axis {d} of outsize must be {allowed}"
+                f"stride {stride}{'' if dilation == (1, 1) else f', dilation {dilation}'} and pad {pad}: "
+                f"conv2d would not take an image of that size back to {tuple(size)}; axis {d} of outsize "
+                f"must be {allowed}"
             )
     return out
 
 
 def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size = 1, pad: Size = 0,
-             outsize: Size | None = None) -> Variable:
+             outsize: Size | None = None, dilation: Size = 1, groups: int = 1) -> Variable:
     """2-D transposed convolution of NCHW images: the adjoint (and gradient) of conv2d.
 
     Each input pixel spreads a kernel-sized patch into the output:
@@ -545,16 +549,23 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
     x : Variable or ndarray
         Images of shape (N, C, H, W).
     W : Variable or ndarray
-        Filters of shape (C, OC, KH, KW), input channels first as in DeZero and PyTorch's
-        conv_transpose2d: the very W that conv2d takes from OC channels to C, used as is.
+        Filters of shape (C, OC / groups, KH, KW), input channels first as in DeZero and
+        PyTorch's conv_transpose2d: the very W that conv2d takes from OC channels to C, used
+        as is.
     b : Variable, ndarray or None
         Bias of shape (OC,).
     stride, pad : int or pair of ints
         Step (>= 1) and padding (>= 0) of the convolution this op transposes.
     outsize : int, pair of ints or None
-        Output size (OH, OW).  By default OH = SH (H - 1) + KH - 2 PH and likewise OW; with
-        a stride > 1 up to SH - 1 more rows (and SW - 1 more columns) also map back to H
-        under conv2d, and `outsize` picks one of them.
+        Output size (OH, OW).  By default OH = SH (H - 1) + DH (KH - 1) + 1 - 2 PH and
+        likewise OW; with a stride > 1 up to SH - 1 more rows (and SW - 1 more columns) also
+        map back to H under conv2d, and `outsize` picks one of them (PyTorch's
+        output_padding is OH minus the default).
+    dilation : int or pair of ints
+        Spacing (>= 1) of the kernel's taps, as in conv2d.
+    groups : int
+        Channel groups, as in conv2d: C and OC split into `groups` parts, each input group
+        spreading into its own output group.
 
     Returns
     -------
@@ -563,11 +574,12 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
     Raises
     ------
     TypeError
-        If an input is not array-like, or a size, stride, pad or outsize is not an int or a
-        pair of ints.
+        If an input is not array-like, a size, stride, pad, outsize or dilation is not an int
+        or a pair of ints, or groups not an int.
     ValueError
-        If the shapes do not fit together, pad leaves no output, or `outsize` is not an image
-        that conv2d with the same kernel, stride and pad takes back to (H, W).
+        If the shapes do not fit together, groups does not divide C, pad leaves no output, or
+        `outsize` is not an image that conv2d with the same kernel, stride and pad takes back
+        to (H, W).
     """
     op = "deconv2d"
     x, W = as_float(x, op), as_float(W, op)
@@ -579,19 +591,27 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
     if x.ndim != 4 or x.shape[1] != W.shape[0]:
         raise ValueError(
             f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
-            f"(N, C, H, W) with C = W.shape[0] (W is (C, OC, KH, KW), input channels first)"
+            f"(N, C, H, W) with C = W.shape[0] (W is (C, OC / groups, KH, KW), input channels first)"
         )
-    c, oc, kh, kw = W.shape
+    if isinstance(groups, (bool, np.bool_)) or not isinstance(groups, (int, np.integer)):
+        raise TypeError(f"{op}: groups must be an int, got {groups!r}")
+    if groups < 1 or W.shape[0] % groups:
+        raise ValueError(f"{op}: groups={groups} must be a positive divisor of W's {W.shape[0]} input "
+                         f"channels (W of shape {W.shape})")
+    c, og, kh, kw = W.shape
+    oc = og * groups
     kernel = (kh, kw)
     stride = int_pair(stride, op, "stride", 1)
     pad = int_pair(pad, op, "pad", 0)
+    dilation = int_pair(dilation, op, "dilation", 1)
     n, _, h, w = x.shape
-    oh, ow = _deconv_size((h, w), kernel, stride, pad, outsize, op, x.shape, W.shape)
+    oh, ow = _deconv_size((h, w), kernel, stride, pad, outsize, op, x.shape, W.shape, dilation)
     b = _bias(b, oc, W, op)
-    # col[n, (o, i, j), (p, q)] = sum_c W[c, (o, i, j)] x[n, c, (p, q)]
-    col = V.transpose_matmul(V.reshape(W, (c, oc * kh * kw)), V.reshape(x, (n, c, h * w)))
+    # col[n, g, (o, i, j), (p, q)] = sum_{c of group g} W[c, (o, i, j)] x[n, c, (p, q)]
+    col = V.transpose_matmul(V.reshape(W, (groups, c // groups, og * kh * kw)),
+                             V.reshape(x, (n, groups, c // groups, h * w)))
     col = V.reshape(col, (n, oc, kh, kw, h, w))
-    y = Function(Col2im((n, oc, oh, ow), kernel, stride, pad, (h, w)))(col)
+    y = Function(Col2im((n, oc, oh, ow), kernel, stride, pad, (h, w), dilation))(col)
     if b is not None:
         y = y + V.reshape(b, (1, oc, 1, 1))
     return y

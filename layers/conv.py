@@ -360,10 +360,11 @@ def _channels_error(layer, shape, torch_name):
 class Deconv2d(_Convolution):
     """2-D transposed convolution (PyTorch's ConvTranspose2d), the adjoint of Conv2d.
 
-    W has shape (in_channels, out_channels, kh, kw), input channels first as
-    `F.deconv2d` takes it, and starts as N(0, 1) times sqrt(1 / (in_channels kh kw)) (as
-    in DeZero); b (out_channels,) starts at zero.  The output is stride (H - 1) + kh -
-    2 pad high (likewise wide), or the `outsize` given to the call.
+    W has shape (in_channels, out_channels / groups, kh, kw), input channels first as
+    `F.deconv2d` takes it, and starts as N(0, 1) times sqrt(1 / (in_channels / groups kh kw))
+    (as in DeZero); b (out_channels,) starts at zero.  The output is stride (H - 1) +
+    dilation (kh - 1) + 1 - 2 pad high (likewise wide), or the `outsize` given to the call
+    (PyTorch's output_padding).
 
     Parameters
     ----------
@@ -379,6 +380,9 @@ class Deconv2d(_Convolution):
         Parameter dtype; by default that of the first input.
     rng : numpy.random.Generator, optional
         Source of the initial W.
+    dilation : int or (int, int)
+    groups : int
+        As in F.deconv2d.
 
     Raises
     ------
@@ -396,13 +400,7 @@ class Deconv2d(_Convolution):
     TORCH_NAME = "ConvTranspose2d"
     torch_keywords = {**_Convolution.torch_keywords,
                       "output_padding": "{name}(..., stride=s) takes the extra rows as its call's outsize: "
-                                        "layer(x, outsize=(h, w))",
-                      "dilation": "{name} has no dilation (nor F.deconv2d); Conv2d and Conv1d have",
-                      "groups": "{name} has no groups (nor F.deconv2d); Conv2d and Conv1d have"}
-
-    def __init__(self, out_channels: int, kernel_size, stride=1, pad=0, in_channels: int | None = None,
-                 nobias: bool = False, dtype=None, *, rng: np.random.Generator | None = None):
-        super().__init__(out_channels, kernel_size, stride, pad, in_channels, nobias, dtype, rng=rng)
+                                        "layer(x, outsize=(h, w))"}
 
     def _padding(self, pad):
         return int_pair(pad, "Deconv2d", "pad", 0)      # (no 'same': PyTorch's has none either)
@@ -412,7 +410,11 @@ class Deconv2d(_Convolution):
         return int_pair(kernel_size, "Deconv2d", "kernel_size", 1)
 
     def _w_shape(self, in_channels):
-        return (in_channels, self.out_channels, *self.kernel_size)
+        return (in_channels, self.out_channels // self.groups, *self.kernel_size)
+
+    def _build_from(self, size_name, size, arrays):
+        """Built from loaded weights: W's open axis (its first) holds in_channels itself."""
+        Layer._build_from(self, size_name, size, arrays)
 
     def _check_fits(self, shape):
         """Any input fits a transposed convolution (it spreads each pixel into a kernel)."""
@@ -420,7 +422,8 @@ class Deconv2d(_Convolution):
     def forward(self, x, outsize=None):
         """Transposed convolution of `x` (batch, in_channels, height, width); `outsize` as in F.deconv2d."""
         x = self._checked_input(x)
-        return F.deconv2d(x, self.W, self.b, stride=self.stride, pad=self.pad, outsize=outsize)
+        return F.deconv2d(x, self.W, self.b, stride=self.stride, pad=self.pad, outsize=outsize,
+                          dilation=self.dilation, groups=self.groups)
 
 
 class Conv1d(_Convolution):

@@ -279,6 +279,22 @@ def np_deconv2d(x, W, b=None, stride=(1, 1), pad=(0, 0), outsize=None):
     return y if b is None else y + b[None, :, None, None]
 
 
+def np_deconv2d_grouped(x, W, b, stride, pad, dilation, groups):
+    """Each input pixel of group g spreads its W-weighted dilated patch into group g's output
+    channels; the pad is then cut.  Stride, pad and dilation the same along both axes."""
+    n, c, h, w = x.shape
+    _, og, kh, kw = W.shape
+    cg = c // groups
+    size = [stride * (m - 1) + dilation * (k - 1) + 1 for m, k in ((h, kh), (w, kw))]
+    y = np.zeros((n, og * groups, *size))
+    for g, p, q, i, j in np.ndindex(groups, h, w, kh, kw):
+        group = slice(g * cg, (g + 1) * cg)
+        contribution = np.einsum("nc,co->no", x[:, group, p, q], W[group, :, i, j])
+        y[:, g * og:(g + 1) * og, p * stride + i * dilation, q * stride + j * dilation] += contribution
+    y = y[:, :, pad:size[0] - pad, pad:size[1] - pad]
+    return y + b[None, :, None, None]
+
+
 def np_pool(x, k, s, p, reduce, pad_value):
     """Pooling by direct window reduction over the padded image."""
     n, c, h, w = x.shape
@@ -722,6 +738,10 @@ CONV_ROWS = {
         Row("pairs, outsize", lambda x, W, b: F.deconv2d(x, W, b, stride=(2, 1), pad=(0, 1), outsize=(6, 3)),
             lambda x, W, b: np_deconv2d(x, W, b, stride=(2, 1), pad=(0, 1), outsize=(6, 3)),
             normal((1, 1, 2, 3), (1, 2, 3, 3), (2,)), PIECEWISE),
+        Row("stride 2 pad 1 dilation 2 groups 2",
+            lambda x, W, b: F.deconv2d(x, W, b, stride=2, pad=1, dilation=2, groups=2),
+            lambda x, W, b: np_deconv2d_grouped(x, W, b, 2, 1, 2, 2),
+            normal((2, 4, 3, 2), (4, 3, 2, 3), (6,)), PIECEWISE),
     ],
     "pooling": [
         Row("k=2 s=2", lambda x: F.pooling(x, 2, 2), lambda x: np_pool(x, 2, 2, 0, np.max, -np.inf),

@@ -1199,6 +1199,14 @@ EXTRA = [
     Case("deconv2d", "3-D W", lambda: F.deconv2d(_x(1, 2, 4, 4), _x(2, 2, 2))),
     Case("deconv2d", "b of shape (2,)", lambda: F.deconv2d(_x(1, 2, 4, 4), _x(2, 3, 2, 2), _x(2))),
     Case("deconv2d", "pad leaves no output", lambda: F.deconv2d(_x(1, 1, 1, 1), _x(1, 1, 2, 2), pad=1)),
+    *[Case("deconv2d", f"groups {label}",
+           lambda v=v: F.deconv2d(_x(1, 4, 3, 3), _x(4, 2, 2, 2), groups=v), raises=r)
+      for label, v, r in [("3 (not dividing 4 channels)", 3, ARG_ERRORS), ("0", 0, ARG_ERRORS),
+                          ("2.0", 2.0, (TypeError,)), ("None", None, (TypeError,))]],
+    *[Case("deconv2d", f"dilation {label}",
+           lambda v=v: F.deconv2d(_x(1, 2, 3, 3), _x(2, 2, 2, 2), dilation=v), raises=r)
+      for label, v, r in [("0", 0, ARG_ERRORS), ("triple", (1, 1, 1), ARG_ERRORS),
+                          ("1.5", 1.5, (TypeError,))]],
     *[Case("deconv2d", f"outsize {label}", lambda v=v: F.deconv2d(_x(1, 2, 3, 3), _x(2, 1, 3, 3), stride=2,
                                                                   outsize=v), raises=r)
       for label, v, r in [("too large", (9, 7), ARG_ERRORS), ("too small", (7, 6), ARG_ERRORS),
