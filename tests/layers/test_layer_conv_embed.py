@@ -392,3 +392,21 @@ def test_conv3d_refusals_name_the_layout_and_the_order(on_device):
     with pytest.raises(TypeError, match=r"Conv3d: kernel_size must be an int or a triple of ints, "
                                         r"got \(3, 3\)"):
         L.Conv3d(8, (3, 3))
+
+
+def test_deconv2d_dilated_and_grouped_is_the_adjoint_of_conv2d(rng, on_device):
+    """<conv2d(y, W), x> = <y, deconv2d(x, W)> with the same stride, pad, dilation and groups:
+    the layer's W (in, out / groups, kh, kw) is the very W conv2d takes from out to in."""
+    layer = L.Deconv2d(6, 3, stride=2, pad=1, dilation=2, groups=2)
+    x = on_device(rng.standard_normal((2, 4, 4, 3)))
+    y = layer(x)
+    assert layer.W.shape == (4, 3, 3, 3) and y.shape == (2, 6, 9, 7)
+    probe = on_device(rng.standard_normal(y.shape))
+    back = F.conv2d(probe, layer.W, stride=2, pad=1, dilation=2, groups=2)
+    assert back.shape == x.shape
+    lhs = float(V.sum(back * x).data)
+    rhs = float(V.sum(probe * (y - V.reshape(layer.b, (1, 6, 1, 1)))).data)
+    np.testing.assert_allclose(lhs, rhs, rtol=1e-12)
+    assert repr(layer).splitlines()[1] == "  stride=(2, 2), pad=(1, 1), dilation=(2, 2), groups=2"
+    wider = layer(x, outsize=(10, 8))          # dilation 2 > stride: PyTorch's output_padding up to 1
+    assert wider.shape == (2, 6, 10, 8)
