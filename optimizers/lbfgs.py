@@ -40,6 +40,8 @@ def _cubic_minimum(x1, f1, g1, x2, f2, g2, bounds=None):
     `bounds` (by default the interval between the points); their middle when the cubic has
     no minimum."""
     low, high = bounds if bounds is not None else (min(x1, x2), max(x1, x2))
+    if x1 == x2:                                  # (a bracket shrunk to a point: no cubic through it)
+        return (low + high) / 2
     d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
     square = d1 * d1 - g1 * g2
     if square < 0:

@@ -40,6 +40,16 @@ def test_a_quadratic_is_minimised(line_search_fn, rng, on_device):
     np.testing.assert_allclose(to_cpu(x.data), np.linalg.solve(A, b), rtol=1e-8, atol=1e-10)
 
 
+def test_a_bracket_shrunk_to_a_point_gives_that_point():
+    """With tolerance_change=0 the zoom may narrow its bracket to one step length (as it did on
+    one BLAS kernel): the cubic's minimum is then that point, never 0 / 0."""
+    from optimizers.lbfgs import _cubic_minimum
+    with np.errstate(all="raise"):
+        assert _cubic_minimum(np.float64(0.5), -1.0, -1e-17, np.float64(0.5), -1.0, -1e-17) == 0.5
+        assert _cubic_minimum(0.25, -1.0, 0.0, 0.25, -1.0, 0.0) == 0.25
+    assert _cubic_minimum(0.0, 1.0, -1.0, 1.0, 1.0, 1.0) == 0.5                 # a symmetric cubic
+
+
 def test_rosenbrocks_valley_is_followed_to_its_minimum(on_device):
     p = V.Variable(on_device(np.array([-1.5, 2.0])))
     opt = O.LBFGS(line_search_fn="strong_wolfe").setup([p])
