@@ -255,12 +255,23 @@ def _positive(value, op, name):
     return float(value)
 
 
-def _check_scale_shift(op, x, gamma, beta, size):
-    """Refuse gamma or beta of another shape than (size,), naming `op` and the shapes."""
-    for name, v in (("gamma", gamma), ("beta", beta)):
+def _check_scale_shift(op, x, size, **params):
+    """Refuse a scale or shift (gamma=..., beta=...) of another shape than (size,), naming `op`
+    and the shapes."""
+    for name, v in params.items():
         if v.shape != (size,):
             raise ValueError(f"{op}: {name} must have shape ({size},) for x of shape {x.shape}, "
                              f"got {v.shape}")
+
+
+def _last_axis(x, op):
+    """The length of x's last axis, the one normalised over; x 0-d or that axis empty refused."""
+    if x.ndim == 0:
+        raise ValueError(f"{op}: x must be at least 1-d, got a 0-d input")
+    d = x.shape[-1]
+    if d == 0:
+        raise ValueError(f"{op}: x of shape {x.shape} has an empty last axis: nothing to normalise over")
+    return d
 
 
 def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-5) -> Variable:
@@ -288,12 +299,8 @@ def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-
     op = "layer_norm"
     eps = _positive(eps, op, "eps")
     x, gamma, beta = as_float(x, op), as_float(gamma, op), as_float(beta, op)
-    if x.ndim == 0:
-        raise ValueError(f"{op}: x must be at least 1-d, got a 0-d input")
-    d = x.shape[-1]
-    if d == 0:
-        raise ValueError(f"{op}: x of shape {x.shape} has an empty last axis: nothing to normalise over")
-    _check_scale_shift(op, x, gamma, beta, d)
+    d = _last_axis(x, op)
+    _check_scale_shift(op, x, d, gamma=gamma, beta=beta)
     xhat = Function(Normalize((x.ndim - 1,), eps))(x)
     return xhat * gamma + beta
 
@@ -326,18 +333,12 @@ def rms_norm(x: ArrayLike, gamma: ArrayLike | None = None, eps: float | None = N
     op = "rms_norm"
     x = as_float(x, op)
     eps = float(np.finfo(x.dtype).eps) if eps is None else _positive(eps, op, "eps")
-    if x.ndim == 0:
-        raise ValueError(f"{op}: x must be at least 1-d, got a 0-d input")
-    d = x.shape[-1]
-    if d == 0:
-        raise ValueError(f"{op}: x of shape {x.shape} has an empty last axis: nothing to normalise over")
+    d = _last_axis(x, op)
+    if gamma is not None:
+        gamma = as_float(gamma, op)
+        _check_scale_shift(op, x, d, gamma=gamma)
     y = x * (V.mean(V.square(x), axis=-1, keepdims=True) + eps) ** -0.5
-    if gamma is None:
-        return y
-    gamma = as_float(gamma, op)
-    if gamma.shape != (d,):
-        raise ValueError(f"{op}: gamma must have shape ({d},) for x of shape {x.shape}, got {gamma.shape}")
-    return y * gamma
+    return y if gamma is None else y * gamma
 
 
 def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike, beta: ArrayLike,
@@ -384,7 +385,7 @@ def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike, beta: ArrayLike,
     group = x.size // (n * num_groups) if n else 0
     if group == 0:
         raise ValueError(f"{op}: x of shape {x.shape} has empty groups: nothing to normalise over")
-    _check_scale_shift(op, x, gamma, beta, c)
+    _check_scale_shift(op, x, c, gamma=gamma, beta=beta)
     xhat = Function(Normalize((2,), eps))(V.reshape(x, (n, int(num_groups), group)))
     per_channel = (c,) + (1,) * (x.ndim - 2)
     return V.reshape(xhat, x.shape) * V.reshape(gamma, per_channel) + V.reshape(beta, per_channel)
@@ -493,7 +494,7 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
     if x.ndim < 2:
         raise ValueError(f"{op}: x must be (N, C) or (N, C, ...), got shape {x.shape}")
     c = x.shape[1]
-    _check_scale_shift(op, x, gamma, beta, c)
+    _check_scale_shift(op, x, c, gamma=gamma, beta=beta)
     mean = _running(running_mean, "running_mean", c, op, x.data)
     var = _running(running_var, "running_var", c, op, x.data)
     param_shape = (1, c) + (1,) * (x.ndim - 2)
