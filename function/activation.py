@@ -355,6 +355,14 @@ def finite_number(value: float, op: str, name: str) -> float:
     return float(value)
 
 
+def true_or_false(value, op: str, name: str) -> bool:
+    """`value` as a bool: True or False only (a string "False" would be truthy), else a TypeError
+    naming `op` and `name`."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{op}: {name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def leaky_relu(x: ArrayLike, alpha: float = 0.01) -> Variable:
     """Leaky ReLU: x where x > 0, `alpha` * x elsewhere.
 

@@ -18,7 +18,7 @@ from variable import Forwarder, Function, Variable
 from variable.backend import get_array_module
 from variable.directions import Directions
 
-from .activation import ArrayLike, as_float
+from .activation import ArrayLike, as_float, true_or_false
 
 Size = int | tuple[int, int]
 """A kernel size, stride or padding: one int for both axes or an (height, width) pair."""
@@ -626,13 +626,6 @@ def _ceil_extra(size, kernel, stride, pad):
     return max(0, (out - 1) * stride + kernel - (size + 2 * pad))
 
 
-def _check_flag(value, op, name):
-    """`value` as a bool, refusing anything but True and False (a string "False" is truthy)."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{op}: {name} must be True or False, got {value!r}")
-    return bool(value)
-
-
 def _pool_geometry(x, kernel_size, stride, pad, op):
     """Checked float `x` as images, (kernel, stride, pad) pairs and whether it came as (N, C, L)
     sequences (pooled as images one row high)."""
@@ -666,7 +659,7 @@ def _windows(x, kernel, stride, pad, extra, pad_value):
 def _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce):
     """`reduce(x, kernel, stride, pad, extra)` of images (sequences as images one row high, `extra`
     ceil_mode's rows and columns past the padding), as (N, C, OH, OW) or (N, C, OL)."""
-    ceil_mode = _check_flag(ceil_mode, op, "ceil_mode")
+    ceil_mode = true_or_false(ceil_mode, op, "ceil_mode")
     x, kernel, stride, pad, sequences = _pool_geometry(x, kernel_size, stride, pad, op)
     extra = tuple(_ceil_extra(x.shape[2 + d], kernel[d], stride[d], pad[d]) if ceil_mode else 0
                   for d in range(len(kernel)))
@@ -747,7 +740,7 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
         does not fit.
     """
     op = "average_pooling"
-    count_include_pad = _check_flag(count_include_pad, op, "count_include_pad")
+    count_include_pad = true_or_false(count_include_pad, op, "count_include_pad")
 
     def reduce(x, kernel, stride, pad, extra):
         col = _windows(x, kernel, stride, pad, extra, 0.0)

@@ -20,7 +20,7 @@ import variable as V
 from variable import Variable
 from variable.backend import constant_like, get_array_module
 
-from .activation import ArrayLike, as_float
+from .activation import ArrayLike, as_float, true_or_false
 
 _SPATIAL = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 """The interpolating modes and the number of spatial axes each takes."""
@@ -293,12 +293,6 @@ def adaptive_max_pool2d(x: ArrayLike, output_size) -> Variable:
     return _adaptive("adaptive_max_pool2d", x, output_size, _max_over_windows)
 
 
-def _flag(value, op, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{op}: {name} must be True or False, got {value!r}")
-    return bool(value)
-
-
 def affine_grid(theta: ArrayLike, size, align_corners: bool = False) -> Variable:
     """The sampling grid of an affine map (PyTorch's F.affine_grid, 2-D): for each output pixel
     its normalised (x, y) in [-1, 1] mapped by theta, ready for `grid_sample`.
@@ -327,7 +321,7 @@ def affine_grid(theta: ArrayLike, size, align_corners: bool = False) -> Variable
     """
     op = "affine_grid"
     theta = as_float(theta, op)
-    align_corners = _flag(align_corners, op, "align_corners")
+    align_corners = true_or_false(align_corners, op, "align_corners")
     if not isinstance(size, (tuple, list)) or len(size) != 4 or not all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in size):
         raise TypeError(f"{op}: size must be 4 ints (N, C, H, W), got {size!r}")
@@ -389,7 +383,7 @@ def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_m
     """
     op = "grid_sample"
     x, grid = as_float(x, op), as_float(grid, op)
-    align_corners = _flag(align_corners, op, "align_corners")
+    align_corners = true_or_false(align_corners, op, "align_corners")
     if mode not in ("bilinear", "nearest"):
         raise ValueError(f"{op}: mode must be 'bilinear' or 'nearest', got {mode!r}")
     if padding_mode not in ("zeros", "border"):
