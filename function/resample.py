@@ -78,14 +78,19 @@ def _along(x, axis, terms, op):
     return y
 
 
-def _linear_terms(size_in, size_out, scale, align_corners):
-    """Linear interpolation's two terms: output i reads input at the source coordinate
-    scale (i + 1/2) - 1/2 (align_corners: i (in - 1) / (out - 1)), clamped to the input."""
+def _source(size_in, size_out, scale, align_corners):
+    """Where each output index reads the input: scale (i + 1/2) - 1/2, the pixel centres aligned
+    (align_corners: i (in - 1) / (out - 1), the corners aligned); not clamped."""
     out = np.arange(size_out)
     if align_corners:
-        source = out * ((size_in - 1) / (size_out - 1) if size_out > 1 else 0.0)
-    else:
-        source = np.maximum(scale * (out + 0.5) - 0.5, 0.0)
+        return out * ((size_in - 1) / (size_out - 1) if size_out > 1 else 0.0)
+    return scale * (out + 0.5) - 0.5
+
+
+def _linear_terms(size_in, size_out, scale, align_corners):
+    """Linear interpolation's two terms: output i reads input at the source coordinate
+    (`_source`), clamped to the input."""
+    source = np.maximum(_source(size_in, size_out, scale, align_corners), 0.0)
     low = np.minimum(np.floor(source).astype(np.intp), size_in - 1)
     upper = source - low
     return [(low, 1 - upper), (np.minimum(low + 1, size_in - 1), upper)]
@@ -95,11 +100,7 @@ def _cubic_terms(size_in, size_out, scale, align_corners):
     """Cubic convolution's four terms: output i reads inputs floor(s) - 1 .. floor(s) + 2 (clamped
     to the input) at the source coordinate s as for linear interpolation (not clamped), each
     weighted by the cubic kernel at its distance from s."""
-    out = np.arange(size_out)
-    if align_corners:
-        source = out * ((size_in - 1) / (size_out - 1) if size_out > 1 else 0.0)
-    else:
-        source = scale * (out + 0.5) - 0.5
+    source = _source(size_in, size_out, scale, align_corners)
     low = np.floor(source).astype(np.intp)
     t = source - low
     a = _CUBIC
