@@ -10,6 +10,13 @@ import numpy as np
 from .optimizer import Hyperparameter, Optimizer, hyperparameter
 
 
+def _switch(value, where, name):
+    """`value` as a bool (an optimizer's amsgrad or centered): True or False only."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{where}: {name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def _zeros(state, key, like):
     array = state.get(key)
     if array is None:
@@ -88,9 +95,7 @@ class RMSprop(Optimizer):
         if hyperparameter(momentum, "momentum", "RMSprop", high=1.0):
             self.momentum = momentum
             kinds["b"] = "array"
-        if not isinstance(centered, (bool, np.bool_)):
-            raise TypeError(f"RMSprop: centered must be True or False, got {centered!r}")
-        if centered:
+        if _switch(centered, "RMSprop", "centered"):
             self.centered = True
             kinds["a"] = "array"
         self.state_kinds = kinds
@@ -210,9 +215,7 @@ class Adam(Optimizer):
         self.beta1 = beta1
         self.beta2 = beta2
         self.eps = eps
-        if not isinstance(amsgrad, (bool, np.bool_)):
-            raise TypeError(f"{type(self).__name__}: amsgrad must be True or False, got {amsgrad!r}")
-        if amsgrad:
+        if _switch(amsgrad, type(self).__name__, "amsgrad"):
             self.amsgrad = True
             self.state_kinds = {**type(self).state_kinds, "v_max": "array"}
 
