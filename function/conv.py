@@ -331,13 +331,19 @@ def _convolve(x, W, b, stride, pad, dilation, groups, op, shown_stride):
     return y
 
 
-def _groups(groups, x, W, op, layout):
-    """Check `groups` against x's channels and W's: x has W.shape[1] * groups channels and
-    groups divides W's output channels."""
+def _group_count(groups, op):
+    """`groups` as an int >= 1, else a TypeError/ValueError naming `op`."""
     if isinstance(groups, (bool, np.bool_)) or not isinstance(groups, (int, np.integer)):
         raise TypeError(f"{op}: groups must be an int, got {groups!r}")
     if groups < 1:
         raise ValueError(f"{op}: groups must be >= 1, got {groups}")
+    return int(groups)
+
+
+def _groups(groups, x, W, op, layout):
+    """Check `groups` against x's channels and W's: x has W.shape[1] * groups channels and
+    groups divides W's output channels."""
+    groups = _group_count(groups, op)
     if x.ndim != W.ndim or x.shape[1] != W.shape[1] * groups:
         split = f" * groups = {W.shape[1]} * {groups}" if groups > 1 else ""
         whole = x.ndim == W.ndim and groups == 1 and x.shape[1] > W.shape[1] and x.shape[1] % W.shape[1] == 0
@@ -349,7 +355,7 @@ def _groups(groups, x, W, op, layout):
     if W.shape[0] % groups:
         raise ValueError(f"{op}: groups={groups} must divide W's {W.shape[0]} output channels "
                          f"(W of shape {W.shape})")
-    return int(groups)
+    return groups
 
 
 def conv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size = 1,
@@ -593,11 +599,10 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
             f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
             f"(N, C, H, W) with C = W.shape[0] (W is (C, OC / groups, KH, KW), input channels first)"
         )
-    if isinstance(groups, (bool, np.bool_)) or not isinstance(groups, (int, np.integer)):
-        raise TypeError(f"{op}: groups must be an int, got {groups!r}")
-    if groups < 1 or W.shape[0] % groups:
-        raise ValueError(f"{op}: groups={groups} must be a positive divisor of W's {W.shape[0]} input "
-                         f"channels (W of shape {W.shape})")
+    groups = _group_count(groups, op)
+    if W.shape[0] % groups:
+        raise ValueError(f"{op}: groups={groups} must divide W's {W.shape[0]} input channels (W of shape "
+                         f"{W.shape})")
     c, og, kh, kw = W.shape
     oc = og * groups
     kernel = (kh, kw)
