@@ -259,21 +259,22 @@ def np_layer_norm(x, layer):
     return (x - mean) / np.sqrt(var + layer.eps) * to_cpu(layer.gamma.data) + to_cpu(layer.beta.data)
 
 
-def np_encoder_layer(layer, x, seen=None):
-    """PyTorch's encoder layer written out: attention and a ReLU network, each added to its
-    input, normalised after (post-norm) or before (pre-norm)."""
-    def attention(h):
-        return np_multihead(layer.self_attn, h, h, h, seen)[0]
-
+def np_blocks(layer, x, *blocks):
+    """A transformer layer's blocks written out, the last its ReLU network: each added to its
+    input, normalised (norm1, norm2, ...) after it (post-norm) or before it (pre-norm)."""
     def feed_forward(h):
         hidden = np.maximum(h @ to_cpu(layer.linear1.W.data) + to_cpu(layer.linear1.b.data), 0)
         return hidden @ to_cpu(layer.linear2.W.data) + to_cpu(layer.linear2.b.data)
 
-    if layer.norm_first:
-        x = x + attention(np_layer_norm(x, layer.norm1))
-        return x + feed_forward(np_layer_norm(x, layer.norm2))
-    x = np_layer_norm(x + attention(x), layer.norm1)
-    return np_layer_norm(x + feed_forward(x), layer.norm2)
+    for k, block in enumerate((*blocks, feed_forward), start=1):
+        norm = getattr(layer, f"norm{k}")
+        x = x + block(np_layer_norm(x, norm)) if layer.norm_first else np_layer_norm(x + block(x), norm)
+    return x
+
+
+def np_encoder_layer(layer, x, seen=None):
+    """PyTorch's encoder layer written out: attention and a ReLU network."""
+    return np_blocks(layer, x, lambda h: np_multihead(layer.self_attn, h, h, h, seen)[0])
 
 
 @pytest.mark.parametrize("norm_first", [False, True])
@@ -309,39 +310,25 @@ def test_encoder_layer_dropout_is_off_in_test_mode_and_stacks_in_sequential(rng,
             in lines)
 
 
-@pytest.mark.parametrize("make, error, message", [
-    (lambda: L.TransformerEncoderLayer(8, 2, batch_first=True), TypeError,
-     r"TransformerEncoderLayer\(\) got an unexpected keyword argument 'batch_first'.*batch first always"),
-    (lambda: L.TransformerEncoderLayer(8, 3), ValueError,
-     r"MultiheadAttention: num_heads=3 must divide embed_dim=8"),
-    (lambda: L.TransformerEncoderLayer(8, 2, activation="tanh"), TypeError,
-     r"TransformerEncoderLayer: activation must be 'relu', 'gelu' or a function such as F\.gelu, got 'tanh'"),
-    (lambda: L.TransformerEncoderLayer(8, 2, dim_feedforward=0), ValueError,
-     r"TransformerEncoderLayer: dim_feedforward must be a positive int"),
+@pytest.mark.parametrize("name", ["TransformerEncoderLayer", "TransformerDecoderLayer"])
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"batch_first": True}, TypeError,
+     r"{name}\(\) got an unexpected keyword argument 'batch_first'.*batch first always"),
+    ({"nhead": 3}, ValueError, r"MultiheadAttention: num_heads=3 must divide embed_dim=8"),
+    ({"activation": "tanh"}, TypeError,
+     r"{name}: activation must be 'relu', 'gelu' or a function such as F\.gelu, got 'tanh'"),
+    ({"dim_feedforward": 0}, ValueError, r"{name}: dim_feedforward must be a positive int"),
 ])
-def test_encoder_layer_refusals_name_the_fix(make, error, message):
-    with pytest.raises(error, match=message):
-        make()
+def test_encoder_and_decoder_layer_refusals_name_the_fix(name, kwargs, error, message):
+    with pytest.raises(error, match=message.format(name=name)):
+        getattr(L, name)(**{"d_model": 8, "nhead": 2, **kwargs})
 
 
 def np_decoder_layer(layer, x, memory, seen_self=None, seen_memory=None):
     """PyTorch's decoder layer written out: self-attention, attention to the memory and a ReLU
-    network, each added to its input, normalised after (post-norm) or before (pre-norm)."""
-    def attend_self(h):
-        return np_multihead(layer.self_attn, h, h, h, seen_self)[0]
-
-    def attend_memory(h):
-        return np_multihead(layer.multihead_attn, h, memory, memory, seen_memory)[0]
-
-    def feed_forward(h):
-        hidden = np.maximum(h @ to_cpu(layer.linear1.W.data) + to_cpu(layer.linear1.b.data), 0)
-        return hidden @ to_cpu(layer.linear2.W.data) + to_cpu(layer.linear2.b.data)
-
-    norms = (layer.norm1, layer.norm2, layer.norm3)
-    blocks = (attend_self, attend_memory, feed_forward)
-    for norm, block in zip(norms, blocks):
-        x = x + block(np_layer_norm(x, norm)) if layer.norm_first else np_layer_norm(x + block(x), norm)
-    return x
+    network."""
+    return np_blocks(layer, x, lambda h: np_multihead(layer.self_attn, h, h, h, seen_self)[0],
+                     lambda h: np_multihead(layer.multihead_attn, h, memory, memory, seen_memory)[0])
 
 
 @pytest.mark.parametrize("norm_first", [False, True])
@@ -383,19 +370,6 @@ def test_decoder_layer_reads_one_example_and_keeps_the_encoders_conventions(rng,
     names = [path for path, _ in decoder.named_params()]
     assert {path.split("/")[0] for path in names} == {"self_attn", "multihead_attn", "linear1", "linear2",
                                                       "norm1", "norm2", "norm3"}
-
-
-@pytest.mark.parametrize("make, error, message", [
-    (lambda: L.TransformerDecoderLayer(8, 2, batch_first=True), TypeError,
-     r"TransformerDecoderLayer\(\) got an unexpected keyword argument 'batch_first'.*batch first always"),
-    (lambda: L.TransformerDecoderLayer(8, 3), ValueError,
-     r"MultiheadAttention: num_heads=3 must divide embed_dim=8"),
-    (lambda: L.TransformerDecoderLayer(8, 2, activation="tanh"), TypeError,
-     r"TransformerDecoderLayer: activation must be 'relu', 'gelu' or a function such as F\.gelu, got 'tanh'"),
-])
-def test_decoder_layer_refusals_name_the_fix(make, error, message):
-    with pytest.raises(error, match=message):
-        make()
 
 
 @pytest.mark.parametrize("shapes, error, message", [
