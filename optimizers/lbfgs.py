@@ -236,15 +236,19 @@ class LBFGS(Optimizer):
             for p, g in zip(params, grads)])
         return loss, value, flat
 
+    def _slices(self, params):
+        """(parameter, the slice of a flat vector that is its part), in the flat vectors' order."""
+        offset = 0
+        for p in params:
+            yield p, slice(offset, offset + p.size)
+            offset += p.size
+
     def _move(self, t, d):
         """params += t d, each in place and in its own dtype (a new point: gradients go stale)."""
-        offset = 0
-        for p in self._params():
-            step = d[offset:offset + p.size].reshape(p.shape) * t
+        for p, part in self._slices(self._params()):
             data = p.data
-            data += step.astype(data.dtype, copy=False)
+            data += (d[part].reshape(p.shape) * t).astype(data.dtype, copy=False)
             p.data = data
-            offset += p.size
 
     def _copy_params(self):
         return [p.data.copy() for p in self._params()]
@@ -368,17 +372,15 @@ class LBFGS(Optimizer):
                             f"history, kept in the widest, would lose bits in theirs; give them one dtype to "
                             f"checkpoint")
         xp = get_array_module(params[0].data)
-        offset = 0
-        for p in params:
-            def piece(v, start=offset, p=p):
-                return v[start:start + p.size].reshape(p.shape)
+        vectors = self._vectors
+        for p, part in self._slices(params):
+            def stack(history, p=p, part=part):
+                return (xp.stack([v[part].reshape(p.shape) for v in history]) if history
+                        else xp.zeros((0,) + p.shape, p.dtype))
 
-            def stack(vectors, p=p):
-                return xp.stack([piece(v) for v in vectors]) if vectors else xp.zeros((0,) + p.shape, p.dtype)
-
-            self.state[p] = {"d": piece(self._vectors["d"]), "prev_g": piece(self._vectors["prev_g"]),
-                             "dirs": stack(self._vectors["dirs"]), "steps": stack(self._vectors["steps"])}
-            offset += p.size
+            self.state[p] = {"d": vectors["d"][part].reshape(p.shape),
+                             "prev_g": vectors["prev_g"][part].reshape(p.shape),
+                             "dirs": stack(vectors["dirs"]), "steps": stack(vectors["steps"])}
 
     def _plan_state(self, arrays, specs, where):
         """As Optimizer's, checking too that the history is whole: every parameter's slices
