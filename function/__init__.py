@@ -96,14 +96,10 @@ _SPELLED_OTHERWISE = {
     "normalize": (_TORCH, "x / V.linalg.norm(x, axis=axis, keepdims=True)"),
     "conv_transpose2d": (_TORCH, "F.deconv2d(x, W, b, stride, pad), W of shape (in_channels, "
                                  "out_channels, kh, kw) as PyTorch's"),
-    "max_pool1d": (_TORCH, "F.pooling(x, k, s) of x of shape (N, C, L); give the stride: PyTorch's "
-                           "defaults to the kernel size, gengrad's to 1"),
-    "avg_pool1d": (_TORCH, "F.average_pooling(x, k, s) of x of shape (N, C, L); give the stride: "
-                           "PyTorch's defaults to the kernel size, gengrad's to 1"),
-    "max_pool3d": (_TORCH, "F.pooling(x, k, s) of x of shape (N, C, D, H, W); give the stride: PyTorch's "
-                           "defaults to the kernel size, gengrad's to 1"),
-    "avg_pool3d": (_TORCH, "F.average_pooling(x, k, s) of x of shape (N, C, D, H, W); give the stride: "
-                           "PyTorch's defaults to the kernel size, gengrad's to 1"),
+    **{f"{kind}_pool{dims}d": (_TORCH, f"F.{op}(x, k, s) of x of shape {layout}; give the stride: PyTorch's "
+                                       f"defaults to the kernel size, gengrad's to 1")
+       for kind, op in (("max", "pooling"), ("avg", "average_pooling"))
+       for dims, layout in ((1, "(N, C, L)"), (3, "(N, C, D, H, W)"))},
     **dict.fromkeys(("upsample", "upsample_nearest", "upsample_bilinear"), (
         _TORCH, "F.interpolate(x, size, scale_factor, mode) (mode 'nearest', or 'bilinear': "
                 "upsample_bilinear's is F.interpolate(x, size, scale_factor, 'bilinear', "

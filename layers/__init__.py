@@ -128,16 +128,11 @@ _SPELLED_OTHERWISE = {
                                 "in L.Sequential"),
     "ReplicationPad2d": (_TORCH, "a step lambda x: F.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), mode='edge') "
                                  "in L.Sequential"),
-    "MaxPool1d": (_TORCH, "a step lambda x: F.pooling(x, k, k) in L.Sequential, x of shape (N, C, L) (give "
-                          "the stride: PyTorch's defaults to the kernel size, gengrad's to 1)"),
-    "AvgPool1d": (_TORCH, "a step lambda x: F.average_pooling(x, k, k) in L.Sequential, x of shape (N, C, L) "
-                          "(give the stride: PyTorch's defaults to the kernel size, gengrad's to 1)"),
-    "MaxPool3d": (_TORCH, "a step lambda x: F.pooling(x, k, k) in L.Sequential, x of shape "
-                          "(N, C, D, H, W) (give the stride: PyTorch's defaults to the kernel size, "
-                          "gengrad's to 1)"),
-    "AvgPool3d": (_TORCH, "a step lambda x: F.average_pooling(x, k, k) in L.Sequential, x of shape "
-                          "(N, C, D, H, W) (give the stride: PyTorch's defaults to the kernel size, "
-                          "gengrad's to 1)"),
+    **{f"{kind}Pool{dims}d": (_TORCH, f"a step lambda x: F.{op}(x, k, k) in L.Sequential, x of shape "
+                                      f"{layout} (give the stride: PyTorch's defaults to the kernel size, "
+                                      f"gengrad's to 1)")
+       for kind, op in (("Max", "pooling"), ("Avg", "average_pooling"))
+       for dims, layout in ((1, "(N, C, L)"), (3, "(N, C, D, H, W)"))},
     "AdaptiveAvgPool1d": (_TORCH, "a step lambda x: F.adaptive_avg_pool2d(x[:, :, None, :], (1, n))"
                                   "[:, :, 0, :] in L.Sequential"),
     **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d"), (
