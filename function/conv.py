@@ -288,18 +288,19 @@ def col2im(col: ArrayLike, x_shape: tuple[int, int, int, int], kernel_size: Size
     return Function(Col2im(x_shape, kernel, stride, pad, out))(col)
 
 
-def _padding(pad, kernel, stride, dilation, op, shown_stride):
+def _padding(pad, kernel, stride, dilation, op, shown):
     """(pad, crop) tuples for a convolution's `pad`: numbers as they are; 'valid' none; 'same'
     dilation (k - 1) per axis in all, as PyTorch's padding='same' (the odd one on the far side):
-    padded by its half rounded up on both sides, then `crop` leading rows (columns) cut off."""
+    padded by its half rounded up on both sides, then `crop` leading rows (columns) cut off.
+    `shown` is (the stride, what else pad may be) as the user's op takes them, for messages."""
     dims = len(kernel)
     if not isinstance(pad, str):
         return int_tuple(pad, op, "pad", 0, dims), (0,) * dims
     if pad == "valid":
         return (0,) * dims, (0,) * dims
+    shown_stride, kinds = shown
     if pad != "same":
-        many = "an int, a pair of ints" if dims == 2 else "an int, a triple of ints"
-        raise ValueError(f"{op}: pad must be {many}, 'same' or 'valid', got {pad!r}")
+        raise ValueError(f"{op}: pad must be {kinds}, 'same' or 'valid', got {pad!r}")
     if set(stride) != {1}:
         raise ValueError(f"{op}: pad='same' keeps the input's size only at stride 1 (PyTorch refuses it for "
                          f"strided convolutions too), got stride {shown_stride}; give pad as a number")
@@ -307,12 +308,12 @@ def _padding(pad, kernel, stride, dilation, op, shown_stride):
     return tuple((t + 1) // 2 for t in total), tuple(t % 2 for t in total)
 
 
-def _convolve(x, W, b, stride, pad, dilation, groups, op, shown_stride):
+def _convolve(x, W, b, stride, pad, dilation, groups, op, shown):
     """The convolution of float Variables x (N, C, H, W) and W (OC, C / groups, KH, KW) whose
     channels fit (or of volumes, (N, C, D, H, W) and (OC, C / groups, KD, KH, KW)), `stride` and
-    `dilation` checked tuples, `pad` as the user gave it."""
+    `dilation` checked tuples, `pad` as the user gave it (`shown` as for `_padding`)."""
     oc, cg, *kernel = W.shape
-    pad, crop = _padding(pad, tuple(kernel), stride, dilation, op, shown_stride)
+    pad, crop = _padding(pad, tuple(kernel), stride, dilation, op, shown)
     kernel, stride, pad, out = _geometry(x.shape, tuple(kernel), stride, pad, op, dilation)
     b = _bias(b, oc, W, op)
     n, taps, positions = x.shape[0], cg * math.prod(kernel), math.prod(out)
@@ -405,7 +406,7 @@ def conv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size 
         raise ValueError(f"{op}: W must be 4-d (OC, C, KH, KW), got shape {W.shape}")
     groups = _groups(groups, x, W, op, "(N, C, H, W)")
     stride, dilation = int_pair(stride, op, "stride", 1), int_pair(dilation, op, "dilation", 1)
-    return _convolve(x, W, b, stride, pad, dilation, groups, op, stride)
+    return _convolve(x, W, b, stride, pad, dilation, groups, op, (stride, "an int, a pair of ints"))
 
 
 def conv1d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int = 1, pad: int | str = 0,
@@ -458,7 +459,7 @@ def conv1d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int =
         _check_fits_1d(W.shape[2], pad, x.shape, op, dilation)
         pad = (0, pad)
     y = _convolve(V.expand_dims(x, 2), V.expand_dims(W, 2), b, (1, stride), pad, (1, dilation), groups,
-                  op, stride)
+                  op, (stride, "an int"))
     return V.squeeze(y, axis=2)
 
 
@@ -504,7 +505,7 @@ def conv3d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int |
         raise ValueError(f"{op}: W must be 5-d (OC, C, KD, KH, KW), got shape {W.shape}")
     groups = _groups(groups, x, W, op, "(N, C, D, H, W)")
     stride, dilation = int_tuple(stride, op, "stride", 1, 3), int_tuple(dilation, op, "dilation", 1, 3)
-    return _convolve(x, W, b, stride, pad, dilation, groups, op, stride)
+    return _convolve(x, W, b, stride, pad, dilation, groups, op, (stride, "an int, a triple of ints"))
 
 
 def _deconv_size(size, kernel, stride, pad, outsize, op, x_shape, W_shape, dilation=(1, 1)):

@@ -230,6 +230,10 @@ def test_max_pooling_routes_the_gradient_to_each_windows_maximum(rng):
     (lambda: F.average_pooling(np.ones((4, 4)), 2), ValueError,
      r"average_pooling: x must be images \(N, C, H, W\), sequences \(N, C, L\) or volumes "
      r"\(N, C, D, H, W\)"),
+    (lambda: F.conv1d(np.ones((1, 2, 5)), np.ones((3, 2, 2)), pad="full"), ValueError,
+     r"conv1d: pad must be an int, 'same' or 'valid', got 'full'"),       # (an int: not a pair, as conv2d's)
+    (lambda: F.conv3d(np.ones((1, 2, 5, 5, 5)), np.ones((3, 2, 2, 2, 2)), pad="full"), ValueError,
+     r"conv3d: pad must be an int, a triple of ints, 'same' or 'valid', got 'full'"),
     (lambda: F.pooling(np.ones((1, 4, 4)), (2, 2)), TypeError,
      r"pooling: kernel_size must be an int, got \(2, 2\)"),
 ])
