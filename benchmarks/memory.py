@@ -14,6 +14,10 @@
   batch 4096, gengrad next to hand-written NumPy (the floor), and the time per step.
 - slices: backward through T column slices x[:, t] of one array, ms in all and per slice.
 - gp: a WGAN-GP critic step (gradient penalty by double backward), memory and time.
+- checkpoint: a training step of a deep, narrow tanh network (many activations, few
+  weights), plain and with V.checkpoint_sequential in about sqrt(depth) segments, next to
+  the same two written by hand in NumPy (the floor of each); peak above resting and time.
+  PyTorch's torch.utils.checkpoint column: its time, checkpointed over plain.
 PyTorch is skipped when not installed; tracemalloc sees NumPy's arrays, not torch's.
 
     python -m benchmarks.memory            # everything (a minute or two)
@@ -43,7 +47,7 @@ from benchmarks.taylor_mode import tanh_nth_numpy, tanh_polynomial
 from benchmarks.timing import best_time, import_torch, ratio
 
 MIB = 2 ** 20
-PARTS = ("leaks", "nested", "peak", "mlp", "slices", "gp")
+PARTS = ("leaks", "nested", "peak", "mlp", "slices", "gp", "checkpoint")
 CRITIC = (64, 128, 128, 1)                            # the gradient-penalty critic's sizes
 
 
@@ -496,6 +500,128 @@ def report_gp(batch, r):
 
 
 # ----- main --------------------------------------------------------------------------------------
+# ----- gradient checkpointing ----------------------------------------------------------------
+def deep_problem(depth, width, batch, seed=0):
+    """Weights of a tanh chain (scaled to keep it in tanh's range) and its input."""
+    rng = np.random.default_rng(seed)
+    weights = [rng.standard_normal((width, width)) / np.sqrt(width) for _ in range(depth)]
+    return weights, rng.standard_normal((batch, width))
+
+
+def deep_numpy(weights, x, segments=None):
+    """Gradients of sum(h_L^2) / 2, h_(i+1) = tanh(h_i W_i), by hand: every h kept, or (segments)
+    the segments' first inputs only, each segment's h made again in backward."""
+    n = len(weights)
+    bounds = [round(i * n / (segments or 1)) for i in range((segments or 1) + 1)]
+
+    def run(h, lo, hi, keep):
+        hs = [h]
+        for W in weights[lo:hi]:
+            h = np.tanh(h @ W)
+            if keep:
+                hs.append(h)
+        return hs if keep else h
+
+    if segments is None:
+        hs = run(x, 0, n, True)
+        starts = None
+    else:
+        starts, h = [], x
+        for lo, hi in zip(bounds, bounds[1:]):
+            starts.append(h)
+            h = run(h, lo, hi, False)
+        hs = None
+    g = h if hs is None else hs[-1]  # d/dh_L of sum(h_L^2) / 2
+    grads = [None] * n
+    pieces = [(0, n, hs)] if hs is not None else [
+        (lo, hi, None) for lo, hi in zip(bounds, bounds[1:])]
+    for k in reversed(range(len(pieces))):
+        lo, hi, kept = pieces[k]
+        kept = kept if kept is not None else run(starts[k], lo, hi, True)
+        for i in reversed(range(lo, hi)):
+            g = g * (1 - kept[i - lo + 1] ** 2)
+            grads[i] = kept[i - lo].T @ g
+            g = g @ weights[i].T
+    return grads
+
+
+def deep_gengrad(weights, x, segments=None):
+    params = [V.Variable(W) for W in weights]
+    chain = [lambda h, W=W: V.tanh(h @ W) for W in params]
+
+    def step():
+        for p in params:
+            p.cleargrad()
+        if segments is None:
+            h = x
+            for f in chain:
+                h = f(h)
+        else:
+            h = V.checkpoint_sequential(chain, segments, x)
+        ((h * h).sum() / 2).backward()
+        return [p.grad.data for p in params]
+    return step
+
+
+def deep_torch(torch, weights, x, segments=None):
+    from torch.utils import checkpoint as tc
+    params = [torch.tensor(W, requires_grad=True) for W in weights]
+    xt = torch.tensor(x)
+    chain = [lambda h, W=W: torch.tanh(h @ W) for W in params]
+
+    def step():
+        for p in params:
+            p.grad = None
+        if segments is None:
+            h = xt
+            for f in chain:
+                h = f(h)
+        else:
+            h = tc.checkpoint_sequential(chain, segments, xt, use_reentrant=False)
+        ((h * h).sum() / 2).backward()
+    return step
+
+
+def run_checkpoint(depth, width, batch, repeat=3, torch=None):
+    """{name: (peak bytes above resting, seconds per step)}, checked against the NumPy floor."""
+    weights, x = deep_problem(depth, width, batch)
+    segments = max(1, round(depth ** 0.5))
+    want = deep_numpy(weights, x)
+    rows = {}
+    for name, seg in (("plain", None), (f"{segments} segments", segments)):
+        numpy_step = lambda seg=seg: deep_numpy(weights, x, seg)  # noqa: E731
+        gengrad_step = deep_gengrad(weights, x, seg)
+        for got in (numpy_step(), gengrad_step()):
+            err = max(float(np.abs(a - b).max() / (np.abs(b).max() + 1e-300)) for a, b in zip(got, want))
+            if err > 1e-10:
+                raise AssertionError(f"checkpoint benchmark: {name} disagrees with NumPy by {err:.1e}")
+        row = {}
+        for who, step in (("numpy", numpy_step), ("gengrad", gengrad_step)):
+            peak = peak_above_resting(lambda step=step: step)[0]
+            row[who] = (peak, best_time(step, repeat))
+        if torch is not None:
+            row["torch"] = (None, best_time(deep_torch(torch, weights, x, seg), repeat))
+        rows[name] = row
+    return rows
+
+
+def report_checkpoint(depth, width, batch, rows):
+    lines = [f"gradient checkpointing: tanh chain of {depth} layers {width} wide, batch {batch}, "
+             f"a training step (MiB above resting; ms, best of 3)",
+             f"  {'':12s} {'numpy MiB':>9s} {'gengrad':>8s} {'ratio':>6s} | {'numpy ms':>8s} "
+             f"{'gengrad':>8s} {'ratio':>6s} | {'torch ms':>8s}"]
+    for name, r in rows.items():
+        (np_peak, np_s), (gg_peak, gg_s) = r["numpy"], r["gengrad"]
+        torch_s = r.get("torch", (None, None))[1]
+        lines.append(f"  {name:12s} {np_peak / MIB:9.1f} {gg_peak / MIB:8.1f} {ratio(gg_peak, np_peak):>6s} | "
+                     f"{np_s * 1e3:8.1f} {gg_s * 1e3:8.1f} {ratio(gg_s, np_s):>6s} | "
+                     f"{'-' if torch_s is None else f'{torch_s * 1e3:.1f}':>8s}")
+    (plain_peak, plain_s), (cut_peak, cut_s) = [r["gengrad"] for r in rows.values()]
+    lines.append(f"  gengrad checkpointed / plain: memory {ratio(cut_peak, plain_peak)}, time "
+                 f"{ratio(cut_s, plain_s)}")
+    return lines
+
+
 def main(argv=None):
     """Run the leak loops and the memory comparisons, and print their tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -535,6 +661,10 @@ def main(argv=None):
     if "gp" in parts:
         batch = 64 if quick else 512
         print("\n".join(report_gp(batch, run_gp(repeat, torch, batch))))
+    if "checkpoint" in parts:
+        depth, width, batch = (16, 32, 64) if quick else (64, 256, 1024)
+        print("\n".join(report_checkpoint(depth, width, batch,
+                                          run_checkpoint(depth, width, batch, repeat, torch))))
     gc.unfreeze()
     return 0
 

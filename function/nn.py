@@ -527,6 +527,8 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
     normalize = Normalize(axes, eps)
     xhat = Function(normalize)(x)
     m = x.size // c
+    if V.config.is_recomputing():  # V.checkpoint's second run: the first updated them
+        mean = var = None
     if mean is not None:
         mean *= decay
         mean += (1 - decay) * normalize.mean.reshape(c)

@@ -7,6 +7,7 @@ from .variable import AXIS_KEYWORDS, refuse_missing_name, refusing_foreign_keywo
 from . import backend, saving, series
 from .backend import get_array_module
 from .backward import backward, grad  # (the function backward shadows its module's name)
+from .checkpoint import checkpoint, checkpoint_sequential
 from .config import enable_grad, is_backprop_enabled, is_train, no_grad, test_mode, using_config
 from .forward_mode import jet, jvp, nth_derivative, taylor
 from .forwarder import Forwarder, Function, as_variable
@@ -117,7 +118,8 @@ __all__ = [
     "GradcheckError", "jvp", "taylor", "nth_derivative", "jet", "taylorcheck", "series", "backend",
     "get_array_module",
     "get_dot_graph", "graph_functions", "plot_dot_graph", "record_backward", "jacobian", "hessian", "hvp",
-    "hessian_operator", "laplacian", "divergence", "keep_freed_memory",
+    "hessian_operator", "laplacian", "divergence", "checkpoint", "checkpoint_sequential",
+    "keep_freed_memory",
     "cache_limit", "cached_memory", "empty_cache",
     "ArrayLike", "Axis", "linalg", "stats", *OPS,
 ]

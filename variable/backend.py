@@ -80,9 +80,20 @@ _PENDING_SEED = []
 """The seed L.seed(n) gave before any GPU was in use, for the device generator when one comes."""
 
 
+_SEGMENT_SEEDS = [np.random.default_rng()]
+"""The host generator of the seeds V.checkpoint gives a block's own device generator."""
+
+
+def segment_seed() -> int:
+    """A seed for the device generator of one checkpointed block (drawn on the host: no sync)."""
+    return int(_SEGMENT_SEEDS[0].integers(2 ** 32))
+
+
 def seed_device(seed) -> None:
     """Seed the GPU's global random generator (dropout masks there): now when a GPU is in
-    use, else as soon as one is (CuPy is never imported for this)."""
+    use, else as soon as one is (CuPy is never imported for this); and the seeds of
+    checkpointed blocks' generators."""
+    _SEGMENT_SEEDS[0] = np.random.default_rng(seed)
     _PENDING_SEED.clear()
     if _GPU["module"] is None:
         _PENDING_SEED.append(seed)

@@ -11,6 +11,7 @@ from typing import Any
 
 _enable_backprop = contextvars.ContextVar("gengrad_enable_backprop", default=True)
 _train = contextvars.ContextVar("gengrad_train", default=True)
+_recomputing = contextvars.ContextVar("gengrad_recomputing", default=False)
 
 
 def is_backprop_enabled() -> bool:
@@ -21,6 +22,12 @@ def is_backprop_enabled() -> bool:
 def is_train() -> bool:
     """True in training mode (dropout active, batch norm updates statistics)."""
     return _train.get()
+
+
+def is_recomputing() -> bool:
+    """True while `V.checkpoint` runs its block again in backward: a layer that updates state
+    in its forward pass (batch norm's running statistics) leaves it as the first pass left it."""
+    return _recomputing.get()
 
 
 class _setting(contextlib.ContextDecorator):

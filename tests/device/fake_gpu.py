@@ -501,24 +501,48 @@ def _as_strided(x, shape=None, strides=None):
     return DeviceArray(np.lib.stride_tricks.as_strided(x._a, shape=shape, strides=strides))
 
 
-class _Random:
-    """`cupy.random`: a generator of the device's own (not NumPy's global one, as CuPy's is
-    not), its draws on the device; `seed(n)` reseeds it."""
+class _RandomState:
+    """`cupy.random.RandomState`: one generator, its draws on the device."""
 
-    def __init__(self):
-        self._state = np.random.RandomState(12345)
+    def __init__(self, seed=None):
+        self.seed(seed)
 
     def seed(self, seed=None):
         seed = None if seed is None else _check_int(seed, "random.seed") % 2 ** 32
         self._state = np.random.RandomState(seed)
 
     def __getattr__(self, name):
-        function = getattr(self._state, name)
+        function = getattr(self.__dict__["_state"], name)
 
         def draw(*args, **kwargs):
             return _wrap(function(*args, **kwargs))
 
         return draw
+
+
+class _Random:
+    """`cupy.random`: a generator of the device's own (not NumPy's global one, as CuPy's is
+    not), its draws on the device; `seed(n)` reseeds it; as in CuPy, the generator is an
+    object with no state to read back (get_random_state/set_random_state swap it)."""
+
+    RandomState = _RandomState
+
+    def __init__(self):
+        self._current = _RandomState(12345)
+
+    def seed(self, seed=None):
+        self._current.seed(seed)
+
+    def get_random_state(self):
+        return self._current
+
+    def set_random_state(self, state):
+        if not isinstance(state, _RandomState):
+            raise TypeError(f"Random state must be an instance of RandomState. Actual: {type(state)}")
+        self._current = state
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["_current"], name)
 
 
 # ----- functions whose CuPy signature or rules are narrower than NumPy's ------------------
