@@ -613,9 +613,10 @@ def report_checkpoint(depth, width, batch, rows):
     for name, r in rows.items():
         (np_peak, np_s), (gg_peak, gg_s) = r["numpy"], r["gengrad"]
         torch_s = r.get("torch", (None, None))[1]
-        lines.append(f"  {name:12s} {np_peak / MIB:9.1f} {gg_peak / MIB:8.1f} {ratio(gg_peak, np_peak):>6s} | "
-                     f"{np_s * 1e3:8.1f} {gg_s * 1e3:8.1f} {ratio(gg_s, np_s):>6s} | "
-                     f"{'-' if torch_s is None else f'{torch_s * 1e3:.1f}':>8s}")
+        torch_ms = "-" if torch_s is None else f"{torch_s * 1e3:.1f}"
+        lines.append(f"  {name:12s} {np_peak / MIB:9.1f} {gg_peak / MIB:8.1f} "
+                     f"{ratio(gg_peak, np_peak):>6s} | {np_s * 1e3:8.1f} {gg_s * 1e3:8.1f} "
+                     f"{ratio(gg_s, np_s):>6s} | {torch_ms:>8s}")
     (plain_peak, plain_s), (cut_peak, cut_s) = [r["gengrad"] for r in rows.values()]
     lines.append(f"  gengrad checkpointed / plain: memory {ratio(cut_peak, plain_peak)}, time "
                  f"{ratio(cut_s, plain_s)}")

@@ -103,7 +103,8 @@ def _row(p: Pass, step: int, names: list[str], passes: int, hidden: bool) -> str
     note = final_text(p) if step == len(p.steps) else frame_caption(p, step)
     lines = [f'<tbody class="row" data-pass="{p.number}" data-step="{step}"{" hidden" if hidden else ""}>']
     if passes > 1:
-        lines.append(f"<tr><th>pass</th><td>{p.number}: {html.escape(p.kind)}, "
+        inside = "" if p.inside is None else f", inside pass {p.inside[0]}'s step {p.inside[1]}"
+        lines.append(f"<tr><th>pass</th><td>{p.number}: {html.escape(p.kind)}{inside}, "
                      f"create_graph={p.create_graph}</td></tr>")
     for name in names:
         value = html.escape(cells.get(name, ""))

@@ -113,6 +113,7 @@ class Pass:
     functions: dict[str, FunctionNode] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     gradients: tuple[Arrival, ...] = ()   # at the end: each leaf's (and V.grad's targets')
+    inside: tuple[int, int] | None = None  # (pass, step) whose Function's backward ran this one
 
     @property
     def leaf_gradients(self) -> tuple[Arrival, ...]:
@@ -132,6 +133,7 @@ class BackwardRecording:
 
     def __init__(self) -> None:
         self.passes: list[Pass] = []
+        self._open: list[Pass] = []   # the passes running: a backward may run one (V.checkpoint)
         self._ids = _Ids()
         self._pending = None   # (Function, [Arrival]): between popped and queued
 
@@ -189,7 +191,11 @@ class BackwardRecording:
         """A pass begins: `grads` holds the seeds, `heap` the first queue; `relevant` is the
         set of Functions V.grad visits (None: every one)."""
         p = Pass(len(self.passes) + 1, "backward" if relevant is None else "grad", create_graph)
+        if self._open:  # run by the backward of the Function the open pass popped last
+            outer = self._open[-1]
+            p.inside = (outer.number, len(outer.steps) + 1)
         self.passes.append(p)
+        self._open.append(p)
         for f in sorted(graph_functions(outputs), key=_by_generation):   # (ids in the order run)
             self._function(p, f, visited=relevant is None or f in relevant)
         seeds = {}
@@ -202,7 +208,7 @@ class BackwardRecording:
 
     def popped(self, f, gxs, grads) -> None:
         """`f` was popped; `gxs` (one per input, None for none) are about to be filed in `grads`."""
-        p = self.passes[-1]
+        p = self._open[-1]
         running = {}  # key -> the gradient's values so far, this step included (x * x: two)
         arrivals = []
         for position, (x, gx) in enumerate(zip(f.inputs, gxs)):
@@ -225,7 +231,7 @@ class BackwardRecording:
         """The step is done: its gradients are filed, and `heap` is the queue after it."""
         f, arrivals, gradients = self._pending
         self._pending = None
-        p = self.passes[-1]
+        p = self._open[-1]
         number = len(p.steps) + 1
         recorded = []
         if p.create_graph:
@@ -237,7 +243,7 @@ class BackwardRecording:
 
     def finish(self, grads) -> None:
         """The pass is over: `grads` holds what the leaves (and V.grad's targets) receive."""
-        p = self.passes[-1]
+        p = self._open.pop()
         gradients, recorded = [], []
         for k, g in grads.items():
             node_id = self._ids.key(k)

@@ -117,6 +117,8 @@ def queue_text(queue: Sequence[Queued]) -> str:
 def pass_title(p: Pass) -> str:
     """A line naming the pass: which call, and create_graph."""
     call = "backward()" if p.kind == "backward" else "V.grad(...)"
+    if p.inside is not None:
+        call = f"a pass inside pass {p.inside[0]}'s step {p.inside[1]} (its Function's backward)"
     return f"pass {p.number}: {call}, create_graph={p.create_graph}"
 
 

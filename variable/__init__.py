@@ -181,8 +181,10 @@ _SPELLED_OTHERWISE = {
     "log_softmax": (_TORCH, "F.log_softmax(x, axis) (import function as F)"),
     "as_array": ("DeZero's name", "np.asarray(x)"),
     "Parameter": ("DeZero's name", "L.Parameter(data) (import layers as L)"),
-    "utils": ("DeZero's module", "V.get_dot_graph and V.plot_dot_graph draw a graph, "
-                                 "V.gradcheck and V.numerical_grad check gradients"),
+    "utils": ("DeZero's (and PyTorch's) module", "V.get_dot_graph and V.plot_dot_graph draw a graph, "
+                                                 "V.gradcheck and V.numerical_grad check gradients, and "
+                                                 "torch.utils.checkpoint's functions are V.checkpoint "
+                                                 "and V.checkpoint_sequential"),
     "gradient_check": ("DeZero's name", "V.gradcheck(f, x)"),
     **{name: ("NumPy's constructor, not an op", _CONSTANT.format(name))
        for name in ("zeros", "ones", "empty", "full", "eye", "identity")},

@@ -44,6 +44,17 @@ _PYTORCH_ONLY = {
 """torch.utils.checkpoint's keywords that gengrad refuses: {keyword: the fix}."""
 
 
+_WHAT_CHANGES = (
+    "the block must compute the same each time it runs. What changes between runs: state a "
+    "layer keeps between calls (a recurrent layer's kept h: checkpoint a block that takes the "
+    "state as an argument and returns it); a closure's variable, read when the block runs (a "
+    "lambda made in a loop sees the loop's last one: pass it as an argument, V.checkpoint("
+    "lambda x, w=w: ..., h) or V.checkpoint(f, h, w)); a new V.Variable made in the block, a new "
+    "leaf each call (use a plain array or a number for a constant); a layer built lazily in the "
+    "first run, which drew its weights there (call the model once before, or give in_size)")
+"""Why a block's second run can differ from its first, and the fix of each."""
+
+
 class Checkpoint(Forwarder):
     """`fn(*args, **kwargs)` as one node: its outputs were computed when it was recorded, and
     `backward` computes them again, with a graph, to differentiate them.
@@ -175,19 +186,15 @@ def _rerun(forwarder):
             got = "nothing" if y is None else f"{y._data.dtype}{y._data.shape}"
             raise ValueError(
                 f"backward: checkpoint({name}, ...) gave {got} on its second run where the first "
-                f"gave {dtype}{shape}: the block must compute the same each time it runs (no state "
-                f"it changes itself, such as a recurrent layer's kept h)")
+                f"gave {dtype}{shape}, so its gradients would belong to another computation; "
+                f"{_WHAT_CHANGES}")
         outputs.append(y)
     inside, read = _made_since(outputs, start)
     if set(read) != set(forwarder.keys) or not drew_alike:
         raise ValueError(
             f"backward: checkpoint({name}, ...) read other Variables (or drew other random numbers) "
             f"on its second run than on its first, so its gradients would belong to another "
-            f"computation. A closure sees a variable's value when it runs: a lambda made in a loop "
-            f"sees the loop's last one (pass it as an argument: V.checkpoint(lambda x, w=w: ..., h) "
-            f"or V.checkpoint(f, h, w)); a block that makes a new V.Variable each call makes a new "
-            f"leaf (use a plain array or a number for a constant); a layer built lazily in the "
-            f"first run drew its weights there (call the model once before, or give in_size)")
+            f"computation; {_WHAT_CHANGES}")
     return outputs, inside
 
 

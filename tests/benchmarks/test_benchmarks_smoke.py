@@ -149,7 +149,8 @@ def test_small_mlp_benchmark_checks_and_runs(capsys):
 MEMORY_HEADERS = ("order | gengrad live | gengrad peak | torch live (saved) | ratio gengrad/torch live",
                   "dtype      numpy gengrad  ratio | kept peak+kept", "create_graph per slice",
                   "gradient-penalty critic step",
-                  "order | gengrad peak | seconds | torch peak | seconds | ratio gengrad/torch peak")
+                  "order | gengrad peak | seconds | torch peak | seconds | ratio gengrad/torch peak",
+                  "gradient checkpointing: tanh chain", "gengrad checkpointed / plain: memory")
 
 
 def test_memory_benchmark_runs_without_torch(capsys, monkeypatch):

@@ -756,6 +756,58 @@ CATALOGUE += [
 ]
 
 
+def _checkpointed_lambdas_made_in_a_loop():
+    h = V.Variable(np.ones((2, 3)))
+    for W in [V.Variable(np.eye(3) * k) for k in (1.0, 2.0)]:
+        h = V.checkpoint(lambda a: V.tanh(a @ W), h)  # noqa: B023 (the slip: the loop's last W)
+    h.sum().backward()
+
+
+def _checkpointed_block_making_a_leaf():
+    y = V.checkpoint(lambda a: a * V.Variable(np.array(2.0)), V.Variable(np.ones(3)))
+    y.sum().backward()
+
+
+def _checkpointed_recurrent_layer():
+    rnn = L.RNN(2)
+    x = V.Variable(np.ones((1, 2)))
+    rnn(x)
+    V.checkpoint(rnn, x).sum().backward()
+
+
+def _checkpointed_block_without_return():
+    def block(a):
+        V.sin(a)
+    V.checkpoint(block, V.Variable(np.ones(2)))
+
+
+CATALOGUE += [
+    Mistake("checkpointed lambdas made in a loop (each reads the loop's last weight)",
+            _checkpointed_lambdas_made_in_a_loop, ValueError,
+            (r"checkpoint\(<lambda>, \.\.\.\) read other Variables", r"a lambda made in a loop sees the "
+             r"loop's last one", r"V\.checkpoint\(\s?lambda x, w=w: \.\.\., h\)")),
+    Mistake("a checkpointed block that makes a new V.Variable each call", _checkpointed_block_making_a_leaf,
+            ValueError, (r"a new V\.Variable made in the block, a new leaf each call",
+                         r"plain array or a number")),
+    Mistake("a recurrent layer (it keeps its state) checkpointed", _checkpointed_recurrent_layer, ValueError,
+            (r"checkpoint\(RNN, \.\.\.\)", r"a recurrent layer's kept h: checkpoint a block that takes the "
+             r"state as an argument")),
+    Mistake("a checkpointed block without `return`", _checkpointed_block_without_return, TypeError,
+            (r"checkpoint: block returned None: did it forget `return`",)),
+    Mistake("checkpoint(fn, x, determinism_check=...), a PyTorch keyword",
+            lambda: V.checkpoint(V.sin, V.Variable(np.ones(2)), determinism_check="none"), TypeError,
+            (r"checkpoint\(\) got PyTorch's keyword argument determinism_check",
+             r"always checks that the second run reads the same Variables")),
+    Mistake("torch.utils.checkpoint spelled V.utils.checkpoint", lambda: V.utils, AttributeError,
+            (r"has no attribute 'utils'", r"torch\.utils\.checkpoint's functions are V\.checkpoint and "
+             r"V\.checkpoint_sequential")),
+    Mistake("checkpoint_sequential(model, x, 2), segments and input swapped",
+            lambda: V.checkpoint_sequential([V.sin, V.cos], V.Variable(np.ones(2)), 2), TypeError,
+            (r"segments must be an int, got Variable",
+             r"checkpoint_sequential\(functions, segments, input\)")),
+]
+
+
 def _register_buffer_over_parameter():
     layer = L.Linear(2, in_size=3)
     layer.register_buffer("W", np.zeros((3, 2)))  # torch refuses this too (KeyError)

@@ -286,7 +286,7 @@ def test_a_lambda_made_in_a_loop_is_refused_in_backward(rng):
 def test_a_new_leaf_made_inside_the_block_is_refused(rng):
     x = V.Variable(rng.normal(size=3))
     y = V.checkpoint(lambda a: a * V.Variable(np.array(2.0)), x)
-    with pytest.raises(ValueError, match=r"makes a new V\.Variable each call.*plain array"):
+    with pytest.raises(ValueError, match=r"a new V\.Variable made in the block.*plain array"):
         y.sum().backward()
     z = V.checkpoint(lambda a: a * V.Variable(np.array(2.0), requires_grad=False), x)
     z.sum().backward()
@@ -374,3 +374,15 @@ def test_on_the_device_dropout_is_replayed(gpu, rng):
     model.cleargrads()
     plain.sum().backward()
     np.testing.assert_allclose(V.backend.to_cpu(model[0].W.grad.data), g, rtol=1e-13)
+
+
+def test_a_recorded_backward_shows_the_recompute_as_a_pass_inside_the_step():
+    x = V.Variable(np.ones(3), name="x")
+    y = V.checkpoint(lambda a: V.sin(a) * 2, x)
+    with V.record_backward() as steps:
+        (y ** 2).sum().backward()
+    outer, inner = steps.passes
+    assert [s.title for s in outer.steps] == ["Sum->v4", "Pow->v3", "Checkpoint->v2"]
+    assert inner.inside == (1, 3) and [s.title.split("->")[0] for s in inner.steps] == ["Mul", "Sin"]
+    np.testing.assert_allclose(outer.leaf_gradients[0].values, 4 * np.sin(1) * np.cos(1) * 2)
+    assert "pass 2: a pass inside pass 1's step 3 (its Function's backward)" in str(steps)
