@@ -95,14 +95,6 @@ def _numpy_state_equal(a, b):
     return a[0] == b[0] and a[2:] == b[2:] and np.array_equal(a[1], b[1])
 
 
-def _device_module(values):
-    """The GPU's array module if one of the Variables in `values` holds a device array."""
-    for v in values:
-        if isinstance(v, Variable) and backend.is_device_array(v._data):
-            return backend.get_array_module(v._data)
-    return None
-
-
 def _with_device_generator(module, seed, call):
     """`call()` with `module`'s global generator replaced by one seeded with `seed` (CuPy's
     generator has no state to save, so the recompute draws the same from the same seed)."""
@@ -172,9 +164,9 @@ def _rerun(forwarder):
                 config._setting(config._train, state.train), \
                 config._setting(config._recomputing, True):
             call = lambda: fn(*forwarder.args, **forwarder.kwargs)  # noqa: E731
-            module = None if state.device_seed is None else backend.get_array_module(
-                *[v._data for v in (*forwarder.args, *forwarder.kwargs.values()) if isinstance(v, Variable)])
-            result = call() if module is None else _with_device_generator(module, state.device_seed, call)
+            module = backend._GPU["module"]
+            result = call() if state.device_seed is None or module is None else (
+                _with_device_generator(module, state.device_seed, call))
         drew_alike = _numpy_state_equal(np.random.get_state(), state.after)
     finally:
         np.random.set_state(saved)
@@ -250,8 +242,8 @@ def checkpoint(fn: Callable[..., Any], *args: Any, use_reentrant: bool | None = 
     state = _State()
     state.train = config.is_train()
     state.before = np.random.get_state()
-    module = _device_module([*args, *kwargs.values()])
-    state.device_seed = None if module is None else int(backend.segment_seed())
+    module = backend._GPU["module"]  # a GPU in use: the block's device draws get their own generator
+    state.device_seed = None if module is None else backend.segment_seed()
     _clock[0] += 1
     state.start = _clock[0]
     call = lambda: fn(*args, **kwargs)  # noqa: E731
