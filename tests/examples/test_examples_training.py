@@ -23,6 +23,7 @@ import optimizers as O
 import variable as V
 from examples import (
     attention_sort,
+    deep_checkpoint,
     digits_mlp,
     gradient_penalty,
     linear_regression,
@@ -494,3 +495,27 @@ def test_the_decoder_never_reads_ahead_and_its_attention_to_the_source_is_a_soft
     weights = seq2seq_reverse.cross_attention(model, source[:1], target[:1], 5)
     assert weights.shape == (4, 4)
     np.testing.assert_allclose(weights.sum(axis=-1), 1, rtol=1e-12)
+
+
+# ----- deep_checkpoint.py ---------------------------------------------------------------------
+def test_deep_checkpoint_takes_the_plain_steps_in_less_memory(tmp_path, capsys):
+    assert deep_checkpoint.main(["--depth", "16", "--width", "32", "--points", "200", "--steps", "6",
+                                 "--segments", "4", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "losses equal bit for bit" in out
+    first = numbers(line_with(out, "step    1"))
+    assert first[1] == first[2] and 0.5 < first[1] < 3          # plain and checkpointed, a real loss
+    peaks = {int(n[0]): n[1] for n in (numbers(line) for line in out.splitlines() if "k = " in line)}
+    assert sorted(peaks) == [1, 2, 4, 8, 16]
+    assert peaks[4] < 0.8 * peaks[1] and peaks[8] < 0.7 * peaks[1]    # about sqrt(D) segments: less
+    assert_figure(tmp_path / "deep_checkpoint.png")
+
+
+def test_deep_checkpoint_model_is_the_plain_model_with_segments():
+    model = deep_checkpoint.build(4, 8, seed=0)
+    x = np.random.default_rng(0).standard_normal((5, 2))
+    plain = model(x)
+    cut = model(x, segments=2)
+    np.testing.assert_array_equal(plain.data, cut.data)
+    assert "Checkpoint" in [f.name for f in V.graph_functions(cut)]
+    assert "Checkpoint" not in [f.name for f in V.graph_functions(plain)]
