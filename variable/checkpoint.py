@@ -29,7 +29,7 @@ import numpy as np
 
 from . import backend, config, saving
 from .backward import _run
-from .forward_mode import _inside_f
+from .forward_mode import _inside_f, _push
 from .forwarder import Forwarder, Function, new_variable
 from .saving import key as _key
 from .variable import Variable, _clock
@@ -77,16 +77,38 @@ class Checkpoint(Forwarder):
         return result
 
     def backward(self, *gys):
-        outputs, inside = _rerun(self)   # fn's outputs again, and the graph that made them
+        outputs, inside, _ = _rerun(self)   # fn's outputs again, and the graph that made them
         create_graph = config.is_backprop_enabled()
         grads = _run(outputs, list(gys), create_graph, relevant=inside, keep=set(self.keys))
         return tuple(grads.get(k) for k in self.keys)
+
+    def taylor(self, *xs):
+        # the block again, every array kept, and the inputs' series pushed through its graph
+        saving.keeping_all[0] += 1  # (its Functions record the Variables it read themselves)
+        try:
+            outputs, _, read = _rerun(self)
+        finally:
+            saving.keeping_all[0] -= 1
+        order = max(len(s) for s in xs) - 1
+        seeds = {read[k]: list(s) for k, s in zip(self.keys, xs) if len(s) > 1}
+        series = _push(outputs, seeds, order)[0] if seeds else {}
+        result = tuple(_whole(series.get(y), y._data, order) for y in outputs)
+        return result if len(result) > 1 else result[0]
+
+
+def _whole(s, y, order):
+    """The series `s` of an output `y` (None: constant along t) with zeros for any coefficient
+    left out."""
+    zero = backend.get_array_module(y).zeros_like(y)
+    s = s if s is not None else [y]
+    return [c if c is not None else zero for c in s] + [zero] * (order + 1 - len(s))
 
 
 class _State:
     """What a recompute needs to run `fn` as the first run did: the clock at its start, the
     train/test mode, NumPy's random state before it and after it (to check the recompute drew
-    as much), and the device generator's seed when `fn` ran on a GPU."""
+    as much; both None where it drew nothing, the common case: reading the state costs about
+    45 us), and the device generator's seed when `fn` ran on a GPU."""
 
     __slots__ = ("start", "train", "before", "after", "device_seed")
 
@@ -146,7 +168,7 @@ def _flat(result, fn):
 
 def _rerun(forwarder):
     """Run the block again as its first run did: its output Variables, checked against the
-    first run's, and the Functions it recorded."""
+    first run's, the Functions it recorded and {gradient key: Variable} of what it read."""
     state, fn = forwarder.state, forwarder.fn
     name = getattr(fn, "__name__", type(fn).__name__)
     for v in [*forwarder.args, *forwarder.kwargs.values()]:
@@ -158,7 +180,9 @@ def _rerun(forwarder):
     _clock[0] += 1
     start = _clock[0]
     saved = np.random.get_state()
-    np.random.set_state(state.before)
+    if state.before is not None:
+        np.random.set_state(state.before)
+    drew_alike = False
     try:
         with config._setting(config._enable_backprop, True), \
                 config._setting(config._train, state.train), \
@@ -167,9 +191,10 @@ def _rerun(forwarder):
             module = backend._GPU["module"]
             result = call() if state.device_seed is None or module is None else (
                 _with_device_generator(module, state.device_seed, call))
-        drew_alike = _numpy_state_equal(np.random.get_state(), state.after)
+        drew_alike = _numpy_state_equal(np.random.get_state(), state.after or saved)
     finally:
-        np.random.set_state(saved)
+        if state.before is not None or not drew_alike:
+            np.random.set_state(saved)
     flat = dict(_flat(result, fn))
     outputs = []
     for position, shape, dtype in forwarder.specs:
@@ -187,7 +212,7 @@ def _rerun(forwarder):
             f"backward: checkpoint({name}, ...) read other Variables (or drew other random numbers) "
             f"on its second run than on its first, so its gradients would belong to another "
             f"computation; {_WHAT_CHANGES}")
-    return outputs, inside
+    return outputs, inside, read
 
 
 def checkpoint(fn: Callable[..., Any], *args: Any, use_reentrant: bool | None = None,
@@ -249,6 +274,8 @@ def checkpoint(fn: Callable[..., Any], *args: Any, use_reentrant: bool | None = 
     call = lambda: fn(*args, **kwargs)  # noqa: E731
     result = call() if module is None else _with_device_generator(module, state.device_seed, call)
     state.after = np.random.get_state()
+    if _numpy_state_equal(state.before, state.after):
+        state.before = state.after = None  # it drew nothing: the recompute must draw nothing
     flat = _flat(result, fn)
     made = [(i, y) for i, y in flat
             if y.requires_grad and y.creator is not None and y.creator.stamp >= state.start]

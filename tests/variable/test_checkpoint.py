@@ -395,3 +395,25 @@ def test_a_recorded_backward_shows_the_recompute_as_a_pass_inside_the_step():
     assert inner.inside == (1, 3) and [s.title.split("->")[0] for s in inner.steps] == ["Mul", "Sin"]
     np.testing.assert_allclose(outer.leaf_gradients[0].values, 4 * np.sin(1) * np.cos(1) * 2)
     assert "pass 2: a pass inside pass 1's step 3 (its Function's backward)" in str(steps)
+
+
+def test_forward_mode_through_a_checkpoint_recorded_before(rng):
+    x = V.Variable(rng.normal(size=(2, 3)))
+    (W, b), = _params(rng, 1, width=3)
+    block = _block(W, b)
+    v = rng.normal(size=(2, 3))
+
+    def pair(a):
+        return V.sin(a), V.exp(a) @ W
+    for f in (block, pair):
+        y = V.checkpoint(f, x)                      # recorded outside the function given to taylor
+        plain = f(x)
+        ys, plains = (y, plain) if isinstance(y, tuple) else ((y,), (plain,))
+        for yi, pi in zip(ys, plains):
+            got = V.taylor(lambda _, yi=yi: yi * 2, x, v, 4)
+            want = V.taylor(lambda _, pi=pi: pi * 2, x, v, 4)
+            for a, c in zip(got, want):
+                np.testing.assert_allclose(a.data, c.data, rtol=1e-12, atol=1e-14)
+    s, w2 = V.checkpoint(lambda a: (V.sin(a), W * 2), x)     # w2: constant along x + t v
+    value, tangent = V.jvp(lambda _: w2 + V.sum(s), x, v)
+    np.testing.assert_allclose(tangent.data, np.full((3, 3), np.sum(np.cos(x.data) * v)), rtol=1e-13)
