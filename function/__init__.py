@@ -6,6 +6,7 @@ from variable import OPS, refuse_missing_name
 from variable.variable import AXIS_KEYWORDS, RENAMED_KEYWORDS, refusing_foreign_keywords_among
 
 from . import activation, attention, conv, loss, nn, resample
+from . import pooling as _pooling
 from . import softmax as _softmax
 from .activation import (
     celu,
@@ -29,7 +30,16 @@ from .activation import (
     swish,
 )
 from .attention import scaled_dot_product_attention
-from .conv import average_pooling, col2im, conv1d, conv2d, conv3d, deconv2d, im2col, pooling
+from .conv import (
+    col2im,
+    conv1d,
+    conv2d,
+    conv3d,
+    deconv1d,
+    deconv2d,
+    deconv3d,
+    im2col,
+)
 from .loss import (
     binary_cross_entropy,
     cosine_similarity,
@@ -43,11 +53,12 @@ from .loss import (
     softmax_cross_entropy,
 )
 from .nn import accuracy, batch_norm, dropout, embed_id, group_norm, layer_norm, linear, rms_norm
+from .pooling import average_pooling, pooling
 from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, affine_grid, grid_sample, interpolate
 from .softmax import log_softmax, softmax
 
 __all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__
-           + attention.__all__ + resample.__all__)
+           + _pooling.__all__ + attention.__all__ + resample.__all__)
 
 # PyTorch's keywords refused by name, with gengrad's spelling: dim= and keepdim= as in variable
 # (`F.softmax(x, dim=1)`), its names of parameters (`F.conv2d(x, W, padding=1)`), and by family
@@ -55,7 +66,8 @@ __all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn
 _FOREIGN = (*AXIS_KEYWORDS, *RENAMED_KEYWORDS)
 for _names, _keys in ((activation.__all__ + _softmax.__all__, (*_FOREIGN, "inplace")),
                       (loss.__all__, (*_FOREIGN, "reduction", "label_smoothing", "ignore_index")),
-                      (nn.__all__ + conv.__all__ + attention.__all__ + resample.__all__, _FOREIGN)):
+                      (nn.__all__ + conv.__all__ + _pooling.__all__ + attention.__all__ + resample.__all__,
+                       _FOREIGN)):
     globals().update(refusing_foreign_keywords_among(globals(), _names, _keys))
 
 _TORCH = "torch.nn.functional's name"
@@ -94,8 +106,9 @@ _SPELLED_OTHERWISE = {
     "average_pooling_2d": ("Chainer's name", "F.average_pooling(x, kernel_size, stride, pad); give the "
                                              "stride: Chainer's defaults to the kernel size, gengrad's to 1"),
     "normalize": (_TORCH, "x / V.linalg.norm(x, axis=axis, keepdims=True)"),
-    "conv_transpose2d": (_TORCH, "F.deconv2d(x, W, b, stride, pad), W of shape (in_channels, "
-                                 "out_channels, kh, kw) as PyTorch's"),
+    **{f"conv_transpose{d}d": (_TORCH, f"F.deconv{d}d(x, W, b, stride, pad), W of shape (in_channels, "
+                                       f"out_channels, {kernel}) as PyTorch's")
+       for d, kernel in ((1, "k"), (2, "kh, kw"), (3, "kd, kh, kw"))},
     **{f"{kind}_pool{dims}d": (_TORCH, f"F.{op}(x, k, s) of x of shape {layout}; give the stride: PyTorch's "
                                        f"defaults to the kernel size, gengrad's to 1")
        for kind, op in (("max", "pooling"), ("avg", "average_pooling"))

@@ -1,14 +1,14 @@
-"""Convolution and pooling on NCHW images, built on im2col and col2im.
+"""Convolution on NCHW images (and sequences and volumes), built on im2col and col2im.
 
 im2col copies every kernel-sized window of a padded image into a column array of shape
 (N, C, KH, KW, OH, OW); col2im adds such columns back into an image.  The two are
 linear and adjoint, so each is the other's backward and both are differentiable to any
 order.  conv2d is then a matrix product with the columns, deconv2d (its transpose) a
-matrix product whose columns col2im adds up, pooling a max or mean over them, each a
-composition of differentiable ops (as fast as a fused op: the reshapes copy nothing).
+matrix product whose columns col2im adds up (pooling, in function/pooling.py, a max or mean
+over them), each a composition of differentiable ops (as fast as a fused op: the reshapes
+copy nothing).
 """
 
-import functools
 import math
 
 import numpy as np
@@ -18,7 +18,7 @@ from variable import Forwarder, Function, Variable
 from variable.backend import get_array_module
 from variable.directions import Directions
 
-from .activation import ArrayLike, as_float, true_or_false
+from .activation import ArrayLike, as_float
 
 Size = int | tuple[int, int]
 """A kernel size, stride or padding: one int for both axes or an (height, width) pair."""
@@ -508,36 +508,67 @@ def conv3d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int |
     return _convolve(x, W, b, stride, pad, dilation, groups, op, (stride, "an int, a triple of ints"))
 
 
-def _deconv_size(size, kernel, stride, pad, outsize, op, x_shape, W_shape, dilation=(1, 1)):
-    """(OH, OW) of deconv2d: `outsize` once checked, else the smallest size conv2d maps to `size`.
+def _deconv_size(size, kernel, stride, pad, outsize, op, x_shape, W_shape, dilation, conv):
+    """The output's spatial size: `outsize` once checked, else the smallest size that `conv`
+    (the convolution this op transposes) maps to `size`.
 
-    With stride S, the S consecutive sizes from there on all map back to `size` under conv2d;
-    with a dilation D above S, as PyTorch's output_padding allows, D of them (the rows past
-    the last window get the bias alone).
+    With stride S, the S consecutive sizes from there on all map back to `size` under the
+    convolution; with a dilation D above S, as PyTorch's output_padding allows, D of them (the
+    rows past the last window get the bias alone).
     """
-    low = tuple(stride[d] * (size[d] - 1) + dilation[d] * (kernel[d] - 1) + 1 - 2 * pad[d]
-                for d in range(2))
-    high = tuple(low[d] + max(stride[d], dilation[d]) - 1 for d in range(2))
+    dims = range(len(size))
+    low = tuple(stride[d] * (size[d] - 1) + dilation[d] * (kernel[d] - 1) + 1 - 2 * pad[d] for d in dims)
+    high = tuple(low[d] + max(stride[d], dilation[d]) - 1 for d in dims)
+    shown = (lambda t: t[0]) if conv == "conv1d" else (lambda t: t)   # conv1d's settings are ints
     if (outsize is None and min(low) < 1) or min(high) < 1:
         raise ValueError(
-            f"{op}: pad {pad} is too large for x of shape {x_shape} and W of shape {W_shape}: "
-            f"the output would be {low}; use a smaller pad"
+            f"{op}: pad {shown(pad)} is too large for x of shape {x_shape} and W of shape {W_shape}: "
+            f"the output would be {shown(low)}; use a smaller pad"
             + (" or give outsize" if min(high) >= 1 else "")
         )
     if outsize is None:
         return low
-    out = int_pair(outsize, op, "outsize", 1)
-    for d in range(2):
+    out = int_tuple(outsize, op, "outsize", 1, len(size))
+    for d in dims:
         if not low[d] <= out[d] <= high[d]:
             first = max(low[d], 1)
             allowed = f"{first}" if first == high[d] else f"between {first} and {high[d]}"
+            spread = "" if set(dilation) == {1} else f", dilation {shown(dilation)}"
+            axis = "" if len(size) == 1 else f"axis {d} of "
             raise ValueError(
-                f"{op}: outsize {out} does not fit x of shape {x_shape} with kernel {kernel}, "
-                f"stride {stride}{'' if dilation == (1, 1) else f', dilation {dilation}'} and pad {pad}: "
-                f"conv2d would not take an image of that size back to {tuple(size)}; axis {d} of outsize "
-                f"must be {allowed}"
+                f"{op}: outsize {shown(out)} does not fit x of shape {x_shape} with kernel {shown(kernel)}, "
+                f"stride {shown(stride)}{spread} and pad {shown(pad)}: {conv} would not take an input of "
+                f"that size back to {shown(tuple(size))}; {axis}outsize must be {allowed}"
             )
     return out
+
+
+def _deconvolve(x, W, b, stride, pad, outsize, dilation, groups, op, conv, layout):
+    """The transposed convolution of `x` (N, C, *size) by W (C, OC / groups, *kernel), each
+    setting a checked tuple of one entry per spatial axis: deconv1d, deconv2d and deconv3d."""
+    dims = W.ndim - 2
+    if x.ndim != dims + 2 or x.shape[1] != W.shape[0]:
+        raise ValueError(
+            f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
+            f"{layout} with C = W.shape[0] (W is (C, OC / groups, ...), input channels first)"
+        )
+    groups = _group_count(groups, op)
+    if W.shape[0] % groups:
+        raise ValueError(f"{op}: groups={groups} must divide W's {W.shape[0]} input channels (W of shape "
+                         f"{W.shape})")
+    c, og, kernel = W.shape[0], W.shape[1], W.shape[2:]
+    oc = og * groups
+    n, size = x.shape[0], x.shape[2:]
+    out = _deconv_size(size, kernel, stride, pad, outsize, op, x.shape, W.shape, dilation, conv)
+    b = _bias(b, oc, W, op)
+    # col[n, g, (o, *taps), positions] = sum_{c of group g} W[c, (o, *taps)] x[n, c, positions]
+    col = V.transpose_matmul(V.reshape(W, (groups, c // groups, og * math.prod(kernel))),
+                             V.reshape(x, (n, groups, c // groups, math.prod(size))))
+    col = V.reshape(col, (n, oc, *kernel, *size))
+    y = Function(Col2im((n, oc, *out), kernel, stride, pad, size, dilation))(col)
+    if b is not None:
+        y = y + V.reshape(b, (1, oc) + (1,) * dims)
+    return y
 
 
 def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Size = 1, pad: Size = 0,
@@ -595,169 +626,92 @@ def deconv2d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: Siz
             f"{op}: W must be 4-d (C, OC, KH, KW), input channels first (the layout of "
             f"transposed convolutions in DeZero and PyTorch), got shape {W.shape}"
         )
-    if x.ndim != 4 or x.shape[1] != W.shape[0]:
-        raise ValueError(
-            f"{op}: x of shape {x.shape} does not match W of shape {W.shape}: x must be "
-            f"(N, C, H, W) with C = W.shape[0] (W is (C, OC / groups, KH, KW), input channels first)"
-        )
-    groups = _group_count(groups, op)
-    if W.shape[0] % groups:
-        raise ValueError(f"{op}: groups={groups} must divide W's {W.shape[0]} input channels (W of shape "
-                         f"{W.shape})")
-    c, og, kh, kw = W.shape
-    oc = og * groups
-    kernel = (kh, kw)
-    stride = int_pair(stride, op, "stride", 1)
-    pad = int_pair(pad, op, "pad", 0)
+    stride, pad = int_pair(stride, op, "stride", 1), int_pair(pad, op, "pad", 0)
     dilation = int_pair(dilation, op, "dilation", 1)
-    n, _, h, w = x.shape
-    oh, ow = _deconv_size((h, w), kernel, stride, pad, outsize, op, x.shape, W.shape, dilation)
-    b = _bias(b, oc, W, op)
-    # col[n, g, (o, i, j), (p, q)] = sum_{c of group g} W[c, (o, i, j)] x[n, c, (p, q)]
-    col = V.transpose_matmul(V.reshape(W, (groups, c // groups, og * kh * kw)),
-                             V.reshape(x, (n, groups, c // groups, h * w)))
-    col = V.reshape(col, (n, oc, kh, kw, h, w))
-    y = Function(Col2im((n, oc, oh, ow), kernel, stride, pad, (h, w), dilation))(col)
-    if b is not None:
-        y = y + V.reshape(b, (1, oc, 1, 1))
-    return y
+    return _deconvolve(x, W, b, stride, pad, outsize, dilation, groups, op, "conv2d", "(N, C, H, W)")
 
 
-def _ceil_extra(size, kernel, stride, pad):
-    """Rows past the far padding that ceil_mode's last window reaches (PyTorch's rule: one more
-    window where the stride leaves rows uncovered, unless it would start in the far padding)."""
-    out = -(-(size + 2 * pad - kernel) // stride) + 1
-    if (out - 1) * stride >= size + pad:
-        out -= 1
-    return max(0, (out - 1) * stride + kernel - (size + 2 * pad))
+def deconv1d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int = 1, pad: int = 0,
+             outsize: int | None = None, dilation: int = 1, groups: int = 1) -> Variable:
+    """1-D transposed convolution of (N, C, L) sequences (PyTorch's conv_transpose1d): the
+    adjoint of conv1d, as deconv2d is of conv2d.
 
-
-def _pool_geometry(x, kernel_size, stride, pad, op):
-    """Checked float `x` as images, (kernel, stride, pad) pairs and whether it came as (N, C, L)
-    sequences (pooled as images one row high)."""
-    x = as_float(x, op)
-    if x.ndim == 3:
-        k, s, p = (single_int(v, op, name, least) for v, name, least in
-                   ((kernel_size, "kernel_size", 1), (stride, "stride", 1), (pad, "pad", 0)))
-        if p >= k:
-            raise ValueError(f"{op}: pad {p} must be smaller than kernel_size {k}")
-        _check_fits_1d(k, p, x.shape, op)
-        return V.expand_dims(x, 2), (1, k), (1, s), (0, p), True
-    if x.ndim not in (4, 5):
-        raise ValueError(f"{op}: x must be images (N, C, H, W), sequences (N, C, L) or volumes "
-                         f"(N, C, D, H, W), got shape {x.shape}")
-    kernel, stride, pad, _ = _geometry(x.shape, kernel_size, stride, pad, op, (1,) * (x.ndim - 2))
-    if any(p >= k for p, k in zip(pad, kernel)):
-        raise ValueError(f"{op}: pad {pad} must be smaller than kernel_size {kernel}")
-    return x, kernel, stride, pad, False
-
-
-def _windows(x, kernel, stride, pad, extra, pad_value):
-    """Columns (N, C, KH*KW, OH, OW) of images `x` (or (N, C, KD*KH*KW, OD, OH, OW) of volumes)
-    padded by `pad` on both sides and `extra` more on the far ones (ceil_mode), with `pad_value`."""
-    if any(extra):
-        x = V.pad(x, ((0, 0), (0, 0)) + tuple((0, e) for e in extra), constant_values=pad_value)
-    out = tuple(_output_size(x.shape[2 + d], kernel[d], stride[d], pad[d]) for d in range(len(kernel)))
-    col = Function(Im2col(kernel, stride, pad, out, pad_value))(x)
-    return V.reshape(col, x.shape[:2] + (math.prod(kernel),) + out)
-
-
-def _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce):
-    """`reduce(x, kernel, stride, pad, extra)` of images (sequences as images one row high, `extra`
-    ceil_mode's rows and columns past the padding), as (N, C, OH, OW) or (N, C, OL)."""
-    ceil_mode = true_or_false(ceil_mode, op, "ceil_mode")
-    x, kernel, stride, pad, sequences = _pool_geometry(x, kernel_size, stride, pad, op)
-    extra = tuple(_ceil_extra(x.shape[2 + d], kernel[d], stride[d], pad[d]) if ceil_mode else 0
-                  for d in range(len(kernel)))
-    y = reduce(x, kernel, stride, pad, extra)
-    return V.squeeze(y, axis=2) if sequences else y
-
-
-def _window_counts(size, kernel, stride, pad, extra, count_include_pad):
-    """How many entries each window along an axis averages: those inside the padded input
-    (count_include_pad, PyTorch's default) or inside the input; never ceil_mode's extra."""
-    inside = np.zeros(size + 2 * pad + extra)
-    inside[slice(0, size + 2 * pad) if count_include_pad else slice(pad, pad + size)] = 1
-    out = (size + 2 * pad + extra - kernel) // stride + 1
-    return np.array([inside[o * stride:o * stride + kernel].sum() for o in range(out)])
-
-
-def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
-            ceil_mode: bool = False) -> Variable:
-    """Max pooling of NCHW images (or of (N, C, L) sequences) over kernel-sized windows;
-    padding never wins the max.
-
-    Padding counts as -inf (as in PyTorch); tied maxima share the gradient evenly.
+    y_padded[n, o, p S + i D] += sum_c x[n, c, p] W[c, o, i], the padding cut off, b[o] added.
 
     Parameters
     ----------
     x : Variable or ndarray
-        Images of shape (N, C, H, W), sequences (N, C, L) (PyTorch's max_pool1d) or volumes
-        (N, C, D, H, W) (max_pool3d).
-    kernel_size, stride, pad : int or pair of ints
-        Window size, step and padding (pad < kernel_size), as (height, width); ints for
-        sequences, triples for volumes.
-    ceil_mode : bool
-        Round the output size up, as PyTorch's ceil_mode: a last window that runs past the
-        padding where the stride leaves rows (columns) uncovered.
+        Sequences of shape (N, C, L).
+    W : Variable or ndarray
+        Filters of shape (C, OC / groups, K), input channels first.
+    b : Variable, ndarray or None
+        Bias of shape (OC,).
+    stride, pad, dilation : int
+        Of the convolution this op transposes (stride, dilation >= 1, pad >= 0).
+    outsize : int or None
+        Output length: by default S (L - 1) + D (K - 1) + 1 - 2 pad; up to max(S, D) - 1
+        more (PyTorch's output_padding is the difference).
+    groups : int
+        Channel groups, as in deconv2d.
 
     Returns
     -------
-    Variable of shape (N, C, OH, OW) (or (N, C, OL), (N, C, OD, OH, OW)).
+    Variable of shape (N, OC, OL).
 
     Raises
     ------
-    ValueError
-        If `x` is not 3-d, 4-d or 5-d, a size is out of range, pad >= kernel_size or the window
-        does not fit.
+    TypeError, ValueError
+        As deconv2d's, for sequences: settings are ints.
     """
-    def reduce(x, kernel, stride, pad, extra):
-        return V.max(_windows(x, kernel, stride, pad, extra, -np.inf), axis=2)
-    return _pool(x, kernel_size, stride, pad, ceil_mode, "pooling", reduce)
+    op = "deconv1d"
+    x, W = as_float(x, op), as_float(W, op)
+    if W.ndim != 3:
+        raise ValueError(f"{op}: W must be 3-d (C, OC, K), input channels first (the layout of "
+                         f"transposed convolutions in PyTorch), got shape {W.shape}")
+    stride, dilation = single_int(stride, op, "stride", 1), single_int(dilation, op, "dilation", 1)
+    pad = single_int(pad, op, "pad", 0)
+    outsize = outsize if outsize is None else single_int(outsize, op, "outsize", 1)
+    return _deconvolve(x, W, b, (stride,), (pad,), outsize, (dilation,), groups, op, "conv1d", "(N, C, L)")
 
 
-def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0, ceil_mode: bool = False,
-                    count_include_pad: bool = True) -> Variable:
-    """Average pooling of NCHW images (or of (N, C, L) sequences); zero padding is counted in
-    every mean unless `count_include_pad` is False.
+def deconv3d(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None, stride: int | tuple = 1,
+             pad: int | tuple = 0, outsize: int | tuple | None = None, dilation: int | tuple = 1,
+             groups: int = 1) -> Variable:
+    """3-D transposed convolution of (N, C, D, H, W) volumes (PyTorch's conv_transpose3d): the
+    adjoint of conv3d, as deconv2d is of conv2d.
 
     Parameters
     ----------
     x : Variable or ndarray
-        Images of shape (N, C, H, W), sequences (N, C, L) (PyTorch's avg_pool1d) or volumes
-        (N, C, D, H, W) (avg_pool3d).
-    kernel_size, stride, pad : int or pair of ints
-        Window size, step and zero padding (pad < kernel_size), as (height, width); ints for
-        sequences, triples for volumes.
-    ceil_mode : bool
-        Round the output size up, as pooling's; the entries past the padding are never counted.
-    count_include_pad : bool
-        Count the padding in each mean (PyTorch's default); False averages over the input's
-        entries alone.
+        Volumes of shape (N, C, D, H, W).
+    W : Variable or ndarray
+        Filters of shape (C, OC / groups, KD, KH, KW), input channels first.
+    b : Variable, ndarray or None
+        Bias of shape (OC,).
+    stride, pad, dilation : int or triple of ints
+        Of the convolution this op transposes.
+    outsize : int, triple of ints or None
+        Output size (OD, OH, OW), as deconv2d's.
+    groups : int
+        Channel groups, as in deconv2d.
 
     Returns
     -------
-    Variable of shape (N, C, OH, OW) (or (N, C, OL), (N, C, OD, OH, OW)).
+    Variable of shape (N, OC, OD, OH, OW).
 
     Raises
     ------
-    ValueError
-        If `x` is not 3-d, 4-d or 5-d, a size is out of range, pad >= kernel_size or the window
-        does not fit.
+    TypeError, ValueError
+        As deconv2d's, for volumes: settings are ints or triples.
     """
-    op = "average_pooling"
-    count_include_pad = true_or_false(count_include_pad, op, "count_include_pad")
-
-    def reduce(x, kernel, stride, pad, extra):
-        col = _windows(x, kernel, stride, pad, extra, 0.0)
-        if not any(extra) and count_include_pad:
-            return V.mean(col, axis=2)
-        counts = functools.reduce(np.multiply.outer, (
-            _window_counts(x.shape[2 + d], kernel[d], stride[d], pad[d], extra[d], count_include_pad)
-            for d in range(len(kernel))))
-        counts = get_array_module(x._data).asarray(counts.astype(x.dtype))
-        return V.sum(col, axis=2) / counts
-    return _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce)
+    op = "deconv3d"
+    x, W = as_float(x, op), as_float(W, op)
+    if W.ndim != 5:
+        raise ValueError(f"{op}: W must be 5-d (C, OC, KD, KH, KW), input channels first (the layout of "
+                         f"transposed convolutions in PyTorch), got shape {W.shape}")
+    stride, pad = int_tuple(stride, op, "stride", 1, 3), int_tuple(pad, op, "pad", 0, 3)
+    dilation = int_tuple(dilation, op, "dilation", 1, 3)
+    return _deconvolve(x, W, b, stride, pad, outsize, dilation, groups, op, "conv3d", "(N, C, D, H, W)")
 
 
-__all__ = ["im2col", "col2im", "conv1d", "conv2d", "conv3d", "deconv2d", "pooling", "average_pooling"]
+__all__ = ["im2col", "col2im", "conv1d", "conv2d", "conv3d", "deconv1d", "deconv2d", "deconv3d"]

@@ -40,7 +40,7 @@ from .activation import (
     Tanh,
 )
 from .attention import MultiheadAttention, TransformerDecoderLayer, TransformerEncoderLayer
-from .conv import Conv1d, Conv2d, Conv3d, Deconv2d
+from .conv import Conv1d, Conv2d, Conv3d, Deconv1d, Deconv2d, Deconv3d
 from .dataloader import DataLoader, SeqDataLoader
 from .dropout import Dropout
 from .embedding import EmbedID
@@ -56,8 +56,8 @@ from .shape import Flatten
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
-    "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Conv3d", "Deconv2d",
-    "Flatten",
+    "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Conv3d",
+    "Deconv1d", "Deconv2d", "Deconv3d", "Flatten",
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
     "HardSigmoid", "HardSwish", "HardTanh", "SoftPlus", "SoftSign", "LogSigmoid", "Softmax",
@@ -103,7 +103,8 @@ _SPELLED_OTHERWISE = {
     **{f"{cell}Cell": (_TORCH, f"L.{cell}(hidden_size): gengrad's recurrent layers are cells already, "
                                f"one time step per call, keeping the state (reset_state() starts a "
                                f"new sequence)") for cell in ("RNN", "LSTM", "GRU")},
-    "ConvTranspose2d": (_TORCH, "L.Deconv2d(out_channels, kernel_size, stride, pad)"),
+    **{f"ConvTranspose{d}d": (_TORCH, f"L.Deconv{d}d(out_channels, kernel_size, stride, pad)")
+       for d in (1, 2, 3)},
     **dict.fromkeys(("ParameterList", "ParameterDict", "ModuleDict"), (
         _TORCH, "one attribute per parameter or layer, setattr(self, name, value): a Layer finds "
                 "every Parameter and Layer among its attributes")),

@@ -512,6 +512,18 @@ class Conv1d(_Convolution):
                                       "channels) sequence is x.transpose(0, 2, 1))")
 
 
+def _check_volume_channels_first(name, shape):
+    """A channels-last volume, (batch, depth, height, width, channels), refused as Conv2d refuses
+    a channels-last image."""
+    n, c, d, h, w = shape
+    if w in (1, 3, 4) and c == d and c > 4 * w:
+        raise ValueError(
+            f"{name}: input of shape {tuple(shape)} looks channels-last, (batch, depth, height, width, "
+            f"channels) with {w} channel(s); gengrad's {name} takes (batch, channels, depth, height, "
+            f"width), as PyTorch's does: x.transpose(0, 4, 1, 2, 3); pass in_channels={c} if you do mean "
+            f"{c} channels of {d}x{h}x{w}")
+
+
 class Conv3d(_Convolution):
     """3-D convolution (cross-correlation) of volumes (batch, channels, depth, height, width).
 
@@ -552,18 +564,128 @@ class Conv3d(_Convolution):
         return int_tuple(kernel_size, "Conv3d", "kernel_size", 1, 3)
 
     def _check_channels_first(self, shape):
-        """A channels-last volume, (batch, depth, height, width, channels), refused as Conv2d
-        refuses a channels-last image."""
-        n, c, d, h, w = shape
-        if w in (1, 3, 4) and c == d and c > 4 * w:
-            raise ValueError(
-                f"Conv3d: input of shape {tuple(shape)} looks channels-last, (batch, depth, height, width, "
-                f"channels) with {w} channel(s); gengrad's Conv3d takes (batch, channels, depth, height, "
-                f"width), as PyTorch's does: x.transpose(0, 4, 1, 2, 3); pass in_channels={c} if you do mean "
-                f"{c} channels of {d}x{h}x{w}")
+        _check_volume_channels_first(type(self).__name__, shape)
 
     def forward(self, x):
         """Convolve `x` of shape (batch, in_channels, depth, height, width)."""
         x = self._checked_input(x)
         return F.conv3d(x, self.W, self.b, stride=self.stride, pad=self.pad, dilation=self.dilation,
                         groups=self.groups)
+
+
+class Deconv1d(Deconv2d):
+    """1-D transposed convolution of sequences (PyTorch's ConvTranspose1d), the adjoint of Conv1d.
+
+    W has shape (in_channels, out_channels / groups, k), input channels first as
+    `F.deconv1d` takes it, and starts as Deconv2d's does; b (out_channels,) starts at zero.
+    The output is stride (L - 1) + dilation (k - 1) + 1 - 2 pad long, or the `outsize` given
+    to the call (PyTorch's output_padding).
+
+    Parameters
+    ----------
+    out_channels : int
+    kernel_size, stride, pad, dilation : int
+        As in F.deconv1d.
+    in_channels : int, optional
+        Inferred from axis 1 of the first input when None.
+    nobias : bool
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    rng : numpy.random.Generator, optional
+        Source of the initial W.
+    groups : int
+
+    Raises
+    ------
+    TypeError, ValueError
+        As Deconv2d's, for inputs (batch, channels, length) and int settings.
+    """
+
+    TORCH_NAME = "ConvTranspose1d"
+    LAYOUT = "(batch, channels, length)"
+    _pad_kinds = "an int"
+    torch_keywords = {**_Convolution.torch_keywords,
+                      "output_padding": "{name}(..., stride=s) takes the extra entries as its call's "
+                                        "outsize: layer(x, outsize=length)"}
+
+    def __init__(self, out_channels: int, kernel_size: int, stride: int = 1, pad: int = 0,
+                 in_channels: int | None = None, nobias: bool = False, dtype=None, *,
+                 rng: np.random.Generator | None = None, dilation: int = 1, groups: int = 1):
+        stride, dilation, pad = (single_int(v, "Deconv1d", name, low) for v, name, low in (
+            (stride, "stride", 1), (dilation, "dilation", 1), (pad, "pad", 0)))
+        super().__init__(out_channels, kernel_size, (1, stride), (0, pad), in_channels, nobias, dtype,
+                         rng=rng, dilation=(1, dilation), groups=groups)
+
+    @staticmethod
+    def _kernel(kernel_size):
+        return 1, single_int(kernel_size, "Deconv1d", "kernel_size", 1)
+
+    @staticmethod
+    def _written(pair):
+        return pair[1:]
+
+    def _w_shape(self, in_channels):
+        return (in_channels, self.out_channels // self.groups, self.kernel_size[1])
+
+    def _check_channels_first(self, shape):
+        """No layout check: any length fits a transposed convolution, and a short sequence of
+        many channels (an upsampling decoder's input) is its usual input."""
+
+    def forward(self, x, outsize=None):
+        """Transposed convolution of `x` (batch, in_channels, length); `outsize` as in F.deconv1d."""
+        x = self._checked_input(x)
+        return F.deconv1d(x, self.W, self.b, stride=self.stride[1], pad=self.pad[1], outsize=outsize,
+                          dilation=self.dilation[1], groups=self.groups)
+
+
+class Deconv3d(Deconv2d):
+    """3-D transposed convolution of volumes (PyTorch's ConvTranspose3d), the adjoint of Conv3d.
+
+    W has shape (in_channels, out_channels / groups, kd, kh, kw), input channels first as
+    `F.deconv3d` takes it, and starts as Deconv2d's does; b (out_channels,) starts at zero.
+
+    Parameters
+    ----------
+    out_channels : int
+    kernel_size, stride, pad, dilation : int or (int, int, int)
+        As in F.deconv3d.
+    in_channels : int, optional
+        Inferred from axis 1 of the first input when None.
+    nobias : bool
+    dtype : dtype, optional
+        Parameter dtype; by default that of the first input.
+    rng : numpy.random.Generator, optional
+        Source of the initial W.
+    groups : int
+
+    Raises
+    ------
+    TypeError, ValueError
+        As Deconv2d's, for inputs of 5 axes; a channels-last volume is refused as Conv3d
+        refuses it.
+    """
+
+    TORCH_NAME = "ConvTranspose3d"
+    LAYOUT = "(batch, channels, depth, height, width)"
+    DIMS = 3
+    _pad_kinds = "an int or a triple of ints"
+    torch_keywords = {**_Convolution.torch_keywords,
+                      "output_padding": "{name}(..., stride=s) takes the extra entries as its call's "
+                                        "outsize: layer(x, outsize=(d, h, w))"}
+
+    def _padding(self, pad):
+        return int_tuple(pad, "Deconv3d", "pad", 0, 3)
+
+    @staticmethod
+    def _kernel(kernel_size):
+        return int_tuple(kernel_size, "Deconv3d", "kernel_size", 1, 3)
+
+    def _check_channels_first(self, shape):
+        _check_volume_channels_first(type(self).__name__, shape)
+
+    def forward(self, x, outsize=None):
+        """Transposed convolution of `x` (batch, in_channels, depth, height, width); `outsize` as in
+        F.deconv3d."""
+        x = self._checked_input(x)
+        return F.deconv3d(x, self.W, self.b, stride=self.stride, pad=self.pad, outsize=outsize,
+                          dilation=self.dilation, groups=self.groups)

@@ -269,5 +269,10 @@ def test_conv_and_pooling_on_the_device(gpu, data):
                  data.standard_normal((3, 2, 3, 3)), data.standard_normal(3), rtol=1e-10)
     same_on_both(lambda x, W: F.deconv2d(x, W, stride=2, pad=1, outsize=(10, 10)), x,
                  data.standard_normal((2, 3, 3, 3)), rtol=1e-10)
+    same_on_both(lambda x, W: F.deconv1d(x, W, stride=2, pad=1, dilation=2, groups=2),
+                 data.standard_normal((2, 2, 5)), data.standard_normal((2, 2, 3)), rtol=1e-10)
+    same_on_both(lambda x, W, b: F.deconv3d(x, W, b, stride=2, outsize=(5, 3, 4)),
+                 data.standard_normal((1, 2, 2, 1, 2)), data.standard_normal((2, 3, 2, 2, 2)),
+                 data.standard_normal(3), rtol=1e-10)
     same_on_both(lambda x: F.pooling(x, 3, 2, 1), x)
     same_on_both(lambda x: F.average_pooling(x, 3, 2, 1), x)

@@ -295,6 +295,28 @@ def np_deconv2d_grouped(x, W, b, stride, pad, dilation, groups):
     return y + b[None, :, None, None]
 
 
+def np_deconv_nd(x, W, b=None, stride=1, pad=0, dilation=1, groups=1, outsize=None):
+    """Any number of spatial axes: each input position of group g adds its W-weighted, dilated
+    patch into group g's output channels at stride steps; the pad is then cut from each side
+    (outsize: up to that many entries kept, zeros past the last patch).  Settings are the same
+    along every axis."""
+    n, c, *size = x.shape
+    _, og, *kernel = W.shape
+    cg = c // groups
+    full = [stride * (m - 1) + dilation * (k - 1) + 1 for m, k in zip(size, kernel)]
+    out = outsize or [f - 2 * pad for f in full]
+    y = np.zeros((n, og * groups, *[max(f, o + 2 * pad) for f, o in zip(full, out)]))
+    for g in range(groups):
+        for p in np.ndindex(*size):
+            for tap in np.ndindex(*kernel):
+                at = tuple(q * stride + t * dilation for q, t in zip(p, tap))
+                part = np.einsum("nc,co->no", x[(slice(None), slice(g * cg, (g + 1) * cg), *p)],
+                                 W[(slice(g * cg, (g + 1) * cg), slice(None), *tap)])
+                y[(slice(None), slice(g * og, (g + 1) * og), *at)] += part
+    y = y[(slice(None), slice(None), *[slice(pad, pad + o) for o in out])]
+    return y if b is None else y + b.reshape((1, -1) + (1,) * len(size))
+
+
 def np_pool(x, k, s, p, reduce, pad_value):
     """Pooling by direct window reduction over the padded image."""
     n, c, h, w = x.shape
@@ -742,6 +764,20 @@ CONV_ROWS = {
             lambda x, W, b: F.deconv2d(x, W, b, stride=2, pad=1, dilation=2, groups=2),
             lambda x, W, b: np_deconv2d_grouped(x, W, b, 2, 1, 2, 2),
             normal((2, 4, 3, 2), (4, 3, 2, 3), (6,)), PIECEWISE),
+    ],
+    "deconv1d": [
+        Row("bias", F.deconv1d, np_deconv_nd, normal((2, 2, 4), (2, 3, 3), (3,)), PIECEWISE),
+        Row("stride 2 pad 1 dilation 2 groups 2, outsize",
+            lambda x, W, b: F.deconv1d(x, W, b, stride=2, pad=1, dilation=2, groups=2, outsize=10),
+            lambda x, W, b: np_deconv_nd(x, W, b, 2, 1, 2, 2, outsize=[10]),
+            normal((2, 4, 4), (4, 3, 3), (6,)), PIECEWISE),
+    ],
+    "deconv3d": [
+        Row("bias", F.deconv3d, np_deconv_nd, normal((1, 2, 2, 3, 2), (2, 3, 2, 2, 2), (3,)), PIECEWISE),
+        Row("stride 2 pad 1 groups 2, no bias",
+            lambda x, W: F.deconv3d(x, W, stride=2, pad=1, groups=2),
+            lambda x, W: np_deconv_nd(x, W, None, 2, 1, 1, 2),
+            normal((1, 4, 2, 2, 3), (4, 1, 3, 2, 2)), PIECEWISE),
     ],
     "pooling": [
         Row("k=2 s=2", lambda x: F.pooling(x, 2, 2), lambda x: np_pool(x, 2, 2, 0, np.max, -np.inf),

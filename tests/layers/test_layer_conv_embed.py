@@ -410,3 +410,60 @@ def test_deconv2d_dilated_and_grouped_is_the_adjoint_of_conv2d(rng, on_device):
     assert repr(layer).splitlines()[1] == "  stride=(2, 2), pad=(1, 1), dilation=(2, 2), groups=2"
     wider = layer(x, outsize=(10, 8))          # dilation 2 > stride: PyTorch's output_padding up to 1
     assert wider.shape == (2, 6, 10, 8)
+
+
+@pytest.mark.parametrize("dims", [1, 3])
+def test_deconv1d_and_deconv3d_are_the_adjoints_of_conv1d_and_conv3d(dims, rng, on_device):
+    """<conv(y, W), x> = <y, deconv(x, W)> with the same stride, pad, dilation and groups, and
+    the layers' W (in, out / groups, *kernel) the very W the convolution takes from out to in."""
+    Deconv, conv = (L.Deconv1d, F.conv1d) if dims == 1 else (L.Deconv3d, F.conv3d)
+    size = (5,) if dims == 1 else (3, 2, 3)
+    layer = Deconv(6, 3, stride=2, pad=1, dilation=2 if dims == 1 else 1, groups=2)
+    x = on_device(rng.standard_normal((2, 4, *size)))
+    y = layer(x)
+    assert layer.W.shape == (4, 3) + (3,) * dims and layer.in_channels == 4
+    probe = on_device(rng.standard_normal(y.shape))
+    back = conv(probe, layer.W, stride=2, pad=1, dilation=2 if dims == 1 else 1, groups=2)
+    assert back.shape == x.shape
+    lhs = float(V.sum(back * x).data)
+    rhs = float(V.sum(probe * (y - V.reshape(layer.b, (1, 6) + (1,) * dims))).data)
+    np.testing.assert_allclose(lhs, rhs, rtol=1e-12)
+    np.testing.assert_array_equal(
+        layer(x).data, (F.deconv1d if dims == 1 else F.deconv3d)(
+            x, layer.W, layer.b, stride=2, pad=1, dilation=2 if dims == 1 else 1, groups=2).data)
+
+
+def test_deconv1d_and_deconv3d_undo_shapes_and_train(rng, on_device):
+    x = on_device(rng.standard_normal((1, 2, 9)))
+    h = L.Conv1d(3, 3, stride=2, pad=1)(x)                       # (1, 3, 5)
+    up = L.Deconv1d(2, 3, stride=2, pad=1)
+    assert up(h).shape == (1, 2, 9) and up(h, outsize=10).shape == (1, 2, 10)
+    with pytest.raises(ValueError, match=r"deconv1d: outsize 11 does not fit x of shape \(1, 3, 5\) with "
+                                         r"kernel 3, stride 2 and pad 1: conv1d would not take an input "
+                                         r"of that size back to 5; outsize must be between 9 and 10"):
+        up(h, outsize=11)
+    volume = on_device(rng.standard_normal((1, 2, 5, 4, 3)))
+    up3 = L.Deconv3d(2, (3, 2, 1), stride=(2, 2, 1), pad=(1, 0, 0))
+    h3 = L.Conv3d(3, (3, 2, 1), stride=(2, 2, 1), pad=(1, 0, 0))(volume)
+    assert up3(h3, outsize=(5, 4, 3)).shape == volume.shape
+    w = on_device(rng.standard_normal(up3(h3).shape))
+    assert_param_grads_match(up3, lambda: V.sum(up3(h3) * w))
+    assert_param_grads_match(up, lambda: V.sum(V.tanh(up(h))))
+
+
+def test_deconv1d_and_deconv3d_errors(on_device):
+    with pytest.raises(ValueError, match=r"Deconv1d: input must be 3-D \(batch, channels, length\)"):
+        L.Deconv1d(2, 3)(on_device(np.ones((1, 3, 4, 4))))
+    with pytest.raises(TypeError, match=r"Deconv1d: kernel_size must be an int"):
+        L.Deconv1d(2, (1, 3))
+    with pytest.raises(TypeError, match=r"Deconv1d: pad must be an int"):
+        L.Deconv1d(2, 3, pad=(1, 1))
+    with pytest.raises(ValueError, match=r"Deconv3d: input must be 5-D \(batch, channels, depth, height, "
+                                         r"width\)"):
+        L.Deconv3d(2, 3)(on_device(np.ones((1, 3, 4, 4))))
+    with pytest.raises(TypeError, match=r"Deconv3d: kernel_size must be an int or a triple of ints"):
+        L.Deconv3d(2, (3, 3))
+    with pytest.raises(ValueError, match=r"Deconv3d: input of shape \(1, 16, 16, 6, 3\) looks channels-last"):
+        L.Deconv3d(2, 3)(on_device(np.ones((1, 16, 16, 6, 3))))
+    with pytest.raises(AttributeError, match=r"ConvTranspose1d.*L\.Deconv1d\(out_channels, kernel_size"):
+        L.ConvTranspose1d  # noqa: B018

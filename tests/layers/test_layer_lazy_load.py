@@ -237,3 +237,19 @@ def test_a_conv3d_net_loads_without_a_forward_pass(tmp_path, rng, on_device):
     fresh.load_weights(tmp_path / "volumes.npz")
     assert (fresh.l0.in_channels, fresh.l2.in_channels) == (2, 4) and fresh.l2.W.shape == (6, 2, 1, 1, 1)
     np.testing.assert_array_equal(to_cpu(fresh(x).data), to_cpu(y.data))
+
+
+def test_deconv1d_and_deconv3d_nets_load_without_a_forward_pass(tmp_path, rng, on_device):
+    def net():
+        return L.Sequential(L.Deconv1d(4, 3, stride=2, groups=2), F.tanh, L.Deconv1d(2, 2, dilation=2),
+                            lambda h: V.reshape(h, h.shape + (1, 1)), L.Deconv3d(4, 2, groups=2))
+
+    source = net()
+    x = on_device(rng.standard_normal((1, 2, 5)))
+    y = source(x)
+    source.save_weights(tmp_path / "up.npz")
+    fresh = net()
+    fresh.load_weights(tmp_path / "up.npz")
+    assert (fresh.l0.in_channels, fresh.l2.in_channels, fresh.l4.in_channels) == (2, 4, 2)
+    assert fresh.l0.W.shape == (2, 2, 3) and fresh.l4.W.shape == (2, 2, 2, 2, 2)
+    np.testing.assert_array_equal(to_cpu(fresh(x).data), to_cpu(y.data))

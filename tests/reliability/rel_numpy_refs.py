@@ -2207,6 +2207,36 @@ def deconv2d(x, W, b=None, stride=1, pad=0):
     return y if b is None else y + as_float(b).reshape(1, oc, 1, 1)
 
 
+def _deconv(x, W, b, stride, pad, dilation, groups):
+    """Transposed convolution on any number of spatial axes (one setting for all): each input
+    position of a group adds its kernel-weighted, dilated copy into the group's output channels
+    at stride steps; then pad is cropped from each side."""
+    x, W = as_float(x, W)
+    n, c, *size = x.shape
+    _, og, *kernel = W.shape
+    cg = c // groups
+    full = np.zeros((n, og * groups,
+                     *[stride * (m - 1) + dilation * (k - 1) + 1 for m, k in zip(size, kernel)]))
+    for g in range(groups):
+        xs, ws = x[:, g * cg:(g + 1) * cg], W[g * cg:(g + 1) * cg]
+        for p in np.ndindex(*size):
+            for tap in np.ndindex(*kernel):
+                at = tuple(q * stride + t * dilation for q, t in zip(p, tap))
+                full[(slice(None), slice(g * og, (g + 1) * og), *at)] += xs[(..., *p)] @ ws[(..., *tap)]
+    y = full[(slice(None), slice(None), *[slice(pad, m - pad) for m in full.shape[2:]])]
+    return y if b is None else y + as_float(b).reshape((1, -1) + (1,) * len(size))
+
+
+def deconv1d(x, W, b=None, stride=1, pad=0, dilation=1, groups=1):
+    """Transposed convolution of sequences (`_deconv`)."""
+    return _deconv(x, W, b, stride, pad, dilation, groups)
+
+
+def deconv3d(x, W, b=None, stride=1, pad=0, dilation=1, groups=1):
+    """Transposed convolution of volumes (`_deconv`)."""
+    return _deconv(x, W, b, stride, pad, dilation, groups)
+
+
 def _pool(x, kernel_size, stride, pad, reduce, pad_value):
     x = as_float(x)
     (kh, kw), (sh, sw) = _pair(kernel_size), _pair(stride)

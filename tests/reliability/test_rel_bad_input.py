@@ -213,16 +213,17 @@ IMAGE, KERNEL = (1, 2, 4, 4), (3, 2, 2, 2)
 DECONV_KERNEL = (2, 3, 2, 2)                  # deconv2d's W: input channels first
 
 
-def _np_deconv2d(x, W, b=None):
-    """Transposed convolution, stride 1 and no pad: each pixel of x adds its W-weighted patch."""
+def _np_deconv(x, W, b=None):
+    """Transposed convolution, stride 1 and no pad, any number of spatial axes: each position of
+    x adds its W-weighted patch."""
     x, W = R.as_float(x, W)
-    n, c, h, w = x.shape
-    _, oc, kh, kw = W.shape
-    y = np.zeros((n, oc, h + kh - 1, w + kw - 1))
-    for p in range(h):
-        for q in range(w):
-            y[:, :, p:p + kh, q:q + kw] += np.einsum("nc,coij->noij", x[:, :, p, q], W)
-    return y if b is None else y + R.as_float(b).reshape(1, oc, 1, 1)
+    n, c, *size = x.shape
+    _, oc, *kernel = W.shape
+    y = np.zeros((n, oc, *[m + k - 1 for m, k in zip(size, kernel)]))
+    for p in np.ndindex(*size):
+        patch = np.einsum("nc,co...->no...", x[(slice(None), slice(None), *p)], W)
+        y[(slice(None), slice(None), *[slice(q, q + k) for q, k in zip(p, kernel)])] += patch
+    return y if b is None else y + R.as_float(b).reshape((1, oc) + (1,) * len(size))
 
 
 OPS = [
@@ -324,8 +325,12 @@ OPS = [
        empty=((0,) + IMAGE[1:], KERNEL, (3,))),
     Op("conv3d", F.conv3d, R.conv3d, ((1, 2, 3, 3, 4), (3, 2, 2, 2, 2), (3,)), nullable=(2,),
        empty=((0, 2, 3, 3, 4), (3, 2, 2, 2, 2), (3,)), zero_d=None),
-    Op("deconv2d", F.deconv2d, _np_deconv2d, (IMAGE, DECONV_KERNEL, (3,)), nullable=(2,),
+    Op("deconv2d", F.deconv2d, _np_deconv, (IMAGE, DECONV_KERNEL, (3,)), nullable=(2,),
        empty=((0,) + IMAGE[1:], DECONV_KERNEL, (3,))),
+    Op("deconv1d", F.deconv1d, _np_deconv, ((2, 2, 5), (2, 3, 2), (3,)), nullable=(2,),
+       empty=((0, 2, 5), (2, 3, 2), (3,)), zero_d=None),
+    Op("deconv3d", F.deconv3d, _np_deconv, ((1, 2, 3, 2, 3), (2, 3, 2, 2, 2), (3,)), nullable=(2,),
+       empty=((0, 2, 3, 2, 3), (2, 3, 2, 2, 2), (3,)), zero_d=None),
     Op("pooling", lambda x: F.pooling(x, 2), lambda x: R.pooling(x, 2), (IMAGE,),
        empty=((0,) + IMAGE[1:],)),
     Op("average_pooling", lambda x: F.average_pooling(x, 2), lambda x: R.average_pooling(x, 2),
@@ -1223,6 +1228,29 @@ EXTRA = [
       for label, v, r in [("-1", -1, ARG_ERRORS), ("1.5", 1.5, (TypeError,)),
                           ("str", "1", ARG_ERRORS if (n, param) == ("conv2d", "pad") else (TypeError,)),
                           ("triple", (1, 1, 1), ARG_ERRORS), ("True", True, ARG_ERRORS)]],
+    *[Case(op, label, call) for op, label, call in [
+        ("deconv1d", "W in conv1d's layout (3, 2, k) for 2 channels",
+         lambda: F.deconv1d(_x(1, 2, 4), _x(3, 2, 2))),
+        ("deconv1d", "4-D x", lambda: F.deconv1d(_x(1, 2, 4, 4), _x(2, 3, 2))),
+        ("deconv1d", "4-D W", lambda: F.deconv1d(_x(1, 2, 4), _x(2, 3, 2, 2))),
+        ("deconv1d", "b of shape (2,)", lambda: F.deconv1d(_x(1, 2, 4), _x(2, 3, 2), _x(2))),
+        ("deconv1d", "pad leaves no output", lambda: F.deconv1d(_x(1, 1, 1), _x(1, 1, 2), pad=1)),
+        ("deconv1d", "stride a pair", lambda: F.deconv1d(_x(1, 2, 4), _x(2, 3, 2), stride=(2, 2))),
+        ("deconv1d", "outsize too large", lambda: F.deconv1d(_x(1, 2, 3), _x(2, 1, 3), stride=2, outsize=9)),
+        ("deconv1d", "outsize a pair",
+         lambda: F.deconv1d(_x(1, 2, 3), _x(2, 1, 3), stride=2, outsize=(7, 7))),
+        ("deconv1d", "groups 3 for 2 channels", lambda: F.deconv1d(_x(1, 2, 4), _x(2, 3, 2), groups=3)),
+        ("deconv3d", "W in conv3d's layout for 2 channels",
+         lambda: F.deconv3d(_x(1, 2, 3, 3, 3), _x(3, 2, 2, 2, 2))),
+        ("deconv3d", "4-D x", lambda: F.deconv3d(_x(1, 2, 3, 3), _x(2, 3, 2, 2, 2))),
+        ("deconv3d", "4-D W", lambda: F.deconv3d(_x(1, 2, 3, 3, 3), _x(2, 3, 2, 2))),
+        ("deconv3d", "b of shape (2,)", lambda: F.deconv3d(_x(1, 2, 3, 3, 3), _x(2, 3, 2, 2, 2), _x(2))),
+        ("deconv3d", "stride a pair",
+         lambda: F.deconv3d(_x(1, 2, 3, 3, 3), _x(2, 3, 2, 2, 2), stride=(2, 2))),
+        ("deconv3d", "outsize too small",
+         lambda: F.deconv3d(_x(1, 2, 3, 3, 3), _x(2, 1, 3, 3, 3), stride=2, outsize=(6, 7, 7))),
+        ("deconv3d", "dilation 0", lambda: F.deconv3d(_x(1, 2, 3, 3, 3), _x(2, 3, 2, 2, 2), dilation=0)),
+    ]],
     Case("conv2d", "stride 0", lambda: F.conv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2), stride=0)),
     Case("deconv2d", "stride 0", lambda: F.deconv2d(_x(1, 2, 4, 4), _x(2, 3, 2, 2), stride=0)),
     *[Case(n, f"kernel_size {label}", lambda f=f, k=k: f(_x(1, 2, 4, 4), k), raises=r)
@@ -1527,6 +1555,18 @@ LAYER_CTORS = [
                   "dilation": {**BAD_SIZES, "triple": (1, 1, 1)},
                   "groups": {**BAD_SIZES, "3 for 2 filters": 3}},
                  skip={("in_channels", "None")}),
+    *_ctor_cases("Deconv1d", lambda p, v: L.Deconv1d(**{"out_channels": 2, "kernel_size": 3, p: v}),
+                 {"out_channels": BAD_SIZES, "kernel_size": {**BAD_SIZES, "pair": (1, 1)},
+                  "stride": {**BAD_SIZES, "pair": (1, 1)},
+                  "pad": {"-1": -1, "1.5": 1.5, "str": "1", "None": None, "'same'": "same", "pair": (1, 1)},
+                  "in_channels": BAD_SIZES, "dilation": {**BAD_SIZES, "pair": (1, 1)},
+                  "groups": {**BAD_SIZES, "3 for 2 filters": 3}}, skip={("in_channels", "None")}),
+    *_ctor_cases("Deconv3d", lambda p, v: L.Deconv3d(**{"out_channels": 2, "kernel_size": 3, p: v}),
+                 {"out_channels": BAD_SIZES, "kernel_size": {**BAD_SIZES, "pair": (3, 3)},
+                  "stride": {**BAD_SIZES, "pair": (1, 1)},
+                  "pad": {"-1": -1, "1.5": 1.5, "str": "1", "None": None, "'same'": "same", "pair": (1, 1)},
+                  "in_channels": BAD_SIZES, "dilation": {**BAD_SIZES, "pair": (1, 1)},
+                  "groups": {**BAD_SIZES, "3 for 2 filters": 3}}, skip={("in_channels", "None")}),
     *_ctor_cases("MLP", lambda p, v: L.MLP(**{"sizes": (3,), p: v}),
                  {"sizes": {"empty": (), "zero": (3, 0), "str": "abc", "None": None, "float": (3, 1.5)},
                   "activation": {"str": "relu", "None": None}}, names=("Linear",)),
@@ -1664,6 +1704,10 @@ LAYER_ROWS = [
              ((0, 2, 4, 4),)),
     LayerRow("Deconv2d", lambda: L.Deconv2d(3, 3, stride=2, pad=1, in_channels=2), (1, 2, 4, 4),
              lambda s: (s[0], 3, 7, 7), ("deconv2d",), ((0, 2, 4, 4),), "stride 2 pad 1"),
+    LayerRow("Deconv1d", lambda: L.Deconv1d(3, 2, stride=2, pad=1, dilation=2, groups=1), (1, 2, 4),
+             lambda s: (s[0], 3, 7), ("deconv1d",), ((0, 2, 4),), "stride 2 pad 1 dilation 2"),
+    LayerRow("Deconv3d", lambda: L.Deconv3d(4, 2, groups=2), (1, 2, 2, 3, 2),
+             lambda s: (s[0], 4, 3, 4, 3), ("deconv3d",), ((0, 2, 2, 3, 2),), "grouped"),
     LayerRow("Dropout", lambda: L.Dropout(), (2, 3), lambda s: s, ("dropout",), ((2, 0),)),
     LayerRow("GroupNorm", lambda: L.GroupNorm(2), (2, 4, 3), lambda s: s, ("group_norm",),
              ((0, 4, 3), (2, 4, 0))),
@@ -1728,6 +1772,15 @@ LAYER_CALLS = [c for row in LAYER_ROWS for c in _layer_cases(row)] + [
     Case("Deconv2d", "3-D input", lambda: L.Deconv2d(2, 2)(np.ones((2, 4, 4)))),
     Case("Deconv2d", "an outsize that does not fit",
          lambda: L.Deconv2d(2, 2)(np.ones((1, 2, 4, 4)), outsize=9), names=("Deconv2d", "deconv2d")),
+    Case("Deconv1d", "4-D input", lambda: L.Deconv1d(2, 2)(np.ones((1, 2, 4, 4)))),
+    Case("Deconv1d", "an outsize that does not fit",
+         lambda: L.Deconv1d(2, 2)(np.ones((1, 2, 4)), outsize=9), names=("Deconv1d", "deconv1d")),
+    Case("Deconv1d", "3 channels for in_channels 2",
+         lambda: _built(lambda: L.Deconv1d(2, 2), (1, 2, 4))(np.ones((1, 3, 4)))),
+    Case("Deconv3d", "4-D input", lambda: L.Deconv3d(2, 2)(np.ones((1, 2, 4, 4)))),
+    Case("Deconv3d", "an outsize that does not fit",
+         lambda: L.Deconv3d(2, 2)(np.ones((1, 2, 2, 2, 2)), outsize=(3, 3, 9)),
+         names=("Deconv3d", "deconv3d")),
     Case("BatchNorm", "1-D input", lambda: L.BatchNorm()(np.ones(3))),
     Case("LayerNorm", "4 features for size 3", lambda: L.LayerNorm(3)(np.ones((2, 4)))),
     Case("RMSNorm", "4 features for size 3", lambda: L.RMSNorm(3)(np.ones((2, 4)))),

@@ -562,6 +562,30 @@ def deconv2d_draw(data, rng):
     return arrays, {"stride": stride, "pad": pad}
 
 
+def _deconv_draw(data, rng, dims, sides):
+    """(N, C, *size) inputs with `sides` entries a side, a kernel, stride, pad (cropping less
+    than all), dilation, channels in 1 or 2 groups: W (C, OC / groups, *kernel)."""
+    n, c = data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2))
+    x = rng.uniform(-1, 1, (n, c) + tuple(data.draw(st.integers(*sides)) for _ in range(dims)))
+    kernel = tuple(data.draw(st.integers(1, 3)) for _ in range(dims))
+    stride, pad, dilation = (data.draw(st.sampled_from(v)) for v in ([1, 2], [0, 1], [1, 2]))
+    if any(stride * (m - 1) + dilation * (k - 1) + 1 <= 2 * pad for m, k in zip(x.shape[2:], kernel)):
+        pad = 0                                          # the padding would crop everything
+    groups, oc = _grouping(data, rng, x)
+    arrays = [x, rng.uniform(-1, 1, (c, oc // groups) + kernel)]
+    if data.draw(st.booleans()):
+        arrays.append(rng.uniform(-1, 1, oc))
+    return arrays, {"stride": stride, "pad": pad, "dilation": dilation, "groups": groups}
+
+
+def deconv1d_draw(data, rng):
+    return _deconv_draw(data, rng, 1, (1, 5))
+
+
+def deconv3d_draw(data, rng):
+    return _deconv_draw(data, rng, 3, (1, 2))
+
+
 def pooling_draw(data, rng):
     x = _image(data, rng, values=distinct)
     kernel, stride, pad = _geometry(data, *x.shape[2:])
@@ -2021,6 +2045,8 @@ PROPS = [
     Prop("conv2d", conv2d_draw, lambda x, W, b=None, **kw: F.conv2d(x, W, b, **kw), R.conv2d),
     Prop("conv3d", conv3d_draw, lambda x, W, b=None, **kw: F.conv3d(x, W, b, **kw), R.conv3d),
     Prop("deconv2d", deconv2d_draw, lambda x, W, b=None, **kw: F.deconv2d(x, W, b, **kw), R.deconv2d),
+    Prop("deconv1d", deconv1d_draw, lambda x, W, b=None, **kw: F.deconv1d(x, W, b, **kw), R.deconv1d),
+    Prop("deconv3d", deconv3d_draw, lambda x, W, b=None, **kw: F.deconv3d(x, W, b, **kw), R.deconv3d),
     Prop("pooling", pooling_draw, F.pooling, R.pooling),
     Prop("average_pooling", pooling_draw, F.average_pooling, R.average_pooling),
     Prop("im2col", im2col_draw, F.im2col, R.im2col),
