@@ -5,7 +5,7 @@ from variable import _SPELLED_OTHERWISE as _SPELLED_OTHERWISE_IN_V
 from variable import OPS, refuse_missing_name
 from variable.variable import AXIS_KEYWORDS, RENAMED_KEYWORDS, refusing_foreign_keywords_among
 
-from . import activation, attention, conv, loss, nn, resample
+from . import activation, attention, conv, ctc, loss, nn, resample
 from . import pooling as _pooling
 from . import softmax as _softmax
 from .activation import (
@@ -40,6 +40,7 @@ from .conv import (
     deconv3d,
     im2col,
 )
+from .ctc import ctc_loss
 from .loss import (
     binary_cross_entropy,
     cosine_similarity,
@@ -57,8 +58,8 @@ from .pooling import average_pooling, pooling
 from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, affine_grid, grid_sample, interpolate
 from .softmax import log_softmax, softmax
 
-__all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn.__all__ + conv.__all__
-           + _pooling.__all__ + attention.__all__ + resample.__all__)
+__all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + ctc.__all__ + nn.__all__
+           + conv.__all__ + _pooling.__all__ + attention.__all__ + resample.__all__)
 
 # PyTorch's keywords refused by name, with gengrad's spelling: dim= and keepdim= as in variable
 # (`F.softmax(x, dim=1)`), its names of parameters (`F.conv2d(x, W, padding=1)`), and by family
@@ -66,6 +67,7 @@ __all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + nn
 _FOREIGN = (*AXIS_KEYWORDS, *RENAMED_KEYWORDS)
 for _names, _keys in ((activation.__all__ + _softmax.__all__, (*_FOREIGN, "inplace")),
                       (loss.__all__, (*_FOREIGN, "reduction", "label_smoothing", "ignore_index")),
+                      (ctc.__all__, _FOREIGN),
                       (nn.__all__ + conv.__all__ + _pooling.__all__ + attention.__all__ + resample.__all__,
                        _FOREIGN)):
     globals().update(refusing_foreign_keywords_among(globals(), _names, _keys))

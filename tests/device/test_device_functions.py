@@ -257,6 +257,20 @@ def test_batch_norm_refuses_running_statistics_on_the_other_device(gpu):
         F.batch_norm(np.ones((2, 3)), np.ones(3), np.zeros(3), None, backend.to_gpu(np.ones(3)))
 
 
+def test_ctc_loss_on_the_device(gpu, data, count_syncs):
+    """Targets and lengths on the device too (read once on the host: their structure shapes the
+    recursion), log-probabilities and the recursion on the device."""
+    targets, inputs, lengths = np.array([[1, 1, 2], [2, 0, 0]]), np.array([5, 3]), np.array([3, 1])
+    same_on_both(lambda lp: F.ctc_loss(lp, targets, inputs, lengths), data.standard_normal((5, 2, 3)),
+                 rtol=1e-11)
+    same_on_both(lambda lp, t, i, n: F.ctc_loss(lp, t, i, n, reduction="sum"),
+                 data.standard_normal((5, 2, 3)), targets, inputs, lengths, rtol=1e-11)
+    x = on_gpu(data.standard_normal((5, 2, 3)))
+    with count_syncs() as syncs:
+        F.ctc_loss(x, targets, inputs, lengths).backward()
+    assert syncs.count == 0
+
+
 # ----- convolution and pooling -----------------------------------------------------------------------
 def test_im2col_and_col2im_on_the_device(gpu, data):
     same_on_both(lambda x: F.im2col(x, (2, 3), (1, 2), (1, 0)), data.standard_normal((2, 1, 3, 5)))

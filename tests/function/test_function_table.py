@@ -317,6 +317,26 @@ def np_deconv_nd(x, W, b=None, stride=1, pad=0, dilation=1, groups=1, outsize=No
     return y if b is None else y + b.reshape((1, -1) + (1,) * len(size))
 
 
+def np_ctc_by_paths(log_probs, targets, input_lengths, target_lengths, blank=0):
+    """CTC loss by enumerating every path of classes: the probability of a target is the sum of
+    the probabilities of the paths that collapse to it (repeats merged, blanks dropped); each
+    sequence's -log of it over its target length (at least 1), averaged."""
+    steps, n, classes = log_probs.shape
+    losses = []
+    for i in range(n):
+        target = tuple(targets[i, :target_lengths[i]])
+        total = 0.0
+        for path in itertools.product(range(classes), repeat=int(input_lengths[i])):
+            merged = [c for j, c in enumerate(path) if j == 0 or c != path[j - 1]]
+            if tuple(c for c in merged if c != blank) == target:
+                total += np.exp(sum(log_probs[t, i, c] for t, c in enumerate(path)))
+        losses.append(-np.log(total) / max(target_lengths[i], 1))
+    return np.mean(losses)
+
+
+CTC_TARGETS, CTC_INPUTS, CTC_LENGTHS = np.array([[1, 1, 2], [2, 0, 0]]), np.array([5, 3]), np.array([3, 1])
+
+
 def np_pool(x, k, s, p, reduce, pad_value):
     """Pooling by direct window reduction over the padded image."""
     n, c, h, w = x.shape
@@ -559,6 +579,15 @@ LOSS_ROWS = {
                        lambda x, t: np.mean(np.where(np.abs(x - t) <= 0.7, 0.5 * (x - t) ** 2,
                                                      0.7 * (np.abs(x - t) - 0.35))),
                        huber_sample, PIECEWISE)],
+    "ctc_loss": [
+        Row("two sequences, a repeat, lengths 5 and 3",
+            lambda x: F.ctc_loss(x, CTC_TARGETS, CTC_INPUTS, CTC_LENGTHS),
+            lambda x: np_ctc_by_paths(x, CTC_TARGETS, CTC_INPUTS, CTC_LENGTHS), normal((5, 2, 3)), SMOOTH),
+        Row("blank 2, an empty target",
+            lambda x: F.ctc_loss(x, np.array([[1, 0], [0, 0]]), np.array([4, 2]), np.array([2, 0]), blank=2),
+            lambda x: np_ctc_by_paths(x, np.array([[1, 0], [0, 0]]), np.array([4, 2]), np.array([2, 0]), 2),
+            normal((4, 2, 3)), SMOOTH),
+    ],
     "softmax_cross_entropy": [
         Row("labels", F.softmax_cross_entropy,
             lambda x, t: -np.mean(np_log_softmax(x)[np.arange(len(t)), t]), labelled((4,), 3), SMOOTH),

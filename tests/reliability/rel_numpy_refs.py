@@ -2256,3 +2256,36 @@ def pooling(x, kernel_size, stride=1, pad=0):
 
 def average_pooling(x, kernel_size, stride=1, pad=0):
     return _pool(x, kernel_size, stride, pad, np.mean, 0.0)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    """CTC by the forward recursion, one sequence and one extended-target position at a time, in
+    log space (np.logaddexp); each sequence's -log-likelihood over its target length (at least
+    1), averaged.  A target no alignment fits gives inf (0 with zero_infinity)."""
+    log_probs = as_float(log_probs)
+    losses = []
+    for i in range(log_probs.shape[1]):
+        labels = list(targets[i, :target_lengths[i]]) if np.ndim(targets) == 2 else None
+        extended = [blank]
+        for c in labels:
+            extended += [c, blank]
+        alpha = np.full(len(extended), -np.inf)
+        alpha[0] = log_probs[0, i, blank]
+        if len(extended) > 1:
+            alpha[1] = log_probs[0, i, extended[1]]
+        for t in range(1, input_lengths[i]):
+            new = np.full(len(extended), -np.inf)
+            for k, c in enumerate(extended):
+                total = alpha[k]
+                if k >= 1:
+                    total = np.logaddexp(total, alpha[k - 1])
+                if k >= 2 and c != blank and c != extended[k - 2]:
+                    total = np.logaddexp(total, alpha[k - 2])
+                new[k] = total + log_probs[t, i, c]
+            alpha = new
+        likelihood = alpha[-1] if len(extended) == 1 else np.logaddexp(alpha[-1], alpha[-2])
+        loss = -likelihood
+        if np.isinf(loss) and zero_infinity:
+            loss = 0.0
+        losses.append(loss / max(target_lengths[i], 1))
+    return np.mean(losses)

@@ -208,6 +208,7 @@ def _loss(fn, ref, domain=("real", "real"), floats=None):
               empty=((0, 3), (0, 3)))
 
 
+CTC_TARGETS = np.array([[1, 2], [2, 0]])          # ctc_loss's labels, padded (blank 0)
 COND = np.array([True, False, True])           # broadcasts against every shape used with where
 IMAGE, KERNEL = (1, 2, 4, 4), (3, 2, 2, 2)
 DECONV_KERNEL = (2, 3, 2, 2)                  # deconv2d's W: input channels first
@@ -292,6 +293,8 @@ OPS = [
        "labels", domain=("real", "index:3"), empty=((0, 3), (0,)), zero_d=None),
     Op("softmax_cross_entropy", F.softmax_cross_entropy, R.softmax_cross_entropy, ((2, 3), (2, 3)),
        "probabilities", domain=("real", "simplex"), empty=((0, 3), (0, 3))),
+    Op("ctc_loss", lambda lp: F.ctc_loss(lp, CTC_TARGETS, [3, 2], [2, 1]),
+       lambda lp: R.ctc_loss(lp, CTC_TARGETS, [3, 2], [2, 1]), ((3, 2, 3),), zero_d=None),
     # ----- function: layers as functions -----------------------------------------------------
     Op("linear", F.linear, R.linear, ((2, 3), (3, 4), (4,)), nullable=(2,), empty=((0, 3), (3, 4), (4,))),
     Op("dropout", lambda x: _in_test_mode(F.dropout, x), R.as_float, ((2, 3),), "test mode",
@@ -1250,6 +1253,27 @@ EXTRA = [
         ("deconv3d", "outsize too small",
          lambda: F.deconv3d(_x(1, 2, 3, 3, 3), _x(2, 1, 3, 3, 3), stride=2, outsize=(6, 7, 7))),
         ("deconv3d", "dilation 0", lambda: F.deconv3d(_x(1, 2, 3, 3, 3), _x(2, 3, 2, 2, 2), dilation=0)),
+    ]],
+    *[Case("ctc_loss", label, call, raises=r) for label, call, r in [
+        ("4-D log_probs", lambda: F.ctc_loss(_x(3, 2, 3, 1), CTC_TARGETS, [3, 2], [2, 1]), ARG_ERRORS),
+        ("a label equal to the blank", lambda: F.ctc_loss(_x(3, 2, 3), np.array([[1, 0], [2, 0]]), [3, 2],
+                                                          [2, 1]), ARG_ERRORS),
+        ("a label past the classes", lambda: F.ctc_loss(_x(3, 2, 3), np.array([[1, 3], [2, 0]]), [3, 2],
+                                                        [2, 1]), ARG_ERRORS),
+        ("an input length past T", lambda: F.ctc_loss(_x(3, 2, 3), CTC_TARGETS, [4, 2], [2, 1]), ARG_ERRORS),
+        ("an input length 0", lambda: F.ctc_loss(_x(3, 2, 3), CTC_TARGETS, [0, 2], [2, 1]), ARG_ERRORS),
+        ("a target length past S", lambda: F.ctc_loss(_x(3, 2, 3), CTC_TARGETS, [3, 2], [3, 1]), ARG_ERRORS),
+        ("lengths for 3 sequences", lambda: F.ctc_loss(_x(3, 2, 3), CTC_TARGETS, [3, 2, 1], [2, 1]),
+         ARG_ERRORS),
+        ("float targets", lambda: F.ctc_loss(_x(3, 2, 3), CTC_TARGETS * 1.0, [3, 2], [2, 1]), (TypeError,)),
+        ("concatenated targets of the wrong total", lambda: F.ctc_loss(_x(3, 2, 3), np.array([1, 2]), [3, 2],
+                                                                       [2, 1]), ARG_ERRORS),
+        ("blank 3 of 3 classes", lambda: F.ctc_loss(_x(3, 2, 3), CTC_TARGETS, [3, 2], [2, 1], blank=3),
+         ARG_ERRORS),
+        ("blank 1.0", lambda: F.ctc_loss(_x(3, 2, 3), CTC_TARGETS, [3, 2], [2, 1], blank=1.0), (TypeError,)),
+        ("reduction='max'",
+         lambda: F.ctc_loss(_x(3, 2, 3), CTC_TARGETS, [3, 2], [2, 1], reduction="max"), ARG_ERRORS),
+        ("batch first, (N, T, C)", lambda: F.ctc_loss(_x(2, 3, 3), CTC_TARGETS, [3, 2], [2, 1]), ARG_ERRORS),
     ]],
     Case("conv2d", "stride 0", lambda: F.conv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2), stride=0)),
     Case("deconv2d", "stride 0", lambda: F.deconv2d(_x(1, 2, 4, 4), _x(2, 3, 2, 2), stride=0)),

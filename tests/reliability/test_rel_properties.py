@@ -368,6 +368,22 @@ def sce_labels_draw(data, rng):
     return [rng.uniform(-3, 3, shape), rng.integers(0, shape[-1], shape[:-1])], {}
 
 
+def ctc_draw(data, rng):
+    """(T, N, C) log-probabilities (log_softmax of draws, or any reals), padded targets that fit
+    their input lengths, a blank among the classes."""
+    steps, n = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 3))
+    classes = data.draw(st.integers(2, 4))
+    blank = data.draw(st.integers(0, classes - 1))
+    input_lengths = rng.integers(1, steps + 1, n)
+    labels = [c for c in range(classes) if c != blank]
+    target_lengths = np.array([rng.integers(0, (m + 1) // 2 + 1) for m in input_lengths])
+    targets = rng.choice(labels, (n, max(target_lengths.max(), 1)))
+    scores = rng.uniform(-3, 3, (steps, n, classes))
+    if data.draw(st.booleans()):
+        scores = scores - np.log(np.exp(scores).sum(axis=-1, keepdims=True))
+    return [scores, targets, input_lengths, target_lengths], {"blank": blank}
+
+
 def sce_probabilities_draw(data, rng):
     shape = data.draw(NONSCALAR)
     e = rng.uniform(0.5, 2.0, shape)
@@ -2017,6 +2033,7 @@ PROPS = [
     Prop("binary_cross_entropy",
          loss_pair(lambda r, s: r.uniform(0.05, 0.95, s), lambda r, s: r.uniform(0.01, 0.99, s)),
          F.binary_cross_entropy, R.binary_cross_entropy),
+    Prop("ctc_loss", ctc_draw, F.ctc_loss, R.ctc_loss),
     Prop("softmax_cross_entropy", sce_labels_draw, F.softmax_cross_entropy, R.softmax_cross_entropy,
          label="labels"),
     Prop("softmax_cross_entropy", sce_probabilities_draw, F.softmax_cross_entropy, R.softmax_cross_entropy,

@@ -683,6 +683,11 @@ CATALOGUE += [
     Mistake("Deconv3d(..., output_padding=1), PyTorch's keyword",
             lambda: L.Deconv3d(8, 3, 2, output_padding=1), TypeError,
             (r"output_padding is PyTorch's keyword", r"layer\(x, outsize=\(d, h, w\)\)")),
+    Mistake("ctc_loss given batch-first (N, T, C) log-probabilities",
+            lambda: F.ctc_loss(np.zeros((2, 5, 3)), np.array([[1, 2], [2, 1]]), [5, 5], [2, 2]), ValueError,
+            (r"ctc_loss: input_lengths must hold one length per sequence \(5\)",
+             r"log_probs is \(T, N, C\), steps first as PyTorch's: from \(N, T, C\) write "
+             r"x\.transpose\(1, 0, 2\)")),
     Mistake("nn.ConvTranspose3d spelled in gengrad", lambda: L.ConvTranspose3d, AttributeError,
             (r"torch\.nn's name", r"L\.Deconv3d\(out_channels, kernel_size, stride, pad\)")),
     Mistake("F.conv_transpose1d spelled in gengrad", lambda: F.conv_transpose1d, AttributeError,
