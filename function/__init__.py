@@ -137,7 +137,21 @@ _SPELLED_OTHERWISE = {
     "embedding_bag": (_TORCH, "V.mean(F.embed_id(ids, W), axis=1) for ids of shape (bags, n) (mode='sum': "
                               "V.sum)"),
     "bilinear": (_TORCH, "V.einsum('ni,oij,nj->no', x1, W, x2) + b"),
-    **dict.fromkeys(("dropout2d", "dropout3d", "feature_dropout"), (
+    **{f"adaptive_{kind}_pool1d": (_TORCH, f"F.adaptive_{kind}_pool2d(x[:, :, None], (1, size))[:, :, 0] for "
+                                           f"x of shape (N, C, L): the sequences as images one row high")
+       for kind in ("avg", "max")},
+    "multilabel_soft_margin_loss": (_TORCH, "F.sigmoid_cross_entropy(x, y), y of 0s and 1s: the same mean "
+                                            "over the classes and the batch"),
+    "hinge_embedding_loss": (_TORCH, "V.mean(V.where(y > 0, x, V.maximum(0, margin - x))), y of +-1"),
+    "channel_shuffle": (_TORCH, "x.reshape(N, g, C // g, H, W).transpose(0, 2, 1, 3, 4).reshape(N, C, H, W) "
+                                "for x of shape (N, C, H, W) and g groups"),
+    "lp_pool2d": (_TORCH, "(F.average_pooling(x ** p, k, k) * (k * k)) ** (1 / p), stride k as PyTorch's "
+                          "default"),
+    "relu_": (_TORCH, "F.relu(x): gengrad's ops never change their input in place"),
+    "rrelu": (_TORCH, "F.leaky_relu(x, (lower + upper) / 2), its slope in evaluation (in training PyTorch "
+                      "draws one per entry: x * V.where(x >= 0, 1, np.random.uniform(lower, upper, "
+                      "x.shape)))"),
+    **dict.fromkeys(("dropout1d", "dropout2d", "dropout3d", "feature_dropout"), (
         _TORCH, "whole channels dropped: x * F.dropout(np.ones(x.shape[:2] + (1,) * (x.ndim - 2), "
                 "x.dtype), p)")),
     "gumbel_softmax": (_TORCH, "F.softmax((logits - V.log(-V.log(u))) / tau, axis=-1) with u = "

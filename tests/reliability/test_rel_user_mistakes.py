@@ -688,6 +688,21 @@ CATALOGUE += [
             (r"ctc_loss: input_lengths must hold one length per sequence \(5\)",
              r"log_probs is \(T, N, C\), steps first as PyTorch's: from \(N, T, C\) write "
              r"x\.transpose\(1, 0, 2\)")),
+    *[Mistake(f"F.{name} (PyTorch's)", lambda name=name: getattr(F, name), AttributeError, (fix,))
+      for name, fix in [
+          ("adaptive_avg_pool1d", r"F\.adaptive_avg_pool2d\(x\[:, :, None\], \(1, size\)\)\[:, :, 0\]"),
+          ("multilabel_soft_margin_loss", r"F\.sigmoid_cross_entropy\(x, y\), y of 0s and 1s"),
+          ("hinge_embedding_loss", r"V\.mean\(V\.where\(y > 0, x, V\.maximum\(0, margin - x\)\)\)"),
+          ("channel_shuffle", r"x\.reshape\(N, g, C // g, H, W\)\.transpose\(0, 2, 1, 3, 4\)"),
+          ("lp_pool2d", r"\(F\.average_pooling\(x \*\* p, k, k\) \* \(k \* k\)\) \*\* \(1 / p\)"),
+          ("relu_", r"F\.relu\(x\): gengrad's ops never change their input in place"),
+          ("rrelu", r"F\.leaky_relu\(x, \(lower \+ upper\) / 2\)"),
+          ("dropout1d", r"whole channels dropped"),
+      ]],
+    Mistake("nn.ConvTranspose1d(in, out, k)'s order typed into L.Deconv1d",
+            lambda: L.Deconv1d(3, 8, 3)(np.ones((1, 3, 10))), ValueError,
+            (r"Deconv1d\(3, 8, 3\) means out_channels=3, kernel_size=8, stride=3",
+             r"for PyTorch's nn\.ConvTranspose1d\(3, 8, 3\) write L\.Deconv1d\(8, 3, in_channels=3\)")),
     Mistake("nn.ConvTranspose3d spelled in gengrad", lambda: L.ConvTranspose3d, AttributeError,
             (r"torch\.nn's name", r"L\.Deconv3d\(out_channels, kernel_size, stride, pad\)")),
     Mistake("F.conv_transpose1d spelled in gengrad", lambda: F.conv_transpose1d, AttributeError,
