@@ -54,7 +54,7 @@ from .loss import (
     softmax_cross_entropy,
 )
 from .nn import accuracy, batch_norm, dropout, embed_id, group_norm, layer_norm, linear, rms_norm
-from .pooling import average_pooling, pooling
+from .pooling import average_pooling, max_unpool2d, pooling
 from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, affine_grid, grid_sample, interpolate
 from .softmax import log_softmax, softmax
 

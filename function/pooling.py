@@ -8,10 +8,12 @@ import numpy as np
 
 import variable as V
 from variable import Function, Variable
-from variable.backend import get_array_module
+from variable.backend import get_array_module, is_device_array
+from variable.ops.indexing import GetItemGrad
+from variable.ops.selection import _along_axis
 
-from .activation import ArrayLike, as_float, true_or_false
-from .conv import Im2col, Size, _check_fits_1d, _geometry, _output_size, single_int
+from .activation import ArrayLike, as_float, checked_indices, true_or_false
+from .conv import Im2col, Size, _check_fits_1d, _geometry, _output_size, int_pair, single_int
 
 
 def _ceil_extra(size, kernel, stride, pad):
@@ -73,8 +75,22 @@ def _window_counts(size, kernel, stride, pad, extra, count_include_pad):
     return np.array([inside[o * stride:o * stride + kernel].sum() for o in range(out)])
 
 
+def _argmax_positions(x, col, kernel, stride, pad, extra):
+    """Where each window's maximum lies: its flat index in the input's plane (H W entries; L,
+    or D H W), as PyTorch's return_indices, from the windows `col` of `x` and of the indices."""
+    xp = get_array_module(x.data)
+    size = x.shape[2:]
+    ids = xp.broadcast_to(xp.arange(math.prod(size), dtype=np.float64).reshape(size), x.shape)
+    if any(extra):
+        ids = xp.pad(ids, ((0, 0), (0, 0)) + tuple((0, e) for e in extra), constant_values=-1)
+    out = col.shape[3:]
+    id_col = Im2col(kernel, stride, pad, out, -1.0).forward(ids).reshape(col.shape)
+    first = xp.expand_dims(col.data.argmax(axis=2), 2)           # the first maximum, as PyTorch's
+    return xp.take_along_axis(id_col, first, axis=2)[:, :, 0].astype(np.int64)
+
+
 def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
-            ceil_mode: bool = False) -> Variable:
+            ceil_mode: bool = False, return_indices: bool = False) -> Variable | tuple:
     """Max pooling of NCHW images (or of (N, C, L) sequences) over kernel-sized windows;
     padding never wins the max.
 
@@ -91,10 +107,14 @@ def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
     ceil_mode : bool
         Round the output size up, as PyTorch's ceil_mode: a last window that runs past the
         padding where the stride leaves rows (columns) uncovered.
+    return_indices : bool
+        Also return where each maximum lies (`F.max_unpool2d` puts values back there).
 
     Returns
     -------
-    Variable of shape (N, C, OH, OW) (or (N, C, OL), (N, C, OD, OH, OW)).
+    Variable of shape (N, C, OH, OW) (or (N, C, OL), (N, C, OD, OH, OW)); with
+    return_indices, (that Variable, an int64 array of its shape): each maximum's flat index
+    into its channel's plane of x (h W + w; the first maximum of a window where several tie).
 
     Raises
     ------
@@ -102,9 +122,80 @@ def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
         If `x` is not 3-d, 4-d or 5-d, a size is out of range, pad >= kernel_size or the window
         does not fit.
     """
+    return_indices = true_or_false(return_indices, "pooling", "return_indices")
+    found = []
+
     def reduce(x, kernel, stride, pad, extra):
-        return V.max(_windows(x, kernel, stride, pad, extra, -np.inf), axis=2)
-    return _pool(x, kernel_size, stride, pad, ceil_mode, "pooling", reduce)
+        col = _windows(x, kernel, stride, pad, extra, -np.inf)
+        if return_indices:
+            found.append(_argmax_positions(x, col, kernel, stride, pad, extra))
+        return V.max(col, axis=2)
+    y = _pool(x, kernel_size, stride, pad, ceil_mode, "pooling", reduce)
+    return (y, found[0].reshape(y.shape)) if return_indices else y
+
+
+def max_unpool2d(x: ArrayLike, indices: ArrayLike, kernel_size: Size, stride: Size | None = None,
+                 pad: Size = 0, outsize: Size | None = None) -> Variable:
+    """The inverse of max pooling where it can be (PyTorch's max_unpool2d): each entry of `x`
+    put back at the position `indices` gives (`F.pooling(..., return_indices=True)`), zeros
+    elsewhere.  Linear in x, differentiable to any order (the adjoint of picking the maxima).
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Pooled images (N, C, H, W).
+    indices : int array of x's shape
+        Flat positions in each output plane (h OW + w).
+    kernel_size, stride, pad : int or pair of ints
+        Of the pooling undone; they give the output size (H - 1) stride - 2 pad + kernel.
+        stride defaults to kernel_size, as PyTorch's (F.pooling's stride defaults to 1).
+    outsize : int, pair of ints or None
+        The output size (OH, OW) instead.  Give it (the pooled input's size) wherever that is
+        not the default, as after a pooling that dropped rows or columns: the indices count
+        positions in rows of the input's width, and in rows of another width they would land
+        elsewhere (an index past the end is refused; one inside cannot be told apart).
+
+    Returns
+    -------
+    Variable of shape (N, C, OH, OW).  Where two windows chose the same entry (overlapping
+    windows), their values add: the adjoint of picking (PyTorch keeps one of them).
+
+    Raises
+    ------
+    TypeError
+        If `indices` are not integers, or a size is not an int or a pair of ints.
+    ValueError
+        If x is not 4-d, `indices` do not have x's shape, or an index lies outside the output
+        (on a device: at the next read, as labels out of range do).
+    """
+    op = "max_unpool2d"
+    x = as_float(x, op)
+    if x.ndim != 4:
+        raise ValueError(f"{op}: x must be pooled images (N, C, H, W), got shape {x.shape}")
+    index = indices.data if isinstance(indices, Variable) else indices
+    index = index if is_device_array(index) else np.asarray(index)
+    if index.dtype.kind not in "iu":
+        raise TypeError(f"{op}: indices must be integers (from F.pooling(..., return_indices=True)), "
+                        f"got {index.dtype}")
+    if tuple(index.shape) != x.shape:
+        raise ValueError(f"{op}: indices of shape {tuple(index.shape)} must have x's shape {x.shape}")
+    kernel = int_pair(kernel_size, op, "kernel_size", 1)
+    stride = kernel if stride is None else int_pair(stride, op, "stride", 1)
+    pad = int_pair(pad, op, "pad", 0)
+    n, c, h, w = x.shape
+    if outsize is None:
+        out = tuple((m - 1) * s - 2 * p + k for m, s, p, k in zip((h, w), stride, pad, kernel))
+        if min(out) < 1:
+            raise ValueError(f"{op}: pad {pad} leaves no output for x of shape {x.shape} and kernel {kernel}")
+    else:
+        out = int_pair(outsize, op, "outsize", 1)
+    plane = out[0] * out[1]
+    flat, poison = checked_indices(index.reshape(n, c, h * w), plane, op,
+                                   f"{op}: index {{value}} lies outside the output's {out[0]}x{out[1]} "
+                                   f"entries (give outsize: the size of the pooled input)", x.dtype)
+    y = Function(GetItemGrad(_along_axis(flat, (n, c, plane), 2), (n, c, plane)))(V.reshape(x, (n, c, h * w)))
+    y = V.reshape(y, (n, c) + out)
+    return y if poison is None else y * poison
 
 
 def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0, ceil_mode: bool = False,
@@ -151,4 +242,4 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
     return _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce)
 
 
-__all__ = ["pooling", "average_pooling"]
+__all__ = ["pooling", "average_pooling", "max_unpool2d"]

@@ -103,6 +103,8 @@ _SPELLED_OTHERWISE = {
     **{f"{cell}Cell": (_TORCH, f"L.{cell}(hidden_size): gengrad's recurrent layers are cells already, "
                                f"one time step per call, keeping the state (reset_state() starts a "
                                f"new sequence)") for cell in ("RNN", "LSTM", "GRU")},
+    "MaxUnpool2d": (_TORCH, "a step lambda y: F.max_unpool2d(y, indices, k) in a Model's forward, with "
+                            "y, indices = F.pooling(x, k, k, return_indices=True) kept from the pooling"),
     **{f"ConvTranspose{d}d": (_TORCH, f"L.Deconv{d}d(out_channels, kernel_size, stride, pad)")
        for d in (1, 2, 3)},
     **dict.fromkeys(("ParameterList", "ParameterDict", "ModuleDict"), (

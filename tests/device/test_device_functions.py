@@ -290,3 +290,8 @@ def test_conv_and_pooling_on_the_device(gpu, data):
                  data.standard_normal(3), rtol=1e-10)
     same_on_both(lambda x: F.pooling(x, 3, 2, 1), x)
     same_on_both(lambda x: F.average_pooling(x, 3, 2, 1), x)
+    _, indices = F.pooling(on_gpu(x), 2, 2, return_indices=True)
+    assert backend.is_device_array(indices)
+    np.testing.assert_array_equal(host(indices), F.pooling(x, 2, 2, return_indices=True)[1])
+    same_on_both(lambda y, i: F.max_unpool2d(y, i, 2, outsize=(5, 5)),
+                 data.standard_normal((2, 2, 2, 2)), F.pooling(x, 2, 2, return_indices=True)[1])

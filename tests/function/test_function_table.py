@@ -337,6 +337,18 @@ def np_ctc_by_paths(log_probs, targets, input_lengths, target_lengths, blank=0):
 CTC_TARGETS, CTC_INPUTS, CTC_LENGTHS = np.array([[1, 1, 2], [2, 0, 0]]), np.array([5, 3]), np.array([3, 1])
 
 
+def np_unpool(x, indices, out):
+    """Each entry of x placed at its flat index in a zero plane of `out` entries (repeats add)."""
+    n, c = x.shape[:2]
+    y = np.zeros((n, c, out[0] * out[1]))
+    for i, j, q in np.ndindex(*x.shape[:2], x.shape[2] * x.shape[3]):
+        y[i, j, indices[i, j].ravel()[q]] += x[i, j].ravel()[q]
+    return y.reshape(n, c, *out)
+
+
+UNPOOL_INDICES = np.array([[[[0, 3], [9, 14]], [[5, 2], [8, 15]]]])     # into 4x4 planes
+
+
 def np_pool(x, k, s, p, reduce, pad_value):
     """Pooling by direct window reduction over the padded image."""
     n, c, h, w = x.shape
@@ -808,7 +820,18 @@ CONV_ROWS = {
             lambda x, W: np_deconv_nd(x, W, None, 2, 1, 1, 2),
             normal((1, 4, 2, 2, 3), (4, 1, 3, 2, 2)), PIECEWISE),
     ],
+    "max_unpool2d": [
+        Row("k=2: a 4x4 plane", lambda x: F.max_unpool2d(x, UNPOOL_INDICES, 2),
+            lambda x: np_unpool(x, UNPOOL_INDICES, (4, 4)), normal((1, 2, 2, 2)), SMOOTH),
+        Row("k=3 s=2 outsize (5, 6), a position taken twice",
+            lambda x: F.max_unpool2d(x, UNPOOL_INDICES * 0 + [[[[0, 7], [7, 29]], [[12, 1], [2, 3]]]], 3, 2,
+                                     outsize=(5, 6)),
+            lambda x: np_unpool(x, np.array([[[[0, 7], [7, 29]], [[12, 1], [2, 3]]]]), (5, 6)),
+            normal((1, 2, 2, 2)), SMOOTH),
+    ],
     "pooling": [
+        Row("k=2 s=2, return_indices: the values", lambda x: F.pooling(x, 2, 2, return_indices=True)[0],
+            lambda x: np_pool(x, 2, 2, 0, np.max, -np.inf), normal((2, 2, 4, 4)), PIECEWISE),
         Row("k=2 s=2", lambda x: F.pooling(x, 2, 2), lambda x: np_pool(x, 2, 2, 0, np.max, -np.inf),
             normal((2, 2, 4, 4)), PIECEWISE),
         Row("k=3 s=2 p=1", lambda x: F.pooling(x, 3, 2, 1), lambda x: np_pool(x, 3, 2, 1, np.max, -np.inf),

@@ -2289,3 +2289,19 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, zero_in
             loss = 0.0
         losses.append(loss / max(target_lengths[i], 1))
     return np.mean(losses)
+
+
+def max_unpool2d(x, indices, kernel_size, stride=None, pad=0, outsize=None):
+    """Each pooled value added at its flat index of a zero output plane of the pooling's input
+    size ((H - 1) stride - 2 pad + kernel, or outsize)."""
+    x = as_float(x)
+    (kh, kw), (ph, pw) = _pair(kernel_size), _pair(pad)
+    sh, sw = _pair(kernel_size if stride is None else stride)
+    n, c, h, w = x.shape
+    oh, ow = _pair(outsize) if outsize is not None else (
+        (h - 1) * sh - 2 * ph + kh, (w - 1) * sw - 2 * pw + kw)
+    y = np.zeros((n, c, oh * ow))
+    for i in range(n):
+        for j in range(c):
+            np.add.at(y[i, j], np.asarray(indices)[i, j].ravel(), x[i, j].ravel())
+    return y.reshape(n, c, oh, ow)

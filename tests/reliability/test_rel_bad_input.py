@@ -209,6 +209,7 @@ def _loss(fn, ref, domain=("real", "real"), floats=None):
 
 
 CTC_TARGETS = np.array([[1, 2], [2, 0]])          # ctc_loss's labels, padded (blank 0)
+UNPOOL_INDICES = np.array([[[[0, 3], [9, 14]], [[5, 2], [8, 15]]]])   # max_unpool2d's, into 4x4 planes
 COND = np.array([True, False, True])           # broadcasts against every shape used with where
 IMAGE, KERNEL = (1, 2, 4, 4), (3, 2, 2, 2)
 DECONV_KERNEL = (2, 3, 2, 2)                  # deconv2d's W: input channels first
@@ -334,6 +335,8 @@ OPS = [
        empty=((0, 2, 5), (2, 3, 2), (3,)), zero_d=None),
     Op("deconv3d", F.deconv3d, _np_deconv, ((1, 2, 3, 2, 3), (2, 3, 2, 2, 2), (3,)), nullable=(2,),
        empty=((0, 2, 3, 2, 3), (2, 3, 2, 2, 2), (3,)), zero_d=None),
+    Op("max_unpool2d", lambda x: F.max_unpool2d(x, UNPOOL_INDICES, 2),
+       lambda x: R.max_unpool2d(x, UNPOOL_INDICES, 2), ((1, 2, 2, 2),), zero_d=None),
     Op("pooling", lambda x: F.pooling(x, 2), lambda x: R.pooling(x, 2), (IMAGE,),
        empty=((0,) + IMAGE[1:],)),
     Op("average_pooling", lambda x: F.average_pooling(x, 2), lambda x: R.average_pooling(x, 2),
@@ -1275,6 +1278,22 @@ EXTRA = [
          lambda: F.ctc_loss(_x(3, 2, 3), CTC_TARGETS, [3, 2], [2, 1], reduction="max"), ARG_ERRORS),
         ("batch first, (N, T, C)", lambda: F.ctc_loss(_x(2, 3, 3), CTC_TARGETS, [3, 2], [2, 1]), ARG_ERRORS),
     ]],
+    *[Case("max_unpool2d", label, call, raises=r) for label, call, r in [
+        ("an index past the output", lambda: F.max_unpool2d(_x(1, 2, 2, 2), UNPOOL_INDICES + 16, 2),
+         ARG_ERRORS),
+        ("a negative index", lambda: F.max_unpool2d(_x(1, 2, 2, 2), UNPOOL_INDICES - 1, 2), ARG_ERRORS),
+        ("float indices", lambda: F.max_unpool2d(_x(1, 2, 2, 2), UNPOOL_INDICES * 1.0, 2), (TypeError,)),
+        ("indices of another shape", lambda: F.max_unpool2d(_x(1, 2, 2, 2), UNPOOL_INDICES[0], 2),
+         ARG_ERRORS),
+        ("3-D x", lambda: F.max_unpool2d(_x(2, 2, 2), UNPOOL_INDICES[0], 2), ARG_ERRORS),
+        ("kernel_size 0", lambda: F.max_unpool2d(_x(1, 2, 2, 2), UNPOOL_INDICES, 0), ARG_ERRORS),
+        ("outsize a triple", lambda: F.max_unpool2d(_x(1, 2, 2, 2), UNPOOL_INDICES, 2, outsize=(4, 4, 4)),
+         ARG_ERRORS),
+        ("pad leaves no output",
+         lambda: F.max_unpool2d(_x(1, 2, 1, 1), UNPOOL_INDICES[..., :1, :1], 2, pad=1), ARG_ERRORS),
+    ]],
+    Case("pooling", "return_indices 'yes'", lambda: F.pooling(_x(1, 2, 4, 4), 2, return_indices="yes"),
+         raises=(TypeError,)),
     Case("conv2d", "stride 0", lambda: F.conv2d(_x(1, 2, 4, 4), _x(3, 2, 2, 2), stride=0)),
     Case("deconv2d", "stride 0", lambda: F.deconv2d(_x(1, 2, 4, 4), _x(2, 3, 2, 2), stride=0)),
     *[Case(n, f"kernel_size {label}", lambda f=f, k=k: f(_x(1, 2, 4, 4), k), raises=r)

@@ -384,6 +384,18 @@ def ctc_draw(data, rng):
     return [scores, targets, input_lengths, target_lengths], {"blank": blank}
 
 
+def unpool_draw(data, rng):
+    """Pooled images and the positions of their maxima in a pooling input (pooled here by
+    F.pooling with a kernel, stride of at least the kernel, and pad)."""
+    k = data.draw(st.integers(1, 3))
+    s, p = data.draw(st.integers(k, 3)), data.draw(st.integers(0, k - 1))
+    n, c = data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2))
+    size = tuple(data.draw(st.integers(k, 6)) for _ in range(2))
+    _, indices = F.pooling(rng.uniform(-1, 1, (n, c) + size), k, s, p, return_indices=True)
+    return [rng.uniform(-1, 1, indices.shape), indices], {"kernel_size": k, "stride": s, "pad": p,
+                                                          "outsize": size}
+
+
 def sce_probabilities_draw(data, rng):
     shape = data.draw(NONSCALAR)
     e = rng.uniform(0.5, 2.0, shape)
@@ -2034,6 +2046,7 @@ PROPS = [
          loss_pair(lambda r, s: r.uniform(0.05, 0.95, s), lambda r, s: r.uniform(0.01, 0.99, s)),
          F.binary_cross_entropy, R.binary_cross_entropy),
     Prop("ctc_loss", ctc_draw, F.ctc_loss, R.ctc_loss),
+    Prop("max_unpool2d", unpool_draw, F.max_unpool2d, R.max_unpool2d),
     Prop("softmax_cross_entropy", sce_labels_draw, F.softmax_cross_entropy, R.softmax_cross_entropy,
          label="labels"),
     Prop("softmax_cross_entropy", sce_probabilities_draw, F.softmax_cross_entropy, R.softmax_cross_entropy,

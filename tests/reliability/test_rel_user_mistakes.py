@@ -703,6 +703,12 @@ CATALOGUE += [
             lambda: L.Deconv1d(3, 8, 3)(np.ones((1, 3, 10))), ValueError,
             (r"Deconv1d\(3, 8, 3\) means out_channels=3, kernel_size=8, stride=3",
              r"for PyTorch's nn\.ConvTranspose1d\(3, 8, 3\) write L\.Deconv1d\(8, 3, in_channels=3\)")),
+    Mistake("nn.MaxUnpool2d spelled in gengrad", lambda: L.MaxUnpool2d, AttributeError,
+            (r"F\.max_unpool2d\(y, indices, k\)", r"F\.pooling\(x, k, k, return_indices=True\)")),
+    Mistake("max_unpool2d given a smaller output than the pooled input (no outsize after a pooling that "
+            "dropped a row)", lambda: F.max_unpool2d(*F.pooling(np.arange(25.0).reshape(1, 1, 5, 5), 2, 2,
+                                                               return_indices=True), 2), ValueError,
+            (r"max_unpool2d: index 16 lies outside the output's 4x4 entries", r"give outsize")),
     Mistake("nn.ConvTranspose3d spelled in gengrad", lambda: L.ConvTranspose3d, AttributeError,
             (r"torch\.nn's name", r"L\.Deconv3d\(out_channels, kernel_size, stride, pad\)")),
     Mistake("F.conv_transpose1d spelled in gengrad", lambda: F.conv_transpose1d, AttributeError,
