@@ -255,6 +255,10 @@ def checkpoint(fn: Callable[..., Any], *args: Any, use_reentrant: bool | None = 
         first (a closure rebound since, a block with state of its own), or an argument's
         data was assigned in between.
     """
+    if isinstance(fn, Variable):
+        raise TypeError("checkpoint: fn is a Variable, a block's result (V.checkpoint(block(x)) runs the "
+                        "block before checkpoint sees it); pass the block and its input: "
+                        "V.checkpoint(block, x)")
     if not callable(fn):
         raise TypeError(f"checkpoint: fn must be callable (a layer or a function), got "
                         f"{type(fn).__name__}; write V.checkpoint(fn, x)")
@@ -337,7 +341,8 @@ def checkpoint_sequential(functions: Any, segments: int, input: Any, use_reentra
         chain = None
     if chain is None or not all(callable(f) for f in chain):
         raise TypeError(f"checkpoint_sequential: functions must be a Sequential, or a list of layers "
-                        f"or functions, got {type(functions).__name__}")
+                        f"or functions, got {type(functions).__name__}; a model that is not a sequence "
+                        f"is checkpointed whole with V.checkpoint(model, x)")
     if isinstance(segments, bool) or not isinstance(segments, (int, np.integer)):
         raise TypeError(f"checkpoint_sequential: segments must be an int, got {type(segments).__name__}"
                         f"; the call is checkpoint_sequential(functions, segments, input)")

@@ -828,6 +828,9 @@ CATALOGUE += [
     Mistake("a recurrent layer (it keeps its state) checkpointed", _checkpointed_recurrent_layer, ValueError,
             (r"checkpoint\(RNN, \.\.\.\)", r"a recurrent layer's kept h: checkpoint a block that takes the "
              r"state as an argument")),
+    Mistake("V.checkpoint(block(x)): the block's result instead of the block",
+            lambda: V.checkpoint(V.sin(V.Variable(np.ones(2)))), TypeError,
+            (r"fn is a Variable, a block's result", r"V\.checkpoint\(block, x\)")),
     Mistake("a checkpointed block without `return`", _checkpointed_block_without_return, TypeError,
             (r"checkpoint: block returned None: did it forget `return`",)),
     Mistake("checkpoint(fn, x, determinism_check=...), a PyTorch keyword",

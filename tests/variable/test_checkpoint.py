@@ -336,8 +336,10 @@ def test_a_block_that_returns_nothing_or_a_dict_is_refused(rng):
         V.checkpoint(forgot, x)
     with pytest.raises(TypeError, match=r"returned a dict; .*tuple\(d\.values\(\)\)"):
         V.checkpoint(lambda a: {"y": V.sin(a)}, x)
-    with pytest.raises(TypeError, match=r"fn must be callable .* got Variable; write V\.checkpoint\(fn, x\)"):
-        V.checkpoint(x, V.sin)
+    with pytest.raises(TypeError, match=r"fn is a Variable, a block's result .* V\.checkpoint\(block, x\)"):
+        V.checkpoint(V.sin(x))
+    with pytest.raises(TypeError, match=r"fn must be callable .* got str; write V\.checkpoint\(fn, x\)"):
+        V.checkpoint("sin", x)
 
 
 def test_checkpoint_sequential_segments():
@@ -358,8 +360,9 @@ def test_checkpoint_sequential_segments():
     with pytest.raises(TypeError, match=r"segments must be an int, got Variable; the call is "
                                         r"checkpoint_sequential\(functions, segments, input\)"):
         V.checkpoint_sequential(chain, x, 2)
-    with pytest.raises(TypeError, match=r"functions must be a Sequential, or a list of layers"):
-        V.checkpoint_sequential(V.sin, 1, x)
+    with pytest.raises(TypeError, match=r"functions must be a Sequential, or a list of layers.*got MLP; a "
+                                        r"model that is not a sequence is checkpointed whole"):
+        V.checkpoint_sequential(L.MLP((3, 2)), 1, x)
 
 
 def test_on_the_device_dropout_is_replayed(gpu, rng):
