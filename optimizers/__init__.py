@@ -1,5 +1,6 @@
 """Optimizers (SGD, MomentumSGD, AdaGrad, RMSprop, AdaDelta, Adam, AdamW, Adamax, RAdam, NAdam,
-LBFGS) and their hooks.
+LBFGS), their hooks, and learning-rate schedules (StepLR, CosineAnnealingLR, OneCycleLR, ...;
+also as O.lr_scheduler.<name>).
 
     opt = O.Adam(lr=1e-3).setup(model)
     opt.add_hook(O.ClipGrad(1.0))
@@ -8,15 +9,30 @@ LBFGS) and their hooks.
 
 from variable.variable import refuse_missing_name
 
+from . import lr_scheduler
 from .adaptive import AdaDelta, AdaGrad, Adam, Adamax, AdamW, NAdam, RAdam, RMSprop
 from .hooks import ClipGrad, FreezeParam, WeightDecay
 from .lbfgs import LBFGS
+from .lr_scheduler import (
+    ConstantLR,
+    CosineAnnealingLR,
+    CosineAnnealingWarmRestarts,
+    ExponentialLR,
+    LambdaLR,
+    LinearLR,
+    LRScheduler,
+    MultiStepLR,
+    OneCycleLR,
+    PolynomialLR,
+    ReduceLROnPlateau,
+    StepLR,
+)
 from .optimizer import Optimizer
 from .sgd import SGD, MomentumSGD
 
 __all__ = [
     "Optimizer", "SGD", "MomentumSGD", "AdaGrad", "RMSprop", "AdaDelta", "Adam", "AdamW", "Adamax", "RAdam",
-    "NAdam", "LBFGS", "WeightDecay", "ClipGrad", "FreezeParam",
+    "NAdam", "LBFGS", "WeightDecay", "ClipGrad", "FreezeParam", *lr_scheduler.__all__,
 ]
 
 _TORCH = "torch.optim's name"
@@ -24,11 +40,9 @@ _SPELLED_OTHERWISE = {
     "Adagrad": (_TORCH, "O.AdaGrad(lr=...)"),
     "Adadelta": (_TORCH, "O.AdaDelta()"),
     "RMSProp": ("Keras's spelling", "O.RMSprop(lr=...)"),
-    "lr_scheduler": (_TORCH, "opt.lr may be set between updates: opt.lr = 0.1 * 0.5 ** (epoch // 10)"),
-    **dict.fromkeys(("StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR"), (
-        "torch.optim.lr_scheduler's name", "set opt.lr between updates, from the epoch: "
-                                           "opt.lr = 0.1 * 0.5 ** (epoch // 10) steps it down, "
-                                           "opt.lr = 0.1 * 0.95 ** epoch decays it")),
+    **dict.fromkeys(("CyclicLR", "SequentialLR", "ChainedScheduler", "MultiplicativeLR"), (
+        "torch.optim.lr_scheduler's name", "set opt.lr between updates from the epoch (opt.lr = ...), or "
+                                           "use O.LambdaLR(opt, lambda epoch: factor)")),
     "GradientClipping": ("Chainer's name", "opt.add_hook(O.ClipGrad(max_norm))"),
     **dict.fromkeys(("clip_grad_norm_", "clip_grad_norm"), (
         "torch.nn.utils' name", "opt.add_hook(O.ClipGrad(max_norm)) once, after setup: it clips the "

@@ -1839,6 +1839,18 @@ LAYER_CASES = LAYER_CTORS + LAYER_CALLS
 
 
 # ----- optimizers --------------------------------------------------------------------------------
+class _NoLr(O.Optimizer):
+    """A user's optimizer with a fixed step and no lr."""
+
+    def update_one(self, param, grad):
+        param.data -= 0.1 * grad
+
+
+def _scheduled():
+    """An SGD optimizer for a schedule's cases."""
+    return O.MomentumSGD(lr=0.1).setup([_x(2)])
+
+
 def _opt_cases(name, make, params):
     cases = []
     for param, extra in params.items():
@@ -1867,6 +1879,37 @@ OPTIMIZER_CASES = [
     *_opt_cases("RAdam", O.RAdam, {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "eps": {"-1": -1.0}}),
     *_opt_cases("NAdam", O.NAdam, {"lr": {"-1": -1.0}, "beta1": {"1": 1.0}, "beta2": {"1": 1.0},
                                    "momentum_decay": {"-1": -1.0}}),
+    *[Case(name, label, lambda make=make: make(_scheduled()), raises=r,
+           names=("StepLR",) if name == "LRScheduler" else ())    # (the base, met through StepLR)
+      for name, label, make, r in [
+          ("StepLR", "step_size 0", lambda o: O.StepLR(o, 0), ARG_ERRORS),
+          ("StepLR", "gamma -1", lambda o: O.StepLR(o, 3, -1.0), ARG_ERRORS),
+          ("StepLR", "gamma 'x'", lambda o: O.StepLR(o, 3, "x"), (TypeError,)),
+          ("MultiStepLR", "milestones 3 (not a list)", lambda o: O.MultiStepLR(o, 3), (TypeError,)),
+          ("MultiStepLR", "a milestone -1", lambda o: O.MultiStepLR(o, [2, -1]), ARG_ERRORS),
+          ("ExponentialLR", "gamma None", lambda o: O.ExponentialLR(o, None), (TypeError,)),
+          ("ConstantLR", "factor 2", lambda o: O.ConstantLR(o, 2.0), ARG_ERRORS),
+          ("LinearLR", "start_factor 0", lambda o: O.LinearLR(o, 0.0), ARG_ERRORS),
+          ("LinearLR", "total_iters 0", lambda o: O.LinearLR(o, total_iters=0), ARG_ERRORS),
+          ("PolynomialLR", "total_iters 1.5", lambda o: O.PolynomialLR(o, 1.5), ARG_ERRORS),
+          ("CosineAnnealingLR", "T_max 0", lambda o: O.CosineAnnealingLR(o, 0), ARG_ERRORS),
+          ("CosineAnnealingLR", "eta_min -1", lambda o: O.CosineAnnealingLR(o, 5, -1.0), ARG_ERRORS),
+          ("CosineAnnealingWarmRestarts", "T_mult 0", lambda o: O.CosineAnnealingWarmRestarts(o, 5, 0),
+           ARG_ERRORS),
+          ("LambdaLR", "lr_lambda 0.5 (not a function)", lambda o: O.LambdaLR(o, 0.5), (TypeError,)),
+          ("OneCycleLR", "no total_steps", lambda o: O.OneCycleLR(o, 1.0), ARG_ERRORS),
+          ("OneCycleLR", "anneal_strategy 'exp'", lambda o: O.OneCycleLR(o, 1.0, 10, anneal_strategy="exp"),
+           ARG_ERRORS),
+          ("OneCycleLR", "max_lr 0", lambda o: O.OneCycleLR(o, 0.0, 10), ARG_ERRORS),
+          ("OneCycleLR", "pct_start 1", lambda o: O.OneCycleLR(o, 1.0, 10, pct_start=1.0), ARG_ERRORS),
+          ("ReduceLROnPlateau", "mode 'minimum'", lambda o: O.ReduceLROnPlateau(o, "minimum"), ARG_ERRORS),
+          ("ReduceLROnPlateau", "factor 1", lambda o: O.ReduceLROnPlateau(o, factor=1.0), ARG_ERRORS),
+          ("ReduceLROnPlateau", "patience -1", lambda o: O.ReduceLROnPlateau(o, patience=-1), ARG_ERRORS),
+          ("ReduceLROnPlateau", "a metric 'low'", lambda o: O.ReduceLROnPlateau(o).step("low"), (TypeError,)),
+          ("LRScheduler", "the model for the optimizer", lambda o: O.StepLR(L.Linear(2), 3), (TypeError,)),
+          ("LRScheduler", "an optimizer without lr", lambda o: O.StepLR(_NoLr().setup([_x(2)]), 3),
+           (TypeError,)),
+      ]],
     *_opt_cases("LBFGS", O.LBFGS, {"lr": {"0": 0.0, "-1": -1.0}, "tolerance_grad": {"-1": -1.0},
                                    "tolerance_change": {"-1": -1.0}, "max_iter": {"0": 0, "1.5": 1.5},
                                    "history_size": {"0": 0, "-1": -1}}),
