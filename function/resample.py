@@ -102,7 +102,13 @@ def _cubic_terms(size_in, size_out, scale, align_corners):
     weighted by the cubic kernel at its distance from s."""
     source = _source(size_in, size_out, scale, align_corners)
     low = np.floor(source).astype(np.intp)
-    t = source - low
+    weights = _cubic_weights(source - low)
+    return [(np.clip(low + k - 1, 0, size_in - 1), w) for k, w in enumerate(weights)]
+
+
+def _cubic_weights(t):
+    """The cubic convolution kernel's weights of the four pixels floor(s) - 1 .. floor(s) + 2 at
+    t = s - floor(s) (a Variable: differentiable in the position)."""
     a = _CUBIC
 
     def near(d):                                    # |d| <= 1: (a + 2)|d|^3 - (a + 3)|d|^2 + 1
@@ -111,8 +117,7 @@ def _cubic_terms(size_in, size_out, scale, align_corners):
     def far(d):                                     # 1 < |d| < 2: a|d|^3 - 5a|d|^2 + 8a|d| - 4a
         return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
 
-    weights = (far(t + 1), near(t), near(1 - t), far(2 - t))
-    return [(np.clip(low + k - 1, 0, size_in - 1), w) for k, w in enumerate(weights)]
+    return far(t + 1), near(t), near(1 - t), far(2 - t)
 
 
 def _windows(size_in, size_out):
@@ -350,6 +355,24 @@ def _unnormalised(coordinate, size, align_corners):
     return ((coordinate + 1) * size - 1) / 2
 
 
+def _reflected(p, size, align_corners):
+    """Pixel positions `p` (a Variable, or an array of tap positions) folded back into the
+    image as a mirror does (PyTorch's reflection padding: about the edge pixels' centres with
+    align_corners, else about the image's edges), then clipped to [0, size - 1]."""
+    low, high = (0.0, size - 1.0) if align_corners else (-0.5, size - 0.5)
+    span = high - low
+    if span <= 0:                                      # one pixel, align_corners: it alone
+        return p * 0
+    data = p._data if isinstance(p, Variable) else p
+    distance = abs(p - low)
+    flips = get_array_module(data).floor(abs(data - low) / span)
+    extra = distance - flips * span                     # (flips a constant: the fold is piecewise linear)
+    even = (flips % 2 == 0)
+    folded = V.where(even, extra + low, span - extra + low) if isinstance(p, Variable) else (
+        get_array_module(data).where(even, extra + low, span - extra + low))
+    return V.clip(folded, 0, size - 1) if isinstance(p, Variable) else folded.clip(0, size - 1)
+
+
 def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: bool = False) -> Variable:
     """`x` read at the points of `grid` (PyTorch's F.grid_sample, 2-D): out[n, :, i, j] is x[n]
@@ -357,8 +380,11 @@ def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_m
 
     Bilinear mode weighs the four pixels around the point by their nearness, so the output
     is differentiable in x and in the grid (a spatial transformer learns its grid so);
-    nearest takes the nearest pixel (differentiable in x only).  Points outside the image
-    read zeros (padding_mode 'zeros'), or the nearest border pixel ('border').
+    bicubic weighs the 4x4 around it by the cubic convolution kernel (a = -0.75, as
+    `interpolate`'s), differentiable in both too; nearest takes the nearest pixel
+    (differentiable in x only).  Points outside the image read zeros (padding_mode 'zeros'),
+    the nearest border pixel ('border'), or the image mirrored at its edges ('reflection');
+    bicubic applies the padding to each of its 16 pixels, as PyTorch's does.
 
     Parameters
     ----------
@@ -366,8 +392,8 @@ def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_m
         Images (N, C, H, W).
     grid : Variable or ndarray
         Points (N, Ho, Wo, 2), x (width) first.
-    mode : 'bilinear' or 'nearest'
-    padding_mode : 'zeros' or 'border'
+    mode : 'bilinear', 'nearest' or 'bicubic'
+    padding_mode : 'zeros', 'border' or 'reflection'
     align_corners : bool
         Whether -1 and 1 are the corner pixels' centres (True) or the image's edges (False).
 
@@ -385,10 +411,11 @@ def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_m
     op = "grid_sample"
     x, grid = as_float(x, op), as_float(grid, op)
     align_corners = true_or_false(align_corners, op, "align_corners")
-    if mode not in ("bilinear", "nearest"):
-        raise ValueError(f"{op}: mode must be 'bilinear' or 'nearest', got {mode!r}")
-    if padding_mode not in ("zeros", "border"):
-        raise ValueError(f"{op}: padding_mode must be 'zeros' or 'border', got {padding_mode!r}")
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"{op}: mode must be 'bilinear', 'nearest' or 'bicubic', got {mode!r}")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"{op}: padding_mode must be 'zeros', 'border' or 'reflection', got "
+                         f"{padding_mode!r}")
     if x.ndim != 4 or grid.ndim != 4 or grid.shape[-1] != 2 or grid.shape[0] != x.shape[0]:
         raise ValueError(f"{op}: x must be (N, C, H, W) and grid (N, Ho, Wo, 2) with the same N, got x of "
                          f"shape {x.shape} and grid of shape {grid.shape}")
@@ -396,8 +423,11 @@ def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_m
     xp = get_array_module(x._data)
     px = _unnormalised(grid[..., 0], w, align_corners)
     py = _unnormalised(grid[..., 1], h, align_corners)
-    if padding_mode == "border":                       # (points beyond the edge read the edge)
-        px, py = V.clip(px, 0, w - 1), V.clip(py, 0, h - 1)
+    if mode != "bicubic":                              # (bicubic pads each of its pixels instead)
+        if padding_mode == "border":                   # (points beyond the edge read the edge)
+            px, py = V.clip(px, 0, w - 1), V.clip(py, 0, h - 1)
+        elif padding_mode == "reflection":
+            px, py = _reflected(px, w, align_corners), _reflected(py, h, align_corners)
     batch = xp.arange(n).reshape(n, 1, 1)
 
     def read(row, col):
@@ -406,8 +436,25 @@ def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_m
         picked = x[batch, :, xp.clip(row, 0, h - 1), xp.clip(col, 0, w - 1)]
         return picked * inside[..., None].astype(x.dtype)
 
+    def padded(tap, size):
+        """Integer tap positions through the padding (zeros: as they are, read as zero outside)."""
+        if padding_mode == "border":
+            return xp.clip(tap, 0, size - 1)
+        if padding_mode == "reflection":
+            return _reflected(tap.astype(x.dtype), size, align_corners).astype(np.int64)
+        return tap
+
     if mode == "nearest":                              # (round half to even, as PyTorch's)
         out = read(xp.rint(py._data).astype(np.int64), xp.rint(px._data).astype(np.int64))
+    elif mode == "bicubic":
+        x0, y0 = xp.floor(px._data), xp.floor(py._data)
+        wx, wy = _cubic_weights(px - x0), _cubic_weights(py - y0)
+        c0, r0 = x0.astype(np.int64), y0.astype(np.int64)
+        out = 0
+        for i in range(4):
+            row = padded(r0 + i - 1, h)
+            for j in range(4):
+                out = out + read(row, padded(c0 + j - 1, w)) * (wy[i] * wx[j])[..., None]
     else:
         x0, y0 = xp.floor(px._data), xp.floor(py._data)
         wx1, wy1 = px - x0, py - y0                     # the weights: how far past the lower pixel

@@ -77,3 +77,26 @@ def test_gradients_reach_the_pixels_read_and_float32_stays(rng, on_device):
 def test_bad_calls_name_the_fix(call, error, message, rng, on_device):
     with pytest.raises(error, match=message):
         call(on_device(rng.standard_normal((1, 2, 3, 4))))
+
+
+def test_grid_sample_reflection_folds_points_back_into_the_image():
+    x = np.arange(4.0).reshape(1, 1, 1, 4)                   # one row: 0 1 2 3
+    # pixel positions -1, 4.5 and 7 along the row, align_corners=False (the edges at -0.5, 3.5)
+    grid = np.array([[[[(2 * p + 1) / 4 - 1, 0.0] for p in (-1.0, 4.5, 7.0)]]])
+    y = F.grid_sample(x, grid, padding_mode="reflection")
+    np.testing.assert_allclose(y.data.ravel(), [0.0, 2.5, 0.0], atol=1e-12)   # at 0, 2.5 and 0: mirrored
+    corners = F.grid_sample(x, grid, padding_mode="reflection", align_corners=True)
+    assert np.all((corners.data >= 0) & (corners.data <= 3))
+
+
+def test_grid_sample_bicubic_passes_through_the_pixels_and_keeps_a_constant():
+    """The cubic convolution kernel is 1 at 0 and 0 at the other integers (it interpolates),
+    and its four weights sum to one (a constant image stays constant inside)."""
+    x = np.random.default_rng(0).standard_normal((1, 2, 6, 7))
+    px, py = np.array([3.0, 1.0, 5.0]), np.array([2.0, 4.0, 1.0])
+    grid = np.stack([(2 * px + 1) / 7 - 1, (2 * py + 1) / 6 - 1], axis=-1)[None, None]
+    np.testing.assert_allclose(F.grid_sample(x, grid, mode="bicubic").data[0, :, 0],
+                               x[0][:, py.astype(int), px.astype(int)], rtol=1e-12, atol=1e-14)
+    inside = np.random.default_rng(1).uniform(-0.4, 0.4, (1, 3, 4, 2))
+    np.testing.assert_allclose(F.grid_sample(np.full((1, 1, 6, 7), 2.5), inside, mode="bicubic").data, 2.5,
+                               rtol=1e-13)

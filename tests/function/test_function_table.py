@@ -265,6 +265,43 @@ def np_grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners
     return np.einsum("nijy,nijx,ncyx->ncij", wy, wx, x)
 
 
+def np_mirror(p, size, align_corners):
+    """A position folded back into [lo, hi] by repeated reflection at its ends (lo, hi: the edge
+    pixels' centres with align_corners, else the image's edges), then clipped to the pixels."""
+    lo, hi = (0.0, size - 1.0) if align_corners else (-0.5, size - 0.5)
+    if hi <= lo:
+        return 0.0
+    while p < lo or p > hi:
+        p = 2 * lo - p if p < lo else 2 * hi - p
+    return min(max(p, 0.0), size - 1.0)
+
+
+def np_grid_sample_taps(x, grid, mode, padding_mode, align_corners):
+    """Each output point as a sum over pixels of per-axis weights: bilinear's two nearest (after
+    reflecting the point), or bicubic's four taps, each tap's position through the padding
+    (zeros: a tap outside adds nothing)."""
+    n, c, h, w = x.shape
+    out = np.zeros((n, c) + grid.shape[1:3])
+    for b, i, j in np.ndindex(n, *grid.shape[1:3]):
+        weights = []
+        for coordinate, size in ((grid[b, i, j, 1], h), (grid[b, i, j, 0], w)):
+            p = (coordinate + 1) / 2 * (size - 1) if align_corners else ((coordinate + 1) * size - 1) / 2
+            axis = np.zeros(size)
+            if mode == "bilinear":
+                p = np_mirror(p, size, align_corners) if padding_mode == "reflection" else p
+                for k in range(size):
+                    axis[k] = max(0.0, 1 - abs(p - k))
+            else:
+                for tap in range(int(np.floor(p)) - 1, int(np.floor(p)) + 3):
+                    where = {"border": min(max(tap, 0), size - 1), "zeros": tap,
+                             "reflection": int(np_mirror(float(tap), size, align_corners))}[padding_mode]
+                    if 0 <= where < size:
+                        axis[where] += np_cubic(p - tap)
+            weights.append(axis)
+        out[b, :, i, j] = np.einsum("y,x,cyx->c", weights[0], weights[1], x[b])
+    return out
+
+
 def np_deconv2d(x, W, b=None, stride=(1, 1), pad=(0, 0), outsize=None):
     """Each input pixel adds its kernel-weighted patch into the padded output, then the pad is cut."""
     n, c, h, w = x.shape
@@ -772,6 +809,16 @@ CONV_ROWS = {
         Row("nearest", lambda x, g: F.grid_sample(x, g, mode="nearest"),
             lambda x, g: np_grid_sample(x, g, mode="nearest"),
             lambda rng: [rng.standard_normal((1, 2, 3, 3)), rng.uniform(-0.9, 0.9, (1, 2, 2, 2))], PIECEWISE),
+        *[Row(f"{mode}, {padding}{', align_corners' if corners else ''}",
+              lambda x, g, mode=mode, padding=padding, corners=corners: F.grid_sample(
+                  x, g, mode=mode, padding_mode=padding, align_corners=corners),
+              lambda x, g, mode=mode, padding=padding, corners=corners: np_grid_sample_taps(
+                  x, g, mode, padding, corners),
+              lambda rng: [rng.standard_normal((1, 2, 3, 4)), rng.uniform(-1.6, 1.6, (1, 2, 3, 2))],
+              PIECEWISE)
+          for mode, padding, corners in [("bilinear", "reflection", False), ("bilinear", "reflection", True),
+                                         ("bicubic", "zeros", False), ("bicubic", "border", True),
+                                         ("bicubic", "reflection", False)]],
     ],
     "affine_grid": [
         Row("(2, 1, 3, 4)", lambda t: F.affine_grid(t, (2, 1, 3, 4)),

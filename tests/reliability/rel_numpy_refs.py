@@ -2127,9 +2127,19 @@ def affine_grid(theta, size, align_corners=False):
     return grid
 
 
+def _mirrored(p, size, align_corners):
+    """p reflected at the edges (the edge centres with align_corners, else the image's edges)
+    until it lies inside, then clipped to the pixels."""
+    lo, hi = (0.0, size - 1.0) if align_corners else (-0.5, size - 0.5)
+    while hi > lo and (p < lo or p > hi):
+        p = 2 * lo - p if p < lo else 2 * hi - p
+    return min(max(p, 0.0), size - 1.0) if hi > lo else 0.0
+
+
 def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
     """Each output point read off its image: the four pixels around it weighted by nearness
-    (or the nearest), zero outside the image ('zeros') or clamped to it ('border')."""
+    (or the nearest, or the 16 around it by the cubic kernel, each through the padding), zero
+    outside the image ('zeros'), clamped to it ('border') or mirrored into it ('reflection')."""
     x, grid = as_float(x, grid)
     n, c, h, w = x.shape
     out = np.zeros((n, c) + grid.shape[1:3])
@@ -2137,12 +2147,29 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Fa
     def pixel(b, row, col):
         return x[b, :, row, col] if 0 <= row < h and 0 <= col < w else np.zeros(c)
 
+    def cubic(d):
+        d, a = abs(d), -0.75
+        return ((a + 2) * d - (a + 3)) * d * d + 1 if d <= 1 else ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+
+    def tap(k, size):
+        if padding_mode == "border":
+            return min(max(k, 0), size - 1)
+        return int(_mirrored(float(k), size, align_corners)) if padding_mode == "reflection" else k
+
     for b, i, j in np.ndindex(n, *grid.shape[1:3]):
         gx, gy = grid[b, i, j]
         px = (gx + 1) / 2 * (w - 1) if align_corners else ((gx + 1) * w - 1) / 2
         py = (gy + 1) / 2 * (h - 1) if align_corners else ((gy + 1) * h - 1) / 2
+        if mode == "bicubic":
+            c0, r0 = int(np.floor(px)), int(np.floor(py))
+            for row in range(r0 - 1, r0 + 3):
+                for col in range(c0 - 1, c0 + 3):
+                    out[b, :, i, j] += cubic(py - row) * cubic(px - col) * pixel(b, tap(row, h), tap(col, w))
+            continue
         if padding_mode == "border":
             px, py = min(max(px, 0), w - 1), min(max(py, 0), h - 1)
+        elif padding_mode == "reflection":
+            px, py = _mirrored(px, w, align_corners), _mirrored(py, h, align_corners)
         if mode == "nearest":
             out[b, :, i, j] = pixel(b, int(np.rint(py)), int(np.rint(px)))
             continue

@@ -486,8 +486,8 @@ def grid_draw(data, rng):
     x = _image(data, rng, min_side=1)
     rows, cols = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
     grid = rng.uniform(-1.2, 1.2, (x.shape[0], rows, cols, 2))
-    kwargs = {"mode": data.draw(st.sampled_from(["bilinear", "nearest"])),
-              "padding_mode": data.draw(st.sampled_from(["zeros", "border"])),
+    kwargs = {"mode": data.draw(st.sampled_from(["bilinear", "nearest", "bicubic"])),
+              "padding_mode": data.draw(st.sampled_from(["zeros", "border", "reflection"])),
               "align_corners": data.draw(st.booleans())}
     return [x, grid], kwargs
 
