@@ -398,6 +398,7 @@ def test_a_recorded_backward_shows_the_recompute_as_a_pass_inside_the_step():
     assert inner.inside == (1, 3) and [s.title.split("->")[0] for s in inner.steps] == ["Mul", "Sin"]
     np.testing.assert_allclose(outer.leaf_gradients[0].values, 4 * np.sin(1) * np.cos(1) * 2)
     assert "pass 2: a pass inside pass 1's step 3 (its Function's backward)" in str(steps)
+    assert "2: grad, inside pass 1's step 3, create_graph=False" in steps._repr_html_()   # the page
 
 
 def test_forward_mode_through_a_checkpoint_recorded_before(rng):
