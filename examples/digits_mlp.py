@@ -116,13 +116,21 @@ def evaluate(model, x, t, batch_size=1000):
     return correct / len(x)
 
 
-def train(model, x, t, x_test, t_test, epochs, batch_size, lr, seed, device="cpu"):
+def train(model, x, t, x_test, t_test, epochs, batch_size, lr, seed, device="cpu", schedule="constant"):
     """Adam on minibatches; prints one line per epoch, returns the per-epoch history.
 
     device="gpu": the batches and the test set go to the GPU (the model must be there).
+    schedule: "constant" (lr throughout), "cosine" (O.CosineAnnealingLR: lr falls along half
+    a cosine to 0 over the epochs, stepped once an epoch) or "onecycle" (O.OneCycleLR: lr rises
+    to 4 lr and falls to nearly 0 over every update, beta1 moving the other way).
     """
     optimizer = O.Adam(lr=lr).setup(model)
     loader = L.DataLoader(x, t, batch_size=batch_size, seed=seed)
+    per_epoch = per_update = None
+    if schedule == "cosine":
+        per_epoch = O.CosineAnnealingLR(optimizer, T_max=epochs)
+    elif schedule == "onecycle":
+        per_update = O.OneCycleLR(optimizer, max_lr=4 * lr, epochs=epochs, steps_per_epoch=len(loader))
     if device == "gpu":
         loader.to_gpu()
         x_test, t_test = V.backend.to_gpu(x_test), V.backend.to_gpu(t_test)
@@ -136,13 +144,18 @@ def train(model, x, t, x_test, t_test, epochs, batch_size, lr, seed, device="cpu
             model.cleargrads()
             loss.backward()
             optimizer.update()
+            if per_update is not None:
+                per_update.step()
             total_loss += float(loss) * len(tb)
             total_correct += F.accuracy(y, tb) * len(tb)
         loss, accuracy = total_loss / len(x), total_correct / len(x)
         test_accuracy = evaluate(model, x_test, t_test)
         history.append((loss, accuracy, test_accuracy))
+        rate = f"  lr {optimizer.lr:.2e}" if schedule != "constant" else ""
         print(f"epoch {epoch:3d}/{epochs}  loss {loss:.4f}  accuracy {accuracy:.3f}  "
-              f"test accuracy {test_accuracy:.3f}  time {time.perf_counter() - start:.2f}s")
+              f"test accuracy {test_accuracy:.3f}{rate}  time {time.perf_counter() - start:.2f}s")
+        if per_epoch is not None:
+            per_epoch.step()
     return history
 
 
@@ -180,6 +193,9 @@ def main(argv=None):
     parser.add_argument("--batch-size", type=int, default=32, help="images per minibatch")
     parser.add_argument("--hidden", type=int, default=64, help="hidden units")
     parser.add_argument("--lr", type=float, default=0.005, help="Adam learning rate")
+    parser.add_argument("--schedule", choices=("constant", "cosine", "onecycle"), default="constant",
+                        help="learning-rate schedule: cosine annealing to 0 over the epochs "
+                             "(O.CosineAnnealingLR), or the 1cycle policy up to 4 lr (O.OneCycleLR)")
     parser.add_argument("--train-limit", type=int, default=10000,
                         help="use at most this many training images (MNIST has 60000)")
     parser.add_argument("--test-limit", type=int, default=2000, help="at most this many test images")
@@ -211,7 +227,7 @@ def main(argv=None):
     if args.device == "gpu":
         model.to_gpu()
     history = train(model, x, t, x_test, t_test, args.epochs, args.batch_size, args.lr, args.seed,
-                    args.device)
+                    args.device, args.schedule)
     model.to_cpu()                           # the figure is drawn on the host
     print(f"final test accuracy {history[-1][2]:.3f} ({len(x_test)} images)")
     plot_predictions(model, x_test, t_test, image_shape, os.path.join(args.out, "digits.png"))

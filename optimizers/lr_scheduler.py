@@ -291,8 +291,8 @@ class OneCycleLR(LRScheduler):
 
     def step(self) -> None:
         """One update on: the lr (and momentum) for it."""
-        if self.last_epoch + 1 >= self.total_steps:
-            raise ValueError(f"OneCycleLR: stepped {self.last_epoch + 2} times for total_steps="
+        if self.last_epoch + 1 > self.total_steps:      # (once past the end is allowed, as PyTorch's)
+            raise ValueError(f"OneCycleLR: stepped {self.last_epoch + 1} times for total_steps="
                              f"{self.total_steps}; give total_steps for every update (epochs * "
                              f"steps_per_epoch), and step once per update")
         super().step()

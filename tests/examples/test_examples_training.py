@@ -194,6 +194,24 @@ def write_mnist(directory, rng, n_train=300, n_test=100):
     return images, labels
 
 
+@pytest.mark.parametrize("schedule", ["cosine", "onecycle"])
+def test_digits_with_a_learning_rate_schedule(schedule, tmp_path, capsys, rng):
+    data = tmp_path / "mnist"
+    data.mkdir()
+    write_mnist(data, rng)
+    argv = ["--source", "mnist", "--mnist-dir", str(data), "--epochs", "4", "--schedule", schedule,
+            "--out", str(tmp_path / "out")]
+    assert digits_mlp.main(argv) == 0
+    lines = progress(capsys.readouterr().out, 4)
+    rates = [field(line, "lr") for line in lines]
+    if schedule == "cosine":                          # 0.005 (1 + cos(pi e / 4)) / 2 at epochs 0 .. 3
+        np.testing.assert_allclose(rates, [0.005 * (1 + np.cos(np.pi * e / 4)) / 2 for e in range(4)],
+                                   rtol=1e-2)
+    else:                                             # up to 0.02 and down to nearly 0 by the end
+        assert max(rates) > 0.005 and rates[-1] < 1e-4    # (one step past the end: near its minimum)
+    assert field(lines[-1], "loss") < field(lines[0], "loss")
+
+
 def test_digits_on_mnist_idx_files(tmp_path, capsys, rng, monkeypatch):
     data = tmp_path / "mnist"
     data.mkdir()

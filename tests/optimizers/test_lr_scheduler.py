@@ -71,6 +71,7 @@ def test_one_cycle_rises_then_anneals_and_cycles_the_momentum():
         momentum = [0.85 + 0.1 * (1 + math.cos(math.pi * s / up)) / 2 if s <= up else
                     0.95 - 0.1 * (1 + math.cos(math.pi * (s - up) / (10 - up))) / 2 for s in range(11)]
         np.testing.assert_allclose(momenta, momentum, rtol=1e-12)          # the other way round
+        schedule.step()                                   # after the last update, as PyTorch allows
         with pytest.raises(ValueError, match=r"OneCycleLR: stepped 12 times for total_steps=11"):
             schedule.step()
     with pytest.raises(ValueError, match=r"OneCycleLR: AdaGrad has no momentum \(or beta1\) to cycle; give "
