@@ -74,6 +74,11 @@ _SPELLED_OTHERWISE = {
     "BatchNorm1d": (_TORCH, "L.BatchNorm() (its size is read off the first batch)"),
     "BatchNorm2d": (_TORCH, "L.BatchNorm() (its size is read off the first batch)"),
     "Identity": (_TORCH, "a step lambda x: x in L.Sequential"),
+    "spectral_norm": ("torch.nn.utils' name", "divide the weight by its largest singular value in the "
+                                              "layer's forward: W / V.linalg.norm(W, 2) (exact and "
+                                              "differentiable; PyTorch estimates it by power iteration)"),
+    "weight_norm": ("torch.nn.utils' name", "write the weight as g * v / V.linalg.norm(v, axis=0, "
+                                            "keepdims=True) in the layer's forward, g and v its Parameters"),
     "MaxPool2d": (_TORCH, "a step lambda x: F.pooling(x, kernel_size, stride) in L.Sequential "
                           "(pooling is a function: import function as F); give the stride: "
                           "PyTorch's defaults to the kernel size, gengrad's to 1, so MaxPool2d(2) "

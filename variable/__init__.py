@@ -156,6 +156,15 @@ _SPELLED_OTHERWISE = {
                             "and dropout"),
     "set_grad_enabled": (_TORCH, "`with V.no_grad():` stops recording, `with V.enable_grad():` "
                                  "records again"),
+    **dict.fromkeys(("detect_anomaly", "set_detect_anomaly"), (
+        _TORCH, "there is no anomaly mode: `with np.errstate(all='raise'):` around the forward pass and "
+                "backward() raises FloatingPointError at the NumPy operation that first makes an inf or a "
+                "NaN, and V.record_backward() shows every gradient each backward step sends")),
+    "func": ("torch.func", "V.grad(outputs, inputs), V.jacobian(f, x), V.hessian(f, x), V.hvp(f, x, v) and "
+                           "V.jvp(f, x, v) are the transforms (V.jacobian and V.hessian of f itself)"),
+    "vmap": ("torch.func's name", "the ops work on a batch along the leading axes as they are; many "
+                                  "directions at once: V.jvp(f, x, V_batch, batched=True), V.jacobian(f, x)"),
+    "parameters_to_vector": ("torch.nn.utils' name", "V.concat([V.reshape(p, -1) for p in model.params()])"),
     "inference_mode": (_TORCH, "`with V.no_grad():` (and `with V.test_mode():` for dropout and "
                                "batch norm)"),
     "autograd": (_TORCH, "V.grad(outputs, inputs) is torch.autograd.grad, V.backward(outputs) backward, "

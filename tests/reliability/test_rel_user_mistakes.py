@@ -703,6 +703,17 @@ CATALOGUE += [
             lambda: L.Deconv1d(3, 8, 3)(np.ones((1, 3, 10))), ValueError,
             (r"Deconv1d\(3, 8, 3\) means out_channels=3, kernel_size=8, stride=3",
              r"for PyTorch's nn\.ConvTranspose1d\(3, 8, 3\) write L\.Deconv1d\(8, 3, in_channels=3\)")),
+    *[Mistake(f"{where}.{name} (PyTorch's)", lambda module=module, name=name: getattr(module, name),
+              AttributeError, (fix,))
+      for where, module, name, fix in [
+          ("V", V, "detect_anomaly", r"np\.errstate\(all='raise'\)"),
+          ("V", V, "vmap", r"V\.jvp\(f, x, V_batch, batched=True\)"),
+          ("V", V, "func", r"V\.jacobian\(f, x\)"),
+          ("V", V, "parameters_to_vector",
+           r"V\.concat\(\[V\.reshape\(p, -1\) for p in model\.params\(\)\]\)"),
+          ("L", L, "spectral_norm", r"W / V\.linalg\.norm\(W, 2\)"),
+          ("L", L, "weight_norm", r"g \* v / V\.linalg\.norm\(v, axis=0, keepdims=True\)"),
+      ]],
     Mistake("nn.MaxUnpool2d spelled in gengrad", lambda: L.MaxUnpool2d, AttributeError,
             (r"F\.max_unpool2d\(y, indices, k\)", r"F\.pooling\(x, k, k, return_indices=True\)")),
     Mistake("max_unpool2d given a smaller output than the pooled input (no outsize after a pooling that "
