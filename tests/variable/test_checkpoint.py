@@ -30,15 +30,20 @@ def _params(rng, n=3, width=5):
             for _ in range(n)]
 
 
+def _chain(x, params, cut):
+    """The blocks of `params` one after another on x, each checkpointed when `cut`."""
+    h = x
+    for W, b in params:
+        h = V.checkpoint(_block(W, b), h) if cut else _block(W, b)(h)
+    return h
+
+
 def test_gradients_and_values_equal_the_plain_block(rng):
     x = V.Variable(rng.normal(size=(4, 5)))
     params = _params(rng)
     grads = []
     for cut in (False, True):
-        h = x
-        for W, b in params:
-            h = V.checkpoint(_block(W, b), h) if cut else _block(W, b)(h)
-        loss = (h ** 2).sum()
+        loss = (_chain(x, params, cut) ** 2).sum()
         leaves = [x, *[p for pair in params for p in pair]]
         for v in leaves:
             v.cleargrad()
@@ -84,10 +89,7 @@ def test_second_order_through_checkpoints_equals_plain(rng):
     params = _params(rng)
     result = []
     for cut in (False, True):
-        h = x
-        for W, b in params:
-            h = V.checkpoint(_block(W, b), h) if cut else _block(W, b)(h)
-        gx = V.grad((h ** 3).sum(), x, create_graph=True)        # a gradient penalty
+        gx = V.grad((_chain(x, params, cut) ** 3).sum(), x, create_graph=True)     # a gradient penalty
         penalty = (gx ** 2).sum()
         result.append(V.grad(penalty, [x, *params[0]]))
     for a, b in zip(*result):
