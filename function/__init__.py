@@ -115,6 +115,12 @@ _SPELLED_OTHERWISE = {
                                        f"defaults to the kernel size, gengrad's to 1")
        for kind, op in (("max", "pooling"), ("avg", "average_pooling"))
        for dims, layout in ((1, "(N, C, L)"), (3, "(N, C, D, H, W)"))},
+    **{f"max_pool{dims}d_with_indices": (
+        _TORCH, "y, indices = F.pooling(x, k, s, return_indices=True); give the stride: PyTorch's "
+                "defaults to the kernel size, gengrad's to 1") for dims in (1, 2, 3)},
+    "max_unpool1d": (_TORCH, "F.max_unpool2d(y[:, :, None], indices[:, :, None], (1, k), (1, s), "
+                             "outsize=(1, L))[:, :, 0] for y of shape (N, C, L'): the sequences as images "
+                             "one row high"),
     **dict.fromkeys(("upsample", "upsample_nearest", "upsample_bilinear"), (
         _TORCH, "F.interpolate(x, size, scale_factor, mode) (mode 'nearest', or 'bilinear': "
                 "upsample_bilinear's is F.interpolate(x, size, scale_factor, 'bilinear', "

@@ -698,6 +698,8 @@ CATALOGUE += [
           ("relu_", r"F\.relu\(x\): gengrad's ops never change their input in place"),
           ("rrelu", r"F\.leaky_relu\(x, \(lower \+ upper\) / 2\)"),
           ("dropout1d", r"whole channels dropped"),
+          ("max_pool2d_with_indices", r"y, indices = F\.pooling\(x, k, s, return_indices=True\)"),
+          ("max_unpool1d", r"F\.max_unpool2d\(y\[:, :, None\], indices\[:, :, None\], \(1, k\), \(1, s\)"),
       ]],
     Mistake("nn.ConvTranspose1d(in, out, k)'s order typed into L.Deconv1d",
             lambda: L.Deconv1d(3, 8, 3)(np.ones((1, 3, 10))), ValueError,
