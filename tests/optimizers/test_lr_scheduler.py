@@ -11,6 +11,7 @@ import pytest
 import layers as L
 import optimizers as O
 import variable as V
+from variable.backend import to_cpu
 
 
 def _optimizer(kind="sgd", lr=0.1):
@@ -94,7 +95,7 @@ def test_reduce_on_plateau_counts_patience_and_cooldown():
         schedule.step([1.0, 2.0])
 
 
-def test_resuming_from_state_dict_and_a_checkpoint_continues_the_run(tmp_path):
+def test_resuming_from_state_dict_and_a_checkpoint_continues_the_run(tmp_path, on_device):
     def run(steps, state=None, path=None):
         L.seed(0)
         model = L.Linear(1, in_size=2)
@@ -103,7 +104,7 @@ def test_resuming_from_state_dict_and_a_checkpoint_continues_the_run(tmp_path):
         if state is not None:
             schedule.load_state_dict(state)                  # first: it sets the lr the checkpoint has
             L.load_checkpoint(path, model, opt)
-        x = np.arange(8.0).reshape(4, 2) / 8
+        x = on_device(np.arange(8.0).reshape(4, 2) / 8)
         for _ in range(steps):
             loss = V.sum((model(x) - 1) ** 2)
             model.cleargrads()
@@ -117,7 +118,7 @@ def test_resuming_from_state_dict_and_a_checkpoint_continues_the_run(tmp_path):
     L.save_checkpoint(tmp_path / "run.npz", model, opt)
     resumed = run(3, schedule.state_dict(), tmp_path / "run.npz")
     assert resumed[1].lr == whole[1].lr and resumed[2].last_epoch == 6
-    np.testing.assert_array_equal(resumed[0].W.data, whole[0].W.data)
+    np.testing.assert_array_equal(to_cpu(resumed[0].W.data), to_cpu(whole[0].W.data))
     with pytest.raises(ValueError, match=r"CosineAnnealingLR\.load_state_dict: not a state of this schedule"):
         schedule.load_state_dict(O.StepLR(_optimizer(), 3).state_dict())
 
