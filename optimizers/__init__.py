@@ -40,9 +40,7 @@ _SPELLED_OTHERWISE = {
     "Adagrad": (_TORCH, "O.AdaGrad(lr=...)"),
     "Adadelta": (_TORCH, "O.AdaDelta()"),
     "RMSProp": ("Keras's spelling", "O.RMSprop(lr=...)"),
-    **dict.fromkeys(("CyclicLR", "SequentialLR", "ChainedScheduler", "MultiplicativeLR"), (
-        "torch.optim.lr_scheduler's name", "set opt.lr between updates from the epoch (opt.lr = ...), or "
-                                           "use O.LambdaLR(opt, lambda epoch: factor)")),
+    **lr_scheduler.SPELLED_OTHERWISE,
     "GradientClipping": ("Chainer's name", "opt.add_hook(O.ClipGrad(max_norm))"),
     **dict.fromkeys(("clip_grad_norm_", "clip_grad_norm"), (
         "torch.nn.utils' name", "opt.add_hook(O.ClipGrad(max_norm)) once, after setup: it clips the "

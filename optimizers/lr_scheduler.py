@@ -17,6 +17,8 @@ import bisect
 import math
 from collections.abc import Callable
 
+from variable.variable import refuse_missing_name
+
 from .optimizer import Optimizer, hyperparameter
 
 
@@ -367,3 +369,13 @@ class ReduceLROnPlateau:
 __all__ = ["LRScheduler", "LambdaLR", "StepLR", "MultiStepLR", "ExponentialLR", "ConstantLR", "LinearLR",
            "PolynomialLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "OneCycleLR",
            "ReduceLROnPlateau"]
+
+
+SPELLED_OTHERWISE = dict.fromkeys(("CyclicLR", "SequentialLR", "ChainedScheduler", "MultiplicativeLR"), (
+    "torch.optim.lr_scheduler's name", "set opt.lr between updates from the epoch (opt.lr = ...), or use "
+                                       "O.LambdaLR(opt, lambda epoch: factor)"))
+"""torch.optim.lr_scheduler's schedules that gengrad has not: {name: (whose, the fix)} (O.<name> too)."""
+
+
+def __getattr__(name):
+    refuse_missing_name("optimizers.lr_scheduler", name, SPELLED_OTHERWISE)

@@ -131,6 +131,8 @@ def test_slips_name_the_fix():
         O.StepLR(_optimizer(), 0)
     with pytest.raises(AttributeError, match=r"CyclicLR.*O\.LambdaLR"):
         O.CyclicLR  # noqa: B018
+    with pytest.raises(AttributeError, match=r"CyclicLR.*O\.LambdaLR"):
+        O.lr_scheduler.CyclicLR  # noqa: B018
     assert O.lr_scheduler.StepLR is O.StepLR             # torch.optim.lr_scheduler's spelling too
 
 
