@@ -142,11 +142,10 @@ def ctc_loss(log_probs: ArrayLike, targets: ArrayLike, input_lengths: ArrayLike,
     start[:, 0] = 0
     if width > 1:
         start[target_lengths > 0, 1] = 0
-    xp = backend.get_array_module(lp.data)
     dtype = lp.dtype
 
-    def constant(a):
-        return xp.asarray(a.astype(dtype) if a.dtype.kind == "f" else a)
+    def constant(a):  # (made here from the targets: it goes where log_probs are)
+        return backend.constant_like(a.astype(dtype) if a.dtype.kind == "f" else a, lp, op, made=True)
 
     rows = constant(np.arange(n)[:, None])
     emit = lp[:, rows, constant(extended)]                      # (T, N, width): lp[t, n, l'_s]

@@ -22,16 +22,21 @@ from variable.variable import refuse_missing_name
 from .optimizer import Optimizer, hyperparameter
 
 
+def _check_optimizer(optimizer, where):
+    """Refuse what is not an optimizer with an lr (a model passed first, as PyTorch's order reads)."""
+    if not isinstance(optimizer, Optimizer):
+        raise TypeError(f"{where}: the first argument is the optimizer (O.SGD(lr=...).setup(model)), "
+                        f"got {type(optimizer).__name__}")
+    if "lr" not in optimizer.__dict__:
+        raise TypeError(f"{where}: {type(optimizer).__name__} has no lr to schedule")
+
+
 class LRScheduler:
     """The base of every schedule: `lr_at(epoch)` gives the learning rate of an epoch."""
 
     def __init__(self, optimizer: Optimizer, last_epoch: int = -1):
         name = type(self).__name__
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{name}: the first argument is the optimizer (O.SGD(lr=...).setup(model)), "
-                            f"got {type(optimizer).__name__}")
-        if "lr" not in optimizer.__dict__:
-            raise TypeError(f"{name}: {type(optimizer).__name__} has no lr to schedule")
+        _check_optimizer(optimizer, name)
         if isinstance(last_epoch, bool) or not isinstance(last_epoch, int) or last_epoch < -1:
             raise ValueError(f"{name}: last_epoch must be an int of at least -1, got {last_epoch!r}")
         self.optimizer = optimizer
@@ -310,11 +315,7 @@ class ReduceLROnPlateau:
                  threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0, min_lr: float = 0.0,
                  eps: float = 1e-8):
         where = "ReduceLROnPlateau"
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{where}: the first argument is the optimizer (O.SGD(lr=...).setup(model)), "
-                            f"got {type(optimizer).__name__}")
-        if "lr" not in optimizer.__dict__:
-            raise TypeError(f"{where}: {type(optimizer).__name__} has no lr to schedule")
+        _check_optimizer(optimizer, where)
         if mode not in ("min", "max"):
             raise ValueError(f"{where}: mode must be 'min' or 'max', got {mode!r}")
         if threshold_mode not in ("rel", "abs"):
