@@ -363,14 +363,15 @@ def _reflected(p, size, align_corners):
     span = high - low
     if span <= 0:                                      # one pixel, align_corners: it alone
         return p * 0
-    data = p._data if isinstance(p, Variable) else p
-    distance = abs(p - low)
-    flips = get_array_module(data).floor(abs(data - low) / span)
-    extra = distance - flips * span                     # (flips a constant: the fold is piecewise linear)
-    even = (flips % 2 == 0)
-    folded = V.where(even, extra + low, span - extra + low) if isinstance(p, Variable) else (
-        get_array_module(data).where(even, extra + low, span - extra + low))
-    return V.clip(folded, 0, size - 1) if isinstance(p, Variable) else folded.clip(0, size - 1)
+    data = getattr(p, "_data", p)
+    xp = get_array_module(data)
+    side = xp.where(data >= low, 1.0, -1.0)           # |p - low| = side (p - low)
+    flips = xp.floor(side * (data - low) / span)      # how many times the mirror folds it
+    even = flips % 2 == 0
+    # the fold is linear between folds: p -> slope p + offset, both constant there
+    slope = xp.where(even, side, -side)
+    offset = xp.where(even, low - side * low - flips * span, low + side * low + (flips + 1) * span)
+    return (p * slope.astype(data.dtype) + offset.astype(data.dtype)).clip(0, size - 1)
 
 
 def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_mode: str = "zeros",
