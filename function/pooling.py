@@ -81,10 +81,7 @@ def _argmax_positions(x, col, kernel, stride, pad, extra):
     xp = get_array_module(x.data)
     size = x.shape[2:]
     ids = xp.broadcast_to(xp.arange(math.prod(size), dtype=np.float64).reshape(size), x.shape)
-    if any(extra):
-        ids = xp.pad(ids, ((0, 0), (0, 0)) + tuple((0, e) for e in extra), constant_values=-1)
-    out = col.shape[3:]
-    id_col = Im2col(kernel, stride, pad, out, -1.0).forward(ids).reshape(col.shape)
+    id_col = _windows(V.as_variable(ids), kernel, stride, pad, extra, -1.0).data   # (a constant: no graph)
     first = xp.expand_dims(col.data.argmax(axis=2), 2)           # the first maximum, as PyTorch's
     return xp.take_along_axis(id_col, first, axis=2)[:, :, 0].astype(np.int64)
 
