@@ -117,9 +117,13 @@ def _numpy_state_equal(a, b):
     return a[0] == b[0] and a[2:] == b[2:] and np.array_equal(a[1], b[1])
 
 
-def _with_device_generator(module, seed, call):
-    """`call()` with `module`'s global generator replaced by one seeded with `seed` (CuPy's
-    generator has no state to save, so the recompute draws the same from the same seed)."""
+def _with_device_generator(seed, call):
+    """`call()` with the GPU's global generator replaced by one seeded with `seed` (CuPy's
+    generator has no state to save, so the recompute draws the same from the same seed); as it
+    is where no GPU is in use (seed None)."""
+    module = backend._GPU["module"]
+    if seed is None or module is None:
+        return call()
     random = module.random
     previous = random.get_random_state()
     random.set_random_state(random.RandomState(seed))
@@ -187,10 +191,8 @@ def _rerun(forwarder):
         with config._setting(config._enable_backprop, True), \
                 config._setting(config._train, state.train), \
                 config._setting(config._recomputing, True):
-            call = lambda: fn(*forwarder.args, **forwarder.kwargs)  # noqa: E731
-            module = backend._GPU["module"]
-            result = call() if state.device_seed is None or module is None else (
-                _with_device_generator(module, state.device_seed, call))
+            result = _with_device_generator(state.device_seed,
+                                            lambda: fn(*forwarder.args, **forwarder.kwargs))
         drew_alike = _numpy_state_equal(np.random.get_state(), state.after or saved)
     finally:
         if state.before is not None or not drew_alike:
@@ -271,12 +273,11 @@ def checkpoint(fn: Callable[..., Any], *args: Any, use_reentrant: bool | None = 
     state = _State()
     state.train = config.is_train()
     state.before = np.random.get_state()
-    module = backend._GPU["module"]  # a GPU in use: the block's device draws get their own generator
-    state.device_seed = None if module is None else backend.segment_seed()
+    # a GPU in use: the block's device draws get a generator of their own
+    state.device_seed = None if backend._GPU["module"] is None else backend.segment_seed()
     _clock[0] += 1
     state.start = _clock[0]
-    call = lambda: fn(*args, **kwargs)  # noqa: E731
-    result = call() if module is None else _with_device_generator(module, state.device_seed, call)
+    result = _with_device_generator(state.device_seed, lambda: fn(*args, **kwargs))
     state.after = np.random.get_state()
     if _numpy_state_equal(state.before, state.after):
         state.before = state.after = None  # it drew nothing: the recompute must draw nothing
