@@ -59,35 +59,28 @@ class LRScheduler:
     def state_dict(self) -> dict:
         """The schedule's state (every setting and counter but the optimizer and functions), and
         the values it set last on the optimizer ('optimizer lr', ...)."""
-        return _state(self)
+        state = {key: value for key, value in self.__dict__.items()
+                 if key != "optimizer" and not callable(value)}
+        for name in ("lr", getattr(self, "momentum_name", None)):
+            if name is not None:
+                state[f"optimizer {name}"] = self.optimizer.__dict__[name]
+        return state
 
     def load_state_dict(self, state: dict) -> None:
-        """Take the state `state_dict()` gave, and set the optimizer's lr (momentum) as it was."""
-        _load(self, state)
+        """Take the state `state_dict()` gave, and set the optimizer's lr (momentum) as it was;
+        refused whole if it is not one of this schedule's."""
+        entries = sorted(self.state_dict())
+        if not isinstance(state, dict) or set(state) != set(entries):
+            raise ValueError(f"{type(self).__name__}.load_state_dict: not a state of this schedule (its "
+                             f"entries are {entries}); give what its state_dict() returned")
+        for key, value in state.items():
+            if key.startswith("optimizer "):
+                setattr(self.optimizer, key[len("optimizer "):], value)
+            else:
+                self.__dict__[key] = value
 
     def __repr__(self):
         return f"<{type(self).__name__} epoch {self.last_epoch}, lr {self.optimizer.lr!r}>"
-
-
-def _state(schedule):
-    state = {key: value for key, value in schedule.__dict__.items()
-             if key != "optimizer" and not callable(value)}
-    for name in ("lr", getattr(schedule, "momentum_name", None)):
-        if name is not None:
-            state[f"optimizer {name}"] = schedule.optimizer.__dict__[name]
-    return state
-
-
-def _load(schedule, state):
-    """`state` into `schedule`, refused whole if it is not one of this schedule's."""
-    if not isinstance(state, dict) or set(state) != set(_state(schedule)):
-        raise ValueError(f"{type(schedule).__name__}.load_state_dict: not a state of this schedule (its "
-                         f"entries are {sorted(_state(schedule))}); give what its state_dict() returned")
-    for key, value in state.items():
-        if key.startswith("optimizer "):
-            setattr(schedule.optimizer, key[len("optimizer "):], value)
-        else:
-            schedule.__dict__[key] = value
 
 
 def _count(value, name, where, low=1):
