@@ -539,7 +539,7 @@ def batch_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, running_mean: np
 
 
 # ----- embedding and accuracy ----------------------------------------------------------------
-def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
+def embed_id(ids: ArrayLike, W: ArrayLike, max_norm: float | None = None, norm_type: float = 2.0) -> Variable:
     """Rows of the embedding matrix `W` picked by integer `ids`: W[ids].
 
     Parameters
@@ -548,6 +548,13 @@ def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
         Indices in [0, vocabulary size), any shape (a constant).
     W : Variable or ndarray
         Embedding matrix of shape (vocabulary size, D).
+    max_norm : float, optional
+        As PyTorch's: before the lookup, each picked row whose `norm_type`-norm exceeds
+        `max_norm` is scaled in place by max_norm / (norm + 1e-7), with no gradient through
+        the scaling.  It is a write to W: a graph that reads W's values (a tied output layer
+        W^T h) recorded before it refuses backward, as PyTorch does.
+    norm_type : float
+        The p of that norm (default 2; inf for the largest entry).
 
     Returns
     -------
@@ -556,9 +563,11 @@ def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
     Raises
     ------
     TypeError
-        If `ids` are not an array of integers (a str, None, a ragged list, floats, ...).
+        If `ids` are not an array of integers (a str, None, a ragged list, floats, ...), or
+        `max_norm` or `norm_type` is not a number.
     ValueError
-        If `W` is not 2-D or an id is out of range (negative ids are not wrapped).  On a
+        If `W` is not 2-D, `max_norm` or `norm_type` is not positive, or an id is out of
+        range (negative ids are not wrapped).  On a
         GPU the range is checked on the device, without a sync: the rows come out NaN (and
         so do their gradients), and the error, ending in "(checked on the device)", is
         raised at the next read of a NaN (`float(loss)`, `loss.item()`, `to_cpu`) or at
@@ -574,8 +583,36 @@ def embed_id(ids: ArrayLike, W: ArrayLike) -> Variable:
     n = W.shape[0]
     message = f"{op}: id {{value}} is out of range for W with {n} rows"
     ids, poison = checked_indices(ids, n, op, message, W.dtype)
+    max_norm = _max_norm(max_norm, norm_type, op)
+    if max_norm is not None and not V.config.is_recomputing():  # (V.checkpoint's second run: done)
+        _renorm_rows(W, ids, max_norm, float(norm_type))
     y = V.get_item(W, ids)
     return y if poison is None else y * poison   # (a bad id checked on a device: NaN, rows and gradient)
+
+
+def _max_norm(max_norm, norm_type, op):
+    """`max_norm` as a float (or None), once it and `norm_type` are checked to be positive numbers."""
+    for name, value in (("max_norm", 1.0 if max_norm is None else max_norm), ("norm_type", norm_type)):
+        real = isinstance(value, (int, float, np.integer, np.floating))
+        if isinstance(value, (bool, np.bool_)) or not real:
+            raise TypeError(f"{op}: {name} must be a number, got {type(value).__name__}")
+        if not value > 0:
+            raise ValueError(f"{op}: {name} must be positive, got {value}")
+    return None if max_norm is None else float(max_norm)
+
+
+def _renorm_rows(W, ids, max_norm, p):
+    """Scale, in place, each row of W picked by `ids` whose p-norm exceeds max_norm to
+    max_norm (PyTorch's embedding_renorm_).  No branch on the data (a device runs it without
+    a sync): a repeated id writes its row twice, the same values."""
+    data = W.data
+    xp = get_array_module(data)
+    flat = ids.reshape(-1)
+    rows = data[flat]
+    norms = xp.linalg.norm(rows, ord=p, axis=1)
+    scale = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(data.dtype)
+    data[flat] = rows * scale[:, None]
+    W._changed_in_place()
 
 
 def accuracy(y: ArrayLike, t: ArrayLike) -> float:

@@ -31,16 +31,22 @@ class EmbedID(Layer):
     padding_idx : int, optional
         An id that pads sequences, as PyTorch's Embedding takes it: its row starts at zero and
         gets no gradient, so it stays as it is (negative: counted from the end).
+    max_norm : float, optional
+        As PyTorch's: each row a call looks up whose norm exceeds `max_norm` is first scaled,
+        in place, to that norm (F.embed_id's max_norm).
+    norm_type : float
+        The p of that norm (default 2).
 
     Raises
     ------
     TypeError, ValueError
-        If a size is not a positive int, `dtype` is not a floating dtype, or `padding_idx`
-        is not an id of the table.
+        If a size is not a positive int, `dtype` is not a floating dtype, `padding_idx`
+        is not an id of the table, or `max_norm` or `norm_type` is not a positive number.
     """
 
     def __init__(self, in_size: int, out_size: int, dtype=None, *,
-                 rng: np.random.Generator | None = None, padding_idx: int | None = None):
+                 rng: np.random.Generator | None = None, padding_idx: int | None = None,
+                 max_norm: float | None = None, norm_type: float = 2.0):
         super().__init__()
         in_size = _positive_int(in_size, "in_size", "EmbedID")
         out_size = _positive_int(out_size, "out_size", "EmbedID")
@@ -58,14 +64,21 @@ class EmbedID(Layer):
                                  f"in_size={in_size} (from {-in_size} to {in_size - 1})")
             self.padding_idx = int(padding_idx) % in_size
             W[self.padding_idx] = 0
+        F.embed_id(np.zeros(0, dtype=np.intp), W, max_norm, norm_type)   # (checks the two)
+        self.max_norm, self.norm_type = max_norm, norm_type
         self.W = Parameter(W, name="W")
 
     def _repr_above_entries(self):
-        return {} if self.padding_idx is None else {"padding_idx": self.padding_idx}
+        shown = {} if self.padding_idx is None else {"padding_idx": self.padding_idx}
+        if self.max_norm is not None:
+            shown["max_norm"] = self.max_norm
+            if self.norm_type != 2.0:
+                shown["norm_type"] = self.norm_type
+        return shown
 
     def forward(self, ids):
         """The vectors of `ids` (an integer array); the padding id's row passes no gradient."""
-        out = F.embed_id(ids, self.W)
+        out = F.embed_id(ids, self.W, self.max_norm, self.norm_type)
         if self.padding_idx is None:
             return out
         padding = as_array(ids, "EmbedID", like=self.W, name="ids", like_name="W") == self.padding_idx

@@ -15,8 +15,11 @@ from . import backend, config, saving, series
 from . import variable as _variable
 from .forwarder import (
     ARRAYS,
+    BY_GRAD,
     CUSTOM,
+    DROPS,
     KEEPS_OUTPUTS,
+    KEPT,
     ONCE,
     OWN,
     STRICT,
@@ -39,7 +42,9 @@ from .variable import (
     _KeptInForward,
     _MixedGrad,
     _watched,
+    _written,
     result_use,
+    written_since,
 )
 
 _ONES = {}
@@ -376,21 +381,46 @@ def _cut(f, grads):
 
 
 def _check_unchanged(f):
-    """Raise if data that `f` saw in the forward pass was assigned since it was recorded."""
-    outputs = [ref() for ref in f.outputs]
+    """Raise if data that `f`'s backward reads (the arrays its save_for_backward keeps, and
+    every input's shape and dtype) was assigned, or written in place, since `f` was recorded."""
+    kept, keeps_outputs = _what_backward_reads(f)
+    outputs = [ref() if keeps_outputs is True or i in keeps_outputs else None
+               for i, ref in enumerate(f.outputs)]
     for role, variables in (("an input", f.inputs), ("an output", outputs)):
-        for x in variables:
-            if x is not None and getattr(x, "_assigned", -1) > f.stamp:
-                which = f"Variable {x.name!r}" if x.name else f"a Variable of shape {x.shape} (unnamed)"
-                raise ValueError(
-                    f"backward: the data of {which}, {role} of {f.name}, was assigned "
-                    f"after {f.name} was recorded, so this graph would differentiate values the "
-                    f"forward pass never saw; run the forward pass again after changing the "
-                    f"data, or change it after backward() (an optimizer step belongs after "
-                    f"backward); if the graph reaches back into an earlier step (a recurrent layer's "
-                    f"kept state, a loss summed across steps), cut it after each update: "
-                    f"loss.unchain_backward(), or model.reset_state() at a new sequence"
-                )
+        for i, x in enumerate(variables):
+            if x is None:
+                continue
+            values = kept is None or role == "an output" or i in kept  # (else its shape alone)
+            if getattr(x, "_assigned" if values else "_reshaped", -1) > f.stamp:
+                what = "was assigned" if values else "was assigned an array of another shape or dtype"
+            elif values and _written and not saving.is_stand_in(x) and written_since(x._data, f.stamp):
+                what = ("views memory (as W.T, a reshape or a slice does) that was written in place "
+                        "through another Variable's .data (an EmbedID with max_norm writes its W at each "
+                        "lookup: read W through a copy, W.copy().T, as PyTorch's docs say to clone it)")
+            else:
+                continue
+            which = f"Variable {x.name!r}" if x.name else f"a Variable of shape {x.shape} (unnamed)"
+            raise ValueError(
+                f"backward: the data of {which}, {role} of {f.name}, {what} "
+                f"after {f.name} was recorded, so this graph would differentiate values the "
+                f"forward pass never saw; run the forward pass again after changing the "
+                f"data, or change it after backward() (an optimizer step belongs after "
+                f"backward); if the graph reaches back into an earlier step (a recurrent layer's "
+                f"kept state, a loss summed across steps), cut it after each update: "
+                f"loss.unchain_backward(), or model.reset_state() at a new sequence"
+            )
+
+
+def _what_backward_reads(f):
+    """(indices of the inputs whose arrays `f`'s backward reads, None for all; True for all of
+    its outputs, else their indices), from its Forwarder's save_for_backward."""
+    plan = f.plan
+    if plan[DROPS] is None:  # it keeps every input (and a custom op that declares nothing, all)
+        return None, plan[KEEPS_OUTPUTS]
+    by_grad = plan[BY_GRAD]
+    if by_grad is None:
+        return plan[KEPT], plan[KEEPS_OUTPUTS]
+    return by_grad[sum(x.requires_grad << i for i, x in enumerate(f.inputs))]
 
 
 class _OnceOnly(Forwarder):

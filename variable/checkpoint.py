@@ -59,11 +59,12 @@ class Checkpoint(Forwarder):
     """`fn(*args, **kwargs)` as one node: its outputs were computed when it was recorded, and
     `backward` computes them again, with a graph, to differentiate them.
 
-    Its inputs are what `fn` read from outside (`keys`: each one's gradient key); it keeps
-    none of their arrays itself (`fn` and its arguments hold those it needs), nor its
-    outputs' (the recompute makes them again)."""
+    Its inputs are what `fn` read from outside (`keys`: each one's gradient key); `fn` and
+    its arguments hold their arrays anyway, and the recompute reads their values, so it
+    declares them all (data assigned in between is refused); it keeps none of its outputs'
+    (the recompute makes them again)."""
 
-    save_for_backward = ()
+    save_for_backward = ("inputs",)
 
     def __init__(self, fn, args, kwargs, result, keys, specs, state):
         self.fn, self.args, self.kwargs = fn, args, kwargs

@@ -155,6 +155,26 @@ _FORWARD_MODE = -2
 # `_assigned` of a gradient that backward(create_graph=True) put in a `.grad`: differentiating
 # it by backward() while it is still there would add its own derivative to it.
 _RECORDED_GRAD = -3
+# Arrays written in place through a Variable's `.data` (`x.data -= step`, EmbedID's max_norm):
+# id(the array that owns the memory) -> (a weak reference to it, the clock then).  A view of
+# such an array (x.T, x.reshape(...), a basic slice), made by an op that reads no values,
+# changed with it: an op that read the view is checked here (backward.py, _check_unchanged).
+_written = {}
+_written_limit = [4096]
+
+
+def owning_array(a):
+    """The array that owns the memory `a` views (`a` itself when it owns it)."""
+    while a.base is not None and hasattr(a.base, "base"):  # (not a buffer NumPy wraps: bytes, mmap)
+        a = a.base
+    return a
+
+
+def written_since(a, stamp) -> bool:
+    """Whether the memory of the array `a` was written in place through some Variable's `.data`
+    after the clock read `stamp`."""
+    entry = _written.get(id(owning_array(a)))
+    return entry is not None and entry[1] > stamp and entry[0]() is owning_array(a)
 
 
 def _checked_data(variable, value):
@@ -1176,7 +1196,7 @@ class Variable:
     """
 
     __slots__ = ("_data", "name", "_grad", "creator", "generation", "requires_grad",
-                 "_assigned", "_grad_at", "_grad_epoch", "_handed", "__weakref__")
+                 "_assigned", "_reshaped", "_grad_at", "_grad_epoch", "_handed", "__weakref__")
     __hash__ = object.__hash__  # `==` is elementwise; Variables stay dict keys by identity
 
     def __init__(
@@ -1213,8 +1233,10 @@ class Variable:
 
         Assigning it (`x.data = array`, and `x.data -= step`, which assigns the updated
         array) is checked: it must be a real ndarray, floating point if `x` requires grad.
-        A graph recorded before the assignment can no longer be differentiated: its
-        backward raises, naming `x` and the op that used it.
+        A graph whose op still needs the old values (its backward reads them: a product's
+        other factor, tanh's output) or the old shape can no longer be differentiated: its
+        backward raises, naming `x` and that op.  An op that reads neither (a sum, a lookup
+        of rows) is differentiated as it was recorded, as in PyTorch.
         """
         if _watching:  # a backward recorded by create_graph is running (somewhere)
             watched = _watched.get()
@@ -1226,9 +1248,20 @@ class Variable:
 
     @data.setter
     def data(self, value: np.ndarray) -> None:
-        self._data = _checked_data(self, value)
+        old = self._data
+        self._data = value = _checked_data(self, value)
         _clock[0] += 1
         self._assigned = _clock[0]
+        if value is old:  # written in place: so were the views of it
+            owner = owning_array(old)
+            _written[id(owner)] = (weakref.ref(owner), _clock[0])
+            if len(_written) > _written_limit[0]:  # forget the arrays that are gone
+                for k, (ref, _) in list(_written.items()):
+                    if ref() is None:
+                        del _written[k]
+                _written_limit[0] = max(4096, 2 * len(_written))
+        if value.shape != old.shape or value.dtype != old.dtype:  # (even an op that reads no values
+            self._reshaped = _clock[0]                             # reads its inputs' shapes)
 
     @property
     def grad(self) -> Variable | None:
@@ -1445,6 +1478,16 @@ class Variable:
         if self._grad is not None:
             self._grad.to_cpu()
         return self
+
+    def _changed_in_place(self):
+        """Mark this Variable's data as written in place (rows rescaled by EmbedID's max_norm):
+        an assignment for the graphs recorded before it, but the same point for the gradient
+        it holds (the write touched only entries whose gradient is 0: rows no earlier lookup
+        read)."""
+        current = self._grad is not None and _grad_is_current(self)
+        self.data = self._data
+        if current:
+            self._grad_at = _clock[0]
 
     def _move(self, data):
         """Give this Variable `data`, its values on another device: an assignment for the

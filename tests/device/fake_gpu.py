@@ -30,6 +30,7 @@ suite on a GPU (README: GENGRAD_DEVICE=gpu).
 import contextlib
 import sys
 import types
+import weakref
 
 import numpy as np
 
@@ -117,6 +118,9 @@ def _wrap(value):
         return [_wrap(v) for v in value]
     return value
 
+
+_OWNERS = weakref.WeakValueDictionary()
+"""id(ndarray) -> the DeviceArray made for it, for the ndarrays that own their memory."""
 
 _BASES = {}
 """id(ndarray) -> (ndarray, its one DeviceArray): kept alive, so ids are never reused."""
@@ -235,6 +239,8 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
 
     def __init__(self, a):
         self._a = a
+        if a.base is None:  # it owns its memory: the views' base (CuPy's x.T.base is x)
+            _OWNERS[id(a)] = self
 
     # --- NumPy's protocols --------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -315,6 +321,9 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
         base = self._a.base
         if not isinstance(base, np.ndarray):
             return None
+        owner = _OWNERS.get(id(base))
+        if owner is not None and owner._a is base:
+            return owner
         if id(base) not in _BASES:  # one wrapper per base, as CuPy returns the base object
             _BASES[id(base)] = (base, DeviceArray(base))
         return _BASES[id(base)][1]

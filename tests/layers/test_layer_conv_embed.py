@@ -6,6 +6,7 @@ from layer_checks import assert_param_grads_match, substituted
 
 import function as F
 import layers as L
+import optimizers as O
 import variable as V
 from variable.backend import to_cpu
 
@@ -355,6 +356,80 @@ def test_embed_id_padding_idx_refusals():
         L.EmbedID(10, 4, padding_idx=10)
     with pytest.raises(TypeError, match=r"EmbedID: padding_idx must be an int, got float"):
         L.EmbedID(10, 4, padding_idx=1.0)
+
+
+def _renormed_by_hand(W, ids, max_norm, p):
+    """W after PyTorch's max_norm renorm of the rows `ids` pick, one row at a time."""
+    W = W.copy()
+    for row in sorted(set(np.asarray(ids).ravel().tolist())):
+        magnitudes = [abs(v) for v in W[row]]
+        norm = max(magnitudes) if p == np.inf else sum(m ** p for m in magnitudes) ** (1 / p)
+        if norm > max_norm:
+            W[row] = W[row] * (max_norm / (norm + 1e-7))
+    return W
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0, np.inf])
+def test_embed_id_max_norm_rescales_the_looked_up_rows_in_place(p, rng, on_device):
+    layer = L.EmbedID(8, 3, max_norm=1.5, norm_type=p)
+    W0 = to_cpu(layer.W.data).copy()
+    ids = np.array([[0, 5, 5], [2, 7, 0]])
+    y = layer(on_device(ids))
+    expected = _renormed_by_hand(W0, ids, 1.5, p)
+    np.testing.assert_allclose(to_cpu(layer.W.data), expected, rtol=1e-13)   # rows 1, 3, 4, 6 untouched
+    np.testing.assert_allclose(to_cpu(y.data), expected[ids], rtol=1e-13)
+    w = rng.standard_normal(y.shape)
+    V.sum(y * on_device(w)).backward()         # no gradient through the rescaling, as PyTorch's
+    scattered = np.zeros((8, 3))
+    np.add.at(scattered, ids, w)
+    np.testing.assert_allclose(to_cpu(layer.W.grad.data), scattered, rtol=1e-14)
+    before = to_cpu(layer.W.data).copy()
+    layer(on_device(ids))                      # a row at max_norm stays there
+    np.testing.assert_array_equal(to_cpu(layer.W.data), before)
+    assert repr(layer).splitlines()[1] == ("  max_norm=1.5" if p == 2.0 else f"  max_norm=1.5, norm_type={p}")
+
+
+def test_embed_id_max_norm_keeps_the_graph_and_the_gradient_of_earlier_lookups(on_device):
+    layer = L.EmbedID(6, 4, max_norm=0.5)     # (rows of N(0, 1) entries: every one is over)
+    layer.cleargrads()
+    h = layer(on_device(np.array([0, 1])))     # a lookup per time step, as a recurrent model does
+    h = V.tanh(h + layer(on_device(np.array([2, 1]))))   # rescales row 2 after the first lookup
+    V.sum(h).backward()
+    first = to_cpu(layer.W.grad.data).copy()
+    V.sum(layer(on_device(np.array([3])))).backward()   # a second micro-batch: rescales row 3,
+    grad = to_cpu(layer.W.grad.data)                     # whose gradient is 0
+    np.testing.assert_allclose(grad[:3], first[:3])
+    np.testing.assert_array_equal(grad[3], np.ones(4))
+    O.SGD(lr=0.1).setup(layer).update()        # the accumulated gradient is current: no refusal
+    norms = np.linalg.norm(to_cpu(layer.W.data)[:4] + 0.1 * grad[:4], axis=1)
+    np.testing.assert_allclose(norms, 0.5, rtol=1e-6)
+
+
+def test_embed_id_max_norm_refuses_a_tied_layer_recorded_before_it(rng, on_device):
+    layer = L.EmbedID(6, 4, max_norm=1.0)
+    h = V.Variable(on_device(rng.standard_normal((2, 4))))
+    logits = h @ layer.W.T                     # reads W through a view
+    y = layer(on_device(np.array([1, 2])))     # writes rows 1 and 2 of W
+    with pytest.raises(ValueError, match=r"an input of MatMul2D, views memory .* written in place .*"
+                                         r"W\.copy\(\)\.T"):
+        V.sum(logits + V.sum(y)).backward()
+    logits = h @ layer.W.copy().T              # PyTorch's clone(): the copy is not written
+    y = layer(on_device(np.array([1, 2])))
+    V.sum(logits + V.sum(y)).backward()
+    np.testing.assert_allclose(h.grad.data, np.ones((2, 6)) @ to_cpu(layer.W.data))
+
+
+def test_embed_id_max_norm_refusals():
+    for bad, error, said in [(0, ValueError, "max_norm must be positive, got 0"),
+                             (-1.0, ValueError, "max_norm must be positive"),
+                             ("1", TypeError, "max_norm must be a number, got str"),
+                             (True, TypeError, "max_norm must be a number, got bool")]:
+        with pytest.raises(error, match=f"embed_id: {said}"):
+            L.EmbedID(4, 2, max_norm=bad)
+        with pytest.raises(error, match=f"embed_id: {said}"):
+            F.embed_id(np.array([0]), np.ones((4, 2)), max_norm=bad)
+    with pytest.raises(ValueError, match="embed_id: norm_type must be positive, got 0"):
+        L.EmbedID(4, 2, max_norm=1.0, norm_type=0)
 
 
 def test_conv3d_matches_a_direct_loop_and_the_functional_op(rng, on_device):

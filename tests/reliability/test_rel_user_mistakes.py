@@ -1348,6 +1348,14 @@ def _shared_parameter_two_optimizers():
     opt_head.update()  # steps the shared Linear a second time with the same gradient
 
 
+def _tied_output_layer_before_a_max_norm_lookup():
+    embed = L.EmbedID(10, 4, max_norm=1.0)
+    h = V.Variable(np.ones((2, 4)))
+    logits = h @ embed.W.T                 # the tied output layer reads W (a view of it)
+    y = embed(np.array([[1, 2], [3, 4]]))  # max_norm rescales rows of W in place
+    F.sum(logits + F.sum(y)).backward()
+
+
 def _vae_sample_drawn_by_numpy():
     encoder = L.Linear(4)
     h = encoder(np.ones((2, 3)))
@@ -1861,6 +1869,10 @@ CATALOGUE += [
     Mistake("mean_squared_error of (N, 1) and (N,)",
             lambda: F.mean_squared_error(V.Variable(np.ones((4, 1))), np.ones(4)), ValueError,
             (r"mean_squared_error", r"\(4, 1\)", r"x1\.reshape\(4, 1\)")),
+    Mistake("a tied output layer h @ W.T recorded before an EmbedID(max_norm=...) lookup",
+            _tied_output_layer_before_a_max_norm_lookup, ValueError,
+            (r"an input of MatMul2D, views memory", r"written in place", r"EmbedID with max_norm",
+             r"W\.copy\(\)\.T")),
 ]
 
 CATALOGUE += [  # PyTorch's spellings of shapes, axes and modules

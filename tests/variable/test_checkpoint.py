@@ -317,10 +317,10 @@ def test_a_stateful_recurrent_layer_is_refused(rng):
 def test_changed_data_is_refused(rng):
     x = V.Variable(rng.normal(size=(40, 4)))
     (W, b), = _params(rng, 1, width=4)
-    h = x * 2                                # (recorded by Checkpoint as a stand-in: no data)
+    h = x * 2
     y = V.checkpoint(_block(W, b), h)
     h.data = np.zeros((40, 4))
-    with pytest.raises(ValueError, match=r"argument of checkpoint\(block.*assigned after"):
+    with pytest.raises(ValueError, match=r"an input of Checkpoint, was assigned after"):
         y.sum().backward()
     y = V.checkpoint(_block(W, b), x)
     W.data = W.data * 2

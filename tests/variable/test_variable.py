@@ -331,6 +331,34 @@ def test_a_graph_recorded_before_a_data_assignment_refuses_backward():
     np.testing.assert_allclose(x2.grad.data, 2 * np.array([0.8, 1.6]))
 
 
+def test_an_assignment_refuses_only_the_ops_that_read_what_changed():
+    x = V.Variable(np.array([1.0, 2.0, 3.0]), name="x")
+    y = V.sum(x + 1.0) * 2.0                  # neither Add nor Sum reads x's values
+    x.data = np.array([5.0, 6.0, 7.0])
+    y.backward()                              # the recorded computation's gradient, as in PyTorch
+    np.testing.assert_array_equal(x.grad.data, [2.0, 2.0, 2.0])
+    for new in (np.zeros(4), np.zeros(3, dtype=np.float32)):   # but every backward reads shapes
+        x = V.Variable(np.array([1.0, 2.0, 3.0]), name="x")
+        y = V.sum(x + 1.0)
+        x.data = new
+        with pytest.raises(ValueError, match=r"'x', an input of Add, was assigned an array of another "
+                                             r"shape or dtype after Add was recorded"):
+            y.backward()
+    x = V.Variable(np.arange(5.0), name="x")
+    s = x[1:4]                                # a view of x's array, made by an op that reads nothing
+    z = V.sum(s * s)                          # Mul reads the view
+    with V.no_grad():
+        x -= 1.0                              # written in place: the view changed with it
+    with pytest.raises(ValueError, match=r"an input of Mul, views memory .* written in place"):
+        z.backward()
+    x = V.Variable(np.arange(5.0), name="x")
+    s = x[1:4]
+    z = V.sum(s * s)
+    x.data = x.data - 1.0                     # a new array: the view keeps the values Mul saw
+    z.backward()
+    np.testing.assert_array_equal(x.grad.data, [0.0, 2.0, 4.0, 6.0, 0.0])
+
+
 def test_size_is_an_int_and_tolist_gives_numbers():
     x = V.Variable(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
     assert x.size == 6 and isinstance(x.size, int) and repr(x.size) == "6"
