@@ -49,11 +49,23 @@ from .loss import (
     log_cosh_loss,
     mean_absolute_error,
     mean_squared_error,
+    multi_margin_loss,
     poisson_nll_loss,
     sigmoid_cross_entropy,
     softmax_cross_entropy,
 )
-from .nn import accuracy, batch_norm, dropout, embed_id, group_norm, layer_norm, linear, rms_norm
+from .nn import (
+    accuracy,
+    alpha_dropout,
+    batch_norm,
+    dropout,
+    embed_id,
+    group_norm,
+    layer_norm,
+    linear,
+    local_response_norm,
+    rms_norm,
+)
 from .pooling import average_pooling, max_unpool2d, pooling
 from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, affine_grid, grid_sample, interpolate
 from .softmax import log_softmax, softmax

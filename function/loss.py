@@ -26,7 +26,7 @@ from variable import Forwarder, Function, Variable, backend, series
 from variable.backend import errstate, get_array_module, is_device_array
 from variable.ops.elementwise import _multiply
 
-from .activation import ArrayLike, Sigmoid, _sigmoid, as_array, as_float, checked_indices, sigmoid
+from .activation import ArrayLike, Sigmoid, _sigmoid, as_array, as_float, checked_indices, relu, sigmoid
 from .softmax import Softmax, _softmax, log_softmax, log_softmax_array, log_softmax_series, softmax
 
 
@@ -769,6 +769,87 @@ def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
     return Function(HingeLoss(t.data))(x)
 
 
+def multi_margin_loss(x: ArrayLike, t: ArrayLike, p: int = 1, margin: float = 1.0,
+                      weight: ArrayLike | None = None, reduction: str = "mean") -> Variable:
+    """Multi-class hinge loss (PyTorch's F.multi_margin_loss, the multiclass SVM loss): per
+    sample, sum over the classes i other than its label y of max(0, margin - x[y] + x[i])^p,
+    times weight[y] when given, divided by the number of classes C.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Scores, (N, C), or (C,) for one sample.
+    t : array of ints
+        Labels in [0, C), of shape x.shape[:-1].
+    p : 1 or 2
+        The power of each margin violation.
+    margin : float
+        How far the label's score must exceed each other score to cost nothing.
+    weight : Variable or ndarray, optional
+        (C,) weights of the classes, each sample's loss scaled by its label's (an array is
+        taken in the dtype of `x`).
+    reduction : 'mean', 'sum' or 'none'
+        The mean over samples, their sum, or the (N,) losses.
+
+    Returns
+    -------
+    Variable of `x`'s floating dtype: 0-d, or (N,) for reduction 'none'; the mean of no
+    samples is NaN.  The derivative at a margin met exactly is 0, as PyTorch's.
+
+    Raises
+    ------
+    TypeError
+        If the labels are not integers, or `margin` is not a number.
+    ValueError
+        If `x` is not 1-D or 2-D, the shapes do not fit, `p` is not 1 or 2, `reduction` is
+        not one of the three, or a label is out of range (on a GPU: checked on the device,
+        raised at the next read; see the module's docstring).
+    """
+    op = "multi_margin_loss"
+    _check_order(x, t, op, ("x", "t"))
+    x = as_float(x, op)
+    if x.ndim not in (1, 2):
+        raise ValueError(f"{op}: x must hold (N, C) scores, or (C,) for one sample, got shape {x.shape}")
+    if isinstance(p, bool) or p not in (1, 2):
+        raise ValueError(f"{op}: p must be 1 or 2, got {p!r}")
+    if isinstance(margin, bool) or not isinstance(margin, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{op}: margin must be a number, got {type(margin).__name__}")
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{op}: reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
+    t_data = as_array(t, op, like=x, like_name="the scores x")
+    if t_data.ndim == x.ndim + 1 and t_data.shape[:-1] == x.shape:   # (labels, scores)
+        raise ValueError(f"{op}: x of shape {x.shape} and t of shape {t_data.shape} look swapped: the "
+                         f"scores come first, {op}(y, t) with y of shape {t_data.shape} and labels t of "
+                         f"shape {x.shape}")
+    if t_data.shape != x.shape[:-1]:
+        raise ValueError(f"{op}: scores of shape {x.shape} need labels of shape {x.shape[:-1]}, "
+                         f"got t of shape {t_data.shape}")
+    if t_data.dtype.kind not in "iu" and t_data.size:
+        raise TypeError(f"{op}: labels must be integers, got dtype {t_data.dtype}")
+    labels, poison = _labels(t_data, x, op)
+    picked = (*_row_indices(labels), labels)
+    violations = relu(x - V.expand_dims(x[picked], -1) + float(margin))
+    if p == 2:
+        violations = violations * violations
+    others = get_array_module(x.data).ones(x.shape, dtype=bool)
+    others[picked] = False                              # the label's own term is left out
+    violations = V.where(others, violations, 0.0)
+    if weight is not None:
+        weight = as_float(weight, op, like=x)
+        if not weight.requires_grad and weight.dtype != x.dtype:   # a constant takes the scores' dtype
+            weight = Variable(weight.data.astype(x.dtype), requires_grad=False)
+        if weight.shape != x.shape[-1:]:
+            raise ValueError(f"{op}: weight must hold one weight per class, shape {x.shape[-1:]}, "
+                             f"got {weight.shape}")
+        violations = violations * V.expand_dims(weight[labels], -1)
+    losses = V.sum(violations, axis=-1) / x.shape[-1]
+    if poison is not None:
+        losses = losses * poison
+    if reduction == "none":
+        return losses
+    return V.sum(losses) if reduction == "sum" else V.mean(losses)
+
+
 # ----- similarity ----------------------------------------------------------------------
 def cosine_similarity(x: ArrayLike, y: ArrayLike, axis: int = -1, eps: float = 1e-8) -> Variable:
     """Cosine of the angle between `x` and `y` along `axis`: values, not a loss.
@@ -822,5 +903,5 @@ def cosine_similarity(x: ArrayLike, y: ArrayLike, axis: int = -1, eps: float = 1
 __all__ = [
     "mean_squared_error", "mean_absolute_error", "huber_loss", "softmax_cross_entropy",
     "binary_cross_entropy", "sigmoid_cross_entropy", "cosine_similarity", "hinge_loss",
-    "poisson_nll_loss", "log_cosh_loss",
+    "poisson_nll_loss", "log_cosh_loss", "multi_margin_loss",
 ]

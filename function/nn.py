@@ -199,6 +199,77 @@ def dropout(x: ArrayLike, p: float = 0.5, *, dropout_ratio: float | None = None,
     return Function(Dropout(float(p)))(x)
 
 
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+class AlphaDropout(Forwarder):
+    """a (x mask + alpha' (1 - mask)) + b: dropped entries set to SELU's negative saturation
+    alpha' = -scale alpha, then an affine map that keeps a zero mean and unit variance."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def forward(self, x):
+        keep = get_array_module(x).random.random_sample(x.shape) >= self.p   # on x's device
+        saturation = -_SELU_SCALE * _SELU_ALPHA
+        a = ((1 - self.p) * (1 + self.p * saturation ** 2)) ** -0.5
+        self.scale = np.multiply(keep, a, dtype=x.dtype)
+        shift = np.where(keep, 0.0, a * saturation) - a * saturation * self.p
+        return x * self.scale + shift.astype(x.dtype, copy=False)
+
+    save_for_backward = ()
+
+    def backward(self, gy):
+        return gy * self.scale
+
+    def _backward_arrays(self, gy):
+        return _multiply(gy, self.scale)
+
+    taylor_records = True
+
+    def taylor(self, x):
+        y, = self.outputs
+        return [y._data] + [c * self.scale for c in x[1:]]
+
+
+def alpha_dropout(x: ArrayLike, p: float = 0.5, *, training: bool | None = None) -> Variable:
+    """Dropout that keeps SELU's self-normalisation (Klambauer et al., 2017; PyTorch's
+    F.alpha_dropout): each entry is set, with probability `p`, to SELU's negative saturation
+    -1.7581, and the result is mapped by a x + b so that inputs of zero mean and unit
+    variance keep them.
+
+    In `V.test_mode()` (and for p = 0) it is the identity and returns `x` itself; its mask
+    is drawn as `F.dropout`'s is (L.seed reproduces it).
+
+    Parameters
+    ----------
+    x : Variable, ndarray or number
+    p : float
+        Drop probability in [0, 1).
+    training
+        PyTorch's switch: refused, naming `V.test_mode()`, which is gengrad's.
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If `p` is not a number in [0, 1), or `training` is given.
+    """
+    _refuse_training_keyword("alpha_dropout", training)
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
+        raise TypeError(f"alpha_dropout: p must be a number in [0, 1), got {type(p).__name__}")
+    if not 0 <= p < 1:
+        raise ValueError(f"alpha_dropout: p must be in [0, 1), got {p!r}")
+    x = as_float(x, "alpha_dropout")
+    if p == 0 or not V.is_train():
+        return x
+    return Function(AlphaDropout(float(p)))(x)
+
+
 # ----- normalisation -----------------------------------------------------------------------
 class Normalize(Forwarder):
     """(x - mean) / sqrt(var + eps) with mean and (population) variance over `axes`."""
@@ -389,6 +460,53 @@ def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike, beta: ArrayLike,
     xhat = Function(Normalize((2,), eps))(V.reshape(x, (n, int(num_groups), group)))
     per_channel = (c,) + (1,) * (x.ndim - 2)
     return V.reshape(xhat, x.shape) * V.reshape(gamma, per_channel) + V.reshape(beta, per_channel)
+
+
+def local_response_norm(x: ArrayLike, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Variable:
+    """Local response normalisation across channels (AlexNet's; PyTorch's F.local_response_norm):
+    x / (k + alpha / size * s)^beta, s the sum of x^2 over the `size` channels around each one
+    (size // 2 before it and (size - 1) // 2 after, the missing ones at the edges counted as 0).
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        Shape (N, C, ...), at least 3-d.
+    size : int
+        The number of neighbouring channels summed over.
+    alpha, beta, k : float
+        The scale of the sum, the exponent (both may be any number) and the offset (> 0).
+
+    Returns
+    -------
+    Variable of the shape of `x`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If `x` has fewer than 3 axes, `size` is not a positive int, `alpha` or `beta` is not
+        a finite number, or `k` is not a positive number.
+    """
+    op = "local_response_norm"
+    x = as_float(x, op)
+    if x.ndim < 3:
+        raise ValueError(f"{op}: x must be (N, C, ...) with at least 3 axes, got shape {x.shape}")
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        raise ValueError(f"{op}: size must be a positive int, got {size!r}")
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{op}: {name} must be a number, got {type(value).__name__}")
+        if not math.isfinite(value):
+            raise ValueError(f"{op}: {name} must be finite, got {value!r}")
+    k = _positive(k, op, "k")
+    c = x.shape[1]
+    widths = [(0, 0)] * x.ndim
+    widths[1] = (size // 2, (size - 1) // 2)
+    squares = V.pad(V.square(x), widths)
+    total = squares[:, 0:c]
+    for j in range(1, size):
+        total = total + squares[:, j:j + c]
+    return x / (k + float(alpha) / size * total) ** float(beta)
 
 
 def _refuse_training_keyword(op, training):
@@ -654,4 +772,5 @@ def accuracy(y: ArrayLike, t: ArrayLike) -> float:
     return float(np.mean(scores.argmax(axis=-1) == labels))
 
 
-__all__ = ["linear", "dropout", "layer_norm", "rms_norm", "group_norm", "batch_norm", "embed_id", "accuracy"]
+__all__ = ["linear", "dropout", "alpha_dropout", "layer_norm", "rms_norm", "group_norm",
+           "local_response_norm", "batch_norm", "embed_id", "accuracy"]

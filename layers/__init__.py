@@ -42,13 +42,13 @@ from .activation import (
 from .attention import MultiheadAttention, TransformerDecoderLayer, TransformerEncoderLayer
 from .conv import Conv1d, Conv2d, Conv3d, Deconv1d, Deconv2d, Deconv3d
 from .dataloader import DataLoader, SeqDataLoader
-from .dropout import Dropout
+from .dropout import AlphaDropout, Dropout
 from .embedding import EmbedID
 from .initializers import seed, use_numpy_global_random
 from .layer import Layer
 from .linear import Linear
 from .model import MLP, Model, Sequential
-from .normalization import BatchNorm, GroupNorm, LayerNorm, RMSNorm
+from .normalization import BatchNorm, GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
 from .parameter import Parameter
 from .recurrent import GRU, LSTM, RNN
 from .serialization import load_checkpoint, load_weights, save_checkpoint, save_weights
@@ -56,7 +56,8 @@ from .shape import Flatten
 
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
-    "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm", "Dropout", "Conv1d", "Conv2d", "Conv3d",
+    "LayerNorm", "RMSNorm", "GroupNorm", "LocalResponseNorm", "BatchNorm", "Dropout", "AlphaDropout",
+    "Conv1d", "Conv2d", "Conv3d",
     "Deconv1d", "Deconv2d", "Deconv3d", "Flatten",
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",

@@ -27,10 +27,11 @@ class Dropout(Layer):
 
     def __init__(self, p: float = 0.5):
         super().__init__()
+        name = type(self).__name__
         if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
-            raise TypeError(f"Dropout: p must be a number, got {type(p).__name__}")
+            raise TypeError(f"{name}: p must be a number, got {type(p).__name__}")
         if not 0 <= p < 1:
-            raise ValueError(f"Dropout: p must lie in [0, 1), got {p!r}")
+            raise ValueError(f"{name}: p must lie in [0, 1), got {p!r}")
         self.p = float(p)
 
     def _repr_settings(self):
@@ -39,3 +40,24 @@ class Dropout(Layer):
     def forward(self, x):
         """Apply F.dropout."""
         return F.dropout(x, self.p)
+
+
+class AlphaDropout(Dropout):
+    """Dropout for SELU networks (PyTorch's nn.AlphaDropout): during training each input is set,
+    with probability `p`, to SELU's negative saturation, and an affine map keeps zero mean and
+    unit variance (`F.alpha_dropout`); inside `V.test_mode()` the identity.
+
+    Parameters
+    ----------
+    p : float
+        Drop probability, in [0, 1).
+
+    Raises
+    ------
+    ValueError
+        If `p` is outside [0, 1).
+    """
+
+    def forward(self, x):
+        """Apply F.alpha_dropout."""
+        return F.alpha_dropout(x, self.p)

@@ -1,5 +1,5 @@
-"""Normalisation layers: LayerNorm, RMSNorm and GroupNorm (per example) and BatchNorm (per feature,
-over the batch)."""
+"""Normalisation layers: LayerNorm, RMSNorm and GroupNorm (per example), LocalResponseNorm (across
+channels) and BatchNorm (per feature, over the batch)."""
 
 import numpy as np
 
@@ -201,6 +201,38 @@ class GroupNorm(Layer):
                 raise ValueError(f"GroupNorm: input of shape {tuple(shape)} has {shape[1]} channels, but the "
                                  f"layer was built for num_channels={self.num_channels}")
         return F.group_norm(x, self.num_groups, self.gamma, self.beta, eps=self.eps)
+
+
+class LocalResponseNorm(Layer):
+    """Local response normalisation across channels (AlexNet's; PyTorch's nn.LocalResponseNorm):
+    each channel divided by (k + alpha / size * the sum of squares of its `size` neighbouring
+    channels)^beta (`F.local_response_norm`).  No parameters.
+
+    Parameters
+    ----------
+    size : int
+        The number of neighbouring channels summed over.
+    alpha, beta, k : float
+        The scale of the sum, the exponent and the offset (> 0).
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
+        super().__init__()
+        self.size = _positive_int(size, "size", "LocalResponseNorm")
+        for name, value in (("alpha", alpha), ("beta", beta)):
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise TypeError(f"LocalResponseNorm: {name} must be a number, got {type(value).__name__}")
+            if not np.isfinite(value):
+                raise ValueError(f"LocalResponseNorm: {name} must be finite, got {value!r}")
+        self.alpha, self.beta = float(alpha), float(beta)
+        self.k = _positive_float(k, "k", "LocalResponseNorm")
+
+    def _repr_settings(self):
+        return {"size": self.size, "alpha": self.alpha, "beta": self.beta, "k": self.k}
+
+    def forward(self, x):
+        """Normalise `x` of shape (N, C, ...) across its channels."""
+        return F.local_response_norm(x, self.size, self.alpha, self.beta, self.k)
 
 
 class BatchNorm(Layer):

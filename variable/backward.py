@@ -393,10 +393,12 @@ def _check_unchanged(f):
             values = kept is None or role == "an output" or i in kept  # (else its shape alone)
             if getattr(x, "_assigned" if values else "_reshaped", -1) > f.stamp:
                 what = "was assigned" if values else "was assigned an array of another shape or dtype"
-            elif values and _written and not saving.is_stand_in(x) and written_since(x._data, f.stamp):
-                what = ("views memory (as W.T, a reshape or a slice does) that was written in place "
-                        "through another Variable's .data (an EmbedID with max_norm writes its W at each "
-                        "lookup: read W through a copy, W.copy().T, as PyTorch's docs say to clone it)")
+            elif values and _written and not saving.is_stand_in(x) and (
+                    (through := written_since(x._data, f.stamp)) is not False):
+                through = f"Variable {through!r}" if through else "another Variable"
+                what = (f"views memory (as W.T, a reshape or a slice does) that was written in place "
+                        f"through the .data of {through} (an EmbedID with max_norm writes its W at each "
+                        f"lookup: read W through a copy, W.copy().T, as PyTorch's docs say to clone it)")
             else:
                 continue
             which = f"Variable {x.name!r}" if x.name else f"a Variable of shape {x.shape} (unnamed)"

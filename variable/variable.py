@@ -156,7 +156,8 @@ _FORWARD_MODE = -2
 # it by backward() while it is still there would add its own derivative to it.
 _RECORDED_GRAD = -3
 # Arrays written in place through a Variable's `.data` (`x.data -= step`, EmbedID's max_norm):
-# id(the array that owns the memory) -> (a weak reference to it, the clock then).  A view of
+# id(the array that owns the memory) -> [a weak reference to it, the clock then, the name of
+# the Variable written].  A view of
 # such an array (x.T, x.reshape(...), a basic slice), made by an op that reads no values,
 # changed with it: an op that read the view is checked here (backward.py, _check_unchanged).
 _written = {}
@@ -170,11 +171,12 @@ def owning_array(a):
     return a
 
 
-def written_since(a, stamp) -> bool:
-    """Whether the memory of the array `a` was written in place through some Variable's `.data`
-    after the clock read `stamp`."""
-    entry = _written.get(id(owning_array(a)))
-    return entry is not None and entry[1] > stamp and entry[0]() is owning_array(a)
+def written_since(a, stamp):
+    """The name (None when unnamed) of the Variable through whose `.data` the memory of the array
+    `a` was last written in place, if that was after the clock read `stamp`; else False."""
+    owner = owning_array(a)
+    entry = _written.get(id(owner))
+    return entry[2] if entry is not None and entry[1] > stamp and entry[0]() is owner else False
 
 
 def _checked_data(variable, value):
@@ -1253,13 +1255,17 @@ class Variable:
         _clock[0] += 1
         self._assigned = _clock[0]
         if value is old:  # written in place: so were the views of it
-            owner = owning_array(old)
-            _written[id(owner)] = (weakref.ref(owner), _clock[0])
-            if len(_written) > _written_limit[0]:  # forget the arrays that are gone
-                for k, (ref, _) in list(_written.items()):
-                    if ref() is None:
-                        del _written[k]
-                _written_limit[0] = max(4096, 2 * len(_written))
+            owner = old if old.base is None else owning_array(old)
+            entry = _written.get(id(owner))
+            if entry is not None and entry[0]() is owner:  # (an optimizer's parameter, step after step)
+                entry[1], entry[2] = _clock[0], self.name
+            else:
+                _written[id(owner)] = [weakref.ref(owner), _clock[0], self.name]
+                if len(_written) > _written_limit[0]:  # forget the arrays that are gone
+                    for k, (ref, _) in list(_written.items()):
+                        if ref() is None:
+                            del _written[k]
+                    _written_limit[0] = max(4096, 2 * len(_written))
         if value.shape != old.shape or value.dtype != old.dtype:  # (even an op that reads no values
             self._reshaped = _clock[0]                             # reads its inputs' shapes)
 

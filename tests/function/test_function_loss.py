@@ -412,3 +412,22 @@ def test_cosine_similarity_of_empty_inputs(shape, axis, expected):
 def test_bad_arguments_raise_clear_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_multi_margin_loss_is_the_multiclass_svm_loss():
+    scores = np.array([[3.2, 5.1, -1.7], [1.3, 4.9, 2.0], [2.2, 2.5, -3.1]])   # CS231n's three examples
+    labels = np.array([0, 1, 2])
+    per_sample = np.array([2.9 + 0.0, 0.0 + 0.0, 6.3 + 6.6]) / 3             # the violations, over C
+    np.testing.assert_allclose(F.multi_margin_loss(scores, labels, reduction="none").data, per_sample)
+    np.testing.assert_allclose(F.multi_margin_loss(scores, labels).data, per_sample.mean())
+    np.testing.assert_allclose(F.multi_margin_loss(scores, labels, p=2, reduction="sum").data,
+                               (2.9 ** 2 + 6.3 ** 2 + 6.6 ** 2) / 3)
+    x = V.Variable(scores)
+    F.multi_margin_loss(x, labels, reduction="sum").backward()   # +1 per violating class, -(their count)
+    np.testing.assert_allclose(x.grad.data, np.array([[-1, 1, 0], [0, 0, 0], [1, 1, -2]]) / 3)
+    nan = scores.copy()
+    nan[1, 0] = np.nan                           # a NaN score is a NaN loss (PyTorch's skips the term)
+    assert np.isnan(F.multi_margin_loss(nan, labels).data)
+    with pytest.raises(ValueError, match=r"multi_margin_loss: x of shape \(3,\) and t of shape \(3, 3\) "
+                                         r"look swapped"):
+        F.multi_margin_loss(labels, scores)

@@ -121,6 +121,63 @@ def test_dropout_rejects_p_outside_0_1(p, error):
         F.dropout(np.ones(3), p)
 
 
+# ----- alpha_dropout ---------------------------------------------------------------------------
+def test_alpha_dropout_keeps_zero_mean_and_unit_variance():
+    np.random.seed(0)
+    x = V.Variable(np.random.standard_normal((400, 500)))
+    for p in (0.1, 0.5):
+        y = F.alpha_dropout(x, p)
+        saturation = -1.0507009873554805 * 1.6732632423543772      # SELU's value at -inf
+        a = ((1 - p) * (1 + p * saturation ** 2)) ** -0.5
+        dropped = y.data == a * saturation * (1 - p)               # every dropped entry: one value
+        assert abs(dropped.mean() - p) < 0.01
+        np.testing.assert_allclose(y.data[~dropped], a * x.data[~dropped] - a * saturation * p, rtol=1e-13)
+        assert abs(y.data.mean()) < 0.01 and abs(y.data.std() - 1) < 0.01
+        x.cleargrad()
+        y.backward()
+        np.testing.assert_array_equal(x.grad.data, np.where(dropped, 0.0, a))   # the mask, times a
+
+
+def test_alpha_dropout_follows_the_seed_the_mode_and_the_dtype(rng):
+    x = V.Variable(rng.standard_normal((4, 5)))
+    np.random.seed(3)
+    first = F.alpha_dropout(x, 0.3).data
+    np.random.seed(3)
+    np.testing.assert_array_equal(F.alpha_dropout(x, 0.3).data, first)
+    with V.test_mode():
+        assert F.alpha_dropout(x, 0.9) is x
+    assert F.alpha_dropout(x, 0.0) is x
+    assert F.alpha_dropout(np.ones(10, dtype=np.float32), 0.5).dtype == np.float32
+    with pytest.raises(ValueError, match=r"alpha_dropout: p must be in \[0, 1\), got 1.0"):
+        F.alpha_dropout(x, 1.0)
+    with pytest.raises(TypeError, match="alpha_dropout: p must be a number"):
+        F.alpha_dropout(x, "0.5")
+    with pytest.raises(TypeError, match=r"alpha_dropout: training is PyTorch's keyword.*V\.test_mode\(\)"):
+        F.alpha_dropout(x, 0.5, training=False)
+
+
+# ----- local_response_norm -----------------------------------------------------------------------
+def test_local_response_norm_of_one_channel_and_of_constant_channels():
+    x = np.full((2, 1, 3), 2.0)                  # one channel: its own square alone
+    np.testing.assert_allclose(F.local_response_norm(x, 5, alpha=0.5, beta=1.0, k=1.0).data,
+                               2.0 / (1 + 0.5 / 5 * 4.0))
+    x = np.ones((1, 4, 2))                       # size 3: the edge channels have 2 neighbours in, the rest 3
+    y = F.local_response_norm(x, 3, alpha=3.0, beta=1.0, k=1.0).data
+    np.testing.assert_allclose(y[0, :, 0], [1 / 3, 1 / 4, 1 / 4, 1 / 3])
+
+
+def test_local_response_norm_refusals():
+    with pytest.raises(ValueError, match=r"local_response_norm: x must be \(N, C, \.\.\.\) with at least 3 "
+                                         r"axes"):
+        F.local_response_norm(np.ones((2, 3)), 2)
+    with pytest.raises(ValueError, match="local_response_norm: size must be a positive int, got 0"):
+        F.local_response_norm(np.ones((1, 2, 3)), 0)
+    with pytest.raises(ValueError, match="local_response_norm: k must be positive and finite"):
+        F.local_response_norm(np.ones((1, 2, 3)), 2, k=0.0)
+    with pytest.raises(ValueError, match="local_response_norm: beta must be finite"):
+        F.local_response_norm(np.ones((1, 2, 3)), 2, beta=np.inf)
+
+
 # ----- layer_norm ------------------------------------------------------------------------------
 def test_layer_norm_normalises_the_last_axis(rng):
     x = rng.standard_normal((4, 6)) * 5 + 3

@@ -486,6 +486,7 @@ def labelled(shape, n_class):
     return lambda rng: (rng.standard_normal(shape + (n_class,)), rng.integers(0, n_class, shape))
 
 
+MARGIN_WEIGHT = np.array([0.5, 1.5, 1.0, 2.0])
 RUNNING_MEAN = np.array([0.3, -0.2, 0.1])
 RUNNING_VAR = np.array([0.5, 1.5, 2.0])
 
@@ -504,6 +505,58 @@ def np_dropout_seeded(x):
     xp = backend.gpu_module() if backend.default_device() == "gpu" else np
     keep = backend.to_cpu(xp.random.random_sample(x.shape)) >= 0.4
     return x * keep / 0.6
+
+
+def alpha_dropout_seeded(x):
+    """Alpha dropout with a fixed mask (L.seed before the draw), as dropout_seeded."""
+    L.seed(7)
+    return F.alpha_dropout(x, 0.4)
+
+
+def np_alpha_dropout_seeded(x):
+    """The mask alpha_dropout_seeded draws; a dropped entry becomes SELU's saturation
+    -lambda alpha, then a x + b with a = ((1 - p)(1 + p alpha'^2))^-1/2, b = -a alpha' p."""
+    L.seed(7)
+    xp = backend.gpu_module() if backend.default_device() == "gpu" else np
+    keep = backend.to_cpu(xp.random.random_sample(x.shape)) >= 0.4
+    saturation = -1.0507009873554805 * 1.6732632423543772
+    a = (0.6 * (1 + 0.4 * saturation ** 2)) ** -0.5
+    return a * np.where(keep, x, saturation) - a * saturation * 0.4
+
+
+def np_local_response_norm(x, size, alpha, beta, k):
+    """Channel by channel: the squares of channels c - size // 2 to c + (size - 1) // 2 that exist."""
+    y = np.empty_like(x)
+    for c in range(x.shape[1]):
+        around = range(max(c - size // 2, 0), min(c + (size - 1) // 2 + 1, x.shape[1]))
+        total = sum(x[:, j] ** 2 for j in around)
+        y[:, c] = x[:, c] / (k + alpha / size * total) ** beta
+    return y
+
+
+def np_multi_margin(x, t, p=1, margin=1.0, weight=None, reduction="mean"):
+    """Sample by sample, class by class: the margins other classes' scores violate."""
+    losses = []
+    for scores, label in zip(np.atleast_2d(x), np.atleast_1d(t)):
+        total = 0.0
+        for i, score in enumerate(scores):
+            violation = margin - scores[label] + score
+            if i != label and violation > 0:
+                total += violation ** p * (1.0 if weight is None else weight[label])
+        losses.append(total / len(scores))
+    losses = np.array(losses) if x.ndim == 2 else np.array(losses[0])
+    return {"mean": np.mean, "sum": np.sum, "none": lambda v: v}[reduction](losses)
+
+
+def margin_sample(shape, n_class, margin=1.0):
+    """Scores whose margins margin - x[t] + x[i] stay 0.1 or more from 0 (the hinge's kink)."""
+    def sample(rng):
+        t = rng.integers(0, n_class, shape)
+        base = rng.standard_normal(shape + (1,))
+        x = base - margin + away(rng, shape + (n_class,), kinks=(0.0,), low=-2, high=2)
+        np.put_along_axis(x, t[..., None], base, axis=-1)
+        return x, t
+    return sample
 
 
 def batch_norm_test_mode(x, g, b):
@@ -671,6 +724,14 @@ LOSS_ROWS = {
                              SMOOTH)],
     "log_cosh_loss": [Row("(3,4)", F.log_cosh_loss, lambda x, t: np.mean(np.log(np.cosh(x - t))),
                           normal((3, 4), (3, 4)), SMOOTH)],
+    "multi_margin_loss": [
+        Row("(4,3)", F.multi_margin_loss, np_multi_margin, margin_sample((4,), 3), PIECEWISE),
+        Row("p=2, margin 0.5, weight, sum", lambda x, t: F.multi_margin_loss(
+            x, t, p=2, margin=0.5, weight=MARGIN_WEIGHT, reduction="sum"), lambda x, t: np_multi_margin(
+            x, t, 2, 0.5, MARGIN_WEIGHT, "sum"), margin_sample((5,), 4, 0.5), PIECEWISE),
+        Row("(C,) one sample, none", lambda x, t: F.multi_margin_loss(x, t, reduction="none"),
+            lambda x, t: np_multi_margin(x, t, reduction="none"), margin_sample((), 4), PIECEWISE),
+    ],
 }
 
 NN_ROWS = {
@@ -681,6 +742,16 @@ NN_ROWS = {
         Row("1-d x", F.linear, lambda x, W, b: x @ W + b, normal((4,), (4, 2), (2,)), PIECEWISE),
     ],
     "dropout": [Row("p=0.4 seeded", dropout_seeded, np_dropout_seeded, normal((3, 4)), PIECEWISE)],
+    "alpha_dropout": [Row("p=0.4 seeded", alpha_dropout_seeded, np_alpha_dropout_seeded, normal((3, 4)),
+                          PIECEWISE)],
+    "local_response_norm": [
+        Row("(2,5,3) size 3", lambda x: F.local_response_norm(x, 3, 0.5, 0.75, 1.0),
+            lambda x: np_local_response_norm(x, 3, 0.5, 0.75, 1.0), normal((2, 5, 3)), SMOOTH),
+        Row("(1,4,2,2) size 2, beta 1.5", lambda x: F.local_response_norm(x, 2, 2.0, 1.5, 0.5),
+            lambda x: np_local_response_norm(x, 2, 2.0, 1.5, 0.5), normal((1, 4, 2, 2)), SMOOTH),
+        Row("size 6 beyond the channels", lambda x: F.local_response_norm(x, 6, 1.0, 0.6, 2.0),
+            lambda x: np_local_response_norm(x, 6, 1.0, 0.6, 2.0), normal((2, 3, 2)), SMOOTH),
+    ],
     "rms_norm": [
         Row("(3,4)", F.rms_norm, np_rms_norm, normal((3, 4), (4,)), SMOOTH),
         Row("(2,2,3), no gamma, eps 1e-3", lambda x: F.rms_norm(x, eps=1e-3),

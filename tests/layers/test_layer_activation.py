@@ -109,6 +109,21 @@ def test_dropout_layer_in_training_and_test_mode(rng):
         np.testing.assert_array_equal(layer(x).data, x)
 
 
+def test_alpha_dropout_and_local_response_norm_layers_apply_their_functions(rng):
+    x = rng.standard_normal((3, 4, 2))
+    L.seed(5)
+    y = L.AlphaDropout(0.3)(x).data
+    L.seed(5)
+    np.testing.assert_array_equal(y, F.alpha_dropout(x, 0.3).data)
+    with V.test_mode():
+        np.testing.assert_array_equal(L.AlphaDropout(0.3)(x).data, x)
+    lrn = L.LocalResponseNorm(3, alpha=0.2, beta=0.5, k=2.0)
+    np.testing.assert_array_equal(lrn(x).data, F.local_response_norm(x, 3, 0.2, 0.5, 2.0).data)
+    assert repr(lrn) == "LocalResponseNorm(size=3, alpha=0.2, beta=0.5, k=2.0)" and not list(lrn.params())
+    with pytest.raises(ValueError, match=r"AlphaDropout: p must lie in \[0, 1\), got 1.5"):
+        L.AlphaDropout(1.5)
+
+
 def test_dropout_rejects_a_bad_p():
     with pytest.raises(ValueError, match=r"Dropout: p must lie in \[0, 1\), got 1.5"):
         L.Dropout(1.5)

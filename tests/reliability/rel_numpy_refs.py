@@ -1819,6 +1819,20 @@ def group_norm(x, num_groups, gamma, beta, eps=1e-5):
     return g.reshape(x.shape) * gamma.reshape(per_channel) + beta.reshape(per_channel)
 
 
+def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0):
+    """Channel by channel: x_c / (k + alpha / size * the sum of the squares of the channels
+    c - size // 2 .. c + (size - 1) // 2 that exist)^beta."""
+    x = as_float(x)
+    y = np.empty_like(x)
+    for c in range(x.shape[1]):
+        total = np.zeros_like(x[:, c])
+        for j in range(c - size // 2, c + (size - 1) // 2 + 1):
+            if 0 <= j < x.shape[1]:
+                total = total + x[:, j] * x[:, j]
+        y[:, c] = x[:, c] / (k + alpha / size * total) ** beta
+    return y
+
+
 def scaled_dot_product_attention(q, k, v, is_causal=False, scale=None):
     """softmax(q k^T scale) v over the last two axes (scale 1 / sqrt(E) by default); causal:
     query i weighs keys 0..i only."""
@@ -1932,6 +1946,23 @@ def binary_cross_entropy(p, t):
 def hinge_loss(x, t):
     x, t = as_float(x, t)
     return np.mean(np.maximum(0.0, 1 - t * x))               # np.maximum propagates NaN
+
+
+def multi_margin_loss(x, t, p=1, margin=1.0, weight=None, reduction="mean"):
+    """Per sample, the sum over the other classes of max(0, margin - x[t] + x[i])^p (times
+    weight[t]) over C; np.maximum propagates NaN."""
+    x = as_float(x)
+    scores, labels = np.atleast_2d(x), np.atleast_1d(np.asarray(t)).astype(np.intp)
+    rows = np.arange(len(labels))
+    violations = np.maximum(0.0, margin - scores[rows, labels][:, None] + scores) ** p
+    violations[rows, labels] = 0.0
+    if weight is not None:
+        violations = violations * as_float(weight)[labels][:, None]
+    losses = violations.sum(axis=1) / scores.shape[1]
+    losses = losses if x.ndim == 2 else losses[0]
+    if reduction == "none":
+        return losses
+    return losses.sum() if reduction == "sum" else (losses.mean() if losses.size else np.nan)
 
 
 def cosine_similarity(x, y, axis=-1, eps=1e-8):

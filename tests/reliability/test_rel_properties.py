@@ -363,6 +363,32 @@ def hinge_draw(data, rng):
     return [(1 - margin) * t, t], {}
 
 
+def multi_margin_draw(data, rng):
+    """(N, C) or (C,) scores whose margins stay 0.1 from the hinge's kink, labels, p, margin and
+    (sometimes) class weights."""
+    n, c = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 4))
+    margin = data.draw(st.sampled_from([1.0, 0.5, 2.0]))
+    one = data.draw(st.booleans())
+    t = rng.integers(0, c, n)
+    base = rng.uniform(-2, 2, (n, 1))
+    x = base - margin + away(rng, (n, c), (0.0,), -2.0, 2.0)
+    x[np.arange(n), t] = base[:, 0]
+    params = {"p": data.draw(st.sampled_from([1, 2])), "margin": margin,
+              "reduction": data.draw(st.sampled_from(["mean", "sum", "none"]))}
+    if data.draw(st.booleans()):
+        params["weight"] = rng.uniform(0.5, 2.0, c)
+    return ([x[0], t[0]] if one else [x, t]), params
+
+
+def local_response_norm_draw(data, rng):
+    shape = (data.draw(st.integers(1, 2)), data.draw(st.integers(1, 5))) + data.draw(shapes(1, 2, 1, 3))
+    params = {"size": data.draw(st.integers(1, 6)),
+              "alpha": data.draw(st.sampled_from([1e-4, 0.5, 2.0])),
+              "beta": data.draw(st.sampled_from([0.75, 0.5, 1.5])),
+              "k": data.draw(st.sampled_from([1.0, 2.0]))}
+    return [rng.uniform(-2, 2, shape)], params
+
+
 def sce_labels_draw(data, rng):
     shape = data.draw(NONSCALAR)
     return [rng.uniform(-3, 3, shape), rng.integers(0, shape[-1], shape[:-1])], {}
@@ -2052,6 +2078,7 @@ PROPS = [
     Prop("softmax_cross_entropy", sce_probabilities_draw, F.softmax_cross_entropy, R.softmax_cross_entropy,
          label="probabilities"),
     Prop("hinge_loss", hinge_draw, F.hinge_loss, R.hinge_loss),
+    Prop("multi_margin_loss", multi_margin_draw, F.multi_margin_loss, R.multi_margin_loss),
     Prop("cosine_similarity", cosine_draw, F.cosine_similarity, R.cosine_similarity),
     # function: layers as functions
     Prop("linear", linear_draw, F.linear, R.linear),
@@ -2060,6 +2087,7 @@ PROPS = [
     Prop("group_norm", group_norm_draw, lambda x, g, b, num_groups: F.group_norm(x, num_groups, g, b),
          lambda x, g, b, num_groups: R.group_norm(x, num_groups, g, b)),
     Prop("batch_norm", batch_norm_draw, F.batch_norm, R.batch_norm),
+    Prop("local_response_norm", local_response_norm_draw, F.local_response_norm, R.local_response_norm),
     Prop("scaled_dot_product_attention", attention_draw, F.scaled_dot_product_attention,
          R.scaled_dot_product_attention),
     Prop("embed_id", embed_id_draw, F.embed_id, R.embed_id),
@@ -2469,7 +2497,8 @@ PROPS = [
         lambda x, axes, which: np.apply_over_axes(OVER[which], x, axes)),
     # END histograms
 ]
-"""Every op with a gradient; `dropout` (random) and `accuracy` (no gradient) have tests of their own."""
+"""Every op with a gradient; `dropout` and `alpha_dropout` (random) and `accuracy` (no gradient) have
+tests of their own."""
 
 
 # ----- the checks ---------------------------------------------------------------------------------
@@ -2643,6 +2672,6 @@ def test_accuracy_matches_numpy(data, seed):
 
 
 def test_every_op_with_a_gradient_has_a_property():
-    covered = {p.name for p in PROPS} | {"dropout", "accuracy"}
+    covered = {p.name for p in PROPS} | {"dropout", "alpha_dropout", "accuracy"}
     missing = sorted((set(V.OPS) | set(V.LINALG_OPS) | set(F.__all__)) - covered)
     assert not missing, f"ops without a property test in {__file__}: {missing}"

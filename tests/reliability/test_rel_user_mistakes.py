@@ -1871,8 +1871,8 @@ CATALOGUE += [
             (r"mean_squared_error", r"\(4, 1\)", r"x1\.reshape\(4, 1\)")),
     Mistake("a tied output layer h @ W.T recorded before an EmbedID(max_norm=...) lookup",
             _tied_output_layer_before_a_max_norm_lookup, ValueError,
-            (r"an input of MatMul2D, views memory", r"written in place", r"EmbedID with max_norm",
-             r"W\.copy\(\)\.T")),
+            (r"an input of MatMul2D, views memory", r"written in place through the \.data of Variable 'W'",
+             r"EmbedID with max_norm", r"W\.copy\(\)\.T")),
 ]
 
 CATALOGUE += [  # PyTorch's spellings of shapes, axes and modules
