@@ -13,57 +13,80 @@ from variable.ops.indexing import GetItemGrad
 from variable.ops.selection import _along_axis
 
 from .activation import ArrayLike, as_float, checked_indices, true_or_false
-from .conv import Im2col, Size, _check_fits_1d, _geometry, _output_size, int_pair, single_int
+from .conv import Im2col, Size, _check_fits_1d, _geometry, _output_size, int_pair, int_tuple, single_int
 
 
 def _ceil_extra(size, kernel, stride, pad):
     """Rows past the far padding that ceil_mode's last window reaches (PyTorch's rule: one more
-    window where the stride leaves rows uncovered, unless it would start in the far padding)."""
+    window where the stride leaves rows uncovered, unless it would start in the far padding);
+    `kernel`: the window's span (dilation (k - 1) + 1)."""
     out = -(-(size + 2 * pad - kernel) // stride) + 1
     if (out - 1) * stride >= size + pad:
         out -= 1
     return max(0, (out - 1) * stride + kernel - (size + 2 * pad))
 
 
-def _pool_geometry(x, kernel_size, stride, pad, op):
-    """Checked float `x` as images, (kernel, stride, pad) pairs and whether it came as (N, C, L)
-    sequences (pooled as images one row high)."""
+def _pool_geometry(x, kernel_size, stride, pad, op, dilation=1):
+    """Checked float `x` as images, (kernel, stride, pad, dilation) pairs and whether it came as
+    (N, C, L) sequences (pooled as images one row high)."""
     x = as_float(x, op)
     if x.ndim == 3:
-        k, s, p = (single_int(v, op, name, least) for v, name, least in
-                   ((kernel_size, "kernel_size", 1), (stride, "stride", 1), (pad, "pad", 0)))
+        k, s, p, d = (single_int(v, op, name, least) for v, name, least in
+                      ((kernel_size, "kernel_size", 1), (stride, "stride", 1), (pad, "pad", 0),
+                       (dilation, "dilation", 1)))
         if p >= k:
             raise ValueError(f"{op}: pad {p} must be smaller than kernel_size {k}")
-        _check_fits_1d(k, p, x.shape, op)
-        return V.expand_dims(x, 2), (1, k), (1, s), (0, p), True
+        _check_fits_1d(k, p, x.shape, op, d)
+        return V.expand_dims(x, 2), (1, k), (1, s), (0, p), (1, d), True
     if x.ndim not in (4, 5):
         raise ValueError(f"{op}: x must be images (N, C, H, W), sequences (N, C, L) or volumes "
                          f"(N, C, D, H, W), got shape {x.shape}")
-    kernel, stride, pad, _ = _geometry(x.shape, kernel_size, stride, pad, op, (1,) * (x.ndim - 2))
+    dilation = int_tuple(dilation, op, "dilation", 1, x.ndim - 2)
+    kernel, stride, pad, _ = _geometry(x.shape, kernel_size, stride, pad, op, dilation)
     if any(p >= k for p, k in zip(pad, kernel)):
         raise ValueError(f"{op}: pad {pad} must be smaller than kernel_size {kernel}")
-    return x, kernel, stride, pad, False
+    return x, kernel, stride, pad, dilation, False
 
 
-def _windows(x, kernel, stride, pad, extra, pad_value):
+def _windows(x, kernel, stride, pad, extra, pad_value, dilation=None):
     """Columns (N, C, KH*KW, OH, OW) of images `x` (or (N, C, KD*KH*KW, OD, OH, OW) of volumes)
-    padded by `pad` on both sides and `extra` more on the far ones (ceil_mode), with `pad_value`."""
+    padded by `pad` on both sides and `extra` more on the far ones (ceil_mode), with `pad_value`;
+    a window's entries `dilation` apart."""
+    dilation = dilation or (1,) * len(kernel)
     if any(extra):
         x = V.pad(x, ((0, 0), (0, 0)) + tuple((0, e) for e in extra), constant_values=pad_value)
-    out = tuple(_output_size(x.shape[2 + d], kernel[d], stride[d], pad[d]) for d in range(len(kernel)))
-    col = Function(Im2col(kernel, stride, pad, out, pad_value))(x)
+    out = tuple(_output_size(x.shape[2 + d], kernel[d], stride[d], pad[d], dilation[d])
+                for d in range(len(kernel)))
+    col = Function(Im2col(kernel, stride, pad, out, pad_value, dilation))(x)
     return V.reshape(col, x.shape[:2] + (math.prod(kernel),) + out)
 
 
-def _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce):
-    """`reduce(x, kernel, stride, pad, extra)` of images (sequences as images one row high, `extra`
-    ceil_mode's rows and columns past the padding), as (N, C, OH, OW) or (N, C, OL)."""
+def _pool(x, kernel_size, stride, pad, ceil_mode, op, reduce, dilation=1):
+    """`reduce(x, kernel, stride, pad, extra, dilation)` of images (sequences as images one row
+    high, `extra` ceil_mode's rows and columns past the padding), as (N, C, OH, OW) or (N, C, OL)."""
     ceil_mode = true_or_false(ceil_mode, op, "ceil_mode")
-    x, kernel, stride, pad, sequences = _pool_geometry(x, kernel_size, stride, pad, op)
-    extra = tuple(_ceil_extra(x.shape[2 + d], kernel[d], stride[d], pad[d]) if ceil_mode else 0
-                  for d in range(len(kernel)))
-    y = reduce(x, kernel, stride, pad, extra)
+    x, kernel, stride, pad, dilation, sequences = _pool_geometry(x, kernel_size, stride, pad, op,
+                                                                 dilation)
+    extra = tuple(_ceil_extra(x.shape[2 + d], dilation[d] * (kernel[d] - 1) + 1, stride[d], pad[d])
+                  if ceil_mode else 0 for d in range(len(kernel)))
+    for d, n in enumerate(x.shape[2:]):
+        if dilation[d] > 1 and _padding_only(n, kernel[d], stride[d], pad[d], dilation[d], extra[d]):
+            spread, padded = (dilation[1], pad[1]) if sequences else (dilation, pad)
+            shape = x.shape[:2] + x.shape[3:] if sequences else x.shape
+            raise ValueError(
+                f"{op}: a window of kernel_size {kernel_size} spread by dilation {spread} with pad "
+                f"{padded} reads only padding of x of shape {shape}: its entries fall around the input's "
+                f"(its maximum would be -inf); lower the dilation or the padding")
+    y = reduce(x, kernel, stride, pad, extra, dilation)
     return V.squeeze(y, axis=2) if sequences else y
+
+
+def _padding_only(size, kernel, stride, pad, dilation, extra):
+    """Whether some window along an axis of `size` entries has every one of its entries, `dilation`
+    apart, in the padding: a dilated window can straddle a short input."""
+    out = _output_size(size + extra, kernel, stride, pad, dilation)
+    return any(not any(0 <= o * stride - pad + dilation * j < size for j in range(kernel))
+               for o in range(out))
 
 
 def _window_counts(size, kernel, stride, pad, extra, count_include_pad):
@@ -75,19 +98,20 @@ def _window_counts(size, kernel, stride, pad, extra, count_include_pad):
     return np.array([inside[o * stride:o * stride + kernel].sum() for o in range(out)])
 
 
-def _argmax_positions(x, col, kernel, stride, pad, extra):
+def _argmax_positions(x, col, kernel, stride, pad, extra, dilation):
     """Where each window's maximum lies: its flat index in the input's plane (H W entries; L,
     or D H W), as PyTorch's return_indices, from the windows `col` of `x` and of the indices."""
     xp = get_array_module(x.data)
     size = x.shape[2:]
     ids = xp.broadcast_to(xp.arange(math.prod(size), dtype=np.float64).reshape(size), x.shape)
-    id_col = _windows(V.as_variable(ids), kernel, stride, pad, extra, -1.0).data   # (a constant: no graph)
+    id_col = _windows(V.as_variable(ids), kernel, stride, pad, extra, -1.0, dilation).data   # (no graph)
     first = xp.expand_dims(col.data.argmax(axis=2), 2)           # the first maximum, as PyTorch's
     return xp.take_along_axis(id_col, first, axis=2)[:, :, 0].astype(np.int64)
 
 
 def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
-            ceil_mode: bool = False, return_indices: bool = False) -> Variable | tuple:
+            ceil_mode: bool = False, return_indices: bool = False, *,
+            dilation: Size = 1) -> Variable | tuple:
     """Max pooling of NCHW images (or of (N, C, L) sequences) over kernel-sized windows;
     padding never wins the max.
 
@@ -106,6 +130,8 @@ def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
         padding where the stride leaves rows (columns) uncovered.
     return_indices : bool
         Also return where each maximum lies (`F.max_unpool2d` puts values back there).
+    dilation : int or pair of ints
+        The spacing of a window's entries (PyTorch's dilation; by keyword).
 
     Returns
     -------
@@ -116,18 +142,19 @@ def pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size = 0,
     Raises
     ------
     ValueError
-        If `x` is not 3-d, 4-d or 5-d, a size is out of range, pad >= kernel_size or the window
-        does not fit.
+        If `x` is not 3-d, 4-d or 5-d, a size is out of range, pad >= kernel_size, the window
+        (spread by dilation) does not fit, or a dilated window would read only padding (where
+        PyTorch's gives -inf).
     """
     return_indices = true_or_false(return_indices, "pooling", "return_indices")
     found = []
 
-    def reduce(x, kernel, stride, pad, extra):
-        col = _windows(x, kernel, stride, pad, extra, -np.inf)
+    def reduce(x, kernel, stride, pad, extra, dilation):
+        col = _windows(x, kernel, stride, pad, extra, -np.inf, dilation)
         if return_indices:
-            found.append(_argmax_positions(x, col, kernel, stride, pad, extra))
+            found.append(_argmax_positions(x, col, kernel, stride, pad, extra, dilation))
         return V.max(col, axis=2)
-    y = _pool(x, kernel_size, stride, pad, ceil_mode, "pooling", reduce)
+    y = _pool(x, kernel_size, stride, pad, ceil_mode, "pooling", reduce, dilation)
     return (y, found[0].reshape(y.shape)) if return_indices else y
 
 
@@ -227,7 +254,7 @@ def average_pooling(x: ArrayLike, kernel_size: Size, stride: Size = 1, pad: Size
     op = "average_pooling"
     count_include_pad = true_or_false(count_include_pad, op, "count_include_pad")
 
-    def reduce(x, kernel, stride, pad, extra):
+    def reduce(x, kernel, stride, pad, extra, dilation):  # (average pooling has none: 1)
         col = _windows(x, kernel, stride, pad, extra, 0.0)
         if not any(extra) and count_include_pad:
             return V.mean(col, axis=2)

@@ -421,6 +421,20 @@ def np_pool_clipped(x, k, s, p, kind, ceil_mode=False, count_include_pad=True):
     return y
 
 
+def np_max_pool_dilated(x, k, s, p, d):
+    """Max pooling of images whose windows' entries lie d apart: output (i, j) is the max over
+    x[a, b] for a = i s - p + d u and b = j s - p + d v inside the image, u, v < k (pairs)."""
+    n, c, h, w = x.shape
+    oh, ow = ((size + 2 * pp - dd * (kk - 1) - 1) // ss + 1
+              for size, kk, ss, pp, dd in zip((h, w), k, s, p, d))
+    y = np.full((n, c, oh, ow), -np.inf)
+    for i, j, u, v in np.ndindex(oh, ow, k[0], k[1]):
+        a, b = i * s[0] - p[0] + d[0] * u, j * s[1] - p[1] + d[1] * v
+        if 0 <= a < h and 0 <= b < w:
+            y[:, :, i, j] = np.maximum(y[:, :, i, j], x[:, :, a, b])
+    return y
+
+
 def np_pool1d(x, k, s, p, reduce, pad_value):
     """1-D pooling by direct window reduction over the padded sequence."""
     xp = np.pad(x, ((0, 0), (0, 0), (p, p)), constant_values=pad_value)
@@ -960,6 +974,13 @@ CONV_ROWS = {
             normal((1, 2, 3, 3, 4)), PIECEWISE),
         Row("k=3 s=2 p=1 ceil_mode", lambda x: F.pooling(x, 3, 2, 1, ceil_mode=True),
             lambda x: np_pool_clipped(x, 3, 2, 1, "max", ceil_mode=True), normal((1, 2, 6, 6)), PIECEWISE),
+        Row("k=(2,3) s=(1,2) p=(1,1) dilation=(2,1)", lambda x: F.pooling(x, (2, 3), (1, 2), (1, 1),
+                                                                            dilation=(2, 1)),
+            lambda x: np_max_pool_dilated(x, (2, 3), (1, 2), (1, 1), (2, 1)), normal((2, 1, 5, 6)),
+            PIECEWISE),
+        Row("1-d k=2 s=1 dilation=3", lambda x: F.pooling(x, 2, 1, dilation=3),
+            lambda x: np_max_pool_dilated(x[:, :, None], (1, 2), (1, 1), (0, 0), (1, 3))[:, :, 0],
+            normal((2, 2, 7)), PIECEWISE),
     ],
     "average_pooling": [
         Row("3-d k=2 s=2", lambda x: F.average_pooling(x, 2, 2), lambda x: np_pool3d(x, 2, 2, np.mean),

@@ -80,3 +80,23 @@ def test_indices_and_unpooling_agree_with_torch():
             np.testing.assert_array_equal(
                 F.max_unpool2d(y, indices, k, s, p, outsize=(7, 6)).data,
                 torch.nn.functional.max_unpool2d(want, want_indices, k, s, p, output_size=(7, 6)).numpy())
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dilated_pooling_agrees_with_torch():
+    import torch
+
+    rng = np.random.default_rng(2)
+    for k, s, p, d, ceil in itertools.product((2, 3), (1, 2), (0, 1), ((2, 1), (3, 2)), (False, True)):
+        x = rng.standard_normal((2, 2, 8, 7))
+        xv = V.Variable(x)
+        y, indices = F.pooling(xv, k, s, p, ceil_mode=ceil, return_indices=True, dilation=d)
+        xt = torch.tensor(x, requires_grad=True)
+        want, want_indices = torch.nn.functional.max_pool2d(xt, k, s, p, d, ceil_mode=ceil,
+                                                            return_indices=True)
+        np.testing.assert_array_equal(indices, want_indices.numpy())
+        np.testing.assert_array_equal(y.data, want.detach().numpy())
+        u = rng.standard_normal(y.shape)
+        V.sum(y * u).backward()
+        (want * torch.tensor(u)).sum().backward()
+        np.testing.assert_allclose(xv.grad.data, xt.grad.numpy(), rtol=1e-14, atol=1e-15)

@@ -2312,6 +2312,24 @@ def pooling(x, kernel_size, stride=1, pad=0):
     return _pool(x, kernel_size, stride, pad, np.max, -np.inf)
 
 
+def pooling_dilated(x, kernel_size, stride=1, pad=0, dilation=1):
+    """Max pooling whose windows' entries lie `dilation` apart: output (p, q) the max over the
+    entries (p sh - ph + dh u, q sw - pw + dw v) inside the image, one at a time."""
+    x = as_float(x)
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = (_pair(v) for v in (kernel_size, stride, pad, dilation))
+    n, c, h, w = x.shape
+    oh, ow = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    y = np.full((n, c, oh, ow), -np.inf)
+    for p in range(oh):
+        for q in range(ow):
+            for u in range(kh):
+                for v in range(kw):
+                    a, b = p * sh - ph + dh * u, q * sw - pw + dw * v
+                    if 0 <= a < h and 0 <= b < w:
+                        y[:, :, p, q] = np.fmax(y[:, :, p, q], x[:, :, a, b])
+    return y
+
+
 def average_pooling(x, kernel_size, stride=1, pad=0):
     return _pool(x, kernel_size, stride, pad, np.mean, 0.0)
 

@@ -647,6 +647,17 @@ def pooling_draw(data, rng):
     return [x], {"kernel_size": kernel, "stride": stride, "pad": tuple(int(p) for p in pad)}
 
 
+def dilated_pooling_draw(data, rng):
+    """Images, kernel, stride and a dilation whose spread window fits without reading only padding
+    (pad 0)."""
+    x = _image(data, rng, values=distinct)
+    kernel, stride, _ = _geometry(data, *x.shape[2:])
+    kernel = tuple(np.broadcast_to(kernel, 2).tolist())
+    dilation = tuple(min(data.draw(st.integers(1, 3)), max((size - 1) // max(k - 1, 1), 1))
+                     for size, k in zip(x.shape[2:], kernel))
+    return [x], {"kernel_size": kernel, "stride": stride, "dilation": dilation}
+
+
 def im2col_draw(data, rng):
     x = _image(data, rng)
     kernel, stride, pad = _geometry(data, *x.shape[2:])
@@ -2106,6 +2117,7 @@ PROPS = [
     Prop("deconv1d", deconv1d_draw, lambda x, W, b=None, **kw: F.deconv1d(x, W, b, **kw), R.deconv1d),
     Prop("deconv3d", deconv3d_draw, lambda x, W, b=None, **kw: F.deconv3d(x, W, b, **kw), R.deconv3d),
     Prop("pooling", pooling_draw, F.pooling, R.pooling),
+    Prop("pooling", dilated_pooling_draw, F.pooling, R.pooling_dilated, label="dilated"),
     Prop("average_pooling", pooling_draw, F.average_pooling, R.average_pooling),
     Prop("im2col", im2col_draw, F.im2col, R.im2col),
     Prop("col2im", col2im_draw, F.col2im, R.col2im),
