@@ -1,8 +1,11 @@
 """Every primitive op of `variable`, re-exported, plus neural-network functions."""
 
+import numpy as np
+
 from variable import *  # noqa: F401,F403  (the primitive ops, re-exported as the API promises)
 from variable import _SPELLED_OTHERWISE as _SPELLED_OTHERWISE_IN_V
 from variable import OPS, refuse_missing_name
+from variable import pad as _pad_every_form
 from variable.variable import AXIS_KEYWORDS, RENAMED_KEYWORDS, refusing_foreign_keywords_among
 
 from . import activation, attention, conv, ctc, loss, nn, resample
@@ -69,6 +72,23 @@ from .nn import (
 from .pooling import average_pooling, max_unpool2d, pooling
 from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, affine_grid, grid_sample, interpolate
 from .softmax import log_softmax, softmax
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """V.pad (NumPy's np.pad), refusing the one form that PyTorch's F.pad reads otherwise: a flat
+    pair (before, after) for an input of several axes pads every axis in NumPy's reading and the
+    last axis alone in PyTorch's (V.pad and np.pad take it as NumPy does)."""
+    ndim = array.ndim if hasattr(array, "ndim") else np.ndim(array)
+    if (isinstance(pad_width, (tuple, list)) and len(pad_width) == 2 and ndim >= 2
+            and all(isinstance(w, (int, np.integer)) and not isinstance(w, bool) for w in pad_width)):
+        pair = tuple(int(w) for w in pad_width)
+        last = ((0, 0),) * (ndim - 1) + (pair,)
+        raise ValueError(
+            f"pad: pad_width {pair} for an input of {ndim} axes pads every axis as NumPy reads it, "
+            f"the last axis alone as PyTorch's F.pad does; write pad_width={last} for the last axis, "
+            f"or {(pair,) * ndim} (V.pad and np.pad read the pair as NumPy does) for every axis")
+    return _pad_every_form(array, pad_width, mode, **kwargs)
+
 
 __all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + ctc.__all__ + nn.__all__
            + conv.__all__ + _pooling.__all__ + attention.__all__ + resample.__all__)
@@ -165,7 +185,21 @@ _SPELLED_OTHERWISE = {
                                 "for x of shape (N, C, H, W) and g groups"),
     "lp_pool2d": (_TORCH, "(F.average_pooling(x ** p, k, k) * (k * k)) ** (1 / p), stride k as PyTorch's "
                           "default"),
-    "relu_": (_TORCH, "F.relu(x): gengrad's ops never change their input in place"),
+    **{f"{name}_": (_TORCH, f"F.{name}(x): gengrad's ops never change their input in place")
+       for name in ("relu", "celu", "elu", "leaky_relu", "selu")},
+    "hardtanh_": (_TORCH, "F.hard_tanh(x): gengrad's ops never change their input in place"),
+    "threshold_": (_TORCH, "V.where(x > threshold, x, value): gengrad's ops never change their input "
+                           "in place"),
+    "rrelu_": (_TORCH, "F.leaky_relu(x, (lower + upper) / 2): gengrad's ops never change their input in "
+                       "place"),
+    "lp_pool1d": (_TORCH, "(F.average_pooling(x ** p, k, k) * k) ** (1 / p) for x of shape (N, C, L)"),
+    "pixel_unshuffle": (_TORCH, "for x of shape (N, C, H, W): x.reshape(N, C, H // r, r, W // r, r)"
+                                ".transpose(0, 1, 3, 5, 2, 4).reshape(N, C * r * r, H // r, W // r)"),
+    "feature_alpha_dropout": (_TORCH, "F.alpha_dropout(x, p), which drops entries (gengrad has no form that "
+                                      "drops whole channels)"),
+    **dict.fromkeys(("adaptive_avg_pool3d", "adaptive_max_pool3d"), (
+        _TORCH, "F.average_pooling(x, k, k) or F.pooling(x, k, k) of x (N, C, D, H, W) where each size "
+                "is k times the output's (gengrad's adaptive pooling is 2-D: F.adaptive_avg_pool2d)")),
     "rrelu": (_TORCH, "F.leaky_relu(x, (lower + upper) / 2), its slope in evaluation (in training PyTorch "
                       "draws one per entry: x * V.where(x >= 0, 1, np.random.uniform(lower, upper, "
                       "x.shape)))"),

@@ -183,6 +183,52 @@ _SPELLED_OTHERWISE = {
                                    "[L.TransformerEncoderLayer(d_model, nhead) for _ in range(n)], then for "
                                    "layer in layers: x = layer(x, src_key_padding_mask=mask) (as attributes "
                                    "of a Model)"),
+    **{name: (_TORCH, f"{fix}: losses are functions (import function as F)") for name, fix in {
+        "MultiMarginLoss": "F.multi_margin_loss(y, t, p, margin, weight)",
+        "CTCLoss": "F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank)",
+        "PoissonNLLLoss": "F.poisson_nll_loss(log_rate, t) (PyTorch's default log_input=True)",
+        "MultiLabelSoftMarginLoss": "F.sigmoid_cross_entropy(x, y), y of 0s and 1s",
+        "MarginRankingLoss": "V.mean(V.maximum(0, -y * (x1 - x2) + margin))",
+        "SoftMarginLoss": "V.mean(F.softplus(-y * x)), y of +-1",
+        "HingeEmbeddingLoss": "V.mean(V.where(y > 0, x, V.maximum(0, margin - x))), y of +-1",
+        "GaussianNLLLoss": "V.mean(0.5 * (V.log(var) + (x - t) ** 2 / var)), var > 0",
+        "TripletMarginLoss": ("V.mean(V.maximum(V.linalg.norm(a - p, axis=-1) - V.linalg.norm(a - n, "
+                              "axis=-1) + margin, 0))"),
+        "CosineEmbeddingLoss": ("c = F.cosine_similarity(x1, x2); V.mean(V.where(y > 0, 1 - c, "
+                                "V.maximum(c - margin, 0))), y of +-1"),
+        "NLLLoss2d": "F.softmax_cross_entropy(logits.transpose(0, 2, 3, 1), t) on the logits",
+    }.items()},
+    **dict.fromkeys(("BatchNorm3d", "SyncBatchNorm"), (
+        _TORCH, "L.BatchNorm() (its size is read off the first batch; one device, so nothing to sync)")),
+    "InstanceNorm3d": (_TORCH, "L.GroupNorm(C), one group a channel, for C channels"),
+    **dict.fromkeys(("LazyConv1d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
+                     "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
+                     "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"), (
+        _TORCH, "the layer without Lazy (L.Conv1d, L.Deconv2d, L.BatchNorm, L.GroupNorm(C) for instance "
+                "norm): gengrad's layers read their input size off the first input unless it is given")),
+    "CrossMapLRN2d": (_TORCH, "L.LocalResponseNorm(size, alpha, beta, k)"),
+    "Softshrink": (_TORCH, "a step lambda x: V.sign(x) * V.maximum(V.abs(x) - lambd, 0) in L.Sequential"),
+    "RReLU": (_TORCH, "L.LeakyReLU((lower + upper) / 2), its slope in evaluation (in training PyTorch "
+                      "draws a slope per entry)"),
+    **{f"{kind}Pad{d}d": (_TORCH, f"a step lambda x: F.pad(x, ((0, 0), (0, 0)) + ((p, p),) * {d}{extra}) "
+                                  f"in L.Sequential")
+       for kind, extra in (("Zero", ""), ("Constant", ", constant_values=c"),
+                           ("Reflection", ", mode='reflect'"), ("Replication", ", mode='edge'"),
+                           ("Circular", ", mode='wrap'"))
+       for d in (1, 2, 3) if (kind, d) not in {("Zero", 2), ("Constant", 2), ("Reflection", 2),
+                                                ("Replication", 2)}},
+    "AdaptiveMaxPool1d": (_TORCH, "a step lambda x: F.adaptive_max_pool2d(x[:, :, None, :], (1, n))"
+                                  "[:, :, 0, :] in L.Sequential"),
+    "MaxUnpool1d": (_TORCH, "F.max_unpool2d(y[:, :, None], indices[:, :, None], (1, k), (1, s), "
+                            "outsize=(1, L))[:, :, 0] in a Model's forward: the sequences as images one "
+                            "row high"),
+    "ChannelShuffle": (_TORCH, "a step lambda x: x.reshape(N, g, C // g, H, W).transpose(0, 2, 1, 3, 4)"
+                               ".reshape(N, C, H, W) in L.Sequential"),
+    "PixelUnshuffle": (_TORCH, "a step lambda x: x.reshape(N, C, H // r, r, W // r, r).transpose(0, 1, 3, "
+                               "5, 2, 4).reshape(N, C * r * r, H // r, W // r) in L.Sequential"),
+    **{f"LPPool{d}d": (_TORCH, f"a step lambda x: (F.average_pooling(x ** p, k, k) * {size}) ** (1 / p) "
+                               f"in L.Sequential, x of shape {layout}")
+       for d, size, layout in ((1, "k", "(N, C, L)"), (2, "(k * k)", "(N, C, H, W)"))},
     "manual_seed": ("PyTorch's name", "L.seed(n)"),
     "Spiral": ("DeZero's dataset", "x, t = L.datasets.spiral() (its own draw of the arms)"),
     "SinCurve": ("DeZero's dataset", "x, t = L.datasets.sine_curve()"),

@@ -157,9 +157,9 @@ _FORWARD_MODE = -2
 _RECORDED_GRAD = -3
 # Arrays written in place through a Variable's `.data` (`x.data -= step`, EmbedID's max_norm):
 # id(the array that owns the memory) -> [a weak reference to it, the clock then, the name of
-# the Variable written].  A view of
-# such an array (x.T, x.reshape(...), a basic slice), made by an op that reads no values,
-# changed with it: an op that read the view is checked here (backward.py, _check_unchanged).
+# the Variable written].  A view of such an array (x.T, x.reshape(...), a basic slice), made
+# by an op that reads no values, changed with it: backward.py's _check_unchanged looks up the
+# arrays an op kept here.
 _written = {}
 _written_limit = [4096]
 

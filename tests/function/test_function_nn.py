@@ -316,3 +316,16 @@ def test_accuracy_is_a_plain_number_without_a_graph():
 def test_accuracy_rejects_bad_shapes(y, t, error, match):
     with pytest.raises(error, match=match):
         F.accuracy(y, t)
+
+
+def test_f_pad_is_numpys_pad_but_refuses_a_pair_pytorch_reads_as_the_last_axis():
+    x = V.Variable(np.arange(6.0).reshape(2, 3))
+    y = F.pad(x, ((0, 0), (1, 2)), mode="wrap")               # one pair per axis: NumPy's form
+    np.testing.assert_array_equal(y.data, np.pad(x.data, ((0, 0), (1, 2)), mode="wrap"))
+    V.sum(y).backward()
+    np.testing.assert_array_equal(x.grad.data, [[2, 2, 2], [2, 2, 2]])   # 3 inputs wrap onto 3 places
+    np.testing.assert_array_equal(F.pad(np.ones(3), (1, 2)).data, [0, 1, 1, 1, 0, 0])   # 1-D: one reading
+    assert F.pad(x, 1).shape == (4, 5) and V.pad(x, (1, 1)).shape == (4, 5)
+    with pytest.raises(ValueError, match=r"pad: pad_width \(1, 2\) for an input of 2 axes .* "
+                                         r"pad_width=\(\(0, 0\), \(1, 2\)\) for the last axis"):
+        F.pad(x, (1, 2))

@@ -1040,7 +1040,7 @@ def draw_gradient(data, rng):
 
 def draw_pad(data, rng):
     shape = data.draw(SHAPES)
-    mode = data.draw(st.sampled_from(["constant", "edge", "reflect"]))
+    mode = data.draw(st.sampled_from(["constant", "edge", "reflect", "symmetric", "wrap"]))
     width = st.integers(0, 2)
     if shape and data.draw(st.booleans()):
         pad_width = tuple(data.draw(st.tuples(width, width)) for _ in shape)

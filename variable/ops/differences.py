@@ -286,12 +286,19 @@ def gradient(
 
 
 # ----- pad -------------------------------------------------------------------------
-_PAD_OPTIONS = {"constant": {"constant_values"}, "edge": set(), "reflect": {"reflect_type"}}
+_CIRCULAR = "; PyTorch's circular padding is mode='wrap'"
+_PAD_OPTIONS = {"constant": {"constant_values"}, "edge": set(), "reflect": {"reflect_type"},
+                "symmetric": {"reflect_type"}, "wrap": set()}
 
 
 def _source(n, before, after, mode):
     """For each place of a padded axis of length n, the place of the input it copies."""
     j = np.arange(-before, n + after)
+    if mode == "wrap":                                     # the axis repeated
+        return j % n
+    if mode == "symmetric":                                # mirrored with the end entries repeated
+        j = j % (2 * n)
+        return np.where(j < n, j, 2 * n - 1 - j)
     if mode == "edge" or n == 1:
         return np.clip(j, 0, max(n - 1, 0))
     period = 2 * (n - 1)                                   # reflect: mirror about both ends
@@ -300,7 +307,8 @@ def _source(n, before, after, mode):
 
 
 class Pad(Forwarder):
-    """np.pad in mode 'constant', 'edge' or 'reflect': the input inside, copies or constants around."""
+    """np.pad in mode 'constant', 'edge', 'reflect', 'symmetric' or 'wrap': the input inside,
+    copies or constants around."""
 
     def __init__(self, widths, mode, options):
         self.widths, self.mode, self.options = widths, mode, options
@@ -332,7 +340,8 @@ class Pad(Forwarder):
 
 
 def pad(array: ArrayLike, pad_width: int | Sequence, mode: str = "constant", **kwargs: Any) -> Variable:
-    """`array` padded along every axis, in NumPy's modes 'constant', 'edge' and 'reflect'.
+    """`array` padded along every axis, in NumPy's modes 'constant', 'edge', 'reflect',
+    'symmetric' and 'wrap'.
 
     Parameters
     ----------
@@ -341,12 +350,14 @@ def pad(array: ArrayLike, pad_width: int | Sequence, mode: str = "constant", **k
         Entries added before and after each axis: n, (before, after), or
         ((before_1, after_1), ..., (before_N, after_N)); or {axis: n or (before, after)}
         for some axes (the others unpadded).
-    mode : {'constant', 'edge', 'reflect'}
+    mode : {'constant', 'edge', 'reflect', 'symmetric', 'wrap'}
         'constant' fills with `constant_values` (constants: no gradient), 'edge' repeats
-        the end values, 'reflect' mirrors about the ends without repeating them.
+        the end values, 'reflect' mirrors about the ends without repeating them,
+        'symmetric' mirrors repeating them, 'wrap' repeats the axis (PyTorch's circular
+        padding).
     **kwargs
-        constant_values (mode 'constant'; default 0), reflect_type (mode 'reflect'; only
-        'even').
+        constant_values (mode 'constant'; default 0), reflect_type (modes 'reflect' and
+        'symmetric'; only 'even').
 
     Returns
     -------
@@ -359,12 +370,13 @@ def pad(array: ArrayLike, pad_width: int | Sequence, mode: str = "constant", **k
         If `pad_width` is not made of ints, or `constant_values` is a Variable requiring grad.
     ValueError
         If `pad_width` is negative or does not fit the input's axes, `mode` is not one of
-        the three, a keyword does not belong to the mode, or 'edge'/'reflect' would extend
-        an empty axis.
+        the five, a keyword does not belong to the mode, or a mode other than 'constant'
+        would extend an empty axis.
     """
     if not isinstance(mode, str) or mode not in _PAD_OPTIONS:
         raise ValueError(
-            f"pad: mode {mode!r} is not supported (only 'constant', 'edge' and 'reflect')"
+            f"pad: mode {mode!r} is not supported (only 'constant', 'edge', 'reflect', 'symmetric' "
+            f"and 'wrap'{_CIRCULAR if mode == 'circular' else ''})"
         )
     unknown = set(kwargs) - _PAD_OPTIONS[mode]
     if unknown:
