@@ -153,6 +153,15 @@ class Dropout(Forwarder):
         return [y._data] + [c * self.scale for c in x[1:]]   # y_k = mask x_k / (1 - p)
 
 
+def _drop_probability(p, op):
+    """`p` as a float in [0, 1), else a TypeError or ValueError naming `op`."""
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{op}: p must be a number in [0, 1), got {type(p).__name__}")
+    if not 0 <= p < 1:
+        raise ValueError(f"{op}: p must be in [0, 1), got {p!r}")
+    return float(p)
+
+
 def dropout(x: ArrayLike, p: float = 0.5, *, dropout_ratio: float | None = None,
             training: bool | None = None) -> Variable:
     """Inverted dropout: zero each entry with probability `p`, scale the rest by 1/(1-p).
@@ -189,26 +198,21 @@ def dropout(x: ArrayLike, p: float = 0.5, *, dropout_ratio: float | None = None,
         raise TypeError(f"dropout: gengrad calls the drop probability p, as PyTorch does: "
                         f"F.dropout(x, p={dropout_ratio!r})")
     _refuse_training_keyword("dropout", training)
-    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
-        raise TypeError(f"dropout: p must be a number in [0, 1), got {type(p).__name__}")
-    if not 0 <= p < 1:
-        raise ValueError(f"dropout: p must be in [0, 1), got {p!r}")
+    p = _drop_probability(p, "dropout")
     x = as_float(x, "dropout")
     if p == 0 or not V.is_train():
         return x
-    return Function(Dropout(float(p)))(x)
+    return Function(Dropout(p))(x)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
-class AlphaDropout(Forwarder):
+class AlphaDropout(Dropout):
     """a (x mask + alpha' (1 - mask)) + b: dropped entries set to SELU's negative saturation
-    alpha' = -scale alpha, then an affine map that keeps a zero mean and unit variance."""
-
-    def __init__(self, p):
-        self.p = p
+    alpha' = -scale alpha, then an affine map that keeps a zero mean and unit variance; its
+    derivative is Dropout's, the mask times a (`self.scale`)."""
 
     def forward(self, x):
         keep = get_array_module(x).random.random_sample(x.shape) >= self.p   # on x's device
@@ -217,20 +221,6 @@ class AlphaDropout(Forwarder):
         self.scale = np.multiply(keep, a, dtype=x.dtype)
         shift = np.where(keep, 0.0, a * saturation) - a * saturation * self.p
         return x * self.scale + shift.astype(x.dtype, copy=False)
-
-    save_for_backward = ()
-
-    def backward(self, gy):
-        return gy * self.scale
-
-    def _backward_arrays(self, gy):
-        return _multiply(gy, self.scale)
-
-    taylor_records = True
-
-    def taylor(self, x):
-        y, = self.outputs
-        return [y._data] + [c * self.scale for c in x[1:]]
 
 
 def alpha_dropout(x: ArrayLike, p: float = 0.5, *, training: bool | None = None) -> Variable:
@@ -260,14 +250,11 @@ def alpha_dropout(x: ArrayLike, p: float = 0.5, *, training: bool | None = None)
         If `p` is not a number in [0, 1), or `training` is given.
     """
     _refuse_training_keyword("alpha_dropout", training)
-    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
-        raise TypeError(f"alpha_dropout: p must be a number in [0, 1), got {type(p).__name__}")
-    if not 0 <= p < 1:
-        raise ValueError(f"alpha_dropout: p must be in [0, 1), got {p!r}")
+    p = _drop_probability(p, "alpha_dropout")
     x = as_float(x, "alpha_dropout")
     if p == 0 or not V.is_train():
         return x
-    return Function(AlphaDropout(float(p)))(x)
+    return Function(AlphaDropout(p))(x)
 
 
 # ----- normalisation -----------------------------------------------------------------------
