@@ -18,7 +18,7 @@ from variable.ops.elementwise import _multiply
 from variable.ops.matmul import MatMul2D, _mm_arrays
 from variable.ops.reduction import Mean, Variance
 
-from .activation import ArrayLike, as_array, as_float, checked_indices
+from .activation import _SELU_ALPHA, _SELU_SCALE, ArrayLike, as_array, as_float, checked_indices
 
 
 # ----- linear ---------------------------------------------------------------------------
@@ -203,10 +203,6 @@ def dropout(x: ArrayLike, p: float = 0.5, *, dropout_ratio: float | None = None,
     if p == 0 or not V.is_train():
         return x
     return Function(Dropout(p))(x)
-
-
-_SELU_ALPHA = 1.6732632423543772848170429916717
-_SELU_SCALE = 1.0507009873554804934193349852946
 
 
 class AlphaDropout(Dropout):
