@@ -287,6 +287,7 @@ class LBFGS(Optimizer):
                             f"loss.backward() and returns the loss: opt.update(closure), got {got} (L-BFGS "
                             f"evaluates the loss several times per update)")
         memory, vectors = self.global_state, self._vectors
+        self._updates += 1   # (a call is an update for a learning-rate schedule, even one that stops early)
         first, loss, g = self._evaluate(closure)
         evals = 1
         memory["func_evals"] += 1

@@ -11,10 +11,14 @@ the value for epoch 0; each `step()` moves one epoch on (OneCycleLR: one update 
 values are PyTorch's closed forms of the same schedules, so a run takes the learning rates
 torch's schedulers give.  `state_dict()` and `load_state_dict()` keep the epoch, to resume a
 run: load the schedule's state first, then the checkpoint (whose lr is the scheduled one).
+A schedule's first `step()` before its optimizer's first `update()` warns, as PyTorch's does:
+the learning rate it set for epoch 0 would never be used.
 """
 
 import bisect
 import math
+import sys
+import warnings
 from collections.abc import Callable
 
 from variable.variable import refuse_missing_name
@@ -29,6 +33,20 @@ def _check_optimizer(optimizer, where):
                         f"got {type(optimizer).__name__}")
     if "lr" not in optimizer.__dict__:
         raise TypeError(f"{where}: {type(optimizer).__name__} has no lr to schedule")
+
+
+def _warn_stepped_before_update(schedule):
+    """Warn (as PyTorch does) that `schedule` steps before its optimizer's first update: the
+    learning rate it set for epoch 0 is never used.  The warning points at the caller's line."""
+    name = type(schedule).__name__
+    level, frame = 1, sys._getframe(0)
+    while frame is not None and frame.f_code.co_filename == __file__:
+        level, frame = level + 1, frame.f_back
+    warnings.warn(
+        f"{name}.step() came before the optimizer's first update(), so the learning rate it set "
+        f"first ({schedule.optimizer.lr!r}) was never used; step the schedule after the updates it "
+        f"schedules: opt.update() then {name}.step() (PyTorch's optimizer.step() then "
+        f"scheduler.step())", UserWarning, stacklevel=level)
 
 
 class LRScheduler:
@@ -49,6 +67,8 @@ class LRScheduler:
 
     def step(self) -> None:
         """Move one epoch on and set the optimizer's lr to its value."""
+        if self.last_epoch == 0 and not self.optimizer._updates:   # the first step() of a new schedule
+            _warn_stepped_before_update(self)
         self.last_epoch += 1
         self.optimizer.lr = self.lr_at(self.last_epoch)
 

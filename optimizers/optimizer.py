@@ -166,6 +166,8 @@ class Optimizer:
         float64 array).  Saved and restored all together, or not at all.
     """
 
+    _updates = 0  # how many update() calls it has made (a learning-rate schedule reads it)
+
     state_kinds: dict[str, str] = {}
     global_kinds: dict[str, str] = {}
     renamed: dict[str, str] = {}
@@ -279,6 +281,7 @@ class Optimizer:
             if grad.dtype != param.data.dtype:
                 grad = grad.astype(param.data.dtype)
             self.update_one(param, grad)
+        self._updates += 1
 
     def state_of(self, param) -> dict:
         """The per-parameter state dict of `param` (created empty on first use)."""

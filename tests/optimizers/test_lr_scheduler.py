@@ -4,6 +4,7 @@ checkpoint, the slips; and, where PyTorch is installed, torch's schedulers step 
 
 import importlib.util
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -17,6 +18,10 @@ from variable.backend import to_cpu
 def _optimizer(kind="sgd", lr=0.1):
     w = V.Variable(np.ones(3))
     return (O.MomentumSGD(lr=lr, momentum=0.9) if kind == "sgd" else O.Adam(lr=lr)).setup([w])
+
+
+FORMULA_ONLY = pytest.mark.filterwarnings("ignore:.*came before the optimizer's first update")
+"""For the tests of the values alone, which step a schedule with no updates between."""
 
 
 def _rates(schedule, opt, steps):
@@ -45,6 +50,7 @@ FORMULAS = {
 }
 
 
+@FORMULA_ONLY
 @pytest.mark.parametrize("name", sorted(FORMULAS))
 def test_each_schedule_gives_its_formula(name):
     make, formula = FORMULAS[name]
@@ -54,6 +60,7 @@ def test_each_schedule_gives_its_formula(name):
     assert schedule.get_last_lr() == [opt.lr] and schedule.last_epoch == 20
 
 
+@FORMULA_ONLY
 def test_one_cycle_rises_then_anneals_and_cycles_the_momentum():
     for kind, name in (("sgd", "momentum"), ("adam", "beta1")):
         opt = _optimizer(kind)
@@ -123,6 +130,29 @@ def test_resuming_from_state_dict_and_a_checkpoint_continues_the_run(tmp_path, o
         schedule.load_state_dict(O.StepLR(_optimizer(), 3).state_dict())
 
 
+def test_a_schedule_stepped_before_the_first_update_warns_as_pytorchs():
+    opt = _optimizer()
+    schedule = O.StepLR(opt, 1, 0.5)
+    with pytest.warns(UserWarning, match=r"StepLR\.step\(\) came before the optimizer's first update\(\), so "
+                                         r"the learning rate it set first \(0\.1\) was never used") as caught:
+        schedule.step()                                  # the epoch-start habit of PyTorch before 1.1
+    assert caught[0].filename == __file__                # it points at the line that stepped
+    with pytest.warns(UserWarning, match=r"OneCycleLR\.step\(\) came before"):
+        O.OneCycleLR(_optimizer(), 1.0, 10).step()
+    opt = _optimizer()
+    schedule = O.StepLR(opt, 1, 0.5)
+    w, = opt.target.params()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(3):                               # the right order: no warning
+            V.sum(w * w).backward()
+            opt.update()
+            w.cleargrad()
+            schedule.step()
+        O.StepLR(opt, 1, 0.5).step()                     # a schedule made after updates started
+    assert opt.lr == 0.1 * 0.5 ** 3 * 0.5
+
+
 def test_slips_name_the_fix():
     with pytest.raises(TypeError, match=r"StepLR: the first argument is the optimizer \(O\.SGD\(lr=\.\.\.\)"
                                         r"\.setup\(model\)\), got Linear"):
@@ -136,6 +166,7 @@ def test_slips_name_the_fix():
     assert O.lr_scheduler.StepLR is O.StepLR             # torch.optim.lr_scheduler's spelling too
 
 
+@FORMULA_ONLY
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
 def test_each_schedule_steps_as_torchs():
     import torch
