@@ -171,6 +171,22 @@ def owning_array(a):
     return a
 
 
+def _note_written(a, name):
+    """Record that the memory of the array `a` was written in place, now, through the `.data` of
+    the Variable called `name`."""
+    owner = a if a.base is None else owning_array(a)
+    entry = _written.get(id(owner))
+    if entry is not None and entry[0]() is owner:  # (an optimizer's parameter, step after step)
+        entry[1], entry[2] = _clock[0], name
+        return
+    _written[id(owner)] = [weakref.ref(owner), _clock[0], name]
+    if len(_written) > _written_limit[0]:  # forget the arrays that are gone
+        for key, entry in list(_written.items()):
+            if entry[0]() is None:
+                del _written[key]
+        _written_limit[0] = max(4096, 2 * len(_written))
+
+
 def written_since(a, stamp):
     """The name (None when unnamed) of the Variable through whose `.data` the memory of the array
     `a` was last written in place, if that was after the clock read `stamp`; else False."""
@@ -1255,17 +1271,7 @@ class Variable:
         _clock[0] += 1
         self._assigned = _clock[0]
         if value is old:  # written in place: so were the views of it
-            owner = old if old.base is None else owning_array(old)
-            entry = _written.get(id(owner))
-            if entry is not None and entry[0]() is owner:  # (an optimizer's parameter, step after step)
-                entry[1], entry[2] = _clock[0], self.name
-            else:
-                _written[id(owner)] = [weakref.ref(owner), _clock[0], self.name]
-                if len(_written) > _written_limit[0]:  # forget the arrays that are gone
-                    for k, (ref, _) in list(_written.items()):
-                        if ref() is None:
-                            del _written[k]
-                    _written_limit[0] = max(4096, 2 * len(_written))
+            _note_written(old, self.name)
         if value.shape != old.shape or value.dtype != old.dtype:  # (even an op that reads no values
             self._reshaped = _clock[0]                             # reads its inputs' shapes)
 
@@ -1487,17 +1493,14 @@ class Variable:
 
     def _changed_in_place(self):
         """Mark this Variable's data as written in place (rows rescaled by EmbedID's max_norm):
-        an assignment for the graphs recorded before it, but the same point for the gradient
-        it holds (the write touched only entries whose gradient is 0: rows no earlier lookup
-        read)."""
-        current = self._grad is not None and _grad_is_current(self)
-        self.data = self._data
-        if current:
-            self._grad_at = _clock[0]
+        `_move` to its own array (the write touched only entries whose gradient is 0: rows no
+        earlier lookup read)."""
+        self._move(self._data)
 
     def _move(self, data):
-        """Give this Variable `data`, its values on another device: an assignment for the
-        graphs recorded before it, but the same point for the gradient it holds."""
+        """Give this Variable `data`, its values on another device (or its own array, written
+        in place): an assignment for the graphs recorded before it, but the same point for the
+        gradient it holds."""
         current = self._grad is not None and _grad_is_current(self)
         self.data = data
         if current:

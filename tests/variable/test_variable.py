@@ -360,6 +360,23 @@ def test_an_assignment_refuses_only_the_ops_that_read_what_changed():
     np.testing.assert_array_equal(x.grad.data, [0.0, 2.0, 4.0, 6.0, 0.0])
 
 
+def test_the_record_of_in_place_writes_forgets_arrays_that_are_gone_and_keeps_the_rest():
+    x = V.Variable(np.arange(4.0), name="x")
+    z = V.sum(V.sin(x.reshape(2, 2)))            # Sin keeps a view of x's array
+    alive = [V.Variable(np.ones(2)) for _ in range(5000)]
+    with V.no_grad():
+        x -= 1.0
+        for w in alive:                          # more written arrays than the record holds before
+            w -= 1.0                             # it looks for those that are gone
+    del alive[::2]
+    with V.no_grad():
+        for w in [V.Variable(np.ones(2)) for _ in range(5000)]:
+            w -= 1.0
+    with pytest.raises(ValueError, match=r"an input of Sin, views memory .* through the \.data of "
+                                         r"Variable 'x'"):
+        z.backward()
+
+
 def test_size_is_an_int_and_tolist_gives_numbers():
     x = V.Variable(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
     assert x.size == 6 and isinstance(x.size, int) and repr(x.size) == "6"
