@@ -18,7 +18,15 @@ from variable.ops.elementwise import _multiply
 from variable.ops.matmul import MatMul2D, _mm_arrays
 from variable.ops.reduction import Mean, Variance
 
-from .activation import _SELU_ALPHA, _SELU_SCALE, ArrayLike, as_array, as_float, checked_indices
+from .activation import (
+    _SELU_ALPHA,
+    _SELU_SCALE,
+    ArrayLike,
+    as_array,
+    as_float,
+    checked_indices,
+    finite_number,
+)
 
 
 # ----- linear ---------------------------------------------------------------------------
@@ -476,12 +484,7 @@ def local_response_norm(x: ArrayLike, size: int, alpha: float = 1e-4, beta: floa
         raise ValueError(f"{op}: x must be (N, C, ...) with at least 3 axes, got shape {x.shape}")
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
         raise ValueError(f"{op}: size must be a positive int, got {size!r}")
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise TypeError(f"{op}: {name} must be a number, got {type(value).__name__}")
-        if not math.isfinite(value):
-            raise ValueError(f"{op}: {name} must be finite, got {value!r}")
-    k = _positive(k, op, "k")
+    alpha, beta, k = finite_number(alpha, op, "alpha"), finite_number(beta, op, "beta"), _positive(k, op, "k")
     c = x.shape[1]
     widths = [(0, 0)] * x.ndim
     widths[1] = (size // 2, (size - 1) // 2)
@@ -489,7 +492,7 @@ def local_response_norm(x: ArrayLike, size: int, alpha: float = 1e-4, beta: floa
     total = squares[:, 0:c]
     for j in range(1, size):
         total = total + squares[:, j:j + c]
-    return x / (k + float(alpha) / size * total) ** float(beta)
+    return x / (k + alpha / size * total) ** beta
 
 
 def _refuse_training_keyword(op, training):
@@ -684,14 +687,14 @@ def embed_id(ids: ArrayLike, W: ArrayLike, max_norm: float | None = None, norm_t
     n = W.shape[0]
     message = f"{op}: id {{value}} is out of range for W with {n} rows"
     ids, poison = checked_indices(ids, n, op, message, W.dtype)
-    max_norm = _max_norm(max_norm, norm_type, op)
+    max_norm = checked_max_norm(max_norm, norm_type, op)
     if max_norm is not None and not V.config.is_recomputing():  # (V.checkpoint's second run: done)
         _renorm_rows(W, ids, max_norm, float(norm_type))
     y = V.get_item(W, ids)
     return y if poison is None else y * poison   # (a bad id checked on a device: NaN, rows and gradient)
 
 
-def _max_norm(max_norm, norm_type, op):
+def checked_max_norm(max_norm, norm_type, op):
     """`max_norm` as a float (or None), once it and `norm_type` are checked to be positive numbers."""
     for name, value in (("max_norm", 1.0 if max_norm is None else max_norm), ("norm_type", norm_type)):
         real = isinstance(value, (int, float, np.integer, np.floating))

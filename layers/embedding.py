@@ -5,6 +5,7 @@ import numpy as np
 import function as F
 import variable as V
 from function.activation import as_array
+from function.nn import checked_max_norm
 
 from .initializers import generator
 from .layer import Layer
@@ -64,7 +65,7 @@ class EmbedID(Layer):
                                  f"in_size={in_size} (from {-in_size} to {in_size - 1})")
             self.padding_idx = int(padding_idx) % in_size
             W[self.padding_idx] = 0
-        F.embed_id(np.zeros(0, dtype=np.intp), W, max_norm, norm_type)   # (checks the two)
+        checked_max_norm(max_norm, norm_type, "embed_id")   # (the two refused as F.embed_id refuses them)
         self.max_norm, self.norm_type = max_norm, norm_type
         self.W = Parameter(W, name="W")
 

@@ -5,6 +5,7 @@ import numpy as np
 
 import function as F
 import variable as V
+from function.activation import finite_number
 from variable.backend import get_array_module
 
 from .layer import Layer
@@ -219,12 +220,8 @@ class LocalResponseNorm(Layer):
     def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
         super().__init__()
         self.size = _positive_int(size, "size", "LocalResponseNorm")
-        for name, value in (("alpha", alpha), ("beta", beta)):
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise TypeError(f"LocalResponseNorm: {name} must be a number, got {type(value).__name__}")
-            if not np.isfinite(value):
-                raise ValueError(f"LocalResponseNorm: {name} must be finite, got {value!r}")
-        self.alpha, self.beta = float(alpha), float(beta)
+        self.alpha = finite_number(alpha, "LocalResponseNorm", "alpha")
+        self.beta = finite_number(beta, "LocalResponseNorm", "beta")
         self.k = _positive_float(k, "k", "LocalResponseNorm")
 
     def _repr_settings(self):

@@ -15,11 +15,9 @@ from . import backend, config, saving, series
 from . import variable as _variable
 from .forwarder import (
     ARRAYS,
-    BY_GRAD,
     CUSTOM,
     DROPS,
     KEEPS_OUTPUTS,
-    KEPT,
     ONCE,
     OWN,
     STRICT,
@@ -27,6 +25,7 @@ from .forwarder import (
     Function,
     Variable,
     _read_only,  # (the views a custom forward gets)
+    kept_by_call,
     new_variable,
     record_by_hand,
 )
@@ -419,10 +418,7 @@ def _what_backward_reads(f):
     plan = f.plan
     if plan[DROPS] is None:  # it keeps every input (and a custom op that declares nothing, all)
         return None, plan[KEEPS_OUTPUTS]
-    by_grad = plan[BY_GRAD]
-    if by_grad is None:
-        return plan[KEPT], plan[KEEPS_OUTPUTS]
-    return by_grad[sum(x.requires_grad << i for i, x in enumerate(f.inputs))]
+    return kept_by_call(plan, f.inputs)
 
 
 class _OnceOnly(Forwarder):

@@ -543,6 +543,16 @@ def _reused(forwarder):
     )
 
 
+def kept_by_call(plan, inputs):
+    """(the indices of the inputs whose arrays a call on `inputs` keeps, the outputs it keeps: True
+    for all, else their indices) of an op whose Forwarder's plan is `plan` and which drops some
+    inputs; a per-input declaration keeps what the gradients of the inputs needing one read."""
+    by_grad = plan[BY_GRAD]
+    if by_grad is None:
+        return plan[KEPT], plan[KEEPS_OUTPUTS]
+    return by_grad[sum(x.requires_grad << i for i, x in enumerate(inputs))]
+
+
 def _recorded_inputs(forwarder, inputs):
     """(the Function's record of `inputs`, what its backward sees as `self.inputs`, whether
     it keeps its outputs), for a Forwarder that drops some of its inputs.
@@ -555,9 +565,8 @@ def _recorded_inputs(forwarder, inputs):
     stand-in for it too, so an undeclared read fails whatever the input.
     """
     plan = forwarder._plan
-    kept, keeps_outputs, by_grad, strict = plan[KEPT], plan[KEEPS_OUTPUTS], plan[BY_GRAD], plan[STRICT]
-    if by_grad is not None:  # it keeps what the gradients of inputs needing one read
-        kept, keeps_outputs = by_grad[sum(x.requires_grad << i for i, x in enumerate(inputs))]
+    kept, keeps_outputs = kept_by_call(plan, inputs)
+    strict = plan[STRICT]
     links = list(inputs)
     view = list(inputs) if strict else links
     for i, x in enumerate(inputs):
