@@ -1781,14 +1781,40 @@ class Variable:
         return indexing.get_item(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        """Refused: a Variable is never changed in place (graphs hold it); the error names
-        the ways to build the new value."""
-        raise TypeError(
-            "x[i] = v: a Variable is not written in place (graphs that used it would "
-            "differentiate values they never saw); build the new Variable instead: "
-            "V.where(mask, v, x) with mask = np.zeros(x.shape, bool); mask[i] = True, or "
-            "V.concat of the pieces; to change a leaf's data between steps, x.data[i] = v (no gradient)"
-        )
+        """`x[i] = v` under `V.no_grad()`: writes x's data in place, as PyTorch's does under
+        torch.no_grad(), and counts as an assignment of `.data` (a graph whose op still needs
+        the old values is refused at its backward, naming x).  While a graph is recorded it is
+        refused: the error names the ways to build the new value."""
+        if _enable_backprop.get():
+            x = self.name or "x"
+            raise TypeError(
+                f"{x}[i] = v: a Variable is not written in place while a graph is recorded (graphs "
+                f"that used it would differentiate values they never saw); build the new Variable "
+                f"instead: V.where(mask, v, {x}) with mask = np.zeros({x}.shape, bool); mask[i] = True, "
+                f"or V.concat of the pieces; to change its values (no gradient), write "
+                f"`with V.no_grad(): {x}[i] = v`, as in PyTorch ({x}.data[i] = v is not seen by the graphs "
+                f"that kept {x})"
+            )
+        x = self.name or "x"
+        if isinstance(value, Variable):
+            value = value._data
+        data = self._data
+        made = not isinstance(value, np.ndarray) and not backend.is_device_array(value)
+        value = backend.constant_like(np.asarray(value) if made else value, data, f"{x}[i] = v", "v", x,
+                                      made=made)
+        if not np.can_cast(value.dtype, data.dtype, "same_kind"):
+            raise TypeError(
+                f"{x}[i] = v (under no_grad): v of dtype {value.dtype} does not fit {x}'s data of dtype "
+                f"{data.dtype} without losing its kind (a float cut to an integer, a complex to its "
+                f"real part); convert it first: v.astype({data.dtype.name})"
+            )
+        try:
+            data[index] = value
+        except (IndexError, ValueError) as error:
+            raise type(error)(
+                f"{x}[i] = v (under no_grad) on data of shape {data.shape}, v of shape {value.shape}: {error}"
+            ) from None
+        self.data = data  # an assignment: graphs recorded before it that read x are refused
 
     # ----- shape and reduction methods ----------------------------------------
     def reshape(self, *shape: int | Sequence[int]) -> Variable:

@@ -261,3 +261,22 @@ def test_the_stand_in_s_own_ufuncs_keep_their_methods_and_refuse_other_types(gpu
         gpu.multiply(v, 2.0)
     with pytest.raises(TypeError, match="cupy.add.reduce is CuPy's own"):
         gpu.add.reduce(v)
+
+
+def test_item_assignment_under_no_grad_on_the_device(gpu):
+    # PyTorch's `with torch.no_grad(): w[mask] = 0` on a device array: numbers and lists go to
+    # the device, a device array is written as it is, a larger host array is refused
+    w = V.Variable(np.arange(4.0), name="w").to_gpu()
+    x = V.Variable(np.ones(4)).to_gpu()
+    y = V.sum(w * x)
+    with V.no_grad():
+        w[0] = 5.0
+        w[1:3] = [6.0, 7.0]
+        w[w < 0] = 0.0
+        w[3] = V.Variable(np.array(8.0)).to_gpu()
+        with pytest.raises(TypeError, match=r"w\[i\] = v: expected v on the device of w.*on the CPU"):
+            w[:2] = np.ones(2)
+    assert w.device == "gpu"
+    np.testing.assert_array_equal(backend.to_cpu(w.data), [5.0, 6.0, 7.0, 8.0])
+    with pytest.raises(ValueError, match=r"the data of Variable 'w', an input of Mul, was assigned"):
+        y.backward()

@@ -473,6 +473,14 @@ def _variable_stored_into_an_ndarray():
     a[1:] = V.Variable(np.array([1.0, 2.0]))  # NumPy would store the values, dropping the graph
 
 
+def _weights_pruned_between_forward_and_backward():
+    layer = L.Linear(2, in_size=3)
+    loss = V.sum(layer(np.ones((4, 3))) ** 2)
+    with V.no_grad():                      # PyTorch's pruning habit, before backward
+        layer.W[layer.W.data < 0] = 0.0   # Linear keeps W for the input's gradient... and x for W's
+    V.grad(loss, [layer.W, layer.b])
+
+
 def _second_derivative_added_to_the_first():
     x = V.Variable(np.array(2.0), name="x")
     (x ** 3).backward(create_graph=True)
@@ -548,7 +556,11 @@ CATALOGUE += [
     Mistake("x[0] = 5.0 on a Variable (PyTorch's and NumPy's item assignment)",
             lambda: V.Variable(np.arange(3.0)).__setitem__(0, 5.0), TypeError,
             (r"x\[i\] = v: a Variable is not written in place", r"V\.where\(mask, v, x\)",
-             r"x\.data\[i\] = v")),
+             r"with V\.no_grad\(\): x\[i\] = v")),
+    Mistake("W[mask] = 0 under no_grad between the forward pass and backward (PyTorch's pruning habit)",
+            _weights_pruned_between_forward_and_backward, ValueError,
+            (r"the data of Variable 'W', an input of \w+, was assigned after",
+             r"change it after backward\(\)")),
     Mistake("gx.backward() with gx still in x.grad (DeZero's step 33 without x.cleargrad())",
             _second_derivative_added_to_the_first, ValueError,
             (r"the output is the \.grad of Variable 'x'", r"gx \+ d\(gx\)/dx",

@@ -377,6 +377,50 @@ def test_the_record_of_in_place_writes_forgets_arrays_that_are_gone_and_keeps_th
         z.backward()
 
 
+def test_item_assignment_under_no_grad_writes_in_place_and_refuses_the_graphs_that_read_it():
+    # PyTorch's `with torch.no_grad(): w[i] = v`: the write counts as an assignment of .data
+    W = V.Variable(np.arange(4.0), name="W")
+    x = V.Variable(np.ones(4))
+    data = W.data
+    y = V.sum(W * x)                             # Mul reads W for x's gradient
+    z = V.sum(W + 1.0)                           # Add reads no values
+    with V.no_grad():
+        W[1] = 20.0
+        W[np.array([0, 2])] = V.Variable(np.array([-1.0, -2.0]))
+        W[W < 0] = 0
+    assert W.data is data
+    np.testing.assert_array_equal(W.data, [0.0, 20.0, 0.0, 3.0])
+    with pytest.raises(ValueError, match=r"the data of Variable 'W', an input of Mul, was assigned"):
+        y.backward()
+    z.backward()
+    np.testing.assert_array_equal(W.grad.data, [1.0, 1.0, 1.0, 1.0])
+    M = V.Variable(np.arange(6.0).reshape(2, 3), name="M")
+    t = V.sum(V.sin(M.T))                        # Sin keeps a view of M's array
+    with V.no_grad():
+        M[0, 0] = 5.0
+    with pytest.raises(ValueError, match=r"an input of Sin, views memory .* through the \.data of "
+                                         r"Variable 'M'"):
+        t.backward()
+
+
+def test_item_assignment_is_refused_while_recording_and_checked_under_no_grad():
+    W = V.Variable(np.arange(4.0), name="W")
+    with pytest.raises(TypeError, match=r"W\[i\] = v: a Variable is not written in place while a graph "
+                                        r"is recorded .* `with V\.no_grad\(\): W\[i\] = v`"):
+        W[0] = 1.0
+    with V.no_grad():
+        with pytest.raises(IndexError, match=r"W\[i\] = v \(under no_grad\) on data of shape \(4,\)"):
+            W[7] = 1.0
+        with pytest.raises(ValueError, match=r"W\[i\] = v \(under no_grad\) on data of shape \(4,\), v of "
+                                             r"shape \(3,\)"):
+            W[:2] = np.ones(3)
+        with pytest.raises(TypeError, match=r"v of dtype float64 does not fit x's data of dtype int64"):
+            V.Variable(np.arange(3))[0] = 2.5
+        with pytest.raises(TypeError, match=r"v of dtype complex128 does not fit W's data of dtype float64"):
+            W[0] = 1 + 2j
+    np.testing.assert_array_equal(W.data, np.arange(4.0))
+
+
 def test_size_is_an_int_and_tolist_gives_numbers():
     x = V.Variable(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
     assert x.size == 6 and isinstance(x.size, int) and repr(x.size) == "6"
