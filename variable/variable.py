@@ -545,7 +545,7 @@ def _function_of(name, where="V"):
 _TORCH_TENSOR_NAMES = {
     "zero_grad": "x.cleargrad() forgets x's gradient (model.cleargrads() a model's)",
     "zero_": "x.cleargrad() forgets x's gradient: each backward gives a new gradient Variable, "
-             "never zeroed in place",
+             "never zeroed in place (a parameter's values: `with V.no_grad(): p[...] = 0`)",
     "requires_grad_": "Variables of floating-point data require grad already; "
                       "V.Variable(data, requires_grad=False) makes a constant",
     "retain_grad": "y.backward(retain_grad=True) keeps the gradients of the intermediate Variables",
@@ -578,6 +578,12 @@ _TORCH_TENSOR_NAMES = {
     "gather": "V.take_along_axis(x, indices, axis)",
     "index_select": "V.take(x, indices, axis)",
     "masked_fill": "V.where(mask, value, x)",
+    "masked_fill_": "V.where(mask, value, x) gives a new Variable; `with V.no_grad(): x[mask] = value` "
+                    "writes x's data in place (no gradient)",
+    "index_put_": "`with V.no_grad(): x[index] = values` writes x's data in place (no gradient); "
+                  "V.where(mask, values, x) gives a new Variable",
+    "clamp_": "x.clip(lo, hi) gives a new Variable; `with V.no_grad(): x[...] = np.clip(x.data, lo, hi)` "
+              "changes x's data in place (no gradient)",
     "masked_select": "x[mask], a 1-D Variable of the selected entries",
     "narrow": "x[:, start:start + length] (slicing)",
     "chunk": "V.array_split(x, n, axis)",
@@ -628,9 +634,10 @@ _TORCH_TENSOR_NAMES = {
                      "y.backward(retain_grad=True) keeps the intermediate ones; `with "
                      "V.record_backward() as steps:` shows every gradient the pass sends",
     "detach_": "x = x.detach()",
-    "copy_": "p.data = y.data.copy() (an assignment, checked as any other)",
-    "fill_": "np.full_like(x, value) makes a constant array; under `with V.no_grad():` "
-             "x.data.fill(value) changes the data of a leaf",
+    "copy_": "`with V.no_grad(): p[...] = y` writes y's values into p, or p.data = y.data.copy() "
+             "(each an assignment, checked as any other)",
+    "fill_": "np.full_like(x, value) makes a constant array; `with V.no_grad(): x[...] = value` "
+             "changes x's data in place",
     "normal_": "p.data = rng.normal(0.0, std, p.shape) with rng = np.random.default_rng(), "
                "before the forward pass",
     "uniform_": "p.data = rng.uniform(lo, hi, p.shape) with rng = np.random.default_rng(), "
@@ -651,8 +658,8 @@ _TORCH_TENSOR_NAMES = {
 _NUMPY_IN_PLACE = {
     "sort": "V.sort(x, axis) (or np.sort(x)) gives a sorted Variable",
     "partition": "V.partition(x, kth) (or np.partition(x, kth)) gives a partitioned Variable",
-    "fill": "np.full_like(x, value) makes a constant array; under `with V.no_grad():` "
-            "x.data.fill(value) changes the data of a leaf",
+    "fill": "np.full_like(x, value) makes a constant array; `with V.no_grad(): x[...] = value` "
+            "changes x's data in place",
     "put": "V.where(mask, values, x) or indexing builds the result",
     "resize": "V.resize(x, shape) (or np.resize(x, shape)) gives a new Variable, x.reshape(...) the "
               "same entries in a new shape",
