@@ -70,7 +70,17 @@ from .nn import (
     rms_norm,
 )
 from .pooling import average_pooling, max_unpool2d, pooling
-from .resample import adaptive_avg_pool2d, adaptive_max_pool2d, affine_grid, grid_sample, interpolate
+from .resample import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    adaptive_max_pool3d,
+    affine_grid,
+    grid_sample,
+    interpolate,
+)
 from .softmax import log_softmax, softmax
 
 
@@ -175,9 +185,6 @@ _SPELLED_OTHERWISE = {
     "embedding_bag": (_TORCH, "V.mean(F.embed_id(ids, W), axis=1) for ids of shape (bags, n) (mode='sum': "
                               "V.sum)"),
     "bilinear": (_TORCH, "V.einsum('ni,oij,nj->no', x1, W, x2) + b"),
-    **{f"adaptive_{kind}_pool1d": (_TORCH, f"F.adaptive_{kind}_pool2d(x[:, :, None], (1, size))[:, :, 0] for "
-                                           f"x of shape (N, C, L): the sequences as images one row high")
-       for kind in ("avg", "max")},
     "multilabel_soft_margin_loss": (_TORCH, "F.sigmoid_cross_entropy(x, y), y of 0s and 1s: the same mean "
                                             "over the classes and the batch"),
     "hinge_embedding_loss": (_TORCH, "V.mean(V.where(y > 0, x, V.maximum(0, margin - x))), y of +-1"),
@@ -197,9 +204,6 @@ _SPELLED_OTHERWISE = {
                                 ".transpose(0, 1, 3, 5, 2, 4).reshape(N, C * r * r, H // r, W // r)"),
     "feature_alpha_dropout": (_TORCH, "F.alpha_dropout(x, p), which drops entries (gengrad has no form that "
                                       "drops whole channels)"),
-    **dict.fromkeys(("adaptive_avg_pool3d", "adaptive_max_pool3d"), (
-        _TORCH, "F.average_pooling(x, k, k) or F.pooling(x, k, k) of x (N, C, D, H, W) where each size "
-                "is k times the output's (gengrad's adaptive pooling is 2-D: F.adaptive_avg_pool2d)")),
     "rrelu": (_TORCH, "F.leaky_relu(x, (lower + upper) / 2), its slope in evaluation (in training PyTorch "
                       "draws one per entry: x * V.where(x >= 0, 1, np.random.uniform(lower, upper, "
                       "x.shape)))"),

@@ -1,6 +1,6 @@
 """Resampling: `interpolate` (nearest, nearest-exact, linear, bilinear, bicubic, trilinear,
-area) and adaptive pooling (`adaptive_avg_pool2d`, `adaptive_max_pool2d`), with PyTorch's
-sizes and coordinates.
+area) and adaptive pooling (`adaptive_avg_pool1d`, `2d`, `3d` and their `max` twins), with
+PyTorch's sizes and coordinates.
 
 The interpolating modes and average pooling are linear maps along each spatial axis, applied
 one axis after another (the separable 2-D or 3-D map): output i is a weighted sum of a few
@@ -67,13 +67,17 @@ def _spatial_input(op, x):
 
 def _along(x, axis, terms, op):
     """sum_k w_k x[j_k] along `axis` of `x`, for `terms` [(j_k, w_k)] of (out,) index and
-    weight arrays: output i is sum_k w_k[i] x[j_k[i]]."""
+    weight arrays: output i is sum_k w_k[i] x[j_k[i]].  A term may carry a third (out,) mask of
+    the outputs it belongs to: elsewhere it adds nothing, not 0 x[j_k] (NaN where x is inf)."""
     shape = (-1,) + (1,) * (x.ndim - 1 - axis)                # (weights along `axis`)
     y = None
-    for index, weight in terms:
+    for index, weight, *belongs in terms:
         index = constant_like(index, x, op, made=True)
         weight = constant_like(weight.astype(x.dtype).reshape(shape), x, op, made=True)
-        term = V.take(x, index, axis=axis) * weight
+        taken = V.take(x, index, axis=axis)
+        if belongs and not belongs[0].all():
+            taken = V.where(constant_like(belongs[0].reshape(shape), x, op, made=True), taken, 0.0)
+        term = taken * weight
         y = term if y is None else y + term
     return y
 
@@ -128,12 +132,11 @@ def _windows(size_in, size_out):
 
 
 def _area_terms(size_in, size_out):
-    """Adaptive average pooling's terms: the k-th entry of each window, weighted 1 / its length
-    (0 past its end, where the index repeats the window's last entry)."""
+    """Adaptive average pooling's terms: the k-th entry of each window, weighted 1 / its length,
+    for the windows longer than k (the index repeats a shorter window's last entry)."""
     start, stop = _windows(size_in, size_out)
     length = stop - start
-    return [(np.minimum(start + k, stop - 1), np.where(k < length, 1 / length, 0.0))
-            for k in range(int(length.max()))]
+    return [(np.minimum(start + k, stop - 1), 1 / length, k < length) for k in range(int(length.max()))]
 
 
 def interpolate(x: ArrayLike, size=None, scale_factor=None, mode: str = "nearest",
@@ -221,13 +224,25 @@ def interpolate(x: ArrayLike, size=None, scale_factor=None, mode: str = "nearest
     return y
 
 
-def _adaptive(op, x, output_size, pool):
-    """x pooled to `output_size` along each of its last two axes whose size changes, one axis
+_SPATIAL_NAMES = {1: "L", 2: "H, W", 3: "D, H, W"}
+
+
+def _adaptive(op, x, output_size, pool, dims=2):
+    """x pooled to `output_size` along each of its last `dims` axes whose size changes, one axis
     after the other, by `pool(y, axis, size_in, size_out, op)`."""
-    x = _spatial_input(op, x)
-    sizes = _positive_sizes(op, "output_size", output_size, 2, x.shape, allow_none=True)
+    if dims == 2:
+        x = _spatial_input(op, x)
+    else:
+        x = as_float(x, op)
+        if x.ndim not in (dims + 1, dims + 2):
+            axes = _SPATIAL_NAMES[dims]
+            raise ValueError(f"{op}: x must be (N, C, {axes}) or (C, {axes}), got shape {x.shape}"
+                             + (f" (images: {op.replace('1d', '2d')})" if dims == 1 and x.ndim == 4 else ""))
+        if 0 in x.shape[-dims:]:
+            raise ValueError(f"{op}: x of shape {x.shape} has an empty spatial axis: nothing to resample")
+    sizes = _positive_sizes(op, "output_size", output_size, dims, x.shape, allow_none=True)
     y = x
-    for axis, size in zip((x.ndim - 2, x.ndim - 1), sizes):
+    for axis, size in zip(range(x.ndim - dims, x.ndim), sizes):
         if size != x.shape[axis]:
             y = pool(y, axis, x.shape[axis], size, op)
     return y
@@ -297,6 +312,104 @@ def adaptive_max_pool2d(x: ArrayLike, output_size) -> Variable:
         positive.
     """
     return _adaptive("adaptive_max_pool2d", x, output_size, _max_over_windows)
+
+
+def adaptive_avg_pool1d(x: ArrayLike, output_size) -> Variable:
+    """Average pooling of x (N, C, L) or (C, L) to `output_size` over adaptive_avg_pool2d's
+    windows along L (PyTorch's F.adaptive_avg_pool1d; 1 is global average pooling).
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        (N, C, L) or (C, L).
+    output_size : int or (int,)
+
+    Returns
+    -------
+    Variable of shape (..., output_size).
+
+    Raises
+    ------
+    TypeError
+        If the size is not an int.
+    ValueError
+        If x is not 2-D or 3-D, L is 0, or the size is not positive.
+    """
+    return _adaptive("adaptive_avg_pool1d", x, output_size, _mean_over_windows, dims=1)
+
+
+def adaptive_max_pool1d(x: ArrayLike, output_size) -> Variable:
+    """Max pooling of x (N, C, L) or (C, L) to `output_size` over adaptive_avg_pool1d's windows
+    (PyTorch's F.adaptive_max_pool1d, without return_indices).
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        (N, C, L) or (C, L).
+    output_size : int or (int,)
+
+    Returns
+    -------
+    Variable of shape (..., output_size).
+
+    Raises
+    ------
+    TypeError
+        If the size is not an int.
+    ValueError
+        If x is not 2-D or 3-D, L is 0, or the size is not positive.
+    """
+    return _adaptive("adaptive_max_pool1d", x, output_size, _max_over_windows, dims=1)
+
+
+def adaptive_avg_pool3d(x: ArrayLike, output_size) -> Variable:
+    """Average pooling of x (N, C, D, H, W) or (C, D, H, W) to `output_size` (PyTorch's
+    F.adaptive_avg_pool3d: adaptive_avg_pool2d's windows along each of D, H and W).
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        (N, C, D, H, W) or (C, D, H, W).
+    output_size : int or (int or None, int or None, int or None)
+        (d, h, w); None keeps the input's size along that axis.
+
+    Returns
+    -------
+    Variable of shape (..., d, h, w).
+
+    Raises
+    ------
+    TypeError
+        If a size is not an int (or None).
+    ValueError
+        If x is not 4-D or 5-D, has an empty spatial axis, or a size is not positive.
+    """
+    return _adaptive("adaptive_avg_pool3d", x, output_size, _mean_over_windows, dims=3)
+
+
+def adaptive_max_pool3d(x: ArrayLike, output_size) -> Variable:
+    """Max pooling of x (N, C, D, H, W) or (C, D, H, W) to `output_size` over
+    adaptive_avg_pool3d's windows (PyTorch's F.adaptive_max_pool3d, without return_indices).
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        (N, C, D, H, W) or (C, D, H, W).
+    output_size : int or (int or None, int or None, int or None)
+        (d, h, w); None keeps the input's size along that axis.
+
+    Returns
+    -------
+    Variable of shape (..., d, h, w).
+
+    Raises
+    ------
+    TypeError
+        If a size is not an int (or None).
+    ValueError
+        If x is not 4-D or 5-D, has an empty spatial axis, or a size is not positive.
+    """
+    return _adaptive("adaptive_max_pool3d", x, output_size, _max_over_windows, dims=3)
 
 
 def affine_grid(theta: ArrayLike, size, align_corners: bool = False) -> Variable:
@@ -466,4 +579,5 @@ def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_m
     return V.transpose(out, (0, 3, 1, 2))
 
 
-__all__ = ["interpolate", "adaptive_avg_pool2d", "adaptive_max_pool2d", "affine_grid", "grid_sample"]
+__all__ = ["interpolate", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_avg_pool2d",
+           "adaptive_max_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "affine_grid", "grid_sample"]

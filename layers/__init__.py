@@ -120,10 +120,12 @@ _SPELLED_OTHERWISE = {
                                   "sqrt(in_size); to set others, write into the data: "
                                   "layer.W.data[...] = array (after the first call for a lazily sized "
                                   "layer)"),
-    "AdaptiveAvgPool2d": (_TORCH, "a step lambda x: F.adaptive_avg_pool2d(x, output_size) in "
-                                  "L.Sequential (pooling is a function: import function as F)"),
-    "AdaptiveMaxPool2d": (_TORCH, "a step lambda x: F.adaptive_max_pool2d(x, output_size) in "
-                                  "L.Sequential (pooling is a function: import function as F)"),
+    **{f"AdaptiveAvgPool{d}d": (_TORCH, f"a step lambda x: F.adaptive_avg_pool{d}d(x, output_size) in "
+                                           f"L.Sequential (pooling is a function: import function as F)")
+       for d in (1, 2, 3)},
+    **{f"AdaptiveMaxPool{d}d": (_TORCH, f"a step lambda x: F.adaptive_max_pool{d}d(x, output_size) in "
+                                           f"L.Sequential (pooling is a function: import function as F)")
+       for d in (1, 2, 3)},
     **dict.fromkeys(("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"), (
         _TORCH, "a step lambda x: F.interpolate(x, scale_factor=s, mode='nearest') in L.Sequential "
                 "(or mode='bilinear'; nn.UpsamplingBilinear2d is mode='bilinear', align_corners=True)")),
@@ -142,8 +144,6 @@ _SPELLED_OTHERWISE = {
                                       f"gengrad's to 1)")
        for kind, op in (("Max", "pooling"), ("Avg", "average_pooling"))
        for dims, layout in ((1, "(N, C, L)"), (3, "(N, C, D, H, W)"))},
-    "AdaptiveAvgPool1d": (_TORCH, "a step lambda x: F.adaptive_avg_pool2d(x[:, :, None, :], (1, n))"
-                                  "[:, :, 0, :] in L.Sequential"),
     **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d"), (
         _TORCH, "a step lambda x: x * F.dropout(np.ones(x.shape[:2] + (1,) * (x.ndim - 2), x.dtype), p) in "
                 "L.Sequential (whole channels dropped)")),
@@ -217,8 +217,6 @@ _SPELLED_OTHERWISE = {
                            ("Circular", ", mode='wrap'"))
        for d in (1, 2, 3) if (kind, d) not in {("Zero", 2), ("Constant", 2), ("Reflection", 2),
                                                 ("Replication", 2)}},
-    "AdaptiveMaxPool1d": (_TORCH, "a step lambda x: F.adaptive_max_pool2d(x[:, :, None, :], (1, n))"
-                                  "[:, :, 0, :] in L.Sequential"),
     "MaxUnpool1d": (_TORCH, "F.max_unpool2d(y[:, :, None], indices[:, :, None], (1, k), (1, s), "
                             "outsize=(1, L))[:, :, 0] in a Model's forward: the sequences as images one "
                             "row high"),

@@ -106,7 +106,10 @@ def test_conv1d_attention_and_resampling_run_on_the_device(gpu, rng):
         attention(x, key_padding_mask=np.zeros((2, 3), bool))
     image = x[:, :, None]
     for y in (F.interpolate(image, scale_factor=2, mode="bilinear"), F.interpolate(image, size=(1, 7)),
-              F.adaptive_avg_pool2d(image, (1, 2)), F.adaptive_max_pool2d(image, (1, 2))):
+              F.adaptive_avg_pool2d(image, (1, 2)), F.adaptive_max_pool2d(image, (1, 2)),
+              F.adaptive_avg_pool1d(x, 2), F.adaptive_max_pool1d(x, 2),
+              F.adaptive_avg_pool3d(image[:, :, None], (1, 1, 2)),
+              F.adaptive_max_pool3d(image[:, :, None], 1)):
         assert y.device == "gpu"
 
 

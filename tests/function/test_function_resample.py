@@ -100,3 +100,17 @@ def test_grid_sample_bicubic_passes_through_the_pixels_and_keeps_a_constant():
     inside = np.random.default_rng(1).uniform(-0.4, 0.4, (1, 3, 4, 2))
     np.testing.assert_allclose(F.grid_sample(np.full((1, 1, 6, 7), 2.5), inside, mode="bicubic").data, 2.5,
                                rtol=1e-13)
+
+
+def test_an_infinite_entry_stays_in_its_windows_only(on_device):
+    # 5 -> 3 windows [0, 2), [1, 4), [3, 5) differ in length: the sum over the longest has a
+    # third term that the others skip, and skipping must not read 0 * inf (NaN) from them
+    x = np.zeros((1, 1, 5, 5))
+    x[0, 0, 4, 4] = -np.inf
+    expected = np.zeros((3, 3))
+    expected[2, 2] = -np.inf
+    for y in (F.adaptive_avg_pool2d(on_device(x), 3), F.interpolate(on_device(x), size=3, mode="area"),
+              F.adaptive_avg_pool3d(on_device(x[:, :, None]), (1, 3, 3))):
+        np.testing.assert_array_equal(to_cpu(y.data).reshape(3, 3), expected)
+    np.testing.assert_array_equal(to_cpu(F.adaptive_avg_pool1d(on_device(x[:, :, 4]), 3).data),
+                                  [[[0.0, 0.0, -np.inf]]])

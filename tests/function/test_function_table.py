@@ -116,6 +116,29 @@ def np_adaptive_pool(x, size, reduce):
     return y
 
 
+def np_adaptive_pool_nd(x, size, reduce):
+    """Each output entry: `reduce` over its box of inputs, the product of one window per spatial
+    axis (the last len(size) axes)."""
+    dims = len(size)
+    axes = tuple(range(-dims, 0))
+    windows = [np_windows(n, m) for n, m in zip(x.shape[-dims:], size)]
+    y = np.zeros(x.shape[:-dims] + tuple(size))
+    for out in itertools.product(*(range(m) for m in size)):
+        box = tuple(slice(*windows[k][i]) for k, i in enumerate(out))
+        y[(Ellipsis, *out)] = reduce(x[(Ellipsis, *box)], axis=axes)
+    return y
+
+
+def adaptive_row(kind, d, shape, size):
+    """A row of F.adaptive_{kind}_pool{d}d on x of `shape` pooled to `size`, against the boxes."""
+    op = getattr(F, f"adaptive_{kind}_pool{d}d")
+    sizes = (size,) * d if isinstance(size, int) else size
+    sizes = tuple(shape[len(shape) - d + k] if s is None else s for k, s in enumerate(sizes))
+    reduce = np.mean if kind == "avg" else np.max
+    return Row(f"{shape} -> {size}", lambda x: op(x, size), lambda x: np_adaptive_pool_nd(x, sizes, reduce),
+               normal(shape), PIECEWISE)
+
+
 def np_linear_source(i, size_in, size_out, scale=None, align_corners=False):
     """The source coordinate of output i (PyTorch's): corners aligned, or pixel centres."""
     if align_corners:
@@ -925,6 +948,11 @@ CONV_ROWS = {
         Row("(2,4,4) -> 1, global", lambda x: F.adaptive_max_pool2d(x, 1),
             lambda x: x.max(axis=(-2, -1), keepdims=True), normal((2, 4, 4)), PIECEWISE),
     ],
+    **{f"adaptive_{kind}_pool{d}d": [adaptive_row(kind, d, shape, size) for shape, size in cases]
+       for kind in ("avg", "max")
+       for d, cases in ((1, [((2, 3, 7), 3), ((3, 5), 1), ((1, 2, 3), (5,))]),
+                        (3, [((2, 2, 3, 5, 4), (2, 3, 2)), ((2, 3, 3, 2), 1),
+                             ((1, 1, 2, 4, 3), (3, None, 2))]))},
     "deconv2d": [
         Row("bias", F.deconv2d, np_deconv2d, normal((2, 2, 3, 3), (2, 3, 2, 2), (3,)), PIECEWISE),
         Row("stride 2 pad 1, no bias", lambda x, W: F.deconv2d(x, W, stride=2, pad=1),

@@ -10,6 +10,7 @@ that convention out.
 """
 
 import cmath
+import itertools
 import math
 from fractions import Fraction
 
@@ -2142,6 +2143,19 @@ def _adaptive_pool(x, output_size, reduce):
     return y
 
 
+def _adaptive_pool_nd(x, output_size, reduce, dims):
+    """`reduce` over each output's box: one adaptive window per axis of the last `dims`."""
+    x = as_float(x)
+    size = (output_size,) * dims if isinstance(output_size, int) else tuple(output_size)
+    windows = [_adaptive_windows(n, m) for n, m in zip(x.shape[-dims:], size)]
+    y = np.zeros(x.shape[:-dims] + size)
+    if x.size:
+        for out in itertools.product(*(range(m) for m in size)):
+            box = tuple(slice(*windows[k][i]) for k, i in enumerate(out))
+            y[(Ellipsis, *out)] = reduce(x[(Ellipsis, *box)], axis=tuple(range(-dims, 0)))
+    return y
+
+
 def affine_grid(theta, size, align_corners=False):
     """Each output pixel's centre (x, y) in [-1, 1], mapped by its image's theta."""
     theta = as_float(theta)
@@ -2218,6 +2232,22 @@ def adaptive_avg_pool2d(x, output_size):
 def adaptive_max_pool2d(x, output_size):
     """The maximum over adaptive_avg_pool2d's windows."""
     return _adaptive_pool(x, output_size, np.max)
+
+
+def adaptive_avg_pool1d(x, output_size):
+    return _adaptive_pool_nd(x, output_size, np.mean, 1)
+
+
+def adaptive_max_pool1d(x, output_size):
+    return _adaptive_pool_nd(x, output_size, np.max, 1)
+
+
+def adaptive_avg_pool3d(x, output_size):
+    return _adaptive_pool_nd(x, output_size, np.mean, 3)
+
+
+def adaptive_max_pool3d(x, output_size):
+    return _adaptive_pool_nd(x, output_size, np.max, 3)
 
 
 def interpolate(x, size, mode="nearest"):

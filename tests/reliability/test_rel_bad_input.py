@@ -328,6 +328,12 @@ OPS = [
        lambda x: R.adaptive_avg_pool2d(x, (3, 2)), (IMAGE,), empty=((0,) + IMAGE[1:],), zero_d=None),
     Op("adaptive_max_pool2d", lambda x: F.adaptive_max_pool2d(x, (3, 2)),
        lambda x: R.adaptive_max_pool2d(x, (3, 2)), (IMAGE,), empty=((0,) + IMAGE[1:],), zero_d=None),
+    *[Op(name, lambda x, name=name, size=size: getattr(F, name)(x, size),
+         lambda x, name=name, size=size: getattr(R, name)(x, size), (shape,), empty=((0,) + shape[1:],),
+         zero_d=None)
+      for kind in ("avg", "max")
+      for name, shape, size in ((f"adaptive_{kind}_pool1d", (2, 3, 5), 3),
+                                (f"adaptive_{kind}_pool3d", (1, 2, 3, 4, 2), (2, 3, 1)))],
     Op("grid_sample", F.grid_sample, R.grid_sample, (IMAGE, (2, 3, 2, 2)),
        empty=((0,) + IMAGE[1:], (0, 3, 2, 2)), zero_d=None),
     Op("affine_grid", lambda t: F.affine_grid(t, (2, 1, 3, 2)), lambda t: R.affine_grid(t, (2, 1, 3, 2)),
@@ -1149,6 +1155,17 @@ EXTRA = [
                           ("output_size None", (_x(1, 2, 4, 4), None), (TypeError,)),
                           ("2-d x", (_x(4, 4), 2), ARG_ERRORS),
                           ("an empty image", (_x(1, 2, 0, 4), 2), ARG_ERRORS)]],
+    *[Case(name, label, lambda name=name, k=k: getattr(F, name)(*k), raises=r)
+      for kind in ("avg", "max")
+      for name, x, wrong_ndim, empty, two in (
+          (f"adaptive_{kind}_pool1d", _x(1, 2, 5), _x(1, 2, 4, 4), _x(1, 2, 0), (2, 2)),
+          (f"adaptive_{kind}_pool3d", _x(1, 2, 3, 4, 4), _x(1, 2, 4), _x(1, 2, 3, 0, 4), (2, 2)))
+      for label, k, r in [("output_size 0", (x, 0), ARG_ERRORS),
+                          ("output_size 1.5", (x, 1.5), (TypeError,)),
+                          ("output_size of 2", (x, two), ARG_ERRORS),
+                          ("output_size None", (x, None), (TypeError,)),
+                          ("x of the wrong rank", (wrong_ndim, 2), ARG_ERRORS),
+                          ("an empty spatial axis", (empty, 2), ARG_ERRORS)]],
     Case("conv1d", "kernel longer than the sequence", lambda: F.conv1d(_x(1, 1, 2), _x(1, 1, 3))),
     Case("conv1d", "channels 2 vs 3", lambda: F.conv1d(_x(1, 2, 4), _x(1, 3, 2))),
     Case("conv1d", "4-D x (an image)", lambda: F.conv1d(_x(1, 2, 4, 4), _x(1, 2, 2))),

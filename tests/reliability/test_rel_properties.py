@@ -530,6 +530,17 @@ def resample_draw(data, rng):
     return [_image(data, rng, min_side=1)], {"size": size}
 
 
+def _adaptive_draw(dims):
+    def draw(data, rng):
+        """x of (N, C) or (C) and `dims` spatial sides of 1 to 4, and output sizes of 1 to 5."""
+        lead = (data.draw(st.integers(1, 2)),) * data.draw(st.booleans()) + (data.draw(st.integers(1, 2)),)
+        spatial = tuple(data.draw(st.integers(1, 4)) for _ in range(dims))
+        size = tuple(data.draw(st.integers(1, 5)) for _ in range(dims))
+        return [rng.uniform(-2, 2, lead + spatial)], {"size": size[0] if dims == 1 else size}
+    draw.__doc__ = draw.__doc__.replace("`dims`", str(dims))
+    return draw
+
+
 def interpolate_draw(data, rng):
     arrays, params = resample_draw(data, rng)
     return arrays, {**params, "mode": data.draw(st.sampled_from(["nearest", "bilinear", "area"]))}
@@ -2110,6 +2121,10 @@ PROPS = [
          lambda x, size: R.adaptive_avg_pool2d(x, size)),
     Prop("adaptive_max_pool2d", resample_draw, lambda x, size: F.adaptive_max_pool2d(x, size),
          lambda x, size: R.adaptive_max_pool2d(x, size)),
+    *[Prop(name, _adaptive_draw(int(name[-2])), lambda x, size, name=name: getattr(F, name)(x, size),
+           lambda x, size, name=name: getattr(R, name)(x, size))
+      for name in ("adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_avg_pool3d",
+                   "adaptive_max_pool3d")],
     Prop("conv1d", conv1d_draw, lambda x, W, b=None, **kw: F.conv1d(x, W, b, **kw), R.conv1d),
     Prop("conv2d", conv2d_draw, lambda x, W, b=None, **kw: F.conv2d(x, W, b, **kw), R.conv2d),
     Prop("conv3d", conv3d_draw, lambda x, W, b=None, **kw: F.conv3d(x, W, b, **kw), R.conv3d),

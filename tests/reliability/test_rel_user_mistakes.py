@@ -702,7 +702,6 @@ CATALOGUE += [
              r"x\.transpose\(1, 0, 2\)")),
     *[Mistake(f"F.{name} (PyTorch's)", lambda name=name: getattr(F, name), AttributeError, (fix,))
       for name, fix in [
-          ("adaptive_avg_pool1d", r"F\.adaptive_avg_pool2d\(x\[:, :, None\], \(1, size\)\)\[:, :, 0\]"),
           ("multilabel_soft_margin_loss", r"F\.sigmoid_cross_entropy\(x, y\), y of 0s and 1s"),
           ("hinge_embedding_loss", r"V\.mean\(V\.where\(y > 0, x, V\.maximum\(0, margin - x\)\)\)"),
           ("channel_shuffle", r"x\.reshape\(N, g, C // g, H, W\)\.transpose\(0, 2, 1, 3, 4\)"),
@@ -761,6 +760,10 @@ CATALOGUE += [
             lambda: F.interpolate(np.ones((2, 3, 10)), scale_factor=2, mode="bilinear"), ValueError,
             (r"interpolate: mode 'bilinear' takes 2 spatial axes",
              r"x of shape \(2, 3, 10\) has 1: linear for it")),
+    Mistake("F.adaptive_avg_pool1d on images (N, C, H, W)",
+            lambda: F.adaptive_avg_pool1d(np.ones((2, 3, 4, 4)), 1), ValueError,
+            (r"adaptive_avg_pool1d: x must be \(N, C, L\) or \(C, L\), got shape \(2, 3, 4, 4\)",
+             r"images: adaptive_avg_pool2d")),
     Mistake("nn.AdaptiveAvgPool2d((1, 1)) as a layer", lambda: L.AdaptiveAvgPool2d((1, 1)), AttributeError,
             (r"no attribute 'AdaptiveAvgPool2d'", r"lambda x: F\.adaptive_avg_pool2d\(x, output_size\)")),
     Mistake("nn.Upsample(scale_factor=2) as a layer", lambda: L.Upsample(scale_factor=2), AttributeError,
