@@ -226,6 +226,21 @@ _SPELLED_OTHERWISE = {
         "conv2d_simple": "F.conv2d(x, W, b, stride, pad)",
         "pooling_simple": "F.pooling(x, kernel_size, stride, pad)",
     }.items()},
+    "multilabel_margin_loss": (
+        _TORCH, "with m the (N, C) 0/1 mask of each row's target classes (y's entries before its first -1): "
+                "V.mean(V.sum(m[:, :, None] * (1 - m)[:, None, :] * V.maximum(0, 1 - x[:, :, None] + "
+                "x[:, None, :]), axis=(1, 2)) / C)"),
+    "triplet_margin_with_distance_loss": (
+        _TORCH, "V.mean(V.maximum(d(a, p) - d(a, n) + margin, 0)) with your distance d written in gengrad "
+                "ops (the default: V.linalg.norm(a - p, axis=-1))"),
+    "multi_head_attention_forward": (
+        _TORCH, "the layer L.MultiheadAttention(embed_dim, num_heads), or F.scaled_dot_product_attention(q, "
+                "k, v) on heads you split"),
+    "conv_tbc": (_TORCH, "F.conv1d(x.transpose(1, 2, 0), W.transpose(2, 1, 0), b, pad=pad).transpose(2, 0, "
+                         "1) for x (time, batch, channels) and W (k, in, out)"),
+    **dict.fromkeys(("fractional_max_pool2d", "fractional_max_pool3d"), (
+        _TORCH, "no pooling over random windows; F.pooling(x, k, s) for fixed windows, or "
+                "F.adaptive_max_pool2d(x, output_size) (F.adaptive_max_pool3d) for an output size")),
     "batch_nrom": ("DeZero's spelling", "F.batch_norm(x, gamma, beta, running_mean, running_var)"),
 }
 """Names from PyTorch and DeZero that `F.` spells otherwise, with the fix (`V.`'s included)."""

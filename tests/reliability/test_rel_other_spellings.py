@@ -206,3 +206,34 @@ def test_every_exported_function_pickles_as_itself():
     model = L.Sequential(L.Linear(2), F.relu, F.softmax)
     steps = pickle.loads(pickle.dumps(model))
     assert steps[1] is F.relu and steps[2] is F.softmax
+
+
+def test_the_multilabel_margin_loss_hint_computes_pytorchs_definition():
+    # PyTorch's docs: sum over target classes j and non-target classes i of
+    # max(0, 1 - (x[y_j] - x[i])) / C, averaged over the rows; y's targets end at its first -1
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((3, 4))
+    y = np.array([[3, 0, -1, 1], [2, -1, -1, -1], [0, 1, 2, 3]])
+    expected = 0.0
+    for row, targets in zip(x, y):
+        targets = list(targets[:list(targets).index(-1)] if -1 in targets else targets)
+        expected += sum(max(0.0, 1 - (row[j] - row[i])) for j in targets for i in range(4)
+                        if i not in targets) / 4
+    m = np.zeros((3, 4))
+    m[0, [3, 0]] = m[1, 2] = m[2, :] = 1
+    xv, C = V.Variable(x), 4
+    hinge = V.maximum(0, 1 - xv[:, :, None] + xv[:, None, :])
+    loss = V.mean(V.sum(m[:, :, None] * (1 - m)[:, None, :] * hinge, axis=(1, 2)) / C)
+    hint = str(F._SPELLED_OTHERWISE["multilabel_margin_loss"])
+    assert "* V.maximum(0, 1 - x[:, :, None] + x[:, None, :]), axis=(1, 2)) / C)" in hint
+    np.testing.assert_allclose(loss.data, expected / 3, rtol=1e-14)
+
+
+def test_the_conv_tbc_hint_computes_a_convolution_over_time():
+    rng = np.random.default_rng(4)
+    T, B, cin, cout, k, pad = 6, 2, 3, 2, 3, 1
+    x, W, b = rng.standard_normal((T, B, cin)), rng.standard_normal((k, cin, cout)), rng.standard_normal(cout)
+    padded = np.pad(x, ((pad, pad), (0, 0), (0, 0)))
+    expected = np.stack([sum(padded[t + j] @ W[j] for j in range(k)) + b for t in range(T + 2 * pad - k + 1)])
+    y = F.conv1d(x.transpose(1, 2, 0), W.transpose(2, 1, 0), b, pad=pad).transpose(2, 0, 1)
+    np.testing.assert_allclose(y.data, expected, rtol=1e-13, atol=1e-14)
