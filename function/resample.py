@@ -231,15 +231,15 @@ def _adaptive(op, x, output_size, pool, dims=2):
     """x pooled to `output_size` along each of its last `dims` axes whose size changes, one axis
     after the other, by `pool(y, axis, size_in, size_out, op)`."""
     if dims == 2:
-        x = _spatial_input(op, x)
+        x = _spatial_input(op, x)                    # (N, C, H, W) or (C, H, W), or more axes
     else:
         x = as_float(x, op)
         if x.ndim not in (dims + 1, dims + 2):
             axes = _SPATIAL_NAMES[dims]
             raise ValueError(f"{op}: x must be (N, C, {axes}) or (C, {axes}), got shape {x.shape}"
                              + (f" (images: {op.replace('1d', '2d')})" if dims == 1 and x.ndim == 4 else ""))
-        if 0 in x.shape[-dims:]:
-            raise ValueError(f"{op}: x of shape {x.shape} has an empty spatial axis: nothing to resample")
+    if 0 in x.shape[-dims:]:
+        raise ValueError(f"{op}: x of shape {x.shape} has an empty spatial axis: nothing to resample")
     sizes = _positive_sizes(op, "output_size", output_size, dims, x.shape, allow_none=True)
     y = x
     for axis, size in zip(range(x.ndim - dims, x.ndim), sizes):

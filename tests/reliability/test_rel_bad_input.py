@@ -1154,7 +1154,8 @@ EXTRA = [
                           ("output_size of 3", (_x(1, 2, 4, 4), (1, 2, 3)), ARG_ERRORS),
                           ("output_size None", (_x(1, 2, 4, 4), None), (TypeError,)),
                           ("2-d x", (_x(4, 4), 2), ARG_ERRORS),
-                          ("an empty image", (_x(1, 2, 0, 4), 2), ARG_ERRORS)]],
+                          ("an empty image", (_x(1, 2, 0, 4), 2), ARG_ERRORS),
+                          ("an empty image (C, 0, W)", (_x(2, 0, 3), 2), ARG_ERRORS)]],
     *[Case(name, label, lambda name=name, k=k: getattr(F, name)(*k), raises=r)
       for kind in ("avg", "max")
       for name, x, wrong_ndim, empty, two in (
