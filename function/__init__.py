@@ -62,7 +62,11 @@ from .nn import (
     alpha_dropout,
     batch_norm,
     dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
     embed_id,
+    feature_alpha_dropout,
     group_norm,
     layer_norm,
     linear,
@@ -202,14 +206,10 @@ _SPELLED_OTHERWISE = {
     "lp_pool1d": (_TORCH, "(F.average_pooling(x ** p, k, k) * k) ** (1 / p) for x of shape (N, C, L)"),
     "pixel_unshuffle": (_TORCH, "for x of shape (N, C, H, W): x.reshape(N, C, H // r, r, W // r, r)"
                                 ".transpose(0, 1, 3, 5, 2, 4).reshape(N, C * r * r, H // r, W // r)"),
-    "feature_alpha_dropout": (_TORCH, "F.alpha_dropout(x, p), which drops entries (gengrad has no form that "
-                                      "drops whole channels)"),
     "rrelu": (_TORCH, "F.leaky_relu(x, (lower + upper) / 2), its slope in evaluation (in training PyTorch "
                       "draws one per entry: x * V.where(x >= 0, 1, np.random.uniform(lower, upper, "
                       "x.shape)))"),
-    **dict.fromkeys(("dropout1d", "dropout2d", "dropout3d", "feature_dropout"), (
-        _TORCH, "whole channels dropped: x * F.dropout(np.ones(x.shape[:2] + (1,) * (x.ndim - 2), "
-                "x.dtype), p)")),
+    "feature_dropout": (_TORCH, "F.dropout1d, F.dropout2d or F.dropout3d(x, p) by x's spatial axes"),
     "gumbel_softmax": (_TORCH, "F.softmax((logits - V.log(-V.log(u))) / tau, axis=-1) with u = "
                                "np.random.uniform(size=logits.shape)"),
     "tanhshrink": (_TORCH, "x - V.tanh(x)"),

@@ -136,13 +136,19 @@ def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> Variable:
 
 # ----- dropout ----------------------------------------------------------------------------
 class Dropout(Forwarder):
-    """x * mask / (1 - p) with a fresh Bernoulli(1 - p) mask (inverted dropout)."""
+    """x * mask / (1 - p) with a fresh Bernoulli(1 - p) mask (inverted dropout); the mask has
+    x's shape, or spans only its first `leading` axes (whole channels dropped) and broadcasts."""
 
-    def __init__(self, p):
-        self.p = p
+    def __init__(self, p, leading=None):
+        self.p, self.leading = p, leading
+
+    def _keep(self, x):
+        """The mask of kept entries (or channels), drawn on x's device."""
+        shape = x.shape if self.leading is None else x.shape[:self.leading] + (1,) * (x.ndim - self.leading)
+        return get_array_module(x).random.random_sample(shape) >= self.p
 
     def forward(self, x):
-        keep = get_array_module(x).random.random_sample(x.shape) >= self.p   # on x's device
+        keep = self._keep(x)
         self.scale = np.multiply(keep, 1 / (1 - self.p), dtype=x.dtype)
         return x * self.scale
 
@@ -219,7 +225,7 @@ class AlphaDropout(Dropout):
     derivative is Dropout's, the mask times a (`self.scale`)."""
 
     def forward(self, x):
-        keep = get_array_module(x).random.random_sample(x.shape) >= self.p   # on x's device
+        keep = self._keep(x)
         saturation = -_SELU_SCALE * _SELU_ALPHA
         a = ((1 - self.p) * (1 + self.p * saturation ** 2)) ** -0.5
         self.scale = np.multiply(keep, a, dtype=x.dtype)
@@ -259,6 +265,107 @@ def alpha_dropout(x: ArrayLike, p: float = 0.5, *, training: bool | None = None)
     if p == 0 or not V.is_train():
         return x
     return Function(AlphaDropout(p))(x)
+
+
+_CHANNEL_DROPOUT = {"dropout1d": 1, "dropout2d": 2, "dropout3d": 3}
+"""The channel dropouts and their numbers of spatial axes."""
+
+
+def _channel_dropout(op, x, p, training, alpha=False):
+    """`op` (dropout1d/2d/3d, feature_alpha_dropout): whole channels of x (N, C, ...) dropped."""
+    _refuse_training_keyword(op, training)
+    p = _drop_probability(p, op)
+    x = as_float(x, op)
+    if op == "feature_alpha_dropout":
+        if x.ndim < 2:
+            raise ValueError(f"{op}: x must be (N, C, ...), at least 2-D, got shape {x.shape}")
+        leading = 2
+    else:
+        dims = _CHANNEL_DROPOUT[op]
+        spatial = {1: "L", 2: "H, W", 3: "D, H, W"}[dims]
+        if op == "dropout2d" and x.ndim == 3:
+            raise ValueError(
+                f"dropout2d: x of shape {x.shape} is 3-D, which PyTorch reads as (N, C, L) (with a "
+                f"warning that a later version reads (C, H, W)); say which: F.dropout1d(x, p) for "
+                f"sequences (N, C, L), F.dropout2d(x[None], p)[0] for one image (C, H, W)")
+        if x.ndim not in (dims + 1, dims + 2):
+            raise ValueError(f"{op}: x must be (N, C, {spatial}) or (C, {spatial}), got shape {x.shape}")
+        leading = x.ndim - dims
+    if p == 0 or not V.is_train():
+        return x
+    return Function((AlphaDropout if alpha else Dropout)(p, leading))(x)
+
+
+def _channel_dropout_doc(op, layout):
+    return f"""Dropout of whole channels (PyTorch's F.{op}): each channel of x {layout} is zeroed
+    with probability `p` for all its positions, the rest scaled by 1/(1-p).
+
+    In `V.test_mode()` (and for p = 0) it is the identity and returns `x` itself; its mask is
+    drawn as `F.dropout`'s is (L.seed reproduces it).
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        {layout}.
+    p : float
+        Drop probability in [0, 1).
+    training
+        PyTorch's switch: refused, naming `V.test_mode()`, which is gengrad's.
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If `p` is not a number in [0, 1), `training` is given, or x has another number of axes.
+    """
+
+
+def dropout1d(x: ArrayLike, p: float = 0.5, *, training: bool | None = None) -> Variable:
+    return _channel_dropout("dropout1d", x, p, training)
+
+
+def dropout2d(x: ArrayLike, p: float = 0.5, *, training: bool | None = None) -> Variable:
+    return _channel_dropout("dropout2d", x, p, training)
+
+
+def dropout3d(x: ArrayLike, p: float = 0.5, *, training: bool | None = None) -> Variable:
+    return _channel_dropout("dropout3d", x, p, training)
+
+
+dropout1d.__doc__ = _channel_dropout_doc("dropout1d", "(N, C, L) or (C, L)")
+dropout2d.__doc__ = _channel_dropout_doc("dropout2d", "(N, C, H, W) (a 3-D x is refused: it is ambiguous)")
+dropout3d.__doc__ = _channel_dropout_doc("dropout3d", "(N, C, D, H, W) or (C, D, H, W)")
+
+
+def feature_alpha_dropout(x: ArrayLike, p: float = 0.5, *, training: bool | None = None) -> Variable:
+    """Alpha dropout of whole channels (PyTorch's F.feature_alpha_dropout): each channel of x
+    (N, C, ...) is set, with probability `p`, to SELU's negative saturation at all its positions,
+    then the map a x + b of `F.alpha_dropout` keeps zero mean and unit variance.
+
+    In `V.test_mode()` (and for p = 0) it is the identity and returns `x` itself.
+
+    Parameters
+    ----------
+    x : Variable or ndarray
+        (N, C, ...), at least 2-D (a 2-D x has one entry a channel).
+    p : float
+        Drop probability in [0, 1).
+    training
+        PyTorch's switch: refused, naming `V.test_mode()`, which is gengrad's.
+
+    Returns
+    -------
+    Variable of the shape and floating dtype of `x`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If `p` is not a number in [0, 1), `training` is given, or x has fewer than 2 axes.
+    """
+    return _channel_dropout("feature_alpha_dropout", x, p, training, alpha=True)
 
 
 # ----- normalisation -----------------------------------------------------------------------
@@ -758,5 +865,6 @@ def accuracy(y: ArrayLike, t: ArrayLike) -> float:
     return float(np.mean(scores.argmax(axis=-1) == labels))
 
 
-__all__ = ["linear", "dropout", "alpha_dropout", "layer_norm", "rms_norm", "group_norm",
+__all__ = ["linear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+           "feature_alpha_dropout", "layer_norm", "rms_norm", "group_norm",
            "local_response_norm", "batch_norm", "embed_id", "accuracy"]

@@ -42,7 +42,7 @@ from .activation import (
 from .attention import MultiheadAttention, TransformerDecoderLayer, TransformerEncoderLayer
 from .conv import Conv1d, Conv2d, Conv3d, Deconv1d, Deconv2d, Deconv3d
 from .dataloader import DataLoader, SeqDataLoader
-from .dropout import AlphaDropout, Dropout
+from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .embedding import EmbedID
 from .initializers import seed, use_numpy_global_random
 from .layer import Layer
@@ -57,7 +57,7 @@ from .shape import Flatten
 __all__ = [
     "Layer", "Parameter", "Model", "Sequential", "MLP", "Linear", "EmbedID", "RNN", "LSTM", "GRU",
     "LayerNorm", "RMSNorm", "GroupNorm", "LocalResponseNorm", "BatchNorm", "Dropout", "AlphaDropout",
-    "Conv1d", "Conv2d", "Conv3d",
+    "Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout", "Conv1d", "Conv2d", "Conv3d",
     "Deconv1d", "Deconv2d", "Deconv3d", "Flatten",
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer",
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "ELU", "SELU", "CELU", "GELU", "Swish", "Mish", "Sigmoid", "Tanh",
@@ -144,9 +144,6 @@ _SPELLED_OTHERWISE = {
                                       f"gengrad's to 1)")
        for kind, op in (("Max", "pooling"), ("Avg", "average_pooling"))
        for dims, layout in ((1, "(N, C, L)"), (3, "(N, C, D, H, W)"))},
-    **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d"), (
-        _TORCH, "a step lambda x: x * F.dropout(np.ones(x.shape[:2] + (1,) * (x.ndim - 2), x.dtype), p) in "
-                "L.Sequential (whole channels dropped)")),
     "PixelShuffle": (_TORCH, "a step lambda x: x.reshape(N, C, r, r, H, W).transpose(0, 1, 4, 2, 5, 3)"
                              ".reshape(N, C, H * r, W * r) in L.Sequential"),
     "GLU": (_TORCH, "a step lambda x: F.glu(x, axis) in L.Sequential"),

@@ -61,3 +61,83 @@ class AlphaDropout(Dropout):
     def forward(self, x):
         """Apply F.alpha_dropout."""
         return F.alpha_dropout(x, self.p)
+
+
+class Dropout1d(Dropout):
+    """Dropout of whole channels of sequences (N, C, L) or (C, L) (PyTorch's nn.Dropout1d,
+    `F.dropout1d`); inside `V.test_mode()` the identity.
+
+    Parameters
+    ----------
+    p : float
+        Drop probability, in [0, 1).
+
+    Raises
+    ------
+    ValueError
+        If `p` is outside [0, 1).
+    """
+
+    def forward(self, x):
+        """Apply F.dropout1d."""
+        return F.dropout1d(x, self.p)
+
+
+class Dropout2d(Dropout):
+    """Dropout of whole channels of images (N, C, H, W) (PyTorch's nn.Dropout2d, `F.dropout2d`);
+    inside `V.test_mode()` the identity.
+
+    Parameters
+    ----------
+    p : float
+        Drop probability, in [0, 1).
+
+    Raises
+    ------
+    ValueError
+        If `p` is outside [0, 1).
+    """
+
+    def forward(self, x):
+        """Apply F.dropout2d."""
+        return F.dropout2d(x, self.p)
+
+
+class Dropout3d(Dropout):
+    """Dropout of whole channels of volumes (N, C, D, H, W) or (C, D, H, W) (PyTorch's
+    nn.Dropout3d, `F.dropout3d`); inside `V.test_mode()` the identity.
+
+    Parameters
+    ----------
+    p : float
+        Drop probability, in [0, 1).
+
+    Raises
+    ------
+    ValueError
+        If `p` is outside [0, 1).
+    """
+
+    def forward(self, x):
+        """Apply F.dropout3d."""
+        return F.dropout3d(x, self.p)
+
+
+class FeatureAlphaDropout(Dropout):
+    """Alpha dropout of whole channels (PyTorch's nn.FeatureAlphaDropout,
+    `F.feature_alpha_dropout`); inside `V.test_mode()` the identity.
+
+    Parameters
+    ----------
+    p : float
+        Drop probability, in [0, 1).
+
+    Raises
+    ------
+    ValueError
+        If `p` is outside [0, 1).
+    """
+
+    def forward(self, x):
+        """Apply F.feature_alpha_dropout."""
+        return F.feature_alpha_dropout(x, self.p)

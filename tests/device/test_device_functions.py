@@ -226,6 +226,23 @@ def test_dropout_mask_is_drawn_on_the_device(gpu, data):
     assert not np.array_equal(host(seeded(4)[1]) != 0, kept)                # another seed, another mask
 
 
+def test_channel_dropout_masks_whole_channels_on_the_device(gpu, data):
+    """dropout2d's and feature_alpha_dropout's masks are drawn on the device, one per channel,
+    constant over its positions, and reproduced by L.seed."""
+    x = data.standard_normal((64, 32, 3, 3)).astype(np.float32)
+    for op in (F.dropout2d, F.feature_alpha_dropout):
+        L.seed(5)
+        y = op(on_gpu(x), 0.3)
+        assert_on_gpu(y)
+        assert y.dtype == np.float32
+        L.seed(5)
+        np.testing.assert_array_equal(host(op(on_gpu(x), 0.3)), host(y))
+        kept = host(op(on_gpu(np.ones_like(x)), 0.3)).reshape(64, 32, 9)
+        assert (kept == kept[:, :, :1]).all()                              # constant over a channel
+        dropped = kept[:, :, 0] == kept.min()
+        assert abs(dropped.mean() - 0.3) < 0.05                              # 0.3 +- 6 sigma
+
+
 def test_linear_and_layer_norm_on_the_device(gpu, data):
     same_on_both(F.linear, data.standard_normal((2, 3, 4)), data.standard_normal((4, 2)),
                  data.standard_normal(2))

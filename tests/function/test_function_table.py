@@ -561,6 +561,27 @@ def np_alpha_dropout_seeded(x):
     return a * np.where(keep, x, saturation) - a * saturation * 0.4
 
 
+def channel_dropout_seeded(op, leading):
+    """F.`op` with a fixed mask (L.seed before the draw), and its NumPy formula: the mask of
+    the first `leading` axes (dropout's draw, of that shape) broadcast over the rest."""
+    def seeded(x):
+        L.seed(7)
+        return getattr(F, op)(x, 0.4)
+
+    def reference(x):
+        L.seed(7)
+        xp = backend.gpu_module() if backend.default_device() == "gpu" else np
+        shape = x.shape[:leading] + (1,) * (x.ndim - leading)
+        keep = backend.to_cpu(xp.random.random_sample(shape)) >= 0.4
+        if op != "feature_alpha_dropout":
+            return x * keep / 0.6
+        saturation = -1.0507009873554805 * 1.6732632423543772
+        a = (0.6 * (1 + 0.4 * saturation ** 2)) ** -0.5
+        return a * np.where(keep, x, saturation) - a * saturation * 0.4
+
+    return seeded, reference
+
+
 def np_local_response_norm(x, size, alpha, beta, k):
     """Channel by channel: the squares of channels c - size // 2 to c + (size - 1) // 2 that exist."""
     y = np.empty_like(x)
@@ -781,6 +802,12 @@ NN_ROWS = {
     "dropout": [Row("p=0.4 seeded", dropout_seeded, np_dropout_seeded, normal((3, 4)), PIECEWISE)],
     "alpha_dropout": [Row("p=0.4 seeded", alpha_dropout_seeded, np_alpha_dropout_seeded, normal((3, 4)),
                           PIECEWISE)],
+    **{op: [Row(f"{shape} p=0.4 seeded", *channel_dropout_seeded(op, leading), normal(shape), PIECEWISE)
+            for shape, leading in cases]
+       for op, cases in (("dropout1d", [((2, 3, 4), 2), ((3, 5), 1)]),
+                         ("dropout2d", [((2, 3, 2, 3), 2)]),
+                         ("dropout3d", [((2, 2, 2, 1, 3), 2), ((3, 2, 2, 2), 1)]),
+                         ("feature_alpha_dropout", [((3, 4), 2), ((2, 3, 2, 2), 2)]))},
     "local_response_norm": [
         Row("(2,5,3) size 3", lambda x: F.local_response_norm(x, 3, 0.5, 0.75, 1.0),
             lambda x: np_local_response_norm(x, 3, 0.5, 0.75, 1.0), normal((2, 5, 3)), SMOOTH),

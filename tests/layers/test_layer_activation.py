@@ -124,6 +124,23 @@ def test_alpha_dropout_and_local_response_norm_layers_apply_their_functions(rng)
         L.AlphaDropout(1.5)
 
 
+@pytest.mark.parametrize("name, shape", [("Dropout1d", (3, 4, 5)), ("Dropout2d", (2, 4, 3, 3)),
+                                         ("Dropout3d", (4, 2, 3, 2)), ("FeatureAlphaDropout", (3, 4, 2))])
+def test_channel_dropout_layers_apply_their_functions(name, shape, rng):
+    x = rng.standard_normal(shape)
+    layer = getattr(L, name)(0.4)
+    op = getattr(F, {"FeatureAlphaDropout": "feature_alpha_dropout"}.get(name, name.lower()))
+    L.seed(5)
+    y = layer(x).data
+    L.seed(5)
+    np.testing.assert_array_equal(y, op(x, 0.4).data)
+    assert repr(layer) == f"{name}(p=0.4)"
+    with V.test_mode():
+        assert layer(x).data is x or np.array_equal(layer(x).data, x)
+    with pytest.raises(ValueError, match=rf"{name}: p must lie in \[0, 1\), got 1.5"):
+        getattr(L, name)(1.5)
+
+
 def test_dropout_rejects_a_bad_p():
     with pytest.raises(ValueError, match=r"Dropout: p must lie in \[0, 1\), got 1.5"):
         L.Dropout(1.5)

@@ -307,6 +307,10 @@ OPS = [
        empty=((2, 0),)),
     Op("alpha_dropout", lambda x: _in_test_mode(F.alpha_dropout, x), R.as_float, ((2, 3),), "test mode",
        empty=((2, 0),)),
+    *[Op(name, lambda x, name=name: _in_test_mode(getattr(F, name), x), R.as_float, (shape,), "test mode",
+         empty=((0,) + shape[1:],), zero_d=None)
+      for name, shape in (("dropout1d", (2, 3, 4)), ("dropout2d", (1, 2, 3, 3)),
+                          ("dropout3d", (1, 2, 2, 3, 2)), ("feature_alpha_dropout", (2, 3)))],
     Op("local_response_norm", lambda x: F.local_response_norm(x, 3, 0.5), lambda x: R.local_response_norm(
        x, 3, 0.5), ((2, 4, 3),), empty=((0, 4, 3),), zero_d=None),
     Op("layer_norm", F.layer_norm, R.layer_norm, ((2, 3), (3,), (3,)), empty=((0, 3), (3,), (3,))),
@@ -1607,6 +1611,9 @@ LAYER_CTORS = [
                  skip={("size", "None")}),
     *_ctor_cases("Dropout", lambda p, v: L.Dropout(v), {"p": {**BAD_RATES, "1": 1.0}}),
     *_ctor_cases("AlphaDropout", lambda p, v: L.AlphaDropout(v), {"p": {**BAD_RATES, "1": 1.0}}),
+    *[case for name in ("Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout")
+      for case in _ctor_cases(name, lambda p, v, name=name: getattr(L, name)(v),
+                              {"p": {**BAD_RATES, "1": 1.0}})],
     *_ctor_cases("LocalResponseNorm", lambda p, v: L.LocalResponseNorm(**{"size": 3, p: v}),
                  {"size": BAD_SIZES, "alpha": {"inf": np.inf, "NaN": np.nan, "str": "1", "None": None},
                   "beta": {"inf": np.inf, "str": "1"}, "k": BAD_RATES}),
@@ -1798,6 +1805,12 @@ LAYER_ROWS = [
              lambda s: (s[0], 4, 3, 4, 3), ("deconv3d",), ((0, 2, 2, 3, 2),), "grouped"),
     LayerRow("Dropout", lambda: L.Dropout(), (2, 3), lambda s: s, ("dropout",), ((2, 0),)),
     LayerRow("AlphaDropout", lambda: L.AlphaDropout(), (2, 3), lambda s: s, ("alpha_dropout",), ((2, 0),)),
+    LayerRow("Dropout1d", lambda: L.Dropout1d(), (2, 3, 4), lambda s: s, ("dropout1d",), ((0, 3, 4),)),
+    LayerRow("Dropout2d", lambda: L.Dropout2d(), (1, 2, 3, 3), lambda s: s, ("dropout2d",), ((0, 2, 3, 3),)),
+    LayerRow("Dropout3d", lambda: L.Dropout3d(), (1, 2, 2, 3, 2), lambda s: s, ("dropout3d",),
+             ((0, 2, 2, 3, 2),)),
+    LayerRow("FeatureAlphaDropout", lambda: L.FeatureAlphaDropout(), (2, 3), lambda s: s,
+             ("feature_alpha_dropout",), ((0, 3),)),
     LayerRow("LocalResponseNorm", lambda: L.LocalResponseNorm(3), (2, 4, 3), lambda s: s,
              ("local_response_norm",), ((0, 4, 3), (2, 4, 0))),
     LayerRow("GroupNorm", lambda: L.GroupNorm(2), (2, 4, 3), lambda s: s, ("group_norm",),

@@ -2524,7 +2524,7 @@ PROPS = [
         lambda x, axes, which: np.apply_over_axes(OVER[which], x, axes)),
     # END histograms
 ]
-"""Every op with a gradient; `dropout` and `alpha_dropout` (random) and `accuracy` (no gradient) have
+"""Every op with a gradient; the dropouts (random) and `accuracy` (no gradient) have
 tests of their own."""
 
 
@@ -2699,6 +2699,7 @@ def test_accuracy_matches_numpy(data, seed):
 
 
 def test_every_op_with_a_gradient_has_a_property():
-    covered = {p.name for p in PROPS} | {"dropout", "alpha_dropout", "accuracy"}
+    covered = {p.name for p in PROPS} | {"dropout", "alpha_dropout", "dropout1d", "dropout2d", "dropout3d",
+                                         "feature_alpha_dropout", "accuracy"}
     missing = sorted((set(V.OPS) | set(V.LINALG_OPS) | set(F.__all__)) - covered)
     assert not missing, f"ops without a property test in {__file__}: {missing}"
