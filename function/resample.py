@@ -548,7 +548,7 @@ def grid_sample(x: ArrayLike, grid: ArrayLike, mode: str = "bilinear", padding_m
         """x at integer pixels (row, col) (N, Ho, Wo), zero where they fall outside: (N, Ho, Wo, C)."""
         inside = (row >= 0) & (row < h) & (col >= 0) & (col < w)
         picked = x[batch, :, xp.clip(row, 0, h - 1), xp.clip(col, 0, w - 1)]
-        return picked * inside[..., None].astype(x.dtype)
+        return V.where(inside[..., None], picked, 0.0)   # (not picked * inside: 0 * inf is NaN)
 
     def padded(tap, size):
         """Integer tap positions through the padding (zeros: as they are, read as zero outside)."""

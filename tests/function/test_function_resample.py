@@ -114,3 +114,17 @@ def test_an_infinite_entry_stays_in_its_windows_only(on_device):
         np.testing.assert_array_equal(to_cpu(y.data).reshape(3, 3), expected)
     np.testing.assert_array_equal(to_cpu(F.adaptive_avg_pool1d(on_device(x[:, :, 4]), 3).data),
                                   [[[0.0, 0.0, -np.inf]]])
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+def test_grid_sample_reads_zeros_outside_even_beside_an_infinite_pixel(mode, on_device):
+    # a point outside the image reads zeros (padding_mode 'zeros'), not the edge pixel times 0,
+    # which is NaN where that pixel is inf; PyTorch's gives 0 for these points
+    x = np.zeros((1, 1, 3, 3))
+    x[0, 0, 0, 0] = np.inf
+    grid = np.array([[[[-3.0, -3.0], [2.5, 0.0], [-1.5, 1.5]]]])
+    y = to_cpu(F.grid_sample(on_device(x), on_device(grid), mode=mode).data).ravel()
+    np.testing.assert_array_equal(y, [0.0, 0.0, 0.0])
+    if mode == "bicubic":                  # a point whose 4x4 taps reach the inf pixel
+        near = to_cpu(F.grid_sample(on_device(x), on_device(np.array([[[[-0.95, 0.2]]]])), mode=mode).data)
+        assert near.ravel()[0] == -np.inf  # (the kernel's negative lobe at that tap)
