@@ -521,10 +521,11 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
 
 
 class SigmoidCrossEntropy(Forwarder):
-    """mean(max(x, 0) - x t + log1p(exp(-|x|))) = mean of -t log s - (1-t) log(1-s)."""
+    """mean((1-t) max(x, 0) + t max(-x, 0) + log1p(exp(-|x|))) = mean of -t log s - (1-t) log(1-s)
+    (max(x, 0) - x t written so that a logit of +-inf gives inf, not inf - inf, where t < 1 or t > 0)."""
 
     def forward(self, x, t):
-        losses = np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
+        losses = (1 - t) * np.maximum(x, 0) + t * np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
         return _mean(losses.sum(), losses.size, x)
 
     save_for_backward = ("x0", "x1")

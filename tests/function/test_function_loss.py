@@ -128,6 +128,14 @@ def test_sigmoid_cross_entropy_is_finite_for_logits_of_1000(dtype):
     np.testing.assert_allclose(h.data, 0, atol=1e-30)
 
 
+@pytest.mark.parametrize("x, t", [(np.inf, 0.0), (np.inf, 0.3), (-np.inf, 1.0), (-np.inf, 0.3)])
+def test_sigmoid_cross_entropy_of_an_infinite_logit_on_the_wrong_side_is_inf(x, t):
+    # -t log s - (1 - t) log(1 - s) is inf there; max(x, 0) - x t would be NaN at x = +inf
+    # (PyTorch's formula, (1 - t) x + ..., gives NaN at x = -inf and inf at x = +inf)
+    with np.errstate(invalid="ignore", over="ignore"):
+        assert F.sigmoid_cross_entropy(np.array([x, 0.0]), np.array([t, 0.5])).data == np.inf
+
+
 def test_binary_cross_entropy_is_finite_at_p_0_and_1_where_t_matches():
     p = V.Variable(np.array([0.0, 1.0, 0.0, 1.0, 0.5]))
     t = np.array([0.0, 1.0, 0.0, 1.0, 1.0])
