@@ -257,21 +257,31 @@ def sigmoid(x: ArrayLike) -> Variable:
 
 # ----- piecewise linear -----------------------------------------------------------
 class PiecewiseLinear(Forwarder):
-    """Base of activations whose gradient is a constant slope array saved in forward."""
+    """Base of activations whose gradient is a constant slope saved in forward: `self.slope`,
+    an array of slopes, or a boolean mask of where the slope is `self.scale` (0 elsewhere).
+    A mask passes gy where it holds and 0 elsewhere, whatever gy is there (gy * mask would be
+    NaN where gy is inf, as under a sqrt at 0; PyTorch's relu and hardtanh give 0 too)."""
 
     save_for_backward = ()
+    scale = 1
 
     def backward(self, gy):
-        return gy * self.slope                        # d f = slope (0 beyond the kinks)
+        if self.slope.dtype != bool:
+            return gy * self.slope                    # d f = slope
+        g = V.where(self.slope, gy, 0)                # d f = scale inside, 0 beyond the kinks
+        return g if self.scale == 1 else g * self.scale
 
     def _backward_arrays(self, gy):
-        return _multiply(gy, self.slope)
+        if self.slope.dtype != bool:
+            return _multiply(gy, self.slope)
+        g = get_array_module(gy).where(self.slope, gy, 0)
+        return g if self.scale == 1 else g * self.scale
 
     taylor_records = True
 
     def taylor(self, x):
         y, = self.outputs
-        return [y._data] + [self.slope * c for c in x[1:]]   # y_k = slope x_k
+        return [y._data] + [self.slope * c * self.scale for c in x[1:]]   # y_k = slope x_k
 
 
 class ReLU(PiecewiseLinear):
@@ -305,8 +315,7 @@ class HardSigmoid(PiecewiseLinear):
     """relu6(x + 3) / 6 = clip(x / 6 + 1/2, 0, 1)."""
 
     def forward(self, x):
-        inside = (x > -3) & (x < 3)
-        self.slope = np.multiply(inside, 1 / 6, dtype=x.dtype)
+        self.slope, self.scale = (x > -3) & (x < 3), x.dtype.type(1 / 6)   # (a scalar of x's dtype)
         return np.clip(x / 6 + 0.5, 0, 1)
 
 
@@ -602,13 +611,14 @@ class HardSwish(Forwarder):
 
     def backward(self, gy):
         x, = self.inputs
-        # d hard_swish = (2x + 3) / 6 on (-3, 3), 1 above, 0 below
+        # d hard_swish = (2x + 3) / 6 on (-3, 3), 1 above, 0 below (whatever gy is there)
         slope = x * (self.middle / 3) + (self.middle / 2 + self.upper)
-        return gy * slope
+        return V.where(x._data > -3, gy, 0) * slope
 
     def _backward_arrays(self, gy):
         x = self.inputs[0]._data
-        return _multiply(gy, _multiply(x, self.middle / 3) + (self.middle / 2 + self.upper))
+        live = get_array_module(gy).where(x > -3, gy, 0)
+        return _multiply(live, _multiply(x, self.middle / 3) + (self.middle / 2 + self.upper))
 
     taylor_records = True
     _pointwise = True

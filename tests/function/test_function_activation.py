@@ -294,3 +294,20 @@ def test_integer_inputs_become_float64_constants():
 def test_bad_arguments_raise_clear_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("name, f", [
+    ("relu", F.relu), ("relu6", F.relu6), ("hard_tanh", lambda x: F.hard_tanh(x) + 1),
+    ("hard_sigmoid", lambda x: F.hard_sigmoid(10 * x)),
+    ("hard_swish", lambda x: F.hard_swish(10 * x) + 0.375),
+    ("clip", lambda x: V.clip(x, 0, None)), ("maximum", lambda x: V.maximum(x, 0)),
+    ("minimum", lambda x: -V.minimum(-x, 0)),
+])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_a_flat_piece_passes_no_gradient_even_an_infinite_one(name, f, create_graph):
+    # sqrt's gradient at 0 is inf: where f is flat (at 0) the gradient is 0, not inf * 0 = NaN,
+    # as PyTorch's relu, hardtanh, clamp and maximum give it
+    x = V.Variable(np.array([-1.0, 2.0, -3.0, 0.5]))
+    with np.errstate(divide="ignore"):
+        g = V.grad(V.sum(V.sqrt(f(x))), x, create_graph=create_graph)
+    assert (g.data[[0, 2]] == 0).all() and np.isfinite(g.data).all(), (name, g.data)

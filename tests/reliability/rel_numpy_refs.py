@@ -1932,7 +1932,8 @@ def softmax_cross_entropy(x, t):
 
 def sigmoid_cross_entropy(x, t):
     x, t = as_float(x, t)
-    return np.mean(np.logaddexp(0.0, x) - x * t)            # -t log s(x) - (1-t) log(1-s(x))
+    # -t log s(x) - (1-t) log(1-s(x)): -log s(x) = log(1 + e^-x), -log(1 - s(x)) = log(1 + e^x)
+    return np.mean(t * np.logaddexp(0.0, -x) + (1 - t) * np.logaddexp(0.0, x))
 
 
 def binary_cross_entropy(p, t):

@@ -27,6 +27,13 @@ def _choose(y0, x0, x1, pick):
     return out
 
 
+def _gated(gy, mask):
+    """The gradient array gy where `mask` holds, 0 elsewhere: a flat piece passes nothing back,
+    whatever gy is there (gy * mask would be NaN where gy is inf, as after a sqrt at 0; PyTorch's
+    relu, clamp and maximum give 0 there too)."""
+    return get_array_module(gy).where(mask, gy, 0)
+
+
 class Abs(Forwarder):
     """Absolute value; its derivative at 0 is taken as 0."""
 
@@ -62,15 +69,15 @@ class Maximum(Forwarder):
     def backward(self, gy):
         x0, x1 = self.inputs
         share0 = self.share0.astype(gy.dtype, copy=False)
-        gx0 = _reduce(gy * share0, x0) if x0.requires_grad else None
-        gx1 = _reduce(gy * (1 - share0), x1) if x1.requires_grad else None
+        gx0 = _reduce(where(share0 > 0, gy, 0) * share0, x0) if x0.requires_grad else None
+        gx1 = _reduce(where(share0 < 1, gy, 0) * (1 - share0), x1) if x1.requires_grad else None
         return gx0, gx1
 
     def _backward_arrays(self, gy):
         x0, x1 = self.inputs
         share0 = self.share0.astype(gy.dtype, copy=False)
-        gx0 = _reduced(_multiply(gy, share0), x0) if x0.requires_grad else None
-        gx1 = _reduced(_multiply(gy, 1 - share0), x1) if x1.requires_grad else None
+        gx0 = _reduced(_multiply(_gated(gy, share0 > 0), share0), x0) if x0.requires_grad else None
+        gx1 = _reduced(_multiply(_gated(gy, share0 < 1), 1 - share0), x1) if x1.requires_grad else None
         return gx0, gx1
 
     taylor_records = True
@@ -108,10 +115,10 @@ class Clip(Forwarder):
     save_for_backward = ()
 
     def backward(self, gy):
-        return gy * self.inside.astype(gy.dtype)
+        return where(self.inside, gy, 0)
 
     def _backward_arrays(self, gy):
-        return _multiply(gy, self.inside.astype(gy.dtype))
+        return _gated(gy, self.inside)
 
     taylor_records = True
     _pointwise = True
