@@ -37,6 +37,43 @@ _LAYER_KEYWORDS = frozenset((*AXIS_KEYWORDS, *RENAMED_KEYWORDS, "inplace"))
 """The keywords of PyTorch's layers (and DeZero's) that a layer refuses naming gengrad's."""
 
 
+class _SubLayers:
+    """What `model.layers` is: called, an iterator over every sub-layer, depth first; used as
+    DeZero's MLP's list attribute of that name (indexed, iterated, measured) it refuses, naming
+    the call and a Sequential's own indexing."""
+
+    __slots__ = ("_of",)
+
+    def __init__(self, of):
+        self._of = of
+
+    def __call__(self) -> Iterator["Layer"]:
+        return self._of._sub_layers()
+
+    def _refuse(self, *args):
+        steps = ("its steps are model[i], `for step in model` and len(model)" if hasattr(self._of, "__len__")
+                 else "a layer set as an attribute is read by its name (model.l0, model.l1, ... in an L.MLP)")
+        raise TypeError(
+            f"{type(self._of).__name__}.layers is a method here, not a list: model.layers() yields every "
+            f"sub-layer, nested ones included, depth first (DeZero's MLP keeps a list of that name); "
+            f"{steps}")
+
+    __getitem__ = __iter__ = __len__ = _refuse
+
+    def __repr__(self):
+        return f"<method layers of {type(self._of).__name__}>"
+
+
+class _LayersMethod:
+    """`model.layers()`: yield every sub-layer (not the model itself), depth first, each once.
+
+    A layer that sets an attribute `layers` of its own (DeZero's MLP keeps its Linears in a
+    list of that name) reads its own: this descriptor gives way to the instance's attribute."""
+
+    def __get__(self, obj, owner=None):
+        return self if obj is None else _SubLayers(obj)
+
+
 class Layer:
     """Base class of layers and models: assign Parameters and Layers as attributes.
 
@@ -228,8 +265,8 @@ class Layer:
             if isinstance(value, Layer) and id(value) not in seen:
                 yield from value._named_layers(prefix + name + "/", seen)
 
-    def layers(self) -> Iterator["Layer"]:
-        """Yield every sub-layer (not this one), depth first, each once."""
+    def _sub_layers(self) -> Iterator["Layer"]:
+        """Every sub-layer (not this one), depth first, each once: `model.layers()`."""
         seen = {id(self)}
         stack = [self]
         while stack:
@@ -241,6 +278,8 @@ class Layer:
                     stack.append(child)
             if layer is not self:
                 yield layer
+
+    layers = _LayersMethod()
 
     def cleargrads(self) -> None:
         """Forget the gradient of every parameter (call before each backward)."""

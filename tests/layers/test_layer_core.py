@@ -274,3 +274,24 @@ def test_a_built_layer_lists_its_parameters_instead_of_its_settings():
     layer(np.ones((1, 2)))
     assert repr(layer).splitlines() == ["Linear(", "  (W): Parameter(2, 3) float64",
                                         "  (b): Parameter(3,) float64", ")"]
+
+
+def test_a_layer_may_keep_its_own_list_named_layers_as_dezeros_mlp_does():
+    class MLP(L.Model):                          # DeZero's MLP, as its book writes it
+        def __init__(self, sizes):
+            super().__init__()
+            self.layers = []
+            for i, size in enumerate(sizes):
+                layer = L.Linear(size)
+                setattr(self, "l" + str(i), layer)
+                self.layers.append(layer)
+
+        def forward(self, x):
+            for layer in self.layers[:-1]:
+                x = F.relu(layer(x))
+            return self.layers[-1](x)
+
+    model = MLP((4, 1))
+    assert model(np.ones((2, 3))).shape == (2, 1)
+    assert type(model.layers) is list and len(list(model.params())) == 4
+    assert list(L.MLP((4, 2)).layers()) and repr(L.MLP((4, 2)).layers) == "<method layers of MLP>"
