@@ -63,81 +63,37 @@ class AlphaDropout(Dropout):
         return F.alpha_dropout(x, self.p)
 
 
-class Dropout1d(Dropout):
+class _ChannelDropout(Dropout):
+    """Base of the dropouts that apply `function` (x, p): L.Dropout's p, checked as its."""
+
+    def forward(self, x):
+        """Apply the layer's function."""
+        return self.function(x, self.p)
+
+
+class Dropout1d(_ChannelDropout):
     """Dropout of whole channels of sequences (N, C, L) or (C, L) (PyTorch's nn.Dropout1d,
-    `F.dropout1d`); inside `V.test_mode()` the identity.
+    `F.dropout1d`); inside `V.test_mode()` the identity.  Its p: as `L.Dropout`'s."""
 
-    Parameters
-    ----------
-    p : float
-        Drop probability, in [0, 1).
-
-    Raises
-    ------
-    ValueError
-        If `p` is outside [0, 1).
-    """
-
-    def forward(self, x):
-        """Apply F.dropout1d."""
-        return F.dropout1d(x, self.p)
+    function = staticmethod(F.dropout1d)
 
 
-class Dropout2d(Dropout):
+class Dropout2d(_ChannelDropout):
     """Dropout of whole channels of images (N, C, H, W) (PyTorch's nn.Dropout2d, `F.dropout2d`);
-    inside `V.test_mode()` the identity.
+    inside `V.test_mode()` the identity.  Its p: as `L.Dropout`'s."""
 
-    Parameters
-    ----------
-    p : float
-        Drop probability, in [0, 1).
-
-    Raises
-    ------
-    ValueError
-        If `p` is outside [0, 1).
-    """
-
-    def forward(self, x):
-        """Apply F.dropout2d."""
-        return F.dropout2d(x, self.p)
+    function = staticmethod(F.dropout2d)
 
 
-class Dropout3d(Dropout):
+class Dropout3d(_ChannelDropout):
     """Dropout of whole channels of volumes (N, C, D, H, W) or (C, D, H, W) (PyTorch's
-    nn.Dropout3d, `F.dropout3d`); inside `V.test_mode()` the identity.
+    nn.Dropout3d, `F.dropout3d`); inside `V.test_mode()` the identity.  Its p: as `L.Dropout`'s."""
 
-    Parameters
-    ----------
-    p : float
-        Drop probability, in [0, 1).
-
-    Raises
-    ------
-    ValueError
-        If `p` is outside [0, 1).
-    """
-
-    def forward(self, x):
-        """Apply F.dropout3d."""
-        return F.dropout3d(x, self.p)
+    function = staticmethod(F.dropout3d)
 
 
-class FeatureAlphaDropout(Dropout):
+class FeatureAlphaDropout(_ChannelDropout):
     """Alpha dropout of whole channels (PyTorch's nn.FeatureAlphaDropout,
-    `F.feature_alpha_dropout`); inside `V.test_mode()` the identity.
+    `F.feature_alpha_dropout`); inside `V.test_mode()` the identity.  Its p: as `L.Dropout`'s."""
 
-    Parameters
-    ----------
-    p : float
-        Drop probability, in [0, 1).
-
-    Raises
-    ------
-    ValueError
-        If `p` is outside [0, 1).
-    """
-
-    def forward(self, x):
-        """Apply F.feature_alpha_dropout."""
-        return F.feature_alpha_dropout(x, self.p)
+    function = staticmethod(F.feature_alpha_dropout)
