@@ -340,25 +340,8 @@ def adaptive_avg_pool1d(x: ArrayLike, output_size) -> Variable:
 
 def adaptive_max_pool1d(x: ArrayLike, output_size) -> Variable:
     """Max pooling of x (N, C, L) or (C, L) to `output_size` over adaptive_avg_pool1d's windows
-    (PyTorch's F.adaptive_max_pool1d, without return_indices).
-
-    Parameters
-    ----------
-    x : Variable or ndarray
-        (N, C, L) or (C, L).
-    output_size : int or (int,)
-
-    Returns
-    -------
-    Variable of shape (..., output_size).
-
-    Raises
-    ------
-    TypeError
-        If the size is not an int.
-    ValueError
-        If x is not 2-D or 3-D, L is 0, or the size is not positive.
-    """
+    (PyTorch's F.adaptive_max_pool1d, without return_indices); its arguments, result and errors
+    are adaptive_avg_pool1d's."""
     return _adaptive("adaptive_max_pool1d", x, output_size, _max_over_windows, dims=1)
 
 
@@ -388,27 +371,9 @@ def adaptive_avg_pool3d(x: ArrayLike, output_size) -> Variable:
 
 
 def adaptive_max_pool3d(x: ArrayLike, output_size) -> Variable:
-    """Max pooling of x (N, C, D, H, W) or (C, D, H, W) to `output_size` over
-    adaptive_avg_pool3d's windows (PyTorch's F.adaptive_max_pool3d, without return_indices).
-
-    Parameters
-    ----------
-    x : Variable or ndarray
-        (N, C, D, H, W) or (C, D, H, W).
-    output_size : int or (int or None, int or None, int or None)
-        (d, h, w); None keeps the input's size along that axis.
-
-    Returns
-    -------
-    Variable of shape (..., d, h, w).
-
-    Raises
-    ------
-    TypeError
-        If a size is not an int (or None).
-    ValueError
-        If x is not 4-D or 5-D, has an empty spatial axis, or a size is not positive.
-    """
+    """Max pooling of x (N, C, D, H, W) or (C, D, H, W) to `output_size` over adaptive_avg_pool3d's windows
+    (PyTorch's F.adaptive_max_pool3d, without return_indices); its arguments, result and errors
+    are adaptive_avg_pool3d's."""
     return _adaptive("adaptive_max_pool3d", x, output_size, _max_over_windows, dims=3)
 
 
