@@ -248,6 +248,57 @@ def test_softmax_family_over_an_empty_axis_is_empty(fn, shape, axis, dtype):
     assert y.dtype == g.dtype == g2.dtype == dtype
 
 
+def _softmax_rows_exactly(x, g):
+    """softmax of each row of x, y (g - sum(y g)), and how far a float computation of each may
+    be off: exp's argument x - max is exact for float32 data (in float64) and rounded for
+    float64, so an entry's softmax is good to (|x - max| + a few) units in the last place of
+    the dtype; the gradient adds the dot product's rounding; a result near the smallest normal
+    number is good only to that (math.fsum's sums, float64 exps)."""
+    eps, tiny = np.finfo(x.dtype).eps, np.finfo(x.dtype).tiny
+    ys, gxs, y_tol, gx_tol = [], [], [], []
+    rows = x.astype(np.float64).reshape(-1, x.shape[-1])
+    for row, grow in zip(rows, g.astype(np.float64).reshape(rows.shape)):
+        m = max(row)
+        e = [math.exp(v - m) for v in row]
+        total = math.fsum(e)
+        y = [v / total for v in e]
+        dot = math.fsum(a * b for a, b in zip(y, grow))
+        spread = math.fsum(abs(a * b) for a, b in zip(y, grow))
+        ys.append(y)
+        gxs.append([a * (b - dot) for a, b in zip(y, grow)])
+        y_tol.append([(m - v + 16) * eps * a + 4 * tiny for v, a in zip(row, y)])
+        gx_tol.append([((m - v + 16) * (abs(b) + abs(dot)) + 64 * spread) * eps * a + 4 * tiny
+                       for v, a, b in zip(row, y, grow)])
+    return [np.reshape(r, x.shape) for r in (ys, gxs, y_tol, gx_tol)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("scale, shift",
+                         [(3.0, 0.0), (3.0, 60.0), (3.0, -60.0), (1.0, 600.0), (40.0, 0.0)],
+                         ids=["small", "near +bound", "near -bound", "beyond", "across"])
+@pytest.mark.parametrize("row", [7, 5000], ids=["row 7", "row 5000"])
+def test_softmax_and_its_gradient_to_a_few_ulps_beside_the_max_free_bound(dtype, scale, shift, row, rng):
+    """Within the bound (|x| <= 64 in float32, 512 in float64) softmax skips the max and its
+    backward takes the row sum as a dot product (rows up to 4096); beyond, the max is taken
+    out and the sum is NumPy's; both give the exact rows to rounding."""
+    x = (rng.standard_normal((3, row)) * scale + shift).astype(dtype)
+    g = rng.standard_normal((3, row)).astype(dtype)
+    xv = V.Variable(x)
+    y = F.softmax(xv, axis=-1)
+    (gx,) = V.grad(V.sum(y * g), [xv])
+    want_y, want_gx, y_tol, gx_tol = _softmax_rows_exactly(x, g)
+    assert y.dtype == gx.dtype == dtype
+    assert np.all(np.abs(y.data - want_y) <= y_tol), np.max(np.abs(y.data - want_y) / y_tol)
+    assert np.all(np.abs(gx.data - want_gx) <= gx_tol), np.max(np.abs(gx.data - want_gx) / gx_tol)
+
+
+def test_softmax_of_a_nan_row_is_nan_and_leaves_the_other_rows_exact():
+    x = np.array([[0.5, np.nan, 1.0], [0.0, 1.0, 2.0]])
+    y = F.softmax(x, axis=-1).data
+    assert np.isnan(y[0]).all()
+    np.testing.assert_allclose(y[1], np.exp([0.0, 1.0, 2.0]) / np.exp([0.0, 1.0, 2.0]).sum(), rtol=1e-15)
+
+
 def test_softmax_keeps_its_output_for_backward():
     x = V.Variable(np.array([0.1, 0.2, 0.3]))
     y = F.softmax(x)
