@@ -4,6 +4,7 @@ import argparse
 
 from benchmarks import (
     attention,
+    convnet,
     gpu,
     higher_order,
     jacobians,
@@ -22,7 +23,7 @@ from benchmarks import (
 
 def main(argv=None):
     """Run the overhead, backward-pass, NumPy-call, SciPy-special, higher-order, Taylor-mode, MLP,
-    attention and memory benchmarks in turn."""
+    attention, conv-net and memory benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
@@ -63,6 +64,8 @@ def main(argv=None):
     mlp.main(["--steps", "1", "--rounds", "1"] if quick else [])
     print()
     attention.main(["--sizes", "4,8,16,2", "--repeat", "1"] if quick else [])
+    print()
+    convnet.main(["--batches", "4", "--repeat", "1"] if quick else [])
     return 0
 
 

@@ -18,6 +18,7 @@ from variable import ArrayLike, Forwarder, Function, Variable, backend, numpy_di
 from variable.axes import single_axis
 from variable.backend import get_array_module, is_device_array
 from variable.ops.elementwise import _multiply, _reduce, _times
+from variable.ops.piecewise import _gated
 from variable.ops.special import Ndtr, erf_arrays, normal_pdf_series
 from variable.variable import _refuse_variables_inside
 
@@ -274,7 +275,7 @@ class PiecewiseLinear(Forwarder):
     def _backward_arrays(self, gy):
         if self.slope.dtype != bool:
             return _multiply(gy, self.slope)
-        g = get_array_module(gy).where(self.slope, gy, 0)
+        g = _gated(gy, self.slope)
         return g if self.scale == 1 else g * self.scale
 
     taylor_records = True

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 import variable as V
-from variable import Forwarder, Function, Variable
+from variable import Forwarder, Function, Variable, memory
 from variable.backend import get_array_module
 from variable.directions import Directions
 
@@ -125,6 +125,15 @@ def _window(offsets, dilation, stride, out):
                                               for i, d, s, o in zip(offsets, dilation, stride, out))
 
 
+def _empty(like, shape):
+    """An uninitialised array of `shape` in `like`'s dtype, on its device; on the host from
+    gengrad's cache of large arrays, whose pages are already mapped (a fresh 3 MB array
+    takes its page faults in the first pass that writes it)."""
+    if type(like) is np.ndarray:
+        return memory.empty(shape, like.dtype)
+    return get_array_module(like).empty(shape, dtype=like.dtype)
+
+
 class Im2col(Forwarder):
     """Windows of padded images as columns (N, C, KH, KW, OH, OW): two spatial axes (NCHW), or
     one or three (N, C, KD, KH, KW, OD, OH, OW); a dilated window's entries lie `dilation`
@@ -137,7 +146,7 @@ class Im2col(Forwarder):
     def forward(self, x):
         if any(self.pad):
             x = np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in self.pad), constant_values=self.pad_value)
-        col = get_array_module(x).empty(x.shape[:2] + tuple(self.kernel) + tuple(self.out), dtype=x.dtype)
+        col = _empty(x, x.shape[:2] + tuple(self.kernel) + tuple(self.out))
         for offsets in np.ndindex(*self.kernel):
             window = _window(offsets, self.dilation, self.stride, self.out)
             col[(slice(None), slice(None)) + offsets] = x[window]
@@ -183,7 +192,8 @@ class Col2im(Forwarder):
 
     def forward(self, col):
         padded = tuple(self.x_shape[:2]) + tuple(n + 2 * p for n, p in zip(self.x_shape[2:], self.pad))
-        image = get_array_module(col).zeros(padded, dtype=col.dtype)
+        image = _empty(col, padded)
+        image.fill(0)
         for offsets in np.ndindex(*self.kernel):
             window = _window(offsets, self.dilation, self.stride, self.out)
             image[window] += col[(slice(None), slice(None)) + offsets]

@@ -13,6 +13,7 @@ import pytest
 
 from benchmarks import (
     attention,
+    convnet,
     engine_floor,
     higher_order,
     jacobians,
@@ -238,3 +239,25 @@ def test_attention_checks_catch_a_wrong_gradient(monkeypatch):
                         lambda self: [1.01 * original(self)[0], *original(self)[1:]])
     with pytest.raises(AssertionError, match="gengrad: gradients differ"):
         attention.run(sizes=((2, 3, 4, 2),), dtypes=("float64",), repeat=1, torch=False)
+
+
+def test_convnet_agrees_with_its_hand_written_numpy(capsys):
+    # run() checks gengrad's gradients (of the six parameters) against NumPy's first
+    results = convnet.run(batches=(2,), repeat=1, torch=False)
+    assert set(results) == {(2, "float32"), (2, "float64")}
+    assert all(set(times) == {"numpy", "gengrad"} for times in results.values())
+    assert convnet.main(["--batches", "3", "--repeat", "1", "--no-torch", "--dtype", "float64"]) == 0
+    assert "ratio to hand-written NumPy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("wrong", [0, 3], ids=["first filter", "linear layer"])
+def test_convnet_checks_catch_a_wrong_gradient(monkeypatch, wrong):
+    original = convnet.NumpyStep.grads
+
+    def off(self):
+        grads = list(original(self))
+        grads[wrong] = grads[wrong] * 1.01 + 1e-3
+        return grads
+    monkeypatch.setattr(convnet.NumpyStep, "grads", off)
+    with pytest.raises(AssertionError, match="gengrad: gradients differ"):
+        convnet.run(batches=(2,), dtypes=("float64",), repeat=1, torch=False)

@@ -149,6 +149,31 @@ def test_ties_over_an_axis_tuple():
     np.testing.assert_allclose(x.grad.data, expected)
 
 
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("op", [V.max, V.min, V.nanmax, V.nanmin])
+def test_an_infinite_gradient_reaches_the_extremes_alone(op, create_graph):
+    """sqrt at 0 sends inf to the extreme of its slice; the other entries get exactly 0 (not
+    inf * 0 = NaN), in gradients recorded or not, and ties share the inf."""
+    sign = 1.0 if op in (V.max, V.nanmax) else -1.0
+    x = V.Variable(sign * np.array([[0.0, -1.0, 0.0], [-2.0, -3.0, -1.5]]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)         # (sqrt's own, at 0)
+        y = V.sqrt(sign * op(x, axis=1) + np.array([0.0, 1.5]))
+        gx = V.grad(V.sum(y), x, create_graph=create_graph)
+    assert not np.isnan(gx.data).any()
+    np.testing.assert_array_equal(gx.data[0], sign * np.array([np.inf, 0.0, np.inf]))
+    np.testing.assert_array_equal(gx.data[1, :2], [0.0, 0.0])
+    assert gx.data[1, 2] == np.inf * sign
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_max_keeps_the_gradient_in_the_input_dtype(dtype):
+    x = V.Variable(np.array([[1.0, 2.0, 2.0], [0.5, 0.0, 0.25]], dtype=dtype))
+    gx = V.grad(V.sum(V.max(x, axis=1) * 3), x)
+    assert gx.dtype == dtype
+    np.testing.assert_allclose(gx.data, [[0.0, 1.5, 1.5], [3.0, 0.0, 0.0]], rtol=1e-7)
+
+
 def test_max_second_derivative_is_zero():
     x = V.Variable(np.array([0.3, -1.0, 2.0]))
     g = V.grad(V.max(x), x, create_graph=True)

@@ -25,7 +25,6 @@ from numbers import Real
 
 import numpy as np
 
-from .. import series
 from ..axes import normalize_axis
 from ..backend import get_array_module, maybe_any
 from ..forwarder import Function, Variable, as_variable
@@ -133,20 +132,10 @@ class NanMax(Max):
         y = self.pick(xp.where(nan, self.fill, x), axis=self.axes, keepdims=True)
         y = xp.where(nan.all(axis=self.axes, keepdims=True), np.nan, y)
         hit = x == y                                   # (a NaN entry never equals y)
-        self.share = hit / xp.maximum(hit.sum(axis=self.axes, keepdims=True), 1)
+        self._keep(hit, xp.maximum(hit.sum(axis=self.axes, keepdims=True), 1), x.dtype)
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
 
-    # backward: V.max's, _spread(gy) * share
-
-    def taylor(self, x):
-        # y_k = x_k at the extreme, ties averaged; NaN entries' coefficients are never read
-        share = self.share.astype(x[0].dtype, copy=False)
-        hit = self.share > 0
-        y, = self.outputs
-        picked = series.map_linear(
-            x[1:], lambda c: (np.where(hit, c, 0) * share).sum(axis=self.axes, keepdims=self.keepdims)
-        )
-        return [y._data, *picked]
+    # backward and taylor: V.max's (a NaN entry is no extreme, so its coefficients are never read)
 
 
 class NanMin(NanMax):

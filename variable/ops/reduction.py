@@ -166,26 +166,40 @@ class Max(Forwarder):
         if maybe_any(count == 0):  # a slice whose extreme is NaN: the NaNs share the gradient
             hit |= np.isnan(x) & np.isnan(y)
             count = hit.sum(axis=self.axes, keepdims=True)
-        self.share = hit / count
+        self._keep(hit, count, x.dtype)
         return y if self.keepdims else y.reshape(_reduced_shape(x.shape, self.axes))
+
+    def _keep(self, hit, count, dtype):
+        """Keep where the extremes lie (`hit`, a mask of x's shape) and each one's share of its
+        slice's gradient, 1 / count in the output's shape and x's float dtype (float64 for
+        integers): a share per entry would take 8 bytes an entry, and the float64 division
+        as long as the forward's own reductions."""
+        dtype = dtype if dtype.kind in "fc" else np.dtype(np.float64)
+        self.hit = hit
+        self.weight = (1 / count.astype(dtype)).reshape(count.shape if self.keepdims else
+                                                        _reduced_shape(hit.shape, self.axes))
 
     save_for_backward = ()
 
     def backward(self, gy):
-        x, = self.inputs
-        return _spread(gy, x, self.axes) * self.share.astype(gy.dtype, copy=False)
+        x, = self.inputs                # gy / count to each extreme, exactly 0 elsewhere
+        return _select(self.hit, _spread(gy * self.weight.astype(gy.dtype, copy=False), x, self.axes), 0)
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
-        spread = _spread_array(gy, self.inputs[0]._data.shape, self.axes)
-        return _multiply(spread, self.share.astype(gy.dtype, copy=False))
+        share = _multiply(gy, self.weight.astype(gy.dtype, copy=False))
+        spread = _spread_array(share, self.hit.shape, self.axes)
+        if type(share) is np.ndarray and np.isfinite(share).all():  # (a check of the small array)
+            return _multiply(spread, self.hit)       # (5x faster than where; inf * False is NaN)
+        return get_array_module(gy).where(self.hit, spread, 0)
 
     taylor_records = True
 
     def taylor(self, x):
         # y_k = x_k at the extreme, ties (and NaNs) averaged with backward's shares
-        share = self.share.astype(x[0].dtype, copy=False)
+        weight = self.weight.astype(x[0].dtype, copy=False)
         y, = self.outputs                              # (not x_0 * share: -inf * 0 is NaN)
-        picked = series.map_linear(x[1:], lambda c: (c * share).sum(axis=self.axes, keepdims=self.keepdims))
+        picked = series.map_linear(
+            x[1:], lambda c: np.where(self.hit, c, 0).sum(axis=self.axes, keepdims=self.keepdims) * weight)
         return [y._data, *picked]
 
 
