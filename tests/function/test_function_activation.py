@@ -355,10 +355,28 @@ def test_bad_arguments_raise_clear_errors(call, error, match):
     ("minimum", lambda x: -V.minimum(-x, 0)),
 ])
 @pytest.mark.parametrize("create_graph", [False, True])
-def test_a_flat_piece_passes_no_gradient_even_an_infinite_one(name, f, create_graph):
+@pytest.mark.parametrize("repeat", [1, 1250], ids=["4 entries", "5000 entries"])
+def test_a_flat_piece_passes_no_gradient_even_an_infinite_one(name, f, create_graph, repeat):
     # sqrt's gradient at 0 is inf: where f is flat (at 0) the gradient is 0, not inf * 0 = NaN,
-    # as PyTorch's relu, hardtanh, clamp and maximum give it
-    x = V.Variable(np.array([-1.0, 2.0, -3.0, 0.5]))
+    # as PyTorch's relu, hardtanh, clamp and maximum give it (5000 entries: past the size from
+    # which a finite gradient is gated by a product)
+    x = V.Variable(np.tile([-1.0, 2.0, -3.0, 0.5], repeat))
     with np.errstate(divide="ignore"):
         g = V.grad(V.sum(V.sqrt(f(x))), x, create_graph=create_graph)
-    assert (g.data[[0, 2]] == 0).all() and np.isfinite(g.data).all(), (name, g.data)
+    assert (g.data[0::2] == 0).all() and np.isfinite(g.data).all(), (name, g.data)
+
+
+@pytest.mark.parametrize("f, at_tie, beside", [
+    (F.relu, [0, 1, 0, 1], [0, 1, 0, 1]), (lambda x: V.clip(x, 0, None), [1, 1, 0, 1], [0, 1, 0, 1]),
+    (lambda x: V.maximum(x, 0), [0.5, 1, 0, 1], [0, 1, 0, 1]),
+    (lambda x: V.minimum(x, 0), [0.5, 0, 1, 0], [1, 0, 1, 0]),
+    (lambda x: V.where(x.data > 0, x, 2 * x), [2, 1, 2, 1], [2, 1, 2, 1]),
+], ids=["relu", "clip", "maximum", "minimum", "where"])
+@pytest.mark.parametrize("tie", [True, False], ids=["with a tie", "no tie"])
+def test_a_piecewise_gradient_on_many_entries_is_the_slope_times_gy(f, at_tie, beside, tie, rng):
+    """From 4096 entries on a finite gradient is gated by a product with the mask: the same
+    values as where's, ties (x = 0) included."""
+    x = V.Variable(np.tile([0.0 if tie else -1e-3, 2.0, -3.0, 0.5], 1250))
+    gy = rng.standard_normal(x.shape)
+    want = np.tile(np.array(at_tie if tie else beside, dtype=float), 1250) * gy
+    np.testing.assert_array_equal(V.grad(V.sum(f(x) * gy), x).data, want)
