@@ -16,7 +16,7 @@ from variable.backend import get_array_module, is_device_array, writes_through
 from variable.operators import operator_on_rows
 from variable.ops.elementwise import _multiply
 from variable.ops.matmul import MatMul2D, _mm_arrays
-from variable.ops.reduction import Mean, Variance
+from variable.ops.reduction import Mean
 
 from .activation import (
     _SELU_ALPHA,
@@ -394,8 +394,8 @@ class Normalize(Forwarder):
         return inv_std * (gy - g_mean - xhat * g_proj)
 
     def _backward_arrays(self, gy):  # (the reductions' own forwards: the same arithmetic)
-        x, xhat, axes = self.inputs[0]._data, self.outputs[0]._data, self.axes
-        inv_std = (Variance(axes, True).forward(x) + self.eps) ** -0.5
+        xhat, axes = self.outputs[0]._data, self.axes
+        inv_std = (self.var + self.eps) ** -0.5       # (forward's variance is x.var's, bit for bit)
         g_mean = Mean(axes, True).forward(gy)
         g_proj = Mean(axes, True).forward(_multiply(gy, xhat))
         return _multiply(inv_std, gy - g_mean - _multiply(xhat, g_proj))
