@@ -80,6 +80,12 @@ def _in_float64(at=0):
     return wrap
 
 
+def single_precision(dtype) -> bool:
+    """Whether an op's result in `dtype` is float32 or narrower (its float64 insides need
+    only float32's digits)."""
+    return dtype.kind == "f" and dtype.itemsize <= 4
+
+
 def _select(where, inside, outside, x, *others):
     """inside(x, *others) where `where`, outside(x, *others) elsewhere (`others` of x's shape).
     On the CPU each runs on its own entries (picked by the mask); on a device, where a mask's
@@ -109,17 +115,41 @@ def _select_tuple(where, inside, outside, x):
 
 
 
+_ERF_SERIES = [1.0]
+for _n in range(1, 41):
+    _ERF_SERIES.append(_ERF_SERIES[-1] / (2 * _n + 1))
+"""c_n = 1 / (1 3 5 ... (2n + 1)), erf_series' coefficients of (2 z^2)^n."""
+
+_SERIES_BLOCK = 16384
+"""Entries a block of erf_series on a large NumPy array: its Horner steps then run in cache
+(10^6 entries in [0, 2), 40 terms: 52 -> 22 ms; the series term by term took 79)."""
+
+
 def erf_series(z, terms=40):
-    """erf(z) for 0 <= z < 2 by a series of positive terms (no cancellation)."""
-    # erf(z) = 2/sqrt(pi) exp(-z^2) sum_n 2^n z^(2n+1) / (1 3 5 ... (2n+1)); the term
-    # ratio is 2 z^2 / (2n + 1), so 40 terms reach 1e-17 relative at z = 2 (24 at z = 1.2)
-    term = z.copy()
-    total = z.copy()
-    z2 = 2 * z * z
-    for n in range(1, terms + 1):
-        term *= z2
-        term *= 1 / (2 * n + 1)
-        total += term
+    """erf(z) for 0 <= z < 2 by a series of positive terms (no cancellation).
+
+    erf(z) = 2/sqrt(pi) exp(-z^2) z sum_n c_n (2 z^2)^n, c_n = 1 / (1 3 5 ... (2n + 1)), summed
+    by Horner's rule (positive terms: no cancellation there either); the term ratio is
+    2 z^2 / (2n + 1), so 40 terms reach 1e-17 relative at z = 2 (24 at z = 1.2; 24 at z = 2:
+    7e-13, for float32 results); on cache-sized blocks of a large NumPy array.
+    """
+    if type(z) is not np.ndarray or z.size <= _SERIES_BLOCK:
+        return _erf_series(z, terms)
+    flat = z.reshape(-1)
+    out = np.empty(flat.shape, z.dtype)
+    for lo in range(0, flat.size, _SERIES_BLOCK):
+        out[lo:lo + _SERIES_BLOCK] = _erf_series(flat[lo:lo + _SERIES_BLOCK], terms)
+    return out.reshape(z.shape)
+
+
+def _erf_series(z, terms):
+    w = 2 * z * z
+    total = w * _ERF_SERIES[terms]
+    total += _ERF_SERIES[terms - 1]
+    for n in range(terms - 2, -1, -1):
+        total *= w
+        total += _ERF_SERIES[n]
+    total *= z
     return TWO_OVER_SQRT_PI * np.exp(-z * z) * total
 
 
@@ -177,18 +207,21 @@ def _fraction_from(t, split):
 
 
 @_in_float64()
-def erf_arrays(z, complement, split):
+def erf_arrays(z, complement, split, single=False):
     """erf(x) (erfc(x) with `complement`) on an ndarray, in float64 inside, x's dtype out: the
     series where -2 < x < `split` and |x| < 2 (erfc: `split` as low as 0.7 where its digits
     matter, 1 - erf cancelling toward 1; below 0 erfc is 1 + erf(|x|), no cancellation), erfc's
     continued fraction outside (`_fraction_from`), each on its own entries (`_select`; clamped
-    to its side, where a device runs both everywhere)."""
+    to its side, where a device runs both everywhere).  `single`: the result is wanted to
+    float32's precision (the series to 7e-13 relative, 1 - erf to 2e-10: 24 terms, not 40)."""
     reach = 2.0 if complement else split                   # the series' reach below 0
 
-    def inside(z):
-        terms = 24 if max(split, reach) <= 1.2 else 40     # (erf_series: enough below 1.2, below 2)
-        inner = np.copysign(erf_series(np.minimum(np.abs(z), max(split, reach)), terms), z)
-        return 1 - inner if complement else inner
+    def inside(z):                                          # (erf_series: enough below 1.2, below 2)
+        terms = 24 if max(split, reach) <= 1.2 or single else 40
+        inner = np.abs(z)                                   # (in place: each fresh array of 10^6
+        inner = erf_series(np.minimum(inner, max(split, reach), out=inner), terms)  # takes ~1.5 ms
+        np.copysign(inner, z, out=inner)                                            # of page faults)
+        return np.subtract(1, inner, out=inner) if complement else inner
 
     def outside(z):             # erfc(|x|) = e^(-t^2) / (sqrt(pi) F(t)), to full relative precision
         t = np.minimum(np.maximum(np.abs(z), split), 40.0)   # (erfc(40) underflows to 0 anyway)
@@ -213,7 +246,7 @@ class Erf(Forwarder):
     split = 2.0                  # (the series inside |x| < 2, the fraction outside)
 
     def forward(self, x):
-        return erf_arrays(x, self.complement, self.split)
+        return erf_arrays(x, self.complement, self.split, single=single_precision(x.dtype))
 
     save_for_backward = ("x0",)
 
