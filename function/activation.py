@@ -308,7 +308,11 @@ class LeakyReLU(PiecewiseLinear):
         self.alpha = alpha
 
     def forward(self, x):
-        self.slope = np.where(x > 0, 1, self.alpha).astype(x.dtype)
+        # 1 where x > 0, alpha elsewhere (NaN too), exactly: 1 + alpha * 0 and 0 + alpha * 1
+        # (np.where on a mask of random signs branches per entry: 3x the time)
+        positive = x > 0
+        self.slope = _multiply(~positive, x.dtype.type(self.alpha))
+        self.slope += positive
         return x * self.slope
 
 
@@ -466,13 +470,17 @@ class ELU(Forwarder):
         self.beta = beta
 
     def forward(self, x):
+        # scale max(x, 0) + scale alpha expm1(min(x, 0) / beta): each part is exactly 0 where the
+        # other applies (np.where on a mask of random signs branches per entry, 5x a product)
         self.positive = x > 0
-        z = np.minimum(x, 0)
+        xp = get_array_module(x)
+        z = xp.minimum(x, 0)
         if self.beta != 1:
             z = z / self.beta
-        negative_part = (self.scale * self.alpha) * np.expm1(z)
-        positive_part = x if self.scale == 1 else self.scale * x
-        return np.where(self.positive, positive_part, negative_part).astype(x.dtype, copy=False)
+        y = xp.expm1(z)
+        y *= self.scale * self.alpha
+        y += xp.maximum(x, 0) if self.scale == 1 else self.scale * xp.maximum(x, 0)
+        return y.astype(x.dtype, copy=False)
 
     save_for_backward = ("x0",)
 
@@ -490,8 +498,15 @@ class ELU(Forwarder):
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
         c = self.scale * self.alpha / self.beta
-        slope = c * np.exp(self._exponent(self.inputs[0]._data, np.where))
-        return _multiply(gy, np.where(self.positive, self.scale, slope).astype(gy.dtype, copy=False))
+        x, xp = self.inputs[0]._data, get_array_module(gy)
+        z = xp.minimum(x, 0)                      # (min(x, 0) / beta: exp(z) <= 1, no inf * 0)
+        if self.beta != 1:
+            z = z * (1 / self.beta)
+        slope = xp.exp(z)
+        slope *= ~self.positive                   # c exp(z) where x <= 0 (and NaN), scale where
+        slope *= c                                # x > 0, each exactly (0 + scale, c e + 0)
+        slope += self.scale * self.positive
+        return _multiply(gy, slope.astype(gy.dtype, copy=False))
 
     taylor_records = True
     _pointwise = True
@@ -618,7 +633,7 @@ class HardSwish(Forwarder):
 
     def _backward_arrays(self, gy):
         x = self.inputs[0]._data
-        live = get_array_module(gy).where(x > -3, gy, 0)
+        live = _gated(gy, x > -3)
         return _multiply(live, _multiply(x, self.middle / 3) + (self.middle / 2 + self.upper))
 
     taylor_records = True
