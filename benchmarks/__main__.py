@@ -3,6 +3,7 @@
 import argparse
 
 from benchmarks import (
+    activations,
     attention,
     convnet,
     gpu,
@@ -23,7 +24,7 @@ from benchmarks import (
 
 def main(argv=None):
     """Run the overhead, backward-pass, NumPy-call, SciPy-special, higher-order, Taylor-mode, MLP,
-    attention, conv-net and memory benchmarks in turn."""
+    attention, conv-net, activation and memory benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for a smoke run")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
@@ -66,6 +67,8 @@ def main(argv=None):
     attention.main(["--sizes", "4,8,16,2", "--repeat", "1"] if quick else [])
     print()
     convnet.main(["--batches", "4", "--repeat", "1"] if quick else [])
+    print()
+    activations.main(["--rows", "10", "--repeat", "1"] if quick else [])
     return 0
 
 

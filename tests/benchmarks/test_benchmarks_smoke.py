@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from benchmarks import (
+    activations,
     attention,
     convnet,
     engine_floor,
@@ -261,3 +262,20 @@ def test_convnet_checks_catch_a_wrong_gradient(monkeypatch, wrong):
     monkeypatch.setattr(convnet.NumpyStep, "grads", off)
     with pytest.raises(AssertionError, match="gengrad: gradients differ"):
         convnet.run(batches=(2,), dtypes=("float64",), repeat=1, torch=False)
+
+
+def test_activations_agree_with_their_hand_written_numpy(capsys):
+    # run() checks gengrad's gradient against NumPy's (against its own float64 one for the
+    # exact gelu, which NumPy cannot write: it has no erf) before timing
+    results = activations.run(shape=(3, 50), repeat=1, torch=False)
+    assert set(results) == set(activations.NAMES)
+    assert set(results["gelu"]) == {"gengrad"} and set(results["relu"]) == {"numpy", "gengrad"}
+    assert activations.main(["--rows", "2", "--repeat", "1", "--no-torch", "--dtype", "float64",
+                             "--names", "elu", "gelu"]) == 0
+    assert "ratios of gengrad to hand-written NumPy" in capsys.readouterr().out
+
+
+def test_activations_checks_catch_a_wrong_gradient(monkeypatch):
+    monkeypatch.setattr(activations, "_elu", lambda x, g: (x, 1.01 * g))
+    with pytest.raises(AssertionError, match="elu, gengrad: gradients differ"):
+        activations.run(names=("elu",), shape=(3, 50), repeat=1, torch=False)

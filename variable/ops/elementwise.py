@@ -332,6 +332,17 @@ def neg(x: ArrayLike) -> Variable:
 
 
 # ----- powers -----------------------------------------------------------------
+def _power(x, c):
+    """x ** c on an array; c = 3 and 4 as products, to two units in the last place: NumPy's **
+    multiplies only for c = 2 (and takes roots and reciprocals), elsewhere it calls the C
+    library's pow, 80x a product's time (10^6 float32 cubes: 66 against 0.8 ms); PyTorch's pow
+    multiplies for these too.  (Integers, booleans and exponents that promote keep **.)"""
+    if (c == 3 or c == 4) and x.dtype.kind in "fc" and np.result_type(x.dtype, c) == x.dtype:
+        x2 = x * x
+        return x2 * x if c == 3 else x2 * x2
+    return x ** c
+
+
 class Pow(Forwarder):
     """x ** c for a constant exponent c."""
 
@@ -339,7 +350,7 @@ class Pow(Forwarder):
         self.c = c
 
     def forward(self, x):
-        return x ** self.c
+        return _power(x, self.c)
 
     save_for_backward = ("x",)
 
@@ -357,7 +368,7 @@ class Pow(Forwarder):
         c = self.c
         if c == 0:
             return get_array_module(x._data).zeros(x.shape, dtype=x.dtype)
-        return _reduced(_multiply(gy, c * x._data ** (c - 1)), x)
+        return _reduced(_multiply(gy, c * _power(x._data, c - 1)), x)
 
     taylor_records = True
     _pointwise = True

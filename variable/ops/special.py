@@ -228,7 +228,18 @@ def erf_arrays(z, complement, split, single=False):
         tail = _exp_minus_square(t) / (math.sqrt(math.pi) * _fraction_from(t, split))
         return np.where(z < 0, 2 - tail, tail) if complement else np.copysign(1 - tail, z)
 
-    out = _select((z > -reach) & (z < split), inside, outside, z)
+    middle = (z > -reach) & (z < split)
+    if type(z) is np.ndarray and 2 * np.count_nonzero(middle) >= z.size > _SERIES_BLOCK:
+        # most entries take the series: it runs on all of them (clamped, it is defined on every
+        # one) and the fraction on the rest, which `_select`'s picking and scattering of the
+        # entries would cost more than (gelu's forward and backward on 10^6 entries of N(0, 1):
+        # 98 -> 62 ms, of N(0, 4): 134 -> 107 ms)
+        out = inside(z)
+        rest = ~middle
+        if rest.any():
+            out[rest] = outside(z[rest])
+    else:
+        out = _select(middle, inside, outside, z)
     return np.where(np.isnan(z), np.nan, out)
 
 
