@@ -188,22 +188,25 @@ def _exp_minus_square(z, scale=1.0):
 _ERFC_SPLIT = 0.7      # erfc's fraction from here on where its digits matter (erfc, erfcx, ndtr)
 
 
-def _fraction_from(t, split):
+def _fraction_from(t, split, single=False):
     """erfc's continued fraction F(t) for t >= split >= 0.7, each band with the levels that are
-    exact to double precision there (400 below 1, 200 below 2, 60 beyond), each band on its
-    own entries (`_select`)."""
+    exact to double precision there (400 below 1, 200 below 2, 60 beyond; `single`, to float32's,
+    2e-10 relative: 150, 80, 24), each band on its own entries (`_select`)."""
+    deep, middle, far = (150, 80, 24) if single else (400, 200, 60)
+
     def from_one(t):
-        return _select(t < 2, lambda t: _continued_fraction(t, 200), lambda t: _continued_fraction(t, 60), t)
+        return _select(t < 2, lambda t: _continued_fraction(t, middle),
+                       lambda t: _continued_fraction(t, far), t)
     if split >= 2:
-        return _continued_fraction(t, 60)
+        return _continued_fraction(t, far)
     if is_device_array(t):      # where _select would run every band on every entry (660 levels):
         #                         one pass from the deepest, each entry restarting at its band's depth
         if split >= 1:
-            return _continued_fraction(t, 200, restarts=[(60, t >= 2)])
-        return _continued_fraction(t, 400, restarts=[(200, t >= 1), (60, t >= 2)])
+            return _continued_fraction(t, middle, restarts=[(far, t >= 2)])
+        return _continued_fraction(t, deep, restarts=[(middle, t >= 1), (far, t >= 2)])
     if split >= 1:
         return from_one(t)
-    return _select(t < 1, lambda t: _continued_fraction(t, 400), from_one, t)
+    return _select(t < 1, lambda t: _continued_fraction(t, deep), from_one, t)
 
 
 @_in_float64()
@@ -213,7 +216,8 @@ def erf_arrays(z, complement, split, single=False):
     matter, 1 - erf cancelling toward 1; below 0 erfc is 1 + erf(|x|), no cancellation), erfc's
     continued fraction outside (`_fraction_from`), each on its own entries (`_select`; clamped
     to its side, where a device runs both everywhere).  `single`: the result is wanted to
-    float32's precision (the series to 7e-13 relative, 1 - erf to 2e-10: 24 terms, not 40)."""
+    float32's precision (the series to 7e-13 relative, 1 - erf to 2e-10: 24 terms, not 40; the
+    fraction to 2e-10, `_fraction_from`)."""
     reach = 2.0 if complement else split                   # the series' reach below 0
 
     def inside(z):                                          # (erf_series: enough below 1.2, below 2)
@@ -225,7 +229,7 @@ def erf_arrays(z, complement, split, single=False):
 
     def outside(z):             # erfc(|x|) = e^(-t^2) / (sqrt(pi) F(t)), to full relative precision
         t = np.minimum(np.maximum(np.abs(z), split), 40.0)   # (erfc(40) underflows to 0 anyway)
-        tail = _exp_minus_square(t) / (math.sqrt(math.pi) * _fraction_from(t, split))
+        tail = _exp_minus_square(t) / (math.sqrt(math.pi) * _fraction_from(t, split, single))
         return np.where(z < 0, 2 - tail, tail) if complement else np.copysign(1 - tail, z)
 
     middle = (z > -reach) & (z < split)
