@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 
 import layers as L  # noqa: E402
 import variable as V  # noqa: E402
-from benchmarks.timing import best_time, import_torch, ratio  # noqa: E402
+from benchmarks.timing import checked_times, import_torch, ratio  # noqa: E402
 
 SIZES = ((32, 16, 32, 4), (16, 64, 64, 4), (8, 128, 128, 8))
 """(N, T, E, H): a batch of short sequences, and two longer ones."""
@@ -152,14 +152,7 @@ def run(sizes=SIZES, dtypes=("float32", "float64"), causal=False, repeat=5, torc
                      "gengrad": GengradStep(params, x, g, h, causal)}
             if torch is not None:
                 steps["torch"] = TorchStep(torch, params, x, g, h, causal)
-            tol = 2e-3 if dtype == "float32" else 1e-9
-            steps["numpy"]()
-            for name, step in steps.items():
-                step()
-                for got, want in zip(step.grads(), steps["numpy"].grads()):
-                    scale = np.abs(want).max() + 1
-                    assert np.abs(np.asarray(got) - want).max() <= tol * scale, f"{name}: gradients differ"
-            results[((n, t, e, h), dtype)] = {name: best_time(step, repeat) for name, step in steps.items()}
+            results[((n, t, e, h), dtype)] = checked_times(steps, dtype, repeat)
     return results
 
 

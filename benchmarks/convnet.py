@@ -23,7 +23,7 @@ from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
 
 import function as F  # noqa: E402
 import variable as V  # noqa: E402
-from benchmarks.timing import best_time, import_torch, ratio  # noqa: E402
+from benchmarks.timing import checked_times, import_torch, ratio  # noqa: E402
 
 BATCHES = (32, 128)
 CHANNELS = (1, 8, 16)
@@ -171,15 +171,7 @@ def run(batches=BATCHES, dtypes=("float32", "float64"), repeat=5, torch=True):
             steps = {"numpy": NumpyStep(params, x, t), "gengrad": GengradStep(params, x, t)}
             if torch is not None:
                 steps["torch"] = TorchStep(torch, params, x, t)
-            tol = 2e-3 if dtype == "float32" else 1e-9
-            steps["numpy"]()
-            for name, step in steps.items():
-                step()
-                for got, want in zip(step.grads(), steps["numpy"].grads()):
-                    scale = np.abs(want).max() + 1
-                    assert got.shape == want.shape, f"{name}: gradient shapes differ"
-                    assert np.abs(np.asarray(got) - want).max() <= tol * scale, f"{name}: gradients differ"
-            results[(n, dtype)] = {name: best_time(step, repeat) for name, step in steps.items()}
+            results[(n, dtype)] = checked_times(steps, dtype, repeat)
     return results
 
 

@@ -4,6 +4,8 @@ import importlib
 import time
 import warnings
 
+import numpy as np
+
 
 def best_time(fn, repeat=5, number=1):
     """Best wall-clock seconds of `number` calls of `fn`, over `repeat` rounds."""
@@ -14,6 +16,21 @@ def best_time(fn, repeat=5, number=1):
             fn()
         best = min(best, (time.perf_counter() - start) / number)
     return best
+
+
+def checked_times(steps, dtype, repeat):
+    """{name: best seconds} of `steps` ({name: step}; a step runs the computation, its
+    `grads()` then give its gradients), each one's gradients first checked against those of
+    steps["numpy"], to 2e-3 (float32) or 1e-9 (float64) of the largest, in shape and value."""
+    tol = 2e-3 if dtype == "float32" else 1e-9
+    steps["numpy"]()
+    for name, step in steps.items():
+        step()
+        for got, want in zip(step.grads(), steps["numpy"].grads()):
+            assert np.shape(got) == np.shape(want), f"{name}: gradient shapes differ"
+            scale = np.abs(want).max() + 1
+            assert np.abs(np.asarray(got) - want).max() <= tol * scale, f"{name}: gradients differ"
+    return {name: best_time(step, repeat) for name, step in steps.items()}
 
 
 def import_torch():
