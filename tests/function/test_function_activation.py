@@ -382,6 +382,25 @@ def test_a_piecewise_gradient_on_many_entries_is_the_slope_times_gy(f, at_tie, b
     np.testing.assert_array_equal(V.grad(V.sum(f(x) * gy), x).data, want)
 
 
+def test_the_exact_gelu_in_float64_is_x_times_the_normal_cdf_to_1e_14_relative():
+    """gelu's normal CDF by one formula (erfc's polynomial fit) against V.ndtr's series and
+    continued fraction, from the underflow of the left tail to 1; its gradient likewise."""
+    x = np.concatenate([np.linspace(-37, 12, 9801), [0.0, -0.0, 1e-300, -1e-300, np.inf]])
+    y = F.gelu(V.Variable(x)).data
+    cdf = V.ndtr(x).data
+    want = x * cdf
+    normal = np.isfinite(x) & (np.abs(want) > 1e-300)
+    assert np.max(np.abs(y[normal] - want[normal]) / np.abs(want[normal])) < 1.2e-14
+    assert F.gelu(V.Variable(np.array(0.0))).data == 0
+    assert y[-1] == np.inf
+    inside = np.abs(x) < 30
+    xv = V.Variable(x[inside])
+    pdf = np.exp(-x[inside] ** 2 / 2) / np.sqrt(2 * np.pi)
+    g = V.grad(V.sum(F.gelu(xv)), xv).data
+    terms = cdf[inside] + np.abs(x[inside]) * pdf        # (Phi + x phi cancels for x < 0)
+    assert np.all(np.abs(g - (cdf[inside] + x[inside] * pdf)) <= 4e-14 * terms)
+
+
 @pytest.mark.parametrize("f", [F.gelu, lambda x: V.erf(x), lambda x: V.erfc(x), lambda x: V.ndtr(x)],
                          ids=["gelu", "erf", "erfc", "ndtr"])
 def test_float32_results_of_the_normal_cdf_family_are_the_float64_ones_rounded(f):
