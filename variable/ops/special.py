@@ -194,11 +194,11 @@ def _exp_minus_square(z, scale=1.0):
 _ERFC_SPLIT = 0.7      # erfc's fraction from here on where its digits matter (erfc, erfcx, ndtr)
 
 
-def _fraction_from(t, split, single=False):
+def _fraction_from(t, split):
     """erfc's continued fraction F(t) for t >= split >= 0.7, each band with the levels that are
-    exact to double precision there (400 below 1, 200 below 2, 60 beyond; `single`, to float32's,
-    2e-10 relative: 150, 80, 24), each band on its own entries (`_select`)."""
-    deep, middle, far = (150, 80, 24) if single else (400, 200, 60)
+    exact to double precision there (400 below 1, 200 below 2, 60 beyond), each band on its own
+    entries (`_select`)."""
+    deep, middle, far = 400, 200, 60
 
     def from_one(t):
         return _select(t < 2, lambda t: _continued_fraction(t, middle),
@@ -279,6 +279,18 @@ def erfc_of_abs(x, normal=False, single=True):
     return g, density
 
 
+def _erf_single(z, complement):
+    """erf(z) (erfc(z) with `complement`) to 4.2e-10 relative, for float32 results: erfc from
+    erfc_of_abs (2 - erfc(|z|) below 0), erf as +-(1 - erfc(|z|)), or 9 terms of its series
+    inside |z| < 1/2, where 1 - erfc would lose z's digits.  On 10^6 float32 entries of N(0, 4),
+    erf 62 -> 50 ms, erfc 144 -> 32 ms (the series and continued fraction of erf_arrays)."""
+    e, _ = erfc_of_abs(z)
+    if complement:
+        return e + (z < 0) * (2 - 2 * e)
+    inner = np.minimum(np.abs(z), 0.5)
+    return np.where(inner < 0.5, np.copysign(_erf_series(inner, 9), z), np.copysign(1 - e, z))
+
+
 @_in_float64()
 def erf_arrays(z, complement, split, single=False):
     """erf(x) (erfc(x) with `complement`) on an ndarray, in float64 inside, x's dtype out: the
@@ -286,11 +298,12 @@ def erf_arrays(z, complement, split, single=False):
     matter, 1 - erf cancelling toward 1; below 0 erfc is 1 + erf(|x|), no cancellation), erfc's
     continued fraction outside (`_fraction_from`), each on its own entries (`_select`; clamped
     to its side, where a device runs both everywhere).  `single`: the result is wanted to
-    float32's precision (the series to 7e-13 relative, 1 - erf to 2e-10: 24 terms, not 40; the
-    fraction to 2e-10, `_fraction_from`)."""
+    float32's precision (`_erf_single`, one formula for erfc)."""
+    if single:
+        return in_blocks(lambda z: _erf_single(z, complement), z)
     reach = 2.0 if complement else split                   # the series' reach below 0
 
-    terms = 24 if max(split, reach) <= 1.2 or single else 40    # (erf_series: enough below 1.2, 2)
+    terms = 24 if max(split, reach) <= 1.2 else 40    # (erf_series: enough below 1.2, 2)
 
     def series(z):
         inner = np.abs(z)
@@ -303,7 +316,7 @@ def erf_arrays(z, complement, split, single=False):
 
     def outside(z):             # erfc(|x|) = e^(-t^2) / (sqrt(pi) F(t)), to full relative precision
         t = np.minimum(np.maximum(np.abs(z), split), 40.0)   # (erfc(40) underflows to 0 anyway)
-        tail = _exp_minus_square(t) / (math.sqrt(math.pi) * _fraction_from(t, split, single))
+        tail = _exp_minus_square(t) / (math.sqrt(math.pi) * _fraction_from(t, split))
         return np.where(z < 0, 2 - tail, tail) if complement else np.copysign(1 - tail, z)
 
     middle = (z > -reach) & (z < split)
@@ -795,9 +808,40 @@ def normal_pdf_series(x):
     return series.scale(series.exp(series.scale(series.square(x), -0.5)), _INV_SQRT_2PI)
 
 
+def normal_cdf_arrays(x, part="cdf"):
+    """Phi(x) = erfc(-x / sqrt 2) / 2 on an ndarray, in x's floating dtype (float32 for integers
+    and booleans), to 1e-14 relative (ndtr_arrays keeps every digit of the left tail), or the
+    exact GELU's value x Phi(x) (`part` "gelu") or its derivative Phi(x) + x phi(x) ("slope"):
+    1 - h for x > 0, h elsewhere, h = erfc(|x| / sqrt 2) / 2 and e^(-x^2 / 2) by one formula
+    without a branch (`erfc_of_abs`; 4.2e-10 relative for float32 results), in float64 on
+    cache-sized blocks, rounded once.  The exact GELU's forward and backward on 10^6 entries of
+    N(0, 1): 42 ms in float32, 68 in float64, against 94 and 106 in the same runs by the series
+    and continued fraction behind V.ndtr."""
+    dtype = np.result_type(x.dtype, np.float32)
+    single = single_precision(dtype)
+
+    def cdf(x):
+        h, density = erfc_of_abs(x, normal=True, single=single)
+        h *= 0.5
+        out = np.multiply(h, -2.0)
+        out += 1
+        out *= x > 0
+        out += h
+        if part == "gelu":
+            out *= x
+        elif part == "slope":
+            density *= x
+            density *= _INV_SQRT_2PI
+            out += density
+        return out
+    return in_blocks(cdf, x, dtype).astype(dtype, copy=False)
+
+
 @_in_float64()
 def ndtr_arrays(x):
-    """The standard normal CDF on an ndarray, in float64 inside and x's floating dtype out:
+    """The standard normal CDF on an ndarray, in float64 inside and x's floating dtype out
+    (float32 results: `normal_cdf_arrays`, to their precision; 10^6 entries of N(0, 4), 176 ->
+    22 ms):
     erfc(-x/sqrt 2)/2 from x = -2 sqrt 2 on (rounding x/sqrt 2 costs at most 2z^2 = 8 ulps
     there; erfc's own arrays, the fraction from z = 0.7, where 1 + erf would cancel), and below,
     phi(x) R(-x), Mills' ratio read in x itself and phi's exponent split, so the left tail keeps
@@ -821,6 +865,8 @@ class Ndtr(Forwarder):
     """Phi(x), the standard normal CDF: Phi' = phi = e^(-x^2/2) / sqrt(2 pi)."""
 
     def forward(self, x):
+        if single_precision(x.dtype):
+            return normal_cdf_arrays(x).astype(x.dtype, copy=False)
         return ndtr_arrays(x)
 
     save_for_backward = ("x0",)
