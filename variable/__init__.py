@@ -81,6 +81,10 @@ from .ops.statistics import *  # noqa: F403
 from . import linalg, stats
 # isort: on
 
+# NumPy's other names for the arithmetic above (its ufuncs' names, np.amax's and np.amin's)
+absolute, negative, multiply, subtract, divide, true_divide, power = abs, neg, mul, sub, div, div, pow
+amax, amin = max, min
+
 _FAMILIES = (exponential, inverse_trig, rounding, statistics, products, contraction, rearrange,
              stacking, selection, differences, quantiles, nanfunctions, signal, powers, grids, array_api,
              sequences, polynomials, division, sets, histograms, applying, special, bessel, elementary,
@@ -94,6 +98,7 @@ OPS = (
     "get_item", "concat", "split", "stack",
     "sum", "mean", "variance", "max", "min", "logsumexp",
     "matmul", "transpose_matmul",
+    "absolute", "negative", "multiply", "subtract", "divide", "true_divide", "power", "amax", "amin",
     *[name for family in _FAMILIES for name in family.__all__],
 )
 """Names of the primitive ops this package exports (also re-exported by `function`)."""
@@ -180,8 +185,6 @@ _SPELLED_OTHERWISE = {
     "psi": ("SciPy's other name", "V.digamma(x)"),
     "gradgradcheck": (_TORCH, "V.gradcheck(f, x, order=2) checks second derivatives (order=3 "
                               "third), the incoming gradient's included"),
-    "amax": (_TORCH, "V.max(x, axis)"),
-    "amin": (_TORCH, "V.min(x, axis)"),
     "bmm": (_TORCH, "V.matmul(x, y) (it multiplies batches of matrices over the leading axes)"),
     "numel": (_TORCH, "x.size"),
     "relu": (_TORCH, "F.relu(x) (import function as F)"),

@@ -650,6 +650,18 @@ _TORCH_TENSOR_NAMES = {
                                               "inner", "cross", "floor", "sign", "diag")},
     **{name: _function_of(name) for name in ("exp", "log", "sin", "cos", "tanh", "sqrt", "abs",
                                               "median", "square", "unique")},
+    **{name: _function_of(name) for name in ("log1p", "expm1", "log2", "log10", "exp2", "sinh", "cosh",
+                                              "tan", "ceil", "trunc", "reciprocal", "nan_to_num",
+                                              "sinc", "i0", "hypot", "fmod", "remainder", "deg2rad",
+                                              "rad2deg", "logaddexp", "logaddexp2", "copysign")},
+    **{name: _function_of(name) + " (NumPy 2's name; V.arc" + name[1:] + " too)"
+       for name in ("asin", "acos", "atan", "asinh", "acosh", "atanh", "atan2")},
+    **{name: f"V.{name}(x) (scipy.special's name; NumPy has none)" for name in (
+        "erf", "erfc", "erfinv", "erfcx", "digamma", "polygamma", "logit", "xlogy", "i0e", "i1", "i1e",
+        "ndtr", "ndtri", "log_ndtr")},
+    "lgamma": "V.gammaln(x) (log|Gamma(x)|, SciPy's name)",
+    "sgn": "V.sign(x), or np.sign(x)",
+    "frac": "x - V.trunc(x)",
     **{f"{op}_": f"write x = x {sign} y, a new Variable (to update a parameter: "
                  f"p.data {sign}= ... under `with V.no_grad():`)"
        for op, sign in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"))},

@@ -138,11 +138,15 @@ def op_rows():
     table, files = table_files()
     ready = device_ready()
     rows = []
+    names_of = {}                                    # one row per op: its other names beside it
     for name in (*V.OPS, *V.LINALG_OPS):
+        names_of.setdefault(id(inspect.unwrap(op(name))), []).append(name)
+    for name, *others in names_of.values():
         linalg = name.startswith("linalg.")
         family = inspect.unwrap(op(name)).__module__.rpartition(".")[2]   # (where it is defined)
-        gengrad = f"`V.{name}`"
-        numpy = ", ".join(f"`{n}`" for n in numpy_names(name)) or "—"
+        gengrad = ", ".join(f"`V.{n}`" for n in (name, *others))
+        numpys = [n for alias in (name, *others) for n in numpy_names(alias)]
+        numpy = ", ".join(f"`{n}`" for n in dict.fromkeys(numpys)) or "—"
         cases = table.get(name)
         if not cases:
             rows.append(((linalg, family, name), family, numpy, gengrad, "no rows yet", "—", "—"))

@@ -18,7 +18,9 @@ def test_page_matches_the_op_tables():
 
 def test_every_op_has_a_row():
     page = render()
-    missing = [name for name in (*V.OPS, *V.LINALG_OPS) if f"| `V.{name}` |" not in page]
+    missing = [name for name in (*V.OPS, *V.LINALG_OPS)       # (other names share a row: "V.mul, V.multiply")
+               if not any(form in page for form in (f"| `V.{name}` |", f"| `V.{name}`, ", f", `V.{name}` |",
+                                                    f", `V.{name}`, "))]
     assert not missing, f"ops without a row in docs/numpy.md: {missing}"
 
 

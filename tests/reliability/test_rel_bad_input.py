@@ -46,7 +46,12 @@ ARG_ERRORS = (TypeError, ValueError)
 
 ALIASES = {"pow": ("PowVar",), "matmul": ("MatMul2D",), "silu": ("swish",), "Parameter": ("Variable",),
            "radians": ("deg2rad",), "degrees": ("rad2deg",), "remainder": ("mod",), "conjugate": ("conj",),
-           "around": ("round",), "row_stack": ("vstack",)}
+           "around": ("round",), "row_stack": ("vstack",),
+           # NumPy's other names for the same ops
+           "multiply": ("mul",), "subtract": ("sub",), "divide": ("div",), "true_divide": ("div",),
+           "power": ("pow", "PowVar"), "negative": ("neg",), "absolute": ("abs",), "amax": ("max",),
+           "amin": ("min",), "asin": ("arcsin",), "acos": ("arccos",), "atan": ("arctan",),
+           "atan2": ("arctan2",), "asinh": ("arcsinh",), "acosh": ("arccosh",), "atanh": ("arctanh",)}
 """Other names an op may go by in its messages: the Forwarder behind an internal variant."""
 
 
@@ -237,6 +242,12 @@ OPS = [
        domain=("positive", "real"), empty=((0, 3), (3,))),
     _elementwise(lambda x: V.pow(x, 3), lambda x: np.power(x, 3), "pow", variant="x ** 3"),
     _elementwise(V.neg, np.negative), _elementwise(V.square, np.square),
+    # (NumPy's other names for the same ops)
+    _binary(V.multiply, np.multiply, name="multiply"), _binary(V.subtract, np.subtract, name="subtract"),
+    _binary(V.divide, np.divide, ("real", "nonzero"), name="divide"),
+    _binary(V.true_divide, np.true_divide, ("real", "nonzero"), name="true_divide"),
+    Op("power", V.power, np.power, ((2, 3), (3,)), domain=("positive", "real"), empty=((0, 3), (3,))),
+    _elementwise(V.negative, np.negative, "negative"), _elementwise(V.absolute, np.absolute, "absolute"),
     _elementwise(V.sqrt, np.sqrt, domain=("positive",)), _elementwise(V.exp, np.exp),
     _elementwise(V.log, np.log, domain=("positive",)), _elementwise(V.sin, np.sin),
     _elementwise(V.cos, np.cos), _elementwise(V.tan, np.tan), _elementwise(V.tanh, np.tanh),
@@ -265,6 +276,7 @@ OPS = [
     *_reduction("sum", V.sum, np.sum), *_reduction("mean", V.mean, np.mean),
     *_reduction("variance", V.variance, np.var), *_reduction("max", V.max, np.max),
     *_reduction("min", V.min, np.min), *_reduction("logsumexp", V.logsumexp, R.logsumexp),
+    *_reduction("amax", V.amax, np.amax), *_reduction("amin", V.amin, np.amin),
     Op("matmul", V.matmul, np.matmul, ((2, 3), (3, 4)), "2-D", empty=((2, 0), (0, 4))),
     Op("matmul", V.matmul, np.matmul, ((2, 2, 3), (3,)), "batched @ 1-D", empty=((2, 0, 3), (3,))),
     Op("transpose_matmul", V.transpose_matmul, lambda a, b: a.T @ b, ((3, 2), (3, 4)),
@@ -370,6 +382,9 @@ OPS = [
     *[_ufunc(n) for n in ("arctan", "arcsinh", "arctan2", "hypot", "sinc", "deg2rad", "rad2deg")],
     *[_ufunc(n, ("unit",)) for n in ("arcsin", "arccos", "arctanh")],
     _ufunc("arccosh", ("above1",)),
+    *[_ufunc(n) for n in ("atan", "asinh", "atan2")],
+    *[_ufunc(n, ("unit",)) for n in ("asin", "acos", "atanh")],
+    _ufunc("acosh", ("above1",)),
     # ----- variable: the error functions (special.py; NumPy has none: Python's math as reference)
     _elementwise(V.erf, np.vectorize(math.erf, otypes=[float]), "erf"),
     _elementwise(V.erfc, np.vectorize(math.erfc, otypes=[float]), "erfc"),

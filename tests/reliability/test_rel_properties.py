@@ -2048,6 +2048,7 @@ PROPS = [
     Prop("sum", reduction(), V.sum, np.sum), Prop("mean", reduction(), V.mean, np.mean),
     Prop("variance", reduction(), V.variance, np.var),
     Prop("max", reduction(distinct), V.max, np.max), Prop("min", reduction(distinct), V.min, np.min),
+    Prop("amax", reduction(distinct), V.amax, np.amax), Prop("amin", reduction(distinct), V.amin, np.amin),
     Prop("logsumexp", reduction(), V.logsumexp, R.logsumexp),
     Prop("matmul", draw_matmul, V.matmul, np.matmul),
     Prop("transpose_matmul", draw_transpose_matmul, V.transpose_matmul, np_transpose_matmul),
@@ -2148,6 +2149,12 @@ PROPS = [
     new("arccosh", unary(uniform(1.2, 2.5))), new("arctanh", unary(uniform(-0.9, 0.9))),
     new("hypot", binary(nonzero)), new("sinc", unary(uniform(-4, 4))), new("deg2rad", unary()),
     new("rad2deg", unary()), new("radians", unary()), new("degrees", unary()),
+    # NumPy's other names for the same ops (NumPy 2's asin for arcsin, its ufuncs' long names)
+    new("asin", unary(uniform(-0.9, 0.9))), new("acos", unary(uniform(-0.9, 0.9))), new("atan", unary()),
+    new("atan2", binary(nonzero, nonzero)), new("asinh", unary()), new("acosh", unary(uniform(1.2, 2.5))),
+    new("atanh", unary(uniform(-0.9, 0.9))), new("absolute", unary(_kinked(0.0))), new("negative", unary()),
+    new("multiply", binary()), new("subtract", binary()), new("divide", binary(None, nonzero)),
+    new("true_divide", binary(None, nonzero)), new("power", binary(positive)),
     ]),
     # variable.ops.special (NumPy has no erf: Python's math is the reference): SPECIAL_EXAMPLES each
     *_entrywise(_fewer([

@@ -1950,6 +1950,10 @@ CATALOGUE += [  # PyTorch's spellings of shapes, axes and modules
     Mistake("O.Adam(lr=..., weight_decay=...) (PyTorch)", lambda: O.Adam(lr=1e-3, weight_decay=1e-4),
             TypeError,
             (r"unexpected keyword argument 'weight_decay'", r"opt\.add_hook\(O\.WeightDecay\(rate\)\)")),
+    Mistake("x.erf() (PyTorch's tensor method)", lambda: V.Variable(np.ones(2)).erf(), AttributeError,
+            (r"no attribute 'erf'", r"V\.erf\(x\) \(scipy\.special's name; NumPy has none\)")),
+    Mistake("x.log1p() (PyTorch's tensor method)", lambda: V.Variable(np.ones(2)).log1p(), AttributeError,
+            (r"no attribute 'log1p'", r"V\.log1p\(x\), or np\.log1p\(x\)")),
 ]
 
 

@@ -85,13 +85,22 @@ ROWS = {
     "rad2deg": unary_rows(V.rad2deg, np.rad2deg, normal, SMOOTH),
     "radians": unary_rows(V.radians, np.radians, normal, SMOOTH),
     "degrees": unary_rows(V.degrees, np.degrees, normal, SMOOTH),
+    # NumPy 2's names (np.asin is np.arcsin)
+    "asin": unary_rows(V.asin, np.arcsin, INSIDE_UNIT, SMOOTH),
+    "acos": unary_rows(V.acos, np.arccos, INSIDE_UNIT, SMOOTH),
+    "atan": unary_rows(V.atan, np.arctan, normal, SMOOTH),
+    "asinh": unary_rows(V.asinh, np.arcsinh, normal, SMOOTH),
+    "acosh": unary_rows(V.acosh, np.arccosh, interval(1.2, 2.5), SMOOTH),
+    "atanh": unary_rows(V.atanh, np.arctanh, INSIDE_UNIT, SMOOTH),
+    "atan2": binary_rows(V.atan2, np.arctan2, nonzero, SMOOTH),
 }
 
 test_forward, test_derivatives, test_taylor, test_float32 = table_tests(ROWS, entrywise=True)
 
 UNARY = ["log1p", "expm1", "log2", "log10", "exp2", "reciprocal", "arcsin", "arccos", "arctan",
-         "arcsinh", "arccosh", "arctanh", "sinc", "deg2rad", "rad2deg", "radians", "degrees"]
-BINARY = ["logaddexp", "logaddexp2", "arctan2", "hypot"]
+         "arcsinh", "arccosh", "arctanh", "sinc", "deg2rad", "rad2deg", "radians", "degrees",
+         "asin", "acos", "atan", "asinh", "acosh", "atanh"]
+BINARY = ["logaddexp", "logaddexp2", "arctan2", "hypot", "atan2"]
 
 
 # ----- sinc at its removable singularity ------------------------------------------
@@ -228,9 +237,9 @@ def test_reciprocal_of_integers_is_integer_as_numpy():
 @pytest.mark.parametrize("name", UNARY)
 def test_unary_float32_and_int(name):
     op, ref = getattr(V, name), getattr(np, name)
-    x = np.array([0.25, 0.5], dtype=np.float32) + (1.5 if name == "arccosh" else 0)
+    x = np.array([0.25, 0.5], dtype=np.float32) + (1.5 if name in ("arccosh", "acosh") else 0)
     assert op(x).dtype == np.float32
-    ints = np.array([1, 2]) if name in ("log1p", "log2", "log10", "arccosh") else np.array([0, 0])
+    ints = np.array([1, 2]) if name in ("log1p", "log2", "log10", "arccosh", "acosh") else np.array([0, 0])
     if name != "reciprocal":                           # (1 / 0 in integers: not this test's point)
         assert op(ints).dtype == ref(ints).dtype
 
@@ -258,6 +267,10 @@ def test_empty_arrays(name):
 def test_aliases_are_the_same_functions():
     assert V.radians is V.deg2rad
     assert V.degrees is V.rad2deg
+    assert (V.asin, V.acos, V.atan, V.atan2) == (V.arcsin, V.arccos, V.arctan, V.arctan2)
+    assert (V.asinh, V.acosh, V.atanh) == (V.arcsinh, V.arccosh, V.arctanh)
+    assert (V.absolute, V.negative, V.multiply, V.subtract) == (V.abs, V.neg, V.mul, V.sub)
+    assert (V.divide, V.true_divide, V.power, V.amax, V.amin) == (V.div, V.div, V.pow, V.max, V.min)
     np.testing.assert_allclose(V.radians(180.0).data, math.pi)
     np.testing.assert_allclose(V.degrees(math.pi).data, 180.0)
 

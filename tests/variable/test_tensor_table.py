@@ -242,6 +242,16 @@ _TABLE = {
              lambda x: np.amin(x, axis=(1, 2), keepdims=True), ((2, 3, 4),), 2),
         Case("size-1-axis", lambda x: V.min(x, axis=-1), lambda x: x[:, 0], ((3, 1),), 2),
     ],
+    "amax": [                                        # (NumPy's other name for max)
+        Case("axis-tuple", lambda x: V.amax(x, axis=(0, 2)), lambda x: np.amax(x, axis=(0, 2)),
+             ((2, 3, 4),), 2),
+        Case("1d", V.amax, lambda x: np.sort(x)[-1], ((5,),), 2),
+    ],
+    "amin": [
+        Case("neg-axis-keepdims", lambda x: V.amin(x, axis=-2, keepdims=True),
+             lambda x: np.sort(x, axis=0)[:1], ((2, 3),), 2),
+        Case("1d", V.amin, lambda x: np.sort(x)[0], ((5,),), 2),
+    ],
     "logsumexp": [
         Case("1d", V.logsumexp, _lse_naive(None), ((5,),)),
         Case("scalar", V.logsumexp, lambda x: x, ((),)),
@@ -278,7 +288,7 @@ TENSOR_OPS_COVERED = {name: list(cases) for name, cases in _TABLE.items()}
 TENSOR_OPS = (
     "reshape", "transpose", "flatten", "expand_dims", "squeeze", "broadcast_to", "sum_to",
     "get_item", "concat", "stack", "split",
-    "sum", "mean", "variance", "max", "min", "logsumexp",
+    "sum", "mean", "variance", "max", "min", "logsumexp", "amax", "amin",
     "matmul", "transpose_matmul",
 )
 

@@ -439,8 +439,13 @@ def rad2deg(x: ArrayLike, /, out: None = None, **kwargs: Any) -> Variable:
 radians = deg2rad
 degrees = rad2deg
 
+# NumPy 2's (and the Array API's) names for the inverse functions: the same ops
+asin, acos, atan, atan2 = arcsin, arccos, arctan, arctan2
+asinh, acosh, atanh = arcsinh, arccosh, arctanh
+
 
 __all__ = [
     "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh", "arctanh", "hypot", "sinc",
     "deg2rad", "rad2deg", "radians", "degrees",
+    "asin", "acos", "atan", "atan2", "asinh", "acosh", "atanh",
 ]
