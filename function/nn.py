@@ -443,15 +443,34 @@ def _last_axis(x, op):
     return d
 
 
-def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-5) -> Variable:
+def _refuse_normalized_shape(op, x, gamma, call):
+    """PyTorch's normalized_shape, a tuple or list of ints equal to x's trailing shape, given
+    where gengrad takes the scale itself: a TypeError naming `call`, the call to write."""
+    if not isinstance(gamma, (tuple, list)) or not gamma or not all(
+            isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in gamma):
+        return
+    shape = tuple(int(n) for n in gamma)
+    if shape != x.shape[x.ndim - len(shape):]:
+        return
+    k = len(shape)
+    several = "" if k == 1 else (f"; over the {k} trailing axes, make them one: "
+                                 f"{op}(x.reshape(*x.shape[:-{k}], -1), ...).reshape(x.shape)")
+    raise TypeError(f"{op}: gamma is {shape}, x's trailing shape: PyTorch's normalized_shape, but "
+                    f"gengrad's {op} normalises over the last axis and takes the scale itself: {call}"
+                    + several)
+
+
+def layer_norm(x: ArrayLike, gamma: ArrayLike | None = None, beta: ArrayLike | None = None,
+               eps: float = 1e-5) -> Variable:
     """Layer normalisation over the last axis: gamma * (x - mean) / sqrt(var + eps) + beta.
 
     Parameters
     ----------
     x : Variable or ndarray
         Shape (..., D), at least 1-d.
-    gamma, beta : Variable or ndarray
-        Scale and shift of shape (D,).
+    gamma, beta : Variable, ndarray or None
+        Scale and shift of shape (D,); None scales by one / shifts by nothing (PyTorch's
+        weight=None, bias=None).
     eps : float
         Added to the (population) variance.
 
@@ -461,17 +480,25 @@ def layer_norm(x: ArrayLike, gamma: ArrayLike, beta: ArrayLike, eps: float = 1e-
 
     Raises
     ------
+    TypeError
+        If gamma is x's trailing shape (PyTorch's normalized_shape, in the place of gamma).
     ValueError
         If `x` is 0-d or its last axis is empty, gamma or beta is not (D,), or `eps` is
         not positive.
     """
     op = "layer_norm"
+    x = as_float(x, op)
+    _refuse_normalized_shape(op, x, gamma, "F.layer_norm(x) for torch's F.layer_norm(x, shape), "
+                                           "F.layer_norm(x, w, b) for F.layer_norm(x, shape, w, b)")
     eps = _positive(eps, op, "eps")
-    x, gamma, beta = as_float(x, op), as_float(gamma, op), as_float(beta, op)
     d = _last_axis(x, op)
-    _check_scale_shift(op, x, d, gamma=gamma, beta=beta)
-    xhat = Function(Normalize((x.ndim - 1,), eps))(x)
-    return xhat * gamma + beta
+    y = Function(Normalize((x.ndim - 1,), eps))(x)
+    for name, v in (("gamma", gamma), ("beta", beta)):
+        if v is not None:
+            v = as_float(v, op)
+            _check_scale_shift(op, x, d, **{name: v})
+            y = y * v if name == "gamma" else y + v
+    return y
 
 
 def rms_norm(x: ArrayLike, gamma: ArrayLike | None = None, eps: float | None = None) -> Variable:
@@ -495,12 +522,15 @@ def rms_norm(x: ArrayLike, gamma: ArrayLike | None = None, eps: float | None = N
     Raises
     ------
     TypeError
-        If `eps` is not a number.
+        If `eps` is not a number, or gamma is x's trailing shape (PyTorch's normalized_shape,
+        in the place of gamma).
     ValueError
         If `x` is 0-d or its last axis is empty, gamma is not (D,), or `eps` is not positive.
     """
     op = "rms_norm"
     x = as_float(x, op)
+    _refuse_normalized_shape(op, x, gamma, "F.rms_norm(x) for torch's F.rms_norm(x, shape), "
+                                           "F.rms_norm(x, w) for F.rms_norm(x, shape, w)")
     eps = float(np.finfo(x.dtype).eps) if eps is None else _positive(eps, op, "eps")
     d = _last_axis(x, op)
     if gamma is not None:
@@ -510,7 +540,7 @@ def rms_norm(x: ArrayLike, gamma: ArrayLike | None = None, eps: float | None = N
     return y if gamma is None else y * gamma
 
 
-def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike, beta: ArrayLike,
+def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike | None = None, beta: ArrayLike | None = None,
                eps: float = 1e-5) -> Variable:
     """Group normalisation (Wu and He, 2018): the channels (axis 1) split into `num_groups`
     groups, each example's group normalised over its channels and positions, then scaled by
@@ -523,8 +553,9 @@ def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike, beta: ArrayLike,
         Shape (N, C, ...), at least 2-d.
     num_groups : int
         A divisor of C.
-    gamma, beta : Variable or ndarray
-        Scale and shift of shape (C,).
+    gamma, beta : Variable, ndarray or None
+        Scale and shift of shape (C,); None scales by one / shifts by nothing (PyTorch's
+        weight=None, bias=None).
     eps : float
         Added to the (population) variance.
 
@@ -542,7 +573,8 @@ def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike, beta: ArrayLike,
     """
     op = "group_norm"
     eps = _positive(eps, op, "eps")
-    x, gamma, beta = as_float(x, op), as_float(gamma, op), as_float(beta, op)
+    x = as_float(x, op)
+    gamma, beta = (None if v is None else as_float(v, op) for v in (gamma, beta))
     if x.ndim < 2:
         raise ValueError(f"{op}: x must be (N, C, ...), at least 2-d, got shape {x.shape}")
     n, c = x.shape[:2]
@@ -554,10 +586,14 @@ def group_norm(x: ArrayLike, num_groups: int, gamma: ArrayLike, beta: ArrayLike,
     group = x.size // (n * num_groups) if n else 0
     if group == 0:
         raise ValueError(f"{op}: x of shape {x.shape} has empty groups: nothing to normalise over")
-    _check_scale_shift(op, x, c, gamma=gamma, beta=beta)
+    _check_scale_shift(op, x, c, **{name: v for name, v in (("gamma", gamma), ("beta", beta))
+                                    if v is not None})
     xhat = Function(Normalize((2,), eps))(V.reshape(x, (n, int(num_groups), group)))
+    y = V.reshape(xhat, x.shape)
     per_channel = (c,) + (1,) * (x.ndim - 2)
-    return V.reshape(xhat, x.shape) * V.reshape(gamma, per_channel) + V.reshape(beta, per_channel)
+    if gamma is not None:
+        y = y * V.reshape(gamma, per_channel)
+    return y if beta is None else y + V.reshape(beta, per_channel)
 
 
 def local_response_norm(x: ArrayLike, size: int, alpha: float = 1e-4, beta: float = 0.75,

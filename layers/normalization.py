@@ -21,6 +21,13 @@ def _positive_float(value, name, where):
     return value
 
 
+def _flag(value, name, where):
+    """`value` as a bool, else a TypeError naming `where` and `name`."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{where}: {name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def _float(value, name, where, high=None):
     """`value` as a float in [0, inf) (or [0, high]), else a TypeError/ValueError naming it."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
@@ -46,14 +53,21 @@ class LayerNorm(Layer):
         Added to the variance.
     dtype : dtype, optional
         Parameter dtype; by default that of the first input.
+    elementwise_affine : bool
+        False: no gamma and no beta, the normalised input itself (PyTorch's keyword).
+    bias : bool
+        False: gamma alone, no beta (PyTorch's keyword).
     """
 
-    def __init__(self, size: int | None = None, eps: float = 1e-5, dtype=None):
+    def __init__(self, size: int | None = None, eps: float = 1e-5, dtype=None, *,
+                 elementwise_affine: bool = True, bias: bool = True):
         super().__init__()
         name = type(self).__name__
         self.size = None if size is None else _positive_int(size, "size", name)
         self.eps = self._eps(eps)
         self._dtype = _dtype_or_none(dtype, name)
+        self._affine = {key: _flag(value, key, name)
+                        for key, value in (("elementwise_affine", elementwise_affine), ("bias", bias))}
         self.gamma = None
         self.beta = None
         if self.size is not None:
@@ -62,18 +76,27 @@ class LayerNorm(Layer):
     def _eps(self, eps):
         return _positive_float(eps, "eps", type(self).__name__)
 
+    def _own_parameters(self):
+        """The names of the parameters this layer makes: gamma and beta, or fewer."""
+        if not self._affine["elementwise_affine"]:
+            return ()
+        return ("gamma", "beta") if self._affine["bias"] else ("gamma",)
+
     def _create(self, dtype):
-        self.gamma = Parameter(np.ones(self.size, dtype=dtype), name="gamma")
-        self.beta = Parameter(np.zeros(self.size, dtype=dtype), name="beta")
+        for name in self._own_parameters():
+            start = np.ones if name == "gamma" else np.zeros
+            setattr(self, name, Parameter(start(self.size, dtype=dtype), name=name))
 
     def _repr_settings(self):
-        return {"eps": self.eps}
+        settings = {"eps": self.eps}
+        return settings | {key: False for key, on in self._affine.items() if not on}
 
     def _lazy_shapes(self):
-        """('size', shapes of gamma and beta) until they exist (see `Layer._lazy_shapes`)."""
-        if self.gamma is not None:
+        """('size', shapes of gamma and beta) until they exist (see `Layer._lazy_shapes`); None
+        without them (nothing to build from a file)."""
+        if self.size is not None or not self._own_parameters():
             return None
-        return "size", {"gamma": (None,), "beta": (None,)}
+        return "size", {name: (None,) for name in self._own_parameters()}
 
     def forward(self, x):
         """Normalise `x` over its last axis."""
@@ -82,7 +105,7 @@ class LayerNorm(Layer):
         shape = x.shape
         if not shape:
             raise ValueError(f"{name}: the input must have at least one axis, got a 0-d input")
-        if self.gamma is None:
+        if self.size is None:
             self.size = _inferred_size(shape[-1], "size", shape, name)
             self._create(self._settle_dtype(x))
             self._settle_device(x)
@@ -122,14 +145,8 @@ class RMSNorm(LayerNorm):
     def _eps(self, eps):
         return None if eps is None else super()._eps(eps)
 
-    def _create(self, dtype):
-        self.gamma = Parameter(np.ones(self.size, dtype=dtype), name="gamma")
-
-    def _lazy_shapes(self):
-        """('size', the shape of gamma) until it exists (see `Layer._lazy_shapes`)."""
-        if self.gamma is not None:
-            return None
-        return "size", {"gamma": (None,)}
+    def _own_parameters(self):
+        return ("gamma",)
 
     def _normalize(self, x):
         return F.rms_norm(x, self.gamma, eps=self.eps)
@@ -151,10 +168,14 @@ class GroupNorm(Layer):
         Added to the variance.
     dtype : dtype, optional
         Parameter dtype; by default that of the first input.
+    affine : bool
+        False: no gamma and no beta, the normalised input itself (PyTorch's keyword).
     """
 
-    def __init__(self, num_groups: int, num_channels: int | None = None, eps: float = 1e-5, dtype=None):
+    def __init__(self, num_groups: int, num_channels: int | None = None, eps: float = 1e-5, dtype=None, *,
+                 affine: bool = True):
         super().__init__()
+        self.affine = _flag(affine, "affine", "GroupNorm")
         self.num_groups = _positive_int(num_groups, "num_groups", "GroupNorm")
         self.num_channels = (None if num_channels is None
                              else _positive_int(num_channels, "num_channels", "GroupNorm"))
@@ -169,15 +190,16 @@ class GroupNorm(Layer):
             self._create(self._dtype or np.float64)
 
     def _create(self, dtype):
-        self.gamma = Parameter(np.ones(self.num_channels, dtype=dtype), name="gamma")
-        self.beta = Parameter(np.zeros(self.num_channels, dtype=dtype), name="beta")
+        if self.affine:
+            self.gamma = Parameter(np.ones(self.num_channels, dtype=dtype), name="gamma")
+            self.beta = Parameter(np.zeros(self.num_channels, dtype=dtype), name="beta")
 
     def _repr_settings(self):
-        return {"num_groups": self.num_groups, "eps": self.eps}
+        return {"num_groups": self.num_groups, "eps": self.eps} | ({} if self.affine else {"affine": False})
 
     def _lazy_shapes(self):
         """('num_channels', shapes of gamma and beta) until they exist (see `Layer._lazy_shapes`)."""
-        if self.gamma is not None:
+        if self.num_channels is not None or not self.affine:    # (None without them: nothing to build)
             return None
         return "num_channels", {"gamma": (None,), "beta": (None,)}
 
@@ -188,7 +210,7 @@ class GroupNorm(Layer):
         if len(shape) < 2:
             raise ValueError(f"GroupNorm: the input must be (N, C, ...), at least 2-d, got shape "
                              f"{tuple(shape)}")
-        if self.gamma is None:
+        if self.num_channels is None:
             channels = _inferred_size(shape[1], "num_channels", shape, "GroupNorm")
             if channels % self.num_groups:                 # (refused before anything is built)
                 raise ValueError(f"GroupNorm: num_groups={self.num_groups} must divide the {channels} "

@@ -824,12 +824,20 @@ NN_ROWS = {
     "layer_norm": [
         Row("(3,4)", F.layer_norm, np_layer_norm, normal((3, 4), (4,), (4,)), SMOOTH),
         Row("(2,2,3)", F.layer_norm, np_layer_norm, normal((2, 2, 3), (3,), (3,)), SMOOTH),
+        Row("(3,4), no gamma or beta", F.layer_norm, lambda x: np_layer_norm(x, 1.0, 0.0), normal((3, 4)),
+            SMOOTH),
+        Row("(2,3), beta alone", lambda x, b: F.layer_norm(x, beta=b), lambda x, b: np_layer_norm(x, 1.0, b),
+            normal((2, 3), (3,)), SMOOTH),
     ],
     "group_norm": [
         Row("(2,4,3) 2 groups", lambda x, g, b: F.group_norm(x, 2, g, b),
             lambda x, g, b: np_group_norm(x, 2, g, b), normal((2, 4, 3), (4,), (4,)), SMOOTH),
         Row("(2,2,2,2) 1 group", lambda x, g, b: F.group_norm(x, 1, g, b),
             lambda x, g, b: np_group_norm(x, 1, g, b), normal((2, 2, 2, 2), (2,), (2,)), SMOOTH),
+        Row("(2,4,3) 2 groups, no gamma or beta", lambda x: F.group_norm(x, 2),
+            lambda x: np_group_norm(x, 2, np.ones(4), np.zeros(4)), normal((2, 4, 3)), SMOOTH),
+        Row("(2,4,3) 4 groups, gamma alone", lambda x, g: F.group_norm(x, 4, g),
+            lambda x, g: np_group_norm(x, 4, g, np.zeros(4)), normal((2, 4, 3), (4,)), SMOOTH),
     ],
     "batch_norm": [
         Row("(4,3) train", F.batch_norm, np_batch_norm, normal((4, 3), (3,), (3,)), SMOOTH),

@@ -32,6 +32,35 @@ def test_layer_norm_gradients_and_dtype(rng, on_device):
     assert lazy(x.astype(np.float32)).dtype == np.float32 and lazy.gamma.dtype == np.float32
 
 
+@pytest.mark.parametrize("size", [None, 4])
+def test_layer_norm_without_gamma_or_beta_as_pytorchs_elementwise_affine_and_bias(size, rng, on_device):
+    x = rng.standard_normal((3, 4)) * 2 + 1
+    z = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5)
+    bare = L.LayerNorm(size, elementwise_affine=False)
+    np.testing.assert_allclose(to_cpu(bare(on_device(x)).data), z, rtol=1e-10)
+    assert list(bare.params()) == [] and bare.size == 4
+    assert repr(bare) == "LayerNorm(eps=1e-05, elementwise_affine=False)"
+    scaled = L.LayerNorm(size, bias=False)
+    scaled(on_device(x))
+    assert [name for name, _ in scaled.named_params()] == ["gamma"] and scaled.beta is None
+    scaled.gamma.data = on_device(rng.standard_normal(4))
+    np.testing.assert_allclose(to_cpu(scaled(on_device(x)).data), z * to_cpu(scaled.gamma.data), rtol=1e-10)
+    w = on_device(rng.standard_normal((3, 4)))
+    assert_param_grads_match(scaled, lambda: V.sum(scaled(on_device(x)) * w))
+    with pytest.raises(TypeError, match="LayerNorm: elementwise_affine must be True or False, got 'no'"):
+        L.LayerNorm(4, elementwise_affine="no")
+
+
+def test_group_norm_layer_without_gamma_and_beta_as_pytorchs_affine(rng, on_device):
+    x = rng.standard_normal((2, 4, 3))
+    bare = L.GroupNorm(2, affine=False)
+    g = x.reshape(2, 2, -1)
+    z = ((g - g.mean(axis=2, keepdims=True)) / np.sqrt(g.var(axis=2, keepdims=True) + 1e-5)).reshape(x.shape)
+    np.testing.assert_allclose(to_cpu(bare(on_device(x)).data), z, rtol=1e-10)
+    assert list(bare.params()) == [] and bare.num_channels == 4
+    assert repr(bare) == "GroupNorm(num_groups=2, eps=1e-05, affine=False)"
+
+
 def test_layer_norm_errors():
     with pytest.raises(ValueError, match=r"LayerNorm: input of shape \(2, 3\) does not end in size=4"):
         L.LayerNorm(4)(np.ones((2, 3)))

@@ -325,10 +325,11 @@ OPS = [
                           ("dropout3d", (1, 2, 2, 3, 2)), ("feature_alpha_dropout", (2, 3)))],
     Op("local_response_norm", lambda x: F.local_response_norm(x, 3, 0.5), lambda x: R.local_response_norm(
        x, 3, 0.5), ((2, 4, 3),), empty=((0, 4, 3),), zero_d=None),
-    Op("layer_norm", F.layer_norm, R.layer_norm, ((2, 3), (3,), (3,)), empty=((0, 3), (3,), (3,))),
+    Op("layer_norm", F.layer_norm, R.layer_norm, ((2, 3), (3,), (3,)), empty=((0, 3), (3,), (3,)),
+       nullable=(1, 2)),
     Op("rms_norm", F.rms_norm, R.rms_norm, ((2, 3), (3,)), empty=((0, 3), (3,)), nullable=(1,)),
     Op("group_norm", lambda x, g, b: F.group_norm(x, 2, g, b), lambda x, g, b: R.group_norm(x, 2, g, b),
-       ((2, 4, 3), (4,), (4,)), empty=((0, 4, 3), (4,), (4,)), zero_d=None),
+       ((2, 4, 3), (4,), (4,)), empty=((0, 4, 3), (4,), (4,)), zero_d=None, nullable=(1, 2)),
     Op("scaled_dot_product_attention", F.scaled_dot_product_attention, R.scaled_dot_product_attention,
        ((2, 3, 4), (2, 5, 4), (2, 5, 3)), empty=((2, 0, 4), (2, 5, 4), (2, 5, 3)), zero_d=None),
     Op("scaled_dot_product_attention", F.scaled_dot_product_attention, R.scaled_dot_product_attention,
