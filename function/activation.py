@@ -615,12 +615,20 @@ def celu(x: ArrayLike, alpha: float = 1.0) -> Variable:
     return Function(CELU(alpha))(as_float(x, "celu"))
 
 
+def _hard_swish_slope(x):
+    """d hard_swish / dx on an array, but for the gate: (2x + 3) / 6 on (-3, 3), 1 from 3 on
+    (3/2 - 1/2 there), and -1/2 up to -3, which the caller's gate (x > -3) makes 0."""
+    slope = np.clip(x, -3, 3)
+    slope *= 1 / 3
+    slope += 0.5
+    slope -= 0.5 * (x >= 3)
+    return slope
+
+
 class HardSwish(Forwarder):
-    """x relu6(x + 3) / 6."""
+    """x relu6(x + 3) / 6; backward reads x alone (no masks kept, as PyTorch's)."""
 
     def forward(self, x):
-        self.middle = ((x > -3) & (x < 3)).astype(x.dtype)
-        self.upper = (x >= 3).astype(x.dtype)
         return x * np.clip(x + 3, 0, 6) / 6
 
     save_for_backward = ("x0",)
@@ -628,21 +636,22 @@ class HardSwish(Forwarder):
     def backward(self, gy):
         x, = self.inputs
         # d hard_swish = (2x + 3) / 6 on (-3, 3), 1 above, 0 below (whatever gy is there)
-        slope = x * (self.middle / 3) + (self.middle / 2 + self.upper)
+        middle = ((x._data > -3) & (x._data < 3)).astype(x.dtype)
+        slope = x * (middle / 3) + (middle / 2 + (x._data >= 3))
         return V.where(x._data > -3, gy, 0) * slope
 
     def _backward_arrays(self, gy):
         x = self.inputs[0]._data
-        live = _gated(gy, x > -3)
-        return _multiply(live, _multiply(x, self.middle / 3) + (self.middle / 2 + self.upper))
+        return _multiply(_gated(gy, x > -3), _hard_swish_slope(x))
 
     taylor_records = True
     _pointwise = True
 
     def taylor(self, x):
-        y, = self.outputs
+        y, x0 = self.outputs[0], self.inputs[0]._data
+        middle, upper = ((x0 > -3) & (x0 < 3)).astype(x0.dtype), (x0 >= 3).astype(x0.dtype)
         square = series.square(x)                    # y = (x^2 + 3x) / 6 on (-3, 3), x above
-        return [y._data] + [(square[k] + 3 * x[k]) * (self.middle / 6) + self.upper * x[k]
+        return [y._data] + [(square[k] + 3 * x[k]) * (middle / 6) + upper * x[k]
                             for k in range(1, len(x))]
 
 
