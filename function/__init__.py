@@ -173,8 +173,8 @@ _SPELLED_OTHERWISE = {
                 "align_corners=True))")),
     "pixel_shuffle": (_TORCH, "for x of shape (N, C r r, H, W): x.reshape(N, C, r, r, H, W)"
                               ".transpose(0, 1, 4, 2, 5, 3).reshape(N, C, H * r, W * r)"),
-    "instance_norm": (_TORCH, "F.group_norm(x, C, gamma, beta), one group a channel, for x of C channels "
-                              "(gamma = np.ones(C), beta = np.zeros(C) for no affine part)"),
+    "instance_norm": (_TORCH, "F.group_norm(x, C), one group a channel, for x of C channels "
+                              "(F.group_norm(x, C, gamma, beta) with PyTorch's weight and bias)"),
     "gaussian_nll_loss": (_TORCH, "V.mean(0.5 * (V.log(var) + (x - t) ** 2 / var)), var > 0 the "
                                   "predicted variance (PyTorch's, without its eps clamp)"),
     "margin_ranking_loss": (_TORCH, "V.mean(V.maximum(0, -y * (x1 - x2) + margin))"),

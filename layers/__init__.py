@@ -164,8 +164,8 @@ _SPELLED_OTHERWISE = {
     "LazyConv2d": (_TORCH, "L.Conv2d(out_channels, kernel_size): gengrad's layers read their input channels "
                            "off the first input unless they are given"),
     **dict.fromkeys(("InstanceNorm1d", "InstanceNorm2d"), (
-        _TORCH, "L.GroupNorm(C), one group a channel, for C channels (its gamma and beta start at 1 "
-                "and 0, PyTorch's affine=True)")),
+        _TORCH, "L.GroupNorm(C, affine=False), one group a channel, for C channels (PyTorch's "
+                "default affine=False; L.GroupNorm(C) has a gamma and a beta per channel, affine=True)")),
     "MultiHeadAttention": ("Keras's spelling", "L.MultiheadAttention(embed_dim, num_heads), PyTorch's "
                                                "nn.MultiheadAttention batch first"),
     "TransformerDecoder": (_TORCH, "a stack of L.TransformerDecoderLayer: layers = "
@@ -197,7 +197,8 @@ _SPELLED_OTHERWISE = {
     }.items()},
     **dict.fromkeys(("BatchNorm3d", "SyncBatchNorm"), (
         _TORCH, "L.BatchNorm() (its size is read off the first batch; one device, so nothing to sync)")),
-    "InstanceNorm3d": (_TORCH, "L.GroupNorm(C), one group a channel, for C channels"),
+    "InstanceNorm3d": (_TORCH, "L.GroupNorm(C, affine=False), one group a channel, for C channels "
+                               "(L.GroupNorm(C) with a gamma and a beta, PyTorch's affine=True)"),
     **dict.fromkeys(("LazyConv1d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
                      "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
                      "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"), (
