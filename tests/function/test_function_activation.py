@@ -382,6 +382,24 @@ def test_a_piecewise_gradient_on_many_entries_is_the_slope_times_gy(f, at_tie, b
     np.testing.assert_array_equal(V.grad(V.sum(f(x) * gy), x).data, want)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_exact_gelu_on_the_device_is_the_hosts_without_a_sync(dtype, gpu, count_syncs):
+    """The normal CDF's one formula (erfc_of_abs) has no branch on the data: on a device the
+    host's values and gradients, bit for bit, with no sync; gelu(-inf) = 0 (not -inf * 0), its
+    slope 1 at inf and 0 at -inf."""
+    x = np.concatenate([np.linspace(-40.0, 12.0, 521), [0.0, -0.0, np.inf, -np.inf]]).astype(dtype)
+    host = V.Variable(x)
+    want, (grad,) = F.gelu(host), V.grad(V.sum(F.gelu(host)), [host])
+    np.testing.assert_array_equal([want.data[-2:], grad.data[-2:]], [[np.inf, 0.0], [1.0, 0.0]])
+    moved = V.Variable(x).to_gpu()
+    with count_syncs() as syncs:
+        y = F.gelu(moved)
+        g, = V.grad(V.sum(y), [moved])
+    assert syncs.count == 0, syncs.where
+    np.testing.assert_array_equal(V.backend.to_cpu(y.data), want.data)
+    np.testing.assert_array_equal(V.backend.to_cpu(g.data), grad.data)
+
+
 def test_the_exact_gelu_in_float64_is_x_times_the_normal_cdf_to_1e_14_relative():
     """gelu's normal CDF by one formula (erfc's polynomial fit) against V.ndtr's series and
     continued fraction, from the underflow of the left tail to 1; its gradient likewise."""

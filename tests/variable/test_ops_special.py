@@ -2297,6 +2297,15 @@ def test_on_the_device_erf_and_its_kin_are_the_hosts_in_every_band_without_a_syn
         assert device_equals_host(op, [point], count_syncs).count == 0, op.__name__
 
 
+def test_on_the_device_float32_erf_erfc_and_ndtr_by_the_fitted_formula_are_the_hosts_without_a_sync(
+        gpu, count_syncs):
+    # float32 results take erfc_of_abs's one formula (erf inside |x| < 1/2 its series): no band,
+    # no branch; the exact GELU's normal CDF is the same formula (test_function_activation.py)
+    x = np.concatenate([np.linspace(-14.0, 14.0, 561), [-0.5, 0.4999, 0.0, np.inf, -np.inf, np.nan]])
+    for op in (V.erf, V.erfc, V.ndtr):
+        assert device_equals_host(op, [x.astype(np.float32)], count_syncs).count == 0, op.__name__
+
+
 def test_on_the_device_rgamma_beta_zeta_and_the_polynomials_are_the_hosts_without_a_sync(gpu, count_syncs):
     # every branch and edge: rgamma at its poles, beta at a pole, zeta on both sides of -1/2 and
     # beyond -400, Hurwitz's NaN and inf, a polynomial's recurrence

@@ -811,7 +811,8 @@ def normal_pdf_series(x):
 def normal_cdf_arrays(x, part="cdf"):
     """Phi(x) = erfc(-x / sqrt 2) / 2 on an ndarray, in x's floating dtype (float32 for integers
     and booleans), to 1e-14 relative (ndtr_arrays keeps every digit of the left tail), or the
-    exact GELU's value x Phi(x) (`part` "gelu") or its derivative Phi(x) + x phi(x) ("slope"):
+    exact GELU's value x Phi(x) (`part` "gelu", 0 at -inf) or its derivative Phi(x) + x phi(x)
+    ("slope", 1 at inf and 0 at -inf):
     1 - h for x > 0, h elsewhere, h = erfc(|x| / sqrt 2) / 2 and e^(-x^2 / 2) by one formula
     without a branch (`erfc_of_abs`; 4.2e-10 relative for float32 results), in float64 on
     cache-sized blocks, rounded once.  The exact GELU's forward and backward on 10^6 entries of
@@ -827,10 +828,10 @@ def normal_cdf_arrays(x, part="cdf"):
         out += 1
         out *= x > 0
         out += h
-        if part == "gelu":
-            out *= x
-        elif part == "slope":
-            density *= x
+        if part == "gelu":                       # (x clamped where Phi is 0: gelu(-inf) = 0, not NaN)
+            out *= np.maximum(x, -60.0)
+        elif part == "slope":                    # (and where phi is 0: the slope 1 at inf, 0 at -inf)
+            density *= np.clip(x, -60.0, 60.0)
             density *= _INV_SQRT_2PI
             out += density
         return out
