@@ -960,7 +960,7 @@ class GELUTanh(Forwarder):
     def forward(self, x):
         xc = np.clip(x, -_GELU_SATURATED, _GELU_SATURATED)
         u = _SQRT_2_OVER_PI * (xc + _GELU_CUBIC * xc * xc * xc)
-        return 0.5 * x * (1 + np.tanh(u))
+        return 0.5 * np.maximum(x, -_GELU_SATURATED) * (1 + np.tanh(u))   # (-0 at -inf, not -inf * 0)
 
     save_for_backward = ("x0",)
 
@@ -969,15 +969,15 @@ class GELUTanh(Forwarder):
         xc = V.clip(x, -_GELU_SATURATED, _GELU_SATURATED)
         t = V.tanh(_SQRT_2_OVER_PI * (xc + _GELU_CUBIC * xc ** 3))
         du = _SQRT_2_OVER_PI * (1 + (3 * _GELU_CUBIC) * xc * xc)
-        # d gelu = (1 + t)/2 + x/2 (1 - t^2) u'
-        return gy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du)
+        # d gelu = (1 + t)/2 + x/2 (1 - t^2) u', with xc for x: 1 - t^2 is 0 where they differ
+        return gy * (0.5 * (1 + t) + 0.5 * xc * (1 - t * t) * du)
 
     def _backward_arrays(self, gy):
         x = self.inputs[0]._data
         xc = np.clip(x, -_GELU_SATURATED, _GELU_SATURATED)
         t = np.tanh(_SQRT_2_OVER_PI * (xc + _GELU_CUBIC * xc * xc * xc))
         du = _SQRT_2_OVER_PI * (1 + (3 * _GELU_CUBIC) * xc * xc)
-        return _multiply(gy, 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du)
+        return _multiply(gy, 0.5 * (1 + t) + 0.5 * xc * (1 - t * t) * du)
 
     taylor_records = True
     _pointwise = True
@@ -1003,7 +1003,8 @@ class GELUErf(Forwarder):
         x, = self.inputs
         cdf = Function(Ndtr())(x)
         pdf = V.exp(-0.5 * x * x) * _INV_SQRT_2PI
-        return gy * (cdf + x * pdf)                   # d x Phi(x) = Phi(x) + x phi(x)
+        # d x Phi(x) = Phi(x) + x phi(x); x clamped where phi is 0 (1 at inf, not inf * 0)
+        return gy * (cdf + V.clip(x, -60.0, 60.0) * pdf)
 
     def _backward_arrays(self, gy):
         x = self.inputs[0]._data

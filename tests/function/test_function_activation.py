@@ -400,6 +400,24 @@ def test_the_exact_gelu_on_the_device_is_the_hosts_without_a_sync(dtype, gpu, co
     np.testing.assert_array_equal(V.backend.to_cpu(g.data), grad.data)
 
 
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_at_the_infinities_is_its_limits_in_both_passes(approximate):
+    """gelu(-inf) = 0 and gelu(inf) = inf; the slope 0 and 1 there, first order and recorded
+    (x times a CDF, or a density, that is 0 there: not -inf * 0 = NaN); the second derivative
+    0 far out (at the infinities themselves V.ndtr's own is NaN: -x phi(x))."""
+    x = V.Variable(np.array([-np.inf, np.inf, -1e30, 1e30]))
+    y = F.gelu(x, approximate=approximate)
+    np.testing.assert_array_equal(y.data, [0.0, np.inf, 0.0, 1e30])
+    first, = V.grad(V.sum(y), [x])
+    recorded, = V.grad(V.sum(F.gelu(x, approximate=approximate)), [x], create_graph=True)
+    for g in (first, recorded):
+        np.testing.assert_array_equal(g.data, [0.0, 1.0, 0.0, 1.0])
+    far = V.Variable(np.array([-1e30, 1e30, -80.0, 80.0]))
+    slope, = V.grad(V.sum(F.gelu(far, approximate=approximate)), [far], create_graph=True)
+    second, = V.grad(V.sum(slope), [far])
+    np.testing.assert_array_equal(np.abs(second.data), [0.0, 0.0, 0.0, 0.0])
+
+
 def test_the_exact_gelu_in_float64_is_x_times_the_normal_cdf_to_1e_14_relative():
     """gelu's normal CDF by one formula (erfc's polynomial fit) against V.ndtr's series and
     continued fraction, from the underflow of the left tail to 1; its gradient likewise."""

@@ -1853,9 +1853,12 @@ def glu(x, axis=-1):
 
 def gelu(x, approximate="none"):
     x = as_float(x)
-    if approximate == "tanh":
-        return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
-    return x * 0.5 * _erfc(-x / math.sqrt(2))
+    with np.errstate(invalid="ignore"):
+        if approximate == "tanh":
+            y = 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+        else:
+            y = x * 0.5 * _erfc(-x / math.sqrt(2))
+    return np.where(x == -np.inf, 0.0, y)          # (the limit: x times a CDF that reaches 0)
 
 
 def swish(x):
