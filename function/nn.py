@@ -510,13 +510,13 @@ def layer_norm(x: ArrayLike, gamma: ArrayLike | None = None, beta: ArrayLike | N
                                            "F.layer_norm(x, w, b) for F.layer_norm(x, shape, w, b)")
     eps = _positive(eps, op, "eps")
     d = _last_axis(x, op)
+    gamma, beta = (None if v is None else as_float(v, op) for v in (gamma, beta))
+    _check_scale_shift(op, x, d, **{name: v for name, v in (("gamma", gamma), ("beta", beta))
+                                    if v is not None})
     y = Function(Normalize((x.ndim - 1,), eps))(x)
-    for name, v in (("gamma", gamma), ("beta", beta)):
-        if v is not None:
-            v = as_float(v, op)
-            _check_scale_shift(op, x, d, **{name: v})
-            y = y * v if name == "gamma" else y + v
-    return y
+    if gamma is not None:
+        y = y * gamma
+    return y if beta is None else y + beta
 
 
 def rms_norm(x: ArrayLike, gamma: ArrayLike | None = None, eps: float | None = None) -> Variable:
