@@ -109,10 +109,11 @@ __all__ = (list(OPS) + activation.__all__ + _softmax.__all__ + loss.__all__ + ct
 
 # PyTorch's keywords refused by name, with gengrad's spelling: dim= and keepdim= as in variable
 # (`F.softmax(x, dim=1)`), its names of parameters (`F.conv2d(x, W, padding=1)`), and by family
-# `inplace=` (`F.relu(x, inplace=True)`) and a loss's `reduction=`, `label_smoothing=`, `ignore_index=`
+# `inplace=` (`F.relu(x, inplace=True)`) and a loss's `size_average=` and `reduce=` (PyTorch's before
+# its `reduction=`, which the losses take)
 _FOREIGN = (*AXIS_KEYWORDS, *RENAMED_KEYWORDS)
 for _names, _keys in ((activation.__all__ + _softmax.__all__, (*_FOREIGN, "inplace")),
-                      (loss.__all__, (*_FOREIGN, "reduction", "label_smoothing", "ignore_index")),
+                      (loss.__all__, (*_FOREIGN, "size_average", "reduce")),
                       (ctc.__all__, _FOREIGN),
                       (nn.__all__ + conv.__all__ + _pooling.__all__ + attention.__all__ + resample.__all__,
                        _FOREIGN)):

@@ -1,4 +1,5 @@
-"""Losses: regression, classification and similarity, each reduced to a scalar mean.
+"""Losses: regression, classification and similarity, each the mean of its entries' losses,
+or with PyTorch's `reduction=` their sum ('sum') or each one ('none').
 
 Every loss is one Forwarder whose forward is stable (log-softmax and log1p forms, no
 overflow for logits of +-1000) and whose backward is written with differentiable ops,
@@ -6,7 +7,7 @@ so losses can be differentiated to any order (gradient penalties, Hessians).  Ta
 given as arrays are constants; a target given as a Variable that requires grad is
 differentiated too.  Inputs must share a shape (no broadcasting), except class labels.
 Empty inputs (an empty batch) give NaN, the mean of nothing, as PyTorch's mean
-reductions do, without NumPy's warnings; their gradients are empty arrays.
+reductions do (their sum is 0), without NumPy's warnings; their gradients are empty arrays.
 
 Checks of the data (a label out of range, a count below zero, a target outside [0, 1])
 raise ValueError at once on the CPU.  On a GPU, reading the data on the host would be a
@@ -82,34 +83,97 @@ def _per_entry(n):
     return 1 / (n or 1)
 
 
-def _mean_series(y, terms, n):
-    """Series of a loss y: y._data, then sum(terms_k) / n for k >= 1 (terms_0 is not read)."""
-    return [y._data] + [np.sum(c) * _per_entry(n) for c in terms[1:]]
-
-
 def _antiderivative(x, g):
     """Series, from coefficient 1 on, of elementwise terms whose derivative along x is g."""
     return series.integral(x, np.zeros_like(x[0]), g)
 
 
+REDUCTIONS = ("mean", "sum", "none")
+
+
+def _checked_reduction(reduction, op):
+    """`reduction` if it is one of REDUCTIONS (PyTorch's), else a ValueError naming them."""
+    if not isinstance(reduction, str) or reduction not in REDUCTIONS:
+        raise ValueError(f"{op}: reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
+    return reduction
+
+
+class _Loss(Forwarder):
+    """A loss of entries, reduced as `reduction` says: 'mean' (of the entries), 'sum', or 'none'
+    (the loss of each entry, in their shape).  An entry is an element, or a row along the last
+    axis where `entry_axis` is -1 (softmax cross-entropy's).  Forward sets `count` (how many
+    entries) and `per_entry` (each one's weight in the mean: 1/count, or an array where the
+    divisor is the data's); backward and the Taylor rule scale by them."""
+
+    entry_axis = None
+
+    def __init__(self, reduction="mean"):
+        self.reduction = reduction
+
+    def _total(self, total, count, like):
+        """Forward's output where the entries' losses sum to `total`: their mean or sum."""
+        self.count = count
+        if self.reduction == "mean":
+            self.per_entry = _per_entry(count)
+            return _mean(total, count, like)
+        self.per_entry = 1
+        return _scalar(total, like)
+
+    def _reduce(self, losses, like):
+        """Forward's output from the array of the entries' losses."""
+        if self.reduction == "none":
+            self.count, self.per_entry = losses.size, 1
+            return losses.astype(like.dtype, copy=False)
+        return self._total(losses.sum(), losses.size, like)
+
+    def _scale(self, gy, factor=1.0):
+        """`factor` times gy spread over the entries: gy factor / n for the mean (a row's own
+        gy for 'none', broadcast along a row where an entry is one)."""
+        if self.reduction == "mean":
+            return gy * (factor * self.per_entry)
+        if self.reduction == "none" and self.entry_axis is not None:
+            gy = gy.reshape(gy.shape + (1,))
+        return gy if factor == 1.0 else gy * factor
+
+    def _slope_series(self, y, x):
+        """Series of y where each entry's loss is linear near x[0] with the array `slope` (per
+        entry weight included): y_k = sum(slope x_k), or slope x_k for 'none'."""
+        if self.reduction == "none":
+            return [y._data] + [self.slope * c for c in x[1:]]
+        return [y._data] + [np.vdot(self.slope, c) for c in x[1:]]
+
+    def _series(self, y, terms):
+        """Series of the output y: y._data, then each coefficient of the entries' losses
+        (`terms`, terms[0] not read) reduced as y is."""
+        if self.reduction == "mean":
+            return [y._data] + [np.sum(c) * self.per_entry for c in terms[1:]]
+        if self.reduction == "sum":
+            return [y._data] + [np.sum(c) for c in terms[1:]]
+        if self.entry_axis is not None:
+            return [y._data] + [c.sum(self.entry_axis) for c in terms[1:]]
+        return [y._data] + [c for c in terms[1:]]
+
+
 # ----- regression -------------------------------------------------------------------
-class MeanSquaredError(Forwarder):
-    """mean((x0 - x1)^2)."""
+class MeanSquaredError(_Loss):
+    """mean((x0 - x1)^2) (or their sum, or each)."""
 
     def forward(self, x0, x1):
         diff = x0 - x1
-        return _mean(np.vdot(diff, diff), diff.size, x0)
+        if self.reduction == "none":
+            return self._reduce(diff * diff, x0)
+        return self._total(np.vdot(diff, diff), diff.size, x0)
 
     save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         x0, x1 = self.inputs
-        gx0 = (x0 - x1) * (gy * (2 * _per_entry(x0.size)))   # d mean (x0 - x1)^2 = 2 (x0 - x1) / n
+        gx0 = (x0 - x1) * self._scale(gy, 2.0)           # d mean (x0 - x1)^2 = 2 (x0 - x1) / n
         return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
         x0, x1 = self.inputs
-        gx0 = _multiply(x0._data - x1._data, gy * (2 * _per_entry(x0.size)))
+        gx0 = _multiply(x0._data - x1._data, self._scale(gy, 2.0))
         return (gx0 if x0.requires_grad else None), (-gx0 if x1.requires_grad else None)
 
     taylor_records = True
@@ -117,10 +181,10 @@ class MeanSquaredError(Forwarder):
     def taylor(self, x0, x1):
         y, = self.outputs
         d = series.sub(x0, x1)
-        return _mean_series(y, series.square(d), d[0].size)   # y = mean(d^2)
+        return self._series(y, series.square(d))      # y = mean(d^2)
 
 
-def mean_squared_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
+def mean_squared_error(x0: ArrayLike, x1: ArrayLike, *, reduction: str = "mean") -> Variable:
     """Mean of the squared differences, mean((x0 - x1) ** 2).
 
     Parameters
@@ -128,26 +192,32 @@ def mean_squared_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
     x0, x1 : Variable, ndarray or number
         Same shape; either or both may require grad.
 
+    reduction : 'mean', 'sum' or 'none'
+        The mean of the entries' losses (the default), their sum, or each entry's loss.
+
     Returns
     -------
-    0-d Variable of `x0`'s floating dtype; NaN for empty inputs.
+    Variable of `x0`'s floating dtype: 0-d, or `x0`'s shape for 'none'; the mean
+    of no entries is NaN, their sum 0.
 
     Raises
     ------
     ValueError
         If the shapes differ.
     """
+    reduction = _checked_reduction(reduction, "mean_squared_error")
     x0, x1 = _pair(x0, x1, "mean_squared_error", ("x0", "x1"))
-    return Function(MeanSquaredError())(x0, x1)
+    return Function(MeanSquaredError(reduction))(x0, x1)
 
 
-class MeanAbsoluteError(Forwarder):
-    """mean(|x0 - x1|); the derivative at a tie is taken as 0."""
+class MeanAbsoluteError(_Loss):
+    """mean(|x0 - x1|) (or their sum, or each); the derivative at a tie is taken as 0."""
 
     def forward(self, x0, x1):
         diff = x0 - x1
-        self.slope = np.sign(diff) * _per_entry(diff.size)     # (a Python float keeps the dtype)
-        return _mean(np.abs(diff).sum(), diff.size, x0)
+        y = self._reduce(np.abs(diff), x0)
+        self.slope = np.sign(diff) * self.per_entry            # (a Python float keeps the dtype)
+        return y
 
     save_for_backward = ()
 
@@ -165,10 +235,10 @@ class MeanAbsoluteError(Forwarder):
 
     def taylor(self, x0, x1):
         y, = self.outputs
-        return [y._data] + [np.vdot(self.slope, c) for c in series.sub(x0, x1)[1:]]   # y_k = sign(d) d_k / n
+        return self._slope_series(y, series.sub(x0, x1))   # y_k = sign(d) d_k / n
 
 
-def mean_absolute_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
+def mean_absolute_error(x0: ArrayLike, x1: ArrayLike, *, reduction: str = "mean") -> Variable:
     """Mean of the absolute differences, mean(|x0 - x1|) (gradient 0 where x0 == x1).
 
     Parameters
@@ -176,42 +246,48 @@ def mean_absolute_error(x0: ArrayLike, x1: ArrayLike) -> Variable:
     x0, x1 : Variable, ndarray or number
         Same shape; either or both may require grad.
 
+    reduction : 'mean', 'sum' or 'none'
+        The mean of the entries' losses (the default), their sum, or each entry's loss.
+
     Returns
     -------
-    0-d Variable of `x0`'s floating dtype; NaN for empty inputs.
+    Variable of `x0`'s floating dtype: 0-d, or `x0`'s shape for 'none'; the mean
+    of no entries is NaN, their sum 0.
 
     Raises
     ------
     ValueError
         If the shapes differ.
     """
+    reduction = _checked_reduction(reduction, "mean_absolute_error")
     x0, x1 = _pair(x0, x1, "mean_absolute_error", ("x0", "x1"))
-    return Function(MeanAbsoluteError())(x0, x1)
+    return Function(MeanAbsoluteError(reduction))(x0, x1)
 
 
-class HuberLoss(Forwarder):
+class HuberLoss(_Loss):
     """mean of d^2/2 where |d| <= delta, delta (|d| - delta/2) elsewhere; d = x - t."""
 
-    def __init__(self, delta):
+    def __init__(self, delta, reduction="mean"):
+        super().__init__(reduction)
         self.delta = delta
 
     def forward(self, x, t):
         a = np.abs(x - t)
         delta = self.delta
         quadratic = np.minimum(a, delta)              # a where |d| <= delta, else delta
-        return _mean((quadratic * (a - 0.5 * quadratic)).sum(), a.size, x)
+        return self._reduce(quadratic * (a - 0.5 * quadratic), x)
 
     save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         x, t = self.inputs
-        gx = V.clip(x - t, -self.delta, self.delta) * (gy * _per_entry(x.size))   # clip(d) / n
+        gx = V.clip(x - t, -self.delta, self.delta) * self._scale(gy)   # clip(d) / n
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
     def _backward_arrays(self, gy):
         x, t = self.inputs
         d = np.clip(x._data - t._data, -self.delta, self.delta)
-        gx = _multiply(d, gy * _per_entry(x.size))
+        gx = _multiply(d, self._scale(gy))
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
     taylor_records = True
@@ -222,10 +298,10 @@ class HuberLoss(Forwarder):
         inside, slope = np.abs(d[0]) <= self.delta, np.clip(d[0], -self.delta, self.delta)
         square = series.square(d)                    # d^2/2 where |d| <= delta, linear beyond
         terms = [None] + [np.where(inside, 0.5 * square[k], slope * d[k]) for k in range(1, len(d))]
-        return _mean_series(y, terms, d[0].size)
+        return self._series(y, terms)
 
 
-def huber_loss(x: ArrayLike, t: ArrayLike, delta: float = 1.0) -> Variable:
+def huber_loss(x: ArrayLike, t: ArrayLike, delta: float = 1.0, *, reduction: str = "mean") -> Variable:
     """Huber loss: mean of d**2/2 for |d| <= delta and delta*(|d| - delta/2) beyond; d = x - t.
 
     Parameters
@@ -235,9 +311,13 @@ def huber_loss(x: ArrayLike, t: ArrayLike, delta: float = 1.0) -> Variable:
     delta : float
         Positive threshold between the quadratic and the linear part.
 
+    reduction : 'mean', 'sum' or 'none'
+        The mean of the entries' losses (the default), their sum, or each entry's loss.
+
     Returns
     -------
-    0-d Variable of `x`'s floating dtype; NaN for empty inputs.
+    Variable of `x`'s floating dtype: 0-d, or `x`'s shape for 'none'; the mean
+    of no entries is NaN, their sum 0.
 
     Raises
     ------
@@ -248,27 +328,28 @@ def huber_loss(x: ArrayLike, t: ArrayLike, delta: float = 1.0) -> Variable:
         raise TypeError(f"huber_loss: delta must be a positive number, got {type(delta).__name__}")
     if not (0 < delta < math.inf):
         raise ValueError(f"huber_loss: delta must be positive and finite, got {delta!r}")
+    reduction = _checked_reduction(reduction, "huber_loss")
     x, t = _pair(x, t, "huber_loss")
-    return Function(HuberLoss(float(delta)))(x, t)
+    return Function(HuberLoss(float(delta), reduction))(x, t)
 
 
-class LogCoshLoss(Forwarder):
+class LogCoshLoss(_Loss):
     """mean(log(cosh(x - t))) as |d| + log1p(exp(-2|d|)) - log 2."""
 
     def forward(self, x, t):
         a = np.abs(x - t)
-        return _mean((a + np.log1p(np.exp(-2 * a)) - math.log(2)).sum(), a.size, x)
+        return self._reduce(a + np.log1p(np.exp(-2 * a)) - math.log(2), x)
 
     save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         x, t = self.inputs
-        gx = V.tanh(x - t) * (gy * _per_entry(x.size))   # d log cosh d = tanh d
+        gx = V.tanh(x - t) * self._scale(gy)            # d log cosh d = tanh d
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
     def _backward_arrays(self, gy):
         x, t = self.inputs
-        gx = _multiply(np.tanh(x._data - t._data), gy * _per_entry(x.size))
+        gx = _multiply(np.tanh(x._data - t._data), self._scale(gy))
         return (gx if x.requires_grad else None), (-gx if t.requires_grad else None)
 
     taylor_records = True
@@ -276,10 +357,10 @@ class LogCoshLoss(Forwarder):
     def taylor(self, x, t):
         y, = self.outputs
         d = series.sub(x, t)
-        return _mean_series(y, _antiderivative(d, series.tanh(d)), d[0].size)   # (log cosh d)' = tanh(d) d'
+        return self._series(y, _antiderivative(d, series.tanh(d)))   # (log cosh d)' = tanh(d) d'
 
 
-def log_cosh_loss(x: ArrayLike, t: ArrayLike) -> Variable:
+def log_cosh_loss(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Variable:
     """Mean of log(cosh(x - t)); stable (linear) for large differences.
 
     Parameters
@@ -287,37 +368,42 @@ def log_cosh_loss(x: ArrayLike, t: ArrayLike) -> Variable:
     x, t : Variable, ndarray or number
         Same shape.
 
+    reduction : 'mean', 'sum' or 'none'
+        The mean of the entries' losses (the default), their sum, or each entry's loss.
+
     Returns
     -------
-    0-d Variable of `x`'s floating dtype; NaN for empty inputs.
+    Variable of `x`'s floating dtype: 0-d, or `x`'s shape for 'none'; the mean
+    of no entries is NaN, their sum 0.
 
     Raises
     ------
     ValueError
         If the shapes differ.
     """
+    reduction = _checked_reduction(reduction, "log_cosh_loss")
     x, t = _pair(x, t, "log_cosh_loss")
-    return Function(LogCoshLoss())(x, t)
+    return Function(LogCoshLoss(reduction))(x, t)
 
 
-class PoissonNLLLoss(Forwarder):
+class PoissonNLLLoss(_Loss):
     """mean(exp(l) - t l) for log rates l (the constant log t! is left out)."""
 
     def forward(self, log_rate, t):
-        return _mean((np.exp(log_rate) - t * log_rate).sum(), log_rate.size, log_rate)
+        return self._reduce(np.exp(log_rate) - t * log_rate, log_rate)
 
     save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         log_rate, t = self.inputs
-        scale = gy * _per_entry(log_rate.size)
+        scale = self._scale(gy)
         gl = (V.exp(log_rate) - t) * scale if log_rate.requires_grad else None   # e^l - t
         gt = -log_rate * scale if t.requires_grad else None                      # -l
         return gl, gt
 
     def _backward_arrays(self, gy):
         log_rate, t = self.inputs
-        scale = gy * _per_entry(log_rate.size)
+        scale = self._scale(gy)
         gl = _multiply(np.exp(log_rate._data) - t._data, scale) if log_rate.requires_grad else None
         gt = _multiply(-log_rate._data, scale) if t.requires_grad else None
         return gl, gt
@@ -327,10 +413,10 @@ class PoissonNLLLoss(Forwarder):
     def taylor(self, log_rate, t):
         y, = self.outputs
         terms = series.sub(series.exp(log_rate), series.mul(t, log_rate))   # e^l - t l
-        return _mean_series(y, terms, log_rate[0].size)
+        return self._series(y, terms)
 
 
-def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike) -> Variable:
+def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Variable:
     """Poisson negative log-likelihood from log rates: mean(exp(log_rate) - t * log_rate).
 
     The term log(t!), constant in the rate, is left out (PyTorch's default).  A log rate
@@ -343,9 +429,13 @@ def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike) -> Variable:
     t : Variable, ndarray or number
         Observed counts (non-negative), the shape of `log_rate`.
 
+    reduction : 'mean', 'sum' or 'none'
+        The mean of the entries' losses (the default), their sum, or each entry's loss.
+
     Returns
     -------
-    0-d Variable of `log_rate`'s floating dtype; NaN for empty inputs.
+    Variable of `log_rate`'s floating dtype: 0-d, or `log_rate`'s shape for 'none'; the mean
+    of no entries is NaN, their sum 0.
 
     Raises
     ------
@@ -354,39 +444,58 @@ def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike) -> Variable:
         raised at the next read; see the module's docstring).
     """
     op = "poisson_nll_loss"
+    reduction = _checked_reduction(reduction, op)
     log_rate, t = _pair(log_rate, t, op, ("log_rate", "t"), ordered=True)
     t = _check_targets(t, [(t.data < 0, t.data, f"{op}: counts t must be non-negative, got {{value}}")], op)
-    return Function(PoissonNLLLoss())(log_rate, t)
+    return Function(PoissonNLLLoss(reduction))(log_rate, t)
 
 
 # ----- classification ------------------------------------------------------------------
-class SoftmaxCrossEntropy(Forwarder):
-    """Mean over rows of -sum(t log softmax(x)) along the last axis; labels or probabilities."""
+class SoftmaxCrossEntropy(_Loss):
+    """-sum(t log softmax(x)) along the last axis of each row, the rows' losses reduced (mean,
+    sum or each): t integer labels, or a target row per row (probabilities, or what
+    softmax_cross_entropy's options made of labels).  `divisor`: the mean's, where it is the
+    data's (the weight of the rows kept), not the number of rows."""
 
-    def __init__(self, labels=None, poison=None):
+    entry_axis = -1
+
+    def __init__(self, labels=None, poison=None, reduction="mean", divisor=None):
+        super().__init__(reduction)
         self.labels = labels
         self.poison = poison      # labels checked on a device: 1, or NaN if one is out of range
+        self.divisor = divisor
 
     def forward(self, x, *t):
         log_p = log_softmax_array(x, -1)
-        self.rows = math.prod(x.shape[:-1])
+        rows = math.prod(x.shape[:-1])
         if self.labels is not None:
             picked = (*_row_indices(self.labels), self.labels)   # every row once, its label
-            total = log_p[picked].sum()
+            losses = -log_p[picked]
             self.onehot = np.zeros_like(x)
             self.onehot[picked] = 1
             if self.poison is not None:         # a bad label: NaN loss and gradient, no wrong number
-                total = total * self.poison
+                losses = losses * self.poison
                 self.onehot *= self.poison
-        else:
-            total = np.vdot(t[0], log_p)
-        return _mean(-total, self.rows, x)
+            return self._reduce(losses, x)
+        if self.reduction == "none":
+            return self._reduce(-(t[0] * log_p).sum(axis=-1), x)
+        return self._total(-np.vdot(t[0], log_p), rows, x)
+
+    def _total(self, total, count, like):
+        if self.divisor is None:
+            return super()._total(total, count, like)
+        self.count = count
+        xp = get_array_module(like)
+        empty = self.divisor == 0                # no row kept: the mean 0 / 0 is NaN, as PyTorch's,
+        self.per_entry = 1 / xp.where(empty, 1, self.divisor) * ~empty   # its gradient 0, as PyTorch's
+        with errstate(like, divide="ignore", invalid="ignore"):
+            return _scalar(total / self.divisor, like)
 
     save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         x = self.inputs[0]
-        scale = gy * _per_entry(self.rows)
+        scale = self._scale(gy)
         if self.labels is not None:
             return (softmax(x) - self.onehot) * scale             # (softmax - onehot) / n
         t = self.inputs[1]
@@ -400,7 +509,7 @@ class SoftmaxCrossEntropy(Forwarder):
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
         x = self.inputs[0]
-        scale = gy * _per_entry(self.rows)
+        scale = self._scale(gy)
         if self.labels is not None:
             return _multiply(_softmax(x._data, (x.ndim - 1,)) - self.onehot, scale)
         t = self.inputs[1]
@@ -418,7 +527,7 @@ class SoftmaxCrossEntropy(Forwarder):
         y, = self.outputs
         log_p = log_softmax_series(x, -1)
         terms = series.neg(series.mul(t[0], log_p) if t else series.scale(log_p, self.onehot))
-        return _mean_series(y, terms, self.rows)     # y = -sum(t log softmax(x)) / rows
+        return self._series(y, terms)                # y = -sum(t log softmax(x)) / rows
 
 
 def _row_indices(labels):
@@ -459,12 +568,15 @@ def _check_targets(t, checks, op):
     return t * poison if t.requires_grad else Variable(t.data * poison, requires_grad=False)
 
 
-def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
+def softmax_cross_entropy(x: ArrayLike, t: ArrayLike, *, weight: ArrayLike | None = None,
+                          ignore_index: int | None = None, reduction: str = "mean",
+                          label_smoothing: float = 0.0) -> Variable:
     """Cross-entropy of softmax(x) along the last axis against `t`, mean over rows.
 
     With integer labels this is mean(-log softmax(x)[..., t]); with a probability array
     of `x`'s shape it is mean over rows of -sum(t * log_softmax(x)).  The log-softmax
-    is computed inside, so logits of +-1000 give finite losses and gradients.
+    is computed inside, so logits of +-1000 give finite losses and gradients.  The
+    keywords are PyTorch's F.cross_entropy's, to the same numbers.
 
     Parameters
     ----------
@@ -473,27 +585,48 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     t : Variable, ndarray or list
         Integer class labels in [0, C) of shape x.shape[:-1], or probabilities of
         shape x.shape (a Variable that requires grad is differentiated too).
+    weight : ndarray or Variable, optional
+        (C,) weights of the classes, constants: a row's loss is weighed by its label's
+        weight, and the mean divides by the sum of the weights of the rows' labels (with
+        probability targets, each class's term by its weight, the mean over rows).
+    ignore_index : int, optional
+        Rows whose label is this one count for nothing: their loss is 0 and the mean is over
+        the other rows (NaN where none is left).  None, the default, leaves out no row
+        (PyTorch's default is -100).  Labels only.
+    reduction : 'mean', 'sum' or 'none'
+        The mean over rows (weighed, as above), their sum, or each row's loss, of shape
+        x.shape[:-1].
+    label_smoothing : float in [0, 1]
+        The target is (1 - label_smoothing) of the label's one-hot row (or of the
+        probabilities) plus label_smoothing / C on every class.
 
     Returns
     -------
-    0-d Variable of `x`'s floating dtype; NaN for no rows (an empty batch). With no
-    classes (C = 0), probability targets give 0 per row (an empty sum) and any label is
-    out of range.
+    Variable of `x`'s floating dtype: 0-d, or x.shape[:-1] for reduction 'none'; the mean is
+    NaN for no rows (an empty batch). With no classes (C = 0), probability targets give 0
+    per row (an empty sum) and any label is out of range.
 
     Raises
     ------
     TypeError
         If `t` is not an array of real numbers (a str, None, a ragged list, ...), or
-        labels of shape x.shape[:-1] are not integers.
+        labels of shape x.shape[:-1] are not integers, or `ignore_index` is not an integer.
     ValueError
-        If `t` has neither shape, a label is out of range, or `x` is 0-d.  On a GPU the
-        labels are checked on the device, without a sync: a label out of range makes the
-        loss and its gradient NaN, and the error ("label 12 is out of range for 10 classes
-        (checked on the device)") is raised by the next `float(loss)` or `loss.item()` (or
+        If `t` has neither shape, a label is out of range, `x` is 0-d, `weight` is not of
+        shape (C,), `reduction` or `label_smoothing` is none of those above, or
+        `ignore_index` is given with probability targets.  On a GPU the labels are checked
+        on the device, without a sync: a label out of range makes the loss and its
+        gradient NaN, and the error ("label 12 is out of range for 10 classes (checked on
+        the device)") is raised by the next `float(loss)` or `loss.item()` (or
         `V.backend.synchronize()`); reading `loss.data` directly bypasses it.
     """
     op = "softmax_cross_entropy"
     _refuse_probabilities(x, op, Softmax, "drop the F.softmax (or L.Softmax) before the loss")
+    reduction = _checked_reduction(reduction, op)
+    smoothing = _checked_smoothing(label_smoothing, op)
+    if ignore_index is not None and (isinstance(ignore_index, bool)
+                                     or not isinstance(ignore_index, (int, np.integer))):
+        raise TypeError(f"{op}: ignore_index must be an integer label, got {ignore_index!r}")
     x_given = x
     x = as_float(x, op)
     t_data = as_array(t, op, like=x, like_name="the logits x")   # (on x's device, see as_array)
@@ -505,41 +638,117 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     _check_order(x_given, t, op, ("x", "t"))
     if x.ndim == 0:
         raise ValueError(f"{op}: logits must be at least 1-d, got shape {x.shape}")
+    weight = _class_weights(weight, x, op)
     if t_data.shape == x.shape[:-1]:
         if t_data.dtype.kind not in "iu" and t_data.size:       # (no labels: any dtype will do)
             raise TypeError(
                 f"{op}: labels of shape {t_data.shape} must be integers, got dtype {t_data.dtype} "
                 f"(probability targets have the logits' shape {x.shape})"
             )
-        return Function(SoftmaxCrossEntropy(*_labels(t_data, x, op)))(x)
+        if weight is None and ignore_index is None and not smoothing:
+            return Function(SoftmaxCrossEntropy(*_class_labels(t_data, x, op, None), reduction=reduction))(x)
+        target, divisor = _label_targets(t_data, x, op, weight, ignore_index, smoothing)
+        divisor = divisor if reduction == "mean" else None
+        return Function(SoftmaxCrossEntropy(reduction=reduction, divisor=divisor))(x, target)
     if t_data.shape == x.shape:
-        return Function(SoftmaxCrossEntropy())(x, _target(t if isinstance(t, Variable) else t_data, x, op))
+        if ignore_index is not None:
+            raise ValueError(f"{op}: ignore_index={ignore_index!r} is for class labels, of shape "
+                             f"{x.shape[:-1]}; t holds probabilities, of the logits' shape {x.shape}")
+        t = _target(t if isinstance(t, Variable) else t_data, x, op)
+        if smoothing:
+            t = t * (1 - smoothing) + smoothing / x.shape[-1]
+        if weight is not None:
+            t = t * weight
+        return Function(SoftmaxCrossEntropy(reduction=reduction))(x, t)
     raise ValueError(
         f"{op}: logits of shape {x.shape} need labels of shape {x.shape[:-1]} or "
         f"probabilities of shape {x.shape}, got t of shape {t_data.shape}"
     )
 
 
-class SigmoidCrossEntropy(Forwarder):
+def _checked_smoothing(label_smoothing, op):
+    """label_smoothing as a float in [0, 1], else an error naming `op`."""
+    if isinstance(label_smoothing, bool) or not isinstance(label_smoothing, (int, float, np.number)):
+        raise TypeError(f"{op}: label_smoothing must be a number in [0, 1], got "
+                        f"{type(label_smoothing).__name__}")
+    if not 0 <= label_smoothing <= 1:
+        raise ValueError(f"{op}: label_smoothing must lie in [0, 1], got {label_smoothing!r}")
+    return float(label_smoothing)
+
+
+def _class_weights(weight, x, op):
+    """The (C,) class weights of the logits `x` as a constant array of x's dtype, or None."""
+    if weight is None:
+        return None
+    if isinstance(weight, Variable) and weight.requires_grad:
+        raise TypeError(f"{op}: weight is a constant (the classes' weights); give weight.data, or "
+                        f"weigh each row's loss with reduction='none'")
+    w = as_float(weight, op, like=x).data
+    if w.shape != x.shape[-1:]:
+        raise ValueError(f"{op}: weight must hold one weight per class, shape {x.shape[-1:]}, "
+                         f"got {w.shape}")
+    return w.astype(x.dtype, copy=False)
+
+
+def _label_targets(labels, x, op, weight, ignore_index, smoothing):
+    """The target rows (x's shape, constants) and the mean's divisor (0-d) of integer labels
+    under softmax_cross_entropy's options, as PyTorch's: the label's one-hot row times
+    1 - smoothing plus smoothing / C on every class, each class weighed by `weight` and each
+    row by its label's weight; the rows labelled `ignore_index` all 0; the divisor the sum of
+    the kept rows' weights (their number, unweighed)."""
+    xp = get_array_module(x.data)
+    n_class = x.shape[-1]
+    live = xp.ones(labels.shape, dtype=x.dtype)
+    if ignore_index is not None:
+        kept = labels != ignore_index
+        labels = xp.where(kept, labels, 0 if n_class else ignore_index)   # (any class: the row weighs 0)
+        live = live * kept
+    labels, poison = _class_labels(labels, x, op, ignore_index)
+    if poison is not None:
+        live = live * poison
+    rows = live if weight is None else live * weight[labels]
+    target = xp.zeros(x.shape, dtype=x.dtype)
+    target[(*_row_indices(labels), labels)] = (1 - smoothing) * rows
+    if smoothing:
+        spread = smoothing / n_class if weight is None else (smoothing / n_class) * weight
+        target += live.reshape(live.shape + (1,)) * spread
+    return Variable(target, requires_grad=False), rows.sum()
+
+
+def _class_labels(labels, x, op, ignore_index):
+    """`_labels` for softmax_cross_entropy: a label of -100 out of range, where no ignore_index
+    is given, names PyTorch's default ignore_index=-100."""
+    try:
+        return _labels(labels, x, op)
+    except ValueError:
+        if ignore_index is None and (labels == -100).any():
+            raise ValueError(f"{op}: label -100 is out of range for {x.shape[-1]} classes; PyTorch's "
+                             f"cross_entropy leaves out the rows labelled -100 by default (its "
+                             f"ignore_index=-100), gengrad's none unless told: F.{op}(x, t, "
+                             f"ignore_index=-100)") from None
+        raise
+
+
+class SigmoidCrossEntropy(_Loss):
     """mean((1-t) max(x, 0) + t max(-x, 0) + log1p(exp(-|x|))) = mean of -t log s - (1-t) log(1-s)
     (max(x, 0) - x t written so that a logit of +-inf gives inf, not inf - inf, where t < 1 or t > 0)."""
 
     def forward(self, x, t):
         losses = (1 - t) * np.maximum(x, 0) + t * np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
-        return _mean(losses.sum(), losses.size, x)
+        return self._reduce(losses, x)
 
     save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         x, t = self.inputs
-        scale = gy * _per_entry(x.size)
+        scale = self._scale(gy)
         gx = (sigmoid(x) - t) * scale if x.requires_grad else None   # (sigmoid(x) - t) / n
         gt = -x * scale if t.requires_grad else None                # -x / n
         return gx, gt
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
         x, t = self.inputs
-        scale = gy * _per_entry(x.size)
+        scale = self._scale(gy)
         gx = _multiply(_sigmoid(x._data) - t._data, scale) if x.requires_grad else None
         gt = _multiply(-x._data, scale) if t.requires_grad else None
         return gx, gt
@@ -549,7 +758,7 @@ class SigmoidCrossEntropy(Forwarder):
     def taylor(self, x, t):
         y, = self.outputs
         softplus = _antiderivative(x, series.sigmoid(x))   # softplus' = sigmoid
-        return _mean_series(y, series.sub(softplus, series.mul(x, t)), x[0].size)   # softplus(x) - x t
+        return self._series(y, series.sub(softplus, series.mul(x, t)))   # softplus(x) - x t
 
 
 def _refuse_probabilities(x, op, made_by, fix):
@@ -565,7 +774,7 @@ def _refuse_probabilities(x, op, made_by, fix):
         )
 
 
-def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
+def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Variable:
     """Binary cross-entropy of sigmoid(x) against targets t, from logits; mean over elements.
 
     Computed as max(x, 0) - x t + log(1 + exp(-|x|)), finite for logits of +-1000.
@@ -577,9 +786,13 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
     t : Variable, ndarray or number
         Targets in [0, 1] (labels 0/1 or probabilities), the shape of `x`.
 
+    reduction : 'mean', 'sum' or 'none'
+        The mean of the entries' losses (the default), their sum, or each entry's loss.
+
     Returns
     -------
-    0-d Variable of `x`'s floating dtype; NaN for empty inputs.
+    Variable of `x`'s floating dtype: 0-d, or `x`'s shape for 'none'; the mean
+    of no entries is NaN, their sum 0.
 
     Raises
     ------
@@ -588,12 +801,13 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike) -> Variable:
         device, raised at the next read; see the module's docstring).
     """
     op = "sigmoid_cross_entropy"
+    reduction = _checked_reduction(reduction, op)
     _refuse_probabilities(x, op, Sigmoid, "drop the F.sigmoid before the loss, or give the "
                           "probabilities to F.binary_cross_entropy(p, t)")
     x, t = _pair(x, t, op, ordered=True)
     outside = (t.data < 0) | (t.data > 1)
     t = _check_targets(t, [(outside, t.data, f"{op}: targets t must lie in [0, 1], got {{value}}")], op)
-    return Function(SigmoidCrossEntropy())(x, t)
+    return Function(SigmoidCrossEntropy(reduction))(x, t)
 
 
 LOG_CLAMP = -100.0
@@ -616,7 +830,7 @@ def _clamped_log(x, live):
     return V.where(live, V.log(V.where(live, x, 1)), LOG_CLAMP)
 
 
-class BinaryCrossEntropy(Forwarder):
+class BinaryCrossEntropy(_Loss):
     """mean(-t max(log p, -100) - (1 - t) max(log(1 - p), -100)), PyTorch's clamped form."""
 
     def forward(self, p, t):
@@ -626,13 +840,13 @@ class BinaryCrossEntropy(Forwarder):
         self.live_p, self.live_q = log_p > LOG_CLAMP, log_q > LOG_CLAMP
         log_p = np.where(self.live_p, log_p, LOG_CLAMP)
         log_q = np.where(self.live_q, log_q, LOG_CLAMP)
-        return _mean(-(t * log_p + (1 - t) * log_q).sum(), p.size, p)
+        return self._reduce(-(t * log_p + (1 - t) * log_q), p)
 
     save_for_backward = ("x0", "x1")
 
     def backward(self, gy):
         p, t = self.inputs
-        scale = gy * _per_entry(p.size)
+        scale = self._scale(gy)
         gp = gt = None
         if p.requires_grad:
             # d/dp = -t/p + (1-t)/(1-p), each quotient 0 where its log is floored (a constant)
@@ -646,7 +860,7 @@ class BinaryCrossEntropy(Forwarder):
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
         p_in, t_in = self.inputs
-        scale = gy * _per_entry(p_in.size)
+        scale = self._scale(gy)
         gp = gt = None
         if p_in.requires_grad:
             p, t = p_in._data, t_in._data
@@ -666,10 +880,10 @@ class BinaryCrossEntropy(Forwarder):
         log_p = _clamped_log_series(p, self.live_p)
         log_q = _clamped_log_series(series.sub(one, p), self.live_q)
         terms = series.add(series.mul(t, log_p), series.mul(series.sub(one, t), log_q))
-        return _mean_series(y, series.neg(terms), p[0].size)
+        return self._series(y, series.neg(terms))
 
 
-def binary_cross_entropy(p: ArrayLike, t: ArrayLike) -> Variable:
+def binary_cross_entropy(p: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Variable:
     """Binary cross-entropy of probabilities `p` against targets `t`, mean over elements.
 
     mean(-t log p - (1 - t) log(1 - p)) with each log clamped at -100, as PyTorch's
@@ -688,9 +902,13 @@ def binary_cross_entropy(p: ArrayLike, t: ArrayLike) -> Variable:
     t : Variable, ndarray or number
         Targets in [0, 1], the shape of `p`.
 
+    reduction : 'mean', 'sum' or 'none'
+        The mean of the entries' losses (the default), their sum, or each entry's loss.
+
     Returns
     -------
-    0-d Variable of `p`'s floating dtype; NaN for empty inputs.
+    Variable of `p`'s floating dtype: 0-d, or `p`'s shape for 'none'; the mean
+    of no entries is NaN, their sum 0.
 
     Raises
     ------
@@ -699,25 +917,29 @@ def binary_cross_entropy(p: ArrayLike, t: ArrayLike) -> Variable:
         raised at the next read; see the module's docstring).
     """
     op = "binary_cross_entropy"
+    reduction = _checked_reduction(reduction, op)
     p, t = _pair(p, t, op, ("p", "t"), ordered=True)
     checks = [(~((v.data >= 0) & (v.data <= 1)), v.data, f"{op}: {name} must lie in [0, 1], got {{value}}")
               for name, v in (("p", p), ("t", t))]
     t = _check_targets(t, checks, op)                   # (a NaN t makes the loss and both gradients NaN)
-    return Function(BinaryCrossEntropy())(p, t)
+    return Function(BinaryCrossEntropy(reduction))(p, t)
 
 
-class HingeLoss(Forwarder):
+class HingeLoss(_Loss):
     """mean(max(0, 1 - t x)) for labels t in {-1, +1}."""
 
-    def __init__(self, t):
+    def __init__(self, t, reduction="mean"):
+        super().__init__(reduction)
         self.t = t
 
     def forward(self, x):
         margin = 1 - self.t * x
+        y = self._reduce(np.maximum(margin, 0), x)    # np.maximum keeps a NaN score NaN
         # slope -t where the margin is violated, 0 where it holds, NaN where x is NaN
         slope = np.where(margin > 0, -self.t, np.where(np.isnan(margin), np.nan, 0))
-        self.slope = slope.astype(x.dtype) / (x.size or 1)
-        return _mean(np.maximum(margin, 0).sum(), x.size, x)   # np.maximum keeps a NaN score NaN
+        slope = slope.astype(x.dtype)
+        self.slope = slope / (x.size or 1) if self.reduction == "mean" else slope
+        return y
 
     save_for_backward = ()
 
@@ -731,10 +953,10 @@ class HingeLoss(Forwarder):
 
     def taylor(self, x):
         y, = self.outputs
-        return [y._data] + [np.vdot(self.slope, c) for c in x[1:]]   # y_k = sum(slope x_k)
+        return self._slope_series(y, x)              # y_k = sum(slope x_k)
 
 
-def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
+def hinge_loss(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Variable:
     """Hinge loss mean(max(0, 1 - t * x)) for labels t in {-1, +1} (a constant).
 
     Parameters
@@ -744,9 +966,13 @@ def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
     t : Variable, ndarray or number
         Labels -1 or +1, the shape of `x`.
 
+    reduction : 'mean', 'sum' or 'none'
+        The mean of the entries' losses (the default), their sum, or each entry's loss.
+
     Returns
     -------
-    0-d Variable of `x`'s floating dtype; NaN for empty inputs.
+    Variable of `x`'s floating dtype: 0-d, or `x`'s shape for 'none'; the mean
+    of no entries is NaN, their sum 0.
 
     Raises
     ------
@@ -757,6 +983,7 @@ def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
         raised at the next read; see the module's docstring).
     """
     op = "hinge_loss"
+    reduction = _checked_reduction(reduction, op)
     _check_order(x, t, op, ("x", "t"))
     x = as_float(x, op)
     t_data = as_array(t, op, like=x)
@@ -767,7 +994,7 @@ def hinge_loss(x: ArrayLike, t: ArrayLike) -> Variable:
     t = Variable(t_data.astype(x.dtype), requires_grad=False)
     other = ~((t_data == 1) | (t_data == -1))
     t = _check_targets(t, [(other, t_data, f"{op}: labels t must be -1 or +1, got {{value}}")], op)
-    return Function(HingeLoss(t.data))(x)
+    return Function(HingeLoss(t.data, reduction))(x)
 
 
 def multi_margin_loss(x: ArrayLike, t: ArrayLike, p: int = 1, margin: float = 1.0,

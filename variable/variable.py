@@ -319,12 +319,10 @@ _RENAMED_KEYWORDS = {
 _DROPPED_KEYWORDS = {
     "inplace": "gengrad's ops never write into their input (a backward may read it), so there is "
                "no in-place form: drop inplace={value!r}",
-    "reduction": "{op} is a mean already (reduction='mean'); for 'sum' multiply it by the number "
-                 "of terms it averages, for 'none' write the loss of each entry with gengrad's ops: "
-                 "drop reduction={value!r}",
-    "label_smoothing": "give smoothed probabilities as the target: F.{op}(x, (1 - e) * np.eye(C)[t] "
-                       "+ e / C) for C classes",
-    "ignore_index": "leave those rows out first: keep = t != {value!r}; F.{op}(x[keep], t[keep])",
+    "size_average": "PyTorch 0.4.1 replaced it with reduction=, which gengrad's losses take: "
+                    "size_average=False is reduction='sum', size_average=True reduction='mean'",
+    "reduce": "PyTorch 0.4.1 replaced it with reduction=, which gengrad's losses take: reduce=False "
+              "is reduction='none' (the loss of each entry)",
     # torch.autograd.functional's
     "strict": "{op} gives zeros where f(x) does not depend on x (PyTorch's strict=False): drop "
               "strict={value!r}",

@@ -111,6 +111,36 @@ def test_softmax_cross_entropy_probabilities_on_the_device(gpu, data):
     same_on_both(F.softmax_cross_entropy, x, p)
 
 
+@pytest.mark.parametrize("reduction", ["sum", "none"])
+@pytest.mark.parametrize("loss", [F.mean_squared_error, F.mean_absolute_error, F.huber_loss, F.log_cosh_loss,
+                                  F.sigmoid_cross_entropy, F.poisson_nll_loss, F.binary_cross_entropy])
+def test_losses_summed_or_each_on_the_device(gpu, data, loss, reduction):
+    x, t = data.uniform(0.1, 0.9, (3, 4)), data.uniform(0.1, 0.9, (3, 4))
+    same_on_both(lambda x, t: loss(x, t, reduction=reduction), x, t)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_softmax_cross_entropy_options_on_the_device_without_a_sync(gpu, data, count_syncs, reduction):
+    """weight, ignore_index and label_smoothing: the targets and the mean's divisor are made
+    on the device from the labels, no label read on the host; every row left out: NaN, its
+    gradient 0 (PyTorch's)."""
+    x, t, w = data.standard_normal((2, 3, 4)), data.integers(0, 4, (2, 3)), data.uniform(0.5, 2, 4)
+    t[0, ::2] = -100
+    options = dict(ignore_index=-100, label_smoothing=0.2, reduction=reduction)
+    same_on_both(lambda x, t: F.softmax_cross_entropy(x, t, weight=w.tolist(), **options), x, t)   # (a list:
+    # made on the logits' device)
+    same_on_both(lambda x, p: F.softmax_cross_entropy(x, p, label_smoothing=0.3, reduction=reduction),
+                 x, data.dirichlet(np.ones(4), (2, 3)))
+    v, labels, weight = on_gpu(x), backend.to_gpu(t), backend.to_gpu(w)
+    with count_syncs() as syncs:
+        F.softmax_cross_entropy(v, labels, weight=weight, **options).sum().backward()
+    assert syncs.count == 0
+    v = on_gpu(x)
+    y = F.softmax_cross_entropy(v, backend.to_gpu(np.full((2, 3), -100)), ignore_index=-100)
+    y.backward()
+    assert np.isnan(host(y)) and not host(v.grad).any()
+
+
 def test_hinge_loss_on_the_device(gpu, data):
     x, t = data.uniform(-2, 2, (3, 4)), data.choice([-1, 1], (3, 4))
     same_on_both(F.hinge_loss, x, t)

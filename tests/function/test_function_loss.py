@@ -416,6 +416,28 @@ def test_cosine_similarity_of_empty_inputs(shape, axis, expected):
     (lambda: F.cosine_similarity(np.ones(3), np.ones(3), eps=-1.0), ValueError, "eps must be"),
     (lambda: F.cosine_similarity(np.array(1.0), np.array(1.0)), ValueError, "0-d"),
     (lambda: F.mean_squared_error("a", np.ones(2)), TypeError, "mean_squared_error: expects"),
+    *[(lambda loss=loss, bad=bad: loss(np.full(2, 0.5), np.full(2, 0.5), reduction=bad), ValueError,
+       rf"{loss.__name__}: reduction must be 'mean', 'sum' or 'none', got {bad!r}")
+      for loss in (F.mean_squared_error, F.mean_absolute_error, F.huber_loss, F.log_cosh_loss,
+                   F.poisson_nll_loss, F.sigmoid_cross_entropy, F.binary_cross_entropy, F.hinge_loss)
+      for bad in ("elementwise_mean", None)],
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 1]), reduction="batchmean"), ValueError,
+     "softmax_cross_entropy: reduction must be 'mean', 'sum' or 'none', got 'batchmean'"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 1]), label_smoothing=1.5), ValueError,
+     r"label_smoothing must lie in \[0, 1\], got 1\.5"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 1]), label_smoothing="0.1"), TypeError,
+     "label_smoothing must be a number in"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 1]), ignore_index=1.0), TypeError,
+     "ignore_index must be an integer label, got 1.0"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.full((2, 3), 1 / 3), ignore_index=-100), ValueError,
+     r"ignore_index=-100 is for class labels, of shape \(2,\); t holds probabilities"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 1]), weight=np.ones(2)), ValueError,
+     r"weight must hold one weight per class, shape \(3,\), got \(2,\)"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 1]), weight=V.Variable(np.ones(3))),
+     TypeError,
+     r"weight is a constant \(the classes' weights\); give weight\.data"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 3]), ignore_index=-100), ValueError,
+     "label 3 is out of range for 3 classes"),
 ])
 def test_bad_arguments_raise_clear_errors(call, error, match):
     with pytest.raises(error, match=match):
@@ -439,3 +461,43 @@ def test_multi_margin_loss_is_the_multiclass_svm_loss():
     with pytest.raises(ValueError, match=r"multi_margin_loss: x of shape \(3,\) and t of shape \(3, 3\) "
                                          r"look swapped"):
         F.multi_margin_loss(labels, scores)
+
+
+def test_reductions_of_an_empty_batch_nan_mean_zero_sum_empty_none():
+    x = V.Variable(np.zeros((0, 3)))
+    assert np.isnan(F.mean_squared_error(x, np.zeros((0, 3))).data)
+    assert F.mean_squared_error(x, np.zeros((0, 3)), reduction="sum").data == 0.0
+    assert F.softmax_cross_entropy(x, np.zeros(0, dtype=int), reduction="sum").data == 0.0
+    assert F.binary_cross_entropy(x, np.zeros((0, 3)), reduction="none").shape == (0, 3)
+    assert F.softmax_cross_entropy(x, np.zeros(0, dtype=int), reduction="none").shape == (0,)
+
+
+def test_cross_entropy_options_match_their_plain_forms(rng):
+    """ignore_index is the plain loss of the kept rows; weight of ones, and label_smoothing 0 with
+    probabilities, change nothing; 'sum' is the mean times the rows and 'none' each row's loss."""
+    x, t = rng.standard_normal((6, 4)), rng.integers(0, 4, 6)
+    t[[1, 4]] = -100
+    kept = t != -100
+    y = F.softmax_cross_entropy(x, t, ignore_index=-100)
+    np.testing.assert_allclose(y.data, F.softmax_cross_entropy(x[kept], t[kept]).data, rtol=1e-15)
+    each = F.softmax_cross_entropy(x, t, ignore_index=-100, reduction="none").data
+    assert (each[~kept] == 0).all()
+    rows = [F.softmax_cross_entropy(x[i], t[i]).data for i in np.flatnonzero(kept)]
+    np.testing.assert_allclose(each[kept], rows, rtol=1e-15)
+    t[~kept] = 3
+    plain = F.softmax_cross_entropy(x, t)
+    np.testing.assert_allclose(F.softmax_cross_entropy(x, t, weight=np.ones(4)).data, plain.data, rtol=1e-15)
+    summed = F.softmax_cross_entropy(x, t, reduction="sum")
+    np.testing.assert_allclose(summed.data, 6 * plain.data, rtol=1e-15)
+    v = V.Variable(x)
+    F.softmax_cross_entropy(v, t, reduction="none")[2].backward()   # one row's loss: softmax - onehot there
+    expected = np.zeros_like(x)
+    expected[2] = np.exp(x[2]) / np.exp(x[2]).sum() - np.eye(4)[t[2]]
+    np.testing.assert_allclose(v.grad.data, expected, rtol=1e-14, atol=1e-16)
+
+
+def test_label_smoothing_of_labels_is_the_loss_of_the_smoothed_one_hot_rows(rng):
+    x, t = rng.standard_normal((5, 3)), rng.integers(0, 3, 5)
+    smoothed = 0.75 * np.eye(3)[t] + 0.25 / 3
+    assert_same_derivatives(lambda x: F.softmax_cross_entropy(x, t, label_smoothing=0.25),
+                            lambda x: F.softmax_cross_entropy(x, smoothed), [x])

@@ -523,6 +523,37 @@ def labelled(shape, n_class):
     return lambda rng: (rng.standard_normal(shape + (n_class,)), rng.integers(0, n_class, shape))
 
 
+def ignoring(shape, n_class, ignored):
+    """Logits and labels, every other label `ignored` (softmax_cross_entropy's ignore_index)."""
+    def sample(rng):
+        x, t = labelled(shape, n_class)(rng)
+        t.reshape(-1)[::2] = ignored
+        return x, t
+    return sample
+
+
+def np_reduced(losses, reduction):
+    """The entries' losses as `reduction` (PyTorch's keyword) reduces them."""
+    return {"mean": np.mean, "sum": np.sum, "none": lambda a: a}[reduction](losses)
+
+
+def np_cross_entropy(x, t, weight=None, ignore_index=None, reduction="mean", smoothing=0.0):
+    """PyTorch's cross_entropy of labels by its definition, row by row: (1 - smoothing) w[t]
+    (-log p[t]) + smoothing / C sum_c w[c] (-log p[c]), 0 for an ignored row; the mean divides
+    by the kept rows' w[t]."""
+    n_class = x.shape[-1]
+    w = np.ones(n_class) if weight is None else weight
+    log_p = np_log_softmax(x)
+    losses, kept = np.zeros(t.shape), 0.0
+    for i in np.ndindex(t.shape):
+        if t[i] != ignore_index:
+            losses[i] = (-(1 - smoothing) * w[t[i]] * log_p[i][t[i]]
+                         - smoothing / n_class * np.sum(w * log_p[i]))
+            kept += w[t[i]]
+    return losses.sum() / kept if reduction == "mean" else np_reduced(losses, reduction)
+
+
+CLASS_WEIGHT = np.array([0.5, 2.0, 1.0, 1.5])
 MARGIN_WEIGHT = np.array([0.5, 1.5, 1.0, 2.0])
 RUNNING_MEAN = np.array([0.3, -0.2, 0.1])
 RUNNING_VAR = np.array([0.5, 1.5, 2.0])
@@ -732,12 +763,25 @@ LOSS_ROWS = {
         Row("(3,4)", F.mean_squared_error, lambda a, b: np.mean((a - b) ** 2), normal((3, 4), (3, 4)),
             SMOOTH),
         Row("(5,)", F.mean_squared_error, lambda a, b: np.mean((a - b) ** 2), normal((5,), (5,)), SMOOTH),
+        Row("(3,4) sum", lambda a, b: F.mean_squared_error(a, b, reduction="sum"),
+            lambda a, b: np.sum((a - b) ** 2), normal((3, 4), (3, 4)), SMOOTH),
+        Row("(2,3) none", lambda a, b: F.mean_squared_error(a, b, reduction="none"),
+            lambda a, b: (a - b) ** 2, normal((2, 3), (2, 3)), SMOOTH),
     ],
-    "mean_absolute_error": [Row("(3,4)", F.mean_absolute_error, lambda a, b: np.mean(np.abs(a - b)),
-                                untied_pair, PIECEWISE)],
+    "mean_absolute_error": [
+        Row("(3,4)", F.mean_absolute_error, lambda a, b: np.mean(np.abs(a - b)), untied_pair, PIECEWISE),
+        Row("(3,4) sum", lambda a, b: F.mean_absolute_error(a, b, reduction="sum"),
+            lambda a, b: np.sum(np.abs(a - b)), untied_pair, PIECEWISE),
+        Row("(3,4) none", lambda a, b: F.mean_absolute_error(a, b, reduction="none"),
+            lambda a, b: np.abs(a - b), untied_pair, PIECEWISE),
+    ],
     "huber_loss": [Row("delta=0.7", lambda x, t: F.huber_loss(x, t, delta=0.7),
                        lambda x, t: np.mean(np.where(np.abs(x - t) <= 0.7, 0.5 * (x - t) ** 2,
                                                      0.7 * (np.abs(x - t) - 0.35))),
+                       huber_sample, PIECEWISE),
+                   Row("delta=0.7 none", lambda x, t: F.huber_loss(x, t, 0.7, reduction="none"),
+                       lambda x, t: np.where(np.abs(x - t) <= 0.7, 0.5 * (x - t) ** 2,
+                                             0.7 * (np.abs(x - t) - 0.35)),
                        huber_sample, PIECEWISE)],
     "ctc_loss": [
         Row("two sequences, a repeat, lengths 5 and 3",
@@ -757,16 +801,45 @@ LOSS_ROWS = {
         Row("probabilities", F.softmax_cross_entropy,
             lambda x, t: -np.sum(t * np_log_softmax(x)) / len(x),
             lambda rng: (rng.standard_normal((4, 3)), probabilities(rng, (4, 3))), SMOOTH),
+        Row("labels, none", lambda x, t: F.softmax_cross_entropy(x, t, reduction="none"),
+            lambda x, t: np_cross_entropy(x, t, reduction="none"), labelled((4,), 3), SMOOTH),
+        Row("labels (2,3,C), sum", lambda x, t: F.softmax_cross_entropy(x, t, reduction="sum"),
+            lambda x, t: np_cross_entropy(x, t, reduction="sum"), labelled((2, 3), 4), SMOOTH),
+        Row("probabilities, none", lambda x, t: F.softmax_cross_entropy(x, t, reduction="none"),
+            lambda x, t: -np.sum(t * np_log_softmax(x), -1),
+            lambda rng: (rng.standard_normal((4, 3)), probabilities(rng, (4, 3))), SMOOTH),
+        Row("probabilities, weight, label_smoothing 0.2, sum",
+            lambda x, t: F.softmax_cross_entropy(x, t, weight=CLASS_WEIGHT, label_smoothing=0.2,
+                                                 reduction="sum"),
+            lambda x, t: -np.sum(CLASS_WEIGHT * (0.8 * t + 0.05) * np_log_softmax(x)),
+            lambda rng: (rng.standard_normal((3, 4)), probabilities(rng, (3, 4))), SMOOTH),
+        Row("labels, weight", lambda x, t: F.softmax_cross_entropy(x, t, weight=CLASS_WEIGHT),
+            lambda x, t: np_cross_entropy(x, t, CLASS_WEIGHT), labelled((5,), 4), SMOOTH),
+        Row("labels, label_smoothing 0.1", lambda x, t: F.softmax_cross_entropy(x, t, label_smoothing=0.1),
+            lambda x, t: np_cross_entropy(x, t, smoothing=0.1), labelled((5,), 4), SMOOTH),
+        Row("labels (2,3,C), ignore_index -100, weight, label_smoothing 0.3",
+            lambda x, t: F.softmax_cross_entropy(x, t, weight=CLASS_WEIGHT, ignore_index=-100,
+                                                 label_smoothing=0.3),
+            lambda x, t: np_cross_entropy(x, t, CLASS_WEIGHT, -100, smoothing=0.3), ignoring((2, 3), 4, -100),
+            SMOOTH),
+        Row("labels, ignore_index 2 (a class), none",
+            lambda x, t: F.softmax_cross_entropy(x, t, ignore_index=2, reduction="none"),
+            lambda x, t: np_cross_entropy(x, t, ignore_index=2, reduction="none"), ignoring((5,), 4, 2),
+            SMOOTH),
     ],
-    "binary_cross_entropy": [Row("(3,4)", F.binary_cross_entropy,
-                                 lambda p, t: -np.mean(t * np.log(p) + (1 - t) * np.log(1 - p)),
-                                 lambda rng: (rng.uniform(0.1, 0.9, (3, 4)), rng.uniform(0, 1, (3, 4))),
-                                 SMOOTH)],
-    "sigmoid_cross_entropy": [Row("(3,4)", F.sigmoid_cross_entropy,
-                                  lambda x, t: -np.mean(t * np.log(np_sigmoid(x))
-                                                        + (1 - t) * np.log(1 - np_sigmoid(x))),
-                                  lambda rng: (rng.standard_normal((3, 4)), rng.uniform(0, 1, (3, 4))),
-                                  SMOOTH)],
+    "binary_cross_entropy": [
+        *(Row(f"(3,4) {reduction}", lambda p, t, r=reduction: F.binary_cross_entropy(p, t, reduction=r),
+              lambda p, t, r=reduction: np_reduced(-(t * np.log(p) + (1 - t) * np.log(1 - p)), r),
+              lambda rng: (rng.uniform(0.1, 0.9, (3, 4)), rng.uniform(0, 1, (3, 4))), SMOOTH)
+          for reduction in ("mean", "sum", "none")),
+    ],
+    "sigmoid_cross_entropy": [
+        *(Row(f"(3,4) {reduction}", lambda x, t, r=reduction: F.sigmoid_cross_entropy(x, t, reduction=r),
+              lambda x, t, r=reduction: np_reduced(
+                  -(t * np.log(np_sigmoid(x)) + (1 - t) * np.log(1 - np_sigmoid(x))), r),
+              lambda rng: (rng.standard_normal((3, 4)), rng.uniform(0, 1, (3, 4))), SMOOTH)
+          for reduction in ("mean", "sum", "none")),
+    ],
     "cosine_similarity": [
         Row("(3,4)", F.cosine_similarity,
             lambda x, y: np.sum(x * y, -1) / np.linalg.norm(x, axis=-1) / np.linalg.norm(y, axis=-1),
@@ -775,13 +848,22 @@ LOSS_ROWS = {
             lambda x, y: np.sum(x * y, 0) / np.linalg.norm(x, axis=0) / np.linalg.norm(y, axis=0),
             normal((4, 3), (4, 1)), SMOOTH),
     ],
-    "hinge_loss": [Row("(3,4)", F.hinge_loss, lambda x, t: np.mean(np.maximum(0, 1 - t * x)),
-                       hinge_sample, PIECEWISE)],
-    "poisson_nll_loss": [Row("(3,4)", F.poisson_nll_loss, lambda lr, t: np.mean(np.exp(lr) - t * lr),
-                             lambda rng: (rng.uniform(-1, 1, (3, 4)), rng.uniform(0.2, 4.0, (3, 4))),
-                             SMOOTH)],
-    "log_cosh_loss": [Row("(3,4)", F.log_cosh_loss, lambda x, t: np.mean(np.log(np.cosh(x - t))),
-                          normal((3, 4), (3, 4)), SMOOTH)],
+    "hinge_loss": [
+        *(Row(f"(3,4) {reduction}", lambda x, t, r=reduction: F.hinge_loss(x, t, reduction=r),
+              lambda x, t, r=reduction: np_reduced(np.maximum(0, 1 - t * x), r), hinge_sample, PIECEWISE)
+          for reduction in ("mean", "sum", "none")),
+    ],
+    "poisson_nll_loss": [
+        *(Row(f"(3,4) {reduction}", lambda lr, t, r=reduction: F.poisson_nll_loss(lr, t, reduction=r),
+              lambda lr, t, r=reduction: np_reduced(np.exp(lr) - t * lr, r),
+              lambda rng: (rng.uniform(-1, 1, (3, 4)), rng.uniform(0.2, 4.0, (3, 4))), SMOOTH)
+          for reduction in ("mean", "sum", "none")),
+    ],
+    "log_cosh_loss": [
+        *(Row(f"(3,4) {reduction}", lambda x, t, r=reduction: F.log_cosh_loss(x, t, reduction=r),
+              lambda x, t, r=reduction: np_reduced(np.log(np.cosh(x - t)), r), normal((3, 4), (3, 4)), SMOOTH)
+          for reduction in ("mean", "sum", "none")),
+    ],
     "multi_margin_loss": [
         Row("(4,3)", F.multi_margin_loss, np_multi_margin, margin_sample((4,), 3), PIECEWISE),
         Row("p=2, margin 0.5, weight, sum", lambda x, t: F.multi_margin_loss(

@@ -10,6 +10,7 @@ page's content without a browser.
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -27,9 +28,19 @@ SCREENSHOTS = ROOT / "out" / "tests"
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
+def wait_for_the_ci_install(limit=900.0):
+    """Under .ci/run, which installs Chromium while the suite runs, wait until its install has
+    ended (the file GENGRAD_CHROMIUM_INSTALLED names exists), at most `limit` seconds."""
+    done = os.environ.get("GENGRAD_CHROMIUM_INSTALLED")
+    deadline = time.monotonic() + limit
+    while done and not os.path.exists(done) and time.monotonic() < deadline:
+        time.sleep(1.0)
+
+
 @pytest.fixture(scope="module")
 def browser():
     """A headless Chromium, or a skip that says what is missing."""
+    wait_for_the_ci_install()
     binary = next((shutil.which(name) for name in BROWSERS if shutil.which(name)), None)
     driver_path = shutil.which("chromedriver")
     if binary is None or driver_path is None:
