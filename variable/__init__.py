@@ -229,6 +229,12 @@ _SPELLED_OTHERWISE = {
     **{name: (_TORCH, "rng = np.random.default_rng(seed), then rng.standard_normal(shape) or "
                       "rng.uniform(size=shape): constant arrays every op takes")
        for name in ("randn", "rand")},
+    **{name: (_TORCH, "rng.standard_normal(x.shape) or rng.uniform(size=x.shape) with rng = "
+                      "np.random.default_rng(seed), in x's dtype with .astype(x.dtype): constant arrays "
+                      "every op takes")
+       for name in ("randn_like", "rand_like")},
+    "randint": (_TORCH, "rng.integers(low, high, shape) with rng = np.random.default_rng(seed)"),
+    "randperm": (_TORCH, "rng.permutation(n) with rng = np.random.default_rng(seed)"),
     # torch.special's Bessel functions: SciPy's names here
     **{torch: (_TORCH, f"V.{ours}(x), SciPy's name") for torch, ours in (
         ("bessel_j0", "j0"), ("bessel_j1", "j1"), ("bessel_y0", "y0"), ("bessel_y1", "y1"),

@@ -373,6 +373,14 @@ def foreign_keyword(op, key, value, accepted):
     return None
 
 
+def _refuse_pytorch_keywords(op, numpy):
+    """Refuse PyTorch's keywords (dim=, keepdim=, unbiased=) among the NumPy keywords `numpy`
+    given to the method `op` (which takes NumPy's axis= and keepdims=), naming NumPy's."""
+    for key, value in numpy.items():
+        if key in _PYTORCH_KEYWORDS or key == "unbiased":
+            raise TypeError(foreign_keyword(op, key, value, frozenset({"axis", "keepdims"})))
+
+
 def keywords_of(function):
     """The names `function` takes by keyword; None where it takes any (**kwargs) or has no
     signature to read.  A plain function's are read off its code (the package wraps some 400 of
@@ -664,6 +672,13 @@ _TORCH_TENSOR_NAMES = {
                  f"p.data {sign}= ... under `with V.no_grad():`)"
        for op, sign in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"))},
 }
+_TORCH_TENSOR_NAMES.update({
+    f"{name}_": f"the op without the underscore gives a new Variable (x = ...; no op writes into its "
+                f"input, which a backward may read): {_TORCH_TENSOR_NAMES[name]}"
+    for name in ("exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "square", "log1p", "expm1", "floor",
+                 "ceil", "trunc", "reciprocal", "sigmoid", "relu", "pow", "neg", "clamp_min", "clamp_max",
+                 "unsqueeze", "t", "erf", "sign", "sgn", "lgamma", "rsqrt", "tan", "sinh", "cosh")
+})
 
 _NUMPY_IN_PLACE = {
     "sort": "V.sort(x, axis) (or np.sort(x)) gives a sorted Variable",
@@ -1906,6 +1921,12 @@ class Variable:
 
     def flatten(self, order: str = "C") -> Variable:
         """The entries as a 1-D Variable, as ndarray.flatten (V.flatten(x) keeps axis 0)."""
+        if isinstance(order, (int, np.integer)) and not isinstance(order, bool):   # (torch's start_dim)
+            k = int(order)
+            also = ", or V.flatten(x) (which keeps axis 0)" if k == 1 else ""
+            raise TypeError(f"x.flatten({k}) is PyTorch's flatten(start_dim={k}); NumPy's flatten takes a "
+                            f"memory order ('C'), and flattens every axis: write x.reshape(x.shape[:{k}] + "
+                            f"(-1,)){also}")
         return rearrange.ravel(self, order)
 
     def squeeze(self, axis: Axis = None) -> Variable:
@@ -1965,20 +1986,22 @@ class Variable:
     def var(self, axis: Axis = None, dtype: Any = None, out: Any = None, ddof: int = 0,
             keepdims: bool = False, **numpy: Any) -> Variable:
         """Variance with `ddof`, as ndarray.var."""
-        if "unbiased" in numpy:                      # (PyTorch's, whose default differs)
-            raise TypeError(foreign_keyword("var", "unbiased", numpy["unbiased"], frozenset()))
+        if numpy:
+            _refuse_pytorch_keywords("var", numpy)
         return statistics.var(self, axis, dtype, out, ddof, keepdims, **numpy)
 
     def std(self, axis: Axis = None, dtype: Any = None, out: Any = None, ddof: int = 0,
             keepdims: bool = False, **numpy: Any) -> Variable:
         """Standard deviation with `ddof`, as ndarray.std."""
-        if "unbiased" in numpy:                      # (PyTorch's, whose default differs)
-            raise TypeError(foreign_keyword("std", "unbiased", numpy["unbiased"], frozenset()))
+        if numpy:
+            _refuse_pytorch_keywords("std", numpy)
         return statistics.std(self, axis, dtype, out, ddof, keepdims, **numpy)
 
     def prod(self, axis: Axis = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
              **numpy: Any) -> Variable:
         """Product of entries (exact where some are 0), as ndarray.prod."""
+        if numpy:
+            _refuse_pytorch_keywords("prod", numpy)
         return products.prod(self, axis, dtype, out, keepdims, **numpy)
 
     def cumsum(self, axis: int | None = None, dtype: Any = None, out: Any = None) -> Variable:
@@ -2220,6 +2243,14 @@ from .ops import (  # noqa: E402
 )
 from .ops import matmul as linalg  # noqa: E402
 from .ops import shape as shape_ops  # noqa: E402
+
+# PyTorch's dim= and keepdim= given to the methods that take NumPy's axis= (x.argmax(dim=1))
+for _name in ("all", "any", "argmax", "argmin", "argpartition", "argsort", "compress", "cumprod", "cumsum",
+              "repeat", "squeeze", "take"):
+    _method = refusing_foreign_keywords(vars(Variable)[_name], "variable", AXIS_KEYWORDS)
+    _method.__qualname__ = f"Variable.{_name}"
+    setattr(Variable, _name, _method)
+del _method
 
 # PyTorch's tensor methods, refused with gengrad's spelling
 for _name, _fix in _TORCH_TENSOR_NAMES.items():

@@ -1975,6 +1975,20 @@ CATALOGUE += [  # PyTorch's spellings of shapes, axes and modules
             (r"no attribute 'erf'", r"V\.erf\(x\) \(scipy\.special's name; NumPy has none\)")),
     Mistake("x.log1p() (PyTorch's tensor method)", lambda: V.Variable(np.ones(2)).log1p(), AttributeError,
             (r"no attribute 'log1p'", r"V\.log1p\(x\), or np\.log1p\(x\)")),
+    Mistake("x.argmax(dim=1) (PyTorch's keyword in a method that has no **kwargs)",
+            lambda: V.Variable(np.ones((2, 3))).argmax(dim=1), TypeError,
+            (r"argmax\(\) got an unexpected keyword argument 'dim'", r"write axis=1")),
+    Mistake("x.var(dim=0) (PyTorch's keyword)", lambda: V.Variable(np.ones((2, 3))).var(dim=0), TypeError,
+            (r"var\(\) got an unexpected keyword argument 'dim'", r"write axis=0")),
+    Mistake("x.flatten(1) (PyTorch's start_dim, NumPy's order)",
+            lambda: V.Variable(np.ones((2, 3, 4))).flatten(1), TypeError,
+            (r"PyTorch's flatten\(start_dim=1\)", r"x\.reshape\(x\.shape\[:1\] \+ \(-1,\)\)",
+             r"V\.flatten\(x\)")),
+    Mistake("x.exp_() (PyTorch's in-place method)", lambda: V.Variable(np.ones(2)).exp_(), AttributeError,
+            (r"no attribute 'exp_'", r"without the underscore gives a new Variable", r"V\.exp\(x\)")),
+    Mistake("V.randn_like(x) (PyTorch's constructor)", lambda: V.randn_like(V.Variable(np.ones(2))),
+            AttributeError,
+            (r"no attribute 'randn_like'", r"rng\.standard_normal\(x\.shape\)")),
 ]
 
 
