@@ -53,6 +53,7 @@ from .loss import (
     mean_absolute_error,
     mean_squared_error,
     multi_margin_loss,
+    nll_loss,
     poisson_nll_loss,
     sigmoid_cross_entropy,
     softmax_cross_entropy,
@@ -124,8 +125,6 @@ _SPELLED_OTHERWISE = {
     **_SPELLED_OTHERWISE_IN_V,
     "cross_entropy": (_TORCH, "F.softmax_cross_entropy(logits, t), t the class indices of shape "
                               "(N,) or probabilities of the logits' shape"),
-    "nll_loss": (_TORCH, "F.softmax_cross_entropy(logits, t) on the logits; on log-probabilities "
-                         "logp, -V.take_along_axis(logp, t[:, None], axis=1).mean()"),
     "mse_loss": (_TORCH, "F.mean_squared_error(x, t)"),
     "l1_loss": (_TORCH, "F.mean_absolute_error(x, t)"),
     "smooth_l1_loss": (_TORCH, "F.huber_loss(x, t, delta) (smooth_l1_loss with beta=1 is huber_loss "

@@ -690,6 +690,22 @@ def _class_weights(weight, x, op):
     return w.astype(x.dtype, copy=False)
 
 
+def _row_weights(labels, x, op, weight, ignore_index):
+    """Integer `labels` of the rows of `x` checked (`_class_labels`; a row labelled `ignore_index`
+    given any class), `live` (1 for a kept row, 0 for an ignored one; NaN everywhere where a
+    label on a device is out of range) and each row's weight (live times its label's)."""
+    xp = get_array_module(x.data)
+    live = xp.ones(labels.shape, dtype=x.dtype)
+    if ignore_index is not None:
+        kept = labels != ignore_index
+        labels = xp.where(kept, labels, 0 if x.shape[-1] else ignore_index)   # (any class: the row weighs 0)
+        live = live * kept
+    labels, poison = _class_labels(labels, x, op, ignore_index)
+    if poison is not None:
+        live = live * poison
+    return labels, live, (live if weight is None else live * weight[labels])
+
+
 def _label_targets(labels, x, op, weight, ignore_index, smoothing):
     """The target rows (x's shape, constants) and the mean's divisor (0-d) of integer labels
     under softmax_cross_entropy's options, as PyTorch's: the label's one-hot row times
@@ -698,15 +714,7 @@ def _label_targets(labels, x, op, weight, ignore_index, smoothing):
     the kept rows' weights (their number, unweighed)."""
     xp = get_array_module(x.data)
     n_class = x.shape[-1]
-    live = xp.ones(labels.shape, dtype=x.dtype)
-    if ignore_index is not None:
-        kept = labels != ignore_index
-        labels = xp.where(kept, labels, 0 if n_class else ignore_index)   # (any class: the row weighs 0)
-        live = live * kept
-    labels, poison = _class_labels(labels, x, op, ignore_index)
-    if poison is not None:
-        live = live * poison
-    rows = live if weight is None else live * weight[labels]
+    labels, live, rows = _row_weights(labels, x, op, weight, ignore_index)
     target = xp.zeros(x.shape, dtype=x.dtype)
     target[(*_row_indices(labels), labels)] = (1 - smoothing) * rows
     if smoothing:
@@ -715,15 +723,84 @@ def _label_targets(labels, x, op, weight, ignore_index, smoothing):
     return Variable(target, requires_grad=False), rows.sum()
 
 
+def nll_loss(log_p: ArrayLike, t: ArrayLike, *, weight: ArrayLike | None = None,
+             ignore_index: int | None = None, reduction: str = "mean") -> Variable:
+    """The negative log-likelihood of integer labels given log-probabilities (PyTorch's
+    F.nll_loss): mean over rows of -log_p[..., t], each row weighed by its label's weight.
+
+    `F.nll_loss(F.log_softmax(x), t)` is `F.softmax_cross_entropy(x, t)`, which is one op
+    (and checks that x holds logits); this one takes log-probabilities made otherwise (a
+    mixture's, a log_sigmoid's, a model's own).  A composition of differentiable ops: every
+    order of derivative.
+
+    Parameters
+    ----------
+    log_p : Variable, ndarray
+        Log-probabilities, shape (..., C) (usually (N, C)), the classes last.
+    t : array of ints
+        Labels in [0, C), of shape log_p.shape[:-1].
+    weight : ndarray, optional
+        (C,) weights of the classes, constants: a row's loss is weighed by its label's, and the
+        mean divides by the sum of the kept rows' weights.
+    ignore_index : int, optional
+        Rows of this label count for nothing (loss 0; left out of the mean, which is NaN, with
+        gradient 0, where none is left).  None, the default, leaves out no row (PyTorch's is -100).
+    reduction : 'mean', 'sum' or 'none'
+        The (weighed) mean over rows, their sum, or each row's loss, of shape log_p.shape[:-1].
+
+    Returns
+    -------
+    Variable of `log_p`'s floating dtype: 0-d, or log_p.shape[:-1] for 'none'.
+
+    Raises
+    ------
+    TypeError
+        If the labels are not integers, or `ignore_index` is not an integer.
+    ValueError
+        If `log_p` is 0-d, the shapes do not fit, `weight` is not of shape (C,), `reduction` is
+        none of the three, or a label is out of range (on a GPU: checked on the device, raised
+        at the next read; see the module's docstring).
+    """
+    op = "nll_loss"
+    reduction = _checked_reduction(reduction, op)
+    if ignore_index is not None and (isinstance(ignore_index, bool)
+                                     or not isinstance(ignore_index, (int, np.integer))):
+        raise TypeError(f"{op}: ignore_index must be an integer label, got {ignore_index!r}")
+    _check_order(log_p, t, op, ("log_p", "t"))
+    x = as_float(log_p, op)
+    if x.ndim == 0:
+        raise ValueError(f"{op}: log-probabilities must be at least 1-d, got shape {x.shape}")
+    t_data = as_array(t, op, like=x, like_name="the log-probabilities log_p")
+    if t_data.shape != x.shape[:-1]:
+        raise ValueError(f"{op}: log-probabilities of shape {x.shape} need labels of shape {x.shape[:-1]} "
+                         f"(the classes last), got t of shape {t_data.shape}")
+    if t_data.dtype.kind not in "iu" and t_data.size:
+        raise TypeError(f"{op}: labels must be integers, got dtype {t_data.dtype}")
+    weight = _class_weights(weight, x, op)
+    labels, _, rows = _row_weights(t_data, x, op, weight, ignore_index)
+    xp = get_array_module(x.data)
+    losses = -V.take_along_axis(x, xp.expand_dims(labels, -1), -1)[..., 0] * rows
+    if reduction == "none":
+        return losses
+    total = V.sum(losses)
+    if reduction == "sum":
+        return total
+    divisor = rows.sum()
+    empty = divisor == 0                 # no row kept: NaN, its gradient 0, as PyTorch's
+    per_row = 1 / xp.where(empty, 1, divisor) * ~empty
+    return total * per_row + xp.where(empty, math.nan, 0).astype(x.dtype)
+
+
 def _class_labels(labels, x, op, ignore_index):
-    """`_labels` for softmax_cross_entropy: a label of -100 out of range, where no ignore_index
-    is given, names PyTorch's default ignore_index=-100."""
+    """`_labels` for softmax_cross_entropy and nll_loss: a label of -100 out of range, where no
+    ignore_index is given, names PyTorch's default ignore_index=-100."""
     try:
         return _labels(labels, x, op)
     except ValueError:
         if ignore_index is None and (labels == -100).any():
+            torch = "cross_entropy" if op == "softmax_cross_entropy" else op
             raise ValueError(f"{op}: label -100 is out of range for {x.shape[-1]} classes; PyTorch's "
-                             f"cross_entropy leaves out the rows labelled -100 by default (its "
+                             f"{torch} leaves out the rows labelled -100 by default (its "
                              f"ignore_index=-100), gengrad's none unless told: F.{op}(x, t, "
                              f"ignore_index=-100)") from None
         raise
@@ -1131,5 +1208,5 @@ def cosine_similarity(x: ArrayLike, y: ArrayLike, axis: int = -1, eps: float = 1
 __all__ = [
     "mean_squared_error", "mean_absolute_error", "huber_loss", "softmax_cross_entropy",
     "binary_cross_entropy", "sigmoid_cross_entropy", "cosine_similarity", "hinge_loss",
-    "poisson_nll_loss", "log_cosh_loss", "multi_margin_loss",
+    "poisson_nll_loss", "log_cosh_loss", "multi_margin_loss", "nll_loss",
 ]

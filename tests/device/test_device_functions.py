@@ -141,6 +141,19 @@ def test_softmax_cross_entropy_options_on_the_device_without_a_sync(gpu, data, c
     assert np.isnan(host(y)) and not host(v.grad).any()
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_nll_loss_on_the_device_without_a_sync(gpu, data, count_syncs, reduction):
+    log_p = np.log(data.dirichlet(np.ones(4), (2, 3)))
+    t, w = data.integers(0, 4, (2, 3)), data.uniform(0.5, 2, 4)
+    t[1, ::2] = 3
+    same_on_both(lambda lp, t: F.nll_loss(lp, t, weight=w.tolist(), ignore_index=3, reduction=reduction),
+                 log_p, t)
+    v = on_gpu(log_p)
+    with count_syncs() as syncs:
+        F.nll_loss(v, backend.to_gpu(t), ignore_index=3, reduction=reduction).sum().backward()
+    assert syncs.count == 0
+
+
 def test_hinge_loss_on_the_device(gpu, data):
     x, t = data.uniform(-2, 2, (3, 4)), data.choice([-1, 1], (3, 4))
     same_on_both(F.hinge_loss, x, t)

@@ -501,3 +501,31 @@ def test_label_smoothing_of_labels_is_the_loss_of_the_smoothed_one_hot_rows(rng)
     smoothed = 0.75 * np.eye(3)[t] + 0.25 / 3
     assert_same_derivatives(lambda x: F.softmax_cross_entropy(x, t, label_smoothing=0.25),
                             lambda x: F.softmax_cross_entropy(x, smoothed), [x])
+
+
+def test_nll_loss_of_log_softmax_is_softmax_cross_entropy(rng):
+    x, t = rng.standard_normal((6, 5)), rng.integers(0, 5, 6)
+    assert_same_derivatives(lambda x: F.nll_loss(F.log_softmax(x), t),
+                            lambda x: F.softmax_cross_entropy(x, t), [x])
+    t[[0, 3]] = -100
+    assert_same_derivatives(lambda x: F.nll_loss(F.log_softmax(x), t, ignore_index=-100, reduction="sum"),
+                            lambda x: F.softmax_cross_entropy(x, t, ignore_index=-100, reduction="sum"), [x])
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: F.nll_loss(np.zeros((2, 3)), np.array([0, 3])), ValueError, "nll_loss: label 3 is out of range"),
+    (lambda: F.nll_loss(np.zeros((2, 3)), np.array([0, -100])), ValueError,
+     r"PyTorch's nll_loss leaves out the rows labelled -100 by default.*ignore_index=-100"),
+    (lambda: F.nll_loss(np.zeros((2, 3)), np.array([0, 1, 2])), ValueError,
+     r"log-probabilities of shape \(2, 3\) need labels of shape \(2,\)"),
+    (lambda: F.nll_loss(np.zeros((2, 3)), np.array([0.0, 1.0])), TypeError, "labels must be integers"),
+    (lambda: F.nll_loss(np.zeros((2, 3)), np.array([0, 1]), reduction="batchmean"), ValueError,
+     "nll_loss: reduction must be"),
+    (lambda: F.nll_loss(np.array(0.0), np.array(0)), ValueError, "at least 1-d"),
+    (lambda: F.nll_loss(np.zeros((2, 3)), np.array([0, 1]), weight=np.ones(4)), ValueError,
+     "one weight per class"),
+    (lambda: F.nll_loss(np.array([0, 1]), V.Variable(np.zeros((2, 3)))), TypeError, "look swapped"),
+])
+def test_nll_loss_refuses_bad_arguments(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

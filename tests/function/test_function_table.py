@@ -554,6 +554,16 @@ def np_cross_entropy(x, t, weight=None, ignore_index=None, reduction="mean", smo
 
 
 CLASS_WEIGHT = np.array([0.5, 2.0, 1.0, 1.5])
+
+
+def np_nll(log_p, t, weight, ignore_index):
+    """PyTorch's nll_loss by its definition: sum of -w[t] log_p[t] over the kept rows / their w[t]."""
+    total = kept = 0.0
+    for i in np.ndindex(t.shape):
+        if t[i] != ignore_index:
+            total -= weight[t[i]] * log_p[i][t[i]]
+            kept += weight[t[i]]
+    return total / kept
 MARGIN_WEIGHT = np.array([0.5, 1.5, 1.0, 2.0])
 RUNNING_MEAN = np.array([0.3, -0.2, 0.1])
 RUNNING_VAR = np.array([0.5, 1.5, 2.0])
@@ -863,6 +873,18 @@ LOSS_ROWS = {
         *(Row(f"(3,4) {reduction}", lambda x, t, r=reduction: F.log_cosh_loss(x, t, reduction=r),
               lambda x, t, r=reduction: np_reduced(np.log(np.cosh(x - t)), r), normal((3, 4), (3, 4)), SMOOTH)
           for reduction in ("mean", "sum", "none")),
+    ],
+    "nll_loss": [
+        Row("(4,3)", F.nll_loss, lambda lp, t: -np.mean(lp[np.arange(len(t)), t]), labelled((4,), 3), SMOOTH),
+        Row("(2,3,C), weight, sum", lambda lp, t: F.nll_loss(lp, t, weight=CLASS_WEIGHT, reduction="sum"),
+            lambda lp, t: -np.sum(CLASS_WEIGHT[t] * np.take_along_axis(lp, t[..., None], -1)[..., 0]),
+            labelled((2, 3), 4), SMOOTH),
+        Row("ignore_index -100, weight",
+            lambda lp, t: F.nll_loss(lp, t, weight=CLASS_WEIGHT, ignore_index=-100),
+            lambda lp, t: np_nll(lp, t, CLASS_WEIGHT, -100), ignoring((5,), 4, -100), SMOOTH),
+        Row("ignore_index 1, none", lambda lp, t: F.nll_loss(lp, t, ignore_index=1, reduction="none"),
+            lambda lp, t: np.where(t == 1, 0.0, -np.take_along_axis(lp, t[..., None], -1)[..., 0]),
+            ignoring((5,), 3, 1), SMOOTH),
     ],
     "multi_margin_loss": [
         Row("(4,3)", F.multi_margin_loss, np_multi_margin, margin_sample((4,), 3), PIECEWISE),

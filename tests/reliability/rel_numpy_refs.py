@@ -1933,6 +1933,42 @@ def softmax_cross_entropy(x, t):
     return -np.sum(as_float(t) * log_p) / rows
 
 
+def cross_entropy_of_labels(x, t, weight=None, ignore_index=None, reduction="mean", label_smoothing=0.0):
+    """PyTorch's cross_entropy of integer labels, one row at a time: (1 - e) w[t] (-log p[t]) +
+    e / C sum_c w[c] (-log p[c]); 0 for a row labelled ignore_index; the mean divides by the kept
+    rows' w[t] (NaN if none)."""
+    x = as_float(x)
+    log_p = log_softmax(x, axis=-1)
+    return _weighed_rows(log_p, np.asarray(t), weight, ignore_index, reduction, label_smoothing)
+
+
+def nll_loss(log_p, t, weight=None, ignore_index=None, reduction="mean"):
+    """PyTorch's nll_loss, one row at a time: -w[t] log_p[t], 0 for an ignored row; the mean
+    divides by the kept rows' w[t] (NaN if none)."""
+    return _weighed_rows(as_float(log_p), np.asarray(t), weight, ignore_index, reduction, 0.0)
+
+
+def _weighed_rows(log_p, t, weight, ignore_index, reduction, smoothing):
+    n_class = log_p.shape[-1]
+    w = np.ones(n_class) if weight is None else as_float(weight)
+    losses, kept = np.zeros(t.shape), 0.0
+    for i in np.ndindex(t.shape):
+        label = int(t[i])
+        if label == ignore_index:
+            continue
+        row = log_p[i]
+        losses[i] = -(1 - smoothing) * w[label] * row[label]
+        if smoothing:
+            losses[i] -= smoothing / n_class * sum(w[c] * row[c] for c in range(n_class))
+        kept += w[label]
+    if reduction == "none":
+        return losses
+    total = np.sum(losses)
+    if reduction == "sum":
+        return total
+    return total / kept if kept else np.nan
+
+
 def sigmoid_cross_entropy(x, t):
     x, t = as_float(x, t)
     # -t log s(x) - (1-t) log(1-s(x)): -log s(x) = log(1 + e^-x), -log(1 - s(x)) = log(1 + e^x)

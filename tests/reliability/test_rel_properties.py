@@ -394,6 +394,33 @@ def sce_labels_draw(data, rng):
     return [rng.uniform(-3, 3, shape), rng.integers(0, shape[-1], shape[:-1])], {}
 
 
+def cross_entropy_options_draw(data, rng):
+    """Logits, labels (some rows labelled ignore_index) and a draw of PyTorch's keywords."""
+    shape = data.draw(NONSCALAR)
+    t = rng.integers(0, shape[-1], shape[:-1])
+    params = {"reduction": data.draw(st.sampled_from(["mean", "sum", "none"]))}
+    if data.draw(st.booleans()):
+        params["weight"] = rng.uniform(0.5, 2.0, shape[-1])
+    if data.draw(st.booleans()):        # (row 0 kept: where none is, the mean is NaN and its gradient 0,
+        ignored = data.draw(st.sampled_from([-100, 0])) if shape[-1] > 1 else -100   # no difference's)
+        if ignored == 0:
+            t = np.where(t == 0, 1, t)
+        t.reshape(-1)[1::2] = params["ignore_index"] = ignored
+    return [rng.uniform(-3, 3, shape), t], params
+
+
+def sce_options_draw(data, rng):
+    inputs, params = cross_entropy_options_draw(data, rng)
+    params["label_smoothing"] = data.draw(st.sampled_from([0.0, 0.1, 0.5]))
+    return inputs, params
+
+
+def nll_draw(data, rng):
+    (x, t), params = cross_entropy_options_draw(data, rng)
+    log_p = x - np.log(np.exp(x).sum(-1, keepdims=True))
+    return [log_p, t], params
+
+
 def ctc_draw(data, rng):
     """(T, N, C) log-probabilities (log_softmax of draws, or any reals), padded targets that fit
     their input lengths, a blank among the classes."""
@@ -2100,6 +2127,9 @@ PROPS = [
          label="labels"),
     Prop("softmax_cross_entropy", sce_probabilities_draw, F.softmax_cross_entropy, R.softmax_cross_entropy,
          label="probabilities"),
+    Prop("softmax_cross_entropy", sce_options_draw, F.softmax_cross_entropy, R.cross_entropy_of_labels,
+         label="labels, PyTorch's keywords"),
+    Prop("nll_loss", nll_draw, F.nll_loss, R.nll_loss),
     Prop("hinge_loss", hinge_draw, F.hinge_loss, R.hinge_loss),
     Prop("multi_margin_loss", multi_margin_draw, F.multi_margin_loss, R.multi_margin_loss),
     Prop("cosine_similarity", cosine_draw, F.cosine_similarity, R.cosine_similarity),
