@@ -27,7 +27,18 @@ from variable import Forwarder, Function, Variable, backend, series
 from variable.backend import errstate, get_array_module, is_device_array
 from variable.ops.elementwise import _multiply
 
-from .activation import ArrayLike, Sigmoid, _sigmoid, as_array, as_float, checked_indices, relu, sigmoid
+from .activation import (
+    ArrayLike,
+    Sigmoid,
+    _sigmoid,
+    _softplus,
+    as_array,
+    as_float,
+    checked_indices,
+    relu,
+    sigmoid,
+    softplus,
+)
 from .softmax import Softmax, _softmax, log_softmax, log_softmax_array, log_softmax_series, softmax
 
 
@@ -191,7 +202,6 @@ def mean_squared_error(x0: ArrayLike, x1: ArrayLike, *, reduction: str = "mean")
     ----------
     x0, x1 : Variable, ndarray or number
         Same shape; either or both may require grad.
-
     reduction : 'mean', 'sum' or 'none'
         The mean of the entries' losses (the default), their sum, or each entry's loss.
 
@@ -245,7 +255,6 @@ def mean_absolute_error(x0: ArrayLike, x1: ArrayLike, *, reduction: str = "mean"
     ----------
     x0, x1 : Variable, ndarray or number
         Same shape; either or both may require grad.
-
     reduction : 'mean', 'sum' or 'none'
         The mean of the entries' losses (the default), their sum, or each entry's loss.
 
@@ -310,7 +319,6 @@ def huber_loss(x: ArrayLike, t: ArrayLike, delta: float = 1.0, *, reduction: str
         Same shape.
     delta : float
         Positive threshold between the quadratic and the linear part.
-
     reduction : 'mean', 'sum' or 'none'
         The mean of the entries' losses (the default), their sum, or each entry's loss.
 
@@ -367,7 +375,6 @@ def log_cosh_loss(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Var
     ----------
     x, t : Variable, ndarray or number
         Same shape.
-
     reduction : 'mean', 'sum' or 'none'
         The mean of the entries' losses (the default), their sum, or each entry's loss.
 
@@ -428,7 +435,6 @@ def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike, *, reduction: str = "mea
         Logarithm of the predicted Poisson rate.
     t : Variable, ndarray or number
         Observed counts (non-negative), the shape of `log_rate`.
-
     reduction : 'mean', 'sum' or 'none'
         The mean of the entries' losses (the default), their sum, or each entry's loss.
 
@@ -808,10 +814,21 @@ def _class_labels(labels, x, op, ignore_index):
 
 class SigmoidCrossEntropy(_Loss):
     """mean((1-t) max(x, 0) + t max(-x, 0) + log1p(exp(-|x|))) = mean of -t log s - (1-t) log(1-s)
-    (max(x, 0) - x t written so that a logit of +-inf gives inf, not inf - inf, where t < 1 or t > 0)."""
+    (max(x, 0) - x t written so that a logit of +-inf gives inf, not inf - inf, where t < 1 or t > 0);
+    with `pos_weight` w (an array broadcasting against x, PyTorch's), -w t log s - (1-t) log(1-s)."""
+
+    def __init__(self, reduction="mean", pos_weight=None):
+        super().__init__(reduction)
+        self.pos_weight = pos_weight
 
     def forward(self, x, t):
-        losses = (1 - t) * np.maximum(x, 0) + t * np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
+        w = self.pos_weight
+        if w is None:
+            losses = (1 - t) * np.maximum(x, 0) + t * np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
+        else:                                    # w t softplus(-x) + (1 - t) softplus(x)
+            wt = w * t
+            losses = ((1 - t) * np.maximum(x, 0) + wt * np.maximum(-x, 0)
+                      + (wt + 1 - t) * np.log1p(np.exp(-np.abs(x))))
         return self._reduce(losses, x)
 
     save_for_backward = ("x0", "x1")
@@ -819,23 +836,42 @@ class SigmoidCrossEntropy(_Loss):
     def backward(self, gy):
         x, t = self.inputs
         scale = self._scale(gy)
-        gx = (sigmoid(x) - t) * scale if x.requires_grad else None   # (sigmoid(x) - t) / n
-        gt = -x * scale if t.requires_grad else None                # -x / n
+        w = self.pos_weight
+        if w is None:
+            gx = (sigmoid(x) - t) * scale if x.requires_grad else None   # (sigmoid(x) - t) / n
+            gt = -x * scale if t.requires_grad else None                # -x / n
+            return gx, gt
+        gx = ((1 + (w - 1) * t) * sigmoid(x) - w * t) * scale if x.requires_grad else None
+        gt = ((w - 1) * softplus(x) - w * x) * scale if t.requires_grad else None   # w sp(-x) - sp(x)
         return gx, gt
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
         x, t = self.inputs
         scale = self._scale(gy)
-        gx = _multiply(_sigmoid(x._data) - t._data, scale) if x.requires_grad else None
-        gt = _multiply(-x._data, scale) if t.requires_grad else None
+        w = self.pos_weight
+        if w is None:
+            gx = _multiply(_sigmoid(x._data) - t._data, scale) if x.requires_grad else None
+            gt = _multiply(-x._data, scale) if t.requires_grad else None
+            return gx, gt
+        x, t = x._data, t._data
+        x_in, t_in = self.inputs
+        gx = _multiply((1 + (w - 1) * t) * _sigmoid(x) - w * t, scale) if x_in.requires_grad else None
+        gt = _multiply((w - 1) * _softplus(x) - w * x, scale) if t_in.requires_grad else None
         return gx, gt
 
     taylor_records = True
 
     def taylor(self, x, t):
         y, = self.outputs
-        softplus = _antiderivative(x, series.sigmoid(x))   # softplus' = sigmoid
-        return self._series(y, series.sub(softplus, series.mul(x, t)))   # softplus(x) - x t
+        w = self.pos_weight
+        if w is None:                                       # softplus' = sigmoid
+            softplus_x = _antiderivative(x, series.sigmoid(x))
+            return self._series(y, series.sub(softplus_x, series.mul(x, t)))   # softplus(x) - x t
+        # (1 + (w - 1) t) softplus(x) - w t x: a product, so softplus's own coefficient 0 too
+        softplus_x = series.integral(x, _softplus(x[0]), series.sigmoid(x))
+        scaled = series.scale(t, w - 1)
+        return self._series(y, series.sub(series.mul([scaled[0] + 1] + scaled[1:], softplus_x),
+                                          series.mul(series.scale(t, w), x)))
 
 
 def _refuse_probabilities(x, op, made_by, fix):
@@ -851,7 +887,8 @@ def _refuse_probabilities(x, op, made_by, fix):
         )
 
 
-def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Variable:
+def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike, *, weight: ArrayLike | None = None,
+                          reduction: str = "mean", pos_weight: ArrayLike | None = None) -> Variable:
     """Binary cross-entropy of sigmoid(x) against targets t, from logits; mean over elements.
 
     Computed as max(x, 0) - x t + log(1 + exp(-|x|)), finite for logits of +-1000.
@@ -862,9 +899,15 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean"
         Logits.
     t : Variable, ndarray or number
         Targets in [0, 1] (labels 0/1 or probabilities), the shape of `x`.
-
+    weight : ndarray, optional
+        Weights of the entries' losses, broadcasting against `x` (constants; PyTorch's): the
+        mean is still over the entries.
     reduction : 'mean', 'sum' or 'none'
         The mean of the entries' losses (the default), their sum, or each entry's loss.
+    pos_weight : ndarray, optional
+        The weight of the positive term, -pos_weight t log s - (1 - t) log(1 - s), broadcasting
+        against `x` (one per class along the last axis, usually): PyTorch's, for classes with
+        few positives (constants).
 
     Returns
     -------
@@ -884,7 +927,36 @@ def sigmoid_cross_entropy(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean"
     x, t = _pair(x, t, op, ordered=True)
     outside = (t.data < 0) | (t.data > 1)
     t = _check_targets(t, [(outside, t.data, f"{op}: targets t must lie in [0, 1], got {{value}}")], op)
-    return Function(SigmoidCrossEntropy(reduction))(x, t)
+    pos_weight = _entry_weights(pos_weight, x, op, "pos_weight")
+    weight = _entry_weights(weight, x, op, "weight")
+    if weight is None:
+        return Function(SigmoidCrossEntropy(reduction, pos_weight))(x, t)
+    return _weighed(Function(SigmoidCrossEntropy("none", pos_weight))(x, t) * weight, reduction)
+
+
+def _entry_weights(weight, x, op, name):
+    """Constant weights `weight` broadcasting against the entries of `x`, in x's dtype, or None."""
+    if weight is None:
+        return None
+    if isinstance(weight, Variable) and weight.requires_grad:
+        raise TypeError(f"{op}: {name} is a constant; give {name}.data, or weigh the losses yourself "
+                        f"with reduction='none'")
+    w = as_float(weight, op, like=x).data
+    try:
+        shape = np.broadcast_shapes(w.shape, x.shape)
+    except ValueError:
+        shape = None
+    if shape != x.shape:
+        raise ValueError(f"{op}: {name} of shape {w.shape} must broadcast against the input's shape "
+                         f"{x.shape} (one weight per entry, or per class along the last axis)")
+    return w.astype(x.dtype, copy=False)
+
+
+def _weighed(losses, reduction):
+    """The weighed entries' `losses` reduced: their mean over the entries, sum, or each."""
+    if reduction == "none":
+        return losses
+    return V.sum(losses) if reduction == "sum" else V.mean(losses)
 
 
 LOG_CLAMP = -100.0
@@ -960,7 +1032,8 @@ class BinaryCrossEntropy(_Loss):
         return self._series(y, series.neg(terms))
 
 
-def binary_cross_entropy(p: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Variable:
+def binary_cross_entropy(p: ArrayLike, t: ArrayLike, *, weight: ArrayLike | None = None,
+                         reduction: str = "mean") -> Variable:
     """Binary cross-entropy of probabilities `p` against targets `t`, mean over elements.
 
     mean(-t log p - (1 - t) log(1 - p)) with each log clamped at -100, as PyTorch's
@@ -978,7 +1051,9 @@ def binary_cross_entropy(p: ArrayLike, t: ArrayLike, *, reduction: str = "mean")
         Probabilities in [0, 1].
     t : Variable, ndarray or number
         Targets in [0, 1], the shape of `p`.
-
+    weight : ndarray, optional
+        Weights of the entries' losses, broadcasting against `p` (constants; PyTorch's): the
+        mean is still over the entries.
     reduction : 'mean', 'sum' or 'none'
         The mean of the entries' losses (the default), their sum, or each entry's loss.
 
@@ -999,7 +1074,10 @@ def binary_cross_entropy(p: ArrayLike, t: ArrayLike, *, reduction: str = "mean")
     checks = [(~((v.data >= 0) & (v.data <= 1)), v.data, f"{op}: {name} must lie in [0, 1], got {{value}}")
               for name, v in (("p", p), ("t", t))]
     t = _check_targets(t, checks, op)                   # (a NaN t makes the loss and both gradients NaN)
-    return Function(BinaryCrossEntropy(reduction))(p, t)
+    weight = _entry_weights(weight, p, op, "weight")
+    if weight is None:
+        return Function(BinaryCrossEntropy(reduction))(p, t)
+    return _weighed(Function(BinaryCrossEntropy("none"))(p, t) * weight, reduction)
 
 
 class HingeLoss(_Loss):
@@ -1042,7 +1120,6 @@ def hinge_loss(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Variab
         Scores.
     t : Variable, ndarray or number
         Labels -1 or +1, the shape of `x`.
-
     reduction : 'mean', 'sum' or 'none'
         The mean of the entries' losses (the default), their sum, or each entry's loss.
 

@@ -141,6 +141,20 @@ def test_softmax_cross_entropy_options_on_the_device_without_a_sync(gpu, data, c
     assert np.isnan(host(y)) and not host(v.grad).any()
 
 
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_pos_weight_and_weight_on_the_device(gpu, data, count_syncs, reduction):
+    x, t = data.standard_normal((3, 4)), data.uniform(0, 1, (3, 4))
+    pos, rows = data.uniform(0.5, 3, 4), data.uniform(0.5, 2, (3, 1))
+    same_on_both(lambda x, t: F.sigmoid_cross_entropy(x, t, pos_weight=pos.tolist(), weight=rows.tolist(),
+                                                      reduction=reduction), x, t)
+    same_on_both(lambda p, t: F.binary_cross_entropy(p, t, weight=pos.tolist(), reduction=reduction),
+                 data.uniform(0.1, 0.9, (3, 4)), t)
+    v, target = on_gpu(x), backend.to_gpu(t)
+    with count_syncs() as syncs:
+        F.sigmoid_cross_entropy(v, target, pos_weight=pos.tolist(), reduction=reduction).sum().backward()
+    assert syncs.count == 0
+
+
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_nll_loss_on_the_device_without_a_sync(gpu, data, count_syncs, reduction):
     log_p = np.log(data.dirichlet(np.ones(4), (2, 3)))

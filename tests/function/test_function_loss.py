@@ -438,6 +438,13 @@ def test_cosine_similarity_of_empty_inputs(shape, axis, expected):
      r"weight is a constant \(the classes' weights\); give weight\.data"),
     (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 3]), ignore_index=-100), ValueError,
      "label 3 is out of range for 3 classes"),
+    (lambda: F.sigmoid_cross_entropy(np.ones((2, 3)), np.ones((2, 3)), pos_weight=np.ones(2)), ValueError,
+     r"sigmoid_cross_entropy: pos_weight of shape \(2,\) must broadcast against the input's shape \(2, 3\)"),
+    (lambda: F.binary_cross_entropy(np.full((2, 3), 0.5), np.ones((2, 3)), weight=np.ones((3, 3))),
+     ValueError,
+     r"binary_cross_entropy: weight of shape \(3, 3\) must broadcast"),
+    (lambda: F.sigmoid_cross_entropy(np.ones(3), np.ones(3), weight=V.Variable(np.ones(3))), TypeError,
+     r"weight is a constant; give weight\.data"),
 ])
 def test_bad_arguments_raise_clear_errors(call, error, match):
     with pytest.raises(error, match=match):
@@ -529,3 +536,16 @@ def test_nll_loss_of_log_softmax_is_softmax_cross_entropy(rng):
 def test_nll_loss_refuses_bad_arguments(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_pos_weight_weighs_the_positive_term_alone(rng):
+    x, t = rng.standard_normal((4, 3)), rng.uniform(0, 1, (4, 3))
+    w = np.array([0.5, 1.0, 3.0])
+    sp = lambda z: np.logaddexp(0, z)                                             # noqa: E731
+    y = F.sigmoid_cross_entropy(x, t, pos_weight=w, reduction="none")
+    np.testing.assert_allclose(y.data, w * t * sp(-x) + (1 - t) * sp(x), rtol=1e-14)
+    np.testing.assert_array_equal(F.sigmoid_cross_entropy(x, t, pos_weight=np.ones(3)).data,
+                                  F.sigmoid_cross_entropy(x, t).data)
+    big = F.sigmoid_cross_entropy(np.array([-1000.0, 1000.0]), np.array([1.0, 0.0]),
+                                  pos_weight=np.array(2.0), reduction="none")
+    np.testing.assert_array_equal(big.data, [2000.0, 1000.0])                  # finite at +-1000

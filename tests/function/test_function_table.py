@@ -554,6 +554,7 @@ def np_cross_entropy(x, t, weight=None, ignore_index=None, reduction="mean", smo
 
 
 CLASS_WEIGHT = np.array([0.5, 2.0, 1.0, 1.5])
+ROW_WEIGHT = np.array([[0.25], [1.0], [3.0]])
 
 
 def np_nll(log_p, t, weight, ignore_index):
@@ -842,6 +843,10 @@ LOSS_ROWS = {
               lambda p, t, r=reduction: np_reduced(-(t * np.log(p) + (1 - t) * np.log(1 - p)), r),
               lambda rng: (rng.uniform(0.1, 0.9, (3, 4)), rng.uniform(0, 1, (3, 4))), SMOOTH)
           for reduction in ("mean", "sum", "none")),
+        Row("(3,4) weight per class, sum", lambda p, t: F.binary_cross_entropy(p, t, weight=CLASS_WEIGHT,
+                                                                              reduction="sum"),
+            lambda p, t: np.sum(CLASS_WEIGHT * -(t * np.log(p) + (1 - t) * np.log(1 - p))),
+            lambda rng: (rng.uniform(0.1, 0.9, (3, 4)), rng.uniform(0, 1, (3, 4))), SMOOTH),
     ],
     "sigmoid_cross_entropy": [
         *(Row(f"(3,4) {reduction}", lambda x, t, r=reduction: F.sigmoid_cross_entropy(x, t, reduction=r),
@@ -849,6 +854,13 @@ LOSS_ROWS = {
                   -(t * np.log(np_sigmoid(x)) + (1 - t) * np.log(1 - np_sigmoid(x))), r),
               lambda rng: (rng.standard_normal((3, 4)), rng.uniform(0, 1, (3, 4))), SMOOTH)
           for reduction in ("mean", "sum", "none")),
+        *(Row(f"(3,4) pos_weight per class, weight per row, {reduction}",
+              lambda x, t, r=reduction: F.sigmoid_cross_entropy(x, t, weight=ROW_WEIGHT,
+                                                                 pos_weight=CLASS_WEIGHT, reduction=r),
+              lambda x, t, r=reduction: np_reduced(ROW_WEIGHT * -(CLASS_WEIGHT * t * np.log(np_sigmoid(x))
+                                                                  + (1 - t) * np.log(1 - np_sigmoid(x))), r),
+              lambda rng: (rng.standard_normal((3, 4)), rng.uniform(0, 1, (3, 4))), SMOOTH)
+          for reduction in ("mean", "none")),
     ],
     "cosine_similarity": [
         Row("(3,4)", F.cosine_similarity,
