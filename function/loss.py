@@ -109,12 +109,13 @@ def _checked_reduction(reduction, op):
     return reduction
 
 
-class _Loss(Forwarder):
-    """A loss of entries, reduced as `reduction` says: 'mean' (of the entries), 'sum', or 'none'
-    (the loss of each entry, in their shape).  An entry is an element, or a row along the last
-    axis where `entry_axis` is -1 (softmax cross-entropy's).  Forward sets `count` (how many
-    entries) and `per_entry` (each one's weight in the mean: 1/count, or an array where the
-    divisor is the data's); backward and the Taylor rule scale by them."""
+class _Reduced:
+    """The reduction of a loss Forwarder (a mixin: `class Loss(_Reduced, Forwarder)`): its
+    entries' losses, reduced as `reduction` says: 'mean' (of the entries), 'sum', or 'none' (the
+    loss of each entry, in their shape).  An entry is an element, or a row along the last axis
+    where `entry_axis` is -1 (softmax cross-entropy's).  Forward sets `count` (how many entries)
+    and `per_entry` (each one's weight in the mean: 1/count, or an array where the divisor is the
+    data's); backward and the Taylor rule scale by them."""
 
     entry_axis = None
 
@@ -166,7 +167,7 @@ class _Loss(Forwarder):
 
 
 # ----- regression -------------------------------------------------------------------
-class MeanSquaredError(_Loss):
+class MeanSquaredError(_Reduced, Forwarder):
     """mean((x0 - x1)^2) (or their sum, or each)."""
 
     def forward(self, x0, x1):
@@ -220,7 +221,7 @@ def mean_squared_error(x0: ArrayLike, x1: ArrayLike, *, reduction: str = "mean")
     return Function(MeanSquaredError(reduction))(x0, x1)
 
 
-class MeanAbsoluteError(_Loss):
+class MeanAbsoluteError(_Reduced, Forwarder):
     """mean(|x0 - x1|) (or their sum, or each); the derivative at a tie is taken as 0."""
 
     def forward(self, x0, x1):
@@ -273,7 +274,7 @@ def mean_absolute_error(x0: ArrayLike, x1: ArrayLike, *, reduction: str = "mean"
     return Function(MeanAbsoluteError(reduction))(x0, x1)
 
 
-class HuberLoss(_Loss):
+class HuberLoss(_Reduced, Forwarder):
     """mean of d^2/2 where |d| <= delta, delta (|d| - delta/2) elsewhere; d = x - t."""
 
     def __init__(self, delta, reduction="mean"):
@@ -341,7 +342,7 @@ def huber_loss(x: ArrayLike, t: ArrayLike, delta: float = 1.0, *, reduction: str
     return Function(HuberLoss(float(delta), reduction))(x, t)
 
 
-class LogCoshLoss(_Loss):
+class LogCoshLoss(_Reduced, Forwarder):
     """mean(log(cosh(x - t))) as |d| + log1p(exp(-2|d|)) - log 2."""
 
     def forward(self, x, t):
@@ -393,7 +394,7 @@ def log_cosh_loss(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Var
     return Function(LogCoshLoss(reduction))(x, t)
 
 
-class PoissonNLLLoss(_Loss):
+class PoissonNLLLoss(_Reduced, Forwarder):
     """mean(exp(l) - t l) for log rates l (the constant log t! is left out)."""
 
     def forward(self, log_rate, t):
@@ -457,7 +458,7 @@ def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike, *, reduction: str = "mea
 
 
 # ----- classification ------------------------------------------------------------------
-class SoftmaxCrossEntropy(_Loss):
+class SoftmaxCrossEntropy(_Reduced, Forwarder):
     """-sum(t log softmax(x)) along the last axis of each row, the rows' losses reduced (mean,
     sum or each): t integer labels, or a target row per row (probabilities, or what
     softmax_cross_entropy's options made of labels).  `divisor`: the mean's, where it is the
@@ -812,7 +813,7 @@ def _class_labels(labels, x, op, ignore_index):
         raise
 
 
-class SigmoidCrossEntropy(_Loss):
+class SigmoidCrossEntropy(_Reduced, Forwarder):
     """mean((1-t) max(x, 0) + t max(-x, 0) + log1p(exp(-|x|))) = mean of -t log s - (1-t) log(1-s)
     (max(x, 0) - x t written so that a logit of +-inf gives inf, not inf - inf, where t < 1 or t > 0);
     with `pos_weight` w (an array broadcasting against x, PyTorch's), -w t log s - (1-t) log(1-s)."""
@@ -979,7 +980,7 @@ def _clamped_log(x, live):
     return V.where(live, V.log(V.where(live, x, 1)), LOG_CLAMP)
 
 
-class BinaryCrossEntropy(_Loss):
+class BinaryCrossEntropy(_Reduced, Forwarder):
     """mean(-t max(log p, -100) - (1 - t) max(log(1 - p), -100)), PyTorch's clamped form."""
 
     def forward(self, p, t):
@@ -1080,7 +1081,7 @@ def binary_cross_entropy(p: ArrayLike, t: ArrayLike, *, weight: ArrayLike | None
     return _weighed(Function(BinaryCrossEntropy("none"))(p, t) * weight, reduction)
 
 
-class HingeLoss(_Loss):
+class HingeLoss(_Reduced, Forwarder):
     """mean(max(0, 1 - t x)) for labels t in {-1, +1}."""
 
     def __init__(self, t, reduction="mean"):
