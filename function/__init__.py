@@ -46,17 +46,24 @@ from .conv import (
 from .ctc import ctc_loss
 from .loss import (
     binary_cross_entropy,
+    cosine_embedding_loss,
     cosine_similarity,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
     hinge_loss,
     huber_loss,
     log_cosh_loss,
+    margin_ranking_loss,
     mean_absolute_error,
     mean_squared_error,
     multi_margin_loss,
     nll_loss,
     poisson_nll_loss,
     sigmoid_cross_entropy,
+    smooth_l1_loss,
+    soft_margin_loss,
     softmax_cross_entropy,
+    triplet_margin_loss,
 )
 from .nn import (
     accuracy,
@@ -127,8 +134,6 @@ _SPELLED_OTHERWISE = {
                               "(N,) or probabilities of the logits' shape"),
     "mse_loss": (_TORCH, "F.mean_squared_error(x, t)"),
     "l1_loss": (_TORCH, "F.mean_absolute_error(x, t)"),
-    "smooth_l1_loss": (_TORCH, "F.huber_loss(x, t, delta) (smooth_l1_loss with beta=1 is huber_loss "
-                               "with delta=1)"),
     "binary_cross_entropy_with_logits": (_TORCH, "F.sigmoid_cross_entropy(logits, t)"),
     "logsigmoid": (_TORCH, "F.log_sigmoid(x)"),
     "hardtanh": (_TORCH, "F.hard_tanh(x, min_val, max_val)"),
@@ -175,23 +180,14 @@ _SPELLED_OTHERWISE = {
                               ".transpose(0, 1, 4, 2, 5, 3).reshape(N, C, H * r, W * r)"),
     "instance_norm": (_TORCH, "F.group_norm(x, C), one group a channel, for x of C channels "
                               "(F.group_norm(x, C, gamma, beta) with PyTorch's weight and bias)"),
-    "gaussian_nll_loss": (_TORCH, "V.mean(0.5 * (V.log(var) + (x - t) ** 2 / var)), var > 0 the "
-                                  "predicted variance (PyTorch's, without its eps clamp)"),
-    "margin_ranking_loss": (_TORCH, "V.mean(V.maximum(0, -y * (x1 - x2) + margin))"),
-    "triplet_margin_loss": (_TORCH, "V.mean(V.maximum(V.linalg.norm(a - p, axis=-1) - "
-                                    "V.linalg.norm(a - n, axis=-1) + margin, 0))"),
-    "soft_margin_loss": (_TORCH, "V.mean(F.softplus(-y * x)), y of +-1"),
     "pairwise_distance": (_TORCH, "V.linalg.norm(x1 - x2, axis=-1)"),
     "pdist": (_TORCH, "the distances of all pairs i < j: i, j = np.triu_indices(len(x), 1); "
                       "V.linalg.norm(x[i] - x[j], axis=-1)"),
-    "cosine_embedding_loss": (_TORCH, "c = F.cosine_similarity(x1, x2); V.mean(V.where(y > 0, 1 - c, "
-                                      "V.maximum(c - margin, 0))), y of +-1"),
     "embedding_bag": (_TORCH, "V.mean(F.embed_id(ids, W), axis=1) for ids of shape (bags, n) (mode='sum': "
                               "V.sum)"),
     "bilinear": (_TORCH, "V.einsum('ni,oij,nj->no', x1, W, x2) + b"),
     "multilabel_soft_margin_loss": (_TORCH, "F.sigmoid_cross_entropy(x, y), y of 0s and 1s: the same mean "
                                             "over the classes and the batch"),
-    "hinge_embedding_loss": (_TORCH, "V.mean(V.where(y > 0, x, V.maximum(0, margin - x))), y of +-1"),
     "channel_shuffle": (_TORCH, "x.reshape(N, g, C // g, H, W).transpose(0, 2, 1, 3, 4).reshape(N, C, H, W) "
                                 "for x of shape (N, C, H, W) and g groups"),
     "lp_pool2d": (_TORCH, "(F.average_pooling(x ** p, k, k) * (k * k)) ** (1 / p), stride k as PyTorch's "

@@ -35,9 +35,11 @@ from .activation import (
     as_array,
     as_float,
     checked_indices,
+    finite_number,
     relu,
     sigmoid,
     softplus,
+    true_or_false,
 )
 from .softmax import Softmax, _softmax, log_softmax, log_softmax_array, log_softmax_series, softmax
 
@@ -1233,6 +1235,170 @@ def multi_margin_loss(x: ArrayLike, t: ArrayLike, p: int = 1, margin: float = 1.
     return V.sum(losses) if reduction == "sum" else V.mean(losses)
 
 
+# ----- PyTorch's other losses, compositions of differentiable ops ------------------------------
+def _signs(y, like, op, name="y"):
+    """Labels `y` (+1 or -1; PyTorch reads them as given) as a constant array of like's dtype, on
+    its device, of like's shape (broadcast)."""
+    data = as_array(y, op, like=like, name=name)
+    if data.dtype.kind not in "biuf":
+        raise TypeError(f"{op}: {name} must hold the labels +1 and -1, got dtype {data.dtype}")
+    try:
+        shape = np.broadcast_shapes(data.shape, like.shape)
+    except ValueError:
+        shape = None
+    if shape != like.shape:
+        raise ValueError(f"{op}: {name} of shape {data.shape} must broadcast against the input's shape "
+                         f"{like.shape}")
+    return data.astype(like.dtype, copy=False)
+
+
+def _nonnegative(value, op, name):
+    value = finite_number(value, op, name)
+    if value < 0:
+        raise ValueError(f"{op}: {name} must be >= 0, got {value!r}")
+    return value
+
+
+def smooth_l1_loss(x: ArrayLike, t: ArrayLike, *, reduction: str = "mean", beta: float = 1.0) -> Variable:
+    """PyTorch's smooth L1 loss: 0.5 d^2 / beta where |d| < beta, |d| - beta / 2 beyond (d = x - t),
+    that is huber_loss(x, t, beta) / beta; beta = 0 is the L1 loss (mean_absolute_error).
+
+    Parameters
+    ----------
+    x, t : Variable, ndarray or number
+        Same shape.
+    reduction : 'mean', 'sum' or 'none'
+        The mean of the entries' losses (the default), their sum, or each entry's loss.
+    beta : float
+        Where the quadratic part ends (>= 0).
+
+    Returns
+    -------
+    Variable of `x`'s floating dtype: 0-d, or `x`'s shape for 'none'.
+    """
+    op = "smooth_l1_loss"
+    reduction = _checked_reduction(reduction, op)
+    beta = _nonnegative(beta, op, "beta")
+    x, t = _pair(x, t, op)
+    if beta == 0:
+        return Function(MeanAbsoluteError(reduction))(x, t)
+    return Function(HuberLoss(beta, reduction))(x, t) / beta
+
+
+def soft_margin_loss(x: ArrayLike, y: ArrayLike, *, reduction: str = "mean") -> Variable:
+    """PyTorch's soft margin loss of scores `x` and labels `y` of +-1: log(1 + exp(-y x)) per
+    entry (a softplus, finite for scores of +-1000), reduced as `reduction` says."""
+    op = "soft_margin_loss"
+    reduction = _checked_reduction(reduction, op)
+    _check_order(x, y, op, ("x", "y"))
+    x = as_float(x, op)
+    return _weighed(softplus(-_signs(y, x, op) * x), reduction)
+
+
+def margin_ranking_loss(x1: ArrayLike, x2: ArrayLike, y: ArrayLike, *, margin: float = 0.0,
+                        reduction: str = "mean") -> Variable:
+    """PyTorch's margin ranking loss: max(0, -y (x1 - x2) + margin) per entry, y = +1 where x1
+    should rank higher, -1 where x2 should; reduced as `reduction` says."""
+    op = "margin_ranking_loss"
+    reduction = _checked_reduction(reduction, op)
+    margin = finite_number(margin, op, "margin")
+    x1, x2 = _pair(x1, x2, op, ("x1", "x2"))
+    return _weighed(relu(-_signs(y, x1, op) * (x1 - x2) + margin), reduction)
+
+
+def hinge_embedding_loss(x: ArrayLike, y: ArrayLike, *, margin: float = 1.0,
+                         reduction: str = "mean") -> Variable:
+    """PyTorch's hinge embedding loss of distances `x` and labels `y`: x where y = 1 (similar
+    pairs), max(0, margin - x) where y = -1 (dissimilar ones); reduced as `reduction` says."""
+    op = "hinge_embedding_loss"
+    reduction = _checked_reduction(reduction, op)
+    margin = finite_number(margin, op, "margin")
+    _check_order(x, y, op, ("x", "y"))
+    x = as_float(x, op)
+    y = _signs(y, x, op)
+    return _weighed(V.where(y != 1, relu(margin - x), 0.0) + V.where(y != -1, x, 0.0), reduction)
+
+
+def cosine_embedding_loss(x1: ArrayLike, x2: ArrayLike, y: ArrayLike, *, margin: float = 0.0,
+                          reduction: str = "mean") -> Variable:
+    """PyTorch's cosine embedding loss of rows `x1`, `x2` ((N, D), or (D,) for one pair) and labels
+    `y` of +-1: 1 - cos where y = 1, max(0, cos - margin) where y = -1, cos = x1.x2 / sqrt((|x1|^2
+    + 1e-12)(|x2|^2 + 1e-12)) as PyTorch's (a zero row has cos 0); reduced over the rows."""
+    op = "cosine_embedding_loss"
+    reduction = _checked_reduction(reduction, op)
+    margin = finite_number(margin, op, "margin")
+    x1, x2 = _pair(x1, x2, op, ("x1", "x2"))
+    if x1.ndim not in (1, 2):
+        raise ValueError(f"{op}: x1 and x2 must hold (N, D) rows, or (D,) for one pair, got shape {x1.shape}")
+    squares = (V.sum(x1 * x1, axis=-1) + 1e-12) * (V.sum(x2 * x2, axis=-1) + 1e-12)
+    cos = V.sum(x1 * x2, axis=-1) / V.sqrt(squares)
+    y = _signs(y, cos, op)
+    return _weighed(V.where(y == 1, 1 - cos, 0.0) + V.where(y == -1, relu(cos - margin), 0.0), reduction)
+
+
+def triplet_margin_loss(anchor: ArrayLike, positive: ArrayLike, negative: ArrayLike, *, margin: float = 1.0,
+                        p: float = 2.0, eps: float = 1e-6, swap: bool = False,
+                        reduction: str = "mean") -> Variable:
+    """PyTorch's triplet margin loss: max(0, d(a, p) - d(a, n) + margin) per row, d(u, v) the
+    p-norm of u - v + eps along the last axis (PyTorch's pairwise_distance); with `swap`,
+    d(a, n) is replaced by d(p, n) where that is smaller.  Rows (N, D), or (D,) for one triplet."""
+    op = "triplet_margin_loss"
+    reduction = _checked_reduction(reduction, op)
+    margin = finite_number(margin, op, "margin")
+    p = finite_number(p, op, "p")
+    if p <= 0:
+        raise ValueError(f"{op}: p must be positive, got {p!r}")
+    eps = _nonnegative(eps, op, "eps")
+    swap = true_or_false(swap, op, "swap")
+    anchor, positive = _pair(anchor, positive, op, ("anchor", "positive"))
+    anchor, negative = _pair(anchor, negative, op, ("anchor", "negative"))
+    if anchor.ndim not in (1, 2):
+        raise ValueError(f"{op}: the triplets must be (N, D) rows, or (D,) for one, got shape {anchor.shape}")
+
+    def distance(u, v):
+        return V.linalg.norm(u - v + eps, ord=p, axis=-1)
+    to_negative = distance(anchor, negative)
+    if swap:
+        to_negative = V.minimum(to_negative, distance(positive, negative))
+    return _weighed(relu(distance(anchor, positive) - to_negative + margin), reduction)
+
+
+def gaussian_nll_loss(x: ArrayLike, t: ArrayLike, var: ArrayLike, *, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean") -> Variable:
+    """PyTorch's Gaussian negative log-likelihood of targets `t` under means `x` and variances
+    `var`: 0.5 (log v + (x - t)^2 / v) per entry (+ 0.5 log(2 pi) with `full`), v = max(var, eps)
+    with the derivative of var itself (PyTorch's clamp under no_grad).  `var` has x's shape, or
+    x.shape[:-1] or x.shape[:-1] + (1,) (one variance for the last axis), or is a number.
+
+    Raises
+    ------
+    ValueError
+        If var's shape is none of those, or an entry is negative (on a GPU: checked on the
+        device, raised at the next read; see the module's docstring).
+    """
+    op = "gaussian_nll_loss"
+    reduction = _checked_reduction(reduction, op)
+    eps = _nonnegative(eps, op, "eps")
+    full = true_or_false(full, op, "full")
+    x, t = _pair(x, t, op, ("x", "t"))
+    var = _target(var, x, op) if isinstance(var, Variable) else as_float(var, op, like=x)
+    if var.dtype != x.dtype and not var.requires_grad:
+        var = Variable(var.data.astype(x.dtype), requires_grad=False)
+    if var.shape != x.shape:
+        if var.shape == x.shape[:-1]:
+            var = V.expand_dims(var, -1)
+        elif not (var.ndim == 0 or (var.shape[:-1] == x.shape[:-1] and var.shape[-1:] == (1,))):
+            raise ValueError(f"{op}: var of shape {var.shape} must have x's shape {x.shape}, or "
+                             f"{x.shape[:-1]} or {x.shape[:-1] + (1,)} (one variance for the last axis)")
+    var = _check_targets(var, [(var.data < 0, var.data, f"{op}: var must be >= 0, got {{value}}")], op)
+    xp = get_array_module(var.data)
+    clamped = var + (xp.maximum(var.data, eps) - var.data)      # max(var, eps), var's derivative
+    losses = 0.5 * (V.log(clamped) + (x - t) ** 2 / clamped)
+    if full:
+        losses = losses + 0.5 * math.log(2 * math.pi)
+    return _weighed(V.broadcast_to(losses, x.shape) if losses.shape != x.shape else losses, reduction)
+
+
 # ----- similarity ----------------------------------------------------------------------
 def cosine_similarity(x: ArrayLike, y: ArrayLike, axis: int = -1, eps: float = 1e-8) -> Variable:
     """Cosine of the angle between `x` and `y` along `axis`: values, not a loss.
@@ -1286,5 +1452,8 @@ def cosine_similarity(x: ArrayLike, y: ArrayLike, axis: int = -1, eps: float = 1
 __all__ = [
     "mean_squared_error", "mean_absolute_error", "huber_loss", "softmax_cross_entropy",
     "binary_cross_entropy", "sigmoid_cross_entropy", "cosine_similarity", "hinge_loss",
-    "poisson_nll_loss", "log_cosh_loss", "multi_margin_loss", "nll_loss",
+    "poisson_nll_loss", "log_cosh_loss", "multi_margin_loss", "nll_loss", "smooth_l1_loss",
+    "soft_margin_loss", "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
+    "triplet_margin_loss",
+    "gaussian_nll_loss",
 ]

@@ -141,6 +141,24 @@ def test_softmax_cross_entropy_options_on_the_device_without_a_sync(gpu, data, c
     assert np.isnan(host(y)) and not host(v.grad).any()
 
 
+def test_pytorchs_other_losses_on_the_device_without_a_sync(gpu, data, count_syncs):
+    x, t, y = data.standard_normal((3, 4)), data.standard_normal((3, 4)), data.choice([-1, 1], (3, 4))
+    calls = [
+        (lambda x, t: F.smooth_l1_loss(x, t, beta=0.5, reduction="none"), (x, t)),
+        (lambda x: F.soft_margin_loss(x, y.tolist()), (x,)),
+        (lambda a, b: F.margin_ranking_loss(a, b, y.tolist(), margin=0.2), (x, t)),
+        (lambda x: F.hinge_embedding_loss(x, y.tolist()), (np.abs(x),)),
+        (lambda a, b: F.cosine_embedding_loss(a, b, y[:, 0].tolist(), margin=-2.0), (x, t)),
+        (lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=9.0, swap=True), (x, t, -x)),
+        (lambda x, t, v: F.gaussian_nll_loss(x, t, v, full=True), (x, t, data.uniform(0.5, 2, 3))),
+    ]
+    for call, arrays in calls:
+        same_on_both(call, *arrays)
+        with count_syncs() as syncs:
+            call(*[on_gpu(a) for a in arrays]).sum().backward()
+        assert syncs.count == 0
+
+
 @pytest.mark.parametrize("reduction", ["mean", "none"])
 def test_pos_weight_and_weight_on_the_device(gpu, data, count_syncs, reduction):
     x, t = data.standard_normal((3, 4)), data.uniform(0, 1, (3, 4))

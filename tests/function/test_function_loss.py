@@ -549,3 +549,46 @@ def test_pos_weight_weighs_the_positive_term_alone(rng):
     big = F.sigmoid_cross_entropy(np.array([-1000.0, 1000.0]), np.array([1.0, 0.0]),
                                   pos_weight=np.array(2.0), reduction="none")
     np.testing.assert_array_equal(big.data, [2000.0, 1000.0])                  # finite at +-1000
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: F.smooth_l1_loss(np.ones(2), np.ones(2), beta=-1.0), ValueError,
+     "smooth_l1_loss: beta must be >= 0"),
+    (lambda: F.smooth_l1_loss(np.ones(2), np.ones(3)), ValueError,
+     r"smooth_l1_loss: x of shape \(2,\) and t"),
+    (lambda: F.soft_margin_loss(np.ones(2), np.ones(3)), ValueError,
+     r"soft_margin_loss: y of shape \(3,\) must broadcast against the input's shape \(2,\)"),
+    (lambda: F.soft_margin_loss(np.ones(2), "ab"), TypeError, "soft_margin_loss"),
+    (lambda: F.margin_ranking_loss(np.ones(2), np.ones(2), np.ones(2), margin="1"), TypeError,
+     "margin_ranking_loss: margin must be a real number"),
+    (lambda: F.cosine_embedding_loss(np.ones((2, 2, 2)), np.ones((2, 2, 2)), np.ones(2)), ValueError,
+     r"cosine_embedding_loss: x1 and x2 must hold \(N, D\) rows"),
+    (lambda: F.triplet_margin_loss(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 4))), ValueError,
+     r"triplet_margin_loss: anchor of shape \(2, 3\) and negative of shape \(2, 4\)"),
+    (lambda: F.triplet_margin_loss(np.ones(3), np.ones(3), np.ones(3), p=0), ValueError,
+     "p must be positive"),
+    (lambda: F.triplet_margin_loss(np.ones(3), np.ones(3), np.ones(3), swap=1), TypeError, "swap"),
+    (lambda: F.gaussian_nll_loss(np.ones((2, 3)), np.ones((2, 3)), np.ones((3, 2))), ValueError,
+     r"gaussian_nll_loss: var of shape \(3, 2\) must have x's shape \(2, 3\), or \(2,\) or \(2, 1\)"),
+    (lambda: F.gaussian_nll_loss(np.ones(2), np.ones(2), np.array([1.0, -1.0])), ValueError,
+     "gaussian_nll_loss: var must be >= 0, got -1.0"),
+])
+def test_pytorchs_other_losses_refuse_bad_arguments(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_gaussian_nll_loss_clamps_var_as_pytorch_keeping_its_derivative():
+    """var below eps counts as eps in the value, and its gradient is the formula's at eps (PyTorch
+    clamps it under no_grad), not 0."""
+    var = V.Variable(np.array([1e-9, 1.0]))
+    F.gaussian_nll_loss(np.array([0.0, 0.0]), np.array([1e-3, 1.0]), var, reduction="sum").backward()
+    v = np.array([1e-6, 1.0])
+    np.testing.assert_allclose(var.grad.data, 0.5 * (1 / v - np.array([1e-6, 1.0]) / v ** 2), rtol=1e-12)
+
+
+def test_smooth_l1_loss_is_huber_over_beta_and_l1_at_zero(rng):
+    x, t = rng.standard_normal((3, 4)) * 2, rng.standard_normal((3, 4))
+    np.testing.assert_allclose(F.smooth_l1_loss(x, t, beta=0.5).data, F.huber_loss(x, t, 0.5).data / 0.5,
+                               rtol=1e-15)
+    assert F.smooth_l1_loss(x, t, beta=0.0).data == F.mean_absolute_error(x, t).data

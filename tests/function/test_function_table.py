@@ -554,6 +554,26 @@ def np_cross_entropy(x, t, weight=None, ignore_index=None, reduction="mean", smo
 
 
 CLASS_WEIGHT = np.array([0.5, 2.0, 1.0, 1.5])
+SIGNS = np.array([[1.0, -1.0, -1.0, 1.0], [-1.0, 1.0, 1.0, 1.0], [1.0, -1.0, 1.0, -1.0]])
+
+
+def ranked_pair(rng):
+    """x1, x2 with -SIGNS (x1 - x2) + 0.5 away from margin_ranking_loss's kink at 0."""
+    x2 = rng.standard_normal((3, 4))
+    return x2 + SIGNS * (0.5 - away(rng, (3, 4), kinks=(0.0,), low=-2, high=2)), x2
+
+
+def gaussian_sample(var_shape):
+    return lambda rng: (rng.standard_normal((3, 4)), rng.standard_normal((3, 4)),
+                        rng.uniform(0.5, 2, var_shape))
+
+
+def np_cosine(a, b):
+    return np.sum(a * b, -1) / np.sqrt((np.sum(a * a, -1) + 1e-12) * (np.sum(b * b, -1) + 1e-12))
+
+
+def np_distance(u, v, p=2.0):
+    return np.sum(np.abs(u - v + 1e-6) ** p, -1) ** (1 / p)
 ROW_WEIGHT = np.array([[0.25], [1.0], [3.0]])
 
 
@@ -897,6 +917,47 @@ LOSS_ROWS = {
         Row("ignore_index 1, none", lambda lp, t: F.nll_loss(lp, t, ignore_index=1, reduction="none"),
             lambda lp, t: np.where(t == 1, 0.0, -np.take_along_axis(lp, t[..., None], -1)[..., 0]),
             ignoring((5,), 3, 1), SMOOTH),
+    ],
+    "smooth_l1_loss": [
+        Row("beta 0.7, none", lambda x, t: F.smooth_l1_loss(x, t, beta=0.7, reduction="none"),
+            lambda x, t: np.where(np.abs(x - t) < 0.7, 0.5 * (x - t) ** 2 / 0.7, np.abs(x - t) - 0.35),
+            huber_sample, PIECEWISE),
+        Row("beta 0 (L1), sum", lambda x, t: F.smooth_l1_loss(x, t, beta=0.0, reduction="sum"),
+            lambda x, t: np.sum(np.abs(x - t)), untied_pair, PIECEWISE),
+    ],
+    "soft_margin_loss": [Row("(3,4)", lambda x: F.soft_margin_loss(x, SIGNS),
+                             lambda x: np.mean(np.logaddexp(0, -SIGNS * x)), normal((3, 4)), SMOOTH)],
+    "margin_ranking_loss": [Row("(3,4), margin 0.5, none", lambda a, b: F.margin_ranking_loss(
+        a, b, SIGNS, margin=0.5, reduction="none"), lambda a, b: np.maximum(0, -SIGNS * (a - b) + 0.5),
+        ranked_pair, PIECEWISE)],
+    "hinge_embedding_loss": [Row("(3,4), margin 2", lambda x: F.hinge_embedding_loss(x, SIGNS, margin=2.0),
+                                 lambda x: np.mean(np.where(SIGNS == 1, x, np.maximum(0, 2.0 - x))),
+                                 kinked((3, 4), (2.0,), 0.0, 4.0), PIECEWISE)],
+    "cosine_embedding_loss": [Row(
+        "(3,4), margin -2 (every negative active)",
+        lambda a, b: F.cosine_embedding_loss(a, b, SIGNS[:, 0], margin=-2.0),
+        lambda a, b: np.mean(np.where(SIGNS[:, 0] == 1, 1 - np_cosine(a, b), np_cosine(a, b) + 2.0)),
+        normal((3, 4), (3, 4)), SMOOTH)],
+    "triplet_margin_loss": [
+        Row("(3,4), p 2, margin 9", lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=9.0),
+            lambda a, p, n: np.mean(np_distance(a, p) - np_distance(a, n) + 9.0),
+            normal((3, 4), (3, 4), (3, 4)), SMOOTH),
+        Row("(4,), p 3, swap, margin 9",
+            lambda a, p, n: F.triplet_margin_loss(a, p, n, p=3.0, margin=9.0, swap=True),
+            lambda a, p, n: np_distance(a, p, 3) - min(np_distance(a, n, 3), np_distance(p, n, 3)) + 9.0,
+            normal((4,), (4,), (4,)), SMOOTH),
+    ],
+    "gaussian_nll_loss": [
+        Row("(3,4), var (3,4)", F.gaussian_nll_loss,
+            lambda x, t, v: np.mean(0.5 * (np.log(v) + (x - t) ** 2 / v)),
+            gaussian_sample((3, 4)),
+            SMOOTH),
+        Row("(3,4), var (3,), full, sum",
+            lambda x, t, v: F.gaussian_nll_loss(x, t, v, full=True, reduction="sum"),
+            lambda x, t, v: np.sum(0.5 * (np.log(v[:, None]) + (x - t) ** 2 / v[:, None]
+                                          + np.log(2 * np.pi))),
+            gaussian_sample((3,)),
+            SMOOTH),
     ],
     "multi_margin_loss": [
         Row("(4,3)", F.multi_margin_loss, np_multi_margin, margin_sample((4,), 3), PIECEWISE),

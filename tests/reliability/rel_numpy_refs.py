@@ -1969,6 +1969,76 @@ def _weighed_rows(log_p, t, weight, ignore_index, reduction, smoothing):
     return total / kept if kept else np.nan
 
 
+def _reduced(losses, reduction):
+    if reduction == "none":
+        return losses
+    return np.sum(losses) if reduction == "sum" else (np.mean(losses) if losses.size else np.nan)
+
+
+def smooth_l1_loss(x, t, reduction="mean", beta=1.0):
+    """0.5 d^2 / beta where |d| < beta, |d| - beta / 2 elsewhere (|d| for beta 0)."""
+    x, t = as_float(x, t)
+    d = np.abs(x - t)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        losses = d if beta == 0 else np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
+    return _reduced(losses, reduction)
+
+
+def soft_margin_loss(x, y, reduction="mean"):
+    x, y = as_float(x, y)
+    return _reduced(np.logaddexp(0.0, -y * x), reduction)
+
+
+def margin_ranking_loss(x1, x2, y, margin=0.0, reduction="mean"):
+    x1, x2, y = as_float(x1, x2, y)
+    return _reduced(np.maximum(0.0, -y * (x1 - x2) + margin), reduction)
+
+
+def hinge_embedding_loss(x, y, margin=1.0, reduction="mean"):
+    """x where y = 1, max(0, margin - x) where y = -1."""
+    x, y = as_float(x, y)
+    losses = np.where(y == 1, x, 0.0) + np.where(y == -1, np.maximum(0.0, margin - x), 0.0)
+    return _reduced(losses, reduction)
+
+
+def cosine_embedding_loss(x1, x2, y, margin=0.0, reduction="mean"):
+    """Row by row: 1 - cos where y = 1, max(0, cos - margin) where y = -1; cos with 1e-12 added to
+    each squared norm."""
+    x1, x2 = as_float(x1, x2)
+    a, b, labels = np.atleast_2d(x1), np.atleast_2d(x2), np.atleast_1d(np.asarray(y, dtype=float))
+    labels = np.broadcast_to(labels, (len(a),))
+    losses = np.zeros(len(a))
+    for i in range(len(a)):
+        cos = sum(a[i] * b[i]) / math.sqrt((sum(a[i] * a[i]) + 1e-12) * (sum(b[i] * b[i]) + 1e-12))
+        losses[i] = 1 - cos if labels[i] == 1 else (np.maximum(0.0, cos - margin) if labels[i] == -1 else 0.0)
+    return _reduced(losses if x1.ndim == 2 else losses[0], reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False,
+                        reduction="mean"):
+    """Row by row: max(0, d(a, p) - d(a, n) + margin), d(u, v) = (sum |u - v + eps|^p)^(1/p)."""
+    rows = [np.atleast_2d(v) for v in as_float(anchor, positive, negative)]
+
+    def d(u, v):
+        return sum(abs(u - v + eps) ** p) ** (1 / p)
+    losses = np.zeros(len(rows[0]))
+    for i, (a, pos, neg) in enumerate(zip(*rows)):
+        to_negative = np.minimum(d(a, neg), d(pos, neg)) if swap else d(a, neg)   # (NaN stays NaN)
+        losses[i] = np.maximum(0.0, d(a, pos) - to_negative + margin)
+    return _reduced(losses if np.ndim(anchor) == 2 else losses[0], reduction)
+
+
+def gaussian_nll_loss(x, t, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 (log v + (x - t)^2 / v), v = max(var, eps) (var of x's shape, or x.shape[:-1])."""
+    x, t, var = as_float(x, t, var)
+    if var.shape == x.shape[:-1] and var.shape != x.shape:
+        var = var[..., None]
+    v = np.maximum(var, eps)
+    constant = 0.5 * math.log(2 * math.pi) if full else 0.0
+    losses = np.broadcast_to(0.5 * (np.log(v) + (x - t) ** 2 / v) + constant, x.shape)
+    return _reduced(losses, reduction)
+
+
 def sigmoid_cross_entropy(x, t):
     x, t = as_float(x, t)
     # -t log s(x) - (1-t) log(1-s(x)): -log s(x) = log(1 + e^-x), -log(1 - s(x)) = log(1 + e^x)

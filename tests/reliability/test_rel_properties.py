@@ -421,6 +421,50 @@ def nll_draw(data, rng):
     return [log_p, t], params
 
 
+def smooth_l1_draw(data, rng):
+    shape, beta = data.draw(SHAPES), data.draw(st.sampled_from([0.0, 0.5, 1.0, 2.0]))
+    t = rng.uniform(-2, 2, shape)
+    return [t + away(rng, shape, (-beta, 0.0, beta), -4.0, 4.0), t], {
+        "beta": beta, "reduction": data.draw(st.sampled_from(["mean", "sum", "none"]))}
+
+
+def signed_draw(data, rng):
+    """Scores x and labels y of +-1, x away from the kinks of hinge_embedding_loss (at the margin)."""
+    shape, margin = data.draw(SHAPES), data.draw(st.sampled_from([0.5, 1.0, 2.0]))
+    return [margin - away(rng, shape, (0.0,), -2.0, 2.0), rng.choice([-1, 1], shape)], {"margin": margin}
+
+
+def ranking_draw(data, rng):
+    shape, margin = data.draw(SHAPES), data.draw(st.sampled_from([0.0, 0.5]))
+    y, x2 = rng.choice([-1, 1], shape), rng.uniform(-2, 2, shape)   # (integer labels: constants)
+    return [x2 + y * (margin - away(rng, shape, (0.0,), -2.0, 2.0)), x2, y], {"margin": margin}
+
+
+def cosine_embedding_draw(data, rng):
+    """Rows and labels; the margin -2 keeps every negative pair's hinge active (cos >= -1)."""
+    n, d = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 4))
+    one = data.draw(st.booleans())
+    x1, x2, y = rng.uniform(-2, 2, (n, d)), rng.uniform(-2, 2, (n, d)), rng.choice([-1, 1], n)
+    return ([x1[0], x2[0], y[0]] if one else [x1, x2, y]), {"margin": -2.0}
+
+
+def triplet_draw(data, rng):
+    """Triplets whose hinge stays active (margin 20 over distances below 12)."""
+    n, d = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 4))
+    rows = [rng.uniform(-2, 2, (n, d)) for _ in range(3)]
+    params = {"margin": 20.0, "p": data.draw(st.sampled_from([1.5, 2.0, 3.0])),
+              "swap": data.draw(st.booleans()),
+              "reduction": data.draw(st.sampled_from(["mean", "sum", "none"]))}
+    return ([r[0] for r in rows] if data.draw(st.booleans()) else rows), params
+
+
+def gaussian_nll_draw(data, rng):
+    shape = data.draw(NONSCALAR)
+    var_shape = data.draw(st.sampled_from([shape, shape[:-1], shape[:-1] + (1,)]))
+    return [rng.uniform(-2, 2, shape), rng.uniform(-2, 2, shape), rng.uniform(0.3, 2.0, var_shape)], {
+        "full": data.draw(st.booleans()), "reduction": data.draw(st.sampled_from(["mean", "sum", "none"]))}
+
+
 def ctc_draw(data, rng):
     """(T, N, C) log-probabilities (log_softmax of draws, or any reals), padded targets that fit
     their input lengths, a blank among the classes."""
@@ -2131,6 +2175,14 @@ PROPS = [
          label="labels, PyTorch's keywords"),
     Prop("nll_loss", nll_draw, F.nll_loss, R.nll_loss),
     Prop("hinge_loss", hinge_draw, F.hinge_loss, R.hinge_loss),
+    Prop("smooth_l1_loss", smooth_l1_draw, F.smooth_l1_loss, R.smooth_l1_loss),
+    Prop("soft_margin_loss", loss_pair(lambda r, s: r.uniform(-3, 3, s), lambda r, s: r.choice([-1, 1], s)),
+         F.soft_margin_loss, R.soft_margin_loss),
+    Prop("margin_ranking_loss", ranking_draw, F.margin_ranking_loss, R.margin_ranking_loss),
+    Prop("hinge_embedding_loss", signed_draw, F.hinge_embedding_loss, R.hinge_embedding_loss),
+    Prop("cosine_embedding_loss", cosine_embedding_draw, F.cosine_embedding_loss, R.cosine_embedding_loss),
+    Prop("triplet_margin_loss", triplet_draw, F.triplet_margin_loss, R.triplet_margin_loss),
+    Prop("gaussian_nll_loss", gaussian_nll_draw, F.gaussian_nll_loss, R.gaussian_nll_loss),
     Prop("multi_margin_loss", multi_margin_draw, F.multi_margin_loss, R.multi_margin_loss),
     Prop("cosine_similarity", cosine_draw, F.cosine_similarity, R.cosine_similarity),
     # function: layers as functions

@@ -703,7 +703,7 @@ CATALOGUE += [
     *[Mistake(f"F.{name} (PyTorch's)", lambda name=name: getattr(F, name), AttributeError, (fix,))
       for name, fix in [
           ("multilabel_soft_margin_loss", r"F\.sigmoid_cross_entropy\(x, y\), y of 0s and 1s"),
-          ("hinge_embedding_loss", r"V\.mean\(V\.where\(y > 0, x, V\.maximum\(0, margin - x\)\)\)"),
+          ("multilabel_margin_loss", r"m the \(N, C\) 0/1 mask of each row's target classes"),
           ("channel_shuffle", r"x\.reshape\(N, g, C // g, H, W\)\.transpose\(0, 2, 1, 3, 4\)"),
           ("lp_pool2d", r"\(F\.average_pooling\(x \*\* p, k, k\) \* \(k \* k\)\) \*\* \(1 / p\)"),
           ("relu_", r"F\.relu\(x\): gengrad's ops never change their input in place"),
