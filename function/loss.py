@@ -426,18 +426,25 @@ class PoissonNLLLoss(_Reduced, Forwarder):
         return self._series(y, terms)
 
 
-def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike, *, reduction: str = "mean") -> Variable:
+def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike, *, log_input: bool = True, full: bool = False,
+                     eps: float = 1e-8, reduction: str = "mean") -> Variable:
     """Poisson negative log-likelihood from log rates: mean(exp(log_rate) - t * log_rate).
 
     The term log(t!), constant in the rate, is left out (PyTorch's default).  A log rate
-    above ~709 overflows exp in float64 (the loss is then inf).
+    above ~709 overflows exp in float64 (the loss is then inf).  The keywords are PyTorch's.
 
     Parameters
     ----------
     log_rate : Variable, ndarray or number
-        Logarithm of the predicted Poisson rate.
+        Logarithm of the predicted Poisson rate (the rate itself where `log_input` is False).
     t : Variable, ndarray or number
         Observed counts (non-negative), the shape of `log_rate`.
+    log_input : bool
+        False: the first argument is the rate r, and the loss r - t log(r + eps).
+    full : bool
+        Add Stirling's approximation of log(t!), t log t - t + log(2 pi t) / 2, where t > 1.
+    eps : float
+        Added to the rate inside the log where `log_input` is False.
     reduction : 'mean', 'sum' or 'none'
         The mean of the entries' losses (the default), their sum, or each entry's loss.
 
@@ -454,9 +461,22 @@ def poisson_nll_loss(log_rate: ArrayLike, t: ArrayLike, *, reduction: str = "mea
     """
     op = "poisson_nll_loss"
     reduction = _checked_reduction(reduction, op)
+    log_input, full = true_or_false(log_input, op, "log_input"), true_or_false(full, op, "full")
+    eps = _nonnegative(eps, op, "eps")
     log_rate, t = _pair(log_rate, t, op, ("log_rate", "t"), ordered=True)
     t = _check_targets(t, [(t.data < 0, t.data, f"{op}: counts t must be non-negative, got {{value}}")], op)
-    return Function(PoissonNLLLoss(reduction))(log_rate, t)
+    if log_input and not full:
+        return Function(PoissonNLLLoss(reduction))(log_rate, t)
+    if log_input:
+        losses = Function(PoissonNLLLoss("none"))(log_rate, t)
+    else:                                              # the rate itself
+        losses = log_rate - t * V.log(log_rate + eps)
+    if full:                                           # Stirling's log(t!) where t > 1, as PyTorch's
+        above = t.data > 1
+        safe = V.where(above, t, 2.0)
+        stirling = safe * V.log(safe) - safe + 0.5 * V.log(2 * math.pi * safe)
+        losses = losses + V.where(above, stirling, 0.0)
+    return _weighed(losses, reduction)
 
 
 # ----- classification ------------------------------------------------------------------

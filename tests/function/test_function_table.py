@@ -563,6 +563,17 @@ def ranked_pair(rng):
     return x2 + SIGNS * (0.5 - away(rng, (3, 4), kinks=(0.0,), low=-2, high=2)), x2
 
 
+def np_stirling(t):
+    """Stirling's log(t!) where t > 1, PyTorch's poisson_nll_loss(full=True) term."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(t > 1, t * np.log(t) - t + 0.5 * np.log(2 * np.pi * t), 0.0)
+
+
+def counts_sample(low, high):
+    """(Log) rates in [low, high] and counts away from Stirling's switch at 1."""
+    return lambda rng: (rng.uniform(low, high, (3, 4)), away(rng, (3, 4), kinks=(1.0,), low=0.2, high=4.0))
+
+
 def gaussian_sample(var_shape):
     return lambda rng: (rng.standard_normal((3, 4)), rng.standard_normal((3, 4)),
                         rng.uniform(0.5, 2, var_shape))
@@ -900,6 +911,12 @@ LOSS_ROWS = {
               lambda lr, t, r=reduction: np_reduced(np.exp(lr) - t * lr, r),
               lambda rng: (rng.uniform(-1, 1, (3, 4)), rng.uniform(0.2, 4.0, (3, 4))), SMOOTH)
           for reduction in ("mean", "sum", "none")),
+        Row("(3,4) rates (log_input False), full",
+            lambda r, t: F.poisson_nll_loss(r, t, log_input=False, full=True),
+            lambda r, t: np.mean(r - t * np.log(r + 1e-8) + np_stirling(t)), counts_sample(0.2, 3), SMOOTH),
+        Row("(3,4) log rates, full, none",
+            lambda lr, t: F.poisson_nll_loss(lr, t, full=True, reduction="none"),
+            lambda lr, t: np.exp(lr) - t * lr + np_stirling(t), counts_sample(-1, 1), SMOOTH),
     ],
     "log_cosh_loss": [
         *(Row(f"(3,4) {reduction}", lambda x, t, r=reduction: F.log_cosh_loss(x, t, reduction=r),
