@@ -964,15 +964,21 @@ def _entry_weights(weight, x, op, name):
     if isinstance(weight, Variable) and weight.requires_grad:
         raise TypeError(f"{op}: {name} is a constant; give {name}.data, or weigh the losses yourself "
                         f"with reduction='none'")
-    w = as_float(weight, op, like=x).data
+    return _broadcasting(as_float(weight, op, like=x).data, x, op, name,
+                         " (one weight per entry, or per class along the last axis)")
+
+
+def _broadcasting(data, like, op, name, hint=""):
+    """The constant array `data` in the dtype of `like` if it broadcasts against like's shape (and
+    does not make it larger), else a ValueError naming `op` and `name`."""
     try:
-        shape = np.broadcast_shapes(w.shape, x.shape)
+        shape = np.broadcast_shapes(data.shape, like.shape)
     except ValueError:
         shape = None
-    if shape != x.shape:
-        raise ValueError(f"{op}: {name} of shape {w.shape} must broadcast against the input's shape "
-                         f"{x.shape} (one weight per entry, or per class along the last axis)")
-    return w.astype(x.dtype, copy=False)
+    if shape != like.shape:
+        raise ValueError(f"{op}: {name} of shape {data.shape} must broadcast against the input's shape "
+                         f"{like.shape}{hint}")
+    return data.astype(like.dtype, copy=False)
 
 
 def _weighed(losses, reduction):
@@ -1262,14 +1268,7 @@ def _signs(y, like, op, name="y"):
     data = as_array(y, op, like=like, name=name)
     if data.dtype.kind not in "biuf":
         raise TypeError(f"{op}: {name} must hold the labels +1 and -1, got dtype {data.dtype}")
-    try:
-        shape = np.broadcast_shapes(data.shape, like.shape)
-    except ValueError:
-        shape = None
-    if shape != like.shape:
-        raise ValueError(f"{op}: {name} of shape {data.shape} must broadcast against the input's shape "
-                         f"{like.shape}")
-    return data.astype(like.dtype, copy=False)
+    return _broadcasting(data, like, op, name)
 
 
 def _nonnegative(value, op, name):
