@@ -18,6 +18,8 @@ on the device)", is raised at the next read of a NaN (`float(loss)`, `loss.item(
 `x.to_cpu()`) or at `V.backend.synchronize()`.
 """
 
+import functools
+import inspect
 import math
 
 import numpy as np
@@ -1466,6 +1468,54 @@ def cosine_similarity(x: ArrayLike, y: ArrayLike, axis: int = -1, eps: float = 1
     norm_x = V.sqrt(V.maximum(V.sum(x * x, axis=axis), floor))   # max(|x|, eps)
     norm_y = V.sqrt(V.maximum(V.sum(y * y, axis=axis), floor))
     return V.sum(x * y, axis=axis) / (norm_x * norm_y)
+
+
+# PyTorch's positional orders past the inputs, which gengrad takes by keyword alone:
+# {gengrad's name: (PyTorch's name, its parameters there in order)}
+_TORCH_POSITIONS = {
+    "mean_squared_error": ("mse_loss", ("size_average", "reduce", "reduction")),
+    "mean_absolute_error": ("l1_loss", ("size_average", "reduce", "reduction")),
+    "softmax_cross_entropy": ("cross_entropy", ("weight", "size_average", "ignore_index", "reduce",
+                                                "reduction", "label_smoothing")),
+    "nll_loss": ("nll_loss", ("weight", "size_average", "ignore_index", "reduce", "reduction")),
+    "binary_cross_entropy": ("binary_cross_entropy", ("weight", "size_average", "reduce", "reduction")),
+    "sigmoid_cross_entropy": ("binary_cross_entropy_with_logits", ("weight", "size_average", "reduce",
+                                                                   "reduction", "pos_weight")),
+    "poisson_nll_loss": ("poisson_nll_loss", ("log_input", "full", "size_average", "eps", "reduce",
+                                              "reduction")),
+    "smooth_l1_loss": ("smooth_l1_loss", ("size_average", "reduce", "reduction", "beta")),
+    "soft_margin_loss": ("soft_margin_loss", ("size_average", "reduce", "reduction")),
+    "margin_ranking_loss": ("margin_ranking_loss", ("margin", "size_average", "reduce", "reduction")),
+    "hinge_embedding_loss": ("hinge_embedding_loss", ("margin", "size_average", "reduce", "reduction")),
+    "cosine_embedding_loss": ("cosine_embedding_loss", ("margin", "size_average", "reduce", "reduction")),
+    "triplet_margin_loss": ("triplet_margin_loss", ("margin", "p", "eps", "swap", "size_average", "reduce",
+                                                    "reduction")),
+    "gaussian_nll_loss": ("gaussian_nll_loss", ("full", "eps", "reduction")),
+}
+
+
+def _keywords_after_the_inputs(loss, torch_name, order):
+    """`loss`, refusing more positional arguments than its inputs, naming the keyword PyTorch's
+    `torch_name` reads there (F.cross_entropy(x, t, w): weight=)."""
+    inputs = [p.name for p in inspect.signature(loss).parameters.values()
+              if p.kind is p.POSITIONAL_OR_KEYWORD]
+
+    @functools.wraps(loss)
+    def checked(*args, **kwargs):
+        if len(args) > len(inputs):
+            extra = len(args) - len(inputs)
+            named = ", ".join(f"{key}=..." for key in order[:extra])
+            raise TypeError(
+                f"{loss.__name__}() takes {len(inputs)} positional arguments ({', '.join(inputs)}), got "
+                f"{len(args)}: the rest are keywords here, where PyTorch's F.{torch_name} reads them in the "
+                f"order {', '.join(order)}: write {loss.__name__}({', '.join(inputs)}, {named})")
+        return loss(*args, **kwargs)
+    return checked
+
+
+for _name, (_torch_name, _order) in _TORCH_POSITIONS.items():
+    globals()[_name] = _keywords_after_the_inputs(globals()[_name], _torch_name, _order)
+del _name, _torch_name, _order
 
 
 __all__ = [
