@@ -516,9 +516,7 @@ class SoftmaxCrossEntropy(_Reduced, Forwarder):
         if self.divisor is None:
             return super()._total(total, count, like)
         self.count = count
-        xp = get_array_module(like)
-        empty = self.divisor == 0                # no row kept: the mean 0 / 0 is NaN, as PyTorch's,
-        self.per_entry = 1 / xp.where(empty, 1, self.divisor) * ~empty   # its gradient 0, as PyTorch's
+        self.per_entry = _per_kept_row(self.divisor)    # (no row kept: the mean 0 / 0 is NaN)
         with errstate(like, divide="ignore", invalid="ignore"):
             return _scalar(total / self.divisor, like)
 
@@ -655,9 +653,7 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike, *, weight: ArrayLike | Non
     _refuse_probabilities(x, op, Softmax, "drop the F.softmax (or L.Softmax) before the loss")
     reduction = _checked_reduction(reduction, op)
     smoothing = _checked_smoothing(label_smoothing, op)
-    if ignore_index is not None and (isinstance(ignore_index, bool)
-                                     or not isinstance(ignore_index, (int, np.integer))):
-        raise TypeError(f"{op}: ignore_index must be an integer label, got {ignore_index!r}")
+    _check_ignore_index(ignore_index, op)
     x_given = x
     x = as_float(x, op)
     t_data = as_array(t, op, like=x, like_name="the logits x")   # (on x's device, see as_array)
@@ -695,6 +691,13 @@ def softmax_cross_entropy(x: ArrayLike, t: ArrayLike, *, weight: ArrayLike | Non
         f"{op}: logits of shape {x.shape} need labels of shape {x.shape[:-1]} or "
         f"probabilities of shape {x.shape}, got t of shape {t_data.shape}"
     )
+
+
+def _check_ignore_index(ignore_index, op):
+    """Refuse an `ignore_index` that is neither None nor an integer label, naming `op`."""
+    if ignore_index is not None and (isinstance(ignore_index, bool)
+                                     or not isinstance(ignore_index, (int, np.integer))):
+        raise TypeError(f"{op}: ignore_index must be an integer label, got {ignore_index!r}")
 
 
 def _checked_smoothing(label_smoothing, op):
@@ -735,6 +738,14 @@ def _row_weights(labels, x, op, weight, ignore_index):
     if poison is not None:
         live = live * poison
     return labels, live, (live if weight is None else live * weight[labels])
+
+
+def _per_kept_row(divisor):
+    """Each kept row's weight in a mean over the kept rows' weights `divisor` (0-d): 1 / divisor,
+    or 0 where no row is kept, whose gradient is 0, as PyTorch's (the mean itself is NaN)."""
+    xp = get_array_module(divisor)
+    empty = divisor == 0
+    return 1 / xp.where(empty, 1, divisor) * ~empty
 
 
 def _label_targets(labels, x, op, weight, ignore_index, smoothing):
@@ -794,9 +805,7 @@ def nll_loss(log_p: ArrayLike, t: ArrayLike, *, weight: ArrayLike | None = None,
     """
     op = "nll_loss"
     reduction = _checked_reduction(reduction, op)
-    if ignore_index is not None and (isinstance(ignore_index, bool)
-                                     or not isinstance(ignore_index, (int, np.integer))):
-        raise TypeError(f"{op}: ignore_index must be an integer label, got {ignore_index!r}")
+    _check_ignore_index(ignore_index, op)
     _check_order(log_p, t, op, ("log_p", "t"))
     x = as_float(log_p, op)
     if x.ndim == 0:
@@ -816,10 +825,8 @@ def nll_loss(log_p: ArrayLike, t: ArrayLike, *, weight: ArrayLike | None = None,
     total = V.sum(losses)
     if reduction == "sum":
         return total
-    divisor = rows.sum()
-    empty = divisor == 0                 # no row kept: NaN, its gradient 0, as PyTorch's
-    per_row = 1 / xp.where(empty, 1, divisor) * ~empty
-    return total * per_row + xp.where(empty, math.nan, 0).astype(x.dtype)
+    divisor = rows.sum()                 # no row kept: NaN, its gradient 0
+    return total * _per_kept_row(divisor) + xp.where(divisor == 0, math.nan, 0).astype(x.dtype)
 
 
 def _class_labels(labels, x, op, ignore_index):
@@ -871,15 +878,14 @@ class SigmoidCrossEntropy(_Reduced, Forwarder):
         return gx, gt
 
     def _backward_arrays(self, gy):  # `backward` on arrays, for passes that record nothing
-        x, t = self.inputs
+        x_in, t_in = self.inputs
+        x, t = x_in._data, t_in._data
         scale = self._scale(gy)
         w = self.pos_weight
         if w is None:
-            gx = _multiply(_sigmoid(x._data) - t._data, scale) if x.requires_grad else None
-            gt = _multiply(-x._data, scale) if t.requires_grad else None
+            gx = _multiply(_sigmoid(x) - t, scale) if x_in.requires_grad else None
+            gt = _multiply(-x, scale) if t_in.requires_grad else None
             return gx, gt
-        x, t = x._data, t._data
-        x_in, t_in = self.inputs
         gx = _multiply((1 + (w - 1) * t) * _sigmoid(x) - w * t, scale) if x_in.requires_grad else None
         gt = _multiply((w - 1) * _softplus(x) - w * x, scale) if t_in.requires_grad else None
         return gx, gt
@@ -1227,8 +1233,7 @@ def multi_margin_loss(x: ArrayLike, t: ArrayLike, p: int = 1, margin: float = 1.
         raise ValueError(f"{op}: p must be 1 or 2, got {p!r}")
     if isinstance(margin, bool) or not isinstance(margin, (int, float, np.integer, np.floating)):
         raise TypeError(f"{op}: margin must be a number, got {type(margin).__name__}")
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{op}: reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
+    reduction = _checked_reduction(reduction, op)
     t_data = as_array(t, op, like=x, like_name="the scores x")
     if t_data.ndim == x.ndim + 1 and t_data.shape[:-1] == x.shape:   # (labels, scores)
         raise ValueError(f"{op}: x of shape {x.shape} and t of shape {t_data.shape} look swapped: the "
@@ -1258,9 +1263,7 @@ def multi_margin_loss(x: ArrayLike, t: ArrayLike, p: int = 1, margin: float = 1.
     losses = V.sum(violations, axis=-1) / x.shape[-1]
     if poison is not None:
         losses = losses * poison
-    if reduction == "none":
-        return losses
-    return V.sum(losses) if reduction == "sum" else V.mean(losses)
+    return _weighed(losses, reduction)
 
 
 # ----- PyTorch's other losses, compositions of differentiable ops ------------------------------
@@ -1402,9 +1405,7 @@ def gaussian_nll_loss(x: ArrayLike, t: ArrayLike, var: ArrayLike, *, full: bool 
     eps = _nonnegative(eps, op, "eps")
     full = true_or_false(full, op, "full")
     x, t = _pair(x, t, op, ("x", "t"))
-    var = _target(var, x, op) if isinstance(var, Variable) else as_float(var, op, like=x)
-    if var.dtype != x.dtype and not var.requires_grad:
-        var = Variable(var.data.astype(x.dtype), requires_grad=False)
+    var = _target(var, x, op)
     if var.shape != x.shape:
         if var.shape == x.shape[:-1]:
             var = V.expand_dims(var, -1)
